@@ -1,0 +1,94 @@
+"""The Nussinov model shared by every backend (and by BPMax's single-strand tables).
+
+The recurrence (Chang et al.'s form, seed 001 equation 3, with a minimum hairpin loop), for the
+optimal weighted number of base pairs ``C(i, j)`` of the interval ``[i, j]`` (0-based, closed)::
+
+    C(i, j) = 0                                            if j <= i
+    C(i, j) = max( C(i+1, j-1) + w(s[i], s[j])             if (i, j) may pair,
+                   max_{i <= k < j} C(i, k) + C(k+1, j) )
+
+``(i, j)`` may pair when ``w(s[i], s[j]) > 0`` and ``j - i - 1 >= min_loop`` (at least ``min_loop``
+unpaired bases inside). ``min_loop=1`` is exactly Chang et al.'s recurrence of seed 001; 3 is seed
+002's rule and ViennaRNA's. Weights are held as exact integers: every weight is multiplied by
+``unit``, the smallest integer making them all whole, and a score is ``table value / unit``.
+"""
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..alphabet import A, C, G, U
+from ..errors import InvalidParameter
+
+_PAIRS = {"AU": ((A, U), (U, A)), "GC": ((G, C), (C, G)), "GU": ((G, U), (U, G))}
+
+
+@dataclass(frozen=True)
+class FoldParams:
+    """Allowed pairs, their weights and the minimum hairpin loop.
+
+    ``gu=0`` (or ``None``) drops GU pairs; a weight must be positive or zero (zero: never pairs).
+    Weights may be fractions such as 1.5; they must be multiples of ``1/unit`` for some unit <= 1000.
+    """
+
+    min_loop: int = 3
+    au: float = 1
+    gc: float = 1
+    gu: float = 1
+
+    def __post_init__(self):
+        if not isinstance(self.min_loop, (int, np.integer)) or self.min_loop < 0:
+            raise InvalidParameter(f"min_loop must be a whole number >= 0, got {self.min_loop!r}")
+        for name in ("au", "gc", "gu"):
+            value = getattr(self, name)
+            if value is None:
+                object.__setattr__(self, name, 0)
+            elif value < 0:
+                raise InvalidParameter(f"pair weight {name.upper()} must be >= 0, got {value}")
+        self.unit  # validates that the weights are exact
+
+    @classmethod
+    def bpmax(cls, au=1.0, gu=1.5):
+        """The BPMax single-strand model: GC=3, AU and GU as given, hairpins of at least 3."""
+        return cls(min_loop=3, au=au, gc=3, gu=gu)
+
+    @property
+    def weights(self):
+        return {"AU": self.au, "GC": self.gc, "GU": self.gu}
+
+    @property
+    def unit(self):
+        """Smallest positive integer that makes every weight a whole number."""
+        unit = 1
+        for name, value in self.weights.items():
+            frac = Fraction(value).limit_denominator(1000)
+            if abs(float(frac) - float(value)) > 1e-12:
+                raise InvalidParameter(f"pair weight {name}={value} is not a fraction with denominator <= 1000")
+            unit = unit * frac.denominator // np.gcd(unit, frac.denominator)
+        return int(unit)
+
+    def pair_table(self):
+        """5 x 5 int32 table over codes (A, C, G, U, other) of pair weights in units; 0 = no pair."""
+        table = np.zeros((5, 5), dtype=np.int32)
+        unit = self.unit
+        for name, value in self.weights.items():
+            for a, b in _PAIRS[name]:
+                table[a, b] = int(round(value * unit))
+        return table
+
+    def max_score_units(self, n):
+        """An upper bound on any table value for a sequence of length n, in units."""
+        return (n // 2) * int(self.pair_table().max())
+
+    def score_dtype(self, n, *, allow_int16=True):
+        """int16 when every value of an n-long table fits, else int32."""
+        if allow_int16 and self.max_score_units(n) <= np.iinfo(np.int16).max:
+            return np.int16
+        if self.max_score_units(n) > np.iinfo(np.int32).max:
+            raise InvalidParameter(f"scores of a sequence of length {n} would overflow 32-bit integers")
+        return np.int32
+
+    def to_score(self, units):
+        """Table value in units to the reported score (int when whole, else float)."""
+        unit = self.unit
+        return int(units) // unit if int(units) % unit == 0 else int(units) / unit

@@ -1,0 +1,36 @@
+import pytest
+
+
+def _gpu_reason():
+    """None when a CUDA device can be used, else why not."""
+    try:
+        from bioaccel._gpu import require_gpu
+
+        require_gpu()
+        return None
+    except Exception as exc:  # GPUUnavailable, or anything CuPy raises while probing
+        return str(exc)
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = None
+    for item in items:
+        if "gpu" in item.keywords:
+            if reason is None:
+                reason = _gpu_reason() or ""
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=f"needs a CUDA GPU: {reason}"))
+
+
+@pytest.fixture
+def tmp_fasta(tmp_path):
+    """Write FASTA text (str or bytes) to a file and return its path."""
+    def write(text, name="in.fa"):
+        path = tmp_path / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text)
+        return str(path)
+
+    return write

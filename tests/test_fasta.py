@@ -1,0 +1,57 @@
+import gzip
+import io
+import sys
+
+import pytest
+
+from bioaccel.errors import InputError
+from bioaccel.fasta import Record, as_records, read_fasta
+
+
+def test_multi_record_multi_line(tmp_fasta):
+    path = tmp_fasta(">a first one\nACGU\nacgt\n\n>b\nGGGAAACCC\n")
+    recs = list(read_fasta(path))
+    assert [r.id for r in recs] == ["a", "b"]
+    assert recs[0].description == "first one"
+    assert recs[0].sequence == "ACGUACGT"
+    assert recs[0].codes.tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_gzip(tmp_fasta):
+    path = tmp_fasta(gzip.compress(b">g\nACGUN\n"), name="in.fa.gz")
+    assert [r.sequence for r in read_fasta(path)] == ["ACGUN"]
+
+
+def test_stdin(monkeypatch):
+    fake = io.TextIOWrapper(io.BufferedReader(io.BytesIO(b">s\nGGGAAAUCC\n")))
+    monkeypatch.setattr(sys, "stdin", fake)
+    assert [r.id for r in read_fasta("-")] == ["s"]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (">a\nACGU\nACXU\n", r"in\.fa: record 'a': invalid character 'X' at position 7 \(line 3\)"),
+        (">a\n>b\nACGU\n", r"record 'a' \(line 1\) is empty"),
+        ("", "no FASTA records"),
+        ("ACGU\n", "line 1: expected a FASTA header"),
+        (">\nACGU\n", "line 1: FASTA header has no sequence id"),
+    ],
+)
+def test_bad_input_names_file_record_position(tmp_fasta, text, message):
+    path = tmp_fasta(text)
+    with pytest.raises(InputError, match=message):
+        list(read_fasta(path))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        list(read_fasta(tmp_path / "nope.fa"))
+
+
+def test_as_records_from_strings_and_pairs():
+    recs = as_records(["acgu", ("x", "GGG"), Record("r", "UU")])
+    assert [(r.id, r.sequence) for r in recs] == [("seq1", "ACGU"), ("x", "GGG"), ("r", "UU")]
+    assert as_records("ACGU")[0].sequence == "ACGU"
+    with pytest.raises(InputError, match="record 'seq1': invalid character 'X' at position 2"):
+        as_records(["AXG"])
