@@ -78,8 +78,9 @@ def load_module(package, filename, name_expressions=(), options=()):
     """
     cp = require_gpu()
     arch = f"-arch=sm_{compute_capability()}"
+    include = f"-I{resources.files(package)}"          # for the .cuh headers beside the .cu files
     return cp.RawModule(
         code=kernel_source(package, filename),
-        options=("--std=c++17", arch, *options),
+        options=("--std=c++17", arch, include, *options),
         name_expressions=tuple(name_expressions),
     )
