@@ -1,0 +1,251 @@
+"""BPMax on all CPU cores (variant ``tiled``, the default): seed 003's decomposition, streamed by rows.
+
+For each query interval (i1, j1) the target plane F(i1, j1, ., .) is an upper-triangular (windowed:
+upper-banded, band W2) matrix. Its double reduction D is the max-plus product of F(i1, k1, ., .) and
+F(k1+1, j1, ., .) shifted by one, summed (max) over k1. This module evaluates those products one row of
+the product at a time: row i2 of F(i1, j1) is
+
+    max over k1, k2 of  F(i1, k1)[i2, k2] + F(k1+1, j1)[k2+1, :]      (D: a row-vector x matrix product)
+    max over k1 of      F(i1, k1)[i2, :] + S1(k1+1, j1),  S1(i1, k1) + F(k1+1, j1)[i2, :]    (R4, R3)
+    score(a[i1], a[j1]) + F(i1+1, j1-1)[i2, :]                                            (strand-1 pair)
+    max over k2 of      S2(i2, k2) + F(i1, j1)[k2+1, :]                                    (R1)
+    score(rb[i2], rb[j2]) + F(i1, j1)[i2+1, j2-1]                                         (strand-2 pair)
+    max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), pushed along the row in order    (R2)
+
+Every term is a broadcast scalar plus a contiguous row, maxed into a row accumulator in blocks of 16
+(int16 when the scores fit: 16 lanes of AVX2). Rows are computed bottom-up (i2 = N-1 .. 0), a valid
+Nussinov order for R1, R2 and the strand-2 pair. All rows (i2, l1 = j1 - i1 + 1) on one anti-diagonal
+``(N-1-i2) + (l1-1) = t`` are independent and run in parallel (prange over (i1, l1)).
+
+Because a row only reads rows at most W2 below it, a target window needs only a ring of
+W2 + L1 rows per query interval: memory does not grow with the target's length. Without a window, or
+when the target is short, the whole banded table is kept (packed: storage only for the cells the
+windows allow, plus a 16-cell sentinel pad left of each row).
+
+Exact pruning (``prune=True``): F grows when an interval grows (R1..R4 with an empty-structure side),
+so a term F(i1,k1,i2,k2) + F(k1+1,j1,k2+1,j2) is dominated by the one at k2-1 when
+F(i1,k1,i2,k2) = F(i1,k1,i2,k2-1), and by the one at k1-1 when F(i1,k1,i2,k2) = F(i1,k1-1,i2,k2); such
+row updates are skipped. The same argument skips R1 where S2(i2, .) is flat and R2 where the row is flat.
+"""
+import numpy as np
+import numba
+from numba import njit, prange, types
+from numba.extending import overload
+
+BLOCK = 16  # accumulator block: one AVX2 register of int16
+
+
+def narrow(value, like):
+    """``value`` converted to the element type of the array ``like`` (inside Numba code only)."""
+    raise NotImplementedError
+
+
+@overload(narrow, inline="always")
+def _narrow(value, like):
+    # Numba widens int16/int32 sums to int64; converting back right away lets LLVM keep 16 lanes.
+    if like.dtype == types.int16:
+        return lambda value, like: np.int16(value)
+    if like.dtype == types.int32:
+        return lambda value, like: np.int32(value)
+    return lambda value, like: value
+
+
+def sentinel(dtype):
+    """Max-plus zero: far below any score, and twice it does not overflow ``dtype``."""
+    return np.int16(-16384) if dtype == np.int16 else np.int32(-(2 ** 30))
+
+
+@njit(cache=True)
+def _maxplus_into(acc, lo, hi_pad, add, src, shift):
+    """acc[c] = max(acc[c], add + src[c + shift]) for c in [lo rounded down to BLOCK, hi_pad)."""
+    start = lo - lo % 16
+    for cb in range(start, hi_pad, 16):
+        for u in range(16):
+            c = cb + u
+            acc[c] = max(acc[c], narrow(add + src[c + shift], acc))
+
+
+@njit(cache=True)
+def _row_task(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc):
+    """Compute row i2 of F(i1, i1+l1-1, ., .) into acc[0 : n]; return n (the row length)."""
+    N = rb.shape[0]
+    j1 = i1 + l1 - 1
+    hi = min(i2 + Wd - 1, N - 1)
+    n = hi - i2 + 1
+    n_pad = n + (-n) % 16
+    for c in range(n_pad):
+        acc[c] = 0
+    if l1 == 1:
+        acc[0] = pairs[a[i1], rb[i2]]
+    r0 = rowstart[i2]
+    # strand-1 pair, R4, R3: rows i2 of shorter query intervals
+    if l1 >= 5:
+        w = pairs[a[i1], a[j1]]
+        if w > 0:
+            _maxplus_into(acc, 0, n_pad, narrow(w, acc), buf[mat_id[i1 + 1, l1 - 3]], r0)
+    for k1 in range(i1, j1):
+        left = buf[mat_id[i1, k1 - i1]]
+        right = buf[mat_id[k1 + 1, j1 - k1 - 1]]
+        _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], left, r0)
+        _maxplus_into(acc, 0, n_pad, S1[i1, k1], right, r0)
+    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one
+    for k1 in range(i1, j1):
+        left = buf[mat_id[i1, k1 - i1]]
+        prev = buf[mat_id[i1, k1 - i1 - 1]] if k1 > i1 else left
+        right = buf[mat_id[k1 + 1, j1 - k1 - 1]]
+        for x in range(n - 1):
+            av = left[r0 + x]
+            if prune:
+                if x > 0 and av == left[r0 + x - 1]:
+                    continue
+                if k1 > i1 and av == prev[r0 + x]:
+                    continue
+            _maxplus_into(acc, x + 1, n_pad, av, right, rowstart[i2 + x + 1] - x - 1)
+    own = buf[mat_id[i1, l1 - 1]]
+    # R1: S2(i2, k2) + rows k2+1 of this matrix
+    for x in range(n - 1):
+        s = S2p[i2, 16 + x]
+        if prune and x > 0 and s == S2p[i2, 16 + x - 1]:
+            continue
+        _maxplus_into(acc, x + 1, n_pad, s, own, rowstart[i2 + x + 1] - x - 1)
+    # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
+    # may form, and then the term is at most F(i1, j1, i2, j2) anyway
+    if n >= 5:
+        below = rowstart[i2 + 1] - 2
+        for cb in range(0, n_pad, 16):
+            for u in range(16):
+                c = cb + u
+                acc[c] = max(acc[c], narrow(P2p[i2, 16 + c] + own[below + c], acc))
+    # R2, pushed: once acc[x] is final, it reaches every later cell of the row
+    for x in range(n - 1):
+        v = acc[x]
+        if prune and x > 0 and v == acc[x - 1]:
+            continue
+        _maxplus_into(acc, x + 1, n_pad, v, S2p[i2 + x + 1], 16 - x - 1)
+    return n
+
+
+@njit(cache=True, parallel=True)
+def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, win, record, prune):
+    M = a.shape[0]
+    N = rb.shape[0]
+    n_tasks_max = 0
+    for l1 in range(1, L1 + 1):
+        n_tasks_max += M - l1 + 1
+    task_i1 = np.empty(n_tasks_max, dtype=np.int64)
+    task_l1 = np.empty(n_tasks_max, dtype=np.int64)
+    keep_record = record.shape[0] > 0
+    acc_len = Wd + 32
+    for t in range(N + L1 - 1):
+        count = 0
+        for l1 in range(min(L1, t + 1), max(1, t - N + 2) - 1, -1):  # longest (costliest) first
+            for i1 in range(M - l1 + 1):
+                task_i1[count] = i1
+                task_l1[count] = l1
+                count += 1
+        for task in prange(count):
+            i1 = task_i1[task]
+            l1 = task_l1[task]
+            i2 = N - 1 - (t - (l1 - 1))
+            acc = np.empty(acc_len, dtype=buf.dtype)
+            n = _row_task(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc)
+            row = buf[mat_id[i1, l1 - 1]]
+            r0 = rowstart[i2]
+            for c in range(n):
+                row[r0 + c] = acc[c]
+            if l1 == L1:
+                win[i1, i2] = acc[n - 1]
+            if keep_record:
+                for c in range(n):
+                    record[i1, i1 + l1 - 1, i2, i2 + c] = acc[c]
+
+
+class StreamPlan:
+    """Layout of the streamed table for an M x N problem under ``params`` (sizes in cells and bytes)."""
+
+    def __init__(self, M, N, params, keep=False):
+        self.M, self.N = M, N
+        self.L1, self.Wd = params.spans(M, N)
+        self.dtype = params.score_dtype(M, N)
+        ring = self.Wd + self.L1
+        self.wraps = ring < N and not keep
+        self.rows = ring if self.wraps else N
+        self.n_mat = sum(M - l1 + 1 for l1 in range(1, self.L1 + 1))
+        if self.wraps:
+            self.row_capacity = 16 + self.Wd
+            self.capacity = self.rows * self.row_capacity + 64
+        else:
+            lengths = np.minimum(self.Wd, N - np.arange(N)) + 16
+            self.capacity = int(lengths.sum()) + 64
+        itemsize = np.dtype(self.dtype).itemsize
+        side = (N * (self.Wd + 48)) * 2 * itemsize  # padded S2 and pair-score rows
+        self.nbytes = self.n_mat * self.capacity * itemsize + side
+
+    def rowstart(self):
+        N = self.N
+        if self.wraps:
+            return (np.arange(N, dtype=np.int64) % self.rows) * self.row_capacity + 16
+        lengths = np.minimum(self.Wd, N - np.arange(N)) + 16
+        return (np.concatenate(([0], np.cumsum(lengths)[:-1])) + 16).astype(np.int64)
+
+    def mat_id(self):
+        ids = np.full((self.M, self.L1), -1, dtype=np.int64)
+        m = 0
+        for l1 in range(1, self.L1 + 1):
+            for i1 in range(self.M - l1 + 1):
+                ids[i1, l1 - 1] = m
+                m += 1
+        return ids
+
+
+def padded_band(dense, Wd, dtype, pairs_rb=None):
+    """Rows r of ``dense`` from column r on (Wd values) behind a 16-cell sentinel pad, plus slack.
+
+    With ``pairs_rb`` (pair table, codes): the strand-2 pair scores score(rb[r], rb[r+d]) for d >= 4.
+    """
+    if pairs_rb is not None:
+        pairs, codes = pairs_rb
+        N = codes.shape[0]
+    else:
+        N = dense.shape[0]
+    out = np.full((N, 16 + Wd + 32), sentinel(dtype), dtype=dtype)
+    for r in range(N):
+        width = min(Wd, N - r)
+        if pairs_rb is not None:
+            row = pairs[codes[r], codes[r:r + width]].astype(dtype)
+            row[:4] = 0
+            out[r, 16:16 + width] = row
+            out[r, 16 + width:] = 0
+        else:
+            out[r, 16:16 + width] = dense[r, r:r + width]
+    return out
+
+
+def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None):
+    """Run the streamed fill. Returns (win, plan, buf, rowstart, mat_id).
+
+    ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query window start i1 and every
+    target row i2 (in units). With ``keep`` (or whenever the ring would hold every row) ``buf`` holds
+    the whole banded table: F(i1, j1, i2, j2) = buf[mat_id[i1, j1-i1], rowstart[i2] + j2 - i2].
+    ``record``: optional dense (M, M, N, N) int32 array receiving every cell (tests).
+    """
+    M, N = a.shape[0], rb.shape[0]
+    plan = StreamPlan(M, N, params, keep=keep)
+    dtype = plan.dtype
+    pairs = params.pair_table()
+    S1d = S1.astype(dtype)
+    S2p = padded_band(S2, plan.Wd, dtype)
+    P2p = padded_band(None, plan.Wd, dtype, pairs_rb=(pairs, rb))
+    buf = np.full((plan.n_mat, plan.capacity), sentinel(dtype), dtype=dtype)
+    rowstart = plan.rowstart()
+    mat_id = plan.mat_id()
+    win = np.zeros((M - plan.L1 + 1, N), dtype=np.int32)
+    if record is None:
+        record = np.zeros((0, 0, 0, 0), dtype=np.int32)
+    chunk = numba.get_parallel_chunksize()
+    numba.set_parallel_chunksize(1)  # rows differ in cost: hand them out one at a time
+    try:
+        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, mat_id, buf, rowstart, win, record, prune)
+    finally:
+        numba.set_parallel_chunksize(chunk)
+    return win, plan, buf, rowstart, mat_id
