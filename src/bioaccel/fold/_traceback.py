@@ -1,0 +1,90 @@
+"""Traceback: from a filled Nussinov table to one optimal structure, by one rule shared by every backend.
+
+The rule (the GPU backend follows it too, so every variant gives the identical structure)::
+
+    stack = [(0, n-1)]; pairs = []
+    while stack: pop (i, j)
+      if j - i < 1 or C(i, j) == 0: continue       # weights are positive: 0 means no pair inside
+      v = C(i, j)
+      if (i, j) may pair (w(s[i], s[j]) > 0 and j - i - 1 >= min_loop)
+         and C(i+1, j-1) + w == v                   # C of an empty interval is 0
+          record pair (i, j); push (i+1, j-1)
+      else
+          k = the SMALLEST k in [i, j-1] with C(i, k) + C(k+1, j) == v
+          push (k+1, j); push (i, k)
+
+So a pair of the outer ends wins over a split, and among splits the leftmost. No recursion (an explicit
+stack, so genome-length sequences are fine) and O(n^2) time in the worst case.
+
+The table is read through one accessor whatever its layout: ``table[base[i] + j]`` = C(i, j), with
+``table`` one-dimensional (a raveled dense table: ``base[i] = i * n``; the packed upper triangle of the
+blocked variant: see bioaccel.fold._cpu.packed_base).
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def traceback_pairs(table, base, codes, pairs, min_loop):
+    """Return ``pair_to`` (int32, length n): the partner of each position, or -1 when unpaired."""
+    n = codes.shape[0]
+    pair_to = np.full(n, -1, dtype=np.int32)
+    if n == 0:
+        return pair_to
+    # every interval on the stack is disjoint from the others, so 2n + 2 entries always suffice
+    stack = np.empty((2 * n + 2, 2), dtype=np.int64)
+    stack[0, 0] = 0
+    stack[0, 1] = n - 1
+    top = 1
+    while top > 0:
+        top -= 1
+        i = stack[top, 0]
+        j = stack[top, 1]
+        if j - i < 1:
+            continue
+        v = table[base[i] + j]
+        if v == 0:
+            continue
+        w = pairs[codes[i], codes[j]]
+        if w > 0 and j - i - 1 >= min_loop:
+            inner = table[base[i + 1] + j - 1] if i + 1 <= j - 1 else 0
+            if inner + w == v:
+                pair_to[i] = j
+                pair_to[j] = i
+                stack[top, 0] = i + 1
+                stack[top, 1] = j - 1
+                top += 1
+                continue
+        k = i
+        while k < j and table[base[i] + k] + table[base[k + 1] + j] != v:
+            k += 1
+        if k == j:
+            raise ValueError("traceback: the table is inconsistent (no split reaches the optimum)")
+        stack[top, 0] = k + 1
+        stack[top, 1] = j
+        stack[top + 1, 0] = i
+        stack[top + 1, 1] = k
+        top += 2
+    return pair_to
+
+
+def dense_base(n):
+    """``base`` for a C-contiguous dense (n, n) table read through its ravel."""
+    return np.arange(n, dtype=np.int64) * n
+
+
+def traceback_dense(table, codes, pairs, min_loop):
+    """:func:`traceback_pairs` on a dense (n, n) table whose upper triangle holds C(i, j)."""
+    table = np.ascontiguousarray(table)
+    n = table.shape[0]
+    return traceback_pairs(table.reshape(-1), dense_base(n), codes, pairs, int(min_loop))
+
+
+def dot_bracket(pair_to):
+    """Dot-bracket string of ``pair_to``: '(' opens a pair, ')' closes it, '.' is unpaired."""
+    pair_to = np.asarray(pair_to)
+    index = np.arange(pair_to.shape[0])
+    chars = np.full(pair_to.shape[0], ord("."), dtype=np.uint8)
+    chars[(pair_to >= 0) & (pair_to > index)] = ord("(")
+    chars[(pair_to >= 0) & (pair_to < index)] = ord(")")
+    return chars.tobytes().decode("ascii")
