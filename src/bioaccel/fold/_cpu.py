@@ -361,3 +361,101 @@ def check_memory(nbytes, n, what):
             f"but only {available / 2**30:.1f} GiB of memory is available; "
             f"use --backend gpu or a shorter sequence"
         )
+
+
+# ---------------------------------------------------------------------------------------------------
+# One entry point per table, whatever the variant
+
+def _dense_fill(function):
+    def fill(codes, pairs, min_loop, *, tile=TILE):
+        n = codes.shape[0]
+        check_memory(n * n * 4, n, f"dense {n:,} x {n:,} score table")
+        M = function(codes, pairs, int(min_loop))
+        return M.reshape(-1), np.arange(n, dtype=np.int64) * n
+    return fill
+
+
+def _blocked_fill(codes, pairs, min_loop, *, tile=TILE):
+    return fill_blocked(codes, pairs, min_loop, tile=tile)
+
+
+FILLS = {
+    "blocked": _blocked_fill,
+    "naive": _dense_fill(fill_naive),
+    "cache": _dense_fill(fill_cache),
+    "naive-parallel": _dense_fill(fill_naive_parallel),
+    "cache-parallel": _dense_fill(fill_cache_parallel),
+}
+
+
+def check_variant(variant):
+    """The CPU variant to use (None: the default); InvalidParameter for an unknown name."""
+    variant = variant or DEFAULT_CPU_VARIANT
+    if variant not in FILLS:
+        raise InvalidParameter(f"unknown CPU variant {variant!r}; choose one of {', '.join(CPU_VARIANTS)}")
+    return variant
+
+
+def fill_table(codes, pairs, min_loop, variant=DEFAULT_CPU_VARIANT, *, tile=TILE):
+    """Fill with ``variant``; return ``(table, base)``, one-dimensional, C(i, j) = table[base[i] + j]."""
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
+    pairs = np.ascontiguousarray(pairs, dtype=np.int32)
+    return FILLS[check_variant(variant)](codes, pairs, min_loop, tile=tile)
+
+
+@njit(cache=True)
+def _unpack(table, base, n):
+    dense = np.zeros((n, n), dtype=np.int32)
+    for i in range(n):
+        for j in range(i, n):
+            dense[i, j] = table[base[i] + j]
+    return dense
+
+
+def fill_dense(codes, pairs, min_loop, variant="blocked", threads=0, *, tile=TILE):
+    """An (n, n) int32 table whose upper triangle holds C(i, j), filled with ``variant``.
+
+    ``threads``: CPU threads for the parallel variants (0 = all cores). The lower triangle is 0.
+    """
+    from .._cliutil import set_threads
+
+    set_threads(threads)
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
+    n = codes.shape[0]
+    variant = check_variant(variant)
+    check_memory(n * n * 4 * (1 if variant == "blocked" else 2), n, f"dense {n:,} x {n:,} score table")
+    table, base = fill_table(codes, pairs, min_loop, variant, tile=tile)
+    return _unpack(table, base, n)
+
+
+def fold_batch(codes_list, pairs, min_loop, *, tile=TILE, traceback=True):
+    """Fold many short sequences, each on one core, the cores balanced by cost (n^3).
+
+    Returns a list of ``(score in units, pair_to or None)`` in input order.
+    """
+    import heapq
+
+    import numba
+
+    lengths = np.array([len(c) for c in codes_list], dtype=np.int64)
+    starts = np.zeros(len(codes_list) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    codes_all = (np.concatenate([np.asarray(c, dtype=np.uint8) for c in codes_list])
+                 if len(codes_list) else np.zeros(0, np.uint8))
+    workers = max(1, min(numba.get_num_threads(), len(codes_list)))
+    loads = [(0, w) for w in range(workers)]
+    assigned = [[] for _ in range(workers)]
+    for s in np.argsort(-lengths, kind="stable"):  # longest first onto the least loaded core
+        load, w = heapq.heappop(loads)
+        assigned[w].append(int(s))
+        heapq.heappush(loads, (load + int(lengths[s]) ** 3 + 1, w))
+    worker_start = np.zeros(workers + 1, dtype=np.int64)
+    np.cumsum([len(a) for a in assigned], out=worker_start[1:])
+    worker_items = np.array([s for a in assigned for s in a], dtype=np.int64)
+    dtype = table_dtype(pairs, int(lengths.max(initial=0)))
+    scores = np.zeros(len(codes_list), dtype=np.int64)
+    pair_to_all = np.full(codes_all.shape[0], -1, dtype=np.int32)
+    _fold_batch(codes_all, starts, worker_start, worker_items, np.ascontiguousarray(pairs, dtype=np.int32),
+                int(min_loop), int(tile), _lowest(dtype), bool(traceback), scores, pair_to_all)
+    return [(int(scores[s]), pair_to_all[starts[s]:starts[s + 1]].copy() if traceback else None)
+            for s in range(len(codes_list))]

@@ -1,0 +1,64 @@
+"""Arc diagrams of folded structures (matplotlib, imported only when a plot is asked for)."""
+import numpy as np
+
+from ..errors import InvalidParameter
+from .._output import open_output
+
+#: At most this many records are drawn, one panel each, in input order.
+MAX_PLOT_RECORDS = 20
+PLOT_FORMATS = ("svg", "png", "pdf")
+
+
+def plot_format(path):
+    """The image format named by ``path``'s extension; InvalidParameter if it is not one we write."""
+    ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
+    if ext not in PLOT_FORMATS:
+        raise InvalidParameter(f"--plot {path}: the file name must end in {', '.join('.' + f for f in PLOT_FORMATS)}")
+    return ext
+
+
+def _arcs(result, points=33):
+    """One polyline per base pair: a half circle from i to j above the axis (positions 1-based)."""
+    pairs = result.base_pairs()
+    theta = np.linspace(np.pi, 0.0, points)
+    arcs = []
+    for i, j in pairs:
+        centre, radius = (i + j) / 2 + 1, (j - i) / 2
+        arcs.append(np.column_stack([centre + radius * np.cos(theta), radius * np.sin(theta)]))
+    return arcs
+
+
+def plot_arcs(results, path):
+    """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), into
+    ``path`` (.svg, .png or .pdf), written atomically."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection
+    from matplotlib.figure import Figure
+
+    fmt = plot_format(path)
+    results = list(results)[:MAX_PLOT_RECORDS]
+    rows = max(1, len(results))
+    fig = Figure(figsize=(10, 2.4 * rows), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, 1, squeeze=False)[:, 0]
+    for ax, result in zip(axes, results):
+        n = max(result.length, 1)
+        arcs = _arcs(result)
+        if arcs:
+            ax.add_collection(LineCollection(arcs, linewidths=0.8, colors="tab:blue"))
+        height = max((a[:, 1].max() for a in arcs), default=1.0)
+        ax.set_xlim(0.5, n + 0.5)
+        ax.set_ylim(0, height * 1.08 + 0.5)
+        ax.set_yticks([])
+        for side in ("left", "right", "top"):
+            ax.spines[side].set_visible(False)
+        if result.length <= 80:
+            ax.set_xticks(np.arange(1, result.length + 1), list(result.sequence), fontsize=7)
+        else:
+            ax.set_xlabel("position")
+        ax.set_title(f"{result.id}: {result.length} nt, {result.pairs} pairs, score {result.score}",
+                     fontsize=9, loc="left")
+    if not results:
+        axes[0].set_axis_off()
+    with open_output(path, "wb") as handle:
+        fig.savefig(handle, format=fmt)
