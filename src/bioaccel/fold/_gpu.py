@@ -162,20 +162,28 @@ def _fill_fast(cp, codes_dev, n, params, pm):
     shared = 3 * FAST_TILE * (FAST_TILE + 1) * np.dtype(score_type).itemsize
     finish.max_dynamic_shared_size_bytes = shared
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    want_blocks = 4 * sms
+    plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in _bulk_plan(nt, 4 * sms)}
     n_, nt_ = np.int32(n), np.int32(nt)
     for d in range(nt):
-        tiles = nt - d
-        products = d - 1
-        if products >= 1:
-            # split K only as far as needed to fill the GPU, and never below 8 products a block
-            splits = max(1, min(math.ceil(want_blocks / tiles), products // 8))
-            chunk = math.ceil(products / splits)
-            splits = math.ceil(products / chunk)
+        if d in plan:
+            tiles, splits, chunk = plan[d]
             _launch(bulk, (tiles, splits), (256,), (table, scratch, nt_, np.int32(d), np.int32(chunk)))
-        _launch(finish, (tiles,), (2 * FAST_TILE,), (table, scratch, codes_dev, pm, n_, nt_, np.int32(d)),
+        _launch(finish, (nt - d,), (2 * FAST_TILE,), (table, scratch, codes_dev, pm, n_, nt_, np.int32(d)),
                 shared=shared)
     return DeviceTable(table, "tiled", np.int64(nt), n)
+
+
+def _bulk_plan(nt, want_blocks, min_products=8):
+    """(d, tiles, splits, chunk) of every bulk launch: the K range of a tile is split only as far as
+    needed to give the GPU ``want_blocks`` blocks, and never below ``min_products`` tile products a
+    block (partial results cost atomics)."""
+    plan = []
+    for d in range(2, nt):
+        tiles, products = nt - d, d - 1
+        splits = max(1, min(math.ceil(want_blocks / tiles), products // min_products))
+        chunk = math.ceil(products / splits)
+        plan.append((d, tiles, math.ceil(products / chunk), chunk))
+    return plan
 
 
 def _fill_diagonal(cp, codes_dev, n, pm, variant):
@@ -247,6 +255,24 @@ def read_cell(table, i, c):
         I, J = i // T, c // T
         index = (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
     return int(table.values[index].get())
+
+
+def to_dense(table):
+    """The whole table as a host (n+1) x (n+1) int32 array of V(i, c), upper triangle (for tests)."""
+    N = table.n + 1
+    values = _gpu.cupy().asnumpy(table.values).astype(np.int64)
+    i, c = np.triu_indices(N, k=2)
+    if table.layout == "square":
+        index = i * N + c
+    elif table.layout == "packed":
+        index = i * N - i * (i - 1) // 2 + (c - i)
+    else:
+        nt, T = int(table.layout_arg), FAST_TILE
+        I, J = i // T, c // T
+        index = (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
+    dense = np.zeros((N, N), dtype=np.int64)
+    dense[i, c] = values[index]
+    return dense
 
 
 def trace_structure(table, codes_dev, pm):

@@ -7,7 +7,6 @@
 // With half-open intervals, seed 001's product C(i,k) + C(k+1,j) becomes V(i,m) + V(m,c): a plain
 // max-plus product of tiles with no one-column shift. The answer is V(0, n).
 #pragma once
-#include <cstdint>
 
 typedef unsigned char code_t;
 

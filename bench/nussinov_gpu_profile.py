@@ -1,0 +1,78 @@
+"""Where the fast fill's time goes: the bulk products and the in-tile finishes, timed apart.
+
+Runs each launch sequence of the fill alone (bulk only, finish only) on a random sequence; the
+results of those partial runs are meaningless, only their times matter.
+
+    python3 bench/nussinov_gpu_profile.py [n ...]
+"""
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+
+from bioaccel.fold import _gpu as gpu  # noqa: E402
+from bioaccel.fold._model import FoldParams  # noqa: E402
+
+
+def timed(cp, fn, repeats=3):
+    fn()
+    times = []
+    for _ in range(repeats):
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(cp.cuda.get_elapsed_time(a, b) / 1e3)
+    return float(np.median(times))
+
+
+def main():
+    cp = gpu._gpu.require_gpu()
+    params = FoldParams()
+    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    for n in [int(x) for x in sys.argv[1:]] or [26000]:
+        codes = np.random.default_rng(n).integers(0, 4, n).astype(np.uint8)
+        codes_dev = cp.asarray(codes)
+        pm = gpu._pair_model(cp, params)
+        nt = math.ceil((n + 1) / gpu.FAST_TILE)
+        table = cp.zeros(nt * (nt + 1) // 2 * gpu.FAST_TILE ** 2, dtype=np.int16)
+        scratch = cp.zeros(nt * gpu.FAST_TILE ** 2, dtype=np.int32)
+        bulk = gpu._kernel("nussinov_fast.cu", "fast_bulk<Int16x2>")
+        finish = gpu._kernel("nussinov_fast.cu", "fast_finish<short>")
+        shared = 3 * gpu.FAST_TILE * (gpu.FAST_TILE + 1) * 2
+        finish.max_dynamic_shared_size_bytes = shared
+        plan = gpu._bulk_plan(nt, 4 * sms)
+
+        def bulk_only():
+            for d, tiles, splits, chunk in plan:
+                bulk((tiles, splits), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk)))
+
+        def finish_only():
+            for d in range(nt):
+                finish((nt - d,), (2 * gpu.FAST_TILE,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
+                                                         np.int32(d)), shared_mem=shared)
+
+        def whole():
+            gpu.fill(codes_dev, n, params, pm, "fast")
+
+        # one big diagonal alone: the bulk kernel's own rate with the GPU full
+        d = nt // 2
+        tiles, products = nt - d, d - 1
+
+        def one_diagonal():
+            bulk((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products)))
+
+        t_whole, t_bulk, t_finish, t_diag = (timed(cp, f) for f in (whole, bulk_only, finish_only, one_diagonal))
+        useful = n ** 3 / 6
+        rate_diag = tiles * products * gpu.FAST_TILE ** 3 / t_diag
+        print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
+              f"finish only {t_finish:.4f} s; one diagonal d={d} ({tiles} tiles x {products} products): "
+              f"{rate_diag / 1e12:.2f} T updates/s = {rate_diag / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
+
+
+if __name__ == "__main__":
+    main()

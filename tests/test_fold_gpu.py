@@ -1,0 +1,110 @@
+"""GPU Nussinov: every variant equal to the CPU, cell by cell, score and structure.
+
+Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
+"""
+import random
+
+import numpy as np
+import pytest
+
+from bioaccel.alphabet import encode
+from bioaccel.fold._cpu import fill_naive
+from bioaccel.fold._model import FoldParams
+from naive import structure_score
+
+pytestmark = pytest.mark.gpu
+
+PARAMS = [
+    FoldParams(min_loop=0),
+    FoldParams(min_loop=1),
+    FoldParams(min_loop=3),
+    FoldParams(min_loop=3, gu=0),
+    FoldParams.bpmax(),                  # weighted, half-units
+    FoldParams(min_loop=1, au=2, gc=3, gu=0),
+]
+
+
+def _gpu():
+    from bioaccel.fold import _gpu as gpu
+
+    return gpu
+
+
+def _random_seqs(count, lo, hi, seed):
+    rng = random.Random(seed)
+    lengths = [0, 1, 2, 3, 127, 128, 129, 255, 256, 257] + [rng.randint(lo, hi) for _ in range(count)]
+    return ["".join(rng.choice("ACGUN" if k % 7 == 0 else "ACGU") for _ in range(n)) for k, n in enumerate(lengths)]
+
+
+def _closed_to_half_open(C):
+    """CPU table C(i, j) (closed) -> V(i, c) = C(i, c-1) on n+1 posts."""
+    n = C.shape[0]
+    V = np.zeros((n + 1, n + 1), dtype=np.int64)
+    V[:n, 1:] = np.triu(C)
+    return np.triu(V, k=2)
+
+
+def _pair_to(structure):
+    stack, pair_to = [], [-1] * len(structure)
+    for j, ch in enumerate(structure):
+        if ch == "(":
+            stack.append(j)
+        elif ch == ")":
+            i = stack.pop()
+            pair_to[i], pair_to[j] = j, i
+    return pair_to
+
+
+def _dot_bracket(pair_to):
+    return "".join("." if p < 0 else ("(" if p > k else ")") for k, p in enumerate(pair_to))
+
+
+@pytest.mark.parametrize("variant", ["fast", "diagonal", "two-kernel", "blocked", "blocked-packed"])
+def test_every_cell_equals_cpu(variant):
+    gpu = _gpu()
+    cp = gpu._gpu.cupy()
+    for k, seq in enumerate(_random_seqs(100, 3, 300, seed=hash(variant) % 1000)):
+        params = PARAMS[k % len(PARAMS)]
+        codes = encode(seq)
+        pm = gpu._pair_model(cp, params)
+        codes_dev = cp.asarray(codes) if len(seq) else cp.zeros(1, np.uint8)
+        table = gpu.fill(codes_dev, len(seq), params, pm, variant)
+        expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop)) if seq else 0
+        got = gpu.to_dense(table)
+        assert np.array_equal(got, expect if seq else np.zeros((1, 1))), (variant, len(seq), params)
+        pair_to = gpu.trace_structure(table, codes_dev, pm)
+        structure = _dot_bracket(pair_to)
+        assert structure_score(seq, structure, params) == gpu.score_units(table)
+
+
+def test_structures_identical_across_variants_and_batch():
+    gpu = _gpu()
+    seqs = _random_seqs(40, 3, 250, seed=7)
+    for params in PARAMS:
+        codes = [encode(s) for s in seqs]
+        results = {v: gpu.fold_many(codes, params, variant=v) for v in gpu.VARIANTS}
+        reference = results["blocked"]
+        for variant, got in results.items():
+            for (s1, p1), (s2, p2), seq in zip(got, reference, seqs):
+                assert s1 == s2 and list(p1) == list(p2), (variant, seq, params)
+
+
+def test_long_sequences_match_cpu():
+    gpu = _gpu()
+    rng = random.Random(3)
+    for n, params in ((2000, FoldParams()), (3001, FoldParams.bpmax()), (4500, FoldParams(min_loop=1, gu=0))):
+        seq = "".join(rng.choice("ACGU") for _ in range(n))
+        codes = encode(seq)
+        expect = int(fill_naive(codes, params.pair_table(), params.min_loop)[0, n - 1])
+        (score, pair_to), = gpu.fold_many([codes], params, variant="fast")
+        assert score == expect
+        assert structure_score(seq, _dot_bracket(pair_to), params) == expect
+
+
+def test_size_refused_before_allocating():
+    from bioaccel.errors import ResourceError
+
+    gpu = _gpu()
+    with pytest.raises(ResourceError, match="longest that fits"):
+        gpu.check_fits(3_000_000, "fast", FoldParams())
+    assert gpu.table_bytes(100_000, "fast", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
