@@ -1,0 +1,269 @@
+"""The motif model: counts -> probabilities (with pseudocounts) -> log-odds scores against a background.
+
+Scores are a float64 array of shape (m, 4), columns in the order A, C, G, T. A word's score is the sum
+of one entry per column (seed 004, section 2.1). Every distribution method and backend consumes the
+same :class:`PSSM`.
+
+Backgrounds (:class:`Background`) are Markov chains of order k >= 0 over A, C, G, T: ``initial``
+holds the probabilities of the first k letters (4**k entries, k-mer index ``sum(code_i * 4**(k-1-i))``)
+and ``transition[ctx, x]`` the probability of letter x after the k-mer ``ctx``. Order 0 is the iid
+model: ``initial == [1.0]`` and ``transition`` is one row of letter frequencies. Log-odds use the
+background's single-letter frequencies (its ``letter_frequencies``); P-values use the whole chain.
+
+Presets (``PRESETS``) reproduce two peers' conventions for turning counts into scores; both add a
+total pseudocount ``ps`` to each column, shared according to the background,
+``p(i, x) = (count(i, x) + ps * bg(x)) / (N_i + ps)``, and differ in ``ps`` and the log base:
+
+* ``"fimo"``: ps = 0.1 (FIMO's ``--motif-pseudo`` default), scores in bits (log base 2), as the MEME
+  suite computes its log-odds matrices.
+* ``"moods"``: ps = 0.01 (``moods-dna.py --ps`` default, ``MOODS.tools.log_odds(mat, bg, ps)``),
+  natural logarithm.
+
+Frequency matrices are turned into counts with ``nsites`` (the file's own value where the format
+carries one, otherwise 20, MEME's default) before the pseudocount is added.
+"""
+from dataclasses import dataclass, field
+import math
+
+import numpy as np
+
+from ..errors import InvalidParameter
+
+LETTERS = "ACGT"
+PRESETS = {
+    "fimo": {"pseudocount": 0.1, "log_base": 2.0},
+    "moods": {"pseudocount": 0.01, "log_base": math.e},
+}
+DEFAULT_PRESET = "fimo"
+DEFAULT_NSITES = 20.0
+
+
+@dataclass(frozen=True)
+class Background:
+    """A Markov chain of order ``order`` over A, C, G, T (order 0: independent letters)."""
+
+    initial: np.ndarray          # (4**order,) probabilities of the first ``order`` letters
+    transition: np.ndarray       # (4**order, 4) probability of the next letter given the last ``order``
+    description: str = "uniform"
+
+    @property
+    def order(self):
+        return int(round(math.log(len(self.initial), 4))) if len(self.initial) > 1 else 0
+
+    @property
+    def letter_frequencies(self):
+        """Single-letter frequencies: the chain's distribution one step after its initial k-mer."""
+        if self.order == 0:
+            return self.transition[0].copy()
+        return self.initial @ self.transition
+
+    def to_dict(self):
+        out = {"order": self.order, "description": self.description,
+               "frequencies": dict(zip(LETTERS, map(float, self.letter_frequencies)))}
+        if self.order:
+            out["initial"] = self.initial.tolist()
+            out["transition"] = self.transition.tolist()
+        return out
+
+    @staticmethod
+    def uniform():
+        return Background(np.ones(1), np.full((1, 4), 0.25), "uniform")
+
+    @staticmethod
+    def from_frequencies(freqs, description=None):
+        """``freqs``: 4 numbers (A, C, G, T) or a dict by letter; normalised to sum 1."""
+        if isinstance(freqs, dict):
+            try:
+                freqs = [freqs[k] if k in freqs else freqs[k.replace("T", "U")] for k in LETTERS]
+            except KeyError as exc:
+                raise InvalidParameter(f"background: no frequency for letter {exc.args[0]}") from None
+        f = np.asarray(freqs, dtype=np.float64).ravel()
+        if f.size != 4 or not np.all(np.isfinite(f)) or np.any(f <= 0):
+            raise InvalidParameter(
+                f"background: expected 4 positive frequencies for A, C, G, T, got {list(np.round(f, 6))}")
+        f = f / f.sum()
+        desc = description or "frequencies " + ",".join(f"{v:.4g}" for v in f)
+        return Background(np.ones(1), f.reshape(1, 4), desc)
+
+    @staticmethod
+    def markov(initial, transition, description="Markov"):
+        initial = np.asarray(initial, dtype=np.float64).ravel()
+        transition = np.asarray(transition, dtype=np.float64)
+        k = int(round(math.log(len(initial), 4))) if len(initial) > 1 else 0
+        if 4 ** k != len(initial) or transition.shape != (4 ** k, 4):
+            raise InvalidParameter(
+                f"background: a Markov chain of order k needs 4**k initial probabilities and a "
+                f"(4**k, 4) transition table, got {initial.shape} and {transition.shape}")
+        if np.any(initial < 0) or np.any(transition <= 0):
+            raise InvalidParameter("background: probabilities must be positive")
+        return Background(initial / initial.sum(), transition / transition.sum(axis=1, keepdims=True),
+                          description)
+
+    @staticmethod
+    def from_fasta(path, order=0, pseudocount=1.0):
+        """Estimate an order-``order`` chain from the A, C, G, T letters of a FASTA file.
+
+        Counts (k+1)-mers within each record (windows holding another letter are skipped), adds
+        ``pseudocount`` to every count, and takes the k-mer frequencies as the initial distribution.
+        """
+        from ..fasta import read_fasta
+
+        if order < 0 or order > 5:
+            raise InvalidParameter(f"background order must be between 0 and 5, got {order}")
+        k = order
+        counts = np.zeros(4 ** (k + 1), dtype=np.float64)
+        kmer_counts = np.zeros(4 ** k, dtype=np.float64)
+        for rec in read_fasta(path):
+            codes = rec.codes.astype(np.int64)
+            n = codes.size
+            if n < k + 1:
+                continue
+            valid = codes < 4
+            win = n - k
+            ok = np.ones(win, dtype=bool)
+            index = np.zeros(win, dtype=np.int64)
+            for j in range(k + 1):
+                ok &= valid[j:j + win]
+                index = index * 4 + np.where(valid[j:j + win], codes[j:j + win], 0)
+            counts += np.bincount(index[ok], minlength=4 ** (k + 1))
+            if k:
+                kmer_counts += np.bincount(index[ok] // 4, minlength=4 ** k)
+        if counts.sum() == 0:
+            raise InvalidParameter(f"{path}: no window of {k + 1} A/C/G/T letters to estimate a background from")
+        table = (counts + pseudocount).reshape(4 ** k, 4)
+        desc = f"{path} (order {k})"
+        if k == 0:
+            return Background.from_frequencies(table[0], desc)
+        return Background.markov(kmer_counts + pseudocount, table, desc)
+
+    @staticmethod
+    def parse(spec, order=0):
+        """Read ``--background``: ``uniform``, four frequencies ``0.3,0.2,0.2,0.3`` (or
+        ``A=0.3,C=0.2,...``), or a FASTA file to estimate an order-``order`` chain from."""
+        if isinstance(spec, Background):
+            return spec
+        if spec is None or str(spec).lower() == "uniform":
+            if order:
+                raise InvalidParameter("--background-order needs a FASTA file to estimate the chain from")
+            return Background.uniform()
+        text = str(spec)
+        parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
+        import os
+
+        if len(parts) == 4 and not os.path.exists(text):
+            try:
+                if "=" in text:
+                    return Background.from_frequencies(
+                        {p.split("=")[0].strip().upper(): float(p.split("=")[1]) for p in parts})
+                return Background.from_frequencies([float(p) for p in parts])
+            except ValueError:
+                raise InvalidParameter(
+                    f"--background {text!r}: expected 'uniform', four frequencies A,C,G,T or a FASTA file"
+                ) from None
+        return Background.from_fasta(text, order=order)
+
+
+def _as_counts(matrix, kind, nsites):
+    if kind == "frequencies":
+        return np.asarray(matrix, dtype=np.float64) * float(nsites or DEFAULT_NSITES)
+    return np.asarray(matrix, dtype=np.float64)
+
+
+@dataclass
+class PSSM:
+    """A position-specific scoring matrix: ``scores[i, x]`` for column i and letter x in A, C, G, T."""
+
+    scores: np.ndarray
+    motif_id: str = "motif"
+    name: str = ""
+    background: Background = field(default_factory=Background.uniform)
+    counts: np.ndarray = None
+    probabilities: np.ndarray = None
+    pseudocount: float = None
+    log_base: float = None
+    source: str = ""
+
+    def __post_init__(self):
+        s = np.ascontiguousarray(self.scores, dtype=np.float64)
+        if s.ndim != 2 or s.shape[1] != 4 or s.shape[0] < 1:
+            raise InvalidParameter(f"{self.motif_id}: a PSSM needs shape (m >= 1, 4), got {s.shape}")
+        if not np.all(np.isfinite(s)):
+            raise InvalidParameter(
+                f"{self.motif_id}: the PSSM has infinite scores (a zero count without pseudocount); "
+                "use a pseudocount > 0")
+        self.scores = s
+
+    def __len__(self):
+        return self.scores.shape[0]
+
+    @property
+    def length(self):
+        return self.scores.shape[0]
+
+    @property
+    def min_score(self):
+        return float(self.scores.min(axis=1).sum())
+
+    @property
+    def max_score(self):
+        return float(self.scores.max(axis=1).sum())
+
+    def score(self, word):
+        """Score of one word (str of A, C, G, T/U)."""
+        from ..alphabet import encode
+
+        codes = encode(word)
+        if codes.size != self.length or np.any(codes > 3):
+            raise InvalidParameter(f"word {word!r}: expected {self.length} letters A, C, G, T")
+        return float(self.scores[np.arange(self.length), codes].sum())
+
+    @classmethod
+    def from_counts(cls, counts, *, motif_id="motif", name="", background=None, preset=DEFAULT_PRESET,
+                    pseudocount=None, log_base=None, kind="counts", nsites=None, source=""):
+        """Build scores from counts (or frequencies, with ``kind="frequencies"``) per ``preset``;
+        ``pseudocount`` and ``log_base`` override the preset's values."""
+        if preset not in PRESETS:
+            raise InvalidParameter(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+        ps = PRESETS[preset]["pseudocount"] if pseudocount is None else float(pseudocount)
+        base = PRESETS[preset]["log_base"] if log_base is None else float(log_base)
+        if ps < 0:
+            raise InvalidParameter(f"pseudocount must be >= 0, got {ps}")
+        if base <= 1:
+            raise InvalidParameter(f"log base must be > 1, got {base}")
+        background = background if background is not None else Background.uniform()
+        c = _as_counts(counts, kind, nsites)
+        if c.ndim != 2 or c.shape[1] != 4 or c.shape[0] < 1:
+            raise InvalidParameter(f"{motif_id}: expected a matrix of m >= 1 columns by 4 letters, got {c.shape}")
+        if np.any(c < 0) or not np.all(np.isfinite(c)):
+            raise InvalidParameter(f"{motif_id}: counts must be finite and >= 0")
+        bg = background.letter_frequencies
+        totals = c.sum(axis=1, keepdims=True)
+        if np.any(totals + ps <= 0):
+            raise InvalidParameter(f"{motif_id}: a column has no counts and the pseudocount is 0")
+        probs = (c + ps * bg) / (totals + ps)
+        with np.errstate(divide="ignore"):
+            scores = (np.log(probs) - np.log(bg)) / math.log(base)
+        return cls(scores, motif_id=motif_id, name=name, background=background, counts=c,
+                   probabilities=probs, pseudocount=ps, log_base=base, source=source)
+
+    def with_background(self, background):
+        """The same motif scored against another background, with the same pseudocount and log base
+        (a matrix read as log-odds keeps its scores)."""
+        if self.counts is None:
+            return PSSM(self.scores, self.motif_id, self.name, background, None, None, None, None, self.source)
+        return PSSM.from_counts(self.counts, motif_id=self.motif_id, name=self.name, background=background,
+                                pseudocount=self.pseudocount, log_base=self.log_base, source=self.source)
+
+    def distribution(self, method="exact", *, backend="cpu", **options):
+        """The score distribution (a :class:`ScoreDistribution`), as Biopython's
+        ``pssm.distribution(...)``; then ``.threshold_fpr(p)`` or ``.pvalue(score)``."""
+        from ._distribution import score_distribution
+
+        return score_distribution(self, method=method, backend=backend, **options)
+
+    def to_dict(self):
+        return {"motif_id": self.motif_id, "name": self.name, "length": self.length,
+                "alphabet": list(LETTERS), "pssm": self.scores.tolist(),
+                "min_score": self.min_score, "max_score": self.max_score,
+                "pseudocount": self.pseudocount, "log_base": self.log_base,
+                "background": self.background.to_dict(), "source": self.source}
