@@ -56,3 +56,31 @@ def structure_score(seq, structure, params):
             assert ch == ".", f"unexpected character {ch!r}"
     assert not stack, "unbalanced '('"
     return total
+
+
+def nussinov_structure(seq, params):
+    """The dot-bracket that the shared tie-break rule (bioaccel.fold._traceback) picks, from the table."""
+    n = len(seq)
+    if n == 0:
+        return ""
+    C = nussinov_table(seq, params)
+
+    def at(i, j):
+        return C[i][j] if i <= j else 0
+
+    out = ["."] * n
+    stack = [(0, n - 1)]
+    while stack:
+        i, j = stack.pop()
+        if j - i < 1 or C[i][j] == 0:
+            continue
+        v = C[i][j]
+        w = pair_weight(seq[i], seq[j], params)
+        if w > 0 and j - i - 1 >= params.min_loop and at(i + 1, j - 1) + w == v:
+            out[i], out[j] = "(", ")"
+            stack.append((i + 1, j - 1))
+            continue
+        k = next(k for k in range(i, j) if C[i][k] + C[k + 1][j] == v)
+        stack.append((k + 1, j))
+        stack.append((i, k))
+    return "".join(out)
