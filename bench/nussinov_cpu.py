@@ -1,0 +1,140 @@
+"""Nussinov on the CPU: seed 001's Table 1 (CPU1, OMP1, CPU2, OMP2) plus bioaccel's blocked variant,
+and ViennaRNA's RNAfold on the same sequences, all in one process.
+
+Times are the fill of the score table (as in seed 001's Table 1), the best of --repeats runs taken in
+turns so that a burst of load on a shared machine hits every variant alike; "x" is the speedup over
+CPU1 measured in the same run. RNAfold (``RNA.fold``: minimum free energy and its structure) is what a
+user would run instead; it is a different, energy-based model and includes its own traceback, so its
+column compares tools, not algorithms.
+
+    python3 bench/nussinov_cpu.py [--lengths 500,1000,2000] [--repeats 3] [--threads 0]
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+from bioaccel._cliutil import available_cores, set_threads
+from bioaccel.alphabet import encode
+from bioaccel.fold import FoldParams
+from bioaccel.fold import _cpu
+
+COLUMNS = [  # (seed 001's name, bioaccel variant)
+    ("CPU1", "naive"),
+    ("OMP1", "naive-parallel"),
+    ("CPU2", "cache"),
+    ("OMP2", "cache-parallel"),
+    ("ours", "blocked"),
+]
+
+
+def random_rna(n, rng):
+    return "".join(rng.choice(list("ACGU"), n))
+
+
+def time_fill(codes, pairs, min_loop, variant):
+    start = time.perf_counter()
+    table, base = _cpu.fill_table(codes, pairs, min_loop, variant)
+    elapsed = time.perf_counter() - start
+    return elapsed, int(table[base[0] + len(codes) - 1])
+
+
+def time_rnafold(seq):
+    import RNA
+
+    start = time.perf_counter()
+    RNA.fold(seq)
+    return time.perf_counter() - start
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", default="500,1000,2000", help="comma-separated sequence lengths")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: all cores)")
+    parser.add_argument("--min-loop", type=int, default=1,
+                        help="1, the default, is seed 001's recurrence (Chang et al.)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-rnafold", action="store_true", help="skip ViennaRNA")
+    parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_cpu.json"))
+    args = parser.parse_args(argv)
+
+    lengths = [int(x) for x in args.lengths.split(",") if x]
+    threads = set_threads(args.threads)
+    params = FoldParams(min_loop=args.min_loop)
+    pairs = params.pair_table()
+    rng = np.random.default_rng(args.seed)
+    have_rnafold = not args.no_rnafold
+    if have_rnafold:
+        try:
+            import RNA  # noqa: F401
+        except ImportError:
+            have_rnafold = False
+
+    warm = np.ascontiguousarray(rng.integers(0, 4, 300), dtype=np.uint8)  # compile (or load) everything
+    for _, variant in COLUMNS:
+        _cpu.fill_table(warm, pairs, args.min_loop, variant)
+
+    rows = []
+    for n in lengths:
+        seq = random_rna(n, rng)
+        codes = encode(seq)
+        best = {variant: float("inf") for _, variant in COLUMNS}
+        scores = {}
+        vienna = float("inf")
+        for _ in range(args.repeats):
+            for _, variant in COLUMNS:
+                elapsed, scores[variant] = time_fill(codes, pairs, args.min_loop, variant)
+                best[variant] = min(best[variant], elapsed)
+            if have_rnafold:
+                vienna = min(vienna, time_rnafold(seq))
+        if len(set(scores.values())) != 1:
+            raise SystemExit(f"variants disagree at n={n}: {scores}")
+        cpu1 = best["naive"]
+        row = {"n": n, "score": scores["naive"], "updates": n ** 3 / 6,
+               "seconds": {name: best[variant] for name, variant in COLUMNS},
+               "speedup_over_cpu1": {name: cpu1 / best[variant] for name, variant in COLUMNS}}
+        if have_rnafold:
+            row["seconds"]["RNAfold"] = vienna
+            row["speedup_over_cpu1"]["RNAfold"] = cpu1 / vienna
+        rows.append(row)
+
+    header = f"{'n':>6}  {'CPU1 s':>8}"
+    for name, _ in COLUMNS[1:]:
+        header += f"  {name + ' s':>8} {'x':>6}"
+    header += f"  {'ours G upd/s':>12}"
+    if have_rnafold:
+        header += f"  {'RNAfold s*':>10} {'x':>6}"
+    print(f"Nussinov fill, min_loop={args.min_loop}, {threads} thread(s) of {available_cores()} core(s); "
+          f"x = speedup over CPU1 in this run (best of {args.repeats})")
+    print(header)
+    for row in rows:
+        s, x = row["seconds"], row["speedup_over_cpu1"]
+        line = f"{row['n']:>6}  {s['CPU1']:>8.3f}"
+        for name, _ in COLUMNS[1:]:
+            line += f"  {s[name]:>8.3f} {x[name]:>6.1f}"
+        line += f"  {row['updates'] / s['ours'] / 1e9:>12.2f}"
+        if have_rnafold:
+            line += f"  {s['RNAfold']:>10.3f} {x['RNAfold']:>6.1f}"
+        print(line)
+    if have_rnafold:
+        print("* RNAfold (ViennaRNA RNA.fold) minimises free energy, a different model, and includes its "
+              "traceback; it is the tool users would pick instead, not the same computation.")
+
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as handle:
+        json.dump({
+            "benchmark": "nussinov_cpu", "min_loop": args.min_loop, "repeats": args.repeats,
+            "threads": threads, "cores": available_cores(), "python": sys.version.split()[0],
+            "machine": platform.processor() or platform.machine(), "tile": _cpu.TILE,
+            "columns": {name: variant for name, variant in COLUMNS}, "rows": rows,
+        }, handle, indent=2)
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
