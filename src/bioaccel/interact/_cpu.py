@@ -32,7 +32,7 @@ import numba
 from numba import njit, prange, types
 from numba.extending import overload
 
-BLOCK = 16  # accumulator block: one AVX2 register of int16
+ROWS_PER_TASK = 16  # rows of one query interval per parallel task: fewer barriers between steps
 
 
 def narrow(value, like):
@@ -55,18 +55,23 @@ def sentinel(dtype):
     return np.int16(-16384) if dtype == np.int16 else np.int32(-(2 ** 30))
 
 
-@njit(cache=True)
-def _maxplus_into(acc, lo, hi_pad, add, src, shift):
-    """acc[c] = max(acc[c], add + src[c + shift]) for c in [lo rounded down to BLOCK, hi_pad)."""
+@njit(cache=True, inline="always")
+def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
+    """acc[c] = max(acc[c], add + table[m, c + shift]) for c from ``lo`` rounded down to 16 to ``hi_pad``.
+
+    Unsigned indices and no array views on purpose: a signed index costs a wrap-around test that stops
+    LLVM from vectorising, and a view costs an atomic reference count shared by all threads.
+    """
     start = lo - lo % 16
-    for cb in range(start, hi_pad, 16):
-        for u in range(16):
-            c = cb + u
-            acc[c] = max(acc[c], narrow(add + src[c + shift], acc))
+    ua = np.uint64(start)
+    us = np.uint64(start + shift)
+    um = np.uint64(m)
+    for c in range(np.uint64(hi_pad - start)):
+        acc[ua + c] = max(acc[ua + c], narrow(add + table[um, us + c], acc))
 
 
 @njit(cache=True)
-def _row_task(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc):
+def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc):
     """Compute row i2 of F(i1, i1+l1-1, ., .) into acc[0 : n]; return n (the row length)."""
     N = rb.shape[0]
     j1 = i1 + l1 - 1
@@ -82,53 +87,55 @@ def _row_task(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, i1, l1,
     if l1 >= 5:
         w = pairs[a[i1], a[j1]]
         if w > 0:
-            _maxplus_into(acc, 0, n_pad, narrow(w, acc), buf[mat_id[i1 + 1, l1 - 3]], r0)
+            _maxplus_into(acc, 0, n_pad, narrow(w, acc), buf, mat_id[i1 + 1, l1 - 3], r0)
     for k1 in range(i1, j1):
-        left = buf[mat_id[i1, k1 - i1]]
-        right = buf[mat_id[k1 + 1, j1 - k1 - 1]]
-        _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], left, r0)
-        _maxplus_into(acc, 0, n_pad, S1[i1, k1], right, r0)
+        left = mat_id[i1, k1 - i1]
+        right = mat_id[k1 + 1, j1 - k1 - 1]
+        _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], buf, left, r0)
+        _maxplus_into(acc, 0, n_pad, S1[i1, k1], buf, right, r0)
     # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one
     for k1 in range(i1, j1):
-        left = buf[mat_id[i1, k1 - i1]]
-        prev = buf[mat_id[i1, k1 - i1 - 1]] if k1 > i1 else left
-        right = buf[mat_id[k1 + 1, j1 - k1 - 1]]
+        left = mat_id[i1, k1 - i1]
+        prev = mat_id[i1, k1 - i1 - 1] if k1 > i1 else left
+        right = mat_id[k1 + 1, j1 - k1 - 1]
         for x in range(n - 1):
-            av = left[r0 + x]
+            av = buf[left, r0 + x]
             if prune:
-                if x > 0 and av == left[r0 + x - 1]:
+                if x > 0 and av == buf[left, r0 + x - 1]:
                     continue
-                if k1 > i1 and av == prev[r0 + x]:
+                if k1 > i1 and av == buf[prev, r0 + x]:
                     continue
-            _maxplus_into(acc, x + 1, n_pad, av, right, rowstart[i2 + x + 1] - x - 1)
-    own = buf[mat_id[i1, l1 - 1]]
+            _maxplus_into(acc, x + 1, n_pad, av, buf, right, rowstart[i2 + x + 1] - x - 1)
+    own = mat_id[i1, l1 - 1]
     # R1: S2(i2, k2) + rows k2+1 of this matrix
     for x in range(n - 1):
         s = S2p[i2, 16 + x]
         if prune and x > 0 and s == S2p[i2, 16 + x - 1]:
             continue
-        _maxplus_into(acc, x + 1, n_pad, s, own, rowstart[i2 + x + 1] - x - 1)
+        _maxplus_into(acc, x + 1, n_pad, s, buf, own, rowstart[i2 + x + 1] - x - 1)
     # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
     # may form, and then the term is at most F(i1, j1, i2, j2) anyway
     if n >= 5:
-        below = rowstart[i2 + 1] - 2
-        for cb in range(0, n_pad, 16):
-            for u in range(16):
-                c = cb + u
-                acc[c] = max(acc[c], narrow(P2p[i2, 16 + c] + own[below + c], acc))
+        below = np.uint64(rowstart[i2 + 1] - 2)
+        uo = np.uint64(own)
+        ui = np.uint64(i2)
+        for c in range(np.uint64(n_pad)):
+            acc[c] = max(acc[c], narrow(P2p[ui, np.uint64(16) + c] + buf[uo, below + c], acc))
     # R2, pushed: once acc[x] is final, it reaches every later cell of the row
     for x in range(n - 1):
         v = acc[x]
         if prune and x > 0 and v == acc[x - 1]:
             continue
-        _maxplus_into(acc, x + 1, n_pad, v, S2p[i2 + x + 1], 16 - x - 1)
+        _maxplus_into(acc, x + 1, n_pad, v, S2p, i2 + x + 1, 16 - x - 1)
     return n
 
 
 @njit(cache=True, parallel=True)
-def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, win, record, prune):
+def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rowstart, win, record, prune):
     M = a.shape[0]
     N = rb.shape[0]
+    B = rows_per_task
+    n_blocks = (N + B - 1) // B
     n_tasks_max = 0
     for l1 in range(1, L1 + 1):
         n_tasks_max += M - l1 + 1
@@ -136,9 +143,11 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, win, reco
     task_l1 = np.empty(n_tasks_max, dtype=np.int64)
     keep_record = record.shape[0] > 0
     acc_len = Wd + 32
-    for t in range(N + L1 - 1):
+    # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
+    # tasks with the same I + l1 - 1 are independent
+    for t in range(n_blocks + L1 - 1):
         count = 0
-        for l1 in range(min(L1, t + 1), max(1, t - N + 2) - 1, -1):  # longest (costliest) first
+        for l1 in range(min(L1, t + 1), max(1, t - n_blocks + 2) - 1, -1):  # costliest first
             for i1 in range(M - l1 + 1):
                 task_i1[count] = i1
                 task_l1[count] = l1
@@ -146,28 +155,32 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, win, reco
         for task in prange(count):
             i1 = task_i1[task]
             l1 = task_l1[task]
-            i2 = N - 1 - (t - (l1 - 1))
+            block = t - (l1 - 1)
+            top = max(0, N - (block + 1) * B)
             acc = np.empty(acc_len, dtype=buf.dtype)
-            n = _row_task(a, rb, pairs, S1, S2p, P2p, L1, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc)
-            row = buf[mat_id[i1, l1 - 1]]
-            r0 = rowstart[i2]
-            for c in range(n):
-                row[r0 + c] = acc[c]
-            if l1 == L1:
-                win[i1, i2] = acc[n - 1]
-            if keep_record:
+            m = mat_id[i1, l1 - 1]
+            for i2 in range(N - 1 - block * B, top - 1, -1):
+                n = _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc)
+                r0 = rowstart[i2]
                 for c in range(n):
-                    record[i1, i1 + l1 - 1, i2, i2 + c] = acc[c]
+                    buf[m, r0 + c] = acc[c]
+                if l1 == L1:
+                    win[i1, i2] = acc[n - 1]
+                if keep_record:
+                    for c in range(n):
+                        record[i1, i1 + l1 - 1, i2, i2 + c] = acc[c]
 
 
 class StreamPlan:
     """Layout of the streamed table for an M x N problem under ``params`` (sizes in cells and bytes)."""
 
-    def __init__(self, M, N, params, keep=False):
+    def __init__(self, M, N, params, keep=False, rows_per_task=ROWS_PER_TASK):
         self.M, self.N = M, N
         self.L1, self.Wd = params.spans(M, N)
         self.dtype = params.score_dtype(M, N)
-        ring = self.Wd + self.L1
+        self.rows_per_task = rows_per_task
+        # a row is last read by rows up to Wd - 1 above it, at most (L1 + 1) task blocks later
+        ring = self.Wd + (self.L1 + 1) * rows_per_task
         self.wraps = ring < N and not keep
         self.rows = ring if self.wraps else N
         self.n_mat = sum(M - l1 + 1 for l1 in range(1, self.L1 + 1))
@@ -221,7 +234,7 @@ def padded_band(dense, Wd, dtype, pairs_rb=None):
     return out
 
 
-def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None):
+def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None, rows_per_task=ROWS_PER_TASK):
     """Run the streamed fill. Returns (win, plan, buf, rowstart, mat_id).
 
     ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query window start i1 and every
@@ -230,7 +243,7 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None):
     ``record``: optional dense (M, M, N, N) int32 array receiving every cell (tests).
     """
     M, N = a.shape[0], rb.shape[0]
-    plan = StreamPlan(M, N, params, keep=keep)
+    plan = StreamPlan(M, N, params, keep=keep, rows_per_task=rows_per_task)
     dtype = plan.dtype
     pairs = params.pair_table()
     S1d = S1.astype(dtype)
@@ -245,7 +258,7 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None):
     chunk = numba.get_parallel_chunksize()
     numba.set_parallel_chunksize(1)  # rows differ in cost: hand them out one at a time
     try:
-        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, mat_id, buf, rowstart, win, record, prune)
+        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, win, record, prune)
     finally:
         numba.set_parallel_chunksize(chunk)
     return win, plan, buf, rowstart, mat_id
