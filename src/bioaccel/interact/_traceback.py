@@ -1,0 +1,217 @@
+"""Traceback of an optimal BPMax joint structure, and its dot-bracket.
+
+Tie-break rule (deterministic, the same for every variant since all give identical tables): at a cell
+F(i1, j1, i2, j2) the first case below that reproduces the cell's value is taken:
+
+1. a 1 x 1 cell: the intermolecular pair (i1, i2) when its score is positive;
+2. value 0: no pair at all;
+3. the pair (i1, j1) inside the query, then the pair (i2, j2) inside the (reversed) target;
+4. R4 (k1 ascending), R3, R2 (k2 ascending), R1;
+5. the double split D, k1 ascending, then k2 ascending.
+
+A single-strand interval S(i, j) takes: value 0; the pair (i, j); the split k, ascending.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _cell(buf, rowstart, mat_id, i1, j1, i2, j2):
+    return np.int64(buf[mat_id[i1, j1 - i1], rowstart[i2] + j2 - i2])
+
+
+@njit(cache=True)
+def _set5(row, k, i, j, i2, j2):
+    row[0] = k
+    row[1] = i
+    row[2] = j
+    row[3] = i2
+    row[4] = j2
+
+
+@njit(cache=True)
+def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
+    """Pairs of an optimal structure of F(0, M-1, 0, N-1) as an (n, 3) int64 array of (kind, x, y).
+
+    kind 0: query pair (x, y); kind 1: target pair in reversed coordinates; kind 2: intermolecular
+    (query x, reversed target y). Returns an empty array with kind -1 row if no rule reproduced a cell.
+    """
+    M = a.shape[0]
+    N = rb.shape[0]
+    out = np.empty((M + N + 1, 3), dtype=np.int64)
+    n_out = 0
+    stack = np.empty((4 * (M + N) + 16, 5), dtype=np.int64)  # (kind, i, j, i2, j2); kind 0 F, 1 S1, 2 S2
+    top = 0
+    stack[0, 0] = 0
+    stack[0, 1] = 0
+    stack[0, 2] = M - 1
+    stack[0, 3] = 0
+    stack[0, 4] = N - 1
+    top = 1
+    while top > 0:
+        top -= 1
+        kind = stack[top, 0]
+        i = stack[top, 1]
+        j = stack[top, 2]
+        if kind != 0:
+            S = S1 if kind == 1 else S2
+            s = a if kind == 1 else rb
+            while True:
+                v = S[i, j]
+                if v == 0:
+                    break
+                w = pairs[s[i], s[j]]
+                if j - i >= 4 and w > 0 and v == S[i + 1, j - 1] + w:
+                    out[n_out, 0] = kind - 1
+                    out[n_out, 1] = i
+                    out[n_out, 2] = j
+                    n_out += 1
+                    i += 1
+                    j -= 1
+                    continue
+                found = False
+                for k in range(i, j):
+                    if v == S[i, k] + S[k + 1, j]:
+                        stack[top, 0] = kind
+                        stack[top, 1] = k + 1
+                        stack[top, 2] = j
+                        top += 1
+                        j = k
+                        found = True
+                        break
+                if not found:
+                    out[0, 0] = -1
+                    return out[:1]
+            continue
+        i1, j1, i2, j2 = i, j, stack[top, 3], stack[top, 4]
+        v = _cell(buf, rowstart, mat_id, i1, j1, i2, j2)
+        if i1 == j1 and i2 == j2:
+            if v > 0:
+                out[n_out, 0] = 2
+                out[n_out, 1] = i1
+                out[n_out, 2] = i2
+                n_out += 1
+            continue
+        if v == 0:
+            continue
+        w = pairs[a[i1], a[j1]]
+        if j1 - i1 >= 4 and w > 0 and v == w + _cell(buf, rowstart, mat_id, i1 + 1, j1 - 1, i2, j2):
+            out[n_out, 0] = 0
+            out[n_out, 1] = i1
+            out[n_out, 2] = j1
+            n_out += 1
+            stack[top, 0] = 0
+            stack[top, 1] = i1 + 1
+            stack[top, 2] = j1 - 1
+            stack[top, 3] = i2
+            stack[top, 4] = j2
+            top += 1
+            continue
+        w = pairs[rb[i2], rb[j2]]
+        if j2 - i2 >= 4 and w > 0 and v == w + _cell(buf, rowstart, mat_id, i1, j1, i2 + 1, j2 - 1):
+            out[n_out, 0] = 1
+            out[n_out, 1] = i2
+            out[n_out, 2] = j2
+            n_out += 1
+            stack[top, 0] = 0
+            stack[top, 1] = i1
+            stack[top, 2] = j1
+            stack[top, 3] = i2 + 1
+            stack[top, 4] = j2 - 1
+            top += 1
+            continue
+        # each case pushes (first, second) sub-problems; kinds: 0 F, 1 S1, 2 S2
+        found = False
+        p0 = np.zeros(5, dtype=np.int64)
+        p1 = np.zeros(5, dtype=np.int64)
+        for k1 in range(i1, j1):  # R4
+            if v == _cell(buf, rowstart, mat_id, i1, k1, i2, j2) + S1[k1 + 1, j1]:
+                _set5(p0, 0, i1, k1, i2, j2)
+                _set5(p1, 1, k1 + 1, j1, 0, 0)
+                found = True
+                break
+        if not found:
+            for k1 in range(i1, j1):  # R3
+                if v == S1[i1, k1] + _cell(buf, rowstart, mat_id, k1 + 1, j1, i2, j2):
+                    _set5(p0, 1, i1, k1, 0, 0)
+                    _set5(p1, 0, k1 + 1, j1, i2, j2)
+                    found = True
+                    break
+        if not found:
+            for k2 in range(i2, j2):  # R2
+                if v == _cell(buf, rowstart, mat_id, i1, j1, i2, k2) + S2[k2 + 1, j2]:
+                    _set5(p0, 0, i1, j1, i2, k2)
+                    _set5(p1, 2, k2 + 1, j2, 0, 0)
+                    found = True
+                    break
+        if not found:
+            for k2 in range(i2, j2):  # R1
+                if v == S2[i2, k2] + _cell(buf, rowstart, mat_id, i1, j1, k2 + 1, j2):
+                    _set5(p0, 2, i2, k2, 0, 0)
+                    _set5(p1, 0, i1, j1, k2 + 1, j2)
+                    found = True
+                    break
+        if not found:
+            for k1 in range(i1, j1):  # D
+                for k2 in range(i2, j2):
+                    if v == (_cell(buf, rowstart, mat_id, i1, k1, i2, k2)
+                             + _cell(buf, rowstart, mat_id, k1 + 1, j1, k2 + 1, j2)):
+                        _set5(p0, 0, i1, k1, i2, k2)
+                        _set5(p1, 0, k1 + 1, j1, k2 + 1, j2)
+                        found = True
+                        break
+                if found:
+                    break
+        if not found:
+            out[0, 0] = -1
+            return out[:1]
+        stack[top, :] = p1
+        stack[top + 1, :] = p0
+        top += 2
+    return out[:n_out]
+
+
+def dot_bracket(M, N, intra_query, intra_target, inter):
+    """Dot-bracket of ``query & target`` (both in their original orientation).
+
+    ``intra_query``: query pairs; ``intra_target``: target pairs (original positions); ``inter``:
+    (query position, target position). Intermolecular pairs are written as brackets across the ``&``,
+    as RNAcofold writes a dimer: ``(`` on the query, ``)`` on the target. BPMax also allows an
+    intermolecular pair inside an intramolecular loop, which one bracket type cannot show; when that
+    happens the intermolecular pairs are written ``[`` ``]`` instead (intramolecular stay ``( )``).
+    """
+    chars = ["."] * (M + 1 + N)
+    chars[M] = "&"
+    for p, q in intra_query:
+        chars[p], chars[q] = "(", ")"
+    for p, q in intra_target:
+        chars[M + 1 + p], chars[M + 1 + q] = "(", ")"
+    intra = [(p, q) for p, q in intra_query] + [(M + 1 + p, M + 1 + q) for p, q in intra_target]
+    joined = [(p, M + 1 + t) for p, t in inter]
+    crossing = any(p < r < q < s or r < p < s < q for p, q in intra for r, s in joined)
+    left, right = ("[", "]") if crossing else ("(", ")")
+    for p, t in joined:
+        chars[p], chars[t] = left, right
+    return "".join(chars)
+
+
+def traceback(a, rb, pairs, S1, S2, table):
+    """Optimal structure of the whole (sub-)problem held in ``table`` = (buf, rowstart, mat_id).
+
+    Returns (intra_query, intra_target, inter) with target positions in ORIGINAL orientation
+    (0-based within ``rb[::-1]``); each a sorted list of tuples.
+    """
+    buf, rowstart, mat_id = table
+    found = _trace(a, rb, pairs, S1.astype(np.int64), S2.astype(np.int64), buf, rowstart, mat_id)
+    if found.shape[0] == 1 and found[0, 0] == -1:
+        raise AssertionError("traceback: no case of the recurrence reproduces a table value")
+    N = rb.shape[0]
+    intra_query, intra_target, inter = [], [], []
+    for kind, x, y in found.tolist():
+        if kind == 0:
+            intra_query.append((x, y))
+        elif kind == 1:
+            intra_target.append((N - 1 - y, N - 1 - x))
+        else:
+            inter.append((x, N - 1 - y))
+    return sorted(intra_query), sorted(intra_target), sorted(inter)

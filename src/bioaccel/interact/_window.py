@@ -1,0 +1,34 @@
+"""Windowed BPMax output: the per-position profile along the target, and its bedGraph."""
+import numpy as np
+
+
+def position_profile(window_best, window, length):
+    """Best score of any window covering each position of a strand of ``length``.
+
+    ``window_best[t]``: score of the window [t, t + window) (0-based, original orientation), for
+    t = 0 .. length - window. Returns a float array of ``length`` values.
+    """
+    window_best = np.asarray(window_best, dtype=np.float64)
+    pad = np.full(window - 1, -np.inf)
+    padded = np.concatenate((pad, window_best, pad))
+    return np.lib.stride_tricks.sliding_window_view(padded, window).max(axis=1)[:length]
+
+
+def _number(value):
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def write_bedgraph(handle, interactions):
+    """One bedGraph track per interaction: target id, 0-based half-open run, best score covering it.
+
+    Runs of equal value are merged. Coordinates are on the target as given (not reversed).
+    """
+    for item in interactions:
+        handle.write(f'track type=bedGraph name="{item.query} vs {item.target}" '
+                     f'description="BPMax best window score (window {item.target_window} nt)"\n')
+        profile = item.profile()
+        start = 0
+        for pos in range(1, len(profile) + 1):
+            if pos == len(profile) or profile[pos] != profile[start]:
+                handle.write(f"{item.target}\t{start}\t{pos}\t{_number(profile[start])}\n")
+                start = pos
