@@ -15,14 +15,13 @@ VARIANTS = ("tiled", "naive")
 
 
 def single_strand_table(codes, params):
-    """Dense (n, n) int32 weighted-Nussinov table S (upper triangle) from bioaccel.fold."""
-    from ..fold import _cpu as fold_cpu
+    """Dense (n, n) int32 weighted-Nussinov table S (upper triangle), filled by bioaccel.fold."""
+    import numba
 
-    fill = getattr(fold_cpu, "fill_dense", None)
-    if fill is not None:
-        table = fill(codes, params.pair_table(), params.min_loop)
-    else:
-        table = fold_cpu.fill_naive(codes, params.pair_table(), params.min_loop)
+    from ..fold._cpu import fill_dense
+
+    # fill_dense sets Numba's thread count: hand it the one in force, not "all cores"
+    table = fill_dense(codes, params.pair_table(), params.min_loop, threads=numba.get_num_threads())
     return np.asarray(table, dtype=np.int32)
 
 
