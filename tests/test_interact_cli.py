@@ -1,0 +1,119 @@
+"""``bioaccel interact``: formats, windows, structure, profile, and one-line errors for bad input."""
+import io
+import json
+import os
+
+import pytest
+
+from bioaccel.cli import main
+from naive_bpmax import bpmax_score
+
+QUERIES = ">q1 first\nGGGAAACCC\n>q2\nAAAA\n"
+TARGETS = ">t1\nGGGUUUCCC\n>t2 second\nUUUUAAAAGGGCCCAUGC\n"
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["interact", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def files(tmp_fasta):
+    return tmp_fasta(QUERIES, "q.fa"), tmp_fasta(TARGETS, "t.fa")
+
+
+def test_tsv_every_query_against_every_target(files):
+    code, out, err = run(list(files))
+    assert code == 0, err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert lines[0] == ["query", "target", "score", "query_fold", "target_fold"]
+    rows = {(r[0], r[1]): r for r in lines[1:]}
+    assert len(rows) == 4
+    assert rows["q1", "t1"][2:] == ["21", "9", "9"]  # bpmax.md's first test vector
+    expected = bpmax_score("AAAA", "UUUUAAAAGGGCCCAUGC") / 2
+    assert float(rows["q2", "t2"][2]) == expected and rows["q2", "t2"][3] == "0"
+
+
+def test_weights_change_scores(files):
+    code, out, _ = run([*files, "--au", "2", "--gu", "1"])
+    assert code == 0
+    assert out.splitlines()[1].split("\t")[2:] == ["24", "9", "9"]
+
+
+def test_windowed_json_lines_with_structure(files):
+    code, out, err = run([*files, "--window-target", "5", "--structure", "--format", "json",
+                          "--variant", "naive"])
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 4
+    for rec in records:
+        assert set(rec) == {"query", "target", "score", "query_fold", "target_fold", "target_start",
+                            "target_end", "structure", "intermolecular"}
+        assert rec["target_end"] - rec["target_start"] == 6  # W + 1 bases
+        left, _, right = rec["structure"].partition("&")
+        qlen = {"q1": 9, "q2": 4}[rec["query"]]
+        assert len(left) == qlen and len(right) == 6
+        for q, t in rec["intermolecular"]:
+            assert 0 <= q < qlen and rec["target_start"] <= t < rec["target_end"]
+
+
+def test_tsv_windowed_columns_and_output_file(files, tmp_path):
+    target = str(tmp_path / "out.tsv")
+    code, out, _ = run([*files, "--window-target", "4", "--window-query", "3", "--structure",
+                        "-o", target])
+    assert code == 0 and out == ""
+    with open(target) as handle:
+        header = handle.readline().rstrip("\n").split("\t")
+        rows = [line.rstrip("\n").split("\t") for line in handle]
+    assert header == ["query", "target", "score", "query_fold", "target_fold", "query_start", "query_end",
+                      "target_start", "target_end", "structure", "intermolecular"]
+    assert len(rows) == 4 and all(len(r) == len(header) for r in rows)
+    assert all(int(r[6]) - int(r[5]) == 4 for r in rows)
+
+
+def test_profile_bedgraph(files, tmp_path):
+    path = str(tmp_path / "p.bedgraph")
+    code, out, _ = run([*files, "--window-target", "5", "--profile", path])
+    assert code == 0
+    with open(path) as handle:
+        lines = handle.read().splitlines()
+    tracks = [i for i, line in enumerate(lines) if line.startswith("track")]
+    assert len(tracks) == 4
+    # the last track (q2 vs t2) covers t2 (18 nt) with merged, contiguous, 0-based half-open runs
+    runs = [line.split("\t") for line in lines[tracks[-1] + 1:]]
+    assert runs[0][0] == "t2" and runs[0][1] == "0" and runs[-1][2] == "18"
+    assert all(a[2] == b[1] for a, b in zip(runs, runs[1:]))
+    assert all(a[3] != b[3] for a, b in zip(runs, runs[1:]))
+
+
+@pytest.mark.parametrize("argv_tail, message", [
+    (["--window-target", "0"], "window target"),
+    (["--au", "-1"], "AU"),
+    (["--variant", "fast"], "unknown variant"),
+    (["--backend", "gpu"], "GPU BPMax is not available"),
+    (["--threads", "-2"], "--threads"),
+])
+def test_bad_options_fail_in_one_line(files, argv_tail, message):
+    code, out, err = run([*files, *argv_tail])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("bioaccel interact: error:") and message in err
+
+
+def test_bad_input_files_fail_in_one_line(tmp_fasta, tmp_path):
+    good = tmp_fasta(QUERIES, "q.fa")
+    bad = tmp_fasta(">t\nACGUXZ\n", "bad.fa")
+    for argv, message in (([good, str(tmp_path / "missing.fa")], "no such file"),
+                          ([good, bad], "invalid character"),
+                          ([tmp_fasta("ACGU\n", "nohead.fa"), good], "header")):
+        code, out, err = run(argv)
+        assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_failed_run_leaves_no_output_file(tmp_fasta, tmp_path):
+    good = tmp_fasta(QUERIES, "q.fa")
+    bad = tmp_fasta(">t1\nACGU\n>t2\nAC!U\n", "bad.fa")
+    target = tmp_path / "out.tsv"
+    code, _, _ = run([good, bad, "-o", str(target)])
+    assert code == 2
+    assert not target.exists() and not [p for p in os.listdir(tmp_path) if p.startswith(".bioaccel")]
