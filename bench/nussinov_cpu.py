@@ -60,6 +60,9 @@ def main(argv=None):
                         help="1, the default, is seed 001's recurrence (Chang et al.)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-rnafold", action="store_true", help="skip ViennaRNA")
+    parser.add_argument("--cell-types", action="store_true",
+                        help="also time the blocked variant with int16, int32 and float32 cells at the "
+                             "largest length (the evidence for its choice of int16, then int32)")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_cpu.json"))
     args = parser.parse_args(argv)
 
@@ -125,6 +128,24 @@ def main(argv=None):
         print("* RNAfold (ViennaRNA RNA.fold) minimises free energy, a different model, and includes its "
               "traceback; it is the tool users would pick instead, not the same computation.")
 
+    cell_types = {}
+    if args.cell_types:
+        n = lengths[-1]
+        codes = encode(random_rna(n, rng))
+        for dtype in ("int16", "int32", "float32"):
+            _cpu.fill_blocked(warm, pairs, args.min_loop, dtype=dtype)
+        best = {dtype: float("inf") for dtype in ("int16", "int32", "float32")}
+        for _ in range(args.repeats):
+            for dtype in best:
+                start = time.perf_counter()
+                _cpu.fill_blocked(codes, pairs, args.min_loop, dtype=dtype)
+                best[dtype] = min(best[dtype], time.perf_counter() - start)
+        cell_types = {"n": n, "seconds": best}
+        print(f"blocked variant by cell type at n={n} (x = speedup over float32 in this run):")
+        for dtype, seconds in best.items():
+            print(f"  {dtype:>8}  {seconds:8.3f} s  {best['float32'] / seconds:5.2f}x  "
+                  f"{n ** 3 / 6 / seconds / 1e9:6.2f} G upd/s")
+
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, "w") as handle:
         json.dump({
@@ -132,6 +153,7 @@ def main(argv=None):
             "threads": threads, "cores": available_cores(), "python": sys.version.split()[0],
             "machine": platform.processor() or platform.machine(), "tile": _cpu.TILE,
             "columns": {name: variant for name, variant in COLUMNS}, "rows": rows,
+            "cell_types": cell_types,
         }, handle, indent=2)
     print(f"wrote {args.json}")
 

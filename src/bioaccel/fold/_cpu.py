@@ -284,8 +284,13 @@ def table_dtype(params_or_pairs, n):
 
 
 def _lowest(dtype):
-    """A one-element array holding the dtype's minimum: the padding of the diagonal tiles."""
-    return np.array([np.iinfo(dtype).min], dtype=dtype)
+    """A one-element array holding the dtype's minimum: the padding of the diagonal tiles.
+
+    (float32 is accepted for measurements: bench/nussinov_cpu.py --cell-types.)
+    """
+    dtype = np.dtype(dtype)
+    low = -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    return np.array([low], dtype=dtype)
 
 
 def fill_blocked(codes, pairs, min_loop, *, tile=TILE, parallel=True, dtype=None):
