@@ -17,6 +17,9 @@ from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold._model import FoldParams  # noqa: E402
 
 
+KERNELS = [k for k in gpu.MODULES["nussinov_fast.cu"] if k.startswith("fast_bulk") and "Int16x2" in k]
+
+
 def timed(cp, fn, repeats=3):
     fn()
     times = []
@@ -41,9 +44,9 @@ def main():
         nt = math.ceil((n + 1) / gpu.FAST_TILE)
         table = cp.zeros(nt * (nt + 1) // 2 * gpu.FAST_TILE ** 2, dtype=np.int16)
         scratch = cp.zeros(nt * gpu.FAST_TILE ** 2, dtype=np.int32)
-        bulk = gpu._kernel("nussinov_fast.cu", "fast_bulk<Int16x2>")
+        bulk = gpu._kernel("nussinov_fast.cu", "fast_bulk<Int16x2, 2>")
         finish = gpu._kernel("nussinov_fast.cu", "fast_finish<short>")
-        shared = 3 * gpu.FAST_TILE * (gpu.FAST_TILE + 1) * 2
+        shared = gpu.finish_shared_bytes(np.int16)
         finish.max_dynamic_shared_size_bytes = shared
         plan = gpu._bulk_plan(nt, 4 * sms)
 
@@ -53,7 +56,7 @@ def main():
 
         def finish_only():
             for d in range(nt):
-                finish((nt - d,), (2 * gpu.FAST_TILE,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
+                finish((nt - d,), (gpu.FINISH_THREADS,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
                                                          np.int32(d)), shared_mem=shared)
 
         def whole():
@@ -63,15 +66,18 @@ def main():
         d = nt // 2
         tiles, products = nt - d, d - 1
 
-        def one_diagonal():
-            bulk((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products)))
+        def one_diagonal(kernel):
+            return lambda: kernel((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products)))
 
-        t_whole, t_bulk, t_finish, t_diag = (timed(cp, f) for f in (whole, bulk_only, finish_only, one_diagonal))
+        t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
         useful = n ** 3 / 6
-        rate_diag = tiles * products * gpu.FAST_TILE ** 3 / t_diag
         print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
-              f"finish only {t_finish:.4f} s; one diagonal d={d} ({tiles} tiles x {products} products): "
-              f"{rate_diag / 1e12:.2f} T updates/s = {rate_diag / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
+              f"finish only {t_finish:.4f} s", flush=True)
+        for name in KERNELS:
+            t_diag = timed(cp, one_diagonal(gpu._kernel("nussinov_fast.cu", name)))
+            rate = tiles * products * gpu.FAST_TILE ** 3 / t_diag
+            print(f"   {name}: one diagonal d={d} ({tiles} tiles x {products} products): {rate / 1e12:.2f} "
+                  f"T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ VARIANTS = ("fast", "diagonal", "two-kernel", "blocked", "blocked-packed")
 DEFAULT_VARIANT = "fast"
 
 FAST_TILE = 128
+FINISH_THREADS = FAST_TILE * 4    # nussinov_fast.cu: FINISH_LANES threads per cell
 SEED_TILE = 32
 BATCH_MAX_LEN = 256             # nussinov_batch.cu: longest sequence folded in shared memory
 TWO_KERNEL_SWITCH = 32          # seed 002: kernel 2 from the 33rd diagonal on
@@ -37,7 +38,8 @@ CHANG_INITIAL_STAGE = 32        # diagonals (lengths) done with a thread per cel
 CHANG_FINAL_STAGE_CELLS = 64    # fewer cells than this on a diagonal: all blocks per cell
 MEMORY_MARGIN = 0.92            # of the free device memory we let one table take
 
-_FAST_NAMES = ("fast_bulk<Int16x2>", "fast_bulk<Int32x1>", "fast_finish<short>", "fast_finish<int>")
+_FAST_NAMES = ("fast_bulk<Int16x2, 2>", "fast_bulk<Int32x1, 2>", "fast_finish<short>", "fast_finish<int>",
+               "fast_bulk<Int16x2, 1>", "fast_bulk<Int32x1, 1>", "fast_bulk_sync<Int16x2>")
 _TRACEBACK_NAMES = (
     "traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
     "traceback<short, TiledLayout<128>>", "traceback<int, TiledLayout<128>>",
@@ -157,9 +159,9 @@ def _fill_fast(cp, codes_dev, n, params, pm):
     # -1 everywhere first: a cell the kernels fail to write stays visibly wrong (tests look).
     table = cp.full(nt * (nt + 1) // 2 * FAST_TILE * FAST_TILE, -1, dtype=score_type)
     scratch = cp.zeros(nt * FAST_TILE * FAST_TILE, dtype=np.int32)
-    bulk = _kernel("nussinov_fast.cu", f"fast_bulk<{lanes}>")
+    bulk = _kernel("nussinov_fast.cu", f"fast_bulk<{lanes}, 2>")
     finish = _kernel("nussinov_fast.cu", f"fast_finish<{tag}>")
-    shared = 3 * FAST_TILE * (FAST_TILE + 1) * np.dtype(score_type).itemsize
+    shared = finish_shared_bytes(score_type)
     finish.max_dynamic_shared_size_bytes = shared
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in _bulk_plan(nt, 4 * sms)}
@@ -168,9 +170,15 @@ def _fill_fast(cp, codes_dev, n, params, pm):
         if d in plan:
             tiles, splits, chunk = plan[d]
             _launch(bulk, (tiles, splits), (256,), (table, scratch, nt_, np.int32(d), np.int32(chunk)))
-        _launch(finish, (nt - d,), (2 * FAST_TILE,), (table, scratch, codes_dev, pm, n_, nt_, np.int32(d)),
+        _launch(finish, (nt - d,), (FINISH_THREADS,), (table, scratch, codes_dev, pm, n_, nt_, np.int32(d)),
                 shared=shared)
     return DeviceTable(table, "tiled", np.int64(nt), n)
+
+
+def finish_shared_bytes(score_type):
+    """Dynamic shared memory of fast_finish: three TILE x LD tiles (LD as in nussinov_fast.cu)."""
+    itemsize = np.dtype(score_type).itemsize
+    return 3 * FAST_TILE * (FAST_TILE + 4 // itemsize) * itemsize
 
 
 def _bulk_plan(nt, want_blocks, min_products=8):

@@ -51,7 +51,7 @@ struct Int32x1 {
 // grid: x = tile I on diagonal d (J = I + d), y = split of the K range; `chunk` tiles K per split.
 template <typename P>
 __global__ void __launch_bounds__(BULK_THREADS)
-fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk) {
+fast_bulk_sync(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int WPR = TILE / P::PER_WORD;          // words of B per k row
@@ -122,20 +122,143 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
             }
 }
 
-// ---- in-tile finish -----------------------------------------------------------------------------
 
+// ---- bulk product, v2: cp.async double buffering ------------------------------------------------
+// Global -> shared copies of the next stage run while the current one is computed. A stays in its
+// stored (row) form in shared memory; a thread reads two k of one row as one 32-bit word and makes
+// the duplicated DPX operands with __byte_perm. A thread's 8 rows are ty, ty+16, ..., so the two
+// rows a warp reads at once sit in different banks.
+
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
+
+template <typename P, int MIN_BLOCKS>
+__global__ void __launch_bounds__(BULK_THREADS, MIN_BLOCKS)
+fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk) {
+    typedef typename P::score_t score_t;
+    typedef typename P::word_t word_t;
+    constexpr int SZ = sizeof(score_t);
+    constexpr int KS = 64 / SZ;                      // k per stage: 64 bytes of each A row
+    constexpr int VEC = 16 / SZ;                     // cells per 16-byte copy
+    constexpr int ALD = KS + VEC;                    // A row stride, padded by 16 bytes
+    constexpr int STAGES_PER_TILE = TILE / KS;
+    constexpr int WPT = 8 / P::PER_WORD;             // accumulator words per row per thread
+    __shared__ __align__(16) score_t As[2][TILE][ALD];
+    __shared__ __align__(16) score_t Bs[2][KS][TILE];
+
+    TiledLayout<TILE> L{nt};
+    const int I = blockIdx.x, J = I + d;
+    const int K0 = I + 1 + blockIdx.y * chunk;
+    const int K1 = min(J, K0 + chunk);
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    const int tid = threadIdx.x;
+
+    auto load_stage = [&](int stage, int buf) {
+        const int K = K0 + stage / STAGES_PER_TILE, k0 = (stage % STAGES_PER_TILE) * KS;
+        const score_t* A = V + L.tile(I, K);
+        const score_t* B = V + L.tile(K, J);
+        for (int e = tid; e < TILE * (KS / VEC); e += BULK_THREADS) {
+            const int r = e / (KS / VEC), v = (e % (KS / VEC)) * VEC;
+            cp_async16(&As[buf][r][v], A + r * TILE + k0 + v);
+        }
+        for (int e = tid; e < KS * (TILE / VEC); e += BULK_THREADS) {
+            const int k = e / (TILE / VEC), v = (e % (TILE / VEC)) * VEC;
+            cp_async16(&Bs[buf][k][v], B + (k0 + k) * TILE + v);
+        }
+        cp_async_commit();
+    };
+
+    word_t acc[8][WPT];
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+#pragma unroll
+        for (int y = 0; y < WPT; ++y) acc[x][y] = 0;     // every V >= 0, so 0 is a neutral start
+
+    const int stages = (K1 - K0) * STAGES_PER_TILE;
+    if (stages > 0) load_stage(0, 0);
+    for (int stage = 0; stage < stages; ++stage) {
+        const int buf = stage & 1;
+        if (stage + 1 < stages) {
+            load_stage(stage + 1, buf ^ 1);
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncthreads();
+        if constexpr (P::PER_WORD == 2) {
+#pragma unroll 2
+            for (int k = 0; k < KS; k += 2) {
+                const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
+                const uint4 b1v = *reinterpret_cast<const uint4*>(&Bs[buf][k + 1][tx * 8]);
+                const unsigned b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
+                const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
+#pragma unroll
+                for (int x = 0; x < 8; ++x) {
+                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + 16 * x][k]);
+                    const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
+#pragma unroll
+                    for (int y = 0; y < 4; ++y) {
+                        acc[x][y] = P::update(acc[x][y], lo, b0[y]);
+                        acc[x][y] = P::update(acc[x][y], hi, b1[y]);
+                    }
+                }
+            }
+        } else {
+#pragma unroll 4
+            for (int k = 0; k < KS; ++k) {
+                const int4 b0v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8]);
+                const int4 b1v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8 + 4]);
+                const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
+#pragma unroll
+                for (int x = 0; x < 8; ++x) {
+                    const int a = As[buf][ty + 16 * x][k];
+#pragma unroll
+                    for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
+                }
+            }
+        }
+        __syncthreads();
+    }
+    int* out = scratch + (long long)I * TILE * TILE;
+    const bool alone = gridDim.y == 1;
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+#pragma unroll
+        for (int y = 0; y < WPT; ++y)
+#pragma unroll
+            for (int h = 0; h < P::PER_WORD; ++h) {
+                const int r = ty + 16 * x, q = tx * 8 + y * P::PER_WORD + h;
+                const int v = P::lane(acc[x][y], h);
+                if (alone) out[r * TILE + q] = v;
+                else atomicMax(out + r * TILE + q, v);
+            }
+}
+
+// ---- in-tile finish -----------------------------------------------------------------------------
+// The cells of a tile that depend on the tile itself are done wavefront by wavefront (q - r constant).
+// The splits of a cell lie inside tile I (A(r, m) + X(m, q)) and inside tile J (X(r, m) + B(m, q)).
+// FINISH_LANES threads share a cell, each taking every FINISH_LANES-th split, and meet through warp
+// shuffles; one barrier per wavefront. This part does ~N^2 T / 2 updates in all (T = TILE), few
+// next to the bulk's N^3 / 6, but on a chain of 2 T - 1 wavefronts per tile diagonal.
 // Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
-// TILE x (TILE + 1) cells of score_t (the +1 pads rows across banks).
+// TILE x LD cells of score_t.
+#define FINISH_LANES 4
+
 template <typename score_t>
-__global__ void __launch_bounds__(2 * TILE)
-fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s, const PairModel* __restrict__ pm,
-            int n, int nt, int d) {
+__global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
+fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+            const PairModel* __restrict__ pm, int n, int nt, int d) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = TILE + 1;
+    constexpr int LD = TILE + 4 / sizeof(score_t);     // an odd number of words per row: no bank conflicts
+    constexpr int THREADS = TILE * FINISH_LANES;
     score_t* X = reinterpret_cast<score_t*>(smem_raw);
     score_t* A = X + TILE * LD;
     score_t* B = A + TILE * LD;
-    __shared__ int part[TILE];
 
     TiledLayout<TILE> L{nt};
     const int N = n + 1;
@@ -144,8 +267,25 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     const bool diagonal = d == 0;
     int* acc = scratch + (long long)I * TILE * TILE;
 
-    for (int e = tid; e < TILE * TILE; e += 2 * TILE) {
-        int r = e / TILE, q = e % TILE;
+    // Everything a wavefront reads outside the three tiles is staged here first, so no wavefront
+    // waits on global memory: the letters of the rows and of the pair partners (c - 1), the weights,
+    // and the cells V(i+1, c-1) of the pair term that lie in neighbouring tiles (bottom row, left column).
+    __shared__ code_t row_code[TILE], col_code[TILE];
+    __shared__ int weight[25], edge_row[TILE], edge_col[TILE];
+    __shared__ int min_loop;
+    if (tid < 25) weight[tid] = pm->weight[tid];
+    if (tid == 0) min_loop = pm->min_loop;
+    if (tid < TILE) {
+        const int ii = I * TILE + tid, jj = J * TILE + tid - 1;      // row i; partner c - 1 of column c
+        row_code[tid] = ii < n ? s[ii] : 4;
+        col_code[tid] = (jj >= 0 && jj < n) ? s[jj] : 4;
+        const int below = (I + 1) * TILE, left = J * TILE - 1;
+        edge_row[tid] = (below < N && jj < N && jj - below > 1) ? (int)V[L.at(below, jj)] : 0;
+        edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? (int)V[L.at(ii + 1, left)] : 0;
+    }
+
+    for (int e = tid; e < TILE * TILE; e += THREADS) {
+        const int r = e / TILE, q = e % TILE;
         X[r * LD + q] = diagonal ? 0 : (score_t)acc[e];
         if (!diagonal) {
             acc[e] = 0;                                // ready for the next diagonal
@@ -155,7 +295,7 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     }
     __syncthreads();
 
-    const int r = tid % TILE, half = tid / TILE;
+    const int r = tid / FINISH_LANES, lane = tid % FINISH_LANES;
     const int i = I * TILE + r;
     const int first = diagonal ? 1 : -(TILE - 1);
     for (int diff = first; diff < TILE; ++diff) {
@@ -163,40 +303,54 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
         const bool active = q >= 0 && q < TILE && c < N && i < N && c > i;
         int best = 0;
         if (active) {
-            if (half == 0) {
-                best = X[r * LD + q];
-                int w = pair_weight(pm, s, i, c);
+            // one DPX max-plus (VIADDMNMX) per split; lanes take every FINISH_LANES-th split
+            if (diagonal) {
+                for (int m = r + 1 + lane; m < q; m += FINISH_LANES)
+                    best = __viaddmax_s32(X[r * LD + m], X[m * LD + q], best);
+            } else {
+                const score_t* a_row = A + r * LD;       // splits inside tile I: r < m < TILE
+                const score_t* x_col = X + q;
+#pragma unroll 4
+                for (int m = r + 1 + lane; m < TILE; m += FINISH_LANES)
+                    best = __viaddmax_s32(a_row[m], x_col[m * LD], best);
+                const score_t* x_row = X + r * LD;       // splits inside tile J: 0 <= m < q
+                const score_t* b_col = B + q;
+#pragma unroll 4
+                for (int m = lane; m < q; m += FINISH_LANES)
+                    best = __viaddmax_s32(x_row[m], b_col[m * LD], best);
+            }
+            if (lane == 0) {
+                best = max(best, (int)X[r * LD + q]);
+                const int w = (c - 1) - i - 1 >= min_loop ? weight[row_code[r] * 5 + col_code[q]] : 0;
                 if (w > 0) {
                     int inner;
                     if (c - i <= 3) inner = 0;
                     else if (r + 1 < TILE && q >= 1) inner = X[(r + 1) * LD + q - 1];
-                    else inner = V[L.at(i + 1, c - 1)];
+                    else if (q >= 1) inner = edge_row[q];   // row i+1 opens tile row I+1
+                    else inner = edge_col[r];               // column c-1 closes tile column J-1
                     best = max(best, inner + w);
                 }
-                if (diagonal) {
-                    for (int m = r + 1; m < q; ++m) best = max(best, X[r * LD + m] + X[m * LD + q]);
-                } else {
-                    for (int m = r + 1; m < TILE; ++m) best = max(best, A[r * LD + m] + X[m * LD + q]);
-                }
-            } else if (!diagonal) {
-                for (int m = 0; m < q; ++m) best = max(best, X[r * LD + m] + B[m * LD + q]);
             }
         }
-        if (half == 1) part[r] = best;
-        __syncthreads();
-        if (half == 0 && active) X[r * LD + q] = (score_t)max(best, part[r]);
+#pragma unroll
+        for (int off = FINISH_LANES / 2; off > 0; off >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, off));
+        if (lane == 0 && active) X[r * LD + q] = (score_t)best;
         __syncthreads();
     }
 
     score_t* out = V + L.tile(I, J);
-    for (int e = tid; e < TILE * TILE; e += 2 * TILE) {
-        int rr = e / TILE, q = e % TILE;
-        int ii = I * TILE + rr, c = J * TILE + q;
-        if (ii < N && c < N && c > ii) out[e] = X[rr * LD + q];
+    for (int e = tid; e < TILE * TILE; e += THREADS) {
+        const int rr = e / TILE, q = e % TILE;
+        const int ii = I * TILE + rr, cc = J * TILE + q;
+        if (ii < N && cc < N && cc > ii) out[e] = X[rr * LD + q];
     }
 }
 
-template __global__ void fast_bulk<Int16x2>(const short*, int*, int, int, int);
-template __global__ void fast_bulk<Int32x1>(const int*, int*, int, int, int);
+template __global__ void fast_bulk_sync<Int16x2>(const short*, int*, int, int, int);
+template __global__ void fast_bulk_sync<Int32x1>(const int*, int*, int, int, int);
+template __global__ void fast_bulk<Int16x2, 1>(const short*, int*, int, int, int);
+template __global__ void fast_bulk<Int16x2, 2>(const short*, int*, int, int, int);
+template __global__ void fast_bulk<Int32x1, 1>(const int*, int*, int, int, int);
+template __global__ void fast_bulk<Int32x1, 2>(const int*, int*, int, int, int);
 template __global__ void fast_finish<short>(short*, int*, const code_t*, const PairModel*, int, int, int);
 template __global__ void fast_finish<int>(int*, int*, const code_t*, const PairModel*, int, int, int);
