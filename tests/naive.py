@@ -58,12 +58,13 @@ def structure_score(seq, structure, params):
     return total
 
 
-def nussinov_structure(seq, params):
-    """The dot-bracket that the shared tie-break rule (bioaccel.fold._traceback) picks, from the table."""
+def nussinov_structure(seq, params, table=None):
+    """The dot-bracket that the shared tie-break rule (bioaccel.fold._traceback) picks, from the table
+    (``nussinov_table(seq, params)`` unless given)."""
     n = len(seq)
     if n == 0:
         return ""
-    C = nussinov_table(seq, params)
+    C = table if table is not None else nussinov_table(seq, params)
 
     def at(i, j):
         return C[i][j] if i <= j else 0
