@@ -17,9 +17,6 @@ from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold._model import FoldParams  # noqa: E402
 
 
-KERNELS = [k for k in gpu.MODULES["nussinov_fast.cu"] if k.startswith("fast_bulk") and "Int16x2" in k]
-
-
 def timed(cp, fn, repeats=3):
     fn()
     times = []
@@ -44,7 +41,7 @@ def main():
         nt = math.ceil((n + 1) / gpu.FAST_TILE)
         table = cp.zeros(nt * (nt + 1) // 2 * gpu.FAST_TILE ** 2, dtype=np.int16)
         scratch = cp.zeros(nt * gpu.FAST_TILE ** 2, dtype=np.int32)
-        bulk = gpu._kernel("nussinov_fast.cu", "fast_bulk<Int16x2, 2>")
+        bulk, bulk_shared = gpu.bulk_kernel(np.int16)
         finish = gpu._kernel("nussinov_fast.cu", "fast_finish<short>")
         shared = gpu.finish_shared_bytes(np.int16)
         finish.max_dynamic_shared_size_bytes = shared
@@ -52,7 +49,10 @@ def main():
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk)))
+                bulk((tiles, splits), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0)),
+                     shared_mem=bulk_shared)
+            for d in range(2, nt):
+                bulk((nt - d, 2), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1)), shared_mem=bulk_shared)
 
         def finish_only():
             for d in range(nt):
@@ -64,20 +64,21 @@ def main():
 
         # one big diagonal alone: the bulk kernel's own rate with the GPU full
         d = nt // 2
-        tiles, products = nt - d, d - 1
+        tiles, products = nt - d, d - 3
 
-        def one_diagonal(kernel):
-            return lambda: kernel((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products)))
+        def one_diagonal(kernel, shared_bytes):
+            return lambda: kernel((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
+                                                       np.int32(0)), shared_mem=shared_bytes)
 
         t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
         useful = n ** 3 / 6
         print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
               f"finish only {t_finish:.4f} s", flush=True)
-        for name in KERNELS:
-            t_diag = timed(cp, one_diagonal(gpu._kernel("nussinov_fast.cu", name)))
+        for stage_bytes in (64, 128):
+            t_diag = timed(cp, one_diagonal(*gpu.bulk_kernel(np.int16, stage_bytes)))
             rate = tiles * products * gpu.FAST_TILE ** 3 / t_diag
-            print(f"   {name}: one diagonal d={d} ({tiles} tiles x {products} products): {rate / 1e12:.2f} "
-                  f"T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
+            print(f"   bulk kernel ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "
+                  f"products): {rate / 1e12:.2f} T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ DEFAULT_VARIANT = "fast"
 
 FAST_TILE = 128
 FINISH_THREADS = FAST_TILE * 4    # nussinov_fast.cu: FINISH_LANES threads per cell
+BULK_STAGE_BYTES = 128            # bytes of each A row per shared-memory stage (int16 bulk product)
 SEED_TILE = 32
 BATCH_MAX_LEN = 256             # nussinov_batch.cu: longest sequence folded in shared memory
 TWO_KERNEL_SWITCH = 32          # seed 002: kernel 2 from the 33rd diagonal on
@@ -38,8 +39,8 @@ CHANG_INITIAL_STAGE = 32        # diagonals (lengths) done with a thread per cel
 CHANG_FINAL_STAGE_CELLS = 64    # fewer cells than this on a diagonal: all blocks per cell
 MEMORY_MARGIN = 0.92            # of the free device memory we let one table take
 
-_FAST_NAMES = ("fast_bulk<Int16x2, 2>", "fast_bulk<Int32x1, 2>", "fast_finish<short>", "fast_finish<int>",
-               "fast_bulk<Int16x2, 1>", "fast_bulk<Int32x1, 1>", "fast_bulk_sync<Int16x2>")
+_FAST_NAMES = ("fast_bulk<Int16x2, 2, 64>", "fast_bulk<Int16x2, 2, 128>", "fast_bulk<Int32x1, 2, 64>",
+               "fast_finish<short>", "fast_finish<int>")
 _TRACEBACK_NAMES = (
     "traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
     "traceback<short, TiledLayout<128>>", "traceback<int, TiledLayout<128>>",
@@ -78,7 +79,7 @@ def table_bytes(n, variant, params):
         nt = math.ceil(posts / FAST_TILE)
         itemsize = np.dtype(_fast_score_type(n, params)).itemsize
         table = nt * (nt + 1) // 2 * FAST_TILE * FAST_TILE * itemsize
-        scratch = nt * FAST_TILE * FAST_TILE * 4
+        scratch = 3 * nt * FAST_TILE * FAST_TILE * 4
     elif variant == "blocked-packed":
         table, scratch = posts * (posts + 1) // 2 * 4, 0
     else:
@@ -153,26 +154,71 @@ def fill(codes_dev, n, params, pm, variant):
 def _fill_fast(cp, codes_dev, n, params, pm):
     score_type = _fast_score_type(n, params)
     tag = "short" if score_type == np.int16 else "int"
-    lanes = "Int16x2" if score_type == np.int16 else "Int32x1"
     posts = n + 1
     nt = math.ceil(posts / FAST_TILE)
     # -1 everywhere first: a cell the kernels fail to write stays visibly wrong (tests look).
     table = cp.full(nt * (nt + 1) // 2 * FAST_TILE * FAST_TILE, -1, dtype=score_type)
-    scratch = cp.zeros(nt * FAST_TILE * FAST_TILE, dtype=np.int32)
-    bulk = _kernel("nussinov_fast.cu", f"fast_bulk<{lanes}, 2>")
+    # three scratch buffers in rotation: diagonal d's interior products are accumulated while the
+    # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
+    scratch = cp.zeros((3, nt * FAST_TILE * FAST_TILE), dtype=np.int32)
+    bulk, bulk_shared = bulk_kernel(score_type)
     finish = _kernel("nussinov_fast.cu", f"fast_finish<{tag}>")
     shared = finish_shared_bytes(score_type)
     finish.max_dynamic_shared_size_bytes = shared
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in _bulk_plan(nt, 4 * sms)}
     n_, nt_ = np.int32(n), np.int32(nt)
+
+    # The chain (edge products, then finish, diagonal after diagonal) runs on `chain`; the interior
+    # products of diagonal d run on `side` as soon as diagonal d-2 is finished.
+    caller = cp.cuda.get_current_stream()
+    chain, side = _priority_stream(cp, high=True), _priority_stream(cp, high=False)
+    start = caller.record()
+    chain.wait_event(start)
+    side.wait_event(start)
+    finished = []
     for d in range(nt):
+        buf = scratch[d % 3]
         if d in plan:
             tiles, splits, chunk = plan[d]
-            _launch(bulk, (tiles, splits), (256,), (table, scratch, nt_, np.int32(d), np.int32(chunk)))
-        _launch(finish, (nt - d,), (FINISH_THREADS,), (table, scratch, codes_dev, pm, n_, nt_, np.int32(d)),
-                shared=shared)
+            side.wait_event(finished[d - 2])
+            with side:
+                _launch(bulk, (tiles, splits), (256,), (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0)),
+                        shared=bulk_shared)
+            interior_done = side.record()
+        if d >= 2:
+            with chain:
+                _launch(bulk, (nt - d, 2), (256,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1)),
+                        shared=bulk_shared)
+        if d in plan:
+            chain.wait_event(interior_done)
+        with chain:
+            _launch(finish, (nt - d,), (FINISH_THREADS,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d)),
+                    shared=shared)
+        finished.append(chain.record())
+    caller.wait_event(chain.record())
     return DeviceTable(table, "tiled", np.int64(nt), n)
+
+
+def _priority_stream(cp, high):
+    """A non-blocking stream; the chain of finishes gets the device's highest priority, so that its
+    blocks take SMs as soon as bulk blocks leave them."""
+    try:  # CUDA clamps a priority outside the device's range (Hopper: 0 lowest, -5 highest)
+        return cp.cuda.Stream(non_blocking=True, priority=-5 if high else 0)
+    except TypeError:  # a CuPy without stream priorities
+        return cp.cuda.Stream(non_blocking=True)
+
+
+def bulk_kernel(score_type, stage_bytes=None):
+    """The fast_bulk instantiation for ``score_type`` and its dynamic shared memory in bytes."""
+    stage_bytes = stage_bytes or (BULK_STAGE_BYTES if score_type == np.int16 else 64)
+    lanes = "Int16x2" if score_type == np.int16 else "Int32x1"
+    kernel = _kernel("nussinov_fast.cu", f"fast_bulk<{lanes}, 2, {stage_bytes}>")
+    itemsize = np.dtype(score_type).itemsize
+    k_per_stage = stage_bytes // itemsize
+    shared = 2 * FAST_TILE * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * FAST_TILE * itemsize
+    kernel.max_dynamic_shared_size_bytes = shared
+    return kernel, shared
 
 
 def finish_shared_bytes(score_type):
@@ -182,12 +228,12 @@ def finish_shared_bytes(score_type):
 
 
 def _bulk_plan(nt, want_blocks, min_products=8):
-    """(d, tiles, splits, chunk) of every bulk launch: the K range of a tile is split only as far as
-    needed to give the GPU ``want_blocks`` blocks, and never below ``min_products`` tile products a
-    block (partial results cost atomics)."""
+    """(d, tiles, splits, chunk) of every launch of interior products (I+1 < K < J-1): the K range
+    of a tile is split only as far as needed to give the GPU ``want_blocks`` blocks, and never below
+    ``min_products`` tile products a block (partial results cost atomics)."""
     plan = []
-    for d in range(2, nt):
-        tiles, products = nt - d, d - 1
+    for d in range(4, nt):
+        tiles, products = nt - d, d - 3
         splits = max(1, min(math.ceil(want_blocks / tiles), products // min_products))
         chunk = math.ceil(products / splits)
         plan.append((d, tiles, math.ceil(products / chunk), chunk))

@@ -48,82 +48,6 @@ struct Int32x1 {
     __device__ static __forceinline__ int lane(word_t w, int) { return w; }
 };
 
-// grid: x = tile I on diagonal d (J = I + d), y = split of the K range; `chunk` tiles K per split.
-template <typename P>
-__global__ void __launch_bounds__(BULK_THREADS)
-fast_bulk_sync(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk) {
-    typedef typename P::score_t score_t;
-    typedef typename P::word_t word_t;
-    constexpr int WPR = TILE / P::PER_WORD;          // words of B per k row
-    constexpr int WPT = 8 / P::PER_WORD;             // words of B per thread per k row
-    __shared__ __align__(16) word_t As[KC][TILE];    // A transposed: As[k][r] = V(I,K)[r][k] (duplicated for int16)
-    __shared__ __align__(16) word_t Bs[KC][WPR];     // B rows: Bs[k][..] = V(K,J)[k][..]
-
-    TiledLayout<TILE> L{nt};
-    const int I = blockIdx.x, J = I + d;
-    const int K0 = I + 1 + blockIdx.y * chunk;
-    const int K1 = min(J, K0 + chunk);
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-    const int tid = threadIdx.x;
-
-    word_t acc[8][WPT];
-#pragma unroll
-    for (int a = 0; a < 8; ++a)
-#pragma unroll
-        for (int b = 0; b < WPT; ++b) acc[a][b] = 0;     // every V >= 0, so 0 is a neutral start
-
-    for (int K = K0; K < K1; ++K) {
-        const score_t* A = V + L.tile(I, K);
-        const score_t* B = V + L.tile(K, J);
-        for (int k0 = 0; k0 < TILE; k0 += KC) {
-            // A: each thread reads 16 bytes along k of one row; lane <-> row r, so the transposed
-            // stores As[k][r] of a warp hit 32 different banks.
-            constexpr int PER_VEC = 16 / sizeof(score_t);
-            for (int e = tid; e < TILE * (KC / PER_VEC); e += BULK_THREADS) {
-                int r = e % TILE, kv = (e / TILE) * PER_VEC;
-                uint4 raw = *reinterpret_cast<const uint4*>(A + r * TILE + k0 + kv);
-                const score_t* vals = reinterpret_cast<const score_t*>(&raw);
-#pragma unroll
-                for (int x = 0; x < PER_VEC; ++x) As[kv + x][r] = P::a_word(vals[x]);
-            }
-            // B: rows are copied as they are; for int16 two neighbouring cells already form the
-            // (low = even column, high = odd column) pair a DPX word holds.
-            const uint4* Bsrc = reinterpret_cast<const uint4*>(B + k0 * TILE);
-            uint4* Bdst = reinterpret_cast<uint4*>(&Bs[0][0]);
-            for (int e = tid; e < KC * TILE * (int)sizeof(score_t) / 16; e += BULK_THREADS) Bdst[e] = Bsrc[e];
-            __syncthreads();
-#pragma unroll 4
-            for (int k = 0; k < KC; ++k) {
-                word_t a[8], b[WPT];
-#pragma unroll
-                for (int x = 0; x < 8; ++x) a[x] = As[k][ty * 8 + x];
-#pragma unroll
-                for (int y = 0; y < WPT; ++y) b[y] = Bs[k][tx * WPT + y];
-#pragma unroll
-                for (int x = 0; x < 8; ++x)
-#pragma unroll
-                    for (int y = 0; y < WPT; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
-            }
-            __syncthreads();
-        }
-    }
-    int* out = scratch + (long long)I * TILE * TILE;
-    const bool alone = gridDim.y == 1;
-#pragma unroll
-    for (int x = 0; x < 8; ++x)
-#pragma unroll
-        for (int y = 0; y < WPT; ++y)
-#pragma unroll
-            for (int h = 0; h < P::PER_WORD; ++h) {
-                int r = ty * 8 + x, q = tx * 8 + y * P::PER_WORD + h;
-                int v = P::lane(acc[x][y], h);
-                if (alone) out[r * TILE + q] = v;
-                else atomicMax(out + r * TILE + q, v);
-            }
-}
-
-
-// ---- bulk product, v2: cp.async double buffering ------------------------------------------------
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
 // stored (row) form in shared memory; a thread reads two k of one row as one 32-bit word and makes
 // the duplicated DPX operands with __byte_perm. A thread's 8 rows are ty, ty+16, ..., so the two
@@ -137,24 +61,37 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
 
-template <typename P, int MIN_BLOCKS>
+// edges == 0: the interior products, I+2 <= K <= J-2, which need only tile diagonals <= d-2 and so
+//             run beside the finish of diagonal d-1; blockIdx.y takes `chunk` of them.
+// edges == 1: the two edge products K = I+1 and K = J-1 (blockIdx.y = 0, 1), which need diagonal d-1.
+// Both meet in the scratch tile through atomicMax.
+template <typename P, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__(BULK_THREADS, MIN_BLOCKS)
-fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk) {
+fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+          int edges) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int SZ = sizeof(score_t);
-    constexpr int KS = 64 / SZ;                      // k per stage: 64 bytes of each A row
+    constexpr int KS = STAGE_BYTES / SZ;             // k per stage: STAGE_BYTES of each A row
     constexpr int VEC = 16 / SZ;                     // cells per 16-byte copy
     constexpr int ALD = KS + VEC;                    // A row stride, padded by 16 bytes
     constexpr int STAGES_PER_TILE = TILE / KS;
     constexpr int WPT = 8 / P::PER_WORD;             // accumulator words per row per thread
-    __shared__ __align__(16) score_t As[2][TILE][ALD];
-    __shared__ __align__(16) score_t Bs[2][KS][TILE];
+    extern __shared__ __align__(16) unsigned char bulk_smem[];   // As[2][TILE][ALD], then Bs[2][KS][TILE]
+    auto As = reinterpret_cast<score_t (*)[TILE][ALD]>(bulk_smem);
+    auto Bs = reinterpret_cast<score_t (*)[KS][TILE]>(bulk_smem + 2 * TILE * ALD * SZ);
 
     TiledLayout<TILE> L{nt};
     const int I = blockIdx.x, J = I + d;
-    const int K0 = I + 1 + blockIdx.y * chunk;
-    const int K1 = min(J, K0 + chunk);
+    int K0, K1;
+    if (edges) {
+        if (blockIdx.y == 1 && J - 1 == I + 1) return;   // d == 2: one edge product only
+        K0 = blockIdx.y == 0 ? I + 1 : J - 1;
+        K1 = K0 + 1;
+    } else {
+        K0 = I + 2 + blockIdx.y * chunk;
+        K1 = min(J - 1, K0 + chunk);
+    }
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const int tid = threadIdx.x;
 
@@ -225,7 +162,6 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
         __syncthreads();
     }
     int* out = scratch + (long long)I * TILE * TILE;
-    const bool alone = gridDim.y == 1;
 #pragma unroll
     for (int x = 0; x < 8; ++x)
 #pragma unroll
@@ -233,9 +169,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
 #pragma unroll
             for (int h = 0; h < P::PER_WORD; ++h) {
                 const int r = ty + 16 * x, q = tx * 8 + y * P::PER_WORD + h;
-                const int v = P::lane(acc[x][y], h);
-                if (alone) out[r * TILE + q] = v;
-                else atomicMax(out + r * TILE + q, v);
+                atomicMax(out + r * TILE + q, P::lane(acc[x][y], h));
             }
 }
 
@@ -346,11 +280,8 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     }
 }
 
-template __global__ void fast_bulk_sync<Int16x2>(const short*, int*, int, int, int);
-template __global__ void fast_bulk_sync<Int32x1>(const int*, int*, int, int, int);
-template __global__ void fast_bulk<Int16x2, 1>(const short*, int*, int, int, int);
-template __global__ void fast_bulk<Int16x2, 2>(const short*, int*, int, int, int);
-template __global__ void fast_bulk<Int32x1, 1>(const int*, int*, int, int, int);
-template __global__ void fast_bulk<Int32x1, 2>(const int*, int*, int, int, int);
+template __global__ void fast_bulk<Int16x2, 2, 64>(const short*, int*, int, int, int, int);
+template __global__ void fast_bulk<Int16x2, 2, 128>(const short*, int*, int, int, int, int);
+template __global__ void fast_bulk<Int32x1, 2, 64>(const int*, int*, int, int, int, int);
 template __global__ void fast_finish<short>(short*, int*, const code_t*, const PairModel*, int, int, int);
 template __global__ void fast_finish<int>(int*, int*, const code_t*, const PairModel*, int, int, int);
