@@ -108,3 +108,75 @@ def test_size_refused_before_allocating():
     with pytest.raises(ResourceError, match="longest that fits"):
         gpu.check_fits(3_000_000, "fast", FoldParams())
     assert gpu.table_bytes(100_000, "fast", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
+
+
+def test_split_k_and_interior_products_cell_by_cell(monkeypatch):
+    """Long enough for interior products on the second stream; splits forced down to one product."""
+    gpu = _gpu()
+    cp = gpu._gpu.cupy()
+    monkeypatch.setattr(gpu, "BULK_MIN_PRODUCTS", 1)
+    rng = random.Random(11)
+    for n, params in ((1500, FoldParams()), (1100, FoldParams.bpmax())):
+        seq = "".join(rng.choice("ACGU") for _ in range(n))
+        codes = encode(seq)
+        table = gpu.fill(cp.asarray(codes), n, params, gpu._pair_model(cp, params), "fast")
+        expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop))
+        assert np.array_equal(gpu.to_dense(table), expect)
+
+
+@pytest.mark.parametrize("variant", ["fast", "diagonal", "two-kernel", "blocked", "blocked-packed"])
+def test_api_gpu_equals_cpu_score_and_structure(variant):
+    from bioaccel.fold import nussinov
+
+    seqs = _random_seqs(100, 0, 300, seed=5)
+    for params in PARAMS:
+        cpu = nussinov(seqs, params=params)
+        got = nussinov(seqs, params=params, backend="gpu", variant=variant)
+        for a, b in zip(cpu, got):
+            assert (a.score, a.structure) == (b.score, b.structure), (variant, a.sequence, params)
+
+
+def test_api_long_sequences_equal_cpu():
+    from bioaccel.fold import nussinov
+
+    rng = random.Random(9)
+    seqs = ["".join(rng.choice("ACGU") for _ in range(n)) for n in (2000, 3500, 5000)]
+    for params in (FoldParams(), FoldParams(min_loop=0, gu=0), FoldParams.bpmax()):
+        for a, b in zip(nussinov(seqs, params=params), nussinov(seqs, params=params, backend="gpu")):
+            assert (a.score, a.structure) == (b.score, b.structure)
+
+
+def _genome():
+    import os
+
+    from bioaccel.fasta import read_fasta
+
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "sars-cov-2.fasta")
+    return next(read_fasta(path)), path
+
+
+def test_sars_cov_2_genome_gpu_score_equals_fastest_cpu():
+    from bioaccel.fold import nussinov
+
+    record, _ = _genome()
+    assert len(record) == 29903
+    gpu_result = nussinov([record], backend="gpu")[0]
+    cpu_result = nussinov([record], backend="cpu")[0]      # "blocked", the fastest CPU variant
+    assert gpu_result.score == cpu_result.score
+    assert gpu_result.structure == cpu_result.structure
+
+
+def test_cli_folds_whole_genome_on_gpu():
+    import io
+
+    from bioaccel.cli import main
+
+    _, path = _genome()
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["fold", path, "--backend", "gpu"], stdout=out, stderr=err) == 0, err.getvalue()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(">MN908947")
+    assert len(lines[1]) == 29903
+    structure, score = lines[2].split(" ", 1)
+    assert len(structure) == 29903 and structure.count("(") == structure.count(")") > 5000
+    assert score.strip("() ").isdigit()

@@ -38,6 +38,7 @@ TWO_KERNEL_SWITCH = 32          # seed 002: kernel 2 from the 33rd diagonal on
 CHANG_INITIAL_STAGE = 32        # diagonals (lengths) done with a thread per cell
 CHANG_FINAL_STAGE_CELLS = 64    # fewer cells than this on a diagonal: all blocks per cell
 MEMORY_MARGIN = 0.92            # of the free device memory we let one table take
+BULK_MIN_PRODUCTS = 8           # fewest tile products a bulk block takes when the K range is split
 
 _FAST_NAMES = ("fast_bulk<Int16x2, 2, 64>", "fast_bulk<Int16x2, 2, 128>", "fast_bulk<Int32x1, 2, 64>",
                "fast_finish<short>", "fast_finish<int>")
@@ -227,10 +228,11 @@ def finish_shared_bytes(score_type):
     return 3 * FAST_TILE * (FAST_TILE + 4 // itemsize) * itemsize
 
 
-def _bulk_plan(nt, want_blocks, min_products=8):
+def _bulk_plan(nt, want_blocks, min_products=None):
     """(d, tiles, splits, chunk) of every launch of interior products (I+1 < K < J-1): the K range
     of a tile is split only as far as needed to give the GPU ``want_blocks`` blocks, and never below
     ``min_products`` tile products a block (partial results cost atomics)."""
+    min_products = min_products or BULK_MIN_PRODUCTS
     plan = []
     for d in range(4, nt):
         tiles, products = nt - d, d - 3
