@@ -180,6 +180,41 @@ def _maxplus_rows(acc, table, base, i, m_lo, m_hi, c0):
 
 
 @njit(cache=True)
+def _maxplus_row_pair(acc0, acc1, table, base, i, m_lo, m_hi, c0):
+    """:func:`_maxplus_rows` for rows i and i + 1 at once: each row m of B is loaded once for both
+    (four m at a time: measured faster than eight m for one row, or eight for two)."""
+    cast = table.dtype.type
+    width = acc0.shape[0]
+    ai = base[i] - 1
+    ei = base[i + 1] - 1
+    m = m_lo
+    while m + 4 <= m_hi:
+        a0 = table[ai + m]
+        a1 = table[ai + m + 1]
+        a2 = table[ai + m + 2]
+        a3 = table[ai + m + 3]
+        e0 = table[ei + m]
+        e1 = table[ei + m + 1]
+        e2 = table[ei + m + 2]
+        e3 = table[ei + m + 3]
+        r0 = table[base[m] + c0:base[m] + c0 + width]
+        r1 = table[base[m + 1] + c0:base[m + 1] + c0 + width]
+        r2 = table[base[m + 2] + c0:base[m + 2] + c0 + width]
+        r3 = table[base[m + 3] + c0:base[m + 3] + c0 + width]
+        for j in range(width):
+            x0 = r0[j]
+            x1 = r1[j]
+            x2 = r2[j]
+            x3 = r3[j]
+            acc0[j] = max(acc0[j], max(max(cast(a0 + x0), cast(a1 + x1)), max(cast(a2 + x2), cast(a3 + x3))))
+            acc1[j] = max(acc1[j], max(max(cast(e0 + x0), cast(e1 + x1)), max(cast(e2 + x2), cast(e3 + x3))))
+        m += 4
+    if m < m_hi:
+        _maxplus_rows(acc0, table, base, i, m, m_hi, c0)
+        _maxplus_rows(acc1, table, base, i + 1, m, m_hi, c0)
+
+
+@njit(cache=True)
 def _finish_row(table, base, codes, pairs, min_loop, i, c0, c_start, acc, diag_tiles, tj):
     """Finalise C(i, j) for j in [c_start, c0 + len(acc)), left to right, into ``table`` and ``acc``.
 
@@ -236,8 +271,10 @@ def _fill_tile(table, base, codes, pairs, min_loop, tile, ti, tj, diag_tiles):
     # one row tile of m at a time so that its rows stay in cache for all rows i
     for mk in range(r1, c0, tile):
         mk1 = min(mk + tile, c0)
-        for i in range(r0, r1):
-            _maxplus_rows(acc[i - r0], table, base, i, mk, mk1, c0)
+        for i in range(r0, r1 - 1, 2):
+            _maxplus_row_pair(acc[i - r0], acc[i + 1 - r0], table, base, i, mk, mk1, c0)
+        if (r1 - r0) % 2:
+            _maxplus_rows(acc[r1 - 1 - r0], table, base, r1 - 1, mk, mk1, c0)
     for i in range(r1 - 1, r0 - 1, -1):
         _maxplus_rows(acc[i - r0], table, base, i, i + 1, r1, c0)  # rows of this tile, below i
         _finish_row(table, base, codes, pairs, min_loop, i, c0, c0, acc[i - r0], diag_tiles, tj)
