@@ -36,9 +36,9 @@ def random_rna(n, rng):
     return "".join(rng.choice(list("ACGU"), n))
 
 
-def time_fill(codes, pairs, min_loop, variant):
+def time_fill(codes, pairs, min_loop, variant, tile=_cpu.TILE):
     start = time.perf_counter()
-    table, base = _cpu.fill_table(codes, pairs, min_loop, variant)
+    table, base = _cpu.fill_table(codes, pairs, min_loop, variant, tile=tile)
     elapsed = time.perf_counter() - start
     return elapsed, int(table[base[0] + len(codes) - 1])
 
@@ -59,6 +59,7 @@ def main(argv=None):
     parser.add_argument("--min-loop", type=int, default=1,
                         help="1, the default, is seed 001's recurrence (Chang et al.)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tile", type=int, default=_cpu.TILE, help="tile edge of the blocked variant")
     parser.add_argument("--no-rnafold", action="store_true", help="skip ViennaRNA")
     parser.add_argument("--cell-types", action="store_true",
                         help="also time the blocked variant with int16, int32 and float32 cells at the "
@@ -66,6 +67,7 @@ def main(argv=None):
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_cpu.json"))
     args = parser.parse_args(argv)
 
+    load_before = os.getloadavg()[0]  # other users of a shared machine skew parallel timings
     lengths = [int(x) for x in args.lengths.split(",") if x]
     threads = set_threads(args.threads)
     params = FoldParams(min_loop=args.min_loop)
@@ -91,7 +93,7 @@ def main(argv=None):
         vienna = float("inf")
         for _ in range(args.repeats):
             for _, variant in COLUMNS:
-                elapsed, scores[variant] = time_fill(codes, pairs, args.min_loop, variant)
+                elapsed, scores[variant] = time_fill(codes, pairs, args.min_loop, variant, args.tile)
                 best[variant] = min(best[variant], elapsed)
             if have_rnafold:
                 vienna = min(vienna, time_rnafold(seq))
@@ -112,7 +114,8 @@ def main(argv=None):
     header += f"  {'ours G upd/s':>12}"
     if have_rnafold:
         header += f"  {'RNAfold s*':>10} {'x':>6}"
-    print(f"Nussinov fill, min_loop={args.min_loop}, {threads} thread(s) of {available_cores()} core(s); "
+    print(f"Nussinov fill, min_loop={args.min_loop}, tile {args.tile}, {threads} thread(s) of "
+          f"{available_cores()} core(s), load average {load_before:.1f} before the run; "
           f"x = speedup over CPU1 in this run (best of {args.repeats})")
     print(header)
     for row in rows:
@@ -138,7 +141,7 @@ def main(argv=None):
         for _ in range(args.repeats):
             for dtype in best:
                 start = time.perf_counter()
-                _cpu.fill_blocked(codes, pairs, args.min_loop, dtype=dtype)
+                _cpu.fill_blocked(codes, pairs, args.min_loop, dtype=dtype, tile=args.tile)
                 best[dtype] = min(best[dtype], time.perf_counter() - start)
         cell_types = {"n": n, "seconds": best}
         print(f"blocked variant by cell type at n={n} (x = speedup over float32 in this run):")
@@ -150,8 +153,8 @@ def main(argv=None):
     with open(args.json, "w") as handle:
         json.dump({
             "benchmark": "nussinov_cpu", "min_loop": args.min_loop, "repeats": args.repeats,
-            "threads": threads, "cores": available_cores(), "python": sys.version.split()[0],
-            "machine": platform.processor() or platform.machine(), "tile": _cpu.TILE,
+            "threads": threads, "cores": available_cores(), "load_average_before": load_before, "python": sys.version.split()[0],
+            "machine": platform.processor() or platform.machine(), "tile": args.tile,
             "columns": {name: variant for name, variant in COLUMNS}, "rows": rows,
             "cell_types": cell_types,
         }, handle, indent=2)

@@ -16,19 +16,19 @@ Variants (``--variant``):
                     term is ``C(i, m-1) + C(m, j)`` (the seed's one-column shift of the A tile), so the
                     bulk of tile (I, J) is a max-plus product over ``m`` in row tiles ``I+1 .. J-1``,
                     whose operands are all final. It runs as row broadcasts
-                    ``acc[j] = max(acc[j], a + row_m[j])`` over contiguous ``j``, eight ``m`` at a time.
-                    The rest of the tile (``m`` inside tile I's rows or tile J's columns) is finished in
-                    dependency order: rows bottom-up, columns left to right.
+                    ``acc[j] = max(acc[j], a + row_m[j])`` over contiguous ``j``, two rows ``i`` and
+                    four ``m`` at a time. The rest of the tile (``m`` inside tile I's rows or tile J's
+                    columns) is finished in dependency order: rows bottom-up, columns left to right.
 
 The dense variants return an (n, n) int32 table whose upper triangle holds C(i, j). ``blocked`` keeps a
 packed upper triangle (row ``i`` holds C(i, i..n-1), contiguous) in int16 when every score fits, else
-int32. Measured on the AVX2 development machine (one core, 64 x 64 tiles), the max-plus kernel ran
-about 17-29 G updates/s in int16, 11-15 in int32 and 5-7 in float32 (Numba's float ``max`` keeps NaN
-semantics and does not become a plain vmaxps), hence int16, then int32. Numba widens int16 + int16 to
-int64; casting each sum back to the table's dtype lets LLVM keep 16 lanes per AVX2 instruction.
+int32: ``python3 bench/nussinov_cpu.py --cell-types`` times the same code with int16, int32 and
+float32 cells, and int16 came out fastest, then int32, float32 far behind (Numba's float ``max`` keeps
+NaN semantics and does not become a plain vmaxps). Numba widens int16 + int16 to int64; casting each
+sum back to the table's dtype lets LLVM keep 16 lanes per AVX2 instruction.
 
 Every layout is read through one accessor, ``table[base[i] + j]`` = C(i, j): ``base[i] = i * n`` for a
-dense table (raveled), ``offset(i) - i`` for the packed triangle. See :func:`layout`.
+dense table (raveled), ``offset(i) - i`` for the packed triangle (:func:`packed_base`).
 """
 import numpy as np
 from numba import njit, prange
@@ -36,7 +36,7 @@ from numba import njit, prange
 from ..errors import InvalidParameter, ResourceError
 from ._traceback import traceback_pairs
 
-#: Tile edge of the blocked variant (chosen with bench/nussinov_cpu.py; tests pass small tiles).
+#: Tile edge of the blocked variant (compare: bench/nussinov_cpu.py --tile N); tests pass small tiles.
 TILE = 96
 
 CPU_VARIANTS = ("blocked", "naive", "cache", "naive-parallel", "cache-parallel")
