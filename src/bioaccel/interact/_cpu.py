@@ -32,6 +32,8 @@ import numba
 from numba import njit, prange, types
 from numba.extending import overload
 
+from ._simd import maxplus_block, maxplus_vector
+
 ROWS_PER_TASK = 16  # rows of one query interval per parallel task: fewer barriers between steps
 
 
@@ -71,7 +73,31 @@ def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
 
 
 @njit(cache=True)
-def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc):
+def _chunked(acc, n, flat, avals, bases, xs, count, counts):
+    """acc[c] = max over listed p with xs[p] < c of avals[p] + flat[bases[p] + c], for c < n.
+
+    64 columns at a time with the accumulators in registers, the row's end 16 at a time.
+    """
+    p = 0
+    c0 = 0
+    while c0 + 48 < n:
+        for v in range(4):
+            while p < count and xs[p] < c0 + 16 * v + 16:
+                p += 1
+            counts[v] = p
+        maxplus_block(acc, c0, flat, avals, bases, counts)
+        c0 += 64
+    while c0 < n:
+        while p < count and xs[p] < c0 + 16:
+            p += 1
+        counts[0] = p
+        maxplus_vector(acc, c0, flat, avals, bases, counts)
+        c0 += 16
+
+
+@njit(cache=True)
+def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
+              flat, avals, bases, xs, counts):
     """Compute row i2 of F(i1, i1+l1-1, ., .) into acc[0 : n]; return n (the row length)."""
     N = rb.shape[0]
     j1 = i1 + l1 - 1
@@ -93,26 +119,40 @@ def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2,
         right = mat_id[k1 + 1, j1 - k1 - 1]
         _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], buf, left, r0)
         _maxplus_into(acc, 0, n_pad, S1[i1, k1], buf, right, r0)
-    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one
+    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one. The rows k2+1 that survive pruning
+    # are listed (scalar, base of the row in ``flat``), then every 64-column chunk of the row
+    # accumulates over the list in registers.
+    capacity = buf.shape[1]
     for k1 in range(i1, j1):
         left = mat_id[i1, k1 - i1]
         prev = mat_id[i1, k1 - i1 - 1] if k1 > i1 else left
-        right = mat_id[k1 + 1, j1 - k1 - 1]
-        for x in range(n - 1):
-            av = buf[left, r0 + x]
-            if prune:
-                if x > 0 and av == buf[left, r0 + x - 1]:
-                    continue
-                if k1 > i1 and av == buf[prev, r0 + x]:
-                    continue
-            _maxplus_into(acc, x + 1, n_pad, av, buf, right, rowstart[i2 + x + 1] - x - 1)
+        right_base = mat_id[k1 + 1, j1 - k1 - 1] * capacity
+        count = np.uint64(0)
+        not_first = k1 > i1
+        at = np.uint64(left * capacity + r0)
+        at_prev = np.uint64(prev * capacity + r0)
+        below = np.uint64(i2 + 1)
+        for x in range(np.uint64(n - 1)):
+            av = flat[at + x]
+            avals[count] = av
+            bases[count] = right_base + rowstart[below + x] - np.int64(x) - 1
+            xs[count] = x
+            # dominated by the split at k2 - 1 (the pad left of a row never equals a score) or at
+            # k1 - 1; counted without a branch, which would be mispredicted half of the time
+            dominated = (av == flat[at + x - np.uint64(1)]) | (not_first & (av == flat[at_prev + x]))
+            count += np.uint64(1 - (prune & dominated))
+        _chunked(acc, n, flat, avals, bases, xs, np.int64(count), counts)
     own = mat_id[i1, l1 - 1]
     # R1: S2(i2, k2) + rows k2+1 of this matrix
+    own_base = own * capacity
+    count = 0
     for x in range(n - 1):
         s = S2p[i2, 16 + x]
-        if prune and x > 0 and s == S2p[i2, 16 + x - 1]:
-            continue
-        _maxplus_into(acc, x + 1, n_pad, s, buf, own, rowstart[i2 + x + 1] - x - 1)
+        avals[count] = s
+        bases[count] = own_base + rowstart[i2 + x + 1] - x - 1
+        xs[count] = x
+        count += 1 - (prune & (s == S2p[i2, 15 + x]))  # the pad at x = 0 never equals a score
+    _chunked(acc, n, flat, avals, bases, xs, count, counts)
     # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
     # may form, and then the term is at most F(i1, j1, i2, j2) anyway
     if n >= 5:
@@ -142,7 +182,8 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     task_i1 = np.empty(n_tasks_max, dtype=np.int64)
     task_l1 = np.empty(n_tasks_max, dtype=np.int64)
     keep_record = record.shape[0] > 0
-    acc_len = Wd + 32
+    acc_len = Wd + 96
+    flat = buf.reshape(buf.size)
     # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
     # tasks with the same I + l1 - 1 are independent
     for t in range(n_blocks + L1 - 1):
@@ -158,9 +199,14 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
             block = t - (l1 - 1)
             top = max(0, N - (block + 1) * B)
             acc = np.empty(acc_len, dtype=buf.dtype)
+            avals = np.empty(Wd, dtype=buf.dtype)
+            bases = np.empty(Wd, dtype=np.int64)
+            xs = np.empty(Wd, dtype=np.int64)
+            counts = np.empty(4, dtype=np.int64)
             m = mat_id[i1, l1 - 1]
             for i2 in range(N - 1 - block * B, top - 1, -1):
-                n = _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc)
+                n = _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
+                              flat, avals, bases, xs, counts)
                 r0 = rowstart[i2]
                 for c in range(n):
                     buf[m, r0 + c] = acc[c]
@@ -186,10 +232,10 @@ class StreamPlan:
         self.n_mat = sum(M - l1 + 1 for l1 in range(1, self.L1 + 1))
         if self.wraps:
             self.row_capacity = 16 + self.Wd
-            self.capacity = self.rows * self.row_capacity + 64
+            self.capacity = self.rows * self.row_capacity + 160
         else:
             lengths = np.minimum(self.Wd, N - np.arange(N)) + 16
-            self.capacity = int(lengths.sum()) + 64
+            self.capacity = int(lengths.sum()) + 160
         itemsize = np.dtype(self.dtype).itemsize
         side = (N * (self.Wd + 48)) * 2 * itemsize  # padded S2 and pair-score rows
         self.nbytes = self.n_mat * self.capacity * itemsize + side
