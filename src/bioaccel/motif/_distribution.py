@@ -103,13 +103,14 @@ class ScoreDistribution:
     def scores(self):
         return self.offset + self.step * np.arange(self.mass.size)
 
-    def _tail_at(self, s):
-        """P(grid score >= s)."""
+    def _tail_at(self, s, slack=1e-9):
+        """P(grid score >= s); ``slack`` (in steps) decides grid points within rounding of s: positive
+        leaves them out (for lower bounds), negative counts them in (for upper bounds)."""
         if not math.isfinite(s):
             return float(self._tail[0]) if s < 0 else 0.0
         if self.step == 0:
             return float(self._tail[0]) if self.offset >= s - 1e-12 else float(self.above)
-        i = math.ceil((s - self.offset) / self.step - 1e-9)
+        i = math.ceil((s - self.offset) / self.step + slack)
         if i <= 0:
             return float(self._tail[0])
         if i >= self.mass.size:
@@ -117,7 +118,7 @@ class ScoreDistribution:
         return float(self._tail[i])
 
     def pvalue_bounds(self, score):
-        return self._tail_at(score), min(1.0, self._tail_at(score - self.error))
+        return self._tail_at(score, 1e-9), min(1.0, self._tail_at(score - self.error, -1e-9))
 
     def pvalue(self, score):
         """Certified upper bound of P(score >= ``score``)."""

@@ -1,0 +1,267 @@
+"""COMPARE (seed 004, section 4.5): for two matrices with score thresholds alpha and beta, the
+probability of the words scoring above both, above one only, and above neither.
+
+Matrices of different lengths are compared at every shift: matrix 2's first column placed against
+matrix 1's column ``shift`` (``-(m2 - 1) <= shift <= m1 - 1``), both padded with zero columns to the
+union of their spans (the seed's footnote 3).
+
+The joint distribution is the exact method's grid DP in two dimensions (each matrix's columns
+rounded down to its own grid; the chain's last k letters carried as state). Each axis keeps exact
+partial sums only while the word's side of its threshold is still open; partial sums certain to end
+above or below collapse into two sentinel states. At the end each axis is *below* (true score
+certainly < threshold), *above* (certainly >=) or *uncertain* (within the rounding error of the
+threshold), and the 3 x 3 table gives certified lower and upper bounds of the four probabilities.
+"""
+from dataclasses import dataclass
+import math
+
+import numpy as np
+from numba import njit
+
+from ..errors import InvalidParameter
+from ._distribution import DEFAULT_RTOL, _chain, _round_down, exact_threshold
+
+MAX_CELLS = 1_000_000
+_BIG = np.iinfo(np.int64).max // 4
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """Probabilities (low, high) of words above both thresholds, above one only, above neither."""
+    motif1: str
+    motif2: str
+    shift: int
+    span: int
+    alpha: float
+    beta: float
+    both: tuple
+    only1: tuple
+    only2: tuple
+    neither: tuple
+
+    @property
+    def similarity(self):
+        """both / (both + only1 + only2), from the middle of each interval (0 when nothing passes)."""
+        mid = lambda t: 0.5 * (t[0] + t[1])  # noqa: E731
+        union = mid(self.both) + mid(self.only1) + mid(self.only2)
+        return mid(self.both) / union if union > 0 else 0.0
+
+    def to_dict(self):
+        d = {"motif1": self.motif1, "motif2": self.motif2, "shift": self.shift, "span": self.span,
+             "alpha": self.alpha if math.isfinite(self.alpha) else None,
+             "beta": self.beta if math.isfinite(self.beta) else None, "similarity": self.similarity}
+        for key in ("both", "only1", "only2", "neither"):
+            lo, hi = getattr(self, key)
+            d[key] = 0.5 * (lo + hi)
+            d[key + "_low"], d[key + "_high"] = lo, hi
+        return d
+
+
+@njit(cache=True)
+def _axis_windows(q, cut_lo, cut_hi):
+    L = q.shape[0]
+    cmin = np.empty(L, np.int64)
+    cmax = np.empty(L, np.int64)
+    for j in range(L):
+        cmin[j] = q[j].min()
+        cmax[j] = q[j].max()
+    pmin = np.zeros(L + 1, np.int64)
+    pmax = np.zeros(L + 1, np.int64)
+    rmin = np.zeros(L + 1, np.int64)
+    rmax = np.zeros(L + 1, np.int64)
+    for j in range(L):
+        pmin[j + 1] = pmin[j] + cmin[j]
+        pmax[j + 1] = pmax[j] + cmax[j]
+    for j in range(L - 1, -1, -1):
+        rmin[j] = rmin[j + 1] + cmin[j]
+        rmax[j] = rmax[j + 1] + cmax[j]
+    lo = np.empty(L + 1, np.int64)
+    hi = np.empty(L + 1, np.int64)
+    for j in range(L + 1):
+        lo[j] = max(pmin[j], cut_lo - rmax[j])
+        hi[j] = min(pmax[j], cut_hi - rmin[j] - 1)
+        if hi[j] < lo[j] - 1:
+            hi[j] = lo[j] - 1
+    return lo, hi
+
+
+@njit(cache=True)
+def _index(v, lo, hi):
+    """0: certainly below; 1..W: exact partial sum lo..hi; W + 1: certainly above."""
+    if v < lo:
+        return 0
+    if v > hi:
+        return hi - lo + 2
+    return v - lo + 1
+
+
+@njit(cache=True, nogil=True)
+def _pair_dp(q1, q2, initial, transition, order, c1lo, c1hi, c2lo, c2hi):
+    """3 x 3 probabilities of (class of matrix 1, class of matrix 2), classes below/uncertain/above."""
+    L = q1.shape[0]
+    nctx = transition.shape[0]
+    lo1, hi1 = _axis_windows(q1, c1lo, c1hi)
+    lo2, hi2 = _axis_windows(q2, c2lo, c2hi)
+    start = min(order, L)
+    n1 = hi1[start] - lo1[start] + 3
+    n2 = hi2[start] - lo2[start] + 3
+    cur = np.zeros((nctx, n1, n2), np.float64)
+    for kmer in range(nctx):
+        v1 = 0
+        v2 = 0
+        for j in range(start):
+            letter = (kmer >> (2 * (order - 1 - j))) & 3
+            v1 += q1[j, letter]
+            v2 += q2[j, letter]
+        cur[kmer, _index(v1, lo1[start], hi1[start]), _index(v2, lo2[start], hi2[start])] += initial[kmer]
+    for j in range(start, L):
+        m1 = hi1[j + 1] - lo1[j + 1] + 3
+        m2 = hi2[j + 1] - lo2[j + 1] + 3
+        nxt = np.zeros((nctx, m1, m2), np.float64)
+        map1 = np.empty(n1, np.int64)
+        map2 = np.empty(n2, np.int64)
+        for x in range(4):
+            map1[0] = 0
+            map1[n1 - 1] = m1 - 1
+            for i in range(1, n1 - 1):
+                map1[i] = _index(lo1[j] + i - 1 + q1[j, x], lo1[j + 1], hi1[j + 1])
+            map2[0] = 0
+            map2[n2 - 1] = m2 - 1
+            for i in range(1, n2 - 1):
+                map2[i] = _index(lo2[j] + i - 1 + q2[j, x], lo2[j + 1], hi2[j + 1])
+            for ctx in range(nctx):
+                prob = transition[ctx, x]
+                ctx2 = (ctx * 4 + x) % nctx
+                for i1 in range(n1):
+                    t1 = map1[i1]
+                    for i2 in range(n2):
+                        w = cur[ctx, i1, i2]
+                        if w != 0.0:
+                            nxt[ctx2, t1, map2[i2]] += w * prob
+        cur = nxt
+        n1, n2 = m1, m2
+    out = np.zeros((3, 3), np.float64)
+    for ctx in range(nctx):
+        for i1 in range(n1):
+            a = 0 if i1 == 0 else (2 if i1 == n1 - 1 else 1)
+            for i2 in range(n2):
+                b = 0 if i2 == 0 else (2 if i2 == n2 - 1 else 1)
+                out[a, b] += cur[ctx, i1, i2]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _enumerate_pair(s1, s2, alpha, beta, initial, transition, order):
+    """Every word of the span, exactly: (both, only1, only2, neither)."""
+    L = s1.shape[0]
+    nctx = transition.shape[0]
+    out = np.zeros(4, np.float64)
+    for w in range(4 ** L):
+        a = 0.0
+        b = 0.0
+        prob = 1.0
+        ctx = 0
+        for j in range(L):
+            x = (w >> (2 * (L - 1 - j))) & 3
+            a += s1[j, x]
+            b += s2[j, x]
+            if j >= order:
+                prob *= transition[ctx, x]
+            ctx = (ctx * 4 + x) % nctx
+            if j == order - 1:
+                prob = initial[ctx]
+        if L < order:       # marginal of the initial k-mer over the letters the span lacks
+            prob = 0.0
+            rest = order - L
+            for tail in range(4 ** rest):
+                prob += initial[(ctx << (2 * rest)) | tail]
+        above1 = a >= alpha
+        above2 = b >= beta
+        out[0 if above1 and above2 else (1 if above1 else (2 if above2 else 3))] += prob
+    return out
+
+
+ENUMERATE_SPAN = 10    # spans this short are enumerated word by word: exact, no rounding band
+
+
+def _cuts(threshold, step, err_units):
+    """(smallest floor value not certainly below, smallest floor value certainly above)."""
+    if not math.isfinite(threshold):
+        return (_BIG, _BIG) if threshold > 0 else (-_BIG, -_BIG)
+    return math.ceil(threshold / step - err_units - 1e-9), math.ceil(threshold / step + 1e-9)
+
+
+def _bounds(table):
+    """Certified (low, high) of both / only1 / only2 / neither from the 3 x 3 class table."""
+    below, unsure, above = 0, 1, 2
+    t = table
+    not_below = [unsure, above]
+    not_above = [below, unsure]
+    both = (t[above, above], t[np.ix_(not_below, not_below)].sum())
+    only1 = (t[above, below], t[np.ix_(not_below, not_above)].sum())
+    only2 = (t[below, above], t[np.ix_(not_above, not_below)].sum())
+    neither = (t[below, below], t[np.ix_(not_above, not_above)].sum())
+    return tuple(tuple(float(min(1.0, v)) for v in pair) for pair in (both, only1, only2, neither))
+
+
+def _padded(scores, offset, span):
+    out = np.zeros((span, 4))
+    out[offset:offset + scores.shape[0]] = scores
+    return out
+
+
+def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cells=(256, 1024, 4096)):
+    m1, m2 = pssm1.length, pssm2.length
+    if not -(m2 - 1) <= shift <= m1 - 1:
+        raise InvalidParameter(f"shift {shift} out of range: expected {-(m2 - 1)}..{m1 - 1}")
+    start = min(0, shift)
+    span = max(m1, shift + m2) - start
+    s1 = _padded(pssm1.scores, -start, span)
+    s2 = _padded(pssm2.scores, shift - start, span)
+    initial, transition, order = _chain(pssm1.background)
+    if span <= ENUMERATE_SPAN:
+        both, only1, only2, neither = (float(v) for v in _enumerate_pair(s1, s2, alpha, beta, initial,
+                                                                          transition, order))
+        return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, (both, both),
+                             (only1, only1), (only2, only2), (neither, neither))
+    result = None
+    for n in cells:
+        step1 = max(pssm1.max_score - pssm1.min_score, 1e-9) / n
+        step2 = max(pssm2.max_score - pssm2.min_score, 1e-9) / n
+        q1, e1 = _round_down(s1, step1)
+        q2, e2 = _round_down(s2, step2)
+        c1 = _cuts(alpha, step1, e1)
+        c2 = _cuts(beta, step2, e2)
+        w1 = _axis_windows(q1, *c1)
+        w2 = _axis_windows(q2, *c2)
+        widest = int((w1[1] - w1[0]).max() + 3) * int((w2[1] - w2[0]).max() + 3)
+        if result is not None and transition.shape[0] * widest > MAX_CELLS:
+            break
+        table = _pair_dp(q1, q2, initial, transition, order, *c1, *c2)
+        result = CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *_bounds(table))
+        gap = max(hi - lo for lo, hi in (result.both, result.only1, result.only2, result.neither))
+        if gap <= rtol * max(result.both[1], 1e-300) or gap == 0.0:
+            break
+    return result
+
+
+def compare(pssm1, pssm2, *, p=None, alpha=None, beta=None, shifts="all", method="exact",
+            rtol=DEFAULT_RTOL):
+    """COMPARE two matrices. Thresholds are ``alpha`` and ``beta``, or each matrix's exact
+    threshold at P-value ``p``. ``shifts``: "all" (every overlap), or a list of shifts.
+    Returns one :class:`CompareResult` per shift, in shift order."""
+    if method != "exact":
+        raise InvalidParameter(
+            "COMPARE runs on the exact two-dimensional grid; the seed's 2-D bucket variant is not provided "
+            "(use --method exact)")
+    if p is not None:
+        alpha = exact_threshold(pssm1, p).score if alpha is None else alpha
+        beta = exact_threshold(pssm2, p).score if beta is None else beta
+    if alpha is None or beta is None:
+        raise InvalidParameter("compare needs a P-value or both score thresholds")
+    if pssm1.background.order != pssm2.background.order or not (
+            np.allclose(pssm1.background.transition, pssm2.background.transition)):
+        raise InvalidParameter("compare: both matrices must be scored against the same background")
+    if shifts == "all":
+        shifts = range(-(pssm2.length - 1), pssm1.length)
+    return [compare_at_shift(pssm1, pssm2, float(alpha), float(beta), int(s), rtol=rtol) for s in shifts]

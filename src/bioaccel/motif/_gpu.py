@@ -1,0 +1,72 @@
+"""BUCKETSCOREDISTRIBUTION slice tables on an NVIDIA GPU (kernel in motif/kernels/bucket.cu).
+
+The GPU enumerates the words of each slice; the merges (O(N B^2), not the bottleneck, section 4.2)
+run on the host, in the same code as the CPU path, so both backends give the same distribution:
+bit for bit under the uniform background (integer counts), to rounding otherwise (the products of
+letter probabilities are formed in another order). Order-0 backgrounds only.
+"""
+import numpy as np
+
+from .. import _gpu
+from ..errors import InvalidParameter, ResourceError
+
+KERNELS = "bioaccel.motif.kernels"
+NAMES = ("slice_histogram<false>", "slice_histogram<true>")
+THREADS = 256
+FIXED_LETTERS = 9          # 4**9 = 262,144 threads per slice: every SM busy on an H100
+INNER_LETTERS = 5          # 4**5 inner partial sums in shared memory
+MAX_SLICE = 20             # 4**20 words per slice; 32-bit block counts stay below 2**32
+_SHARED_DEFAULT = 48 * 1024
+
+
+def _module():
+    return _gpu.load_module(KERNELS, "bucket.cu", name_expressions=NAMES)
+
+
+def launch_shape(L):
+    """(loop letters, inner letters, threads in all) for a slice of L columns."""
+    fixed = min(L, max(FIXED_LETTERS, L - 11))
+    loop = L - fixed
+    inner = min(loop, INNER_LETTERS)
+    return loop, inner, 4 ** fixed
+
+
+def bucket_leaves_gpu(pssm, grids, *, threads=THREADS):
+    """One table per slice, shaped (1, 1, B) like the CPU's; float64 probabilities."""
+    cp = _gpu.require_gpu()
+    if pssm.background.order:
+        raise InvalidParameter(
+            "the GPU bucket kernel handles order-0 backgrounds; use --backend cpu for a Markov background")
+    freqs = np.ascontiguousarray(pssm.background.transition[0], dtype=np.float64)
+    weighted = not np.all(freqs == 0.25)
+    module = _module()
+    kernel = module.get_function(NAMES[1] if weighted else NAMES[0])
+    tables = []
+    for grid in grids:
+        L = grid.q.shape[0]
+        if L > MAX_SLICE:
+            raise ResourceError(
+                f"{pssm.motif_id}: a slice of {L} columns is {4 ** L:,} words; the GPU kernel takes at most "
+                f"{MAX_SLICE} columns per slice: use more --slices")
+        loop, inner, total = launch_shape(L)
+        B = grid.buckets
+        shared_type = 8 if weighted else 4
+        shared = ((B * shared_type + 15) // 16) * 16 + (4 ** inner) * 16
+        if shared > _SHARED_DEFAULT:
+            kernel.max_dynamic_shared_size_bytes = shared
+        q = cp.asarray(grid.q)
+        w = cp.asarray(np.tile(freqs, (L, 1)))
+        out = cp.zeros(B, dtype=cp.float64 if weighted else cp.uint64)
+        blocks = (total + threads - 1) // threads
+        kernel((blocks,), (threads,),
+               (q, w, np.int32(L), np.int32(loop), np.int32(inner), np.int64(grid.qmin),
+                np.float64(grid.scale), np.int32(B), np.uint64(total), out),
+               shared_mem=shared)
+        host = cp.asnumpy(out)
+        if not weighted:
+            words = int(host.sum(dtype=np.uint64))
+            if words != 4 ** L:
+                raise RuntimeError(f"GPU bucket kernel counted {words} words of a slice of {4 ** L}")
+            host = host.astype(np.float64) * 0.25 ** L
+        tables.append(host.reshape(1, 1, B))
+    return tables

@@ -1,0 +1,54 @@
+"""Score distribution and P-value curve of motifs (matplotlib, imported only when a plot is asked for)."""
+import math
+
+import numpy as np
+
+from .._output import open_output
+from ..errors import InvalidParameter
+
+MAX_PLOT_MOTIFS = 12
+PLOT_FORMATS = ("svg", "png", "pdf")
+
+
+def plot_format(path):
+    ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
+    if ext not in PLOT_FORMATS:
+        raise InvalidParameter(f"--plot {path}: the file name must end in {', '.join('.' + f for f in PLOT_FORMATS)}")
+    return ext
+
+
+def plot_distributions(items, path):
+    """``items``: (distribution with ``curve()`` and ``scores``/``mass`` or ``grid()``, marked score or
+    None, title). Two panels per motif: the probability of each score, and P(score >= s) on a log
+    scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fmt = plot_format(path)
+    items = list(items)[:MAX_PLOT_MOTIFS]
+    rows = max(1, len(items))
+    fig = Figure(figsize=(10, 2.6 * rows), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows, 2, squeeze=False)
+    for (left, right), (dist, mark, title) in zip(axes, items):
+        grid = dist.grid() if hasattr(dist, "grid") else dist
+        scores = grid.scores
+        left.plot(scores, grid.mass / max(grid.step, 1e-300), lw=0.8, color="tab:blue")
+        left.set_xlabel("score")
+        left.set_ylabel("density")
+        left.set_title(title, fontsize=9, loc="left")
+        lo = np.array([grid.pvalue_bounds(s)[0] for s in scores])
+        hi = np.array([grid.pvalue_bounds(s)[1] for s in scores])
+        right.fill_between(scores, np.maximum(lo, 1e-300), np.maximum(hi, 1e-300), color="tab:orange",
+                           alpha=0.35, lw=0, label="certified bounds")
+        right.plot(scores, np.maximum(hi, 1e-300), lw=0.8, color="tab:red", label="P(score >= s)")
+        right.set_yscale("log")
+        right.set_ylim(max(hi[hi > 0].min() if np.any(hi > 0) else 1e-12, 1e-300) / 2, 1.5)
+        right.set_xlabel("score s")
+        right.set_ylabel("P-value")
+        if mark is not None and math.isfinite(mark):
+            for ax in (left, right):
+                ax.axvline(mark, color="black", lw=0.7, ls="--")
+        right.legend(fontsize=7, loc="lower left")
+    with open_output(path, "wb") as handle:
+        fig.savefig(handle, format=fmt)

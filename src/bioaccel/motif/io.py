@@ -1,0 +1,355 @@
+"""Reading motifs: JASPAR (.jaspar, .pfm), MEME minimal format, TRANSFAC, HOMER, plain count /
+frequency / log-odds matrices, and the JASPAR database shipped in pyjaspar (``jaspar:...``).
+
+Biopython's ``Bio.motifs`` parses JASPAR, MEME, TRANSFAC and HOMER files; a light line-by-line check
+runs first so that a malformed file is reported on one line naming the file and the 1-based line
+(Biopython's own errors rarely say where). Plain matrices are read here: 4 rows (optionally headed
+by the letter, ``A [ ... ]`` or ``A: ...``) or 4 columns, one motif per file; ``kind`` is detected
+(negative numbers: log-odds; rows summing to 1: frequencies; otherwise counts) unless given.
+"""
+import io
+import os
+import re
+
+import numpy as np
+
+from ..errors import InputError, InvalidParameter
+from ._pssm import DEFAULT_PRESET, PSSM, Background
+
+FORMATS = ("auto", "jaspar", "pfm", "meme", "transfac", "homer", "matrix")
+KINDS = ("auto", "counts", "frequencies", "logodds")
+_EXTENSIONS = {".jaspar": "jaspar", ".pfm": "pfm", ".meme": "meme", ".transfac": "transfac",
+               ".dat": "transfac", ".motif": "homer", ".motifs": "homer", ".homer": "homer"}
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUM_RE = re.compile(_NUMBER)
+
+
+class RawMotif:
+    """A matrix as read, before scoring: ``values`` (m, 4) in A, C, G, T order and its kind."""
+
+    def __init__(self, motif_id, name, values, kind, nsites=None, source=""):
+        self.motif_id, self.name, self.kind, self.nsites, self.source = motif_id, name, kind, nsites, source
+        self.values = np.asarray(values, dtype=np.float64)
+
+    def to_pssm(self, background=None, *, preset=DEFAULT_PRESET, pseudocount=None, log_base=None):
+        background = background if background is not None else Background.uniform()
+        if self.kind == "logodds":
+            return PSSM(self.values, motif_id=self.motif_id, name=self.name, background=background,
+                        source=self.source)
+        return PSSM.from_counts(self.values, motif_id=self.motif_id, name=self.name, background=background,
+                                preset=preset, pseudocount=pseudocount, log_base=log_base, kind=self.kind,
+                                nsites=self.nsites, source=self.source)
+
+
+def _fail(path, lineno, message):
+    raise InputError(f"{path}: line {lineno}: {message}")
+
+
+def _read_text(path):
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, expected a motif file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if raw[:2] == b"\x1f\x8b":
+        import gzip
+
+        raw = gzip.decompress(raw)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise InputError(f"{path}: line {line}: not a text file (byte {raw[exc.start]:#x})") from None
+
+
+def detect_format(path, text):
+    ext = os.path.splitext(path[:-3] if path.endswith(".gz") else path)[1].lower()
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    if not lines:
+        raise InputError(f"{path}: empty file, expected a motif")
+    first = lines[0]
+    if first.startswith("MEME version"):
+        return "meme"
+    if re.match(r"^(AC|ID|NA|P0|PO|DE|BF|XX|//)(\s|$)", first):
+        return "transfac"
+    if first.startswith(">"):
+        second = lines[1] if len(lines) > 1 else ""
+        return "jaspar" if re.match(r"^[ACGTU]\s*[:\[]?\s*\[?", second) and second[0] in "ACGTU" else "homer"
+    return "matrix"
+
+
+# ---------------------------------------------------------------------------------------- checks
+
+def _numbers(line):
+    return [float(x) for x in _NUM_RE.findall(line)]
+
+
+def _check_numeric_row(path, lineno, line, expect=None, strip=None):
+    body = strip(line) if strip else line
+    tokens = body.replace("[", " ").replace("]", " ").replace(":", " ").split()
+    try:
+        values = [float(t) for t in tokens]
+    except ValueError:
+        bad = next(t for t in tokens if not _NUM_RE.fullmatch(t))
+        _fail(path, lineno, f"{bad!r} is not a number")
+    if expect is not None and len(values) != expect:
+        _fail(path, lineno, f"expected {expect} numbers, found {len(values)}")
+    if not all(np.isfinite(values)):
+        _fail(path, lineno, "not a finite number")
+    return values
+
+
+def _check_jaspar(path, text):
+    """'>ID name' then rows 'A [ n n ... ]' for A, C, G, T, all of one length."""
+    lines = text.splitlines()
+    i, n = 0, len(lines)
+    seen = 0
+    while i < n:
+        line = lines[i].strip()
+        if not line or line.startswith("#"):
+            i += 1
+            continue
+        if not line.startswith(">"):
+            _fail(path, i + 1, f"expected a '>ID name' header, found {line[:30]!r}")
+        header_line = i + 1
+        i += 1
+        width = None
+        for letter in "ACGT":
+            while i < n and not lines[i].strip():
+                i += 1
+            if i >= n:
+                _fail(path, i, f"motif at line {header_line}: missing the {letter} row")
+            row = lines[i].strip()
+            if not row.upper().startswith(letter) and not (letter == "T" and row.upper().startswith("U")):
+                _fail(path, i + 1, f"expected the {letter} row, found {row[:30]!r}")
+            values = _check_numeric_row(path, i + 1, row[1:])
+            if width is None:
+                width = len(values)
+                if width == 0:
+                    _fail(path, i + 1, "empty row")
+            elif len(values) != width:
+                _fail(path, i + 1, f"row {letter} has {len(values)} numbers, row A has {width}")
+            if any(v < 0 for v in values):
+                _fail(path, i + 1, "negative count")
+            i += 1
+        seen += 1
+    if not seen:
+        raise InputError(f"{path}: no motif found")
+
+
+def _check_meme(path, text):
+    lines = text.splitlines()
+    if not any(ln.startswith("MEME version") for ln in lines):
+        _fail(path, 1, "not a MEME file (no 'MEME version' line)")
+    motifs = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("MOTIF"):
+            if len(line.split()) < 2:
+                _fail(path, i + 1, "MOTIF line without an identifier")
+            motifs += 1
+        if "letter-probability matrix" in line:
+            m = re.search(r"w=\s*(\d+)", line)
+            if not m:
+                _fail(path, i + 1, "letter-probability matrix without 'w='")
+            width = int(m.group(1))
+            alen = re.search(r"alength=\s*(\d+)", line)
+            if alen and int(alen.group(1)) != 4:
+                _fail(path, i + 1, f"alength= {alen.group(1)}: only DNA/RNA motifs (4 letters) are read")
+            for r in range(width):
+                j = i + 1 + r
+                if j >= len(lines) or not lines[j].strip():
+                    _fail(path, j + 1, f"expected {width} matrix rows, found {r}")
+                values = _check_numeric_row(path, j + 1, lines[j], expect=4)
+                if any(v < 0 for v in values):
+                    _fail(path, j + 1, "negative probability")
+            i += width
+        i += 1
+    if not motifs:
+        raise InputError(f"{path}: no MOTIF found")
+
+
+def _check_transfac(path, text):
+    lines = text.splitlines()
+    in_matrix = False
+    found = False
+    for i, raw in enumerate(lines):
+        line = raw.rstrip()
+        key = line[:2]
+        if key in ("P0", "PO"):
+            in_matrix = True
+            found = True
+            cols = line.split()[1:]
+            if [c.upper() for c in cols[:4]] not in (list("ACGT"), list("ACGU")):
+                _fail(path, i + 1, f"expected the columns A C G T, found {' '.join(cols)!r}")
+            continue
+        if in_matrix:
+            if re.match(r"^\d+\s", line):
+                fields = line.split()
+                values = _check_numeric_row(path, i + 1, " ".join(fields[1:5]), expect=4)
+                if len(fields) < 5:
+                    _fail(path, i + 1, f"expected 4 numbers, found {len(fields) - 1}")
+                if any(v < 0 for v in values):
+                    _fail(path, i + 1, "negative count")
+                continue
+            if key in ("XX", "//") or not line.strip():
+                in_matrix = False
+                continue
+            _fail(path, i + 1, f"expected a matrix row 'NN a c g t', found {line[:30]!r}")
+    if not found:
+        raise InputError(f"{path}: no matrix (no 'P0' line) found")
+
+
+def _check_homer(path, text):
+    lines = text.splitlines()
+    seen = False
+    rows = 0
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        if line.startswith(">"):
+            if seen and rows == 0:
+                _fail(path, i + 1, "motif without matrix rows before this header")
+            seen, rows = True, 0
+            continue
+        if not seen:
+            _fail(path, i + 1, f"expected a '>' header, found {line[:30]!r}")
+        values = _check_numeric_row(path, i + 1, line, expect=4)
+        if any(v < 0 for v in values):
+            _fail(path, i + 1, "negative probability")
+        rows += 1
+    if not seen:
+        raise InputError(f"{path}: no motif found")
+    if rows == 0:
+        _fail(path, len(lines), "motif without matrix rows")
+
+
+# --------------------------------------------------------------------------------------- readers
+
+def _biopython(path, text, fmt):
+    from Bio import motifs
+
+    try:
+        return list(motifs.parse(io.StringIO(text), fmt))
+    except Exception as exc:  # the check above should have caught it; say so on one line anyway
+        raise InputError(f"{path}: malformed {fmt} file ({exc.__class__.__name__}: {exc})") from None
+
+
+def _counts_array(motif):
+    counts = motif.counts
+    return np.array([[counts[letter][i] for letter in "ACGT"] for i in range(motif.length)], dtype=np.float64)
+
+
+def _detect_kind(values):
+    if np.any(values < 0):
+        return "logodds"
+    sums = values.sum(axis=1)
+    if np.allclose(sums, 1.0, atol=0.02):
+        return "frequencies"
+    return "counts"
+
+
+def _read_matrix(path, text, kind):
+    rows, labels = [], []
+    for i, line in enumerate(text.splitlines()):
+        s = line.strip()
+        if not s or s.startswith("#") or s.startswith(">"):
+            continue
+        label = None
+        m = re.match(r"^([ACGTUacgtu])\s*[:\[|]?", s)
+        if m and not _NUM_RE.match(s):
+            label = m.group(1).upper().replace("U", "T")
+            s = s[m.end():]
+        rows.append(_check_numeric_row(path, i + 1, s))
+        labels.append((label, i + 1))
+    if not rows:
+        raise InputError(f"{path}: no matrix rows found")
+    widths = {len(r) for r in rows}
+    if len(rows) == 4 and len(widths) == 1 and (rows[0] and len(rows[0]) != 4 or labels[0][0]):
+        values = np.array(rows).T                       # 4 rows: A, C, G, T
+        if labels[0][0] and [lab for lab, _ in labels] != list("ACGT"):
+            _fail(path, labels[0][1], "rows must be labelled A, C, G, T in this order")
+    else:
+        for r, (_lab, lineno) in zip(rows, labels):
+            if len(r) != 4:
+                _fail(path, lineno, f"expected 4 numbers (A C G T) per row, found {len(r)}")
+        values = np.array(rows)
+    k = _detect_kind(values) if kind == "auto" else kind
+    if k != "logodds" and np.any(values < 0):
+        raise InputError(f"{path}: negative values in a {k} matrix")
+    name = os.path.splitext(os.path.basename(path))[0]
+    header = next((ln[1:].split() for ln in text.splitlines() if ln.startswith(">")), None)
+    motif_id = header[0] if header else name
+    return [RawMotif(motif_id, " ".join(header[1:]) if header else "", values, k, source=path)]
+
+
+def read_raw(path, fmt="auto", kind="auto"):
+    """The matrices in ``path`` as :class:`RawMotif` objects."""
+    if fmt not in FORMATS:
+        raise InvalidParameter(f"unknown motif format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if kind not in KINDS:
+        raise InvalidParameter(f"unknown matrix kind {kind!r}; expected one of {', '.join(KINDS)}")
+    text = _read_text(path)
+    if not text.strip():
+        raise InputError(f"{path}: empty file, expected a motif")
+    fmt = detect_format(path, text) if fmt == "auto" else fmt
+    if fmt == "jaspar":
+        _check_jaspar(path, text)
+        out = []
+        for m in _biopython(path, text, "jaspar"):
+            out.append(RawMotif(m.matrix_id or m.name, m.name if m.matrix_id else "", _counts_array(m),
+                                "counts" if kind == "auto" else kind, source=path))
+        return out
+    if fmt == "meme":
+        _check_meme(path, text)
+        out = []
+        for m in _biopython(path, text, "minimal"):
+            ident, _, name = m.name.partition(" ")
+            nsites = getattr(m, "num_occurrences", None)
+            probs = _counts_array(m) / float(nsites or 1)
+            # Biopython scales probabilities by nsites; keep them as frequencies with their nsites
+            out.append(RawMotif(ident, name, probs, "frequencies" if kind == "auto" else kind,
+                                nsites=nsites, source=path))
+        return out
+    if fmt == "transfac":
+        _check_transfac(path, text)
+        out = []
+        for m in _biopython(path, text, "TRANSFAC"):
+            values = _counts_array(m)
+            ident = m.get("AC") or m.get("ID") or "motif"
+            out.append(RawMotif(ident, m.get("ID", "") if m.get("AC") else "", values,
+                                _detect_kind(values) if kind == "auto" else kind, source=path))
+        return out
+    if fmt == "homer":
+        _check_homer(path, text)
+        out = []
+        for m in _biopython(path, text, "pfm-four-columns"):
+            fields = m.name.split("\t")
+            ident = fields[1] if len(fields) > 1 and fields[1] else fields[0]
+            out.append(RawMotif(ident, fields[0] if len(fields) > 1 else "", _counts_array(m),
+                                "frequencies" if kind == "auto" else kind, source=path))
+        return out
+    return _read_matrix(path, text, kind)          # pfm and plain matrices
+
+
+def read_motifs(spec, *, background=None, fmt="auto", kind="auto", preset=DEFAULT_PRESET,
+                pseudocount=None, log_base=None):
+    """The PSSMs named by ``spec``: a file (possibly holding many motifs) or a ``jaspar:`` spec
+    (``jaspar:MA0066.1``, ``jaspar:MA0066``, ``jaspar:2024/CORE/vertebrates``; see ``_jaspar``)."""
+    if isinstance(spec, PSSM):
+        return [spec]
+    spec = str(spec)
+    if spec.startswith("jaspar:"):
+        from ._jaspar import fetch
+
+        raws = fetch(spec)
+    else:
+        raws = read_raw(spec, fmt=fmt, kind=kind)
+    return [r.to_pssm(background, preset=preset, pseudocount=pseudocount, log_base=log_base) for r in raws]

@@ -1,0 +1,102 @@
+// BUCKETSCOREDISTRIBUTION on the GPU (seed 004, section 4.4 and Figure 6).
+//
+// One launch per slice of L columns. Word letters are split in three:
+//   positions [loop_len, L)          fixed per thread (the thread's global index, base 4),
+//   positions [0, outer_len)         the outer loop, the same for every thread at a given time,
+//   positions [outer_len, loop_len)  the inner loop, whose partial sums sit in shared memory.
+// All threads run the same loops with the same trip counts: no divergence (the last block's spare
+// threads only skip their increments). Each word's bucket is floor((score - qmin) * scale) on exact
+// int64 fixed-point sums, the same arithmetic as the CPU (motif/_bucket.py), and one shared-memory
+// atomic adds it to the block's table, which is added to the global table at the end.
+//
+// COUNTS (uniform background): 32-bit counts per block, 64-bit in global memory.
+// WEIGHTED (any order-0 background): each word adds the product of its letters' probabilities.
+
+template <bool WEIGHTED>
+struct Bucket;
+
+template <>
+struct Bucket<false> {
+    typedef unsigned int Shared;
+    typedef unsigned long long Global;
+};
+
+template <>
+struct Bucket<true> {
+    typedef double Shared;
+    typedef double Global;
+};
+
+template <bool WEIGHTED>
+__global__ void slice_histogram(const long long* __restrict__ q,     // L x 4 fixed-point scores
+                                const double* __restrict__ w,        // L x 4 letter probabilities
+                                int L, int loop_len, int inner_len,
+                                long long qmin, double scale, int buckets,
+                                unsigned long long total_threads,
+                                typename Bucket<WEIGHTED>::Global* __restrict__ out)
+{
+    typedef typename Bucket<WEIGHTED>::Shared S;
+    extern __shared__ unsigned char smem[];
+    S* hist = reinterpret_cast<S*>(smem);
+    size_t hist_bytes = ((size_t)buckets * sizeof(S) + 15) & ~(size_t)15;
+    long long* inner_sum = reinterpret_cast<long long*>(smem + hist_bytes);
+    const int inner_words = 1 << (2 * inner_len);
+    double* inner_w = reinterpret_cast<double*>(inner_sum + inner_words);
+
+    for (int b = threadIdx.x; b < buckets; b += blockDim.x) hist[b] = (S)0;
+    const int outer_len = loop_len - inner_len;
+    for (int i = threadIdx.x; i < inner_words; i += blockDim.x) {
+        long long s = 0;
+        double pw = 1.0;
+        for (int t = 0; t < inner_len; ++t) {
+            int x = (i >> (2 * (inner_len - 1 - t))) & 3;
+            s += q[(outer_len + t) * 4 + x];
+            if (WEIGHTED) pw *= w[(outer_len + t) * 4 + x];
+        }
+        inner_sum[i] = s;
+        if (WEIGHTED) inner_w[i] = pw;
+    }
+    __syncthreads();
+
+    const unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool active = g < total_threads;
+    const int fixed_len = L - loop_len;
+    long long fixed_sum = 0;
+    double fixed_w = 1.0;
+    for (int t = 0; t < fixed_len; ++t) {
+        int x = (int)((g >> (2 * (fixed_len - 1 - t))) & 3ULL);
+        fixed_sum += q[(loop_len + t) * 4 + x];
+        if (WEIGHTED) fixed_w *= w[(loop_len + t) * 4 + x];
+    }
+    const long long outer_words = 1LL << (2 * outer_len);
+    for (long long o = 0; o < outer_words; ++o) {
+        long long base = fixed_sum - qmin;
+        double ow = fixed_w;
+        for (int t = 0; t < outer_len; ++t) {
+            int x = (int)((o >> (2 * (outer_len - 1 - t))) & 3);
+            base += q[t * 4 + x];
+            if (WEIGHTED) ow *= w[t * 4 + x];
+        }
+        if (active) {
+            for (int i = 0; i < inner_words; ++i) {
+                long long b = (long long)((double)(base + inner_sum[i]) * scale);
+                if (b >= buckets) b = buckets - 1;
+                if (WEIGHTED) {
+                    atomicAdd(reinterpret_cast<double*>(&hist[b]), ow * inner_w[i]);
+                } else {
+                    atomicAdd(reinterpret_cast<unsigned int*>(&hist[b]), 1u);
+                }
+            }
+        }
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < buckets; b += blockDim.x) {
+        S v = hist[b];
+        if (v != (S)0) atomicAdd(&out[b], (typename Bucket<WEIGHTED>::Global)v);
+    }
+}
+
+template __global__ void slice_histogram<false>(const long long*, const double*, int, int, int, long long,
+                                                double, int, unsigned long long, unsigned long long*);
+template __global__ void slice_histogram<true>(const long long*, const double*, int, int, int, long long,
+                                               double, int, unsigned long long, double*);
