@@ -31,13 +31,15 @@ Every layout is read through one accessor, ``table[base[i] + j]`` = C(i, j): ``b
 dense table (raveled), ``offset(i) - i`` for the packed triangle (:func:`packed_base`).
 """
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..errors import InvalidParameter, ResourceError
 from ._traceback import traceback_pairs
 
 #: Tile edge of the blocked variant (compare: bench/nussinov_cpu.py --tile N); tests pass small tiles.
-TILE = 96
+TILE = 128
 
 CPU_VARIANTS = ("blocked", "naive", "cache", "naive-parallel", "cache-parallel")
 DEFAULT_CPU_VARIANT = "blocked"
@@ -291,13 +293,86 @@ def _new_diag_tiles(n, tile, dtype_proto):
     return diag_tiles
 
 
+@intrinsic
+def _fetch_add(typingctx, counter, index, value):
+    """Atomically add ``value`` to ``counter[index]`` (int64) and return the previous value."""
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
+        return None
+    sig = types.int64(counter, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1]])
+        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+    return sig, codegen
+
+
+@intrinsic
+def _load_acquire(typingctx, flags, index):
+    """``flags[index]`` (int64), read anew on every call and ordered before the reads that follow."""
+    if not (isinstance(flags, types.Array) and flags.dtype == types.int64):
+        return None
+    sig = types.int64(flags, types.intp)
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1]])
+        return builder.load_atomic(ptr, "acquire", 8)
+    return sig, codegen
+
+
+@intrinsic
+def _store_release(typingctx, flags, index, value):
+    """``flags[index] = value`` (int64), ordered after the writes that precede it."""
+    if not (isinstance(flags, types.Array) and flags.dtype == types.int64):
+        return None
+    sig = types.void(flags, types.intp, types.int64)
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1]])
+        builder.store_atomic(args[2], ptr, "release", 8)
+        return context.get_dummy_value()
+    return sig, codegen
+
+
 @njit(cache=True, parallel=True)
-def _fill_blocked_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles):
+def _fill_blocked_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles, workers):
+    """Every core takes the next tile in tile-diagonal order from a shared counter and waits only for
+    that tile's two neighbours, (ti, tj-1) and (ti+1, tj), whose completion implies all its inputs.
+
+    No barrier per tile-diagonal: on a shared machine a descheduled thread stalls only the tiles that
+    need its tile, and the last, sparse tile-diagonals overlap. Tiles are handed out in an order
+    consistent with their dependencies, so a worker never waits for a tile nobody has taken: with any
+    number of threads, one included, it cannot deadlock.
+    """
     n = codes.shape[0]
     tiles = (n + tile - 1) // tile
+    total = tiles * (tiles + 1) // 2
+    order_i = np.empty(total, dtype=np.int64)
+    order_j = np.empty(total, dtype=np.int64)
+    k = 0
     for d in range(tiles):
-        for ti in prange(tiles - d):
-            _fill_tile(table, base, codes, pairs, min_loop, tile, ti, ti + d, diag_tiles)
+        for ti in range(tiles - d):
+            order_i[k] = ti
+            order_j[k] = ti + d
+            k += 1
+    done = np.zeros(tiles * tiles, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in prange(workers):
+        while True:
+            k = _fetch_add(counter, 0, 1)
+            if k >= total:
+                break
+            ti = order_i[k]
+            tj = order_j[k]
+            if tj > ti:
+                while _load_acquire(done, ti * tiles + tj - 1) == 0:
+                    pass
+                while _load_acquire(done, (ti + 1) * tiles + tj) == 0:
+                    pass
+            _fill_tile(table, base, codes, pairs, min_loop, tile, ti, tj, diag_tiles)
+            _store_release(done, ti * tiles + tj, 1)
 
 
 @njit(cache=True)
@@ -344,8 +419,11 @@ def fill_blocked(codes, pairs, min_loop, *, tile=TILE, parallel=True, dtype=None
     base = packed_base(n)
     if n:
         diag_tiles = _new_diag_tiles(n, int(tile), _lowest(dtype))
-        (_fill_blocked_parallel if parallel else _fill_blocked_serial)(
-            table, base, codes, pairs, int(min_loop), int(tile), diag_tiles)
+        if parallel:
+            _fill_blocked_parallel(table, base, codes, pairs, int(min_loop), int(tile), diag_tiles,
+                                   get_num_threads())
+        else:
+            _fill_blocked_serial(table, base, codes, pairs, int(min_loop), int(tile), diag_tiles)
     return table, base
 
 
