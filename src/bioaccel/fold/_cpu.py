@@ -11,8 +11,9 @@ Variants (``--variant``):
 ``naive-parallel``  OMP1: CPU1 with the rows of each diagonal spread over the cores (prange).
 ``cache-parallel``  OMP2: CPU2 likewise.
 ``blocked``         the default; seed 001's blocked GPU algorithm (Ours1) adapted to the CPU. The upper
-                    triangle is cut into ``tile`` x ``tile`` tiles processed tile-diagonal by
-                    tile-diagonal, the tiles of one tile-diagonal in parallel. With ``m = k + 1`` the split
+                    triangle is cut into ``tile`` x ``tile`` tiles, handed out to the cores in
+                    tile-diagonal order (each tile waits only for its left and lower neighbours, not
+                    for a whole tile-diagonal: see _fill_blocked_parallel). With ``m = k + 1`` the split
                     term is ``C(i, m-1) + C(m, j)`` (the seed's one-column shift of the A tile), so the
                     bulk of tile (I, J) is a max-plus product over ``m`` in row tiles ``I+1 .. J-1``,
                     whose operands are all final. It runs as row broadcasts
