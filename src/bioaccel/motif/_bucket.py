@@ -114,31 +114,37 @@ def _enumerate_slice(q, qmin, scale, buckets, initial, transition, order, first,
 @njit(cache=True, parallel=True, nogil=True)
 def _merge(ta, step_a, tb, step_b, buckets):
     """Convolution of two bucket tables, rounded down into ``buckets`` buckets of width
-    step_a + step_b: out[a, c, floor((i*step_a + j*step_b) / (step_a + step_b))] += ta[a,b,i]*tb[b,c,j]."""
+    step_a + step_b: out[a, c, floor((i*step_a + j*step_b) / (step_a + step_b))] += ta[a,b,i]*tb[b,c,j].
+
+    Rows i of the left table are split into chunks merged in parallel into private tables."""
     nin, nmid, na = ta.shape
     nout, nb = tb.shape[1], tb.shape[2]
     step = step_a + step_b
     inv = 1.0 / step if step > 0 else 0.0
-    out = np.zeros((nin, nout, buckets), np.float64)
-    for pair in prange(nin * nout):
-        a = pair // nout
-        c = pair % nout
-        acc = np.zeros(buckets, np.float64)
-        for mid in range(nmid):
-            for i in range(na):
-                wa = ta[a, mid, i]
-                if wa == 0.0:
-                    continue
-                base = i * step_a
-                for j in range(nb):
-                    wb = tb[mid, c, j]
-                    if wb == 0.0:
+    chunks = min(na, 64)
+    per = (na + chunks - 1) // chunks
+    partial = np.zeros((chunks, nin, nout, buckets), np.float64)
+    for chunk in prange(chunks):
+        acc = partial[chunk]
+        for i in range(chunk * per, min(na, (chunk + 1) * per)):
+            base = i * step_a
+            for a in range(nin):
+                for mid in range(nmid):
+                    wa = ta[a, mid, i]
+                    if wa == 0.0:
                         continue
-                    k = np.int64((base + j * step_b) * inv)
-                    if k >= buckets:
-                        k = buckets - 1
-                    acc[k] += wa * wb
-        out[a, c] = acc
+                    for c in range(nout):
+                        for j in range(nb):
+                            wb = tb[mid, c, j]
+                            if wb == 0.0:
+                                continue
+                            k = np.int64((base + j * step_b) * inv)
+                            if k >= buckets:
+                                k = buckets - 1
+                            acc[a, c, k] += wa * wb
+    out = np.zeros((nin, nout, buckets), np.float64)
+    for chunk in range(chunks):
+        out += partial[chunk]
     return out
 
 

@@ -117,8 +117,10 @@ class ScoreDistribution:
             return float(self.above)
         return float(self._tail[i])
 
-    def pvalue_bounds(self, score):
-        return self._tail_at(score, 1e-9), min(1.0, self._tail_at(score - self.error, -1e-9))
+    def pvalue_bounds(self, score, error=None):
+        """(lower, upper) bounds of P(score >= ``score``); ``error`` overrides the grid's own bound."""
+        error = self.error if error is None else error
+        return self._tail_at(score, 1e-9), min(1.0, self._tail_at(score - error, -1e-9))
 
     def pvalue(self, score):
         """Certified upper bound of P(score >= ``score``)."""
