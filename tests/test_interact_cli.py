@@ -117,3 +117,32 @@ def test_failed_run_leaves_no_output_file(tmp_fasta, tmp_path):
     code, _, _ = run([good, bad, "-o", str(target)])
     assert code == 2
     assert not target.exists() and not [p for p in os.listdir(tmp_path) if p.startswith(".bioaccel")]
+
+
+@pytest.mark.slow
+def test_svrna_against_real_sars_cov_2_target(tmp_fasta):
+    """The svRNA study's setting on real data: 3 svRNAs x 3 kb of SARS-CoV-2, target window 128."""
+    root = os.path.join(os.path.dirname(__file__), "..", "examples")
+    queries, genome = os.path.join(root, "sars-cov-svrna.fa"), os.path.join(root, "sars-cov-2.fasta")
+    if not (os.path.exists(queries) and os.path.exists(genome)):
+        pytest.skip("examples/sars-cov-svrna.fa or examples/sars-cov-2.fasta is missing")
+    from bioaccel.fasta import read_fasta
+
+    sequence = next(read_fasta(genome)).sequence[26000:29000]
+    targets = tmp_fasta(f">cov2_26000_29000\n{sequence}\n", "t.fa")
+    code, out, err = run([queries, targets, "--window-target", "128", "--structure", "--format", "json"])
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["query"] for r in records] == [r.id for r in read_fasta(queries)]
+    from bioaccel.interact import bpmax, InteractParams
+    from naive_bpmax import structure_units
+
+    for rec, query in zip(records, read_fasta(queries)):
+        assert rec["target_end"] - rec["target_start"] == 129 and len(rec["structure"]) == len(query) + 130
+        assert rec["intermolecular"]
+        # the API gives the same best window, and its structure re-scores to the optimum
+        result = bpmax(query, ("t", sequence), InteractParams(window_target=128), structure=True)
+        assert (result.score, result.target_start) == (rec["score"], rec["target_start"])
+        units = structure_units(query.sequence, sequence, result.intra_query, result.intra_target,
+                                result.inter)
+        assert units == round(2 * result.score)

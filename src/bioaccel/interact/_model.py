@@ -81,15 +81,23 @@ def banded_count(n, span):
     return n * span - span * (span - 1) // 2
 
 
-def work(M, N):
-    """Useful max/add operations of the untiled recurrence (bpmax.md's work formula)."""
-    def T(n):
-        return (n ** 3 - n) // 6
+def work(M, N, L1=None, L2=None):
+    """Useful max/add operations of the recurrence: bpmax.md's ``2 [T(M)T(N) + 2 P(M)T(N) + 2 T(M)P(N)]``,
+    or with windows (longest intervals L1, L2 bases) the same sums over the windowed domain.
 
-    def P(n):
-        return n * (n + 1) // 2
+    A cell with interval lengths (l1, l2) costs (l1-1)(l2-1) terms of D, 2(l1-1) of R3/R4 and
+    2(l2-1) of R1/R2, each one max and one add.
+    """
+    L1 = M if L1 is None else min(L1, M)
+    L2 = N if L2 is None else min(L2, N)
 
-    return 2 * (T(M) * T(N) + 2 * P(M) * T(N) + 2 * T(M) * P(N))
+    def T(n, L):  # sum over interval lengths l <= L of (number of intervals) * (l - 1)
+        return sum((n - l + 1) * (l - 1) for l in range(1, L + 1))
+
+    def P(n, L):
+        return sum(n - l + 1 for l in range(1, L + 1))
+
+    return 2 * (T(M, L1) * T(N, L2) + 2 * P(M, L1) * T(N, L2) + 2 * T(M, L1) * P(N, L2))
 
 
 def available_memory():
