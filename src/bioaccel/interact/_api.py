@@ -1,4 +1,5 @@
 """``bpmax(query, target)``: one interaction, every variant, windows, structure."""
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,23 @@ def single_strand_table(codes, params):
     # fill_dense sets Numba's thread count: hand it the one in force, not "all cores"
     table = fill_dense(codes, params.pair_table(), params.min_loop, threads=numba.get_num_threads())
     return np.asarray(table, dtype=np.int32)
+
+
+_RECENT_TABLES = OrderedDict()  # every query meets the same target: fold each strand once
+
+
+def _single_strand_cached(codes, fold):
+    key = (codes.tobytes(), fold)
+    table = _RECENT_TABLES.get(key)
+    if table is None:
+        table = single_strand_table(codes, fold)
+        if table.nbytes <= 2 ** 28:
+            _RECENT_TABLES[key] = table
+            while len(_RECENT_TABLES) > 4:
+                _RECENT_TABLES.popitem(last=False)
+    else:
+        _RECENT_TABLES.move_to_end(key)
+    return table
 
 
 @dataclass
@@ -108,8 +126,8 @@ def bpmax(query, target, params=None, *, variant="tiled", backend="cpu", structu
     check_memory(_plan_bytes(M, N, params, variant), f"BPMax ({variant}) of {M} x {N} nt",
                  _suggest_window(M, N, params, variant))
     fold = params.fold_params
-    S1 = single_strand_table(a, fold)
-    S2 = single_strand_table(rb, fold)
+    S1 = _single_strand_cached(a, fold)
+    S2 = _single_strand_cached(rb, fold)
     L1, L2 = params.spans(M, N)
     n_qw, n_tw = M - L1 + 1, N - L2 + 1
     if variant == "naive":
