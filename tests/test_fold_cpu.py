@@ -183,3 +183,12 @@ def test_a_few_thousand_nt_of_sars_cov_2_agree_across_variants():
     assert len({(r.structure, r.score) for r in results.values()}) == 1
     blocked = results["blocked"]
     assert naive.structure_score(seq, blocked.structure, params) == blocked.score_units > 0
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from bioaccel.fold import _api
+
+    outcome = doctest.testmod(_api)
+    assert outcome.attempted >= 2 and outcome.failed == 0
