@@ -56,20 +56,10 @@ def threshold(scores, background, p):
     pr = word_probabilities(background, words)
     order = np.argsort(-sc, kind="stable")
     sc, pr = sc[order], pr[order]
-    best = math.inf
-    cum = 0.0
-    i = 0
-    while i < sc.size:
-        j = i
-        while j < sc.size and sc[j] == sc[i]:
-            cum += pr[j]
-            j += 1
-        if cum <= p:
-            best = sc[i]
-        else:
-            break
-        i = j
-    return best
+    cum = np.cumsum(pr)
+    last_of_group = np.flatnonzero(np.append(sc[1:] != sc[:-1], True))   # words tied on a score together
+    ok = last_of_group[cum[last_of_group] <= p]
+    return float(sc[ok[-1]]) if ok.size else math.inf
 
 
 def compare(scores1, scores2, alpha, beta, background):

@@ -110,7 +110,9 @@ class ScoreDistribution:
             return float(self._tail[0]) if s < 0 else 0.0
         if self.step == 0:
             return float(self._tail[0]) if self.offset >= s - 1e-12 else float(self.above)
-        i = math.ceil((s - self.offset) / self.step + slack)
+        # float cancellation in (s - offset) costs up to ~1e-16 * |s| / step steps on fine grids
+        scale = 1.0 + 1e-7 * (abs(s) + abs(self.offset)) / self.step
+        i = math.ceil((s - self.offset) / self.step + slack * scale)
         if i <= 0:
             return float(self._tail[0])
         if i >= self.mass.size:

@@ -1,0 +1,49 @@
+"""COMPARE against brute force: every shift of two small matrices, enumeration and grid paths."""
+import numpy as np
+import pytest
+
+import naive_motif as naive
+from bioaccel.motif import PSSM, Background, compare
+from bioaccel.motif import _compare
+
+TOL = 1e-12
+RNG = np.random.default_rng(12)
+BACKGROUNDS = [Background.uniform(), Background.from_frequencies([0.1, 0.4, 0.3, 0.2]),
+               Background.markov([0.2, 0.3, 0.3, 0.2], RNG.dirichlet(np.ones(4), size=4))]
+
+
+def padded_truth(r, a, b, bg):
+    start = min(0, r.shift)
+    s1 = np.zeros((r.span, 4))
+    s1[-start:-start + a.length] = a.scores
+    s2 = np.zeros((r.span, 4))
+    s2[r.shift - start:r.shift - start + b.length] = b.scores
+    return naive.compare(s1, s2, r.alpha, r.beta, bg)
+
+
+@pytest.mark.parametrize("grid", [False, True], ids=["enumerated", "grid"])
+@pytest.mark.parametrize("bg", BACKGROUNDS, ids=["uniform", "skewed", "markov1"])
+def test_compare_every_shift_equals_brute_force(monkeypatch, grid, bg):
+    if grid:   # force the two-dimensional grid DP even on short spans
+        monkeypatch.setattr(_compare, "ENUMERATE_SPAN", 0)
+    rng = np.random.default_rng(13)
+    for m1, m2 in [(4, 4), (5, 3), (2, 6)]:
+        a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
+        b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
+        results = compare(a, b, p=0.05)
+        assert [r.shift for r in results] == list(range(-(m2 - 1), m1))
+        for r in results:
+            truth = padded_truth(r, a, b, bg)
+            for (lo, hi), true in zip((r.both, r.only1, r.only2, r.neither), truth):
+                assert lo - TOL <= true <= hi + TOL, (r, truth)
+            if not grid:
+                assert r.both[0] == r.both[1]
+
+
+def test_compare_same_matrix_is_similar():
+    rng = np.random.default_rng(14)
+    a = PSSM(rng.normal(size=(6, 4)) * 2, motif_id="a")
+    results = compare(a, a, p=1e-2)
+    best = max(results, key=lambda r: r.similarity)
+    assert best.shift == 0 and best.similarity == pytest.approx(1.0)
+    assert best.only1 == (0.0, 0.0)
