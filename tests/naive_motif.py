@@ -1,5 +1,4 @@
 """Brute-force references for the motif statistics: enumerate all 4**m words (small m only)."""
-import itertools
 import math
 
 import numpy as np
@@ -7,7 +6,8 @@ import numpy as np
 
 def all_words(m):
     """(4**m, m) array of every word's letter codes, in lexicographic order."""
-    return np.array(list(itertools.product(range(4), repeat=m)), dtype=np.int64).reshape(-1, m)
+    index = np.arange(4 ** m, dtype=np.int64)[:, None]
+    return (index >> (2 * np.arange(m - 1, -1, -1, dtype=np.int64))) & 3
 
 
 def word_scores(scores, words=None):
@@ -49,9 +49,9 @@ def pvalue(scores, background, s, words=None):
     return float(word_probabilities(background, words)[word_scores(scores, words) >= s].sum())
 
 
-def threshold(scores, background, p):
+def threshold(scores, background, p, words=None):
     """Smallest achieved score t with P(score >= t) <= p (inf when none)."""
-    words = all_words(np.asarray(scores).shape[0])
+    words = all_words(np.asarray(scores).shape[0]) if words is None else words
     sc = word_scores(scores, words)
     pr = word_probabilities(background, words)
     order = np.argsort(-sc, kind="stable")

@@ -72,7 +72,7 @@ def test_exact_threshold_certified_and_optimal(name, m, scores, rng):
     truth = Enumeration(scores, bg)
     for p in (0.2, 1e-2, 1e-3, 1e-4):
         t = exact_threshold(pssm, p)
-        best = naive.threshold(scores, bg, p)     # the smallest achieved score with P-value <= p
+        best = naive.threshold(scores, bg, p, truth.words)     # the smallest achieved score with P-value <= p
         if not math.isfinite(best):
             assert not math.isfinite(t.score)
             continue
@@ -114,7 +114,7 @@ def test_bucket_within_seed_bound(name, m, scores, rng):
     # PVALUETOSCORE: certified, and within the bound (+ one bucket) of the best threshold
     for p in (0.1, 1e-2, 1e-3):
         t = dist.threshold(p)
-        best = naive.threshold(scores, bg, p)
+        best = naive.threshold(scores, bg, p, truth.words)
         if math.isfinite(t.score):
             assert truth.pvalue(t.score) <= p + TOL
             assert t.score - best <= dist.error + dist.step + 1e-9
