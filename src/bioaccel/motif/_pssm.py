@@ -153,13 +153,14 @@ class Background:
         if len(parts) == 4 and not os.path.exists(text):
             try:
                 if "=" in text:
-                    return Background.from_frequencies(
-                        {p.split("=")[0].strip().upper(): float(p.split("=")[1]) for p in parts})
-                return Background.from_frequencies([float(p) for p in parts])
-            except ValueError:
+                    freqs = {p.split("=")[0].strip().upper(): float(p.split("=")[1]) for p in parts}
+                else:
+                    freqs = [float(p) for p in parts]
+            except (ValueError, IndexError):
                 raise InvalidParameter(
                     f"--background {text!r}: expected 'uniform', four frequencies A,C,G,T or a FASTA file"
                 ) from None
+            return Background.from_frequencies(freqs)
         return Background.from_fasta(text, order=order)
 
 

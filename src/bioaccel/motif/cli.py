@@ -121,7 +121,7 @@ def _distribution(args, motif):
     return score_distribution(motif, args.method, backend=args.backend, **_options(args))
 
 
-def _stats(args, compute, header, row):
+def _stats(args, stdout, compute, header, row):
     set_threads(args.threads)
     motifs = _motifs(args, args.motif)
     if args.plot:
@@ -129,7 +129,7 @@ def _stats(args, compute, header, row):
 
         plot_format(args.plot)
     results, plots = compute(motifs)
-    with open_output(args.output, "w", stdout=stdout_of(args)) as out:
+    with open_output(args.output, "w", stdout=stdout) as out:
         if args.format == "text":
             out.write("\t".join(header) + "\n")
         for m, r in zip(motifs, results):
@@ -142,12 +142,7 @@ def _stats(args, compute, header, row):
     return 0
 
 
-def stdout_of(args):
-    return args._stdout
-
-
 def run_pvalue(args, stdout, stderr):
-    args._stdout = stdout
 
     def compute(motifs):
         out, plots = [], []
@@ -157,14 +152,13 @@ def run_pvalue(args, stdout, stderr):
             plots.append((dist, args.score, f"{m.motif_id} {m.name} ({args.method})"))
         return out, plots
 
-    return _stats(args, compute, ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high",
+    return _stats(args, stdout, compute, ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high",
                                   "method"],
                   lambda m, r: [m.motif_id, m.name, str(m.length), _fmt(r.score), _fmt(r.pvalue), _fmt(r.low),
                                 _fmt(r.high), r.method])
 
 
 def run_threshold(args, stdout, stderr):
-    args._stdout = stdout
     from ._distribution import thresholds
 
     def compute(motifs):
@@ -178,7 +172,7 @@ def run_threshold(args, stdout, stderr):
                  for m, d, r in zip(motifs, dists, out) if d is not None]
         return out, plots
 
-    return _stats(args, compute, ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high",
+    return _stats(args, stdout, compute, ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high",
                                   "method"],
                   lambda m, r: [m.motif_id, m.name, str(m.length), _fmt(r.score), _fmt(r.pvalue), _fmt(r.low),
                                 _fmt(r.high), r.method])

@@ -1,0 +1,92 @@
+"""``bioaccel motif``: show, pvalue, threshold, compare; JSON and text; plots; one-line errors."""
+import io
+import json
+import os
+
+import pytest
+
+from bioaccel.cli import main
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "motifs")
+JASPAR = os.path.join(DATA, "two.jaspar")
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["motif", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_show_json_and_text():
+    code, out, err = run("show", JASPAR, "--format", "json")
+    assert code == 0, err
+    objs = json_lines(out)
+    assert [o["motif_id"] for o in objs] == ["MA0004.1", "MA9999.1"]
+    assert len(objs[0]["pssm"]) == 6 and len(objs[0]["pssm"][0]) == 4
+    assert objs[0]["background"]["frequencies"] == {"A": 0.25, "C": 0.25, "G": 0.25, "T": 0.25}
+    code, out, _ = run("show", JASPAR, "--background", "0.3,0.2,0.2,0.3", "--preset", "moods")
+    assert code == 0 and out.startswith(">MA0004.1 Arnt") and "pos\tA\tC\tG\tT" in out
+
+
+def test_threshold_and_pvalue_agree(tmp_path):
+    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3", "--format", "json")
+    assert code == 0, err
+    first, second = json_lines(out)
+    assert first["motif_id"] == "MA0004.1" and first["pvalue"] <= 1e-3
+    assert second["score"] is None            # a 3-mer never reaches 1e-3 (4**-3 > 1e-3)
+    code, out, err = run("pvalue", JASPAR, "--score", str(first["score"]), "--format", "json")
+    assert code == 0, err
+    back = json_lines(out)[0]
+    assert back["pvalue_low"] <= 1e-3 and {"motif_id", "score", "pvalue"} <= set(back)
+    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3", "--method", "bucket", "--slices", "2")
+    assert code == 0, err
+    assert out.splitlines()[0].split("\t")[:5] == ["motif_id", "name", "length", "score", "pvalue"]
+    assert out.splitlines()[1].startswith("MA0004.1\tArnt\t6\t")
+
+
+def test_plot_and_output_file(tmp_path):
+    image = tmp_path / "dist.png"
+    table = tmp_path / "out.tsv"
+    code, out, err = run("pvalue", JASPAR, "--score", "5", "--plot", str(image), "-o", str(table))
+    assert code == 0, err
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert table.read_text().startswith("motif_id\t")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".bioaccel")] == []
+
+
+def test_compare_json():
+    code, out, err = run("compare", JASPAR, os.path.join(DATA, "two.meme"), "--pvalue", "1e-2", "--format", "json")
+    assert code == 0, err
+    pairs = json_lines(out)
+    assert len(pairs) == 4
+    same = pairs[0]        # MA0004.1 from the JASPAR file against MA0004.1 from the MEME file
+    assert same["motif1"] == same["motif2"] == "MA0004.1"
+    assert same["best_shift"] == 0 and same["similarity"] > 0.5
+    assert [s["shift"] for s in same["shifts"]] == list(range(-5, 6))
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["threshold", os.path.join(DATA, "broken_number.jaspar"), "--pvalue", "1e-3"], "line 3"),
+    (["threshold", "missing.jaspar", "--pvalue", "1e-3"], "no such file"),
+    (["threshold", JASPAR, "--pvalue", "2"], "P-value must be in (0, 1]"),
+    (["pvalue", JASPAR, "--score", "1", "--background", "0,0,0,1"], "4 positive frequencies"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--method", "bucket", "--backend", "gpu"], "GPU"),
+    (["threshold", "jaspar:MA0000.9", "--pvalue", "1e-3"], "no matrix"),
+    (["pvalue", JASPAR, "--score", "1", "--plot", "x.gif"], "--plot"),
+])
+def test_errors_are_one_line_exit_2(argv, needle):
+    pytest.importorskip("pyjaspar")
+    code, out, err = run(*argv)
+    if "gpu" in argv:
+        from bioaccel._gpu import gpu_available
+
+        if gpu_available():
+            pytest.skip("a GPU is present")
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ")
+    assert needle in lines[0]
