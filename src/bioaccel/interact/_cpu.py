@@ -12,20 +12,24 @@ the product at a time: row i2 of F(i1, j1) is
     score(rb[i2], rb[j2]) + F(i1, j1)[i2+1, j2-1]                                         (strand-2 pair)
     max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), pushed along the row in order    (R2)
 
-Every term is a broadcast scalar plus a contiguous row, maxed into a row accumulator in blocks of 16
-(int16 when the scores fit: 16 lanes of AVX2). Rows are computed bottom-up (i2 = N-1 .. 0), a valid
-Nussinov order for R1, R2 and the strand-2 pair. All rows (i2, l1 = j1 - i1 + 1) on one anti-diagonal
-``(N-1-i2) + (l1-1) = t`` are independent and run in parallel (prange over (i1, l1)).
+Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
+D and R1 list their rows k2+1 first, then each 64-column chunk of the row accumulates over the list
+with four vectors in registers (_simd.maxplus_block); the other terms are flat loops that LLVM
+vectorises. Rows are computed bottom-up (i2 = N-1 .. 0), a valid Nussinov order for R1, R2 and the
+strand-2 pair. A parallel task computes 16 consecutive rows of one query interval; all tasks (block of
+rows I, l1 = j1 - i1 + 1) on one anti-diagonal ``I + l1 - 1 = t`` are independent and run in parallel
+(prange over (i1, l1), costliest first, one at a time).
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
-W2 + L1 rows per query interval: memory does not grow with the target's length. Without a window, or
-when the target is short, the whole banded table is kept (packed: storage only for the cells the
-windows allow, plus a 16-cell sentinel pad left of each row).
+W2 + 1 + 16 (L1 + 1) rows per query interval: memory does not grow with the target's length. Without a
+window, or when the target is short, the whole banded table is kept (packed: storage only for the cells
+the windows allow, plus a 16-cell sentinel pad left of each row).
 
 Exact pruning (``prune=True``): F grows when an interval grows (R1..R4 with an empty-structure side),
 so a term F(i1,k1,i2,k2) + F(k1+1,j1,k2+1,j2) is dominated by the one at k2-1 when
 F(i1,k1,i2,k2) = F(i1,k1,i2,k2-1), and by the one at k1-1 when F(i1,k1,i2,k2) = F(i1,k1-1,i2,k2); such
-row updates are skipped. The same argument skips R1 where S2(i2, .) is flat and R2 where the row is flat.
+row updates are skipped. The same argument skips R1 where S2(i2, .) is flat and R2 where the row is
+flat. Seed 003's GPU code has no such pruning; ``prune=False`` runs every term (tests check both).
 """
 import numpy as np
 import numba

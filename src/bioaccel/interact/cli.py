@@ -55,7 +55,6 @@ def run(args, stdout, stderr):
     set_threads(args.threads)
     queries = list(read_fasta(args.queries))
     names = columns(args.window_query is not None, args.window_target is not None, args.structure)
-    profiles = []
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open_output(args.output, "w", stdout=stdout))
         profile = stack.enter_context(open_output(args.profile, "w")) if args.profile else None
@@ -66,5 +65,4 @@ def run(args, stdout, stderr):
                 writer.write(item)
                 if profile is not None:
                     write_bedgraph(profile, [item])
-                    del item.window_scores
     return 0
