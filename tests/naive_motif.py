@@ -13,7 +13,10 @@ def all_words(m):
 def word_scores(scores, words=None):
     scores = np.asarray(scores, dtype=np.float64)
     words = all_words(scores.shape[0]) if words is None else words
-    return scores[np.arange(scores.shape[0]), words].sum(axis=1)
+    total = np.zeros(words.shape[0])
+    for j in range(scores.shape[0]):       # column by column, as the library sums
+        total += scores[j, words[:, j]]
+    return total
 
 
 def word_probabilities(background, words):

@@ -248,6 +248,97 @@ def _grid_dp(q, initial, transition, order, vlow, vlump):
     return dist, lo[m], lumped
 
 
+ENUMERATE_LENGTH = 12      # motifs this short whose grid bounds stay apart (a tie at the answer) are settled
+ENUMERATE_CAP = 1 << 21    # by listing the words above the answer's lower bound, at most this many
+
+
+@njit(cache=True, nogil=True)
+def _words_above(scores, initial, transition, order, cut, cap):
+    """Score and probability of every word scoring >= ``cut`` (depth-first, skipping every prefix that
+    cannot reach ``cut``); scores summed column by column. ``n > cap`` means the list overflowed."""
+    m = scores.shape[0]
+    nctx = transition.shape[0]
+    rmax = np.zeros(m + 1)
+    for j in range(m - 1, -1, -1):
+        rmax[j] = rmax[j + 1] + scores[j].max()
+    letters = np.zeros(m, np.int64)
+    ps = np.zeros(m + 1)
+    pw = np.ones(m + 1)
+    pc = np.zeros(m + 1, np.int64)
+    out_s = np.empty(cap)
+    out_p = np.empty(cap)
+    n = 0
+    j = 0
+    slack = 1e-9 * (1.0 + abs(cut) + rmax[0])    # prefix + best rest is summed in another order
+    while j >= 0:
+        if letters[j] > 3:
+            j -= 1
+            if j >= 0:
+                letters[j] += 1
+            continue
+        x = letters[j]
+        total = ps[j] + scores[j, x]
+        if total + rmax[j + 1] < cut - slack:
+            letters[j] += 1
+            continue
+        ctx = pc[j]
+        nc = (ctx * 4 + x) % nctx
+        if j < order:
+            w = initial[nc] if j + 1 == order else 1.0
+        else:
+            w = pw[j] * transition[ctx, x]
+        ps[j + 1] = total
+        pc[j + 1] = nc
+        pw[j + 1] = w
+        if j == m - 1:
+            if m < order:          # the initial k-mer's marginal over the letters the motif lacks
+                rest = order - m
+                w = 0.0
+                for tail in range(4 ** rest):
+                    w += initial[(nc << (2 * rest)) | tail]
+            if n >= cap:
+                return out_s, out_p, n + 1
+            out_s[n] = total
+            out_p[n] = w
+            n += 1
+            letters[j] += 1
+        else:
+            j += 1
+            letters[j] = 0
+    return out_s[:n], out_p[:n], n
+
+
+def _listed(pssm, cut):
+    initial, transition, order = _chain(pssm.background)
+    scores, probs, n = _words_above(pssm.scores, initial, transition, order, cut, ENUMERATE_CAP)
+    return (scores, probs) if n <= ENUMERATE_CAP else None
+
+
+def _listed_threshold(pssm, p, lower):
+    listed = _listed(pssm, lower - 1e-9 * (1 + abs(lower)))
+    if listed is None:
+        return None
+    scores, probs = listed
+    order = np.argsort(-scores, kind="stable")
+    scores, probs = scores[order], probs[order]
+    cum = np.cumsum(probs)
+    last = np.flatnonzero(np.append(scores[1:] != scores[:-1], True))     # last word of each tied score
+    ok = last[cum[last] <= p] if scores.size else last
+    if not ok.size or ok[-1] + 1 >= scores.size:
+        return None                # the answer is not inside the listed words: keep the grid's answer
+    i = ok[-1]
+    pv = float(cum[i])
+    return Threshold(pssm.motif_id, p, float(scores[i]), pv, pv, pv, float(scores[i + 1]), "exact", 0.0)
+
+
+def _listed_pvalue(pssm, score):
+    listed = _listed(pssm, score)
+    if listed is None:
+        return None
+    pv = float(listed[1][listed[0] >= score].sum())
+    return PValue(pssm.motif_id, float(score), pv, pv, pv, "exact", 0.0)
+
+
 def _chain(background):
     return (np.ascontiguousarray(background.initial, dtype=np.float64),
             np.ascontiguousarray(background.transition, dtype=np.float64), background.order)
@@ -340,18 +431,23 @@ def exact_threshold(pssm, p, *, rtol=DEFAULT_RTOL, score_tol=DEFAULT_SCORE_TOL, 
         lo, hi = dist.pvalue_bounds(upper)
         band = dist.pvalue_bounds(lower)[1] - lo
         result = Threshold(pssm.motif_id, p, upper, hi, lo, hi, lower, "exact", step)
-        if band <= rtol * p or upper - lower <= score_tol:
+        if band <= rtol * p:
+            return result
+        if upper - lower <= score_tol:
             break
         step /= REFINE
+    if pssm.length <= ENUMERATE_LENGTH:       # a tie at the answer keeps the bounds apart: settle it
+        return _listed_threshold(pssm, p, result.score_low) or result
     return result
 
 
 def exact_pvalue(pssm, score, *, rtol=DEFAULT_RTOL, max_refinements=4):
     """SCORETOPVALUE by the exact method: refine until high - low <= rtol * high."""
     score = float(score)
-    if score <= pssm.min_score:
+    margin = 1e-9 * (1.0 + abs(pssm.min_score) + abs(pssm.max_score))    # summation order changes the last bits
+    if score < pssm.min_score - margin:
         return PValue(pssm.motif_id, score, 1.0, 1.0, 1.0, "exact", 0.0)
-    if score > pssm.max_score:
+    if score > pssm.max_score + margin:
         return PValue(pssm.motif_id, score, 0.0, 0.0, 0.0, "exact", 0.0)
     step = _initial_step(pssm)
     result = None
@@ -365,8 +461,10 @@ def exact_pvalue(pssm, score, *, rtol=DEFAULT_RTOL, max_refinements=4):
             break
         result = dist.pvalue_result(score)
         if result.high - result.low <= rtol * result.high:
-            break
+            return result
         step /= REFINE
+    if pssm.length <= ENUMERATE_LENGTH:
+        return _listed_pvalue(pssm, score) or result
     return result
 
 
