@@ -117,12 +117,14 @@ def jaspar_thresholds(p, cores, with_bucket, single_thread):
     t = time.perf_counter()
     res = thresholds(motifs, p, threads=cores)
     out["exact_all_cores_s"] = time.perf_counter() - t
+    print(f"  JASPAR exact, {cores} threads: {out['exact_all_cores_s']:.2f} s", flush=True)
     out["unreachable"] = sum(1 for r in res if not math.isfinite(r.score))
     out["exact_max_relative_gap"] = max((r.high - r.low) / p for r in res if math.isfinite(r.score))
     if single_thread:
         t = time.perf_counter()
         res1 = thresholds(motifs, p, threads=1)
         out["exact_1_thread_s"] = time.perf_counter() - t
+        print(f"  JASPAR exact, 1 thread: {out['exact_1_thread_s']:.2f} s", flush=True)
         assert [r.score for r in res1] == [r.score for r in res]
     if with_bucket:
         bucket_distribution(motifs[0], slices=min(4, motifs[0].length))
