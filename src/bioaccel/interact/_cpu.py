@@ -13,30 +13,31 @@ the product at a time: row i2 of F(i1, j1) is
     max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), pushed along the row in order    (R2)
 
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
-D and R1 list their rows k2+1 first, then each 64-column chunk of the row accumulates over the list
-with four vectors in registers (_simd.maxplus_block); the other terms are flat loops that LLVM
-vectorises. Rows are computed bottom-up (i2 = N-1 .. 0), a valid Nussinov order for R1, R2 and the
-strand-2 pair. A parallel task computes 16 consecutive rows of one query interval; all tasks (block of
-rows I, l1 = j1 - i1 + 1) on one anti-diagonal ``I + l1 - 1 = t`` are independent and run in parallel
-(prange over (i1, l1), costliest first, one at a time).
+D (for each k1) and R1 run through a register-blocked micro-kernel (_simd.maxplus_range): each
+64-column chunk of the row keeps four vectors of accumulators in registers while it streams over
+k2; the other terms are flat loops that LLVM vectorises. Rows are computed bottom-up (i2 = N-1 .. 0),
+a valid Nussinov order for R1, R2 and the strand-2 pair. A parallel task computes 16 consecutive rows
+of one query interval; all tasks (block of rows I, l1 = j1 - i1 + 1) on one anti-diagonal
+``I + l1 - 1 = t`` are independent and run in parallel (prange over (i1, l1), costliest first, one at
+a time).
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
 W2 + 1 + 16 (L1 + 1) rows per query interval: memory does not grow with the target's length. Without a
 window, or when the target is short, the whole banded table is kept (packed: storage only for the cells
 the windows allow, plus a 16-cell sentinel pad left of each row).
 
-Exact pruning (``prune=True``): F grows when an interval grows (R1..R4 with an empty-structure side),
-so a term F(i1,k1,i2,k2) + F(k1+1,j1,k2+1,j2) is dominated by the one at k2-1 when
-F(i1,k1,i2,k2) = F(i1,k1,i2,k2-1), and by the one at k1-1 when F(i1,k1,i2,k2) = F(i1,k1-1,i2,k2); such
-row updates are skipped. The same argument skips R1 where S2(i2, .) is flat and R2 where the row is
-flat. Seed 003's GPU code has no such pruning; ``prune=False`` runs every term (tests check both).
+Exact pruning (``prune=True``) in R2: F grows when an interval grows (R1..R4 with an empty side), so
+the term F(i1,j1,i2,k2) + S2(k2+1,j2) is dominated by the one at k2-1 when the row is flat there; such
+pushes are skipped (tests check both settings). The same argument holds for D (a split whose left
+part did not grow is dominated), but skipping there costs more in scalar bookkeeping than the
+vector kernel spends on the dominated terms.
 """
 import numpy as np
 import numba
 from numba import njit, prange, types
 from numba.extending import overload
 
-from ._simd import maxplus_block, maxplus_vector
+from ._simd import maxplus_range, maxplus_range_vector
 
 ROWS_PER_TASK = 16  # rows of one query interval per parallel task: fewer barriers between steps
 
@@ -77,31 +78,27 @@ def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
 
 
 @njit(cache=True)
-def _chunked(acc, n, flat, avals, bases, xs, count, counts):
-    """acc[c] = max over listed p with xs[p] < c of avals[p] + flat[bases[p] + c], for c < n.
+def _ranged(acc, n, table, avec, a_at, offsets, b_at, counts):
+    """acc[c] = max over x < c of avec[a_at + x] + table[offsets[x] + b_at + c], for c < n.
 
-    64 columns at a time with the accumulators in registers, the row's end 16 at a time.
+    64 columns at a time with the accumulators in registers, the row's end 16 at a time; x runs over
+    the whole row, without any per-x scalar work.
     """
-    p = 0
     c0 = 0
     while c0 + 48 < n:
         for v in range(4):
-            while p < count and xs[p] < c0 + 16 * v + 16:
-                p += 1
-            counts[v] = p
-        maxplus_block(acc, c0, flat, avals, bases, counts)
+            counts[v] = min(n - 1, c0 + 16 * v + 16)
+        maxplus_range(acc, c0, table, avec, a_at, offsets, b_at, counts)
         c0 += 64
     while c0 < n:
-        while p < count and xs[p] < c0 + 16:
-            p += 1
-        counts[0] = p
-        maxplus_vector(acc, c0, flat, avals, bases, counts)
+        counts[0] = min(n - 1, c0 + 16)
+        maxplus_range_vector(acc, c0, table, avec, a_at, offsets, b_at, counts)
         c0 += 16
 
 
 @njit(cache=True)
 def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
-              flat, avals, bases, xs, counts):
+              flat, S2flat, offsets, counts):
     """Compute row i2 of F(i1, i1+l1-1, ., .) into acc[0 : n]; return n (the row length)."""
     N = rb.shape[0]
     j1 = i1 + l1 - 1
@@ -123,40 +120,17 @@ def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2,
         right = mat_id[k1 + 1, j1 - k1 - 1]
         _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], buf, left, r0)
         _maxplus_into(acc, 0, n_pad, S1[i1, k1], buf, right, r0)
-    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one. The rows k2+1 that survive pruning
-    # are listed (scalar, base of the row in ``flat``), then every 64-column chunk of the row
-    # accumulates over the list in registers.
+    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one: for each k1, every 64-column chunk
+    # of the row accumulates A[x] + (row i2+x+1 of F(k1+1, j1)) over x in registers
     capacity = buf.shape[1]
-    for k1 in range(i1, j1):
-        left = mat_id[i1, k1 - i1]
-        prev = mat_id[i1, k1 - i1 - 1] if k1 > i1 else left
-        right_base = mat_id[k1 + 1, j1 - k1 - 1] * capacity
-        count = np.uint64(0)
-        not_first = k1 > i1
-        at = np.uint64(left * capacity + r0)
-        at_prev = np.uint64(prev * capacity + r0)
-        below = np.uint64(i2 + 1)
-        for x in range(np.uint64(n - 1)):
-            av = flat[at + x]
-            avals[count] = av
-            bases[count] = right_base + rowstart[below + x] - np.int64(x) - 1
-            xs[count] = x
-            # dominated by the split at k2 - 1 (the pad left of a row never equals a score) or at
-            # k1 - 1; counted without a branch, which would be mispredicted half of the time
-            dominated = (av == flat[at + x - np.uint64(1)]) | (not_first & (av == flat[at_prev + x]))
-            count += np.uint64(1 - (prune & dominated))
-        _chunked(acc, n, flat, avals, bases, xs, np.int64(count), counts)
-    own = mat_id[i1, l1 - 1]
-    # R1: S2(i2, k2) + rows k2+1 of this matrix
-    own_base = own * capacity
-    count = 0
     for x in range(n - 1):
-        s = S2p[i2, 16 + x]
-        avals[count] = s
-        bases[count] = own_base + rowstart[i2 + x + 1] - x - 1
-        xs[count] = x
-        count += 1 - (prune & (s == S2p[i2, 15 + x]))  # the pad at x = 0 never equals a score
-    _chunked(acc, n, flat, avals, bases, xs, count, counts)
+        offsets[x] = rowstart[i2 + x + 1] - x - 1
+    for k1 in range(i1, j1):
+        _ranged(acc, n, flat, flat, mat_id[i1, k1 - i1] * capacity + r0, offsets,
+                mat_id[k1 + 1, j1 - k1 - 1] * capacity, counts)
+    own = mat_id[i1, l1 - 1]
+    # R1: S2(i2, k2) + rows k2+1 of this matrix, the same way
+    _ranged(acc, n, flat, S2flat, i2 * S2p.shape[1] + 16, offsets, own * capacity, counts)
     # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
     # may form, and then the term is at most F(i1, j1, i2, j2) anyway
     if n >= 5:
@@ -188,6 +162,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     keep_record = record.shape[0] > 0
     acc_len = Wd + 96
     flat = buf.reshape(buf.size)
+    S2flat = S2p.reshape(S2p.size)
     # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
     # tasks with the same I + l1 - 1 are independent
     for t in range(n_blocks + L1 - 1):
@@ -203,14 +178,12 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
             block = t - (l1 - 1)
             top = max(0, N - (block + 1) * B)
             acc = np.empty(acc_len, dtype=buf.dtype)
-            avals = np.empty(Wd, dtype=buf.dtype)
-            bases = np.empty(Wd, dtype=np.int64)
-            xs = np.empty(Wd, dtype=np.int64)
+            offsets = np.empty(Wd, dtype=np.int64)
             counts = np.empty(4, dtype=np.int64)
             m = mat_id[i1, l1 - 1]
             for i2 in range(N - 1 - block * B, top - 1, -1):
                 n = _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
-                              flat, avals, bases, xs, counts)
+                              flat, S2flat, offsets, counts)
                 r0 = rowstart[i2]
                 for c in range(n):
                     buf[m, r0 + c] = acc[c]

@@ -1,70 +1,79 @@
-"""A register-blocked max-plus micro-kernel written as one Numba intrinsic (LLVM vector IR).
+"""Register-blocked max-plus micro-kernels written as Numba intrinsics (LLVM vector IR).
 
 LLVM vectorises simple Numba loops, but not a loop that keeps several vectors of accumulators in
-registers while it streams over a reduction index: that needs explicit vector code. ``maxplus_block``
-is that code, and nothing else of the package builds IR by hand.
+registers while it streams over a reduction index: that needs explicit vector code. The kernels here
+are that code, and nothing else of the package builds IR by hand.
+
+Each computes, for v < vectors and p < counts[v] (``counts`` non-decreasing),
+
+    acc[c0 + 16v + u] = max(acc[c0 + 16v + u], a_p + table[b_p + c0 + 16v + u]),   u < 16,
+
+with the accumulators in registers for the whole reduction over p. Sums wrap around in the dtype
+(only scratch cells, past the end of a row, may overflow).
+
+- ``maxplus_block``: a_p = avals[p], b_p = bases[p] (explicit lists);
+- ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[p] + b_at (a contiguous run of scalars).
 """
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-LANES = 16   # one AVX2 register of int16
+LANES = 16  # one AVX2 register of int16
+
+
+def _emit(builder, acc_a, start, table_a, counts_a, entry, vectors, elem):
+    vec = ir.VectorType(elem, LANES)
+    vptr = vec.as_pointer()
+    i64 = ir.IntType(64)
+    align = elem.width // 8
+
+    def vector_at(data, index):
+        return builder.bitcast(builder.gep(data, [index], inbounds=True), vptr)
+
+    slots = []
+    for v in range(vectors):
+        slot = cgutils.alloca_once(builder, vec)
+        ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
+        builder.store(builder.load(ptr, align=align), slot)
+        slots.append(slot)
+    counts = [builder.load(builder.gep(counts_a.data, [ir.Constant(i64, v)])) for v in range(vectors)]
+    zero_mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES), None)
+    lower = ir.Constant(i64, 0)
+    for first in range(vectors):  # p in [counts[first-1], counts[first]) feeds vectors first..
+        with cgutils.for_range_slice(builder, lower, counts[first], ir.Constant(i64, 1), inc=True) as (p, _):
+            scalar, base = entry(p)
+            spread = builder.shuffle_vector(
+                builder.insert_element(ir.Constant(vec, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0)),
+                ir.Constant(vec, ir.Undefined), zero_mask)
+            base = builder.add(base, start)
+            for v in range(first, vectors):
+                ptr = vector_at(table_a.data, builder.add(base, ir.Constant(i64, v * LANES)))
+                term = builder.add(spread, builder.load(ptr, align=align))
+                cur = builder.load(slots[v])
+                builder.store(builder.select(builder.icmp_signed(">", term, cur), term, cur), slots[v])
+        lower = counts[first]
+    for v in range(vectors):
+        ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
+        builder.store(builder.load(slots[v]), ptr, align=align)
 
 
 def _make_block(vectors):
     @intrinsic
     def maxplus_block(typingctx, acc, c0, table, avals, bases, counts):
-        """For v in 0..vectors-1 and p in [0, counts[v]):
-            acc[c0 + 16v + u] = max(acc[c0 + 16v + u], avals[p] + table[bases[p] + c0 + 16v + u]), u < 16.
-
-        ``acc``, ``table``, ``avals``: 1-D arrays of one integer dtype; ``bases``, ``counts``: int64 arrays
-        (``counts`` non-decreasing, vectors entries). Sums wrap around in the dtype (only scratch cells may
-        overflow). The accumulators stay in registers across the whole reduction over p.
-        """
         sig = types.void(acc, c0, table, avals, bases, counts)
 
         def codegen(context, builder, signature, args):
             acc_t, _, table_t, avals_t, bases_t, counts_t = signature.args
-            acc_a = context.make_array(acc_t)(context, builder, args[0])
-            table_a = context.make_array(table_t)(context, builder, args[2])
-            avals_a = context.make_array(avals_t)(context, builder, args[3])
-            bases_a = context.make_array(bases_t)(context, builder, args[4])
-            counts_a = context.make_array(counts_t)(context, builder, args[5])
-            start = args[1]
-            elem = context.get_data_type(acc_t.dtype)
-            vec = ir.VectorType(elem, LANES)
-            vptr = vec.as_pointer()
-            i64 = ir.IntType(64)
+            arrays = [context.make_array(t)(context, builder, args[i])
+                      for i, t in ((0, acc_t), (2, table_t), (3, avals_t), (4, bases_t), (5, counts_t))]
+            acc_a, table_a, avals_a, bases_a, counts_a = arrays
 
-            def vector_at(data, index):
-                return builder.bitcast(builder.gep(data, [index], inbounds=True), vptr)
+            def entry(p):
+                return (builder.load(builder.gep(avals_a.data, [p])),
+                        builder.load(builder.gep(bases_a.data, [p])))
 
-            slots = []
-            for v in range(vectors):
-                slot = cgutils.alloca_once(builder, vec)
-                ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
-                builder.store(builder.load(ptr, align=elem.width // 8), slot)
-                slots.append(slot)
-            counts = [builder.load(builder.gep(counts_a.data, [ir.Constant(i64, v)])) for v in range(vectors)]
-            zero_mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES), None)
-            lower = ir.Constant(i64, 0)
-            for first in range(vectors):  # p in [counts[first-1], counts[first]) feeds vectors first..3
-                with cgutils.for_range_slice(builder, lower, counts[first], ir.Constant(i64, 1), inc=True) as (p, _):
-                    scalar = builder.load(builder.gep(avals_a.data, [p]))
-                    spread = builder.shuffle_vector(
-                        builder.insert_element(ir.Constant(vec, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0)),
-                        ir.Constant(vec, ir.Undefined), zero_mask)
-                    base = builder.add(builder.load(builder.gep(bases_a.data, [p])), start)
-                    for v in range(first, vectors):
-                        ptr = vector_at(table_a.data, builder.add(base, ir.Constant(i64, v * LANES)))
-                        term = builder.add(spread, builder.load(ptr, align=elem.width // 8))
-                        cur = builder.load(slots[v])
-                        builder.store(builder.select(builder.icmp_signed(">", term, cur), term, cur), slots[v])
-                lower = counts[first]
-            for v in range(vectors):
-                ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
-                builder.store(builder.load(slots[v]), ptr, align=elem.width // 8)
+            _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
             return context.get_dummy_value()
 
         return sig, codegen
@@ -72,5 +81,30 @@ def _make_block(vectors):
     return maxplus_block
 
 
+def _make_range(vectors):
+    @intrinsic
+    def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, b_at, counts):
+        sig = types.void(acc, c0, table, avec, a_at, offsets, b_at, counts)
+
+        def codegen(context, builder, signature, args):
+            acc_t, _, table_t, avec_t, _, offsets_t, _, counts_t = signature.args
+            arrays = [context.make_array(t)(context, builder, args[i])
+                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (7, counts_t))]
+            acc_a, table_a, avec_a, offsets_a, counts_a = arrays
+
+            def entry(p):
+                return (builder.load(builder.gep(avec_a.data, [builder.add(args[4], p)])),
+                        builder.add(builder.load(builder.gep(offsets_a.data, [p])), args[6]))
+
+            _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return maxplus_range
+
+
 maxplus_block = _make_block(4)  # 64 columns
 maxplus_vector = _make_block(1)  # 16 columns, for the end of a row
+maxplus_range = _make_range(4)
+maxplus_range_vector = _make_range(1)
