@@ -23,6 +23,14 @@ def add_output_option(parser):
                         help="write here instead of standard output (written atomically)")
 
 
+def add_dask_option(parser):
+    parser.add_argument(
+        "--dask", metavar="ADDRESS|local", default=None,
+        help="run on a Dask cluster: a scheduler address, or 'local' for one on this machine "
+             "(one worker per core, or per GPU with --backend gpu); needs bioaccel[dask]",
+    )
+
+
 def set_threads(threads):
     """Use ``threads`` CPU threads in Numba's parallel loops (0 = all available cores)."""
     if threads < 0:

@@ -1,4 +1,5 @@
 """The folding API: ``nussinov(sequences, backend=...)`` and ViennaRNA-style ``fold(sequence)``."""
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,20 +82,35 @@ def _records(sequences):
 
 
 def nussinov(sequences, *, backend="cpu", variant=None, threads=0, min_loop=3, gu=True, params=None,
-             traceback=True):
+             traceback=True, client=None):
     """Fold each sequence with Nussinov's algorithm (maximum weighted base pairs); a list of FoldResult.
 
     ``sequences``: one string, a Record, or an iterable of strings, Records or ``(id, sequence)``
     pairs. ``backend``: "cpu" (Numba, all cores) or "gpu" (CUDA through CuPy). ``variant``: None for
     the backend's default ("blocked" on the CPU, "fast" on the GPU); CPU choices are
     ``blocked, naive, cache, naive-parallel, cache-parallel``. ``threads``: CPU threads (0 = all
-    cores). ``params`` (a FoldParams) overrides ``min_loop`` and ``gu``.
+    cores). ``params`` (a FoldParams) overrides ``min_loop`` and ``gu``. ``client``: fold on a Dask
+    cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in chunks
+    balanced by n^3, results in input order; with ``backend="gpu"`` and "local", one worker per GPU.
 
     >>> [(r.structure, r.score) for r in nussinov("GGGAAAUCC")]
     [('(((...)))', 3)]
     """
-    return list(iter_nussinov(sequences, backend=backend, variant=variant, threads=threads,
-                              min_loop=min_loop, gu=gu, params=params, traceback=traceback))
+    options = dict(backend=backend, variant=variant, threads=threads, min_loop=min_loop, gu=gu, params=params,
+                   traceback=traceback)
+    if client is not None:
+        from .._distributed import map_chunks
+
+        records = list(_records(sequences))
+        fold_chunk = functools.partial(_fold_records, **options)
+        costs = [float(len(r)) ** 3 + 1.0 for r in records]
+        return list(map_chunks(fold_chunk, records, costs, client=client, gpus=backend == "gpu"))
+    return list(iter_nussinov(sequences, **options))
+
+
+def _fold_records(records, **options):
+    """Fold a chunk of records where this runs (a Dask worker): the same code as a local call."""
+    return list(iter_nussinov(records, **options))
 
 
 def fold(sequence, **options):

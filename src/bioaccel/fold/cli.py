@@ -1,9 +1,9 @@
 """``bioaccel fold``: Nussinov folding of every record of a FASTA file."""
-from .._cliutil import add_backend_option, add_output_option, add_threads_option
+from .._cliutil import add_backend_option, add_dask_option, add_output_option, add_threads_option
 from .._output import open_output
 from ..errors import InvalidParameter
 from ..fasta import read_fasta
-from ._api import iter_nussinov
+from ._api import iter_nussinov, nussinov
 from ._cpu import CPU_VARIANTS
 from ._formats import FORMATS, WRITERS
 from ._model import FoldParams
@@ -25,6 +25,7 @@ def register(subparsers):
                              f"gpu: {GPU_VARIANTS}")
     add_backend_option(parser)
     add_threads_option(parser)
+    add_dask_option(parser)
     parser.add_argument("--min-loop", type=int, default=3, metavar="K",
                         help="unpaired bases a pair must enclose (default 3; 1 is seed 001's recurrence)")
     parser.add_argument("--no-gu", action="store_true", help="do not allow GU wobble pairs")
@@ -50,8 +51,11 @@ def run(args, stdout, stderr):
     params = _params(args)
     if args.plot:
         plot_format(args.plot)
-    results = iter_nussinov(read_fasta(args.fasta), backend=args.backend, variant=args.variant,
-                            threads=args.threads, params=params)
+    options = dict(backend=args.backend, variant=args.variant, threads=args.threads, params=params)
+    if args.dask:
+        results = nussinov(read_fasta(args.fasta), client=args.dask, **options)
+    else:
+        results = iter_nussinov(read_fasta(args.fasta), **options)
     write = WRITERS[args.format]
     drawn = []
     with open_output(args.output, "w", stdout=stdout) as out:
