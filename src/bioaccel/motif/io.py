@@ -310,8 +310,12 @@ def read_raw(path, fmt="auto", kind="auto"):
     if fmt == "meme":
         _check_meme(path, text)
         out = []
+        # Biopython keeps only the identifier of 'MOTIF identifier alternate-name'
+        alt = {f[1]: " ".join(f[2:]) for f in (ln.split() for ln in text.splitlines() if ln.startswith("MOTIF"))
+               if len(f) > 1}
         for m in _biopython(path, text, "minimal"):
             ident, _, name = m.name.partition(" ")
+            name = name or alt.get(ident, "")
             nsites = getattr(m, "num_occurrences", None)
             probs = _counts_array(m) / float(nsites or 1)
             # Biopython scales probabilities by nsites; keep them as frequencies with their nsites
