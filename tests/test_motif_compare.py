@@ -47,3 +47,20 @@ def test_compare_same_matrix_is_similar():
     best = max(results, key=lambda r: r.similarity)
     assert best.shift == 0 and best.similarity == pytest.approx(1.0)
     assert best.only1 == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("bg", BACKGROUNDS, ids=["uniform", "skewed", "markov1"])
+def test_bucket_compare_bounds_contain_brute_force(bg):
+    """Section 4.5 by 2-D BUCKETSCOREDISTRIBUTION: slices, sqrt(B) x sqrt(B) tables, merges."""
+    rng = np.random.default_rng(15)
+    for (m1, m2), slices, buckets in [((4, 4), 1, 400), ((5, 3), 2, 3600), ((3, 6), 3, 100)]:
+        a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
+        b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
+        results = compare(a, b, alpha=1.0, beta=0.5, method="bucket", slices=slices, buckets=buckets)
+        assert [r.shift for r in results] == list(range(-(m2 - 1), m1))
+        for r in results:
+            truth = padded_truth(r, a, b, bg)
+            for (lo, hi), true in zip((r.both, r.only1, r.only2, r.neither), truth):
+                assert lo - TOL <= true <= hi + TOL, (r, truth)
+            if buckets == 3600:     # 60 buckets per axis: the bounds say something
+                assert sum(hi - lo for lo, hi in (r.both, r.only1, r.only2, r.neither)) < 1.0

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..errors import InvalidParameter
-from ._distribution import DEFAULT_RTOL, _chain, _round_down, exact_threshold
+from ._distribution import DEFAULT_RTOL, _chain, _round_down
 
 MAX_CELLS = 1_000_000
 _BIG = np.iinfo(np.int64).max // 4
@@ -246,17 +246,20 @@ def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cel
 
 
 def compare(pssm1, pssm2, *, p=None, alpha=None, beta=None, shifts="all", method="exact",
-            rtol=DEFAULT_RTOL):
-    """COMPARE two matrices. Thresholds are ``alpha`` and ``beta``, or each matrix's exact
-    threshold at P-value ``p``. ``shifts``: "all" (every overlap), or a list of shifts.
-    Returns one :class:`CompareResult` per shift, in shift order."""
-    if method != "exact":
-        raise InvalidParameter(
-            "COMPARE runs on the exact two-dimensional grid; the seed's 2-D bucket variant is not provided "
-            "(use --method exact)")
+            rtol=DEFAULT_RTOL, slices=4, buckets=3600):
+    """COMPARE two matrices. Thresholds are ``alpha`` and ``beta``, or each matrix's threshold at
+    P-value ``p`` by ``method``. ``shifts``: "all" (every overlap), or a list of shifts. ``method``:
+    exact (the 2-D grid, or every word for spans up to 10) or bucket (2-D BUCKETSCOREDISTRIBUTION with
+    ``slices`` slices and sqrt(``buckets``) buckets per axis). Returns one :class:`CompareResult` per
+    shift, in shift order; every probability comes with certified (low, high) bounds."""
+    if method not in ("exact", "bucket"):
+        raise InvalidParameter(f"unknown method {method!r}; expected exact or bucket")
     if p is not None:
-        alpha = exact_threshold(pssm1, p).score if alpha is None else alpha
-        beta = exact_threshold(pssm2, p).score if beta is None else beta
+        from ._distribution import threshold
+
+        options = {} if method == "exact" else {"slices": slices, "buckets": buckets}
+        alpha = threshold(pssm1, p, method=method, **options).score if alpha is None else alpha
+        beta = threshold(pssm2, p, method=method, **options).score if beta is None else beta
     if alpha is None or beta is None:
         raise InvalidParameter("compare needs a P-value or both score thresholds")
     if pssm1.background.order != pssm2.background.order or not (
@@ -264,4 +267,155 @@ def compare(pssm1, pssm2, *, p=None, alpha=None, beta=None, shifts="all", method
         raise InvalidParameter("compare: both matrices must be scored against the same background")
     if shifts == "all":
         shifts = range(-(pssm2.length - 1), pssm1.length)
+    if method == "bucket":
+        return [bucket_compare_at_shift(pssm1, pssm2, float(alpha), float(beta), int(s), slices=slices,
+                                        buckets=buckets) for s in shifts]
     return [compare_at_shift(pssm1, pssm2, float(alpha), float(beta), int(s), rtol=rtol) for s in shifts]
+
+
+# ---------------------------------------------------------------------------------------------
+# COMPARE by BUCKETSCOREDISTRIBUTION (section 4.5): the same slices, enumeration and merges, with
+# two-dimensional tables of sqrt(B) x sqrt(B) buckets (the seed's O(log N / sqrt(B)) error on words).
+
+@njit(cache=True, parallel=True, nogil=True)
+def _enumerate_pair_slice(q1, q2, qmin1, qmin2, scale1, scale2, nb, initial, transition, order, first):
+    """out[in_ctx, out_ctx, b1, b2]: probability of the slice's words in bucket b1 of matrix 1 and
+    b2 of matrix 2 (fixed-point sums, rounded down), in parallel over the first letter and context."""
+    L = q1.shape[0]
+    nctx = transition.shape[0]
+    nin = 1 if first else nctx
+    prefix_len = 1 if L > 1 else 0
+    nchunks = 4 ** prefix_len
+    hist = np.zeros((nchunks * nin, nctx, nb, nb), np.float64)
+    for task in prange(nchunks * nin):
+        a = task // nchunks
+        pre = task % nchunks
+        letters = np.zeros(L, np.int64)
+        s1 = np.zeros(L + 1, np.int64)
+        s2 = np.zeros(L + 1, np.int64)
+        pw = np.ones(L + 1, np.float64)
+        pc = np.zeros(L + 1, np.int64)
+        if prefix_len:
+            letters[0] = pre
+        pc[0] = 0 if first else a
+        start = 0
+        while True:
+            for j in range(start, L):
+                x = letters[j]
+                s1[j + 1] = s1[j] + q1[j, x]
+                s2[j + 1] = s2[j] + q2[j, x]
+                ctx = pc[j]
+                pc[j + 1] = (ctx * 4 + x) % nctx
+                if first and j < order:
+                    pw[j + 1] = initial[pc[j + 1]] if j + 1 == order else 1.0
+                else:
+                    pw[j + 1] = pw[j] * transition[ctx, x]
+            b1 = min(np.int64((s1[L] - qmin1) * scale1), nb - 1)
+            b2 = min(np.int64((s2[L] - qmin2) * scale2), nb - 1)
+            hist[task, pc[L], b1, b2] += pw[L]
+            j = L - 1
+            while j >= prefix_len and letters[j] == 3:
+                letters[j] = 0
+                j -= 1
+            if j < prefix_len:
+                break
+            letters[j] += 1
+            start = j
+    out = np.zeros((nin, nctx, nb, nb), np.float64)
+    for task in range(nchunks * nin):
+        out[task // nchunks] += hist[task]
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _merge2d(ta, sa1, sa2, tb, sb1, sb2, nb):
+    """Two-dimensional convolution of bucket tables, each axis rounded down as in ``_bucket._merge``."""
+    nin, nmid = ta.shape[0], ta.shape[1]
+    nout = tb.shape[1]
+    st1, st2 = sa1 + sb1, sa2 + sb2
+    inv1 = 1.0 / st1 if st1 > 0 else 0.0
+    inv2 = 1.0 / st2 if st2 > 0 else 0.0
+    out = np.zeros((nin, nout, nb, nb), np.float64)
+    for pair in prange(nin * nout):
+        a = pair // nout
+        c = pair % nout
+        acc = out[a, c]
+        for mid in range(nmid):
+            for i1 in range(nb):
+                for i2 in range(nb):
+                    wa = ta[a, mid, i1, i2]
+                    if wa == 0.0:
+                        continue
+                    for j1 in range(nb):
+                        k1 = min(np.int64((i1 * sa1 + j1 * sb1) * inv1), nb - 1)
+                        for j2 in range(nb):
+                            wb = tb[mid, c, j1, j2]
+                            if wb == 0.0:
+                                continue
+                            k2 = min(np.int64((i2 * sa2 + j2 * sb2) * inv2), nb - 1)
+                            acc[k1, k2] += wa * wb
+    return out
+
+
+def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, buckets=3600):
+    """COMPARE at one shift by 2-D BUCKETSCOREDISTRIBUTION: certified (low, high) probabilities, each
+    axis with the error (1 + ceil(log2 N)) * (max - min) / sqrt(B) of its matrix."""
+    from ._bucket import fixed_point_shift, slice_bounds
+
+    m1, m2 = pssm1.length, pssm2.length
+    if not -(m2 - 1) <= shift <= m1 - 1:
+        raise InvalidParameter(f"shift {shift} out of range: expected {-(m2 - 1)}..{m1 - 1}")
+    start = min(0, shift)
+    span = max(m1, shift + m2) - start
+    s1 = _padded(pssm1.scores, -start, span)
+    s2 = _padded(pssm2.scores, shift - start, span)
+    nb = max(2, int(math.isqrt(int(buckets))))
+    slices = max(1, min(int(slices), span))
+    initial, transition, order = _chain(pssm1.background)
+    bounds = slice_bounds(span, slices)
+    if order and min(b - a for a, b in bounds) < order:
+        raise InvalidParameter(f"a Markov background of order {order} needs slices of at least {order} columns")
+    if max(b - a for a, b in bounds) > 13:
+        raise InvalidParameter(f"COMPARE by buckets: slices of {max(b - a for a, b in bounds)} columns are too long "
+                               f"to enumerate; use more --slices (at least {math.ceil(span / 13)})")
+    shift1, shift2 = fixed_point_shift(s1), fixed_point_shift(s2)
+    nodes = []
+    for index, (a, b) in enumerate(bounds):
+        q1 = np.floor(s1[a:b] * 2.0 ** shift1).astype(np.int64)
+        q2 = np.floor(s2[a:b] * 2.0 ** shift2).astype(np.int64)
+        axes = []
+        for q, sh in ((q1, shift1), (q2, shift2)):
+            qmin, qmax = int(q.min(axis=1).sum()), int(q.max(axis=1).sum())
+            width = qmax - qmin
+            unit = 2.0 ** -sh
+            axes.append((qmin, nb / width if width > 0 else 0.0, qmin * unit, width * unit / nb,
+                         width * unit / nb + (b - a) * unit))
+        table = _enumerate_pair_slice(q1, q2, axes[0][0], axes[1][0], axes[0][1], axes[1][1], nb,
+                                      initial, transition, order, index == 0)
+        nodes.append((table, [axes[0][2], axes[1][2]], [axes[0][3], axes[1][3]], [axes[0][4], axes[1][4]]))
+
+    def merge(items):
+        if len(items) == 1:
+            return items[0]
+        half = (len(items) + 1) // 2
+        (ta, oa, sa, ea), (tb, ob, sb, eb) = merge(items[:half]), merge(items[half:])
+        table = _merge2d(ta, sa[0], sa[1], tb, sb[0], sb[1], nb)
+        steps = [sa[0] + sb[0], sa[1] + sb[1]]
+        return table, [oa[0] + ob[0], oa[1] + ob[1]], steps, [ea[0] + eb[0] + steps[0], ea[1] + eb[1] + steps[1]]
+
+    table, offset, step, error = merge(nodes)
+    grid = table.sum(axis=(0, 1))
+    classes = []
+    for axis, cut in ((0, alpha), (1, beta)):
+        lower_edge = offset[axis] + step[axis] * np.arange(nb)
+        cls = np.ones(nb, np.int64)                                       # uncertain
+        if math.isinf(cut):
+            cls[:] = 0 if cut > 0 else 2
+        else:
+            slack = 1e-9 * (1 + abs(cut))
+            cls[lower_edge >= cut + slack] = 2                            # certainly above
+            cls[lower_edge + error[axis] < cut - slack] = 0               # certainly below
+        classes.append(cls)
+    out = np.zeros((3, 3))
+    np.add.at(out, (classes[0][:, None].repeat(nb, 1), classes[1][None, :].repeat(nb, 0)), grid)
+    return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *_bounds(out))

@@ -203,7 +203,8 @@ def run_compare(args, stdout, stderr):
             for m2 in second:
                 t2 = threshold(m2, args.pvalue, method=args.method, **options)
                 shifts = "all" if args.shift is None else [args.shift]
-                results = compare(m1, m2, alpha=t1.score, beta=t2.score, shifts=shifts)
+                results = compare(m1, m2, alpha=t1.score, beta=t2.score, shifts=shifts, method=args.method,
+                                  rtol=args.precision, slices=args.slices, buckets=args.buckets)
                 best = max(results, key=lambda r: r.similarity)
                 if args.format == "json":
                     out.write(json.dumps({
