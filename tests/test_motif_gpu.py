@@ -50,10 +50,33 @@ def test_gpu_distribution_and_threshold_equal_cpu():
     assert cpu.threshold(1e-4) == gpu.threshold(1e-4)
 
 
-def test_gpu_refuses_markov_background():
-    bg = Background.markov([0.25] * 4, np.full((4, 4), 0.25))
-    with pytest.raises(InvalidParameter, match="order-0"):
-        bucket_distribution(random_pssm(np.random.default_rng(1), 8, bg), backend="gpu")
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("small_launch", [False, True])
+def test_gpu_markov_tables_equal_cpu(monkeypatch, order, small_launch):
+    if small_launch:
+        monkeypatch.setattr(motif_gpu, "THREADS", 32)
+        monkeypatch.setattr(motif_gpu, "FIXED_LETTERS", 3)
+        monkeypatch.setattr(motif_gpu, "INNER_LETTERS", 3)
+    rng = np.random.default_rng(20 + order)
+    bg = Background.markov(rng.dirichlet(np.ones(4 ** order)), rng.dirichlet(np.ones(4), size=4 ** order))
+    for m, slices, buckets in [(order, 1, 9), (5, 2, 50), (12, 3, 3600), (22, 2, 700), (26, 4, 3600)]:
+        pssm = random_pssm(rng, m, bg)
+        grids, _ = slice_grids(pssm, slices, buckets)
+        cpu = bucket_leaves_cpu(pssm, grids)
+        gpu = motif_gpu.bucket_leaves_gpu(pssm, grids, threads=motif_gpu.THREADS)
+        for c, g in zip(cpu, gpu):
+            assert c.shape == g.shape
+            np.testing.assert_allclose(g, c, rtol=1e-11, atol=1e-300)
+    dist_cpu = bucket_distribution(pssm, slices=4, backend="cpu")
+    dist_gpu = bucket_distribution(pssm, slices=4, backend="gpu")
+    np.testing.assert_allclose(dist_gpu.mass, dist_cpu.mass, rtol=1e-9, atol=1e-300)
+
+
+def test_gpu_refuses_markov_order_three():
+    rng = np.random.default_rng(1)
+    bg = Background.markov(rng.dirichlet(np.ones(64)), rng.dirichlet(np.ones(4), size=64))
+    with pytest.raises(InvalidParameter, match="order 3"):
+        bucket_distribution(random_pssm(rng, 8, bg), slices=2, backend="gpu")
 
 
 def test_gpu_length_65_four_slices_within_one_second():

@@ -13,7 +13,7 @@ The fixed-point rounding adds at most ``m * 2**-S`` (~1e-11) to the error, which
 
 Markov backgrounds of order k: a slice's table is indexed by the k letters before it (its context)
 and its own last k letters, ``table[in, out, bucket]``; merges sum over the shared context. Every
-slice must then be at least k letters long. The GPU kernel handles order 0 only.
+slice must then be at least k letters long. The GPU kernels handle orders 0 to 2.
 """
 import math
 

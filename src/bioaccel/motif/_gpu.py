@@ -1,9 +1,10 @@
-"""BUCKETSCOREDISTRIBUTION slice tables on an NVIDIA GPU (kernel in motif/kernels/bucket.cu).
+"""BUCKETSCOREDISTRIBUTION slice tables on an NVIDIA GPU (kernels in motif/kernels/bucket.cu).
 
 The GPU enumerates the words of each slice; the merges (O(N B^2), not the bottleneck, section 4.2)
 run on the host, in the same code as the CPU path, so both backends give the same distribution:
 bit for bit under the uniform background (integer counts), to rounding otherwise (the products of
-letter probabilities are formed in another order). Order-0 backgrounds only.
+letter probabilities are formed in another order). Markov backgrounds up to order 2 run one launch
+per pair of contexts (the k letters before the slice, the slice's last k letters).
 """
 import numpy as np
 
@@ -11,7 +12,8 @@ from .. import _gpu
 from ..errors import InvalidParameter, ResourceError
 
 KERNELS = "bioaccel.motif.kernels"
-NAMES = ("slice_histogram<false>", "slice_histogram<true>")
+NAMES = ("slice_histogram<false>", "slice_histogram<true>", "slice_histogram_markov")
+MAX_GPU_ORDER = 2          # the kernel keeps 4**k fixed-letter products per thread
 THREADS = 256
 FIXED_LETTERS = 9          # 4**9 = 262,144 threads per slice: every SM busy on an H100
 INNER_LETTERS = 5          # 4**5 inner partial sums in shared memory
@@ -35,8 +37,7 @@ def bucket_leaves_gpu(pssm, grids, *, threads=THREADS):
     """One table per slice, shaped (1, 1, B) like the CPU's; float64 probabilities."""
     cp = _gpu.require_gpu()
     if pssm.background.order:
-        raise InvalidParameter(
-            "the GPU bucket kernel handles order-0 backgrounds; use --backend cpu for a Markov background")
+        return _markov_leaves(cp, pssm, grids, threads)
     freqs = np.ascontiguousarray(pssm.background.transition[0], dtype=np.float64)
     weighted = not np.all(freqs == 0.25)
     module = _module()
@@ -69,4 +70,47 @@ def bucket_leaves_gpu(pssm, grids, *, threads=THREADS):
                 raise RuntimeError(f"GPU bucket kernel counted {words} words of a slice of {4 ** L}")
             host = host.astype(np.float64) * 0.25 ** L
         tables.append(host.reshape(1, 1, B))
+    return tables
+
+
+def _markov_leaves(cp, pssm, grids, threads):
+    """Order-k chains: one launch per (context before the slice, last k letters of the slice)."""
+    bg = pssm.background
+    k = bg.order
+    if k > MAX_GPU_ORDER:
+        raise InvalidParameter(
+            f"the GPU bucket kernel handles Markov backgrounds up to order {MAX_GPU_ORDER}; "
+            f"use --backend cpu for order {k}")
+    nctx = 4 ** k
+    kernel = _module().get_function(NAMES[2])
+    T = cp.asarray(np.ascontiguousarray(bg.transition, dtype=np.float64))
+    init = cp.asarray(np.ascontiguousarray(bg.initial, dtype=np.float64))
+    tables = []
+    for index, grid in enumerate(grids):
+        L = grid.q.shape[0]
+        if L > MAX_SLICE:
+            raise ResourceError(
+                f"{pssm.motif_id}: a slice of {L} columns is {4 ** L:,} words; the GPU kernel takes at most "
+                f"{MAX_SLICE} columns per slice: use more --slices")
+        loop, inner, total = launch_shape(L)
+        inner = min(inner, max(0, INNER_LETTERS - k))
+        fixed = L - loop
+        B = grid.buckets
+        shared = ((B * 8 + 15) // 16) * 16 + (4 ** inner) * 8 * (1 + nctx)
+        if shared > _SHARED_DEFAULT:
+            kernel.max_dynamic_shared_size_bytes = shared
+        first = index == 0
+        nin = 1 if first else nctx
+        q = cp.asarray(grid.q)
+        out = cp.zeros((nin, nctx, B), dtype=cp.float64)
+        count = 4 ** (fixed - k)
+        blocks = (count + threads - 1) // threads
+        for a in range(nin):
+            for c in range(nctx):
+                kernel((blocks,), (threads,),
+                       (q, T, init, np.int32(k), np.int32(first), np.int32(a), np.int32(c), np.int32(L),
+                        np.int32(loop), np.int32(inner), np.int64(grid.qmin), np.float64(grid.scale),
+                        np.int32(B), np.uint64(count), out[a, c]),
+                       shared_mem=shared)
+        tables.append(cp.asnumpy(out))
     return tables
