@@ -221,33 +221,36 @@ def _maxplus_row_pair(acc0, acc1, table, base, i, m_lo, m_hi, c0):
 def _finish_row(table, base, codes, pairs, min_loop, i, c0, c_start, acc, diag_tiles, tj):
     """Finalise C(i, j) for j in [c_start, c0 + len(acc)), left to right, into ``table`` and ``acc``.
 
-    On entry ``acc[j - c0]`` holds the split maximum over every m < c_start. The split at
-    m = c_start uses C(i, c_start - 1), final already, and each newly final C(i, j) is broadcast as
-    the split at m = j + 1. ``diag_tiles[tj]`` is the diagonal tile of these columns,
-    ``diag_tiles[tj, m - c0, j - c0]`` = C(m, j), padded with the dtype's minimum below its diagonal: the broadcasts then run over the
-    full tile width (short loops of varying length would not vectorise) and the padding, plus a score
+    On entry ``acc[j - c0]`` holds the split maximum over every m < c_start. The pair terms depend on
+    row i + 1 only, so they are folded in first; then the split at m = c_start uses C(i, c_start - 1),
+    final already, and each newly final C(i, j) is broadcast as the split at m = j + 1.
+    ``diag_tiles[tj]`` is the diagonal tile of these columns, ``diag_tiles[tj, m - c0, j - c0]`` =
+    C(m, j), padded with the dtype's minimum below its diagonal: the broadcasts then run over the
+    full tile width (loops of varying length would not vectorise) and the padding, plus a score
     >= 0, stays negative, below every ``acc`` value. (Rows are taken as ``diag_tiles[tj, m, :width]``,
     which Numba knows to be contiguous; a row of a 2-D sub-view is not, and would not vectorise.)
     """
     cast = table.dtype.type
     width = acc.shape[0]
     c1 = c0 + width
+    weights = pairs[codes[i]]
+    for j in range(max(c_start, i + 1 + min_loop), c1):
+        w = weights[codes[j]]
+        if w > 0:
+            inner = table[base[i + 1] + j - 1] if i + 1 <= j - 1 else 0
+            acc[j - c0] = max(acc[j - c0], cast(inner + w))
     a = table[base[i] + c_start - 1]
     row = diag_tiles[tj, c_start - c0, :width]
     for jj in range(width):
         acc[jj] = max(acc[jj], cast(a + row[jj]))
-    for j in range(c_start, c1):
+    for j in range(c_start, c1 - 1):
         v = acc[j - c0]
-        w = pairs[codes[i], codes[j]]
-        if w > 0 and j - i - 1 >= min_loop:
-            inner = table[base[i + 1] + j - 1] if i + 1 <= j - 1 else 0
-            v = max(v, cast(inner + w))
-        table[base[i] + j] = v
-        acc[j - c0] = v
-        if j + 1 < c1:
-            row = diag_tiles[tj, j + 1 - c0, :width]
-            for jj in range(width):
-                acc[jj] = max(acc[jj], cast(v + row[jj]))
+        row = diag_tiles[tj, j + 1 - c0, :width]
+        for jj in range(width):
+            acc[jj] = max(acc[jj], cast(v + row[jj]))
+    out = table[base[i] + c_start:base[i] + c1]
+    for j in range(c1 - c_start):
+        out[j] = acc[c_start - c0 + j]
 
 
 @njit(cache=True)
