@@ -122,3 +122,18 @@ def read_raw_spec(spec):
     from bioaccel.motif._jaspar import fetch
 
     return fetch(spec)
+
+
+def test_from_biopython_motif_and_pssm():
+    from Bio import motifs
+
+    with open(path("two.jaspar")) as handle:
+        bio = list(motifs.parse(handle, "jaspar"))[0]
+    ours = PSSM.from_biopython(bio)
+    assert ours.motif_id == "MA0004.1"
+    np.testing.assert_allclose(ours.counts, ARNT_COUNTS)
+    bio.pseudocounts = 0.5
+    kept = PSSM.from_biopython(bio.pssm, motif_id="arnt")
+    np.testing.assert_allclose(kept.scores[0, 0], bio.pssm["A"][0])
+    threshold = kept.distribution("exact").threshold_fpr(1e-3)     # Bio.motifs' spelling
+    assert kept.min_score < threshold <= kept.max_score

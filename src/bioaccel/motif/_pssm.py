@@ -247,6 +247,21 @@ class PSSM:
         return cls(scores, motif_id=motif_id, name=name, background=background, counts=c,
                    probabilities=probs, pseudocount=ps, log_base=base, source=source)
 
+    @classmethod
+    def from_biopython(cls, obj, *, motif_id=None, background=None, preset=DEFAULT_PRESET, pseudocount=None,
+                       log_base=None):
+        """From a ``Bio.motifs`` Motif (its counts, scored per ``preset``) or a Biopython PSSM
+        (``motif.pssm``, whose log-odds are kept as they are)."""
+        letters = [x if x in getattr(obj, "alphabet", LETTERS) else x.replace("T", "U") for x in LETTERS]
+        ident = motif_id or getattr(obj, "matrix_id", None) or getattr(obj, "name", None) or "motif"
+        if hasattr(obj, "counts"):
+            counts = np.array([[obj.counts[x][i] for x in letters] for i in range(obj.length)], dtype=np.float64)
+            return cls.from_counts(counts, motif_id=ident, name=getattr(obj, "name", "") or "",
+                                   background=background, preset=preset, pseudocount=pseudocount,
+                                   log_base=log_base)
+        scores = np.array([[obj[x][i] for x in letters] for i in range(obj.length)], dtype=np.float64)
+        return cls(scores, motif_id=ident, background=background or Background.uniform())
+
     def with_background(self, background):
         """The same motif scored against another background, with the same pseudocount and log base
         (a matrix read as log-odds keeps its scores)."""
