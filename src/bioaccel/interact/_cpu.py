@@ -13,16 +13,17 @@ the product at a time: row i2 of F(i1, j1) is
     max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), pushed along the row in order    (R2)
 
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
-D (for each k1) and R1 run through a register-blocked micro-kernel (_simd.maxplus_range): each
-64-column chunk of the row keeps four vectors of accumulators in registers while it streams over
-k2; the other terms are flat loops that LLVM vectorises. Rows are computed bottom-up (i2 = N-1 .. 0),
-a valid Nussinov order for R1, R2 and the strand-2 pair. A parallel task computes 16 consecutive rows
-of one query interval; all tasks (block of rows I, l1 = j1 - i1 + 1) on one anti-diagonal
-``I + l1 - 1 = t`` are independent and run in parallel (prange over (i1, l1), costliest first, one at
-a time).
+D and R1 run through a register-blocked micro-kernel (_simd.maxplus_range): each 64-column chunk of
+a row keeps four vectors of accumulators in registers while it streams over k2; the other terms are
+flat loops that LLVM vectorises. A parallel task computes a block of 32 consecutive rows of one query
+interval: first the terms that read shorter query intervals (strand-1 pair, R4, R3 and D, with k1
+outermost so that F(k1+1, j1) stays in cache while all rows of the block use it), then, bottom-up
+(a valid Nussinov order), R1, the strand-2 pair and R2. All tasks (row block I, l1 = j1 - i1 + 1) on
+one anti-diagonal ``I + l1 - 1 = t`` are independent and run in parallel (prange over (i1, l1),
+costliest first, one at a time).
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
-W2 + 1 + 16 (L1 + 1) rows per query interval: memory does not grow with the target's length. Without a
+W2 + 1 + 32 (L1 + 1) rows per query interval: memory does not grow with the target's length. Without a
 window, or when the target is short, the whole banded table is kept (packed: storage only for the cells
 the windows allow, plus a 16-cell sentinel pad left of each row).
 
@@ -39,7 +40,7 @@ from numba.extending import overload
 
 from ._simd import maxplus_range, maxplus_range_vector
 
-ROWS_PER_TASK = 16  # rows of one query interval per parallel task: fewer barriers between steps
+ROWS_PER_TASK = 32  # rows of one query interval per parallel task: fewer barriers, rows share F(k1+1, j1) in cache
 
 
 def narrow(value, like):
@@ -78,8 +79,8 @@ def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
 
 
 @njit(cache=True)
-def _ranged(acc, n, table, avec, a_at, offsets, b_at, counts):
-    """acc[c] = max over x < c of avec[a_at + x] + table[offsets[x] + b_at + c], for c < n.
+def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts):
+    """acc[off + c] = max over x < c of avec[a_at + x] + table[offsets[o_at + x] + b_at + off + c], c < n.
 
     64 columns at a time with the accumulators in registers, the row's end 16 at a time; x runs over
     the whole row, without any per-x scalar work.
@@ -88,63 +89,61 @@ def _ranged(acc, n, table, avec, a_at, offsets, b_at, counts):
     while c0 + 48 < n:
         for v in range(4):
             counts[v] = min(n - 1, c0 + 16 * v + 16)
-        maxplus_range(acc, c0, table, avec, a_at, offsets, b_at, counts)
+        maxplus_range(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 64
     while c0 < n:
         counts[0] = min(n - 1, c0 + 16)
-        maxplus_range_vector(acc, c0, table, avec, a_at, offsets, b_at, counts)
+        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 16
 
 
 @njit(cache=True)
-def _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
-              flat, S2flat, offsets, counts):
-    """Compute row i2 of F(i1, i1+l1-1, ., .) into acc[0 : n]; return n (the row length)."""
+def _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, off):
+    """Start row i2 of F(i1, i1+l1-1) in acc[off:]: base case, strand-1 pair, R4, R3."""
     N = rb.shape[0]
     j1 = i1 + l1 - 1
-    hi = min(i2 + Wd - 1, N - 1)
-    n = hi - i2 + 1
+    n = min(i2 + Wd - 1, N - 1) - i2 + 1
     n_pad = n + (-n) % 16
     for c in range(n_pad):
-        acc[c] = 0
+        acc[off + c] = 0
     if l1 == 1:
-        acc[0] = pairs[a[i1], rb[i2]]
-    r0 = rowstart[i2]
-    # strand-1 pair, R4, R3: rows i2 of shorter query intervals
+        acc[off] = pairs[a[i1], rb[i2]]
+    shift = rowstart[i2] - off
     if l1 >= 5:
         w = pairs[a[i1], a[j1]]
         if w > 0:
-            _maxplus_into(acc, 0, n_pad, narrow(w, acc), buf, mat_id[i1 + 1, l1 - 3], r0)
+            _maxplus_into(acc, off, off + n_pad, narrow(w, acc), buf, mat_id[i1 + 1, l1 - 3], shift)
     for k1 in range(i1, j1):
-        left = mat_id[i1, k1 - i1]
-        right = mat_id[k1 + 1, j1 - k1 - 1]
-        _maxplus_into(acc, 0, n_pad, S1[k1 + 1, j1], buf, left, r0)
-        _maxplus_into(acc, 0, n_pad, S1[i1, k1], buf, right, r0)
-    # D: row i2 of F(i1, k1) times F(k1+1, j1) shifted by one: for each k1, every 64-column chunk
-    # of the row accumulates A[x] + (row i2+x+1 of F(k1+1, j1)) over x in registers
-    capacity = buf.shape[1]
-    for x in range(n - 1):
-        offsets[x] = rowstart[i2 + x + 1] - x - 1
-    for k1 in range(i1, j1):
-        _ranged(acc, n, flat, flat, mat_id[i1, k1 - i1] * capacity + r0, offsets,
-                mat_id[k1 + 1, j1 - k1 - 1] * capacity, counts)
+        _maxplus_into(acc, off, off + n_pad, S1[k1 + 1, j1], buf, mat_id[i1, k1 - i1], shift)
+        _maxplus_into(acc, off, off + n_pad, S1[i1, k1], buf, mat_id[k1 + 1, j1 - k1 - 1], shift)
+
+
+@njit(cache=True)
+def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, i1, l1, i2, prune, acc, off, flat, S2flat,
+                counts):
+    """Finish row i2 of F(i1, i1+l1-1) in acc[off:] with the terms inside the matrix; return its length."""
+    N = rowstart.shape[0]
+    n = min(i2 + Wd - 1, N - 1) - i2 + 1
+    n_pad = n + (-n) % 16
     own = mat_id[i1, l1 - 1]
-    # R1: S2(i2, k2) + rows k2+1 of this matrix, the same way
-    _ranged(acc, n, flat, S2flat, i2 * S2p.shape[1] + 16, offsets, own * capacity, counts)
+    # R1: S2(i2, k2) + rows k2+1 of this matrix (stored already: rows are finished bottom-up)
+    _ranged(acc, off, n, flat, S2flat, i2 * S2p.shape[1] + 16, gaps, i2 + 1,
+            own * buf.shape[1] + i2 - off, counts)
     # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
     # may form, and then the term is at most F(i1, j1, i2, j2) anyway
     if n >= 5:
         below = np.uint64(rowstart[i2 + 1] - 2)
         uo = np.uint64(own)
         ui = np.uint64(i2)
+        ua = np.uint64(off)
         for c in range(np.uint64(n_pad)):
-            acc[c] = max(acc[c], narrow(P2p[ui, np.uint64(16) + c] + buf[uo, below + c], acc))
+            acc[ua + c] = max(acc[ua + c], narrow(P2p[ui, np.uint64(16) + c] + buf[uo, below + c], acc))
     # R2, pushed: once acc[x] is final, it reaches every later cell of the row
     for x in range(n - 1):
-        v = acc[x]
-        if prune and x > 0 and v == acc[x - 1]:
+        v = acc[off + x]
+        if prune and x > 0 and v == acc[off + x - 1]:
             continue
-        _maxplus_into(acc, x + 1, n_pad, v, S2p, i2 + x + 1, 16 - x - 1)
+        _maxplus_into(acc, off + x + 1, off + n_pad, v, S2p, i2 + x + 1, 16 - x - 1 - off)
     return n
 
 
@@ -160,7 +159,9 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     task_i1 = np.empty(n_tasks_max, dtype=np.int64)
     task_l1 = np.empty(n_tasks_max, dtype=np.int64)
     keep_record = record.shape[0] > 0
-    acc_len = Wd + 96
+    acc_len = Wd + 96 + (-(Wd + 96)) % 16
+    capacity = buf.shape[1]
+    gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
     flat = buf.reshape(buf.size)
     S2flat = S2p.reshape(S2p.size)
     # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
@@ -175,23 +176,36 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
         for task in prange(count):
             i1 = task_i1[task]
             l1 = task_l1[task]
+            j1 = i1 + l1 - 1
             block = t - (l1 - 1)
-            top = max(0, N - (block + 1) * B)
-            acc = np.empty(acc_len, dtype=buf.dtype)
-            offsets = np.empty(Wd, dtype=np.int64)
+            bot = N - 1 - block * B
+            top = max(0, bot - B + 1)
+            acc = np.empty(B * acc_len, dtype=buf.dtype)
             counts = np.empty(4, dtype=np.int64)
             m = mat_id[i1, l1 - 1]
-            for i2 in range(N - 1 - block * B, top - 1, -1):
-                n = _row_task(a, rb, pairs, S1, S2p, P2p, Wd, mat_id, buf, rowstart, i1, l1, i2, prune, acc,
-                              flat, S2flat, offsets, counts)
+            # first the terms that read shorter query intervals, for every row of the block; D with
+            # k1 outermost, so that F(k1+1, j1) stays in cache while the block's rows use it
+            for i2 in range(top, bot + 1):
+                _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, (bot - i2) * acc_len)
+            for k1 in range(i1, j1):
+                left = mat_id[i1, k1 - i1] * capacity
+                right = mat_id[k1 + 1, j1 - k1 - 1] * capacity
+                for i2 in range(top, bot + 1):
+                    off = (bot - i2) * acc_len
+                    n = min(i2 + Wd - 1, N - 1) - i2 + 1
+                    _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
+            for i2 in range(bot, top - 1, -1):
+                off = (bot - i2) * acc_len
+                n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, i1, l1, i2, prune, acc, off,
+                                flat, S2flat, counts)
                 r0 = rowstart[i2]
                 for c in range(n):
-                    buf[m, r0 + c] = acc[c]
+                    buf[m, r0 + c] = acc[off + c]
                 if l1 == L1:
-                    win[i1, i2] = acc[n - 1]
+                    win[i1, i2] = acc[off + n - 1]
                 if keep_record:
                     for c in range(n):
-                        record[i1, i1 + l1 - 1, i2, i2 + c] = acc[c]
+                        record[i1, i1 + l1 - 1, i2, i2 + c] = acc[off + c]
 
 
 class StreamPlan:

@@ -12,7 +12,7 @@ with the accumulators in registers for the whole reduction over p. Sums wrap aro
 (only scratch cells, past the end of a row, may overflow).
 
 - ``maxplus_block``: a_p = avals[p], b_p = bases[p] (explicit lists);
-- ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[p] + b_at (a contiguous run of scalars).
+- ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[o_at + p] + b_at (a contiguous run of scalars).
 """
 from llvmlite import ir
 from numba import types
@@ -83,18 +83,18 @@ def _make_block(vectors):
 
 def _make_range(vectors):
     @intrinsic
-    def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, b_at, counts):
-        sig = types.void(acc, c0, table, avec, a_at, offsets, b_at, counts)
+    def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, o_at, b_at, counts):
+        sig = types.void(acc, c0, table, avec, a_at, offsets, o_at, b_at, counts)
 
         def codegen(context, builder, signature, args):
-            acc_t, _, table_t, avec_t, _, offsets_t, _, counts_t = signature.args
+            acc_t, _, table_t, avec_t, _, offsets_t, _, _, counts_t = signature.args
             arrays = [context.make_array(t)(context, builder, args[i])
-                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (7, counts_t))]
+                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (8, counts_t))]
             acc_a, table_a, avec_a, offsets_a, counts_a = arrays
 
             def entry(p):
                 return (builder.load(builder.gep(avec_a.data, [builder.add(args[4], p)])),
-                        builder.add(builder.load(builder.gep(offsets_a.data, [p])), args[6]))
+                        builder.add(builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)])), args[7]))
 
             _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
             return context.get_dummy_value()
