@@ -16,9 +16,10 @@ and its own last k letters, ``table[in, out, bucket]``; merges sum over the shar
 slice must then be at least k letters long. The GPU kernels handle orders 0 to 2.
 """
 import math
+import types
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange  # noqa: F401  (prange: parallel loops in the kernels below)
 
 from ..errors import InvalidParameter, ResourceError
 from ._distribution import ScoreDistribution
@@ -60,7 +61,6 @@ class SliceGrid:
         self.step = width * unit / buckets
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def _enumerate_slice(q, qmin, scale, buckets, initial, transition, order, first, prefix_len):
     """Histogram of one slice's words: out[in_ctx, out_ctx, bucket] = total probability.
 
@@ -111,7 +111,6 @@ def _enumerate_slice(q, qmin, scale, buckets, initial, transition, order, first,
     return out
 
 
-@njit(cache=True, parallel=True, nogil=True)
 def _merge(ta, step_a, tb, step_b, buckets):
     """Convolution of two bucket tables, rounded down into ``buckets`` buckets of width
     step_a + step_b: out[a, c, floor((i*step_a + j*step_b) / (step_a + step_b))] += ta[a,b,i]*tb[b,c,j].
@@ -148,6 +147,32 @@ def _merge(ta, step_a, tb, step_b, buckets):
     return out
 
 
+# Each kernel compiled twice: small work runs on one thread, where a parallel region would cost more
+# than it saves (and, on an oversubscribed machine, OpenMP's spinning barrier can cost far more).
+PARALLEL_WORDS = 4 ** 9
+PARALLEL_PAIRS = 1 << 20
+
+
+def _renamed(func, name):
+    """A copy of ``func`` under another name: Numba's on-disk cache tells functions apart by name, not
+    by compile options."""
+    copy = types.FunctionType(func.__code__, func.__globals__, name, func.__defaults__, func.__closure__)
+    copy.__qualname__ = name
+    return copy
+
+
+_enumerate_parallel = njit(cache=True, parallel=True, nogil=True)(_renamed(_enumerate_slice, "_enumerate_parallel"))
+_enumerate_serial = njit(cache=True, nogil=True)(_renamed(_enumerate_slice, "_enumerate_serial"))
+_merge_parallel = njit(cache=True, parallel=True, nogil=True)(_renamed(_merge, "_merge_parallel"))
+_merge_serial = njit(cache=True, nogil=True)(_renamed(_merge, "_merge_serial"))
+
+
+def merge_tables(ta, step_a, tb, step_b, buckets):
+    pairs = np.count_nonzero(ta) * np.count_nonzero(tb)
+    kernel = _merge_parallel if pairs >= PARALLEL_PAIRS else _merge_serial
+    return kernel(ta, step_a, tb, step_b, buckets)
+
+
 class _Node:
     __slots__ = ("table", "offset", "step", "error")
 
@@ -161,7 +186,7 @@ def _merge_tree(nodes, buckets):
         return nodes[0]
     half = (len(nodes) + 1) // 2
     left, right = _merge_tree(nodes[:half], buckets), _merge_tree(nodes[half:], buckets)
-    table = _merge(left.table, left.step, right.table, right.step, buckets)
+    table = merge_tables(left.table, left.step, right.table, right.step, buckets)
     step = left.step + right.step
     return _Node(table, left.offset + right.offset, step, left.error + right.error + step)
 
@@ -205,8 +230,9 @@ def bucket_leaves_cpu(pssm, grids):
         nin = 1 if first else transition.shape[0]
         cells = nin * transition.shape[0] * grid.buckets
         prefix = _prefix_len(L, nin, cells)
-        tables.append(_enumerate_slice(grid.q, grid.qmin, grid.scale, grid.buckets, initial, transition,
-                                       order, first, prefix))
+        kernel = _enumerate_parallel if nin * 4 ** L >= PARALLEL_WORDS else _enumerate_serial
+        tables.append(kernel(grid.q, grid.qmin, grid.scale, grid.buckets, initial, transition,
+                             order, first, prefix))
     return tables
 
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange  # noqa: F401  (prange: parallel loops below)
 
 from ..errors import InvalidParameter
+from ._bucket import PARALLEL_WORDS, _renamed
 from ._distribution import DEFAULT_RTOL, _chain, _round_down
 
 MAX_CELLS = 1_000_000
@@ -277,7 +278,6 @@ def compare(pssm1, pssm2, *, p=None, alpha=None, beta=None, shifts="all", method
 # COMPARE by BUCKETSCOREDISTRIBUTION (section 4.5): the same slices, enumeration and merges, with
 # two-dimensional tables of sqrt(B) x sqrt(B) buckets (the seed's O(log N / sqrt(B)) error on words).
 
-@njit(cache=True, parallel=True, nogil=True)
 def _enumerate_pair_slice(q1, q2, qmin1, qmin2, scale1, scale2, nb, initial, transition, order, first):
     """out[in_ctx, out_ctx, b1, b2]: probability of the slice's words in bucket b1 of matrix 1 and
     b2 of matrix 2 (fixed-point sums, rounded down), in parallel over the first letter and context."""
@@ -327,7 +327,7 @@ def _enumerate_pair_slice(q1, q2, qmin1, qmin2, scale1, scale2, nb, initial, tra
     return out
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _merge2d(ta, sa1, sa2, tb, sb1, sb2, nb):
     """Two-dimensional convolution of bucket tables, each axis rounded down as in ``_bucket._merge``."""
     nin, nmid = ta.shape[0], ta.shape[1]
@@ -336,7 +336,7 @@ def _merge2d(ta, sa1, sa2, tb, sb1, sb2, nb):
     inv1 = 1.0 / st1 if st1 > 0 else 0.0
     inv2 = 1.0 / st2 if st2 > 0 else 0.0
     out = np.zeros((nin, nout, nb, nb), np.float64)
-    for pair in prange(nin * nout):
+    for pair in range(nin * nout):
         a = pair // nout
         c = pair % nout
         acc = out[a, c]
@@ -355,6 +355,11 @@ def _merge2d(ta, sa1, sa2, tb, sb1, sb2, nb):
                             k2 = min(np.int64((i2 * sa2 + j2 * sb2) * inv2), nb - 1)
                             acc[k1, k2] += wa * wb
     return out
+
+
+_pair_slice_parallel = njit(cache=True, parallel=True, nogil=True)(
+    _renamed(_enumerate_pair_slice, "_pair_slice_parallel"))
+_pair_slice_serial = njit(cache=True, nogil=True)(_renamed(_enumerate_pair_slice, "_pair_slice_serial"))
 
 
 def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, buckets=3600):
@@ -390,7 +395,8 @@ def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, bucke
             unit = 2.0 ** -sh
             axes.append((qmin, nb / width if width > 0 else 0.0, qmin * unit, width * unit / nb,
                          width * unit / nb + (b - a) * unit))
-        table = _enumerate_pair_slice(q1, q2, axes[0][0], axes[1][0], axes[0][1], axes[1][1], nb,
+        kernel = _pair_slice_parallel if 4 ** (b - a) >= PARALLEL_WORDS else _pair_slice_serial
+        table = kernel(q1, q2, axes[0][0], axes[1][0], axes[0][1], axes[1][1], nb,
                                       initial, transition, order, index == 0)
         nodes.append((table, [axes[0][2], axes[1][2]], [axes[0][3], axes[1][3]], [axes[0][4], axes[1][4]]))
 
