@@ -7,6 +7,12 @@ import tempfile
 from .errors import InputError
 
 
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def open_output(path, mode="w", stdout=None):
     """Yield a handle for ``path``; ``None`` or ``-`` means ``stdout``.
@@ -22,6 +28,7 @@ def open_output(path, mode="w", stdout=None):
     if not os.path.isdir(folder):
         raise InputError(f"{path}: folder {folder} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=".bioaccel-", suffix=".part", dir=folder)
+    os.chmod(tmp, 0o666 & ~_umask())        # mkstemp makes 0600; give the mode a plain open() would
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle
