@@ -32,6 +32,7 @@ Every layout is read through one accessor, ``table[base[i] + j]`` = C(i, j): ``b
 dense table (raveled), ``offset(i) - i`` for the packed triangle (:func:`packed_base`).
 """
 import numpy as np
+from llvmlite import ir as llvm_ir
 from numba import get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -340,6 +341,28 @@ def _store_release(typingctx, flags, index, value):
     return sig, codegen
 
 
+@intrinsic
+def _yield_cpu(typingctx):
+    """sched_yield(2): let another thread run on this core (the one we may be waiting for)."""
+    sig = types.int32()
+
+    def codegen(context, builder, sig, args):
+        fnty = llvm_ir.FunctionType(llvm_ir.IntType(32), [])
+        return builder.call(cgutils.get_or_insert_function(builder.module, fnty, "sched_yield"), [])
+    return sig, codegen
+
+
+@njit(cache=True)
+def _wait_for(done, index):
+    """Wait until ``done[index]`` is set: spin briefly, then yield the core between looks, so that on
+    a busy machine a waiting thread does not burn the time slice the thread it waits for needs."""
+    spins = 0
+    while _load_acquire(done, index) == 0:
+        spins += 1
+        if spins > 64:
+            _yield_cpu()
+
+
 @njit(cache=True, parallel=True)
 def _fill_blocked_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles, workers):
     """Every core takes the next tile in tile-diagonal order from a shared counter and waits only for
@@ -371,10 +394,8 @@ def _fill_blocked_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles
             ti = order_i[k]
             tj = order_j[k]
             if tj > ti:
-                while _load_acquire(done, ti * tiles + tj - 1) == 0:
-                    pass
-                while _load_acquire(done, (ti + 1) * tiles + tj) == 0:
-                    pass
+                _wait_for(done, ti * tiles + tj - 1)
+                _wait_for(done, (ti + 1) * tiles + tj)
             _fill_tile(table, base, codes, pairs, min_loop, tile, ti, tj, diag_tiles)
             _store_release(done, ti * tiles + tj, 1)
 
