@@ -159,7 +159,8 @@ def main(argv=None):
     with open(args.json, "w") as handle:
         json.dump({
             "benchmark": "nussinov_cpu", "min_loop": args.min_loop, "repeats": args.repeats,
-            "threads": threads, "cores": available_cores(), "load_average_before": load_before, "python": sys.version.split()[0],
+            "threads": threads, "cores": available_cores(), "load_average_before": load_before,
+            "python": sys.version.split()[0],
             "machine": platform.processor() or platform.machine(), "tile": args.tile,
             "columns": {name: variant for name, variant in COLUMNS}, "rows": rows,
             "cell_types": cell_types,
