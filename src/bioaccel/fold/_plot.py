@@ -1,20 +1,11 @@
 """Arc diagrams of folded structures (matplotlib, imported only when a plot is asked for)."""
 import numpy as np
 
-from ..errors import InvalidParameter
-from .._output import open_output
+from .._plotting import new_figure, plot_format, save_figure
 
 #: At most this many records are drawn, one panel each, in input order.
 MAX_PLOT_RECORDS = 20
-PLOT_FORMATS = ("svg", "png", "pdf")
-
-
-def plot_format(path):
-    """The image format named by ``path``'s extension; InvalidParameter if it is not one we write."""
-    ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
-    if ext not in PLOT_FORMATS:
-        raise InvalidParameter(f"--plot {path}: the file name must end in {', '.join('.' + f for f in PLOT_FORMATS)}")
-    return ext
+__all__ = ["MAX_PLOT_RECORDS", "plot_arcs", "plot_format"]
 
 
 def _arcs(result, points=33):
@@ -31,16 +22,12 @@ def _arcs(result, points=33):
 def plot_arcs(results, path):
     """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), into
     ``path`` (.svg, .png or .pdf), written atomically."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import LineCollection
-    from matplotlib.figure import Figure
 
-    fmt = plot_format(path)
+    plot_format(path)
     results = list(results)[:MAX_PLOT_RECORDS]
-    rows = max(1, len(results))
-    fig = Figure(figsize=(10, 2.4 * rows), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(rows, 1, squeeze=False)[:, 0]
+    fig, axes = new_figure(max(1, len(results)), 1, 2.4)
+    axes = axes[:, 0]
     for ax, result in zip(axes, results):
         n = max(result.length, 1)
         arcs = _arcs(result)
@@ -60,5 +47,4 @@ def plot_arcs(results, path):
                      fontsize=9, loc="left")
     if not results:
         axes[0].set_axis_off()
-    with open_output(path, "wb") as handle:
-        fig.savefig(handle, format=fmt)
+    save_figure(fig, path)

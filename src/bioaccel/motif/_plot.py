@@ -3,33 +3,19 @@ import math
 
 import numpy as np
 
-from .._output import open_output
-from ..errors import InvalidParameter
+from .._plotting import new_figure, plot_format, save_figure
 
 MAX_PLOT_MOTIFS = 12
-PLOT_FORMATS = ("svg", "png", "pdf")
-
-
-def plot_format(path):
-    ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
-    if ext not in PLOT_FORMATS:
-        raise InvalidParameter(f"--plot {path}: the file name must end in {', '.join('.' + f for f in PLOT_FORMATS)}")
-    return ext
+__all__ = ["MAX_PLOT_MOTIFS", "plot_distributions", "plot_format"]
 
 
 def plot_distributions(items, path):
     """``items``: (distribution with ``curve()`` and ``scores``/``mass`` or ``grid()``, marked score or
     None, title). Two panels per motif: the probability of each score, and P(score >= s) on a log
     scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fmt = plot_format(path)
+    plot_format(path)
     items = list(items)[:MAX_PLOT_MOTIFS]
-    rows = max(1, len(items))
-    fig = Figure(figsize=(10, 2.6 * rows), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(rows, 2, squeeze=False)
+    fig, axes = new_figure(max(1, len(items)), 2, 2.6)
     for (left, right), (dist, mark, title) in zip(axes, items):
         grid = dist.grid() if hasattr(dist, "grid") else dist
         scores = grid.scores
@@ -50,5 +36,4 @@ def plot_distributions(items, path):
             for ax in (left, right):
                 ax.axvline(mark, color="black", lw=0.7, ls="--")
         right.legend(fontsize=7, loc="lower left")
-    with open_output(path, "wb") as handle:
-        fig.savefig(handle, format=fmt)
+    save_figure(fig, path)
