@@ -165,5 +165,5 @@ def test_gpu_backend_without_a_gpu_says_not_available(tmp_fasta):
 
 
 def test_too_long_for_memory(tmp_fasta, monkeypatch):
-    monkeypatch.setattr("bioaccel.fold._cpu.available_memory", lambda: 2**20)
-    one_line_error(*run([tmp_fasta(">long\n" + "ACGU" * 1000 + "\n")]), "4,000", "GiB", "--backend gpu")
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2**20)
+    one_line_error(*run([tmp_fasta(">long\n" + "ACGU" * 1000 + "\n")]), "4,000", "MiB", "--backend gpu")

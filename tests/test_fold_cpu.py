@@ -164,9 +164,9 @@ def test_unknown_variant_and_backend_name_the_choices():
 
 
 def test_a_table_that_does_not_fit_is_refused_before_allocating(monkeypatch):
-    monkeypatch.setattr(_cpu, "available_memory", lambda: 10 * 2**20)  # 10 MiB
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 10 * 2**20)  # 10 MiB
     codes = np.zeros(5000, dtype=np.uint8)
-    with pytest.raises(ResourceError, match=r"GiB.*--backend gpu or a shorter sequence"):
+    with pytest.raises(ResourceError, match=r"needs about [\d.]+ MiB but only 10.0 MiB.*--backend gpu or a shorter sequence"):
         _cpu.fill_blocked(codes, FoldParams().pair_table(), 3)
     with pytest.raises(ResourceError, match="5,000"):
         nussinov("A" * 5000, variant="naive")

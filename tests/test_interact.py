@@ -7,7 +7,6 @@ import pytest
 from bioaccel.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.interact import InteractParams, bpmax
-from bioaccel.interact import _model
 from bioaccel.interact._api import single_strand_table
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._naive import fill_naive
@@ -195,7 +194,7 @@ def test_params_and_inputs_are_checked():
 
 
 def test_too_large_is_refused_with_a_window_that_fits(monkeypatch):
-    monkeypatch.setattr(_model, "available_memory", lambda: 2 * 10**8)
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2 * 10**8)
     with pytest.raises(ResourceError, match=r"--window-target \d+"):
         bpmax("ACGU" * 8, "ACGU" * 500)
     with pytest.raises(ResourceError, match="naive"):

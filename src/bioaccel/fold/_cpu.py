@@ -37,7 +37,8 @@ from numba import get_num_threads, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..errors import InvalidParameter, ResourceError
+from .._memory import require_memory
+from ..errors import InvalidParameter
 from ._traceback import traceback_pairs
 
 #: Tile edge of the blocked variant (compare: bench/nussinov_cpu.py --tile N); tests pass small tiles.
@@ -480,32 +481,9 @@ def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, 
 # ---------------------------------------------------------------------------------------------------
 # Memory
 
-def available_memory():
-    """Bytes of memory available to a new allocation (MemAvailable on Linux), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        import os
-
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def check_memory(nbytes, n, what):
     """Raise ResourceError when ``nbytes`` will not fit in the memory available now."""
-    available = available_memory()
-    if available is not None and nbytes > 0.9 * available:
-        raise ResourceError(
-            f"folding a sequence of length {n:,} needs about {nbytes / 2**30:.1f} GiB for its {what}, "
-            f"but only {available / 2**30:.1f} GiB of memory is available; "
-            f"use --backend gpu or a shorter sequence"
-        )
+    require_memory(nbytes, f"folding a sequence of length {n:,} ({what})", "use --backend gpu or a shorter sequence")
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from .._cliutil import set_threads
 from ..errors import InputError, InvalidParameter
 from ..fasta import as_records
 from . import _cpu, _naive
-from ._model import InteractParams, check_memory, format_bytes
+from .._memory import format_bytes
+from ._model import InteractParams, check_memory
 from ._traceback import dot_bracket, traceback
 from ._window import position_profile
 

@@ -1,8 +1,6 @@
 """Writing interactions: TSV with a header, JSON Lines (same field names), bedGraph profiles."""
 import json
 
-from ._window import write_bedgraph  # noqa: F401  (re-exported for the command line)
-
 FORMATS = ("tsv", "json")
 
 

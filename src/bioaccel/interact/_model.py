@@ -9,12 +9,12 @@ exact integer in units of ``1 / unit`` (half-units for the default AU 1, GU 1.5)
 Windows (BPMaxW): ``window_query`` W1 and ``window_target`` W2 restrict the domain of F to
 ``j1 - i1 <= W1`` and ``j2 - i2 <= W2``, i.e. intervals of at most W + 1 bases (bpmax.md's definition).
 """
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InvalidParameter, ResourceError
+from .._memory import require_memory
+from ..errors import InvalidParameter
 from ..fold._model import FoldParams
 
 
@@ -100,40 +100,7 @@ def work(M, N, L1=None, L2=None):
     return 2 * (T(M, L1) * T(N, L2) + 2 * P(M, L1) * T(N, L2) + 2 * T(M, L1) * P(N, L2))
 
 
-def available_memory():
-    """Bytes of memory available now (MemAvailable on Linux), or None when unknown."""
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def format_bytes(n):
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if n < 1024 or unit == "TB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-
-
-def check_memory(estimate, what, suggest=None, available=None):
-    """Raise ResourceError when ``estimate`` bytes will not fit in 80% of the available memory.
-
-    ``suggest(limit_bytes)`` returns a hint (e.g. the target window that would fit) or None.
-    """
-    available = available_memory() if available is None else available
-    if available is None:
-        return
-    limit = int(available * 0.8)
-    if estimate > limit:
-        hint = suggest(limit) if suggest is not None else None
-        raise ResourceError(
-            f"{what} needs about {format_bytes(estimate)} but {format_bytes(available)} are available"
-            + (f"; {hint}" if hint else "")
-        )
+def check_memory(estimate, what, suggest=None):
+    """Raise ResourceError when ``estimate`` bytes will not fit in the memory available now;
+    ``suggest(limit_bytes)`` returns a hint (e.g. the target window that would fit) or None."""
+    require_memory(estimate, what, suggest)

@@ -6,7 +6,8 @@ from .._output import open_output
 from ..errors import InvalidParameter
 from ..fasta import read_fasta
 from ._api import VARIANTS, bpmax
-from ._formats import FORMATS, WRITERS, columns, write_bedgraph
+from ._formats import FORMATS, WRITERS, columns
+from ._window import write_bedgraph
 from ._model import InteractParams
 
 
