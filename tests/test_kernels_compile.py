@@ -33,6 +33,8 @@ def _entries(ptx):
     if filt is None:
         pytest.skip("neither cu++filt nor c++filt is installed to demangle kernel names")
     names = subprocess.run([filt], input="\n".join(mangled), capture_output=True, text=True).stdout.split("\n")
+    # cu++filt writes integer template arguments as "(int)2", c++filt as "2"
+    names = [re.sub(r"\((?:unsigned )?(?:int|long|short)\)", "", name) for name in names]
     return {re.sub(r"^void |\(.*$", "", name).replace(" ", "") for name in names if name}
 
 
