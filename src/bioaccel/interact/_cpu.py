@@ -10,7 +10,7 @@ the product at a time: row i2 of F(i1, j1) is
     score(a[i1], a[j1]) + F(i1+1, j1-1)[i2, :]                                            (strand-1 pair)
     max over k2 of      S2(i2, k2) + F(i1, j1)[k2+1, :]                                    (R1)
     score(rb[i2], rb[j2]) + F(i1, j1)[i2+1, j2-1]                                         (strand-2 pair)
-    max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), pushed along the row in order    (R2)
+    max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), a product with S2 (see below)       (R2)
 
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
 D and R1 run through a register-blocked micro-kernel (_simd.maxplus_range): each 64-column chunk of
@@ -27,11 +27,9 @@ W2 + 1 + 32 (L1 + 1) rows per query interval: memory does not grow with the targ
 window, or when the target is short, the whole banded table is kept (packed: storage only for the cells
 the windows allow, plus a 16-cell sentinel pad left of each row).
 
-Exact pruning (``prune=True``) in R2: F grows when an interval grows (R1..R4 with an empty side), so
-the term F(i1,j1,i2,k2) + S2(k2+1,j2) is dominated by the one at k2-1 when the row is flat there; such
-pushes are skipped (tests check both settings). The same argument holds for D (a split whose left
-part did not grow is dominated), but skipping there costs more in scalar bookkeeping than the
-vector kernel spends on the dominated terms.
+R2 is not a sequential push along the row: S2 is superadditive, so R2 is one max-plus product of the
+row (with every other term in) and S2, through the same kernel as D (see _row_finish). ``prune`` is
+accepted for compatibility and has no effect any more (it skipped dominated pushes of the old R2).
 """
 import numpy as np
 import numba
@@ -119,7 +117,7 @@ def _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, off
 
 
 @njit(cache=True)
-def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, i1, l1, i2, prune, acc, off, flat, S2flat,
+def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off, flat, S2flat,
                 counts):
     """Finish row i2 of F(i1, i1+l1-1) in acc[off:] with the terms inside the matrix; return its length."""
     N = rowstart.shape[0]
@@ -138,17 +136,18 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, i1, l1, i2, prune, ac
         ua = np.uint64(off)
         for c in range(np.uint64(n_pad)):
             acc[ua + c] = max(acc[ua + c], narrow(P2p[ui, np.uint64(16) + c] + buf[uo, below + c], acc))
-    # R2, pushed: once acc[x] is final, it reaches every later cell of the row
-    for x in range(n - 1):
-        v = acc[off + x]
-        if prune and x > 0 and v == acc[off + x - 1]:
-            continue
-        _maxplus_into(acc, off + x + 1, off + n_pad, v, S2p, i2 + x + 1, 16 - x - 1 - off)
+    # R2: F(i1, j1, i2, j2) = max(T(j2), max over k2 < j2 of F(i1, j1, i2, k2) + S2(k2+1, j2)), T being
+    # every other term (all in acc now). S2 is superadditive (S2(p, q) + S2(q+1, r) <= S2(p, r): the
+    # split term of its own recurrence), so a chain of R2 steps is never better than one step from T:
+    # R2 is the max-plus product of the row T with S2, not a sequential recurrence along the row, and
+    # runs through the same register kernel as D. Reading acc in place is fine: every value read lies
+    # between T and the final value, and both give the same products.
+    _ranged(acc, off, n, S2flat, acc, off, s2gaps, i2 + 1, i2 + 16 - off, counts)
     return n
 
 
 @njit(cache=True, parallel=True)
-def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rowstart, win, record, prune):
+def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rowstart, win, record):
     M = a.shape[0]
     N = rb.shape[0]
     B = rows_per_task
@@ -164,6 +163,8 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
     flat = buf.reshape(buf.size)
     S2flat = S2p.reshape(S2p.size)
+    # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
+    s2gaps = np.arange(N) * (S2p.shape[1] - 1)
     # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
     # tasks with the same I + l1 - 1 are independent
     for t in range(n_blocks + L1 - 1):
@@ -196,7 +197,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
                     _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
             for i2 in range(bot, top - 1, -1):
                 off = (bot - i2) * acc_len
-                n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, i1, l1, i2, prune, acc, off,
+                n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off,
                                 flat, S2flat, counts)
                 r0 = rowstart[i2]
                 for c in range(n):
@@ -295,7 +296,7 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None, ro
     chunk = numba.get_parallel_chunksize()
     numba.set_parallel_chunksize(1)  # rows differ in cost: hand them out one at a time
     try:
-        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, win, record, prune)
+        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, win, record)
     finally:
         numba.set_parallel_chunksize(chunk)
     return win, plan, buf, rowstart, mat_id
