@@ -297,37 +297,30 @@ def score_units(table):
     return int(read_cell(table, 0, n))
 
 
-def read_cell(table, i, c):
-    """V(i, c) of a DeviceTable (one cell; for tests and the score)."""
-    if c - i <= 1:
-        return 0
+def cell_index(table, i, c):
+    """Where V(i, c) lives in ``table.values`` (i < c; NumPy arrays or scalars), as in the kernels' layouts."""
     if table.layout == "square":
-        index = i * int(table.layout_arg) + c
-    elif table.layout == "packed":
+        return i * int(table.layout_arg) + c
+    if table.layout == "packed":
         N = int(table.layout_arg)
-        index = i * N - i * (i - 1) // 2 + (c - i)
-    else:
-        nt, T = int(table.layout_arg), FAST_TILE
-        I, J = i // T, c // T
-        index = (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
-    return int(table.values[index].get())
+        return i * N - i * (i - 1) // 2 + (c - i)
+    nt, T = int(table.layout_arg), FAST_TILE
+    I, J = i // T, c // T
+    return (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
+
+
+def read_cell(table, i, c):
+    """V(i, c) of a DeviceTable (one cell; for the score and tests)."""
+    return 0 if c - i <= 1 else int(table.values[cell_index(table, i, c)].get())
 
 
 def to_dense(table):
-    """The whole table as a host (n+1) x (n+1) int32 array of V(i, c), upper triangle (for tests)."""
+    """The whole table as a host (n+1) x (n+1) int64 array of V(i, c), upper triangle (for tests)."""
     N = table.n + 1
     values = _gpu.cupy().asnumpy(table.values).astype(np.int64)
     i, c = np.triu_indices(N, k=2)
-    if table.layout == "square":
-        index = i * N + c
-    elif table.layout == "packed":
-        index = i * N - i * (i - 1) // 2 + (c - i)
-    else:
-        nt, T = int(table.layout_arg), FAST_TILE
-        I, J = i // T, c // T
-        index = (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
     dense = np.zeros((N, N), dtype=np.int64)
-    dense[i, c] = values[index]
+    dense[i, c] = values[cell_index(table, i, c)]
     return dense
 
 
