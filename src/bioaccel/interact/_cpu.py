@@ -36,7 +36,7 @@ import numba
 from numba import njit, prange, types
 from numba.extending import overload
 
-from ._simd import maxplus_range, maxplus_range_vector
+from ._simd import ROWS, maxplus_range, maxplus_range_vector, maxplus_rows, maxplus_rows_vector
 
 ROWS_PER_TASK = 32  # rows of one query interval per parallel task: fewer barriers, rows share F(k1+1, j1) in cache
 
@@ -93,6 +93,35 @@ def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts):
         counts[0] = min(n - 1, c0 + 16)
         maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 16
+
+
+@njit(cache=True)
+def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, starts, a_ats, counts):
+    """D for the ROWS rows r0, r0+1, .. of one block and one k1, on absolute target columns J <= J_end:
+
+        acc row i2, column J - i2  max=  F(i1, k1)[i2, k2] + F(k1+1, j1)[k2+1, J],   r0 <= k2 < J
+
+    Row i2's accumulators start at ``first_off - (i2 - r0) * acc_len`` (rows lie bottom-up in acc).
+    The rows share every loaded vector of F(k1+1, j1). Terms with k2 < i2 read the sentinel pad left of
+    row i2 of F(i1, k1), and columns J < i2 land in the scratch tail of the next row's accumulators
+    (acc has a 16-cell margin in front for the bottom row): both harmless.
+    """
+    for r in range(ROWS):
+        a_ats[r] = left + gaps[r0 + r] + r0  # F(i1, k1)[r0 + r, k2] = table[a_ats[r] + k2 - r0]
+    J0 = r0
+    while J0 + 48 <= J_end:
+        for r in range(ROWS):
+            starts[r] = first_off - r * acc_len + J0 - (r0 + r)
+        for v in range(4):
+            counts[v] = min(J_end, J0 + 16 * v + 16) - r0
+        maxplus_rows(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
+        J0 += 64
+    while J0 <= J_end:
+        for r in range(ROWS):
+            starts[r] = first_off - r * acc_len + J0 - (r0 + r)
+        counts[0] = min(J_end, J0 + 16) - r0
+        maxplus_rows_vector(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
+        J0 += 16
 
 
 @njit(cache=True)
@@ -181,22 +210,33 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
             block = t - (l1 - 1)
             bot = N - 1 - block * B
             top = max(0, bot - B + 1)
-            acc = np.empty(B * acc_len, dtype=buf.dtype)
+            # row i2's accumulators: acc[16 + (bot - i2) * acc_len:], the 16-cell margin for _rows_ranged
+            acc = np.empty(16 + B * acc_len, dtype=buf.dtype)
             counts = np.empty(4, dtype=np.int64)
+            starts = np.empty(ROWS, dtype=np.int64)
+            a_ats = np.empty(ROWS, dtype=np.int64)
             m = mat_id[i1, l1 - 1]
             # first the terms that read shorter query intervals, for every row of the block; D with
-            # k1 outermost, so that F(k1+1, j1) stays in cache while the block's rows use it
+            # k1 outermost, so that F(k1+1, j1) stays in cache while the block's rows use it, and
+            # ROWS rows per kernel pass sharing its loads
             for i2 in range(top, bot + 1):
-                _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, (bot - i2) * acc_len)
+                _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, 16 + (bot - i2) * acc_len)
             for k1 in range(i1, j1):
                 left = mat_id[i1, k1 - i1] * capacity
                 right = mat_id[k1 + 1, j1 - k1 - 1] * capacity
-                for i2 in range(top, bot + 1):
-                    off = (bot - i2) * acc_len
+                i2 = top
+                while i2 + ROWS - 1 <= bot:
+                    J_end = min(i2 + ROWS - 1 + Wd - 1, N - 1)
+                    _rows_ranged(acc, 16 + (bot - i2) * acc_len, acc_len, i2, J_end, flat, left, right, gaps,
+                                 starts, a_ats, counts)
+                    i2 += ROWS
+                while i2 <= bot:
+                    off = 16 + (bot - i2) * acc_len
                     n = min(i2 + Wd - 1, N - 1) - i2 + 1
                     _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
+                    i2 += 1
             for i2 in range(bot, top - 1, -1):
-                off = (bot - i2) * acc_len
+                off = 16 + (bot - i2) * acc_len
                 n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off,
                                 flat, S2flat, counts)
                 r0 = rowstart[i2]

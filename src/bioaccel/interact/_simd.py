@@ -108,3 +108,81 @@ maxplus_block = _make_block(4)  # 64 columns
 maxplus_vector = _make_block(1)  # 16 columns, for the end of a row
 maxplus_range = _make_range(4)
 maxplus_range_vector = _make_range(1)
+
+
+def _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, elem):
+    """``rows`` output rows x ``vectors`` vectors of accumulators: each table vector loaded for reduction
+    index p serves every row (one load, ``rows`` add/max pairs), so the kernel does fewer loads and
+    less loop bookkeeping per update than one row at a time."""
+    vec = ir.VectorType(elem, LANES)
+    vptr = vec.as_pointer()
+    i64 = ir.IntType(64)
+    align = elem.width // 8
+
+    def vector_at(data, index):
+        return builder.bitcast(builder.gep(data, [index], inbounds=True), vptr)
+
+    slots = [[None] * vectors for _ in range(rows)]
+    for r in range(rows):
+        for v in range(vectors):
+            slot = cgutils.alloca_once(builder, vec)
+            ptr = vector_at(acc_a.data, builder.add(starts[r], ir.Constant(i64, v * LANES)))
+            builder.store(builder.load(ptr, align=align), slot)
+            slots[r][v] = slot
+    counts = [builder.load(builder.gep(counts_a.data, [ir.Constant(i64, v)])) for v in range(vectors)]
+    zero_mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES), None)
+    lower = ir.Constant(i64, 0)
+    for first in range(vectors):  # p in [counts[first-1], counts[first]) feeds vectors first..
+        with cgutils.for_range_slice(builder, lower, counts[first], ir.Constant(i64, 1), inc=True) as (p, _):
+            scalars, base = entry(p)
+            spreads = [builder.shuffle_vector(
+                builder.insert_element(ir.Constant(vec, ir.Undefined), s, ir.Constant(ir.IntType(32), 0)),
+                ir.Constant(vec, ir.Undefined), zero_mask) for s in scalars]
+            for v in range(first, vectors):
+                ptr = vector_at(table_a.data, builder.add(base, ir.Constant(i64, v * LANES)))
+                loaded = builder.load(ptr, align=align)
+                for r in range(rows):
+                    term = builder.add(spreads[r], loaded)
+                    cur = builder.load(slots[r][v])
+                    builder.store(builder.select(builder.icmp_signed(">", term, cur), term, cur), slots[r][v])
+        lower = counts[first]
+    for r in range(rows):
+        for v in range(vectors):
+            ptr = vector_at(acc_a.data, builder.add(starts[r], ir.Constant(i64, v * LANES)))
+            builder.store(builder.load(slots[r][v]), ptr, align=align)
+
+
+def _make_rows(rows, vectors):
+    @intrinsic
+    def maxplus_rows(typingctx, acc, starts, table, avec, a_ats, offsets, o_at, b_at, counts):
+        sig = types.void(acc, starts, table, avec, a_ats, offsets, o_at, b_at, counts)
+
+        def codegen(context, builder, signature, args):
+            acc_t, starts_t, table_t, avec_t, a_ats_t, offsets_t, _, _, counts_t = signature.args
+            arrays = [context.make_array(t)(context, builder, args[i])
+                      for i, t in ((0, acc_t), (1, starts_t), (2, table_t), (3, avec_t), (4, a_ats_t),
+                                   (5, offsets_t), (8, counts_t))]
+            acc_a, starts_a, table_a, avec_a, a_ats_a, offsets_a, counts_a = arrays
+            i64 = ir.IntType(64)
+            starts = [builder.load(builder.gep(starts_a.data, [ir.Constant(i64, r)])) for r in range(rows)]
+            a_ats = [builder.load(builder.gep(a_ats_a.data, [ir.Constant(i64, r)])) for r in range(rows)]
+
+            def entry(p):
+                scalars = [builder.load(builder.gep(avec_a.data, [builder.add(a_ats[r], p)])) for r in range(rows)]
+                base = builder.add(builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)])), args[7])
+                return scalars, base
+
+            _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors,
+                       context.get_data_type(acc_t.dtype))
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return maxplus_rows
+
+
+# Several rows of one product at a time, on absolute columns (see _cpu._rows_ranged):
+# rows x vectors accumulators must fit the 16 AVX2 registers with the loaded vector and the broadcasts.
+ROWS = 2
+maxplus_rows = _make_rows(ROWS, 4)  # 2 rows x 64 columns: 8 accumulators
+maxplus_rows_vector = _make_rows(ROWS, 1)  # 2 rows x 16 columns, for the end of the rows
