@@ -13,17 +13,18 @@ the product at a time: row i2 of F(i1, j1) is
     max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), a product with S2 (see below)       (R2)
 
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
-D and R1 run through a register-blocked micro-kernel (_simd.maxplus_range): each 64-column chunk of
-a row keeps four vectors of accumulators in registers while it streams over k2; the other terms are
-flat loops that LLVM vectorises. A parallel task computes a block of 32 consecutive rows of one query
-interval: first the terms that read shorter query intervals (strand-1 pair, R4, R3 and D, with k1
-outermost so that F(k1+1, j1) stays in cache while all rows of the block use it), then, bottom-up
-(a valid Nussinov order), R1, the strand-2 pair and R2. All tasks (row block I, l1 = j1 - i1 + 1) on
-one anti-diagonal ``I + l1 - 1 = t`` are independent and run in parallel (prange over (i1, l1),
-costliest first, one at a time).
+All of them run through register-blocked micro-kernels (_simd): each 64-column chunk of a row keeps
+four vectors of accumulators in registers while it streams over the reduction index (k2, or the list
+of (k1, side) terms of R3/R4); D does two rows per pass, so that each loaded vector of F(k1+1, j1)
+serves both. A task computes a block of 32 consecutive rows of one query interval: first the terms
+that read shorter query intervals (strand-1 pair, R4, R3 and D, with k1 outermost so that F(k1+1, j1)
+stays in cache while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the
+strand-2 pair and R2. Tasks are handed out from a shared counter in anti-diagonal order
+``I + l1 - 1 = t`` (row block I, l1 = j1 - i1 + 1), and each waits only for the three tasks whose
+completion implies its inputs: no barrier per anti-diagonal (see _stream).
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
-W2 + 1 + 32 (L1 + 1) rows per query interval: memory does not grow with the target's length. Without a
+W2 + 1 + 32 (L1 + 3) rows per query interval: memory does not grow with the target's length. Without a
 window, or when the target is short, the whole banded table is kept (packed: storage only for the cells
 the windows allow, plus a 16-cell sentinel pad left of each row).
 
@@ -36,8 +37,10 @@ import numba
 from numba import njit, prange, types
 from numba.extending import overload
 
+from ..fold._cpu import _fetch_add, _load_acquire, _store_release, _wait_for, _yield_cpu
 from ._simd import ROWS, maxplus_range, maxplus_range_vector, maxplus_rows, maxplus_rows_vector
 
+RING_SLACK = 2  # steps a task may run ahead of the slowest with a ring of rows (see _stream)
 ROWS_PER_TASK = 32  # rows of one query interval per parallel task: fewer barriers, rows share F(k1+1, j1) in cache
 
 
@@ -125,24 +128,51 @@ def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, s
 
 
 @njit(cache=True)
-def _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, off):
-    """Start row i2 of F(i1, i1+l1-1) in acc[off:]: base case, strand-1 pair, R4, R3."""
-    N = rb.shape[0]
+def _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases):
+    """The terms of row starts that read shorter query intervals, the same for every row i2 of
+    F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Strand-1
+    pair, then R4 and R3 for every k1. Returns how many."""
     j1 = i1 + l1 - 1
+    count = 0
+    if l1 >= 5:
+        w = pairs[a[i1], a[j1]]
+        if w > 0:
+            values[count] = narrow(w, values)
+            bases[count] = mat_id[i1 + 1, l1 - 3] * capacity
+            count += 1
+    for k1 in range(i1, j1):
+        values[count] = S1[k1 + 1, j1]
+        bases[count] = mat_id[i1, k1 - i1] * capacity
+        values[count + 1] = S1[i1, k1]
+        bases[count + 1] = mat_id[k1 + 1, j1 - k1 - 1] * capacity
+        count += 2
+    return count
+
+
+@njit(cache=True)
+def _row_start(a, rb, pairs, Wd, flat, rowstart, i1, l1, i2, acc, off, values, bases, count, counts):
+    """Start row i2 of F(i1, i1+l1-1) in acc[off:]: base case, then the ``count`` terms of _start_terms
+    through the register kernel (a reduction over the terms with the row's accumulators in registers)."""
+    N = rb.shape[0]
     n = min(i2 + Wd - 1, N - 1) - i2 + 1
     n_pad = n + (-n) % 16
     for c in range(n_pad):
         acc[off + c] = 0
     if l1 == 1:
         acc[off] = pairs[a[i1], rb[i2]]
-    shift = rowstart[i2] - off
-    if l1 >= 5:
-        w = pairs[a[i1], a[j1]]
-        if w > 0:
-            _maxplus_into(acc, off, off + n_pad, narrow(w, acc), buf, mat_id[i1 + 1, l1 - 3], shift)
-    for k1 in range(i1, j1):
-        _maxplus_into(acc, off, off + n_pad, S1[k1 + 1, j1], buf, mat_id[i1, k1 - i1], shift)
-        _maxplus_into(acc, off, off + n_pad, S1[i1, k1], buf, mat_id[k1 + 1, j1 - k1 - 1], shift)
+    if count == 0:
+        return
+    b_at = rowstart[i2] - off
+    c0 = 0
+    while c0 + 48 < n:
+        for v in range(4):
+            counts[v] = count
+        maxplus_range(acc, off + c0, flat, values, 0, bases, 0, b_at, counts)
+        c0 += 64
+    while c0 < n:
+        counts[0] = count
+        maxplus_range_vector(acc, off + c0, flat, values, 0, bases, 0, b_at, counts)
+        c0 += 16
 
 
 @njit(cache=True)
@@ -175,78 +205,134 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, a
     return n
 
 
+@njit(cache=True)
+def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, win, record, i1, l1, block):
+    """Rows [N - (block+1)B, N - block B) of F(i1, i1+l1-1), bottom-up; every cell they read is final."""
+    N = rb.shape[0]
+    j1 = i1 + l1 - 1
+    bot = N - 1 - block * B
+    top = max(0, bot - B + 1)
+    acc_len = Wd + 96 + (-(Wd + 96)) % 16
+    capacity = buf.shape[1]
+    flat = buf.reshape(buf.size)
+    S2flat = S2p.reshape(S2p.size)
+    # row i2's accumulators: acc[16 + (bot - i2) * acc_len:], the 16-cell margin for _rows_ranged
+    acc = np.empty(16 + B * acc_len, dtype=buf.dtype)
+    counts = np.empty(4, dtype=np.int64)
+    starts = np.empty(ROWS, dtype=np.int64)
+    a_ats = np.empty(ROWS, dtype=np.int64)
+    m = mat_id[i1, l1 - 1]
+    # first the terms that read shorter query intervals, for every row of the block; D with k1
+    # outermost, so that F(k1+1, j1) stays in cache while the block's rows use it, and ROWS rows per
+    # kernel pass sharing its loads
+    values = np.empty(2 * l1 + 1, dtype=buf.dtype)
+    bases = np.empty(2 * l1 + 1, dtype=np.int64)
+    n_terms = _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases)
+    for i2 in range(top, bot + 1):
+        _row_start(a, rb, pairs, Wd, flat, rowstart, i1, l1, i2, acc, 16 + (bot - i2) * acc_len,
+                   values, bases, n_terms, counts)
+    for k1 in range(i1, j1):
+        left = mat_id[i1, k1 - i1] * capacity
+        right = mat_id[k1 + 1, j1 - k1 - 1] * capacity
+        i2 = top
+        while i2 + ROWS - 1 <= bot:
+            J_end = min(i2 + ROWS - 1 + Wd - 1, N - 1)
+            _rows_ranged(acc, 16 + (bot - i2) * acc_len, acc_len, i2, J_end, flat, left, right, gaps,
+                         starts, a_ats, counts)
+            i2 += ROWS
+        while i2 <= bot:
+            off = 16 + (bot - i2) * acc_len
+            n = min(i2 + Wd - 1, N - 1) - i2 + 1
+            _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
+            i2 += 1
+    for i2 in range(bot, top - 1, -1):
+        off = 16 + (bot - i2) * acc_len
+        n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off,
+                        flat, S2flat, counts)
+        r0 = rowstart[i2]
+        for c in range(n):
+            buf[m, r0 + c] = acc[off + c]
+        if l1 == L1:
+            win[i1, i2] = acc[off + n - 1]
+        if record.shape[0] > 0:
+            for c in range(n):
+                record[i1, i1 + l1 - 1, i2, i2 + c] = acc[off + c]
+
+
+@njit(cache=True)
+def _wait_for_count(counter, index, target):
+    """Wait until ``counter[index]`` reaches ``target`` (spin briefly, then yield the core)."""
+    spins = 0
+    while _load_acquire(counter, index) < target:
+        spins += 1
+        if spins > 64:
+            _yield_cpu()
+
+
 @njit(cache=True, parallel=True)
-def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rowstart, win, record):
+def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rowstart, win, record, wraps,
+            workers):
+    """Every worker takes the next task from a shared counter and waits only for the tasks it reads.
+
+    A task is block I (from the bottom) of rows of one query interval (i1, l1). It reads rows of its
+    own block and the blocks below, of its own matrix and of the sub-intervals of [i1, j1]; done
+    (I, l1-1, i1), (I, l1-1, i1+1) and (I-1, l1, i1) imply all of those (by induction). Tasks are
+    handed out by step I + l1 - 1 (costliest first within a step), an order consistent with those
+    dependencies, so no worker waits for a task nobody has taken: no deadlock with any number of
+    threads. No barrier per step: on the shared machine a descheduled thread stalls only the tasks
+    that need its task, and consecutive steps overlap.
+
+    With a ring of rows (``wraps``) a task overwrites rows that tasks up to RING_SLACK + 1 steps
+    earlier may still read, so it also waits until every task of step t - RING_SLACK - 1 is done (the
+    ring is RING_SLACK blocks longer than a step-by-step schedule would need).
+    """
     M = a.shape[0]
     N = rb.shape[0]
     B = rows_per_task
     n_blocks = (N + B - 1) // B
-    n_tasks_max = 0
+    n_steps = n_blocks + L1 - 1
+    total = 0
     for l1 in range(1, L1 + 1):
-        n_tasks_max += M - l1 + 1
-    task_i1 = np.empty(n_tasks_max, dtype=np.int64)
-    task_l1 = np.empty(n_tasks_max, dtype=np.int64)
-    keep_record = record.shape[0] > 0
-    acc_len = Wd + 96 + (-(Wd + 96)) % 16
-    capacity = buf.shape[1]
-    gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
-    flat = buf.reshape(buf.size)
-    S2flat = S2p.reshape(S2p.size)
-    # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
-    s2gaps = np.arange(N) * (S2p.shape[1] - 1)
-    # a task: rows [N - (I+1)B, N - IB) of one query interval (block I from the bottom, bottom-up);
-    # tasks with the same I + l1 - 1 are independent
-    for t in range(n_blocks + L1 - 1):
-        count = 0
+        total += (M - l1 + 1) * n_blocks
+    task_i1 = np.empty(total, dtype=np.int64)
+    task_l1 = np.empty(total, dtype=np.int64)
+    task_t = np.empty(total, dtype=np.int64)
+    step_size = np.zeros(n_steps, dtype=np.int64)
+    k = 0
+    for t in range(n_steps):
         for l1 in range(min(L1, t + 1), max(1, t - n_blocks + 2) - 1, -1):  # costliest first
             for i1 in range(M - l1 + 1):
-                task_i1[count] = i1
-                task_l1[count] = l1
-                count += 1
-        for task in prange(count):
-            i1 = task_i1[task]
-            l1 = task_l1[task]
-            j1 = i1 + l1 - 1
+                task_i1[k] = i1
+                task_l1[k] = l1
+                task_t[k] = t
+                k += 1
+                step_size[t] += 1
+    gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
+    # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
+    s2gaps = np.arange(N) * (S2p.shape[1] - 1)
+    done = np.zeros(n_blocks * L1 * M, dtype=np.int64)  # flag of task (I, l1, i1) at (I * L1 + l1 - 1) * M + i1
+    step_done = np.zeros(n_steps, dtype=np.int64)
+    counter = np.zeros(1, dtype=np.int64)
+    for _ in prange(workers):
+        while True:
+            k = _fetch_add(counter, 0, 1)
+            if k >= total:
+                break
+            i1 = task_i1[k]
+            l1 = task_l1[k]
+            t = task_t[k]
             block = t - (l1 - 1)
-            bot = N - 1 - block * B
-            top = max(0, bot - B + 1)
-            # row i2's accumulators: acc[16 + (bot - i2) * acc_len:], the 16-cell margin for _rows_ranged
-            acc = np.empty(16 + B * acc_len, dtype=buf.dtype)
-            counts = np.empty(4, dtype=np.int64)
-            starts = np.empty(ROWS, dtype=np.int64)
-            a_ats = np.empty(ROWS, dtype=np.int64)
-            m = mat_id[i1, l1 - 1]
-            # first the terms that read shorter query intervals, for every row of the block; D with
-            # k1 outermost, so that F(k1+1, j1) stays in cache while the block's rows use it, and
-            # ROWS rows per kernel pass sharing its loads
-            for i2 in range(top, bot + 1):
-                _row_start(a, rb, pairs, S1, Wd, mat_id, buf, rowstart, i1, l1, i2, acc, 16 + (bot - i2) * acc_len)
-            for k1 in range(i1, j1):
-                left = mat_id[i1, k1 - i1] * capacity
-                right = mat_id[k1 + 1, j1 - k1 - 1] * capacity
-                i2 = top
-                while i2 + ROWS - 1 <= bot:
-                    J_end = min(i2 + ROWS - 1 + Wd - 1, N - 1)
-                    _rows_ranged(acc, 16 + (bot - i2) * acc_len, acc_len, i2, J_end, flat, left, right, gaps,
-                                 starts, a_ats, counts)
-                    i2 += ROWS
-                while i2 <= bot:
-                    off = 16 + (bot - i2) * acc_len
-                    n = min(i2 + Wd - 1, N - 1) - i2 + 1
-                    _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
-                    i2 += 1
-            for i2 in range(bot, top - 1, -1):
-                off = 16 + (bot - i2) * acc_len
-                n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off,
-                                flat, S2flat, counts)
-                r0 = rowstart[i2]
-                for c in range(n):
-                    buf[m, r0 + c] = acc[off + c]
-                if l1 == L1:
-                    win[i1, i2] = acc[off + n - 1]
-                if keep_record:
-                    for c in range(n):
-                        record[i1, i1 + l1 - 1, i2, i2 + c] = acc[off + c]
+            if l1 > 1:
+                _wait_for(done, (block * L1 + l1 - 2) * M + i1)
+                _wait_for(done, (block * L1 + l1 - 2) * M + i1 + 1)
+            if block > 0:
+                _wait_for(done, ((block - 1) * L1 + l1 - 1) * M + i1)
+            if wraps and t > RING_SLACK:
+                _wait_for_count(step_done, t - RING_SLACK - 1, step_size[t - RING_SLACK - 1])
+            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, win, record,
+                  i1, l1, block)
+            _store_release(done, (block * L1 + l1 - 1) * M + i1, 1)
+            _fetch_add(step_done, t, 1)
 
 
 class StreamPlan:
@@ -258,7 +344,7 @@ class StreamPlan:
         self.dtype = params.score_dtype(M, N)
         self.rows_per_task = rows_per_task
         # a row is last read by rows up to Wd - 1 above it, at most (L1 + 1) task blocks later
-        ring = self.Wd + (self.L1 + 1) * rows_per_task
+        ring = self.Wd + (self.L1 + 1 + RING_SLACK) * rows_per_task
         self.wraps = ring < N and not keep
         self.rows = ring if self.wraps else N
         self.n_mat = sum(M - l1 + 1 for l1 in range(1, self.L1 + 1))
@@ -334,9 +420,10 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, prune=True, record=None, ro
     if record is None:
         record = np.zeros((0, 0, 0, 0), dtype=np.int32)
     chunk = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(1)  # rows differ in cost: hand them out one at a time
+    numba.set_parallel_chunksize(1)  # one worker loop per thread
     try:
-        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, win, record)
+        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, win, record,
+                plan.wraps, numba.get_num_threads())
     finally:
         numba.set_parallel_chunksize(chunk)
     return win, plan, buf, rowstart, mat_id
