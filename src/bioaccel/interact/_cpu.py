@@ -128,6 +128,49 @@ def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, s
 
 
 @njit(cache=True)
+def _ranged_list(acc, off, n, table, avec, a_at, offsets, o_at, b_at, prefix, pf_at, counts):
+    """_ranged over a compacted list of reduction indices: term p is avec[a_at + p] + table[offsets[o_at
+    + p] + b_at + off + c]; prefix[pf_at + b] = how many list entries have x < 16 b (x sorted)."""
+    c0 = 0
+    while c0 + 48 < n:
+        for v in range(4):
+            counts[v] = prefix[pf_at + c0 // 16 + v + 1]
+        maxplus_range(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
+        c0 += 64
+    while c0 < n:
+        counts[0] = prefix[pf_at + c0 // 16 + 1]
+        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
+        c0 += 16
+
+
+@njit(cache=True)
+def _r1_lists(S2p, gaps, Wd):
+    """For each target row i2, the k2 = i2 + x that R1 needs: x = 0 and every x where S2(i2, i2+x)
+    grows. Where S2(i2, k2) = S2(i2, k2-1), the term S2(i2, k2) + F(.., k2+1, j2) is dominated by
+    S2(i2, k2-1) + F(.., k2, j2), since F grows when its target interval grows (R1 with an empty
+    left part). About half of the k2 are left (random sequences). Returns (values, table offsets
+    gaps[k2+1], prefix counts per 16 x), row i2 at i2 * Wd (prefix: i2 * (Wd // 16 + 6))."""
+    N = S2p.shape[0]
+    values = np.zeros(N * Wd, dtype=S2p.dtype)
+    offsets = np.zeros(N * Wd, dtype=np.int64)
+    stride = Wd // 16 + 6
+    prefix = np.zeros(N * stride, dtype=np.int64)
+    for i2 in range(N):
+        n = min(Wd, N - i2)
+        q = 0
+        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
+            if x % 16 == 0:
+                prefix[i2 * stride + x // 16] = q
+            if x == 0 or S2p[i2, 16 + x] != S2p[i2, 15 + x]:
+                values[i2 * Wd + q] = S2p[i2, 16 + x]
+                offsets[i2 * Wd + q] = gaps[i2 + 1 + x]
+                q += 1
+        for b in range(max(n - 2, 0) // 16 + 1, stride):
+            prefix[i2 * stride + b] = q
+    return values, offsets, prefix
+
+
+@njit(cache=True)
 def _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases):
     """The terms of row starts that read shorter query intervals, the same for every row i2 of
     F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Strand-1
@@ -176,16 +219,18 @@ def _row_start(a, rb, pairs, Wd, flat, rowstart, i1, l1, i2, acc, off, values, b
 
 
 @njit(cache=True)
-def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off, flat, S2flat,
+def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i2, acc, off, flat, S2flat,
                 counts):
     """Finish row i2 of F(i1, i1+l1-1) in acc[off:] with the terms inside the matrix; return its length."""
     N = rowstart.shape[0]
     n = min(i2 + Wd - 1, N - 1) - i2 + 1
     n_pad = n + (-n) % 16
     own = mat_id[i1, l1 - 1]
-    # R1: S2(i2, k2) + rows k2+1 of this matrix (stored already: rows are finished bottom-up)
-    _ranged(acc, off, n, flat, S2flat, i2 * S2p.shape[1] + 16, gaps, i2 + 1,
-            own * buf.shape[1] + i2 - off, counts)
+    # R1: S2(i2, k2) + rows k2+1 of this matrix (stored already: rows are finished bottom-up), over
+    # the k2 where S2(i2, k2) grows (_r1_lists)
+    r1_values, r1_offsets, r1_prefix = r1
+    _ranged_list(acc, off, n, flat, r1_values, i2 * Wd, r1_offsets, i2 * Wd, own * buf.shape[1] + i2 - off,
+                 r1_prefix, i2 * (Wd // 16 + 6), counts)
     # strand-2 pair: score(rb[i2], rb[j2]) + F(i1, j1, i2+1, j2-1); the score row is 0 where no pair
     # may form, and then the term is at most F(i1, j1, i2, j2) anyway
     if n >= 5:
@@ -206,7 +251,8 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, a
 
 
 @njit(cache=True)
-def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, win, record, i1, l1, block):
+def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, win, record, i1, l1,
+          block):
     """Rows [N - (block+1)B, N - block B) of F(i1, i1+l1-1), bottom-up; every cell they read is final."""
     N = rb.shape[0]
     j1 = i1 + l1 - 1
@@ -247,7 +293,7 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2
             i2 += 1
     for i2 in range(bot, top - 1, -1):
         off = 16 + (bot - i2) * acc_len
-        n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, i1, l1, i2, acc, off,
+        n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i2, acc, off,
                         flat, S2flat, counts)
         r0 = rowstart[i2]
         for c in range(n):
@@ -310,6 +356,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
     # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
     s2gaps = np.arange(N) * (S2p.shape[1] - 1)
+    r1 = _r1_lists(S2p, gaps, Wd)
     done = np.zeros(n_blocks * L1 * M, dtype=np.int64)  # flag of task (I, l1, i1) at (I * L1 + l1 - 1) * M + i1
     step_done = np.zeros(n_steps, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
@@ -329,7 +376,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
                 _wait_for(done, ((block - 1) * L1 + l1 - 1) * M + i1)
             if wraps and t > RING_SLACK:
                 _wait_for_count(step_done, t - RING_SLACK - 1, step_size[t - RING_SLACK - 1])
-            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, win, record,
+            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, win, record,
                   i1, l1, block)
             _store_release(done, (block * L1 + l1 - 1) * M + i1, 1)
             _fetch_add(step_done, t, 1)
