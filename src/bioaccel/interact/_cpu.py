@@ -83,19 +83,21 @@ def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
 def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts):
     """acc[off + c] = max over x < c of avec[a_at + x] + table[offsets[o_at + x] + b_at + off + c], c < n.
 
-    64 columns at a time with the accumulators in registers, the row's end 16 at a time; x runs over
-    the whole row, without any per-x scalar work.
+    64 columns at a time with the accumulators in registers, a partial chunk on the left 16 at a time;
+    x runs over the whole row, without any per-x scalar work.
     """
     c0 = 0
-    while c0 + 48 < n:
+    head = n % 64  # as in _rows_ranged: the partial chunk on the left, where x runs short
+    while c0 < head:
+        counts[0] = min(n - 1, c0 + 16)
+        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
+        c0 += 16
+    c0 = head
+    while c0 < n:
         for v in range(4):
             counts[v] = min(n - 1, c0 + 16 * v + 16)
         maxplus_range(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 64
-    while c0 < n:
-        counts[0] = min(n - 1, c0 + 16)
-        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
-        c0 += 16
 
 
 @njit(cache=True)
@@ -111,36 +113,45 @@ def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, s
     """
     for r in range(ROWS):
         a_ats[r] = left + gaps[r0 + r] + r0  # F(i1, k1)[r0 + r, k2] = table[a_ats[r] + k2 - r0]
+    # The columns that do not fill a 64-column chunk go first, 16 at a time: on the left, where the
+    # reduction over k2 < J is short. The 64-column chunks then end exactly at J_end, so the long
+    # reductions of the right end all run with four vectors per loaded scalar. Columns done twice
+    # (a 16-column pass overlapping the first chunk) are harmless: max is idempotent.
     J0 = r0
-    while J0 + 48 <= J_end:
+    head = (J_end - r0 + 1) % 64
+    while J0 < r0 + head:
+        for r in range(ROWS):
+            starts[r] = first_off - r * acc_len + J0 - (r0 + r)
+        counts[0] = min(J_end, J0 + 16) - r0
+        maxplus_rows_vector(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
+        J0 += 16
+    J0 = r0 + head
+    while J0 <= J_end:
         for r in range(ROWS):
             starts[r] = first_off - r * acc_len + J0 - (r0 + r)
         for v in range(4):
             counts[v] = min(J_end, J0 + 16 * v + 16) - r0
         maxplus_rows(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
         J0 += 64
-    while J0 <= J_end:
-        for r in range(ROWS):
-            starts[r] = first_off - r * acc_len + J0 - (r0 + r)
-        counts[0] = min(J_end, J0 + 16) - r0
-        maxplus_rows_vector(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
-        J0 += 16
 
 
 @njit(cache=True)
 def _ranged_list(acc, off, n, table, avec, a_at, offsets, o_at, b_at, prefix, pf_at, counts):
     """_ranged over a compacted list of reduction indices: term p is avec[a_at + p] + table[offsets[o_at
     + p] + b_at + off + c]; prefix[pf_at + b] = how many list entries have x < 16 b (x sorted)."""
+    # partial chunk on the left as in _rows_ranged, but whole 16-column steps (the prefix counts are
+    # per 16 x), so the last chunk may pass the row's end by up to 15 scratch columns
+    head = ((n % 64) + 15) // 16 * 16
     c0 = 0
-    while c0 + 48 < n:
+    while c0 < head:
+        counts[0] = prefix[pf_at + c0 // 16 + 1]
+        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
+        c0 += 16
+    while c0 < n:
         for v in range(4):
             counts[v] = prefix[pf_at + c0 // 16 + v + 1]
         maxplus_range(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 64
-    while c0 < n:
-        counts[0] = prefix[pf_at + c0 // 16 + 1]
-        maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
-        c0 += 16
 
 
 @njit(cache=True)
