@@ -15,8 +15,9 @@ the product at a time: row i2 of F(i1, j1) is
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
 All of them run through register-blocked micro-kernels (_simd): each 64-column chunk of a row keeps
 four vectors of accumulators in registers while it streams over the reduction index (k2, or the list
-of (k1, side) terms of R3/R4); D does two rows per pass, so that each loaded vector of F(k1+1, j1)
-serves both. A task computes a block of 32 consecutive rows of one query interval: first the terms
+of strand-1 pair terms); D does two rows per pass, so that each loaded vector of F(k1+1, j1)
+serves both. R3 and R4 are D's border terms (bpmax.md's compact form): the cell left of each stored
+row holds S1 of its query interval, and D's reduction runs over i2 - 1 <= k2 <= j2. A task computes a block of 32 consecutive rows of one query interval: first the terms
 that read shorter query intervals (strand-1 pair, R4, R3 and D, with k1 outermost so that F(k1+1, j1)
 stays in cache while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the
 strand-2 pair and R2. Tasks are handed out from a shared counter in anti-diagonal order
@@ -80,8 +81,9 @@ def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
 
 
 @njit(cache=True)
-def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts):
-    """acc[off + c] = max over x < c of avec[a_at + x] + table[offsets[o_at + x] + b_at + off + c], c < n.
+def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts, border=0):
+    """acc[off + c] = max over x < c of avec[a_at + x] + table[offsets[o_at + x] + b_at + off + c], c < n;
+    with ``border`` = 1, over -1 <= x <= c instead, indices shifted by one (x + 1 from a_at, o_at).
 
     64 columns at a time with the accumulators in registers, a partial chunk on the left 16 at a time;
     x runs over the whole row, without any per-x scalar work.
@@ -89,13 +91,13 @@ def _ranged(acc, off, n, table, avec, a_at, offsets, o_at, b_at, counts):
     c0 = 0
     head = n % 64  # as in _rows_ranged: the partial chunk on the left, where x runs short
     while c0 < head:
-        counts[0] = min(n - 1, c0 + 16)
+        counts[0] = min(n - 1 + 2 * border, c0 + 16 + border)
         maxplus_range_vector(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 16
     c0 = head
     while c0 < n:
         for v in range(4):
-            counts[v] = min(n - 1, c0 + 16 * v + 16)
+            counts[v] = min(n - 1 + 2 * border, c0 + 16 * v + 16 + border)
         maxplus_range(acc, off + c0, table, avec, a_at, offsets, o_at, b_at, counts)
         c0 += 64
 
@@ -111,8 +113,12 @@ def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, s
     row i2 of F(i1, k1), and columns J < i2 land in the scratch tail of the next row's accumulators
     (acc has a 16-cell margin in front for the bottom row): both harmless.
     """
+    # reduction index p = k2 - r0 + 1 for r0 - 1 <= k2 <= J: the border terms of bpmax.md's compact
+    # form come with D. The cell left of each stored row holds S1 of its query interval (_task), so
+    # k2 = i2 - 1 reads S1(i1, k1) as F(i1, k1, i2, i2-1) (R3) and k2 = J reads S1(k1+1, j1) as
+    # F(k1+1, j1, J+1, J) (R4).
     for r in range(ROWS):
-        a_ats[r] = left + gaps[r0 + r] + r0  # F(i1, k1)[r0 + r, k2] = table[a_ats[r] + k2 - r0]
+        a_ats[r] = left + gaps[r0 + r] + r0 - 1  # F(i1, k1)[r0 + r, k2] = table[a_ats[r] + k2 - r0 + 1]
     # The columns that do not fill a 64-column chunk go first, 16 at a time: on the left, where the
     # reduction over k2 < J is short. The 64-column chunks then end exactly at J_end, so the long
     # reductions of the right end all run with four vectors per loaded scalar. Columns done twice
@@ -122,16 +128,16 @@ def _rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, s
     while J0 < r0 + head:
         for r in range(ROWS):
             starts[r] = first_off - r * acc_len + J0 - (r0 + r)
-        counts[0] = min(J_end, J0 + 16) - r0
-        maxplus_rows_vector(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
+        counts[0] = min(J_end + 1, J0 + 16) - r0 + 1
+        maxplus_rows_vector(acc, starts, table, table, a_ats, gaps, r0, right + J0, counts)
         J0 += 16
     J0 = r0 + head
     while J0 <= J_end:
         for r in range(ROWS):
             starts[r] = first_off - r * acc_len + J0 - (r0 + r)
         for v in range(4):
-            counts[v] = min(J_end, J0 + 16 * v + 16) - r0
-        maxplus_rows(acc, starts, table, table, a_ats, gaps, r0 + 1, right + J0, counts)
+            counts[v] = min(J_end + 1, J0 + 16 * v + 16) - r0 + 1
+        maxplus_rows(acc, starts, table, table, a_ats, gaps, r0, right + J0, counts)
         J0 += 64
 
 
@@ -184,8 +190,8 @@ def _r1_lists(S2p, gaps, Wd):
 @njit(cache=True)
 def _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases):
     """The terms of row starts that read shorter query intervals, the same for every row i2 of
-    F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Strand-1
-    pair, then R4 and R3 for every k1. Returns how many."""
+    F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Only the
+    strand-1 pair now (R4 and R3 come with D as border terms). Returns how many."""
     j1 = i1 + l1 - 1
     count = 0
     if l1 >= 5:
@@ -194,12 +200,6 @@ def _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases):
             values[count] = narrow(w, values)
             bases[count] = mat_id[i1 + 1, l1 - 3] * capacity
             count += 1
-    for k1 in range(i1, j1):
-        values[count] = S1[k1 + 1, j1]
-        bases[count] = mat_id[i1, k1 - i1] * capacity
-        values[count + 1] = S1[i1, k1]
-        bases[count + 1] = mat_id[k1 + 1, j1 - k1 - 1] * capacity
-        count += 2
     return count
 
 
@@ -233,7 +233,7 @@ def _row_start(a, rb, pairs, Wd, flat, rowstart, i1, l1, i2, acc, off, values, b
 def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i2, acc, off, flat, S2flat,
                 counts):
     """Finish row i2 of F(i1, i1+l1-1) in acc[off:] with the terms inside the matrix; return its length."""
-    N = rowstart.shape[0]
+    N = S2p.shape[0]
     n = min(i2 + Wd - 1, N - 1) - i2 + 1
     n_pad = n + (-n) % 16
     own = mat_id[i1, l1 - 1]
@@ -300,7 +300,7 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2
         while i2 <= bot:
             off = 16 + (bot - i2) * acc_len
             n = min(i2 + Wd - 1, N - 1) - i2 + 1
-            _ranged(acc, off, n, flat, flat, left + rowstart[i2], gaps, i2 + 1, right + i2 - off, counts)
+            _ranged(acc, off, n, flat, flat, left + rowstart[i2] - 1, gaps, i2, right + i2 - off, counts, 1)
             i2 += 1
     for i2 in range(bot, top - 1, -1):
         off = 16 + (bot - i2) * acc_len
@@ -309,6 +309,9 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2
         r0 = rowstart[i2]
         for c in range(n):
             buf[m, r0 + c] = acc[off + c]
+        buf[m, r0 - 1] = S1[i1, j1]  # F(i1, j1, i2, i2-1): the empty-target border, read by D as R3/R4
+        if i2 == N - 1:
+            buf[m, rowstart[N] - 1] = S1[i1, j1]
         if l1 == L1:
             win[i1, i2] = acc[off + n - 1]
         if record.shape[0] > 0:
@@ -364,7 +367,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
                 task_t[k] = t
                 k += 1
                 step_size[t] += 1
-    gaps = rowstart - np.arange(N)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
+    gaps = rowstart - np.arange(N + 1)  # rowstart[i2+x+1] - x - 1 = gaps[i2+x+1] + i2
     # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
     s2gaps = np.arange(N) * (S2p.shape[1] - 1)
     r1 = _r1_lists(S2p, gaps, Wd)
@@ -417,11 +420,13 @@ class StreamPlan:
         self.nbytes = self.n_mat * self.capacity * itemsize + side
 
     def rowstart(self):
+        """Where row i2 starts in a matrix, for i2 <= N: row N is empty, only its left border cell
+        (S1 of the matrix) is read, by R4 at the last column."""
         N = self.N
         if self.wraps:
-            return (np.arange(N, dtype=np.int64) % self.rows) * self.row_capacity + 16
+            return (np.arange(N + 1, dtype=np.int64) % self.rows) * self.row_capacity + 16
         lengths = np.minimum(self.Wd, N - np.arange(N)) + 16
-        return (np.concatenate(([0], np.cumsum(lengths)[:-1])) + 16).astype(np.int64)
+        return (np.concatenate(([0], np.cumsum(lengths))) + 16).astype(np.int64)
 
     def mat_id(self):
         ids = np.full((self.M, self.L1), -1, dtype=np.int64)
