@@ -188,6 +188,31 @@ def _r1_lists(S2p, gaps, Wd):
 
 
 @njit(cache=True)
+def _r2_lists(P2p, s2gaps, Wd):
+    """For each target row i2, the k2 = i2 + x that R2 needs (see _row_finish): x = 0 and every x where
+    rb[i2] pairs with rb[i2+x]. Returns (x, table offsets s2gaps[i2+1+x], prefix counts per 16 x), laid
+    out as _r1_lists."""
+    N = P2p.shape[0]
+    xs = np.zeros(N * Wd, dtype=np.int64)
+    offsets = np.zeros(N * Wd, dtype=np.int64)
+    stride = Wd // 16 + 6
+    prefix = np.zeros(N * stride, dtype=np.int64)
+    for i2 in range(N):
+        n = min(Wd, N - i2)
+        q = 0
+        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
+            if x % 16 == 0:
+                prefix[i2 * stride + x // 16] = q
+            if x == 0 or P2p[i2, 16 + x] > 0:
+                xs[i2 * Wd + q] = x
+                offsets[i2 * Wd + q] = s2gaps[i2 + 1 + x]
+                q += 1
+        for b in range(max(n - 2, 0) // 16 + 1, stride):
+            prefix[i2 * stride + b] = q
+    return xs, offsets, prefix
+
+
+@njit(cache=True)
 def _start_terms(pairs, a, S1, mat_id, capacity, i1, l1, values, bases):
     """The terms of row starts that read shorter query intervals, the same for every row i2 of
     F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Only the
@@ -230,8 +255,8 @@ def _row_start(a, rb, pairs, Wd, flat, rowstart, i1, l1, i2, acc, off, values, b
 
 
 @njit(cache=True)
-def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i2, acc, off, flat, S2flat,
-                counts):
+def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, r2, i1, l1, i2, acc, off, flat, S2flat,
+                counts, gather):
     """Finish row i2 of F(i1, i1+l1-1) in acc[off:] with the terms inside the matrix; return its length."""
     N = S2p.shape[0]
     n = min(i2 + Wd - 1, N - 1) - i2 + 1
@@ -254,15 +279,24 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i
     # R2: F(i1, j1, i2, j2) = max(T(j2), max over k2 < j2 of F(i1, j1, i2, k2) + S2(k2+1, j2)), T being
     # every other term (all in acc now). S2 is superadditive (S2(p, q) + S2(q+1, r) <= S2(p, r): the
     # split term of its own recurrence), so a chain of R2 steps is never better than one step from T:
-    # R2 is the max-plus product of the row T with S2, not a sequential recurrence along the row, and
-    # runs through the same register kernel as D. Reading acc in place is fine: every value read lies
-    # between T and the final value, and both give the same products.
-    _ranged(acc, off, n, S2flat, acc, off, s2gaps, i2 + 1, i2 + 16 - off, counts)
+    # R2 is the max-plus product of the row T with S2, not a sequential recurrence along the row.
+    # Moreover every term of T except the strand-2 pair (and the base case) already reads R2-closed
+    # cells at column j2 itself (e.g. D: F(i1,k1,i2,k2') + F(k1+1,j1,k2'+1,k2) + S2(k2+1,j2) <=
+    # F(i1,k1,i2,k2') + F(k1+1,j1,k2'+1,j2), a D term of this cell; likewise R1, R3, R4, strand-1 pair),
+    # so only the k2 where rb[i2] can pair with rb[k2] (or k2 = i2) are needed: a static list per row
+    # (_r2_lists), about 40% of the k2. Any value between T and the final one is a valid scalar.
+    r2_xs, r2_offsets, r2_prefix = r2
+    stride = Wd // 16 + 6
+    listed = r2_prefix[i2 * stride + stride - 1]
+    for q in range(listed):
+        gather[q] = acc[off + r2_xs[i2 * Wd + q]]
+    _ranged_list(acc, off, n, S2flat, gather, 0, r2_offsets, i2 * Wd, i2 + 16 - off, r2_prefix, i2 * stride,
+                 counts)
     return n
 
 
 @njit(cache=True)
-def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, win, record, i1, l1,
+def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, r2, win, record, i1, l1,
           block):
     """Rows [N - (block+1)B, N - block B) of F(i1, i1+l1-1), bottom-up; every cell they read is final."""
     N = rb.shape[0]
@@ -278,6 +312,7 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2
     counts = np.empty(4, dtype=np.int64)
     starts = np.empty(ROWS, dtype=np.int64)
     a_ats = np.empty(ROWS, dtype=np.int64)
+    gather = np.empty(Wd, dtype=buf.dtype)
     m = mat_id[i1, l1 - 1]
     # first the terms that read shorter query intervals, for every row of the block; D with k1
     # outermost, so that F(k1+1, j1) stays in cache while the block's rows use it, and ROWS rows per
@@ -304,8 +339,8 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2
             i2 += 1
     for i2 in range(bot, top - 1, -1):
         off = 16 + (bot - i2) * acc_len
-        n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, i1, l1, i2, acc, off,
-                        flat, S2flat, counts)
+        n = _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, gaps, s2gaps, r1, r2, i1, l1, i2, acc, off,
+                        flat, S2flat, counts, gather)
         r0 = rowstart[i2]
         for c in range(n):
             buf[m, r0 + c] = acc[off + c]
@@ -371,6 +406,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
     # R2's table offsets: s2gaps[i2+x+1] + i2 + 16 + c = flat index of S2p[i2+x+1, 16 + c-x-1] = S2(i2+x+1, i2+c)
     s2gaps = np.arange(N) * (S2p.shape[1] - 1)
     r1 = _r1_lists(S2p, gaps, Wd)
+    r2 = _r2_lists(P2p, s2gaps, Wd)
     done = np.zeros(n_blocks * L1 * M, dtype=np.int64)  # flag of task (I, l1, i1) at (I * L1 + l1 - 1) * M + i1
     step_done = np.zeros(n_steps, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
@@ -390,7 +426,7 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, rows_per_task, mat_id, buf, rows
                 _wait_for(done, ((block - 1) * L1 + l1 - 1) * M + i1)
             if wraps and t > RING_SLACK:
                 _wait_for_count(step_done, t - RING_SLACK - 1, step_size[t - RING_SLACK - 1])
-            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, win, record,
+            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, s2gaps, r1, r2, win, record,
                   i1, l1, block)
             _store_release(done, (block * L1 + l1 - 1) * M + i1, 1)
             _fetch_add(step_done, t, 1)
