@@ -8,8 +8,8 @@ operations per second use bpmax.md's work formula (summed over the window's doma
 they count the recurrence's work, not what a variant actually executes (``tiled`` skips dominated
 terms exactly, see bioaccel.interact._cpu).
 
-The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): on a shared machine the
-parallel run can lose to it (its steps meet at barriers), and this column shows the per-core gain.
+The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): the per-core gain, and a check
+on the parallel run, which the other load of a shared machine can slow down.
 
 Sizes whose estimated time (from the rate measured on smaller sizes) exceeds the limits are skipped
 and say so. Prints a table and writes JSON to bench/results/bpmax_cpu.json.
@@ -51,12 +51,12 @@ def prepare(a, b, params):
     return ca, crb, single_strand_table(ca, fold), single_strand_table(crb, fold)
 
 
-def run_tiled(ca, crb, s1, s2, params, prune=True, repeats=3):
+def run_tiled(ca, crb, s1, s2, params, repeats=3):
     """Best of ``repeats`` runs (one when a run takes over 2 s): the machine is shared."""
     best = None
     for _ in range(repeats):
         start = time.perf_counter()
-        win = fill_tiled(ca, crb, s1, s2, params, prune=prune)[0]
+        win = fill_tiled(ca, crb, s1, s2, params)[0]
         seconds = time.perf_counter() - start
         best = seconds if best is None else min(best, seconds)
         if seconds > 2:
@@ -139,10 +139,6 @@ def main(argv=None):
             numba.set_num_threads(1)
             row["tiled_1thread_s"] = run_tiled(ca, crb, s1, s2, params)[0]
             numba.set_num_threads(threads)
-        if (M, N, W2) == (20, 200, None) and row["tiled_s"]:
-            seconds, _ = run_tiled(ca, crb, s1, s2, params, prune=False)
-            row["tiled_no_pruning_s"] = seconds
-            notes.append(f"tiled without pruning {seconds:.3f} s")
         row["note"] = "; ".join(notes)
         rows.append(row)
         ratio = row["naive_s"] / row["tiled_s"] if row["naive_s"] and row["tiled_s"] else None

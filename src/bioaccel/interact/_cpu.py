@@ -15,11 +15,13 @@ the product at a time: row i2 of F(i1, j1) is
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
 All of them run through register-blocked micro-kernels (_simd): each 64-column chunk of a row keeps
 four vectors of accumulators in registers while it streams over the reduction index (k2, or the list
-of strand-1 pair terms); D does two rows per pass, so that each loaded vector of F(k1+1, j1)
-serves both. R3 and R4 are D's border terms (bpmax.md's compact form): the cell left of each stored
-row holds S1 of its query interval, and D's reduction runs over i2 - 1 <= k2 <= j2. A task computes a block of 32 consecutive rows of one query interval: first the terms
-that read shorter query intervals (strand-1 pair, R4, R3 and D, with k1 outermost so that F(k1+1, j1)
-stays in cache while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the
+of strand-1 pair terms); D does two rows per pass, so that each loaded vector of F(k1+1, j1) serves
+both. R3 and R4 are D's border terms (bpmax.md's compact form): the cell left of each stored row
+holds S1 of its query interval, and D's reduction runs over i2 - 1 <= k2 <= j2. R1 and R2 run over
+static lists of the k2 that can matter (_r1_lists, _r2_lists). A task computes a block of 32
+consecutive rows of one query interval: first the terms that read shorter query intervals
+(strand-1 pair, then D with R3/R4, k1 outermost so that F(k1+1, j1) stays in cache while all rows
+of the block use it), then, bottom-up (a valid Nussinov order), R1, the
 strand-2 pair and R2. Tasks are handed out from a shared counter in anti-diagonal order
 ``I + l1 - 1 = t`` (row block I, l1 = j1 - i1 + 1), and each waits only for the three tasks whose
 completion implies its inputs: no barrier per anti-diagonal (see _stream).
@@ -63,21 +65,6 @@ def _narrow(value, like):
 def sentinel(dtype):
     """Max-plus zero: far below any score, and twice it does not overflow ``dtype``."""
     return np.int16(-16384) if dtype == np.int16 else np.int32(-(2 ** 30))
-
-
-@njit(cache=True, inline="always")
-def _maxplus_into(acc, lo, hi_pad, add, table, m, shift):
-    """acc[c] = max(acc[c], add + table[m, c + shift]) for c from ``lo`` rounded down to 16 to ``hi_pad``.
-
-    Unsigned indices and no array views on purpose: a signed index costs a wrap-around test that stops
-    LLVM from vectorising, and a view costs an atomic reference count shared by all threads.
-    """
-    start = lo - lo % 16
-    ua = np.uint64(start)
-    us = np.uint64(start + shift)
-    um = np.uint64(m)
-    for c in range(np.uint64(hi_pad - start)):
-        acc[ua + c] = max(acc[ua + c], narrow(add + table[um, us + c], acc))
 
 
 @njit(cache=True)
