@@ -52,22 +52,27 @@ DEFAULT_CPU_VARIANT = "blocked"
 # Seed 001's CPU variants (dense n x n int32)
 
 @njit(cache=True)
+def _naive_cell(M, codes, pairs, min_loop, row, col):
+    diag = col - row
+    best = 0
+    w = pairs[codes[row], codes[col]]
+    if w > 0 and diag - 1 >= min_loop:
+        best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
+    for k in range(row, col):
+        t = M[row, k] + M[k + 1, col]  # M[k+1][col]: a column read, as in the seed's CPU1
+        if t > best:
+            best = t
+    M[row, col] = best
+
+
+@njit(cache=True)
 def fill_naive(codes, pairs, min_loop):
     """CPU1, Algorithm 1 of seed 001: diagonal by diagonal, column reads M[k+1][col]."""
     n = codes.shape[0]
     M = np.zeros((n, n), dtype=np.int32)
     for diag in range(1, n):
         for row in range(0, n - diag):
-            col = row + diag
-            best = 0
-            w = pairs[codes[row], codes[col]]
-            if w > 0 and diag - 1 >= min_loop:
-                best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
-            for k in range(row, col):
-                t = M[row, k] + M[k + 1, col]
-                if t > best:
-                    best = t
-            M[row, col] = best
+            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
     return M
 
 
@@ -107,16 +112,7 @@ def fill_naive_parallel(codes, pairs, min_loop):
     M = np.zeros((n, n), dtype=np.int32)
     for diag in range(1, n):
         for row in prange(0, n - diag):
-            col = row + diag
-            best = 0
-            w = pairs[codes[row], codes[col]]
-            if w > 0 and diag - 1 >= min_loop:
-                best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
-            for k in range(row, col):
-                t = M[row, k] + M[k + 1, col]
-                if t > best:
-                    best = t
-            M[row, col] = best
+            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
     return M
 
 
