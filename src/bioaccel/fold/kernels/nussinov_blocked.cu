@@ -34,7 +34,6 @@ __device__ int finish_cell(const int (*sC)[BS + 1], const int (*sAII)[BS + 1], c
         if (w > 0) {
             int inner;
             if (c - i <= 3) inner = 0;                        // empty or one-letter inside
-            else if (r + 1 < BS && q >= 1 && I == J) inner = sC[r + 1][q - 1];
             else if (r + 1 < BS && q >= 1) inner = sC[r + 1][q - 1];
             else inner = V[L.at(i + 1, c - 1)];               // a neighbouring, already final tile
             best = max(best, inner + w);
