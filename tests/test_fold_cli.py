@@ -77,7 +77,7 @@ def test_json_lines(tmp_fasta):
         assert obj["id"] == ident and obj["sequence"] == seq and obj["length"] == len(seq)
         assert (obj["structure"], obj["score"], obj["min_loop"]) == (structure, score, 1)
         assert obj["pairs"] == structure.count("(")
-        assert (obj["variant"], obj["backend"]) == ("blocked", "cpu")
+        assert (obj["variant"], obj["backend"]) == ("tiled", "cpu")
 
 
 def test_weights_give_fractional_scores(tmp_fasta):
@@ -86,7 +86,7 @@ def test_weights_give_fractional_scores(tmp_fasta):
     assert out.splitlines()[2] == "(...) (1.5)"
 
 
-@pytest.mark.parametrize("variant", ["naive", "cache", "naive-parallel", "cache-parallel", "blocked"])
+@pytest.mark.parametrize("variant", ["naive", "cache", "naive-parallel", "cache-parallel", "tiled"])
 def test_every_variant_gives_the_same_output(tmp_fasta, variant):
     path = tmp_fasta(FASTA)
     assert run([path, "--variant", variant, "--threads", "1"])[1] == run([path])[1]
@@ -148,7 +148,7 @@ def test_missing_file(tmp_path):
 
 def test_bad_options(tmp_fasta):
     path = tmp_fasta(FASTA)
-    one_line_error(*run([path, "--variant", "warp"]), "'warp'", "blocked")
+    one_line_error(*run([path, "--variant", "warp"]), "'warp'", "tiled")
     one_line_error(*run([path, "--min-loop", "-2"]), "min_loop")
     one_line_error(*run([path, "--no-gu", "--gu", "2"]), "--no-gu")
     one_line_error(*run([path, "--threads", "-1"]), "--threads")

@@ -8,11 +8,12 @@ import pytest
 import naive
 from bioaccel.alphabet import encode
 from bioaccel.errors import InvalidParameter, ResourceError
-from bioaccel.fold import FoldParams, fill_dense, fold, nussinov
-from bioaccel.fold import _cpu
+from bioaccel.fold import VARIANTS as REGISTRY
+from bioaccel.fold import FoldParams, fold, fold_table, nussinov
+from bioaccel.fold import _batch_cpu, _cpu, _seed_cpu, _tiled_cpu
 from bioaccel.fold._traceback import dot_bracket, traceback_pairs
 
-VARIANTS = _cpu.CPU_VARIANTS
+VARIANTS = REGISTRY.names("cpu")
 SMALL_TILES = (1, 3, 4, 7, 16)  # tiny inputs cross many tiles; 7 and 3 do not divide most lengths
 
 PARAMS = [
@@ -58,12 +59,12 @@ def _ref_upper(ref, n):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_table_value_equals_the_reference(variant):
-    tiles = SMALL_TILES if variant == "blocked" else (_cpu.TILE,)
+    tiles = SMALL_TILES if variant == "tiled" else (_tiled_cpu.TILE,)
     for index, (seq, params) in enumerate(CASES):
         ref, _ = _reference(index)
         codes, pairs = encode(seq), params.pair_table()
         for tile in tiles:
-            table, base = _cpu.fill_table(codes, pairs, params.min_loop, variant, tile=tile)
+            table, base = _cpu.fill_table(codes, params, variant, tile=tile)
             assert np.array_equal(_upper(table, base, len(seq)), _ref_upper(ref, len(seq))), \
                 (variant, tile, seq, params)
 
@@ -73,7 +74,7 @@ def test_traceback_is_valid_optimal_and_follows_the_shared_rule(variant):
     for index, (seq, params) in enumerate(CASES):
         ref, ref_structure = _reference(index)
         codes, pairs = encode(seq), params.pair_table()
-        table, base = _cpu.fill_table(codes, pairs, params.min_loop, variant, tile=3)
+        table, base = _cpu.fill_table(codes, params, variant, tile=3)
         structure = dot_bracket(traceback_pairs(table, base, codes, pairs, params.min_loop))
         optimum = ref[0][-1] if seq else 0
         assert naive.structure_score(seq, structure, params) == optimum, (variant, seq, params)
@@ -84,13 +85,12 @@ def test_traceback_is_valid_optimal_and_follows_the_shared_rule(variant):
 def test_batch_of_short_sequences_equals_one_at_a_time():
     for params in (PARAMS[0], FoldParams(), FoldParams.bpmax()):
         chosen = [seq for seq, p in CASES[:50]]
-        folded = _cpu.fold_batch([encode(s) for s in chosen], params.pair_table(), params.min_loop, tile=5)
+        folded = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5)
         for seq, (units, pair_to) in zip(chosen, folded):
             table = naive.nussinov_table(seq, params)
             assert units == (table[0][-1] if seq else 0)
             assert dot_bracket(pair_to) == naive.nussinov_structure(seq, params, table)
-        scores_only = _cpu.fold_batch([encode(s) for s in chosen], params.pair_table(), params.min_loop,
-                                      tile=5, traceback=False)
+        scores_only = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5, traceback=False)
         assert [s for s, _ in scores_only] == [s for s, _ in folded]
         assert all(p is None for _, p in scores_only)
 
@@ -111,19 +111,19 @@ def test_realistic_lengths_with_the_default_tile_equal_cpu1():
     pairs = FoldParams().pair_table()
     for n in (97, 300, 577):
         codes = rng.integers(0, 4, n).astype(np.uint8)
-        expected = _cpu.fill_naive(codes, pairs, 3)
-        for variant in ("blocked", "cache-parallel"):
-            assert np.array_equal(np.triu(fill_dense(codes, pairs, 3, variant=variant)), expected)
-        table, base = _cpu.fill_blocked(codes, pairs, 3, dtype=np.int32, parallel=False)  # the int32 path
+        expected = _seed_cpu.fill_naive(codes, pairs, 3)
+        for variant in ("tiled", "cache-parallel"):
+            assert np.array_equal(np.triu(fold_table(codes, variant=variant)), expected)
+        table, base = _tiled_cpu.fill_tiled(codes, pairs, 3, np.int32, parallel=False)  # the int32 path
         assert np.array_equal(_upper(table, base, n), expected[np.triu_indices(n)])
 
 
 def test_table_dtype_is_int16_while_scores_fit_then_int32():
-    pairs = FoldParams().pair_table()
-    assert _cpu.table_dtype(pairs, 2000) == np.int16
-    assert _cpu.table_dtype(pairs, 65534) == np.int16
-    assert _cpu.table_dtype(pairs, 70000) == np.int32
-    assert _cpu.table_dtype(FoldParams.bpmax().pair_table(), 20000) == np.int32  # GC = 6 half-units
+    params = FoldParams()
+    assert params.cell_dtype(2000) == np.int16
+    assert params.cell_dtype(65534) == np.int16
+    assert params.cell_dtype(70000) == np.int32
+    assert FoldParams.bpmax().cell_dtype(20000) == np.int32  # GC = 6 half-units
 
 
 def test_structures_and_scores_through_the_api():
@@ -131,10 +131,10 @@ def test_structures_and_scores_through_the_api():
     assert (result.structure, result.score, result.pairs) == ("(((...)))", 3, 3)
     assert result.base_pairs() == [(0, 8), (1, 7), (2, 6)]
     assert result.pair_to.tolist() == [8, 7, 6, -1, -1, -1, 2, 1, 0]
-    assert (result.variant, result.backend, result.length, result.min_loop) == ("blocked", "cpu", 9, 3)
+    assert (result.variant, result.backend, result.length, result.min_loop) == ("tiled", "cpu", 9, 3)
     assert fold("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
-    assert fold("GGGAAAUCC", gu=False) == ("((.....))", 2)
-    assert fold("GGGAUCC", min_loop=1) == ("(((.)))", 3)
+    assert fold("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
+    assert fold("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
     assert fold("GGGAUCC") == ("((...))", 2)
     assert fold("") == ("", 0)
     assert fold("NNNNNNNN") == ("........", 0)
@@ -148,7 +148,7 @@ def test_structures_and_scores_through_the_api():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_variant_through_the_api(variant):
     seqs = [seq for seq, _ in CASES[100:130]]
-    results = nussinov(seqs, variant=variant, min_loop=1, threads=1)
+    results = nussinov(seqs, variant=variant, params=FoldParams(min_loop=1), threads=1)
     expected = [naive.nussinov_structure(s, FoldParams(min_loop=1)) for s in seqs]
     assert [r.structure for r in results] == expected
     assert all(r.variant == variant for r in results)
@@ -160,14 +160,14 @@ def test_unknown_variant_and_backend_name_the_choices():
     with pytest.raises(InvalidParameter, match="cpu, gpu"):
         nussinov("ACGU", backend="tpu")
     with pytest.raises(InvalidParameter, match="min_loop"):
-        nussinov("ACGU", min_loop=-1)
+        nussinov("ACGU", params=FoldParams(min_loop=-1))
 
 
 def test_a_table_that_does_not_fit_is_refused_before_allocating(monkeypatch):
     monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 10 * 2**20)  # 10 MiB
     codes = np.zeros(5000, dtype=np.uint8)
     with pytest.raises(ResourceError, match=r"needs about [\d.]+ MiB but only 10.0 MiB.*--backend gpu or a shorter sequence"):
-        _cpu.fill_blocked(codes, FoldParams().pair_table(), 3)
+        _cpu.fill_table(codes, FoldParams(), "tiled")
     with pytest.raises(ResourceError, match="5,000"):
         nussinov("A" * 5000, variant="naive")
 
@@ -179,16 +179,7 @@ def test_a_few_thousand_nt_of_sars_cov_2_agree_across_variants():
     record = next(read_fasta("examples/sars-cov-2.fasta"))
     seq = record.sequence[:3000]
     params = FoldParams()
-    results = {v: nussinov([seq], variant=v)[0] for v in ("blocked", "cache-parallel", "naive-parallel")}
+    results = {v: nussinov([seq], variant=v)[0] for v in ("tiled", "cache-parallel", "naive-parallel")}
     assert len({(r.structure, r.score) for r in results.values()}) == 1
-    blocked = results["blocked"]
-    assert naive.structure_score(seq, blocked.structure, params) == blocked.score_units > 0
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    from bioaccel.fold import _api
-
-    outcome = doctest.testmod(_api)
-    assert outcome.attempted >= 2 and outcome.failed == 0
+    tiled = results["tiled"]
+    assert naive.structure_score(seq, tiled.structure, params) == tiled.score_units > 0

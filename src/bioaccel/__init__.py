@@ -1,13 +1,23 @@
 """bioaccel: Nussinov folding, BPMax RNA-RNA interaction and PWM statistics on CPU cores and GPUs.
 
-Importing bioaccel never touches CUDA, CuPy or Dask; those load when a GPU or a cluster is asked for.
+Importing bioaccel never touches CUDA, CuPy or Dask (nor Numba: the families load it when they
+compute); those load when a GPU or a cluster is asked for.
 """
 __version__ = "0.1.0"
 
-from .errors import BioaccelError, GPUUnavailable, InputError, InvalidParameter, ResourceError  # noqa: E402
-from .fasta import Record, read_fasta  # noqa: E402
+from .errors import (BioaccelError, GPUUnavailable, InputError, InternalError, InvalidParameter,  # noqa: E402
+                     NotAvailable, ResourceError)
 
 __all__ = [
-    "BioaccelError", "GPUUnavailable", "InputError", "InvalidParameter", "ResourceError",
-    "Record", "read_fasta", "__version__",
+    "BioaccelError", "GPUUnavailable", "InputError", "InternalError", "InvalidParameter", "NotAvailable",
+    "Record", "ResourceError", "read_fasta", "__version__",
 ]
+
+
+def __getattr__(name):
+    # Record and read_fasta need NumPy: loaded on first use, so that the command line starts fast
+    if name in ("Record", "read_fasta"):
+        from . import fasta
+
+        return getattr(fasta, name)
+    raise AttributeError(f"module 'bioaccel' has no attribute {name!r}")

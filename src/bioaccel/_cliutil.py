@@ -1,21 +1,69 @@
-"""Options and helpers shared by every subcommand's command line."""
-import os
+"""What every subcommand's command line shares: the parser class, common options, --list-variants.
 
-from .errors import InvalidParameter
+Only the command line imports this module; library code never does. It imports no Numba, NumPy or
+pandas, so that ``bioaccel --help`` and argument errors answer at once.
+"""
+import argparse
+
+from .errors import BioaccelError
 
 
-def add_backend_option(parser):
-    parser.add_argument(
-        "--backend", choices=("cpu", "gpu"), default="cpu",
-        help="cpu: Numba on all cores (default); gpu: CUDA through CuPy",
-    )
+class UsageError(BioaccelError):
+    """A command-line usage error, printed as one line: ``bioaccel fold: error: ... (see --help)``."""
+
+    def __init__(self, prog, message):
+        super().__init__(f"{prog}: error: {message} (see {prog} --help)")
+        self.prog = prog
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage banner) and negative numbers taken as option values."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        # "--au -1" is a value, not an option: argparse guesses so only when no option looks like a
+        # number, which is the case here, but "-inf" and "-nan" need saying
+        self._negative_number_matcher = _NEGATIVE
+
+    def error(self, message):
+        raise UsageError(self.prog, message)
+
+
+class _NegativeNumbers:
+    """Matches what argparse should read as a negative number: -1, -1.5, -1e3, -inf, -nan."""
+
+    def match(self, text):
+        try:
+            float(text)
+        except ValueError:
+            return False
+        return text.startswith("-")
+
+
+_NEGATIVE = _NegativeNumbers()
+
+
+def add_backend_option(parser, backends=("cpu", "gpu")):
+    parser.add_argument("--backend", choices=backends, default="cpu",
+                        help="cpu: Numba on all cores (default)" + ("; gpu: CUDA through CuPy" if "gpu" in backends
+                                                                     else ""))
+
+
+def count(text):
+    """argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
 
 
 def add_threads_option(parser):
-    parser.add_argument(
-        "--threads", type=int, default=0, metavar="N",
-        help="CPU threads to use (0, the default: all cores)",
-    )
+    parser.add_argument("--threads", type=count, default=0, metavar="N",
+                        help="CPU threads to use (0, the default: all cores)")
 
 
 def add_output_option(parser):
@@ -31,19 +79,28 @@ def add_dask_option(parser):
     )
 
 
-def set_threads(threads):
-    """Use ``threads`` CPU threads in Numba's parallel loops (0 = all available cores)."""
-    if threads < 0:
-        raise InvalidParameter(f"--threads must be 0 (all cores) or positive, got {threads}")
-    import numba
+class Listing(Exception):
+    """Raised by an option that only prints (``--list-variants``); ``main`` writes ``text`` to stdout."""
 
-    cores = numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(min(threads, cores) if threads else cores)
-    return numba.get_num_threads()
+    def __init__(self, text):
+        super().__init__(text)
+        self.text = text
 
 
-def available_cores():
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+class _ListVariants(argparse.Action):
+    def __init__(self, option_strings, registry, dest=argparse.SUPPRESS, **kwargs):
+        self.registry = registry
+        super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise Listing(self.registry.table() + "\n")
+
+
+def add_variant_options(parser, registry):
+    """``--variant`` (choices and help from the registry) and ``--list-variants``.
+
+    ``registry`` is the algorithm's :class:`~bioaccel._registry.VariantRegistry`.
+    """
+    parser.add_argument("--variant", default=None, metavar="NAME", help=registry.help())
+    parser.add_argument("--list-variants", action=_ListVariants, registry=registry,
+                        help="print every variant of this algorithm (backends, the papers' names) and exit")

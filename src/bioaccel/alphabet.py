@@ -27,6 +27,16 @@ def _lookup(sequence):
     return raw, _CODE_OF_BYTE[np.frombuffer(raw, dtype=np.uint8)]
 
 
+def describe_letter(letter):
+    """How an error message shows a letter: quoted when printable ASCII, else by its byte value.
+
+    >>> describe_letter("X"), describe_letter("\xff")
+    ("'X'", 'byte 0xff')
+    """
+    code = ord(letter)
+    return repr(letter) if 32 < code < 127 else f"byte {code:#04x}"
+
+
 def first_invalid(sequence):
     """0-based index of the first letter that is not a nucleotide or IUPAC code, or -1."""
     bad = np.flatnonzero(_lookup(sequence)[1] == _INVALID)
@@ -44,7 +54,7 @@ def encode(sequence, *, where="sequence"):
         pos = int(bad[0])
         letter = sequence[pos] if isinstance(sequence, str) else chr(raw[pos])
         raise InputError(
-            f"{where}: invalid character {letter!r} at position {pos + 1} "
+            f"{where}: invalid character {describe_letter(letter)} at position {pos + 1} "
             f"(expected A, C, G, U/T or an IUPAC code)"
         )
     return codes
@@ -54,7 +64,3 @@ def decode(codes):
     """Return the RNA string of ``codes`` (other IUPAC codes come back as N)."""
     return "".join("ACGUN"[c] for c in np.asarray(codes).tolist())
 
-
-def normalize(sequence):
-    """Upper-case RNA spelling of ``sequence`` (T becomes U); other letters are kept as written."""
-    return sequence.upper().replace("T", "U")

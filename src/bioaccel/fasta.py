@@ -3,15 +3,12 @@
 Every later subcommand reads its sequences through here, so every one reports bad input the same way:
 one line naming the file, the record, the 1-based position in the record and the line of the file.
 """
-import gzip
-import io
-import os
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .alphabet import encode, first_invalid
+from ._files import display_name, open_text
+from .alphabet import describe_letter, encode, first_invalid
 from .errors import InputError
 
 
@@ -33,65 +30,42 @@ class Record:
         return len(self.sequence)
 
 
-def _open_text(path):
-    """Open ``path`` for reading text, ``-`` meaning stdin; gzip is detected by its magic bytes."""
-    if str(path) == "-":
-        raw = sys.stdin.buffer
-        head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
-        stream = gzip.GzipFile(fileobj=raw) if head == b"\x1f\x8b" else raw
-        return io.TextIOWrapper(stream, encoding="ascii", errors="replace")
-    try:
-        with open(path, "rb") as probe:
-            magic = probe.read(2)
-        if magic == b"\x1f\x8b":
-            return io.TextIOWrapper(gzip.open(path, "rb"), encoding="ascii", errors="replace")
-        return open(path, encoding="ascii", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, expected a FASTA file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-
-
 def read_fasta(path):
     """Yield the :class:`Record` of each sequence in the FASTA file ``path`` (``-`` for stdin).
 
     Raises :class:`~bioaccel.errors.InputError` for a missing or unreadable file, text before the first
     header, an empty record, an invalid letter, or a file with no record at all.
     """
-    name = "<stdin>" if str(path) == "-" else os.fspath(path)
+    name = display_name(path)
     header = None
     header_line = 0
     chunks = []
     length = 0
     count = 0
-    with _open_text(path) as handle:
-        try:
-            for lineno, line in enumerate(handle, start=1):
-                line = line.strip()
-                if not line:
-                    continue
-                if line.startswith(">"):
-                    if header is not None:
-                        yield _finish(name, header, header_line, chunks)
-                        count += 1
-                    header, header_line, chunks, length = line[1:].strip(), lineno, [], 0
-                    continue
-                if header is None:
-                    raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>'")
-                line = "".join(line.split())
-                bad = first_invalid(line)
-                if bad >= 0:
-                    ident = header.split()[0] if header.split() else ""
-                    raise InputError(
-                        f"{name}: record {ident!r}: invalid character {line[bad]!r} at position "
-                        f"{length + bad + 1} (line {lineno}); expected A, C, G, U/T or an IUPAC code"
-                    )
-                chunks.append(line.upper())
-                length += len(line)
-        except (OSError, EOFError, gzip.BadGzipFile) as exc:
-            raise InputError(f"{name}: cannot read ({exc})") from None
+    with open_text(path, expected="a FASTA file") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            line = line.strip()
+            if not line:
+                continue
+            if line.startswith(">"):
+                if header is not None:
+                    yield _finish(name, header, header_line, chunks)
+                    count += 1
+                header, header_line, chunks, length = line[1:].strip(), lineno, [], 0
+                continue
+            if header is None:
+                raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
+                                 f"found {line[:20]!r}")
+            line = "".join(line.split())
+            bad = first_invalid(line)
+            if bad >= 0:
+                ident = header.split()[0] if header.split() else ""
+                raise InputError(
+                    f"{name}: record {ident!r}: invalid character {describe_letter(line[bad])} at position "
+                    f"{length + bad + 1} (line {lineno}); expected A, C, G, U/T or an IUPAC code"
+                )
+            chunks.append(line.upper())
+            length += len(line)
     if header is not None:
         yield _finish(name, header, header_line, chunks)
         count += 1

@@ -1,17 +1,18 @@
-"""The folding API: ``nussinov(sequences, backend=...)`` and ViennaRNA-style ``fold(sequence)``."""
+"""The folding API: ``nussinov(sequences, ...)``, its streaming form, ViennaRNA-style ``fold(sequence)``
+and the dense table of one sequence (``fold_table``, which BPMax uses for its single strands)."""
 import functools
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._cliutil import set_threads
-from ..errors import GPUUnavailable, InvalidParameter
+from .._parallel import threads as using_threads
+from ..errors import InvalidParameter
 from ..fasta import Record, as_records
-from . import _cpu
 from ._model import FoldParams
-from ._traceback import dot_bracket, traceback_pairs
+from ._result import FoldResult
+from ._traceback import check_traced, dot_bracket, traceback_pairs
+from ._variants import VARIANTS
 
-#: Sequences up to this length are folded several at a time, one per core (see _cpu.fold_batch);
+#: Sequences up to this length are folded several at a time, one per core (see _batch_cpu);
 #: longer ones one at a time, each on all cores.
 BATCH_MAX_LENGTH = 800
 #: A batch is folded once it holds this much work (sum of n^3) or this many sequences.
@@ -20,53 +21,13 @@ BATCH_MAX_COUNT = 20_000
 #: Sequences handed to the GPU backend per call.
 GPU_CHUNK = 4096
 
-BACKENDS = ("cpu", "gpu")
 
-
-@dataclass
-class FoldResult:
-    """One folded sequence.
-
-    ``structure`` is the dot-bracket and ``pair_to[i]`` the 0-based partner of position i (-1:
-    unpaired); both are None when folded with ``traceback=False``. ``score`` is the optimal weighted
-    number of pairs (an int when whole), ``score_units`` the same in the model's integer units.
-    """
-
-    id: str
-    sequence: str
-    structure: str | None
-    score: int | float
-    pair_to: np.ndarray | None = field(default=None, repr=False)
-    score_units: int = 0
-    min_loop: int = 3
-    variant: str = ""
-    backend: str = "cpu"
-
-    @property
-    def length(self):
-        return len(self.sequence)
-
-    @property
-    def pairs(self):
-        """Number of base pairs in the structure (None without a traceback)."""
-        return None if self.pair_to is None else int(np.count_nonzero(self.pair_to >= 0) // 2)
-
-    def base_pairs(self):
-        """The pairs as a list of 0-based ``(i, j)``, ``i < j``, in order of ``i``."""
-        if self.pair_to is None:
-            return []
-        i = np.flatnonzero(self.pair_to > np.arange(len(self.pair_to)))
-        return list(zip(i.tolist(), self.pair_to[i].tolist()))
-
-
-def make_params(params=None, *, min_loop=3, gu=True):
-    """``params`` if given, else FoldParams(min_loop, GU weight 1 when ``gu`` is True, 0 when False)."""
-    if params is not None:
-        if not isinstance(params, FoldParams):
-            raise InvalidParameter(f"params must be a FoldParams, got {type(params).__name__}")
-        return params
-    gu_weight = 1 if gu is True else 0 if gu is False or gu is None else gu
-    return FoldParams(min_loop=min_loop, gu=gu_weight)
+def _params(params):
+    if params is None:
+        return FoldParams()
+    if not isinstance(params, FoldParams):
+        raise InvalidParameter(f"params must be a FoldParams, got {type(params).__name__}")
+    return params
 
 
 def _records(sequences):
@@ -81,30 +42,32 @@ def _records(sequences):
         yield record
 
 
-def nussinov(sequences, *, backend="cpu", variant=None, threads=0, min_loop=3, gu=True, params=None,
-             traceback=True, client=None):
+def nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, traceback=True,
+             client=None) -> list:
     """Fold each sequence with Nussinov's algorithm (maximum weighted base pairs); a list of FoldResult.
 
     ``sequences``: one string, a Record, or an iterable of strings, Records or ``(id, sequence)``
-    pairs. ``backend``: "cpu" (Numba, all cores) or "gpu" (CUDA through CuPy). ``variant``: None for
-    the backend's default ("blocked" on the CPU, "fast" on the GPU); CPU choices are
-    ``blocked, naive, cache, naive-parallel, cache-parallel``. ``threads``: CPU threads (0 = all
-    cores). ``params`` (a FoldParams) overrides ``min_loop`` and ``gu``. ``client``: fold on a Dask
-    cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in chunks
-    balanced by n^3, results in input order; with ``backend="gpu"`` and "local", one worker per GPU.
+    pairs. ``params``: a :class:`FoldParams` (pairs, weights, minimum hairpin loop). ``backend``:
+    "cpu" (Numba, all cores) or "gpu" (CUDA through CuPy). ``variant``: None for the backend's default
+    (``tiled``) or a name of ``bioaccel.fold.VARIANTS``. ``threads``: CPU threads (0 = all cores).
+    ``client``: fold on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or
+    "local"), in chunks balanced by n^3, results in input order; with ``backend="gpu"`` and "local",
+    one worker per GPU.
 
     >>> [(r.structure, r.score) for r in nussinov("GGGAAAUCC")]
     [('(((...)))', 3)]
+    >>> nussinov(["GGGAAAUCC", "GGGAAUCC"], params=FoldParams(min_loop=2))[1].structure
+    '(((..)))'
     """
-    options = dict(backend=backend, variant=variant, threads=threads, min_loop=min_loop, gu=gu, params=params,
-                   traceback=traceback)
+    options = dict(params=params, backend=backend, variant=variant, threads=threads, traceback=traceback)
     if client is not None:
         from .._distributed import map_chunks
 
+        _check(params, backend, variant)
         records = list(_records(sequences))
-        fold_chunk = functools.partial(_fold_records, **options)
         costs = [float(len(r)) ** 3 + 1.0 for r in records]
-        return list(map_chunks(fold_chunk, records, costs, client=client, gpus=backend == "gpu"))
+        return list(map_chunks(functools.partial(_fold_records, **options), records, costs, client=client,
+                               gpus=backend == "gpu"))
     return list(iter_nussinov(sequences, **options))
 
 
@@ -113,47 +76,55 @@ def _fold_records(records, **options):
     return list(iter_nussinov(records, **options))
 
 
-def fold(sequence, **options):
-    """``(structure, score)`` of one sequence, like ViennaRNA's ``RNA.fold``; options as nussinov's.
+def fold(sequence, *, params=None, backend="cpu", variant=None) -> tuple:
+    """``(structure, score)`` of one sequence, like ViennaRNA's ``RNA.fold``.
 
     >>> fold("GGGAAAUCC")
     ('(((...)))', 3)
     """
-    result = nussinov([sequence], **options)[0]
+    result = nussinov([sequence], params=params, backend=backend, variant=variant)[0]
     return result.structure, result.score
 
 
-def iter_nussinov(sequences, *, backend="cpu", variant=None, threads=0, min_loop=3, gu=True, params=None,
-                  traceback=True, tile=_cpu.TILE):
+def fold_table(sequence, *, params=None, variant=None, threads=0) -> np.ndarray:
+    """The (n, n) int32 table of one sequence on the CPU: C(i, j) in the upper triangle, in the
+    model's integer units (``params.unit`` per pair of weight 1); the rest is 0.
+
+    >>> fold_table("GGGAAAUCC")[0, 8]
+    3
+    """
+    from . import _cpu
+
+    params = _params(params)
+    variant = VARIANTS.resolve(variant, "cpu")
+    codes = as_records([sequence])[0].codes if not isinstance(sequence, np.ndarray) else sequence
+    with using_threads(threads):
+        table, base = _cpu.fill_table(codes, params, variant)
+        return _cpu.unpack(table, base, len(codes))
+
+
+def _check(params, backend, variant):
+    params = _params(params)
+    variant = VARIANTS.resolve(variant, backend)
+    if backend == "gpu":
+        from .._gpu import require_gpu
+
+        require_gpu()  # fail before reading any input
+    return params, variant
+
+
+def iter_nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, traceback=True):
     """Like :func:`nussinov` but yields each FoldResult in input order as soon as it is ready.
 
     Parameters are checked here, before any sequence is read.
+
+    >>> next(iter_nussinov(["GGGAAAUCC"])).score
+    3
     """
-    params = make_params(params, min_loop=min_loop, gu=gu)
-    if backend not in BACKENDS:
-        raise InvalidParameter(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    params, variant = _check(params, backend, variant)
     if backend == "cpu":
-        variant = _cpu.check_variant(variant)
-        set_threads(threads)
-        return _iter_cpu(_records(sequences), params, variant, traceback, tile)
-    gpu = _gpu_module()
-    variant = variant or gpu.DEFAULT_VARIANT
-    if variant not in gpu.VARIANTS:
-        raise InvalidParameter(f"unknown GPU variant {variant!r}; choose one of {', '.join(gpu.VARIANTS)}")
-    from .._gpu import require_gpu
-
-    require_gpu()  # fail before reading any input
-    return _iter_gpu(gpu, _records(sequences), params, variant, traceback)
-
-
-def _gpu_module():
-    try:
-        from . import _gpu
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("bioaccel"):
-            raise GPUUnavailable("the GPU backend is not available in this build of bioaccel") from None
-        raise
-    return _gpu
+        return _iter_cpu(_records(sequences), params, variant, traceback, threads)
+    return _iter_gpu(_records(sequences), params, variant, traceback)
 
 
 def _result(record, params, units, pair_to, variant, backend):
@@ -165,33 +136,35 @@ def _result(record, params, units, pair_to, variant, backend):
     )
 
 
-def _fold_one_cpu(codes, params, pairs, variant, traceback, tile):
-    table, base = _cpu.fill_table(codes, pairs, params.min_loop, variant, tile=tile)
+def _fold_one_cpu(codes, params, variant, traceback):
+    from . import _cpu
+
+    table, base = _cpu.fill_table(codes, params, variant)
     n = len(codes)
     units = int(table[base[0] + n - 1]) if n else 0
-    pair_to = traceback_pairs(table, base, codes, pairs, params.min_loop) if traceback else None
-    return units, pair_to
+    if not traceback:
+        return units, None
+    return units, check_traced(traceback_pairs(table, base, codes, params.pair_table(), params.min_loop))
 
 
-def _iter_cpu(records, params, variant, traceback, tile):
-    pairs = params.pair_table()
+def _iter_cpu(records, params, variant, traceback, threads):
+    from ._batch_cpu import fold_batch
+
     pending, work = [], 0.0
 
     def flush():
-        if len(pending) == 1:
-            record = pending[0]
-            yield _result(record, params, *_fold_one_cpu(record.codes, params, pairs, variant, traceback,
-                                                          tile), variant, "cpu")
-        elif pending:
-            folded = _cpu.fold_batch([r.codes for r in pending], pairs, params.min_loop, tile=tile,
-                                     traceback=traceback)
-            for record, (units, pair_to) in zip(pending, folded):
-                yield _result(record, params, units, pair_to, variant, "cpu")
+        with using_threads(threads):
+            if len(pending) == 1:
+                folded = [_fold_one_cpu(pending[0].codes, params, variant, traceback)]
+            else:
+                folded = fold_batch([r.codes for r in pending], params, traceback=traceback) if pending else []
+        results = [_result(r, params, units, pair_to, variant, "cpu") for r, (units, pair_to) in zip(pending, folded)]
         pending.clear()
+        return results
 
     for record in records:
         n = len(record)
-        if variant == "blocked" and n <= BATCH_MAX_LENGTH:
+        if variant == "tiled" and n <= BATCH_MAX_LENGTH:
             pending.append(record)
             work += float(n) ** 3
             if work >= BATCH_MAX_WORK or len(pending) >= BATCH_MAX_COUNT:
@@ -200,19 +173,21 @@ def _iter_cpu(records, params, variant, traceback, tile):
             continue
         yield from flush()
         work = 0.0
-        yield _result(record, params, *_fold_one_cpu(record.codes, params, pairs, variant, traceback, tile),
-                      variant, "cpu")
+        pending.append(record)
+        yield from flush()
     yield from flush()
 
 
-def _iter_gpu(gpu, records, params, variant, traceback):
+def _iter_gpu(records, params, variant, traceback):
+    from . import _gpu
+
     chunk = []
 
     def flush():
-        folded = gpu.fold_many([r.codes for r in chunk], params, variant=variant, traceback=traceback)
-        for record, (units, pair_to) in zip(chunk, folded):
-            yield _result(record, params, units, pair_to, variant, "gpu")
+        folded = _gpu.fold_many([r.codes for r in chunk], params, variant=variant, traceback=traceback)
+        results = [_result(r, params, units, pair_to, variant, "gpu") for r, (units, pair_to) in zip(chunk, folded)]
         chunk.clear()
+        return results
 
     for record in records:
         chunk.append(record)

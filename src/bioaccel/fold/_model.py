@@ -12,6 +12,7 @@ unpaired bases inside). ``min_loop=1`` is exactly Chang et al.'s recurrence of s
 002's rule and ViennaRNA's. Weights are held as exact integers: every weight is multiplied by
 ``unit``, the smallest integer making them all whole, and a score is ``table value / unit``.
 """
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,6 +22,8 @@ from ..alphabet import A, C, G, U
 from ..errors import InvalidParameter
 
 _PAIRS = {"AU": ((A, U), (U, A)), "GC": ((G, C), (C, G)), "GU": ((G, U), (U, G))}
+MAX_WEIGHT = 1000        # in units of the largest weight, tables of 100,000 nt stay within int32
+MAX_MIN_LOOP = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,13 @@ class FoldParams:
 
     ``gu=0`` (or ``None``) drops GU pairs; a weight must be positive or zero (zero: never pairs).
     Weights may be fractions such as 1.5; they must be multiples of ``1/unit`` for some unit <= 1000.
+
+    >>> FoldParams(au=2, gc=3, gu=1.5).pair_table()[2, 1], FoldParams(au=2, gc=3, gu=1.5).unit
+    (6, 2)
+    >>> FoldParams(au=float("nan"))
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: pair weight AU must be a finite number >= 0, got nan
     """
 
     min_loop: int = 3
@@ -37,28 +47,42 @@ class FoldParams:
     gu: float = 1
 
     def __post_init__(self):
-        if not isinstance(self.min_loop, (int, np.integer)) or self.min_loop < 0:
-            raise InvalidParameter(f"min_loop must be a whole number >= 0, got {self.min_loop!r}")
+        if isinstance(self.min_loop, bool) or not isinstance(self.min_loop, (int, np.integer)) \
+                or not 0 <= self.min_loop <= MAX_MIN_LOOP:
+            raise InvalidParameter(f"min_loop must be a whole number from 0 to {MAX_MIN_LOOP:,}, got {self.min_loop!r}")
         for name in ("au", "gc", "gu"):
             value = getattr(self, name)
             if value is None:
                 object.__setattr__(self, name, 0)
-            elif value < 0:
-                raise InvalidParameter(f"pair weight {name.upper()} must be >= 0, got {value}")
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                    or not math.isfinite(value) or value < 0:
+                raise InvalidParameter(f"pair weight {name.upper()} must be a finite number >= 0, got {value!r}")
+            if value > MAX_WEIGHT:
+                raise InvalidParameter(f"pair weight {name.upper()} must be at most {MAX_WEIGHT:,}, got {value!r}")
         self.unit  # validates that the weights are exact
 
     @classmethod
     def bpmax(cls, au=1.0, gu=1.5):
-        """The BPMax single-strand model: GC=3, AU and GU as given, hairpins of at least 3."""
+        """The BPMax single-strand model: GC=3, AU and GU as given, hairpins of at least 3.
+
+        >>> FoldParams.bpmax().gc
+        3
+        """
         return cls(min_loop=3, au=au, gc=3, gu=gu)
 
     @property
     def weights(self):
+        """The three pair weights by name."""
         return {"AU": self.au, "GC": self.gc, "GU": self.gu}
 
     @property
     def unit(self):
-        """Smallest positive integer that makes every weight a whole number."""
+        """Smallest positive integer that makes every weight a whole number.
+
+        >>> FoldParams(au=1.5, gu=0.25).unit
+        4
+        """
         unit = 1
         for name, value in self.weights.items():
             frac = Fraction(value).limit_denominator(1000)
@@ -68,7 +92,11 @@ class FoldParams:
         return int(unit)
 
     def pair_table(self):
-        """5 x 5 int32 table over codes (A, C, G, U, other) of pair weights in units; 0 = no pair."""
+        """5 x 5 int32 table over codes (A, C, G, U, other) of pair weights in units; 0 = no pair.
+
+        >>> int(FoldParams().pair_table().sum())
+        6
+        """
         table = np.zeros((5, 5), dtype=np.int32)
         unit = self.unit
         for name, value in self.weights.items():
@@ -80,15 +108,24 @@ class FoldParams:
         """An upper bound on any table value for a sequence of length n, in units."""
         return (n // 2) * int(self.pair_table().max())
 
-    def score_dtype(self, n, *, allow_int16=True):
-        """int16 when every value of an n-long table fits, else int32."""
-        if allow_int16 and self.max_score_units(n) <= np.iinfo(np.int16).max:
-            return np.int16
-        if self.max_score_units(n) > np.iinfo(np.int32).max:
-            raise InvalidParameter(f"scores of a sequence of length {n} would overflow 32-bit integers")
-        return np.int32
+    def cell_dtype(self, n):
+        """The cells of an n-long table, on every backend: int16 when every value fits, else int32.
+
+        >>> FoldParams().cell_dtype(65_534), FoldParams().cell_dtype(70_000)
+        (dtype('int16'), dtype('int32'))
+        """
+        bound = self.max_score_units(n)
+        if bound <= np.iinfo(np.int16).max:
+            return np.dtype(np.int16)
+        if bound > np.iinfo(np.int32).max:
+            raise InvalidParameter(f"scores of a sequence of length {n:,} would overflow 32-bit integers")
+        return np.dtype(np.int32)
 
     def to_score(self, units):
-        """Table value in units to the reported score (int when whole, else float)."""
+        """Table value in units to the reported score (int when whole, else float).
+
+        >>> FoldParams(gu=1.5).to_score(7), FoldParams(gu=1.5).to_score(8)
+        (3.5, 4)
+        """
         unit = self.unit
         return int(units) // unit if int(units) % unit == 0 else int(units) / unit

@@ -1,6 +1,4 @@
 """Arc diagrams of folded structures (matplotlib, imported only when a plot is asked for)."""
-import numpy as np
-
 from .._plotting import new_figure, plot_format, save_figure
 
 #: At most this many records are drawn, one panel each, in input order.
@@ -10,6 +8,8 @@ __all__ = ["MAX_PLOT_RECORDS", "plot_arcs", "plot_format"]
 
 def _arcs(result, points=33):
     """One polyline per base pair: a half circle from i to j above the axis (positions 1-based)."""
+    import numpy as np
+
     pairs = result.base_pairs()
     theta = np.linspace(np.pi, 0.0, points)
     arcs = []
@@ -22,6 +22,7 @@ def _arcs(result, points=33):
 def plot_arcs(results, path):
     """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), into
     ``path`` (.svg, .png or .pdf), written atomically."""
+    import numpy as np
     from matplotlib.collections import LineCollection
 
     plot_format(path)

@@ -23,6 +23,11 @@ blocked variant: see bioaccel.fold._cpu.packed_base).
 import numpy as np
 from numba import njit
 
+from ..errors import InternalError
+
+#: pair_to[0] when no case of the recurrence reproduces a table value (a corrupt table)
+CORRUPT = -2
+
 
 @njit(cache=True)
 def traceback_pairs(table, base, codes, pairs, min_loop):
@@ -59,7 +64,8 @@ def traceback_pairs(table, base, codes, pairs, min_loop):
         while k < j and table[base[i] + k] + table[base[k + 1] + j] != v:
             k += 1
         if k == j:
-            raise ValueError("traceback: the table is inconsistent (no split reaches the optimum)")
+            pair_to[0] = CORRUPT  # no split reproduces the value: check_traced raises InternalError
+            return pair_to
         stack[top, 0] = k + 1
         stack[top, 1] = j
         stack[top + 1, 0] = i
@@ -68,20 +74,19 @@ def traceback_pairs(table, base, codes, pairs, min_loop):
     return pair_to
 
 
-def dense_base(n):
-    """``base`` for a C-contiguous dense (n, n) table read through its ravel."""
-    return np.arange(n, dtype=np.int64) * n
-
-
-def traceback_dense(table, codes, pairs, min_loop):
-    """:func:`traceback_pairs` on a dense (n, n) table whose upper triangle holds C(i, j)."""
-    table = np.ascontiguousarray(table)
-    n = table.shape[0]
-    return traceback_pairs(table.reshape(-1), dense_base(n), codes, pairs, int(min_loop))
+def check_traced(pair_to, what="the folding table"):
+    """``pair_to`` itself, or InternalError if its traceback found the table inconsistent."""
+    if pair_to is not None and len(pair_to) and pair_to[0] == CORRUPT:
+        raise InternalError(f"the traceback of {what} found a value no case of the recurrence reproduces")
+    return pair_to
 
 
 def dot_bracket(pair_to):
-    """Dot-bracket string of ``pair_to``: '(' opens a pair, ')' closes it, '.' is unpaired."""
+    """Dot-bracket string of ``pair_to``: '(' opens a pair, ')' closes it, '.' is unpaired.
+
+    >>> dot_bracket([4, -1, -1, -1, 0])
+    '(...)'
+    """
     pair_to = np.asarray(pair_to)
     index = np.arange(pair_to.shape[0])
     chars = np.full(pair_to.shape[0], ord("."), dtype=np.uint8)

@@ -5,9 +5,10 @@
 #include "nussinov_traceback.cu"
 
 #define BATCH_MAX_LEN 256
-#define BATCH_THREADS 256
 
-extern "C" __global__ void __launch_bounds__(BATCH_THREADS)
+// THREADS per block (256 in production, fewer in the tests: fold/_launch.py)
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
 batch_fold(const code_t* __restrict__ seqs, const long long* __restrict__ offsets, const PairModel* __restrict__ pm,
            int* __restrict__ scores, int* __restrict__ pair_to, int* __restrict__ status) {
     extern __shared__ __align__(16) short Vs[];
@@ -17,10 +18,10 @@ batch_fold(const code_t* __restrict__ seqs, const long long* __restrict__ offset
     const code_t* s = seqs + start;
     PackedRowsLayout L{n + 1};
     const long long cells = (long long)(n + 1) * (n + 2) / 2;
-    for (long long e = threadIdx.x; e < cells; e += BATCH_THREADS) Vs[e] = 0;
+    for (long long e = threadIdx.x; e < cells; e += THREADS) Vs[e] = 0;
     __syncthreads();
     for (int D = 2; D <= n; ++D) {
-        for (int i = threadIdx.x; i <= n - D; i += BATCH_THREADS) {
+        for (int i = threadIdx.x; i <= n - D; i += THREADS) {
             const int c = i + D;
             int best = 0;
             const int w = pair_weight(pm, s, i, c);
@@ -33,3 +34,6 @@ batch_fold(const code_t* __restrict__ seqs, const long long* __restrict__ offset
     if (threadIdx.x == 0) scores[blockIdx.x] = n >= 2 ? Vs[L.at(0, n)] : 0;
     walk_structure(Vs, L, s, pm, n, stack, pair_to + start, status);
 }
+
+template __global__ void batch_fold<256>(const code_t*, const long long*, const PairModel*, int*, int*, int*);
+template __global__ void batch_fold<32>(const code_t*, const long long*, const PairModel*, int*, int*, int*);

@@ -1,6 +1,6 @@
 // bioaccel's own GPU Nussinov fill (variant "fast", the default of --backend gpu).
 //
-// The half-open table V (see nussinov_common.cuh) is stored as T x T tiles of the upper triangle,
+// The half-open table V (see nussinov_common.cuh) is stored as TILE x TILE tiles of the upper triangle,
 // each tile contiguous (TiledLayout): only the cells the recurrence defines are allocated. Tiles are
 // computed one tile diagonal d = J - I at a time, in two launches:
 //   bulk:   V(I,J) = max over I < K < J of V(I,K) (x) V(K,J), a max-plus product of final tiles.
@@ -13,9 +13,8 @@
 //           wavefront, in shared memory, and writes the final tile.
 #include "nussinov_common.cuh"
 
-#define TILE 128
-#define KC 32                          // k values per shared-memory stage of the bulk product
-#define BULK_THREADS 256               // 16 x 16 threads, each 8 x 8 cells
+// TILE is a template parameter (128 in production; the GPU tests shrink it to 32 so that small inputs
+// cross many tiles, see fold/_launch.py). A bulk block has (TILE/8)^2 threads, each 8 x 8 cells.
 
 __device__ __forceinline__ unsigned dup16(int v) {
     unsigned u = (unsigned short)v;
@@ -50,7 +49,7 @@ struct Int32x1 {
 
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
 // stored (row) form in shared memory; a thread reads two k of one row as one 32-bit word and makes
-// the duplicated DPX operands with __byte_perm. A thread's 8 rows are ty, ty+16, ..., so the two
+// the duplicated DPX operands with __byte_perm. A thread's 8 rows are ty, ty+TILE/8, ..., so the two
 // rows a warp reads at once sit in different banks.
 
 __device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
@@ -65,12 +64,14 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 //             run beside the finish of diagonal d-1; blockIdx.y takes `chunk` of them.
 // edges == 1: the two edge products K = I+1 and K = J-1 (blockIdx.y = 0, 1), which need diagonal d-1.
 // Both meet in the scratch tile through atomicMax.
-template <typename P, int MIN_BLOCKS, int STAGE_BYTES>
-__global__ void __launch_bounds__(BULK_THREADS, MIN_BLOCKS)
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
           int edges) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
+    constexpr int SIDE = TILE / 8;                   // threads per side, each 8 x 8 cells
+    constexpr int BULK_THREADS = SIDE * SIDE;
     constexpr int SZ = sizeof(score_t);
     constexpr int KS = STAGE_BYTES / SZ;             // k per stage: STAGE_BYTES of each A row
     constexpr int VEC = 16 / SZ;                     // cells per 16-byte copy
@@ -92,7 +93,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
         K0 = I + 2 + blockIdx.y * chunk;
         K1 = min(J - 1, K0 + chunk);
     }
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    const int tx = threadIdx.x % SIDE, ty = threadIdx.x / SIDE;
     const int tid = threadIdx.x;
 
     auto load_stage = [&](int stage, int buf) {
@@ -136,7 +137,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
                 const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
 #pragma unroll
                 for (int x = 0; x < 8; ++x) {
-                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + 16 * x][k]);
+                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + SIDE * x][k]);
                     const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
 #pragma unroll
                     for (int y = 0; y < 4; ++y) {
@@ -153,7 +154,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
                 const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
 #pragma unroll
                 for (int x = 0; x < 8; ++x) {
-                    const int a = As[buf][ty + 16 * x][k];
+                    const int a = As[buf][ty + SIDE * x][k];
 #pragma unroll
                     for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
                 }
@@ -168,7 +169,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
         for (int y = 0; y < WPT; ++y)
 #pragma unroll
             for (int h = 0; h < P::PER_WORD; ++h) {
-                const int r = ty + 16 * x, q = tx * 8 + y * P::PER_WORD + h;
+                const int r = ty + SIDE * x, q = tx * 8 + y * P::PER_WORD + h;
                 atomicMax(out + r * TILE + q, P::lane(acc[x][y], h));
             }
 }
@@ -183,7 +184,7 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
 // TILE x LD cells of score_t.
 #define FINISH_LANES 4
 
-template <typename score_t>
+template <typename score_t, int TILE>
 __global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
 fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
             const PairModel* __restrict__ pm, int n, int nt, int d) {
@@ -280,8 +281,12 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     }
 }
 
-template __global__ void fast_bulk<Int16x2, 2, 64>(const short*, int*, int, int, int, int);
-template __global__ void fast_bulk<Int16x2, 2, 128>(const short*, int*, int, int, int, int);
-template __global__ void fast_bulk<Int32x1, 2, 64>(const int*, int*, int, int, int, int);
-template __global__ void fast_finish<short>(short*, int*, const code_t*, const PairModel*, int, int, int);
-template __global__ void fast_finish<int>(int*, int*, const code_t*, const PairModel*, int, int, int);
+// Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
+#define FAST_KERNELS(T)                                                                                     \
+    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int);         \
+    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int);           \
+    template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int); \
+    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int);
+FAST_KERNELS(128)
+FAST_KERNELS(32)
+template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int);

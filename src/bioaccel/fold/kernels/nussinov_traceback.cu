@@ -8,7 +8,7 @@
 // block scans for m, a block-width window at a time from the left.
 #include "nussinov_common.cuh"
 
-#define TB_THREADS 1024
+#define TB_THREADS 1024               // the most threads a traceback block may have (fold/_launch.py)
 
 // The walk itself, by a whole block (any blockDim); used by the traceback kernel below and by the
 // batch kernel (nussinov_batch.cu) over its shared-memory table.
@@ -81,5 +81,8 @@ traceback(const Score* __restrict__ V, Layout L, const code_t* __restrict__ s, c
 
 template __global__ void traceback<int, SquareLayout>(const int*, SquareLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
 template __global__ void traceback<int, PackedRowsLayout>(const int*, PackedRowsLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
-template __global__ void traceback<short, TiledLayout<128>>(const short*, TiledLayout<128>, const code_t*, const PairModel*, int, int2*, int*, int*);
-template __global__ void traceback<int, TiledLayout<128>>(const int*, TiledLayout<128>, const code_t*, const PairModel*, int, int2*, int*, int*);
+#define TILED_TRACEBACK(T)                                                                                    \
+    template __global__ void traceback<short, TiledLayout<T>>(const short*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*); \
+    template __global__ void traceback<int, TiledLayout<T>>(const int*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*);
+TILED_TRACEBACK(128)
+TILED_TRACEBACK(32)

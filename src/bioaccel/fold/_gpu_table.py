@@ -1,0 +1,104 @@
+"""A Nussinov table on the GPU: its layouts, reading cells, and the traceback on the device.
+
+Every GPU kernel works on half-open intervals (kernels/nussinov_common.cuh): V(i, c) = C(i, c-1) on
+the n + 1 posts of an n-long sequence. Tables are poisoned with -1 before a fill (every value is >= 0),
+so a cell a kernel failed to write stays visibly wrong; :func:`unwritten_cells` counts such cells.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _gpu
+from ..errors import InternalError
+from . import _launch
+
+KERNELS = "bioaccel.fold.kernels"
+POISON = -1
+
+
+def kernel(filename, name):
+    """A compiled kernel of fold/kernels (each file compiled once per set of launch sizes)."""
+    names = _launch.name_expressions(_launch.SIZES)[filename]
+    return _gpu.load_module(KERNELS, filename, names).get_function(name)
+
+
+def pair_model(cp, params):
+    """The PairModel struct of nussinov_common.cuh: 25 weights, then min_loop (int32 each)."""
+    return cp.asarray(np.append(params.pair_table().ravel(), params.min_loop).astype(np.int32))
+
+
+@dataclass
+class DeviceTable:
+    """A filled half-open table left on the device, with what is needed to read it."""
+
+    values: object          # cupy array
+    layout: str             # "square", "packed", "tiled"
+    layout_arg: np.int64    # the one field of the layout struct (N, or tiles per side)
+    n: int
+    tile: int = 0           # tile edge of the "tiled" layout
+
+    @property
+    def score_type(self):
+        return "short" if self.values.dtype == np.int16 else "int"
+
+
+def cell_index(table, i, c):
+    """Where V(i, c) lives in ``table.values`` (i < c; NumPy arrays or scalars), as in the kernels' layouts."""
+    if table.layout == "square":
+        return i * int(table.layout_arg) + c
+    if table.layout == "packed":
+        N = int(table.layout_arg)
+        return i * N - i * (i - 1) // 2 + (c - i)
+    nt, T = int(table.layout_arg), table.tile
+    I, J = i // T, c // T
+    return (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
+
+
+def read_cell(table, i, c):
+    """V(i, c) of a DeviceTable (one cell; for the score and tests)."""
+    return 0 if c - i <= 1 else int(table.values[cell_index(table, i, c)].get())
+
+
+def score_units(table):
+    """V(0, n), the optimal score in units."""
+    return 0 if table.n < 2 else read_cell(table, 0, table.n)
+
+
+def _upper_values(table):
+    N = table.n + 1
+    values = _gpu.cupy().asnumpy(table.values).astype(np.int64)
+    i, c = np.triu_indices(N, k=2)
+    return i, c, values[cell_index(table, i, c)]
+
+
+def to_dense(table):
+    """The whole table as a host (n+1) x (n+1) int64 array of V(i, c), upper triangle (for tests)."""
+    N = table.n + 1
+    i, c, values = _upper_values(table)
+    dense = np.zeros((N, N), dtype=np.int64)
+    dense[i, c] = values
+    return dense
+
+
+def unwritten_cells(table):
+    """How many cells V(i, c), c - i >= 2, still hold the poison the table was filled with."""
+    return int(np.count_nonzero(_upper_values(table)[2] == POISON))
+
+
+def trace_structure(table, codes_dev, pm):
+    """The pair_to array (partner or -1) of the optimal structure, traced on the device."""
+    cp = _gpu.cupy()
+    n = table.n
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    layout = {"square": "SquareLayout", "packed": "PackedRowsLayout",
+              "tiled": f"TiledLayout<{table.tile}>"}[table.layout]
+    walk = kernel("nussinov_traceback.cu", f"traceback<{table.score_type}, {layout}>")
+    stack = cp.empty((n + 2) * 2, dtype=np.int32)
+    pair_to = cp.empty(n, dtype=np.int32)
+    status = cp.zeros(1, dtype=np.int32)
+    walk((1,), (_launch.SIZES.traceback_threads,),
+         (table.values, table.layout_arg, codes_dev, pm, np.int32(n), stack, pair_to, status))
+    if int(status.get()[0]) != 0:
+        raise InternalError("the GPU traceback found a table value no split reproduces (a corrupt table)")
+    return cp.asnumpy(pair_to)

@@ -1,0 +1,93 @@
+"""The CPU algorithms of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over a dense int32 table.
+
+Each fill takes ``codes`` (uint8, see bioaccel.alphabet), ``pairs`` (the 5 x 5 int32 table of
+FoldParams.pair_table()) and ``min_loop`` and returns an (n, n) table whose upper triangle holds
+C(i, j) (the recurrence of :mod:`bioaccel.fold._model`).
+
+``naive``           CPU1 (Algorithm 1): diagonal by diagonal, column reads ``M[k+1][col]``.
+``cache``           CPU2: every value is mirrored into the lower triangle, so the k loop reads
+                    ``M[col][k+1]`` along a row.
+``naive-parallel``  OMP1: CPU1 with the rows of each diagonal spread over the cores (prange).
+``cache-parallel``  OMP2: CPU2 likewise.
+"""
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def _naive_cell(M, codes, pairs, min_loop, row, col):
+    diag = col - row
+    best = 0
+    w = pairs[codes[row], codes[col]]
+    if w > 0 and diag - 1 >= min_loop:
+        best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
+    for k in range(row, col):
+        t = M[row, k] + M[k + 1, col]  # M[k+1][col]: a column read, as in the paper's CPU1
+        if t > best:
+            best = t
+    M[row, col] = best
+
+
+@njit(cache=True)
+def _cache_cell(M, codes, pairs, min_loop, row, col):
+    diag = col - row
+    best = 0
+    w = pairs[codes[row], codes[col]]
+    if w > 0 and diag - 1 >= min_loop:
+        best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
+    for k in range(row, col):
+        t = M[row, k] + M[col, k + 1]  # M[col][k+1] mirrors C(k+1, col): a row read
+        if t > best:
+            best = t
+    M[row, col] = best
+    M[col, row] = best
+
+
+@njit(cache=True)
+def fill_naive(codes, pairs, min_loop):
+    """CPU1: diagonal by diagonal, column reads M[k+1][col]."""
+    n = codes.shape[0]
+    M = np.zeros((n, n), dtype=np.int32)
+    for diag in range(1, n):
+        for row in range(0, n - diag):
+            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
+    return M
+
+
+@njit(cache=True)
+def fill_cache(codes, pairs, min_loop):
+    """CPU2: CPU1 with each value mirrored into the lower triangle (``M[j][i] = C(i, j)``), so reads
+    run along rows; the diagonal is 0."""
+    n = codes.shape[0]
+    M = np.zeros((n, n), dtype=np.int32)
+    for diag in range(1, n):
+        for row in range(0, n - diag):
+            _cache_cell(M, codes, pairs, min_loop, row, row + diag)
+    return M
+
+
+@njit(cache=True, parallel=True)
+def fill_naive_parallel(codes, pairs, min_loop):
+    """OMP1: CPU1 with the rows of each diagonal in parallel."""
+    n = codes.shape[0]
+    M = np.zeros((n, n), dtype=np.int32)
+    for diag in range(1, n):
+        for row in prange(0, n - diag):
+            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
+    return M
+
+
+@njit(cache=True, parallel=True)
+def fill_cache_parallel(codes, pairs, min_loop):
+    """OMP2: CPU2 with the rows of each diagonal in parallel."""
+    n = codes.shape[0]
+    M = np.zeros((n, n), dtype=np.int32)
+    for diag in range(1, n):
+        for row in prange(0, n - diag):
+            _cache_cell(M, codes, pairs, min_loop, row, row + diag)
+    return M
+
+
+#: variant name -> dense fill
+SEED_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,
+              "cache-parallel": fill_cache_parallel}
