@@ -1,7 +1,7 @@
-"""Nussinov on the CPU: seed 001's Table 1 (CPU1, OMP1, CPU2, OMP2) plus bioaccel's blocked variant,
-and ViennaRNA's RNAfold on the same sequences, all in one process.
+"""Nussinov on the CPU: Li, Ranka & Sahni's Table 1 (CPU1, OMP1, CPU2, OMP2) plus bioaccel's tiled
+variant, and ViennaRNA's RNAfold on the same sequences, all in one process.
 
-Times are the fill of the score table (as in seed 001's Table 1), the best of --repeats rounds taken in
+Times are the fill of the score table (as in the paper's Table 1), the best of --repeats rounds taken in
 turns so that a burst of load on a shared machine hits every variant alike (a variant under 0.1 s runs
 five times per round, as timeit's autorange would); "x" is the speedup over
 CPU1 measured in the same run. RNAfold (``RNA.fold``: minimum free energy and its structure) is what a
@@ -19,27 +19,24 @@ import time
 
 import numpy as np
 
-from bioaccel._cliutil import available_cores, set_threads
+from bioaccel._parallel import available_cores, threads as using_threads
 from bioaccel.alphabet import encode
-from bioaccel.fold import FoldParams
-from bioaccel.fold import _cpu
+from bioaccel.fold import VARIANTS, FoldParams
+from bioaccel.fold import _cpu, _tiled_cpu
 
-COLUMNS = [  # (seed 001's name, bioaccel variant)
-    ("CPU1", "naive"),
-    ("OMP1", "naive-parallel"),
-    ("CPU2", "cache"),
-    ("OMP2", "cache-parallel"),
-    ("ours", "blocked"),
-]
+# (column name: the paper's name, or the variant's own; bioaccel variant), from the variant registry
+COLUMNS = [(VARIANTS.variants[v].paper_name or v, v)
+           for v in ("naive", "naive-parallel", "cache", "cache-parallel", "tiled")]
+OURS = COLUMNS[-1][0]
 
 
 def random_rna(n, rng):
     return "".join(rng.choice(list("ACGU"), n))
 
 
-def time_fill(codes, pairs, min_loop, variant, tile=_cpu.TILE):
+def time_fill(codes, params, variant, tile=_tiled_cpu.TILE):
     start = time.perf_counter()
-    table, base = _cpu.fill_table(codes, pairs, min_loop, variant, tile=tile)
+    table, base = _cpu.fill_table(codes, params, variant, tile=tile)
     elapsed = time.perf_counter() - start
     return elapsed, int(table[base[0] + len(codes) - 1])
 
@@ -60,17 +57,21 @@ def main(argv=None):
     parser.add_argument("--min-loop", type=int, default=1,
                         help="1, the default, is seed 001's recurrence (Chang et al.)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tile", type=int, default=_cpu.TILE, help="tile edge of the blocked variant")
+    parser.add_argument("--tile", type=int, default=_tiled_cpu.TILE, help="tile edge of the tiled variant")
     parser.add_argument("--no-rnafold", action="store_true", help="skip ViennaRNA")
     parser.add_argument("--cell-types", action="store_true",
-                        help="also time the blocked variant with int16, int32 and float32 cells at the "
+                        help="also time the tiled variant with int16, int32 and float32 cells at the "
                              "largest length (the evidence for its choice of int16, then int32)")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_cpu.json"))
     args = parser.parse_args(argv)
 
     load_before = os.getloadavg()[0]  # other users of a shared machine skew parallel timings
     lengths = [int(x) for x in args.lengths.split(",") if x]
-    threads = set_threads(args.threads)
+    with using_threads(args.threads) as threads:
+        run(args, threads, lengths, load_before)
+
+
+def run(args, threads, lengths, load_before):
     params = FoldParams(min_loop=args.min_loop)
     pairs = params.pair_table()
     rng = np.random.default_rng(args.seed)
@@ -83,7 +84,7 @@ def main(argv=None):
 
     warm = np.ascontiguousarray(rng.integers(0, 4, 300), dtype=np.uint8)  # compile (or load) everything
     for _, variant in COLUMNS:
-        _cpu.fill_table(warm, pairs, args.min_loop, variant)
+        _cpu.fill_table(warm, params, variant)
 
     rows = []
     for n in lengths:
@@ -97,7 +98,7 @@ def main(argv=None):
             for _, variant in COLUMNS:
                 # like timeit's autorange: a fast variant runs several times per round (up to ~0.5 s)
                 for _ in range(1 if best[variant] > 0.1 else 5):
-                    elapsed, scores[variant] = time_fill(codes, pairs, args.min_loop, variant, args.tile)
+                    elapsed, scores[variant] = time_fill(codes, params, variant, args.tile)
                     best[variant] = min(best[variant], elapsed)
                     runs[variant].append(elapsed)
             if have_rnafold:
@@ -117,7 +118,7 @@ def main(argv=None):
     header = f"{'n':>6}  {'CPU1 s':>8}"
     for name, _ in COLUMNS[1:]:
         header += f"  {name + ' s':>8} {'x':>6}"
-    header += f"  {'ours G upd/s':>12}"
+    header += f"  {OURS + ' G upd/s':>13}"
     if have_rnafold:
         header += f"  {'RNAfold s*':>10} {'x':>6}"
     print(f"Nussinov fill, min_loop={args.min_loop}, tile {args.tile}, {threads} thread(s) of "
@@ -129,7 +130,7 @@ def main(argv=None):
         line = f"{row['n']:>6}  {s['CPU1']:>8.3f}"
         for name, _ in COLUMNS[1:]:
             line += f"  {s[name]:>8.3f} {x[name]:>6.1f}"
-        line += f"  {row['updates'] / s['ours'] / 1e9:>12.2f}"
+        line += f"  {row['updates'] / s[OURS] / 1e9:>13.2f}"
         if have_rnafold:
             line += f"  {s['RNAfold']:>10.3f} {x['RNAfold']:>6.1f}"
         print(line)
@@ -142,15 +143,15 @@ def main(argv=None):
         n = lengths[-1]
         codes = encode(random_rna(n, rng))
         for dtype in ("int16", "int32", "float32"):
-            _cpu.fill_blocked(warm, pairs, args.min_loop, dtype=dtype)
+            _tiled_cpu.fill_tiled(warm, pairs, args.min_loop, dtype)
         best = {dtype: float("inf") for dtype in ("int16", "int32", "float32")}
         for _ in range(args.repeats):
             for dtype in best:
                 start = time.perf_counter()
-                _cpu.fill_blocked(codes, pairs, args.min_loop, dtype=dtype, tile=args.tile)
+                _tiled_cpu.fill_tiled(codes, pairs, args.min_loop, dtype, tile=args.tile)
                 best[dtype] = min(best[dtype], time.perf_counter() - start)
         cell_types = {"n": n, "seconds": best}
-        print(f"blocked variant by cell type at n={n} (x = speedup over float32 in this run):")
+        print(f"tiled variant by cell type at n={n} (x = speedup over float32 in this run):")
         for dtype, seconds in best.items():
             print(f"  {dtype:>8}  {seconds:8.3f} s  {best['float32'] / seconds:5.2f}x  "
                   f"{n ** 3 / 6 / seconds / 1e9:6.2f} G upd/s")

@@ -1,8 +1,8 @@
-"""GPU Nussinov benchmark in the shape of seed 001 Table 2, on an H100/H200.
+"""GPU Nussinov benchmark in the shape of Li, Ranka & Sahni's Table 2, on an H100/H200.
 
 For each length: fill time, traceback time and end-to-end time of every GPU variant (the seed ones
 are skipped where their predicted time passes --budget, from the n^3 growth of their last time), the
-fraction of the max-plus ceiling of ../shared/design/limits.md reached by the fill (useful updates
+fraction of the max-plus ceiling of the project's limits.md reached by the fill (useful updates
 n^3/6 over time, against 30.8 T/s for int16x2 DPX and 15.5 T/s for int32), and the fastest CPU variant
 at small n. Every variant's score at a length must agree; the table says so.
 
@@ -20,12 +20,12 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from bioaccel.alphabet import encode  # noqa: E402
+from bioaccel.fold import VARIANTS, FoldParams, fold_table  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
-from bioaccel.fold._model import FoldParams  # noqa: E402
+from bioaccel.fold import _gpu_table  # noqa: E402
 
 CEILING = {"int16x2": 30.8e12, "int32": 15.5e12}      # limits.md, H200/H100, updates per second
-SEED_NAMES = {"diagonal": "[12] Chang", "two-kernel": "Stojanovski", "blocked": "Ours1",
-              "blocked-packed": "Ours2", "fast": "bioaccel"}
+SEED_NAMES = {v: VARIANTS.variants[v].paper_name or "bioaccel" for v in VARIANTS.names("gpu")}
 DEFAULT_LENGTHS = "2000,6000,10000,14000,18000,22000,26000,37000,65000,100000"
 
 
@@ -37,7 +37,7 @@ def random_rna(n, seed):
 def time_variant(cp, seq, params, variant):
     codes = encode(seq)
     n = len(seq)
-    pm = gpu._pair_model(cp, params)
+    pm = _gpu_table.pair_model(cp, params)
     gpu.check_fits(n, variant, params)
     start, filled, traced = cp.cuda.Event(), cp.cuda.Event(), cp.cuda.Event()
     t0 = time.perf_counter()
@@ -45,14 +45,14 @@ def time_variant(cp, seq, params, variant):
     start.record()
     table = gpu.fill(codes_dev, n, params, pm, variant)
     filled.record()
-    pair_to = gpu.trace_structure(table, codes_dev, pm)
+    pair_to = _gpu_table.trace_structure(table, codes_dev, pm)
     traced.record()
     traced.synchronize()
-    score = gpu.score_units(table)
+    score = _gpu_table.score_units(table)
     total = time.perf_counter() - t0
     fill_s = cp.cuda.get_elapsed_time(start, filled) / 1e3
     trace_s = cp.cuda.get_elapsed_time(filled, traced) / 1e3
-    lanes = "int16x2" if variant == "fast" and table.values.dtype == np.int16 else "int32"
+    lanes = "int16x2" if variant == "tiled" and table.values.dtype == np.int16 else "int32"
     del table
     cp.get_default_memory_pool().free_all_blocks()
     return {"score": score, "fill_s": fill_s, "traceback_s": trace_s, "end_to_end_s": total,
@@ -61,22 +61,17 @@ def time_variant(cp, seq, params, variant):
 
 
 def time_cpu(seq, params):
-    from bioaccel.fold import _cpu
-
     codes = encode(seq)
-    fill = getattr(_cpu, "fill_dense", None)
-    if fill is None:
-        return None
-    fill(codes[:50], params.pair_table(), params.min_loop)          # compile outside the timing
+    fold_table(codes[:50], params=params)          # compile outside the timing
     t0 = time.perf_counter()
-    table = fill(codes, params.pair_table(), params.min_loop)
+    table = fold_table(codes, params=params)
     return {"score": int(table[0, len(seq) - 1]), "fill_s": time.perf_counter() - t0}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
-    parser.add_argument("--variants", default=",".join(gpu.VARIANTS))
+    parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
     parser.add_argument("--cpu-max", type=int, default=6000, help="longest length timed on the CPU")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_gpu.json"))
@@ -118,7 +113,7 @@ def main():
 
     print(f"\nNussinov fill on {device}: seconds (fraction of the max-plus ceiling of limits.md)")
     header = f"{'n':>7} " + " ".join(f"{SEED_NAMES[v]:>18}" for v in variants)
-    header += f" {'trace(fast)':>12} {'e2e(fast)':>10} {'CPU best':>9} agree"
+    header += f" {'trace(tiled)':>12} {'e2e(tiled)':>10} {'CPU best':>9} agree"
     print(header)
     for row in rows:
         cells = []
@@ -130,7 +125,7 @@ def main():
                 cells.append(f"{'too big':>18}")
             else:
                 cells.append(f"{r['fill_s']:>9.3f} ({r['ceiling_fraction']:5.1%})")
-        fast = row["variants"].get("fast", {})
+        fast = row["variants"].get("tiled", {})
         cpu = row.get("cpu")
         print(f"{row['n']:>7} " + " ".join(cells)
               + f" {fast.get('traceback_s', float('nan')):>12.3f} {fast.get('end_to_end_s', float('nan')):>10.3f}"

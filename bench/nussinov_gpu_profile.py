@@ -1,4 +1,4 @@
-"""Where the fast fill's time goes: the bulk products and the in-tile finishes, timed apart.
+"""Where the tiled GPU fill's time goes: the bulk products and the in-tile finishes, timed apart.
 
 Runs each launch sequence of the fill alone (bulk only, finish only) on a random sequence; the
 results of those partial runs are meaningless, only their times matter.
@@ -13,8 +13,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
+from bioaccel import _gpu  # noqa: E402
+from bioaccel.fold import FoldParams  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
-from bioaccel.fold._model import FoldParams  # noqa: E402
+from bioaccel.fold import _gpu_table, _gpu_tiled, _launch  # noqa: E402
 
 
 def timed(cp, fn, repeats=3):
@@ -31,43 +33,45 @@ def timed(cp, fn, repeats=3):
 
 
 def main():
-    cp = gpu._gpu.require_gpu()
+    cp = _gpu.require_gpu()
+    T = _launch.SIZES.tile
+    threads = (T // 8) ** 2
     params = FoldParams()
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     for n in [int(x) for x in sys.argv[1:]] or [26000]:
         codes = np.random.default_rng(n).integers(0, 4, n).astype(np.uint8)
         codes_dev = cp.asarray(codes)
-        pm = gpu._pair_model(cp, params)
-        nt = math.ceil((n + 1) / gpu.FAST_TILE)
-        table = cp.zeros(nt * (nt + 1) // 2 * gpu.FAST_TILE ** 2, dtype=np.int16)
-        scratch = cp.zeros(nt * gpu.FAST_TILE ** 2, dtype=np.int32)
-        bulk, bulk_shared = gpu.bulk_kernel(np.int16)
-        finish = gpu._kernel("nussinov_fast.cu", "fast_finish<short>")
-        shared = gpu.finish_shared_bytes(np.int16)
+        pm = _gpu_table.pair_model(cp, params)
+        nt = math.ceil((n + 1) / T)
+        table = cp.zeros(nt * (nt + 1) // 2 * T ** 2, dtype=np.int16)
+        scratch = cp.zeros(nt * T ** 2, dtype=np.int32)
+        bulk, bulk_shared = _gpu_tiled.bulk_kernel(np.int16, T)
+        finish = _gpu_table.kernel("nussinov_fast.cu", f"fast_finish<short, {T}>")
+        shared = _gpu_tiled.finish_shared_bytes(np.int16, T)
         finish.max_dynamic_shared_size_bytes = shared
-        plan = gpu._bulk_plan(nt, 4 * sms)
+        plan = _gpu_tiled.bulk_plan(nt, 4 * sms, _launch.SIZES.bulk_min_products)
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0)),
+                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0)),
                      shared_mem=bulk_shared)
             for d in range(2, nt):
-                bulk((nt - d, 2), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1)), shared_mem=bulk_shared)
+                bulk((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1)), shared_mem=bulk_shared)
 
         def finish_only():
             for d in range(nt):
-                finish((nt - d,), (gpu.FINISH_THREADS,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
+                finish((nt - d,), (T * _gpu_tiled.FINISH_LANES,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
                                                          np.int32(d)), shared_mem=shared)
 
         def whole():
-            gpu.fill(codes_dev, n, params, pm, "fast")
+            gpu.fill(codes_dev, n, params, pm, "tiled")
 
         # one big diagonal alone: the bulk kernel's own rate with the GPU full
         d = nt // 2
         tiles, products = nt - d, d - 3
 
         def one_diagonal(kernel, shared_bytes):
-            return lambda: kernel((tiles, 1), (256,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
+            return lambda: kernel((tiles, 1), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
                                                        np.int32(0)), shared_mem=shared_bytes)
 
         t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
@@ -75,8 +79,8 @@ def main():
         print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
               f"finish only {t_finish:.4f} s", flush=True)
         for stage_bytes in (64, 128):
-            t_diag = timed(cp, one_diagonal(*gpu.bulk_kernel(np.int16, stage_bytes)))
-            rate = tiles * products * gpu.FAST_TILE ** 3 / t_diag
+            t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes)))
+            rate = tiles * products * T ** 3 / t_diag
             print(f"   bulk kernel ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "
                   f"products): {rate / 1e12:.2f} T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
 

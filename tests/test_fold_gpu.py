@@ -1,6 +1,9 @@
 """GPU Nussinov: every variant equal to the CPU, cell by cell, score and structure.
 
-Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
+Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none). The kernels run
+with the small launch sizes of ``fold._launch.TEST_SIZES`` (32-tiles, 8-tiles for the papers' blocked
+kernels, 32-thread blocks, early stage switches), so inputs of a few hundred bases cross many tiles and
+every stage; tables are poisoned before each fill and every cell must have been written.
 """
 import random
 
@@ -8,11 +11,31 @@ import numpy as np
 import pytest
 
 from bioaccel.alphabet import encode
-from bioaccel.fold._cpu import fill_naive
+from bioaccel.fold import VARIANTS
 from bioaccel.fold._model import FoldParams
+from bioaccel.fold._seed_cpu import fill_naive
 from naive import structure_score
 
 pytestmark = pytest.mark.gpu
+GPU_VARIANTS = VARIANTS.names("gpu")
+
+
+@pytest.fixture(params=["test sizes", "production sizes"])
+def sizes(request, monkeypatch):
+    """Run a test with the small launch sizes, then with the production ones."""
+    from bioaccel.fold import _launch
+
+    if request.param == "test sizes":
+        monkeypatch.setattr(_launch, "SIZES", _launch.TEST_SIZES)
+    return _launch.SIZES
+
+
+@pytest.fixture
+def small_sizes(monkeypatch):
+    from bioaccel.fold import _launch
+
+    monkeypatch.setattr(_launch, "SIZES", _launch.TEST_SIZES)
+    return _launch.SIZES
 
 PARAMS = [
     FoldParams(min_loop=0),
@@ -28,6 +51,12 @@ def _gpu():
     from bioaccel.fold import _gpu as gpu
 
     return gpu
+
+
+def _table():
+    from bioaccel.fold import _gpu_table
+
+    return _gpu_table
 
 
 def _random_seqs(count, lo, hi, seed):
@@ -59,30 +88,31 @@ def _dot_bracket(pair_to):
     return "".join("." if p < 0 else ("(" if p > k else ")") for k, p in enumerate(pair_to))
 
 
-@pytest.mark.parametrize("variant", ["fast", "diagonal", "two-kernel", "blocked", "blocked-packed"])
-def test_every_cell_equals_cpu(variant):
-    gpu = _gpu()
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
+def test_every_cell_equals_cpu(variant, sizes):
+    gpu, table_ops = _gpu(), _table()
     cp = gpu._gpu.cupy()
-    for k, seq in enumerate(_random_seqs(100, 3, 300, seed=hash(variant) % 1000)):
+    for k, seq in enumerate(_random_seqs(100, 3, 300, seed=1000 + GPU_VARIANTS.index(variant))):
         params = PARAMS[k % len(PARAMS)]
         codes = encode(seq)
-        pm = gpu._pair_model(cp, params)
+        pm = table_ops.pair_model(cp, params)
         codes_dev = cp.asarray(codes) if len(seq) else cp.zeros(1, np.uint8)
         table = gpu.fill(codes_dev, len(seq), params, pm, variant)
+        assert table_ops.unwritten_cells(table) == 0, (variant, len(seq), params)
         expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop)) if seq else 0
-        got = gpu.to_dense(table)
+        got = table_ops.to_dense(table)
         assert np.array_equal(got, expect if seq else np.zeros((1, 1))), (variant, len(seq), params)
-        pair_to = gpu.trace_structure(table, codes_dev, pm)
+        pair_to = table_ops.trace_structure(table, codes_dev, pm)
         structure = _dot_bracket(pair_to)
-        assert structure_score(seq, structure, params) == gpu.score_units(table)
+        assert structure_score(seq, structure, params) == table_ops.score_units(table)
 
 
-def test_structures_identical_across_variants_and_batch():
+def test_structures_identical_across_variants_and_batch(sizes):
     gpu = _gpu()
     seqs = _random_seqs(40, 3, 250, seed=7)
     for params in PARAMS:
         codes = [encode(s) for s in seqs]
-        results = {v: gpu.fold_many(codes, params, variant=v) for v in gpu.VARIANTS}
+        results = {v: gpu.fold_many(codes, params, variant=v) for v in GPU_VARIANTS}
         reference = results["blocked"]
         for variant, got in results.items():
             for (s1, p1), (s2, p2), seq in zip(got, reference, seqs):
@@ -96,7 +126,7 @@ def test_long_sequences_match_cpu():
         seq = "".join(rng.choice("ACGU") for _ in range(n))
         codes = encode(seq)
         expect = int(fill_naive(codes, params.pair_table(), params.min_loop)[0, n - 1])
-        (score, pair_to), = gpu.fold_many([codes], params, variant="fast")
+        (score, pair_to), = gpu.fold_many([codes], params, variant="tiled")
         assert score == expect
         assert structure_score(seq, _dot_bracket(pair_to), params) == expect
 
@@ -106,26 +136,59 @@ def test_size_refused_before_allocating():
 
     gpu = _gpu()
     with pytest.raises(ResourceError, match="longest that fits"):
-        gpu.check_fits(3_000_000, "fast", FoldParams())
-    assert gpu.table_bytes(100_000, "fast", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
+        gpu.check_fits(3_000_000, "tiled", FoldParams())
+    assert gpu.table_bytes(100_000, "tiled", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
 
 
 def test_split_k_and_interior_products_cell_by_cell(monkeypatch):
-    """Long enough for interior products on the second stream; splits forced down to one product."""
-    gpu = _gpu()
+    """Long enough for interior products on the second stream; splits forced down to one product,
+    with production tiles (128) and test tiles (32)."""
+    from dataclasses import replace
+
+    from bioaccel.fold import _launch
+
+    gpu, table_ops = _gpu(), _table()
     cp = gpu._gpu.cupy()
-    monkeypatch.setattr(gpu, "BULK_MIN_PRODUCTS", 1)
     rng = random.Random(11)
-    for n, params in ((1500, FoldParams()), (1100, FoldParams.bpmax())):
-        seq = "".join(rng.choice("ACGU") for _ in range(n))
-        codes = encode(seq)
-        table = gpu.fill(cp.asarray(codes), n, params, gpu._pair_model(cp, params), "fast")
-        expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop))
-        assert np.array_equal(gpu.to_dense(table), expect)
+    for tile in (128, 32):
+        monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tile=tile, bulk_min_products=1))
+        for n, params in ((1500, FoldParams()), (1100, FoldParams.bpmax())):
+            seq = "".join(rng.choice("ACGU") for _ in range(n))
+            codes = encode(seq)
+            table = gpu.fill(cp.asarray(codes), n, params, table_ops.pair_model(cp, params), "tiled")
+            assert table_ops.unwritten_cells(table) == 0
+            expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop))
+            assert np.array_equal(table_ops.to_dense(table), expect)
 
 
-@pytest.mark.parametrize("variant", ["fast", "diagonal", "two-kernel", "blocked", "blocked-packed"])
-def test_api_gpu_equals_cpu_score_and_structure(variant):
+def test_a_kernel_that_skips_a_tile_is_caught(small_sizes, monkeypatch):
+    """The mutation check: a fill that leaves one tile unwritten fails the poison check (and the table
+    comparison), so the tests above can fail."""
+    from bioaccel.fold import _gpu_tiled
+
+    gpu, table_ops = _gpu(), _table()
+    cp = gpu._gpu.cupy()
+    real = _gpu_tiled.fill_tiled
+
+    def skipping(codes_dev, n, params, pm):
+        table = real(codes_dev, n, params, pm)
+        T = table.tile
+        start = table_ops.cell_index(table, 0, 2 * T)          # tile (0, 2): the first cell of it
+        table.values[start:start + T * T] = table_ops.POISON    # as if its finish had never run
+        return table
+
+    monkeypatch.setattr(gpu, "fill_tiled", skipping)
+    seq = "".join(random.Random(4).choice("ACGU") for _ in range(200))
+    codes = encode(seq)
+    params = FoldParams()
+    table = gpu.fill(cp.asarray(codes), len(seq), params, table_ops.pair_model(cp, params), "tiled")
+    assert table_ops.unwritten_cells(table) > 0
+    expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop))
+    assert not np.array_equal(table_ops.to_dense(table), expect)
+
+
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
+def test_api_gpu_equals_cpu_score_and_structure(variant, sizes):
     from bioaccel.fold import nussinov
 
     seqs = _random_seqs(100, 0, 300, seed=5)
@@ -161,7 +224,7 @@ def test_sars_cov_2_genome_gpu_score_equals_fastest_cpu():
     record, _ = _genome()
     assert len(record) == 29903
     gpu_result = nussinov([record], backend="gpu")[0]
-    cpu_result = nussinov([record], backend="cpu")[0]      # "blocked", the fastest CPU variant
+    cpu_result = nussinov([record], backend="cpu")[0]      # "tiled", the fastest CPU variant
     assert gpu_result.score == cpu_result.score
     assert gpu_result.structure == cpu_result.structure
 

@@ -50,11 +50,13 @@ def test_compiles_for_hopper(path, tmp_path):
 
 
 @needs_nvcc
-def test_fold_name_expressions_exist(tmp_path):
-    from bioaccel.fold import _gpu
+@pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
+def test_fold_name_expressions_exist(tmp_path, which):
+    """Every kernel the host asks for, with the production launch sizes and with the tests' small ones."""
+    from bioaccel.fold import _launch
 
     folder = PACKAGE / "fold" / "kernels"
-    for filename, expressions in _gpu.MODULES.items():
+    for filename, expressions in _launch.name_expressions(getattr(_launch, which)).items():
         entries = _entries(_ptx(folder / filename, tmp_path))
         for expression in expressions:
             assert expression.replace(" ", "") in entries, (filename, expression, sorted(entries))

@@ -42,9 +42,9 @@ def name_expressions(sizes=SIZES):
     """Every .cu file of fold/kernels and the template instantiations ``sizes`` asks of it."""
     t = sizes.tile
     return {
-        "nussinov_fast.cu": (f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>",
-                             f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>",
-                             f"fast_finish<short, {t}>", f"fast_finish<int, {t}>"),
+        "nussinov_fast.cu": tuple(dict.fromkeys((   # 64-byte int16 stages too: the profile compares them
+            f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2, {t}, 2, 64>",
+            f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>"))),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
                                   f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>"),
         "nussinov_diagonal.cu": ("diagonal_cell_per_thread", f"diagonal_cell_per_block<{sizes.two_kernel_block}>",
