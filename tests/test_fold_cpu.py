@@ -82,7 +82,9 @@ def test_traceback_is_valid_optimal_and_follows_the_shared_rule(variant):
         assert structure == ref_structure, (variant, seq, params)
 
 
-def test_batch_of_short_sequences_equals_one_at_a_time():
+@pytest.mark.parametrize("parallel_work", [0, float("inf")], ids=["parallel kernel", "serial kernel"])
+def test_batch_of_short_sequences_equals_one_at_a_time(monkeypatch, parallel_work):
+    monkeypatch.setattr(_batch_cpu, "PARALLEL_WORK", parallel_work)
     for params in (PARAMS[0], FoldParams(), FoldParams.bpmax()):
         chosen = [seq for seq, p in CASES[:50]]
         folded = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5)

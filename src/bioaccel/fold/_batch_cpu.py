@@ -3,13 +3,18 @@ balanced by cost (n^3), traceback included, in one parallel region for the whole
 import heapq
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import get_num_threads, prange
 
+from .._parallel import serial_and_parallel
 from ._tiled_cpu import TILE, _fill_serial, _lowest, _new_diag_tiles, packed_base
 from ._traceback import check_traced, traceback_pairs
 
 
-@njit(cache=True, parallel=True)
+#: Below this much work (sum of n^3) a batch runs on the calling thread: starting the parallel region
+#: (and, in a fresh process, loading its code and thread pool) costs more than the fold.
+PARALLEL_WORK = 2e7
+
+
 def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, tile, dtype_proto,
                 with_traceback, scores, pair_to_all):
     for w in prange(worker_start.shape[0] - 1):
@@ -30,6 +35,9 @@ def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, 
             if with_traceback:
                 pair_to_all[lo:hi] = traceback_pairs(table, base, codes, pairs, min_loop)
 
+
+
+_fold_batch_serial, _fold_batch_parallel = serial_and_parallel(_fold_batch)
 
 
 def fold_batch(codes_list, params, *, tile=TILE, traceback=True):
@@ -61,7 +69,9 @@ def fold_batch(codes_list, params, *, tile=TILE, traceback=True):
     pairs = params.pair_table()
     scores = np.zeros(len(codes_list), dtype=np.int64)
     pair_to_all = np.full(codes_all.shape[0], -1, dtype=np.int32)
-    _fold_batch(codes_all, starts, worker_start, worker_items, pairs, int(params.min_loop), int(tile),
-                _lowest(dtype), bool(traceback), scores, pair_to_all)
+    work = float(np.sum(lengths.astype(np.float64) ** 3))
+    kernel = _fold_batch_parallel if work >= PARALLEL_WORK and workers > 1 else _fold_batch_serial
+    kernel(codes_all, starts, worker_start, worker_items, pairs, int(params.min_loop), int(tile),
+           _lowest(dtype), bool(traceback), scores, pair_to_all)
     return [(int(scores[s]), check_traced(pair_to_all[starts[s]:starts[s + 1]].copy()) if traceback else None)
             for s in range(len(codes_list))]
