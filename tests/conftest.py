@@ -22,6 +22,12 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"needs a CUDA GPU: {reason}"))
 
 
+@pytest.fixture(params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def backend(request):
+    """Each backend in turn: "cpu", then "gpu" (skipped, with the reason, where there is no CUDA GPU)."""
+    return request.param
+
+
 @pytest.fixture
 def tmp_fasta(tmp_path):
     """Write FASTA text (str or bytes) to a file and return its path."""

@@ -35,8 +35,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
 
     >>> import io
     >>> err = io.StringIO()
-    >>> main(["fold", "--no-such-option"], stderr=err), err.getvalue()
-    (2, 'bioaccel fold: error: unrecognized arguments: --no-such-option (see bioaccel fold --help)\n')
+    >>> main(["fold", "--no-such-option"], stderr=err)
+    2
+    >>> print(err.getvalue().strip())
+    bioaccel fold: error: unrecognized arguments: --no-such-option (see bioaccel fold --help)
     """
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr

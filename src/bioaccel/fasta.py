@@ -15,7 +15,11 @@ from .errors import InputError
 @dataclass
 class Record:
     """One sequence: its id (first word of the header), the rest of the header, the letters as read
-    (upper case, T kept as written), and its codes (see :mod:`bioaccel.alphabet`)."""
+    (upper case, T kept as written), and its codes (see :mod:`bioaccel.alphabet`).
+
+    >>> Record("r1", "ACGUN").codes.tolist()
+    [0, 1, 2, 3, 4]
+    """
 
     id: str
     sequence: str
@@ -35,6 +39,12 @@ def read_fasta(path):
 
     Raises :class:`~bioaccel.errors.InputError` for a missing or unreadable file, text before the first
     header, an empty record, an invalid letter, or a file with no record at all.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
+    ...     _ = f.write(">r1 first\nACGU\n>r2\nGGGAAAUCC\n")
+    >>> [(r.id, len(r)) for r in read_fasta(f.name)]
+    [('r1', 4), ('r2', 9)]
     """
     name = display_name(path)
     header = None

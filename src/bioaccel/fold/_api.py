@@ -90,7 +90,7 @@ def fold_table(sequence, *, params=None, variant=None, threads=0) -> np.ndarray:
     """The (n, n) int32 table of one sequence on the CPU: C(i, j) in the upper triangle, in the
     model's integer units (``params.unit`` per pair of weight 1); the rest is 0.
 
-    >>> fold_table("GGGAAAUCC")[0, 8]
+    >>> int(fold_table("GGGAAAUCC")[0, 8])
     3
     """
     from . import _cpu

@@ -33,7 +33,7 @@ class FoldParams:
     ``gu=0`` (or ``None``) drops GU pairs; a weight must be positive or zero (zero: never pairs).
     Weights may be fractions such as 1.5; they must be multiples of ``1/unit`` for some unit <= 1000.
 
-    >>> FoldParams(au=2, gc=3, gu=1.5).pair_table()[2, 1], FoldParams(au=2, gc=3, gu=1.5).unit
+    >>> int(FoldParams(au=2, gc=3, gu=1.5).pair_table()[2, 1]), FoldParams(au=2, gc=3, gu=1.5).unit
     (6, 2)
     >>> FoldParams(au=float("nan"))
     Traceback (most recent call last):
