@@ -42,7 +42,7 @@ def read_fasta(path):
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
-    ...     _ = f.write(">r1 first\nACGU\n>r2\nGGGAAAUCC\n")
+    ...     _ = f.write(">r1 first\\nACGU\\n>r2\\nGGGAAAUCC\\n")
     >>> [(r.id, len(r)) for r in read_fasta(f.name)]
     [('r1', 4), ('r2', 9)]
     """
