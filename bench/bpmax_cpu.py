@@ -4,9 +4,10 @@ Query lengths 16 to 32 against targets of 100 to 2,000 nt, without a window and 
 of 128, random sequences (fixed seed), plus a real case (SARS-CoV svRNA against 3 kb of SARS-CoV-2).
 Both variants run in this one process, so their ratio is measured under the same conditions (tiled:
 best of 3 runs when short, naive: one run); useful
-operations per second use bpmax.md's work formula (summed over the window's domain with a window), so
-they count the recurrence's work, not what a variant actually executes (``tiled`` skips dominated
-terms exactly, see bioaccel.interact._cpu).
+operations per second use docs/bpmax.md's work formula (summed over the window's domain with a
+window), so they count the recurrence's work, not what a variant actually executes (``tiled`` skips
+dominated terms exactly, see bioaccel.interact._terms). Columns are named after the variant registry
+(``bioaccel.interact.VARIANTS``).
 
 The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): the per-core gain, and a check
 on the parallel run, which the other load of a shared machine can slow down.
@@ -28,9 +29,10 @@ import time
 import numba
 import numpy as np
 
+from bioaccel._parallel import threads as using_threads
 from bioaccel.alphabet import encode
 from bioaccel.fasta import read_fasta
-from bioaccel.interact import InteractParams
+from bioaccel.interact import VARIANTS, InteractParams
 from bioaccel.interact._api import single_strand_table
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._model import work
@@ -38,6 +40,8 @@ from bioaccel.interact._naive import fill_naive, naive_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..", "examples")
+NAIVE = VARIANTS.variants["naive"].label
+TILED = VARIANTS.variants["tiled"].label
 
 
 def random_rna(rng, n):
@@ -98,8 +102,11 @@ def main(argv=None):
     rows = []
     print(f"BPMax CPU benchmark: {platform.processor() or platform.machine()}, "
           f"{numba.get_num_threads()} threads for tiled (naive is serial), int16/int32 exact scores")
-    header = (f"{'query':>5} {'target':>6} {'W2':>4} {'work (Gops)':>11} {'naive s':>9} {'tiled s':>9} "
-              f"{'1 thread s':>10} {'naive Gop/s':>11} {'tiled Gop/s':>11} {'ratio':>7} {'ratio/1t':>8}  note")
+    wn, wt = max(9, len(NAIVE) + 2), max(9, len(TILED) + 2)
+    gn, gt = max(11, len(NAIVE) + 6), max(11, len(TILED) + 6)
+    header = (f"{'query':>5} {'target':>6} {'W2':>4} {'work (Gops)':>11} {NAIVE + ' s':>{wn}} "
+              f"{TILED + ' s':>{wt}} {'1 thread s':>10} {NAIVE + ' Gop/s':>{gn}} {TILED + ' Gop/s':>{gt}} "
+              f"{'ratio':>7} {'ratio/1t':>8}  note")
     print(header)
     print("-" * len(header))
     seqs = {}
@@ -135,10 +142,8 @@ def main(argv=None):
                 raise SystemExit(f"{M} x {N}: naive {score} != tiled {row['score_units']}")
         row["tiled_1thread_s"] = None
         if row["tiled_s"] is not None and row["tiled_s"] * numba.get_num_threads() < 10:
-            threads = numba.get_num_threads()
-            numba.set_num_threads(1)
-            row["tiled_1thread_s"] = run_tiled(ca, crb, s1, s2, params)[0]
-            numba.set_num_threads(threads)
+            with using_threads(1):
+                row["tiled_1thread_s"] = run_tiled(ca, crb, s1, s2, params)[0]
         row["note"] = "; ".join(notes)
         rows.append(row)
         ratio = row["naive_s"] / row["tiled_s"] if row["naive_s"] and row["tiled_s"] else None
@@ -147,12 +152,13 @@ def main(argv=None):
         row["ratio_1thread"] = ratio1
 
         def fmt(x, spec):
-            return format(x, spec) if x is not None else "-"
+            width = int(spec.split(".")[0])
+            return format(x, spec) if x is not None else "-".rjust(width)
 
-        print(f"{M:>5} {N:>6} {W2 or '-':>4} {ops / 1e9:>11.2f} {fmt(row['naive_s'], '9.3f')} "
-              f"{fmt(row['tiled_s'], '9.3f')} {fmt(row['tiled_1thread_s'], '10.3f')} "
-              f"{fmt(ops / row['naive_s'] / 1e9 if row['naive_s'] else None, '11.2f')} "
-              f"{fmt(ops / row['tiled_s'] / 1e9 if row['tiled_s'] else None, '11.2f')} "
+        print(f"{M:>5} {N:>6} {W2 or '-':>4} {ops / 1e9:>11.2f} {fmt(row['naive_s'], f'{wn}.3f')} "
+              f"{fmt(row['tiled_s'], f'{wt}.3f')} {fmt(row['tiled_1thread_s'], '10.3f')} "
+              f"{fmt(ops / row['naive_s'] / 1e9 if row['naive_s'] else None, f'{gn}.2f')} "
+              f"{fmt(ops / row['tiled_s'] / 1e9 if row['tiled_s'] else None, f'{gt}.2f')} "
               f"{fmt(ratio, '7.1f')} {fmt(ratio1, '8.1f')}  {row['note']}")
         sys.stdout.flush()
 
@@ -160,12 +166,12 @@ def main(argv=None):
     if real:
         rows.append(real)
         print(f"real: {real['query_name']} ({real['query']} nt) x {real['target_name']} "
-              f"({real['target']} nt), W2 = 128: tiled {real['tiled_s']:.2f} s, "
+              f"({real['target']} nt), W2 = 128: {TILED} {real['tiled_s']:.2f} s, "
               f"{real['work'] / real['tiled_s'] / 1e9:.1f} useful Gop/s, best window score {real['score']}")
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as handle:
         json.dump({"machine": platform.platform(), "threads": numba.get_num_threads(),
-                   "rows": rows}, handle, indent=1)
+                   "variants": {v.name: v.label for v in VARIANTS}, "rows": rows}, handle, indent=1)
     print(f"wrote {os.path.abspath(args.output)}")
 
 
@@ -182,7 +188,7 @@ def real_case():
     target = genome.sequence[26000:29000]
     params = InteractParams(window_target=128)
     start = time.perf_counter()
-    result = bpmax(query, ("SARS-CoV-2:26000-29000", target), params)
+    result = bpmax(query, ("SARS-CoV-2:26000-29000", target), params=params)[0]
     seconds = time.perf_counter() - start
     return {"query_name": query.id, "query": len(query), "target_name": "SARS-CoV-2:26000-29000",
             "target": len(target), "window_target": 128, "tiled_s": seconds, "score": result.score,

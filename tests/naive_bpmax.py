@@ -1,4 +1,4 @@
-"""Plain-Python BPMax, written straight from ../shared/design/bpmax.md. No Numba, no NumPy.
+"""Plain-Python BPMax, written straight from docs/bpmax.md. No Numba, no NumPy.
 
 Scores are integers in units of ``1 / unit`` (half-units for the default weights). Strand 2 is used
 reversed (``rb = b[::-1]``), exactly as bpmax.md says. Slow on purpose: for tests on short strands.

@@ -1,12 +1,14 @@
-"""BPMax: test vectors, every variant cell by cell against tests/naive_bpmax.py, windows, tracebacks."""
+"""BPMax: test vectors, every variant cell by cell against tests/naive_bpmax.py, windows, tracebacks,
+the API's forms (many pairs, streaming, Dask) and its thread count."""
 import random
 
+import numba
 import numpy as np
 import pytest
 
 from bioaccel.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
-from bioaccel.interact import InteractParams, bpmax
+from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
 from bioaccel.interact._api import single_strand_table
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._naive import fill_naive
@@ -30,11 +32,11 @@ def random_rna(rng, n):
     return "".join(rng.choice("ACGU") for _ in range(n))
 
 
-@pytest.mark.parametrize("variant", ["tiled", "naive"])
+@pytest.mark.parametrize("variant", VARIANTS.names("cpu"))
 @pytest.mark.parametrize("a, b, first, second", VECTORS)
 def test_vectors_both_weight_settings(variant, a, b, first, second):
     for (au, gu), expected in zip(WEIGHTS, (first, second)):
-        result = bpmax(a, b, InteractParams(au=au, gu=gu), variant=variant)
+        result = bpmax(a, b, params=InteractParams(au=au, gu=gu), variant=variant)[0]
         assert (result.score, result.query_fold, result.target_fold) == expected
         assert (result.target_start, result.target_end) == (0, len(b))
 
@@ -75,21 +77,21 @@ def test_every_variant_equals_reference_cell_by_cell():
         assert all(s2[i, j] == S2[i][j] for i in range(N) for j in range(i, N))
         L1, L2 = params.spans(M, N)
         dense_naive = fill_naive(ca, crb, params.pair_table(), s1, s2, L1, L2)
-        for prune in (True, False):
-            record = np.full((M, M, N, N), -1, dtype=np.int32)
-            win, plan, *_ = fill_tiled(ca, crb, s1, s2, params, prune=prune, record=record,
-                                       rows_per_task=rows)
-            wrapped += plan.wraps
-            for (i1, j1, i2, j2), value in F.items():
-                if j1 - i1 < L1 and j2 - i2 < L2:
-                    assert record[i1, j1, i2, j2] == value, (a, b, w1, w2, (i1, j1, i2, j2))
-                    assert dense_naive[i1, j1, i2, j2] == value, (a, b, w1, w2, (i1, j1, i2, j2))
-                    if j1 - i1 == L1 - 1 and j2 == min(i2 + L2 - 1, N - 1):
-                        assert win[i1, i2] == value
-            # cells outside the windows are never written
-            outside = [(i1, j1, i2, j2) for (i1, j1, i2, j2) in F if j1 - i1 >= L1 or j2 - i2 >= L2]
-            assert all(record[c] == -1 for c in outside)
-    assert wrapped > 20  # the ring-of-rows path was exercised
+        record = np.full((M, M, N, N), -1, dtype=np.int32)
+        win, plan, *_ = fill_tiled(ca, crb, s1, s2, params, record=record, rows_per_task=rows)
+        wrapped += plan.wraps
+        for (i1, j1, i2, j2), value in F.items():
+            if j1 - i1 < L1 and j2 - i2 < L2:
+                assert record[i1, j1, i2, j2] == value, (a, b, w1, w2, (i1, j1, i2, j2))
+                assert dense_naive[i1, j1, i2, j2] == value, (a, b, w1, w2, (i1, j1, i2, j2))
+                if j1 - i1 == L1 - 1 and j2 == min(i2 + L2 - 1, N - 1):
+                    assert win[i1, i2] == value
+        # cells outside the windows are never written
+        outside = [(i1, j1, i2, j2) for (i1, j1, i2, j2) in F if j1 - i1 >= L1 or j2 - i2 >= L2]
+        assert all(record[c] == -1 for c in outside)
+    # the ring-of-rows path was exercised: more than 10 cases (each case was filled twice, with the
+    # no-op ``prune`` on and off, when this said ``> 20`` fills)
+    assert wrapped > 10
 
 
 
@@ -118,7 +120,7 @@ def test_window_scores_positions_and_profile():
         w1 = rng.choice([None, rng.randint(1, 5)])
         w2 = rng.randint(1, 7)
         params = InteractParams(window_query=w1, window_target=w2)
-        result = bpmax(a, b, params)
+        result = bpmax(a, b, params=params)[0]
         F, _, _, unit = bpmax_tables(a, b, 1, 1.5, w1, w2)
         M, N = len(a), len(b)
         L1, L2 = params.spans(M, N)
@@ -132,7 +134,7 @@ def test_window_scores_positions_and_profile():
         ts = int(np.flatnonzero(expect.max(axis=0) == expect.max())[0])
         assert result.target_start == ts
         # an independent check of the coordinates: the best window pair alone, without windows
-        alone = bpmax(a[result.query_start:result.query_end], b[result.target_start:result.target_end])
+        alone = bpmax(a[result.query_start:result.query_end], b[result.target_start:result.target_end])[0]
         assert alone.score == result.score
         profile = result.profile()
         for pos in range(N):
@@ -156,23 +158,24 @@ def _check_structure(a, b, result, au, gu):
                                                  + len(result.inter))
 
 
-@pytest.mark.parametrize("variant", ["tiled", "naive"])
+@pytest.mark.parametrize("variant", VARIANTS.names("cpu"))
 def test_tracebacks_are_valid_and_score_the_optimum(variant):
     rng = random.Random(7)
     cases = [(a, b, au, gu, None) for a, b, _, _ in VECTORS[:5] for au, gu in WEIGHTS]
     cases += [(random_rna(rng, rng.randint(1, 12)), random_rna(rng, rng.randint(1, 12)), *WEIGHTS[k % 2],
                rng.choice([None, rng.randint(1, 6)])) for k in range(60)]
     for a, b, au, gu, w2 in cases:
-        result = bpmax(a, b, InteractParams(au=au, gu=gu, window_target=w2), variant=variant, structure=True)
+        result = bpmax(a, b, params=InteractParams(au=au, gu=gu, window_target=w2), variant=variant,
+                       structure=True)[0]
         _check_structure(a, b, result, au, gu)
 
 
 def test_traceback_is_deterministic_and_longer_pair():
     a, b = VECTORS[5][0], VECTORS[5][1]
-    first = bpmax(a, b, structure=True)
+    first = bpmax(a, b, structure=True)[0]
     assert first.score == 52
     _check_structure(a, b, first, 1, 1.5)
-    again = bpmax(a, b, structure=True)
+    again = bpmax(a, b, structure=True)[0]
     assert (again.structure, again.inter) == (first.structure, first.inter)
 
 
@@ -185,16 +188,16 @@ def test_dot_bracket_uses_rnacofold_brackets_unless_pairs_cross():
 
 def test_target_coordinates_are_unreversed():
     # GGG pairs only with the CCC at the target's end (0-based 6..9)
-    result = bpmax("GGG", "AAAAAACCC", structure=True)
+    result = bpmax("GGG", "AAAAAACCC", structure=True)[0]
     assert sorted(t for _, t in result.inter) == [6, 7, 8]
     assert all(q + t == 8 for q, t in result.inter)  # antiparallel: query 0 with target 8
 
 
 def test_int32_tables_for_scores_beyond_int16():
     params = InteractParams()
-    assert params.score_dtype(20, 200) == np.int16
-    assert params.score_dtype(40, 12000) == np.int32
-    assert InteractParams(window_target=128).score_dtype(40, 12000) == np.int16
+    assert params.cell_dtype(20, 200) == np.int16
+    assert params.cell_dtype(40, 12000) == np.int32
+    assert InteractParams(window_target=128).cell_dtype(40, 12000) == np.int16
 
 
 def test_params_and_inputs_are_checked():
@@ -204,7 +207,7 @@ def test_params_and_inputs_are_checked():
         InteractParams(au=-1)
     with pytest.raises(InvalidParameter, match="variant"):
         bpmax("ACGU", "ACGU", variant="fast")
-    with pytest.raises(InvalidParameter, match="GPU BPMax is not available"):
+    with pytest.raises(InvalidParameter, match="BPMax is not available on the gpu backend"):
         bpmax("ACGU", "ACGU", backend="gpu")
     with pytest.raises(InputError):
         bpmax("", "ACGU")
@@ -218,3 +221,54 @@ def test_too_large_is_refused_with_a_window_that_fits(monkeypatch):
         bpmax("ACGU" * 8, "ACGU" * 500)
     with pytest.raises(ResourceError, match="naive"):
         bpmax("ACGU" * 8, "ACGU" * 100, variant="naive")
+
+
+def _pairs_for_api(seed):
+    rng = random.Random(seed)
+    queries = [("q1", random_rna(rng, 7)), ("q2", random_rna(rng, 12)), ("q3", random_rna(rng, 3))]
+    targets = [("t1", random_rna(rng, 30)), ("t2", random_rna(rng, 9)), ("t3", random_rna(rng, 41))]
+    return queries, targets
+
+
+def _same(got, expected):
+    assert [r.to_dict() for r in got] == [r.to_dict() for r in expected]
+    for x, y in zip(got, expected):
+        assert np.array_equal(x.window_scores, y.window_scores)
+        assert (x.intra_query, x.intra_target, x.inter) == (y.intra_query, y.intra_target, y.inter)
+
+
+def test_many_pairs_targets_outer_and_the_stream_gives_the_same():
+    queries, targets = _pairs_for_api(29)
+    params = InteractParams(window_target=8)
+    results = bpmax(queries, targets, params=params, structure=True)
+    assert [(r.target, r.query) for r in results] == [(t, q) for t, _ in targets for q, _ in queries]
+    for r in results:  # each the same as the pair alone
+        q, t = dict(queries)[r.query], dict(targets)[r.target]
+        assert r.to_dict() == bpmax((r.query, q), (r.target, t), params=params, structure=True)[0].to_dict()
+    stream = iter_bpmax(queries, iter(targets), params=params, structure=True)
+    assert not isinstance(stream, list)
+    _same(list(stream), results)
+
+
+def test_threads_leave_numbas_thread_count_unchanged():
+    before = numba.get_num_threads()
+    result = bpmax("GGGAAACCC", "GGGUUUCCC", threads=1)[0]
+    assert result.score == 21 and numba.get_num_threads() == before
+    stream = iter_bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"], threads=1)
+    next(stream)
+    assert numba.get_num_threads() == before  # also between the results of a stream
+    with pytest.raises(InvalidParameter, match="threads"):
+        bpmax("ACGU", "ACGU", threads=-1)
+    assert numba.get_num_threads() == before
+
+
+def test_dask_client_gives_the_same_results_in_the_same_order():
+    from dask.distributed import Client, LocalCluster
+
+    queries, targets = _pairs_for_api(31)
+    params = InteractParams(au=2, gu=1, window_target=10)
+    local = bpmax(queries, targets, params=params, structure=True)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        remote = bpmax(queries, targets, params=params, structure=True, client=client)
+    _same(remote, local)

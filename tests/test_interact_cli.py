@@ -90,8 +90,8 @@ def test_profile_bedgraph(files, tmp_path):
 @pytest.mark.parametrize("argv_tail, message", [
     (["--window-target", "0"], "window target"),
     (["--au", "-1"], "AU"),
-    (["--variant", "fast"], "unknown variant"),
-    (["--backend", "gpu"], "GPU BPMax is not available"),
+    (["--variant", "fast"], "unknown BPMax variant"),
+    (["--backend", "gpu"], "BPMax is not available on the gpu backend"),
     (["--threads", "-2"], "--threads"),
 ])
 def test_bad_options_fail_in_one_line(files, argv_tail, message):
@@ -121,7 +121,7 @@ def test_failed_run_leaves_no_output_file(tmp_fasta, tmp_path):
 
 @pytest.mark.slow
 def test_svrna_against_real_sars_cov_2_target(tmp_fasta):
-    """The svRNA study's setting on real data: 3 svRNAs x 3 kb of SARS-CoV-2, target window 128."""
+    """Gildemaster 2021's setting on real data: 3 viral small RNAs x 3 kb of SARS-CoV-2, target window 128."""
     root = os.path.join(os.path.dirname(__file__), "..", "examples")
     queries, genome = os.path.join(root, "sars-cov-svrna.fa"), os.path.join(root, "sars-cov-2.fasta")
     if not (os.path.exists(queries) and os.path.exists(genome)):
@@ -141,7 +141,7 @@ def test_svrna_against_real_sars_cov_2_target(tmp_fasta):
         assert rec["target_end"] - rec["target_start"] == 129 and len(rec["structure"]) == len(query) + 130
         assert rec["intermolecular"]
         # the API gives the same best window, and its structure re-scores to the optimum
-        result = bpmax(query, ("t", sequence), InteractParams(window_target=128), structure=True)
+        result = bpmax(query, ("t", sequence), params=InteractParams(window_target=128), structure=True)[0]
         assert (result.score, result.target_start) == (rec["score"], rec["target_start"])
         units = structure_units(query.sequence, sequence, result.intra_query, result.intra_target,
                                 result.inter)

@@ -1,87 +1,67 @@
-"""``bpmax(query, target)``: one interaction, every variant, windows, structure."""
+"""The BPMax API: ``bpmax(queries, targets, ...)`` and its streaming form ``iter_bpmax``.
+
+Every target meets every query (targets outer, queries inner, as the command line writes them). The
+single-strand tables S1 and S2 come from :func:`bioaccel.fold.fold_table`; the last few are kept, so
+that a target met by many queries (or a query by many targets) is folded once.
+"""
+import functools
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Union
 
 import numpy as np
 
-from .._cliutil import set_threads
+from .._memory import require_memory
+from .._parallel import resolve_threads
+from .._parallel import threads as using_threads
 from ..errors import InputError, InvalidParameter
-from ..fasta import as_records
-from . import _cpu, _naive
-from .._memory import format_bytes
-from ._model import InteractParams, check_memory
-from ._traceback import dot_bracket, traceback
-from ._window import position_profile
+from ..fasta import Record, as_records, is_pair
+from ..fold import fold_table
+from ._model import InteractParams, work
+from ._result import Interaction
+from ._variants import VARIANTS
 
-VARIANTS = ("tiled", "naive")
+#: What ``queries`` and ``targets`` may be: one sequence, or an iterable of them.
+Sequences = Union[str, Record, tuple[str, str], Iterable[Union[str, Record, tuple[str, str]]]]
 
+#: Single-strand tables kept (each at most RECENT_TABLE_BYTES).
+RECENT_TABLES = 4
+RECENT_TABLE_BYTES = 2 ** 28
 
-def single_strand_table(codes, params):
-    """Dense (n, n) int32 weighted-Nussinov table S (upper triangle), filled by bioaccel.fold."""
-    import numba
-
-    from ..fold._cpu import fill_dense
-
-    # fill_dense sets Numba's thread count: hand it the one in force, not "all cores"
-    table = fill_dense(codes, params.pair_table(), params.min_loop, threads=numba.get_num_threads())
-    return np.asarray(table, dtype=np.int32)
+_recent = OrderedDict()  # (codes, fold params) -> dense S table, least recently used first
 
 
-_RECENT_TABLES = OrderedDict()  # every query meets the same target: fold each strand once
+def single_strand_table(codes, fold_params, threads=0) -> np.ndarray:
+    """The dense (n, n) int32 weighted-Nussinov table S of ``codes`` (upper triangle), in units.
+
+    >>> from bioaccel.alphabet import encode
+    >>> int(single_strand_table(encode("GGGAAACCC"), InteractParams().fold_params)[0, 8])   # 9 in half-units
+    18
+    """
+    return np.asarray(fold_table(codes, params=fold_params, threads=threads), dtype=np.int32)
 
 
-def _single_strand_cached(codes, fold):
-    key = (codes.tobytes(), fold)
-    table = _RECENT_TABLES.get(key)
+def _single_strand_cached(codes, fold_params, threads):
+    key = (codes.tobytes(), fold_params)
+    table = _recent.get(key)
     if table is None:
-        table = single_strand_table(codes, fold)
-        if table.nbytes <= 2 ** 28:
-            _RECENT_TABLES[key] = table
-            while len(_RECENT_TABLES) > 4:
-                _RECENT_TABLES.popitem(last=False)
+        table = single_strand_table(codes, fold_params, threads)
+        if table.nbytes <= RECENT_TABLE_BYTES:
+            _recent[key] = table
+            while len(_recent) > RECENT_TABLES:
+                _recent.popitem(last=False)
     else:
-        _RECENT_TABLES.move_to_end(key)
+        _recent.move_to_end(key)
     return table
 
 
-@dataclass
-class Interaction:
-    """The result of BPMax for one query against one target.
-
-    Coordinates are 0-based, half-open, on the strands as given (the target is NOT reversed here).
-    Without windows the single window is the whole of both strands. ``window_scores[q, t]`` is the
-    score of the query window starting at ``q`` with the target window starting at ``t``.
-    ``inter``: intermolecular pairs (query position, target position).
-    """
-
-    query: str
-    target: str
-    score: float
-    query_fold: float
-    target_fold: float
-    query_start: int
-    query_end: int
-    target_start: int
-    target_end: int
-    query_window: int
-    target_window: int
-    window_scores: np.ndarray = field(repr=False)
-    structure: str | None = None
-    intra_query: list | None = None
-    intra_target: list | None = None
-    inter: list | None = None
-    target_length: int = 0
-
-    def profile(self):
-        """Best score of any window pair covering each target position (float array, length N)."""
-        return position_profile(self.window_scores.max(axis=0), self.target_window, self.target_length)
-
-
 def _plan_bytes(M, N, params, variant):
+    from ._layout import StreamPlan
+    from ._naive import naive_bytes
+
     side = 4 * (M * M + N * N)  # dense S1, S2 from bioaccel.fold
     if variant == "naive":
-        return _naive.naive_bytes(M, N) + side
-    return _cpu.StreamPlan(M, N, params).nbytes + side
+        return naive_bytes(M, N) + side
+    return StreamPlan(M, N, params).nbytes + side
 
 
 def _suggest_window(M, N, params, variant):
@@ -99,78 +79,139 @@ def _suggest_window(M, N, params, variant):
     return hint
 
 
-def bpmax(query, target, params=None, *, variant="tiled", backend="cpu", structure=False, threads=None):
-    """BPMax of ``query`` (strand 1) against ``target`` (strand 2): an :class:`Interaction`.
+def _params(params):
+    if params is None:
+        return InteractParams()
+    if not isinstance(params, InteractParams):
+        raise InvalidParameter(f"params must be an InteractParams, got {type(params).__name__}")
+    return params
 
-    ``query``/``target``: a string, a :class:`~bioaccel.fasta.Record` or an (id, sequence) pair.
-    ``params``: :class:`InteractParams` (weights and windows). ``variant``: ``tiled`` (default, all
-    cores) or ``naive`` (the recurrence as written). ``structure``: also trace an optimal joint
-    structure of the best window pair. ``threads``: CPU threads (0 = all; None = leave as is).
+
+def _records(items, what):
+    """Records from one string, Record or (id, sequence) pair, or an iterable of them (lazily); an
+    empty sequence is an InputError."""
+    if isinstance(items, (str, bytes, Record)) or is_pair(items):
+        items = [items]
+    for index, item in enumerate(items, start=1):
+        record = item if isinstance(item, Record) else as_records([item])[0]
+        if isinstance(item, (str, bytes)):
+            record.id = f"seq{index}"
+        if len(record) == 0:
+            raise InputError(f"{what} {record.id!r} is empty")
+        yield record
+
+
+def _check(params, backend, variant, threads):
+    """The checks made before any input is read: ``(params, variant)``."""
+    params, variant = _params(params), VARIANTS.resolve(variant, backend)
+    resolve_threads(threads)
+    return params, variant
+
+
+def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
+          backend: str = "cpu", variant: "str | None" = None, threads: int = 0, structure: bool = False,
+          client=None) -> "list[Interaction]":
+    """BPMax of every query (strand 1) against every target (strand 2): a list of :class:`Interaction`,
+    targets outer, queries inner.
+
+    ``queries`` / ``targets``: each one string, a :class:`~bioaccel.fasta.Record` or an ``(id, sequence)``
+    pair (a tuple of two strings), or an iterable of them; strings get the ids seq1, seq2, ...
+    ``params``: :class:`InteractParams` (weights and windows). ``backend``: "cpu" (there is no GPU BPMax
+    yet). ``variant``: None for the backend's default (``tiled``) or a name of
+    ``bioaccel.interact.VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
+    ``structure``: also trace an optimal joint structure of each best window pair. ``client``: run on a
+    Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in chunks
+    balanced by work, results in the same order.
+
+    >>> [(r.query, r.target, r.score) for r in bpmax(["GGGAAACCC", "AAAA"], ("t1", "GGGUUUCCC"))]
+    [('seq1', 't1', 21), ('seq2', 't1', 12)]
+    >>> r = bpmax("GGGAAACCC", "UUUUAAAAGGGCCCAUGC", params=InteractParams(window_target=5))[0]
+    >>> r.score, (r.target_start, r.target_end)
+    (18, (8, 14))
     """
-    params = InteractParams() if params is None else params
-    if backend == "gpu":
-        raise InvalidParameter("GPU BPMax is not available yet: use --backend cpu")
-    if backend != "cpu":
-        raise InvalidParameter(f"unknown backend {backend!r}: expected cpu or gpu")
-    if variant not in VARIANTS:
-        raise InvalidParameter(f"unknown variant {variant!r}: expected one of {', '.join(VARIANTS)}")
-    if threads is not None:
-        set_threads(threads)
-    (qrec,), (trec,) = as_records([query]), as_records([target])
-    for rec, what in ((qrec, "query"), (trec, "target")):
-        if len(rec) == 0:
-            raise InputError(f"{what} {rec.id!r} is empty")
-    a = np.ascontiguousarray(qrec.codes)
-    rb = np.ascontiguousarray(trec.codes[::-1])
+    options = dict(params=params, backend=backend, variant=variant, threads=threads, structure=structure)
+    if client is None:
+        return list(iter_bpmax(queries, targets, **options))
+    from .._distributed import map_chunks
+
+    checked, _ = _check(params, backend, variant, threads)
+    queries = list(_records(queries, "query"))
+    items = [(target, query) for target in _records(targets, "target") for query in queries]
+    costs = [float(work(len(q), len(t), *checked.spans(len(q), len(t)))) + 1.0 for t, q in items]
+    return list(map_chunks(functools.partial(_pairs, **options), items, costs, client=client))
+
+
+def _pairs(items, **options):
+    """BPMax of a chunk of (target, query) pairs where this runs (a Dask worker): the local code."""
+    params, variant = _check(options["params"], options["backend"], options["variant"], options["threads"])
+    return [_interaction(query, target, params, variant, options["structure"], options["threads"])
+            for target, query in items]
+
+
+def iter_bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
+               backend: str = "cpu", variant: "str | None" = None, threads: int = 0,
+               structure: bool = False) -> Iterator[Interaction]:
+    """Like :func:`bpmax` but yields each Interaction as soon as it is ready (targets are read lazily,
+    queries at once). Parameters and queries are checked here, before any target is read.
+
+    >>> [r.score for r in iter_bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"])]
+    [21, 9]
+    """
+    params, variant = _check(params, backend, variant, threads)
+    queries = list(_records(queries, "query"))
+    return _iterate(queries, targets, params, variant, structure, threads)
+
+
+def _iterate(queries, targets, params, variant, structure, threads):
+    for target in _records(targets, "target"):
+        for query in queries:
+            yield _interaction(query, target, params, variant, structure, threads)
+
+
+def _interaction(query, target, params, variant, structure, threads) -> Interaction:
+    """BPMax of one pair on ``threads`` threads (restored before this returns)."""
+    with using_threads(threads) as count:
+        return _compute(query, target, params, variant, structure, count)
+
+
+def _compute(query, target, params, variant, structure, threads):
+    a = np.ascontiguousarray(query.codes)
+    rb = np.ascontiguousarray(target.codes[::-1])
     M, N = len(a), len(rb)
-    params.score_dtype(M, N)  # refuses sizes that overflow
-    check_memory(_plan_bytes(M, N, params, variant), f"BPMax ({variant}) of {M} x {N} nt",
-                 _suggest_window(M, N, params, variant))
+    params.cell_dtype(M, N)  # refuses sizes that overflow
+    require_memory(_plan_bytes(M, N, params, variant), f"BPMax ({variant}) of {M} x {N} nt",
+                   _suggest_window(M, N, params, variant))
     fold = params.fold_params
-    S1 = _single_strand_cached(a, fold)
-    S2 = _single_strand_cached(rb, fold)
+    S1 = _single_strand_cached(a, fold, threads)
+    S2 = _single_strand_cached(rb, fold, threads)
     L1, L2 = params.spans(M, N)
     n_qw, n_tw = M - L1 + 1, N - L2 + 1
     if variant == "naive":
-        F = _naive.fill_naive(a, rb, params.pair_table(), S1, S2, L1, L2)
+        from ._naive import fill_naive
+
+        F = fill_naive(a, rb, params.pair_table(), S1, S2, L1, L2)
         q = np.arange(n_qw)
         win = np.stack([F[q, q + L1 - 1, i2, i2 + L2 - 1] for i2 in range(n_tw)], axis=1)
         del F
     else:
-        win = _cpu.fill_tiled(a, rb, S1, S2, params)[0][:, :n_tw]
+        from ._cpu import fill_tiled
+
+        win = fill_tiled(a, rb, S1, S2, params)[0][:, :n_tw]
     # target window t (original orientation) starts where the reversed window ends
     units = np.ascontiguousarray(win[:, ::-1]).astype(np.int64)
     flat = int(np.argmax(units.T))  # leftmost target window first, then leftmost query window
     ts, qs = divmod(flat, n_qw)
     best = int(units[qs, ts])
-    unit = params.unit
     result = Interaction(
-        query=qrec.id, target=trec.id, score=params.to_score(best),
+        query=query.id, target=target.id, score=params.to_score(best),
         query_fold=params.to_score(S1[0, M - 1]), target_fold=params.to_score(S2[0, N - 1]),
         query_start=qs, query_end=qs + L1, target_start=ts, target_end=ts + L2,
-        query_window=L1, target_window=L2, window_scores=units / unit, target_length=N,
+        query_window=L1, target_window=L2, window_scores=units / params.unit, target_length=N,
+        variant=variant, backend="cpu",
     )
     if structure:
-        _trace_best(result, a, rb, S1, S2, params, qs, ts, L1, L2, best)
+        from ._traceback import trace_window
+
+        result.structure, result.intra_query, result.intra_target, result.inter = trace_window(
+            a, rb, S1, S2, params, qs, ts, L1, L2, best)
     return result
-
-
-def _trace_best(result, a, rb, S1, S2, params, qs, ts, L1, L2, best):
-    N = len(rb)
-    i2 = N - ts - L2
-    a_sub = np.ascontiguousarray(a[qs:qs + L1])
-    rb_sub = np.ascontiguousarray(rb[i2:i2 + L2])
-    S1_sub = np.ascontiguousarray(S1[qs:qs + L1, qs:qs + L1])
-    S2_sub = np.ascontiguousarray(S2[i2:i2 + L2, i2:i2 + L2])
-    whole = InteractParams(params.au, params.gu)
-    plan = _cpu.StreamPlan(L1, L2, whole, keep=True)
-    check_memory(plan.nbytes, f"the traceback table of {L1} x {L2} nt ({format_bytes(plan.nbytes)})")
-    win, plan, buf, rowstart, mat_id = _cpu.fill_tiled(a_sub, rb_sub, S1_sub, S2_sub, whole, keep=True)
-    if int(win[0, 0]) != best:
-        raise AssertionError("traceback table disagrees with the score")
-    intra_q, intra_t, inter = traceback(a_sub, rb_sub, params.pair_table(), S1_sub, S2_sub,
-                                        (buf, rowstart, mat_id))
-    result.structure = dot_bracket(L1, L2, intra_q, intra_t, inter)
-    result.intra_query = [(p + qs, q + qs) for p, q in intra_q]
-    result.intra_target = [(p + ts, q + ts) for p, q in intra_t]
-    result.inter = [(p + qs, t + ts) for p, t in inter]

@@ -1,10 +1,16 @@
-"""Writing interactions: TSV with a header, JSON Lines (same field names), bedGraph profiles."""
-import json
+"""Writing interactions: TSV with a header or JSON Lines (same field names) through the shared
+:class:`~bioaccel._results.TableWriter`; bedGraph profiles are in _window."""
+from .._results import TableWriter
 
 FORMATS = ("tsv", "json")
 
 
-def columns(windowed_query, windowed_target, structure):
+def columns(windowed_query, windowed_target, structure) -> list:
+    """The columns of a run: the window coordinates only where there are windows.
+
+    >>> columns(False, True, False)
+    ['query', 'target', 'score', 'query_fold', 'target_fold', 'target_start', 'target_end']
+    """
     names = ["query", "target", "score", "query_fold", "target_fold"]
     if windowed_query:
         names += ["query_start", "query_end"]
@@ -15,41 +21,16 @@ def columns(windowed_query, windowed_target, structure):
     return names
 
 
-def record(item, names):
-    """The fields of ``item`` (an Interaction) named in ``names``, as plain Python values."""
-    row = {}
-    for name in names:
-        if name == "intermolecular":
-            row[name] = [list(pair) for pair in item.inter]
-        else:
-            row[name] = getattr(item, name)
-    return row
+def pairs_text(pairs) -> str:
+    """Intermolecular pairs in TSV: ``query:target`` (0-based), comma-separated; ``-`` for none.
+
+    >>> pairs_text([[0, 8], [1, 7]]), pairs_text([])
+    ('0:8,1:7', '-')
+    """
+    return ",".join(f"{q}:{t}" for q, t in pairs) or "-"
 
 
-def _text(value):
-    if isinstance(value, list):  # intermolecular pairs: query:target, 0-based
-        return ",".join(f"{q}:{t}" for q, t in value) or "-"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
-    return str(value)
-
-
-class TsvWriter:
-    def __init__(self, handle, names):
-        self.handle, self.names = handle, names
-        handle.write("\t".join(names) + "\n")
-
-    def write(self, item):
-        row = record(item, self.names)
-        self.handle.write("\t".join(_text(row[name]) for name in self.names) + "\n")
-
-
-class JsonWriter:
-    def __init__(self, handle, names):
-        self.handle, self.names = handle, names
-
-    def write(self, item):
-        self.handle.write(json.dumps(record(item, self.names)) + "\n")
-
-
-WRITERS = {"tsv": TsvWriter, "json": JsonWriter}
+def interaction_writer(handle, names, fmt="tsv") -> TableWriter:
+    """A TableWriter of Interactions: numbers through format_number, the pairs as :func:`pairs_text`
+    in TSV and as ``[query, target]`` lists in JSON."""
+    return TableWriter(handle, names, fmt, formatters={"intermolecular": pairs_text})

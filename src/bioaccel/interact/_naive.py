@@ -1,4 +1,5 @@
-"""BPMax as written (variant ``naive``): the recurrence of bpmax.md cell by cell over a dense 4-D table.
+"""BPMax as written (variant ``naive``): the recurrence of docs/bpmax.md cell by cell over a dense 4-D
+table, as the original program of Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz keeps it.
 
 For tests and small inputs: M^2 N^2 cells of int32, no tiling, no vectorisable inner loop (the double
 reduction reads F(k1+1, j1, k2+1, j2) with a stride of N). This is the baseline the benchmark compares

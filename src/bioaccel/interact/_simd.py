@@ -11,8 +11,9 @@ Each computes, for v < vectors and p < counts[v] (``counts`` non-decreasing),
 with the accumulators in registers for the whole reduction over p. Sums wrap around in the dtype
 (only scratch cells, past the end of a row, may overflow).
 
-- ``maxplus_block``: a_p = avals[p], b_p = bases[p] (explicit lists);
-- ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[o_at + p] + b_at (a contiguous run of scalars).
+- ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[o_at + p] + b_at (a contiguous run of scalars);
+- ``maxplus_rows``: the same for ``ROWS`` output rows at once, each with its own run of scalars and
+  sharing every loaded vector of the table (the double reduction D, see _rows).
 """
 from llvmlite import ir
 from numba import types
@@ -58,29 +59,6 @@ def _emit(builder, acc_a, start, table_a, counts_a, entry, vectors, elem):
         builder.store(builder.load(slots[v]), ptr, align=align)
 
 
-def _make_block(vectors):
-    @intrinsic
-    def maxplus_block(typingctx, acc, c0, table, avals, bases, counts):
-        sig = types.void(acc, c0, table, avals, bases, counts)
-
-        def codegen(context, builder, signature, args):
-            acc_t, _, table_t, avals_t, bases_t, counts_t = signature.args
-            arrays = [context.make_array(t)(context, builder, args[i])
-                      for i, t in ((0, acc_t), (2, table_t), (3, avals_t), (4, bases_t), (5, counts_t))]
-            acc_a, table_a, avals_a, bases_a, counts_a = arrays
-
-            def entry(p):
-                return (builder.load(builder.gep(avals_a.data, [p])),
-                        builder.load(builder.gep(bases_a.data, [p])))
-
-            _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-    return maxplus_block
-
-
 def _make_range(vectors):
     @intrinsic
     def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, o_at, b_at, counts):
@@ -104,10 +82,8 @@ def _make_range(vectors):
     return maxplus_range
 
 
-maxplus_block = _make_block(4)  # 64 columns
-maxplus_vector = _make_block(1)  # 16 columns, for the end of a row
-maxplus_range = _make_range(4)
-maxplus_range_vector = _make_range(1)
+maxplus_range = _make_range(4)  # 64 columns
+maxplus_range_vector = _make_range(1)  # 16 columns, for the ends of a row
 
 
 def _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, elem):
@@ -181,7 +157,7 @@ def _make_rows(rows, vectors):
     return maxplus_rows
 
 
-# Several rows of one product at a time, on absolute columns (see _cpu._rows_ranged):
+# Several rows of one product at a time, on absolute columns (see _rows.rows_ranged):
 # rows x vectors accumulators must fit the 16 AVX2 registers with the loaded vector and the broadcasts.
 ROWS = 2
 maxplus_rows = _make_rows(ROWS, 4)  # 2 rows x 64 columns: 8 accumulators

@@ -1,4 +1,4 @@
-"""Traceback of an optimal BPMax joint structure, and its dot-bracket.
+"""Traceback of an optimal BPMax joint structure (the recurrence of docs/bpmax.md), and its dot-bracket.
 
 Tie-break rule (deterministic, the same for every variant since all give identical tables): at a cell
 F(i1, j1, i2, j2) the first case below that reproduces the cell's value is taken:
@@ -13,6 +13,9 @@ A single-strand interval S(i, j) takes: value 0; the pair (i, j); the split k, a
 """
 import numpy as np
 from numba import njit
+
+from .._memory import format_bytes, require_memory
+from ..errors import InternalError
 
 
 @njit(cache=True)
@@ -179,6 +182,9 @@ def dot_bracket(M, N, intra_query, intra_target, inter):
     as RNAcofold writes a dimer: ``(`` on the query, ``)`` on the target. BPMax also allows an
     intermolecular pair inside an intramolecular loop, which one bracket type cannot show; when that
     happens the intermolecular pairs are written ``[`` ``]`` instead (intramolecular stay ``( )``).
+
+    >>> dot_bracket(3, 3, [], [], [(0, 2), (2, 0)]), dot_bracket(6, 2, [(0, 5)], [], [(2, 1)])
+    ('(.(&).)', '(.[..)&.]')
     """
     chars = ["."] * (M + 1 + N)
     chars[M] = "&"
@@ -204,7 +210,7 @@ def traceback(a, rb, pairs, S1, S2, table):
     buf, rowstart, mat_id = table
     found = _trace(a, rb, pairs, S1.astype(np.int64), S2.astype(np.int64), buf, rowstart, mat_id)
     if found.shape[0] == 1 and found[0, 0] == -1:
-        raise AssertionError("traceback: no case of the recurrence reproduces a table value")
+        raise InternalError("BPMax traceback: no case of the recurrence reproduces a table value")
     N = rb.shape[0]
     intra_query, intra_target, inter = [], [], []
     for kind, x, y in found.tolist():
@@ -215,3 +221,34 @@ def traceback(a, rb, pairs, S1, S2, table):
         else:
             inter.append((x, N - 1 - y))
     return sorted(intra_query), sorted(intra_target), sorted(inter)
+
+
+def trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best):
+    """An optimal structure of the window pair (query [qs, qs + L1), target [ts, ts + L2)) whose score is
+    ``best`` units: the pair is filled again without windows, keeping the whole table (``tiled``, on
+    Numba's current thread count), and traced.
+
+    Returns (dot-bracket, intra_query, intra_target, inter) in the coordinates of the whole strands.
+    """
+    from ._cpu import fill_tiled
+    from ._layout import StreamPlan
+    from ._model import InteractParams
+
+    N = len(rb)
+    i2 = N - ts - L2
+    a_sub = np.ascontiguousarray(a[qs:qs + L1])
+    rb_sub = np.ascontiguousarray(rb[i2:i2 + L2])
+    S1_sub = np.ascontiguousarray(S1[qs:qs + L1, qs:qs + L1])
+    S2_sub = np.ascontiguousarray(S2[i2:i2 + L2, i2:i2 + L2])
+    whole = InteractParams(params.au, params.gu)
+    plan = StreamPlan(L1, L2, whole, keep=True)
+    require_memory(plan.nbytes, f"the traceback table of {L1} x {L2} nt ({format_bytes(plan.nbytes)})")
+    win, plan, buf, rowstart, mat_id = fill_tiled(a_sub, rb_sub, S1_sub, S2_sub, whole, keep=True)
+    if int(win[0, 0]) != best:
+        raise InternalError(f"the BPMax traceback table of {L1} x {L2} nt gives {int(win[0, 0])}, "
+                            f"the fill gave {best} (units)")
+    intra_q, intra_t, inter = traceback(a_sub, rb_sub, params.pair_table(), S1_sub, S2_sub, (buf, rowstart, mat_id))
+    return (dot_bracket(L1, L2, intra_q, intra_t, inter),
+            [(p + qs, q + qs) for p, q in intra_q],
+            [(p + ts, q + ts) for p, q in intra_t],
+            [(p + qs, t + ts) for p, t in inter])

@@ -1,21 +1,22 @@
 """Windowed BPMax output: the per-position profile along the target, and its bedGraph."""
 import numpy as np
 
+from .._results import format_number
+
 
 def position_profile(window_best, window, length):
     """Best score of any window covering each position of a strand of ``length``.
 
     ``window_best[t]``: score of the window [t, t + window) (0-based, original orientation), for
     t = 0 .. length - window. Returns a float array of ``length`` values.
+
+    >>> position_profile([1, 3, 2], 2, 4).tolist()
+    [1.0, 3.0, 3.0, 2.0]
     """
     window_best = np.asarray(window_best, dtype=np.float64)
     pad = np.full(window - 1, -np.inf)
     padded = np.concatenate((pad, window_best, pad))
     return np.lib.stride_tricks.sliding_window_view(padded, window).max(axis=1)[:length]
-
-
-def _number(value):
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def write_bedgraph(handle, interactions):
@@ -30,5 +31,5 @@ def write_bedgraph(handle, interactions):
         start = 0
         for pos in range(1, len(profile) + 1):
             if pos == len(profile) or profile[pos] != profile[start]:
-                handle.write(f"{item.target}\t{start}\t{pos}\t{_number(profile[start])}\n")
+                handle.write(f"{item.target}\t{start}\t{pos}\t{format_number(profile[start])}\n")
                 start = pos

@@ -1,0 +1,92 @@
+"""The static term lists of the ``tiled`` BPMax fill: which reduction indices R1 and R2 need per target
+row, and the terms of a row's start that read shorter query intervals.
+
+R1 and R2 (docs/bpmax.md) are reductions over k2 along one target row. Most k2 cannot give the
+maximum, and which ones can depends only on the target, not on the query interval: these lists are
+built once per fill and every task reads them (see _cpu._row_finish).
+"""
+import numpy as np
+from numba import njit
+
+from ._rows import narrow
+
+
+@njit(cache=True)
+def r1_lists(S2p, gaps, Wd):
+    """For each target row i2, the k2 = i2 + x that R1 needs: x = 0 and every x where S2(i2, i2+x)
+    grows. Where S2(i2, k2) = S2(i2, k2-1), the term S2(i2, k2) + F(.., k2+1, j2) is dominated by
+    S2(i2, k2-1) + F(.., k2, j2), since F grows when its target interval grows (R1 with an empty
+    left part). About half of the k2 are left (random sequences). Returns (values, table offsets
+    gaps[k2+1], prefix counts per 16 x), row i2 at i2 * Wd (prefix: i2 * (Wd // 16 + 6))."""
+    N = S2p.shape[0]
+    values = np.zeros(N * Wd, dtype=S2p.dtype)
+    offsets = np.zeros(N * Wd, dtype=np.int64)
+    stride = Wd // 16 + 6
+    prefix = np.zeros(N * stride, dtype=np.int64)
+    for i2 in range(N):
+        n = min(Wd, N - i2)
+        q = 0
+        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
+            if x % 16 == 0:
+                prefix[i2 * stride + x // 16] = q
+            if x == 0 or S2p[i2, 16 + x] != S2p[i2, 15 + x]:
+                values[i2 * Wd + q] = S2p[i2, 16 + x]
+                offsets[i2 * Wd + q] = gaps[i2 + 1 + x]
+                q += 1
+        for b in range(max(n - 2, 0) // 16 + 1, stride):
+            prefix[i2 * stride + b] = q
+    return values, offsets, prefix
+
+
+@njit(cache=True)
+def r2_lists(P2p, s2gaps, Wd):
+    """For each target row i2, the k2 = i2 + x that R2 needs (see _cpu._row_finish): x = 0 and every x
+    where rb[i2] pairs with rb[i2+x]. Returns (x, table offsets s2gaps[i2+1+x], prefix counts per 16 x),
+    laid out as r1_lists."""
+    N = P2p.shape[0]
+    xs = np.zeros(N * Wd, dtype=np.int64)
+    offsets = np.zeros(N * Wd, dtype=np.int64)
+    stride = Wd // 16 + 6
+    prefix = np.zeros(N * stride, dtype=np.int64)
+    for i2 in range(N):
+        n = min(Wd, N - i2)
+        q = 0
+        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
+            if x % 16 == 0:
+                prefix[i2 * stride + x // 16] = q
+            if x == 0 or P2p[i2, 16 + x] > 0:
+                xs[i2 * Wd + q] = x
+                offsets[i2 * Wd + q] = s2gaps[i2 + 1 + x]
+                q += 1
+        for b in range(max(n - 2, 0) // 16 + 1, stride):
+            prefix[i2 * stride + b] = q
+    return xs, offsets, prefix
+
+
+def term_lists(S2p, P2p, rowstart, Wd):
+    """Everything the R1 and R2 reductions of a fill read: ``(gaps, s2gaps, r1, r2)``.
+
+    ``gaps[i2+x+1] + i2`` = rowstart[i2+x+1] - x - 1 (where row i2+x+1 of a matrix starts, shifted
+    back to column i2); ``s2gaps[i2+x+1] + i2 + 16 + c`` is the flat index of S2p[i2+x+1, 16 + c-x-1] =
+    S2(i2+x+1, i2+c), R2's table offsets.
+    """
+    N = S2p.shape[0]
+    gaps = (rowstart - np.arange(N + 1)).astype(np.int64)
+    s2gaps = np.arange(N, dtype=np.int64) * (S2p.shape[1] - 1)
+    return gaps, s2gaps, r1_lists(S2p, gaps, Wd), r2_lists(P2p, s2gaps, Wd)
+
+
+@njit(cache=True)
+def start_terms(pairs, a, mat_id, capacity, i1, l1, values, bases):
+    """The terms of row starts that read shorter query intervals, the same for every row i2 of
+    F(i1, i1+l1-1): (scalar, matrix) pairs, the term being scalar + row i2 of that matrix. Only the
+    strand-1 pair now (R4 and R3 come with D as border terms), so at most one. Returns how many."""
+    j1 = i1 + l1 - 1
+    count = 0
+    if l1 >= 5:
+        w = pairs[a[i1], a[j1]]
+        if w > 0:
+            values[count] = narrow(w, values)
+            bases[count] = mat_id[i1 + 1, l1 - 3] * capacity
+            count += 1
+    return count
