@@ -64,6 +64,10 @@ class VariantRegistry:
     def __iter__(self):
         return iter(self.variants.values())
 
+    def __getitem__(self, name) -> Variant:
+        """The :class:`Variant` called ``name`` (or by a paper's alias)."""
+        return self.variants[self.canonical(name)]
+
     def names(self, backend=None) -> tuple:
         """Variant names, those of ``backend`` only when given, the backend's default first."""
         found = [v.name for v in self if backend is None or backend in v.backends]
@@ -79,7 +83,7 @@ class VariantRegistry:
         if found is None:
             raise InvalidParameter(
                 f"unknown {self.algorithm} variant {name!r}; choose one of {', '.join(self.variants)} "
-                f"(see {self.option} --list-variants)")
+                f"(--list-variants shows them all)")
         return found
 
     def resolve(self, name, backend: str) -> str:
@@ -102,7 +106,7 @@ class VariantRegistry:
         """The ``--variant`` help text: each backend's choices, default first."""
         parts = [f"{b}: {', '.join(self.names(b))}" for b in BACKENDS if self.names(b)]
         return ("algorithm variant (default: bioaccel's fastest); " + "; ".join(parts)
-                + f"; the papers' names are accepted too ({self.option} --list-variants shows all)")
+                + "; the papers' names are accepted too (--list-variants shows all)")
 
     def table(self) -> str:
         """The table ``--list-variants`` prints.

@@ -77,8 +77,9 @@ def hidden(**options):
     return dataclasses.field(metadata={"table": False}, **options)
 
 
-def to_frame(results, columns=None):
-    """A pandas DataFrame with one row per result (``to_dict()``), optionally only ``columns``.
+def to_frame(results, columns=None, dtype=None):
+    """A pandas DataFrame with one row per result (``to_dict()``), optionally only ``columns`` (and
+    with ``dtype=object``, every value kept as it is).
 
     >>> @dataclasses.dataclass
     ... class Hit(Result):
@@ -90,7 +91,7 @@ def to_frame(results, columns=None):
     import pandas as pd
 
     rows = [r.to_dict() if isinstance(r, Result) else dict(r) for r in results]
-    frame = pd.DataFrame.from_records(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns, dtype=dtype) if rows else pd.DataFrame(columns=columns)
     if columns is not None:
         frame = frame[list(columns)]
     return frame
@@ -138,7 +139,8 @@ class TableWriter:
         self.header()
         if not results:
             return
-        frame = to_frame(results, self.columns)
+        # object columns: a chunk mixing 21 and 52.5 keeps 21 an int (JSON text must not depend on chunking)
+        frame = to_frame(results, self.columns, dtype=object)
         records = frame.to_dict(orient="records")
         if self.format == "json":
             text = "".join(json.dumps({k: plain(v) for k, v in r.items()}) + "\n" for r in records)

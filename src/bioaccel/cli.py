@@ -5,6 +5,7 @@ the parser it adds sets ``run=function(args, stdout, stderr) -> int``. ``main`` 
 ``sys.exit``, so tests call ``main([...])`` and read the return code. The ``cli`` modules import the
 algorithms only inside ``run``: ``bioaccel --help`` and usage errors never load Numba.
 """
+import argparse
 import importlib
 import sys
 
@@ -26,7 +27,17 @@ def build_parser() -> Parser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
+    _name_subparsers(parser)
     return parser
+
+
+def _name_subparsers(parser):
+    """Every (sub)parser records its ``prog`` in the namespace, so errors name the whole command."""
+    parser.set_defaults(prog=parser.prog)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _name_subparsers(sub)
 
 
 def main(argv=None, stdout=None, stderr=None) -> int:
@@ -45,7 +56,9 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # named by the subcommand's parser, not by the root's
+            raise UsageError(getattr(args, "prog", "bioaccel"), f"unrecognized arguments: {' '.join(extras)}")
     except Listing as listing:
         stdout.write(listing.text)
         return 0

@@ -94,13 +94,24 @@ def _finish(name, header, header_line, chunks):
     return Record(ident, sequence, parts[1] if len(parts) > 1 else "")
 
 
+def is_pair(item) -> bool:
+    """Whether ``item`` is one ``(id, sequence)`` pair: a tuple of exactly two strings."""
+    return isinstance(item, tuple) and len(item) == 2 and all(isinstance(x, str) for x in item)
+
+
 def as_records(sequences, *, allow_empty=True):
     """Normalise what the Python API accepts into a list of :class:`Record`.
 
-    Accepts one string, a Record, or an iterable of strings, Records or ``(id, sequence)`` pairs.
-    Strings get the ids ``seq1``, ``seq2``, ... An empty string is a valid (empty) sequence here.
+    Accepts one string, a Record, one ``(id, sequence)`` pair (a tuple of two strings), or an iterable
+    of strings, Records or pairs. Strings get the ids ``seq1``, ``seq2``, ... An empty string is a
+    valid (empty) sequence here.
+
+    >>> [(r.id, r.sequence) for r in as_records(("x", "acgu"))]
+    [('x', 'ACGU')]
+    >>> [r.id for r in as_records(["ACGU", ("y", "GG")])]
+    ['seq1', 'y']
     """
-    if isinstance(sequences, (str, bytes, Record)):
+    if isinstance(sequences, (str, bytes, Record)) or is_pair(sequences):
         sequences = [sequences]
     records = []
     for index, item in enumerate(sequences, start=1):

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._parallel import threads as using_threads
 from ..errors import InvalidParameter
-from ..fasta import Record, as_records
+from ..fasta import Record, as_records, is_pair
 from ._model import FoldParams
 from ._result import FoldResult
 from ._traceback import check_traced, dot_bracket, traceback_pairs
@@ -32,7 +32,7 @@ def _params(params):
 
 def _records(sequences):
     """Records from what as_records accepts, lazily when given an iterator (e.g. read_fasta)."""
-    if isinstance(sequences, (str, bytes, Record)):
+    if isinstance(sequences, (str, bytes, Record)) or is_pair(sequences):
         yield from as_records(sequences)
         return
     for index, item in enumerate(sequences, start=1):
