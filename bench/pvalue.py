@@ -1,13 +1,13 @@
-"""PVALUETOSCORE benchmarks (seed 004, section 5.3 and Figure 11).
+"""PVALUETOSCORE benchmarks (Giraud & Varré, section 5.3 and Figure 11).
 
-1. The seed's experiment: BUCKETSCOREDISTRIBUTION with N = 4 slices and B = 3600 buckets, then the
-   score threshold of P = 1e-4, on random matrices of lengths 16 to 64 (and 65, the seed's largest:
+1. Giraud & Varré's experiment: BUCKETSCOREDISTRIBUTION with N = 4 slices and B = 3600 buckets, then
+   the score threshold of P = 1e-4, on random matrices of lengths 16 to 64 (and 65, their largest:
    1426 s on one CPU core in 2010, 77x faster on a GTX 280). CPU with one thread against all cores
    in this one run (their ratio is the meaningful number on a shared machine); on the GPU when there
    is one, with the rate of word enumeration and its fraction of a ceiling of one shared-memory
    atomic increment per lane per cycle (SMs x 32 x clock): each word costs one such increment.
-2. Thresholds of every matrix of JASPAR 2024 CORE (latest versions) at P = 1e-4: the exact method on
-   one thread and on all cores (thread pool over matrices), and the bucket method (N = min(4, m)).
+2. Thresholds of every matrix of JASPAR 2024 CORE (latest versions) at P = 1e-4: the exact variant on
+   one thread and on all cores (thread pool over matrices), and the bucket variant (N = min(4, m)).
 
 Prints a table and writes JSON to bench/results/pvalue.json.
 
@@ -28,10 +28,12 @@ import time
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402
-import numpy as np
+import numpy as np  # noqa: E402
 
-from bioaccel.motif import PSSM  # noqa: E402
-from bioaccel.motif._bucket import bucket_distribution  # noqa: E402
+from bioaccel._parallel import threads  # noqa: E402
+from bioaccel._results import format_number  # noqa: E402
+from bioaccel.motif import PSSM, read_motifs, thresholds  # noqa: E402
+from bioaccel.motif._bucket import bucket_distribution, slice_bounds  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED_CPU_SECONDS_65 = 1426.0
@@ -79,13 +81,13 @@ def seed_experiment(lengths, cpu_max, gpu, repeats, p, cores):
     bucket_threshold(random_pssm(rng, 16), "cpu", p)
     for m in lengths:
         pssm = random_pssm(rng, m)
-        words = sum(4 ** (b - a) for a, b in _slices(m, 4))
+        words = sum(4 ** (b - a) for a, b in slice_bounds(m, 4))
         row = {"length": m, "words": words}
         if m <= cpu_max:
-            numba.set_num_threads(1)
-            row["cpu1_s"], r1 = timed(lambda: bucket_threshold(pssm, "cpu", p), repeats)
-            numba.set_num_threads(cores)
-            row["cpuN_s"], rn = timed(lambda: bucket_threshold(pssm, "cpu", p), repeats)
+            with threads(1):
+                row["cpu1_s"], r1 = timed(lambda: bucket_threshold(pssm, "cpu", p), repeats)
+            with threads(cores):
+                row["cpuN_s"], rn = timed(lambda: bucket_threshold(pssm, "cpu", p), repeats)
             row["cores_speedup"] = row["cpu1_s"] / row["cpuN_s"]
             row["threshold"] = rn.score
             assert r1.score == rn.score
@@ -98,24 +100,15 @@ def seed_experiment(lengths, cpu_max, gpu, repeats, p, cores):
                 row["gpu_speedup_vs_cpu1"] = row["cpu1_s"] / row["gpu_s"]
             row["threshold"] = rg.score
         rows.append(row)
-        print("  " + ", ".join(f"{k}={_fmt(v)}" for k, v in row.items()), flush=True)
+        print("  " + ", ".join(f"{k}={format_number(v, digits=4)}" for k, v in row.items()), flush=True)
     return rows, ceiling
 
 
-def _slices(m, n):
-    from bioaccel.motif._bucket import slice_bounds
-
-    return slice_bounds(m, n)
-
-
 def jaspar_thresholds(p, cores, with_bucket, single_thread):
-    from bioaccel.motif import read_motifs, thresholds
-    from bioaccel.motif._distribution import threshold
-
     t = time.perf_counter()
     motifs = read_motifs("jaspar:2024/CORE")
     load_s = time.perf_counter() - t
-    threshold(motifs[0], p)                       # compile outside the timings
+    thresholds(motifs[0], p)                      # compile outside the timings
     out = {"matrices": len(motifs), "load_s": load_s,
            "lengths": [min(m.length for m in motifs), max(m.length for m in motifs)]}
     t = time.perf_counter()
@@ -137,19 +130,13 @@ def jaspar_thresholds(p, cores, with_bucket, single_thread):
         for m, r in zip(motifs, res):
             n = min(4, m.length)
             tb = bucket_distribution(m, slices=n).threshold(p)
-            # the seed's bound on scores plus one bucket of threshold search, plus the exact method's own gap
+            # the paper's bound on scores plus one bucket of threshold search, plus the exact variant's own gap
             allowed = (2 + math.ceil(math.log2(n))) * tb.step + (r.score - r.score_low)
             agree += (not math.isfinite(r.score) and not math.isfinite(tb.score)) or (
                 math.isfinite(r.score) and math.isfinite(tb.score) and abs(tb.score - r.score) <= allowed)
         out["bucket_all_cores_s"] = time.perf_counter() - t
         out["bucket_agrees_with_exact"] = agree
     return out
-
-
-def _fmt(v):
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return str(v)
 
 
 def main(argv=None):
@@ -178,7 +165,7 @@ def main(argv=None):
         jaspar = jaspar_thresholds(args.p, cores, with_bucket=not args.quick, single_thread=True)
 
     print()
-    print("Seed experiment (BUCKETSCOREDISTRIBUTION + PVALUETOSCORE, N = 4): times are best of "
+    print("Giraud & Varré's experiment (BUCKETSCOREDISTRIBUTION + PVALUETOSCORE, N = 4): times are best of "
           f"{args.repeats}; ratios measured in this run")
     head = f"{'m':>4} {'words':>12} {'1 thread':>10} {f'{cores} threads':>10} {'cores x':>8}"
     if gpu:
@@ -191,11 +178,12 @@ def main(argv=None):
             line += (f" {_cell(r.get('gpu_s'), '', 9)} {_cell(r.get('gpu_speedup_vs_cpu1'), 'x', 10)} "
                      f"{_cell(r['gpu_words_per_s'] / 1e9, '', 9)} {_cell(r['gpu_ceiling_fraction'] * 100, '%', 10)}")
         print(line)
-    print(f"(seed, 2010: m = 65 took {SEED_CPU_SECONDS_65:.0f} s on one CPU core; GTX 280 {SEED_GTX280_SPEEDUP:.0f}x faster)")
+    print(f"(Giraud & Varré, 2010: m = 65 took {SEED_CPU_SECONDS_65:.0f} s on one CPU core; "
+          f"GTX 280 {SEED_GTX280_SPEEDUP:.0f}x faster)")
     if jaspar:
         print()
-        print(f"JASPAR 2024 CORE, {jaspar['matrices']} matrices (lengths {jaspar['lengths'][0]}..{jaspar['lengths'][1]}), "
-              f"thresholds at P = {args.p}:")
+        print(f"JASPAR 2024 CORE, {jaspar['matrices']} matrices "
+              f"(lengths {jaspar['lengths'][0]}..{jaspar['lengths'][1]}), thresholds at P = {args.p}:")
         print(f"  exact, {cores} threads: {jaspar['exact_all_cores_s']:.2f} s"
               + (f"; 1 thread: {jaspar['exact_1_thread_s']:.2f} s "
                  f"(cores x {jaspar['exact_1_thread_s'] / jaspar['exact_all_cores_s']:.2f})"
@@ -204,7 +192,8 @@ def main(argv=None):
               f"P-value gap: {jaspar['exact_max_relative_gap']:.2e} x P")
         if "bucket_all_cores_s" in jaspar:
             print(f"  bucket (N = min(4, m), B = 3600): {jaspar['bucket_all_cores_s']:.2f} s; thresholds within "
-                  f"the seed's error bound of the exact ones: {jaspar['bucket_agrees_with_exact']}/{jaspar['matrices']}")
+                  f"the paper's error bound of the exact ones: "
+                  f"{jaspar['bucket_agrees_with_exact']}/{jaspar['matrices']}")
     result = {"benchmark": "pvalue", "machine": platform.node(), "cpu_threads": cores,
               "gpu": ceiling[0] if ceiling else None,
               "gpu_ceiling_words_per_s": ceiling[1] if ceiling else None,
@@ -219,7 +208,7 @@ def main(argv=None):
 def _cell(v, unit="", width=10):
     if v is None:
         return f"{'-':>{width}}"
-    return f"{v:>{width - len(unit)}.3g}{unit}"
+    return f"{format_number(v, digits=3)}{unit}".rjust(width)
 
 
 if __name__ == "__main__":

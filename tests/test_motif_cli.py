@@ -42,7 +42,7 @@ def test_threshold_and_pvalue_agree(tmp_path):
     assert code == 0, err
     back = json_lines(out)[0]
     assert back["pvalue_low"] <= 1e-3 and {"motif_id", "score", "pvalue"} <= set(back)
-    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3", "--method", "bucket", "--slices", "2")
+    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3", "--variant", "bucket", "--slices", "2")
     assert code == 0, err
     assert out.splitlines()[0].split("\t")[:5] == ["motif_id", "name", "length", "score", "pvalue"]
     assert out.splitlines()[1].startswith("MA0004.1\tArnt\t6\t")
@@ -74,12 +74,11 @@ def test_compare_json():
     (["threshold", "missing.jaspar", "--pvalue", "1e-3"], "no such file"),
     (["threshold", JASPAR, "--pvalue", "2"], "P-value must be in (0, 1]"),
     (["pvalue", JASPAR, "--score", "1", "--background", "0,0,0,1"], "4 positive frequencies"),
-    (["threshold", JASPAR, "--pvalue", "1e-3", "--method", "bucket", "--backend", "gpu"], "GPU"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "bucket", "--backend", "gpu"], "GPU"),
     (["threshold", "jaspar:MA0000.9", "--pvalue", "1e-3"], "no matrix"),
     (["pvalue", JASPAR, "--score", "1", "--plot", "x.gif"], "--plot"),
 ])
 def test_errors_are_one_line_exit_2(argv, needle):
-    pytest.importorskip("pyjaspar")
     code, out, err = run(*argv)
     if "gpu" in argv:
         from bioaccel._gpu import gpu_available
@@ -90,3 +89,30 @@ def test_errors_are_one_line_exit_2(argv, needle):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ")
     assert needle in lines[0]
+
+
+def test_list_variants_and_tsv_numbers():
+    code, out, err = run("threshold", "--list-variants")
+    assert code == 0, err
+    assert "BUCKETSCOREDISTRIBUTION (Giraud & Varré)" in out and out.startswith("variant")
+    code, out, _ = run("compare", "--list-variants")
+    assert code == 0 and "exact" in out
+    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3")
+    assert code == 0, err
+    first, second = (line.split("\t") for line in out.splitlines()[1:])
+    assert len(first[4]) <= len("0.000123456") and second[3] == "NA"     # P-values to 6 digits; no threshold
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "COMPARE is not available on the gpu"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"], "not available on the gpu"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "magic"], "choose one of exact, bucket"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "homer"], "unknown preset"),
+    (["show", JASPAR, "--motif-format", "fasta"], "unknown motif format"),
+    (["pvalue", JASPAR, "--score", "1", "--pseudocount", "nan"], "pseudocount"),
+])
+def test_more_one_line_errors(argv, needle):
+    code, out, err = run(*argv)
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ") and needle in lines[0], lines

@@ -1,4 +1,6 @@
 """COMPARE against brute force: every shift of two small matrices, enumeration and grid paths."""
+import math
+
 import numpy as np
 import pytest
 
@@ -56,7 +58,7 @@ def test_bucket_compare_bounds_contain_brute_force(bg):
     for (m1, m2), slices, buckets in [((4, 4), 1, 400), ((5, 3), 2, 3600), ((3, 6), 3, 100)]:
         a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
         b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
-        results = compare(a, b, alpha=1.0, beta=0.5, method="bucket", slices=slices, buckets=buckets)
+        results = compare(a, b, alpha=1.0, beta=0.5, variant="bucket", slices=slices, buckets=buckets)
         assert [r.shift for r in results] == list(range(-(m2 - 1), m1))
         for r in results:
             truth = padded_truth(r, a, b, bg)
@@ -64,3 +66,40 @@ def test_bucket_compare_bounds_contain_brute_force(bg):
                 assert lo - TOL <= true <= hi + TOL, (r, truth)
             if buckets == 3600:     # 60 buckets per axis: the bounds say something
                 assert sum(hi - lo for lo, hi in (r.both, r.only1, r.only2, r.neither)) < 1.0
+
+
+def true_scores(r, a, b, bg):
+    """Every word of the span: its score under each padded matrix, and its probability."""
+    start = min(0, r.shift)
+    s1 = np.zeros((r.span, 4))
+    s1[-start:-start + a.length] = a.scores
+    s2 = np.zeros((r.span, 4))
+    s2[r.shift - start:r.shift - start + b.length] = b.scores
+    words = naive.all_words(r.span)
+    return naive.word_scores(s1, words), naive.word_scores(s2, words), naive.word_probabilities(bg, words)
+
+
+def near(scores, prob, cut, bound):
+    """P(|score - cut| <= bound): the words whose side of ``cut`` an error of ``bound`` can hide."""
+    return float(prob[np.abs(scores - cut) <= bound].sum()) if math.isfinite(cut) else 0.0
+
+
+@pytest.mark.parametrize("bg", BACKGROUNDS, ids=["uniform", "skewed", "markov1"])
+def test_bucket_compare_widths_within_error_bound(bg):
+    """Each axis of 2-D BUCKETSCOREDISTRIBUTION errs by at most (1 + ceil(log2 N)) (max - min) / sqrt(B),
+    so an interval can be no wider than the mass of words within that error of either threshold."""
+    rng = np.random.default_rng(16)
+    for (m1, m2), slices, buckets in [((4, 4), 1, 400), ((5, 3), 2, 3600), ((3, 6), 3, 100), ((5, 5), 4, 900),
+                                      ((6, 2), 2, 49)]:
+        a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
+        b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
+        for cuts in ({"alpha": 1.0, "beta": 0.5}, {"p": 0.05}):
+            for r in compare(a, b, variant="bucket", slices=slices, buckets=buckets, **cuts):
+                levels = 1 + math.ceil(math.log2(min(slices, r.span)))
+                nb = math.isqrt(buckets)
+                e1 = levels * (a.max_score - a.min_score) / nb + 1e-6
+                e2 = levels * (b.max_score - b.min_score) / nb + 1e-6
+                scores1, scores2, prob = true_scores(r, a, b, bg)
+                allowed = near(scores1, prob, r.alpha, e1) + near(scores2, prob, r.beta, e2)
+                for lo, hi in (r.both, r.only1, r.only2, r.neither):
+                    assert hi - lo <= allowed + TOL, (slices, buckets, r, allowed)

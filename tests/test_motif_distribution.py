@@ -1,5 +1,5 @@
 """Score distributions against brute-force enumeration of all 4**m words (tests/naive_motif.py):
-the exact method within its certified bounds, BUCKETSCOREDISTRIBUTION within the seed's bound
+the exact method within its certified bounds, BUCKETSCOREDISTRIBUTION within Giraud & Varré's bound
 (1 + ceil(log2 N)) * (max - min) / B, under uniform, skewed and Markov order-1 (and 2) backgrounds."""
 import math
 
@@ -8,8 +8,9 @@ import pytest
 
 import naive_motif as naive
 from bioaccel.errors import InvalidParameter
-from bioaccel.motif import PSSM, Background, exact_pvalue, exact_threshold, pvalue, threshold, thresholds
+from bioaccel.motif import PSSM, Background, pvalues, thresholds
 from bioaccel.motif._bucket import bucket_distribution, seed_error_bound, slice_bounds
+from bioaccel.motif._exact import DEFAULT_RTOL, DEFAULT_SCORE_TOL, exact_pvalue, exact_threshold
 
 TOL = 1e-12
 RNG = np.random.default_rng(4)
@@ -31,12 +32,15 @@ def random_scores(rng, m):
 
 
 def cases(count, max_m, seed):
+    """Matrices drawn from ``seed``; each case also gets its own seed (``seed`` and its index) for the
+    inputs it draws, so that a case draws the same inputs however many of the others run, in whatever
+    order, on either backend."""
     rng = np.random.default_rng(seed)
     names = list(BACKGROUNDS)
     out = []
     for i in range(count):
         m = max_m if i < len(names) else int(rng.integers(1, max_m))
-        out.append((names[i % len(names)], m, random_scores(rng, m), rng))
+        out.append((names[i % len(names)], m, random_scores(rng, m), [seed, i]))
     return out
 
 
@@ -50,8 +54,9 @@ class Enumeration:
         return float(self.prob[self.scores >= s].sum())
 
 
-@pytest.mark.parametrize("name,m,scores,rng", cases(12, 10, 1), ids=lambda v: v if isinstance(v, str) else None)
-def test_exact_pvalue_within_certified_bounds(name, m, scores, rng):
+@pytest.mark.parametrize("name,m,scores,seed", cases(12, 10, 1), ids=lambda v: v if isinstance(v, str) else None)
+def test_exact_pvalue_within_certified_bounds(name, m, scores, seed):
+    rng = np.random.default_rng(seed)
     bg = BACKGROUNDS[name]
     pssm = PSSM(scores, background=bg)
     truth = Enumeration(scores, bg)
@@ -65,8 +70,8 @@ def test_exact_pvalue_within_certified_bounds(name, m, scores, rng):
         assert r.pvalue == r.high
 
 
-@pytest.mark.parametrize("name,m,scores,rng", cases(12, 10, 2), ids=lambda v: v if isinstance(v, str) else None)
-def test_exact_threshold_certified_and_optimal(name, m, scores, rng):
+@pytest.mark.parametrize("name,m,scores,seed", cases(12, 10, 2), ids=lambda v: v if isinstance(v, str) else None)
+def test_exact_threshold_certified_and_optimal(name, m, scores, seed):
     bg = BACKGROUNDS[name]
     pssm = PSSM(scores, background=bg)
     truth = Enumeration(scores, bg)
@@ -95,16 +100,17 @@ def test_exact_markov_order_two():
             assert r.low - TOL <= truth.pvalue(s) <= r.high + TOL
 
 
-@pytest.mark.parametrize("name,m,scores,rng", cases(15, 10, 3), ids=lambda v: v if isinstance(v, str) else None)
-def test_bucket_within_seed_bound(name, m, scores, rng):
+@pytest.mark.parametrize("name,m,scores,seed", cases(15, 10, 3), ids=lambda v: v if isinstance(v, str) else None)
+def test_bucket_within_seed_bound(name, m, scores, seed, backend):
+    rng = np.random.default_rng(seed)
     bg = BACKGROUNDS[name]
     pssm = PSSM(scores, background=bg)
     truth = Enumeration(scores, bg)
     slices = int(rng.integers(1, min(m, 5) + 1))
     buckets = int(rng.choice([7, 50, 400, 3600]))
-    dist = bucket_distribution(pssm, slices=slices, buckets=buckets)
+    dist = bucket_distribution(pssm, slices=slices, buckets=buckets, backend=backend)
     bound = seed_error_bound(pssm, slices, buckets)
-    assert dist.error <= bound * (1 + 1e-9) + 1e-9          # the seed's bound, section 4.3
+    assert dist.error <= bound * (1 + 1e-9) + 1e-9          # the paper's bound, section 4.3
     assert abs(dist.mass.sum() - 1.0) < 1e-9
     # every score: P(grid >= s) <= P-value(s) <= P(grid >= s - bound)
     for s in np.concatenate([truth.scores[rng.integers(truth.scores.size, size=20)],
@@ -142,14 +148,14 @@ def test_pvalue_and_threshold_consistent():
         for bg in (BACKGROUNDS["uniform"], BACKGROUNDS["markov1"]):
             pssm = PSSM(rng.normal(size=(12, 4)) * 2, background=bg)
             for p in (1e-2, 1e-4):
-                t = threshold(pssm, p, method=method)
-                back = pvalue(pssm, t.score, method=method)
+                t = thresholds(pssm, p, variant=method)[0]
+                back = pvalues(pssm, t.score, variant=method)[0]
                 assert t.high <= p * (1 + 1e-9)                    # certified by the threshold's grid
                 assert back.low <= t.high + TOL and t.low <= back.high + TOL   # two grids, overlapping bounds
                 assert back.low <= p * (1 + 1e-9)
                 s = t.score + 0.5                                  # a score's own P-value gives it back
-                q = pvalue(pssm, s, method=method).high
-                assert threshold(pssm, q, method=method).score_low <= s + 1e-9
+                q = pvalues(pssm, s, variant=method)[0].high
+                assert thresholds(pssm, q, variant=method)[0].score_low <= s + 1e-9
 
 
 def test_biopython_style_api_and_batch():
@@ -166,8 +172,68 @@ def test_biopython_style_api_and_batch():
 def test_bad_parameters():
     pssm = PSSM(np.zeros((3, 4)))
     with pytest.raises(InvalidParameter, match="P-value"):
-        threshold(pssm, 0.0)
+        thresholds(pssm, 0.0)
     with pytest.raises(InvalidParameter, match="slices"):
         bucket_distribution(pssm, slices=0)
-    with pytest.raises(InvalidParameter, match="method"):
-        threshold(pssm, 0.1, method="magic")
+    with pytest.raises(InvalidParameter, match="variant"):        # method= is now variant=
+        thresholds(pssm, 0.1, variant="magic")
+
+
+# ---- The exact variant's precision, against brute force. Bounds that merely contain the truth are
+# not enough (bounds [0, 1] always do): they must be as tight as documented in ``_exact``.
+
+PRECISION_CASES = cases(9, 10, 21) + [("markov2", m, random_scores(np.random.default_rng(m), m),
+                                       [21, m]) for m in (2, 5, 8)]
+ALL_BACKGROUNDS = {**BACKGROUNDS, "markov2": MARKOV2}
+
+
+@pytest.mark.parametrize("name,m,scores,seed", PRECISION_CASES, ids=lambda v: v if isinstance(v, str) else None)
+def test_exact_pvalue_meets_its_precision(name, m, scores, seed):
+    rng = np.random.default_rng(seed)
+    bg = ALL_BACKGROUNDS[name]
+    pssm = PSSM(scores, background=bg)
+    truth = Enumeration(scores, bg)
+    picks = list(truth.scores[rng.integers(truth.scores.size, size=6)]) + list(
+        rng.uniform(pssm.min_score, pssm.max_score, size=3))
+    for precision, rtol in ((None, DEFAULT_RTOL), (1e-2, 1e-2)):
+        for s in picks:
+            r = pvalues(pssm, s, precision=precision)[0]
+            assert r.low - TOL <= truth.pvalue(s) <= r.high + TOL
+            assert r.high - r.low <= rtol * r.high + TOL, (s, r)          # the documented precision
+
+
+@pytest.mark.parametrize("name,m,scores,seed", PRECISION_CASES, ids=lambda v: v if isinstance(v, str) else None)
+def test_exact_threshold_within_tolerance_of_the_optimal(name, m, scores, seed):
+    bg = ALL_BACKGROUNDS[name]
+    pssm = PSSM(scores, background=bg)
+    truth = Enumeration(scores, bg)
+    for p in (0.3, 0.05, 1e-3, 1e-5):
+        t = thresholds(pssm, p)[0]
+        best = naive.threshold(scores, bg, p, truth.words)
+        if not math.isfinite(best):
+            assert not t.reachable
+            continue
+        true = truth.pvalue(t.score)
+        assert true <= p + TOL                                            # valid
+        assert t.low - TOL <= true <= t.high + TOL and t.high <= p + TOL   # certified
+        lost = truth.pvalue(best) - true                                  # hits lost against the optimum
+        assert lost <= DEFAULT_RTOL * p + TOL or t.score - best <= DEFAULT_SCORE_TOL + 1e-9, (p, t, best)
+
+
+@pytest.mark.parametrize("name,m,scores,seed", cases(12, 9, 23), ids=lambda v: v if isinstance(v, str) else None)
+def test_bucket_pvalue_bounds_within_the_error_bound(name, m, scores, seed, backend):
+    """A bucket P-value interval holds only the words whose true score lies within the paper's error
+    bound of the score asked about: high - low <= P(|score - s| <= bound)."""
+    rng = np.random.default_rng(seed)
+    bg = BACKGROUNDS[name]
+    pssm = PSSM(scores, background=bg)
+    truth = Enumeration(scores, bg)
+    picks = np.concatenate([truth.scores[rng.integers(truth.scores.size, size=8)],
+                            rng.uniform(pssm.min_score, pssm.max_score, size=4)])
+    for slices, buckets in ((1, 50), (2, 400), (min(m, 3), 3600), (min(m, 4), 7)):
+        dist = bucket_distribution(pssm, slices=slices, buckets=buckets, backend=backend)
+        bound = seed_error_bound(pssm, min(slices, m), buckets) + 1e-6
+        for s in picks:
+            lo, hi = dist.pvalue_bounds(s)
+            band = truth.prob[np.abs(truth.scores - s) <= bound].sum()
+            assert hi - lo <= band + TOL, (slices, buckets, s, lo, hi, band)

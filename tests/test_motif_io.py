@@ -101,7 +101,6 @@ def test_backgrounds(tmp_fasta):
 
 
 def test_jaspar_database_specs():
-    pytest.importorskip("pyjaspar")
     one = read_raw_spec("jaspar:MA0066.1")
     assert one[0].motif_id == "MA0066.1" and one[0].values.shape == (20, 4)
     assert read_raw_spec("jaspar:2024/MA0066")[0].motif_id == "MA0066.2"      # the latest version
@@ -137,3 +136,37 @@ def test_from_biopython_motif_and_pssm():
     np.testing.assert_allclose(kept.scores[0, 0], bio.pssm["A"][0])
     threshold = kept.distribution("exact").threshold_fpr(1e-3)     # Bio.motifs' spelling
     assert kept.min_score < threshold <= kept.max_score
+
+
+@pytest.mark.parametrize("compress,suffix", [("gzip", ".gz"), ("bz2", ".bz2"), ("lzma", ".xz")])
+def test_compressed_files_read_like_plain(tmp_path, compress, suffix):
+    import importlib
+
+    data = open(path("two.jaspar"), "rb").read()
+    packed = tmp_path / ("two.jaspar" + suffix)
+    packed.write_bytes(importlib.import_module(compress).compress(data))
+    raws = read_raw(str(packed))
+    assert [r.motif_id for r in raws] == ["MA0004.1", "MA9999.1"]
+    np.testing.assert_allclose(raws[0].values, ARNT_COUNTS)
+    broken = tmp_path / ("broken.jaspar" + suffix)
+    broken.write_bytes(packed.read_bytes()[:-8])
+    with pytest.raises(InputError, match="cannot read"):
+        read_raw(str(broken))
+
+
+def test_standard_input_and_bytes_that_are_not_text(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    data = open(path("two.jaspar"), "rb").read()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    assert [r.motif_id for r in read_raw("-")] == ["MA0004.1", "MA9999.1"]
+    bad = tmp_path / "latin1.jaspar"
+    bad.write_bytes(b">MA1 caf\xe9\nA [ 1 ]\nC [ 0 ]\nG [ 0 ]\nT [ 0 ]\n")
+    with pytest.raises(InputError) as err:
+        read_raw(str(bad))
+    assert str(err.value) == f"{bad}: line 1: not a text file (byte 0xe9)"
+    folder = tmp_path / "dir.jaspar"
+    folder.mkdir()
+    with pytest.raises(InputError, match="is a folder, expected a motif file"):
+        read_raw(str(folder))

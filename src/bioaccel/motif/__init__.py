@@ -1,21 +1,39 @@
 """Position weight matrices: reading (files and JASPAR), the PSSM model, score distributions with
-certified error bounds (exact and the seed's BUCKETSCOREDISTRIBUTION, CPU and GPU), SCORETOPVALUE,
-PVALUETOSCORE and COMPARE (seed 004, Giraud & Varré)."""
-from ._compare import CompareResult, compare
-from ._distribution import (ExactDistribution, PValue, ScoreDistribution, Threshold, exact_pvalue,
-                            exact_threshold, pvalue, score_distribution, threshold, thresholds)
-from ._pssm import PRESETS, PSSM, Background
-from .io import read_motifs, read_raw
+certified error bounds (bioaccel's exact grid, and BUCKETSCOREDISTRIBUTION of Giraud & Varré on the
+CPU and the GPU), P-values of scores (SCORETOPVALUE), score thresholds of P-values (PVALUETOSCORE) and
+COMPARE.
 
-__all__ = [
-    "Background", "CompareResult", "ExactDistribution", "PRESETS", "PSSM", "PValue", "ScoreDistribution",
-    "Threshold", "compare", "exact_pvalue", "exact_threshold", "pvalue", "read_motifs", "read_raw",
-    "score_distribution", "threshold", "thresholds",
-]
+``pvalues(motifs, scores)``, ``thresholds(motifs, p)`` and ``compare(motifs1, motifs2, p=...)`` take
+one motif or many (a :class:`PSSM`, a file, ``jaspar:...``, or an iterable of them) and return lists
+in input order; their ``iter_`` forms stream. How counts become scores, and the background, is a
+:class:`MotifParams`; the algorithms are listed in ``VARIANTS`` and ``COMPARE_VARIANTS``. One
+matrix's distribution, Biopython's way: ``pssm.distribution().threshold_fpr(p)``.
+
+The names load on first use (PEP 562), so that the command line can read the variant registries
+without importing Numba.
+
+>>> from bioaccel.motif import thresholds
+>>> thresholds("jaspar:MA0004.1", 1e-3)[0].pvalue <= 1e-3
+True
+"""
+import importlib
+
+from ._variants import COMPARE_VARIANTS, VARIANTS  # noqa: F401  (public names)
+
+_LAZY = {
+    "compare": "._api", "iter_compare": "._api", "iter_pvalues": "._api", "iter_thresholds": "._api",
+    "pvalues": "._api", "thresholds": "._api",
+    "score_distribution": "._stats", "ScoreDistribution": "._grid", "ExactDistribution": "._exact",
+    "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",
+    "MotifParams": "._params", "PRESETS": "._pssm", "PSSM": "._pssm", "Background": "._pssm",
+    "RawMotif": "._raw", "read_motifs": ".io", "read_raw": ".io",
+}
+__all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "VARIANTS"])
 
 
-def bucket_distribution(pssm, **options):
-    """BUCKETSCOREDISTRIBUTION (see ``_bucket``); imported on first use."""
-    from ._bucket import bucket_distribution as run
-
-    return run(pssm, **options)
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,7 @@ import sqlite3
 import numpy as np
 
 from ..errors import InputError
-from .io import RawMotif
+from ._raw import RawMotif
 
 DEFAULT_COLLECTION_RELEASE = "2024"
 

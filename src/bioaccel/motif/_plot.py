@@ -12,7 +12,16 @@ __all__ = ["MAX_PLOT_MOTIFS", "plot_distributions", "plot_format"]
 def plot_distributions(items, path):
     """``items``: (distribution with ``curve()`` and ``scores``/``mass`` or ``grid()``, marked score or
     None, title). Two panels per motif: the probability of each score, and P(score >= s) on a log
-    scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf)."""
+    scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf).
+
+    >>> import os, tempfile
+    >>> from bioaccel.motif import PSSM
+    >>> pssm = PSSM(np.eye(4)[:3])
+    >>> path = os.path.join(tempfile.mkdtemp(), "dist.svg")
+    >>> plot_distributions([(pssm.distribution(), 2.0, "identity")], path)
+    >>> os.path.getsize(path) > 0
+    True
+    """
     plot_format(path)
     items = list(items)[:MAX_PLOT_MOTIFS]
     fig, axes = new_figure(max(1, len(items)), 2, 2.6)

@@ -1,8 +1,8 @@
 """The motif model: counts -> probabilities (with pseudocounts) -> log-odds scores against a background.
 
 Scores are a float64 array of shape (m, 4), columns in the order A, C, G, T. A word's score is the sum
-of one entry per column (seed 004, section 2.1). Every distribution method and backend consumes the
-same :class:`PSSM`.
+of one entry per column (Giraud & Varré, section 2.1). Every distribution variant and backend consumes
+the same :class:`PSSM`.
 
 Backgrounds (:class:`Background`) are Markov chains of order k >= 0 over A, C, G, T: ``initial``
 holds the probabilities of the first k letters (4**k entries, k-mer index ``sum(code_i * 4**(k-1-i))``)
@@ -40,24 +40,30 @@ DEFAULT_NSITES = 20.0
 
 @dataclass(frozen=True)
 class Background:
-    """A Markov chain of order ``order`` over A, C, G, T (order 0: independent letters)."""
+    """A Markov chain of order ``order`` over A, C, G, T (order 0: independent letters).
+
+    >>> Background.uniform().order, Background.from_frequencies([2, 1, 1, 2]).letter_frequencies.tolist()[0]
+    (0, 0.3333333333333333)
+    """
 
     initial: np.ndarray          # (4**order,) probabilities of the first ``order`` letters
     transition: np.ndarray       # (4**order, 4) probability of the next letter given the last ``order``
     description: str = "uniform"
 
     @property
-    def order(self):
+    def order(self) -> int:
+        """The chain's order k (the letters a letter depends on)."""
         return int(round(math.log(len(self.initial), 4))) if len(self.initial) > 1 else 0
 
     @property
-    def letter_frequencies(self):
+    def letter_frequencies(self) -> np.ndarray:
         """Single-letter frequencies: the chain's distribution one step after its initial k-mer."""
         if self.order == 0:
             return self.transition[0].copy()
         return self.initial @ self.transition
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
+        """Order, description and letter frequencies (and the chain, for order > 0) as plain values."""
         out = {"order": self.order, "description": self.description,
                "frequencies": dict(zip(LETTERS, map(float, self.letter_frequencies)))}
         if self.order:
@@ -66,12 +72,17 @@ class Background:
         return out
 
     @staticmethod
-    def uniform():
+    def uniform() -> "Background":
+        """Every letter 1/4, independently."""
         return Background(np.ones(1), np.full((1, 4), 0.25), "uniform")
 
     @staticmethod
-    def from_frequencies(freqs, description=None):
-        """``freqs``: 4 numbers (A, C, G, T) or a dict by letter; normalised to sum 1."""
+    def from_frequencies(freqs, description=None) -> "Background":
+        """``freqs``: 4 numbers (A, C, G, T) or a dict by letter; normalised to sum 1.
+
+        >>> Background.from_frequencies({"A": 3, "C": 2, "G": 2, "T": 3}).letter_frequencies.tolist()
+        [0.3, 0.2, 0.2, 0.3]
+        """
         if isinstance(freqs, dict):
             try:
                 freqs = [freqs[k] if k in freqs else freqs[k.replace("T", "U")] for k in LETTERS]
@@ -86,7 +97,12 @@ class Background:
         return Background(np.ones(1), f.reshape(1, 4), desc)
 
     @staticmethod
-    def markov(initial, transition, description="Markov"):
+    def markov(initial, transition, description="Markov") -> "Background":
+        """An order-k chain from its 4**k initial probabilities and (4**k, 4) transitions (normalised).
+
+        >>> Background.markov(np.full(4, 0.25), np.full((4, 4), 1.0)).order
+        1
+        """
         initial = np.asarray(initial, dtype=np.float64).ravel()
         transition = np.asarray(transition, dtype=np.float64)
         k = int(round(math.log(len(initial), 4))) if len(initial) > 1 else 0
@@ -100,11 +116,17 @@ class Background:
                           description)
 
     @staticmethod
-    def from_fasta(path, order=0, pseudocount=1.0):
+    def from_fasta(path, order=0, pseudocount=1.0) -> "Background":
         """Estimate an order-``order`` chain from the A, C, G, T letters of a FASTA file.
 
         Counts (k+1)-mers within each record (windows holding another letter are skipped), adds
         ``pseudocount`` to every count, and takes the k-mer frequencies as the initial distribution.
+
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
+        ...     _ = f.write(">s\\nAACG\\n")
+        >>> Background.from_fasta(f.name).letter_frequencies.tolist()    # A 2+1, C 1+1, G 1+1, T 0+1
+        [0.375, 0.25, 0.25, 0.125]
         """
         from ..fasta import read_fasta
 
@@ -137,9 +159,14 @@ class Background:
         return Background.markov(kmer_counts + pseudocount, table, desc)
 
     @staticmethod
-    def parse(spec, order=0):
+    def parse(spec, order=0) -> "Background":
         """Read ``--background``: ``uniform``, four frequencies ``0.3,0.2,0.2,0.3`` (or
-        ``A=0.3,C=0.2,...``), or a FASTA file to estimate an order-``order`` chain from."""
+        ``A=0.3,C=0.2,...``), or a FASTA file to estimate an order-``order`` chain from; a Background
+        is returned as it is.
+
+        >>> Background.parse("A=0.3,C=0.2,G=0.2,T=0.3").description
+        'frequencies 0.3,0.2,0.2,0.3'
+        """
         if isinstance(spec, Background):
             return spec
         if spec is None or str(spec).lower() == "uniform":
@@ -172,7 +199,12 @@ def _as_counts(matrix, kind, nsites):
 
 @dataclass
 class PSSM:
-    """A position-specific scoring matrix: ``scores[i, x]`` for column i and letter x in A, C, G, T."""
+    """A position-specific scoring matrix: ``scores[i, x]`` for column i and letter x in A, C, G, T.
+
+    >>> m = PSSM(np.array([[1.0, 0, 0, 0], [0, 2.0, 0, 0]]), motif_id="m")
+    >>> m.length, m.max_score, m.score("AC")
+    (2, 3.0, 3.0)
+    """
 
     scores: np.ndarray
     motif_id: str = "motif"
@@ -198,18 +230,21 @@ class PSSM:
         return self.scores.shape[0]
 
     @property
-    def length(self):
+    def length(self) -> int:
+        """Number of columns."""
         return self.scores.shape[0]
 
     @property
-    def min_score(self):
+    def min_score(self) -> float:
+        """The lowest word score (every column's lowest entry)."""
         return float(self.scores.min(axis=1).sum())
 
     @property
-    def max_score(self):
+    def max_score(self) -> float:
+        """The highest word score (every column's highest entry)."""
         return float(self.scores.max(axis=1).sum())
 
-    def score(self, word):
+    def score(self, word) -> float:
         """Score of one word (str of A, C, G, T/U)."""
         from ..alphabet import encode
 
@@ -220,17 +255,21 @@ class PSSM:
 
     @classmethod
     def from_counts(cls, counts, *, motif_id="motif", name="", background=None, preset=DEFAULT_PRESET,
-                    pseudocount=None, log_base=None, kind="counts", nsites=None, source=""):
+                    pseudocount=None, log_base=None, kind="counts", nsites=None, source="") -> "PSSM":
         """Build scores from counts (or frequencies, with ``kind="frequencies"``) per ``preset``;
-        ``pseudocount`` and ``log_base`` override the preset's values."""
+        ``pseudocount`` and ``log_base`` override the preset's values.
+
+        >>> PSSM.from_counts([[4, 2, 1, 1]], pseudocount=0.0).scores.round(9).tolist()     # log2(p / 0.25)
+        [[1.0, 0.0, -1.0, -1.0]]
+        """
         if preset not in PRESETS:
             raise InvalidParameter(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
         ps = PRESETS[preset]["pseudocount"] if pseudocount is None else float(pseudocount)
         base = PRESETS[preset]["log_base"] if log_base is None else float(log_base)
-        if ps < 0:
-            raise InvalidParameter(f"pseudocount must be >= 0, got {ps}")
-        if base <= 1:
-            raise InvalidParameter(f"log base must be > 1, got {base}")
+        if not (math.isfinite(ps) and ps >= 0):
+            raise InvalidParameter(f"pseudocount must be a finite number >= 0, got {ps}")
+        if not (math.isfinite(base) and base > 1):
+            raise InvalidParameter(f"log base must be a finite number > 1, got {base}")
         background = background if background is not None else Background.uniform()
         c = _as_counts(counts, kind, nsites)
         if c.ndim != 2 or c.shape[1] != 4 or c.shape[0] < 1:
@@ -249,9 +288,14 @@ class PSSM:
 
     @classmethod
     def from_biopython(cls, obj, *, motif_id=None, background=None, preset=DEFAULT_PRESET, pseudocount=None,
-                       log_base=None):
+                       log_base=None) -> "PSSM":
         """From a ``Bio.motifs`` Motif (its counts, scored per ``preset``) or a Biopython PSSM
-        (``motif.pssm``, whose log-odds are kept as they are)."""
+        (``motif.pssm``, whose log-odds are kept as they are).
+
+        >>> from Bio import motifs
+        >>> PSSM.from_biopython(motifs.create(["ACG", "ACT"])).length
+        3
+        """
         letters = [x if x in getattr(obj, "alphabet", LETTERS) else x.replace("T", "U") for x in LETTERS]
         ident = motif_id or getattr(obj, "matrix_id", None) or getattr(obj, "name", None) or "motif"
         if hasattr(obj, "counts"):
@@ -262,22 +306,35 @@ class PSSM:
         scores = np.array([[obj[x][i] for x in letters] for i in range(obj.length)], dtype=np.float64)
         return cls(scores, motif_id=ident, background=background or Background.uniform())
 
-    def with_background(self, background):
+    def with_background(self, background) -> "PSSM":
         """The same motif scored against another background, with the same pseudocount and log base
-        (a matrix read as log-odds keeps its scores)."""
+        (a matrix read as log-odds keeps its scores).
+
+        >>> m = PSSM.from_counts([[4, 2, 1, 1]])
+        >>> bool(m.with_background(Background.parse("0.4,0.1,0.1,0.4")).scores[0, 0] < m.scores[0, 0])
+        True
+        """
         if self.counts is None:
             return PSSM(self.scores, self.motif_id, self.name, background, None, None, None, None, self.source)
         return PSSM.from_counts(self.counts, motif_id=self.motif_id, name=self.name, background=background,
                                 pseudocount=self.pseudocount, log_base=self.log_base, source=self.source)
 
-    def distribution(self, method="exact", *, backend="cpu", **options):
-        """The score distribution (a :class:`ScoreDistribution`), as Biopython's
-        ``pssm.distribution(...)``; then ``.threshold_fpr(p)`` or ``.pvalue(score)``."""
-        from ._distribution import score_distribution
+    def distribution(self, variant: "str | None" = None, *, backend: str = "cpu", precision: "float | None" = None,
+                     slices: int = 4, buckets: int = 3600, threads: int = 0):
+        """The score distribution, as Biopython's ``pssm.distribution(...)``; then
+        ``.threshold_fpr(p)``, ``.threshold(p)``, ``.pvalue(score)`` or ``.pvalue_result(score)``.
+        See :func:`bioaccel.motif.score_distribution` for the keywords.
 
-        return score_distribution(self, method=method, backend=backend, **options)
+        >>> PSSM(np.eye(4)[:2]).distribution().threshold_fpr(0.1)
+        2.0
+        """
+        from ._stats import score_distribution
 
-    def to_dict(self):
+        return score_distribution(self, variant, backend=backend, precision=precision, slices=slices,
+                                  buckets=buckets, threads=threads)
+
+    def to_dict(self) -> dict:
+        """The matrix, its score range, how it was scored and its background, as plain values."""
         return {"motif_id": self.motif_id, "name": self.name, "length": self.length,
                 "alphabet": list(LETTERS), "pssm": self.scores.tolist(),
                 "min_score": self.min_score, "max_score": self.max_score,

@@ -13,8 +13,11 @@ import re
 
 import numpy as np
 
+from .._files import display_name, read_text
 from ..errors import InputError, InvalidParameter
-from ._pssm import DEFAULT_PRESET, PSSM, Background
+from ._params import MotifParams
+from ._pssm import PSSM
+from ._raw import RawMotif
 
 FORMATS = ("auto", "jaspar", "pfm", "meme", "transfac", "homer", "matrix")
 KINDS = ("auto", "counts", "frequencies", "logodds")
@@ -24,50 +27,33 @@ _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUM_RE = re.compile(_NUMBER)
 
 
-class RawMotif:
-    """A matrix as read, before scoring: ``values`` (m, 4) in A, C, G, T order and its kind."""
-
-    def __init__(self, motif_id, name, values, kind, nsites=None, source=""):
-        self.motif_id, self.name, self.kind, self.nsites, self.source = motif_id, name, kind, nsites, source
-        self.values = np.asarray(values, dtype=np.float64)
-
-    def to_pssm(self, background=None, *, preset=DEFAULT_PRESET, pseudocount=None, log_base=None):
-        background = background if background is not None else Background.uniform()
-        if self.kind == "logodds":
-            return PSSM(self.values, motif_id=self.motif_id, name=self.name, background=background,
-                        source=self.source)
-        return PSSM.from_counts(self.values, motif_id=self.motif_id, name=self.name, background=background,
-                                preset=preset, pseudocount=pseudocount, log_base=log_base, kind=self.kind,
-                                nsites=self.nsites, source=self.source)
-
-
 def _fail(path, lineno, message):
     raise InputError(f"{path}: line {lineno}: {message}")
 
 
 def _read_text(path):
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, expected a motif file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    if raw[:2] == b"\x1f\x8b":
-        import gzip
-
-        raw = gzip.decompress(raw)
+    """The text of ``path`` (plain, gzip, bzip2 or xz; ``-``: standard input), which must be UTF-8."""
+    text = read_text(path, expected="a motif file")       # Latin-1: one character per byte
+    raw = text.encode("latin-1")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        raise InputError(f"{path}: line {line}: not a text file (byte {raw[exc.start]:#x})") from None
+        raise InputError(f"{display_name(path)}: line {line}: not a text file (byte {raw[exc.start]:#x})") from None
 
 
-def detect_format(path, text):
-    ext = os.path.splitext(path[:-3] if path.endswith(".gz") else path)[1].lower()
+_COMPRESSED = (".gz", ".bgz", ".bz2", ".xz")
+
+
+def detect_format(path, text) -> str:
+    """The format of a motif file: from its extension (under a compression suffix), else its content.
+
+    >>> detect_format("x.txt", "MEME version 5\\n"), detect_format("m.jaspar.gz", "")
+    ('meme', 'jaspar')
+    """
+    path = str(path)
+    stem = next((path[:-len(ext)] for ext in _COMPRESSED if path.lower().endswith(ext)), path)
+    ext = os.path.splitext(stem)[1].lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
@@ -85,10 +71,6 @@ def detect_format(path, text):
 
 
 # ---------------------------------------------------------------------------------------- checks
-
-def _numbers(line):
-    return [float(x) for x in _NUM_RE.findall(line)]
-
 
 def _check_numeric_row(path, lineno, line, expect=None, strip=None):
     body = strip(line) if strip else line
@@ -284,19 +266,28 @@ def _read_matrix(path, text, kind):
     k = _detect_kind(values) if kind == "auto" else kind
     if k != "logodds" and np.any(values < 0):
         raise InputError(f"{path}: negative values in a {k} matrix")
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = "stdin" if path == display_name("-") else os.path.splitext(os.path.basename(path))[0]
     header = next((ln[1:].split() for ln in text.splitlines() if ln.startswith(">")), None)
     motif_id = header[0] if header else name
     return [RawMotif(motif_id, " ".join(header[1:]) if header else "", values, k, source=path)]
 
 
-def read_raw(path, fmt="auto", kind="auto"):
-    """The matrices in ``path`` as :class:`RawMotif` objects."""
+def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
+    """The matrices in ``path`` as :class:`RawMotif` objects (``fmt``: one of FORMATS, ``kind``: one
+    of KINDS; "auto" detects them).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    ...     _ = f.write("A 1 2\\nC 0 0\\nG 0 0\\nT 1 0\\n")
+    >>> [(r.kind, r.values.shape) for r in read_raw(f.name)]
+    [('counts', (2, 4))]
+    """
     if fmt not in FORMATS:
         raise InvalidParameter(f"unknown motif format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if kind not in KINDS:
         raise InvalidParameter(f"unknown matrix kind {kind!r}; expected one of {', '.join(KINDS)}")
     text = _read_text(path)
+    path = display_name(path)
     if not text.strip():
         raise InputError(f"{path}: empty file, expected a motif")
     fmt = detect_format(path, text) if fmt == "auto" else fmt
@@ -343,17 +334,28 @@ def read_raw(path, fmt="auto", kind="auto"):
     return _read_matrix(path, text, kind)          # pfm and plain matrices
 
 
-def read_motifs(spec, *, background=None, fmt="auto", kind="auto", preset=DEFAULT_PRESET,
-                pseudocount=None, log_base=None):
-    """The PSSMs named by ``spec``: a file (possibly holding many motifs) or a ``jaspar:`` spec
-    (``jaspar:MA0066.1``, ``jaspar:MA0066``, ``jaspar:2024/CORE/vertebrates``; see ``_jaspar``)."""
+def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto", kind: str = "auto") -> "list[PSSM]":
+    """The PSSMs named by ``spec``, scored under ``params`` (a :class:`MotifParams`; default: uniform
+    background, FIMO's pseudocount and bits). ``spec``: a file (plain or compressed, possibly holding
+    many motifs; ``-``: standard input), a ``jaspar:`` spec (``jaspar:MA0066.1``, ``jaspar:MA0066``,
+    ``jaspar:2024/CORE/vertebrates``; see ``_jaspar``), a :class:`PSSM` (kept as it is), or an iterable
+    of them, read in order.
+
+    >>> [m.motif_id for m in read_motifs("jaspar:MA0004.1", params=MotifParams(preset="moods"))]
+    ['MA0004.1']
+    """
+    params = MotifParams() if params is None else params
+    if not isinstance(params, MotifParams):
+        raise InvalidParameter(f"params must be a MotifParams, got {type(params).__name__}")
     if isinstance(spec, PSSM):
         return [spec]
-    spec = str(spec)
+    if not isinstance(spec, (str, os.PathLike)):
+        return [m for item in spec for m in read_motifs(item, params=params, fmt=fmt, kind=kind)]
+    spec = os.fspath(spec)
     if spec.startswith("jaspar:"):
         from ._jaspar import fetch
 
         raws = fetch(spec)
     else:
         raws = read_raw(spec, fmt=fmt, kind=kind)
-    return [r.to_pssm(background, preset=preset, pseudocount=pseudocount, log_base=log_base) for r in raws]
+    return [r.to_pssm(params) for r in raws]

@@ -1,4 +1,4 @@
-// BUCKETSCOREDISTRIBUTION on the GPU (seed 004, section 4.4 and Figure 6).
+// BUCKETSCOREDISTRIBUTION on the GPU (Giraud & Varré, section 4.4 and Figure 6).
 //
 // One launch per slice of L columns. Word letters are split in three:
 //   positions [loop_len, L)          fixed per thread (the thread's global index, base 4),

@@ -1,0 +1,67 @@
+"""The score distribution of one PSSM by variant (:func:`score_distribution`): the object behind
+``PSSM.distribution(...)`` and every P-value and threshold.
+
+Both variants keep one contract (see ``_grid``): every answer carries certified (low, high) bounds.
+"""
+import math
+import numbers
+
+from .._parallel import threads as using_threads
+from .._gpu import require_gpu
+from ..errors import InvalidParameter
+from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES, bucket_distribution
+from ._exact import DEFAULT_RTOL, ExactDistribution
+from ._grid import ScoreDistribution  # noqa: F401  (the return annotation)
+from ._variants import VARIANTS
+
+
+def check_precision(precision) -> float:
+    """The exact variant's relative precision: ``precision`` (> 0, finite), or the default for None.
+
+    >>> check_precision(None), check_precision(0.01)
+    (0.001, 0.01)
+    """
+    if precision is None:
+        return DEFAULT_RTOL
+    if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or not math.isfinite(precision) \
+            or precision <= 0:
+        raise InvalidParameter(f"precision must be a finite number > 0, got {precision!r}")
+    return float(precision)
+
+
+def check_variant(variant, backend) -> str:
+    """The variant to run (``VARIANTS.resolve``); for the gpu backend, also that a GPU is there.
+
+    >>> check_variant(None, "cpu")
+    'exact'
+    """
+    variant = VARIANTS.resolve(variant, backend)
+    if backend == "gpu":
+        require_gpu()
+    return variant
+
+
+def score_distribution(pssm, variant: "str | None" = None, *, backend: str = "cpu",
+                       precision: "float | None" = None, slices: int = DEFAULT_SLICES,
+                       buckets: int = DEFAULT_BUCKETS, threads: int = 0) -> "ExactDistribution | ScoreDistribution":
+    """The score distribution of ``pssm`` by ``variant`` (None: the backend's default, ``exact`` on the
+    CPU, ``bucket`` on the GPU; see ``bioaccel.motif.VARIANTS``).
+
+    ``exact`` answers each question on its own refined grid, to the relative ``precision`` (default
+    1e-3); ``bucket`` is BUCKETSCOREDISTRIBUTION with ``slices`` slices and ``buckets`` buckets,
+    computed here on ``threads`` CPU threads (0: all cores) or the GPU. Either way, ask it
+    ``.pvalue_result(score)``, ``.threshold(p)``, ``.pvalue(score)`` or ``.threshold_fpr(p)``.
+
+    >>> import numpy as np
+    >>> from bioaccel.motif import PSSM
+    >>> score_distribution(PSSM(np.eye(4)[:2])).threshold(0.1).score       # the word AA: P = 1/16
+    2.0
+    >>> score_distribution(PSSM(np.eye(4)[:2]), "bucket", slices=2).threshold(0.1).pvalue_high
+    0.0625
+    """
+    variant = check_variant(variant, backend)
+    rtol = check_precision(precision)
+    if variant == "exact":
+        return ExactDistribution(pssm, rtol=rtol)
+    with using_threads(threads):
+        return bucket_distribution(pssm, slices=slices, buckets=buckets, backend=backend)
