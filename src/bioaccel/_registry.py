@@ -105,7 +105,8 @@ class VariantRegistry:
     def help(self) -> str:
         """The ``--variant`` help text: each backend's choices, default first."""
         parts = [f"{b}: {', '.join(self.names(b))}" for b in BACKENDS if self.names(b)]
-        return ("algorithm variant (default: bioaccel's fastest); " + "; ".join(parts)
+        defaults = ", ".join(f"{name} on {backend}" for backend, name in self.defaults.items())
+        return (f"algorithm variant (default: {defaults}); " + "; ".join(parts)
                 + "; the papers' names are accepted too (--list-variants shows all)")
 
     def table(self) -> str:

@@ -152,17 +152,18 @@ class TableWriter:
 
 def chunked(items, size=1000, seconds=0.5):
     """Lists of consecutive ``items``: at most ``size`` each, and a list is handed out as soon as
-    ``seconds`` have passed since the previous one, so that slow items still stream.
+    ``seconds`` have passed since its first item arrived, so that slow items still stream.
 
     >>> [len(c) for c in chunked(range(5), size=2)]
     [2, 2, 1]
     """
-    chunk, last = [], time.monotonic()
+    chunk, first = [], 0.0
     for item in items:
+        if not chunk:
+            first = time.monotonic()
         chunk.append(item)
-        now = time.monotonic()
-        if len(chunk) >= size or now - last >= seconds:
+        if len(chunk) >= size or time.monotonic() - first >= seconds:
             yield chunk
-            chunk, last = [], now
+            chunk = []
     if chunk:
         yield chunk
