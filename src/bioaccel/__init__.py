@@ -10,7 +10,7 @@ from .errors import (BioaccelError, GPUUnavailable, InputError, InternalError, I
 
 __all__ = [
     "BioaccelError", "GPUUnavailable", "InputError", "InternalError", "InvalidParameter", "NotAvailable",
-    "Record", "ResourceError", "read_fasta", "__version__",
+    "Record", "ResourceError", "read_fasta", "to_frame", "__version__",
 ]
 
 
@@ -20,4 +20,8 @@ def __getattr__(name):
         from . import fasta
 
         return getattr(fasta, name)
+    if name == "to_frame":  # results of any family -> pandas DataFrame
+        from ._results import to_frame
+
+        return to_frame
     raise AttributeError(f"module 'bioaccel' has no attribute {name!r}")
