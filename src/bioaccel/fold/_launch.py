@@ -41,10 +41,10 @@ def stage_bytes(tile, itemsize):
 def name_expressions(sizes=SIZES):
     """Every .cu file of fold/kernels and the template instantiations ``sizes`` asks of it."""
     t = sizes.tile
-    return {
-        "nussinov_fast.cu": tuple(dict.fromkeys((   # 64-byte int16 stages too: the profile compares them
+    return {name: tuple(dict.fromkeys(names)) for name, names in {   # no name twice (test sizes share some)
+        "nussinov_fast.cu": (   # 64-byte int16 stages too: the profile compares them
             f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2, {t}, 2, 64>",
-            f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>"))),
+            f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
                                   f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>"),
         "nussinov_diagonal.cu": ("diagonal_cell_per_thread", f"diagonal_cell_per_block<{sizes.two_kernel_block}>",
@@ -53,4 +53,4 @@ def name_expressions(sizes=SIZES):
         "nussinov_blocked.cu": (f"blocked_tile_diagonal<SquareLayout, {sizes.seed_tile}>",
                                 f"blocked_tile_diagonal<PackedRowsLayout, {sizes.seed_tile}>"),
         "nussinov_batch.cu": (f"batch_fold<{sizes.batch_threads}>",),
-    }
+    }.items()}
