@@ -46,29 +46,53 @@ def word_probabilities(background, words):
     return prob
 
 
+#: Two word scores this close are one score: mathematically equal sums (the same entries added in another
+#: order, or decimals such as 0.1 + 0.2 and 0.3) differ in floating point by far less.
+TIE = 1e-9
+
+
 def pvalue(scores, background, s, words=None):
-    """P(score >= s)."""
+    """P(score >= s), words within TIE below s counted (they tie with s)."""
     words = all_words(np.asarray(scores).shape[0]) if words is None else words
-    return float(word_probabilities(background, words)[word_scores(scores, words) >= s].sum())
+    return float(word_probabilities(background, words)[word_scores(scores, words) >= s - TIE].sum())
 
 
-def threshold(scores, background, p, words=None):
-    """Smallest achieved score t with P(score >= t) <= p (inf when none)."""
+def tie_groups(sorted_desc):
+    """Start index of each group of ties in scores sorted descending (a group reaches down while each
+    score is within TIE of the previous one)."""
+    gaps = sorted_desc[:-1] - sorted_desc[1:]
+    return np.concatenate(([0], np.flatnonzero(gaps > TIE) + 1))
+
+
+def threshold_and_below(scores, background, p, words=None):
+    """(t, P(score >= t), next score down, its P-value): t the smallest achieved score (the lowest of its
+    tie group) whose P-value is <= p; inf when none; the next group's lowest score and P-value, or None."""
     words = all_words(np.asarray(scores).shape[0]) if words is None else words
     sc = word_scores(scores, words)
     pr = word_probabilities(background, words)
     order = np.argsort(-sc, kind="stable")
     sc, pr = sc[order], pr[order]
     cum = np.cumsum(pr)
-    last_of_group = np.flatnonzero(np.append(sc[1:] != sc[:-1], True))   # words tied on a score together
-    ok = last_of_group[cum[last_of_group] <= p]
-    return float(sc[ok[-1]]) if ok.size else math.inf
+    starts = tie_groups(sc)
+    ends = np.append(starts[1:], sc.size) - 1          # last (lowest) word of each group
+    ok = np.flatnonzero(cum[ends] <= p)
+    if not ok.size:
+        return math.inf, 0.0, None, None
+    g = ok[-1]
+    below = (float(sc[ends[g + 1]]), float(cum[ends[g + 1]])) if g + 1 < ends.size else (None, None)
+    return float(sc[ends[g]]), float(cum[ends[g]]), *below
+
+
+def threshold(scores, background, p, words=None):
+    """Smallest achieved score t with P(score >= t) <= p, ties grouped (inf when none)."""
+    return threshold_and_below(scores, background, p, words)[0]
 
 
 def compare(scores1, scores2, alpha, beta, background):
-    """(both, only1, only2, neither) probabilities for two matrices of the same length."""
+    """(both, only1, only2, neither) probabilities for two matrices of the same length (a word is
+    above a threshold it ties with)."""
     words = all_words(np.asarray(scores1).shape[0])
-    a = word_scores(scores1, words) >= alpha
-    b = word_scores(scores2, words) >= beta
+    a = word_scores(scores1, words) >= alpha - TIE      # a word tied with a threshold is above it
+    b = word_scores(scores2, words) >= beta - TIE
     pr = word_probabilities(background, words)
     return (float(pr[a & b].sum()), float(pr[a & ~b].sum()), float(pr[~a & b].sum()), float(pr[~a & ~b].sum()))

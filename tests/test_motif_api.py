@@ -114,11 +114,13 @@ def test_results_as_rows():
 
 def test_compare_many_against_many():
     a, b = random_pssm(7, 4, "a"), random_pssm(8, 3, "b")
-    results = compare([a, b], [b], p=0.05, variant="exact")
-    assert [(r.motif1, r.motif2) for r in results] == [("a", "b")] * 6 + [("b", "b")] * 5
-    assert [r.shift for r in results[:6]] == list(range(-2, 4))
+    results = compare([a, b], [b], p=0.05, variant="exact")     # both strands of b by default
+    assert [(r.motif1, r.motif2) for r in results] == [("a", "b")] * 12 + [("b", "b")] * 10
+    assert [(r.strand, r.shift) for r in results[:12]] == [(s, k) for s in "+-" for k in range(-2, 4)]
     single = compare(a, b, p=0.05)
-    assert [r.both for r in single] == [r.both for r in results[:6]]
+    assert [r.both for r in single] == [r.both for r in results[:12]]
+    forward = compare([a, b], [b], p=0.05, strands="+")
+    assert [(r.motif1, r.motif2) for r in forward] == [("a", "b")] * 6 + [("b", "b")] * 5
     with pytest.raises(InvalidParameter, match="shift 9 out of range"):
         compare(a, b, alpha=0.0, beta=0.0, shifts=[9])
     markov = PSSM(b.scores, motif_id="m", background=Background.markov(np.full(4, 0.25), np.full((4, 4), 0.25)))

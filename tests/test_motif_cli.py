@@ -3,6 +3,7 @@ import io
 import json
 import os
 
+import numpy as np
 import pytest
 
 from bioaccel.cli import main
@@ -42,10 +43,12 @@ def test_threshold_and_pvalue_agree(tmp_path):
     assert code == 0, err
     back = json_lines(out)[0]
     assert back["pvalue_low"] <= 1e-3 and {"motif_id", "score", "pvalue"} <= set(back)
+    assert back["pvalue"] == first["pvalue"] and back["exact"] and first["exact"]   # one answer, exact both ways
     code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3", "--variant", "bucket", "--slices", "2")
     assert code == 0, err
-    assert out.splitlines()[0].split("\t")[:5] == ["motif_id", "name", "length", "score", "pvalue"]
+    assert out.splitlines()[0].split("\t")[:6] == ["motif_id", "name", "length", "p", "score", "pvalue"]
     assert out.splitlines()[1].startswith("MA0004.1\tArnt\t6\t")
+    assert out.splitlines()[1].split("\t")[-3:-1] == ["False", "bucket"]           # bucket: not exact, says so
 
 
 def test_plot_and_output_file(tmp_path):
@@ -58,15 +61,23 @@ def test_plot_and_output_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".bioaccel")] == []
 
 
-def test_compare_json():
-    code, out, err = run("compare", JASPAR, os.path.join(DATA, "two.meme"), "--pvalue", "1e-2", "--format", "json")
+def test_compare_one_line_per_pair_and_all_shifts():
+    meme = os.path.join(DATA, "two.meme")
+    code, out, err = run("compare", JASPAR, meme, "--pvalue", "1e-2", "--format", "json")
     assert code == 0, err
     pairs = json_lines(out)
-    assert len(pairs) == 4
+    assert len(pairs) == 4              # every pair once: its best shift and strand
     same = pairs[0]        # MA0004.1 from the JASPAR file against MA0004.1 from the MEME file
     assert same["motif1"] == same["motif2"] == "MA0004.1"
-    assert same["best_shift"] == 0 and same["similarity"] > 0.5
-    assert [s["shift"] for s in same["shifts"]] == list(range(-5, 6))
+    assert same["shift"] == 0 and same["similarity"] > 0.5 and same["strand"] in "+-"
+    code, out, err = run("compare", JASPAR, meme, "--pvalue", "1e-2", "--format", "json", "--all-shifts")
+    rows = [r for r in json_lines(out) if r["motif1"] == r["motif2"] == "MA0004.1"]
+    assert [(r["strand"], r["shift"]) for r in rows] == [(s, k) for s in "+-" for k in range(-5, 6)]
+    code, out, err = run("compare", JASPAR, meme, "--forward-only")          # the default P-value (1e-3)
+    assert code == 0, err
+    header, *lines = out.splitlines()
+    assert header.split("\t")[:4] == ["motif1", "motif2", "strand", "shift"] and len(lines) == 4
+    assert all(line.split("\t")[2] == "+" for line in lines)
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -100,7 +111,8 @@ def test_list_variants_and_tsv_numbers():
     code, out, err = run("threshold", JASPAR, "--pvalue", "1e-3")
     assert code == 0, err
     first, second = (line.split("\t") for line in out.splitlines()[1:])
-    assert len(first[4]) <= len("0.000123456") and second[3] == "NA"     # P-values to 6 digits; no threshold
+    assert len(first[5]) <= len("0.000123456") and second[4] == "NA"     # P-values to 6 digits; no threshold
+    assert first[-1] == "-" and second[-1].startswith("no word reaches")   # the reason, in text too
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -116,3 +128,43 @@ def test_more_one_line_errors(argv, needle):
     assert code == 2, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ") and needle in lines[0], lines
+
+
+def test_pvalue_answers_every_score_and_word(tmp_path):
+    scores = tmp_path / "scores.txt"
+    scores.write_text("1.5, 2\n# a comment\n3\n")
+    code, out, err = run("pvalue", JASPAR, "--score", "5", "--score", "6", "--scores", str(scores),
+                         "--word", "CACGTG")
+    assert code == 0, err
+    header, *lines = out.splitlines()
+    assert header.split("\t")[:5] == ["motif_id", "name", "length", "score", "word"]
+    rows = [line.split("\t") for line in lines if line.startswith("MA0004.1")]
+    assert [r[3] for r in rows[:5]] == ["5", "6", "1.5", "2", "3"] and rows[5][4] == "CACGTG"
+    pvalues = [float(r[5]) for r in rows]
+    assert pvalues[0] >= pvalues[1] and pvalues[2] >= pvalues[3] >= pvalues[4]
+    assert abs(pvalues[5] - 4.0 ** -6) < 1e-9       # CACGTG, MA0004.1's one best word: its own score counts it (6 digits)
+    assert not any(line.startswith("MA9999.1") and "CACGTG" in line for line in lines)   # a 3-column motif
+    code, out, err = run("pvalue", JASPAR, "--word", "CACGTGA")
+    assert code == 2 and "7 letters, but the motifs have 3, 6" in err
+
+
+def test_meme_preset_shares_the_pseudocount_as_meme_does(tmp_path):
+    """MEME and FIMO: p = (f * nsites + 0.1 * bg) / (nsites + 0.1), f the normalised frequencies."""
+    import math
+
+    from bioaccel.motif import MotifParams, read_motifs
+
+    path = tmp_path / "one.meme"
+    path.write_text("MEME version 4\n\nALPHABET= ACGT\n\nstrands: + -\n\nBackground letter frequencies\n"
+                    "A 0.25 C 0.25 G 0.25 T 0.25\n\nMOTIF m1 one\nletter-probability matrix: alength= 4 w= 2 "
+                    "nsites= 7 E= 0\n0.5 0.25 0.25 0.0\n0.1 0.2 0.3 0.4\n")
+    got = read_motifs(str(path), params=MotifParams(preset="meme"))[0].scores
+    freqs = [[0.5, 0.25, 0.25, 0.0], [0.1, 0.2, 0.3, 0.4]]
+    want = [[math.log2((f * 7 + 0.1 * 0.25) / (7 + 0.1) / 0.25) for f in row] for row in freqs]
+    assert np.allclose(got, want, rtol=0, atol=1e-12)
+    # a count matrix: the first column's total is the motif's site count
+    counts = read_motifs(JASPAR, params=MotifParams(preset="meme"))[0]
+    total = counts.counts[0].sum()
+    freq = counts.counts[1] / counts.counts[1].sum()
+    assert np.allclose(counts.scores[1], [math.log2((f * total + 0.025) / (total + 0.1) / 0.25) for f in freq],
+                       rtol=0, atol=1e-12)

@@ -14,38 +14,76 @@ BACKGROUNDS = [Background.uniform(), Background.from_frequencies([0.1, 0.4, 0.3,
                Background.markov([0.2, 0.3, 0.3, 0.2], RNG.dirichlet(np.ones(4), size=4))]
 
 
+def oriented(b, strand):
+    """Matrix 2's scores on ``strand``: as given, or reversed and complemented (written out here, not
+    taken from the library)."""
+    scores = np.asarray(b.scores)
+    return scores if strand == "+" else np.array([[row[3], row[2], row[1], row[0]] for row in scores[::-1]])
+
+
 def padded_truth(r, a, b, bg):
     start = min(0, r.shift)
     s1 = np.zeros((r.span, 4))
     s1[-start:-start + a.length] = a.scores
     s2 = np.zeros((r.span, 4))
-    s2[r.shift - start:r.shift - start + b.length] = b.scores
+    s2[r.shift - start:r.shift - start + b.length] = oriented(b, r.strand)
     return naive.compare(s1, s2, r.alpha, r.beta, bg)
 
 
-@pytest.mark.parametrize("grid", [False, True], ids=["enumerated", "grid"])
+@pytest.mark.parametrize("path", ["enumerated", "meet-in-the-middle", "grid"])
 @pytest.mark.parametrize("bg", BACKGROUNDS, ids=["uniform", "skewed", "markov1"])
-def test_compare_every_shift_equals_brute_force(monkeypatch, grid, bg):
-    if grid:   # force the two-dimensional grid DP even on short spans
+def test_compare_every_shift_both_strands_equals_brute_force(monkeypatch, path, bg):
+    if path != "enumerated":     # the joint tail by meet in the middle, or the 2-D grid, on short spans
         monkeypatch.setattr(_compare, "ENUMERATE_SPAN", 0)
+    if path == "grid":
+        monkeypatch.setattr(_compare, "MITM_SPAN", 0)
     rng = np.random.default_rng(13)
-    for m1, m2 in [(4, 4), (5, 3), (2, 6)]:
+    for m1, m2 in [(4, 4), (5, 3), (2, 6), (6, 5)]:
         a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
         b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
         results = compare(a, b, p=0.05)
-        assert [r.shift for r in results] == list(range(-(m2 - 1), m1))
+        shifts = list(range(-(m2 - 1), m1))
+        assert [(r.strand, r.shift) for r in results] == [("+", s) for s in shifts] + [("-", s) for s in shifts]
         for r in results:
             truth = padded_truth(r, a, b, bg)
             for (lo, hi), true in zip((r.both, r.only1, r.only2, r.neither), truth):
-                assert lo - TOL <= true <= hi + TOL, (r, truth)
-            if not grid:
-                assert r.both[0] == r.both[1]
+                assert lo - TOL <= true <= hi + TOL, (path, r, truth)
+            if path != "grid":
+                assert all(lo == hi for lo, hi in (r.both, r.only1, r.only2, r.neither))   # exact
+
+
+@pytest.mark.parametrize("path", ["enumerated", "meet-in-the-middle"])
+def test_thresholds_on_word_scores_keep_intervals_exact(monkeypatch, path):
+    """A threshold that is a word's own score (as the exact thresholds always are) leaves no uncertain
+    word: each probability is exact, and a word tied with a threshold counts as above it."""
+    if path != "enumerated":
+        monkeypatch.setattr(_compare, "ENUMERATE_SPAN", 0)
+    rng = np.random.default_rng(17)
+    for m1, m2 in [(5, 5), (6, 3)]:                     # spans of 5 to 9 columns
+        a = PSSM(np.round(rng.normal(size=(m1, 4)) * 2, 1), motif_id="a")
+        b = PSSM(np.round(rng.normal(size=(m2, 4)) * 2, 1), motif_id="b")
+        for r in compare(a, b, p=1e-3):
+            assert all(lo == hi for lo, hi in (r.both, r.only1, r.only2, r.neither)), r
+            truth = padded_truth(r, a, b, Background.uniform())
+            assert all(abs(lo - t) <= TOL for (lo, _), t in zip((r.both, r.only1, r.only2, r.neither), truth))
+
+
+def test_reverse_complement_finds_the_flipped_motif():
+    rng = np.random.default_rng(18)
+    a = PSSM(rng.normal(size=(8, 4)) * 2, motif_id="a")
+    flipped = PSSM(a.scores[::-1, ::-1], motif_id="a_rc")
+    from bioaccel.motif import best_per_pair
+
+    best, = best_per_pair(compare(a, flipped, p=1e-3))
+    assert (best.strand, best.shift) == ("-", 0) and best.similarity == pytest.approx(1.0)
+    forward, = best_per_pair(compare(a, flipped, p=1e-3, strands="+"))
+    assert forward.similarity < best.similarity
 
 
 def test_compare_same_matrix_is_similar():
     rng = np.random.default_rng(14)
     a = PSSM(rng.normal(size=(6, 4)) * 2, motif_id="a")
-    results = compare(a, a, p=1e-2)
+    results = compare(a, a, p=1e-2, strands="+")
     best = max(results, key=lambda r: r.similarity)
     assert best.shift == 0 and best.similarity == pytest.approx(1.0)
     assert best.only1 == (0.0, 0.0)
@@ -59,7 +97,8 @@ def test_bucket_compare_bounds_contain_brute_force(bg):
         a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
         b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
         results = compare(a, b, alpha=1.0, beta=0.5, variant="bucket", slices=slices, buckets=buckets)
-        assert [r.shift for r in results] == list(range(-(m2 - 1), m1))
+        shifts = list(range(-(m2 - 1), m1))
+        assert [(r.strand, r.shift) for r in results] == [("+", s) for s in shifts] + [("-", s) for s in shifts]
         for r in results:
             truth = padded_truth(r, a, b, bg)
             for (lo, hi), true in zip((r.both, r.only1, r.only2, r.neither), truth):
@@ -74,7 +113,7 @@ def true_scores(r, a, b, bg):
     s1 = np.zeros((r.span, 4))
     s1[-start:-start + a.length] = a.scores
     s2 = np.zeros((r.span, 4))
-    s2[r.shift - start:r.shift - start + b.length] = b.scores
+    s2[r.shift - start:r.shift - start + b.length] = oriented(b, r.strand)
     words = naive.all_words(r.span)
     return naive.word_scores(s1, words), naive.word_scores(s2, words), naive.word_probabilities(bg, words)
 

@@ -75,7 +75,7 @@ def test_presets_reproduce_fimo_and_moods_formulas():
     bg = Background.from_frequencies([0.3, 0.2, 0.2, 0.3])
     f = bg.letter_frequencies
     for preset, ps, base in (("fimo", 0.1, 2.0), ("moods", 0.01, math.e)):
-        assert PRESETS[preset] == {"pseudocount": ps, "log_base": base}
+        assert PRESETS[preset] == {"pseudocount": ps, "log_base": base, "sites": "column"}
         pssm = PSSM.from_counts(counts, background=bg, preset=preset)
         expected = np.log((counts + ps * f) / (counts.sum(axis=1, keepdims=True) + ps) / f) / math.log(base)
         np.testing.assert_allclose(pssm.scores, expected)

@@ -21,7 +21,8 @@ import importlib
 from ._variants import COMPARE_VARIANTS, VARIANTS  # noqa: F401  (public names)
 
 _LAZY = {
-    "compare": "._api", "iter_compare": "._api", "iter_pvalues": "._api", "iter_thresholds": "._api",
+    "compare": "._api", "best_per_pair": "._api", "iter_compare": "._api", "iter_pvalues": "._api",
+    "iter_thresholds": "._api",
     "pvalues": "._api", "thresholds": "._api",
     "score_distribution": "._stats", "ScoreDistribution": "._grid", "ExactDistribution": "._exact",
     "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",

@@ -3,24 +3,24 @@
 Every function takes one motif or many (a :class:`PSSM`, a spec that :func:`read_motifs` reads, or an
 iterable of them) and returns a list of results in input order; the ``iter_`` form yields the same
 results as they are ready. Options are checked when the function is called, before any motif is read.
-The exact variant answers several questions at once on a thread pool (its dynamic programme releases
-the GIL); the bucket variant runs each distribution on ``threads`` Numba threads, or the GPU.
+The exact variant answers many questions at once in one parallel Numba kernel; the bucket variant runs
+each distribution on ``threads`` Numba threads, or the GPU.
 """
 import math
 import numbers
 import os
 from collections.abc import Iterable, Iterator  # noqa: F401  (Iterable: in string annotations)
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._parallel import available_cores, resolve_threads
+from .._parallel import resolve_threads
 from .._parallel import threads as using_threads
 from .._results import chunked
 from ..errors import InvalidParameter
 from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES
 from ._compare import compare_at_shift
 from ._compare_bucket import bucket_compare_at_shift
+from ._exact import DEFAULT_RTOL, exact_pvalues, exact_thresholds
 from ._grid import check_p
 from ._params import MotifParams
 from ._pssm import PSSM
@@ -84,29 +84,14 @@ def _score(value):
     return float(value)
 
 
-def _pooled(tasks, ask, workers, precision):
-    """``ask`` (``pvalue_result`` or ``threshold``) of each (pssm, value) by the exact variant, on
-    ``workers`` threads, longest matrices first so that none starts last; answers in task order."""
-    def run(task):
-        pssm, value = task
-        return getattr(score_distribution(pssm, "exact", precision=precision), ask)(value)
-
-    if workers <= 1 or len(tasks) < 2:
-        return [run(t) for t in tasks]
-    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].length)
-    out = [None] * len(tasks)
-    with ThreadPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        for i, answer in zip(order, pool.map(lambda i: run(tasks[i]), order)):
-            out[i] = answer
-    return out
-
-
 def _answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets):
-    """Every (motif, value) answer, motif by motif, values in order."""
+    """Every (motif, value) answer, motif by motif, values in order. The exact variant answers a chunk
+    of motifs at once in one parallel kernel (every core busy, no GIL)."""
     if variant == "exact":
-        workers = threads or available_cores()
+        solve = exact_thresholds if ask == "threshold" else exact_pvalues
         for chunk in chunked(pssms, size=POOL_CHUNK, seconds=math.inf):
-            yield from _pooled([(m, v) for m in chunk for v in values], ask, workers, precision)
+            with using_threads(threads):
+                yield from solve([(m, v) for m in chunk for v in values], precision=check_precision(precision))
         return
     for pssm in pssms:
         dist = score_distribution(pssm, variant, backend=backend, slices=slices, buckets=buckets, threads=threads)
@@ -188,33 +173,68 @@ def _same_background(pssm1, pssm2):
                                "against the same background")
 
 
-def _compare_all(motifs1, motifs2, p, alpha, beta, shifts, variant, threads, precision, slices, buckets, params):
-    def cut(chunk, given):
+def _strand_symmetric(background):
+    """Whether the background gives a word and its reverse complement the same probability (then a
+    reverse-complemented matrix keeps its threshold)."""
+    f = background.letter_frequencies
+    return background.order == 0 and np.isclose(f[0], f[3]) and np.isclose(f[1], f[2])
+
+
+def _compare_all(motifs1, motifs2, p, alpha, beta, shifts, strands, variant, threads, precision, slices, buckets,
+                 params):
+    def cut(chunk, given):      # each motif's threshold, computed once for every pair it is in
         if given is not None:
             return [float(given)] * len(chunk)
-        return [t.score for t in _answers(chunk, [p], "threshold", variant, "cpu", threads, precision, slices,
-                                          buckets)]
+        return [t.score for t in _answers(chunk, [p], "threshold", "exact" if variant == "exact" else variant,
+                                          "cpu", threads, precision, slices, buckets)]
 
-    rtol = check_precision(precision)
-    second = list(_motifs(motifs2, params))
-    betas = cut(second, beta)
+    rtol = check_precision(precision) or DEFAULT_RTOL
+    second = []
+    for m2 in _motifs(motifs2, params):
+        oriented = [("+", m2)] + ([("-", m2.reverse_complement())] if strands == "both" else [])
+        second.append(oriented)
+    flat = [m for oriented in second for _, m in oriented]
+    betas = iter(cut(flat, beta))
+    cuts2 = [[(strand, m, next(betas)) for strand, m in oriented] for oriented in second]
+    if beta is None and p is not None:   # a strand-symmetric background: the other strand's cut is the same
+        cuts2 = [[(s, m, b if not (s == "-" and _strand_symmetric(m.background)) else oriented[0][2])
+                  for s, m, b in oriented] for oriented in cuts2]
     for chunk in chunked(_motifs(motifs1, params), size=POOL_CHUNK, seconds=math.inf):
         for m1, a in zip(chunk, cut(chunk, alpha)):
-            for m2, b in zip(second, betas):
-                _same_background(m1, m2)
-                for shift in (range(-(m2.length - 1), m1.length) if shifts == "all" else shifts):
-                    with using_threads(threads):
-                        if variant == "bucket":
-                            yield bucket_compare_at_shift(m1, m2, a, b, int(shift), slices=slices, buckets=buckets)
-                        else:
-                            yield compare_at_shift(m1, m2, a, b, int(shift), rtol=rtol)
+            for oriented in cuts2:
+                for strand, m2, b in oriented:
+                    _same_background(m1, m2)
+                    for shift in (range(-(m2.length - 1), m1.length) if shifts == "all" else shifts):
+                        with using_threads(threads):
+                            if variant == "bucket":
+                                yield bucket_compare_at_shift(m1, m2, a, b, int(shift), slices=slices,
+                                                              buckets=buckets, strand=strand)
+                            else:
+                                yield compare_at_shift(m1, m2, a, b, int(shift), rtol=rtol, strand=strand)
+
+
+def best_per_pair(results) -> "list[CompareResult]":
+    """The result of highest similarity for each pair of motifs (over shifts and strands), in the
+    order the pairs first appear; the first such result on ties.
+
+    >>> a = PSSM(np.eye(4)[:3], motif_id="a")
+    >>> [(r.strand, r.shift) for r in best_per_pair(compare(a, a, p=0.05))]
+    [('+', 0)]
+    """
+    best = {}
+    for r in results:
+        key = (r.motif1, r.motif2)
+        if key not in best or r.similarity > best[key].similarity:
+            best[key] = r
+    return list(best.values())
 
 
 def iter_compare(motifs1: Motifs, motifs2: Motifs, *, p: "float | None" = None,
                  alpha: "float | None" = None, beta: "float | None" = None,
-                 shifts: "str | Iterable[int]" = "all", variant: "str | None" = None, backend: str = "cpu",
-                 threads: int = 0, precision: "float | None" = None, slices: int = DEFAULT_SLICES,
-                 buckets: int = DEFAULT_BUCKETS, params: "MotifParams | None" = None) -> Iterator[CompareResult]:
+                 shifts: "str | Iterable[int]" = "all", strands: str = "both", variant: "str | None" = None,
+                 backend: str = "cpu", threads: int = 0, precision: "float | None" = None,
+                 slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS,
+                 params: "MotifParams | None" = None) -> Iterator[CompareResult]:
     """Like :func:`compare`, but yields each :class:`CompareResult` as soon as it is ready.
 
     >>> import numpy as np
@@ -230,24 +250,29 @@ def iter_compare(motifs1: Motifs, motifs2: Motifs, *, p: "float | None" = None,
         raise InvalidParameter("compare needs a P-value or both score thresholds")
     if shifts != "all":
         shifts = _numbers(shifts, _shift, "shifts")
+    if strands not in ("both", "+"):
+        raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
     # yield from a generator made here: the checks above run at the call, not at the first result
-    return _compare_all(motifs1, motifs2, p, alpha, beta, shifts, variant, threads, precision, slices, buckets,
-                        params)
+    return _compare_all(motifs1, motifs2, p, alpha, beta, shifts, strands, variant, threads, precision, slices,
+                        buckets, params)
 
 
 def compare(motifs1: Motifs, motifs2: Motifs, *, p: "float | None" = None,
             alpha: "float | None" = None, beta: "float | None" = None,
-            shifts: "str | Iterable[int]" = "all", variant: "str | None" = None, backend: str = "cpu",
-            threads: int = 0, precision: "float | None" = None, slices: int = DEFAULT_SLICES,
-            buckets: int = DEFAULT_BUCKETS, params: "MotifParams | None" = None) -> "list[CompareResult]":
+            shifts: "str | Iterable[int]" = "all", strands: str = "both", variant: "str | None" = None,
+            backend: str = "cpu", threads: int = 0, precision: "float | None" = None,
+            slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS,
+            params: "MotifParams | None" = None) -> "list[CompareResult]":
     """COMPARE (Giraud & Varré, section 4.5): for every motif of ``motifs1`` against every motif of
     ``motifs2``, at every shift, the probabilities (certified low, high) of the words scoring above
     both thresholds, above one only and above neither; a list of :class:`CompareResult` in the order
-    (motif 1, motif 2, shift).
+    (motif 1, motif 2, strand, shift).
 
     Thresholds are ``alpha`` (every motif of ``motifs1``) and ``beta`` (``motifs2``), or each matrix's
-    threshold at P-value ``p`` by the same variant. ``shifts``: "all" (every overlap,
-    ``-(m2 - 1)..m1 - 1``) or a list. ``variant``: ``exact`` (the 2-D grid, refined to ``precision``,
+    threshold at P-value ``p`` by the same variant, computed once per motif. ``shifts``: "all" (every
+    overlap, ``-(m2 - 1)..m1 - 1``) or a list. ``strands``: "both" (default: matrix 2 as given, then its
+    reverse complement, as MACRO-APE and Tomtom compare) or "+". :func:`best_per_pair` keeps each
+    pair's best shift and strand. ``variant``: ``exact`` (the 2-D grid, refined to ``precision``,
     or every word for spans up to 10 columns) or ``bucket`` (2-D BUCKETSCOREDISTRIBUTION with
     ``slices`` slices and sqrt(``buckets``) buckets per axis); see ``COMPARE_VARIANTS``. The other
     keywords are those of :func:`pvalues`; both matrices must share one background.
@@ -258,6 +283,6 @@ def compare(motifs1: Motifs, motifs2: Motifs, *, p: "float | None" = None,
     >>> best.shift, best.similarity
     (0, 1.0)
     """
-    return list(iter_compare(motifs1, motifs2, p=p, alpha=alpha, beta=beta, shifts=shifts, variant=variant,
-                             backend=backend, threads=threads, precision=precision, slices=slices,
-                             buckets=buckets, params=params))
+    return list(iter_compare(motifs1, motifs2, p=p, alpha=alpha, beta=beta, shifts=shifts, strands=strands,
+                             variant=variant, backend=backend, threads=threads, precision=precision,
+                             slices=slices, buckets=buckets, params=params))

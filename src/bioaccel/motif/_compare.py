@@ -11,7 +11,8 @@ partial sums only while the word's side of its threshold is still open; partial 
 above or below collapse into two sentinel states. At the end each axis is *below* (true score
 certainly < threshold), *above* (certainly >=) or *uncertain* (within the rounding error of the
 threshold), and the 3 x 3 table gives certified lower and upper bounds of the four probabilities
-(:func:`class_bounds`). Spans up to ``ENUMERATE_SPAN`` columns are enumerated word by word instead.
+(:func:`class_bounds`). Spans up to ``MITM_SPAN`` columns are exact instead (see
+:func:`compare_at_shift`).
 """
 import math
 
@@ -19,12 +20,17 @@ import numpy as np
 from numba import njit
 
 from ..errors import InvalidParameter
-from ._exact import DEFAULT_RTOL
+from ._exact import DEFAULT_RTOL, FIRST_CELLS, NODE_CAP, SUFFIX_COLUMNS, Grid
+from ._exact import MAX_CELLS as MAX_CELLS_1D
+from ._exact_kernels import tail_kernel
 from ._grid import chain, round_down
+from ._integer import to_units
+from ._joint import joint_tail
 from ._result import CompareResult
 
 MAX_CELLS = 1_000_000
-ENUMERATE_SPAN = 10    # spans this short are enumerated word by word: exact, no rounding band
+ENUMERATE_SPAN = 10    # spans this short are enumerated word by word: exact
+MITM_SPAN = 16         # spans this short: the joint tail by meet in the middle, exact
 _BIG = np.iinfo(np.int64).max // 4
 
 
@@ -128,8 +134,8 @@ def _enumerate_pair(s1, s2, alpha, beta, initial, transition, order):
     nctx = transition.shape[0]
     out = np.zeros(4, np.float64)
     for w in range(4 ** L):
-        a = 0.0
-        b = 0.0
+        a = 0                 # integer grid sums: exact in any order
+        b = 0
         prob = 1.0
         ctx = 0
         for j in range(L):
@@ -203,9 +209,20 @@ def aligned(pssm1, pssm2, shift) -> tuple:
     return padded(pssm1.scores, -start), padded(pssm2.scores, shift - start), span
 
 
-def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cells=(256, 1024, 4096)) -> CompareResult:
-    """COMPARE at one shift by the exact variant: every word for short spans, else the 2-D grid,
-    refined through ``cells`` steps per score range until the widest bound is within ``rtol`` of
+def _exact_classes(both, p1, p2):
+    """(both, only1, only2, neither) as exact (low, high) pairs from P(both) and the two tails."""
+    only1, only2 = max(p1 - both, 0.0), max(p2 - both, 0.0)
+    neither = max(1.0 - p1 - p2 + both, 0.0)
+    return tuple((v, v) for v in (both, only1, only2, neither))
+
+
+def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cells=(256, 1024, 4096),
+                     strand="+") -> CompareResult:
+    """COMPARE at one shift by the exact variant. Scores are summed on each motif's integer grid and a
+    word is above a threshold when its score is (so a threshold that is a word's own score counts that
+    word): spans of up to ``ENUMERATE_SPAN`` columns enumerate every word, up to ``MITM_SPAN`` the
+    meet-in-the-middle sweep of :mod:`._joint` gives the joint tail exactly; longer spans use the 2-D
+    grid, refined through ``cells`` steps per score range until the widest bound is within ``rtol`` of
     ``both``'s upper bound (or the grid would exceed ``MAX_CELLS``).
 
     >>> from bioaccel.motif import PSSM
@@ -215,11 +232,21 @@ def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cel
     """
     s1, s2, span = aligned(pssm1, pssm2, shift)
     initial, transition, order = chain(pssm1.background)
-    if span <= ENUMERATE_SPAN:
-        both, only1, only2, neither = (float(v) for v in _enumerate_pair(s1, s2, alpha, beta, initial,
-                                                                          transition, order))
-        return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, (both, both),
-                             (only1, only1), (only2, only2), (neither, neither))
+    if span <= MITM_SPAN:
+        g1, g2 = Grid.of(pssm1), Grid.of(pssm2)
+        Q1, Q2 = to_units(s1, g1.bits), to_units(s2, g2.bits)
+        A, B = g1.admits(alpha), g2.admits(beta)
+        if span <= ENUMERATE_SPAN:
+            classes = [float(v) for v in _enumerate_pair(Q1, Q2, A, B, initial, transition, order)]
+            bounds = tuple((v, v) for v in classes)
+        else:
+            both = joint_tail(Q1, Q2, initial, transition, order, A, B, SUFFIX_COLUMNS)
+            p1 = tail_kernel(Q1, initial, transition, order, A, 0.0, FIRST_CELLS, MAX_CELLS_1D, NODE_CAP,
+                             SUFFIX_COLUMNS)[2]
+            p2 = tail_kernel(Q2, initial, transition, order, B, 0.0, FIRST_CELLS, MAX_CELLS_1D, NODE_CAP,
+                             SUFFIX_COLUMNS)[2]
+            bounds = _exact_classes(float(both), float(p1), float(p2))
+        return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *bounds, strand=strand)
     result = None
     for n in cells:
         step1 = max(pssm1.max_score - pssm1.min_score, 1e-9) / n
@@ -234,7 +261,8 @@ def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cel
         if result is not None and transition.shape[0] * widest > MAX_CELLS:
             break
         table = _pair_dp(q1, q2, initial, transition, order, *c1, *c2)
-        result = CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *class_bounds(table))
+        result = CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *class_bounds(table),
+                               strand=strand)
         gap = max(hi - lo for lo, hi in (result.both, result.only1, result.only2, result.neither))
         if gap <= rtol * max(result.both[1], 1e-300) or gap == 0.0:
             break

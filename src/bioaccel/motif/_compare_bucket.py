@@ -72,7 +72,7 @@ def _classes(offset, step, error, cut, nb):
     return cls
 
 
-def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, buckets=3600) -> CompareResult:
+def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, buckets=3600, strand="+") -> CompareResult:
     """COMPARE at one shift by 2-D BUCKETSCOREDISTRIBUTION: certified (low, high) probabilities, each
     axis with the error (1 + ceil(log2 N)) * (max - min) / sqrt(B) of its matrix.
 
@@ -107,4 +107,4 @@ def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, bucke
     out = np.zeros((3, 3))
     np.add.at(out, (c1[:, None].repeat(nb, 1), c2[None, :].repeat(nb, 0)), grid)
     return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *class_bounds(out),
-                         variant="bucket")
+                         variant="bucket", strand=strand)

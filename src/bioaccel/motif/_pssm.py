@@ -10,17 +10,26 @@ and ``transition[ctx, x]`` the probability of letter x after the k-mer ``ctx``. 
 model: ``initial == [1.0]`` and ``transition`` is one row of letter frequencies. Log-odds use the
 background's single-letter frequencies (its ``letter_frequencies``); P-values use the whole chain.
 
-Presets (``PRESETS``) reproduce two peers' conventions for turning counts into scores; both add a
-total pseudocount ``ps`` to each column, shared according to the background,
-``p(i, x) = (count(i, x) + ps * bg(x)) / (N_i + ps)``, and differ in ``ps`` and the log base:
+Presets (``PRESETS``) reproduce the peers' conventions for turning counts into scores. Each adds a
+total pseudocount ``ps`` to each column, shared according to the background, and they differ in ``ps``,
+the log base, and the site count N the pseudocount is weighed against:
 
-* ``"fimo"``: ps = 0.1 (FIMO's ``--motif-pseudo`` default), scores in bits (log base 2), as the MEME
-  suite computes its log-odds matrices.
+* ``"fimo"``: ps = 0.1 (FIMO's ``--motif-pseudo`` default), scores in bits, each column against its own
+  total: ``p(i, x) = (count(i, x) + ps * bg(x)) / (N_i + ps)``. Equal to ``meme`` whenever every column
+  has the same total (most JASPAR matrices), but not otherwise.
+* ``"meme"``: exactly as MEME and FIMO score a MEME file: each column's letter frequencies f(i, x)
+  (normalised to sum to 1) and one site count N per motif, ``p(i, x) = (f(i, x) * N + ps * bg(x)) /
+  (N + ps)``, ps = 0.1, bits. N is the file's ``nsites`` (20, MEME's default, when it has none); for a
+  count matrix, the total of its first column, as MEME's ``jaspar2meme`` writes it. Scores then equal
+  FIMO's on the same file.
 * ``"moods"``: ps = 0.01 (``moods-dna.py --ps`` default, ``MOODS.tools.log_odds(mat, bg, ps)``),
-  natural logarithm.
+  natural logarithm, each column against its own total.
 
 Frequency matrices are turned into counts with ``nsites`` (the file's own value where the format
 carries one, otherwise 20, MEME's default) before the pseudocount is added.
+
+A word's score is the sum of its columns' entries on the motif's integer grid (:mod:`._integer`):
+:meth:`PSSM.score` and every exact answer and scan use that one summation.
 """
 from dataclasses import dataclass, field
 import math
@@ -31,8 +40,9 @@ from ..errors import InvalidParameter
 
 LETTERS = "ACGT"
 PRESETS = {
-    "fimo": {"pseudocount": 0.1, "log_base": 2.0},
-    "moods": {"pseudocount": 0.01, "log_base": math.e},
+    "fimo": {"pseudocount": 0.1, "log_base": 2.0, "sites": "column"},
+    "meme": {"pseudocount": 0.1, "log_base": 2.0, "sites": "motif"},
+    "moods": {"pseudocount": 0.01, "log_base": math.e, "sites": "column"},
 }
 DEFAULT_PRESET = "fimo"
 DEFAULT_NSITES = 20.0
@@ -245,13 +255,20 @@ class PSSM:
         return float(self.scores.max(axis=1).sum())
 
     def score(self, word) -> float:
-        """Score of one word (str of A, C, G, T/U)."""
+        """Score of one word (str of A, C, G, T/U), summed on the motif's integer grid: the same number
+        every exact P-value, threshold and scan of this motif uses for it.
+
+        >>> PSSM([[0.1, 0.0, 0.0, 0.0], [0.2, 0.0, 0.0, 0.0]]).score("AA")
+        0.30000000000001137
+        """
         from ..alphabet import encode
+        from ._integer import grid_bits, to_score, to_units, word_units
 
         codes = encode(word)
         if codes.size != self.length or np.any(codes > 3):
             raise InvalidParameter(f"word {word!r}: expected {self.length} letters A, C, G, T")
-        return float(self.scores[np.arange(self.length), codes].sum())
+        bits = grid_bits(self.scores)
+        return to_score(word_units(to_units(self.scores, bits), codes), bits)
 
     @classmethod
     def from_counts(cls, counts, *, motif_id="motif", name="", background=None, preset=DEFAULT_PRESET,
@@ -280,7 +297,12 @@ class PSSM:
         totals = c.sum(axis=1, keepdims=True)
         if np.any(totals + ps <= 0):
             raise InvalidParameter(f"{motif_id}: a column has no counts and the pseudocount is 0")
-        probs = (c + ps * bg) / (totals + ps)
+        if PRESETS[preset]["sites"] == "motif":         # MEME: frequencies and one site count per motif
+            sites = float(nsites or DEFAULT_NSITES) if kind == "frequencies" else float(totals[0, 0])
+            freqs = np.divide(c, totals, out=np.full_like(c, 0.25), where=totals > 0)
+            probs = (freqs * sites + ps * bg) / (sites + ps)
+        else:
+            probs = (c + ps * bg) / (totals + ps)
         with np.errstate(divide="ignore"):
             scores = (np.log(probs) - np.log(bg)) / math.log(base)
         return cls(scores, motif_id=motif_id, name=name, background=background, counts=c,
@@ -318,6 +340,18 @@ class PSSM:
             return PSSM(self.scores, self.motif_id, self.name, background, None, None, None, None, self.source)
         return PSSM.from_counts(self.counts, motif_id=self.motif_id, name=self.name, background=background,
                                 pseudocount=self.pseudocount, log_base=self.log_base, source=self.source)
+
+    def reverse_complement(self) -> "PSSM":
+        """The matrix of the other strand: columns in reverse order, each letter's score given to its
+        complement (A <-> T, C <-> G); the same background.
+
+        >>> PSSM([[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]).reverse_complement().scores.tolist()
+        [[8.0, 7.0, 6.0, 5.0], [4.0, 3.0, 2.0, 1.0]]
+        """
+        counts = None if self.counts is None else self.counts[::-1, ::-1].copy()
+        probs = None if self.probabilities is None else self.probabilities[::-1, ::-1].copy()
+        return PSSM(self.scores[::-1, ::-1].copy(), self.motif_id, self.name, self.background, counts, probs,
+                    self.pseudocount, self.log_base, self.source)
 
     def distribution(self, variant: "str | None" = None, *, backend: str = "cpu", precision: "float | None" = None,
                      slices: int = 4, buckets: int = 3600, threads: int = 0):

@@ -28,6 +28,8 @@ class PValue(_Row):
     (0.0199, 0.02, 0.0199)
     """
 
+    DERIVED = ("note",)
+
     motif_id: str
     score: float
     pvalue: float
@@ -36,6 +38,17 @@ class PValue(_Row):
     variant: str = "exact"
     grid_step: float = 0.0
     backend: str = "cpu"
+    exact: bool = False
+    precision: "float | None" = hidden(default=None)
+
+    @property
+    def note(self):
+        """How far to trust ``pvalue`` (None when it is exact)."""
+        if self.exact:
+            return None
+        return (f"certified between pvalue_low and pvalue_high (grid step {self.grid_step:.3g})"
+                if self.variant != "exact" or self.precision is None
+                else f"certified to relative precision {self.precision:g}")
 
     @property
     def low(self) -> float:
@@ -77,6 +90,10 @@ class Threshold(_Row):
     variant: str = "exact"
     grid_step: float = 0.0
     backend: str = "cpu"
+    exact: bool = False
+    pvalue_below: "float | None" = None
+    why: str = hidden(default="")
+    precision: "float | None" = hidden(default=None)
 
     @property
     def reachable(self) -> bool:
@@ -84,8 +101,18 @@ class Threshold(_Row):
 
     @property
     def note(self):
-        """Why ``score`` is missing (None when it is not)."""
-        return None if self.reachable else NOTE_UNREACHABLE
+        """Why ``score`` is missing, or how it falls short of the optimal cut (None: it is optimal)."""
+        if not self.reachable:
+            return NOTE_UNREACHABLE
+        if self.exact:
+            return None
+        if self.why == "within_precision":
+            return (f"within precision {self.precision:g}: valid; the optimal threshold lies in "
+                    f"({self.score_low:.6g}, {self.score:.6g}]")
+        if self.why == "unproven":
+            return (f"valid but not proven optimal (too long to list every word near the cut); the optimal "
+                    f"threshold lies in ({self.score_low:.6g}, {self.score:.6g}]")
+        return f"certified: P-value in [{self.pvalue_low:.3g}, {self.pvalue_high:.3g}] (grid step {self.grid_step:.3g})"
 
     @property
     def low(self) -> float:
@@ -109,7 +136,8 @@ def _bound(name, index):
 class CompareResult(_Row):
     """COMPARE at one shift: the probabilities (low, high) of the words scoring above both thresholds
     (matrix 1 >= ``alpha`` and matrix 2 >= ``beta``), above one only, and above neither. Matrix 2's
-    first column is placed at matrix 1's column ``shift``; ``span`` columns cover both.
+    first column is placed at matrix 1's column ``shift``; ``span`` columns cover both. ``strand`` "-":
+    matrix 2 is taken as its reverse complement.
 
     >>> r = CompareResult("a", "b", 0, 6, 5.0, 4.0, (0.01, 0.01), (0.0, 0.0), (0.0, 0.0), (0.99, 0.99))
     >>> r.similarity, r.to_dict()["both_high"]
@@ -131,6 +159,7 @@ class CompareResult(_Row):
     neither: tuple = hidden()
     variant: str = "exact"
     backend: str = "cpu"
+    strand: str = "+"
 
     both_low, both_high = _bound("both", 0), _bound("both", 1)
     only1_low, only1_high = _bound("only1", 0), _bound("only1", 1)

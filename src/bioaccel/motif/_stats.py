@@ -10,19 +10,19 @@ from .._parallel import threads as using_threads
 from .._gpu import require_gpu
 from ..errors import InvalidParameter
 from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES, bucket_distribution
-from ._exact import DEFAULT_RTOL, ExactDistribution
+from ._exact import ExactDistribution
 from ._grid import ScoreDistribution  # noqa: F401  (the return annotation)
 from ._variants import VARIANTS
 
 
-def check_precision(precision) -> float:
-    """The exact variant's relative precision: ``precision`` (> 0, finite), or the default for None.
+def check_precision(precision) -> "float | None":
+    """The exact variant's tolerance: None (exact answers, the default) or ``precision`` (> 0, finite).
 
     >>> check_precision(None), check_precision(0.01)
-    (0.001, 0.01)
+    (None, 0.01)
     """
     if precision is None:
-        return DEFAULT_RTOL
+        return None
     if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or not math.isfinite(precision) \
             or precision <= 0:
         raise InvalidParameter(f"precision must be a finite number > 0, got {precision!r}")
@@ -47,8 +47,8 @@ def score_distribution(pssm, variant: "str | None" = None, *, backend: str = "cp
     """The score distribution of ``pssm`` by ``variant`` (None: the backend's default, ``exact`` on the
     CPU, ``bucket`` on the GPU; see ``bioaccel.motif.VARIANTS``).
 
-    ``exact`` answers each question on its own refined grid, to the relative ``precision`` (default
-    1e-3); ``bucket`` is BUCKETSCOREDISTRIBUTION with ``slices`` slices and ``buckets`` buckets,
+    ``exact`` answers each question exactly on the motif's integer grid (or, with ``precision``, to that
+    relative tolerance); ``bucket`` is BUCKETSCOREDISTRIBUTION with ``slices`` slices and ``buckets`` buckets,
     computed here on ``threads`` CPU threads (0: all cores) or the GPU. Either way, ask it
     ``.pvalue_result(score)``, ``.threshold(p)``, ``.pvalue(score)`` or ``.threshold_fpr(p)``.
 
@@ -60,8 +60,8 @@ def score_distribution(pssm, variant: "str | None" = None, *, backend: str = "cp
     0.0625
     """
     variant = check_variant(variant, backend)
-    rtol = check_precision(precision)
+    precision = check_precision(precision)
     if variant == "exact":
-        return ExactDistribution(pssm, rtol=rtol)
+        return ExactDistribution(pssm, precision=precision)
     with using_threads(threads):
         return bucket_distribution(pssm, slices=slices, buckets=buckets, backend=backend)

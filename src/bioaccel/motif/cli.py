@@ -8,7 +8,14 @@ from .._cliutil import add_backend_option, add_output_option, add_threads_option
 from ._variants import COMPARE_VARIANTS, VARIANTS
 
 FORMATS = ("tsv", "json", "text")     # text: TSV, as before
-STATS_COLUMNS = ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high", "variant"]
+PVALUE_COLUMNS = ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high", "exact", "variant",
+                  "note"]
+THRESHOLD_COLUMNS = ["motif_id", "name", "length", "p", "score", "pvalue", "pvalue_low", "pvalue_high",
+                     "score_low", "pvalue_below", "exact", "variant", "note"]
+#: COMPARE's default P-value. 1e-4 leaves a 6-column motif a single word at most (4**6 x 1e-4 < 1), so
+#: overlaps between short motifs could not be measured; at 1e-3 it keeps a few words, as MACRO-APE's
+#: default of 5e-4 does for 7-mers.
+COMPARE_DEFAULT_P = 1e-3
 
 
 def _common(parser, registry=None):
@@ -23,7 +30,9 @@ def _common(parser, registry=None):
     parser.add_argument("--background-order", type=int, default=0, metavar="K",
                         help="order of the Markov background estimated from the FASTA file (default 0)")
     parser.add_argument("--preset", default="fimo", metavar="NAME",
-                        help="pseudocount and log base of fimo (0.1, bits; default) or moods (0.01, natural log)")
+                        help="how counts become log-odds: fimo (pseudocount 0.1, bits, each column against its own "
+                             "total; default), meme (0.1, bits, one site count per motif: scores equal FIMO's on "
+                             "the same MEME file) or moods (0.01, natural log)")
     parser.add_argument("--pseudocount", type=float, default=None, metavar="PS",
                         help="total pseudocount per column, shared by the background (overrides the preset)")
     parser.add_argument("--log-base", type=float, default=None, metavar="B", help="log base of the scores")
@@ -36,8 +45,9 @@ def _common(parser, registry=None):
         parser.add_argument("--buckets", type=int, default=3600, metavar="B",
                             help="bucket variant: buckets per table B (default 3600, as Giraud & Varré)")
         parser.add_argument("--precision", type=float, default=None, metavar="R",
-                            help="exact variant: refine until the P-value bounds are within this relative "
-                                 "gap (default 1e-3)")
+                            help="exact variant: answers are exact by default (the optimal threshold; a P-value to "
+                                 "the last word); with R, stop once the uncertain words weigh at most R x P "
+                                 "(faster on long matrices; the results then say exact False)")
         parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
                             help="also draw the score distribution and P-value curve of the first motifs")
     parser.add_argument("--format", choices=FORMATS, default="tsv",
@@ -58,9 +68,16 @@ def register(subparsers):
     show.add_argument("motif", metavar="MOTIF")
     _common(show)
     show.set_defaults(run=run_show)
-    pv = sub.add_parser("pvalue", help="SCORETOPVALUE: P(score >= S) for each motif")
+    pv = sub.add_parser("pvalue", help="SCORETOPVALUE: P(score >= S) for each motif",
+                        description="P(score >= S) of each motif for every score given (--score, --scores, "
+                                    "--word), one row each. A word's own score always counts that word.")
     pv.add_argument("motif", metavar="MOTIF")
-    pv.add_argument("--score", type=float, required=True, metavar="S")
+    pv.add_argument("--score", type=float, action="append", default=[], metavar="S",
+                    help="a score (repeat for several)")
+    pv.add_argument("--scores", metavar="FILE", default=None,
+                    help="a file of scores, separated by spaces, commas or new lines")
+    pv.add_argument("--word", action="append", default=[], metavar="ACGT",
+                    help="the score of this word, for each motif as long as it (repeat for several)")
     _common(pv, VARIANTS)
     pv.set_defaults(run=run_pvalue)
     th = sub.add_parser("threshold", help="PVALUETOSCORE: the score threshold of P-value P for each motif")
@@ -71,10 +88,15 @@ def register(subparsers):
     cmp_ = sub.add_parser("compare", help="COMPARE: words above both thresholds, one, neither, at every shift")
     cmp_.add_argument("motif1", metavar="M1")
     cmp_.add_argument("motif2", metavar="M2")
-    cmp_.add_argument("--pvalue", type=float, required=True, metavar="P",
-                      help="each matrix's threshold is its score threshold at this P-value (same variant)")
+    cmp_.add_argument("--pvalue", type=float, default=COMPARE_DEFAULT_P, metavar="P",
+                      help="each matrix's threshold is its score threshold at this P-value (same variant; "
+                           f"default {COMPARE_DEFAULT_P:g}: at 1e-4 a 6-column motif keeps one word at most)")
     cmp_.add_argument("--shift", type=int, default=None, metavar="D",
                       help="only this shift (matrix 2's first column at matrix 1's column D); default: all")
+    cmp_.add_argument("--all-shifts", action="store_true",
+                      help="one row per shift and strand (default: one row per pair, its best shift and strand)")
+    cmp_.add_argument("--forward-only", action="store_true",
+                      help="compare matrix 2 as given only (default: also its reverse complement)")
     _common(cmp_, COMPARE_VARIANTS)
     cmp_.set_defaults(run=run_compare)
     parser.set_defaults(run=lambda args, stdout, stderr: (parser.print_help(stderr), 2)[1])
@@ -147,53 +169,113 @@ def _columns(result_class):
         list(result_class.DERIVED)
 
 
-def _write_stats(args, stdout, motifs, results, result_class):
-    """One row per motif: its id, name and length, then its P-value or threshold (TSV: the main
-    columns; JSON: every field)."""
+def _write_stats(args, stdout, rows, columns, json_columns, marks_of):
+    """One row per answer (TSV: ``columns``; JSON: ``json_columns``); then the plot, if asked for."""
     from .._output import open_output
     from .._plotting import plot_format
-    from .._results import TableWriter, chunked
+    from .._results import TableWriter, chunked, format_number
 
     if args.plot:
         plot_format(args.plot)
-    rows = ({"motif_id": m.motif_id, "name": m.name, "length": m.length, **r.to_dict()}
-            for m, r in zip(motifs, results))
-    columns = STATS_COLUMNS
-    if args.format == "json":
-        columns = ["motif_id", "name", "length"] + [c for c in _columns(result_class) if c != "motif_id"]
-    marks = []              # the score of each row: the one asked, or the threshold found
+    marks = []              # (motif, score) of each row: the one asked, or the threshold found
     with open_output(args.output, "w", stdout=stdout) as out:
-        writer = TableWriter(out, columns, _table_format(args),
-                             {c: _pvalue_text for c in ("pvalue", "pvalue_low", "pvalue_high")})
+        if args.format == "json":
+            writer = TableWriter(out, json_columns, "json")
+        else:
+            writer = TableWriter(out, columns, "tsv", {**{c: _pvalue_text for c in
+                                                          ("p", "pvalue", "pvalue_low", "pvalue_high", "pvalue_below")},
+                                                       "note": lambda v: "-" if v is None else str(v),
+                                                       "score_low": lambda v: format_number(v)})
         writer.header()
         for chunk in chunked(rows):
-            writer.write(chunk)
-            marks.extend(r["score"] for r in chunk)
+            writer.write([row for _, row in chunk])
+            marks.extend((motif, row["score"]) for motif, row in chunk)
     if args.plot:
         from ._plot import plot_distributions
 
-        plot_distributions(_plot_items(args, motifs, marks), args.plot)
+        seen, firsts = set(), []
+        for motif, score in marks:          # one panel per motif, marked at its first row's score
+            if motif.motif_id not in seen:
+                seen.add(motif.motif_id)
+                firsts.append((motif, score))
+        plot_distributions(_plot_items(args, [m for m, _ in firsts], [sc for _, sc in firsts]), args.plot)
     return 0
 
 
+def _read_scores(path):
+    """The numbers of a scores file (spaces, commas or new lines between them)."""
+    import re
+
+    from .._files import read_text
+    from ..errors import InputError
+
+    values = []
+    for lineno, line in enumerate(read_text(path, expected="a file of scores").splitlines(), start=1):
+        for token in re.split(r"[\s,;]+", line.split("#")[0].strip()):
+            if not token:
+                continue
+            try:
+                value = float(token)
+            except ValueError:
+                raise InputError(f"{path}: line {lineno}: {token!r} is not a number") from None
+            if value != value:
+                raise InputError(f"{path}: line {lineno}: {token!r} is not a number")
+            values.append(value)
+    if not values:
+        raise InputError(f"{path}: no score in the file")
+    return values
+
+
 def run_pvalue(args, stdout, stderr):
+    import math
+
+    from ..errors import InvalidParameter
     from ._api import iter_pvalues
-    from ._result import PValue
     from ._stats import check_variant
 
     check_variant(args.variant, args.backend)            # before reading any motif
+    scores = list(args.score) + (_read_scores(args.scores) if args.scores else [])
+    for value in scores:
+        if math.isnan(value):
+            raise InvalidParameter("--score nan is not a score")
+    if not scores and not args.word:
+        raise InvalidParameter("give at least one --score S, --scores FILE or --word ACGT")
     motifs = _motifs(args, args.motif, _params(args))
-    return _write_stats(args, stdout, motifs, iter_pvalues(motifs, args.score, **_options(args)), PValue)
+    for word in args.word:      # a word is asked of the motifs of its length
+        if not any(len(word) == m.length for m in motifs):
+            lengths = sorted({m.length for m in motifs})
+            raise InvalidParameter(f"--word {word!r}: {len(word)} letters, but the motifs have "
+                                   f"{', '.join(map(str, lengths))}")
+    options = _options(args)
+
+    def rows():
+        for motif in motifs:
+            asked = [(None, s) for s in scores] + [(w, motif.score(w)) for w in args.word if len(w) == motif.length]
+            answers = iter_pvalues(motif, [s for _, s in asked], **options)
+            for (word, _), r in zip(asked, answers):
+                row = {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
+                if args.word:
+                    row["word"] = word or "-"
+                yield motif, row
+
+    columns = PVALUE_COLUMNS[:4] + (["word"] if args.word else []) + PVALUE_COLUMNS[4:]
+    json_columns = columns[:-2] + ["grid_step", "backend", "note"]
+    return _write_stats(args, stdout, rows(), columns, json_columns, None)
 
 
 def run_threshold(args, stdout, stderr):
     from ._api import iter_thresholds
-    from ._result import Threshold
     from ._stats import check_variant
 
     check_variant(args.variant, args.backend)
     motifs = _motifs(args, args.motif, _params(args))
-    return _write_stats(args, stdout, motifs, iter_thresholds(motifs, args.pvalue, **_options(args)), Threshold)
+
+    def rows():
+        for motif, r in zip(motifs, iter_thresholds(motifs, args.pvalue, **_options(args))):
+            yield motif, {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
+
+    json_columns = THRESHOLD_COLUMNS[:-1] + ["grid_step", "backend", "note"]
+    return _write_stats(args, stdout, rows(), THRESHOLD_COLUMNS, json_columns, None)
 
 
 def _interval(bounds):
@@ -203,23 +285,28 @@ def _interval(bounds):
     return f"{format_number(low, digits=4)}..{format_number(high, digits=4)}"
 
 
-COMPARE_COLUMNS = ["motif1", "motif2", "shift", "alpha", "beta", "both", "only1", "only2", "neither", "similarity"]
-COMPARE_JSON = ["motif_id", "motif1", "motif2", "pvalue", "score", "best_shift", "similarity", "shifts"]
+COMPARE_COLUMNS = ["motif1", "motif2", "strand", "shift", "alpha", "beta", "both", "only1", "only2", "neither",
+                   "similarity"]
+COMPARE_JSON = ["motif1", "motif2", "strand", "shift", "span", "pvalue", "alpha", "beta", "both_low", "both_high",
+                "only1_low", "only1_high", "only2_low", "only2_high", "neither_low", "neither_high", "similarity",
+                "variant"]
 
 
 def run_compare(args, stdout, stderr):
+    import itertools
+
     from .._output import open_output
     from .._plotting import plot_format
     from .._results import TableWriter, format_number
-    from ._api import iter_compare, thresholds
+    from ._api import best_per_pair, iter_compare
 
     COMPARE_VARIANTS.resolve(args.variant, args.backend)   # before reading any motif
     params = _params(args)
     first, second = _motifs(args, args.motif1, params), _motifs(args, args.motif2, params)
     if args.plot:
         plot_format(args.plot)
-    cut1, cut2 = (thresholds(motifs, args.pvalue, **_options(args)) for motifs in (first, second))
     shifts = "all" if args.shift is None else [args.shift]
+    strands = "+" if args.forward_only else "both"
     with open_output(args.output, "w", stdout=stdout) as out:
         if args.format == "json":
             writer = TableWriter(out, COMPARE_JSON, "json")
@@ -228,22 +315,26 @@ def run_compare(args, stdout, stderr):
                                  {**{k: _interval for k in ("both", "only1", "only2", "neither")},
                                   "similarity": lambda v: format_number(v, digits=4)})
         writer.header()
-        for m1, t1 in zip(first, cut1):
-            for m2, t2 in zip(second, cut2):
-                results = list(iter_compare(m1, m2, alpha=t1.score, beta=t2.score, shifts=shifts, **_options(args)))
-                if args.format == "json":
-                    best = max(results, key=lambda r: r.similarity)
-                    writer.write([{"motif_id": f"{m1.motif_id}~{m2.motif_id}", "motif1": m1.motif_id,
-                                   "motif2": m2.motif_id, "pvalue": args.pvalue,
-                                   "score": [t1.to_dict()["score"], t2.to_dict()["score"]],
-                                   "best_shift": best.shift, "similarity": best.similarity,
-                                   "shifts": [r.to_dict() for r in results]}])
-                else:
-                    writer.write([{"motif1": r.motif1, "motif2": r.motif2, "shift": r.shift, "alpha": r.alpha,
-                                   "beta": r.beta, "both": r.both, "only1": r.only1, "only2": r.only2,
-                                   "neither": r.neither, "similarity": r.similarity} for r in results])
-    if args.plot:
-        from ._plot import plot_distributions
 
-        plot_distributions(_plot_items(args, first, [t.score for t in cut1]), args.plot)
+        def row(r):
+            return {**r.to_dict(), "both": r.both, "only1": r.only1, "only2": r.only2, "neither": r.neither,
+                    "pvalue": args.pvalue}
+
+        # every pair, each motif's threshold computed once; a pair's rows come together, so its best
+        # row is written as soon as the pair is done
+        results = iter_compare(first, second, p=args.pvalue, shifts=shifts, strands=strands, **_options(args))
+        for _, rows in itertools.groupby(results, key=lambda r: (r.motif1, r.motif2)):
+            rows = list(rows)
+            writer.write([row(r) for r in (rows if args.all_shifts else best_per_pair(rows))])
+    if args.plot:
+        from ._api import thresholds
+
+        cut1 = thresholds(first, args.pvalue, **_options(args))
+        plot_distributions_for(args, first, [t.score for t in cut1])
     return 0
+
+
+def plot_distributions_for(args, motifs, marks):
+    from ._plot import plot_distributions
+
+    plot_distributions(_plot_items(args, motifs, marks), args.plot)

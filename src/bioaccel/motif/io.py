@@ -125,37 +125,62 @@ def _check_jaspar(path, text):
         raise InputError(f"{path}: no motif found")
 
 
-def _check_meme(path, text):
+def _read_meme(path, text, kind):
+    """The motifs of a MEME (minimal) file, read here rather than by Biopython, which rounds each
+    probability times nsites to a whole count: frequencies are kept to every digit, with their nsites.
+    Every matrix must hold exactly ``w`` rows of 4 probabilities."""
     lines = text.splitlines()
     if not any(ln.startswith("MEME version") for ln in lines):
         _fail(path, 1, "not a MEME file (no 'MEME version' line)")
-    motifs = 0
+    out = []
+    ident = name = None
     i = 0
     while i < len(lines):
         line = lines[i]
         if line.startswith("MOTIF"):
-            if len(line.split()) < 2:
+            fields = line.split()
+            if len(fields) < 2:
                 _fail(path, i + 1, "MOTIF line without an identifier")
-            motifs += 1
-        if "letter-probability matrix" in line:
-            m = re.search(r"w=\s*(\d+)", line)
-            if not m:
+            ident, name = fields[1], " ".join(fields[2:])
+        elif "letter-probability matrix" in line:
+            if ident is None:
+                _fail(path, i + 1, "letter-probability matrix before any MOTIF line")
+            found = re.search(r"w=\s*(\S+)", line)
+            if not found:
                 _fail(path, i + 1, "letter-probability matrix without 'w='")
-            width = int(m.group(1))
-            alen = re.search(r"alength=\s*(\d+)", line)
-            if alen and int(alen.group(1)) != 4:
+            if not re.fullmatch(r"\d+", found.group(1)) or int(found.group(1)) < 1:
+                _fail(path, i + 1, f"w= {found.group(1)}: expected the number of matrix rows, a whole number >= 1")
+            width = int(found.group(1))
+            alen = re.search(r"alength=\s*(\S+)", line)
+            if alen and alen.group(1) != "4":
                 _fail(path, i + 1, f"alength= {alen.group(1)}: only DNA/RNA motifs (4 letters) are read")
-            for r in range(width):
-                j = i + 1 + r
-                if j >= len(lines) or not lines[j].strip():
-                    _fail(path, j + 1, f"expected {width} matrix rows, found {r}")
+            nsites = None
+            sites = re.search(r"nsites=\s*(\S+)", line)
+            if sites:
+                try:
+                    nsites = float(sites.group(1))
+                except ValueError:
+                    _fail(path, i + 1, f"nsites= {sites.group(1)} is not a number")
+                if not (nsites > 0 and np.isfinite(nsites)):
+                    _fail(path, i + 1, f"nsites= {sites.group(1)}: expected a number of sites > 0")
+            rows = []
+            j = i + 1
+            while j < len(lines) and lines[j].strip() and _NUM_RE.match(lines[j].strip()):
                 values = _check_numeric_row(path, j + 1, lines[j], expect=4)
                 if any(v < 0 for v in values):
                     _fail(path, j + 1, "negative probability")
-            i += width
+                rows.append(values)
+                j += 1
+            if len(rows) != width:
+                _fail(path, i + 1, f"w= {width} but the matrix has {len(rows)} rows")
+            out.append(RawMotif(ident, name, np.array(rows), "frequencies" if kind == "auto" else kind,
+                                nsites=nsites, source=path))
+            i = j
+            continue
         i += 1
-    if not motifs:
-        raise InputError(f"{path}: no MOTIF found")
+    if not out:
+        raise InputError(f"{path}: no MOTIF with a letter-probability matrix found")
+    return out
 
 
 def _check_transfac(path, text):
@@ -299,20 +324,7 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
                                 "counts" if kind == "auto" else kind, source=path))
         return out
     if fmt == "meme":
-        _check_meme(path, text)
-        out = []
-        # Biopython keeps only the identifier of 'MOTIF identifier alternate-name'
-        alt = {f[1]: " ".join(f[2:]) for f in (ln.split() for ln in text.splitlines() if ln.startswith("MOTIF"))
-               if len(f) > 1}
-        for m in _biopython(path, text, "minimal"):
-            ident, _, name = m.name.partition(" ")
-            name = name or alt.get(ident, "")
-            nsites = getattr(m, "num_occurrences", None)
-            probs = _counts_array(m) / float(nsites or 1)
-            # Biopython scales probabilities by nsites; keep them as frequencies with their nsites
-            out.append(RawMotif(ident, name, probs, "frequencies" if kind == "auto" else kind,
-                                nsites=nsites, source=path))
-        return out
+        return _read_meme(path, text, kind)
     if fmt == "transfac":
         _check_transfac(path, text)
         out = []
