@@ -44,10 +44,31 @@ class _NegativeNumbers:
 _NEGATIVE = _NegativeNumbers()
 
 
-def add_backend_option(parser, backends=("cpu", "gpu")):
+def backends_of(registry) -> tuple:
+    """The backends that have at least one variant of ``registry`` (the choices of ``--backend``).
+
+    >>> from bioaccel.interact._variants import VARIANTS
+    >>> backends_of(VARIANTS)
+    ('cpu',)
+    """
+    from ._registry import BACKENDS
+
+    return tuple(b for b in BACKENDS if any(b in v.backends for v in registry))
+
+
+def add_backend_option(parser, backends=("cpu", "gpu"), registry=None):
+    """``--backend``; with ``registry``, only the backends that have a variant of it."""
+    if registry is not None:
+        backends = backends_of(registry)
     parser.add_argument("--backend", choices=backends, default="cpu",
                         help="cpu: Numba on all cores (default)" + ("; gpu: CUDA through CuPy" if "gpu" in backends
-                                                                     else ""))
+                                                                     else " (the only backend of this command)"))
+
+
+def add_quiet_option(parser):
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar and no time estimate on standard error (neither is shown when "
+                             "standard error is not a terminal)")
 
 
 def count(text):
@@ -68,12 +89,20 @@ def add_threads_option(parser):
 
 def add_output_option(parser):
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
-                        help="write here instead of standard output (written atomically)")
+                        help="write here instead of standard output ('-'); the file appears only when the whole run "
+             "succeeds (a device such as /dev/null is written directly)")
+
+
+def dask_address(text):
+    """argparse type of ``--dask``: 'local' or a scheduler address, never empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a scheduler address (tcp://host:8786) or 'local', got ''")
+    return text.strip()
 
 
 def add_dask_option(parser):
     parser.add_argument(
-        "--dask", metavar="ADDRESS|local", default=None,
+        "--dask", metavar="ADDRESS|local", default=None, type=dask_address,
         help="run on a Dask cluster: a scheduler address, or 'local' for one on this machine "
              "(one worker per core, or per GPU with --backend gpu); needs bioaccel[dask]",
     )

@@ -26,6 +26,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ._results import shown
 from .errors import InvalidParameter
 
 
@@ -48,7 +49,7 @@ def resolve_threads(count: int) -> int:
     1
     """
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise InvalidParameter(f"threads must be 0 (all cores) or a positive whole number, got {count!r}")
+        raise InvalidParameter(f"threads must be 0 (all cores) or a positive whole number, got {shown(count)}")
     cores = numba.config.NUMBA_NUM_THREADS
     return min(int(count), cores) if count else cores
 

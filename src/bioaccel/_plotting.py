@@ -1,5 +1,6 @@
-"""What every ``--plot`` shares: the formats we write, a matplotlib figure without pyplot (no display,
-no global state), and an atomic save. matplotlib is imported only when a plot is asked for."""
+"""What every ``--plot`` shares: the formats we write, the check that matplotlib is there (made before
+any work), a matplotlib figure without pyplot (no display, no global state), and the save. matplotlib is
+imported only when a plot is asked for."""
 from ._output import open_output
 from .errors import InvalidParameter
 
@@ -7,11 +8,27 @@ PLOT_FORMATS = ("svg", "png", "pdf")
 
 
 def plot_format(path):
-    """The image format named by ``path``'s extension; InvalidParameter if it is not one we write."""
+    """The image format named by ``path``'s extension; InvalidParameter if it is not one we write.
+
+    >>> plot_format("arcs.SVG")
+    'svg'
+    """
     ext = str(path).rsplit(".", 1)[-1].lower() if "." in str(path) else ""
     if ext not in PLOT_FORMATS:
-        raise InvalidParameter(f"--plot {path}: the file name must end in {', '.join('.' + f for f in PLOT_FORMATS)}")
+        raise InvalidParameter(f"--plot {path}: the file name must end in "
+                               f"{', '.join('.' + f for f in PLOT_FORMATS[:-1])} or .{PLOT_FORMATS[-1]}")
     return ext
+
+
+def check_plot(path):
+    """Everything a ``--plot`` needs, checked before any work: a known extension and matplotlib."""
+    fmt = plot_format(path)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InvalidParameter("--plot needs matplotlib, which is not installed: pip install 'bioaccel[plot]'") \
+            from None
+    return fmt
 
 
 def new_figure(rows, columns, row_height):
@@ -24,8 +41,12 @@ def new_figure(rows, columns, row_height):
     return fig, fig.subplots(rows, columns, squeeze=False)
 
 
-def save_figure(fig, path):
-    """Write ``fig`` to ``path`` in the format its extension names, atomically."""
+def save_figure(fig, path, handle=None):
+    """Write ``fig`` in the format ``path``'s extension names: into ``handle`` (a binary file an
+    :class:`~bioaccel._output.Outputs` transaction opened) or, without one, to ``path`` atomically."""
     fmt = plot_format(path)
-    with open_output(path, "wb") as handle:
+    if handle is not None:
         fig.savefig(handle, format=fmt)
+        return
+    with open_output(path, "wb", option="--plot") as out:
+        fig.savefig(out, format=fmt)

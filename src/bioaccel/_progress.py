@@ -50,3 +50,43 @@ def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale
         yield bar
     finally:
         bar.close()
+
+
+#: Work expected to take longer than this (seconds) is announced on one line before it starts.
+ANNOUNCE_SECONDS = 10.0
+
+
+def format_duration(seconds) -> str:
+    """A rough duration for a person: seconds, minutes, hours or days.
+
+    >>> [format_duration(s) for s in (0.4, 42, 600, 5400, 3e5)]
+    ['under a second', 'about 42 s', 'about 10 min', 'about 1.5 h', 'about 3.5 days']
+    """
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"about {seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"about {seconds / 3600:.2g} h"
+    return f"about {seconds / 86400:.2g} days"
+
+
+def announce(stream, prog, seconds, what, way_out=None, *, quiet=False) -> bool:
+    """Before long work: one line on ``stream`` (stderr) when ``seconds`` passes ANNOUNCE_SECONDS and
+    the user did not ask for ``--quiet``: ``prog: about 8 min for WHAT; WAY_OUT``. Returns whether it
+    printed.
+
+    >>> import io
+    >>> err = io.StringIO()
+    >>> announce(err, "bioaccel fold", 480, "3 records of up to 40,000 nt", "--backend gpu would take 1 s")
+    True
+    >>> err.getvalue()
+    'bioaccel fold: about 8 min for 3 records of up to 40,000 nt; --backend gpu would take 1 s\\n'
+    """
+    if quiet or seconds is None or seconds < ANNOUNCE_SECONDS:
+        return False
+    line = f"{prog}: {format_duration(seconds)} for {what}" + (f"; {way_out}" if way_out else "")
+    print(line, file=stream, flush=True)
+    return True

@@ -39,6 +39,20 @@ def format_number(value, digits=None) -> str:
     return f"{value:.{digits}g}" if digits else repr(value)
 
 
+def shown(value) -> str:
+    """A value in an error message, as a person would write it (never a NumPy repr): numbers as
+    :func:`format_number` writes them, but NaN as ``nan``; anything else as its ``repr``.
+
+    >>> shown(0.0), shown(float("nan")), shown(1e-4), shown(np.float64(2.5)), shown("x")
+    ('0', 'nan', '0.0001', '2.5', "'x'")
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return repr(value)
+    if math.isnan(value):
+        return "nan"
+    return format_number(value)
+
+
 def plain(value):
     """``value`` as plain Python for JSON: NumPy scalars and arrays unwrapped, NaN as None.
 

@@ -83,6 +83,29 @@ def read_fasta(path):
         raise InputError(f"{name}: no FASTA records (empty input)")
 
 
+def scan_lengths(path):
+    """The length of each record of the FASTA file ``path``, read quickly (letters are not checked:
+    :func:`read_fasta` does that); None for standard input, which cannot be read twice. Used to
+    estimate the time and memory of a whole batch before its first record.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
+    ...     _ = f.write(">r1\\nACGU\\nAC\\n>r2\\nGGG\\n")
+    >>> scan_lengths(f.name), scan_lengths("-")
+    ([6, 3], None)
+    """
+    if str(path) == "-":
+        return None
+    lengths = []
+    with open_text(path, expected="a FASTA file") as handle:
+        for line in handle:
+            if line.startswith(">"):
+                lengths.append(0)
+            elif lengths:
+                lengths[-1] += len(line) - sum(1 for c in line if c.isspace()) if line.strip() else 0
+    return lengths
+
+
 def _finish(name, header, header_line, chunks):
     parts = header.split(None, 1)
     if not parts:
