@@ -103,6 +103,50 @@ def fold_table(sequence, *, params=None, variant=None, threads=0) -> np.ndarray:
         return _cpu.unpack(table, base, len(codes))
 
 
+#: Measured fill rates in n^3 per second (bench/nussinov_cpu.py, bench/nussinov_gpu.py): the CPU's per
+#: thread (tiled: n = 4,000 in 0.47 s on 2 threads of the development machine), an H200's whole.
+CPU_RATE_PER_THREAD = {"tiled": 6.5e10}
+CPU_RATE_OTHER = 1.0e9                   # Li, Ranka & Sahni's CPU variants: ~60x slower than tiled
+GPU_RATE = {"tiled": 8.0e13}
+GPU_RATE_OTHER = 3.0e12
+SERIAL_VARIANTS = ("naive", "cache")
+
+
+def estimate_seconds(lengths, *, backend="cpu", variant=None, threads=0) -> float:
+    """Rough time to fold sequences of these ``lengths`` (sum of n^3 at a measured rate).
+
+    >>> round(estimate_seconds([40_000] * 3, threads=2) / 60)
+    25
+    """
+    from .._parallel import resolve_threads
+
+    variant = VARIANTS.resolve(variant, backend)
+    work = sum(float(n) ** 3 for n in lengths)
+    if backend == "gpu":
+        return work / GPU_RATE.get(variant, GPU_RATE_OTHER)
+    count = 1 if variant in SERIAL_VARIANTS else resolve_threads(threads)
+    return work / (CPU_RATE_PER_THREAD.get(variant, CPU_RATE_OTHER) * count)
+
+
+def check_sizes(lengths, *, params=None, backend="cpu", variant=None):
+    """Refuse, before any sequence is folded, a batch whose longest sequence will not fit in memory
+    (ResourceError with the estimate and a way out)."""
+    params, variant = _check(params, backend, variant)
+    if not lengths:
+        return
+    n = max(lengths)
+    params.cell_dtype(n)
+    if backend == "gpu":
+        from ._gpu import check_fits
+
+        check_fits(n, variant, params)
+        return
+    from ._cpu import check_memory, table_bytes
+
+    check_memory(table_bytes(n, params, variant), n, "tiled score table" if variant == "tiled"
+                 else f"dense {n:,} x {n:,} score table")
+
+
 def _check(params, backend, variant):
     params = _params(params)
     variant = VARIANTS.resolve(variant, backend)

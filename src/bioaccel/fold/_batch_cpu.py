@@ -37,7 +37,7 @@ def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, 
 
 
 
-_fold_batch_serial, _fold_batch_parallel = serial_and_parallel(_fold_batch)
+_fold_batch_serial, _fold_batch_parallel = serial_and_parallel(_fold_batch, nogil=True)
 
 
 def fold_batch(codes_list, params, *, tile=TILE, traceback=True):

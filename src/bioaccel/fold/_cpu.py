@@ -51,7 +51,7 @@ def fill_table(codes, params, variant="tiled", *, tile=TILE):
     return M.reshape(-1), np.arange(n, dtype=np.int64) * n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unpack(table, base, n):
     """The (n, n) int32 dense table (upper triangle; the rest 0) of any layout."""
     dense = np.zeros((n, n), dtype=np.int32)

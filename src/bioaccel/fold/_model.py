@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..alphabet import A, C, G, U
+from .._results import shown
 from ..errors import InvalidParameter
 
 _PAIRS = {"AU": ((A, U), (U, A)), "GC": ((G, C), (C, G)), "GU": ((G, U), (U, G))}
@@ -49,7 +50,7 @@ class FoldParams:
     def __post_init__(self):
         if isinstance(self.min_loop, bool) or not isinstance(self.min_loop, (int, np.integer)) \
                 or not 0 <= self.min_loop <= MAX_MIN_LOOP:
-            raise InvalidParameter(f"min_loop must be a whole number from 0 to {MAX_MIN_LOOP:,}, got {self.min_loop!r}")
+            raise InvalidParameter(f"min_loop must be a whole number from 0 to {MAX_MIN_LOOP:,}, got {shown(self.min_loop)}")
         for name in ("au", "gc", "gu"):
             value = getattr(self, name)
             if value is None:
@@ -57,9 +58,9 @@ class FoldParams:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
                     or not math.isfinite(value) or value < 0:
-                raise InvalidParameter(f"pair weight {name.upper()} must be a finite number >= 0, got {value!r}")
+                raise InvalidParameter(f"pair weight {name.upper()} must be a finite number >= 0, got {shown(value)}")
             if value > MAX_WEIGHT:
-                raise InvalidParameter(f"pair weight {name.upper()} must be at most {MAX_WEIGHT:,}, got {value!r}")
+                raise InvalidParameter(f"pair weight {name.upper()} must be at most {MAX_WEIGHT:,}, got {shown(value)}")
         self.unit  # validates that the weights are exact
 
     @classmethod

@@ -19,9 +19,9 @@ def _arcs(result, points=33):
     return arcs
 
 
-def plot_arcs(results, path):
+def plot_arcs(results, path, handle=None):
     """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), into
-    ``path`` (.svg, .png or .pdf), written atomically."""
+    ``path`` (.svg, .png or .pdf), written atomically (or into ``handle``, opened for ``path``)."""
     import numpy as np
     from matplotlib.collections import LineCollection
 
@@ -48,4 +48,4 @@ def plot_arcs(results, path):
                      fontsize=9, loc="left")
     if not results:
         axes[0].set_axis_off()
-    save_figure(fig, path)
+    save_figure(fig, path, handle)

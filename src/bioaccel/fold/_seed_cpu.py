@@ -43,7 +43,7 @@ def _cache_cell(M, codes, pairs, min_loop, row, col):
     M[col, row] = best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_naive(codes, pairs, min_loop):
     """CPU1: diagonal by diagonal, column reads M[k+1][col]."""
     n = codes.shape[0]
@@ -54,7 +54,7 @@ def fill_naive(codes, pairs, min_loop):
     return M
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_cache(codes, pairs, min_loop):
     """CPU2: CPU1 with each value mirrored into the lower triangle (``M[j][i] = C(i, j)``), so reads
     run along rows; the diagonal is 0."""
@@ -66,7 +66,7 @@ def fill_cache(codes, pairs, min_loop):
     return M
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def fill_naive_parallel(codes, pairs, min_loop):
     """OMP1: CPU1 with the rows of each diagonal in parallel."""
     n = codes.shape[0]
@@ -77,7 +77,7 @@ def fill_naive_parallel(codes, pairs, min_loop):
     return M
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def fill_cache_parallel(codes, pairs, min_loop):
     """OMP2: CPU2 with the rows of each diagonal in parallel."""
     n = codes.shape[0]

@@ -210,7 +210,7 @@ def tile_order(tiles):
     return ti.astype(np.int64), (ti + d).astype(np.int64), task_queue(dep_start, deps)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _fill_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles, order_i, order_j, queue, workers):
     """Every worker takes the next tile from the queue and computes it once its neighbours are done.
 
@@ -226,7 +226,7 @@ def _fill_parallel(table, base, codes, pairs, min_loop, tile, diag_tiles, order_
             complete(queue, k)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_serial(table, base, codes, pairs, min_loop, tile, diag_tiles):
     n = codes.shape[0]
     tiles = (n + tile - 1) // tile

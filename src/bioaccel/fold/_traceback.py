@@ -29,7 +29,7 @@ from ..errors import InternalError
 CORRUPT = -2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def traceback_pairs(table, base, codes, pairs, min_loop):
     """Return ``pair_to`` (int32, length n): the partner of each position, or -1 when unpaired."""
     n = codes.shape[0]

@@ -2,8 +2,8 @@
 
 Only argparse and the variant registry load when the parser is built; the algorithms load in ``run``.
 """
-from .._cliutil import (add_backend_option, add_dask_option, add_output_option, add_threads_option,
-                        add_variant_options)
+from .._cliutil import (add_backend_option, add_dask_option, add_output_option, add_quiet_option,
+                        add_threads_option, add_variant_options)
 from ._plot import MAX_PLOT_RECORDS
 from ._variants import VARIANTS
 
@@ -16,10 +16,10 @@ def register(subparsers):
         description="Fold each RNA of a FASTA file with Nussinov's algorithm and print its structure "
                     "and score (the weighted number of base pairs), record by record in input order.",
     )
-    parser.add_argument("fasta", nargs="?", default="-", metavar="FASTA",
-                        help="FASTA file, plain or compressed ('-', the default: standard input)")
+    parser.add_argument("fasta", metavar="FASTA",
+                        help="FASTA file, plain or compressed (gzip, bzip2, xz); '-' reads standard input")
     add_variant_options(parser, VARIANTS)
-    add_backend_option(parser)
+    add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
     add_dask_option(parser)
     parser.add_argument("--min-loop", type=int, default=3, metavar="K",
@@ -31,9 +31,14 @@ def register(subparsers):
     parser.add_argument("--gu", type=float, default=None, metavar="X", help="weight of a GU pair (default 1)")
     parser.add_argument("--format", choices=FORMATS, default="vienna",
                         help="vienna (default, like RNAfold), ct, bpseq or json (JSON Lines)")
+    parser.add_argument("--noconv", action="store_true",
+                        help="write the sequences as given; by default T is written as U, as RNAfold does "
+                             "(its --noconv keeps T too)")
     add_output_option(parser)
     parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
-                        help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS})")
+                        help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS}); "
+                             "needs matplotlib (bioaccel[plot])")
+    add_quiet_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -47,31 +52,67 @@ def _params(args):
     return FoldParams(min_loop=args.min_loop, au=args.au, gc=args.gc, gu=gu)
 
 
+def _announce(args, stderr, lengths, params, variant):
+    """Before the first record: the memory of the longest (refused now if it will not fit) and, for
+    long work, one line with the time of the whole batch and the way out."""
+    from .._progress import announce, format_duration
+    from ._api import check_sizes, estimate_seconds
+
+    if not lengths:
+        return
+    if not args.dask:
+        check_sizes(lengths, params=params, backend=args.backend, variant=variant)
+    seconds = estimate_seconds(lengths, backend=args.backend, variant=variant, threads=args.threads)
+    what = (f"{len(lengths):,} record{'s' if len(lengths) != 1 else ''} of up to {max(lengths):,} nt "
+            f"({args.backend}, {variant})")
+    way_out = None
+    if args.backend == "cpu":
+        gpu = estimate_seconds(lengths, backend="gpu")
+        way_out = f"--backend gpu would take {format_duration(gpu)} on one H200"
+    announce(stderr, "bioaccel fold", seconds, what, way_out, quiet=args.quiet)
+
+
 def run(args, stdout, stderr):
-    from .._output import open_output
-    from .._plotting import plot_format
+    from .._output import Outputs
+    from .._plotting import check_plot
+    from .._progress import progress, wanted
     from .._results import chunked
-    from ..fasta import read_fasta
+    from ..fasta import read_fasta, scan_lengths
     from ._api import iter_nussinov, nussinov
     from ._formats import FoldWriter
 
     params = _params(args)
+    variant = VARIANTS.resolve(args.variant, args.backend)
     if args.plot:
-        plot_format(args.plot)
+        check_plot(args.plot)
     options = dict(params=params, backend=args.backend, variant=args.variant, threads=args.threads)
-    if args.dask:
-        results = nussinov(read_fasta(args.fasta), client=args.dask, **options)
-    else:
-        results = iter_nussinov(read_fasta(args.fasta), **options)
-    drawn = []
-    with open_output(args.output, "w", stdout=stdout) as out:
-        writer = FoldWriter(out, args.format)
-        for chunk in chunked(results):
-            writer.write(chunk)
-            if args.plot:
-                drawn.extend(chunk[:MAX_PLOT_RECORDS - len(drawn)])
-    if args.plot:
-        from ._plot import plot_arcs
+    if args.backend == "gpu":
+        from .._gpu import require_gpu
 
-        plot_arcs(drawn, args.plot)
+        require_gpu()
+    with Outputs({"-o": "-" if args.output is None else args.output, "--plot": args.plot}, modes={"--plot": "wb"},
+                 stdout=stdout) as outputs:
+        lengths = scan_lengths(args.fasta)          # None for standard input
+        _announce(args, stderr, lengths, params, variant)
+        if args.dask:
+            results = nussinov(read_fasta(args.fasta), client=args.dask, **options)
+        else:
+            results = iter_nussinov(read_fasta(args.fasta), **options)
+        drawn = []
+        writer = FoldWriter(outputs["-o"], args.format)
+        shown = wanted(args.quiet, stderr)
+        with progress(total=len(lengths) if lengths else None, unit="seq", desc="fold", enabled=shown,
+                      stream=stderr) as bar:
+            for chunk in chunked(results):
+                if not args.noconv:
+                    for result in chunk:
+                        result.sequence = result.sequence.replace("T", "U")
+                writer.write(chunk)
+                bar.update(len(chunk))
+                if args.plot:
+                    drawn.extend(chunk[:MAX_PLOT_RECORDS - len(drawn)])
+        if args.plot:
+            from ._plot import plot_arcs
+
+            plot_arcs(drawn, args.plot, outputs["--plot"])
     return 0
