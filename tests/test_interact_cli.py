@@ -91,7 +91,7 @@ def test_profile_bedgraph(files, tmp_path):
     (["--window-target", "0"], "window target"),
     (["--au", "-1"], "AU"),
     (["--variant", "fast"], "unknown BPMax variant"),
-    (["--backend", "gpu"], "BPMax is not available on the gpu backend"),
+    (["--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["--threads", "-2"], "--threads"),
 ])
 def test_bad_options_fail_in_one_line(files, argv_tail, message):

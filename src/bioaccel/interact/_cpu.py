@@ -169,7 +169,7 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1
                 record[i1, i1 + l1 - 1, i2, i2 + c] = acc[off + c]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
             order_i1, order_l1, order_block, queue, workers):
     """Every worker takes the next task from the queue (_schedule's order) and computes it once the

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import shown
 from ..errors import InvalidParameter
 from ..fold import FoldParams
 
@@ -25,14 +26,14 @@ MAX_WEIGHT = 1000
 def _check_weight(name, value):
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not math.isfinite(value) or value < 0:
-        raise InvalidParameter(f"pair weight {name} must be a finite number >= 0, got {value!r}")
+        raise InvalidParameter(f"pair weight {name} must be a finite number >= 0, got {shown(value)}")
     if value > MAX_WEIGHT:
-        raise InvalidParameter(f"pair weight {name} must be at most {MAX_WEIGHT:,}, got {value!r}")
+        raise InvalidParameter(f"pair weight {name} must be at most {MAX_WEIGHT:,}, got {shown(value)}")
 
 
 def _check_window(name, value):
     if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1):
-        raise InvalidParameter(f"{name.replace('_', ' ')} must be a whole number >= 1, got {value!r}")
+        raise InvalidParameter(f"{name.replace('_', ' ')} must be a whole number >= 1, got {shown(value)}")
 
 
 @dataclass(frozen=True)

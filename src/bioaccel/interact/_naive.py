@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_naive(a, rb, pairs, S1, S2, L1, L2):
     """Dense F[i1, j1, i2, j2] (int32, units) over the domain j1 - i1 < L1, j2 - i2 < L2; zero elsewhere.
 

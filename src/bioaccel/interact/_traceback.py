@@ -18,12 +18,12 @@ from .._memory import format_bytes, require_memory
 from ..errors import InternalError
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _cell(buf, rowstart, mat_id, i1, j1, i2, j2):
     return np.int64(buf[mat_id[i1, j1 - i1], rowstart[i2] + j2 - i2])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _set5(row, k, i, j, i2, j2):
     row[0] = k
     row[1] = i
@@ -32,7 +32,7 @@ def _set5(row, k, i, j, i2, j2):
     row[4] = j2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
     """Pairs of an optimal structure of F(0, M-1, 0, N-1) as an (n, 3) int64 array of (kind, x, y).
 

@@ -3,7 +3,8 @@
 Only argparse, the command-line helpers and the variant registry load when the parser is built; the
 algorithms (NumPy, Numba, pandas) load in ``run``.
 """
-from .._cliutil import add_backend_option, add_output_option, add_threads_option, add_variant_options
+from .._cliutil import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
+                        add_variant_options)
 from ._variants import VARIANTS
 
 FORMATS = ("tsv", "json")
@@ -20,17 +21,20 @@ def register(subparsers):
                     "given. Output: one row per query and target, targets in file order, each against "
                     "every query in file order.",
     )
-    parser.add_argument("queries", metavar="QUERIES", help="FASTA file of query RNAs (strand 1)")
-    parser.add_argument("targets", metavar="TARGETS", help="FASTA file of target RNAs (strand 2, '-' for stdin)")
+    parser.add_argument("queries", metavar="QUERIES",
+                        help="FASTA file of query RNAs (strand 1; plain or compressed; '-' reads standard input)")
+    parser.add_argument("targets", metavar="TARGETS",
+                        help="FASTA file of target RNAs (strand 2; '-' reads standard input, but not for both)")
     parser.add_argument("--window-query", type=int, default=None, metavar="W1",
                         help="query window: intervals with j1 - i1 <= W1 (default: none)")
     parser.add_argument("--window-target", type=int, default=None, metavar="W2",
                         help="target window: intervals with j2 - i2 <= W2 (default: none; Gildemaster "
-                             "2021 scans viral small RNAs against human transcripts with 128)")
+                             "2021 scans small viral RNAs against human transcripts with 128); needed for "
+                             "targets longer than a few hundred nt")
     parser.add_argument("--au", type=float, default=1.0, metavar="X", help="weight of an AU pair (default 1)")
     parser.add_argument("--gu", type=float, default=1.5, metavar="X", help="weight of a GU pair (default 1.5)")
     add_variant_options(parser, VARIANTS)
-    add_backend_option(parser)
+    add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
     parser.add_argument("--structure", action="store_true",
                         help="also trace an optimal joint structure of the best window pair: dot-bracket "
@@ -41,32 +45,67 @@ def register(subparsers):
     parser.add_argument("--profile", metavar="FILE", default=None,
                         help="write the best score covering each target position as bedGraph "
                              "(0-based half-open, target as given)")
+    add_quiet_option(parser)
     parser.set_defaults(run=run)
 
 
-def run(args, stdout, stderr):
-    import contextlib
+def _announce(args, stderr, query_lengths, target_lengths, params, variant):
+    """Before the first pair: refuse now a largest pair that will not fit in memory, and announce the
+    time of the whole batch when it is long, with the way out (a target window)."""
+    from .._progress import announce, format_duration
+    from ._api import check_sizes, estimate_seconds
+    from ._model import InteractParams
 
-    from .._output import open_output
-    from ..fasta import read_fasta
+    if not target_lengths:
+        return
+    check_sizes(query_lengths, target_lengths, params=params, variant=variant)
+    pairs = [(M, N) for N in target_lengths for M in query_lengths]
+    seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads)
+    what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({len(query_lengths):,} x "
+            f"{len(target_lengths):,}; up to {max(query_lengths):,} x {max(target_lengths):,} nt)")
+    way_out = None
+    if args.window_target is None and max(target_lengths) > 129:
+        windowed = InteractParams(params.au, params.gu, params.window_query, 128)
+        faster = estimate_seconds(pairs, params=windowed, variant=variant, threads=args.threads)
+        way_out = f"with --window-target 128 {format_duration(faster)}"
+    elif variant == "naive":
+        faster = estimate_seconds(pairs, params=params, threads=args.threads)
+        way_out = f"--variant tiled would take {format_duration(faster)}"
+    announce(stderr, "bioaccel interact", seconds, what, way_out, quiet=args.quiet)
+
+
+def run(args, stdout, stderr):
+    from .._output import Outputs
+    from .._progress import progress, wanted
+    from ..errors import InvalidParameter
+    from ..fasta import read_fasta, scan_lengths
     from ._api import iter_bpmax
     from ._formats import columns, interaction_writer
     from ._model import InteractParams
     from ._window import write_bedgraph
 
+    if args.queries == "-" and args.targets == "-":
+        raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
     params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
                             window_target=args.window_target)
-    results = iter_bpmax(read_fasta(args.queries), read_fasta(args.targets), params=params,
-                         backend=args.backend, variant=args.variant, threads=args.threads,
-                         structure=args.structure)
-    names = columns(args.window_query is not None, args.window_target is not None, args.structure)
-    with contextlib.ExitStack() as stack:
-        out = stack.enter_context(open_output(args.output, "w", stdout=stdout))
-        profile = stack.enter_context(open_output(args.profile, "w")) if args.profile else None
-        writer = interaction_writer(out, names, args.format)
+    variant = VARIANTS.resolve(args.variant, args.backend)
+    with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
+                 stdout=stdout) as outputs:
+        queries = list(read_fasta(args.queries))
+        target_lengths = scan_lengths(args.targets)        # None for standard input
+        _announce(args, stderr, [len(q) for q in queries], target_lengths, params, variant)
+        results = iter_bpmax(queries, read_fasta(args.targets), params=params, backend=args.backend,
+                             variant=args.variant, threads=args.threads, structure=args.structure)
+        names = columns(args.window_query is not None, args.window_target is not None, args.structure)
+        writer = interaction_writer(outputs["-o"], names, args.format)
         writer.header()
-        for item in results:
-            writer.write([item])  # a row as soon as it is computed
-            if profile is not None:
-                write_bedgraph(profile, [item])
+        profile = outputs["--profile"]
+        total = len(queries) * len(target_lengths) if target_lengths else None
+        with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
+                      stream=stderr) as bar:
+            for item in results:
+                writer.write([item])  # a row as soon as it is computed
+                if profile is not None:
+                    write_bedgraph(profile, [item])
+                bar.update(1)
     return 0
