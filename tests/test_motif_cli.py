@@ -84,7 +84,7 @@ def test_compare_one_line_per_pair_and_all_shifts():
     (["threshold", os.path.join(DATA, "broken_number.jaspar"), "--pvalue", "1e-3"], "line 3"),
     (["threshold", "missing.jaspar", "--pvalue", "1e-3"], "no such file"),
     (["threshold", JASPAR, "--pvalue", "2"], "P-value must be in (0, 1]"),
-    (["pvalue", JASPAR, "--score", "1", "--background", "0,0,0,1"], "4 positive frequencies"),
+    (["pvalue", JASPAR, "--score", "1", "--background", "0,0,0,1"], "the frequency of A must be a positive finite number, got 0"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "bucket", "--backend", "gpu"], "GPU"),
     (["threshold", "jaspar:MA0000.9", "--pvalue", "1e-3"], "no matrix"),
     (["pvalue", JASPAR, "--score", "1", "--plot", "x.gif"], "--plot"),
@@ -116,7 +116,7 @@ def test_list_variants_and_tsv_numbers():
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "COMPARE is not available on the gpu"),
+    (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"], "not available on the gpu"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "magic"], "choose one of exact, bucket"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "homer"], "unknown preset"),
@@ -127,7 +127,8 @@ def test_more_one_line_errors(argv, needle):
     code, out, err = run(*argv)
     assert code == 2, err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ") and needle in lines[0], lines
+    assert len(lines) == 1 and lines[0].startswith("bioaccel motif") and ": error: " in lines[0], lines
+    assert needle in lines[0], lines
 
 
 def test_pvalue_answers_every_score_and_word(tmp_path):
@@ -168,3 +169,74 @@ def test_meme_preset_shares_the_pseudocount_as_meme_does(tmp_path):
     freq = counts.counts[1] / counts.counts[1].sum()
     assert np.allclose(counts.scores[1], [math.log2((f * total + 0.025) / (total + 0.1) / 0.25) for f in freq],
                        rtol=0, atol=1e-12)
+
+
+def test_export_round_trips_through_meme_and_jaspar(tmp_path):
+    from bioaccel.motif import MotifParams, read_motifs
+
+    meme, jaspar = tmp_path / "m.meme", tmp_path / "m.jaspar"
+    code, out, err = run("export", "jaspar:MA0066.1", "--format", "meme", "-o", str(meme))
+    assert code == 0 and out == "" and err == "", err
+    text = meme.read_text()
+    assert text.startswith("MEME version 4") and "Background letter frequencies" in text and "MOTIF MA0066.1" in text
+    code, out, err = run("export", "jaspar:MA0066.1", "-o", str(jaspar))
+    assert code == 0, err
+    params = MotifParams(preset="meme")
+    source = read_motifs("jaspar:MA0066.1", params=params)[0]
+    for path in (meme, jaspar):
+        again = read_motifs(str(path), params=params)[0]
+        assert again.motif_id == "MA0066.1"
+        np.testing.assert_allclose(again.scores, source.scores, rtol=0, atol=1e-9)
+    code, out, _ = run("export", os.path.join(DATA, "two.meme"), "--format", "jaspar")  # frequencies x nsites
+    assert code == 0 and out.startswith(">MA0004.1")
+    code, _, err = run("export", os.path.join(DATA, "logodds.txt"), "--kind", "logodds")
+    assert code == 2 and "log-odds" in err
+
+
+def test_one_jaspar_release_for_ids_and_collections():
+    from bioaccel.motif import cli
+    from bioaccel.motif._jaspar import DEFAULT_RELEASE, fetch
+
+    assert cli.DEFAULT_JASPAR_RELEASE == DEFAULT_RELEASE
+    assert fetch("jaspar:MA0066.1")[0].source == fetch("jaspar:CORE/vertebrates")[0].source == "JASPAR2024"
+    assert fetch("jaspar:2026/MA0066.1")[0].source == "JASPAR2026"
+
+
+def test_motif_file_from_standard_input(monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(open(JASPAR, "rb").read()))))
+    code, out, err = run("threshold", "-", "--pvalue", "1e-3")
+    assert code == 0 and out.splitlines()[1].startswith("MA0004.1"), err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["compare", "-", "-"], "M1 and M2 both read standard input"),
+    (["show", "-", "--background", "-"], "MOTIF and --background both read standard input"),
+    (["pvalue", JASPAR, "--score", "1", "--slices", "1000", "--variant", "bucket"], "MA0004.1 has 6 columns"),
+    (["pvalue", JASPAR, "--score", "1", "--buckets", "10000000000", "--variant", "bucket"], "fewer buckets"),
+    (["threshold", JASPAR, "--pvalue", "0", "--variant", "bucket"], "got 0"),
+    (["threshold", JASPAR, "--pvalue", "nan"], "got nan"),
+    (["pvalue", JASPAR, "--score", "1", "--precision", "nan"], "precision"),
+    (["pvalue", JASPAR, "--score", "1", "--log-base", "inf"], "log base"),
+    (["pvalue", JASPAR, "--score", "1", "--background-order", "2", "--background", "0.3,0.2,0.2,0.3"],
+     "needs a FASTA file"),
+    (["pvalue", JASPAR, "--score", "1", "--background-order", "1"], "needs a FASTA file"),
+    (["pvalue", JASPAR, "--score", "1", "--background", "0.3,0.2,0.2"], "expected 4 frequencies (A,C,G,T), got 3"),
+    (["pvalue", JASPAR, "--score", "1", "--background", "A=0.3,C=0.2,G=0.2,X=0.3"], "unknown letter 'X'"),
+    (["pvalue", JASPAR, "--score", "1", "--background", "0.3,0.2,nan,0.3"], "frequency of G"),
+    (["pvalue", JASPAR, "--word", "ACGNNN"], "found 'N'"),
+    (["show", os.path.join(DATA, "logodds.txt")], "pass --kind logodds"),
+    (["pvalue", JASPAR, "--score", "1", "--plot", "a.png", "-o", "a.png"], "name the same file"),
+])
+def test_refused_before_anything_is_written(argv, needle):
+    code, out, err = run(*argv)
+    assert code == 2 and out == "", out
+    assert err.count("\n") == 1 and err.startswith("bioaccel motif") and needle in err, err
+    assert "np.float64" not in err
+
+
+def test_rna_jaspar_file_with_a_u_row(tmp_path):
+    rna = tmp_path / "rna.jaspar"
+    rna.write_text(open(JASPAR).read().replace("\nT ", "\nU "))
+    assert run("show", str(rna))[1] == run("show", JASPAR)[1].replace(JASPAR, str(rna))

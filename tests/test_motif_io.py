@@ -36,7 +36,9 @@ def test_each_format_reads_arnt(name, fmt, ids, kind):
 
 
 def test_plain_log_odds_and_frequency_matrices():
-    logodds = read_motifs(path("logodds.txt"))[0]
+    logodds = read_motifs(path("logodds.txt"), kind="logodds")[0]
+    with pytest.raises(InputError, match="pass --kind logodds"):
+        read_motifs(path("logodds.txt"))
     np.testing.assert_allclose(logodds.scores[0], [1.0, -2.0, -2.0, -2.0])
     assert logodds.counts is None
     freq = read_raw(path("frequencies.txt"))[0]

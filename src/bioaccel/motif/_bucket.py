@@ -274,6 +274,30 @@ def slice_grids(pssm, slices, buckets) -> tuple:
     return [SliceGrid(qfix[a:b], shift, buckets) for a, b in slice_bounds(m, slices)], shift
 
 
+def bucket_bytes(buckets, order=0, threads=None) -> int:
+    """Memory the bucket tables of one distribution take at most: the merge's private tables (up to 64),
+    the enumeration's per-task tables and the tree's, each ``4**order`` x ``4**order`` x ``buckets``
+    float64 cells.
+
+    >>> bucket_bytes(3600, threads=2) // 1024          # KiB
+    2250
+    """
+    threads = get_num_threads() if threads is None else threads
+    contexts = 4 ** (2 * int(order))
+    return 8 * int(buckets) * contexts * (64 + 4 * int(threads) + 8)
+
+
+def check_bucket_memory(buckets, order=0, what="BUCKETSCOREDISTRIBUTION"):
+    """Refuse, before any table is allocated, a bucket count whose tables will not fit in memory."""
+    from .._memory import require_memory
+
+    def hint(limit):
+        fits = int(limit // max(1, bucket_bytes(1, order)))
+        return f"use fewer buckets (at most about {fits:,} fit; the default is {DEFAULT_BUCKETS:,})"
+
+    require_memory(bucket_bytes(buckets, order), f"{what} with {int(buckets):,} buckets", hint)
+
+
 def bucket_leaves_cpu(pssm, grids) -> list:
     """One table per slice (``(contexts in, contexts out, B)``), every word enumerated on the CPU.
 
@@ -304,6 +328,7 @@ def bucket_distribution(pssm, *, slices=DEFAULT_SLICES, buckets=DEFAULT_BUCKETS,
     """
     order = pssm.background.order
     slices = min(int(slices), pssm.length)
+    check_bucket_memory(buckets, order)
     grids, shift = slice_grids(pssm, slices, buckets)
     if order and min(g.q.shape[0] for g in grids) < order:
         raise InvalidParameter(

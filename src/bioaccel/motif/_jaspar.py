@@ -1,6 +1,6 @@
 """The JASPAR database shipped inside the ``pyjaspar`` package (one SQLite file per release).
 
-Specs (the release is a year, default pyjaspar's latest for IDs and 2024 for collections):
+Specs (the release is a year; without one, DEFAULT_RELEASE, 2024, for IDs and collections alike):
 
 * ``jaspar:MA0066.1``, ``jaspar:2024/MA0066.1``   one matrix, one version
 * ``jaspar:MA0066``                              the latest version of that matrix
@@ -18,7 +18,9 @@ import numpy as np
 from ..errors import InputError
 from ._raw import RawMotif
 
-DEFAULT_COLLECTION_RELEASE = "2024"
+#: The release a spec without a year reads (IDs and collections alike); ``jaspar:2026/MA0066.1`` picks
+#: another one that pyjaspar ships.
+DEFAULT_RELEASE = "2024"
 
 
 def database_path(release=None):
@@ -26,7 +28,7 @@ def database_path(release=None):
         import pyjaspar
     except ImportError:
         raise InputError("jaspar: specs need the pyjaspar package (pip install pyjaspar)") from None
-    name = f"JASPAR{release}" if release else pyjaspar.JASPAR_LATEST_RELEASE
+    name = f"JASPAR{release or DEFAULT_RELEASE}"
     if name not in pyjaspar.jaspar_releases:
         known = ", ".join(sorted(r.replace("JASPAR", "") for r in pyjaspar.jaspar_releases))
         raise InputError(f"jaspar: unknown release {release!r}; pyjaspar ships {known}")
@@ -62,7 +64,7 @@ def fetch(spec):
         release = parts.pop(0)
     if not parts:
         raise InputError(f"{spec}: expected jaspar:ID (MA0066.1), jaspar:YEAR/COLLECTION[/TAXON]")
-    path, release_name = database_path(release or (DEFAULT_COLLECTION_RELEASE if parts[0].isalpha() else None))
+    path, release_name = database_path(release or DEFAULT_RELEASE)
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         if parts[0].isalpha():                            # a collection, maybe a taxonomic group

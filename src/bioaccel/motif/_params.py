@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._results import shown
 from ..errors import InvalidParameter
 from ._pssm import DEFAULT_PRESET, PRESETS, Background
 
@@ -44,14 +45,14 @@ class MotifParams:
         if isinstance(order, bool) or not isinstance(order, (int, np.integer)) \
                 or not 0 <= order <= MAX_BACKGROUND_ORDER:
             raise InvalidParameter(
-                f"background order must be a whole number from 0 to {MAX_BACKGROUND_ORDER}, got {order!r}")
+                f"background order must be a whole number from 0 to {MAX_BACKGROUND_ORDER}, got {shown(order)}")
         if self.preset not in PRESETS:
             raise InvalidParameter(f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
         ps, base = self.pseudocount, self.log_base
         if ps is not None and not (_number(ps) and math.isfinite(ps) and ps >= 0):
-            raise InvalidParameter(f"pseudocount must be a finite number >= 0, got {ps!r}")
+            raise InvalidParameter(f"pseudocount must be a finite number >= 0, got {shown(ps)}")
         if base is not None and not (_number(base) and math.isfinite(base) and base > 1):
-            raise InvalidParameter(f"log base must be a finite number > 1, got {base!r}")
+            raise InvalidParameter(f"log base must be a finite number > 1, got {shown(base)}")
         if not isinstance(self.background, (Background, str)) and not hasattr(self.background, "__fspath__"):
             raise InvalidParameter(
                 f"background must be a Background or a spec such as 'uniform', got {type(self.background).__name__}")

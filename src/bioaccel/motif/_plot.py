@@ -9,10 +9,11 @@ MAX_PLOT_MOTIFS = 12
 __all__ = ["MAX_PLOT_MOTIFS", "plot_distributions", "plot_format"]
 
 
-def plot_distributions(items, path):
+def plot_distributions(items, path, handle=None):
     """``items``: (distribution with ``curve()`` and ``scores``/``mass`` or ``grid()``, marked score or
     None, title). Two panels per motif: the probability of each score, and P(score >= s) on a log
-    scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf).
+    scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf), or
+    into ``handle`` (a binary file opened for ``path``).
 
     >>> import os, tempfile
     >>> from bioaccel.motif import PSSM
@@ -45,4 +46,4 @@ def plot_distributions(items, path):
             for ax in (left, right):
                 ax.axvline(mark, color="black", lw=0.7, ls="--")
         right.legend(fontsize=7, loc="lower left")
-    save_figure(fig, path)
+    save_figure(fig, path, handle)

@@ -92,17 +92,35 @@ class Background:
 
         >>> Background.from_frequencies({"A": 3, "C": 2, "G": 2, "T": 3}).letter_frequencies.tolist()
         [0.3, 0.2, 0.2, 0.3]
+        >>> Background.from_frequencies([0, 0, 0, 1])
+        Traceback (most recent call last):
+        ...
+        bioaccel.errors.InvalidParameter: background: the frequency of A must be a positive finite number, got 0
         """
         if isinstance(freqs, dict):
-            try:
-                freqs = [freqs[k] if k in freqs else freqs[k.replace("T", "U")] for k in LETTERS]
-            except KeyError as exc:
-                raise InvalidParameter(f"background: no frequency for letter {exc.args[0]}") from None
-        f = np.asarray(freqs, dtype=np.float64).ravel()
-        if f.size != 4 or not np.all(np.isfinite(f)) or np.any(f <= 0):
-            raise InvalidParameter(
-                f"background: expected 4 positive frequencies for A, C, G, T, got {list(np.round(f, 6))}")
-        f = f / f.sum()
+            letters = {str(k).upper().replace("U", "T"): v for k, v in freqs.items()}
+            unknown = [k for k in letters if k not in LETTERS]
+            if unknown:
+                raise InvalidParameter(f"background: unknown letter {unknown[0]!r}; expected A, C, G and T")
+            missing = [k for k in LETTERS if k not in letters]
+            if missing:
+                raise InvalidParameter(f"background: no frequency for letter {missing[0]}")
+            freqs = [letters[k] for k in LETTERS]
+        try:
+            f = np.asarray(freqs, dtype=np.float64).ravel()
+        except (TypeError, ValueError):
+            raise InvalidParameter(f"background: expected 4 numbers (A, C, G, T), got {freqs!r}") from None
+        if f.size != 4:
+            raise InvalidParameter(f"background: expected 4 frequencies (A, C, G, T), got {f.size}")
+        for letter, value in zip(LETTERS, f):
+            if not (np.isfinite(value) and value > 0):
+                raise InvalidParameter(f"background: the frequency of {letter} must be a positive finite number, "
+                                       f"got {_shown(value)}")
+        with np.errstate(over="ignore"):
+            total = f.sum()
+        if not np.isfinite(total):
+            raise InvalidParameter("background: the frequencies are too large to add up")
+        f = f / total
         desc = description or "frequencies " + ",".join(f"{v:.4g}" for v in f)
         return Background(np.ones(1), f.reshape(1, 4), desc)
 
@@ -172,33 +190,90 @@ class Background:
     def parse(spec, order=0) -> "Background":
         """Read ``--background``: ``uniform``, four frequencies ``0.3,0.2,0.2,0.3`` (or
         ``A=0.3,C=0.2,...``), or a FASTA file to estimate an order-``order`` chain from; a Background
-        is returned as it is.
+        is returned as it is. Only a FASTA file gives a chain of order > 0.
 
         >>> Background.parse("A=0.3,C=0.2,G=0.2,T=0.3").description
         'frequencies 0.3,0.2,0.2,0.3'
+        >>> Background.parse("0.3,0.2,0.2")
+        Traceback (most recent call last):
+        ...
+        bioaccel.errors.InvalidParameter: background '0.3,0.2,0.2': expected 4 frequencies (A,C,G,T), got 3
         """
-        if isinstance(spec, Background):
-            return spec
-        if spec is None or str(spec).lower() == "uniform":
-            if order:
-                raise InvalidParameter("--background-order needs a FASTA file to estimate the chain from")
-            return Background.uniform()
-        text = str(spec)
-        parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
         import os
 
-        if len(parts) == 4 and not os.path.exists(text):
-            try:
-                if "=" in text:
-                    freqs = {p.split("=")[0].strip().upper(): float(p.split("=")[1]) for p in parts}
-                else:
-                    freqs = [float(p) for p in parts]
-            except (ValueError, IndexError):
-                raise InvalidParameter(
-                    f"--background {text!r}: expected 'uniform', four frequencies A,C,G,T or a FASTA file"
-                ) from None
-            return Background.from_frequencies(freqs)
+        if isinstance(spec, Background):
+            return spec
+        if spec is None or str(spec).strip().lower() == "uniform":
+            if order:
+                raise InvalidParameter(f"background order {order} needs a FASTA file to estimate the chain from; "
+                                       "a uniform background is of order 0")
+            return Background.uniform()
+        text = os.fspath(spec) if hasattr(spec, "__fspath__") else str(spec)
+        if not text.strip():
+            raise InvalidParameter("background is empty; expected 'uniform', four frequencies A,C,G,T or a "
+                                   "FASTA file")
+        if text != "-" and not os.path.exists(text) and _looks_like_frequencies(text):
+            if order:
+                raise InvalidParameter(f"background order {order} needs a FASTA file to estimate the chain from; "
+                                       f"frequencies ({text}) give an order-0 background")
+            return Background.from_frequencies(_parse_frequencies(text))
         return Background.from_fasta(text, order=order)
+
+
+def _shown(value) -> str:
+    """A number in a message: as ``format_number`` writes it (never a NumPy repr)."""
+    from .._results import shown
+
+    return shown(value)
+
+
+def _looks_like_frequencies(text) -> bool:
+    """Whether ``--background`` text is meant as frequencies rather than a file name."""
+    import re
+
+    return bool(re.fullmatch(r"[\s,;=0-9.eE+\-a-zA-Z]*", text)) and ("," in text or ";" in text or "=" in text
+                                                                   or _number(text.strip()) is not None)
+
+
+def _number(token):
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+def _parse_frequencies(text):
+    """``0.3,0.2,0.2,0.3`` or ``A=0.3,C=0.2,G=0.2,T=0.3`` as 4 numbers (A, C, G, T), each checked as the
+    user wrote it."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    where = f"background {text!r}"
+    if any("=" in p for p in parts):
+        values = {}
+        for part in parts:
+            letter, _, number = part.partition("=")
+            letter = letter.strip().upper().replace("U", "T")
+            if letter not in LETTERS:
+                raise InvalidParameter(f"{where}: unknown letter {part.partition('=')[0].strip()!r} in {part!r}; "
+                                       "expected A, C, G and T")
+            if letter in values:
+                raise InvalidParameter(f"{where}: letter {letter} given twice")
+            values[letter] = _frequency(where, letter, number.strip())
+        missing = [k for k in LETTERS if k not in values]
+        if missing:
+            raise InvalidParameter(f"{where}: no frequency for letter {missing[0]}")
+        return [values[k] for k in LETTERS]
+    if len(parts) != 4:
+        raise InvalidParameter(f"{where}: expected 4 frequencies (A,C,G,T), got {len(parts)}")
+    return [_frequency(where, letter, part) for letter, part in zip(LETTERS, parts)]
+
+
+def _frequency(where, letter, token):
+    value = _number(token)
+    if value is None:
+        raise InvalidParameter(f"{where}: {token!r} (letter {letter}) is not a number")
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidParameter(f"{where}: the frequency of {letter} must be a positive finite number, got {token}")
+    return value
 
 
 def _as_counts(matrix, kind, nsites):

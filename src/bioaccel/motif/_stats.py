@@ -8,6 +8,7 @@ import numbers
 
 from .._parallel import threads as using_threads
 from .._gpu import require_gpu
+from .._results import shown
 from ..errors import InvalidParameter
 from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES, bucket_distribution
 from ._exact import ExactDistribution
@@ -25,7 +26,7 @@ def check_precision(precision) -> "float | None":
         return None
     if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or not math.isfinite(precision) \
             or precision <= 0:
-        raise InvalidParameter(f"precision must be a finite number > 0, got {precision!r}")
+        raise InvalidParameter(f"precision must be a finite number > 0, got {shown(precision)}")
     return float(precision)
 
 

@@ -5,7 +5,9 @@ Biopython's ``Bio.motifs`` parses JASPAR, MEME, TRANSFAC and HOMER files; a ligh
 runs first so that a malformed file is reported on one line naming the file and the 1-based line
 (Biopython's own errors rarely say where). Plain matrices are read here: 4 rows (optionally headed
 by the letter, ``A [ ... ]`` or ``A: ...``) or 4 columns, one motif per file; ``kind`` is detected
-(negative numbers: log-odds; rows summing to 1: frequencies; otherwise counts) unless given.
+(rows summing to 1: frequencies; otherwise counts) unless given; a log-odds matrix must be named so
+(``kind="logodds"``): a negative number in a matrix read with ``kind="auto"`` is an error, never a
+silent switch to log-odds.
 """
 import io
 import os
@@ -25,6 +27,7 @@ _EXTENSIONS = {".jaspar": "jaspar", ".pfm": "pfm", ".meme": "meme", ".transfac":
                ".dat": "transfac", ".motif": "homer", ".motifs": "homer", ".homer": "homer"}
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUM_RE = re.compile(_NUMBER)
+_U_ROW = re.compile(r"^(\s*)[Uu](?=\s*[\[:]|\s)", re.MULTILINE)
 
 
 def _fail(path, lineno, message):
@@ -254,6 +257,12 @@ def _counts_array(motif):
     return np.array([[counts[letter][i] for letter in "ACGT"] for i in range(motif.length)], dtype=np.float64)
 
 
+def _number_text(value):
+    from .._results import format_number
+
+    return format_number(value)
+
+
 def _detect_kind(values):
     if np.any(values < 0):
         return "logodds"
@@ -288,6 +297,11 @@ def _read_matrix(path, text, kind):
             if len(r) != 4:
                 _fail(path, lineno, f"expected 4 numbers (A C G T) per row, found {len(r)}")
         values = np.array(rows)
+    if kind == "auto" and np.any(values < 0):
+        row, col = (int(x) for x in np.argwhere(values < 0)[0])
+        raise InputError(f"{path}: negative number {_number_text(values[row, col])} (position {row + 1}, letter "
+                         f"{'ACGT'[col]}) in a matrix read as counts or frequencies; if it holds log-odds scores, "
+                         "pass --kind logodds")
     k = _detect_kind(values) if kind == "auto" else kind
     if k != "logodds" and np.any(values < 0):
         raise InputError(f"{path}: negative values in a {k} matrix")
@@ -318,6 +332,7 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
     fmt = detect_format(path, text) if fmt == "auto" else fmt
     if fmt == "jaspar":
         _check_jaspar(path, text)
+        text = _U_ROW.sub(r"\1T", text)                 # an RNA matrix: its U row is the T row
         out = []
         for m in _biopython(path, text, "jaspar"):
             out.append(RawMotif(m.matrix_id or m.name, m.name if m.matrix_id else "", _counts_array(m),
@@ -344,6 +359,20 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
                                 "frequencies" if kind == "auto" else kind, source=path))
         return out
     return _read_matrix(path, text, kind)          # pfm and plain matrices
+
+
+def read_raw_spec(spec, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
+    """The matrices named by ``spec``, unscored: a ``jaspar:`` spec or a file (see :func:`read_raw`).
+
+    >>> [r.motif_id for r in read_raw_spec("jaspar:MA0004.1")]
+    ['MA0004.1']
+    """
+    spec = os.fspath(spec)
+    if spec.startswith("jaspar:"):
+        from ._jaspar import fetch
+
+        return fetch(spec)
+    return read_raw(spec, fmt=fmt, kind=kind)
 
 
 def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto", kind: str = "auto") -> "list[PSSM]":

@@ -1,0 +1,139 @@
+"""``bioaccel``'s main: bare commands, warnings, output files of failed runs, Ctrl-C and SIGTERM."""
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+import pytest
+
+from bioaccel.cli import main
+
+FASTA = ">a\nGGGAAAUCC\n>b\nGCGCAAAAGCGC\n"
+
+
+def run(*argv, stdin=None):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["fold"], ["interact"], ["motif", "threshold"], ["motif", "export"]])
+def test_a_bare_command_prints_its_usage_and_reads_nothing(monkeypatch, argv):
+    monkeypatch.setattr(sys, "stdin", None)           # reading it would fail loudly
+    code, out, err = run(*argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"usage: bioaccel {' '.join(argv)}") and "'-' reads standard input" in err
+
+
+def test_dash_reads_standard_input(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FASTA.encode())))
+    code, out, err = run("fold", "-")
+    assert code == 0 and out.startswith(">a\nGGGAAAUCC\n(((...)))")
+
+
+def test_a_missing_input_argument_is_one_line():
+    code, out, err = run("fold", "--min-loop", "2")
+    assert code == 2 and err.count("\n") == 1 and "required: FASTA" in err
+
+
+def test_warnings_never_reach_the_user(monkeypatch, tmp_path):
+    import numpy as np
+
+    import bioaccel.fold.cli as fold_cli
+
+    def noisy(args, stdout, stderr):
+        np.log(np.zeros(1))                           # RuntimeWarning: divide by zero
+        warnings.warn("a library's note", UserWarning)
+        return 0
+
+    monkeypatch.setattr(fold_cli, "run", noisy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        code, out, err = run("fold", "x.fa")
+    assert code == 0 and err == ""
+
+
+def test_a_failed_plot_leaves_the_output_as_it_was(monkeypatch, tmp_fasta, tmp_path):
+    import bioaccel.fold._plot as plot
+
+    def broken(*args, **kwargs):
+        raise plot_error
+
+    from bioaccel.errors import InputError
+
+    plot_error = InputError("the plot failed")
+    monkeypatch.setattr(plot, "plot_arcs", broken)
+    target = tmp_path / "out.txt"
+    target.write_text("before\n")
+    code, out, err = run("fold", tmp_fasta(FASTA), "-o", str(target), "--plot", str(tmp_path / "arcs.svg"))
+    assert code == 2 and "the plot failed" in err
+    assert target.read_text() == "before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fa", "out.txt"]
+
+
+def test_plot_without_matplotlib_is_refused_before_any_work(monkeypatch, tmp_fasta, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # import matplotlib raises ImportError
+    target = tmp_path / "out.txt"
+    code, out, err = run("fold", tmp_fasta(FASTA), "-o", str(target), "--plot", str(tmp_path / "a.png"))
+    assert code == 2 and err.count("\n") == 1 and "matplotlib" in err and "bioaccel[plot]" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fa"]
+
+
+def test_noconv_and_t_written_as_u(tmp_fasta):
+    path = tmp_fasta(">t\nGGGAAATCC\n")
+    assert run("fold", path)[1].splitlines()[1] == "GGGAAAUCC"
+    assert run("fold", path, "--noconv")[1].splitlines()[1] == "GGGAAATCC"
+
+
+def test_help_texts_name_papers_not_seeds_and_every_option_has_help():
+    from bioaccel.cli import _subparsers, build_parser
+
+    parser = build_parser()
+    todo = [parser]
+    while todo:
+        node = todo.pop()
+        text = node.format_help()
+        assert "seed 0" not in text.lower() and "svrna study" not in text.lower(), node.prog
+        for action in node._actions:
+            if action.option_strings or action.dest not in ("command", "motif_command"):
+                assert action.help, f"{node.prog} {action.option_strings or action.dest}: no help text"
+        todo.extend(_subparsers(node).values())
+    usage = _subparsers(parser)["interact"].format_usage()
+    assert "--backend {cpu}" in usage
+
+
+def _long_fasta(tmp_path, n=16000):
+    import random
+
+    rng = random.Random(5)
+    path = tmp_path / "long.fa"
+    path.write_text(">long\n" + "".join(rng.choice("ACGU") for _ in range(n)) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_stops_a_long_fold_at_once_and_leaves_no_file(tmp_path, sig, code, word):
+    """16,000 nt on one thread: about a minute of one kernel; the signal is honoured at once (the
+    kernel releases the GIL and the main thread only waits), temporary files removed."""
+    fasta = _long_fasta(tmp_path)
+    out = tmp_path / "out" / "folded.txt"
+    out.parent.mkdir()
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    proc = subprocess.Popen([sys.executable, "-m", "bioaccel", "fold", fasta, "--threads", "1", "-o", str(out)],
+                            stderr=subprocess.PIPE, text=True, env=env)
+    first = proc.stderr.readline()                  # the estimate, printed just before the fold starts
+    assert first.startswith("bioaccel fold: about"), first
+    time.sleep(1.0)
+    assert proc.poll() is None
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    rest = proc.stderr.read()
+    proc.wait(timeout=30)
+    waited = time.monotonic() - sent
+    assert proc.returncode == code and rest.strip() == f"bioaccel fold: {word}"
+    assert os.listdir(out.parent) == []
+    # the fold alone takes tens of seconds on one thread: an exit this soon did not wait for it
+    assert waited < 5, waited
