@@ -62,3 +62,20 @@ def test_cli_fold_on_a_local_cluster(tmp_path):
         assert main(["fold", str(fasta), *extra], stdout=out, stderr=err) == 0, err.getvalue()
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and outputs[0].startswith(">a\nGGGAAAUCC\n(((...)))")
+
+
+@pytest.mark.parametrize("address, needle", [("tcp://127.0.0.1:1", "cannot reach the Dask scheduler"),
+                                             ("foo://bar", "not a Dask scheduler address"),
+                                             ("", "expected a scheduler address")])
+def test_cli_unreachable_or_bad_scheduler_is_one_line(tmp_path, monkeypatch, address, needle):
+    import io
+
+    import bioaccel._distributed as distributed
+    from bioaccel.cli import main
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1)
+    fasta = tmp_path / "in.fa"
+    fasta.write_text(">a\nGGGAAAUCC\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["fold", str(fasta), "--dask", address], stdout=out, stderr=err) == 2
+    assert err.getvalue().count("\n") == 1 and needle in err.getvalue() and out.getvalue() == ""

@@ -167,3 +167,27 @@ def test_gpu_backend_without_a_gpu_says_not_available(tmp_fasta):
 def test_too_long_for_memory(tmp_fasta, monkeypatch):
     monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2**20)
     one_line_error(*run([tmp_fasta(">long\n" + "ACGU" * 1000 + "\n")]), "4,000", "MiB", "--backend gpu")
+
+
+def test_long_work_is_announced_before_the_first_record(tmp_fasta, monkeypatch):
+    import bioaccel.fold._api as api
+
+    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)
+    code, out, err = run([tmp_fasta(FASTA)])
+    assert code == 0
+    assert err.startswith("bioaccel fold: about") and "3 records of up to 29 nt" in err and "--backend gpu" in err
+    assert err.count("\n") == 1
+    assert run([tmp_fasta(FASTA), "-q"])[2] == ""
+
+
+def test_progress_bar_only_on_a_terminal(tmp_fasta):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    err = Terminal()
+    code = main(["fold", tmp_fasta(FASTA)], stdout=io.StringIO(), stderr=err)
+    assert code == 0 and "seq" in err.getvalue()
+    err = Terminal()
+    assert main(["fold", tmp_fasta(FASTA), "--quiet"], stdout=io.StringIO(), stderr=err) == 0
+    assert err.getvalue() == ""

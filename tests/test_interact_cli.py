@@ -146,3 +146,36 @@ def test_svrna_against_real_sars_cov_2_target(tmp_fasta):
         units = structure_units(query.sequence, sequence, result.intra_query, result.intra_target,
                                 result.inter)
         assert units == round(2 * result.score)
+
+
+def test_a_batch_that_will_not_fit_is_refused_before_the_first_pair(tmp_fasta, monkeypatch):
+    """18 queries x a 10,000 nt target without a window: about 16.7 GiB per pair. Refused before any
+    pair runs (not after the first), naming the target window that fits."""
+    import random
+
+    rng = random.Random(1)
+    queries = "".join(f">q{k}\n{''.join(rng.choice('ACGU') for _ in range(18))}\n" for k in range(18))
+    target = ">t\n" + "".join(rng.choice("ACGU") for _ in range(10_000)) + "\n"
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 8 * 2**30)
+    computed = []
+    import bioaccel.interact._api as api
+
+    real = api._compute
+    monkeypatch.setattr(api, "_compute", lambda *a, **k: computed.append(1) or real(*a, **k))
+    code, out, err = run([tmp_fasta(queries, "q.fa"), tmp_fasta(target, "t.fa")])
+    assert code == 2 and out == "" and computed == []
+    assert err.count("\n") == 1 and "18 x 10,000 nt" in err and "GiB" in err and "--window-target" in err, err
+
+
+def test_long_work_is_announced_with_the_way_out(files, tmp_fasta, monkeypatch):
+    import bioaccel.interact._api as api
+
+    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)     # everything looks long
+    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "naive", 1.0)
+    long_target = tmp_fasta(">t\n" + "GGGAAACCCU" * 30 + "\n", "long.fa")
+    code, out, err = run([files[0], long_target, "--window-target", "20"])
+    assert code == 0 and err.startswith("bioaccel interact: about") and "2 pairs" in err
+    code, out, err = run([files[0], long_target, "--window-target", "20", "--quiet"])
+    assert code == 0 and err == ""
+    code, out, err = run([files[0], long_target, "--variant", "naive", "--window-target", "20"])
+    assert "--variant tiled would take" in err

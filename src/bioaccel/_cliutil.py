@@ -96,7 +96,7 @@ def add_output_option(parser):
 def dask_address(text):
     """argparse type of ``--dask``: 'local' or a scheduler address, never empty."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("expected a scheduler address (tcp://host:8786) or 'local', got ''")
+        raise argparse.ArgumentTypeError(f"expected a scheduler address (tcp://host:8786) or 'local', got {text!r}")
     return text.strip()
 
 

@@ -14,6 +14,9 @@ import numpy as np
 
 from .errors import InvalidParameter
 
+#: Seconds to wait for a scheduler given by its address before giving up (one line, exit status 2).
+CONNECT_TIMEOUT = 5
+
 
 def _dask():
     try:
@@ -62,7 +65,24 @@ def connect(client, *, gpus=False):
             yield opened
         return
     if isinstance(client, str):
-        with dd.Client(client) as opened:
+        if not client.strip():
+            raise InvalidParameter("the Dask scheduler address is empty; give tcp://HOST:PORT or 'local'")
+        import logging
+
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.CRITICAL)        # its own retry warnings: our one line says it all
+        try:
+            opened = dd.Client(client, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise InvalidParameter(f"cannot reach the Dask scheduler at {client} (no answer within "
+                                   f"{CONNECT_TIMEOUT} s: {exc.__class__.__name__})") from None
+        except (ValueError, TypeError) as exc:
+            raise InvalidParameter(f"{client!r} is not a Dask scheduler address ({exc}); give tcp://HOST:PORT "
+                                   "or 'local'") from None
+        finally:
+            quiet.setLevel(level)
+        with opened:
             yield opened
         return
     raise InvalidParameter(f"client must be a dask Client, a scheduler address or 'local', got {client!r}")
