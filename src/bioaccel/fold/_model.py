@@ -1,16 +1,16 @@
 """The Nussinov model shared by every backend (and by BPMax's single-strand tables).
 
-The recurrence (Chang et al.'s form, seed 001 equation 3, with a minimum hairpin loop), for the
-optimal weighted number of base pairs ``C(i, j)`` of the interval ``[i, j]`` (0-based, closed)::
+The recurrence (Chang et al.'s form, Li, Ranka & Sahni's equation 3, with a minimum hairpin loop), for
+the optimal weighted number of base pairs ``C(i, j)`` of the interval ``[i, j]`` (0-based, closed)::
 
     C(i, j) = 0                                            if j <= i
     C(i, j) = max( C(i+1, j-1) + w(s[i], s[j])             if (i, j) may pair,
                    max_{i <= k < j} C(i, k) + C(k+1, j) )
 
 ``(i, j)`` may pair when ``w(s[i], s[j]) > 0`` and ``j - i - 1 >= min_loop`` (at least ``min_loop``
-unpaired bases inside). ``min_loop=1`` is exactly Chang et al.'s recurrence of seed 001; 3 is seed
-002's rule and ViennaRNA's. Weights are held as exact integers: every weight is multiplied by
-``unit``, the smallest integer making them all whole, and a score is ``table value / unit``.
+unpaired bases inside). ``min_loop=1`` is exactly Chang et al.'s recurrence as Li, Ranka & Sahni use
+it; 3 is ViennaRNA's rule. Weights are held as exact integers: every weight is multiplied by ``unit``,
+the smallest integer making them all whole, and a score is ``table value / unit``.
 """
 import math
 from dataclasses import dataclass

@@ -101,7 +101,7 @@ def register(subparsers):
                                         "JASPAR collection) as a JASPAR count file or a MEME minimal-format file: "
                                         "counts when the source has them, else the frequencies with their site "
                                         "count (nsites).")
-    export.add_argument("motif", metavar="MOTIF", help=MOTIF_HELP)
+    export.add_argument("motif", metavar="MOTIF", nargs="+", help=MOTIF_HELP + "; several are written to one file")
     _reading(export)
     export.add_argument("--format", choices=EXPORT_FORMATS, default="jaspar",
                         help="jaspar (default: counts, rows A C G T) or meme (letter probabilities, nsites, "
@@ -279,12 +279,16 @@ def run_export(args, stdout, stderr):
     from ._export import write_motifs
     from .io import read_raw_spec
 
-    _stdin_once(args, ("MOTIF", "motif"), ("--background", "background"))
+    if args.motif.count("-") > 1 or ("-" in args.motif and args.background == "-"):
+        raise InvalidParameter("standard input ('-') can be read once; give it as one input at most")
     background = _params(args).background_model
     with _outputs(args, stdout) as outputs:
-        raws = read_raw_spec(args.motif, fmt=args.motif_format, kind=args.kind)
-        if not raws:
-            raise InvalidParameter(f"{args.motif}: no motif")
+        raws = []
+        for spec in args.motif:
+            found = read_raw_spec(spec, fmt=args.motif_format, kind=args.kind)
+            if not found:
+                raise InvalidParameter(f"{spec}: no motif")
+            raws.extend(found)
         write_motifs(raws, outputs["-o"], args.format, background)
     return 0
 
