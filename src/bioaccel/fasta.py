@@ -34,6 +34,10 @@ class Record:
         return len(self.sequence)
 
 
+_BLANK = " \t\r\n"
+_DROP = str.maketrans("", "", _BLANK)
+
+
 def read_fasta(path):
     """Yield the :class:`Record` of each sequence in the FASTA file ``path`` (``-`` for stdin).
 
@@ -54,7 +58,7 @@ def read_fasta(path):
     count = 0
     with open_text(path, expected="a FASTA file") as handle:
         for lineno, line in enumerate(handle, start=1):
-            line = line.strip()
+            line = line.strip(_BLANK)
             if not line:
                 continue
             if line.startswith(">"):
@@ -66,7 +70,7 @@ def read_fasta(path):
             if header is None:
                 raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
                                  f"found {line[:20]!r}")
-            line = "".join(line.split())
+            line = line.translate(_DROP)        # spaces and tabs inside a line; any other byte is checked
             bad = first_invalid(line)
             if bad >= 0:
                 ident = header.split()[0] if header.split() else ""

@@ -453,6 +453,7 @@ def run_compare(args, stdout, stderr):
 
     from .._progress import progress, wanted
     from .._results import TableWriter, format_number
+    from ..errors import InvalidParameter
     from ._api import best_per_pair, iter_compare
     from ._grid import check_p
 
@@ -464,6 +465,12 @@ def run_compare(args, stdout, stderr):
     strands = "+" if args.forward_only else "both"
     with _outputs(args, stdout) as outputs:
         first, second = _motifs(args, args.motif1, params), _motifs(args, args.motif2, params)
+        if args.shift is not None:
+            for m1 in first:
+                for m2 in second:
+                    if not -(m2.length - 1) <= args.shift <= m1.length - 1:
+                        raise InvalidParameter(f"--shift {args.shift}: out of range for {m1.motif_id} and "
+                                               f"{m2.motif_id}: expected {-(m2.length - 1)}..{m1.length - 1}")
         results = iter_compare(first, second, p=args.pvalue, shifts=shifts, strands=strands, **_options(args))
         out = outputs["-o"]
         if args.format == "json":
