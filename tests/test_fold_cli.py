@@ -191,3 +191,14 @@ def test_progress_bar_only_on_a_terminal(tmp_fasta):
     err = Terminal()
     assert main(["fold", tmp_fasta(FASTA), "--quiet"], stdout=io.StringIO(), stderr=err) == 0
     assert err.getvalue() == ""
+
+
+def test_standard_input_is_announced_record_by_record(monkeypatch):
+    import bioaccel.fold._api as api
+
+    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FASTA.encode())))
+    code, out, err = run(["-"])
+    assert code == 0 and len(out.splitlines()) == 9
+    assert [line.split(" for ")[1].split(" (")[0] for line in err.splitlines()] == \
+        ["1 record of up to 9 nt", "1 record of up to 29 nt", "1 record of up to 5 nt"]

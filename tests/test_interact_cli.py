@@ -179,3 +179,15 @@ def test_long_work_is_announced_with_the_way_out(files, tmp_fasta, monkeypatch):
     assert code == 0 and err == ""
     code, out, err = run([files[0], long_target, "--variant", "naive", "--window-target", "20"])
     assert "--variant tiled would take" in err
+
+
+def test_targets_from_standard_input_are_checked_one_by_one(files, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
+    code, out, err = run([files[0], "-"])
+    assert code == 0 and len(out.splitlines()) == 5 and err == ""
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 1000)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
+    code, out, err = run([files[0], "-"])
+    assert code == 2 and err.count("\n") == 1 and "t1" not in out, err

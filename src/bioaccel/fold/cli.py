@@ -72,6 +72,14 @@ def _announce(args, stderr, lengths, params, variant):
     announce(stderr, "bioaccel fold", seconds, what, way_out, quiet=args.quiet)
 
 
+def _each_announced(args, stderr, records, params, variant):
+    """Records read from standard input, which cannot be measured ahead: each long one is announced
+    (and refused if it will not fit) just before it is folded."""
+    for record in records:
+        _announce(args, stderr, [len(record)], params, variant)
+        yield record
+
+
 def run(args, stdout, stderr):
     from .._output import Outputs
     from .._plotting import check_plot
@@ -93,11 +101,15 @@ def run(args, stdout, stderr):
     with Outputs({"-o": "-" if args.output is None else args.output, "--plot": args.plot}, modes={"--plot": "wb"},
                  stdout=stdout) as outputs:
         lengths = scan_lengths(args.fasta)          # None for standard input
-        _announce(args, stderr, lengths, params, variant)
+        records = read_fasta(args.fasta)
+        if lengths is not None:
+            _announce(args, stderr, lengths, params, variant)
+        else:                                       # standard input: each record as it comes
+            records = _each_announced(args, stderr, records, params, variant)
         if args.dask:
-            results = nussinov(read_fasta(args.fasta), client=args.dask, **options)
+            results = nussinov(records, client=args.dask, **options)
         else:
-            results = iter_nussinov(read_fasta(args.fasta), **options)
+            results = iter_nussinov(records, **options)
         drawn = []
         writer = FoldWriter(outputs["-o"], args.format)
         shown = wanted(args.quiet, stderr)

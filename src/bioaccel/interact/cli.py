@@ -74,6 +74,14 @@ def _announce(args, stderr, query_lengths, target_lengths, params, variant):
     announce(stderr, "bioaccel interact", seconds, what, way_out, quiet=args.quiet)
 
 
+def _each_announced(args, stderr, targets, query_lengths, params, variant):
+    """Targets read from standard input, which cannot be measured ahead: each is announced (and refused
+    if it will not fit) just before its pairs are computed."""
+    for target in targets:
+        _announce(args, stderr, query_lengths, [len(target)], params, variant)
+        yield target
+
+
 def run(args, stdout, stderr):
     from .._output import Outputs
     from .._progress import progress, wanted
@@ -93,8 +101,13 @@ def run(args, stdout, stderr):
                  stdout=stdout) as outputs:
         queries = list(read_fasta(args.queries))
         target_lengths = scan_lengths(args.targets)        # None for standard input
-        _announce(args, stderr, [len(q) for q in queries], target_lengths, params, variant)
-        results = iter_bpmax(queries, read_fasta(args.targets), params=params, backend=args.backend,
+        query_lengths = [len(q) for q in queries]
+        targets = read_fasta(args.targets)
+        if target_lengths is not None:
+            _announce(args, stderr, query_lengths, target_lengths, params, variant)
+        else:                                  # standard input: each target as it comes, with every query
+            targets = _each_announced(args, stderr, targets, query_lengths, params, variant)
+        results = iter_bpmax(queries, targets, params=params, backend=args.backend,
                              variant=args.variant, threads=args.threads, structure=args.structure)
         names = columns(args.window_query is not None, args.window_target is not None, args.structure)
         writer = interaction_writer(outputs["-o"], names, args.format)
