@@ -21,7 +21,7 @@ from . import __version__
 from ._cliutil import Listing, Parser, UsageError
 from .errors import BioaccelError, InternalError
 
-SUBCOMMAND_MODULES = ("bioaccel.fold.cli", "bioaccel.interact.cli", "bioaccel.motif.cli")
+SUBCOMMAND_MODULES = ("bioaccel.fold.cli", "bioaccel.interact.cli", "bioaccel.motif.cli", "bioaccel.motif.scan_cli")
 #: How often the main thread looks up from waiting (seconds): signals are handled at least this often.
 POLL = 0.1
 #: Exit status of a run stopped by SIGTERM (128 + 15, as a shell reports it).

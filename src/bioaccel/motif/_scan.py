@@ -1,0 +1,389 @@
+"""SCAN and MULTIPLESCAN: the binding sites of many motifs in many sequences, on both strands.
+
+How a scan runs:
+
+1. Each motif's score threshold: by default the exact threshold of P-value ``pvalue`` (the smallest
+   score whose P-value is at most ``pvalue``, from the motif's exact score distribution: the number
+   ``bioaccel motif threshold`` prints), or the score ``threshold`` given. A motif is scanned on the
+   forward strand and, as its reverse complement, on the reverse strand; under a background that is
+   not strand-symmetric the reverse complement gets its own threshold and P-values.
+2. The sequences are read in chunks that overlap by the longest motif less one letter (a window lies
+   whole in exactly one chunk), so memory is bounded by the chunk size whatever the genome's length,
+   and every chunk is scanned on every core (:mod:`._scan_cpu`) or on the GPU (:mod:`._scan_gpu`).
+   Windows holding a letter other than A, C, G, T/U are skipped, as FIMO skips them (MOODS scores an
+   N as if it were some base; bioaccel never reports such a window).
+3. Hits are priced in batches: each hit's exact P-value (:mod:`._scan_pvalues`); at the end, each
+   motif's q-values (Benjamini-Hochberg over every window scored on every strand scanned, as FIMO
+   counts tests; windows that were not hits count as P = 1).
+
+Scores are integer sums on the motif's grid (:mod:`._integer`), so every variant, on the CPU and the
+GPU, reports the same hits with the same scores; the score is shown in the motif's own units.
+"""
+import math
+import numbers
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._fasta_chunks import CHUNK, read_chunks, split_codes
+from .._parallel import resolve_threads
+from .._parallel import threads as using_threads
+from ..errors import InvalidParameter
+from ..fasta import as_records
+from ._exact import Grid, exact_thresholds
+from ._grid import check_p
+from ._params import MotifParams
+from ._scan_hits import Hits, add_qvalues, pack_words, to_frame
+from ._scan_plan import ScanPlan
+from ._scan_pvalues import hit_pvalues
+from ._variants import SCAN_VARIANTS
+
+DEFAULT_PVALUE = 1e-4
+#: FIMO's default for --max-stored-hits.
+MAX_STORED_HITS = 100_000
+#: Hits priced (P-values) together: each motif's distinct scores in one search.
+PRICE_BATCH = 1 << 20
+MAX_SLICE = 8
+
+
+@dataclass
+class ScanSetup:
+    """What a scan of these motifs needs before the first letter: the motifs, each one's threshold
+    (``thresholds[k]``: a :class:`~._result.Threshold`, or the score given), the :class:`ScanPlan`
+    of the entries that can be hit, and each entry's score distribution for P-values."""
+
+    motifs: list
+    thresholds: list
+    plan: ScanPlan
+    strands: tuple
+    grids: list = field(default_factory=list)
+    #: distribution of (motif k, strand s): dist_index[k, s] into ``dists``, (Grid, Background) pairs
+    dist_index: np.ndarray = None
+    dists: list = field(default_factory=list)
+    inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
+
+    @property
+    def longest(self) -> int:
+        return max((m.length for m in self.motifs), default=1)
+
+
+def _strand_symmetric(background) -> bool:
+    f = background.letter_frequencies
+    return background.order == 0 and np.isclose(f[0], f[3]) and np.isclose(f[1], f[2])
+
+
+def _grid_value(threshold, grid):
+    """A Threshold's score as a grid value (exact: the score is a grid value / 2**bits), None if no
+    word reaches it."""
+    if not math.isfinite(threshold.score):
+        return None
+    return int(round(threshold.score * 2.0 ** grid.bits))
+
+
+def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), slice_length=4) -> ScanSetup:
+    """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions.
+
+    >>> from bioaccel.motif import PSSM
+    >>> setup = prepare([PSSM(np.eye(4)[:2])], pvalue=0.1)
+    >>> setup.thresholds[0].score, setup.plan.entries
+    (2.0, 2)
+    """
+    motifs = list(motifs)
+    grids = [Grid.of(m) for m in motifs]
+    rc = [m.reverse_complement() if 1 in strands and not _strand_symmetric(m.background) else None
+          for m in motifs]
+    if threshold is None:
+        asked = [(m, pvalue) for m in motifs] + [(r, pvalue) for r in rc if r is not None]
+        found = exact_thresholds(asked) if asked else []
+        forward = found[:len(motifs)]
+        reverse = iter(found[len(motifs):])
+        cuts, shown = [], []
+        for m, g, r, t in zip(motifs, grids, rc, forward):
+            t_rc = next(reverse) if r is not None else t
+            cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
+            shown.append(t)
+    else:
+        cuts = [g.admits(threshold) for g in grids]
+        shown = [float(threshold)] * len(motifs)
+    plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands)
+    dist_index = np.zeros((len(motifs), 2), dtype=np.int64)
+    dists = []
+    for k, (m, g, r) in enumerate(zip(motifs, grids, rc)):
+        dist_index[k, 0] = len(dists)
+        dists.append((g, m.background))
+        if r is None:
+            dist_index[k, 1] = dist_index[k, 0]
+        else:
+            dist_index[k, 1] = len(dists)
+            dists.append((Grid.of(r), m.background))
+    return ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists)
+
+
+# ---- sequences ----------------------------------------------------------------------------------------
+
+def _is_path(sequences) -> bool:
+    if isinstance(sequences, os.PathLike):
+        return True
+    return isinstance(sequences, str) and (sequences == "-" or os.path.isfile(sequences))
+
+
+def chunks(sequences, *, size=CHUNK, overlap=0):
+    """The chunks of ``sequences``: a FASTA file (path, ``-`` for standard input), or what
+    :func:`bioaccel.fasta.as_records` takes (strings, records, (id, sequence) pairs). Empty
+    sequences have no chunks."""
+    if _is_path(sequences):
+        yield from read_chunks(os.fspath(sequences), size=size, overlap=overlap, allow_empty=True)
+        return
+    for record in as_records(sequences):
+        yield from split_codes(record.id, record.description, record.codes, size=size, overlap=overlap)
+
+
+def valid_windows(codes, windows, lengths) -> np.ndarray:
+    """For each length m of ``lengths``: how many of the first ``windows`` windows of m letters of
+    ``codes`` hold only A, C, G, T (the windows a scan tests).
+
+    >>> from bioaccel.alphabet import encode
+    >>> valid_windows(encode("ACGNACGT"), 8, np.array([1, 3])).tolist()     # runs of 3 and 4 letters
+    [7, 3]
+    """
+    good = np.concatenate(([False], codes <= 3, [False]))
+    edges = np.flatnonzero(np.diff(good.astype(np.int8)))
+    starts, ends = edges[0::2], edges[1::2]                   # runs of good letters [start, end)
+    last = np.minimum(ends[None, :] - lengths[:, None] + 1, windows)     # window starts in run: [start, last)
+    return np.maximum(last - starts[None, :], 0).sum(axis=1)
+
+
+# ---- the scan -----------------------------------------------------------------------------------------
+
+@dataclass
+class ScanState:
+    """What a scan has seen so far: the sequence names (hits refer to them by index), each motif's
+    number of tests, the letters read, and the hits dropped by ``max_stored_hits``."""
+
+    names: list = field(default_factory=list)
+    tests: np.ndarray = None
+    letters: int = 0
+    dropped: int = 0
+    cut: float = math.inf          # hits with a larger P-value are dropped (max_stored_hits)
+
+
+class Scanner:
+    """Scans chunks with one backend and variant: ``scan(codes, windows) -> (entry, start, units)``."""
+
+    def __init__(self, plan, backend, variant):
+        self.plan = plan
+        self.backend = backend
+        self.variant = variant
+        if backend == "gpu":
+            from ._scan_gpu import GpuScanner
+
+            self._gpu = GpuScanner(plan, variant)
+
+    def scan(self, codes, windows):
+        if self.plan.entries == 0:
+            empty = np.zeros(0, np.int64)
+            return empty, empty, empty
+        if self.backend == "gpu":
+            return self._gpu.scan(codes, windows)
+        from ._scan_cpu import scan_chunk
+
+        return scan_chunk(self.plan, codes, windows, self.variant)
+
+
+def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
+    plan = setup.plan
+    motif = plan.motif_of[entry].astype(np.int32)
+    strand = plan.strand_of[entry].astype(np.int8)
+    packed = np.zeros((entry.shape[0], words), np.uint64)
+    lengths = plan.length[entry]
+    for m in np.unique(lengths):
+        sel = lengths == m
+        packed[sel] = pack_words(chunk.codes, pos[sel], int(m), strand[sel], words)
+    n = entry.shape[0]
+    return Hits(motif, strand, np.full(n, sequence, np.int32), chunk.start + pos.astype(np.int64),
+                units.astype(np.int64), packed, np.full(n, np.nan), np.full(n, np.nan))
+
+
+def price(setup, hits, threads=0) -> None:
+    """Fill ``hits.pvalue``: every distribution's hits in one search, the distributions on ``threads``
+    threads (the searches release the GIL)."""
+    if len(hits) == 0:
+        return
+    dist = setup.dist_index[hits.motif, hits.strand]
+    order = np.argsort(dist, kind="stable")
+    bounds = np.flatnonzero(np.diff(dist[order])) + 1
+    groups = np.split(order, bounds)
+
+    def one(group):
+        grid, background = setup.dists[int(dist[group[0]])]
+        return group, hit_pvalues(grid, background, hits.units[group])
+
+    workers = resolve_threads(threads)
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups)))) as pool:
+        for group, (p, exact, gap) in pool.map(one, sorted(groups, key=len, reverse=True)):
+            hits.pvalue[group] = p
+            if not exact:
+                k = int(hits.motif[group[0]])
+                setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
+
+
+def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
+                 state=None, on_chunk=None, batch=PRICE_BATCH):
+    """Yield the hits of ``sequences`` in priced batches (:class:`Hits`, P-values filled, q-values not),
+    in the order found. ``state`` (a :class:`ScanState`) collects names, tests and drops;
+    ``on_chunk(chunk)`` is called after each chunk (progress bars). Hits whose P-value is above
+    ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted in ``state.dropped``."""
+    state = state if state is not None else ScanState()
+    state.tests = np.zeros(len(setup.motifs), np.int64) if state.tests is None else state.tests
+    variant = SCAN_VARIANTS.resolve(variant, backend)
+    scanner = Scanner(setup.plan, backend, variant)
+    lengths = np.array([m.length for m in setup.motifs], dtype=np.int64)
+    distinct = np.unique(lengths)
+    where = np.searchsorted(distinct, lengths)
+    words = (setup.longest + 31) // 32
+    pending, count = [], 0
+    current = None
+    with using_threads(threads):
+        for chunk in chunks(sequences, size=chunk_size, overlap=setup.longest - 1):
+            if chunk.start == 0 or current != chunk.record:
+                state.names.append(chunk.record)
+                current = chunk.record
+            sequence = len(state.names) - 1
+            state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
+            state.letters += chunk.windows
+            entry, pos, units = scanner.scan(chunk.codes, chunk.windows)
+            if entry.shape[0]:
+                pending.append(_hits_of_chunk(setup, chunk, sequence, entry, pos, units, words))
+                count += entry.shape[0]
+            if on_chunk is not None:
+                on_chunk(chunk)
+            if count >= batch:
+                yield _priced(setup, pending, threads, state)
+                pending, count = [], 0
+    if pending:
+        yield _priced(setup, pending, threads, state)
+
+
+def _priced(setup, pending, threads, state):
+    hits = Hits.concat(pending)
+    price(setup, hits, threads)
+    if math.isfinite(state.cut):
+        keep = hits.pvalue <= state.cut
+        state.dropped += int((~keep).sum())
+        hits = hits.take(keep)
+    return hits
+
+
+def collect(setup, sequences, *, max_stored_hits=MAX_STORED_HITS, qvalues=True, state=None, **options):
+    """Every hit of ``sequences`` (at most ``max_stored_hits``, the best by P-value; None: no limit),
+    q-values filled when ``qvalues``, in FIMO's order; and the :class:`ScanState`."""
+    state = state if state is not None else ScanState()
+    kept = []
+    stored = 0
+    for hits in scan_batches(setup, sequences, state=state, **options):
+        kept.append(hits)
+        stored += len(hits)
+        if max_stored_hits is not None and stored > max_stored_hits:
+            merged, cut = Hits.concat(kept).best(max_stored_hits)
+            state.dropped += stored - len(merged)
+            state.cut = min(state.cut, cut)
+            kept, stored = [merged], len(merged)
+    hits = Hits.concat(kept) if kept else Hits.empty((setup.longest + 31) // 32)
+    if qvalues:
+        add_qvalues(hits, state.tests)
+    return hits.take(hits.fimo_order()), state
+
+
+# ---- the API ------------------------------------------------------------------------------------------
+
+def _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size, max_stored_hits, threads):
+    if threshold is None:
+        check_p(pvalue)
+    elif isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
+        raise InvalidParameter(f"threshold must be a finite score, got {threshold!r}")
+    if backend not in ("cpu", "gpu"):
+        raise InvalidParameter(f"backend must be 'cpu' or 'gpu', got {backend!r}")
+    SCAN_VARIANTS.resolve(variant, backend)
+    if strands not in ("both", "+"):
+        raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
+    if isinstance(slice_length, bool) or not isinstance(slice_length, numbers.Integral) \
+            or not 1 <= slice_length <= MAX_SLICE:
+        raise InvalidParameter(f"slice length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) or chunk_size < 1:
+        raise InvalidParameter(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
+    if max_stored_hits is not None and (isinstance(max_stored_hits, bool)
+                                        or not isinstance(max_stored_hits, numbers.Integral) or max_stored_hits < 1):
+        raise InvalidParameter(f"max_stored_hits must be a whole number >= 1 or None, got {max_stored_hits!r}")
+    resolve_threads(threads)
+    return (0, 1) if strands == "both" else (0,)
+
+
+def _setup(motifs, params, pvalue, threshold, strands, slice_length):
+    from ._api import _motifs
+
+    params = MotifParams() if params is None else params
+    if not isinstance(params, MotifParams):
+        raise InvalidParameter(f"params must be a MotifParams, got {type(params).__name__}")
+    pssms = list(_motifs(motifs, params))
+    return prepare(pssms, pvalue=pvalue, threshold=threshold, strands=strands, slice_length=slice_length)
+
+
+def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
+         backend: str = "cpu", variant: "str | None" = None, strands: str = "both", threads: int = 0,
+         params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
+         max_stored_hits: "int | None" = None, qvalues: bool = True):
+    """The binding sites of ``motifs`` in ``sequences``: a pandas DataFrame with FIMO's columns
+    (``motif_id motif_alt_id sequence_name start stop strand score p-value q-value matched_sequence``;
+    1-based inclusive coordinates), in FIMO's order (motif, then P-value).
+
+    ``motifs``: a :class:`PSSM`, a file or ``jaspar:...`` spec, or an iterable of them (scored under
+    ``params``). ``sequences``: a FASTA file (``-``: standard input), or sequences as strings,
+    :class:`~bioaccel.fasta.Record` objects or (id, sequence) pairs. A window is a hit when its score
+    reaches the motif's threshold: the exact threshold of P-value ``pvalue``, or the score
+    ``threshold``. ``strands``: ``"both"`` or ``"+"``. ``variant``: a name of ``SCAN_VARIANTS``
+    (None: the backend's fastest). ``max_stored_hits``: keep only the best (FIMO's option; None: all).
+    The DataFrame's ``attrs`` hold ``tests`` (windows tested per motif), ``dropped`` and ``inexact``
+    (motif ids whose P-values are certified upper bounds rather than exact, with the largest gap).
+
+    >>> from bioaccel.motif import PSSM
+    >>> hits = scan(PSSM(np.eye(4)[:3] * 2, motif_id="ACG"), ("s1", "TTACGTT"), threshold=6)
+    >>> hits[["sequence_name", "start", "stop", "strand", "score", "matched_sequence"]].values.tolist()
+    [['s1', 3, 5, '+', 6.0, 'ACG'], ['s1', 4, 6, '-', 6.0, 'ACG']]
+    """
+    strand_set = _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size,
+                                max_stored_hits, threads)
+    setup = _setup(motifs, params, pvalue, threshold, strand_set, slice_length)
+    hits, state = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, backend=backend,
+                          variant=variant, threads=threads, chunk_size=chunk_size)
+    frame = to_frame(hits, setup.motifs, state.names, qvalues=qvalues)
+    frame.attrs["tests"] = {m.motif_id: int(t) for m, t in zip(setup.motifs, state.tests)}
+    frame.attrs["dropped"] = state.dropped
+    frame.attrs["inexact"] = {setup.motifs[k].motif_id: gap for k, gap in setup.inexact.items()}
+    return frame
+
+
+def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
+              backend: str = "cpu", variant: "str | None" = None, strands: str = "both", threads: int = 0,
+              params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
+              batch: int = PRICE_BATCH):
+    """Like :func:`scan`, streaming: yields DataFrames of hits as they are found (about ``batch`` hits
+    each, in the order found), without q-values (they need every hit), holding only one batch.
+
+    >>> from bioaccel.motif import PSSM
+    >>> frames = iter_scan(PSSM(np.eye(4)[:2], motif_id="AC"), ["ACAC", "GTAC"], threshold=2)
+    >>> [len(f) for f in frames]          # AC twice in the first; GT (AC on the - strand) and AC in the second
+    [4]
+    """
+    strand_set = _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size, None,
+                                threads)
+    setup = _setup(motifs, params, pvalue, threshold, strand_set, slice_length)
+
+    def frames():
+        state = ScanState()
+        for hits in scan_batches(setup, sequences, backend=backend, variant=variant, threads=threads,
+                                 chunk_size=chunk_size, state=state, batch=batch):
+            yield to_frame(hits, setup.motifs, state.names, qvalues=False)
+
+    return frames()

@@ -1,0 +1,224 @@
+"""The P-value of every hit of a scan, from the motif's exact score distribution.
+
+A hit's P-value is P(S >= s) for a random word S under the background, s the hit's score: the same
+number ``bioaccel motif pvalue --score s`` prints (a score is read onto the motif's integer grid with
+the tolerance of :func:`._integer.score_to_units`, so ``s`` counts the hit's own word and the words
+that tie with it).
+
+All the distinct scores of one motif's hits are answered by one meet-in-the-middle search
+(:func:`tails_at`): the last columns' words are tabulated and sorted once (as for thresholds), a
+depth-first search over the first columns, pruned below the smallest score asked about, adds each
+prefix's share to every score at once (per suffix word, or per score by binary search, whichever is
+fewer steps), and a subtree whose every completion scores above every score asked about is added
+whole. Nothing is listed or sorted, so memory is the suffix table's. The answers are exact.
+
+Past ``node_cap`` search nodes (long matrices with low thresholds: about 18 columns and more at
+P = 1e-4, where 1e-4 x 4**18 = 7e6 words lie above the threshold) the P-values come from one coarse
+grid of about :data:`BOUND_CELLS` cells instead: certified upper bounds (the reported value is never
+below the true P-value), within a relative 1e-4 or so of it; the hits say so (``exact`` False).
+"""
+import numpy as np
+from numba import njit
+
+from ._exact_kernels import _first_above, _max_remainder, grid_dp, split_point, suffix_table
+
+NODE_CAP = 50_000_000      # search steps (nodes, words binned, scores looked up) per motif before
+                           # the grid bound is used: about a second
+BOUND_CELLS = 1 << 22      # cells of the grid bound
+
+
+def suffix_columns(length, contexts):
+    """Columns of the suffix table: 10 (a million words, 24 MB) for long matrices under an order-0 or
+    order-1 background (fewer prefixes to search), else 8.
+
+    >>> suffix_columns(20, 1), suffix_columns(12, 1), suffix_columns(20, 16)
+    (10, 8, 8)
+    """
+    return 10 if length >= 16 and contexts <= 4 else 8
+
+
+@njit(cache=True, nogil=True)
+def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
+    """P(S >= v[k]) for every k (``v`` sorted ascending, distinct): (tails, ok); ok False when the
+    search passed ``node_cap`` nodes (the tails are then incomplete)."""
+    m = Q.shape[0]
+    K = v.shape[0]
+    tails = np.zeros(K, np.float64)
+    if K == 0:
+        return tails, True
+    mass = np.zeros(K + 1, np.float64)     # mass[b]: words scoring in [v[b-1], v[b]) (b = K: >= v[K-1])
+    acc = np.zeros(K, np.float64)          # tails added query by query
+    rmax = np.zeros(m + 1, np.int64)
+    rmin = np.zeros(m + 1, np.int64)
+    for j in range(m - 1, -1, -1):
+        rmax[j] = rmax[j + 1] + Q[j].max()
+        rmin[j] = rmin[j + 1] + Q[j].min()
+    h = split_point(Q, order, suffix_columns)
+    sB, pB, tB = suffix_table(Q, h, transition)
+    nB = sB.shape[0]
+    low = v[0]
+    top = v[K - 1]
+    log_k = 1 + int(np.log2(K + 1))       # binary search steps over the scores, over the suffixes
+    log_b = 1 + int(np.log2(nB + 1))
+    if h == 0:      # order 0, at most suffix_columns columns: the table is every word
+        for k in range(K):
+            acc[k] = tB[0, _first_above(sB, v[k] - 1)]
+        return acc, True
+    nodes = 0
+    letters = np.zeros(h + 1, np.int64)
+    ps = np.zeros(h + 1, np.int64)
+    pw = np.ones(h + 1)
+    pc = np.zeros(h + 1, np.int64)
+    j = 0
+    while j >= 0:
+        if letters[j] > 3:
+            j -= 1
+            if j >= 0:
+                letters[j] += 1
+            continue
+        nodes += 1
+        if nodes > node_cap:
+            return tails, False
+        x = letters[j]
+        t = ps[j] + Q[j, x]
+        ctx = pc[j]
+        nc = (ctx * 4 + x) % transition.shape[0]
+        if j < order:
+            w = initial[nc] if j + 1 == order else 1.0
+        else:
+            w = pw[j] * transition[ctx, x]
+        if t + rmax[j + 1] < low:                       # no completion reaches the lowest score
+            letters[j] += 1
+            continue
+        if j + 1 >= order and t + rmin[j + 1] >= top:   # every completion reaches every score
+            mass[K] += w
+            letters[j] += 1
+            continue
+        if j == h - 1:
+            if h < order:       # a word shorter than the chain's order: the initial k-mer's marginal
+                rest = order - h
+                w = 0.0
+                for tail in range(1 << (2 * rest)):
+                    w += initial[(nc << (2 * rest)) | tail]
+            i_lo = _first_above(sB, low - 1 - t)       # the first suffix reaching the lowest score
+            k_lo = _first_above(v, t + sB[0])          # scores up to v[k_lo - 1]: every suffix reaches
+            k_hi = _first_above(v, t + sB[nB - 1])     # scores from v[k_hi] on: out of reach
+            if (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b:     # few words: each to its bin
+                nodes += nB - i_lo
+                for i in range(i_lo, nB):
+                    b = _first_above(v, t + sB[i])     # v[b-1] <= score < v[b]
+                    mass[b] += w * pB[nc, i]
+            else:                                      # few scores: each by binary search
+                mass[k_lo] += w * tB[nc, 0]
+                nodes += k_hi - k_lo
+                for k in range(k_lo, k_hi):
+                    acc[k] += w * tB[nc, _first_above(sB, v[k] - 1 - t)]
+            letters[j] += 1
+        else:
+            ps[j + 1] = t
+            pc[j + 1] = nc
+            pw[j + 1] = w
+            j += 1
+            letters[j] = 0
+    running = mass[K]
+    for k in range(K - 1, -1, -1):
+        tails[k] = running + acc[k]
+        running += mass[k]
+    return tails, True
+
+
+@njit(cache=True, nogil=True)
+def bounded_tails(Q, initial, transition, order, v, cells):
+    """Certified upper bounds on P(S >= v[k]) from one coarse grid of about ``cells`` cells (each
+    entry shifted right by r bits), and the largest relative gap to the matching lower bounds."""
+    m = Q.shape[0]
+    K = v.shape[0]
+    out = np.zeros(K, np.float64)
+    if K == 0:
+        return out, 0.0
+    top = 0
+    for j in range(m):
+        top += Q[j].max()
+    r = 0
+    while ((top - v[0]) >> r) > cells:
+        r += 1
+    E = _max_remainder(Q, r)
+    q = Q >> r
+    ctop = 0
+    for j in range(m):
+        ctop += q[j].max()
+    vlow = (v[0] - E) >> r
+    dist, base, lumped = grid_dp(q, initial, transition, order, vlow, ctop + 1)
+    n = dist.shape[0]
+    tail = np.zeros(n + 1, np.float64)
+    tail[n] = lumped
+    for i in range(n - 1, -1, -1):
+        tail[i] = tail[i + 1] + dist[i]
+    gap = 0.0
+    for k in range(K):
+        # a word's grid score lies in [C 2**r, C 2**r + E]: it may reach v when C >= ceil((v - E) / 2**r)
+        # and surely does when C >= ceil(v / 2**r)
+        hi_i = min(max(-((-(v[k] - E)) >> r) - base, 0), n)
+        lo_i = min(max(-((-v[k]) >> r) - base, 0), n)
+        out[k] = tail[hi_i]
+        if out[k] > 0:
+            gap = max(gap, (tail[hi_i] - tail[lo_i]) / out[k])
+    return out, gap
+
+
+@njit(cache=True, nogil=True)
+def words_at_least(Q, low):
+    """An upper bound on how many words score at least ``low``: 4**m x P(score >= low) for uniformly
+    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63)."""
+    m = Q.shape[0]
+    top = 0
+    bottom = 0
+    for j in range(m):
+        top += Q[j].max()
+        bottom += Q[j].min()
+    if low > top:
+        return 0.0
+    r = 0
+    while ((top - bottom) >> r) > 65536:
+        r += 1
+    E = _max_remainder(Q, r)
+    q = Q >> r
+    ctop = 0
+    for j in range(m):
+        ctop += q[j].max()
+    uniform = np.full((1, 4), 0.25)
+    dist, base, lumped = grid_dp(q, np.ones(1), uniform, 0, (low - E) >> r, ctop + 1)
+    return (dist.sum() + lumped) * 4.0 ** m
+
+
+#: Past this many words above the lowest score asked about, the exact search is not tried (it would
+#: pass ``NODE_CAP``): the motif's P-values are bounds from the start.
+WORDS_CAP = 1e9
+
+
+def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS):
+    """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`._exact.Grid`) under
+    ``background``: (pvalues in the order of ``units``, exact, largest relative gap when not exact).
+
+    >>> from bioaccel.motif import PSSM
+    >>> from bioaccel.motif._exact import Grid
+    >>> pssm = PSSM(np.eye(4)[:2])
+    >>> g = Grid.of(pssm)
+    >>> p, exact, _ = hit_pvalues(g, pssm.background, [2 << g.bits, 1 << g.bits])
+    >>> p.tolist(), exact                  # P(S >= 2) = 1/16 (the word AC); P(S >= 1) = 7/16
+    ([0.0625, 0.4375], True)
+    """
+    units = np.asarray(units, dtype=np.int64)
+    if units.size == 0:
+        return np.zeros(0), True, 0.0
+    asked, where = np.unique(units - grid.tol, return_inverse=True)
+    initial = np.ascontiguousarray(background.initial, dtype=np.float64)
+    transition = np.ascontiguousarray(background.transition, dtype=np.float64)
+    ok = False
+    if words_at_least(grid.units, int(asked[0])) <= WORDS_CAP:
+        tails, ok = tails_at(grid.units, initial, transition, background.order, asked, node_cap,
+                             suffix_columns(grid.units.shape[0], transition.shape[0]))
+    gap = 0.0
+    if not ok:
+        tails, gap = bounded_tails(grid.units, initial, transition, background.order, asked, cells)
+    return np.minimum(tails[where], 1.0), bool(ok), float(gap)
