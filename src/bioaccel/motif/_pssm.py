@@ -428,6 +428,62 @@ class PSSM:
         return PSSM(self.scores[::-1, ::-1].copy(), self.motif_id, self.name, self.background, counts, probs,
                     self.pseudocount, self.log_base, self.source)
 
+    def search(self, sequence, threshold: float = 0.0, both: bool = True, chunksize: int = 10 ** 6):
+        """Yield ``(position, score)`` for every window of ``sequence`` scoring at least ``threshold``,
+        as Biopython's ``PositionSpecificScoringMatrix.search`` does: forward windows at their 0-based
+        start, reverse-strand windows (scored by the reverse complement, when ``both``) at start -
+        len(sequence), in Biopython's order (windows of each ``chunksize`` block by start, ordered by
+        the same ``np.argsort`` call). A window holding anything but A, C, G, T/U (any case) is
+        skipped, as Biopython's NaN scores are; a sequence shorter than the motif has no window.
+
+        Scores are in the motif's own units, summed on its integer grid (the numbers
+        :meth:`score` and ``bioaccel scan`` give: Biopython sums float32), and ``threshold`` is read
+        with the grid's tolerance, so a window scores at least ``threshold`` exactly when
+        ``bioaccel scan --threshold`` reports it. Where Biopython fails (a sequence exactly as long as
+        the motif, or shorter by two letters or more) this answers; U is read as T.
+
+        >>> m = PSSM(np.eye(4)[:2] * 2)          # AC scores 4; on the reverse strand GT does
+        >>> list(m.search("TTACGTNAC", threshold=3))
+        [(2, 4.0), (-5, 4.0), (7, 4.0)]
+        >>> list(m.search("AC", threshold=3, both=False)), list(m.search("A"))
+        ([(0, 4.0)], [])
+        """
+        import numbers
+
+        from ._integer import grid_bits, score_to_units, to_units
+
+        if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold):
+            raise InvalidParameter(f"threshold must be a number, got {threshold!r}")
+        if isinstance(chunksize, bool) or not isinstance(chunksize, numbers.Integral) or chunksize < 1:
+            raise InvalidParameter(f"chunksize must be a whole number >= 1, got {chunksize!r}")
+        codes = _search_codes(sequence)
+        n, m = codes.size, self.length
+        bits = grid_bits(self.scores)
+        forward = to_units(self.scores, bits)
+        strands = (forward, np.ascontiguousarray(forward[::-1, ::-1])) if both else (forward,)
+        cut = score_to_units(float(threshold), bits, m)
+        bad = np.concatenate(([0], np.cumsum(codes > 3)))       # letters other than A, C, G, T before i
+        letters = np.minimum(codes, 3).astype(np.int64)
+        for start in range(0, max(n - m + 1, 0), chunksize):
+            stop = min(start + chunksize, n - m + 1)             # windows start .. stop - 1
+            hits = []                                            # (window starts, grid scores) per strand
+            for units in strands:
+                total = np.zeros(stop - start, np.int64)
+                for j in range(m):
+                    total += units[j][letters[start + j:stop + j]]
+                ok = (total >= cut) & (bad[start + m:stop + m] == bad[start:stop])
+                hits.append((np.flatnonzero(ok) + start, total[ok]))
+            if not both:
+                hits.append((np.empty(0, dtype=int), np.empty(0, np.int64)))
+            (plus, plus_units), (minus, minus_units) = hits
+            positions = np.append(plus, minus - n)
+            totals = np.append(plus_units, minus_units)
+            # Biopython's own call on the same array (its default sort is not stable, so the order of a
+            # position hit on both strands is whatever this call gives, as it is in Biopython)
+            order = np.argsort(np.append(plus, minus))
+            for k in order:
+                yield int(positions[k]), float(totals[k]) / 2.0 ** bits
+
     def distribution(self, variant: "str | None" = None, *, backend: str = "cpu", precision: "float | None" = None,
                      slices: int = 4, buckets: int = 3600, threads: int = 0):
         """The score distribution, as Biopython's ``pssm.distribution(...)``; then
@@ -449,3 +505,24 @@ class PSSM:
                 "min_score": self.min_score, "max_score": self.max_score,
                 "pseudocount": self.pseudocount, "log_base": self.log_base,
                 "background": self.background.to_dict(), "source": self.source}
+
+
+#: Letter -> code for :meth:`PSSM.search`: A, C, G, T/U (any case) 0-3, every other byte 4. Biopython's
+#: search takes any text and skips the windows of other letters, so no letter is an error here either.
+_SEARCH_CODES = np.full(256, 4, dtype=np.uint8)
+for _code, _letters in enumerate(("Aa", "Cc", "Gg", "TtUu")):
+    for _letter in _letters:
+        _SEARCH_CODES[ord(_letter)] = _code
+
+
+def _search_codes(sequence) -> np.ndarray:
+    """The codes of a str, bytes or Biopython Seq for :meth:`PSSM.search` (non-ASCII letters: 4).
+
+    >>> _search_codes("aCgTu N").tolist()
+    [0, 1, 2, 3, 3, 4, 4]
+    """
+    if isinstance(sequence, (bytes, bytearray, memoryview)):
+        raw = bytes(sequence)
+    else:
+        raw = str(sequence).encode("ascii", errors="replace")
+    return _SEARCH_CODES[np.frombuffer(raw, dtype=np.uint8)]

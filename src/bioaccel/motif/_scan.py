@@ -19,6 +19,7 @@ How a scan runs:
 Scores are integer sums on the motif's grid (:mod:`._integer`), so every variant, on the CPU and the
 GPU, reports the same hits with the same scores; the score is shown in the motif's own units.
 """
+import dataclasses
 import math
 import numbers
 import os
@@ -170,26 +171,32 @@ class ScanState:
 
 
 class Scanner:
-    """Scans chunks with one backend and variant: ``scan(codes, windows) -> (entry, start, units)``."""
+    """Scans chunks with one backend and variant: ``submit(codes, windows)`` starts a chunk and returns
+    a function that gives its hits ``(entry, start, units)``. On the GPU the scan runs while the host
+    goes on (reads the next chunk, prices the last one's hits); on the CPU it is done on submission."""
 
     def __init__(self, plan, backend, variant):
         self.plan = plan
         self.backend = backend
         self.variant = variant
-        if backend == "gpu":
+        if backend == "gpu" and plan.entries:
             from ._scan_gpu import GpuScanner
 
             self._gpu = GpuScanner(plan, variant)
 
-    def scan(self, codes, windows):
+    def submit(self, codes, windows):
         if self.plan.entries == 0:
             empty = np.zeros(0, np.int64)
-            return empty, empty, empty
+            return lambda: (empty, empty, empty)
         if self.backend == "gpu":
-            return self._gpu.scan(codes, windows)
+            return self._gpu.submit(codes, windows)
         from ._scan_cpu import scan_chunk
 
-        return scan_chunk(self.plan, codes, windows, self.variant)
+        found = scan_chunk(self.plan, codes, windows, self.variant)
+        return lambda: found
+
+    def scan(self, codes, windows):
+        return self.submit(codes, windows)()
 
 
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
@@ -245,6 +252,17 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     words = (setup.longest + 31) // 32
     pending, count = [], 0
     current = None
+    started = None                 # the chunk being scanned: (chunk, sequence, result)
+
+    def finish(chunk, sequence, result):
+        nonlocal count
+        entry, pos, units = result()
+        if entry.shape[0]:
+            pending.append(_hits_of_chunk(setup, chunk, sequence, entry, pos, units, words))
+            count += entry.shape[0]
+        if on_chunk is not None:
+            on_chunk(chunk)
+
     with using_threads(threads):
         for chunk in chunks(sequences, size=chunk_size, overlap=setup.longest - 1):
             if chunk.start == 0 or current != chunk.record:
@@ -253,15 +271,17 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
             sequence = len(state.names) - 1
             state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
             state.letters += chunk.windows
-            entry, pos, units = scanner.scan(chunk.codes, chunk.windows)
-            if entry.shape[0]:
-                pending.append(_hits_of_chunk(setup, chunk, sequence, entry, pos, units, words))
-                count += entry.shape[0]
-            if on_chunk is not None:
-                on_chunk(chunk)
+            result = scanner.submit(chunk.codes, chunk.windows)
+            if backend == "gpu":       # the reader reuses its buffer: keep this chunk's letters for the hits
+                chunk = dataclasses.replace(chunk, codes=chunk.codes.copy())
+            if started is not None:
+                finish(*started)
+            started = (chunk, sequence, result)
             if count >= batch:
                 yield _priced(setup, pending, threads, state)
                 pending, count = [], 0
+        if started is not None:
+            finish(*started)
     if pending:
         yield _priced(setup, pending, threads, state)
 
@@ -334,23 +354,51 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
          backend: str = "cpu", variant: "str | None" = None, strands: str = "both", threads: int = 0,
          params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
          max_stored_hits: "int | None" = None, qvalues: bool = True):
-    """The binding sites of ``motifs`` in ``sequences``: a pandas DataFrame with FIMO's columns
-    (``motif_id motif_alt_id sequence_name start stop strand score p-value q-value matched_sequence``;
-    1-based inclusive coordinates), in FIMO's order (motif, then P-value).
+    """The binding sites of ``motifs`` in ``sequences`` (SCAN and MULTIPLESCAN of Giraud & Varré, on
+    both strands): a pandas DataFrame with FIMO's columns, one row per hit, in FIMO's order (motif in
+    input order, then P-value ascending, then sequence, start and strand).
 
-    ``motifs``: a :class:`PSSM`, a file or ``jaspar:...`` spec, or an iterable of them (scored under
-    ``params``). ``sequences``: a FASTA file (``-``: standard input), or sequences as strings,
-    :class:`~bioaccel.fasta.Record` objects or (id, sequence) pairs. A window is a hit when its score
-    reaches the motif's threshold: the exact threshold of P-value ``pvalue``, or the score
-    ``threshold``. ``strands``: ``"both"`` or ``"+"``. ``variant``: a name of ``SCAN_VARIANTS``
-    (None: the backend's fastest). ``max_stored_hits``: keep only the best (FIMO's option; None: all).
-    The DataFrame's ``attrs`` hold ``tests`` (windows tested per motif), ``dropped`` and ``inexact``
-    (motif ids whose P-values are certified upper bounds rather than exact, with the largest gap).
+    Columns: ``motif_id``, ``motif_alt_id`` (the motif's name), ``sequence_name``, ``start`` and
+    ``stop`` (1-based, inclusive, on the forward strand whatever the hit's strand), ``strand`` (``+``,
+    or ``-`` for a hit of the motif's reverse complement), ``score`` (in the motif's own units, summed
+    on its integer grid: :meth:`PSSM.score` of the matched word), ``p-value`` (exact: the number
+    ``bioaccel motif pvalue`` gives for that score), ``q-value`` (Benjamini-Hochberg per motif over
+    every window tested, windows that were not hits counted as P = 1; NaN when ``qvalues`` is False)
+    and ``matched_sequence`` (the window as read on the hit's strand, upper case).
+
+    Arguments:
+
+    * ``motifs``: a :class:`PSSM` (scored as it is), a motif file or ``jaspar:...`` spec (scored under
+      ``params``, a :class:`MotifParams`: background, preset, pseudocount, log base), or an iterable
+      of them.
+    * ``sequences``: a FASTA file (plain or compressed; ``-``: standard input), read in chunks of
+      ``chunk_size`` letters (memory bounded by the chunk and the stored hits), or sequences held in
+      memory: strings, :class:`~bioaccel.fasta.Record` objects or (id, sequence) pairs. Windows
+      holding a letter other than A, C, G, T/U are skipped (as FIMO skips them).
+    * ``pvalue``: a window is a hit when its score reaches the motif's exact threshold of P-value
+      ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units.
+      Under a background that is not strand-symmetric the reverse strand gets its own threshold and
+      P-values.
+    * ``strands``: ``"both"`` (default) or ``"+"``.
+    * ``backend``: ``"cpu"`` or ``"gpu"``; ``variant``: a name of ``SCAN_VARIANTS`` (None: the
+      backend's default); ``slice_length``: columns per precomputed slice (1 to 8) of the index,
+      lookahead and slices variants; ``threads``: CPU threads for this call (0: all cores).
+    * ``max_stored_hits``: keep only the hits of smallest P-value (FIMO's option; None: all), the
+      rest counted in ``attrs["dropped"]``.
+
+    The DataFrame's ``attrs`` hold ``tests`` (windows tested per motif, on every strand scanned),
+    ``dropped`` and ``inexact`` (motif ids whose P-values are certified upper bounds rather than
+    exact, with the largest relative gap).
 
     >>> from bioaccel.motif import PSSM
     >>> hits = scan(PSSM(np.eye(4)[:3] * 2, motif_id="ACG"), ("s1", "TTACGTT"), threshold=6)
     >>> hits[["sequence_name", "start", "stop", "strand", "score", "matched_sequence"]].values.tolist()
     [['s1', 3, 5, '+', 6.0, 'ACG'], ['s1', 4, 6, '-', 6.0, 'ACG']]
+    >>> hits["p-value"].tolist(), hits.attrs["tests"]      # 1 word in 64; 5 windows x 2 strands
+    ([0.015625, 0.015625], {'ACG': 10})
+    >>> hits = scan(PSSM(np.eye(4)[:3] * 2), ["ACGNACG"], pvalue=0.02)    # windows with N skipped
+    >>> hits[["start", "strand", "q-value"]].values.tolist()              # 1/64 x 4 tests / 2 hits
+    [[1, '+', 0.03125], [5, '+', 0.03125]]
     """
     strand_set = _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size,
                                 max_stored_hits, threads)
