@@ -73,7 +73,10 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
         """The chunks the buffer holds now (all of them when ``final``); keeps the overlap."""
         nonlocal filled, start
         out = []
-        while filled >= size + overlap or (final and filled > 0):
+        # a chunk is sent before the record ends only when a letter past its windows is held (filled >
+        # size): with no overlap, a record of exactly `size` letters would otherwise end in a chunk not
+        # marked `last`
+        while (filled >= size + overlap and filled > size) or (final and filled > 0):
             windows = size if filled >= size + overlap else filled
             take = min(filled, windows + overlap)
             last = final and windows == filled

@@ -167,7 +167,7 @@ class ScanState:
     tests: np.ndarray = None
     letters: int = 0
     dropped: int = 0
-    cut: float = math.inf          # hits with a larger P-value are dropped (max_stored_hits)
+    cut: float = math.inf          # hits with this P-value or a larger one are dropped (max_stored_hits)
 
 
 class Scanner:
@@ -200,6 +200,10 @@ class Scanner:
 
 
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
+    # kernels write hits in whatever order their threads find them: sorted here, so that streamed
+    # output (--text, iter_scan) is the same on every run, variant, thread count and backend
+    order = np.lexsort((entry, pos))
+    entry, pos, units = entry[order], pos[order], units[order]
     plan = setup.plan
     motif = plan.motif_of[entry].astype(np.int32)
     strand = plan.strand_of[entry].astype(np.int8)
@@ -239,9 +243,9 @@ def price(setup, hits, threads=0) -> None:
 def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
                  state=None, on_chunk=None, batch=PRICE_BATCH):
     """Yield the hits of ``sequences`` in priced batches (:class:`Hits`, P-values filled, q-values not),
-    in the order found. ``state`` (a :class:`ScanState`) collects names, tests and drops;
-    ``on_chunk(chunk)`` is called after each chunk (progress bars). Hits whose P-value is above
-    ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted in ``state.dropped``."""
+    in sequence order (by start, then motif and strand). ``state`` (a :class:`ScanState`) collects
+    names, tests and drops; ``on_chunk(chunk)`` is called after each chunk (progress bars). Hits whose
+    P-value is at or above ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted in ``state.dropped``."""
     state = state if state is not None else ScanState()
     state.tests = np.zeros(len(setup.motifs), np.int64) if state.tests is None else state.tests
     variant = SCAN_VARIANTS.resolve(variant, backend)
@@ -290,7 +294,10 @@ def _priced(setup, pending, threads, state):
     hits = Hits.concat(pending)
     price(setup, hits, threads)
     if math.isfinite(state.cut):
-        keep = hits.pvalue <= state.cut
+        # state.cut is the smallest P-value already dropped: a hit at it or above can never be kept, one
+        # below it may still be (keeping only those <= the largest kept P-value lost hits that the
+        # final pruning would keep, when ties at an earlier cut had left fewer than max_stored_hits)
+        keep = hits.pvalue < state.cut
         state.dropped += int((~keep).sum())
         hits = hits.take(keep)
     return hits
@@ -417,7 +424,7 @@ def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
               params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
               batch: int = PRICE_BATCH):
     """Like :func:`scan`, streaming: yields DataFrames of hits as they are found (about ``batch`` hits
-    each, in the order found), without q-values (they need every hit), holding only one batch.
+    each, in sequence order), without q-values (they need every hit), holding only one batch.
 
     >>> from bioaccel.motif import PSSM
     >>> frames = iter_scan(PSSM(np.eye(4)[:2], motif_id="AC"), ["ACAC", "GTAC"], threshold=2)

@@ -60,18 +60,27 @@ class Hits:
         return np.lexsort((self.strand, self.start, self.sequence, self.pvalue, self.motif))
 
     def best(self, keep) -> "tuple[Hits, float]":
-        """The ``keep`` hits of smallest P-value (ties at the cut: all or none of them) and the largest
-        P-value kept (``inf`` when nothing was dropped), for ``--max-stored-hits``.
+        """The ``keep`` hits of smallest P-value (ties at the cut: all or none of them) and the cut: the
+        smallest P-value dropped (``inf`` when nothing was), for ``--max-stored-hits``. A later hit
+        can be dropped at once when its P-value is at the cut or above (it can never be among the best),
+        but not merely above the largest P-value kept: ties may have left fewer than ``keep`` hits.
 
         >>> h = Hits.empty()
         >>> h.best(10)[1]
         inf
+        >>> p = np.array([0.1, 0.3, 0.3, 0.2])
+        >>> h = Hits(np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros(4, np.int32), np.arange(4),
+        ...          np.zeros(4, np.int64), np.zeros((4, 1), np.uint64), p, np.full(4, np.nan))
+        >>> kept, cut = h.best(3)         # the two hits of P = 0.3 tie at the cut: neither is kept
+        >>> kept.pvalue.tolist(), cut
+        ([0.1, 0.2], 0.3)
         """
         if len(self) <= keep:
             return self, float("inf")
-        cut = np.partition(self.pvalue, keep)[keep]          # the first P-value that does not fit
-        kept = self.pvalue < cut
-        return self.take(kept), float(self.pvalue[kept].max()) if kept.any() else 0.0
+        # the first P-value that does not fit: a hit is kept only below it (a tie at the cut, kept in
+        # part, would depend on the order hits were found)
+        cut = float(np.partition(self.pvalue, keep)[keep])
+        return self.take(self.pvalue < cut), cut
 
 
 def pack_words(codes, starts, length, strand, words):

@@ -164,7 +164,7 @@ def _report(args, stderr, setup, state):
     """Warnings a person must see whatever --quiet says: dropped hits, P-values that are bounds."""
     if state.dropped:
         print(f"bioaccel scan: warning: more than {args.max_stored_hits:,} hits; the {state.dropped:,} of largest "
-              f"P-value (above {state.cut:.3g}) were dropped. Raise --max-stored-hits, lower --pvalue, or use --text "
+              f"P-value (P >= {state.cut:.3g}) were dropped. Raise --max-stored-hits, lower --pvalue, or use --text "
               "to write every hit", file=stderr)
     if setup.inexact:
         ids = [setup.motifs[k].motif_id for k in sorted(setup.inexact)]
