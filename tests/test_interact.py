@@ -9,9 +9,9 @@ import pytest
 from bioaccel.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
-from bioaccel.interact._api import single_strand_table
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._naive import fill_naive
+from bioaccel.interact._strands import dense_of_band, strand_band
 from bioaccel.interact._traceback import dot_bracket
 from naive_bpmax import bpmax_tables, structure_units
 
@@ -42,10 +42,12 @@ def test_vectors_both_weight_settings(variant, a, b, first, second):
 
 
 def _tables(a, b, params):
+    """Codes of the query and of the reversed target, and their S bands as wide as the windows."""
     ca = encode(a)
     crb = np.ascontiguousarray(encode(b)[::-1])
     fold = params.fold_params
-    return ca, crb, single_strand_table(ca, fold), single_strand_table(crb, fold)
+    L1, L2 = params.spans(len(a), len(b))
+    return ca, crb, strand_band(ca, fold, L1), strand_band(crb, fold, L2)
 
 
 def _random_cases(count, seed):
@@ -73,10 +75,10 @@ def test_every_variant_equals_reference_cell_by_cell():
         F, S1, S2, unit = bpmax_tables(a, b, au, gu, w1, w2)
         ca, crb, s1, s2 = _tables(a, b, params)
         M, N = len(a), len(b)
-        assert all(s1[i, j] == S1[i][j] for i in range(M) for j in range(i, M))
-        assert all(s2[i, j] == S2[i][j] for i in range(N) for j in range(i, N))
         L1, L2 = params.spans(M, N)
-        dense_naive = fill_naive(ca, crb, params.pair_table(), s1, s2, L1, L2)
+        assert all(s1[i, j - i] == S1[i][j] for i in range(M) for j in range(i, min(M, i + L1)))
+        assert all(s2[i, j - i] == S2[i][j] for i in range(N) for j in range(i, min(N, i + L2)))
+        dense_naive = fill_naive(ca, crb, params.pair_table(), dense_of_band(s1), dense_of_band(s2), L1, L2)
         record = np.full((M, M, N, N), -1, dtype=np.int32)
         win, plan, *_ = fill_tiled(ca, crb, s1, s2, params, record=record, rows_per_task=rows)
         wrapped += plan.wraps
@@ -105,7 +107,7 @@ def test_tiled_equals_naive_cell_by_cell_at_vector_widths():
         params = InteractParams(au=rng.choice([1, 2]), gu=rng.choice([1, 1.5]), window_query=w1, window_target=w2)
         ca, crb, s1, s2 = _tables(a, b, params)
         L1, L2 = params.spans(M, N)
-        expect = fill_naive(ca, crb, params.pair_table(), s1, s2, L1, L2)
+        expect = fill_naive(ca, crb, params.pair_table(), dense_of_band(s1), dense_of_band(s2), L1, L2)
         record = np.full((M, M, N, N), -1, dtype=np.int32)
         fill_tiled(ca, crb, s1, s2, params, record=record)
         i1, j1, i2, j2 = np.indices((M, M, N, N))

@@ -27,10 +27,10 @@ def test_tsv_every_query_against_every_target(files):
     code, out, err = run(list(files))
     assert code == 0, err
     lines = [line.split("\t") for line in out.splitlines()]
-    assert lines[0] == ["query", "target", "score", "query_fold", "target_fold"]
+    assert lines[0] == ["query", "target", "score", "query_fold", "target_fold", "gain"]
     rows = {(r[0], r[1]): r for r in lines[1:]}
     assert len(rows) == 4
-    assert rows["q1", "t1"][2:] == ["21", "9", "9"]  # bpmax.md's first test vector
+    assert rows["q1", "t1"][2:] == ["21", "9", "9", "3"]  # bpmax.md's first test vector, gain 21 - 9 - 9
     expected = bpmax_score("AAAA", "UUUUAAAAGGGCCCAUGC") / 2
     assert float(rows["q2", "t2"][2]) == expected and rows["q2", "t2"][3] == "0"
 
@@ -38,7 +38,7 @@ def test_tsv_every_query_against_every_target(files):
 def test_weights_change_scores(files):
     code, out, _ = run([*files, "--au", "2", "--gu", "1"])
     assert code == 0
-    assert out.splitlines()[1].split("\t")[2:] == ["24", "9", "9"]
+    assert out.splitlines()[1].split("\t")[2:] == ["24", "9", "9", "6"]
 
 
 def test_windowed_json_lines_with_structure(files):
@@ -48,8 +48,9 @@ def test_windowed_json_lines_with_structure(files):
     records = [json.loads(line) for line in out.splitlines()]
     assert len(records) == 4
     for rec in records:
-        assert set(rec) == {"query", "target", "score", "query_fold", "target_fold", "target_start",
+        assert set(rec) == {"query", "target", "score", "query_fold", "target_fold", "gain", "target_start",
                             "target_end", "structure", "intermolecular"}
+        assert rec["gain"] == rec["score"] - rec["query_fold"] - rec["target_fold"]
         assert rec["target_end"] - rec["target_start"] == 6  # W + 1 bases
         left, _, right = rec["structure"].partition("&")
         qlen = {"q1": 9, "q2": 4}[rec["query"]]
@@ -66,10 +67,10 @@ def test_tsv_windowed_columns_and_output_file(files, tmp_path):
     with open(target) as handle:
         header = handle.readline().rstrip("\n").split("\t")
         rows = [line.rstrip("\n").split("\t") for line in handle]
-    assert header == ["query", "target", "score", "query_fold", "target_fold", "query_start", "query_end",
-                      "target_start", "target_end", "structure", "intermolecular"]
+    assert header == ["query", "target", "score", "query_fold", "target_fold", "gain", "query_start",
+                      "query_end", "target_start", "target_end", "structure", "intermolecular"]
     assert len(rows) == 4 and all(len(r) == len(header) for r in rows)
-    assert all(int(r[6]) - int(r[5]) == 4 for r in rows)
+    assert all(int(r[7]) - int(r[6]) == 4 for r in rows)
 
 
 def test_profile_bedgraph(files, tmp_path):

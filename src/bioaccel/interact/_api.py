@@ -1,8 +1,11 @@
 """The BPMax API: ``bpmax(queries, targets, ...)`` and its streaming form ``iter_bpmax``.
 
-Every target meets every query (targets outer, queries inner, as the command line writes them). The
-single-strand tables S1 and S2 come from :func:`bioaccel.fold.fold_table`; the last few are kept, so
-that a target met by many queries (or a query by many targets) is folded once.
+Every target meets every query (targets outer, queries inner, as the command line writes them), and
+each pair gives its best site, or its ``sites`` best non-overlapping target windows (_sites). The
+single-strand tables S1 and S2 are bands as wide as the windows (_strands): a windowed run folds, fills
+and keeps only what grows linearly with the target's length; without a window they come from the
+dense :func:`bioaccel.fold.fold_table`. The last few are kept, so that a target met by many queries
+(or a query by many targets) is folded once.
 """
 import functools
 from collections import OrderedDict
@@ -18,6 +21,8 @@ from ..fasta import Record, as_records, is_pair
 from ..fold import fold_table
 from ._model import InteractParams, work
 from ._result import Interaction
+from ._sites import check_sites, pick_sites
+from ._strands import band_bytes, dense_of_band, strand_band, window_folds
 from ._variants import VARIANTS
 
 #: What ``queries`` and ``targets`` may be: one sequence, or an iterable of them.
@@ -27,7 +32,7 @@ Sequences = Union[str, Record, tuple[str, str], Iterable[Union[str, Record, tupl
 RECENT_TABLES = 4
 RECENT_TABLE_BYTES = 2 ** 28
 
-_recent = OrderedDict()  # (codes, fold params) -> dense S table, least recently used first
+_recent = OrderedDict()  # (codes, fold params, width, dense) -> S band, least recently used first
 
 
 def single_strand_table(codes, fold_params, threads=0) -> np.ndarray:
@@ -40,11 +45,11 @@ def single_strand_table(codes, fold_params, threads=0) -> np.ndarray:
     return np.asarray(fold_table(codes, params=fold_params, threads=threads), dtype=np.int32)
 
 
-def _single_strand_cached(codes, fold_params, threads):
-    key = (codes.tobytes(), fold_params)
+def _strand_cached(codes, fold_params, width, threads, dense):
+    key = (codes.tobytes(), fold_params, width, dense)
     table = _recent.get(key)
     if table is None:
-        table = single_strand_table(codes, fold_params, threads)
+        table = strand_band(codes, fold_params, width, threads, dense=dense)
         if table.nbytes <= RECENT_TABLE_BYTES:
             _recent[key] = table
             while len(_recent) > RECENT_TABLES:
@@ -54,13 +59,17 @@ def _single_strand_cached(codes, fold_params, threads):
     return table
 
 
-def _plan_bytes(M, N, params, variant):
+def _plan_bytes(M, N, params, variant, dense=False):
+    """Bytes of one pair: the S bands (the dense tables with ``dense``), the fill's table and the
+    window scores (int64 units and float scores)."""
     from ._layout import StreamPlan
     from ._naive import naive_bytes
 
-    side = 4 * (M * M + N * N)  # dense S1, S2 from bioaccel.fold
+    L1, L2 = params.spans(M, N)
+    side = band_bytes(M, M if dense else L1) + band_bytes(N, N if dense else L2)
+    side += 16 * (M - L1 + 1) * (N - L2 + 1)
     if variant == "naive":
-        return naive_bytes(M, N) + side
+        return naive_bytes(M, N) + 4 * (M * M + N * N) + side   # and the dense S the recurrence reads
     return StreamPlan(M, N, params).nbytes + side
 
 
@@ -131,95 +140,107 @@ def _records(items, what):
         yield record
 
 
-def _check(params, backend, variant, threads):
+def _check(params, backend, variant, threads, sites=1):
     """The checks made before any input is read: ``(params, variant)``."""
     params, variant = _params(params), VARIANTS.resolve(variant, backend)
     resolve_threads(threads)
+    check_sites(sites)
     return params, variant
 
 
 def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
           backend: str = "cpu", variant: "str | None" = None, threads: int = 0, structure: bool = False,
-          client=None) -> "list[Interaction]":
+          sites: int = 1, client=None) -> "list[Interaction]":
     """BPMax of every query (strand 1) against every target (strand 2): a list of :class:`Interaction`,
-    targets outer, queries inner.
+    targets outer, queries inner, and for each pair its ``sites`` best sites, best first.
 
     ``queries`` / ``targets``: each one string, a :class:`~bioaccel.fasta.Record` or an ``(id, sequence)``
     pair (a tuple of two strings), or an iterable of them; strings get the ids seq1, seq2, ...
     ``params``: :class:`InteractParams` (weights and windows). ``backend``: "cpu" (there is no GPU BPMax
     yet). ``variant``: None for the backend's default (``tiled``) or a name of
     ``bioaccel.interact.VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
-    ``structure``: also trace an optimal joint structure of each best window pair. ``client``: run on a
-    Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in chunks
-    balanced by work, results in the same order.
+    ``structure``: also trace an optimal joint structure of each site. ``sites``: how many
+    non-overlapping target windows to report per pair (1: the best; fewer when fewer fit; see
+    bioaccel.interact._sites for the order and ties). ``client``: run on a Dask cluster instead (a
+    ``dask.distributed.Client``, a scheduler address, or "local"), in chunks balanced by work, results
+    in the same order.
 
     >>> [(r.query, r.target, r.score) for r in bpmax(["GGGAAACCC", "AAAA"], ("t1", "GGGUUUCCC"))]
     [('seq1', 't1', 21), ('seq2', 't1', 12)]
     >>> r = bpmax("GGGAAACCC", "UUUUAAAAGGGCCCAUGC", params=InteractParams(window_target=5))[0]
-    >>> r.score, (r.target_start, r.target_end)
-    (18, (8, 14))
+    >>> r.score, (r.target_start, r.target_end), r.target_fold, r.gain
+    (18, (8, 14), 3, 6)
+    >>> [(r.site, r.score, r.target_start) for r in bpmax("GGGAAACCC", "GGGUUUCCCAAAAAGGGUUUCC",
+    ...                                                    params=InteractParams(window_target=8), sites=3)]
+    [(1, 21, 0), (2, 18.5, 13)]
     """
-    options = dict(params=params, backend=backend, variant=variant, threads=threads, structure=structure)
+    options = dict(params=params, backend=backend, variant=variant, threads=threads, structure=structure,
+                   sites=sites)
     if client is None:
         return list(iter_bpmax(queries, targets, **options))
     from .._distributed import map_chunks
 
-    checked, _ = _check(params, backend, variant, threads)
+    checked, _ = _check(params, backend, variant, threads, sites)
     queries = list(_records(queries, "query"))
     items = [(target, query) for target in _records(targets, "target") for query in queries]
     costs = [float(work(len(q), len(t), *checked.spans(len(q), len(t)))) + 1.0 for t, q in items]
-    return list(map_chunks(functools.partial(_pairs, **options), items, costs, client=client))
+    chunks = map_chunks(functools.partial(_pairs, **options), items, costs, client=client)
+    return [site for pair in chunks for site in pair]
 
 
 def _pairs(items, **options):
-    """BPMax of a chunk of (target, query) pairs where this runs (a Dask worker): the local code."""
-    params, variant = _check(options["params"], options["backend"], options["variant"], options["threads"])
-    return [_interaction(query, target, params, variant, options["structure"], options["threads"])
-            for target, query in items]
+    """BPMax of a chunk of (target, query) pairs where this runs (a Dask worker): the local code; one
+    list of sites per pair."""
+    params, variant = _check(options["params"], options["backend"], options["variant"], options["threads"],
+                             options["sites"])
+    return [_interaction(query, target, params, variant, options["structure"], options["threads"],
+                         options["sites"]) for target, query in items]
 
 
 def iter_bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
                backend: str = "cpu", variant: "str | None" = None, threads: int = 0,
-               structure: bool = False) -> Iterator[Interaction]:
+               structure: bool = False, sites: int = 1) -> Iterator[Interaction]:
     """Like :func:`bpmax` but yields each Interaction as soon as it is ready (targets are read lazily,
     queries at once). Parameters and queries are checked here, before any target is read.
 
     >>> [r.score for r in iter_bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"])]
     [21, 9]
     """
-    params, variant = _check(params, backend, variant, threads)
+    params, variant = _check(params, backend, variant, threads, sites)
     queries = list(_records(queries, "query"))
-    return _iterate(queries, targets, params, variant, structure, threads)
+    return _iterate(queries, targets, params, variant, structure, threads, sites)
 
 
-def _iterate(queries, targets, params, variant, structure, threads):
+def _iterate(queries, targets, params, variant, structure, threads, sites):
     for target in _records(targets, "target"):
         for query in queries:
-            yield _interaction(query, target, params, variant, structure, threads)
+            yield from _interaction(query, target, params, variant, structure, threads, sites)
 
 
-def _interaction(query, target, params, variant, structure, threads) -> Interaction:
-    """BPMax of one pair on ``threads`` threads (restored before this returns)."""
+def _interaction(query, target, params, variant, structure, threads, sites=1, dense=False) -> list:
+    """The sites of one pair on ``threads`` threads (restored before this returns). ``dense``: fold the
+    strands in full with fold_table even under a window (the path before the bands, for tests and
+    bench/bpmax_cpu.py)."""
     with using_threads(threads) as count:
-        return _compute(query, target, params, variant, structure, count)
+        return _compute(query, target, params, variant, structure, count, sites, dense)
 
 
-def _compute(query, target, params, variant, structure, threads):
+def _compute(query, target, params, variant, structure, threads, sites=1, dense=False):
     a = np.ascontiguousarray(query.codes)
     rb = np.ascontiguousarray(target.codes[::-1])
     M, N = len(a), len(rb)
     params.cell_dtype(M, N)  # refuses sizes that overflow
-    require_memory(_plan_bytes(M, N, params, variant), f"BPMax ({variant}) of {M} x {N} nt",
+    require_memory(_plan_bytes(M, N, params, variant, dense), f"BPMax ({variant}) of {M} x {N} nt",
                    _suggest_window(M, N, params, variant))
-    fold = params.fold_params
-    S1 = _single_strand_cached(a, fold, threads)
-    S2 = _single_strand_cached(rb, fold, threads)
     L1, L2 = params.spans(M, N)
+    fold = params.fold_params
+    S1 = _strand_cached(a, fold, L1, threads, dense)
+    S2 = _strand_cached(rb, fold, L2, threads, dense)
     n_qw, n_tw = M - L1 + 1, N - L2 + 1
     if variant == "naive":
         from ._naive import fill_naive
 
-        F = fill_naive(a, rb, params.pair_table(), S1, S2, L1, L2)
+        F = fill_naive(a, rb, params.pair_table(), dense_of_band(S1), dense_of_band(S2), L1, L2)
         q = np.arange(n_qw)
         win = np.stack([F[q, q + L1 - 1, i2, i2 + L2 - 1] for i2 in range(n_tw)], axis=1)
         del F
@@ -229,19 +250,23 @@ def _compute(query, target, params, variant, structure, threads):
         win = fill_tiled(a, rb, S1, S2, params)[0][:, :n_tw]
     # target window t (original orientation) starts where the reversed window ends
     units = np.ascontiguousarray(win[:, ::-1]).astype(np.int64)
-    flat = int(np.argmax(units.T))  # leftmost target window first, then leftmost query window
-    ts, qs = divmod(flat, n_qw)
-    best = int(units[qs, ts])
-    result = Interaction(
-        query=query.id, target=target.id, score=params.to_score(best),
-        query_fold=params.to_score(S1[0, M - 1]), target_fold=params.to_score(S2[0, N - 1]),
-        query_start=qs, query_end=qs + L1, target_start=ts, target_end=ts + L2,
-        query_window=L1, target_window=L2, window_scores=units / params.unit, target_length=N,
-        variant=variant, backend="cpu",
-    )
-    if structure:
-        from ._traceback import trace_window
+    query_folds = window_folds(S1, L1)
+    target_folds = window_folds(S2, L2)[::-1]  # a window folds alone as it does reversed
+    window_scores = units / params.unit
+    results = []
+    for site, (qs, ts) in enumerate(pick_sites(units, L2, sites), start=1):
+        best, qf, tf = int(units[qs, ts]), int(query_folds[qs]), int(target_folds[ts])
+        result = Interaction(
+            query=query.id, target=target.id, score=params.to_score(best), query_fold=params.to_score(qf),
+            target_fold=params.to_score(tf), gain=params.to_score(best - qf - tf),
+            query_start=qs, query_end=qs + L1, target_start=ts, target_end=ts + L2,
+            query_window=L1, target_window=L2, window_scores=window_scores, target_length=N,
+            variant=variant, backend="cpu", site=site,
+        )
+        if structure:
+            from ._traceback import trace_window
 
-        result.structure, result.intra_query, result.intra_target, result.inter = trace_window(
-            a, rb, S1, S2, params, qs, ts, L1, L2, best)
-    return result
+            result.structure, result.intra_query, result.intra_target, result.inter = trace_window(
+                a, rb, S1, S2, params, qs, ts, L1, L2, best)
+        results.append(result)
+    return results

@@ -28,7 +28,9 @@ each waiting only for the tasks whose completion implies its inputs.
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
 W2 + 1 + 32 (L1 + 3) rows per query interval: memory does not grow with the target's length. Without a
-window, or when the target is short, the whole banded table is kept (_layout).
+window, or when the target is short, the whole banded table is kept (_layout). S1 and S2 come as bands
+as wide as the windows (_strands), so that nothing a windowed fill reads or keeps grows faster than
+the target's length.
 
 R2 is not a sequential push along the row: S2 is superadditive, so R2 is one max-plus product of the
 row (with every other term in) and S2, through the same kernel as D (see _row_finish).
@@ -159,9 +161,9 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1
         r0 = rowstart[i2]
         for c in range(n):
             buf[m, r0 + c] = acc[off + c]
-        buf[m, r0 - 1] = S1[i1, j1]  # F(i1, j1, i2, i2-1): the empty-target border, read by D as R3/R4
-        if i2 == N - 1:
-            buf[m, rowstart[N] - 1] = S1[i1, j1]
+        buf[m, r0 - 1] = S1[i1, l1 - 1]  # F(i1, j1, i2, i2-1) = S1(i1, j1): the empty-target border,
+        if i2 == N - 1:                  # read by D as R3/R4
+            buf[m, rowstart[N] - 1] = S1[i1, l1 - 1]
         if l1 == L1:
             win[i1, i2] = acc[off + n - 1]
         if record.shape[0] > 0:
@@ -187,8 +189,8 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, 
 def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=ROWS_PER_TASK):
     """Run the streamed fill on Numba's current thread count. Returns (win, plan, buf, rowstart, mat_id).
 
-    ``a``, ``rb``: codes of the query and of the REVERSED target; ``S1``, ``S2``: their dense
-    single-strand tables. ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query
+    ``a``, ``rb``: codes of the query and of the REVERSED target; ``S1``, ``S2``: their single-strand
+    tables as bands (:mod:`._strands`: ``S[i, d] = S(i, i + d)``) at least L1 and L2 wide. ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query
     window start i1 and every target row i2 (in units). With ``keep`` (or whenever the ring would
     hold every row) ``buf`` holds the whole banded table: F(i1, j1, i2, j2) = buf[mat_id[i1, j1-i1],
     rowstart[i2] + j2 - i2]. ``record``: optional dense (M, M, N, N) int32 array receiving every cell
@@ -196,10 +198,10 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
 
     >>> from bioaccel.alphabet import encode
     >>> from bioaccel.interact import InteractParams
-    >>> from bioaccel.interact._api import single_strand_table
+    >>> from bioaccel.interact._strands import fold_band
     >>> params = InteractParams()
     >>> a, rb = encode("GGGAAACCC"), encode("GGGUUUCCC")[::-1].copy()
-    >>> S1, S2 = single_strand_table(a, params.fold_params), single_strand_table(rb, params.fold_params)
+    >>> S1, S2 = fold_band(a, params.fold_params, 9), fold_band(rb, params.fold_params, 9)
     >>> int(fill_tiled(a, rb, S1, S2, params)[0][0, 0])    # 21 in half-units
     42
     """
@@ -207,7 +209,7 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
     plan = StreamPlan(M, N, params, keep=keep, rows_per_task=rows_per_task)
     dtype = plan.dtype
     pairs = params.pair_table()
-    S1d = S1.astype(dtype)
+    S1d = np.ascontiguousarray(S1[:, :plan.L1], dtype=dtype)
     S2p = padded_band(S2, plan.Wd, dtype)
     P2p = padded_band(None, plan.Wd, dtype, pairs_rb=(pairs, rb))
     buf = np.full((plan.n_mat, plan.capacity), sentinel(dtype), dtype=dtype)

@@ -5,13 +5,17 @@ from .._results import TableWriter
 FORMATS = ("tsv", "json")
 
 
-def columns(windowed_query, windowed_target, structure) -> list:
-    """The columns of a run: the window coordinates only where there are windows.
+def columns(windowed_query, windowed_target, structure, sites=1) -> list:
+    """The columns of a run: ``site`` when several are asked for, the window coordinates only where
+    there are windows.
 
     >>> columns(False, True, False)
-    ['query', 'target', 'score', 'query_fold', 'target_fold', 'target_start', 'target_end']
+    ['query', 'target', 'score', 'query_fold', 'target_fold', 'gain', 'target_start', 'target_end']
+    >>> columns(False, True, False, sites=3)[:4]
+    ['query', 'target', 'site', 'score']
     """
-    names = ["query", "target", "score", "query_fold", "target_fold"]
+    names = ["query", "target"] + (["site"] if sites > 1 else [])
+    names += ["score", "query_fold", "target_fold", "gain"]
     if windowed_query:
         names += ["query_start", "query_end"]
     if windowed_query or windowed_target:

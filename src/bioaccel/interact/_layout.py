@@ -48,7 +48,11 @@ class StreamPlan:
             self.capacity = int(lengths.sum()) + 160
         itemsize = np.dtype(self.dtype).itemsize
         side = (N * (self.Wd + 48)) * 2 * itemsize  # padded S2 and pair-score rows
-        self.nbytes = self.n_mat * self.capacity * itemsize + side
+        # _terms' R1 and R2 lists (values, two int32 offsets and x per entry), their prefix counts, and
+        # the window scores: all linear in N, but for a long target more than the ring itself
+        lists = N * self.Wd * (itemsize + 12) + 2 * N * (self.Wd // 16 + 6) * 8
+        scores = (M - self.L1 + 1) * N * 4
+        self.nbytes = self.n_mat * self.capacity * itemsize + side + lists + scores
 
     def rowstart(self):
         """Where row i2 starts in a matrix, for i2 <= N: row N is empty, only its left border cell
@@ -70,24 +74,31 @@ class StreamPlan:
         return ids
 
 
-def padded_band(dense, Wd, dtype, pairs_rb=None):
-    """Rows r of ``dense`` from column r on (Wd values) behind a 16-cell sentinel pad, plus slack.
+def padded_band(band, Wd, dtype, pairs_rb=None):
+    """Rows r of a strand's S (``band``, _strands' band form, at least Wd columns) from column r on
+    (Wd values) behind a 16-cell sentinel pad, plus slack; cells past the strand's end are sentinel.
 
-    With ``pairs_rb`` (pair table, codes): the strand-2 pair scores score(rb[r], rb[r+d]) for d >= 4.
+    With ``pairs_rb`` (pair table, codes) and ``band`` None: the strand-2 pair scores
+    score(rb[r], rb[r+d]) for d >= 4 (0 for d < 4 and past the end).
+
+    >>> padded_band(np.array([[0, 2], [0, 0]]), 2, np.int16)[:, 15:19].tolist()
+    [[-16384, 0, 2, -16384], [-16384, 0, -16384, -16384]]
     """
     if pairs_rb is not None:
         pairs, codes = pairs_rb
         N = codes.shape[0]
     else:
-        N = dense.shape[0]
+        N = band.shape[0]
     out = np.full((N, 16 + Wd + 32), sentinel(dtype), dtype=dtype)
-    for r in range(N):
-        width = min(Wd, N - r)
-        if pairs_rb is not None:
-            row = pairs[codes[r], codes[r:r + width]].astype(dtype)
-            row[:4] = 0
-            out[r, 16:16 + width] = row
-            out[r, 16 + width:] = 0
-        else:
-            out[r, 16:16 + width] = dense[r, r:r + width]
+    d = np.arange(Wd)
+    for r0 in range(0, N, 4096):  # blocks of rows: the index arrays stay small for long strands
+        rows = np.arange(r0, min(r0 + 4096, N))[:, None]
+        inside = rows + d < N
+        if pairs_rb is None:
+            out[rows, 16 + d] = np.where(inside, band[r0:r0 + rows.shape[0], :Wd], sentinel(dtype))
+            continue
+        scores = pairs[codes[rows], codes[np.minimum(rows + d, N - 1)]]
+        scores[:, :4] = 0
+        out[rows, 16 + d] = np.where(inside, scores, 0)
+        out[rows, 16 + Wd:] = 0
     return out

@@ -12,10 +12,13 @@ class Interaction(Result):
     """The result of BPMax for one query against one target.
 
     Coordinates are 0-based, half-open, on the strands as given (the target is NOT reversed here).
-    Without windows the single window is the whole of both strands. ``score`` is the best window
-    pair's score (an int when whole), ``query_fold`` / ``target_fold`` the single-strand optima of the
-    whole strands. ``window_scores[q, t]`` is the score of the query window starting at ``q`` with the
-    target window starting at ``t``. With ``structure=True``: ``structure`` is the dot-bracket
+    Without windows the single window is the whole of both strands. ``score`` is the window pair's
+    score (an int when whole); ``query_fold`` / ``target_fold`` are the single-strand optima of that
+    query window and that target window (the whole strands without windows), and ``gain`` = score -
+    query_fold - target_fold, what the interaction adds to the two strands folded alone (never
+    negative: folding each alone is one joint structure). ``site``: 1 for the best window pair, 2.. for
+    the next non-overlapping target windows (``sites=K``, see _sites). ``window_scores[q, t]`` is the
+    score of the query window starting at ``q`` with the target window starting at ``t``. With ``structure=True``: ``structure`` is the dot-bracket
     ``query&target`` of the best window pair, ``intra_query`` / ``intra_target`` its intramolecular
     pairs and ``inter`` its intermolecular pairs (query position, target position); ``intermolecular``
     gives those as lists for tables. The arrays and pair lists stay out of ``to_dict()``.
@@ -24,8 +27,8 @@ class Interaction(Result):
     >>> r = bpmax("GGG", "AAAAAACCC", structure=True)[0]
     >>> r.score, r.structure, r.intermolecular
     (9, '(((&......)))', [[0, 8], [1, 7], [2, 6]])
-    >>> sorted(r.to_dict())[:4]
-    ['backend', 'intermolecular', 'query', 'query_end']
+    >>> r.gain, r.query_fold, r.target_fold, sorted(r.to_dict())[:4]
+    (9, 0, 0, ['backend', 'gain', 'intermolecular', 'query'])
     """
 
     DERIVED = ("intermolecular",)
@@ -35,6 +38,7 @@ class Interaction(Result):
     score: "int | float"
     query_fold: "int | float"
     target_fold: "int | float"
+    gain: "int | float"
     query_start: int
     query_end: int
     target_start: int
@@ -47,6 +51,7 @@ class Interaction(Result):
     intra_target: "list | None" = hidden(default=None, repr=False)
     inter: "list | None" = hidden(default=None, repr=False)
     target_length: int = 0
+    site: int = 1
     variant: str = ""
     backend: str = "cpu"
 
@@ -57,5 +62,6 @@ class Interaction(Result):
         return None if self.inter is None else [[q, t] for q, t in self.inter]
 
     def profile(self) -> np.ndarray:
-        """Best score of any window pair covering each target position (float array, length N)."""
+        """Best score of any window pair covering each target position (float array, length N); the
+        same for every site of a pair."""
         return position_profile(self.window_scores.max(axis=0), self.target_window, self.target_length)

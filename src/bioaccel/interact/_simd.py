@@ -71,8 +71,11 @@ def _make_range(vectors):
             acc_a, table_a, avec_a, offsets_a, counts_a = arrays
 
             def entry(p):
+                offset = builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)]))
+                if offset.type.width < 64:  # int32 offsets (_terms' lists, half the memory of int64)
+                    offset = builder.sext(offset, ir.IntType(64))
                 return (builder.load(builder.gep(avec_a.data, [builder.add(args[4], p)])),
-                        builder.add(builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)])), args[7]))
+                        builder.add(offset, args[7]))
 
             _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
             return context.get_dummy_value()

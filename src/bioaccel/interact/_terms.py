@@ -12,15 +12,16 @@ from ._rows import narrow
 
 
 @njit(cache=True)
-def r1_lists(S2p, gaps, Wd):
+def r1_lists(S2p, gaps, Wd, index_type):
     """For each target row i2, the k2 = i2 + x that R1 needs: x = 0 and every x where S2(i2, i2+x)
     grows. Where S2(i2, k2) = S2(i2, k2-1), the term S2(i2, k2) + F(.., k2+1, j2) is dominated by
     S2(i2, k2-1) + F(.., k2, j2), since F grows when its target interval grows (R1 with an empty
     left part). About half of the k2 are left (random sequences). Returns (values, table offsets
-    gaps[k2+1], prefix counts per 16 x), row i2 at i2 * Wd (prefix: i2 * (Wd // 16 + 6))."""
+    gaps[k2+1] as ``index_type``, prefix counts per 16 x), row i2 at i2 * Wd (prefix: i2 * (Wd // 16 +
+    6))."""
     N = S2p.shape[0]
     values = np.zeros(N * Wd, dtype=S2p.dtype)
-    offsets = np.zeros(N * Wd, dtype=np.int64)
+    offsets = np.zeros(N * Wd, dtype=index_type)
     stride = Wd // 16 + 6
     prefix = np.zeros(N * stride, dtype=np.int64)
     for i2 in range(N):
@@ -39,13 +40,13 @@ def r1_lists(S2p, gaps, Wd):
 
 
 @njit(cache=True)
-def r2_lists(P2p, s2gaps, Wd):
+def r2_lists(P2p, s2gaps, Wd, index_type):
     """For each target row i2, the k2 = i2 + x that R2 needs (see _cpu._row_finish): x = 0 and every x
-    where rb[i2] pairs with rb[i2+x]. Returns (x, table offsets s2gaps[i2+1+x], prefix counts per 16 x),
-    laid out as r1_lists."""
+    where rb[i2] pairs with rb[i2+x]. Returns (x and table offsets s2gaps[i2+1+x] as ``index_type``,
+    prefix counts per 16 x), laid out as r1_lists."""
     N = P2p.shape[0]
-    xs = np.zeros(N * Wd, dtype=np.int64)
-    offsets = np.zeros(N * Wd, dtype=np.int64)
+    xs = np.zeros(N * Wd, dtype=index_type)
+    offsets = np.zeros(N * Wd, dtype=index_type)
     stride = Wd // 16 + 6
     prefix = np.zeros(N * stride, dtype=np.int64)
     for i2 in range(N):
@@ -73,7 +74,10 @@ def term_lists(S2p, P2p, rowstart, Wd):
     N = S2p.shape[0]
     gaps = (rowstart - np.arange(N + 1)).astype(np.int64)
     s2gaps = np.arange(N, dtype=np.int64) * (S2p.shape[1] - 1)
-    return gaps, s2gaps, r1_lists(S2p, gaps, Wd), r2_lists(P2p, s2gaps, Wd)
+    # int32 entries while every offset fits: the lists are N x Wd, the largest tables of a long target
+    largest = max(int(gaps.max()), int(s2gaps[-1]) if N else 0, Wd)
+    index_type = np.int32 if largest < 2 ** 31 - 2 ** 20 else np.int64
+    return gaps, s2gaps, r1_lists(S2p, gaps, Wd, index_type), r2_lists(P2p, s2gaps, Wd, index_type)
 
 
 @njit(cache=True)

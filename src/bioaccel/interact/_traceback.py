@@ -226,28 +226,30 @@ def traceback(a, rb, pairs, S1, S2, table):
 def trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best):
     """An optimal structure of the window pair (query [qs, qs + L1), target [ts, ts + L2)) whose score is
     ``best`` units: the pair is filled again without windows, keeping the whole table (``tiled``, on
-    Numba's current thread count), and traced.
+    Numba's current thread count), and traced. ``S1``, ``S2``: the strands' bands (_strands), at least
+    L1 and L2 wide.
 
     Returns (dot-bracket, intra_query, intra_target, inter) in the coordinates of the whole strands.
     """
     from ._cpu import fill_tiled
     from ._layout import StreamPlan
     from ._model import InteractParams
+    from ._strands import dense_of_band, sub_band
 
     N = len(rb)
     i2 = N - ts - L2
     a_sub = np.ascontiguousarray(a[qs:qs + L1])
     rb_sub = np.ascontiguousarray(rb[i2:i2 + L2])
-    S1_sub = np.ascontiguousarray(S1[qs:qs + L1, qs:qs + L1])
-    S2_sub = np.ascontiguousarray(S2[i2:i2 + L2, i2:i2 + L2])
     whole = InteractParams(params.au, params.gu)
     plan = StreamPlan(L1, L2, whole, keep=True)
     require_memory(plan.nbytes, f"the traceback table of {L1} x {L2} nt ({format_bytes(plan.nbytes)})")
-    win, plan, buf, rowstart, mat_id = fill_tiled(a_sub, rb_sub, S1_sub, S2_sub, whole, keep=True)
+    win, plan, buf, rowstart, mat_id = fill_tiled(a_sub, rb_sub, sub_band(S1, qs, L1), sub_band(S2, i2, L2),
+                                                  whole, keep=True)
     if int(win[0, 0]) != best:
         raise InternalError(f"the BPMax traceback table of {L1} x {L2} nt gives {int(win[0, 0])}, "
                             f"the fill gave {best} (units)")
-    intra_q, intra_t, inter = traceback(a_sub, rb_sub, params.pair_table(), S1_sub, S2_sub, (buf, rowstart, mat_id))
+    intra_q, intra_t, inter = traceback(a_sub, rb_sub, params.pair_table(), dense_of_band(S1, qs, L1),
+                                        dense_of_band(S2, i2, L2), (buf, rowstart, mat_id))
     return (dot_bracket(L1, L2, intra_q, intra_t, inter),
             [(p + qs, q + qs) for p, q in intra_q],
             [(p + ts, q + ts) for p, q in intra_t],

@@ -18,8 +18,10 @@ def register(subparsers):
                     "the most weighted base pairs, GC 3, AU and GU as given). With --window-target W "
                     "the target is scanned in windows of W + 1 nt (intervals with end - start <= W) and "
                     "the best window is reported. Coordinates are 0-based, half-open, on the target as "
-                    "given. Output: one row per query and target, targets in file order, each against "
-                    "every query in file order.",
+                    "given. Output: one row per query and target (per site with --sites), targets in "
+                    "file order, each against every query in file order. query_fold and target_fold are "
+                    "the folds of the reported windows alone, gain = score - query_fold - target_fold "
+                    "(what the interaction adds; rank targets by it).",
     )
     parser.add_argument("queries", metavar="QUERIES",
                         help="FASTA file of query RNAs (strand 1; plain or compressed; '-' reads standard input)")
@@ -36,9 +38,12 @@ def register(subparsers):
     add_variant_options(parser, VARIANTS)
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
+    parser.add_argument("--sites", type=int, default=1, metavar="K",
+                        help="report the K best target windows that share no base (default 1), best score "
+                             "first, ties to the leftmost; fewer where fewer fit; a 'site' column numbers them")
     parser.add_argument("--structure", action="store_true",
-                        help="also trace an optimal joint structure of the best window pair: dot-bracket "
-                             "'query&target' and the intermolecular pairs (query:target, 0-based)")
+                        help="also trace an optimal joint structure of each reported window pair: "
+                             "dot-bracket 'query&target' and the intermolecular pairs (query:target, 0-based)")
     parser.add_argument("--format", choices=FORMATS, default="tsv",
                         help="tsv (default, with a header) or json (JSON Lines, same field names)")
     add_output_option(parser)
@@ -90,6 +95,7 @@ def run(args, stdout, stderr):
     from ._api import iter_bpmax
     from ._formats import columns, interaction_writer
     from ._model import InteractParams
+    from ._sites import check_sites
     from ._window import write_bedgraph
 
     if args.queries == "-" and args.targets == "-":
@@ -97,6 +103,7 @@ def run(args, stdout, stderr):
     params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
                             window_target=args.window_target)
     variant = VARIANTS.resolve(args.variant, args.backend)
+    check_sites(args.sites)
     with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                  stdout=stdout) as outputs:
         queries = list(read_fasta(args.queries))
@@ -108,8 +115,10 @@ def run(args, stdout, stderr):
         else:                                  # standard input: each target as it comes, with every query
             targets = _each_announced(args, stderr, targets, query_lengths, params, variant)
         results = iter_bpmax(queries, targets, params=params, backend=args.backend,
-                             variant=args.variant, threads=args.threads, structure=args.structure)
-        names = columns(args.window_query is not None, args.window_target is not None, args.structure)
+                             variant=args.variant, threads=args.threads, structure=args.structure,
+                             sites=args.sites)
+        names = columns(args.window_query is not None, args.window_target is not None, args.structure,
+                        args.sites)
         writer = interaction_writer(outputs["-o"], names, args.format)
         writer.header()
         profile = outputs["--profile"]
@@ -118,7 +127,8 @@ def run(args, stdout, stderr):
                       stream=stderr) as bar:
             for item in results:
                 writer.write([item])  # a row as soon as it is computed
-                if profile is not None:
-                    write_bedgraph(profile, [item])
-                bar.update(1)
+                if item.site == 1:  # the profile and the count once per pair
+                    if profile is not None:
+                        write_bedgraph(profile, [item])
+                    bar.update(1)
     return 0
