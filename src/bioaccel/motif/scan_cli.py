@@ -130,9 +130,6 @@ def run(args, stdout, stderr):
                         slice_length=args.slice_length)
         unreachable = [m.motif_id for m, t in zip(setup.motifs, setup.thresholds)
                        if args.threshold is None and not t.reachable]
-        if unreachable and not args.quiet:
-            print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
-                  f"P <= {pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
         state = ScanState()
         options = dict(backend=args.backend, variant=variant, threads=args.threads, chunk_size=args.chunk_size)
         handle = outputs["-o"]
@@ -152,6 +149,10 @@ def run(args, stdout, stderr):
                 hits, _ = collect(setup, args.sequences, max_stored_hits=args.max_stored_hits, qvalues=qvalues,
                                   state=state, on_chunk=advance, **options)
                 writer.write(hits)
+        # said once the scan has succeeded: a run that fails on bad input prints its one error line only
+        if unreachable and not args.quiet:
+            print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
+                  f"P <= {pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
         _report(args, stderr, setup, state)
     return 0
 
