@@ -1,0 +1,260 @@
+"""``bioaccel scan``: FIMO, BED and GFF3 coordinates on a planted site, the same hits as the API on the
+shipped examples, gzip and standard input, --threshold, --text, --max-stored-hits, -o written only on
+success, P-values equal to ``bioaccel motif pvalue``'s, and bad input as one line with exit status 2."""
+import gzip
+import io
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from bioaccel.cli import main
+from bioaccel.motif import MotifParams, scan
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+MEME = os.path.join(ROOT, "examples", "motifs.meme")
+JASPAR = os.path.join(ROOT, "examples", "MA0066.1.jaspar")
+GENOME = os.path.join(ROOT, "examples", "sars-cov-2.fasta")
+THREE_PRIME = os.path.join(ROOT, "examples", "sars-cov-2-3prime.fa")
+COMPLEMENT = str.maketrans("ACGT", "TGCA")
+#: The P-value of the scans of the genome: 80 hits of 5 motifs, every P-value exact (at 1e-3 the
+#: 20-column MA0066.1's are certified bounds, and take longer).
+P = "5e-4"
+
+#: One motif, the word AAGTG (letter probabilities 1 and 0), in MEME's format.
+PLANTED_MEME = """MEME version 4
+
+ALPHABET= ACGT
+
+strands: + -
+
+Background letter frequencies
+A 0.25 C 0.25 G 0.25 T 0.25
+
+MOTIF AAGTG planted
+letter-probability matrix: alength= 4 w= 5 nsites= 20 E= 0
+1 0 0 0
+1 0 0 0
+0 0 1 0
+0 0 0 1
+0 0 1 0
+"""
+#: AAGTG at 0-based 4 on the forward strand; CACTT (AAGTG read on the reverse strand) at 0-based 15.
+PLANTED_TEXT = "CCCC" + "AAGTG" + "CCCCCC" + "CACTT" + "CCCC"
+PLANTED_FASTA = f">chr1 a planted site\n{PLANTED_TEXT}\n"
+
+
+def run(*argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["scan", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def table(text):
+    """Rows of a TSV (header dropped) as lists of strings."""
+    lines = text.splitlines()
+    assert lines[0].startswith("motif_id\t")
+    return [line.split("\t") for line in lines[1:]]
+
+
+@pytest.fixture
+def planted(tmp_path):
+    (tmp_path / "site.meme").write_text(PLANTED_MEME)
+    (tmp_path / "site.fa").write_text(PLANTED_FASTA)
+    return str(tmp_path / "site.meme"), str(tmp_path / "site.fa")
+
+
+# ---- coordinates ---------------------------------------------------------------------------------
+
+def test_fimo_coordinates_are_one_based_inclusive(planted):
+    code, out, err = run(*planted, "--pvalue", "1e-3")          # only the best word: P = 1/1024
+    assert code == 0 and err == ""
+    rows = table(out)
+    score = f"{np.log2((20 + 0.1 * 0.25) / 20.1 / 0.25) * 5:.6g}"   # FIMO's pseudocount 0.1, bits
+    # 20 windows x 2 strands tested; both hits 1/1024: q = 1/1024 x 40 / 2
+    assert rows == [["AAGTG", "planted", "chr1", "5", "9", "+", score, "0.000977", "0.0195", "AAGTG"],
+                    ["AAGTG", "planted", "chr1", "16", "20", "-", score, "0.000977", "0.0195", "AAGTG"]]
+    assert PLANTED_TEXT[5 - 1:9] == "AAGTG" and PLANTED_TEXT[16 - 1:20].translate(COMPLEMENT)[::-1] == "AAGTG"
+
+
+def test_bed_coordinates_are_zero_based_half_open(planted):
+    code, out, err = run(*planted, "--pvalue", "1e-3", "--format", "bed")
+    assert code == 0, err
+    assert out == "chr1\t4\t9\tAAGTG\t1000\t+\nchr1\t15\t20\tAAGTG\t1000\t-\n"
+    assert PLANTED_TEXT[4:9] == "AAGTG" and PLANTED_TEXT[15:20] == "CACTT"
+
+
+def test_gff3_has_its_header_and_one_based_coordinates(planted):
+    code, out, err = run(*planted, "--pvalue", "1e-3", "--format", "gff")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "##gff-version 3" and len(lines) == 3
+    fields = [line.split("\t") for line in lines[1:]]
+    assert [f[:5] + f[6:8] for f in fields] == [["chr1", "bioaccel", "TF_binding_site", "5", "9", "+", "."],
+                                               ["chr1", "bioaccel", "TF_binding_site", "16", "20", "-", "."]]
+    attributes = dict(pair.split("=") for pair in fields[1][8].split(";"))
+    assert attributes == {"Name": "AAGTG", "Alias": "planted", "ID": "AAGTG-chr1-16-m", "pvalue": "0.000977",
+                          "qvalue": "0.0195", "sequence": "AAGTG"}
+
+
+def test_one_strand_and_a_score_threshold(planted):
+    code, out, _ = run(*planted, "--pvalue", "1e-3", "--norc")
+    assert code == 0 and [r[5] for r in table(out)] == ["+"]
+    code, out, _ = run(*planted, "--threshold", "5", "--format", "bed")      # the best word only scores ~9.7
+    assert code == 0 and out.count("\n") == 2
+    code, out, _ = run(*planted, "--threshold", "-100")                    # every window, both strands
+    rows = table(out)
+    assert code == 0 and len(rows) == 40 and len({(r[3], r[5]) for r in rows}) == 40
+
+
+# ---- the shipped examples --------------------------------------------------------------------------
+
+def test_the_command_writes_the_api_hits():
+    code, out, err = run(MEME, GENOME, "--pvalue", P)
+    assert code == 0, err
+    rows = table(out)
+    frame = scan(MEME, GENOME, pvalue=float(P))
+    assert len(rows) == len(frame) > 50 and err == ""
+    for row, hit in zip(rows, frame.itertuples(index=False)):
+        assert row[:6] == [hit.motif_id, hit.motif_alt_id, hit.sequence_name, str(hit.start), str(hit.stop),
+                           hit.strand]
+        assert row[6:9] == [f"{hit.score:.6g}", f"{hit._7:.3g}", f"{hit._8:.3g}"] and row[9] == hit.matched_sequence
+    assert len({row[0] for row in rows}) >= 3 and len({row[6] for row in rows}) > 10
+
+
+@pytest.mark.parametrize("preset", ["fimo", "meme", "moods"])
+@pytest.mark.parametrize("background", ["uniform", "0.3,0.2,0.2,0.3", THREE_PRIME])
+def test_hit_pvalues_are_what_motif_pvalue_says(preset, background):
+    """Presets fimo, meme and moods; uniform, skewed and Markov (order 1, estimated from a FASTA file)
+    backgrounds."""
+    order = 1 if background == THREE_PRIME else 0
+    options = ["--preset", preset, "--background", background, "--background-order", str(order)]
+    params = MotifParams(preset=preset, background=background, background_order=order)
+    frame = scan(JASPAR, GENOME, pvalue=1e-4, params=params)
+    code, out, err = run(JASPAR, GENOME, "--pvalue", "1e-4", *options)
+    assert code == 0 and err == ""               # no note: the P-values are exact
+    assert [r[7] for r in table(out)] == [f"{p:.3g}" for p in frame["p-value"]]
+    plus = frame[frame.strand == "+"]
+    assert len(plus) > 0
+    argv = ["motif", "pvalue", JASPAR, *options, "--format", "json"]
+    for score in plus.score:
+        argv += ["--score", repr(float(score))]
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=stdout, stderr=stderr) == 0, stderr.getvalue()
+    answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert all(a["exact"] for a in answers)
+    assert plus["p-value"].tolist() == pytest.approx([a["pvalue"] for a in answers], rel=1e-12)
+
+
+def test_gzip_standard_input_and_many_records_give_the_same_output(tmp_path, monkeypatch):
+    genome = open(GENOME).read().split("\n", 1)[1].replace("\n", "")
+    records = "".join(f">part{k} piece {k}\n{genome[k * 7000:(k + 1) * 7000 + 3]}\n" for k in range(3))
+    plain = tmp_path / "parts.fa"
+    plain.write_text(records)
+    with gzip.open(tmp_path / "parts.fa.gz", "wt") as handle:
+        handle.write(records)
+    code, expected, err = run(MEME, str(plain), "--pvalue", P)
+    assert code == 0, err
+    assert {r[2] for r in table(expected)} == {"part0", "part1", "part2"}
+    assert run(MEME, str(tmp_path / "parts.fa.gz"), "--pvalue", P)[1] == expected
+    code, out, err = run(MEME, "-", "--pvalue", P, stdin=records.encode(), monkeypatch=monkeypatch)
+    assert code == 0 and out == expected, err
+    code, out, err = run("-", str(plain), "--pvalue", P, stdin=open(MEME, "rb").read(), monkeypatch=monkeypatch)
+    assert code == 0 and out == expected, err
+
+
+def test_text_output_is_the_stored_output_without_qvalues():
+    code, stored, _ = run(MEME, GENOME, "--pvalue", P)
+    assert code == 0
+    streamed = {}
+    for variant in ("index", "lookahead", "slices", "naive"):
+        code, out, err = run(MEME, GENOME, "--pvalue", P, "--text", "--variant", variant)
+        assert code == 0, err
+        streamed[variant] = out
+    assert len(set(streamed.values())) == 1                   # found in one order, whatever the variant
+    without_q = sorted(r[:8] + [""] + r[9:] for r in table(stored))
+    assert sorted(table(streamed["index"])) == without_q
+    assert all(r[8] != "" for r in table(stored))
+    code, out, _ = run(MEME, GENOME, "--pvalue", P, "--no-qvalue")
+    assert code == 0 and out == stored.split("\n", 1)[0] + "\n" + "".join(
+        "\t".join(r[:8] + [""] + r[9:]) + "\n" for r in table(stored))
+
+
+def test_max_stored_hits_drops_the_worst_with_one_warning():
+    code, full, _ = run(MEME, GENOME, "--pvalue", P)
+    code, out, err = run(MEME, GENOME, "--pvalue", P, "--max-stored-hits", "10", "--quiet")
+    assert code == 0
+    kept, every = table(out), table(full)
+    assert 0 < len(kept) <= 10
+    lines = [line for line in err.splitlines() if "warning" in line]      # (and a note: MA0066.1's P-values)
+    assert len(lines) == 1 and lines[0].startswith("bioaccel scan: warning: more than 10 hits; the ")
+    assert f"the {len(every) - len(kept):,} of largest P-value" in lines[0] and "--max-stored-hits" in lines[0]
+    worst_kept = max(float(r[7]) for r in kept)
+    dropped = [r for r in every if r[:6] not in [k[:6] for k in kept]]
+    assert min(float(r[7]) for r in dropped) >= worst_kept
+
+
+def test_output_file_is_written_only_when_the_run_succeeds(tmp_path, planted):
+    out = tmp_path / "hits.tsv"
+    bad = tmp_path / "bad.fa"
+    bad.write_text(PLANTED_FASTA + ">chr2\nACGTACGT\nACGT!ACG\n")        # a hit, then a bad letter
+    code, stdout, err = run(planted[0], str(bad), "--pvalue", "1e-3", "-o", str(out))
+    assert code == 2 and stdout == "" and len(err.splitlines()) == 1 and "'!'" in err
+    assert not out.exists() and sorted(os.listdir(tmp_path)) == ["bad.fa", "site.fa", "site.meme"]
+    out.write_text("kept\n")
+    assert run(planted[0], str(bad), "--pvalue", "1e-3", "-o", str(out))[0] == 2
+    assert out.read_text() == "kept\n"
+    code, stdout, err = run(*planted, "--pvalue", "1e-3", "-o", str(out), "--format", "bed")
+    assert code == 0 and stdout == "" and out.read_text().count("\n") == 2
+
+
+# ---- bad input ---------------------------------------------------------------------------------------
+
+BAD = {
+    "broken motif file": (["{meme_broken}", "{fasta}"], "broken.meme"),
+    "bad letter": (["{meme}", "{fasta_bad}"], "'@'"),
+    "no header": (["{meme}", "{fasta_headless}"], "header"),
+    "pvalue 0": (["{meme}", "{fasta}", "--pvalue", "0"], "0"),
+    "pvalue -1": (["{meme}", "{fasta}", "--pvalue", "-1"], "-1"),
+    "pvalue 1.5": (["{meme}", "{fasta}", "--pvalue", "1.5"], "1.5"),
+    "pvalue abc": (["{meme}", "{fasta}", "--pvalue", "abc"], "abc"),
+    "threshold nan": (["{meme}", "{fasta}", "--threshold", "nan"], "threshold"),
+    "both cuts": (["{meme}", "{fasta}", "--threshold", "1", "--pvalue", "0.1"], "--threshold"),
+    "unknown variant": (["{meme}", "{fasta}", "--variant", "fastest"], "fastest"),
+    "gpu variant on cpu": (["{meme}", "{fasta}", "--variant", "fused"], "fused"),
+    "slice length": (["{meme}", "{fasta}", "--slice-length", "9"], "9"),
+    "chunk size": (["{meme}", "{fasta}", "--chunk-size", "0"], "0"),
+    "max stored hits": (["{meme}", "{fasta}", "--max-stored-hits", "-3"], "-3"),
+    "missing motif file": (["{tmp}/nothing.meme", "{fasta}"], "nothing.meme"),
+    "missing fasta": (["{meme}", "{tmp}/nothing.fa"], "nothing.fa"),
+    "a folder": (["{meme}", "{tmp}"], "folder"),
+    "both stdin": (["-", "-"], "standard input"),
+    "bad format": (["{meme}", "{fasta}", "--format", "sam"], "sam"),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_bad_input_is_one_line_and_status_2(name, tmp_path, planted):
+    files = {"tmp": str(tmp_path), "meme": planted[0], "fasta": planted[1]}
+    for key, text in (("meme_broken", "MEME version 4\n\nMOTIF x\nletter-probability matrix: w= 2\n0.5 0.5\n"),
+                      ("fasta_bad", ">r\nACGT@A\n"), ("fasta_headless", "ACGTACGT\n")):
+        files[key] = str(tmp_path / ("broken.meme" if key == "meme_broken" else key + ".fa"))
+        with open(files[key], "w") as handle:
+            handle.write(text)
+    argv, needle = BAD[name]
+    out = tmp_path / "never.tsv"
+    code, stdout, err = run(*[a.format(**files) for a in argv], "-o", str(out))
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and err.startswith("bioaccel scan") and "Traceback" not in err, err
+    assert needle in err and stdout == "" and not out.exists()
+
+
+def test_variants_are_listed():
+    code, out, _ = run("--list-variants")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["index", "lookahead", "slices", "naive", "fused",
+                                                                  "segments"]
