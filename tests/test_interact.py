@@ -1,5 +1,6 @@
 """BPMax: test vectors, every variant cell by cell against tests/naive_bpmax.py, windows, tracebacks,
 the API's forms (many pairs, streaming, Dask) and its thread count."""
+import os
 import random
 
 import numba
@@ -8,12 +9,15 @@ import pytest
 
 from bioaccel.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
+from bioaccel.fasta import Record, read_fasta
+from bioaccel.fold import fold
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
+from bioaccel.interact._api import _interaction, _plan_bytes, check_sizes, single_strand_table
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._naive import fill_naive
-from bioaccel.interact._strands import dense_of_band, strand_band
+from bioaccel.interact._strands import band_of_dense, dense_of_band, fold_band, strand_band
 from bioaccel.interact._traceback import dot_bracket
-from naive_bpmax import bpmax_tables, structure_units
+from naive_bpmax import bpmax_tables, single_strand, structure_units
 
 # bpmax.md, checked against the original program: (a, b, (F, S1, S2) at AU=1 GU=1.5, same at AU=2 GU=1)
 VECTORS = [
@@ -95,6 +99,159 @@ def test_every_variant_equals_reference_cell_by_cell():
     # no-op ``prune`` on and off, when this said ``> 20`` fills)
     assert wrapped > 10
 
+
+
+def test_strand_bands_equal_fold_table_and_the_reference():
+    """The band fill gives S exactly where the band holds it: against the fold wing's dense table and
+    the plain-Python reference, lengths 1 to 40 and 300, widths 1 to the whole strand; cells past the
+    strand's end hold 0."""
+    rng = random.Random(41)
+    fold = InteractParams(au=2, gu=1).fold_params
+    cases = [(random_rna(rng, n), w) for n in (1, 2, 3, 5, 9, 17, 40) for w in (1, 2, 5, 6, 16, 39, 41)]
+    cases += [(random_rna(rng, 300), w) for w in (1, 7, 64, 129, 299, 300)]
+    for seq, width in cases:
+        codes, n = encode(seq), len(seq)
+        band = fold_band(codes, fold, width)
+        dense = single_strand_table(codes, fold)
+        assert np.array_equal(band, band_of_dense(dense, width)), (n, width)
+        assert np.array_equal(strand_band(codes, fold, width), strand_band(codes, fold, width, dense=True))
+        if n <= 40:
+            reference = single_strand(seq, 2, 1, 1)
+            assert all(band[i, d] == (reference[i][i + d] if i + d < n else 0)
+                       for i in range(n) for d in range(width)), (seq, width)
+
+
+def _record(name, sequence):
+    return Record(name, sequence)
+
+
+def _same_sites(got, expected, what):
+    def row(r):
+        return {k: v for k, v in r.to_dict().items() if k != "variant"}
+
+    assert [row(r) for r in got] == [row(r) for r in expected], what
+    for x, y in zip(got, expected):
+        assert np.array_equal(x.window_scores, y.window_scores), what
+        assert np.array_equal(x.profile(), y.profile()), what
+        assert (x.intra_query, x.intra_target, x.inter) == (y.intra_query, y.intra_target, y.inter), what
+
+
+def test_band_path_equals_dense_path_and_naive_on_random_pairs():
+    """120 random pairs (lengths 1 to 14), query and target windows of several sizes, both weight
+    settings, three sites with structures: the band path (S as bands), the dense path (S from the
+    dense fold_table, as before the bands) and the recurrence as written give identical scores, folds,
+    gains, sites, per-window scores, profiles and structures; window scores equal the plain-Python
+    reference's."""
+    rng = random.Random(43)
+    for index in range(120):
+        a, b = random_rna(rng, rng.randint(1, 14)), random_rna(rng, rng.randint(1, 14))
+        au, gu = WEIGHTS[index % 2]
+        w1 = rng.choice([None, None, rng.randint(1, 6)])
+        w2 = rng.choice([None, rng.randint(1, 3), rng.randint(1, 8), rng.randint(4, 13)])
+        params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
+        query, target = _record("q", a), _record("t", b)
+        band = _interaction(query, target, params, "tiled", True, 0, 3)
+        what = (a, b, au, gu, w1, w2)
+        _same_sites(band, _interaction(query, target, params, "tiled", True, 0, 3, dense=True), what)
+        _same_sites(band, _interaction(query, target, params, "naive", True, 0, 3), what)
+        F, _, _, unit = bpmax_tables(a, b, au, gu, w1, w2)
+        M, N = len(a), len(b)
+        L1, L2 = params.spans(M, N)
+        expect = np.array([[F[q, q + L1 - 1, N - t - L2, N - t - 1] for t in range(N - L2 + 1)]
+                           for q in range(M - L1 + 1)]) / unit
+        assert np.array_equal(band[0].window_scores, expect), what
+        for site in band:
+            _check_structure(a, b, site, au, gu)
+
+
+def test_band_path_equals_dense_path_on_longer_targets():
+    """Targets of 150 to 700 nt (the 64-column kernels, rings of rows that wrap, int16 and int32
+    cells), target windows 8 to 129, with and without a query window."""
+    rng = random.Random(47)
+    for M, N, w1, w2 in ((12, 700, None, 128), (6, 400, 3, 64), (9, 150, None, 8), (20, 300, 7, 100)):
+        params = InteractParams(window_query=w1, window_target=w2)
+        query, target = _record("q", random_rna(rng, M)), _record("t", random_rna(rng, N))
+        band = _interaction(query, target, params, "tiled", True, 0, 4)
+        _same_sites(band, _interaction(query, target, params, "tiled", True, 0, 4, dense=True), (M, N, w1, w2))
+        assert len(band) == 4 or all(any(abs(t - r.target_start) <= w2 for r in band) for t in range(N - w2))
+
+
+def test_folds_and_gain_are_those_of_the_reported_windows():
+    """query_fold and target_fold are the folds of the reported windows alone (an independent fold of
+    the window's letters, by the fold wing), and gain = score - query_fold - target_fold >= 0."""
+    rng = random.Random(53)
+    fold_params = InteractParams().fold_params
+    for _ in range(40):
+        a, b = random_rna(rng, rng.randint(4, 16)), random_rna(rng, rng.randint(20, 60))
+        params = InteractParams(window_query=rng.choice([None, rng.randint(2, 8)]),
+                                window_target=rng.randint(4, 19))
+        for r in bpmax(a, b, params=params, sites=3):
+            assert r.target_fold == fold(b[r.target_start:r.target_end], params=fold_params)[1]
+            assert r.query_fold == fold(a[r.query_start:r.query_end], params=fold_params)[1]
+            assert r.gain == r.score - r.query_fold - r.target_fold >= 0
+    # a real case: the N svRNA against 1 kb of the SARS-CoV-2 3' end, window 128
+    root = os.path.join(os.path.dirname(__file__), "..", "examples")
+    query = [r for r in read_fasta(os.path.join(root, "sars-cov-svrna.fa")) if r.id == "N"][0]
+    target = next(read_fasta(os.path.join(root, "sars-cov-2-3prime.fa")))
+    r = bpmax(query, target, params=InteractParams(window_target=128))[0]
+    window = target.sequence[r.target_start:r.target_end]
+    assert r.target_fold == fold(window, params=fold_params)[1] < fold(target.sequence, params=fold_params)[1]
+    assert r.gain == r.score - r.query_fold - r.target_fold > 0
+
+
+def _greedy_sites(scores, L2, count):
+    """The documented rule, written out: best score first, ties to the leftmost target window; skip a
+    window sharing a base with one already taken; the leftmost query window holding its score."""
+    best = scores.max(axis=0)
+    taken = []
+    for t in sorted(range(len(best)), key=lambda t: (-best[t], t)):
+        if len(taken) < count and all(abs(t - u) >= L2 for u in taken):
+            taken.append(t)
+    return [(int(np.flatnonzero(scores[:, t] == best[t])[0]), t) for t in taken]
+
+
+def test_sites_are_the_best_non_overlapping_target_windows():
+    rng = random.Random(59)
+    for index in range(60):
+        a = random_rna(rng, rng.randint(3, 10))
+        # repeats make ties, which the rule breaks to the left
+        b = random_rna(rng, rng.randint(10, 25)) * rng.choice([1, 1, 2, 3])
+        w1 = rng.choice([None, rng.randint(1, 4)])
+        params = InteractParams(window_query=w1, window_target=rng.randint(1, 9))
+        count = rng.randint(1, 6)
+        sites = bpmax(a, b, params=params, sites=count, structure=index % 3 == 0)
+        L2 = sites[0].target_window
+        expect = _greedy_sites(sites[0].window_scores, L2, count)
+        assert [(r.query_start, r.target_start) for r in sites] == expect
+        assert [r.site for r in sites] == list(range(1, len(sites) + 1))
+        assert all(x.score >= y.score for x, y in zip(sites, sites[1:]))
+        assert all(abs(x.target_start - y.target_start) >= L2 for x in sites for y in sites if x is not y)
+        assert (len(sites) == count or
+                all(any(abs(t - r.target_start) < L2 for r in sites) for t in range(len(b) - L2 + 1)))
+        first = bpmax(a, b, params=params, structure=index % 3 == 0)
+        assert len(first) == 1 and first[0].to_dict() == sites[0].to_dict()
+        for r in sites:
+            assert r.score == r.window_scores[r.query_start, r.target_start] == r.window_scores[:, r.target_start].max()
+            if r.structure is not None:
+                _check_structure(a, b, r, 1, 1.5)
+    # without a target window the one window is the whole target: one site however many are asked
+    assert len(bpmax("GGGAAACCC", "GGGUUUCCC", sites=5)) == 1
+    with pytest.raises(InvalidParameter, match="sites"):
+        bpmax("ACGU", "ACGU", sites=0)
+
+
+def test_a_windowed_long_target_takes_memory_linear_in_its_length(monkeypatch):
+    """With window 128 the estimate grows linearly (the dense fold of a 100 kb target alone was
+    37 GiB), a 100 kb target fits in 1 GiB, and without a window it is refused with the window that
+    fits."""
+    params = InteractParams(window_target=128)
+    sizes = {N: _plan_bytes(20, N, params, "tiled") for N in (10_000, 100_000, 1_000_000)}
+    assert sizes[100_000] < 2 ** 30
+    assert 9.9 < (sizes[1_000_000] - sizes[100_000]) / (sizes[100_000] - sizes[10_000]) < 10.1
+    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2 ** 31)
+    check_sizes([20], [100_000], params=params)
+    with pytest.raises(ResourceError, match=r"--window-target \d+"):
+        check_sizes([20], [100_000])
 
 
 def test_tiled_equals_naive_cell_by_cell_at_vector_widths():
@@ -269,8 +426,9 @@ def test_dask_client_gives_the_same_results_in_the_same_order():
 
     queries, targets = _pairs_for_api(31)
     params = InteractParams(au=2, gu=1, window_target=10)
-    local = bpmax(queries, targets, params=params, structure=True)
+    local = bpmax(queries, targets, params=params, structure=True, sites=2)
+    assert len(local) > len(queries) * len(targets)   # several sites for some pairs
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
-        remote = bpmax(queries, targets, params=params, structure=True, client=client)
+        remote = bpmax(queries, targets, params=params, structure=True, sites=2, client=client)
     _same(remote, local)

@@ -88,12 +88,47 @@ def test_profile_bedgraph(files, tmp_path):
     assert all(a[3] != b[3] for a, b in zip(runs, runs[1:]))
 
 
+def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
+    path = str(tmp_path / "p.bedgraph")
+    code, out, err = run([*files, "--window-target", "4", "--sites", "3", "--structure", "--profile", path])
+    assert code == 0, err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert lines[0] == ["query", "target", "site", "score", "query_fold", "target_fold", "gain", "target_start",
+                        "target_end", "structure", "intermolecular"]
+    rows = [dict(zip(lines[0], line)) for line in lines[1:]]
+    by_pair = {}
+    for row in rows:
+        by_pair.setdefault((row["query"], row["target"]), []).append(row)
+    # the API's sites, row for row; t1 (9 nt) holds at most two disjoint windows of 5 nt
+    from bioaccel.interact import InteractParams, bpmax
+
+    expected = bpmax([("q1", "GGGAAACCC"), ("q2", "AAAA")], [("t1", "GGGUUUCCC"), ("t2", "UUUUAAAAGGGCCCAUGC")],
+                     params=InteractParams(window_target=4), sites=3)
+    assert [(r["query"], r["target"], r["site"], r["target_start"]) for r in rows] == [
+        (e.query, e.target, str(e.site), str(e.target_start)) for e in expected]
+    assert len(by_pair["q1", "t1"]) <= 2 and len(by_pair["q1", "t2"]) == 3
+    for sites in by_pair.values():
+        assert [int(r["site"]) for r in sites] == list(range(1, len(sites) + 1))
+        scores = [float(r["score"]) for r in sites]
+        assert scores == sorted(scores, reverse=True)
+        starts = [int(r["target_start"]) for r in sites]
+        assert all(abs(x - y) >= 5 for x in starts for y in starts if x != y) and len(set(starts)) == len(starts)
+        for r in sites:
+            assert float(r["gain"]) == float(r["score"]) - float(r["query_fold"]) - float(r["target_fold"])
+    with open(path) as handle:
+        assert sum(line.startswith("track") for line in handle) == 4   # one per pair, not per site
+    code, out, err = run([*files, "--window-target", "4", "--sites", "1"])
+    assert code == 0 and out.splitlines()[0].split("\t")[2] == "score"     # no site column for one
+
+
 @pytest.mark.parametrize("argv_tail, message", [
     (["--window-target", "0"], "window target"),
     (["--au", "-1"], "AU"),
     (["--variant", "fast"], "unknown BPMax variant"),
     (["--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["--threads", "-2"], "--threads"),
+    (["--sites", "0"], "sites must be a whole number >= 1, got 0"),
+    (["--sites", "2.5"], "--sites"),
 ])
 def test_bad_options_fail_in_one_line(files, argv_tail, message):
     code, out, err = run([*files, *argv_tail])
