@@ -67,3 +67,16 @@ def test_fast_kernels_use_dpx(tmp_path):
     """The max-plus updates compile to Hopper's DPX instructions (vimnmx / viaddmax in PTX, VIADDMNMX in SASS)."""
     ptx = _ptx(PACKAGE / "fold" / "kernels" / "nussinov_fast.cu", tmp_path)
     assert re.search(r"\bvi?add\w*max|\bvimnmx|max\.s16x2", ptx), "no DPX-able max-plus found in the PTX"
+
+
+@needs_nvcc
+@pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
+def test_scan_name_expressions_exist(tmp_path, which):
+    """Every scan kernel the host asks for (motif/_scan_gpu.py), production and test sizes."""
+    from bioaccel.motif import _scan_gpu
+
+    folder = PACKAGE / "motif" / "kernels"
+    for filename, expressions in _scan_gpu.name_expressions(getattr(_scan_gpu, which)).items():
+        entries = _entries(_ptx(folder / filename, tmp_path))
+        for expression in expressions:
+            assert expression.replace(" ", "") in entries, (filename, expression, sorted(entries))

@@ -1,0 +1,154 @@
+"""The GPU scan against the CPU's. The coarse tables' promise (no hit is lost by the int32 filter) is
+checked on the CPU by emulating the kernels' sums with NumPy; the kernels themselves (marker ``gpu``,
+skipped with the reason where there is no CUDA device) must give exactly the CPU's hits, with the
+production launch sizes and with ``TEST_SIZES`` (tiny segments, groups and hit buffers, so every
+border and the column-by-column fallback for long motifs run)."""
+import numpy as np
+import pytest
+
+from bioaccel.alphabet import encode
+from bioaccel.motif import PSSM, Background
+from bioaccel.motif import _scan_gpu
+from bioaccel.motif._scan import Scanner, prepare, scan
+
+SKEWED = Background.from_frequencies([0.1, 0.4, 0.3, 0.2])
+
+
+def random_motifs(rng, lengths, background=None):
+    return [PSSM(np.round(rng.normal(size=(m, 4)) * 2, 2), motif_id=f"m{k}",
+                 background=background or Background.uniform()) for k, m in enumerate(lengths)]
+
+
+def random_codes(rng, n, n_rate=0.02):
+    codes = rng.integers(0, 4, size=n).astype(np.uint8)
+    codes[rng.random(n) < n_rate] = 4                     # N
+    return codes
+
+
+def exact_scores(plan, e, codes):
+    """Every window's exact grid score for entry e (windows with a letter past T read as -inf)."""
+    m = int(plan.length[e])
+    u = plan.units_flat[plan.units_start[e]:plan.units_start[e] + m]
+    n = codes.shape[0] - m + 1
+    if n <= 0:
+        return np.zeros(0, np.int64), np.zeros(0, bool)
+    windows = np.lib.stride_tricks.sliding_window_view(codes, m)
+    good = (windows <= 3).all(axis=1)
+    scores = u[np.arange(m)[None, :], np.minimum(windows, 3)].sum(axis=1)
+    return scores, good
+
+
+def coarse_sums(layout, local, codes):
+    """What the fused kernel sums for entry ``local`` of ``layout`` at every window (other letters as A)."""
+    L = layout.L
+    clean = np.where(codes > 3, 0, codes).astype(np.int64)
+    padded = np.concatenate([clean, np.zeros(64 + L, np.int64)])
+    word = np.zeros(codes.shape[0] + 64, np.int64)
+    for k in range(L):
+        word = word * 4 + padded[k:k + word.shape[0]]
+    g = np.searchsorted(layout.group_entry, local, side="right") - 1
+    base = layout.group_table[g]
+    total = np.zeros(codes.shape[0], np.int64)
+    for s in range(layout.entry_slice[local], layout.entry_slice[local + 1]):
+        offset, start = layout.slice_meta[s] >> 16, layout.slice_meta[s] & 0xFFFF
+        table = layout.coarse[base + start:base + start + 4 ** L]
+        total += table[word[offset:offset + codes.shape[0]]]
+    return total
+
+
+@pytest.mark.parametrize("L", [1, 4])
+def test_coarse_filter_never_loses_a_hit(L):
+    rng = np.random.default_rng(3 + L)
+    motifs = random_motifs(rng, [1, 2, 3, 5, 9, 12, 20, 33])
+    codes = random_codes(rng, 3000)
+    for pvalue in (0.3, 1e-2, 1e-4):
+        setup = prepare(motifs, pvalue=pvalue)
+        plan = setup.plan
+        layout = _scan_gpu.build_layout(plan, np.arange(plan.entries), L, 4096)
+        assert (layout.group_words <= 4096).all()
+        passed = tight = 0
+        for local, e in enumerate(layout.members):
+            scores, good = exact_scores(plan, e, codes)
+            coarse = coarse_sums(layout, local, codes)[:scores.shape[0]]
+            hits = good & (scores >= plan.threshold[e])
+            assert (coarse[hits] >= layout.coarse_threshold[local]).all()      # no hit is lost
+            passed += int((good & (coarse >= layout.coarse_threshold[local])).sum())
+            tight += int(hits.sum())
+        assert passed <= tight + max(5, tight // 100)          # and hardly any other window passes
+
+
+def test_layouts_split_groups_within_budget():
+    rng = np.random.default_rng(1)
+    plan = prepare(random_motifs(rng, [4, 8, 12, 16, 30]), pvalue=1e-3).plan
+    layout = _scan_gpu.build_layout(plan, np.arange(plan.entries - 2), 4, 1024)     # the length-30 one left out
+    assert layout.groups > 1 and (layout.group_words <= 1024).all()
+    assert layout.group_entry[0] == 0 and layout.group_entry[-1] == plan.entries - 2
+    assert np.array_equal(np.diff(layout.group_table), layout.group_words[:-1])   # back to back
+    with pytest.raises(Exception, match="too long for the GPU"):
+        _scan_gpu.build_layout(plan, np.arange(plan.entries), 4, 1024)
+
+
+# ---- on the GPU -------------------------------------------------------------------------------------------
+
+def cpu_hits(plan, codes, windows):
+    entry, pos, units = Scanner(plan, "cpu", "naive").scan(codes, windows)
+    return sorted(zip(entry.tolist(), pos.tolist(), units.tolist()))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["fused", "segments"])
+@pytest.mark.parametrize("small", [False, True], ids=["sizes", "test-sizes"])
+def test_gpu_chunk_hits_equal_cpu(monkeypatch, variant, small):
+    if small:
+        monkeypatch.setattr(_scan_gpu, "SIZES", _scan_gpu.TEST_SIZES)
+    rng = np.random.default_rng(11)
+    motifs = random_motifs(rng, [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 21, 31, 40])
+    for pvalue, n in [(1e-4, 20000), (1e-2, 5000), (0.5, 700), (1e-3, 1), (1e-3, 0)]:
+        plan = prepare(motifs, pvalue=pvalue).plan
+        codes = random_codes(rng, n)
+        for windows in {n, max(0, n - 45), n // 3}:
+            gpu = Scanner(plan, "gpu", variant)
+            entry, pos, units = gpu.scan(codes, windows)
+            assert sorted(zip(entry.tolist(), pos.tolist(), units.tolist())) == cpu_hits(plan, codes, windows), \
+                (variant, pvalue, n, windows)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["fused", "segments"])
+def test_gpu_hit_buffers_grow(variant):
+    rng = np.random.default_rng(12)
+    plan = prepare(random_motifs(rng, [3, 6, 10]), pvalue=0.9).plan       # most windows are hits
+    codes = random_codes(rng, 40000)
+    scanner = Scanner(plan, "gpu", variant)
+    scanner._gpu.capacity = 8
+    entry, pos, units = scanner.scan(codes, codes.shape[0])
+    assert len(entry) > 50000
+    assert sorted(zip(entry.tolist(), pos.tolist(), units.tolist())) == cpu_hits(plan, codes, codes.shape[0])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["fused", "segments"])
+def test_gpu_scan_api_equals_cpu(variant):
+    """Whole scans through the API: chunk borders (tiny chunks and pipelined streams), several records,
+    a skewed background (the reverse strand's own thresholds), P-values and q-values."""
+    rng = np.random.default_rng(13)
+    motifs = random_motifs(rng, [1, 6, 11, 19, 30], background=SKEWED)
+    records = [(f"r{k}", "".join("ACGTN"[c] for c in random_codes(rng, n))) for k, n in enumerate([0, 3, 500, 9000])]
+    for chunk_size in (7, 1000, 1 << 22):
+        cpu = scan(motifs, records, pvalue=1e-2, chunk_size=chunk_size)
+        gpu = scan(motifs, records, pvalue=1e-2, chunk_size=chunk_size, backend="gpu", variant=variant)
+        assert len(cpu) > 100
+        assert cpu.equals(gpu), chunk_size
+
+
+@pytest.mark.gpu
+def test_gpu_scan_shipped_example_equals_cpu():
+    cpu = scan("examples/motifs.meme", "examples/sars-cov-2.fasta", pvalue=1e-3)
+    for variant in ("fused", "segments"):
+        assert cpu.equals(scan("examples/motifs.meme", "examples/sars-cov-2.fasta", pvalue=1e-3,
+                               backend="gpu", variant=variant))
+
+
+def test_encode_roundtrip_for_gpu_inputs():
+    """The kernels read codes 0-3 as A, C, G, T and anything larger as a letter to refuse."""
+    assert encode("ACGTN").tolist()[:4] == [0, 1, 2, 3] and encode("N")[0] > 3
