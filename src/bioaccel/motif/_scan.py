@@ -10,8 +10,8 @@ How a scan runs:
 2. The sequences are read in chunks that overlap by the longest motif less one letter (a window lies
    whole in exactly one chunk), so memory is bounded by the chunk size whatever the genome's length,
    and every chunk is scanned on every core (:mod:`._scan_cpu`) or on the GPU (:mod:`._scan_gpu`).
-   Windows holding a letter other than A, C, G, T/U are skipped, as FIMO skips them (MOODS scores an
-   N as if it were some base; bioaccel never reports such a window).
+   Windows holding a letter other than A, C, G, T/U are skipped, as FIMO skips them (MOODS 1.9.4 skips
+   them too, but misses hits of motifs shorter than its window that end at an N or a sequence's end).
 3. Hits are priced in batches: each hit's exact P-value (:mod:`._scan_pvalues`); at the end, each
    motif's q-values (Benjamini-Hochberg over every window scored on every strand scanned, as FIMO
    counts tests; windows that were not hits count as P = 1).

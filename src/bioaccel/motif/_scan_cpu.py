@@ -13,8 +13,7 @@ Variants (``--variant``), all exact, all giving the same hits:
                window abandoned as soon as it cannot reach the threshold any more (MOODS's look-ahead
                filtration): most windows cost one or two look-ups.
 
-A window that holds a letter other than A, C, G, T/U is never a hit (as FIMO; MOODS scores such a
-letter as if it were some base). Hits are (entry, window start in the chunk, score); a kernel writes
+A window that holds a letter other than A, C, G, T/U is never a hit (as in FIMO and MOODS). Hits are (entry, window start in the chunk, score); a kernel writes
 them through a shared counter and says how many it found, so a caller whose buffer was too small
 calls again with a larger one.
 """
