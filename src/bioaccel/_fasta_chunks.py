@@ -6,6 +6,7 @@ letters lies whole in exactly one chunk and none is lost or reported twice at a 
 about ``size + overlap`` codes plus the reader's line buffer, whatever the record's length. Letters are
 checked as :func:`bioaccel.fasta.read_fasta` checks them (the same one-line errors).
 """
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +14,11 @@ import numpy as np
 from ._files import display_name, open_text
 from .alphabet import describe_letter, encode, first_invalid
 from .errors import InputError
+
+#: A header line: ``>`` after nothing but blanks (as a line stripped of whitespace starts with ``>``).
+_HEADER = re.compile(r"^[^\S\n]*>.*$", re.M)
+#: What a sequence line may hold beside letters and still take the fast path.
+_LAYOUT = str.maketrans("", "", " \t\r\n")
 
 #: Letters per chunk by default (plus the overlap): 4 MB of codes.
 CHUNK = 1 << 22
@@ -89,22 +95,24 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
             start += windows
         return out
 
-    with open_text(path, expected="a FASTA file") as handle:
-        for lineno, line in enumerate(handle, start=1):
+    def feed(codes):
+        """Put a record's codes in the buffer, yielding the chunks that fill."""
+        nonlocal filled, seen
+        k = 0
+        while k < codes.size:                     # more letters than the buffer's room go in pieces
+            room = buffer.size - filled
+            piece = codes[k:k + room]
+            buffer[filled:filled + piece.size] = piece
+            filled += piece.size
+            k += piece.size
+            yield from emit(False)
+        seen += codes.size
+
+    def lines_of(text, first_line):
+        """Sequence lines one by one (exact messages for whatever the fast path would not take)."""
+        for lineno, line in enumerate(text.split("\n"), start=first_line):
             line = line.strip()
             if not line:
-                continue
-            if line.startswith(">"):
-                if record is not None:
-                    if seen == 0 and not allow_empty:
-                        raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")
-                    yield from emit(True)
-                    records += 1
-                parts = line[1:].split(None, 1)
-                if not parts:
-                    raise InputError(f"{name}: line {lineno}: FASTA header has no sequence id")
-                record, description, header_line = parts[0], parts[1] if len(parts) > 1 else "", lineno
-                filled, start, seen = 0, 0, 0
                 continue
             if record is None:
                 raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
@@ -115,16 +123,42 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
                 raise InputError(
                     f"{name}: record {record!r}: invalid character {describe_letter(line[bad])} at position "
                     f"{seen + bad + 1} (line {lineno}); expected A, C, G, U/T or an IUPAC code")
-            codes = encode(line)
-            k = 0
-            while k < codes.size:                 # lines longer than the buffer's room go in pieces
-                room = buffer.size - filled
-                piece = codes[k:k + room]
-                buffer[filled:filled + piece.size] = piece
-                filled += piece.size
-                k += piece.size
-                yield from emit(False)
-            seen += codes.size
+            yield from feed(encode(line))
+
+    def sequence_text(text, first_line):
+        """The lines between two headers: all at once when they hold only letters, spaces, tabs and
+        line ends (the usual case), else line by line."""
+        letters = text.translate(_LAYOUT)
+        if not letters:
+            return
+        codes = None
+        if record is not None:
+            try:
+                codes = encode(letters)
+            except InputError:                    # said again, line by line, with the line's number
+                pass
+        yield from (feed(codes) if codes is not None else lines_of(text, first_line))
+
+    with open_text(path, expected="a FASTA file") as handle:
+        line_at = 1                               # the line number of the block's first line
+        for block in handle.blocks():
+            pos, pos_line = 0, line_at
+            for match in _HEADER.finditer(block):
+                yield from sequence_text(block[pos:match.start()], pos_line)
+                lineno = pos_line + block.count("\n", pos, match.start())
+                if record is not None:
+                    if seen == 0 and not allow_empty:
+                        raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")
+                    yield from emit(True)
+                    records += 1
+                parts = match.group().strip()[1:].split(None, 1)
+                if not parts:
+                    raise InputError(f"{name}: line {lineno}: FASTA header has no sequence id")
+                record, description, header_line = parts[0], parts[1] if len(parts) > 1 else "", lineno
+                filled, start, seen = 0, 0, 0
+                pos, pos_line = match.end(), lineno
+            yield from sequence_text(block[pos:], pos_line)
+            line_at += block.count("\n")
     if record is not None:
         if seen == 0 and not allow_empty:
             raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")

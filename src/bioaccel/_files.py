@@ -74,6 +74,24 @@ class TextLines:
         except DECODE_ERRORS as exc:
             self._fail(exc)
 
+    def blocks(self, size: int = 1 << 22):
+        """The text in blocks of whole lines, about ``size`` characters each (far fewer Python steps
+        than line by line, for genome-sized files)."""
+        try:
+            while True:
+                block = self._text.read(size)
+                if not block:
+                    return
+                if not block.endswith("\n"):
+                    block += self._text.readline()
+                if self._first:
+                    self._first = False
+                    if block.startswith(_BOM):
+                        block = block[len(_BOM):]
+                yield block
+        except DECODE_ERRORS as exc:
+            self._fail(exc)
+
     def read(self) -> str:
         return "".join(self)
 
