@@ -13,10 +13,22 @@ The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): the per-co
 on the parallel run, which the other load of a shared machine can slow down.
 
 Sizes whose estimated time (from the rate measured on smaller sizes) exceeds the limits are skipped
-and say so. Prints a table and writes JSON to bench/results/bpmax_cpu.json.
+and say so.
 
-    python3 bench/bpmax_cpu.py                # the full grid (a few minutes on 2 cores)
-    python3 bench/bpmax_cpu.py --quick        # 20 x 200 and a few more
+Long targets (Gildemaster 2021's setting: a svRNA against a genome, target window 128), end to end
+through the API: the band path (S1/S2 as bands as wide as the windows, bioaccel.interact._strands) on
+3 kb, 10 kb and the whole 29,903 nt SARS-CoV-2 genome, against the dense path it replaces (S2 folded
+in full by bioaccel.fold.fold_table, O(N^3) time and 4 N^2 bytes, not kept between queries above
+256 MB as before) on 3 kb and 10 kb only; also the three svRNAs against 10 kb, as `bioaccel interact
+examples/sars-cov-svrna.fa ...` runs them. Both paths run in this one process, alternately, so their
+ratio is measured under the same load; the load average is printed before and after. Memory is the
+estimate the up-front refusal uses (bioaccel.interact._api._plan_bytes).
+
+Prints tables and writes JSON to bench/results/bpmax_cpu.json.
+
+    python3 bench/bpmax_cpu.py                # the full grid and the long targets (a few minutes on 2 cores)
+    python3 bench/bpmax_cpu.py --quick        # 20 x 200 and a few more, and the long targets
+    python3 bench/bpmax_cpu.py --long-only    # only the long targets
 """
 import argparse
 import json
@@ -33,10 +45,11 @@ from bioaccel._parallel import threads as using_threads
 from bioaccel.alphabet import encode
 from bioaccel.fasta import read_fasta
 from bioaccel.interact import VARIANTS, InteractParams
-from bioaccel.interact._api import single_strand_table
+from bioaccel.interact import _api
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._model import work
 from bioaccel.interact._naive import fill_naive, naive_bytes
+from bioaccel.interact._strands import dense_of_band, strand_band
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..", "examples")
@@ -49,10 +62,12 @@ def random_rna(rng, n):
 
 
 def prepare(a, b, params):
+    """Codes of the query and of the reversed target, and their S bands as wide as the windows."""
     ca = encode(a)
     crb = np.ascontiguousarray(encode(b)[::-1])
     fold = params.fold_params
-    return ca, crb, single_strand_table(ca, fold), single_strand_table(crb, fold)
+    L1, L2 = params.spans(len(a), len(b))
+    return ca, crb, strand_band(ca, fold, L1), strand_band(crb, fold, L2)
 
 
 def run_tiled(ca, crb, s1, s2, params, repeats=3):
@@ -71,21 +86,15 @@ def run_tiled(ca, crb, s1, s2, params, repeats=3):
 def run_naive(ca, crb, s1, s2, params):
     L1, L2 = params.spans(len(ca), len(crb))
     start = time.perf_counter()
-    F = fill_naive(ca, crb, params.pair_table(), s1, s2, L1, L2)
+    F = fill_naive(ca, crb, params.pair_table(), dense_of_band(s1), dense_of_band(s2), L1, L2)
     seconds = time.perf_counter() - start
     N = len(crb)
     best = max(int(F[0, L1 - 1, i2, i2 + L2 - 1]) for i2 in range(N - L2 + 1)) if L1 == len(ca) else None
     return seconds, best
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="only a few sizes (20 x 200 included)")
-    parser.add_argument("--max-naive-seconds", type=float, default=40.0)
-    parser.add_argument("--max-tiled-seconds", type=float, default=60.0)
-    parser.add_argument("--output", default=os.path.join(HERE, "results", "bpmax_cpu.json"))
-    args = parser.parse_args(argv)
-
+def grid(args):
+    """naive against tiled on random pairs: one printed table, its rows."""
     rng = random.Random(2024)
     queries = [16, 20, 32] if args.quick else [16, 20, 23, 32]
     targets = [100, 200, 400] if args.quick else [100, 200, 400, 1000, 2000]
@@ -162,38 +171,106 @@ def main(argv=None):
               f"{fmt(ratio, '7.1f')} {fmt(ratio1, '8.1f')}  {row['note']}")
         sys.stdout.flush()
 
-    real = real_case()
-    if real:
-        rows.append(real)
-        print(f"real: {real['query_name']} ({real['query']} nt) x {real['target_name']} "
-              f"({real['target']} nt), W2 = 128: {TILED} {real['tiled_s']:.2f} s, "
-              f"{real['work'] / real['tiled_s'] / 1e9:.1f} useful Gop/s, best window score {real['score']}")
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="only a few sizes (20 x 200 included)")
+    parser.add_argument("--long-only", action="store_true", help="only the long targets (band vs dense path)")
+    parser.add_argument("--max-naive-seconds", type=float, default=40.0)
+    parser.add_argument("--max-tiled-seconds", type=float, default=60.0)
+    parser.add_argument("--output", default=os.path.join(HERE, "results", "bpmax_cpu.json"))
+    args = parser.parse_args(argv)
+
+    load_before = os.getloadavg()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores)")
+    rows = [] if args.long_only else grid(args)
+    long_rows = long_targets()
+    load_after = os.getloadavg()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as handle:
-        json.dump({"machine": platform.platform(), "threads": numba.get_num_threads(),
-                   "variants": {v.name: v.label for v in VARIANTS}, "rows": rows}, handle, indent=1)
+        json.dump({"machine": platform.platform(), "processor": platform.processor() or platform.machine(),
+                   "cores": os.cpu_count(), "threads": numba.get_num_threads(),
+                   "load_average": {"before": load_before, "after": load_after},
+                   "variants": {v.name: v.label for v in VARIANTS}, "rows": rows, "long_targets": long_rows},
+                  handle, indent=1)
     print(f"wrote {os.path.abspath(args.output)}")
 
 
-def real_case():
-    """The SARS-CoV N svRNA (21 nt) against SARS-CoV-2 nt 26,000-29,000 (3 kb), target window 128."""
+def _pair_seconds(queries, target, params, dense):
+    """End to end through the API (S tables, fill, best site) for every query against ``target``:
+    the band path, or the dense path as it ran before the bands (S2 folded in full, and again for
+    each query since a table over 256 MB was not kept)."""
+    start = time.perf_counter()
+    results = []
+    _api._recent.clear()
+    for query in queries:
+        if dense and 4 * len(target) ** 2 > _api.RECENT_TABLE_BYTES:  # the dense table was not kept
+            _api._recent.clear()
+        results += _api._interaction(query, target, params, "tiled", False, 0, 1, dense=dense)
+    return time.perf_counter() - start, results
+
+
+def long_targets():
+    """svRNAs against 3 kb, 10 kb and all of SARS-CoV-2, window 128: band path against dense path."""
     try:
-        query = [r for r in read_fasta(os.path.join(EXAMPLES, "sars-cov-svrna.fa")) if r.id == "N"][0]
+        svrnas = list(read_fasta(os.path.join(EXAMPLES, "sars-cov-svrna.fa")))
         genome = next(read_fasta(os.path.join(EXAMPLES, "sars-cov-2.fasta")))
     except Exception as exc:  # the examples are optional for the benchmark
-        print(f"real case skipped: {exc}")
-        return None
-    from bioaccel.interact import bpmax
+        print(f"long targets skipped: {exc}")
+        return []
+    from bioaccel.fasta import Record
 
-    target = genome.sequence[26000:29000]
     params = InteractParams(window_target=128)
-    start = time.perf_counter()
-    result = bpmax(query, ("SARS-CoV-2:26000-29000", target), params=params)[0]
-    seconds = time.perf_counter() - start
-    return {"query_name": query.id, "query": len(query), "target_name": "SARS-CoV-2:26000-29000",
-            "target": len(target), "window_target": 128, "tiled_s": seconds, "score": result.score,
-            "best_window": [result.target_start, result.target_end],
-            "work": work(len(query), len(target), None, 129), "note": "end to end, S tables included"}
+    n_svrna = [r for r in svrnas if r.id == "N"]
+    seq = genome.sequence
+    cases = [("N", n_svrna, "SARS-CoV-2:26000-29000", seq[26000:29000], True),
+             ("N", n_svrna, "SARS-CoV-2:19903-29903", seq[-10000:], True),
+             ("N", n_svrna, "SARS-CoV-2 genome", seq, False),
+             ("3 svRNAs", svrnas, "SARS-CoV-2:19903-29903", seq[-10000:], True)]
+    _pair_seconds(n_svrna, Record("warm", seq[:300]), params, False)  # compile outside the timings
+    _pair_seconds(n_svrna, Record("warm", seq[:300]), params, True)
+    print()
+    print(f"Long targets, window 128, end to end ({numba.get_num_threads()} threads): band path (S as bands) "
+          f"against the dense path it replaces (S2 folded in full)")
+    header = (f"{'queries':>9} {'target':>24} {'nt':>6} {'band s':>8} {'dense s':>8} {'ratio':>6} "
+              f"{'band MB':>8} {'dense MB':>9}  best site (score, gain, window)")
+    print(header)
+    print("-" * len(header))
+    rows = []
+    for label, queries, name, target_seq, with_dense in cases:
+        target = Record(name, target_seq)
+        repeats = 2 if len(target_seq) <= 10000 and len(queries) == 1 else 1
+        band_s = dense_s = None
+        for _ in range(repeats):  # alternately, so that both see the same load
+            if with_dense:
+                seconds, dense_results = _pair_seconds(queries, target, params, True)
+                dense_s = seconds if dense_s is None else min(dense_s, seconds)
+            seconds, results = _pair_seconds(queries, target, params, False)
+            band_s = seconds if band_s is None else min(band_s, seconds)
+        if with_dense and [r.to_dict() for r in dense_results] != [r.to_dict() for r in results]:
+            raise SystemExit(f"{label} x {name}: the dense path and the band path differ")
+        M = max(len(q) for q in queries)
+        band_mb = _api._plan_bytes(M, len(target_seq), params, "tiled") / 2 ** 20
+        dense_mb = _api._plan_bytes(M, len(target_seq), params, "tiled", dense=True) / 2 ** 20
+        best = max(results, key=lambda r: r.score)
+        row = {"queries": [q.id for q in queries], "target": name, "target_length": len(target_seq),
+               "window_target": 128, "band_s": band_s, "dense_s": dense_s,
+               "ratio": dense_s / band_s if dense_s else None, "band_bytes_estimate": band_mb * 2 ** 20,
+               "dense_bytes_estimate": dense_mb * 2 ** 20,
+               "sites": [{"query": r.query, "score": r.score, "query_fold": r.query_fold,
+                          "target_fold": r.target_fold, "gain": r.gain,
+                          "window": [r.target_start, r.target_end]} for r in results]}
+        rows.append(row)
+        dense_text = f"{dense_s:8.2f}" if dense_s else f"{'-':>8}"
+        ratio_text = f"{row['ratio']:6.1f}" if dense_s else f"{'-':>6}"
+        print(f"{label:>9} {name:>24} {len(target_seq):>6,} {band_s:8.2f} {dense_text} {ratio_text} "
+              f"{band_mb:8.0f} {dense_mb:9.0f}  {best.query} {best.score}, {best.gain}, "
+              f"{best.target_start}-{best.target_end}")
+        sys.stdout.flush()
+    return rows
 
 
 if __name__ == "__main__":
