@@ -126,6 +126,18 @@ def test_the_command_writes_the_api_hits():
     assert len({row[0] for row in rows}) >= 3 and len({row[6] for row in rows}) > 10
 
 
+def test_every_cpu_variant_slice_length_and_chunk_size_writes_the_same_bytes():
+    """MA0076.2 (11 columns) at P = 1e-3: 24 hits, every P-value found at once."""
+    code, expected, err = run("jaspar:MA0076.2", GENOME, "--pvalue", "1e-3")
+    assert code == 0 and len(table(expected)) > 20, err
+    for options in (["--variant", "index", "--slice-length", "2"], ["--variant", "lookahead", "--slice-length", "1"],
+                    ["--variant", "lookahead", "--slice-length", "7"], ["--variant", "slices", "--slice-length", "3"],
+                    ["--variant", "slices", "--slice-length", "8"], ["--variant", "naive", "--chunk-size", "999"],
+                    ["--chunk-size", "19", "--threads", "1"]):
+        code, out, err = run("jaspar:MA0076.2", GENOME, "--pvalue", "1e-3", *options)
+        assert code == 0 and out == expected, (options, err)
+
+
 @pytest.mark.parametrize("preset", ["fimo", "meme", "moods"])
 @pytest.mark.parametrize("background", ["uniform", "0.3,0.2,0.2,0.3", THREE_PRIME])
 def test_hit_pvalues_are_what_motif_pvalue_says(preset, background):
