@@ -46,6 +46,8 @@ DEFAULT_PVALUE = 1e-4
 MAX_STORED_HITS = 100_000
 #: Hits priced (P-values) together: each motif's distinct scores in one search.
 PRICE_BATCH = 1 << 20
+#: Grid values a distribution's P-value cache keeps at most (16 bytes each).
+PRICED_CAP = 1 << 20
 MAX_SLICE = 8
 
 
@@ -64,6 +66,7 @@ class ScanSetup:
     dist_index: np.ndarray = None
     dists: list = field(default_factory=list)
     inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
+    priced: dict = field(default_factory=dict)      # distribution -> (grid values, P-values) priced so far
 
     @property
     def longest(self) -> int:
@@ -228,8 +231,26 @@ def price(setup, hits, threads=0) -> None:
     groups = np.split(order, bounds)
 
     def one(group):
-        grid, background = setup.dists[int(dist[group[0]])]
-        return group, hit_pvalues(grid, background, hits.units[group])
+        d = int(dist[group[0]])
+        grid, background = setup.dists[d]
+        units = hits.units[group]
+        # scores already priced (earlier batches) are looked up: a genome's later batches mostly are
+        known, known_p = setup.priced.get(d, (np.zeros(0, np.int64), np.zeros(0)))
+        asked = np.unique(units)
+        at = np.minimum(np.searchsorted(known, asked), max(known.size - 1, 0))
+        new = asked[~(known[at] == asked)] if known.size else asked
+        exact, gap = True, 0.0
+        if new.size:
+            p, exact, gap = hit_pvalues(grid, background, new)
+            if known.size + new.size <= PRICED_CAP:
+                merged = np.concatenate([known, new])
+                order = np.argsort(merged, kind="stable")
+                setup.priced[d] = known, known_p = merged[order], np.concatenate([known_p, p])[order]
+            else:                                  # a cache too large to keep growing: these hits only
+                known, known_p = np.concatenate([known, new]), np.concatenate([known_p, p])
+                order = np.argsort(known, kind="stable")
+                known, known_p = known[order], known_p[order]
+        return group, (known_p[np.searchsorted(known, units)], exact, gap)
 
     workers = resolve_threads(threads)
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups)))) as pool:

@@ -15,6 +15,8 @@ Numbers are written as C's ``printf`` would: integers in full, scores ``%.6g`` a
   ``qvalue`` and ``sequence``; reserved characters percent-encoded as GFF3 requires.
 """
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
@@ -366,11 +368,25 @@ class HitWriter:
             return
         names, name_off = self._names()
         row = self._row_fixed + 2 * self._longest_name
-        for lo in range(0, len(hits), ROWS):
+
+        def text(lo):                               # one block of rows, formatted without the GIL
             part = hits.take(slice(lo, lo + ROWS))
             buf = np.empty(len(part) * row, np.uint8)
             n = format_rows(self.kind, buf, part.motif.astype(np.int64), part.strand, part.sequence.astype(np.int64),
                             part.start, part.units, part.word, part.pvalue, part.qvalue, self.qvalues, self.lengths,
                             self.scale, self.low, self.high, self.ids, self.id_off, self.alts, self.alt_off, names,
                             name_off)
-            self.handle.write(buf[:n].tobytes().decode("utf-8"))
+            return buf[:n]
+
+        binary = getattr(self.handle, "buffer", None)      # bytes straight to the file where it can
+        if binary is not None:
+            self.handle.flush()
+        blocks = range(0, len(hits), ROWS)
+        workers = min(len(blocks), os.cpu_count() or 1)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for at in range(0, len(blocks), 2 * workers):    # a few blocks at once: memory stays bounded
+                for data in pool.map(text, blocks[at:at + 2 * workers]):          # in order
+                    if binary is not None:
+                        binary.write(data.tobytes())
+                    else:
+                        self.handle.write(data.tobytes().decode("utf-8"))
