@@ -150,10 +150,11 @@ def test_band_path_equals_dense_path_and_naive_on_random_pairs():
         w2 = rng.choice([None, rng.randint(1, 3), rng.randint(1, 8), rng.randint(4, 13)])
         params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
         query, target = _record("q", a), _record("t", b)
-        band = _interaction(query, target, params, "tiled", True, 0, 3)
-        what = (a, b, au, gu, w1, w2)
-        _same_sites(band, _interaction(query, target, params, "tiled", True, 0, 3, dense=True), what)
-        _same_sites(band, _interaction(query, target, params, "naive", True, 0, 3), what)
+        rank = ("score", "gain")[index % 3 == 2]
+        band = _interaction(query, target, params, "tiled", True, 0, 3, rank)
+        what = (a, b, au, gu, w1, w2, rank)
+        _same_sites(band, _interaction(query, target, params, "tiled", True, 0, 3, rank, dense=True), what)
+        _same_sites(band, _interaction(query, target, params, "naive", True, 0, 3, rank), what)
         F, _, _, unit = bpmax_tables(a, b, au, gu, w1, w2)
         M, N = len(a), len(b)
         L1, L2 = params.spans(M, N)
@@ -234,6 +235,25 @@ def test_sites_are_the_best_non_overlapping_target_windows():
             assert r.score == r.window_scores[r.query_start, r.target_start] == r.window_scores[:, r.target_start].max()
             if r.structure is not None:
                 _check_structure(a, b, r, 1, 1.5)
+    # ranked by gain: the same rule on score - query window fold - target window fold, the folds
+    # computed independently by the fold wing
+    fold_params = InteractParams().fold_params
+    for index in range(30):
+        a, b = random_rna(rng, rng.randint(3, 10)), random_rna(rng, rng.randint(12, 40))
+        w1 = rng.choice([None, rng.randint(1, 4)])
+        params = InteractParams(window_query=w1, window_target=rng.randint(4, 11))
+        count = rng.randint(1, 4)
+        sites = bpmax(a, b, params=params, sites=count, rank="gain")
+        r0 = sites[0]
+        L1, L2 = r0.query_window, r0.target_window
+        qf = np.array([fold(a[q:q + L1], params=fold_params)[1] for q in range(len(a) - L1 + 1)])
+        tf = np.array([fold(b[t:t + L2], params=fold_params)[1] for t in range(len(b) - L2 + 1)])
+        gains = r0.window_scores - qf[:, None] - tf[None, :]
+        assert [(r.query_start, r.target_start) for r in sites] == _greedy_sites(gains, L2, count)
+        assert [r.gain for r in sites] == [gains[r.query_start, r.target_start] for r in sites]
+        assert r0.gain == gains.max() >= bpmax(a, b, params=params)[0].gain
+    with pytest.raises(InvalidParameter, match="rank"):
+        bpmax("ACGU", "ACGU", rank="energy")
     # without a target window the one window is the whole target: one site however many are asked
     assert len(bpmax("GGGAAACCC", "GGGUUUCCC", sites=5)) == 1
     with pytest.raises(InvalidParameter, match="sites"):

@@ -119,6 +119,12 @@ def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
         assert sum(line.startswith("track") for line in handle) == 4   # one per pair, not per site
     code, out, err = run([*files, "--window-target", "4", "--sites", "1"])
     assert code == 0 and out.splitlines()[0].split("\t")[2] == "score"     # no site column for one
+    code, out, err = run([*files, "--window-target", "4", "--rank", "gain", "--format", "json"])
+    assert code == 0, err
+    best = {(r["query"], r["target"]): r for r in map(json.loads, out.splitlines())}
+    expected = bpmax([("q1", "GGGAAACCC"), ("q2", "AAAA")], [("t1", "GGGUUUCCC"), ("t2", "UUUUAAAAGGGCCCAUGC")],
+                     params=InteractParams(window_target=4), rank="gain")
+    assert [best[e.query, e.target]["gain"] for e in expected] == [e.gain for e in expected]
 
 
 @pytest.mark.parametrize("argv_tail, message", [
@@ -129,6 +135,7 @@ def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
     (["--threads", "-2"], "--threads"),
     (["--sites", "0"], "sites must be a whole number >= 1, got 0"),
     (["--sites", "2.5"], "--sites"),
+    (["--rank", "energy"], "invalid choice: 'energy'"),
 ])
 def test_bad_options_fail_in_one_line(files, argv_tail, message):
     code, out, err = run([*files, *argv_tail])

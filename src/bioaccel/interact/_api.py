@@ -21,7 +21,7 @@ from ..fasta import Record, as_records, is_pair
 from ..fold import fold_table
 from ._model import InteractParams, work
 from ._result import Interaction
-from ._sites import check_sites, pick_sites
+from ._sites import check_rank, check_sites, pick_sites, window_gains
 from ._strands import band_bytes, dense_of_band, strand_band, window_folds
 from ._variants import VARIANTS
 
@@ -140,17 +140,18 @@ def _records(items, what):
         yield record
 
 
-def _check(params, backend, variant, threads, sites=1):
+def _check(params, backend, variant, threads, sites=1, rank="score"):
     """The checks made before any input is read: ``(params, variant)``."""
     params, variant = _params(params), VARIANTS.resolve(variant, backend)
     resolve_threads(threads)
     check_sites(sites)
+    check_rank(rank)
     return params, variant
 
 
 def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
           backend: str = "cpu", variant: "str | None" = None, threads: int = 0, structure: bool = False,
-          sites: int = 1, client=None) -> "list[Interaction]":
+          sites: int = 1, rank: str = "score", client=None) -> "list[Interaction]":
     """BPMax of every query (strand 1) against every target (strand 2): a list of :class:`Interaction`,
     targets outer, queries inner, and for each pair its ``sites`` best sites, best first.
 
@@ -161,7 +162,8 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     ``bioaccel.interact.VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
     ``structure``: also trace an optimal joint structure of each site. ``sites``: how many
     non-overlapping target windows to report per pair (1: the best; fewer when fewer fit; see
-    bioaccel.interact._sites for the order and ties). ``client``: run on a Dask cluster instead (a
+    bioaccel.interact._sites for the order and ties). ``rank``: "score" (the best windows by score,
+    BPMax's objective) or "gain" (by score minus the folds of the two windows alone). ``client``: run on a Dask cluster instead (a
     ``dask.distributed.Client``, a scheduler address, or "local"), in chunks balanced by work, results
     in the same order.
 
@@ -175,12 +177,12 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     [(1, 21, 0), (2, 18.5, 13)]
     """
     options = dict(params=params, backend=backend, variant=variant, threads=threads, structure=structure,
-                   sites=sites)
+                   sites=sites, rank=rank)
     if client is None:
         return list(iter_bpmax(queries, targets, **options))
     from .._distributed import map_chunks
 
-    checked, _ = _check(params, backend, variant, threads, sites)
+    checked, _ = _check(params, backend, variant, threads, sites, rank)
     queries = list(_records(queries, "query"))
     items = [(target, query) for target in _records(targets, "target") for query in queries]
     costs = [float(work(len(q), len(t), *checked.spans(len(q), len(t)))) + 1.0 for t, q in items]
@@ -192,40 +194,41 @@ def _pairs(items, **options):
     """BPMax of a chunk of (target, query) pairs where this runs (a Dask worker): the local code; one
     list of sites per pair."""
     params, variant = _check(options["params"], options["backend"], options["variant"], options["threads"],
-                             options["sites"])
+                             options["sites"], options["rank"])
     return [_interaction(query, target, params, variant, options["structure"], options["threads"],
-                         options["sites"]) for target, query in items]
+                         options["sites"], options["rank"]) for target, query in items]
 
 
 def iter_bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | None" = None,
                backend: str = "cpu", variant: "str | None" = None, threads: int = 0,
-               structure: bool = False, sites: int = 1) -> Iterator[Interaction]:
+               structure: bool = False, sites: int = 1, rank: str = "score") -> Iterator[Interaction]:
     """Like :func:`bpmax` but yields each Interaction as soon as it is ready (targets are read lazily,
     queries at once). Parameters and queries are checked here, before any target is read.
 
     >>> [r.score for r in iter_bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"])]
     [21, 9]
     """
-    params, variant = _check(params, backend, variant, threads, sites)
+    params, variant = _check(params, backend, variant, threads, sites, rank)
     queries = list(_records(queries, "query"))
-    return _iterate(queries, targets, params, variant, structure, threads, sites)
+    return _iterate(queries, targets, params, variant, structure, threads, sites, rank)
 
 
-def _iterate(queries, targets, params, variant, structure, threads, sites):
+def _iterate(queries, targets, params, variant, structure, threads, sites, rank):
     for target in _records(targets, "target"):
         for query in queries:
-            yield from _interaction(query, target, params, variant, structure, threads, sites)
+            yield from _interaction(query, target, params, variant, structure, threads, sites, rank)
 
 
-def _interaction(query, target, params, variant, structure, threads, sites=1, dense=False) -> list:
+def _interaction(query, target, params, variant, structure, threads, sites=1, rank="score",
+                 dense=False) -> list:
     """The sites of one pair on ``threads`` threads (restored before this returns). ``dense``: fold the
     strands in full with fold_table even under a window (the path before the bands, for tests and
     bench/bpmax_cpu.py)."""
     with using_threads(threads) as count:
-        return _compute(query, target, params, variant, structure, count, sites, dense)
+        return _compute(query, target, params, variant, structure, count, sites, rank, dense)
 
 
-def _compute(query, target, params, variant, structure, threads, sites=1, dense=False):
+def _compute(query, target, params, variant, structure, threads, sites=1, rank="score", dense=False):
     a = np.ascontiguousarray(query.codes)
     rb = np.ascontiguousarray(target.codes[::-1])
     M, N = len(a), len(rb)
@@ -254,7 +257,8 @@ def _compute(query, target, params, variant, structure, threads, sites=1, dense=
     target_folds = window_folds(S2, L2)[::-1]  # a window folds alone as it does reversed
     window_scores = units / params.unit
     results = []
-    for site, (qs, ts) in enumerate(pick_sites(units, L2, sites), start=1):
+    ranked = units if rank == "score" else window_gains(units, query_folds, target_folds)
+    for site, (qs, ts) in enumerate(pick_sites(ranked, L2, sites), start=1):
         best, qf, tf = int(units[qs, ts]), int(query_folds[qs]), int(target_folds[ts])
         result = Interaction(
             query=query.id, target=target.id, score=params.to_score(best), query_fold=params.to_score(qf),

@@ -4,10 +4,15 @@ IntaRNA users expect more than the single best site of a long target. A site is 
 [t, t + L2); two sites overlap when they share a base (|t - t'| < L2). Sites are picked greedily, as
 IntaRNA lists suboptimal non-overlapping interactions: the best window first, then the best window
 that overlaps none picked so far, and so on, until K are picked or none is left. Windows are ranked by
-their score (the best over the query windows, BPMax's objective); among equal scores the leftmost
-target window comes first, and each site takes the leftmost query window holding its score, the same
-tie rule as the single best window. The query windows of two sites may overlap (the query is the
-short strand that binds at several places).
+their score (the best over the query windows, BPMax's objective), or with ``rank="gain"`` by their
+gain (score minus the folds of the two windows alone); among equal values the leftmost target window
+comes first, and each site takes the leftmost query window holding its value, the same tie rule as
+the single best window. The query windows of two sites may overlap (the query is the short strand
+that binds at several places).
+
+Why rank by gain: a window's score includes the target window's own folding, so the best-scoring
+window of a long or strongly structured target is often the one that folds best alone, not the one
+the query binds best (docs/bpmax-notes.md has measurements).
 """
 import numpy as np
 
@@ -30,10 +35,25 @@ def check_sites(sites) -> int:
     return int(sites)
 
 
+RANKS = ("score", "gain")
+
+
+def check_rank(rank) -> str:
+    """``rank`` if it is one of RANKS, else InvalidParameter.
+
+    >>> check_rank("gain")
+    'gain'
+    """
+    if rank not in RANKS:
+        raise InvalidParameter(f"rank must be one of {', '.join(RANKS)}, got {shown(rank)}")
+    return rank
+
+
 def pick_sites(units: np.ndarray, target_window: int, count: int) -> list:
     """``(query start, target start)`` of up to ``count`` non-overlapping target windows, best first.
 
-    ``units[q, t]``: score of query window q with target window t (original orientation).
+    ``units[q, t]``: the value ranked, of query window q with target window t (original orientation):
+    the score, or the gain with ``rank="gain"`` (:func:`window_gains`).
 
     >>> pick_sites(np.array([[1, 5, 5, 2, 4, 0]]), 2, 3)     # 5 at t=1 blocks t=0..2, then 4 at t=4
     [(0, 1), (0, 4)]
@@ -53,3 +73,12 @@ def pick_sites(units: np.ndarray, target_window: int, count: int) -> list:
             break
         blocked[max(0, t - target_window + 1):t + target_window] = True
     return sites
+
+
+def window_gains(units: np.ndarray, query_folds: np.ndarray, target_folds: np.ndarray) -> np.ndarray:
+    """Gain of every window pair: ``units[q, t] - query_folds[q] - target_folds[t]`` (int64).
+
+    >>> window_gains(np.array([[9, 7]]), np.array([2]), np.array([5, 1])).tolist()
+    [[2, 4]]
+    """
+    return units.astype(np.int64) - query_folds[:, None] - target_folds[None, :]

@@ -41,6 +41,10 @@ def register(subparsers):
     parser.add_argument("--sites", type=int, default=1, metavar="K",
                         help="report the K best target windows that share no base (default 1), best score "
                              "first, ties to the leftmost; fewer where fewer fit; a 'site' column numbers them")
+    parser.add_argument("--rank", choices=("score", "gain"), default="score",
+                        help="which target windows are the best sites: the highest score (default, "
+                             "BPMax's objective) or the highest gain (score minus the folds of the two "
+                             "windows alone: binding rather than the target window's own folding)")
     parser.add_argument("--structure", action="store_true",
                         help="also trace an optimal joint structure of each reported window pair: "
                              "dot-bracket 'query&target' and the intermolecular pairs (query:target, 0-based)")
@@ -116,7 +120,7 @@ def run(args, stdout, stderr):
             targets = _each_announced(args, stderr, targets, query_lengths, params, variant)
         results = iter_bpmax(queries, targets, params=params, backend=args.backend,
                              variant=args.variant, threads=args.threads, structure=args.structure,
-                             sites=args.sites)
+                             sites=args.sites, rank=args.rank)
         names = columns(args.window_query is not None, args.window_target is not None, args.structure,
                         args.sites)
         writer = interaction_writer(outputs["-o"], names, args.format)
