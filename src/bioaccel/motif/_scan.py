@@ -36,7 +36,7 @@ from ..fasta import as_records
 from ._exact import Grid, exact_thresholds
 from ._grid import check_p
 from ._params import MotifParams
-from ._scan_hits import Hits, add_qvalues, pack_words, to_frame
+from ._scan_hits import Hits, add_qvalues, pack_each, to_frame
 from ._scan_plan import ScanPlan
 from ._scan_pvalues import hit_pvalues
 from ._variants import SCAN_VARIANTS
@@ -45,7 +45,7 @@ DEFAULT_PVALUE = 1e-4
 #: FIMO's default for --max-stored-hits.
 MAX_STORED_HITS = 100_000
 #: Hits priced (P-values) together: each motif's distinct scores in one search.
-PRICE_BATCH = 1 << 20
+PRICE_BATCH = 1 << 22
 #: Grid values a distribution's P-value cache keeps at most (16 bytes each).
 PRICED_CAP = 1 << 20
 MAX_SLICE = 8
@@ -205,16 +205,14 @@ class Scanner:
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
     # kernels write hits in whatever order their threads find them: sorted here, so that streamed
     # output (--text, iter_scan) is the same on every run, variant, thread count and backend
-    order = np.lexsort((entry, pos))
-    entry, pos, units = entry[order], pos[order], units[order]
     plan = setup.plan
+    key = pos * max(plan.entries, 1) + entry                       # by position, then entry (one key)
+    if key.size > 1 and (key[1:] < key[:-1]).any():                # (the GPU's come sorted)
+        order = np.argsort(key)
+        entry, pos, units = entry[order], pos[order], units[order]
     motif = plan.motif_of[entry].astype(np.int32)
     strand = plan.strand_of[entry].astype(np.int8)
-    packed = np.zeros((entry.shape[0], words), np.uint64)
-    lengths = plan.length[entry]
-    for m in np.unique(lengths):
-        sel = lengths == m
-        packed[sel] = pack_words(chunk.codes, pos[sel], int(m), strand[sel], words)
+    packed = pack_each(chunk.codes, pos.astype(np.int64), plan.length[entry], strand, words)
     n = entry.shape[0]
     return Hits(motif, strand, np.full(n, sequence, np.int32), chunk.start + pos.astype(np.int64),
                 units.astype(np.int64), packed, np.full(n, np.nan), np.full(n, np.nan))
@@ -254,7 +252,10 @@ def price(setup, hits, threads=0) -> None:
 
     workers = resolve_threads(threads)
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups)))) as pool:
-        for group, (p, exact, gap) in pool.map(one, sorted(groups, key=len, reverse=True)):
+        # the costliest first (the search grows with the motif's length, then with its hits), so the
+        # long motifs' searches do not start last and leave the other threads idle
+        cost = lambda group: (int(setup.plan.grids[int(hits.motif[group[0]])].units.shape[0]), len(group))  # noqa: E731
+        for group, (p, exact, gap) in pool.map(one, sorted(groups, key=cost, reverse=True)):
             hits.pvalue[group] = p
             if not exact:
                 k = int(hits.motif[group[0]])

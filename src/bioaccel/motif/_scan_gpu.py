@@ -259,9 +259,15 @@ class GpuScanner:
                         counter, out = self._run(job, arrays, device_codes, n, windows, found)
                     stream.synchronize()
                 self.capacity = max(self.capacity, found + (found >> 1))
-                layout = job[0]
-                parts.append((layout.members[out[1][:found].get()], out[2][:found].get(), out[3][:found].get()))
-            return tuple(np.concatenate([p[k] for p in parts]).astype(np.int64) for k in range(3))
+                with stream:                         # sorted on the device, by position then entry
+                    entry = cp.asarray(job[0].members)[out[1][:found]]
+                    pos, units = out[2][:found], out[3][:found]
+                    parts.append((entry, pos, units))
+            with stream:
+                entry, pos, units = (cp.concatenate([p[k] for p in parts]) for k in range(3))
+                order = cp.argsort(pos * max(self.plan.entries, 1) + entry)
+                found = tuple(a[order].get().astype(np.int64) for a in (entry, pos, units))
+            return found
 
         return result
 
