@@ -163,9 +163,9 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     ``structure``: also trace an optimal joint structure of each site. ``sites``: how many
     non-overlapping target windows to report per pair (1: the best; fewer when fewer fit; see
     bioaccel.interact._sites for the order and ties). ``rank``: "score" (the best windows by score,
-    BPMax's objective) or "gain" (by score minus the folds of the two windows alone). ``client``: run on a Dask cluster instead (a
-    ``dask.distributed.Client``, a scheduler address, or "local"), in chunks balanced by work, results
-    in the same order.
+    BPMax's objective) or "gain" (by score minus the folds of the two windows alone). ``client``: run
+    on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in
+    chunks balanced by work, results in the same order.
 
     >>> [(r.query, r.target, r.score) for r in bpmax(["GGGAAACCC", "AAAA"], ("t1", "GGGUUUCCC"))]
     [('seq1', 't1', 21), ('seq2', 't1', 12)]

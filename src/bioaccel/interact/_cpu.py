@@ -190,8 +190,9 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
     """Run the streamed fill on Numba's current thread count. Returns (win, plan, buf, rowstart, mat_id).
 
     ``a``, ``rb``: codes of the query and of the REVERSED target; ``S1``, ``S2``: their single-strand
-    tables as bands (:mod:`._strands`: ``S[i, d] = S(i, i + d)``) at least L1 and L2 wide. ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query
-    window start i1 and every target row i2 (in units). With ``keep`` (or whenever the ring would
+    tables as bands (:mod:`._strands`: ``S[i, d] = S(i, i + d)``) at least L1 and L2 wide.
+    ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query window start i1 and every
+    target row i2 (in units). With ``keep`` (or whenever the ring would
     hold every row) ``buf`` holds the whole banded table: F(i1, j1, i2, j2) = buf[mat_id[i1, j1-i1],
     rowstart[i2] + j2 - i2]. ``record``: optional dense (M, M, N, N) int32 array receiving every cell
     (tests).

@@ -18,10 +18,11 @@ class Interaction(Result):
     query_fold - target_fold, what the interaction adds to the two strands folded alone (never
     negative: folding each alone is one joint structure). ``site``: 1 for the best window pair, 2.. for
     the next non-overlapping target windows (``sites=K``, see _sites). ``window_scores[q, t]`` is the
-    score of the query window starting at ``q`` with the target window starting at ``t``. With ``structure=True``: ``structure`` is the dot-bracket
-    ``query&target`` of the best window pair, ``intra_query`` / ``intra_target`` its intramolecular
-    pairs and ``inter`` its intermolecular pairs (query position, target position); ``intermolecular``
-    gives those as lists for tables. The arrays and pair lists stay out of ``to_dict()``.
+    score of the query window starting at ``q`` with the target window starting at ``t``. With
+    ``structure=True``: ``structure`` is the dot-bracket ``query&target`` of the window pair,
+    ``intra_query`` / ``intra_target`` its intramolecular pairs and ``inter`` its intermolecular pairs
+    (query position, target position); ``intermolecular`` gives those as lists for tables. The arrays
+    and pair lists stay out of ``to_dict()``.
 
     >>> from bioaccel.interact import bpmax
     >>> r = bpmax("GGG", "AAAAAACCC", structure=True)[0]
