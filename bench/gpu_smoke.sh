@@ -3,7 +3,7 @@
 # (fold, interact, motif: `pytest -m gpu tests/`). Extra arguments go to pytest.
 #   bash bench/gpu_smoke.sh            # on the lent H100/H200, from the repository root
 set -u
-export PYTHONPATH=$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
+export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/tests PYTHONUNBUFFERED=1   # keeps carried wheels (/tmp/site)
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv
 python3 -c "import cupy, numba, numpy; print('cupy', cupy.__version__, 'numba', numba.__version__, 'numpy', numpy.__version__)"
 for f in src/bioaccel/*/kernels/*.cu; do
