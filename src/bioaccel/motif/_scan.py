@@ -38,7 +38,7 @@ from ._grid import check_p
 from ._params import MotifParams
 from ._scan_hits import Hits, add_qvalues, pack_each, to_frame
 from ._scan_plan import ScanPlan
-from ._scan_pvalues import hit_pvalues
+from ._scan_pvalues import PriceCache, hit_pvalues
 from ._variants import SCAN_VARIANTS
 
 DEFAULT_PVALUE = 1e-4
@@ -46,8 +46,6 @@ DEFAULT_PVALUE = 1e-4
 MAX_STORED_HITS = 100_000
 #: Hits priced (P-values) together: each motif's distinct scores in one search.
 PRICE_BATCH = 1 << 22
-#: Grid values a distribution's P-value cache keeps at most (16 bytes each).
-PRICED_CAP = 1 << 20
 MAX_SLICE = 8
 
 
@@ -66,7 +64,7 @@ class ScanSetup:
     dist_index: np.ndarray = None
     dists: list = field(default_factory=list)
     inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
-    priced: dict = field(default_factory=dict)      # distribution -> (grid values, P-values) priced so far
+    priced: PriceCache = None                       # the P-values priced so far
 
     @property
     def longest(self) -> int:
@@ -122,7 +120,7 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), sl
         else:
             dist_index[k, 1] = len(dists)
             dists.append((Grid.of(r), m.background))
-    return ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists)
+    return ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
 
 
 # ---- sequences ----------------------------------------------------------------------------------------
@@ -219,44 +217,36 @@ def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
 
 
 def price(setup, hits, threads=0) -> None:
-    """Fill ``hits.pvalue``: every distribution's hits in one search, the distributions on ``threads``
-    threads (the searches release the GIL)."""
+    """Fill ``hits.pvalue``: values priced before are looked up (:class:`._scan_pvalues.PriceCache`);
+    for the rest, every distribution's hits in one search, the distributions on ``threads`` threads
+    (the searches release the GIL)."""
     if len(hits) == 0:
         return
     dist = setup.dist_index[hits.motif, hits.strand]
-    order = np.argsort(dist, kind="stable")
-    bounds = np.flatnonzero(np.diff(dist[order])) + 1
-    groups = np.split(order, bounds)
+    p, missing = setup.priced.look_up(dist, hits.units)
+    hits.pvalue[:] = p
+    miss = np.flatnonzero(missing)
+    if miss.size == 0:
+        return
+    small = dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
+    order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
+    groups = np.split(order, np.flatnonzero(np.diff(dist[order])) + 1)
 
     def one(group):
         d = int(dist[group[0]])
         grid, background = setup.dists[d]
-        units = hits.units[group]
-        # scores already priced (earlier batches) are looked up: a genome's later batches mostly are
-        known, known_p = setup.priced.get(d, (np.zeros(0, np.int64), np.zeros(0)))
-        asked = np.unique(units)
-        at = np.minimum(np.searchsorted(known, asked), max(known.size - 1, 0))
-        new = asked[~(known[at] == asked)] if known.size else asked
-        exact, gap = True, 0.0
-        if new.size:
-            p, exact, gap = hit_pvalues(grid, background, new)
-            if known.size + new.size <= PRICED_CAP:
-                merged = np.concatenate([known, new])
-                order = np.argsort(merged, kind="stable")
-                setup.priced[d] = known, known_p = merged[order], np.concatenate([known_p, p])[order]
-            else:                                  # a cache too large to keep growing: these hits only
-                known, known_p = np.concatenate([known, new]), np.concatenate([known_p, p])
-                order = np.argsort(known, kind="stable")
-                known, known_p = known[order], known_p[order]
-        return group, (known_p[np.searchsorted(known, units)], exact, gap)
+        asked = np.unique(hits.units[group])
+        answer, exact, gap = hit_pvalues(grid, background, asked)
+        return group, d, asked, answer, exact, gap
 
     workers = resolve_threads(threads)
+    # the costliest first (the search grows with the motif's length, then with its hits), so the
+    # long motifs' searches do not start last and leave the other threads idle
+    cost = lambda group: (int(setup.plan.grids[int(hits.motif[group[0]])].units.shape[0]), len(group))  # noqa: E731
     with ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups)))) as pool:
-        # the costliest first (the search grows with the motif's length, then with its hits), so the
-        # long motifs' searches do not start last and leave the other threads idle
-        cost = lambda group: (int(setup.plan.grids[int(hits.motif[group[0]])].units.shape[0]), len(group))  # noqa: E731
-        for group, (p, exact, gap) in pool.map(one, sorted(groups, key=cost, reverse=True)):
-            hits.pvalue[group] = p
+        for group, d, asked, answer, exact, gap in pool.map(one, sorted(groups, key=cost, reverse=True)):
+            hits.pvalue[group] = answer[np.searchsorted(asked, hits.units[group])]
+            setup.priced.add(d, asked, answer)
             if not exact:
                 k = int(hits.motif[group[0]])
                 setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)

@@ -18,7 +18,7 @@ grid of about :data:`BOUND_CELLS` cells instead: certified upper bounds (the rep
 below the true P-value), within a relative 1e-4 or so of it; the hits say so (``exact`` False).
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ._exact_kernels import _first_above, _max_remainder, grid_dp, split_point, suffix_table
 
@@ -222,3 +222,67 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
     if not ok:
         tails, gap = bounded_tails(grid.units, initial, transition, background.order, asked, cells)
     return np.minimum(tails[where], 1.0), bool(ok), float(gap)
+
+
+# ---- the P-values a scan has already computed -------------------------------------------------------
+
+@njit(cache=True, nogil=True, parallel=True)
+def _look_up(start, known, known_p, dist, units):
+    """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
+    distribution d, NaN (and ``missing``) where its value is not there yet."""
+    out = np.empty(dist.shape[0], np.float64)
+    missing = np.zeros(dist.shape[0], np.bool_)
+    for i in prange(dist.shape[0]):
+        lo, hi = start[dist[i]], start[dist[i] + 1]
+        a, b = lo, hi
+        while a < b:
+            mid = (a + b) // 2
+            if known[mid] < units[i]:
+                a = mid + 1
+            else:
+                b = mid
+        if a < hi and known[a] == units[i]:
+            out[i] = known_p[a]
+        else:
+            out[i] = np.nan
+            missing[i] = True
+    return out, missing
+
+
+class PriceCache:
+    """The P-values priced so far, per distribution (a genome's later hits mostly repeat earlier
+    scores): looked up for a whole batch at once on every core; at most ``cap`` values a distribution.
+
+    >>> cache = PriceCache(2)
+    >>> cache.add(1, np.array([5, 9]), np.array([0.5, 0.1]))
+    >>> p, missing = cache.look_up(np.array([1, 1, 0]), np.array([9, 7, 9]))
+    >>> p[0].item(), missing.tolist()
+    (0.1, [False, True, True])
+    """
+
+    def __init__(self, distributions: int, cap: int = 1 << 20):
+        self.known = [(np.zeros(0, np.int64), np.zeros(0)) for _ in range(distributions)]
+        self.cap = cap
+        self._packed = None
+
+    def add(self, d, units, pvalues) -> None:
+        """Remember P-values ``pvalues`` of grid values ``units`` (new ones) of distribution d."""
+        known, known_p = self.known[d]
+        if known.size + units.size > self.cap:
+            return
+        merged = np.concatenate([known, units])
+        order = np.argsort(merged, kind="stable")
+        self.known[d] = merged[order], np.concatenate([known_p, pvalues])[order]
+        self._packed = None
+
+    def clear(self) -> None:
+        self.__init__(len(self.known), self.cap)
+
+    def look_up(self, dist, units):
+        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
+        if self._packed is None:
+            start = np.zeros(len(self.known) + 1, np.int64)
+            start[1:] = np.cumsum([k.size for k, _ in self.known])
+            self._packed = (start, np.concatenate([k for k, _ in self.known]),
+                            np.concatenate([p for _, p in self.known]))
+        return _look_up(*self._packed, np.asarray(dist, np.int64), np.asarray(units, np.int64))
