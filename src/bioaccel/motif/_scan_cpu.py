@@ -27,20 +27,22 @@ from .._parallel import fetch_add
 BLOCK = 8192
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, parallel=True)
 def prepare(codes, slice_len):
     """(indices, bad): ``indices[L-1, i]`` = the L letters from i on as a base-4 number (other letters
-    read as A), for L = 1 .. slice_len; ``bad[i]`` = letters other than A, C, G, T before position i."""
+    read as A; 0 where fewer than L letters are left), for L = 1 .. slice_len; ``bad[i]`` = letters
+    other than A, C, G, T before position i."""
     n = codes.shape[0]
     idx = np.zeros((slice_len, n), np.uint16)
+    for i in prange(n):                           # every position on its own: all cores
+        w = 0
+        for L in range(min(slice_len, n - i)):
+            c = codes[i + L]
+            w = w * 4 + (c if c <= 3 else 0)
+            idx[L, i] = w
     bad = np.zeros(n + 1, np.int64)
     for i in range(n):
-        c = codes[i]
-        bad[i + 1] = bad[i] + (1 if c > 3 else 0)
-        idx[0, i] = c if c <= 3 else 0
-    for L in range(1, slice_len):
-        for i in range(n - L):
-            idx[L, i] = idx[L - 1, i] * 4 + idx[0, i + L]
+        bad[i + 1] = bad[i] + (1 if codes[i] > 3 else 0)
     return idx, bad
 
 
