@@ -22,6 +22,9 @@ from numba import njit, prange
 
 from .._parallel import fetch_add
 
+#: Up to this many entries (motif x strand) the ``index`` variant scans by look-ahead alone (measured
+#: in bench/scan.py: one motif's index pass and gram codes cost more than the windows it skips).
+FEW_ENTRIES = 8
 #: Windows per block of the slices and lookahead kernels: the block's indices stay in cache while
 #: every entry's tables are taken in turn.
 BLOCK = 8192
@@ -109,10 +112,31 @@ def scan_slices(codes, windows, idx, bad, threshold, length, slice_start, slice_
                     _record(counter, out_entry, out_pos, out_score, e, i, s)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _word(codes, i, L):
+    """The L letters from i on as a base-4 number (other letters read as A)."""
+    w = 0
+    for k in range(L):
+        c = codes[i + k]
+        w = w * 4 + (c if c <= 3 else 0)
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _clean(codes, i, m):
+    """Whether the window of m letters at i holds only A, C, G, T."""
+    for k in range(m):
+        if codes[i + k] > 3:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def scan_lookahead(codes, windows, idx, bad, threshold, length, slice_start, slice_offset, slice_len, table_start,
+def scan_lookahead(codes, windows, threshold, length, slice_start, slice_offset, slice_len, table_start,
                    bound, tables, out_entry, out_pos, out_score, counter):
-    """Slices in their look-ahead order, each window abandoned once it cannot reach the threshold."""
+    """Slices in their look-ahead order, each window abandoned once it cannot reach the threshold. The
+    slices' words are read straight from the letters (no index arrays: one byte of memory traffic a
+    position, which is what a scan of one or a few motifs costs), N windows refused at the end."""
     n = codes.shape[0]
     for b in prange((windows + BLOCK - 1) // BLOCK):
         lo = b * BLOCK
@@ -125,19 +149,19 @@ def scan_lookahead(codes, windows, idx, bad, threshold, length, slice_start, sli
             # the first slice alone settles most windows: its test hoisted out of the slice loop
             t0 = table_start[first]
             o0 = slice_offset[first]
-            l0 = slice_len[first] - 1
+            l0 = slice_len[first]
             need0 = T - bound[first]
             for i in range(lo, min(hi, n - m + 1)):
-                s = tables[t0 + idx[l0, i + o0]]
+                s = tables[t0 + _word(codes, i + o0, l0)]
                 if s < need0:
                     continue
                 ok = True
                 for sl in range(first + 1, stop):
-                    s += tables[table_start[sl] + idx[slice_len[sl] - 1, i + slice_offset[sl]]]
+                    s += tables[table_start[sl] + _word(codes, i + slice_offset[sl], slice_len[sl])]
                     if s + bound[sl] < T:
                         ok = False
                         break
-                if ok and bad[i + m] == bad[i]:
+                if ok and _clean(codes, i, m):
                     _record(counter, out_entry, out_pos, out_score, e, i, s)
 
 
@@ -193,7 +217,10 @@ def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
     """
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     slice_len = int(plan.slice_len.max()) if plan.slice_len.size else 1
-    idx, bad = prepare(codes, max(slice_len, int(plan.natural_len.max()) if plan.natural_len.size else 1))
+    if variant == "index" and plan.entries <= FEW_ENTRIES:
+        variant = "lookahead"             # a handful of matrices: the index costs more than it saves
+    if variant != "lookahead":
+        idx, bad = prepare(codes, max(slice_len, int(plan.natural_len.max()) if plan.natural_len.size else 1))
     while True:
         out_entry = np.empty(capacity, np.int64)
         out_pos = np.empty(capacity, np.int64)
@@ -212,9 +239,9 @@ def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
                         plan.natural_offset, plan.natural_len, plan.natural_table, plan.tables, out_entry, out_pos,
                         out_score, counter)
         else:
-            scan_lookahead(codes, windows, idx, bad, plan.threshold, plan.length, plan.slice_start,
-                           plan.slice_offset, plan.slice_len, plan.table_start, plan.bound, plan.tables, out_entry,
-                           out_pos, out_score, counter)
+            scan_lookahead(codes, windows, plan.threshold, plan.length, plan.slice_start, plan.slice_offset,
+                           plan.slice_len, plan.table_start, plan.bound, plan.tables, out_entry, out_pos, out_score,
+                           counter)
         found = int(counter[0])
         if found <= capacity:
             return out_entry[:found], out_pos[:found], out_score[:found]
