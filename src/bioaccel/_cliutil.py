@@ -71,15 +71,24 @@ def add_quiet_option(parser):
                              "standard error is not a terminal)")
 
 
-def count(text):
-    """argparse type: a whole number >= 0."""
+def _whole_at_least(text, least):
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, got {text!r}") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, got {text!r}")
     return value
+
+
+def count(text):
+    """argparse type: a whole number >= 0."""
+    return _whole_at_least(text, 0)
+
+
+def positive(text):
+    """argparse type: a whole number >= 1."""
+    return _whole_at_least(text, 1)
 
 
 def add_threads_option(parser):

@@ -4,7 +4,8 @@ of Giraud & Varré), written as FIMO, BED or GFF3.
 Only argparse, the command-line helpers and the variant registry load when the parser is built; the
 scan itself loads in :func:`run`.
 """
-from .._cliutil import add_backend_option, add_output_option, add_quiet_option, add_threads_option, add_variant_options
+from .._cliutil import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
+                        add_variant_options, positive)
 from ._variants import SCAN_VARIANTS
 from .cli import MOTIF_HELP, _reading, _scoring
 
@@ -12,18 +13,6 @@ FORMATS = ("fimo", "bed", "gff")
 DEFAULT_PVALUE = 1e-4          # _scan.DEFAULT_PVALUE (FIMO's)
 MAX_STORED_HITS = 100_000      # _scan.MAX_STORED_HITS (FIMO's)
 DEFAULT_CHUNK = 1 << 22        # _fasta_chunks.CHUNK
-
-
-def _whole(text):
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
 
 
 def register(subparsers):
@@ -56,7 +45,7 @@ def register(subparsers):
     parser.add_argument("--slice-length", type=int, default=4, metavar="L",
                         help="columns per slice of precomputed scores, 1 to 8 (default 4): the slices variant's L "
                              "(Giraud & Varré's Slices Strategy), also used by index and lookahead")
-    parser.add_argument("--chunk-size", type=_whole, default=DEFAULT_CHUNK, metavar="N",
+    parser.add_argument("--chunk-size", type=positive, default=DEFAULT_CHUNK, metavar="N",
                         help=f"letters per chunk of sequence (default {DEFAULT_CHUNK:,}); memory grows with it")
     parser.add_argument("--format", choices=FORMATS, default="fimo",
                         help="fimo (default: FIMO's TSV columns, 1-based), bed (BED6, 0-based half-open; score "
@@ -64,7 +53,7 @@ def register(subparsers):
     parser.add_argument("--text", action="store_true",
                         help="write hits as they are found, without q-values and without holding them in memory "
                              "(as FIMO's --text), for outputs too large to keep")
-    parser.add_argument("--max-stored-hits", type=_whole, default=MAX_STORED_HITS, metavar="N",
+    parser.add_argument("--max-stored-hits", type=positive, default=MAX_STORED_HITS, metavar="N",
                         help=f"keep at most N hits, those of smallest P-value (default {MAX_STORED_HITS:,}, as "
                              "FIMO); a warning says how many were dropped. Not used with --text")
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
