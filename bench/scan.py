@@ -273,6 +273,8 @@ def gpu_bench(args):
     t_write, _ = timed(write)
     print(f"read + scan + P-values (scan_batches) {t_all:.2f} s; P-values alone, no cache {t_price:.2f} s "
           f"for {len(hits):,} hits; writing them {t_write:.2f} s ({os.path.getsize(out_path) / 1e9:.2f} GB)")
+    breakdown = profile_collect(setup, big)
+    print("in-process `collect` (the stored path), seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in breakdown.items()))
     ends = {}
     for label, extra in [("stored (FIMO's default, best 100,000 written)", []), ("--text (every hit written)", ["--text"])]:
         cmd = [sys.executable, "-m", "bioaccel", "scan", args.motifs, big, "--backend", "gpu", "-q",
@@ -282,7 +284,38 @@ def gpu_bench(args):
         print(f"bioaccel scan end to end, {label}: {t:.2f} s (exit {proc.returncode}) {proc.stderr.strip()[:300]}")
     write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
                 "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all, "pvalues_s": t_price,
-                "hits": len(hits), "write_s": t_write, "end_to_end_s": ends}, "scan-gpu.json")
+                "hits": len(hits), "write_s": t_write, "end_to_end_s": ends, "collect_breakdown_s": breakdown},
+               "scan-gpu.json")
+
+
+def profile_collect(setup, path):
+    """Where the stored path's time goes: each piece wrapped with a timer (pricing runs on its own
+    thread, so the pieces may add up to more than the whole)."""
+    import bioaccel.motif._scan as S
+
+    spent = {}
+
+    def timing(name, fn):
+        def wrapped(*a, **k):
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - t
+        return wrapped
+
+    saved = {name: getattr(S, name) for name in ("price", "_hits_of_chunk", "valid_windows", "add_qvalues")}
+    for name, fn in saved.items():
+        setattr(S, name, timing(name, fn))
+    setup.priced.clear()
+    try:
+        t = time.perf_counter()
+        S.collect(setup, path, backend="gpu")
+        spent["whole"] = time.perf_counter() - t
+    finally:
+        for name, fn in saved.items():
+            setattr(S, name, fn)
+    return spent
 
 
 def write_json(out, name):

@@ -257,7 +257,9 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     """Yield the hits of ``sequences`` in priced batches (:class:`Hits`, P-values filled, q-values not),
     in sequence order (by start, then motif and strand). ``state`` (a :class:`ScanState`) collects
     names, tests and drops; ``on_chunk(chunk)`` is called after each chunk (progress bars). Hits whose
-    P-value is at or above ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted in ``state.dropped``."""
+    P-value is at or above ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted
+    in ``state.dropped``. Each batch is priced on a thread of its own while the next one is read and
+    scanned (on the GPU, the scan of a chunk also runs while the host reads the next)."""
     state = state if state is not None else ScanState()
     state.tests = np.zeros(len(setup.motifs), np.int64) if state.tests is None else state.tests
     variant = SCAN_VARIANTS.resolve(variant, backend)
@@ -265,41 +267,60 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     lengths = np.array([m.length for m in setup.motifs], dtype=np.int64)
     distinct = np.unique(lengths)
     where = np.searchsorted(distinct, lengths)
-    words = (setup.longest + 31) // 32
-    pending, count = [], 0
+    found = _Found(setup, on_chunk)
     current = None
     started = None                 # the chunk being scanned: (chunk, sequence, result)
+    priced = None                  # the batch being priced
+    pricing = ThreadPoolExecutor(max_workers=1)
+    try:
+        with using_threads(threads):
+            for chunk in chunks(sequences, size=chunk_size, overlap=setup.longest - 1):
+                if chunk.start == 0 or current != chunk.record:
+                    state.names.append(chunk.record)
+                    current = chunk.record
+                sequence = len(state.names) - 1
+                state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
+                state.letters += chunk.windows
+                result = scanner.submit(chunk.codes, chunk.windows)
+                if backend == "gpu":   # the reader reuses its buffer: keep this chunk's letters for the hits
+                    chunk = dataclasses.replace(chunk, codes=chunk.codes.copy())
+                if started is not None:
+                    found.add(*started)
+                started = (chunk, sequence, result)
+                if found.count >= batch:
+                    if priced is not None:
+                        yield priced.result()
+                    priced = pricing.submit(_priced, setup, found.take(), threads, state)
+            if started is not None:
+                found.add(*started)
+        if priced is not None:
+            yield priced.result()
+        if found.count:
+            yield _priced(setup, found.take(), threads, state)
+    finally:
+        pricing.shutdown(wait=False, cancel_futures=True)
 
-    def finish(chunk, sequence, result):
-        nonlocal count
+
+class _Found:
+    """The hits of the chunks scanned since the last batch was taken."""
+
+    def __init__(self, setup, on_chunk):
+        self.setup = setup
+        self.on_chunk = on_chunk
+        self.words = (setup.longest + 31) // 32
+        self.pending, self.count = [], 0
+
+    def add(self, chunk, sequence, result):
         entry, pos, units = result()
         if entry.shape[0]:
-            pending.append(_hits_of_chunk(setup, chunk, sequence, entry, pos, units, words))
-            count += entry.shape[0]
-        if on_chunk is not None:
-            on_chunk(chunk)
+            self.pending.append(_hits_of_chunk(self.setup, chunk, sequence, entry, pos, units, self.words))
+            self.count += entry.shape[0]
+        if self.on_chunk is not None:
+            self.on_chunk(chunk)
 
-    with using_threads(threads):
-        for chunk in chunks(sequences, size=chunk_size, overlap=setup.longest - 1):
-            if chunk.start == 0 or current != chunk.record:
-                state.names.append(chunk.record)
-                current = chunk.record
-            sequence = len(state.names) - 1
-            state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
-            state.letters += chunk.windows
-            result = scanner.submit(chunk.codes, chunk.windows)
-            if backend == "gpu":       # the reader reuses its buffer: keep this chunk's letters for the hits
-                chunk = dataclasses.replace(chunk, codes=chunk.codes.copy())
-            if started is not None:
-                finish(*started)
-            started = (chunk, sequence, result)
-            if count >= batch:
-                yield _priced(setup, pending, threads, state)
-                pending, count = [], 0
-        if started is not None:
-            finish(*started)
-    if pending:
-        yield _priced(setup, pending, threads, state)
+    def take(self) -> list:
+        pending, self.pending, self.count = self.pending, [], 0
+        return pending
 
 
 def _priced(setup, pending, threads, state):
