@@ -19,6 +19,7 @@ How a scan runs:
 Scores are integer sums on the motif's grid (:mod:`._integer`), so every variant, on the CPU and the
 GPU, reports the same hits with the same scores; the score is shown in the motif's own units.
 """
+import collections
 import dataclasses
 import math
 import numbers
@@ -46,6 +47,8 @@ DEFAULT_PVALUE = 1e-4
 MAX_STORED_HITS = 100_000
 #: Hits priced (P-values) together: each motif's distinct scores in one search.
 PRICE_BATCH = 1 << 22
+#: Batches waiting for their P-values while the scan goes on (each up to PRICE_BATCH hits, ~250 MB).
+IN_FLIGHT = 2
 MAX_SLICE = 8
 
 
@@ -270,7 +273,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     found = _Found(setup, on_chunk)
     current = None
     started = None                 # the chunk being scanned: (chunk, sequence, result)
-    priced = None                  # the batch being priced
+    priced = collections.deque()   # the batches being priced, in order
     pricing = ThreadPoolExecutor(max_workers=1)
     try:
         with using_threads(threads):
@@ -288,15 +291,17 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                     found.add(*started)
                 started = (chunk, sequence, result)
                 if found.count >= batch:
-                    if priced is not None:
-                        yield priced.result()
-                    priced = pricing.submit(_priced, setup, found.take(), threads, state)
+                    priced.append(pricing.submit(_priced, setup, found.take(), threads, state))
+                # batches are yielded in order as their pricing ends; scanning waits only when
+                # IN_FLIGHT batches are queued (memory)
+                while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
+                    yield priced.popleft().result()
             if started is not None:
                 found.add(*started)
-        if priced is not None:
-            yield priced.result()
         if found.count:
-            yield _priced(setup, found.take(), threads, state)
+            priced.append(pricing.submit(_priced, setup, found.take(), threads, state))
+        while priced:
+            yield priced.popleft().result()
     finally:
         pricing.shutdown(wait=False, cancel_futures=True)
 
