@@ -39,7 +39,8 @@ from ._grid import check_p
 from ._params import MotifParams
 from ._scan_hits import Hits, add_qvalues, pack_each, to_frame
 from ._scan_plan import ScanPlan
-from ._scan_pvalues import PriceCache, hit_pvalues
+from ._scan_price import price
+from ._scan_pvalues import PriceCache
 from ._variants import SCAN_VARIANTS
 
 DEFAULT_PVALUE = 1e-4
@@ -217,42 +218,6 @@ def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
     n = entry.shape[0]
     return Hits(motif, strand, np.full(n, sequence, np.int32), chunk.start + pos.astype(np.int64),
                 units.astype(np.int64), packed, np.full(n, np.nan), np.full(n, np.nan))
-
-
-def price(setup, hits, threads=0) -> None:
-    """Fill ``hits.pvalue``: values priced before are looked up (:class:`._scan_pvalues.PriceCache`);
-    for the rest, every distribution's hits in one search, the distributions on ``threads`` threads
-    (the searches release the GIL)."""
-    if len(hits) == 0:
-        return
-    dist = setup.dist_index[hits.motif, hits.strand]
-    p, missing = setup.priced.look_up(dist, hits.units)
-    hits.pvalue[:] = p
-    miss = np.flatnonzero(missing)
-    if miss.size == 0:
-        return
-    small = dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
-    order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
-    groups = np.split(order, np.flatnonzero(np.diff(dist[order])) + 1)
-
-    def one(group):
-        d = int(dist[group[0]])
-        grid, background = setup.dists[d]
-        asked = np.unique(hits.units[group])
-        answer, exact, gap = hit_pvalues(grid, background, asked)
-        return group, d, asked, answer, exact, gap
-
-    workers = resolve_threads(threads)
-    # the costliest first (the search grows with the motif's length, then with its hits), so the
-    # long motifs' searches do not start last and leave the other threads idle
-    cost = lambda group: (int(setup.plan.grids[int(hits.motif[group[0]])].units.shape[0]), len(group))  # noqa: E731
-    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(groups)))) as pool:
-        for group, d, asked, answer, exact, gap in pool.map(one, sorted(groups, key=cost, reverse=True)):
-            hits.pvalue[group] = answer[np.searchsorted(asked, hits.units[group])]
-            setup.priced.add(d, asked, answer)
-            if not exact:
-                k = int(hits.motif[group[0]])
-                setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
 
 
 def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
