@@ -5,7 +5,8 @@ distribution (motif x strand), and each group's distinct values answered by one 
 search (:mod:`._scan_pvalues`). Over a genome most of the time goes to a few dozen long matrices (16
 columns and more), whose searches take seconds each: those are cut into 16 parts by their first two
 letters, the parts sharing one suffix table, so that they spread over the threads instead of leaving
-one thread working alone at the end. At most ``2 x threads`` long searches hold their tables at once
+one thread working alone at the end. A part that runs over its budget stops the others, and the
+matrix's P-values come from the certified bounds instead. At most ``2 x threads`` long searches hold their tables at once
 (tens of MB each).
 """
 import itertools
@@ -14,8 +15,8 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 import numpy as np
 
 from .._parallel import resolve_threads
-from ._scan_pvalues import (NODE_CAP, bounded_pvalues, hit_pvalues, search_table, searchable, suffix_columns,
-                            tails_part)
+from ._scan_pvalues import (BOUND_CELLS, NODE_CAP, bounded_tails, hit_pvalues, search_table, searchable,
+                            suffix_columns, tails_part)
 
 #: Columns from which a matrix's search is cut into parts; letters fixed per part (4**2 = 16 parts).
 LONG = 16
@@ -38,6 +39,7 @@ class _Long:
         self.tails = 0.0
         self.left = 4 ** PART_LETTERS
         self.ok = True
+        self.stop = np.zeros(1, np.int64)      # set by the first part that runs over its budget
 
 
 def price(setup, hits, threads=0) -> None:
@@ -95,15 +97,18 @@ def price(setup, hits, threads=0) -> None:
         grid, background = setup.dists[s.d]
         initial = np.ascontiguousarray(background.initial, dtype=np.float64)
         transition = np.ascontiguousarray(background.transition, dtype=np.float64)
-        # a part may search half a whole search's node budget (parts are uneven; a motif whose whole
-        # search fits is rarely cut off)
-        cap = NODE_CAP // 2 if len(fixed) else NODE_CAP
+        # each part may search a quarter of a whole search's budget (parts are uneven); once one runs
+        # over, the others stop and the motif's P-values are bounds: whether a motif is exact depends
+        # only on its parts' sizes, never on the threads' timing
+        cap = NODE_CAP // 4 if len(fixed) else NODE_CAP
         return tails_part(grid.units, initial, transition, background.order, s.asked - grid.tol, cap, *s.table,
-                          np.array(fixed, np.int64))
+                          np.array(fixed, np.int64), s.stop)
 
     def bound(s):
         grid, background = setup.dists[s.d]
-        return bounded_pvalues(grid, background, s.asked - grid.tol)
+        initial = np.ascontiguousarray(background.initial, dtype=np.float64)
+        transition = np.ascontiguousarray(background.transition, dtype=np.float64)
+        return bounded_tails(grid.units, initial, transition, background.order, s.asked - grid.tol, BOUND_CELLS)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         running = {}

@@ -51,14 +51,16 @@ def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
     """P(S >= v[k]) for every k (``v`` sorted ascending, distinct): (tails, ok); ok False when the
     search passed ``node_cap`` nodes (the tails are then incomplete)."""
     h, sB, pB, tB = search_table(Q, order, transition, suffix_columns)
-    return tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, np.zeros(0, np.int64))
+    return tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, np.zeros(0, np.int64),
+                      np.zeros(1, np.int64))
 
 
 @njit(cache=True, nogil=True)
-def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed):
+def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed, stop):
     """:func:`tails_at` over the words starting with the letters ``fixed`` (all words when empty; at
     most ``h`` letters, the search's prefix columns): the parts of every prefix of one length add up
-    to the whole search."""
+    to the whole search. ``stop[0]`` is set when this part passes ``node_cap`` and read now and then:
+    once another part of the same search has given up, this one gives up too."""
     m = Q.shape[0]
     K = v.shape[0]
     tails = np.zeros(K, np.float64)
@@ -97,6 +99,9 @@ def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed)
             continue
         nodes += 1
         if nodes > node_cap:
+            stop[0] = 1
+            return tails, False
+        if (nodes & 0xFFFF) == 0 and stop[0]:
             return tails, False
         x = letters[j]
         t = ps[j] + Q[j, x]
@@ -213,14 +218,6 @@ def words_at_least(Q, low):
 #: Past this many words above the lowest score asked about, the exact search is not tried (it would
 #: pass ``NODE_CAP``): the motif's P-values are bounds from the start.
 WORDS_CAP = 1e9
-
-
-def bounded_pvalues(grid, background, asked, cells=BOUND_CELLS):
-    """Certified upper bounds on P(S >= asked[k]) (``asked`` sorted, distinct), as :func:`bounded_tails`:
-    (tails, largest relative gap)."""
-    initial = np.ascontiguousarray(background.initial, dtype=np.float64)
-    transition = np.ascontiguousarray(background.transition, dtype=np.float64)
-    return bounded_tails(grid.units, initial, transition, background.order, asked, cells)
 
 
 def searchable(grid, asked) -> bool:
