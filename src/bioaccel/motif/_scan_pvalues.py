@@ -38,29 +38,9 @@ def suffix_columns(length, contexts):
 
 
 @njit(cache=True, nogil=True)
-def search_table(Q, order, transition, suffix_columns):
-    """The suffix table of :func:`tails_at`'s search: (h, scores, probabilities, tails), built once
-    and shared by the parts of a search cut by its first letters (:func:`tails_part`)."""
-    h = split_point(Q, order, suffix_columns)
-    sB, pB, tB = suffix_table(Q, h, transition)
-    return h, sB, pB, tB
-
-
-@njit(cache=True, nogil=True)
 def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
     """P(S >= v[k]) for every k (``v`` sorted ascending, distinct): (tails, ok); ok False when the
     search passed ``node_cap`` nodes (the tails are then incomplete)."""
-    h, sB, pB, tB = search_table(Q, order, transition, suffix_columns)
-    return tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, np.zeros(0, np.int64),
-                      np.zeros(1, np.int64))
-
-
-@njit(cache=True, nogil=True)
-def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed, stop):
-    """:func:`tails_at` over the words starting with the letters ``fixed`` (all words when empty; at
-    most ``h`` letters, the search's prefix columns): the parts of every prefix of one length add up
-    to the whole search. ``stop[0]`` is set when this part passes ``node_cap`` and read now and then:
-    once another part of the same search has given up, this one gives up too."""
     m = Q.shape[0]
     K = v.shape[0]
     tails = np.zeros(K, np.float64)
@@ -73,6 +53,8 @@ def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed,
     for j in range(m - 1, -1, -1):
         rmax[j] = rmax[j + 1] + Q[j].max()
         rmin[j] = rmin[j + 1] + Q[j].min()
+    h = split_point(Q, order, suffix_columns)
+    sB, pB, tB = suffix_table(Q, h, transition)
     nB = sB.shape[0]
     low = v[0]
     top = v[K - 1]
@@ -87,21 +69,15 @@ def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed,
     ps = np.zeros(h + 1, np.int64)
     pw = np.ones(h + 1)
     pc = np.zeros(h + 1, np.int64)
-    P = fixed.shape[0]
-    if P:
-        letters[0] = fixed[0]
     j = 0
     while j >= 0:
-        if letters[j] > 3 or (j < P and letters[j] > fixed[j]):
+        if letters[j] > 3:
             j -= 1
             if j >= 0:
                 letters[j] += 1
             continue
         nodes += 1
         if nodes > node_cap:
-            stop[0] = 1
-            return tails, False
-        if (nodes & 0xFFFF) == 0 and stop[0]:
             return tails, False
         x = letters[j]
         t = ps[j] + Q[j, x]
@@ -143,7 +119,7 @@ def tails_part(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, fixed,
             pc[j + 1] = nc
             pw[j + 1] = w
             j += 1
-            letters[j] = fixed[j] if j < P else 0
+            letters[j] = 0
     running = mass[K]
     for k in range(K - 1, -1, -1):
         tails[k] = running + acc[k]
@@ -218,11 +194,6 @@ def words_at_least(Q, low):
 #: Past this many words above the lowest score asked about, the exact search is not tried (it would
 #: pass ``NODE_CAP``): the motif's P-values are bounds from the start.
 WORDS_CAP = 1e9
-
-
-def searchable(grid, asked) -> bool:
-    """Whether the exact search is worth trying from the lowest value ``asked[0]`` (see :data:`WORDS_CAP`)."""
-    return words_at_least(grid.units, int(asked[0])) <= WORDS_CAP
 
 
 def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS):
