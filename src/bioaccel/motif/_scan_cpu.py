@@ -151,8 +151,14 @@ def scan_lookahead(codes, windows, threshold, length, slice_start, slice_offset,
             o0 = slice_offset[first]
             l0 = slice_len[first]
             need0 = T - bound[first]
-            for i in range(lo, min(hi, n - m + 1)):
-                s = tables[t0 + _word(codes, i + o0, l0)]
+            mask = (1 << (2 * l0)) - 1
+            end = min(hi, n - m + 1)
+            # the first slice's word rolls along the block: one letter read a window
+            w = _word(codes, lo + o0, l0 - 1) if lo < end else 0
+            for i in range(lo, end):
+                c = codes[i + o0 + l0 - 1]
+                w = ((w << 2) | (c if c <= 3 else 0)) & mask
+                s = tables[t0 + w]
                 if s < need0:
                     continue
                 ok = True

@@ -40,6 +40,32 @@ def slice_table(units, offset, length):
     return table
 
 
+#: Entries (motif x strand) up to which the look-ahead opens with a slice of FIRST columns.
+FEW = 8
+FIRST = 7
+
+
+def _widest_window(units, width) -> int:
+    """The offset of the ``width`` consecutive columns whose scores spread most (max - min, summed).
+
+    >>> _widest_window(np.array([[0, 0, 0, 0], [0, 9, 0, 0], [0, 0, 9, 0], [1, 0, 0, 0]]), 2)
+    1
+    """
+    spread = units.max(axis=1) - units.min(axis=1)
+    sums = np.convolve(spread, np.ones(width, dtype=spread.dtype), mode="valid")
+    return int(np.argmax(sums))
+
+
+def _around(m, o, width, length):
+    """Slices of at most ``length`` columns covering the m columns outside [o, o + width).
+
+    >>> _around(12, 3, 7, 4)
+    [(0, 3), (10, 2)]
+    """
+    return [(a, L) for a, L in slice_bounds(o, length)] + [(o + width + a, L) for a, L in
+                                                           slice_bounds(m - o - width, length)]
+
+
 @dataclass
 class ScanPlan:
     """The entries (motif x strand) of a scan, as flat arrays.
@@ -93,8 +119,10 @@ class ScanPlan:
 
         >>> from bioaccel.motif import PSSM
         >>> plan = ScanPlan.build([PSSM(np.eye(4)[:3])], [0], slice_len=2)
-        >>> plan.entries, plan.length.tolist(), plan.slice_len.tolist()
+        >>> plan.entries, plan.length.tolist(), plan.natural_len.tolist()     # the Slices Strategy's
         (2, [3, 3], [2, 1, 2, 1])
+        >>> plan.slice_len.tolist()          # the look-ahead's: few entries, one look-up of 3 columns
+        [3, 3]
         """
         grids = [Grid.of(m) for m in motifs]
         strands_ = []
@@ -116,8 +144,13 @@ class ScanPlan:
         order_rows, natural_rows, tables, table_start = [], [], [], []
         slice_start, natural_start = [0], [0]
         offset = 0
+        # a scan of a handful of entries opens each window with one look-up of its most spread FIRST
+        # columns (a table of 4**FIRST scores), which settles nearly every window (as MOODS's 7-letter
+        # window does); with many entries those tables would not stay in cache
+        first = FIRST if n <= FEW else 0
         for _, _, u in strands:
-            spans = slice_bounds(u.shape[0], slice_len)
+            m = u.shape[0]
+            spans = slice_bounds(m, slice_len)
             local = []
             for o, L in spans:
                 t = slice_table(u, o, L)
@@ -126,6 +159,14 @@ class ScanPlan:
                 offset += t.size
             natural_rows += [(o, L, start) for o, L, start, _ in local]
             natural_start.append(len(natural_rows))
+            if first and m > slice_len:
+                local = []
+                o = _widest_window(u, min(first, m))
+                for o2, L in [(o, min(first, m))] + _around(m, o, min(first, m), slice_len):
+                    t = slice_table(u, o2, L)
+                    local.append((o2, L, offset, int(t.max())))
+                    tables.append(t)
+                    offset += t.size
             # look-ahead order: the slices that spread scores most first (they abandon soonest)
             spread = [int(tables[-len(local) + i].max() - tables[-len(local) + i].min()) for i in range(len(local))]
             ranked = sorted(range(len(local)), key=lambda i: -spread[i])
