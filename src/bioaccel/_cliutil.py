@@ -102,19 +102,42 @@ def add_output_option(parser):
              "succeeds (a device such as /dev/null is written directly)")
 
 
-def dask_address(text):
-    """argparse type of ``--dask``: 'local' or a scheduler address, never empty."""
+def scheduler_address(text):
+    """argparse type of ``--scheduler``: a Dask scheduler's address, never empty."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a scheduler address (tcp://host:8786) or 'local', got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a scheduler address (tcp://host:8786), got {text!r}")
     return text.strip()
 
 
-def add_dask_option(parser):
-    parser.add_argument(
-        "--dask", metavar="ADDRESS|local", default=None, type=dask_address,
-        help="run on a Dask cluster: a scheduler address, or 'local' for one on this machine "
-             "(one worker per core, or per GPU with --backend gpu); needs bioaccel[dask]",
-    )
+def gpu_list(text):
+    """argparse type of ``--gpus``: ``all`` or device numbers ``0,1,...``."""
+    from ._distributed import parse_gpus
+
+    try:
+        return parse_gpus(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("--gpus ", "")) from None
+
+
+def add_batch_options(parser, gpu=False):
+    """``--workers``, ``--scheduler``, ``--resume`` and, where the family has a GPU backend (``gpu``),
+    ``--gpus``: the batch layer (bioaccel._batch_run)."""
+    group = parser.add_argument_group("batches (Dask; needs bioaccel[dask] except --resume alone)")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=positive, default=None, metavar="N",
+                       help="run on N Dask worker processes on this machine, each item on cores/N threads "
+                            "(default: this process, no Dask)")
+    where.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                       help="run on the running Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
+    if gpu:
+        group.add_argument("--gpus", type=gpu_list, default=None, metavar="all|0,1,...",
+                           help="run on GPUs (implies --backend gpu): one worker per GPU of this machine, each "
+                                "pinned to its device (with --workers, CPU workers too); with --scheduler, 'all': "
+                                "the cluster's GPU workers (those declaring the Dask resource GPU=1)")
+    group.add_argument("--resume", action="store_true",
+                       help="with -o FILE: finish the batch whose results so far are in FILE.partial (left by a "
+                            "run that was killed or interrupted), computing only the items it does not hold; "
+                            "while a batch runs, each item is added to FILE.partial as it completes")
 
 
 class Listing(Exception):

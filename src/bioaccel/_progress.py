@@ -33,9 +33,10 @@ def wanted(quiet=False, stream=None) -> bool:
 
 
 @contextlib.contextmanager
-def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale=False):
+def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale=False, initial=0):
     """A tqdm bar over ``total`` units (None: a counter with a rate), or a silent one when ``enabled`` is
-    False (None: :func:`wanted`). ``scale``: show 1.2M instead of 1234567."""
+    False (None: :func:`wanted`). ``scale``: show 1.2M instead of 1234567; ``initial``: units already
+    done (a resumed batch: they count in the bar, not in the rate)."""
     stream = sys.stderr if stream is None else stream
     if enabled is None:
         enabled = wanted(stream=stream)
@@ -45,7 +46,7 @@ def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale
     from tqdm import tqdm
 
     bar = tqdm(total=total, unit=unit, desc=desc, file=stream, unit_scale=scale, dynamic_ncols=True,
-               leave=False, mininterval=0.5)
+               leave=False, mininterval=0.5, initial=initial)
     try:
         yield bar
     finally:

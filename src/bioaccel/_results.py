@@ -124,7 +124,8 @@ def _cell(value, formatters, name):
 class TableWriter:
     r"""TSV with a header line, or JSON Lines with the same field names, written a chunk at a time.
 
-    ``formatters`` maps a column to a function giving its TSV text (JSON keeps the plain values).
+    ``formatters`` maps a column to a function giving its TSV text (JSON keeps the plain values);
+    ``header=False``: rows only (a part of a table whose header is written elsewhere).
 
     >>> import io
     >>> out = io.StringIO()
@@ -136,10 +137,10 @@ class TableWriter:
 
     FORMATS = ("tsv", "json")
 
-    def __init__(self, handle, columns, fmt="tsv", formatters=None):
+    def __init__(self, handle, columns, fmt="tsv", formatters=None, header=True):
         self.handle, self.columns, self.format = handle, list(columns), fmt
         self.formatters = formatters or {}
-        self._header = fmt == "tsv"
+        self._header = fmt == "tsv" and header
 
     def header(self):
         """Write the TSV header now (also for a run that produces no row)."""

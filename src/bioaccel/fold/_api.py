@@ -51,8 +51,8 @@ def nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, 
     "cpu" (Numba, all cores) or "gpu" (CUDA through CuPy). ``variant``: None for the backend's default
     (``tiled``) or a name of ``bioaccel.fold.VARIANTS``. ``threads``: CPU threads (0 = all cores).
     ``client``: fold on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or
-    "local"), in chunks balanced by n^3, results in input order; with ``backend="gpu"`` and "local",
-    one worker per GPU.
+    "local"), in tasks balanced by n^3 (:mod:`bioaccel._batch`), results in input order; GPU work goes
+    to the GPU workers; with ``backend="gpu"`` and "local", one worker per GPU of this machine.
 
     >>> [(r.structure, r.score) for r in nussinov("GGGAAAUCC")]
     [('(((...)))', 3)]
@@ -61,19 +61,28 @@ def nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, 
     """
     options = dict(params=params, backend=backend, variant=variant, threads=threads, traceback=traceback)
     if client is not None:
-        from .._distributed import map_chunks
-
-        _check(params, backend, variant)
-        records = list(_records(sequences))
-        costs = [float(len(r)) ** 3 + 1.0 for r in records]
-        return list(map_chunks(functools.partial(_fold_records, **options), records, costs, client=client,
-                               gpus=backend == "gpu"))
+        return _on_cluster(sequences, client, options)
     return list(iter_nussinov(sequences, **options))
 
 
-def _fold_records(records, **options):
-    """Fold a chunk of records where this runs (a Dask worker): the same code as a local call."""
-    return list(iter_nussinov(records, **options))
+def _on_cluster(sequences, client, options):
+    """Fold on a Dask cluster through the batch layer, one item per record, costing n^3; the first
+    record that fails raises its error, as the in-process path would."""
+    from .._batch import Item, run_items
+    from .._distributed import connect
+
+    _params(options["params"])
+    VARIANTS.resolve(options["variant"], options["backend"])   # the GPU is the workers' to have
+    records = list(_records(sequences))
+    items = [Item(key, record.id, float(len(record)) ** 3 + 1.0, record) for key, record in enumerate(records)]
+    results = [None] * len(items)
+    gpu = options["backend"] == "gpu"
+    with connect(client, gpus="all" if gpu and client == "local" else ()) as opened:
+        for outcome in run_items(functools.partial(_fold_records, **options), items, client=opened, gpu=gpu):
+            if outcome.error is not None:
+                raise outcome.error
+            results[outcome.key] = outcome.value
+    return results
 
 
 def fold(sequence, *, params=None, backend="cpu", variant=None) -> tuple:

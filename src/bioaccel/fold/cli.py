@@ -2,8 +2,8 @@
 
 Only argparse and the variant registry load when the parser is built; the algorithms load in ``run``.
 """
-from .._cliutil import (add_backend_option, add_dask_option, add_output_option, add_quiet_option,
-                        add_threads_option, add_variant_options)
+from .._cliutil import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
+                        add_threads_option, add_variant_options, backends_of)
 from ._plot import MAX_PLOT_RECORDS
 from ._variants import VARIANTS
 
@@ -21,7 +21,6 @@ def register(subparsers):
     add_variant_options(parser, VARIANTS)
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
-    add_dask_option(parser)
     parser.add_argument("--min-loop", type=int, default=3, metavar="K",
                         help="unpaired bases a pair must enclose (default 3, as ViennaRNA; 1 is the "
                              "recurrence of Chang et al. used by Li, Ranka & Sahni)")
@@ -39,6 +38,7 @@ def register(subparsers):
                         help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS}); "
                              "needs matplotlib (bioaccel[plot])")
     add_quiet_option(parser)
+    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))
     parser.set_defaults(run=run)
 
 
@@ -52,17 +52,19 @@ def _params(args):
     return FoldParams(min_loop=args.min_loop, au=args.au, gc=args.gc, gu=gu)
 
 
-def _announce(args, stderr, lengths, params, variant):
-    """Before the first record: the memory of the longest (refused now if it will not fit) and, for
-    long work, one line with the time of the whole batch and the way out."""
+def _announce(args, stderr, lengths, params, variant, workers=None):
+    """Before the first record: the memory of the longest (refused now if it will not fit; in a batch,
+    ``workers`` given, a record too large fails alone) and, for long work, one line with the time of
+    the whole batch and the way out."""
     from .._progress import announce, format_duration
     from ._api import check_sizes, estimate_seconds
 
     if not lengths:
         return
-    if not args.dask:
+    if workers is None:
         check_sizes(lengths, params=params, backend=args.backend, variant=variant)
     seconds = estimate_seconds(lengths, backend=args.backend, variant=variant, threads=args.threads)
+    seconds /= max(1, workers or 1)
     what = (f"{len(lengths):,} record{'s' if len(lengths) != 1 else ''} of up to {max(lengths):,} nt "
             f"({args.backend}, {variant})")
     way_out = None
@@ -80,16 +82,39 @@ def _each_announced(args, stderr, records, params, variant):
         yield record
 
 
+def _run_batch(args, stdout, stderr, params):
+    """--workers, --scheduler, --gpus, --resume: every record an item of the batch layer."""
+    from .. import _batch_run as batch
+    from ..fasta import read_fasta
+    from ._jobs import job
+
+    batch.check(args)                               # --gpus sets the backend
+    VARIANTS.resolve(args.variant, args.backend)    # a bad variant: refused before reading
+    if args.plot:
+        from .._plotting import check_plot
+
+        check_plot(args.plot)
+    records = list(read_fasta(args.fasta))
+    threads = batch.item_threads(args)
+    if not args.scheduler:                          # a cluster's speed is not known here
+        variant = VARIANTS.resolve(args.variant, args.backend)
+        _announce(args, stderr, [len(r) for r in records], params, variant, workers=batch.local_workers(args))
+    return batch.run(job(args, records, params, threads), args, stdout, stderr)
+
+
 def run(args, stdout, stderr):
+    from .. import _batch_run as batch
     from .._output import Outputs
     from .._plotting import check_plot
     from .._progress import progress, wanted
     from .._results import chunked
     from ..fasta import read_fasta, scan_lengths
-    from ._api import iter_nussinov, nussinov
+    from ._api import iter_nussinov
     from ._formats import FoldWriter
 
     params = _params(args)
+    if batch.wanted(args):
+        return _run_batch(args, stdout, stderr, params)
     variant = VARIANTS.resolve(args.variant, args.backend)
     if args.plot:
         check_plot(args.plot)
@@ -106,10 +131,7 @@ def run(args, stdout, stderr):
             _announce(args, stderr, lengths, params, variant)
         else:                                       # standard input: each record as it comes
             records = _each_announced(args, stderr, records, params, variant)
-        if args.dask:
-            results = nussinov(records, client=args.dask, **options)
-        else:
-            results = iter_nussinov(records, **options)
+        results = iter_nussinov(records, **options)
         drawn = []
         writer = FoldWriter(outputs["-o"], args.format)
         shown = wanted(args.quiet, stderr)
