@@ -165,7 +165,7 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     bioaccel.interact._sites for the order and ties). ``rank``: "score" (the best windows by score,
     BPMax's objective) or "gain" (by score minus the folds of the two windows alone). ``client``: run
     on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in
-    chunks balanced by work, results in the same order.
+    tasks balanced by work (:mod:`bioaccel._batch`), results in the same order.
 
     >>> [(r.query, r.target, r.score) for r in bpmax(["GGGAAACCC", "AAAA"], ("t1", "GGGUUUCCC"))]
     [('seq1', 't1', 21), ('seq2', 't1', 12)]
@@ -180,14 +180,22 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
                    sites=sites, rank=rank)
     if client is None:
         return list(iter_bpmax(queries, targets, **options))
-    from .._distributed import map_chunks
+    from .._batch import Item, run_items
+    from .._distributed import connect
 
     checked, _ = _check(params, backend, variant, threads, sites, rank)
     queries = list(_records(queries, "query"))
-    items = [(target, query) for target in _records(targets, "target") for query in queries]
-    costs = [float(work(len(q), len(t), *checked.spans(len(q), len(t)))) + 1.0 for t, q in items]
-    chunks = map_chunks(functools.partial(_pairs, **options), items, costs, client=client)
-    return [site for pair in chunks for site in pair]
+    pairs = [(target, query) for target in _records(targets, "target") for query in queries]
+    items = [Item(key, f"{query.id} x {target.id}", float(work(len(query), len(target),
+                                                                *checked.spans(len(query), len(target)))) + 1.0,
+                  (target, query)) for key, (target, query) in enumerate(pairs)]
+    found = [None] * len(items)
+    with connect(client) as opened:
+        for outcome in run_items(functools.partial(_pairs, **options), items, client=opened, gpu=backend == "gpu"):
+            if outcome.error is not None:
+                raise outcome.error          # as the in-process path raises the first bad pair's error
+            found[outcome.key] = outcome.value
+    return [site for sites in found for site in sites]
 
 
 def _pairs(items, **options):

@@ -34,7 +34,7 @@ def pairs_text(pairs) -> str:
     return ",".join(f"{q}:{t}" for q, t in pairs) or "-"
 
 
-def interaction_writer(handle, names, fmt="tsv") -> TableWriter:
+def interaction_writer(handle, names, fmt="tsv", header=True) -> TableWriter:
     """A TableWriter of Interactions: numbers through format_number, the pairs as :func:`pairs_text`
-    in TSV and as ``[query, target]`` lists in JSON."""
-    return TableWriter(handle, names, fmt, formatters={"intermolecular": pairs_text})
+    in TSV and as ``[query, target]`` lists in JSON (``header=False``: rows only)."""
+    return TableWriter(handle, names, fmt, formatters={"intermolecular": pairs_text}, header=header)

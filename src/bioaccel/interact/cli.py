@@ -3,8 +3,8 @@
 Only argparse, the command-line helpers and the variant registry load when the parser is built; the
 algorithms (NumPy, Numba, pandas) load in ``run``.
 """
-from .._cliutil import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
-                        add_variant_options)
+from .._cliutil import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
+                        add_threads_option, add_variant_options, backends_of)
 from ._variants import VARIANTS
 
 FORMATS = ("tsv", "json")
@@ -55,21 +55,24 @@ def register(subparsers):
                         help="write the best score covering each target position as bedGraph "
                              "(0-based half-open, target as given)")
     add_quiet_option(parser)
+    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))     # --gpus once BPMax has a GPU backend
     parser.set_defaults(run=run)
 
 
-def _announce(args, stderr, query_lengths, target_lengths, params, variant):
-    """Before the first pair: refuse now a largest pair that will not fit in memory, and announce the
-    time of the whole batch when it is long, with the way out (a target window)."""
+def _announce(args, stderr, query_lengths, target_lengths, params, variant, workers=None):
+    """Before the first pair: refuse now a largest pair that will not fit in memory (in a batch,
+    ``workers`` given, such a pair fails alone), and announce the time of the whole batch when it is
+    long, with the way out (a target window)."""
     from .._progress import announce, format_duration
     from ._api import check_sizes, estimate_seconds
     from ._model import InteractParams
 
     if not target_lengths:
         return
-    check_sizes(query_lengths, target_lengths, params=params, variant=variant)
+    if workers is None:
+        check_sizes(query_lengths, target_lengths, params=params, variant=variant)
     pairs = [(M, N) for N in target_lengths for M in query_lengths]
-    seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads)
+    seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads) / max(1, workers or 1)
     what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({len(query_lengths):,} x "
             f"{len(target_lengths):,}; up to {max(query_lengths):,} x {max(target_lengths):,} nt)")
     way_out = None
@@ -91,7 +94,24 @@ def _each_announced(args, stderr, targets, query_lengths, params, variant):
         yield target
 
 
+def _run_batch(args, stdout, stderr, params, names):
+    """--workers, --scheduler, --resume: every (target, query) pair an item of the batch layer."""
+    from .. import _batch_run as batch
+    from ..fasta import read_fasta
+    from ._jobs import job
+
+    batch.check(args)
+    variant = VARIANTS.resolve(args.variant, args.backend)
+    queries = list(read_fasta(args.queries))
+    targets = list(read_fasta(args.targets))
+    if not args.scheduler:                          # a cluster's speed is not known here
+        _announce(args, stderr, [len(q) for q in queries], [len(t) for t in targets], params, variant,
+                  workers=batch.local_workers(args))
+    return batch.run(job(args, queries, targets, params, names, batch.item_threads(args)), args, stdout, stderr)
+
+
 def run(args, stdout, stderr):
+    from .. import _batch_run as batch
     from .._output import Outputs
     from .._progress import progress, wanted
     from ..errors import InvalidParameter
@@ -108,6 +128,9 @@ def run(args, stdout, stderr):
                             window_target=args.window_target)
     variant = VARIANTS.resolve(args.variant, args.backend)
     check_sites(args.sites)
+    names = columns(args.window_query is not None, args.window_target is not None, args.structure, args.sites)
+    if batch.wanted(args):
+        return _run_batch(args, stdout, stderr, params, names)
     with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                  stdout=stdout) as outputs:
         queries = list(read_fasta(args.queries))
@@ -121,8 +144,6 @@ def run(args, stdout, stderr):
         results = iter_bpmax(queries, targets, params=params, backend=args.backend,
                              variant=args.variant, threads=args.threads, structure=args.structure,
                              sites=args.sites, rank=args.rank)
-        names = columns(args.window_query is not None, args.window_target is not None, args.structure,
-                        args.sites)
         writer = interaction_writer(outputs["-o"], names, args.format)
         writer.header()
         profile = outputs["--profile"]
