@@ -4,8 +4,8 @@ of Giraud & Varré), written as FIMO, BED or GFF3.
 Only argparse, the command-line helpers and the variant registry load when the parser is built; the
 scan itself loads in :func:`run`.
 """
-from .._cliutil import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
-                        add_variant_options, positive)
+from .._cliutil import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
+                        add_threads_option, add_variant_options, backends_of, positive)
 from ._variants import SCAN_VARIANTS
 from .cli import MOTIF_HELP, _reading, _scoring
 
@@ -59,6 +59,7 @@ def register(subparsers):
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
     add_output_option(parser)
     add_quiet_option(parser)
+    add_batch_options(parser, gpu="gpu" in backends_of(SCAN_VARIANTS))
     parser.set_defaults(run=run)
 
 
@@ -102,13 +103,34 @@ def _sequence_bytes(path):
         return None
 
 
+def _run_batch(args, stdout, stderr):
+    """--workers, --scheduler, --gpus, --resume: blocks of sequence x groups of motifs, items of the
+    batch layer (._scan_jobs), written as the in-process scan writes them."""
+    from .. import _batch_run as batch
+    from ..errors import InvalidParameter
+    from ._scan_jobs import job
+    from .cli import _motifs, _params
+
+    batch.check(args)                       # --gpus sets the backend
+    variant = _check(args)
+    if args.sequences == "-":
+        raise InvalidParameter("in a batch every group of motifs reads SEQUENCES again: give a file, not standard "
+                               "input")
+    motifs = _motifs(args, args.motifs, _params(args))
+    pvalue = DEFAULT_PVALUE if args.pvalue is None else args.pvalue
+    return batch.run(job(args, motifs, pvalue, variant, batch.item_threads(args)), args, stdout, stderr)
+
+
 def run(args, stdout, stderr):
+    from .. import _batch_run as batch
     from .._output import Outputs
     from .._progress import progress, wanted
     from ._scan import ScanState, collect, prepare, scan_batches
     from ._scan_write import HitWriter
     from .cli import _motifs, _params
 
+    if batch.wanted(args):
+        return _run_batch(args, stdout, stderr)
     variant = _check(args)
     params = _params(args)
     with Outputs({"-o": "-" if args.output is None else args.output}, stdout=stdout) as outputs:
