@@ -40,3 +40,17 @@ def tmp_fasta(tmp_path):
         return str(path)
 
     return write
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One local Dask cluster for the whole session (started by the first test that asks): 2 worker
+    processes of 1 thread, as ``--workers 2`` starts them; tests join it as a client or through
+    ``--scheduler``. A test that kills a worker waits for the nanny to restart it."""
+    import dask.distributed as dd
+
+    from bioaccel._distributed import local_cluster
+
+    with local_cluster(workers=2) as cluster, dd.Client(cluster) as client:
+        client.wait_for_workers(2)
+        yield client

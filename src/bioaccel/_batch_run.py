@@ -43,6 +43,7 @@ class Job:
     fingerprint: str
     gpu: bool = False
     modes: dict = field(default_factory=dict)
+    announce: Callable = None      # announce(items) before the items left to run: their time, when long
     notes: Callable = None         # notes(stderr) after the outputs are written (warnings)
 
 
@@ -174,6 +175,8 @@ def run(job: Job, args, stdout, stderr) -> int:
     journal = Journal(journal_path(args.output), job.fingerprint, resume=args.resume)
     try:
         todo = [item for item in job.items if item.key not in journal.done]
+        if todo and job.announce is not None:
+            job.announce(todo)
         labels = {item.key: item.label for item in job.items}
         with _cluster(args) as client, \
                 progress(total=len(job.items), unit=job.unit, desc=job.prog.split()[-1], initial=len(job.items) - len(todo),

@@ -85,6 +85,11 @@ def _on_cluster(sequences, client, options):
     return results
 
 
+def _fold_records(records, **options):
+    """Fold a task's records where it runs (a Dask worker): the same code as a local call."""
+    return list(iter_nussinov(records, **options))
+
+
 def fold(sequence, *, params=None, backend="cpu", variant=None) -> tuple:
     """``(structure, score)`` of one sequence, like ViennaRNA's ``RNA.fold``.
 

@@ -95,11 +95,12 @@ def _run_batch(args, stdout, stderr, params):
 
         check_plot(args.plot)
     records = list(read_fasta(args.fasta))
-    threads = batch.item_threads(args)
+    made = job(args, records, params, batch.item_threads(args))
     if not args.scheduler:                          # a cluster's speed is not known here
         variant = VARIANTS.resolve(args.variant, args.backend)
-        _announce(args, stderr, [len(r) for r in records], params, variant, workers=batch.local_workers(args))
-    return batch.run(job(args, records, params, threads), args, stdout, stderr)
+        made.announce = lambda todo: _announce(args, stderr, [len(item.payload[1]) for item in todo], params,
+                                               variant, workers=batch.local_workers(args))
+    return batch.run(made, args, stdout, stderr)
 
 
 def run(args, stdout, stderr):

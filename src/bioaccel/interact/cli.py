@@ -59,10 +59,10 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
-def _announce(args, stderr, query_lengths, target_lengths, params, variant, workers=None):
+def _announce(args, stderr, query_lengths, target_lengths, params, variant, workers=None, pairs=None):
     """Before the first pair: refuse now a largest pair that will not fit in memory (in a batch,
-    ``workers`` given, such a pair fails alone), and announce the time of the whole batch when it is
-    long, with the way out (a target window)."""
+    ``workers`` given, such a pair fails alone), and announce the time of the whole batch (in a batch,
+    of its ``pairs`` of lengths left to run) when it is long, with the way out (a target window)."""
     from .._progress import announce, format_duration
     from ._api import check_sizes, estimate_seconds
     from ._model import InteractParams
@@ -71,10 +71,12 @@ def _announce(args, stderr, query_lengths, target_lengths, params, variant, work
         return
     if workers is None:
         check_sizes(query_lengths, target_lengths, params=params, variant=variant)
-    pairs = [(M, N) for N in target_lengths for M in query_lengths]
+    pairs = [(M, N) for N in target_lengths for M in query_lengths] if pairs is None else pairs
     seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads) / max(1, workers or 1)
-    what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({len(query_lengths):,} x "
-            f"{len(target_lengths):,}; up to {max(query_lengths):,} x {max(target_lengths):,} nt)")
+    shape = "" if len(pairs) != len(query_lengths) * len(target_lengths) else \
+        f"{len(query_lengths):,} x {len(target_lengths):,}; "
+    what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({shape}up to {max(M for M, _ in pairs):,} x "
+            f"{max(N for _, N in pairs):,} nt)")
     way_out = None
     if args.window_target is None and max(target_lengths) > 129:
         windowed = InteractParams(params.au, params.gu, params.window_query, 128)
@@ -104,10 +106,12 @@ def _run_batch(args, stdout, stderr, params, names):
     variant = VARIANTS.resolve(args.variant, args.backend)
     queries = list(read_fasta(args.queries))
     targets = list(read_fasta(args.targets))
+    made = job(args, queries, targets, params, names, batch.item_threads(args))
     if not args.scheduler:                          # a cluster's speed is not known here
-        _announce(args, stderr, [len(q) for q in queries], [len(t) for t in targets], params, variant,
-                  workers=batch.local_workers(args))
-    return batch.run(job(args, queries, targets, params, names, batch.item_threads(args)), args, stdout, stderr)
+        made.announce = lambda todo: _announce(
+            args, stderr, [len(q) for q in queries], [len(t) for t in targets], params, variant,
+            workers=batch.local_workers(args), pairs=[(len(i.payload[1]), len(i.payload[0])) for i in todo])
+    return batch.run(made, args, stdout, stderr)
 
 
 def run(args, stdout, stderr):
