@@ -159,3 +159,39 @@ def test_api_client_raises_the_first_bad_item_as_in_process(dask_client):
 
     with pytest.raises(ResourceError, match="will not fit|memory"):
         nussinov(["GGGAAAUCC", "A" * 2_000_000], client=dask_client)
+
+
+def _where_am_i(values):
+    return [os.environ.get("CUDA_VISIBLE_DEVICES", "none") for _ in values]
+
+
+def test_a_mixed_cluster_sends_gpu_work_to_its_gpu_workers_only():
+    """One CPU worker and one worker pinned to device 3 and declaring GPU=1 (no device is used here:
+    the routing is what is tested)."""
+    import dask.distributed as dd
+
+    from bioaccel._distributed import local_cluster, placement, worker_count
+
+    with local_cluster(workers=1, gpus=[3]) as cluster, dd.Client(cluster) as client:
+        client.wait_for_workers(2)
+        assert placement(client, gpu=True) == {"resources": {"GPU": 1}}
+        assert worker_count(client, placement(client, gpu=True)) == 1
+        gpu = {o.value for o in run_items(_where_am_i, _items(24), client=client, gpu=True)}
+        assert gpu == {"3"}
+        anywhere = {o.value for o in run_items(_slow_squares_where, _items(8), client=client)}
+        assert anywhere == {"3", "none"}
+
+
+def _slow_squares_where(values):
+    time.sleep(0.2)
+    return _where_am_i(values)
+
+
+@pytest.mark.gpu
+def test_gpu_workers_fold_as_the_gpu_does_here():
+    from bioaccel.fold import nussinov
+
+    seqs = ["GGGAAAUCC", "ACGUACGUAAAACGUACGU" * 7, "GCGCAAAAGCGC" * 30, "UUUU"]
+    here = nussinov(seqs, backend="gpu")
+    remote = nussinov(seqs, backend="gpu", client="local")      # one worker per GPU of this machine
+    assert [(r.structure, r.score, r.backend) for r in remote] == [(r.structure, r.score, r.backend) for r in here]

@@ -242,3 +242,21 @@ def test_a_worker_killed_mid_batch(tmp_path, long_batch, dask_client, scheduler)
 
 def _die_soon():
     threading.Timer(0.05, os._exit, [1]).start()
+
+
+@pytest.mark.gpu
+def test_fold_on_gpu_workers(tmp_path):
+    """One worker per GPU of this machine (pinned by CUDA_VISIBLE_DEVICES), and a mixed cluster whose
+    CPU worker gets no GPU work: the same structures as the GPU here and the CPU."""
+    rnas = random_rnas(tmp_path / "rnas.fa", 24, (1, 3000), seed=5)
+    cpu = run(["fold", rnas, "-q"])[1]
+    assert run(["fold", rnas, "--backend", "gpu", "-q"])[1] == cpu
+    code, written, err = run(["fold", rnas, "--gpus", "all"], tmp_path / "a.txt")
+    assert code == 0 and written == cpu and "GPU" in err.splitlines()[-1]
+    code, written, err = run(["fold", rnas, "--gpus", "0", "--workers", "1"], tmp_path / "b.txt")
+    assert code == 0 and written == cpu and err.splitlines()[-1].endswith("on 1 worker and 1 GPU")
+
+
+@pytest.mark.gpu
+def test_scan_on_gpu_workers(tmp_path, small_groups, genome_records):
+    same_as_in_process(["scan", MOTIFS, genome_records, "--pvalue", "1e-3"], tmp_path, ["--gpus", "all"])
