@@ -83,7 +83,7 @@ def inputs(folder, gpu, quick):
     rng = random.Random(2026)
     scale = 0.25 if quick else 1.0
     if gpu:
-        rnas = random_rnas(os.path.join(folder, "long.fa"), int(48 * scale) or 8, 8000, 24000, rng)
+        rnas = random_rnas(os.path.join(folder, "long.fa"), int(160 * scale) or 8, 8000, 24000, rng)
     else:
         rnas = random_rnas(os.path.join(folder, "rnas.fa"), int(240 * scale), 200, 1500, rng)
     transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int(16 * scale) or 4, 300, 3000, rng)

@@ -195,3 +195,19 @@ def test_gpu_workers_fold_as_the_gpu_does_here():
     here = nussinov(seqs, backend="gpu")
     remote = nussinov(seqs, backend="gpu", client="local")      # one worker per GPU of this machine
     assert [(r.structure, r.score, r.backend) for r in remote] == [(r.structure, r.score, r.backend) for r in here]
+
+
+def test_api_scan_client_gives_the_in_process_frame(dask_client, monkeypatch):
+    import bioaccel.motif._scan_jobs as jobs
+    from bioaccel.motif import MotifParams, scan
+
+    monkeypatch.setattr(jobs, "GROUP_MOTIFS", 2)
+    root = os.path.join(os.path.dirname(__file__), "..", "examples")
+    motifs, genome = os.path.join(root, "motifs.meme"), os.path.join(root, "sars-cov-2.fasta")
+    seq = "".join(line.strip() for line in open(genome) if not line.startswith(">"))
+    for sequences, options in ((genome, dict(pvalue=1e-3, max_stored_hits=40)),
+                               ([("a", seq[:9000]), "", ("a", seq[9000:20000]), seq[20000:]],
+                                dict(pvalue=1e-3, params=MotifParams(background="0.3,0.2,0.2,0.3"), strands="+"))):
+        here = scan(motifs, sequences, **options)
+        there = scan(motifs, sequences, client=dask_client, **options)
+        assert there.equals(here) and len(here) and there.attrs == here.attrs

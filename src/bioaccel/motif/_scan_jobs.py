@@ -70,9 +70,12 @@ def _pack(words, lengths, width) -> np.ndarray:
 
 
 def _sequences(source):
-    """What a worker scans, and a hit's record number from its sequence name: the file itself when its
-    record names are unique, else its records in memory under their numbers."""
-    path, numbers = source
+    """What a worker scans, and a hit's record number from its sequence name: ``("file", path, numbers)``,
+    the file itself when its record names are unique (``numbers``: name -> number), else its records
+    read into memory under their numbers; ``("records", records)``: records named by their numbers."""
+    if source[0] == "records":
+        return source[1], lambda name: int(name[1:])
+    _, path, numbers = source
     if numbers is not None:
         return path, numbers.__getitem__
     from .._fasta_chunks import read_chunks
@@ -127,9 +130,9 @@ def _group_entry(payload, *, source, options, width, max_stored_hits):
 
 
 def group_entries(payloads, *, source, options, width, max_stored_hits) -> list:
-    """Scan the sequences of ``source`` (the FASTA path, and {name: record number} or None where names
-    repeat) here with each of ``payloads`` (``(motifs, first)``: a group of motifs and the number of its
-    first), ``options`` being scan's keywords: one entry each."""
+    """Scan the sequences of ``source`` (see :func:`_sequences`) here with each of ``payloads``
+    (``(motifs, first)``: a group of motifs and the number of its first), ``options`` being scan's
+    keywords: one entry each."""
     return each(functools.partial(_group_entry, source=source, options=options, width=width,
                                   max_stored_hits=max_stored_hits), payloads)
 
@@ -186,11 +189,10 @@ class Merged:
             self.inexact[int(k)] = max(self.inexact.get(int(k), 0.0), gap)
 
 
-def _write_best(outputs, pairs, *, motifs, names, fmt, qvalues, max_stored_hits, merged):
-    """The default output: every item's hits merged, cut to ``max_stored_hits`` as the in-process scan
-    cuts them (``collect``), q-values over the summed tests, FIMO's order."""
-    from ._scan_hits import Hits, add_qvalues
-    from ._scan_write import HitWriter
+def merge_best(pairs, *, motifs, max_stored_hits, merged):
+    """Every item's hits merged and cut to ``max_stored_hits`` as the in-process scan cuts them
+    (``_scan.collect``): :class:`~._scan_hits.Hits` in no particular order, q-values not computed."""
+    from ._scan_hits import Hits
 
     kept, stored, total = [], 0, 0
     for _, entry in pairs:
@@ -214,6 +216,15 @@ def _write_best(outputs, pairs, *, motifs, names, fmt, qvalues, max_stored_hits,
     if math.isfinite(merged.cut):        # a later item's cut may be below hits kept earlier
         hits = hits.take(hits.pvalue < merged.cut)
     merged.dropped = total - len(hits)
+    return hits
+
+
+def _write_best(outputs, pairs, *, motifs, names, fmt, qvalues, max_stored_hits, merged):
+    """The default output: the hits of :func:`merge_best`, q-values over the summed tests, FIMO's order."""
+    from ._scan_hits import add_qvalues
+    from ._scan_write import HitWriter
+
+    hits = merge_best(pairs, motifs=motifs, max_stored_hits=max_stored_hits, merged=merged)
     if qvalues:
         add_qvalues(hits, merged.tests)
     writer = HitWriter(outputs["-o"], fmt, motifs, names, qvalues=qvalues)
@@ -257,18 +268,30 @@ def _notes(stderr, *, args, motifs, pvalue, merged):
             SimpleNamespace(dropped=merged.dropped, cut=merged.cut))
 
 
+def groups(motifs) -> list:
+    """The items of a scan: ``(label, cost per letter, (motifs renamed m0, m1, ... as ids may repeat,
+    the number of the first))`` of each group of at most :data:`GROUP_MOTIFS` motifs, in input order.
+
+    >>> from bioaccel.motif import PSSM
+    >>> [label for label, _, _ in groups([PSSM(np.eye(4)[:2], motif_id="AC")] * 33)]
+    ['motifs 1-32 (AC ..)', 'motif AC']
+    """
+    tokens = [dataclasses.replace(m, motif_id=f"m{k}") for k, m in enumerate(motifs)]
+    found = []
+    for a in range(0, len(motifs), GROUP_MOTIFS):
+        b = min(a + GROUP_MOTIFS, len(motifs))
+        label = f"motif {motifs[a].motif_id}" if b == a + 1 else f"motifs {a + 1}-{b} ({motifs[a].motif_id} ..)"
+        found.append((label, float(sum(m.length for m in motifs[a:b])), (tokens[a:b], a)))
+    return found
+
+
 def job(args, motifs, pvalue, variant, threads) -> Job:
     """The batch of ``bioaccel scan`` with the command line's options: ``motifs`` (PSSMs) over the
     FASTA file ``args.sequences``."""
     names, letters, sequences = read_names(args.sequences)
     numbers = {name: k for k, name in enumerate(names)} if len(set(names)) == len(names) else None
-    tokens = [dataclasses.replace(m, motif_id=f"m{k}") for k, m in enumerate(motifs)]   # ids may repeat
-    items = []
-    for a in range(0, len(motifs), GROUP_MOTIFS):
-        b = min(a + GROUP_MOTIFS, len(motifs))
-        label = f"motif {motifs[a].motif_id}" if b == a + 1 else f"motifs {a + 1}-{b} ({motifs[a].motif_id} ..)"
-        items.append(Item(a // GROUP_MOTIFS, label, float(letters + 1) * sum(m.length for m in motifs[a:b]),
-                          (tokens[a:b], a)))
+    items = [Item(key, label, float(letters + 1) * columns, payload)
+             for key, (label, columns, payload) in enumerate(groups(motifs))]
     options = dict(pvalue=pvalue, threshold=args.threshold, backend=args.backend, variant=variant,
                    strands="+" if args.norc else "both", threads=threads, slice_length=args.slice_length,
                    chunk_size=args.chunk_size)
@@ -285,7 +308,7 @@ def job(args, motifs, pvalue, variant, threads) -> Job:
                                   qvalues=not args.no_qvalue, max_stored_hits=limit, merged=merged)
     width = (max(m.length for m in motifs) + 31) // 32
     return Job(prog="bioaccel scan", unit="motif group", items=items,
-               function=functools.partial(group_entries, source=(args.sequences, numbers), options=options,
+               function=functools.partial(group_entries, source=("file", args.sequences, numbers), options=options,
                                           width=width, max_stored_hits=limit),
                write=write, outputs={"-o": "-" if args.output is None else args.output},
                fingerprint=digest, gpu=args.backend == "gpu",
