@@ -10,7 +10,7 @@ import pytest
 from bioaccel.cli import build_parser, main
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
-NEEDS = ("--backend gpu", "--gpus", "--workers", "--scheduler")    # a GPU, or bioaccel[dask] and worker processes
+NEEDS = ("--backend gpu", "--gpus", "--workers", "--scheduler", "transcripts.fa")   # a GPU, Dask workers, your own files
 
 
 def readme_commands():
