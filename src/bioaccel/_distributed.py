@@ -97,8 +97,9 @@ def local_cluster(*, workers=0, gpus=()):
             quiet, resources={GPU: 1}, env={"CUDA_VISIBLE_DEVICES": str(device)})}
     if not specs:
         raise InvalidParameter("a local cluster needs at least one worker (--workers N or --gpus)")
+    # the scheduler always serves HTTP: on a free port, never a busy 8787 (another cluster's)
     return dd.SpecCluster(workers=specs, silence_logs=logging.CRITICAL,
-                          scheduler={"cls": dd.Scheduler, "options": {"dashboard_address": None}})
+                          scheduler={"cls": dd.Scheduler, "options": {"dashboard_address": ":0"}})
 
 
 def _join(address):
