@@ -115,7 +115,8 @@ def build(argv, threads):
         from bioaccel.interact._jobs import job
         from bioaccel.interact._model import InteractParams
 
-        params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query, window_target=args.window_target)
+        params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
+                                window_target=args.window_target)
         names = columns(False, True, False)
         return job(args, list(read_fasta(args.queries)), list(read_fasta(args.targets)), params, names, threads)
     from bioaccel.motif._scan_jobs import job
@@ -186,7 +187,8 @@ def main(argv=None):
         devices = list(range(gpu_count()))
     configs = [devices[:k] for k in range(1, len(devices) + 1)] if gpu else \
         [int(n) for n in args.workers.split(",")]
-    families = args.families.split(",") if args.families else (["fold", "scan"] if gpu else ["fold", "interact", "scan"])
+    default = ["fold", "scan"] if gpu else ["fold", "interact", "scan"]        # BPMax has no GPU backend yet
+    families = args.families.split(",") if args.families else default
     threads = max(1, (os.cpu_count() or 1) // max(1, len(devices))) if gpu else args.threads
     load_before = os.getloadavg()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores)"

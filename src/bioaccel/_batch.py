@@ -122,7 +122,11 @@ def run_items(function: Callable, items: list, *, client=None, gpu: bool = False
     """Yield the :class:`Outcome` of every item as its task completes: here, one task after another
     (``client=None``), or on ``client`` (a ``dask.distributed.Client``), the GPU work (``gpu``) on
     GPU workers only. ``function``: module-level (or a ``functools.partial`` of one), a list of
-    payloads to a list of values."""
+    payloads to a list of values.
+
+    >>> [(o.key, o.value, o.error) for o in run_items(_squares, [Item(0, "three", 1.0, 3)])]
+    [(0, 9, None)]
+    """
     items = list(items)
     if not items:
         return
@@ -134,7 +138,7 @@ def run_items(function: Callable, items: list, *, client=None, gpu: bool = False
 
 
 def _on_dask(function, items, client, gpu):
-    from dask.distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     from ._distributed import placement, worker_count
 
@@ -161,13 +165,11 @@ def _on_dask(function, items, client, gpu):
         for future in running:
             try:
                 outcomes = future.result()
-            except Exception as exc:
-                if type(exc).__name__ == "KilledWorker":
-                    first, last, count = labels[future.key]
-                    span = first if count == 1 else f"{first} .. {last} ({count} items)"
-                    raise ResourceError(f"Dask workers died again and again running {span}: out of memory, "
-                                        "or killed; the items done so far are kept") from None
-                raise
+            except KilledWorker:            # Dask gave up after the task's workers died a few times
+                first, last, count = labels[future.key]
+                span = first if count == 1 else f"{first} .. {last} ({count} items)"
+                raise ResourceError(f"Dask workers died again and again running {span} (out of memory, "
+                                    "or killed)") from None
             labels.pop(future.key, None)
             inflight.discard(future)
             future.release()

@@ -1,7 +1,7 @@
 """A command's batch run: ``--workers N``, ``--scheduler ADDRESS``, ``--gpus``, ``--resume``.
 
-Each family (fold, interact, scan) hands over a :class:`Job`: its items (records, pairs, blocks of
-sequence x groups of motifs), the function that computes a list of them where it runs (a Dask worker,
+Each family (fold, interact, scan) hands over a :class:`Job`: its items (records, pairs, groups of
+motifs), the function that computes a list of them where it runs (a Dask worker,
 or this process) and returns what the output needs of each, and how to write the final files from
 those entries in input order. :func:`run` does the rest, the same way for every family:
 
@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import BioaccelError, InvalidParameter
+from .errors import InvalidParameter, ResourceError
 
 #: Exit status of a batch whose items did not all succeed (the others are written).
 SOME_FAILED = 1
@@ -57,8 +57,15 @@ def wanted(args) -> bool:
     return bool(args.workers or args.scheduler or getattr(args, "gpus", None) or args.resume)
 
 
-def check(args):
-    """The batch options, checked before any input is read; sets ``args.backend`` to gpu for --gpus."""
+def check(args) -> None:
+    """The batch options, checked before any input is read; sets ``args.backend`` to gpu for --gpus.
+
+    >>> import argparse
+    >>> check(argparse.Namespace(workers=None, scheduler=None, gpus=None, resume=True, output="-"))
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: --resume needs -o FILE: the results so far are kept in FILE.partial
+    """
     from ._output import check_outputs
 
     gpus = getattr(args, "gpus", None)
@@ -89,11 +96,20 @@ def journal_path(output) -> "str | None":
     if output is None or output == "-":
         return None
     target = check_outputs({"-o": output})["-o"]
-    return output + SUFFIX if target.kind == "file" else None
+    if target.kind != "file":
+        return None
+    if os.path.isdir(output + SUFFIX):
+        raise InvalidParameter(f"-o {output}: {output + SUFFIX} is a folder; it must be free for the results so far")
+    return output + SUFFIX
 
 
 def local_workers(args) -> int:
-    """Workers started on this machine (0: none, the batch runs here or on a cluster)."""
+    """Workers started on this machine (0: none, the batch runs here or on a cluster).
+
+    >>> import argparse
+    >>> local_workers(argparse.Namespace(workers=3, scheduler=None, gpus=None))
+    3
+    """
     from ._distributed import resolve_gpus
 
     gpus = getattr(args, "gpus", None)
@@ -178,9 +194,10 @@ def run(job: Job, args, stdout, stderr) -> int:
         if todo and job.announce is not None:
             job.announce(todo)
         labels = {item.key: item.label for item in job.items}
-        with _cluster(args) as client, \
-                progress(total=len(job.items), unit=job.unit, desc=job.prog.split()[-1], initial=len(job.items) - len(todo),
-                         enabled=bar_wanted(args.quiet, stderr), stream=stderr) as bar:
+        shown = bar_wanted(args.quiet, stderr)
+        with _cluster(args) as client, progress(total=len(job.items), unit=job.unit, desc=job.prog.split()[-1],
+                                                initial=len(job.items) - len(todo), enabled=shown,
+                                                stream=stderr) as bar:
             try:
                 for outcome in run_items(job.function, todo, client=client, gpu=job.gpu):
                     if outcome.error is not None:
@@ -188,7 +205,7 @@ def run(job: Job, args, stdout, stderr) -> int:
                     else:
                         journal.add(outcome.key, outcome.value)
                     bar.update(1)
-            except BioaccelError as exc:
+            except (InvalidParameter, ResourceError) as exc:     # a cluster that cannot go on: say what is kept
                 if journal.path is not None and journal.done:
                     raise type(exc)(f"{exc}; the {len(journal.done):,} items done are kept in {journal.path}: "
                                     "run again with --resume to finish") from None

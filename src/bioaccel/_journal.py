@@ -30,7 +30,7 @@ False
 >>> Journal(path, "run-2", resume=True)
 Traceback (most recent call last):
 ...
-bioaccel.errors.InvalidParameter: ...out.tsv.partial holds the results of another run (other inputs or options); run without --resume to start over
+bioaccel.errors.InvalidParameter: ...out.tsv.partial holds the results of another run (other inputs or options); ...
 """
 import json
 import os
