@@ -10,7 +10,7 @@ import pytest
 from bioaccel.cli import build_parser, main
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
-NEEDS = ("--backend gpu", "--gpus", "--workers", "--scheduler", "transcripts.fa")   # a GPU, Dask workers, your own files
+NEEDS = ("--backend gpu", "--gpus", "--workers", "--scheduler")   # a GPU, or Dask workers
 
 
 def readme_commands():
