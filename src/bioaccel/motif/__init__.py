@@ -31,7 +31,7 @@ _LAZY = {
     "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",
     "MotifParams": "._params", "PRESETS": "._pssm", "PSSM": "._pssm", "Background": "._pssm",
     "RawMotif": "._raw", "read_motifs": ".io", "read_raw": ".io",
-    "scan": "._scan_client", "iter_scan": "._scan",
+    "scan": "._scan_client", "iter_scan": "._scan_api",
 }
 __all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "SCAN_VARIANTS", "VARIANTS"])
 

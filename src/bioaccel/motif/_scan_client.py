@@ -1,4 +1,4 @@
-"""``bioaccel.motif.scan`` with ``client=``: the in-process scan (:func:`._scan.scan`), or the same scan
+"""``bioaccel.motif.scan`` with ``client=``: the in-process scan (:func:`._scan_api.scan`), or the same scan
 on a Dask cluster through the batch layer, one item per group of motifs (:mod:`._scan_jobs`), the
 DataFrame the same to the last bit."""
 import functools
@@ -6,23 +6,23 @@ import inspect
 
 import numpy as np
 
-from . import _scan
+from . import _scan, _scan_api
 
 
-@functools.wraps(_scan.scan)
+@functools.wraps(_scan_api.scan)
 def scan(motifs, sequences, *, client=None, **options):
     if client is None:
-        return _scan.scan(motifs, sequences, **options)
+        return _scan_api.scan(motifs, sequences, **options)
     return _on_cluster(motifs, sequences, client, **options)
 
 
-scan.__doc__ = _scan.scan.__doc__.rstrip() + """
+scan.__doc__ = _scan_api.scan.__doc__.rstrip() + """
 
     ``client``: scan on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or
     "local"), one task per group of 32 motifs scanning every sequence (a FASTA file named here must be
     readable at the same path on the workers); the same DataFrame.
 """
-_signature = inspect.signature(_scan.scan)
+_signature = inspect.signature(_scan_api.scan)
 scan.__signature__ = _signature.replace(parameters=[*_signature.parameters.values(), inspect.Parameter(
     "client", inspect.Parameter.KEYWORD_ONLY, default=None)])
 

@@ -96,7 +96,7 @@ def _sequences(source):
 def _group_entry(payload, *, source, options, width, max_stored_hits):
     """Scan every sequence with one group of motifs here: its entry of the journal."""
     from ._integer import grid_bits
-    from ._scan import scan
+    from ._scan_api import scan
 
     motifs, first = payload
     sequences, record_of = _sequences(source)
