@@ -115,7 +115,7 @@ BAD_BYTES = [b for b in range(256) if b not in VALID_BYTES]
 
 @examples("FASTA: a bad byte in a record, every command", 100)
 @given(byte=st.sampled_from(BAD_BYTES), where=st.integers(0, 18), record=st.integers(0, 1),
-       command=st.sampled_from(["fold", "interact-query", "interact-target", "motif-background"]))
+       command=st.sampled_from(["fold", "interact-query", "interact-target", "motif-background", "scan"]))
 def test_a_bad_byte_in_a_fasta_record(byte, where, record, command):
     ran("FASTA: a bad byte in a record, every command")
     place = Place()
@@ -129,7 +129,8 @@ def test_a_bad_byte_in_a_fasta_record(byte, where, record, command):
                 "interact-query": ("interact", [bad, good]),
                 "interact-target": ("interact", [good, bad]),
                 "motif-background": (("motif", "pvalue"), [os.path.join(DATA, "two.jaspar"), "--score", "1",
-                                                           "--background", bad])}[command]
+                                                           "--background", bad]),
+                "scan": ("scan", [os.path.join(DATA, "two.jaspar"), bad])}[command]
         line = refused(place, *argv)
         shown = repr(chr(byte)) if 32 < byte < 127 else f"byte {byte:#04x}"
         assert f"invalid character {shown}" in line and f"record 'r{record + 1}'" in line, line
@@ -158,15 +159,22 @@ FASTA_STRUCTURE = fixed("FASTA: structure", [
 
 
 @pytest.mark.parametrize("data, needle", FASTA_STRUCTURE)
-@pytest.mark.parametrize("command", ["fold", "interact"])
+@pytest.mark.parametrize("command", ["fold", "interact", "scan"])
 def test_fasta_structure(place, data, needle, command):
     ran("FASTA: structure")
     path = place.write("in.fa", data)
-    argv = [path] if command == "fold" else [path, place.write("t.fa", FASTA)]
+    argv = {"fold": [path], "interact": [path, place.write("t.fa", FASTA)],
+            "scan": [os.path.join(DATA, "two.jaspar"), path]}[command]
+    if command == "scan" and needle == "is empty":
+        # an empty record is a sequence with no windows to a scan (as FIMO): no hits, not an error
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["scan", *argv, "-q"], stdout=out, stderr=err) == 0, err.getvalue()
+        assert out.getvalue().count("\n") == 1 and out.getvalue().startswith("motif_id\t")   # the header only
+        return
     assert needle in refused(place, command, argv)
 
 
-COUNT["FASTA: structure"] += len(FASTA_STRUCTURE)      # run for two commands
+COUNT["FASTA: structure"] += 2 * len(FASTA_STRUCTURE)      # run for three commands
 
 
 # ------------------------------------------------------------------------------------ compressed
@@ -233,6 +241,10 @@ BAD_VALUES = {
                      "--precision": ["nan", "-0.5"], "--slices": ["1000"], "--buckets": ["1"]},
     "motif compare": {"--pvalue": ["0", "nan", "3"], "--shift": ["100", "-100", "x", "1.5"],
                       "--slices": ["99"], "--precision": ["inf"]},
+    "scan": {"--pvalue": ["0", "-1e-4", "1.5", "nan", "inf", "x", "", "1e-400"],
+             "--threshold": ["nan", "inf", "-inf", "x", ""], "--chunk-size": ["0", "-1", "1.5", "x", ""],
+             "--max-stored-hits": ["0", "-5", "x"], "--slice-length": ["0", "9", "x", "2.5"],
+             "--pseudocount": ["-0.1", "nan"], "--threads": ["-1", "x"]},
 }
 NUMBER_CASES = fixed("numbers: every numeric option", [(c, o, v) for c, opts in BAD_VALUES.items()
                                                        for o, vals in opts.items() for v in vals])
@@ -244,7 +256,8 @@ def test_a_bad_number(place, command, option, value):
     fasta = place.write("in.fa", FASTA)
     jaspar = os.path.join(DATA, "two.jaspar")
     head = {"fold": [fasta], "interact": [fasta, fasta], "motif threshold": [jaspar, "--pvalue", "1e-3"],
-            "motif pvalue": [jaspar, "--score", "2"], "motif compare": [jaspar, jaspar]}[command]
+            "motif pvalue": [jaspar, "--score", "2"], "motif compare": [jaspar, jaspar],
+            "scan": [jaspar, fasta]}[command]
     if option in ("--slices", "--buckets", "--precision") and command != "motif pvalue" or \
             command == "motif pvalue" and option in ("--slices", "--buckets"):
         head = head + ["--variant", "bucket"] if option != "--precision" else head

@@ -15,8 +15,8 @@ from ._files import display_name, open_text
 from .alphabet import describe_letter, encode, first_invalid
 from .errors import InputError
 
-#: A header line: ``>`` after nothing but blanks (as a line stripped of whitespace starts with ``>``).
-_HEADER = re.compile(r"^[^\S\n]*>.*$", re.M)
+#: A header line: ``>`` after nothing but spaces and tabs (as :func:`bioaccel.fasta.read_fasta` reads one).
+_HEADER = re.compile(r"^[ \t\r]*>.*$", re.M)
 #: What a sequence line may hold beside letters and still take the fast path.
 _LAYOUT = str.maketrans("", "", " \t\r\n")
 
@@ -111,13 +111,13 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
     def lines_of(text, first_line):
         """Sequence lines one by one (exact messages for whatever the fast path would not take)."""
         for lineno, line in enumerate(text.split("\n"), start=first_line):
-            line = line.strip()
+            line = line.strip(" \t\r")               # as read_fasta: only spaces and tabs are layout
             if not line:
                 continue
             if record is None:
                 raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
                                  f"found {line[:20]!r}")
-            line = "".join(line.split())
+            line = line.translate(_LAYOUT)
             bad = first_invalid(line)
             if bad >= 0:
                 raise InputError(
@@ -151,7 +151,7 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
                         raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")
                     yield from emit(True)
                     records += 1
-                parts = match.group().strip()[1:].split(None, 1)
+                parts = match.group().strip(" \t\r")[1:].split(None, 1)
                 if not parts:
                     raise InputError(f"{name}: line {lineno}: FASTA header has no sequence id")
                 record, description, header_line = parts[0], parts[1] if len(parts) > 1 else "", lineno
