@@ -256,14 +256,12 @@ def _notes(stderr, *, args, motifs, pvalue, merged):
     from types import SimpleNamespace
 
     from ._api import thresholds
-    from .scan_cli import _listed, _report
+    from .scan_cli import _note_unreachable, _report
 
     if args.threshold is None and not args.quiet:
         never = [m for k, m in enumerate(motifs) if k not in merged.found]   # the others were hit
         unreachable = [m.motif_id for m, t in zip(never, thresholds(never, pvalue) if never else []) if not t.reachable]
-        if unreachable:
-            print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
-                  f"P <= {pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
+        _note_unreachable(stderr, unreachable, pvalue)
     _report(args, stderr, SimpleNamespace(motifs=motifs, inexact=merged.inexact),
             SimpleNamespace(dropped=merged.dropped, cut=merged.cut))
 

@@ -161,11 +161,17 @@ def run(args, stdout, stderr):
                                   state=state, on_chunk=advance, **options)
                 writer.write(hits)
         # said once the scan has succeeded: a run that fails on bad input prints its one error line only
-        if unreachable and not args.quiet:
-            print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
-                  f"P <= {pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
+        if not args.quiet:
+            _note_unreachable(stderr, unreachable, pvalue)
         _report(args, stderr, setup, state)
     return 0
+
+
+def _note_unreachable(stderr, unreachable, pvalue):
+    """The note on motifs that no word can hit at this P-value (said once the scan has succeeded)."""
+    if unreachable:
+        print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
+              f"P <= {pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
 
 
 def _listed(ids, show=5) -> str:
