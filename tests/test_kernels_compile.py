@@ -1,6 +1,7 @@
 """CUDA sources checked without a GPU: every .cu file shipped in the package compiles for Hopper
 (nvcc -arch=sm_90, where nvcc is installed: the CI machine has it), and every kernel name expression
 the Python side asks CuPy for exists in what the compiler made of its file."""
+import importlib
 import re
 import shutil
 import subprocess
@@ -51,12 +52,13 @@ def test_compiles_for_hopper(path, tmp_path):
 
 @needs_nvcc
 @pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
-def test_fold_name_expressions_exist(tmp_path, which):
-    """Every kernel the host asks for, with the production launch sizes and with the tests' small ones."""
-    from bioaccel.fold import _launch
-
-    folder = PACKAGE / "fold" / "kernels"
-    for filename, expressions in _launch.name_expressions(getattr(_launch, which)).items():
+@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("motif", "_scan_gpu")])
+def test_name_expressions_exist(tmp_path, which, family, launch):
+    """Every kernel the host asks for (fold/_launch.py, motif/_scan_gpu.py), with the production launch
+    sizes and with the tests' small ones."""
+    sizes = importlib.import_module(f"bioaccel.{family}.{launch}")
+    folder = PACKAGE / family / "kernels"
+    for filename, expressions in sizes.name_expressions(getattr(sizes, which)).items():
         entries = _entries(_ptx(folder / filename, tmp_path))
         for expression in expressions:
             assert expression.replace(" ", "") in entries, (filename, expression, sorted(entries))
@@ -67,16 +69,3 @@ def test_fast_kernels_use_dpx(tmp_path):
     """The max-plus updates compile to Hopper's DPX instructions (vimnmx / viaddmax in PTX, VIADDMNMX in SASS)."""
     ptx = _ptx(PACKAGE / "fold" / "kernels" / "nussinov_fast.cu", tmp_path)
     assert re.search(r"\bvi?add\w*max|\bvimnmx|max\.s16x2", ptx), "no DPX-able max-plus found in the PTX"
-
-
-@needs_nvcc
-@pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
-def test_scan_name_expressions_exist(tmp_path, which):
-    """Every scan kernel the host asks for (motif/_scan_gpu.py), production and test sizes."""
-    from bioaccel.motif import _scan_gpu
-
-    folder = PACKAGE / "motif" / "kernels"
-    for filename, expressions in _scan_gpu.name_expressions(getattr(_scan_gpu, which)).items():
-        entries = _entries(_ptx(folder / filename, tmp_path))
-        for expression in expressions:
-            assert expression.replace(" ", "") in entries, (filename, expression, sorted(entries))
