@@ -63,34 +63,32 @@ class TextLines:
         detail = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
         raise InputError(f"{self.name}: cannot read: {what} ({detail})") from None
 
-    def __iter__(self):
+    def _texts(self, pieces):
+        """``pieces`` (lines, or blocks of lines) without the byte-order mark; read errors one InputError."""
         try:
-            for line in self._text:
+            for piece in pieces:
                 if self._first:
                     self._first = False
-                    if line.startswith(_BOM):
-                        line = line[len(_BOM):]
-                yield line
+                    if piece.startswith(_BOM):
+                        piece = piece[len(_BOM):]
+                yield piece
         except DECODE_ERRORS as exc:
             self._fail(exc)
+
+    def __iter__(self):
+        return self._texts(self._text)
 
     def blocks(self, size: int = 1 << 22):
         """The text in blocks of whole lines, about ``size`` characters each (far fewer Python steps
         than line by line, for genome-sized files)."""
-        try:
+        def whole_lines():
             while True:
                 block = self._text.read(size)
                 if not block:
                     return
-                if not block.endswith("\n"):
-                    block += self._text.readline()
-                if self._first:
-                    self._first = False
-                    if block.startswith(_BOM):
-                        block = block[len(_BOM):]
-                yield block
-        except DECODE_ERRORS as exc:
-            self._fail(exc)
+                yield block if block.endswith("\n") else block + self._text.readline()
+
+        return self._texts(whole_lines())
 
     def read(self) -> str:
         return "".join(self)
