@@ -20,7 +20,7 @@ below the true P-value), within a relative 1e-4 or so of it; the hits say so (``
 import numpy as np
 from numba import njit, prange
 
-from ._exact_kernels import _first_above, _max_remainder, grid_dp, split_point, suffix_table
+from ._exact_kernels import _ceil_shift, _first_above, _max_remainder, grid_dp, split_point, suffix_table
 
 NODE_CAP = 50_000_000      # search steps (nodes, words binned, scores looked up) per motif before
                            # the grid bound is used: about a second
@@ -128,6 +128,20 @@ def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
 
 
 @njit(cache=True, nogil=True)
+def _coarse(Q, span, cells):
+    """Q on a coarser grid of about ``cells`` cells over ``span`` units: (r, E, Q >> r, its best score),
+    each entry shifted right by r bits and E the most the shifts can lose in one word."""
+    r = 0
+    while (span >> r) > cells:
+        r += 1
+    q = Q >> r
+    ctop = 0
+    for j in range(Q.shape[0]):
+        ctop += q[j].max()
+    return r, _max_remainder(Q, r), q, ctop
+
+
+@njit(cache=True, nogil=True)
 def bounded_tails(Q, initial, transition, order, v, cells):
     """Certified upper bounds on P(S >= v[k]) from one coarse grid of about ``cells`` cells (each
     entry shifted right by r bits), and the largest relative gap to the matching lower bounds."""
@@ -139,14 +153,7 @@ def bounded_tails(Q, initial, transition, order, v, cells):
     top = 0
     for j in range(m):
         top += Q[j].max()
-    r = 0
-    while ((top - v[0]) >> r) > cells:
-        r += 1
-    E = _max_remainder(Q, r)
-    q = Q >> r
-    ctop = 0
-    for j in range(m):
-        ctop += q[j].max()
+    r, E, q, ctop = _coarse(Q, top - v[0], cells)
     vlow = (v[0] - E) >> r
     dist, base, lumped = grid_dp(q, initial, transition, order, vlow, ctop + 1)
     n = dist.shape[0]
@@ -158,8 +165,8 @@ def bounded_tails(Q, initial, transition, order, v, cells):
     for k in range(K):
         # a word's grid score lies in [C 2**r, C 2**r + E]: it may reach v when C >= ceil((v - E) / 2**r)
         # and surely does when C >= ceil(v / 2**r)
-        hi_i = min(max(-((-(v[k] - E)) >> r) - base, 0), n)
-        lo_i = min(max(-((-v[k]) >> r) - base, 0), n)
+        hi_i = min(max(_ceil_shift(v[k] - E, r) - base, 0), n)
+        lo_i = min(max(_ceil_shift(v[k], r) - base, 0), n)
         out[k] = tail[hi_i]
         if out[k] > 0:
             gap = max(gap, (tail[hi_i] - tail[lo_i]) / out[k])
@@ -178,14 +185,7 @@ def words_at_least(Q, low):
         bottom += Q[j].min()
     if low > top:
         return 0.0
-    r = 0
-    while ((top - bottom) >> r) > 65536:
-        r += 1
-    E = _max_remainder(Q, r)
-    q = Q >> r
-    ctop = 0
-    for j in range(m):
-        ctop += q[j].max()
+    r, E, q, ctop = _coarse(Q, top - bottom, 65536)
     uniform = np.full((1, 4), 0.25)
     dist, base, lumped = grid_dp(q, np.ones(1), uniform, 0, (low - E) >> r, ctop + 1)
     return (dist.sum() + lumped) * 4.0 ** m
