@@ -32,7 +32,7 @@ from .._fasta_chunks import CHUNK, read_chunks, split_codes
 from .._parallel import threads as using_threads
 from ..fasta import as_records
 from ._exact import Grid, exact_thresholds
-from ._scan_hits import Hits, add_qvalues, pack_each
+from ._scan_hits import Hits, add_qvalues, pack_words
 from ._scan_plan import ScanPlan
 from ._scan_price import price
 from ._scan_pvalues import PriceCache
@@ -209,7 +209,7 @@ def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
         entry, pos, units = entry[order], pos[order], units[order]
     motif = plan.motif_of[entry].astype(np.int32)
     strand = plan.strand_of[entry].astype(np.int8)
-    packed = pack_each(chunk.codes, pos.astype(np.int64), plan.length[entry], strand, words)
+    packed = pack_words(chunk.codes, pos.astype(np.int64), plan.length[entry], strand, words)
     n = entry.shape[0]
     return Hits(motif, strand, np.full(n, sequence, np.int32), chunk.start + pos.astype(np.int64),
                 units.astype(np.int64), packed, np.full(n, np.nan), np.full(n, np.nan))

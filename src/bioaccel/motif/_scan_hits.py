@@ -84,30 +84,17 @@ class Hits:
         return self.take(self.pvalue < cut), cut
 
 
-def pack_words(codes, starts, length, strand, words):
-    """The letters ``codes[start:start + length]`` of each hit, reverse-complemented where ``strand``
-    is 1, packed two bits a letter (first letter in the lowest bits), ``words`` uint64 a hit.
+@njit(cache=True, nogil=True, parallel=True)
+def pack_words(codes, starts, lengths, strands, words):
+    """The letters ``codes[start:start + length]`` of each hit, reverse-complemented where its strand is
+    1, packed two bits a letter (first letter in the lowest bits), ``words`` uint64 a hit; the hits on
+    every core (a genome's millions).
 
     >>> from bioaccel.alphabet import encode
-    >>> w = pack_words(encode("ACGTT"), np.array([0, 0]), 3, np.array([0, 1]), 1)
+    >>> w = pack_words(encode("ACGTT"), np.array([0, 0]), np.array([3, 3]), np.array([0, 1]), 1)
     >>> unpack_words(w, 3)
     ['ACG', 'CGT']
     """
-    starts = np.asarray(starts, dtype=np.int64)
-    out = np.zeros((starts.shape[0], words), np.uint64)
-    if starts.size == 0:
-        return out
-    letters = codes[starts[:, None] + np.arange(length)[None, :]].astype(np.uint64)   # (hits, length)
-    minus = np.asarray(strand) == 1
-    letters[minus] = 3 - letters[minus][:, ::-1]
-    for k in range(length):
-        out[:, k // 32] |= letters[:, k] << np.uint64(2 * (k % 32))
-    return out
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def pack_each(codes, starts, lengths, strands, words):
-    """:func:`pack_words` with a length and strand per hit, on every core (a genome's millions of hits)."""
     out = np.zeros((starts.shape[0], words), np.uint64)
     for h in prange(starts.shape[0]):
         m = lengths[h]

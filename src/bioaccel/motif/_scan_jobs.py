@@ -60,13 +60,10 @@ def _pack(words, lengths, width) -> np.ndarray:
     """
     from ._scan_hits import pack_words
 
-    out = np.zeros((len(words), width), np.uint64)
-    lengths = np.asarray(lengths)
-    for m in np.unique(lengths):
-        rows = np.flatnonzero(lengths == m)
-        text = np.frombuffer("".join(words[r] for r in rows).encode("ascii"), dtype=np.uint8)
-        out[rows] = pack_words(_CODES[text], np.arange(rows.size) * int(m), int(m), np.zeros(rows.size, np.int8), width)
-    return out
+    lengths = np.asarray(lengths, dtype=np.int64)
+    text = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths                    # the words back to back
+    return pack_words(_CODES[text], starts, lengths, np.zeros(len(words), np.int8), width)
 
 
 def _sequences(source):
