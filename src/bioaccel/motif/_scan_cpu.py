@@ -21,10 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._parallel import fetch_add
-
-#: Up to this many entries (motif x strand) the ``index`` variant scans by look-ahead alone (measured
-#: in bench/scan.py: one motif's index pass and gram codes cost more than the windows it skips).
-FEW_ENTRIES = 8
+from ._scan_plan import FEW
 #: Windows per block of the slices and lookahead kernels: the block's indices stay in cache while
 #: every entry's tables are taken in turn.
 BLOCK = 8192
@@ -223,8 +220,10 @@ def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
     """
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     slice_len = int(plan.slice_len.max()) if plan.slice_len.size else 1
-    if variant == "index" and plan.entries <= FEW_ENTRIES:
-        variant = "lookahead"             # a handful of matrices: the index costs more than it saves
+    if variant == "index" and plan.entries <= FEW:
+        # a handful of matrices: the index pass and gram codes cost more than the windows they skip
+        # (bench/scan.py), and the plan opened their look-ahead with a 7-column slice
+        variant = "lookahead"
     if variant != "lookahead":
         idx, bad = prepare(codes, max(slice_len, int(plan.natural_len.max()) if plan.natural_len.size else 1))
     while True:

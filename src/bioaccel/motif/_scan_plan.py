@@ -40,7 +40,8 @@ def slice_table(units, offset, length):
     return table
 
 
-#: Entries (motif x strand) up to which the look-ahead opens with a slice of FIRST columns.
+#: Entries (motif x strand) up to which the look-ahead opens with a slice of FIRST columns (and the
+#: ``index`` variant scans by look-ahead alone).
 FEW = 8
 FIRST = 7
 
