@@ -52,7 +52,8 @@ def test_compiles_for_hopper(path, tmp_path):
 
 @needs_nvcc
 @pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
-@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("motif", "_scan_gpu")])
+@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("motif", "_scan_gpu"),
+                                           ("interact", "_maxplus_gpu"), ("interact", "_gpu_launch")])
 def test_name_expressions_exist(tmp_path, which, family, launch):
     """Every kernel the host asks for (fold/_launch.py, motif/_scan_gpu.py), with the production launch
     sizes and with the tests' small ones."""
