@@ -386,8 +386,8 @@ def test_params_and_inputs_are_checked():
         InteractParams(au=-1)
     with pytest.raises(InvalidParameter, match="variant"):
         bpmax("ACGU", "ACGU", variant="fast")
-    with pytest.raises(InvalidParameter, match="BPMax is not available on the gpu backend"):
-        bpmax("ACGU", "ACGU", backend="gpu")
+    with pytest.raises(InvalidParameter, match="BPMax variant 'naive' is not available on the gpu backend"):
+        bpmax("ACGU", "ACGU", backend="gpu", variant="naive")
     with pytest.raises(InputError):
         bpmax("", "ACGU")
     with pytest.raises(InputError):

@@ -143,6 +143,10 @@ def _records(items, what):
 def _check(params, backend, variant, threads, sites=1, rank="score"):
     """The checks made before any input is read: ``(params, variant)``."""
     params, variant = _params(params), VARIANTS.resolve(variant, backend)
+    if backend == "gpu":
+        from .._gpu import require_gpu
+
+        require_gpu()
     resolve_threads(threads)
     check_sites(sites)
     check_rank(rank)
@@ -157,8 +161,8 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
 
     ``queries`` / ``targets``: each one string, a :class:`~bioaccel.fasta.Record` or an ``(id, sequence)``
     pair (a tuple of two strings), or an iterable of them; strings get the ids seq1, seq2, ...
-    ``params``: :class:`InteractParams` (weights and windows). ``backend``: "cpu" (there is no GPU BPMax
-    yet). ``variant``: None for the backend's default (``tiled``) or a name of
+    ``params``: :class:`InteractParams` (weights and windows). ``backend``: "cpu" or "gpu" (CuPy and an NVIDIA
+    GPU; many targets per launch). ``variant``: None for the backend's default (``tiled``) or a name of
     ``bioaccel.interact.VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
     ``structure``: also trace an optimal joint structure of each site. ``sites``: how many
     non-overlapping target windows to report per pair (1: the best; fewer when fewer fit; see
@@ -203,6 +207,9 @@ def _pairs(items, **options):
     list of sites per pair."""
     params, variant = _check(options["params"], options["backend"], options["variant"], options["threads"],
                              options["sites"], options["rank"])
+    if options["backend"] == "gpu":
+        with using_threads(options["threads"]) as count:
+            return _gpu_pairs(items, params, variant, options["structure"], count, options["sites"], options["rank"])
     return [_interaction(query, target, params, variant, options["structure"], options["threads"],
                          options["sites"], options["rank"]) for target, query in items]
 
@@ -218,7 +225,59 @@ def iter_bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParam
     """
     params, variant = _check(params, backend, variant, threads, sites, rank)
     queries = list(_records(queries, "query"))
+    if backend == "gpu":
+        return _iterate_gpu(queries, targets, params, variant, structure, threads, sites, rank)
     return _iterate(queries, targets, params, variant, structure, threads, sites, rank)
+
+
+def _iterate_gpu(queries, targets, params, variant, structure, threads, sites, rank):
+    """Targets read in rounds of about GPU_ROUND_BASES bases; each query meets a whole round in a few
+    launches (_gpu), then the round's pairs are yielded in the usual order."""
+    round_, bases = [], 0
+    for target in _records(targets, "target"):
+        round_.append(target)
+        bases += len(target)
+        if bases >= GPU_ROUND_BASES:
+            yield from _gpu_round(round_, queries, params, variant, structure, threads, sites, rank)
+            round_, bases = [], 0
+    if round_:
+        yield from _gpu_round(round_, queries, params, variant, structure, threads, sites, rank)
+
+
+def _gpu_round(targets, queries, params, variant, structure, threads, sites, rank):
+    pairs = [(target, query) for target in targets for query in queries]
+    with using_threads(threads) as count:
+        found = _gpu_pairs(pairs, params, variant, structure, count, sites, rank)
+    for rows in found:
+        yield from rows
+
+
+#: Target bases read per round of the GPU path (the device takes as much of a round per launch as
+#: its memory holds).
+GPU_ROUND_BASES = 4_000_000
+
+
+def _gpu_pairs(pairs, params, variant, structure, threads, sites, rank, sizes=None):
+    """The sites of many (target, query) pairs on the GPU: each query against all of its targets at once."""
+    from ._gpu import window_scores
+    from ._gpu_launch import SIZES
+
+    by_query = {}
+    for index, (_, query) in enumerate(pairs):
+        by_query.setdefault((query.id, query.codes.tobytes()), (query, []))[1].append(index)
+    out = [None] * len(pairs)
+    fold = params.fold_params
+    for query, indices in by_query.values():
+        a = np.ascontiguousarray(query.codes)
+        L1 = params.spans(len(a), 1)[0]
+        S1 = _strand_cached(a, fold, L1, threads, False)
+        rbs = [np.ascontiguousarray(pairs[i][0].codes[::-1]) for i in indices]
+        for rb in rbs:
+            params.cell_dtype(len(a), len(rb))  # refuses sizes that overflow
+        for i, rb, (win, folds) in zip(indices, rbs, window_scores(a, S1, rbs, params, sizes=sizes or SIZES)):
+            out[i] = _sites_of(query, pairs[i][0], a, rb, S1, None, win, folds, params, variant, "gpu", structure,
+                               sites, rank)
+    return out
 
 
 def _iterate(queries, targets, params, variant, structure, threads, sites, rank):
@@ -259,10 +318,20 @@ def _compute(query, target, params, variant, structure, threads, sites=1, rank="
         from ._cpu import fill_tiled
 
         win = fill_tiled(a, rb, S1, S2, params)[0][:, :n_tw]
+    return _sites_of(query, target, a, rb, S1, S2, win, window_folds(S2, L2), params, variant, "cpu", structure,
+                     sites, rank)
+
+
+def _sites_of(query, target, a, rb, S1, S2, win, reversed_folds, params, variant, backend, structure, sites, rank):
+    """The Interaction rows of one pair from its window scores ``win[i1, i2]`` (reversed target rows,
+    units) and ``reversed_folds[i2]``, the fold of each reversed target window alone. ``S2``: the
+    target's band, or None (the GPU keeps it): the traceback then folds the winning window alone."""
+    M, N = len(a), len(rb)
+    L1, L2 = params.spans(M, N)
     # target window t (original orientation) starts where the reversed window ends
     units = np.ascontiguousarray(win[:, ::-1]).astype(np.int64)
     query_folds = window_folds(S1, L1)
-    target_folds = window_folds(S2, L2)[::-1]  # a window folds alone as it does reversed
+    target_folds = np.asarray(reversed_folds, dtype=np.int64)[::-1]  # a window folds alone as it does reversed
     window_scores = units / params.unit
     results = []
     ranked = units if rank == "score" else window_gains(units, query_folds, target_folds)
@@ -273,12 +342,23 @@ def _compute(query, target, params, variant, structure, threads, sites=1, rank="
             target_fold=params.to_score(tf), gain=params.to_score(best - qf - tf),
             query_start=qs, query_end=qs + L1, target_start=ts, target_end=ts + L2,
             query_window=L1, target_window=L2, window_scores=window_scores, target_length=N,
-            variant=variant, backend="cpu", site=site,
+            variant=variant, backend=backend, site=site,
         )
         if structure:
-            from ._traceback import trace_window
-
-            result.structure, result.intra_query, result.intra_target, result.inter = trace_window(
+            result.structure, result.intra_query, result.intra_target, result.inter = _trace(
                 a, rb, S1, S2, params, qs, ts, L1, L2, best)
         results.append(result)
     return results
+
+
+def _trace(a, rb, S1, S2, params, qs, ts, L1, L2, best):
+    """trace_window over the window pair; without S2, over the target window folded alone."""
+    from ._traceback import trace_window
+
+    if S2 is not None:
+        return trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best)
+    i2 = len(rb) - ts - L2
+    local = np.ascontiguousarray(rb[i2:i2 + L2])
+    structure, intra_q, intra_t, inter = trace_window(a, local, S1, strand_band(local, params.fold_params, L2),
+                                                      params, qs, 0, L1, L2, best)
+    return (structure, intra_q, [(p + ts, q + ts) for p, q in intra_t], [(p, t + ts) for p, t in inter])

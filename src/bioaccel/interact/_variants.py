@@ -1,13 +1,8 @@
-"""The BPMax variants: bioaccel's ``tiled`` design and the recurrence as written. Pure data: the command
-line reads it without importing NumPy or Numba. There is no GPU BPMax yet, so the gpu backend has no
-default and asking for it is NotAvailable.
+"""The BPMax variants: bioaccel's ``tiled`` (CPU) and ``fused`` (GPU) designs and the recurrence as
+written. Pure data: the command line reads it without importing NumPy or Numba.
 
->>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu")
-('tiled', 'naive')
->>> VARIANTS.resolve(None, "gpu")
-Traceback (most recent call last):
-...
-bioaccel.errors.NotAvailable: BPMax is not available on the gpu backend (available on: cpu)
+>>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
+('tiled', 'naive', 'fused')
 """
 from .._registry import Variant, VariantRegistry
 
@@ -17,6 +12,10 @@ VARIANTS = VariantRegistry("BPMax", [
             "a max-plus product of final matrices, computed in blocks of rows handed out from one task "
             "queue without barriers, int16 cells while scores fit, 64-column register kernels; a target "
             "window keeps only a ring of rows"),
+    Variant("fused", ("gpu",),
+            "bioaccel's: query intervals as the outer grid, each target matrix a band on the device; per "
+            "query length one launch of register-tiled banded max-plus products (D with R3/R4 as its border "
+            "terms) and one finish of R1/R2 in shared memory; many targets back to back in one launch"),
     Variant("naive", ("cpu",), "the recurrence as written, dense 4-D table", "BPMax",
             "Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz"),
-], defaults={"cpu": "tiled"})
+], defaults={"cpu": "tiled", "gpu": "fused"})

@@ -1,0 +1,243 @@
+"""BPMax on the GPU (variant ``fused``): every window score of a query against many targets.
+
+The device keeps, for each query interval (i1, j1) of at most L1 bases, the band of the target matrix
+F(i1, j1, ., .) (kernels/bpmax.cu has the layout). The query's intervals are the outer grid, the
+target the long axis of each matrix: for the short query and long target of a screen that is a small
+grid of large matrices, as Gildemaster 2021 advises, and every launch has the whole target's width of
+parallel work. A level (query intervals of one length) is two launches: the products (double
+reduction D with R3 and R4, the strand-1 pair, the base case) and the finish inside each matrix (R1,
+R2, the strand-2 pair), so a query of M bases costs 2 M launches whatever the number of targets.
+
+Many targets share a launch: they are laid back to back as one long target. A cell F(i1, j1, i2, j2)
+depends only on cells whose target interval lies inside [i2, j2], so cells of one target never read
+cells that cross into the next; the crossing cells are computed and never read. A target too long
+for the device's memory (with a window) is cut into pieces that overlap by the window, each window
+lying whole in one piece: the streamed path, identical by the same argument.
+
+Without a window the band is the whole target, so a long target needs its whole table at once; that
+is refused with the estimate when it cannot fit.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _gpu
+from .._memory import format_bytes
+from ..errors import ResourceError
+from ._gpu_launch import SIZES, LaunchSizes, name_expressions
+
+KERNELS = "bioaccel.interact.kernels"
+MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
+SMEM_LIMIT = 227 * 1024       # dynamic shared memory a block may have on Hopper
+
+
+@dataclass
+class Piece:
+    """One target (or piece of one) in a launch: reversed codes and its window length L2."""
+
+    target: int
+    start: int          # first window row of the whole target this piece holds
+    codes: np.ndarray
+    span: int
+
+
+def _cell(dtype) -> str:
+    return "short" if np.dtype(dtype) == np.int16 else "int"
+
+
+def row_stride(width: int) -> int:
+    """Cells per band row: the empty-target slot and ``width`` cells, rounded to 8.
+
+    >>> row_stride(129)
+    136
+    """
+    return (width + 1 + 7) // 8 * 8
+
+
+def matrices(M: int, L1: int) -> int:
+    """Query intervals of at most L1 bases: the number of target matrices.
+
+    >>> matrices(23, 23)
+    276
+    """
+    return sum(M - l + 1 for l in range(1, L1 + 1))
+
+
+def bytes_per_base(M: int, L1: int, width: int, dtype) -> int:
+    """Device bytes per target base of a launch: the matrices, S2, the window scores and the codes.
+
+    >>> bytes_per_base(23, 23, 129, np.int16)
+    75360
+    """
+    cells = (matrices(M, L1) + 1) * row_stride(width)
+    return cells * np.dtype(dtype).itemsize + 4 * (M - L1 + 2) + 8
+
+
+def _launches(pieces, M, L1, dtype, capacity):
+    """Pieces grouped into launches of at most ``capacity`` bytes, similar band widths together."""
+    order = sorted(range(len(pieces)), key=lambda p: pieces[p].span)
+    group, width, total = [], 0, 0
+    for p in order:
+        n, w = len(pieces[p].codes), max(width, pieces[p].span)
+        need = (total + n + 1) * bytes_per_base(M, L1, w, dtype)
+        if group and (need > capacity or w > 2 * max(width, 16)):
+            yield group
+            group, width, total = [], 0, 0
+            w = pieces[p].span
+        group.append(p)
+        width, total = w, total + n
+    if group:
+        yield group
+
+
+def cut(target: int, codes: np.ndarray, span: int, piece_bases: int) -> list:
+    """A reversed target as pieces of at most ``piece_bases`` bases overlapping by span - 1, so that
+    every window [i2, i2 + span) lies whole in one piece (the first that holds its start).
+
+    >>> [(p.start, len(p.codes)) for p in cut(0, np.zeros(10, np.uint8), 3, 5)]
+    [(0, 5), (3, 5), (6, 4)]
+    """
+    n = len(codes)
+    if n <= piece_bases or span >= n:
+        return [Piece(target, 0, codes, span)]
+    step = max(1, piece_bases - span + 1)
+    return [Piece(target, s, codes[s:s + piece_bases], span) for s in range(0, n - span + 1, step)]
+
+
+def window_scores(a, S1band, targets, params, *, sizes: LaunchSizes = SIZES, record: "list | None" = None,
+                  timings: "dict | None" = None):
+    """Every window score of query codes ``a`` against each reversed target in ``targets``.
+
+    Returns one ``(win, folds)`` per target: ``win[i1, i2]`` = F(i1, i1 + L1 - 1, i2, i2 + L2 - 1) for
+    every query window start i1 and every full target window row i2 < N - L2 + 1 (int32 units), and
+    ``folds[i2]`` = S2(i2, i2 + L2 - 1), the window folded alone; (L1, L2) = ``params.spans(M, N)``.
+    ``S1band``: the query's fold as a band at least L1 wide (_strands). ``record``: a list that
+    receives, per launch, (pieces, F, S2, row stride) as host arrays (the tests' cell-by-cell check).
+    ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
+    (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little).
+    """
+    cp = _gpu.require_gpu()
+    M = len(a)
+    L1 = params.spans(M, 1)[0]
+    spans = [params.spans(M, len(rb))[1] for rb in targets]
+    dtype = max((params.cell_dtype(M, len(rb)) for rb in targets), key=lambda d: np.dtype(d).itemsize,
+                default=np.dtype(np.int16))
+    capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
+    pieces = []
+    for t, (rb, span) in enumerate(zip(targets, spans)):
+        fits = capacity // bytes_per_base(M, L1, span, dtype) - 1
+        if len(rb) > fits and (span == len(rb) or fits < 2 * span):
+            need = (len(rb) + 1) * bytes_per_base(M, L1, span, dtype)
+            raise ResourceError(
+                f"BPMax of {M:,} x {len(rb):,} nt needs about {format_bytes(need)} of GPU memory "
+                f"{'without a target window ' if span == len(rb) else ''}but {format_bytes(capacity)} may be "
+                f"used; give a (smaller) target window (--window-target 128, the svRNA studies' choice), or "
+                f"use --backend cpu")
+        pieces += cut(t, rb, span, max(min(sizes.piece or fits, fits), span))
+    results = [(np.empty((M - L1 + 1, max(len(rb) - s + 1, 0)), np.int32), np.empty(max(len(rb) - s + 1, 0), np.int64))
+               for rb, s in zip(targets, spans)]
+    S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
+    a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
+    pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
+    for group in _launches(pieces, M, L1, dtype, capacity):
+        _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings)
+    return results
+
+
+def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None):
+    """One launch group: the pieces back to back, every level, then the window scores into ``results``."""
+    cp = _gpu.cupy()
+    module = _gpu.load_module(KERNELS, "bpmax.cu", name_expressions=name_expressions(sizes)["bpmax.cu"])
+    cell = _cell(dtype)
+    lengths = [len(p.codes) for p in group]
+    N = sum(lengths)
+    Wb = max(p.span for p in group)
+    RS = row_stride(Wb)
+    n_mat = matrices(M, L1)
+    stride = (N + 1) * RS
+    rb = cp.asarray(np.concatenate([p.codes for p in group]).astype(np.uint8))
+    span = np.zeros(N, np.int32)
+    offset = 0
+    for p, n in zip(group, lengths):
+        span[offset:offset + n - p.span + 1] = p.span
+        offset += n
+    sentinel = -16384 if cell == "short" else -(2 ** 30)
+    F = cp.full(n_mat * stride, sentinel, dtype=dtype)   # poisoned: an unwritten cell read would show
+    S2 = cp.full(stride, sentinel, dtype=dtype)
+    dims = (np.int32(M), np.int32(N), np.int32(L1), np.int32(Wb), np.int32(RS), np.int64(stride), pairs)
+
+    finish = _timed(_finisher(module, cell, rb, dims, N, Wb, sizes, np.dtype(dtype).itemsize), timings, "finish")
+    finish(S2, S2, 0, 1, self_=True)
+    tr, tc = sizes.tile_rows, sizes.tile_cols
+    products = _timed(module.get_function(f"bpmax_products<{cell}, {tr}, {tc}, {sizes.chunk}>"), timings, "products")
+    row_tiles = -(-N // tr)
+    col_tiles = -(-(tr - 1 + Wb) // tc)
+    for l1 in range(1, L1 + 1):
+        mats = M - l1 + 1
+        products((mats * row_tiles * col_tiles,), ((tr // 4) * (tc // 4),),
+                 (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
+        first = (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
+        finish(F, S2, first, mats, self_=False)
+    gather = module.get_function(f"bpmax_gather<{cell}>")
+    span_dev = cp.asarray(span)
+    windows = M - L1 + 1
+    first = (L1 - 1) * M - (L1 - 1) * (L1 - 2) // 2
+    win = cp.empty(windows * N, dtype=np.int32)
+    gather((-(-windows * N // 256),), (256,), (F, *dims, np.int32(first), np.int32(windows), span_dev, win))
+    folds = cp.empty(N, dtype=np.int32)
+    gather((-(-N // 256),), (256,), (S2, *dims, np.int32(0), np.int32(1), span_dev, folds))
+    if record is not None:
+        record.append((group, cp.asnumpy(F).reshape(n_mat, N + 1, RS), cp.asnumpy(S2).reshape(N + 1, RS), RS))
+    win = cp.asnumpy(win).reshape(windows, N)
+    folds = cp.asnumpy(folds)
+    offset = 0
+    for p, n in zip(group, lengths):
+        rows = n - p.span + 1
+        out_win, out_folds = results[p.target]
+        out_win[:, p.start:p.start + rows] = win[:, offset:offset + rows]
+        out_folds[p.start:p.start + rows] = folds[offset:offset + rows]
+        offset += n
+
+
+def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
+    """The finish of a level: segments in shared memory when the band fits there, else diagonal by
+    diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
+    SR = (Wb + 1) | 1
+    budget = min(sizes.finish_bytes, SMEM_LIMIT)
+    seg = sizes.segment_rows or (budget // (SR * itemsize) - (Wb - 1)) // 32 * 32
+    if seg >= 1 and (seg + Wb - 1) * SR * itemsize <= SMEM_LIMIT:
+        segments = -(-N // seg)
+        smem = (min(seg + Wb - 1, N)) * SR * itemsize
+        kernels = {s: module.get_function(f"bpmax_finish<{cell}, {'true' if s else 'false'}>") for s in (True, False)}
+        for kernel in kernels.values():
+            kernel.max_dynamic_shared_size_bytes = smem
+
+        def finish(F, S2, first, mats, self_):
+            kernels[self_]((mats * segments,), (sizes.finish_threads,),
+                           (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
+        return finish
+
+    kernels = {s: module.get_function(f"bpmax_finish_diagonal<{cell}, {'true' if s else 'false'}>")
+               for s in (True, False)}
+
+    def finish(F, S2, first, mats, self_):
+        blocks = (-(-mats * N // 256),)
+        for e in range(0 if self_ else 1, Wb):
+            kernels[self_](blocks, (256,), (rb, F, S2, *dims, np.int32(first), np.int32(mats), np.int32(e)))
+    return finish
+
+
+def _timed(launch, timings, key):
+    """``launch`` itself, or with ``timings`` a wrapper adding its device time to ``timings[key]``."""
+    if timings is None:
+        return launch
+    cp = _gpu.cupy()
+
+    def timed(*args, **kwargs):
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        launch(*args, **kwargs)
+        stop.record()
+        stop.synchronize()
+        timings[key] = timings.get(key, 0.0) + cp.cuda.get_elapsed_time(start, stop) / 1e3
+    return timed

@@ -1,0 +1,36 @@
+"""GPU launch sizes of the BPMax kernels (kernels/bpmax.cu), in one place.
+
+Production runs use :data:`SIZES`; the GPU tests use :data:`TEST_SIZES`, whose small tiles and
+segments make inputs of a few dozen bases cross many tiles, many finish segments and, with a small
+``piece``, many streamed pieces of one target. Pure Python: nothing here needs a GPU.
+
+>>> "bpmax_products<short, 32, 64, 32>" in name_expressions()["bpmax.cu"]
+True
+"""
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class LaunchSizes:
+    tile_rows: int = 32          # products: rows of a tile (4 per thread)
+    tile_cols: int = 64          # products: absolute target columns of a tile (4 per thread)
+    chunk: int = 32              # products: reduction indices k2 staged in shared memory at a time
+    finish_threads: int = 512    # finish: threads of a segment's block
+    finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
+    segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
+    piece: int = 0               # target bases per launch (0: as many as the device memory holds)
+
+
+SIZES = LaunchSizes()
+TEST_SIZES = replace(SIZES, tile_rows=8, tile_cols=16, chunk=8, finish_threads=64, segment_rows=8)
+
+
+def name_expressions(sizes: LaunchSizes = SIZES) -> dict:
+    """Every .cu file of interact/kernels and the template instantiations ``sizes`` asks of it."""
+    tile = f"{sizes.tile_rows}, {sizes.tile_cols}, {sizes.chunk}"
+    names = []
+    for cell in ("short", "int"):
+        names += [f"bpmax_products<{cell}, {tile}>", f"bpmax_finish<{cell}, false>", f"bpmax_finish<{cell}, true>",
+                  f"bpmax_finish_diagonal<{cell}, false>", f"bpmax_finish_diagonal<{cell}, true>",
+                  f"bpmax_gather<{cell}>"]
+    return {"bpmax.cu": tuple(names)}

@@ -1,0 +1,258 @@
+// BPMax on the GPU (variant "fused"): the recurrence of docs/bpmax.md, query intervals as the outer
+// grid, the target as long upper-banded matrices.
+//
+// Layout. Each query interval (i1, l1 = j1 - i1 + 1), l1 <= L1, owns one target matrix, the band of
+// F(i1, j1, ., .): row i2 (0 <= i2 <= N) holds F(i1, j1, i2, i2 + e) for e = -1 .. Wb - 1 at
+// F[m * mat_stride + i2 * RS + e + 1]. The slot e = -1 is the empty-target border of bpmax.md's compact
+// form, F(i1, j1, i2, i2 - 1) = S1(i1, j1); row N holds only that slot (R4 reads it at the last column).
+// Matrices are numbered level by level: m(i1, l1) = (l1 - 1) M - (l1 - 1)(l1 - 2) / 2 + i1. S2, the
+// target's own fold, has the same band layout (one matrix). Cells whose interval crosses the end of
+// the (concatenated) target are never read by a cell inside it, so they hold whatever was computed.
+//
+// A level l1 is two launches:
+//   products: every cell of every matrix of the level at once, from shorter query intervals only:
+//     the base case, the strand-1 pair, and the double reduction D with R3 and R4 as its border terms
+//     (k2 = i2 - 1 reads the e = -1 slot of the left operand, k2 = j2 that of the right one):
+//       T(i2, j2) = max over k1 in [i1, j1), k2 in [i2 - 1, j2] of F(i1,k1)(i2, k2) + F(k1+1,j1)(k2+1, j2)
+//     a sum (max) of banded max-plus products, tiled in registers, operands staged in shared memory;
+//   finish: the terms inside the matrix (R1, R2, the strand-2 pair), Nussinov-like along the target
+//     band, diagonal by diagonal in shared memory over a segment of rows plus the Wb - 1 rows below it
+//     that its cells read (recomputed by the neighbouring segment too: no block waits for another).
+// The target's own fold S2 is the finish of an all-zero matrix reading itself (SELF).
+//
+// Values are exact integers in units; cells are stored as T (short where every score fits, else int),
+// computed in int. The sentinel (max-plus zero) is far below any score and twice it does not overflow.
+
+#include <cuda_runtime.h>
+
+typedef unsigned char code_t;
+
+struct Dims {
+    int M;                  // query length
+    int N;                  // target length (targets of a batch back to back)
+    int L1;                 // longest query interval
+    int Wb;                 // band width: intervals of at most Wb target bases
+    int RS;                 // row stride in cells (>= Wb + 1)
+    long long mat_stride;   // cells per matrix: (N + 1) * RS
+    const int* pairs;       // 5 x 5 pair scores in units over codes A, C, G, U, other
+};
+
+// Kernel arguments are plain scalars and pointers (what CuPy passes); each kernel rebuilds its Dims.
+#define DIMS_ARGS const int M, const int N, const int L1, const int Wb, const int RS, \
+                  const long long mat_stride, const int* __restrict__ pairs
+#define DIMS Dims g{M, N, L1, Wb, RS, mat_stride, pairs}
+
+template <typename T> __device__ __forceinline__ int sentinel();
+template <> __device__ __forceinline__ int sentinel<short>() { return -16384; }
+template <> __device__ __forceinline__ int sentinel<int>() { return -(1 << 30); }
+
+__device__ __forceinline__ long long mat_of(const Dims& g, int i1, int l1) {
+    return (long long)(l1 - 1) * g.M - (long long)(l1 - 1) * (l1 - 2) / 2 + i1;
+}
+
+__device__ __forceinline__ int pair_score(const Dims& g, code_t x, code_t y) {
+    return g.pairs[x * 5 + y];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// products: one block per (matrix of the level, tile of TR rows x TC absolute columns of its band).
+// Threads hold 4 x 4 cells; the reduction index k2 runs in chunks of KC staged in shared memory.
+template <typename T, int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 4))
+bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
+               T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+    DIMS;
+    constexpr int THREADS = (TR / 4) * (TC / 4);
+    constexpr int AS = TR + 4, BS = TC + 4;        // padded rows, still 16-byte aligned
+    __shared__ __align__(16) int As[KC * AS];      // As[k][row] = F(i1,k1)(i2, k2)
+    __shared__ __align__(16) int Bs[KC * BS];      // Bs[k][col] = F(k1+1,j1)(k2+1, j2)
+
+    const int SENT = sentinel<T>();
+    int b = blockIdx.x;
+    const int ct = b % col_tiles; b /= col_tiles;
+    const int rt = b % row_tiles; b /= row_tiles;
+    const int i1 = b, j1 = i1 + l1 - 1;
+    const int r0 = rt * TR, c0 = r0 + ct * TC;
+    const long long m = mat_of(g, i1, l1);
+    T* out = F + m * g.mat_stride;
+
+    const int tid = threadIdx.x;
+    const int tr = tid / (TC / 4), tc = tid % (TC / 4);
+    const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
+
+    int acc[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
+            int v = 0;
+            if (l1 == 1 && e == 0 && i2 < N) v = pair_score(g, a[i1], rb[i2]);
+            if (l1 >= 5 && e >= 0 && e < Wb && j2 < N) {   // the pair (i1, j1) inside the query
+                const T* inner = F + mat_of(g, i1 + 1, l1 - 2) * g.mat_stride;
+                v = max(v, pair_score(g, a[i1], a[j1]) + (int)inner[(long long)i2 * RS + e + 1]);
+            }
+            acc[r][c] = v;
+        }
+
+    if (l1 >= 2) {
+        // k2 where some cell of the tile can read both operands inside their bands
+        const int kb = max(r0 - 1, c0 - Wb);
+        const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
+        for (int k1 = i1; k1 < j1; ++k1) {
+            const T* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+            const T* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+            for (int kc = kb; kc <= ke; kc += KC) {
+                // stage: global reads run along band rows (coalesced), shared writes transpose A
+                for (int x = tid; x < KC * TR; x += THREADS) {
+                    const int k = x % KC, row = x / KC;
+                    const int i2 = r0 + row, k2 = kc + k, e = k2 - i2;
+                    int v = SENT;
+                    if (i2 < N && k2 <= ke && e >= -1 && e < Wb) v = left[(long long)i2 * RS + e + 1];
+                    As[k * AS + row] = v;
+                }
+                for (int x = tid; x < KC * TC; x += THREADS) {
+                    const int col = x % TC, k = x / TC;
+                    const int k2 = kc + k, j2 = c0 + col, e = j2 - k2 - 1;
+                    int v = SENT;
+                    if (j2 < N && k2 <= ke && e >= -1 && e < Wb) v = right[(long long)(k2 + 1) * RS + e + 1];
+                    Bs[k * BS + col] = v;
+                }
+                __syncthreads();
+#pragma unroll 8
+                for (int k = 0; k < KC; ++k) {
+                    const int4 av = *reinterpret_cast<const int4*>(&As[k * AS + tr * 4]);
+                    const int4 bv = *reinterpret_cast<const int4*>(&Bs[k * BS + tc * 4]);
+                    const int ar[4] = {av.x, av.y, av.z, av.w};
+                    const int br[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+#pragma unroll
+                        for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], ar[r] + br[c]);
+                }
+                __syncthreads();
+            }
+        }
+    }
+
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+            const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
+            if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = (T)acc[r][c];
+        }
+    if (ct == 0) {   // the empty-target border of this matrix, rows r0 .. r0 + TR - 1 (and row N)
+        const int s1 = S1[i1 * g.L1 + l1 - 1];
+        for (int row = tid; row < TR; row += THREADS)
+            if (r0 + row < N) out[(long long)(r0 + row) * RS] = (T)s1;
+        if (rt == row_tiles - 1 && tid == 0) out[(long long)N * RS] = (T)s1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// finish: one block per (matrix of the level, segment of `seg` rows). The segment's rows and the
+// Wb - 1 rows below it go to shared memory (row stride SR, odd: no bank conflicts down a diagonal);
+// diagonal e = 1 .. Wb - 1 of every row is then closed under
+//   R1: S2(i2, k2) + F(k2+1, j2),   R2: F(i2, k2) + S2(k2+1, j2)   (i2 <= k2 < j2),
+//   the strand-2 pair score(rb[i2], rb[j2]) + F(i2+1, j2-1)        (j2 - i2 >= 4),
+// and the segment's rows are written back. The rows below were started from global memory, where the
+// next segment's block may already have written their final values: any value between the products'
+// T and the final F is a valid start (the closure of either is the final F), so that race is benign.
+// SELF: the matrix is S2 itself (all cells start at 0; R1 and R2 are then the same split).
+template <typename T, bool SELF>
+__global__ void __launch_bounds__(512)
+bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restrict__ S2, DIMS_ARGS,
+             const int first_mat, const int seg, const int segments) {
+    DIMS;
+    extern __shared__ __align__(16) unsigned char smem[];
+    T* sh = reinterpret_cast<T*>(smem);
+    const int SR = (Wb + 1) | 1;
+    const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
+    T* mat = F + (first_mat + q) * g.mat_stride;
+    const int H = min(seg + Wb - 1, N - s);   // rows in shared memory
+
+    for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
+        const int r = x / Wb, e = x % Wb;
+        sh[r * SR + e] = SELF ? (T)0 : mat[(long long)(s + r) * RS + e + 1];
+    }
+    __syncthreads();
+    for (int e = 1; e < Wb; ++e) {
+        for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
+            const int i2 = s + r;
+            int v = sh[r * SR + e];
+            if (SELF) {
+                for (int k = 0; k < e; ++k) v = max(v, (int)sh[r * SR + k] + (int)sh[(r + k + 1) * SR + e - k - 1]);
+            } else {
+                const T* s2row = S2 + (long long)i2 * RS + 1;
+                for (int k = 0; k < e; ++k) {
+                    v = max(v, (int)s2row[k] + (int)sh[(r + k + 1) * SR + e - k - 1]);          // R1
+                    v = max(v, (int)sh[r * SR + k] + (int)S2[(long long)(i2 + k + 1) * RS + e - k]);  // R2
+                }
+            }
+            if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)sh[(r + 1) * SR + e - 2]);
+            sh[r * SR + e] = (T)v;
+        }
+        __syncthreads();
+    }
+    const int rows = min(seg, N - s);
+    for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
+        const int r = x / Wb, e = x % Wb;
+        if (s + r + e < N) mat[(long long)(s + r) * RS + e + 1] = sh[r * SR + e];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// finish, one diagonal e of every matrix of the level in global memory: the path for bands too wide
+// for a segment in shared memory (long targets without a window). A thread per cell (i2, i2 + e).
+template <typename T, bool SELF>
+__global__ void bpmax_finish_diagonal(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restrict__ S2,
+                                      DIMS_ARGS, const int first_mat, const int mats, const int e) {
+    DIMS;
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= (long long)mats * N) return;
+    const int q = (int)(x / N), i2 = (int)(x % N);
+    if (i2 + e >= N) return;
+    T* mat = F + (first_mat + q) * g.mat_stride;
+    T* row = mat + (long long)i2 * RS + 1;
+    int v = SELF ? 0 : (int)row[e];
+    for (int k = 0; k < e; ++k) {
+        const T* below = mat + (long long)(i2 + k + 1) * RS + 1;
+        if (SELF) {
+            v = max(v, (int)row[k] + (int)below[e - k - 1]);
+        } else {
+            const T* s2below = S2 + (long long)(i2 + k + 1) * RS + 1;
+            v = max(v, (int)S2[(long long)i2 * RS + 1 + k] + (int)below[e - k - 1]);   // R1
+            v = max(v, (int)row[k] + (int)s2below[e - k - 1]);                         // R2
+        }
+    }
+    if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)mat[(long long)(i2 + 1) * RS + 1 + e - 2]);
+    row[e] = (T)v;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// gather: out[w * N + i2] = band(mat first_mat + w)(i2, span[i2] - 1) for i2 < N, where span[i2] is the
+// window length of the target that row i2 belongs to (0: no window starts there; -1 is written).
+template <typename T>
+__global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first_mat, const int mats,
+                             const int* __restrict__ span, int* __restrict__ out) {
+    DIMS;
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= (long long)mats * g.N) return;
+    const int w = (int)(x / g.N), i2 = (int)(x % g.N);
+    const int L = span[i2];
+    out[x] = L > 0 ? (int)F[(first_mat + w) * g.mat_stride + (long long)i2 * g.RS + L] : -1;
+}
+
+// Every instantiation interact/_gpu_launch.py asks for (production and test sizes), for nvcc's own check.
+#define PRODUCTS(T, TR, TC, KC) template __global__ void bpmax_products<T, TR, TC, KC>( \
+    const code_t*, const code_t*, const int*, T*, DIMS_ARGS, const int, const int, const int);
+#define FINISH(T, SELF) \
+    template __global__ void bpmax_finish<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, const int, \
+                                                   const int); \
+    template __global__ void bpmax_finish_diagonal<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, \
+                                                            const int, const int);
+#define CELL(T) PRODUCTS(T, 32, 64, 32) PRODUCTS(T, 8, 16, 8) FINISH(T, false) FINISH(T, true) \
+    template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*);
+CELL(short)
+CELL(int)

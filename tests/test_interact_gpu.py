@@ -1,0 +1,155 @@
+"""BPMax on the GPU: every GPU variant equal to the CPU default (``tiled``) cell by cell on random
+pairs, windowed and not, both weight settings; the svRNAs against SARS-CoV-2 pieces (scores, profiles,
+structures); many targets in one launch; the streamed path (a target cut into overlapping pieces) and
+the global-memory finish forced on small cases.
+
+Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none). Most checks run
+with ``_gpu_launch.TEST_SIZES`` (8-row tiles, 8-row finish segments), so targets of a few dozen bases
+cross many tiles and segments; the device table is poisoned before each fill.
+"""
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bioaccel.fasta import Record, read_fasta
+from bioaccel.interact import VARIANTS, InteractParams, bpmax
+from bioaccel.interact._api import _gpu_pairs
+from bioaccel.interact._cpu import fill_tiled
+from bioaccel.interact._gpu import window_scores
+from bioaccel.interact._gpu_launch import SIZES, TEST_SIZES
+from bioaccel.interact._strands import strand_band, window_folds
+from test_interact import WEIGHTS, _random_cases, _tables, random_rna
+
+pytestmark = pytest.mark.gpu
+GPU_VARIANTS = VARIANTS.names("gpu")
+DATA = Path(__file__).resolve().parents[1] / "examples"
+LAYOUTS = {
+    "test sizes": TEST_SIZES,
+    "production sizes": SIZES,
+    "streamed": replace(TEST_SIZES, piece=12),
+    "global finish": replace(TEST_SIZES, segment_rows=0, finish_bytes=1),
+}
+
+
+def _gpu_table(record, target, M, L1, N, L2):
+    """The dense (M, M, N, N) table of ``target`` from the recorded device arrays (-1 outside the domain)."""
+    (group, F, _S2, _RS), = record
+    offset = 0
+    for piece in group:
+        if piece.target == target:
+            break
+        offset += len(piece.codes)
+    out = np.full((M, M, N, N), -1, dtype=np.int32)
+    m = 0
+    for l1 in range(1, L1 + 1):
+        for i1 in range(M - l1 + 1):
+            for i2 in range(N):
+                for e in range(min(L2, N - i2)):
+                    out[i1, i1 + l1 - 1, i2, i2 + e] = F[m, offset + i2, e + 1]
+            m += 1
+    return out
+
+
+def test_fused_equals_tiled_cell_by_cell_on_random_pairs():
+    """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
+    settings; three targets of different lengths per launch."""
+    cases = _random_cases(120, seed=11)
+    for index in range(0, len(cases), 3):
+        group = cases[index:index + 3]
+        a, _, au, gu, w1, w2, _ = group[0]
+        params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
+        ca, _, s1, _ = _tables(a, "A", params)
+        targets = [b for _, b, *_ in group]
+        rbs = [_tables(a, b, params)[1] for b in targets]
+        M = len(a)
+        for sizes in (TEST_SIZES, SIZES):
+            record = []
+            found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, sizes=sizes,
+                                  record=record)
+            for t, (b, crb) in enumerate(zip(targets, rbs)):
+                N = len(b)
+                L1, L2 = params.spans(M, N)
+                _, _, _, s2 = _tables(a, b, params)
+                expected = np.full((M, M, N, N), -1, dtype=np.int32)
+                win, *_ = fill_tiled(ca, crb, strand_band(ca, params.fold_params, L1), s2, params, record=expected)
+                got = _gpu_table(record, t, M, L1, N, L2)
+                assert np.array_equal(got, expected), (a, b, w1, w2, sizes)
+                assert np.array_equal(found[t][0], win[:, :N - L2 + 1]), (a, b, w1, w2)
+                assert np.array_equal(found[t][1], window_folds(s2, L2)), (a, b, w1, w2)
+
+
+def _same_results(got, expected):
+    assert len(got) == len(expected)
+    for x, y in zip(got, expected):
+        dx, dy = x.to_dict(), y.to_dict()
+        assert (dx.pop("backend"), dx.pop("variant")) == ("gpu", "fused")
+        dy.pop("backend"), dy.pop("variant")
+        assert dx == dy
+        assert np.array_equal(x.window_scores, y.window_scores)
+        assert (x.intra_query, x.intra_target, x.inter) == (y.intra_query, y.intra_target, y.inter)
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_api_equals_cpu_on_longer_pairs(layout, monkeypatch):
+    """Queries of 16 to 40 nt against targets of 1 to 300 nt, windowed and not, both weights, sites,
+    structures: the GPU's rows equal the CPU's, through the API."""
+    from bioaccel.interact import _gpu_launch
+
+    monkeypatch.setattr(_gpu_launch, "SIZES", LAYOUTS[layout])
+    rng = random.Random(5)
+    for au, gu in WEIGHTS:
+        for w1, w2 in ((None, None), (None, 16), (7, 30), (12, None)):
+            queries = [(f"q{k}", random_rna(rng, rng.randint(16, 40))) for k in range(2)]
+            longest = 300 if w2 else 60
+            targets = [(f"t{k}", random_rna(rng, rng.choice([1, 5, rng.randint(6, longest)]))) for k in range(5)]
+            params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
+            options = dict(params=params, structure=True, sites=2)
+            _same_results(bpmax(queries, targets, backend="gpu", **options), bpmax(queries, targets, **options))
+
+
+def test_svrnas_against_sars_cov_2_pieces():
+    """The three svRNAs against 3 kb of SARS-CoV-2 and two shorter pieces, target window 128: scores,
+    profiles, gains, three sites each and their structures equal to the CPU's."""
+    genome = next(read_fasta(str(DATA / "sars-cov-2.fasta")))
+    svrnas = list(read_fasta(str(DATA / "sars-cov-svrna.fa")))
+    pieces = [Record("3kb", genome.sequence[26_000:29_000]), Record("800", genome.sequence[1_000:1_800]),
+              Record("150", genome.sequence[5_000:5_150])]
+    for rank in ("score", "gain"):
+        options = dict(params=InteractParams(window_target=128), structure=True, sites=3, rank=rank)
+        _same_results(bpmax(svrnas, pieces, backend="gpu", **options), bpmax(svrnas, pieces, **options))
+
+
+def test_streamed_pieces_equal_one_launch():
+    """A 2 kb target cut into pieces of 300 nt (window 128) gives every window score of one launch."""
+    genome = next(read_fasta(str(DATA / "sars-cov-2.fasta")))
+    query = next(read_fasta(str(DATA / "sars-cov-svrna.fa")))
+    params = InteractParams(window_target=128)
+    ca = np.ascontiguousarray(query.codes)
+    rb = np.ascontiguousarray(Record("t", genome.sequence[10_000:12_000]).codes[::-1])
+    S1 = strand_band(ca, params.fold_params, len(ca))
+    whole = window_scores(ca, S1, [rb], params)
+    record = []
+    streamed = window_scores(ca, S1, [rb], params, sizes=replace(SIZES, piece=300), record=record)
+    assert len(record[0][0]) > 6                      # the pieces of the target
+    assert np.array_equal(whole[0][0], streamed[0][0]) and np.array_equal(whole[0][1], streamed[0][1])
+
+
+def test_a_too_long_target_without_window_is_refused_with_the_estimate():
+    from bioaccel.errors import ResourceError
+
+    with pytest.raises(ResourceError, match="GiB of GPU memory without a target window"):
+        bpmax("ACGU" * 6, "ACGU" * 20_000, backend="gpu")
+
+
+def test_dask_items_on_the_gpu_path():
+    """The batch layer's GPU items run _gpu_pairs: equal to the CPU rows."""
+    rng = random.Random(8)
+    query = Record("q", random_rna(rng, 20))
+    targets = [Record(f"t{k}", random_rna(rng, rng.randint(50, 400))) for k in range(6)]
+    params = InteractParams(window_target=64)
+    got = _gpu_pairs([(t, query) for t in targets], params, "fused", False, 0, 1, "score")
+    expected = bpmax(query, targets, params=params)
+    _same_results([rows[0] for rows in got], expected)
