@@ -131,7 +131,7 @@ def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
     (["--window-target", "0"], "window target"),
     (["--au", "-1"], "AU"),
     (["--variant", "fast"], "unknown BPMax variant"),
-    (["--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
+    (["--backend", "gpu", "--variant", "naive"], "BPMax variant 'naive' is not available on the gpu backend"),
     (["--threads", "-2"], "--threads"),
     (["--sites", "0"], "sites must be a whole number >= 1, got 0"),
     (["--sites", "2.5"], "--sites"),

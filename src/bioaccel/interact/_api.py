@@ -92,22 +92,33 @@ def _suggest_window(M, N, params, variant):
 #: (bench/bpmax_cpu.py: 20 x 400 nt in 0.61 s on 2 threads of the development machine); the
 #: recurrence as written is about 100x slower.
 CPU_RATE_PER_THREAD = {"tiled": 2.5e10, "naive": 2.5e8}
+#: Measured rate of the GPU variants, in units of :func:`work` per second on the whole device
+#: (bench/bpmax_gpu.py on an H100, 23 x 20,000 nt, target window 128).
+GPU_RATE = {"fused": 2e12}
 
 
 def estimate_seconds(pairs, *, params=None, variant=None, threads=0) -> float:
-    """Rough time of BPMax over ``pairs``, (query length, target length) tuples.
+    """Rough time of BPMax over ``pairs``, (query length, target length) tuples, on the backend of
+    ``variant`` (None: the CPU default).
 
     >>> round(estimate_seconds([(18, 10_000)], threads=2) / 3600, 1)     # hours, without a window
     2.4
     """
-    params, variant = _check(params, "cpu", variant, threads)
+    params = _params(params)
     total = sum(float(work(M, N, *params.spans(M, N))) for M, N in pairs)
+    if variant in GPU_RATE:
+        return total / GPU_RATE[variant]
+    params, variant = _check(params, "cpu", variant, threads)
     return total / (CPU_RATE_PER_THREAD[variant] * resolve_threads(threads))
 
 
 def check_sizes(query_lengths, target_lengths, *, params=None, variant=None):
     """Refuse, before any pair is computed, a batch whose largest pair will not fit in memory: a
     ResourceError with the estimate and the target window that would fit."""
+    if variant in GPU_RATE:   # the device's memory is checked where the launches are planned (_gpu)
+        if query_lengths and target_lengths:
+            _params(params).cell_dtype(max(query_lengths), max(target_lengths))
+        return
     params, variant = _check(params, "cpu", variant, 0)
     if not query_lengths or not target_lengths:
         return
