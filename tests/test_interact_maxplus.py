@@ -166,6 +166,7 @@ def _cp():
 def _check_column(rng, n, w, k, g, dtype, tile, accumulate=True):
     cp = _cp()
     layout = mp.band_layout(n, w, dtype=dtype, tile=tile)
+    tile = layout.tile
     a = _random_band(rng, g * k, n, layout.band, dtype)
     b = _random_band(rng, g * k, n, layout.band, dtype)
     c0 = _random_band(rng, g, n, layout.band, dtype)                  # accumulated into, or poison

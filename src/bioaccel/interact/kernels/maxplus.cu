@@ -86,6 +86,28 @@ struct BandTiles {
     }
 };
 
+// Epilogue, once per cell and launch: only band cells are written (the padding stays NEG_INF for the
+// next product that reads this matrix); a result with no finite term becomes NEG_INF exactly. A
+// thread's rows are row0 + ROW_STEP x (ROW_STEP = 1: contiguous rows), its columns col0 onwards.
+template <typename P, int T, int RM, int WPT, int ROW_STEP>
+__device__ __forceinline__ void store_band_tile(typename P::cell_t* __restrict__ Ct, const typename P::word_t (&acc)[RM][WPT],
+                                                int col0, int row0, int i0, int j0, int n, int band, int accumulate) {
+    typedef typename P::cell_t cell_t;
+#pragma unroll
+    for (int x = 0; x < RM; ++x)
+#pragma unroll
+        for (int y = 0; y < WPT; ++y)
+#pragma unroll
+            for (int h = 0; h < P::PER_WORD; ++h) {
+                const int r = row0 + ROW_STEP * x, q = col0 + y * P::PER_WORD + h;
+                const int dist = (j0 + q) - (i0 + r);
+                if (dist < 1 || dist > band || j0 + q >= n) continue;
+                int v = P::lane(acc[x][y], h);
+                if (accumulate) v = max(v, (int)Ct[r * T + q]);
+                Ct[r * T + q] = (cell_t)(v < P::FLOOR ? P::NEG_INF : v);
+            }
+}
+
 // Block: (T / RN) x (T / RM) threads, each RM rows x RN columns of the T x T output tile. A thread's
 // rows are ty, ty + T/RM, ... (interleaved, so a warp's rows fall in different banks); its columns
 // are contiguous (16-byte shared-memory reads of B). K pairs and the k-chunks of each run as one
@@ -207,22 +229,120 @@ banded_maxplus(const typename P::cell_t* __restrict__ A, const typename P::cell_
         __syncthreads();
     }
 
-    // Epilogue, once per cell and launch: only band cells are written (the padding stays NEG_INF for
-    // the next product that reads this matrix); a result with no finite term becomes NEG_INF exactly.
-    cell_t* Ct = C + c_index[g] * matrix_cells + t * TILE_CELLS;
+    store_band_tile<P, T, RM, WPT, SY>(C + c_index[g] * matrix_cells + t * TILE_CELLS, acc, tx * RN, ty, i0, j0,
+                                       n, band, accumulate);
+}
+
+// int16 with A duplicated while staged: the A chunk goes global -> registers -> shared memory as one
+// word per (k, row) holding the cell in both lanes, so the inner loop has no __byte_perm (the kernel
+// above spends one per DPX update at 4 x 4 cells a thread: 56 PRMT beside 64 VIADDMNMX in its SASS).
+// A thread's rows are contiguous here (ty * RM ..), read four at a time from the [k][row] layout.
+// B still streams through cp.async; A's global loads for the next stage are in flight during compute.
+template <typename P, int T, int RM, int RN, int KS>
+__global__ void __launch_bounds__((T / RM) * (T / RN))
+banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::cell_t* __restrict__ B,
+                   typename P::cell_t* __restrict__ C, const int* __restrict__ a_index,
+                   const int* __restrict__ b_index, const int* __restrict__ c_index, int K, int n, int band,
+                   int nb, int D, int tiles, int accumulate) {
+    typedef typename P::cell_t cell_t;
+    typedef typename P::word_t word_t;
+    static_assert(P::PER_WORD == 2, "int16 cells only");
+    constexpr int SX = T / RN, SY = T / RM, THREADS = SX * SY;
+    constexpr int WPT = RN / 2;
+    constexpr int ADL = T + 4;                       // words per k row of the duplicated A (16-byte rows)
+    constexpr int AV = T * KS / 8 / THREADS;         // 16-byte A loads per thread per stage
+    constexpr long long TILE_CELLS = (long long)T * T;
+    static_assert(T * KS / 8 % THREADS == 0 && RM % 4 == 0 && WPT % 2 == 0 && T % KS == 0, "tile shape");
+
+    __shared__ __align__(16) word_t Ad[2][KS][ADL];
+    __shared__ __align__(16) cell_t Bs[2][KS][T];
+
+    const BandTiles L{nb, D};
+    const long long g = blockIdx.x / tiles;
+    const long long t = blockIdx.x - g * tiles;
+    int I, J;
+    L.coordinates(t, I, J);
+    const int i0 = I * T, j0 = J * T;
+    const int klo = max(i0 + 1, j0 - band);
+    const int khi = min(min(j0 + T - 2, i0 + T - 1 + band), n - 1);
+    const int c0 = klo / KS, chunks = khi >= klo ? khi / KS - c0 + 1 : 0;
+    const long long matrix_cells = (long long)tiles * TILE_CELLS;
+    const int tid = threadIdx.x, tx = tid % SX, ty = tid / SX;
+
+    uint4 areg[AV];
+    auto load_stage = [&](int stage, int buf) {      // A into registers, B into shared memory (async)
+        const int pair = stage / chunks, kc = (c0 + stage % chunks) * KS;
+        const int Kt = kc / T, k0 = kc % T;
+        const cell_t* At = A + a_index[g * K + pair] * matrix_cells + L.index(I, Kt) * TILE_CELLS;
+        const cell_t* Bt = B + b_index[g * K + pair] * matrix_cells + L.index(Kt, J) * TILE_CELLS;
+#pragma unroll
+        for (int v = 0; v < AV; ++v) {
+            const int e = tid + v * THREADS, r = e % T, c8 = (e / T) * 8;
+            areg[v] = *reinterpret_cast<const uint4*>(At + r * T + k0 + c8);
+        }
+        for (int e = tid; e < KS * (T / 8); e += THREADS) {
+            const int k = e / (T / 8), v = (e % (T / 8)) * 8;
+            cp_async16(&Bs[buf][k][v], Bt + (k0 + k) * T + v);
+        }
+        cp_async_commit();
+    };
+    auto store_a = [&](int buf) {                    // consecutive threads, consecutive rows: no conflicts
+#pragma unroll
+        for (int v = 0; v < AV; ++v) {
+            const int e = tid + v * THREADS, r = e % T, c8 = (e / T) * 8;
+            const unsigned w[4] = {areg[v].x, areg[v].y, areg[v].z, areg[v].w};
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                Ad[buf][c8 + 2 * u][r] = __byte_perm(w[u], 0, 0x1010);
+                Ad[buf][c8 + 2 * u + 1][r] = __byte_perm(w[u], 0, 0x3232);
+            }
+        }
+    };
+
+    word_t acc[RM][WPT];
 #pragma unroll
     for (int x = 0; x < RM; ++x)
 #pragma unroll
-        for (int y = 0; y < WPT; ++y)
+        for (int y = 0; y < WPT; ++y) acc[x][y] = P::fill();
+
+    const int stages = K * chunks;
+    if (stages > 0) {
+        load_stage(0, 0);
+        store_a(0);
+    }
+    for (int stage = 0; stage < stages; ++stage) {
+        const int buf = stage & 1;
+        const bool next = stage + 1 < stages;
+        if (next) {
+            load_stage(stage + 1, buf ^ 1);
+            cp_async_wait<1>();
+        } else {
+            cp_async_wait<0>();
+        }
+        __syncthreads();
+#pragma unroll 4
+        for (int k = 0; k < KS; ++k) {
+            unsigned b[WPT];
 #pragma unroll
-            for (int h = 0; h < P::PER_WORD; ++h) {
-                const int r = ty + SY * x, q = tx * RN + y * P::PER_WORD + h;
-                const int dist = (j0 + q) - (i0 + r);
-                if (dist < 1 || dist > band || j0 + q >= n) continue;
-                int v = P::lane(acc[x][y], h);
-                if (accumulate) v = max(v, (int)Ct[r * T + q]);
-                Ct[r * T + q] = (cell_t)(v < P::FLOOR ? P::NEG_INF : v);
+            for (int y = 0; y < WPT; y += 2) {
+                const uint2 v = *reinterpret_cast<const uint2*>(&Bs[buf][k][tx * RN + 2 * y]);
+                b[y] = v.x, b[y + 1] = v.y;
             }
+#pragma unroll
+            for (int x = 0; x < RM; x += 4) {
+                const uint4 a4 = *reinterpret_cast<const uint4*>(&Ad[buf][k][ty * RM + x]);
+                const unsigned a[4] = {a4.x, a4.y, a4.z, a4.w};
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+#pragma unroll
+                    for (int y = 0; y < WPT; ++y) acc[x + u][y] = P::update(acc[x + u][y], a[u], b[y]);
+            }
+        }
+        if (next) store_a(buf ^ 1);                  // its last readers passed the barrier closing stage - 1
+        __syncthreads();
+    }
+    store_band_tile<P, T, RM, WPT, 1>(C + c_index[g] * matrix_cells + t * TILE_CELLS, acc, tx * RN, ty * RM, i0, j0,
+                                      n, band, accumulate);
 }
 
 // The instantiations the host asks for (bioaccel/interact/_maxplus_gpu.py, name_expressions).
@@ -241,6 +361,15 @@ BANDED_MAXPLUS(Int16PairCells, 32, 4, 4, 32)
 BANDED_MAXPLUS(Int32Cells, 64, 4, 8, 16)
 BANDED_MAXPLUS(Int16PairCells, 128, 8, 8, 32)
 BANDED_MAXPLUS(Int16PairCells, 64, 8, 8, 32)
+BANDED_MAXPLUS(Int32Cells, 32, 4, 8, 16)
+BANDED_MAXPLUS(Int16PairCells, 32, 4, 8, 32)
 // the tests' small tiles (TEST_SIZES)
 BANDED_MAXPLUS(Int32Cells, 16, 4, 4, 16)
 BANDED_MAXPLUS(Int16PairCells, 16, 4, 4, 16)
+// int16 with A duplicated while staged (alternatives)
+#define BANDED_MAXPLUS_DUP(T, RM, RN, KS)                                                                    \
+    template __global__ void banded_maxplus_dup<Int16PairCells, T, RM, RN, KS>(                              \
+        const short*, const short*, short*, const int*, const int*, const int*, int, int, int, int, int, int, int);
+BANDED_MAXPLUS_DUP(32, 4, 4, 32)
+BANDED_MAXPLUS_DUP(32, 4, 8, 32)
+BANDED_MAXPLUS_DUP(64, 8, 8, 32)
