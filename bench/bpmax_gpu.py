@@ -145,7 +145,7 @@ def main(argv=None):
     try:
         import maxplus_gpu
 
-        library = maxplus_gpu.bench_library(quick=args.quick)
+        library = maxplus_gpu.bench_library(default_only=args.quick)
     except ImportError as exc:
         print(f"# product library rows skipped: {exc}")
     scr = screen(args, rng)

@@ -140,7 +140,7 @@ def test_streamed_pieces_equal_one_launch():
 def test_a_too_long_target_without_window_is_refused_with_the_estimate():
     from bioaccel.errors import ResourceError
 
-    with pytest.raises(ResourceError, match="GiB of GPU memory without a target window"):
+    with pytest.raises(ResourceError, match=r"iB of GPU memory without a target window"):
         bpmax("ACGU" * 6, "ACGU" * 20_000, backend="gpu")
 
 

@@ -168,13 +168,18 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
 
     finish = _timed(_finisher(module, cell, rb, dims, N, Wb, sizes, np.dtype(dtype).itemsize), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
-    tr, tc = sizes.tile_rows, sizes.tile_cols
-    products = _timed(module.get_function(f"bpmax_products<{cell}, {tr}, {tc}, {sizes.chunk}>"), timings, "products")
+    if cell == "short":   # two cells per word, one DPX instruction per two updates
+        tr, tc = sizes.packed_rows, sizes.packed_cols
+        name, threads = f"bpmax_products_packed<{tr}, {tc}, {sizes.chunk}>", (tr // 4) * (tc // 8)
+    else:
+        tr, tc = sizes.tile_rows, sizes.tile_cols
+        name, threads = f"bpmax_products<{cell}, {tr}, {tc}, {sizes.chunk}>", (tr // 4) * (tc // 4)
+    products = _timed(module.get_function(name), timings, "products")
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     for l1 in range(1, L1 + 1):
         mats = M - l1 + 1
-        products((mats * row_tiles * col_tiles,), ((tr // 4) * (tc // 4),),
+        products((mats * row_tiles * col_tiles,), (threads,),
                  (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
         first = (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
         finish(F, S2, first, mats, self_=False)
@@ -202,12 +207,12 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
 def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
-    SR = (Wb + 1) | 1
+    row_bytes = ((Wb + 1) | 1) * itemsize * 2          # a row of the matrix and of S2
     budget = min(sizes.finish_bytes, SMEM_LIMIT)
-    seg = sizes.segment_rows or (budget // (SR * itemsize) - (Wb - 1)) // 32 * 32
-    if seg >= 1 and (seg + Wb - 1) * SR * itemsize <= SMEM_LIMIT:
+    seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
+    if seg >= 1 and (seg + Wb - 1) * row_bytes <= SMEM_LIMIT:
         segments = -(-N // seg)
-        smem = (min(seg + Wb - 1, N)) * SR * itemsize
+        smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: module.get_function(f"bpmax_finish<{cell}, {'true' if s else 'false'}>") for s in (True, False)}
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem

@@ -12,8 +12,10 @@ from dataclasses import dataclass, replace
 
 @dataclass(frozen=True)
 class LaunchSizes:
-    tile_rows: int = 32          # products: rows of a tile (4 per thread)
-    tile_cols: int = 64          # products: absolute target columns of a tile (4 per thread)
+    tile_rows: int = 32          # products (int cells): rows of a tile (4 per thread)
+    tile_cols: int = 64          # products (int cells): absolute target columns of a tile (4 per thread)
+    packed_rows: int = 64        # products (short cells, two per word): rows of a tile (4 per thread)
+    packed_cols: int = 64        # products (short cells): columns of a tile (8 per thread)
     chunk: int = 32              # products: reduction indices k2 staged in shared memory at a time
     finish_threads: int = 512    # finish: threads of a segment's block
     finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
@@ -22,13 +24,14 @@ class LaunchSizes:
 
 
 SIZES = LaunchSizes()
-TEST_SIZES = replace(SIZES, tile_rows=8, tile_cols=16, chunk=8, finish_threads=64, segment_rows=8)
+TEST_SIZES = replace(SIZES, tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
+                     segment_rows=8)
 
 
 def name_expressions(sizes: LaunchSizes = SIZES) -> dict:
     """Every .cu file of interact/kernels and the template instantiations ``sizes`` asks of it."""
     tile = f"{sizes.tile_rows}, {sizes.tile_cols}, {sizes.chunk}"
-    names = []
+    names = [f"bpmax_products_packed<{sizes.packed_rows}, {sizes.packed_cols}, {sizes.chunk}>"]
     for cell in ("short", "int"):
         names += [f"bpmax_products<{cell}, {tile}>", f"bpmax_finish<{cell}, false>", f"bpmax_finish<{cell}, true>",
                   f"bpmax_finish_diagonal<{cell}, false>", f"bpmax_finish_diagonal<{cell}, true>",

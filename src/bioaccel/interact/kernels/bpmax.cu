@@ -151,8 +151,129 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
 }
 
 // ---------------------------------------------------------------------------------------------------
+// products in packed int16 (short cells): two target columns per 32-bit word and one DPX instruction
+// (__viaddmax_s16x2, VIADDMNMX.S16x2 on Hopper) per two updates. A thread holds 4 rows x 8 columns (4
+// words); the left operand is staged duplicated into both lanes. Sums of two cells stay within int16:
+// scores are below 16384 (cell_dtype) and two sentinels make -32768. Each warp runs the reduction only
+// over the k2 its own rows can use.
+__device__ __forceinline__ unsigned pack2(int lo, int hi) {
+    return (unsigned)(lo & 0xFFFF) | ((unsigned)hi << 16);
+}
+
+template <int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 8))
+bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
+                      short* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+    DIMS;
+    constexpr int THREADS = (TR / 4) * (TC / 8);
+    constexpr int GROUPS = TC / 8;                  // threads per row group
+    constexpr int AS = TR + 4, BS = TC / 2 + 4;     // words per staged row, 16-byte aligned
+    __shared__ __align__(16) unsigned As[KC * AS];  // As[k][row]: F(i1,k1)(i2, k2) in both lanes
+    __shared__ __align__(16) unsigned Bs[KC * BS];  // Bs[k][w]: F(k1+1,j1)(k2+1, c0 + 2w, + 1)
+    const int SENT = sentinel<short>();
+
+    int b = blockIdx.x;
+    const int ct = b % col_tiles; b /= col_tiles;
+    const int rt = b % row_tiles; b /= row_tiles;
+    const int i1 = b, j1 = i1 + l1 - 1;
+    const int r0 = rt * TR, c0 = r0 + ct * TC;
+    const long long m = mat_of(g, i1, l1);
+    short* out = F + m * g.mat_stride;
+
+    const int tid = threadIdx.x;
+    const int tr = tid / GROUPS, tc = tid % GROUPS;
+    const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
+
+    unsigned acc[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+            int lane[2];
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
+                int v = 0;
+                if (l1 == 1 && e == 0 && i2 < N) v = pair_score(g, a[i1], rb[i2]);
+                if (l1 >= 5 && e >= 0 && e < Wb && j2 < N) {
+                    const short* inner = F + mat_of(g, i1 + 1, l1 - 2) * g.mat_stride;
+                    v = max(v, pair_score(g, a[i1], a[j1]) + (int)inner[(long long)i2 * RS + e + 1]);
+                }
+                lane[h] = v;
+            }
+            acc[r][w] = pack2(lane[0], lane[1]);
+        }
+
+    if (l1 >= 2) {
+        const int kb = max(r0 - 1, c0 - Wb);
+        const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
+        // the k2 this warp's rows can use: [first row - 1, last row + Wb - 1], and B's band
+        const int warp_first = (tid / 32) * 32, warp_last = min(THREADS, warp_first + 32) - 1;
+        const int wr0 = r0 + (warp_first / GROUPS) * 4, wr1 = r0 + (warp_last / GROUPS) * 4 + 3;
+        const int kw0 = max(wr0 - 1, c0 - Wb), kw1 = min(wr1 + Wb - 1, ke);
+        for (int k1 = i1; k1 < j1; ++k1) {
+            const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+            const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+            for (int kc = kb; kc <= ke; kc += KC) {
+                for (int x = tid; x < KC * TR; x += THREADS) {
+                    const int k = x % KC, row = x / KC;
+                    const int i2 = r0 + row, k2 = kc + k, e = k2 - i2;
+                    int v = SENT;
+                    if (i2 < N && k2 <= ke && e >= -1 && e < Wb) v = left[(long long)i2 * RS + e + 1];
+                    As[k * AS + row] = pack2(v, v);
+                }
+                for (int x = tid; x < KC * (TC / 2); x += THREADS) {
+                    const int w = x % (TC / 2), k = x / (TC / 2);
+                    const int k2 = kc + k;
+                    int lane[2];
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int j2 = c0 + 2 * w + h, e = j2 - k2 - 1;
+                        lane[h] = (j2 < N && k2 <= ke && e >= -1 && e < Wb)
+                                      ? (int)right[(long long)(k2 + 1) * RS + e + 1] : SENT;
+                    }
+                    Bs[k * BS + w] = pack2(lane[0], lane[1]);
+                }
+                __syncthreads();
+                const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
+#pragma unroll 4
+                for (int k = k_lo; k < k_hi; ++k) {
+                    const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
+                    const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]);
+                    const unsigned ar[4] = {av.x, av.y, av.z, av.w};
+                    const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+#pragma unroll
+                        for (int w = 0; w < 4; ++w) acc[r][w] = __viaddmax_s16x2(ar[r], br[w], acc[r][w]);
+                }
+                __syncthreads();
+            }
+        }
+    }
+
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
+                const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
+                if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = v;
+            }
+    if (ct == 0) {
+        const int s1 = S1[i1 * g.L1 + l1 - 1];
+        for (int row = tid; row < TR; row += THREADS)
+            if (r0 + row < N) out[(long long)(r0 + row) * RS] = (short)s1;
+        if (rt == row_tiles - 1 && tid == 0) out[(long long)N * RS] = (short)s1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // finish: one block per (matrix of the level, segment of `seg` rows). The segment's rows and the
-// Wb - 1 rows below it go to shared memory (row stride SR, odd: no bank conflicts down a diagonal);
+// Wb - 1 rows below it go to shared memory, with the same rows of S2 (row stride SR, odd: no bank
+// conflicts down a diagonal; S2 read from global memory instead, a row per thread, made this 15x slower);
 // diagonal e = 1 .. Wb - 1 of every row is then closed under
 //   R1: S2(i2, k2) + F(k2+1, j2),   R2: F(i2, k2) + S2(k2+1, j2)   (i2 <= k2 < j2),
 //   the strand-2 pair score(rb[i2], rb[j2]) + F(i2+1, j2-1)        (j2 - i2 >= 4),
@@ -166,28 +287,34 @@ bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restri
              const int first_mat, const int seg, const int segments) {
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
-    T* sh = reinterpret_cast<T*>(smem);
     const int SR = (Wb + 1) | 1;
     const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
     T* mat = F + (first_mat + q) * g.mat_stride;
     const int H = min(seg + Wb - 1, N - s);   // rows in shared memory
+    T* sh = reinterpret_cast<T*>(smem);      // the matrix's rows s .. s + H - 1
+    T* s2 = sh + (SELF ? 0 : H * SR);         // and S2's (the same array when SELF)
 
     for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
         sh[r * SR + e] = SELF ? (T)0 : mat[(long long)(s + r) * RS + e + 1];
+        if (!SELF) s2[r * SR + e] = S2[(long long)(s + r) * RS + e + 1];
     }
     __syncthreads();
     for (int e = 1; e < Wb; ++e) {
         for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
             const int i2 = s + r;
             int v = sh[r * SR + e];
+            // the cell's row runs along shared memory, its column down a diagonal of stride SR - 1
+            const T* row = sh + r * SR;
+            const T* column = sh + (r + 1) * SR + e - 1;
             if (SELF) {
-                for (int k = 0; k < e; ++k) v = max(v, (int)sh[r * SR + k] + (int)sh[(r + k + 1) * SR + e - k - 1]);
+                for (int k = 0; k < e; ++k) v = max(v, (int)row[k] + (int)column[k * (SR - 1)]);
             } else {
-                const T* s2row = S2 + (long long)i2 * RS + 1;
+                const T* s2row = s2 + r * SR;
+                const T* s2column = s2 + (r + 1) * SR + e - 1;
                 for (int k = 0; k < e; ++k) {
-                    v = max(v, (int)s2row[k] + (int)sh[(r + k + 1) * SR + e - k - 1]);          // R1
-                    v = max(v, (int)sh[r * SR + k] + (int)S2[(long long)(i2 + k + 1) * RS + e - k]);  // R2
+                    v = max(v, (int)s2row[k] + (int)column[k * (SR - 1)]);   // R1: S2(i2, k2) + F(k2+1, j2)
+                    v = max(v, (int)row[k] + (int)s2column[k * (SR - 1)]);   // R2: F(i2, k2) + S2(k2+1, j2)
                 }
             }
             if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)sh[(r + 1) * SR + e - 2]);
@@ -252,6 +379,10 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
                                                    const int); \
     template __global__ void bpmax_finish_diagonal<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, \
                                                             const int, const int);
+#define PACKED(TR, TC, KC) template __global__ void bpmax_products_packed<TR, TC, KC>( \
+    const code_t*, const code_t*, const int*, short*, DIMS_ARGS, const int, const int, const int);
+PACKED(64, 64, 32)
+PACKED(8, 16, 8)
 #define CELL(T) PRODUCTS(T, 32, 64, 32) PRODUCTS(T, 8, 16, 8) FINISH(T, false) FINISH(T, true) \
     template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*);
 CELL(short)
