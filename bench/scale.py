@@ -10,8 +10,8 @@ Batches (random inputs, fixed seeds; written to a temporary folder):
 
 * fold: RNAs of 200 to 1,500 nt (CPU) or 8,000 to 24,000 nt (GPU), one item each, costing n^3;
 * interact: the svRNA screen, the three SARS-CoV svRNAs of examples/sars-cov-svrna.fa against random
-  transcripts of 300 to 3,000 nt, target window 128, one item per pair (CPU only: BPMax has no GPU
-  backend yet);
+  transcripts of 300 to 3,000 nt (16 on the CPU, 240 on GPUs), target window 128, one item per pair (a
+  GPU task's pairs share their launches);
 * scan: random motifs of 6 to 16 columns (MEME file) over a random genome, both strands, P = 1e-4, one
   item per group of 32 motifs scanning every sequence (bioaccel.motif._scan_jobs).
 
@@ -22,7 +22,7 @@ before and after (the development machine's 2 cores are shared).
 
     python3 bench/scale.py                       # CPU: fold, interact, scan on 1 and 2 workers (~3 min on 2 cores)
     python3 bench/scale.py --quick               # smaller batches (under a minute)
-    python3 bench/scale.py --gpus 0,1            # GPU: fold and scan on GPU 0, then on GPUs 0 and 1
+    python3 bench/scale.py --gpus 0,1            # GPU: fold, interact and scan on GPU 0, then on GPUs 0 and 1
     python3 bench/scale.py --families fold       # one family
 
 Prints a table and writes JSON to bench/results/scale-cpu.json or bench/results/scale-gpu.json.
@@ -86,13 +86,15 @@ def inputs(folder, gpu, quick):
         rnas = random_rnas(os.path.join(folder, "long.fa"), int(160 * scale) or 8, 8000, 24000, rng)
     else:
         rnas = random_rnas(os.path.join(folder, "rnas.fa"), int(240 * scale), 200, 1500, rng)
-    transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int(16 * scale) or 4, 300, 3000, rng)
+    transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int((240 if gpu else 16) * scale) or 4, 300,
+                              3000, rng)
     motifs = random_motifs(os.path.join(folder, "motifs.meme"), int((512 if gpu else 256) * scale), rng)
     genome = random_genome(os.path.join(folder, "genome.fa"), 4, int((8_000_000 if gpu else 250_000) * scale), rng)
     backend = ["--backend", "gpu"] if gpu else []
     return {
         "fold": ["fold", rnas, *backend],
-        "interact": ["interact", os.path.join(EXAMPLES, "sars-cov-svrna.fa"), transcripts, "--window-target", "128"],
+        "interact": ["interact", os.path.join(EXAMPLES, "sars-cov-svrna.fa"), transcripts, "--window-target", "128",
+                     *backend],
         "scan": ["scan", motifs, genome, *backend],
     }
 
@@ -187,7 +189,7 @@ def main(argv=None):
         devices = list(range(gpu_count()))
     configs = [devices[:k] for k in range(1, len(devices) + 1)] if gpu else \
         [int(n) for n in args.workers.split(",")]
-    default = ["fold", "scan"] if gpu else ["fold", "interact", "scan"]        # BPMax has no GPU backend yet
+    default = ["fold", "interact", "scan"]
     families = args.families.split(",") if args.families else default
     threads = max(1, (os.cpu_count() or 1) // max(1, len(devices))) if gpu else args.threads
     load_before = os.getloadavg()

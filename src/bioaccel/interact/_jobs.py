@@ -18,9 +18,14 @@ from ._model import work
 
 def _pair_entry(payload, *, options, names, fmt, profile):
     from ._api import _pairs
+
+    return _entry(_pairs([payload], **options)[0], names, fmt, profile)
+
+
+def _entry(sites, names, fmt, profile):
+    """One pair's rows (and bedGraph track) as the command writes them."""
     from ._window import write_bedgraph
 
-    sites = _pairs([payload], **options)[0]
     rows = io.StringIO()
     interaction_writer(rows, names, fmt, header=False).write(sites)
     entry = {"-o": rows.getvalue()}
@@ -34,7 +39,8 @@ def _pair_entry(payload, *, options, names, fmt, profile):
 def pair_entries(payloads, *, options, names, fmt, profile) -> list:
     """BPMax of ``payloads`` ((target, query) Records) here, with ``options`` (bpmax's keywords): for
     each pair, its rows in columns ``names`` and format ``fmt`` and, with ``profile``, its bedGraph
-    track; a pair that fails (too large) gives its error instead.
+    track; a pair that fails (too large) gives its error instead. On the GPU the task's pairs share
+    their launches (a failure there runs each pair alone: _batch.run_task).
 
     >>> from bioaccel.fasta import Record
     >>> pair_entries([(Record("t", "GGGUUUCCC"), Record("q", "GGGAAACCC"))], options=dict(params=None,
@@ -42,6 +48,10 @@ def pair_entries(payloads, *, options, names, fmt, profile) -> list:
     ...     names=["query", "target", "score"], fmt="tsv", profile=False)
     [{'-o': 'q\\tt\\t21\\n'}]
     """
+    if options["backend"] == "gpu" and len(payloads) > 1:
+        from ._api import _pairs
+
+        return [_entry(sites, names, fmt, profile) for sites in _pairs(payloads, **options)]
     return each(functools.partial(_pair_entry, options=options, names=names, fmt=fmt, profile=profile), payloads)
 
 
