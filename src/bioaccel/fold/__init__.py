@@ -1,6 +1,7 @@
 """Nussinov RNA folding on all CPU cores (Numba) or an NVIDIA GPU (CuPy).
 
-``nussinov(sequences, backend="cpu")`` folds many sequences; ``fold(sequence)`` returns
+``nussinov(sequences, backend="cpu")`` folds many sequences (a FoldResult each);
+``scores, structures = nussinov_batch(sequences)`` folds millions, results as arrays; ``fold(sequence)`` returns
 ``(structure, score)`` like ViennaRNA's ``RNA.fold``; ``fold_table(sequence)`` gives the whole table.
 The model (allowed pairs, weights, minimum hairpin loop) is :class:`FoldParams`; the algorithms are
 listed in ``VARIANTS``.
@@ -17,8 +18,10 @@ import importlib
 from ._variants import VARIANTS
 
 _LAZY = {"fold": "._api", "fold_table": "._api", "iter_nussinov": "._api", "nussinov": "._api",
+         "nussinov_batch": "._batch_api", "FoldBatch": "._batch_api",
          "FoldParams": "._model", "FoldResult": "._result"}
-__all__ = ["FoldParams", "FoldResult", "VARIANTS", "fold", "fold_table", "iter_nussinov", "nussinov"]
+__all__ = ["FoldBatch", "FoldParams", "FoldResult", "VARIANTS", "fold", "fold_table", "iter_nussinov", "nussinov",
+           "nussinov_batch"]
 
 
 def __getattr__(name):
