@@ -235,17 +235,24 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
                     Bs[k * BS + w] = pack2(lane[0], lane[1]);
                 }
                 __syncthreads();
+                // whole groups of 8 k (fully unrolled; a k outside the warp's range only adds sentinels
+                // or terms already counted): a loop bounded by k_lo/k_hi itself, unrolled by 4, read one
+                // row past the stage (compute-sanitizer, KC = 8)
                 const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
-#pragma unroll 4
-                for (int k = k_lo; k < k_hi; ++k) {
-                    const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
-                    const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]);
-                    const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-                    const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll 1
+                for (int k0 = 0; k0 < KC; k0 += 8) {
+                    if (k0 + 8 <= k_lo || k0 >= k_hi) continue;
 #pragma unroll
-                    for (int r = 0; r < 4; ++r)
+                    for (int k = k0; k < k0 + 8; ++k) {
+                        const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
+                        const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]);
+                        const unsigned ar[4] = {av.x, av.y, av.z, av.w};
+                        const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
 #pragma unroll
-                        for (int w = 0; w < 4; ++w) acc[r][w] = __viaddmax_s16x2(ar[r], br[w], acc[r][w]);
+                        for (int r = 0; r < 4; ++r)
+#pragma unroll
+                            for (int w = 0; w < 4; ++w) acc[r][w] = __viaddmax_s16x2(ar[r], br[w], acc[r][w]);
+                    }
                 }
                 __syncthreads();
             }
