@@ -55,7 +55,7 @@ def register(subparsers):
                         help="write the best score covering each target position as bedGraph "
                              "(0-based half-open, target as given)")
     add_quiet_option(parser)
-    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))     # --gpus once BPMax has a GPU backend
+    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))
     parser.set_defaults(run=run)
 
 
