@@ -7,6 +7,13 @@ n^3/6 over time, against 30.8 T/s for int16x2 DPX and 15.5 T/s for int32), and t
 at small n. Every variant's score at a length must agree; the table says so.
 
     python3 bench/nussinov_gpu.py [--lengths 2000,6000,...] [--budget 60] [--cpu-max 6000]
+
+``--batch`` times batches of many RNAs instead (issue 14's rows, or ``--rows 20000x200,...``): end to
+end through ``nussinov_batch(list of str, backend="gpu")`` (encoding, fold, traceback, scores and
+dot-brackets in host memory), the fold on the device alone, the per-record API ``nussinov`` beside it
+on the smaller rows, and the CPU default (``nussinov_batch(backend="cpu")``, all cores of the machine)
+where its predicted time stays under --budget; the fraction of the int16x2 ceiling counts n^3/6 per
+sequence. Each GPU time is the median of --repeats runs.
 """
 import argparse
 import json
@@ -68,14 +75,110 @@ def time_cpu(seq, params):
     return {"score": int(table[0, len(seq) - 1]), "fill_s": time.perf_counter() - t0}
 
 
+BATCH_ROWS = "20000x200,100000x120,2000x1000,1000000x200"
+RECORD_API_MAX = 100_000            # rows of at most this many sequences also go through nussinov()
+
+
+def random_batch(count, n, seed):
+    """``count`` random RNAs of n nt as Python strings (built vectorised: the setup is not timed)."""
+    letters = np.frombuffer(b"ACGU", dtype=np.uint8)[np.random.default_rng(seed).integers(0, 4, count * n, dtype=np.uint8)]
+    text = letters.tobytes().decode("ascii")
+    return [text[k * n:(k + 1) * n] for k in range(count)]
+
+
+def time_batch_row(cp, count, n, args):
+    from bioaccel.fold import nussinov, nussinov_batch
+    from bioaccel.fold._batch_api import encode_packed
+    from bioaccel.fold._gpu_batch import ceiling_fraction, fold_packed
+
+    seqs = random_batch(count, n, seed=count + n)
+    lengths = [n] * count
+    row = {"count": count, "n": n, "useful_updates": count * n ** 3 / 6}
+    ends, folds = [], []
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        scores, structures = nussinov_batch(seqs, backend="gpu")
+        ends.append(time.perf_counter() - t0)
+        codes, starts = encode_packed(seqs)
+        codes_dev = cp.asarray(codes)
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        fold_packed(codes_dev, starts, FoldParams())
+        stop.record()
+        stop.synchronize()
+        folds.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
+        del codes_dev
+    t0 = time.perf_counter()
+    encode_packed(seqs)
+    row["encode_s"] = time.perf_counter() - t0
+    row["gpu_end_to_end_s"] = float(np.median(ends))
+    row["gpu_end_to_end_runs"] = ends
+    row["gpu_fold_s"] = float(np.median(folds))
+    row["gpu_fold_runs"] = folds
+    row["seq_per_s"] = count / row["gpu_end_to_end_s"]
+    row["ceiling_fraction_end_to_end"] = ceiling_fraction(lengths, row["gpu_end_to_end_s"])
+    row["ceiling_fraction_fold"] = ceiling_fraction(lengths, row["gpu_fold_s"])
+    row["pairs_checksum"] = int(sum(s.count(b"(") for s in structures[:1000].tolist()))
+    if count <= RECORD_API_MAX:
+        t0 = time.perf_counter()
+        results = nussinov(seqs, backend="gpu")
+        row["gpu_records_api_s"] = time.perf_counter() - t0
+        assert [r.score for r in results[:1000]] == scores[:1000].tolist()
+    predicted_cpu = count * n ** 3 / (3.2e10 * (os.cpu_count() or 1))   # n^3/s a core, batches of 200 nt
+    if predicted_cpu <= args.budget:
+        t0 = time.perf_counter()
+        cpu_scores, cpu_structures = nussinov_batch(seqs, backend="cpu")
+        row["cpu_s"] = time.perf_counter() - t0
+        row["cpu_cores"] = os.cpu_count()
+        row["agree"] = bool(np.array_equal(cpu_scores, scores) and np.array_equal(cpu_structures, structures))
+    print(f"  {count:>9,} x {n:>5}: {json.dumps({k: v for k, v in row.items() if not k.endswith('runs')})}",
+          flush=True)
+    return row
+
+
+def main_batch(args):
+    from bioaccel.fold import nussinov_batch
+
+    cp = gpu._gpu.require_gpu()
+    device = gpu._gpu.device_name()
+    warm = [random_rna(n, n) for n in (0, 1, 120, 200, 300, 1000, 3000)]
+    nussinov_batch(warm, backend="gpu")                      # compile every kernel outside the timings
+    nussinov_batch(warm, backend="cpu")
+    rows = []
+    for spec in args.rows.split(","):
+        count, n = (int(x) for x in spec.lower().split("x"))
+        rows.append(time_batch_row(cp, count, n, args))
+    print(f"\nNussinov batches on {device} (CPU: {os.cpu_count()} cores): seconds, sequences per second, "
+          "fraction of the int16x2 ceiling (n^3/6 per sequence)")
+    print(f"{'batch':>16} {'GPU end to end':>15} {'seq/s':>10} {'ceiling':>8} {'GPU fold':>9} {'ceiling':>8} "
+          f"{'encode':>7} {'nussinov()':>10} {'CPU':>8} agree")
+    for r in rows:
+        print(f"{r['count']:>9,} x {r['n']:>4} {r['gpu_end_to_end_s']:>15.3f} {r['seq_per_s']:>10,.0f} "
+              f"{r['ceiling_fraction_end_to_end']:>8.1%} {r['gpu_fold_s']:>9.3f} {r['ceiling_fraction_fold']:>8.1%} "
+              f"{r['encode_s']:>7.3f} {r.get('gpu_records_api_s', float('nan')):>10.3f} "
+              f"{r.get('cpu_s', float('nan')):>8.2f} {'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'}")
+    payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows}
+    path = args.json.replace(".json", "_batch.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    for target in [path] + ([os.path.join(os.environ["OUT"], "nussinov_gpu_batch.json")] if os.environ.get("OUT") else []):
+        with open(target, "w") as fh:
+            json.dump(payload, fh, indent=1)
+    print(f"wrote {path}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--batch", action="store_true", help="time batches of many RNAs (see --rows)")
+    parser.add_argument("--rows", default=BATCH_ROWS, help="batch rows, COUNTxLENGTH,...")
+    parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
     parser.add_argument("--cpu-max", type=int, default=6000, help="longest length timed on the CPU")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_gpu.json"))
     args = parser.parse_args()
+    if args.batch:
+        return main_batch(args)
 
     cp = gpu._gpu.require_gpu()
     device = gpu._gpu.device_name()

@@ -243,3 +243,49 @@ def test_cli_folds_whole_genome_on_gpu():
     structure, score = lines[2].split(" ", 1)
     assert len(structure) == 29903 and structure.count("(") == structure.count(")") > 5000
     assert score.strip("() ").isdigit()
+
+
+def _batch_case(seed, longest=3000):
+    """Lengths 0 to ``longest``, every path's edges (shared-memory blocks, tiled batches, one alone),
+    with N and lower case."""
+    rng = random.Random(seed)
+    lengths = [0, 1, 2, 3, 31, 32, 33, 65, 66, 255, 256, 257, 511, 1000, 2047, longest]
+    lengths += [rng.randint(0, 400) for _ in range(40)] + [rng.randint(400, longest) for _ in range(6)]
+    seqs = []
+    for k, n in enumerate(lengths):
+        seq = "".join(rng.choice("ACGUACGUN") for _ in range(n))
+        seqs.append(seq.lower().replace("u", "t") if k % 4 == 1 else seq)
+    return seqs
+
+
+@pytest.mark.parametrize("seed, params", [(1, FoldParams()), (2, FoldParams.bpmax()),
+                                          (3, FoldParams(min_loop=0, au=1000, gc=700, gu=0))],
+                         ids=["default", "bpmax", "int32 cells above 65 nt"])
+def test_batch_of_mixed_lengths_equals_cpu_one_by_one(seed, params, sizes, monkeypatch):
+    """nussinov_batch and nussinov on the GPU against the CPU one sequence at a time; sequences over
+    2,000 nt go alone (as they would over BATCH_TILED_MAX), the rest in shared-memory and tiled bins."""
+    from bioaccel.fold import _gpu_batch, nussinov, nussinov_batch
+
+    monkeypatch.setattr(_gpu_batch, "BATCH_TILED_MAX", 2000)
+    seqs = _batch_case(seed)
+    expect = [nussinov([s], params=params)[0] for s in seqs]
+    scores, structures = nussinov_batch(seqs, params=params, backend="gpu")
+    assert scores.tolist() == [r.score for r in expect]
+    assert structures.astype(str).tolist() == [r.structure for r in expect]
+    assert nussinov_batch(seqs, params=params, backend="gpu", traceback=False).scores.tolist() == scores.tolist()
+    got = nussinov(seqs, params=params, backend="gpu")
+    assert [(r.score, r.structure) for r in got] == [(r.score, r.structure) for r in expect]
+
+
+def test_batch_of_one_length_many_tables(sizes, monkeypatch):
+    """Many tables of one bin in one launch group (and several groups), in input order."""
+    from bioaccel.fold import _gpu_batch, nussinov_batch
+
+    rng = random.Random(8)
+    seqs = ["".join(rng.choice("ACGU") for _ in range(n)) for n in [200] * 300 + [700] * 40]
+    rng.shuffle(seqs)
+    cpu = nussinov_batch(seqs)
+    monkeypatch.setattr(_gpu_batch, "BATCH_TABLE_BYTES", 8 * _gpu_batch.tiled_bytes(700, 2, sizes.batch_tile))
+    gpu = nussinov_batch(seqs, backend="gpu")                                   # groups of 8 tables
+    assert gpu.scores.tolist() == cpu.scores.tolist()
+    assert gpu.structures.tolist() == cpu.structures.tolist()

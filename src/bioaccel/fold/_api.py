@@ -18,8 +18,8 @@ BATCH_MAX_LENGTH = 800
 #: A batch is folded once it holds this much work (sum of n^3) or this many sequences.
 BATCH_MAX_WORK = 4e9
 BATCH_MAX_COUNT = 20_000
-#: Sequences handed to the GPU backend per call.
-GPU_CHUNK = 4096
+#: Sequences handed to the GPU backend per call (one packed batch: fold/_gpu_batch.py).
+GPU_CHUNK = 65_536
 
 
 def _params(params):

@@ -16,7 +16,10 @@ from dataclasses import dataclass, replace
 class LaunchSizes:
     tile: int = 128                   # tiled variant: tile edge (32, 64 or 128; (tile/8)^2 bulk threads)
     seed_tile: int = 32               # Ours1 / Ours2 (blocked, blocked-packed): the paper's 32 x 32 tiles
-    batch_threads: int = 256          # threads of a batch block (one short sequence each)
+    batch_threads: int = 1024         # most threads of a batch block (one short sequence each, a thread per cell)
+    batch_shared_max: int = 256       # longest sequence folded in shared memory (nussinov_batch.cu)
+    batch_tile: int = 64              # tile edge of the tiled batches (longer sequences, many per launch)
+    batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal
@@ -27,9 +30,9 @@ class LaunchSizes:
 
 
 SIZES = LaunchSizes()
-TEST_SIZES = replace(SIZES, tile=32, seed_tile=8, batch_threads=32, two_kernel_switch=4, two_kernel_block=32,
-                     chang_initial_stage=4, chang_final_stage_cells=8, chang_block=32, bulk_min_products=1,
-                     traceback_threads=64)
+TEST_SIZES = replace(SIZES, tile=32, seed_tile=8, batch_threads=32, batch_tile=32, batch_traceback_threads=32,
+                     two_kernel_switch=4, two_kernel_block=32, chang_initial_stage=4, chang_final_stage_cells=8,
+                     chang_block=32, bulk_min_products=1, traceback_threads=64)
 BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory stage, by cell size
 
 
@@ -40,13 +43,16 @@ def stage_bytes(tile, itemsize):
 
 def name_expressions(sizes=SIZES):
     """Every .cu file of fold/kernels and the template instantiations ``sizes`` asks of it."""
-    t = sizes.tile
+    t, b = sizes.tile, sizes.batch_tile
     return {name: tuple(dict.fromkeys(names)) for name, names in {   # no name twice (test sizes share some)
         "nussinov_fast.cu": (   # 64-byte int16 stages too: the profile compares them
             f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2, {t}, 2, 64>",
-            f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>"),
+            f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>",
+            f"batch_bulk<Int16x2, {b}, 2, {stage_bytes(b, 2)}>", f"batch_bulk<Int32x1, {b}, 2, {stage_bytes(b, 4)}>",
+            f"batch_finish<short, {b}>", f"batch_finish<int, {b}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
-                                  f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>"),
+                                  f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>",
+                                  f"batch_traceback<short, {b}>", f"batch_traceback<int, {b}>"),
         "nussinov_diagonal.cu": ("diagonal_cell_per_thread", f"diagonal_cell_per_block<{sizes.two_kernel_block}>",
                                  f"diagonal_cell_per_block<{sizes.chang_block}>",
                                  f"diagonal_cell_per_grid<{sizes.chang_block}>"),

@@ -64,10 +64,11 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 //             run beside the finish of diagonal d-1; blockIdx.y takes `chunk` of them.
 // edges == 1: the two edge products K = I+1 and K = J-1 (blockIdx.y = 0, 1), which need diagonal d-1.
 // Both meet in the scratch tile through atomicMax.
-template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
-__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
-fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
-          int edges) {
+// edges == 2: every product I+1 <= K <= J-1 in one block (batches: many sequences fill the GPU).
+// One tile (I, J) of one table; `part` is blockIdx.y of the single-sequence launches.
+template <typename P, int TILE, int STAGE_BYTES>
+__device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
+                                          int nt, int d, int chunk, int edges, int I, int part) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int SIDE = TILE / 8;                   // threads per side, each 8 x 8 cells
@@ -83,14 +84,17 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
     auto Bs = reinterpret_cast<score_t (*)[KS][TILE]>(bulk_smem + 2 * TILE * ALD * SZ);
 
     TiledLayout<TILE> L{nt};
-    const int I = blockIdx.x, J = I + d;
+    const int J = I + d;
     int K0, K1;
-    if (edges) {
-        if (blockIdx.y == 1 && J - 1 == I + 1) return;   // d == 2: one edge product only
-        K0 = blockIdx.y == 0 ? I + 1 : J - 1;
+    if (edges == 2) {
+        K0 = I + 1;
+        K1 = J;
+    } else if (edges) {
+        if (part == 1 && J - 1 == I + 1) return;         // d == 2: one edge product only
+        K0 = part == 0 ? I + 1 : J - 1;
         K1 = K0 + 1;
     } else {
-        K0 = I + 2 + blockIdx.y * chunk;
+        K0 = I + 2 + part * chunk;
         K1 = min(J - 1, K0 + chunk);
     }
     const int tx = threadIdx.x % SIDE, ty = threadIdx.x / SIDE;
@@ -174,6 +178,23 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
             }
 }
 
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+          int edges) {
+    bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y);
+}
+
+// Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
+// picks the table, each block does every product of its tile (edges == 2).
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d,
+           long long table_cells, long long scratch_cells) {
+    const long long z = blockIdx.y;
+    bulk_tile<P, TILE, STAGE_BYTES>(V + z * table_cells, scratch + z * scratch_cells, nt, d, 0, 2, blockIdx.x, 0);
+}
+
 // ---- in-tile finish -----------------------------------------------------------------------------
 // The cells of a tile that depend on the tile itself are done wavefront by wavefront (q - r constant).
 // The splits of a cell lie inside tile I (A(r, m) + X(m, q)) and inside tile J (X(r, m) + B(m, q)).
@@ -185,9 +206,9 @@ fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, 
 #define FINISH_LANES 4
 
 template <typename score_t, int TILE>
-__global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
-fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
-            const PairModel* __restrict__ pm, int n, int nt, int d) {
+__device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __restrict__ scratch,
+                                            const code_t* __restrict__ s, const PairModel* __restrict__ pm,
+                                            int n, int nt, int d, int I) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     constexpr int LD = TILE + 4 / sizeof(score_t);     // an odd number of words per row: no bank conflicts
     constexpr int THREADS = TILE * FINISH_LANES;
@@ -197,7 +218,7 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
 
     TiledLayout<TILE> L{nt};
     const int N = n + 1;
-    const int I = blockIdx.x, J = I + d;
+    const int J = I + d;
     const int tid = threadIdx.x;
     const bool diagonal = d == 0;
     int* acc = scratch + (long long)I * TILE * TILE;
@@ -281,6 +302,30 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     }
 }
 
+template <typename score_t, int TILE>
+__global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
+fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+            const PairModel* __restrict__ pm, int n, int nt, int d) {
+    finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x);
+}
+
+// The batch form: blockIdx.y picks table z, which holds sequence ids[z] (its letters at
+// codes[starts[id] .. starts[id + 1])); every sequence of a launch has the same tiles per side.
+template <typename score_t, int TILE>
+__global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
+batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ codes,
+             const long long* __restrict__ starts, const int* __restrict__ ids, const PairModel* __restrict__ pm,
+             int nt, int d, long long table_cells, long long scratch_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
+                               (int)(starts[id + 1] - start), nt, d, blockIdx.x);
+}
+
+// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
+// name expressions a run asks for, and compiles faster without these.
+#ifndef __CUDACC_RTC__
 // Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
 #define FAST_KERNELS(T)                                                                                     \
     template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int);         \
@@ -290,3 +335,14 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
 FAST_KERNELS(128)
 FAST_KERNELS(32)
 template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int);
+#define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
+    template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
+    template __global__ void batch_bulk<Int32x1, T, 2, S32>(const int*, int*, int, int, long long, long long);   \
+    template __global__ void batch_finish<short, T>(short*, int*, const code_t*, const long long*, const int*,   \
+                                                    const PairModel*, int, int, long long, long long);          \
+    template __global__ void batch_finish<int, T>(int*, int*, const code_t*, const long long*, const int*,       \
+                                                  const PairModel*, int, int, long long, long long);
+BATCH_TILED_KERNELS(128, 128, 64)
+BATCH_TILED_KERNELS(64, 128, 64)
+BATCH_TILED_KERNELS(32, 64, 64)
+#endif

@@ -10,14 +10,17 @@
 
 #define TB_THREADS 1024               // the most threads a traceback block may have (fold/_launch.py)
 
-// The walk itself, by a whole block (any blockDim); used by the traceback kernel below and by the
-// batch kernel (nussinov_batch.cu) over its shared-memory table.
+// The walk itself, by a whole block (any blockDim); used by the traceback kernels below and by the
+// batch kernel (nussinov_batch.cu) over its shared-memory table. `chars` (nullptr: not wanted) gets
+// the dot-bracket letters beside pair_to, so that a batch needs no pass over pair_to on the host.
 template <typename Score, typename Layout>
 __device__ void walk_structure(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
-                               int2* stack, int* pair_to, int* status) {
+                               int2* stack, int* pair_to, unsigned char* chars, int* status) {
     __shared__ int top, ci, cc, cv, found, state;   // state: 0 scan needed, 1 handled, 2 done
     const int tid = threadIdx.x, nthreads = blockDim.x;
     for (int x = tid; x < n; x += nthreads) pair_to[x] = -1;
+    if (chars != nullptr)
+        for (int x = tid; x < n; x += nthreads) chars[x] = '.';
     if (tid == 0) {
         top = 0;
         if (n >= 2) stack[top++] = make_int2(0, n);
@@ -37,6 +40,10 @@ __device__ void walk_structure(const Score* V, const Layout& L, const code_t* s,
                     if (w > 0 && load_v(V, L, i + 1, c - 1) + w == v) {
                         pair_to[i] = c - 1;
                         pair_to[c - 1] = i;
+                        if (chars != nullptr) {
+                            chars[i] = '(';
+                            chars[c - 1] = ')';
+                        }
                         stack[top++] = make_int2(i + 1, c - 1);
                     } else if (load_v(V, L, i + 1, c) == v) {          // m = i + 1: V(i, i+1) = 0
                         stack[top++] = make_int2(i + 1, c);
@@ -76,9 +83,33 @@ template <typename Score, typename Layout>
 __global__ void __launch_bounds__(TB_THREADS)
 traceback(const Score* __restrict__ V, Layout L, const code_t* __restrict__ s, const PairModel* __restrict__ pm, int n,
           int2* __restrict__ stack, int* __restrict__ pair_to, int* __restrict__ status) {
-    walk_structure(V, L, s, pm, n, stack, pair_to, status);
+    walk_structure(V, L, s, pm, n, stack, pair_to, (unsigned char*)nullptr, status);
 }
 
+// Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
+// sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
+// at the sequence's place in the batch. Each block has its own stack of stack_stride entries.
+template <typename Score, int T>
+__global__ void __launch_bounds__(TB_THREADS)
+batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
+                const long long* __restrict__ starts, const code_t* __restrict__ codes,
+                const PairModel* __restrict__ pm, int walk, int2* __restrict__ stack, int stack_stride,
+                int* __restrict__ scores, int* __restrict__ pair_to, unsigned char* __restrict__ chars,
+                int* __restrict__ status) {
+    const long long z = blockIdx.x;
+    const int id = ids[z];
+    const long long start = starts[id];
+    const int n = (int)(starts[id + 1] - start);
+    const Score* Vz = V + z * table_cells;
+    TiledLayout<T> L{nt};
+    if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
+    if (walk)
+        walk_structure(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start, status);
+}
+
+// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
+// name expressions a run asks for, and compiles faster without these.
+#ifndef __CUDACC_RTC__
 template __global__ void traceback<int, SquareLayout>(const int*, SquareLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
 template __global__ void traceback<int, PackedRowsLayout>(const int*, PackedRowsLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
 #define TILED_TRACEBACK(T)                                                                                    \
@@ -86,3 +117,12 @@ template __global__ void traceback<int, PackedRowsLayout>(const int*, PackedRows
     template __global__ void traceback<int, TiledLayout<T>>(const int*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*);
 TILED_TRACEBACK(128)
 TILED_TRACEBACK(32)
+#define BATCH_TRACEBACK(T)                                                                                   \
+    template __global__ void batch_traceback<short, T>(const short*, long long, int, const int*, const long long*, \
+        const code_t*, const PairModel*, int, int2*, int, int*, int*, unsigned char*, int*);                 \
+    template __global__ void batch_traceback<int, T>(const int*, long long, int, const int*, const long long*,     \
+        const code_t*, const PairModel*, int, int2*, int, int*, int*, unsigned char*, int*);
+BATCH_TRACEBACK(128)
+BATCH_TRACEBACK(64)
+BATCH_TRACEBACK(32)
+#endif

@@ -1,0 +1,214 @@
+"""Many sequences folded together on the GPU (variant ``tiled``): binned by length, many per launch.
+
+The sequences arrive back to back (uint8 codes on the device, ``starts`` on the host: sequence k is
+``codes[starts[k]:starts[k + 1]]``) and the results leave the same way: one score per sequence, and
+``pair_to`` and the dot-bracket letters at each sequence's own place. Nothing is copied per sequence;
+the host loops over bins, never over sequences.
+
+* up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
+  traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths.
+* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_fast.cu) with a
+  batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
+  launch doing one tile diagonal of every table, then one traceback block per table.
+* longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`).
+
+Every path gives the CPU's scores and structures (the traceback rule of fold/_traceback.py).
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _gpu
+from ..errors import InternalError
+from . import _launch
+from ._gpu_table import POISON, kernel, pair_model, score_units, trace_structure
+from ._gpu_tiled import bulk_kernel, finish_shared_bytes, tiles_per_side
+
+#: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
+BATCH_TILED_MAX = 6000
+#: Device bytes the tables of one tiled launch group may take.
+BATCH_TABLE_BYTES = 4 << 30
+#: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
+MAX_GRID_Y = 65_535
+
+
+@dataclass
+class PackedFolds:
+    """The folds of a batch on the device: ``scores`` (int32 units, one per sequence), ``pair_to``
+    (int32, partner or -1) and ``chars`` (uint8 dot-bracket letters), each of the last two the length
+    of all sequences together, sequence k at ``starts[k]:starts[k + 1]``."""
+
+    scores: object
+    pair_to: object
+    chars: object
+
+
+def shared_bytes(n):
+    """Dynamic shared memory of batch_fold for an n-long sequence: table, then stack.
+
+    >>> shared_bytes(200)
+    42224
+    """
+    N = n + 1
+    return (N * (N + 1) + 15) // 16 * 16 + (N + 1) * 8
+
+
+def block_threads(lengths, sizes):
+    """Threads of the batch_fold block of each length: one per cell of the widest diagonal computed
+    (n - 1 cells), in whole warps, at most ``sizes.batch_threads``.
+
+    >>> block_threads(np.array([2, 33, 200, 900]), _launch.SIZES).tolist()
+    [32, 32, 224, 928]
+    """
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths - 1 + 31) // 32 * 32))
+
+
+def _bins(keys, ids):
+    """``(key, ids with that key)`` for each distinct key, ids in input order within a bin."""
+    order = np.argsort(keys, kind="stable")
+    keys, ids = keys[order], ids[order]
+    cuts = np.flatnonzero(np.diff(keys)) + 1
+    return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
+
+
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk):
+    sizes = _launch.SIZES
+    fold = kernel("nussinov_batch.cu", f"batch_fold<{sizes.batch_threads}>")
+    for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
+        shared = shared_bytes(int(lengths[bin_ids].max()))
+        fold.max_dynamic_shared_size_bytes = shared
+        fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
+                                           np.int32(walk), out.scores, out.pair_to, out.chars, status),
+             shared_mem=shared)
+
+
+def tiled_bytes(n, itemsize, tile):
+    """Device bytes of one table of a tiled batch: table, one row of int32 scratch tiles, stack."""
+    nt = tiles_per_side(n, tile)
+    return nt * (nt + 1) // 2 * tile * tile * itemsize + nt * tile * tile * 4 + (n + 2) * 8
+
+
+def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status, walk):
+    sizes = _launch.SIZES
+    T = sizes.batch_tile
+    for nt, bin_ids in _bins(np.array([tiles_per_side(int(n), T) for n in lengths[ids]], dtype=np.int64), ids):
+        dtype = params.cell_dtype(int(lengths[bin_ids].max()))
+        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T)
+        group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
+        for first in range(0, len(bin_ids), group):
+            _fold_tiled_group(cp, codes_dev, starts_dev, bin_ids[first:first + group], lengths, nt, dtype,
+                              pm, out, status, walk)
+
+
+def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, out, status, walk):
+    """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
+    diagonal (all products of a tile in one block, then the finish), then traced back."""
+    sizes = _launch.SIZES
+    T = sizes.batch_tile
+    tag = "short" if dtype == np.int16 else "int"
+    count = len(ids)
+    table_cells = nt * (nt + 1) // 2 * T * T
+    scratch_cells = nt * T * T
+    tables = cp.full(count * table_cells, POISON, dtype=dtype)
+    scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
+    ids_dev = cp.asarray(ids.astype(np.int32))
+    bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
+    finish = kernel("nussinov_fast.cu", f"batch_finish<{tag}, {T}>")
+    finish_shared = finish_shared_bytes(dtype, T)
+    finish.max_dynamic_shared_size_bytes = finish_shared
+    nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
+    for d in range(nt):
+        if d >= 2:
+            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc), shared_mem=bulk_shared)
+        finish((nt - d, count), (T * 4,), (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
+               shared_mem=finish_shared)
+    longest = int(lengths[ids].max())
+    stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
+    trace = kernel("nussinov_traceback.cu", f"batch_traceback<{tag}, {T}>")
+    trace((count,), (sizes.batch_traceback_threads,),
+          (tables, tc, nt_, ids_dev, starts_dev, codes_dev, pm, np.int32(walk), stack, np.int32(longest + 2),
+           out.scores, out.pair_to, out.chars, status))
+
+
+def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
+    """Sequences too long for a batch: one at a time, each filling the GPU."""
+    from ._gpu import check_fits
+    from ._gpu_tiled import fill_tiled
+    from ._traceback import dot_bracket
+
+    for k in ids.tolist():
+        a, b = int(starts[k]), int(starts[k + 1])
+        check_fits(b - a, "tiled", params)
+        table = fill_tiled(codes_dev[a:b], b - a, params, pm)
+        out.scores[k] = score_units(table)
+        if walk:
+            pair_to = trace_structure(table, codes_dev[a:b], pm)
+            out.pair_to[a:b] = cp.asarray(pair_to)
+            out.chars[a:b] = cp.asarray(np.frombuffer(dot_bracket(pair_to).encode("ascii"), dtype=np.uint8))
+        del table
+        cp.get_default_memory_pool().free_all_blocks()
+
+
+def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
+    """Fold every sequence of a packed batch (``codes_dev`` on the device, ``starts`` int64 on the host,
+    one more than the sequences); device arrays of scores, pair_to and dot-bracket letters (the last two
+    left at -1 and '.' with ``traceback=False``)."""
+    cp = _gpu.require_gpu()
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.diff(starts)
+    total = int(starts[-1]) if len(starts) else 0
+    out = PackedFolds(scores=cp.asarray(np.where(lengths < 2, 0, -1).astype(np.int32)),   # < 2 nt: no pair
+                      pair_to=cp.full(max(total, 1), -1, dtype=np.int32),
+                      chars=cp.full(max(total, 1), ord("."), dtype=np.uint8))
+    if codes_dev.size == 0:
+        codes_dev = cp.zeros(1, dtype=np.uint8)
+    pm = pair_model(cp, params)
+    starts_dev = cp.asarray(starts)
+    status = cp.zeros(1, dtype=np.int32)
+    walk = bool(traceback)
+    ids = np.arange(len(lengths))
+    # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
+    in_int16 = (lengths // 2) * int(params.pair_table().max()) <= np.iinfo(np.int16).max
+    shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
+    tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
+    alone = (lengths >= 2) & ~shared & ~tiled
+    if shared.any():
+        _fold_shared(cp, codes_dev, starts_dev, ids[shared], lengths, pm, out, status, walk)
+    if tiled.any():
+        _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
+    if alone.any():
+        _fold_alone(cp, codes_dev, starts, ids[alone], params, pm, out, walk)
+    if int(status.get()[0]) != 0:
+        raise InternalError("the GPU batch traceback found a table value no split reproduces")
+    if bool((out.scores < 0).any()):
+        raise InternalError("the GPU batch left a sequence without a score")
+    return out
+
+
+def fold_list(codes_list, params, *, traceback=True) -> list:
+    """``[(score in units, pair_to or None)]`` of each sequence (uint8 codes), for FoldResult objects.
+
+    The folding is :func:`fold_packed`; only the split into per-sequence arrays loops in Python.
+    """
+    cp = _gpu.require_gpu()
+    lengths = np.fromiter(map(len, codes_list), dtype=np.int64, count=len(codes_list))
+    starts = np.zeros(len(codes_list) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    joined = np.concatenate(codes_list).astype(np.uint8) if len(codes_list) else np.zeros(0, np.uint8)
+    out = fold_packed(cp.asarray(joined), starts, params, traceback=traceback)
+    scores = cp.asnumpy(out.scores).tolist()
+    if not traceback:
+        return [(s, None) for s in scores]
+    pair_to = cp.asnumpy(out.pair_to)
+    return [(s, pair_to[starts[k]:starts[k + 1]].copy()) for k, s in enumerate(scores)]
+
+
+def ceiling_fraction(lengths, seconds, ceiling=30.8e12):
+    """Useful updates (n^3 / 6 per sequence) per second over the int16x2 DPX ceiling of limits.md.
+
+    >>> round(ceiling_fraction([26_000], 0.095), 2)
+    1.0
+    """
+    work = float(np.sum(np.asarray(lengths, dtype=np.float64) ** 3)) / 6
+    return work / seconds / ceiling if seconds > 0 else math.inf
