@@ -47,8 +47,8 @@ _NEGATIVE = _NegativeNumbers()
 def backends_of(registry) -> tuple:
     """The backends that have at least one variant of ``registry`` (the choices of ``--backend``).
 
-    >>> from bioaccel.interact._variants import VARIANTS
-    >>> backends_of(VARIANTS)
+    >>> from bioaccel._registry import Variant, VariantRegistry
+    >>> backends_of(VariantRegistry("demo", [Variant("only", ("cpu",), "a CPU-only algorithm")], defaults={"cpu": "only"}))
     ('cpu',)
     """
     from ._registry import BACKENDS
