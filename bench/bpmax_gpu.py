@@ -13,6 +13,7 @@ Rows:
 - useful updates per second (the recurrence's terms, bioaccel.interact._model.work / 2: one add and
   one max each) and the fraction of the int32 DPX ceiling of ../shared/design/limits.md (15.5 T/s; the
   kernels compute in int32), also printed against the int16x2 one (30.8 T/s);
+- Gildemaster 2021's design (variant ``banded-library``: D through the product library) on three shapes;
 - the CPU default variant (``tiled``) on this machine's cores on the smaller shapes, in the same run;
 - the product library alone (bench/maxplus_gpu.py, when present) on the seed's Figure 7.1/7.5 shapes;
 - the screen: the three svRNAs of examples/sars-cov-svrna.fa against --screen-targets random targets
@@ -51,7 +52,7 @@ def updates(M, N, params):
     return work(M, N, *params.spans(M, N)) / 2
 
 
-def gpu_row(cp, M, N, params, repeats, rng):
+def gpu_row(cp, M, N, params, repeats, rng, variant="fused"):
     from bioaccel.interact._gpu import window_scores
     from bioaccel.interact._strands import strand_band
 
@@ -59,19 +60,19 @@ def gpu_row(cp, M, N, params, repeats, rng):
     rb = random_codes(rng, N)
     L1 = params.spans(M, N)[0]
     timings = {}
-    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params)           # compile, warm up
-    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, timings=timings)
+    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant)   # compile, warm up
+    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant, timings=timings)
     times = []
     for _ in range(repeats):
         cp.cuda.Device().synchronize()
         start = time.perf_counter()
         S1 = strand_band(a, params.fold_params, L1)
-        found = window_scores(a, S1, [rb], params)
+        found = window_scores(a, S1, [rb], params, variant=variant)
         times.append(time.perf_counter() - start)
     best = int(found[0][0].max())
     total = float(np.median(times))
     u = updates(M, N, params)
-    return dict(M=M, N=N, window=params.window_target, products_s=timings["products"],
+    return dict(variant=variant, M=M, N=N, window=params.window_target, products_s=timings["products"],
                 finish_s=timings["finish"], end_to_end_s=total, updates=u, updates_per_s=u / total,
                 fraction_int32=u / total / CEILING_INT32, fraction_int16x2=u / total / CEILING_INT16X2,
                 best_units=best, a=a, rb=rb)
@@ -141,6 +142,11 @@ def main(argv=None):
         row.pop("a"), row.pop("rb")
         rows.append(row)
         print(json.dumps(row), flush=True)
+        if params.window_target and N in (1000, 5000, 20000):    # Gildemaster 2021's design on the same pair
+            seed = gpu_row(cp, M, N, params, args.repeats, random.Random(N), variant="banded-library")
+            seed.pop("a"), seed.pop("rb")
+            rows.append(seed)
+            print(json.dumps(seed), flush=True)
     library = []
     try:
         import maxplus_gpu
@@ -152,13 +158,13 @@ def main(argv=None):
     print(json.dumps(scr), flush=True)
 
     print(f"\n## BPMax on {_gpu.device_name()} (fused variant; int32 ceiling {CEILING_INT32 / 1e12} T/s)")
-    print("| query x target | window | products s | finish s | end to end s | useful updates/s | of int32 ceiling "
-          "| of int16x2 | CPU tiled s | GPU speedup |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| variant | query x target | window | products s | finish s | end to end s | useful updates/s | of int32 "
+          "ceiling | of int16x2 | CPU tiled s | GPU speedup |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         cpu = f"{r['cpu_tiled_s']:.3f}" if "cpu_tiled_s" in r else ""
         speed = f"{r['gpu_speedup']:.0f}x" if "gpu_speedup" in r else ""
-        print(f"| {r['M']} x {r['N']:,} | {r['window'] or 'none'} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
+        print(f"| {r['variant']} | {r['M']} x {r['N']:,} | {r['window'] or 'none'} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
               f"{r['end_to_end_s']:.4f} | {r['updates_per_s'] / 1e12:.2f} T | {r['fraction_int32']:.1%} | "
               f"{r['fraction_int16x2']:.1%} | {cpu} | {speed} |")
     print(f"\nscreen: {scr['svrnas']} svRNAs x {scr['targets']} targets (median {scr['median_nt']:.0f} nt, mean "

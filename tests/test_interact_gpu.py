@@ -1,4 +1,5 @@
-"""BPMax on the GPU: every GPU variant equal to the CPU default (``tiled``) cell by cell on random
+"""BPMax on the GPU: every GPU variant (``fused``; ``banded-library``, Gildemaster 2021's design over the
+product library of _maxplus_gpu) equal to the CPU default (``tiled``) cell by cell on random
 pairs, windowed and not, both weight settings; the svRNAs against SARS-CoV-2 pieces (scores, profiles,
 structures); many targets in one launch; the streamed path (a target cut into overlapping pieces) and
 the global-memory finish forced on small cases.
@@ -53,7 +54,8 @@ def _gpu_table(record, target, M, L1, N, L2):
     return out
 
 
-def test_fused_equals_tiled_cell_by_cell_on_random_pairs():
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
+def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant):
     """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
     settings; three targets of different lengths per launch."""
     cases = _random_cases(120, seed=11)
@@ -67,8 +69,8 @@ def test_fused_equals_tiled_cell_by_cell_on_random_pairs():
         M = len(a)
         for sizes in (TEST_SIZES, SIZES):
             record = []
-            found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, sizes=sizes,
-                                  record=record)
+            found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
+                                  sizes=sizes, record=record)
             for t, (b, crb) in enumerate(zip(targets, rbs)):
                 N = len(b)
                 L1, L2 = params.spans(M, N)
@@ -81,19 +83,20 @@ def test_fused_equals_tiled_cell_by_cell_on_random_pairs():
                 assert np.array_equal(found[t][1], window_folds(s2, L2)), (a, b, w1, w2)
 
 
-def _same_results(got, expected):
+def _same_results(got, expected, variant="fused"):
     assert len(got) == len(expected)
     for x, y in zip(got, expected):
         dx, dy = x.to_dict(), y.to_dict()
-        assert (dx.pop("backend"), dx.pop("variant")) == ("gpu", "fused")
+        assert (dx.pop("backend"), dx.pop("variant")) == ("gpu", variant)
         dy.pop("backend"), dy.pop("variant")
         assert dx == dy
         assert np.array_equal(x.window_scores, y.window_scores)
         assert (x.intra_query, x.intra_target, x.inter) == (y.intra_query, y.intra_target, y.inter)
 
 
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_api_equals_cpu_on_longer_pairs(layout, monkeypatch):
+def test_api_equals_cpu_on_longer_pairs(layout, variant, monkeypatch):
     """Queries of 16 to 40 nt against targets of 1 to 300 nt, windowed and not, both weights, sites,
     structures: the GPU's rows equal the CPU's, through the API."""
     from bioaccel.interact import _gpu_launch
@@ -107,10 +110,12 @@ def test_api_equals_cpu_on_longer_pairs(layout, monkeypatch):
             targets = [(f"t{k}", random_rna(rng, rng.choice([1, 5, rng.randint(6, longest)]))) for k in range(5)]
             params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
             options = dict(params=params, structure=True, sites=2)
-            _same_results(bpmax(queries, targets, backend="gpu", **options), bpmax(queries, targets, **options))
+            _same_results(bpmax(queries, targets, backend="gpu", variant=variant, **options),
+                          bpmax(queries, targets, **options), variant)
 
 
-def test_svrnas_against_sars_cov_2_pieces():
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
+def test_svrnas_against_sars_cov_2_pieces(variant):
     """The three svRNAs against 3 kb of SARS-CoV-2 and two shorter pieces, target window 128: scores,
     profiles, gains, three sites each and their structures equal to the CPU's."""
     genome = next(read_fasta(str(DATA / "sars-cov-2.fasta")))
@@ -119,7 +124,8 @@ def test_svrnas_against_sars_cov_2_pieces():
               Record("150", genome.sequence[5_000:5_150])]
     for rank in ("score", "gain"):
         options = dict(params=InteractParams(window_target=128), structure=True, sites=3, rank=rank)
-        _same_results(bpmax(svrnas, pieces, backend="gpu", **options), bpmax(svrnas, pieces, **options))
+        _same_results(bpmax(svrnas, pieces, backend="gpu", variant=variant, **options),
+                      bpmax(svrnas, pieces, **options), variant)
 
 
 def test_streamed_pieces_equal_one_launch():

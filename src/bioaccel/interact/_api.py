@@ -94,7 +94,7 @@ def _suggest_window(M, N, params, variant):
 CPU_RATE_PER_THREAD = {"tiled": 2.5e10, "naive": 2.5e8}
 #: Measured rate of the GPU variants, in units of :func:`work` per second on the whole device
 #: (bench/bpmax_gpu.py on an H100, 23 x 20,000 nt, target window 128).
-GPU_RATE = {"fused": 2e12}
+GPU_RATE = {"fused": 2e12, "banded-library": 1e12}
 
 
 def estimate_seconds(pairs, *, params=None, variant=None, threads=0) -> float:
@@ -285,7 +285,8 @@ def _gpu_pairs(pairs, params, variant, structure, threads, sites, rank, sizes=No
         rbs = [np.ascontiguousarray(pairs[i][0].codes[::-1]) for i in indices]
         for rb in rbs:
             params.cell_dtype(len(a), len(rb))  # refuses sizes that overflow
-        for i, rb, (win, folds) in zip(indices, rbs, window_scores(a, S1, rbs, params, sizes=sizes or SIZES)):
+        for i, rb, (win, folds) in zip(indices, rbs, window_scores(a, S1, rbs, params, variant=variant,
+                                                                   sizes=sizes or SIZES)):
             out[i] = _sites_of(query, pairs[i][0], a, rb, S1, None, win, folds, params, variant, "gpu", structure,
                                sites, rank)
     return out

@@ -104,14 +104,15 @@ def cut(target: int, codes: np.ndarray, span: int, piece_bases: int) -> list:
     return [Piece(target, s, codes[s:s + piece_bases], span) for s in range(0, n - span + 1, step)]
 
 
-def window_scores(a, S1band, targets, params, *, sizes: LaunchSizes = SIZES, record: "list | None" = None,
-                  timings: "dict | None" = None):
+def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: LaunchSizes = SIZES,
+                  record: "list | None" = None, timings: "dict | None" = None):
     """Every window score of query codes ``a`` against each reversed target in ``targets``.
 
     Returns one ``(win, folds)`` per target: ``win[i1, i2]`` = F(i1, i1 + L1 - 1, i2, i2 + L2 - 1) for
     every query window start i1 and every full target window row i2 < N - L2 + 1 (int32 units), and
     ``folds[i2]`` = S2(i2, i2 + L2 - 1), the window folded alone; (L1, L2) = ``params.spans(M, N)``.
-    ``S1band``: the query's fold as a band at least L1 wide (_strands). ``record``: a list that
+    ``S1band``: the query's fold as a band at least L1 wide (_strands). ``variant``: "fused" or
+    "banded-library" (the double reduction through the product library, _maxplus_gpu). ``record``: a list that
     receives, per launch, (pieces, F, S2, row stride) as host arrays (the tests' cell-by-cell check).
     ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
     (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little).
@@ -140,11 +141,12 @@ def window_scores(a, S1band, targets, params, *, sizes: LaunchSizes = SIZES, rec
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
     for group in _launches(pieces, M, L1, dtype, capacity):
-        _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings)
+        _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings,
+                variant)
     return results
 
 
-def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None):
+def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None, variant="fused"):
     """One launch group: the pieces back to back, every level, then the window scores into ``results``."""
     cp = _gpu.cupy()
     module = _gpu.load_module(KERNELS, "bpmax.cu", name_expressions=name_expressions(sizes)["bpmax.cu"])
@@ -177,10 +179,16 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     products = _timed(module.get_function(name), timings, "products")
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
+    if variant == "banded-library":
+        products = _timed(_library_level(module, cell, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
+                          timings, "products")
     for l1 in range(1, L1 + 1):
         mats = M - l1 + 1
-        products((mats * row_tiles * col_tiles,), (threads,),
-                 (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
+        if variant == "banded-library":
+            products(l1)
+        else:
+            products((mats * row_tiles * col_tiles,), (threads,),
+                     (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
         first = (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
         finish(F, S2, first, mats, self_=False)
     gather = module.get_function(f"bpmax_gather<{cell}>")
@@ -204,6 +212,40 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         offset += n
 
 
+def _library_level(module, cell, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
+    """The terms of a level that read shorter query intervals, Gildemaster 2021's way: the previous
+    level's matrices copied into the product library's tile-major pool, D as one library launch (a
+    column of l1 - 1 banded products for each matrix of the level), then R3, R4, the strand-1 pair and
+    the base case by a thread per cell. Returns ``level(l1)``."""
+    from . import _maxplus_gpu as library
+
+    cp = _gpu.cupy()
+    layout = library.band_layout(N, Wb, dtype=np.dtype(dtype).name, tile=sizes.library_tile or None)
+    pool = library.padding_pool(n_mat, layout, xp=cp)
+    I, _ = layout.tile_coordinates()
+    starts = cp.asarray(np.searchsorted(I, np.arange(layout.tiles_per_side)).astype(np.int32))
+    tile = (starts, np.int32(layout.tile), np.int32(layout.tiles))
+    to_tiles = module.get_function(f"bpmax_to_tiles<{cell}>")
+    border = module.get_function(f"bpmax_border<{cell}>")
+
+    def first(l1):
+        return (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
+
+    def level(l1):
+        mats = M - l1 + 1
+        if l1 >= 2:
+            below = M - l1 + 2
+            to_tiles((-(-below * N * Wb // 256),), (256,), (F, pool, *dims, np.int32(first(l1 - 1)), np.int32(below), *tile))
+            g, k = np.meshgrid(np.arange(mats), np.arange(l1 - 1), indexing="ij")
+            a_index = (k * M - k * (k - 1) // 2 + g).astype(np.int32)                       # m(g, k + 1)
+            b_index = ((l1 - k - 2) * M - (l1 - k - 2) * (l1 - k - 3) // 2 + g + k + 1).astype(np.int32)  # m(g+k+1, l1-k-1)
+            c_index = (first(l1) + np.arange(mats)).astype(np.int32)
+            library.banded_products(pool, pool, pool, cp.asarray(a_index), cp.asarray(b_index), cp.asarray(c_index),
+                                    layout, accumulate=False)
+        border((-(-mats * (N + 1) * (Wb + 1) // 256),), (256,), (a_dev, rb, S1d, F, pool, *dims, np.int32(l1), *tile))
+    return level
+
+
 def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
@@ -214,11 +256,14 @@ def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
         segments = -(-N // seg)
         smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: module.get_function(f"bpmax_finish<{cell}, {'true' if s else 'false'}>") for s in (True, False)}
+        if cell == "short":   # (F, S2) words: R1 and R2 in one instruction
+            kernels[False] = module.get_function("bpmax_finish_packed")
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem
+        threads = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
 
         def finish(F, S2, first, mats, self_):
-            kernels[self_]((mats * segments,), (sizes.finish_threads,),
+            kernels[self_]((mats * segments,), (threads,),
                            (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 

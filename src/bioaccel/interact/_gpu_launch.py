@@ -21,19 +21,20 @@ class LaunchSizes:
     finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
+    library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
 
 SIZES = LaunchSizes()
 TEST_SIZES = replace(SIZES, tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
-                     segment_rows=8)
+                     segment_rows=8, library_tile=16)
 
 
 def name_expressions(sizes: LaunchSizes = SIZES) -> dict:
     """Every .cu file of interact/kernels and the template instantiations ``sizes`` asks of it."""
     tile = f"{sizes.tile_rows}, {sizes.tile_cols}, {sizes.chunk}"
-    names = [f"bpmax_products_packed<{sizes.packed_rows}, {sizes.packed_cols}, {sizes.chunk}>"]
+    names = [f"bpmax_products_packed<{sizes.packed_rows}, {sizes.packed_cols}, {sizes.chunk}>", "bpmax_finish_packed"]
     for cell in ("short", "int"):
         names += [f"bpmax_products<{cell}, {tile}>", f"bpmax_finish<{cell}, false>", f"bpmax_finish<{cell}, true>",
                   f"bpmax_finish_diagonal<{cell}, false>", f"bpmax_finish_diagonal<{cell}, true>",
-                  f"bpmax_gather<{cell}>"]
+                  f"bpmax_gather<{cell}>", f"bpmax_to_tiles<{cell}>", f"bpmax_border<{cell}>"]
     return {"bpmax.cu": tuple(names)}

@@ -16,6 +16,10 @@ VARIANTS = VariantRegistry("BPMax", [
             "bioaccel's: query intervals as the outer grid, each target matrix a band on the device; per "
             "query length one launch of register-tiled banded max-plus products (D with R3/R4 as its border "
             "terms) and one finish of R1/R2 in shared memory; many targets back to back in one launch"),
+    Variant("banded-library", ("gpu",),
+            "the double reduction of each level as one launch of the banded max-plus product library "
+            "(jagged tile-major layout, one 1-D grid of the band's tiles), R3/R4 as separate parallel "
+            "reductions, the finish of R1/R2 as in fused", "GPU BPMax", "Gildemaster 2021"),
     Variant("naive", ("cpu",), "the recurrence as written, dense 4-D table", "BPMax",
             "Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz"),
 ], defaults={"cpu": "tiled", "gpu": "fused"})

@@ -278,6 +278,69 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The variant "banded-library" (Gildemaster 2021's design): the double reduction D of a level is one
+// launch of the banded max-plus product library (interact/kernels/maxplus.cu) over matrices kept in its
+// jagged tile-major layout; R3 and R4 are separate parallel reductions over k1 (the thesis's H3/H4),
+// here fused with the base case and the strand-1 pair. Two kernels move cells between the layouts.
+// The library stores cell (i, j) of a matrix at column j + 1 of tile (i / T, (j + 1) / T); tile row I
+// starts at tile starts[I]; each matrix has `tiles` tiles of T x T cells.
+__device__ __forceinline__ long long tile_cell(const int* __restrict__ starts, int T, int i, int j) {
+    const int I = i / T, J = (j + 1) / T;
+    return ((long long)(starts[I] + J - I) * T + i % T) * T + (j + 1) % T;
+}
+
+// level l1's matrices (band rows, final) into the library's pool
+template <typename T>
+__global__ void bpmax_to_tiles(const T* __restrict__ F, T* __restrict__ pool, DIMS_ARGS, const int first_mat,
+                               const int mats, const int* __restrict__ starts, const int tile, const int tiles) {
+    DIMS;
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= (long long)mats * N * Wb) return;
+    const int e = (int)(x % Wb);
+    const int i2 = (int)((x / Wb) % N);
+    const int q = (int)(x / ((long long)Wb * N));
+    if (i2 + e >= N) return;
+    const long long m = first_mat + q;
+    pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, i2 + e)] = F[m * g.mat_stride + (long long)i2 * RS + e + 1];
+}
+
+// every cell of level l1's matrices: the library's D (from the pool), R3, R4, the strand-1 pair and the
+// base case, into band rows (and the empty-target slot of each row)
+template <typename T>
+__global__ void bpmax_border(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
+                             T* __restrict__ F, const T* __restrict__ pool, DIMS_ARGS, const int l1,
+                             const int* __restrict__ starts, const int tile, const int tiles) {
+    DIMS;
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const int mats = M - l1 + 1;
+    if (x >= (long long)mats * (N + 1) * (Wb + 1)) return;
+    const int e = (int)(x % (Wb + 1)) - 1;
+    const int i2 = (int)((x / (Wb + 1)) % (N + 1));
+    const int i1 = (int)(x / ((long long)(Wb + 1) * (N + 1))), j1 = i1 + l1 - 1;
+    const long long m = mat_of(g, i1, l1);
+    T* out = F + m * g.mat_stride;
+    if (e < 0) {                                         // F(i1, j1, i2, i2 - 1) = S1(i1, j1)
+        out[(long long)i2 * RS] = (T)S1[i1 * L1 + l1 - 1];
+        return;
+    }
+    const int j2 = i2 + e;
+    if (j2 >= N) return;
+    int v = 0;
+    if (l1 == 1 && e == 0) v = pair_score(g, a[i1], rb[i2]);
+    if (l1 >= 5) v = max(v, pair_score(g, a[i1], a[j1]) + (int)F[mat_of(g, i1 + 1, l1 - 2) * g.mat_stride +
+                                                               (long long)i2 * RS + e + 1]);
+    if (l1 >= 2) {
+        v = max(v, (int)pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, j2)]);   // D
+        for (int k1 = i1; k1 < j1; ++k1) {
+            const long long at = (long long)i2 * RS + e + 1;
+            v = max(v, S1[i1 * L1 + k1 - i1] + (int)F[mat_of(g, k1 + 1, j1 - k1) * g.mat_stride + at]);   // R3
+            v = max(v, (int)F[mat_of(g, i1, k1 - i1 + 1) * g.mat_stride + at] + S1[(k1 + 1) * L1 + j1 - k1 - 1]);  // R4
+        }
+    }
+    out[(long long)i2 * RS + e + 1] = (T)v;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // finish: one block per (matrix of the level, segment of `seg` rows). The segment's rows and the
 // Wb - 1 rows below it go to shared memory, with the same rows of S2 (row stride SR, odd: no bank
 // conflicts down a diagonal; S2 read from global memory instead, a row per thread, made this 15x slower);
@@ -337,6 +400,54 @@ bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restri
 }
 
 // ---------------------------------------------------------------------------------------------------
+// finish for short cells, two terms per instruction: shared memory holds, for each cell, the word
+// (F(i2, j2), S2(i2, j2)). For the split at k2 the row word (F(i2,k2), S2(i2,k2)) plus the column word
+// with its halves swapped, (S2(k2+1,j2), F(k2+1,j2)), is (R2 term, R1 term): one __viaddmax_s16x2 does
+// both, where the plain finish does four 16-bit loads and two int updates.
+__global__ void __launch_bounds__(512)
+bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
+                    const int first_mat, const int seg, const int segments) {
+    DIMS;
+    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned* P = reinterpret_cast<unsigned*>(smem);
+    short* Pf = reinterpret_cast<short*>(smem);     // the F halves: Pf[2 * (r * SR + e)]
+    const int SR = (Wb + 1) | 1;
+    const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
+    short* mat = F + (first_mat + q) * g.mat_stride;
+    const int H = min(seg + Wb - 1, N - s);
+
+    for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
+        const int r = x / Wb, e = x % Wb;
+        const long long at = (long long)(s + r) * RS + e + 1;
+        P[r * SR + e] = pack2(mat[at], S2[at]);
+    }
+    __syncthreads();
+    for (int e = 1; e < Wb; ++e) {
+        for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
+            const int i2 = s + r;
+            const unsigned* row = P + r * SR;
+            const unsigned* column = P + (r + 1) * SR + e - 1;
+            unsigned both = 0xC000C000u;    // sentinels
+            int k = 0;
+            for (; k + 1 < e; k += 2) {
+                both = __viaddmax_s16x2(row[k], __byte_perm(column[k * (SR - 1)], 0, 0x1032), both);
+                both = __viaddmax_s16x2(row[k + 1], __byte_perm(column[(k + 1) * (SR - 1)], 0, 0x1032), both);
+            }
+            if (k < e) both = __viaddmax_s16x2(row[k], __byte_perm(column[k * (SR - 1)], 0, 0x1032), both);
+            int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+            if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)Pf[2 * ((r + 1) * SR + e - 2)]);
+            Pf[2 * (r * SR + e)] = (short)v;
+        }
+        __syncthreads();
+    }
+    const int rows = min(seg, N - s);
+    for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
+        const int r = x / Wb, e = x % Wb;
+        if (s + r + e < N) mat[(long long)(s + r) * RS + e + 1] = Pf[2 * (r * SR + e)];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // finish, one diagonal e of every matrix of the level in global memory: the path for bands too wide
 // for a segment in shared memory (long targets without a window). A thread per cell (i2, i2 + e).
 template <typename T, bool SELF>
@@ -390,7 +501,12 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     const code_t*, const code_t*, const int*, short*, DIMS_ARGS, const int, const int, const int);
 PACKED(64, 64, 32)
 PACKED(8, 16, 8)
+
 #define CELL(T) PRODUCTS(T, 32, 64, 32) PRODUCTS(T, 8, 16, 8) FINISH(T, false) FINISH(T, true) \
-    template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*);
+    template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*); \
+    template __global__ void bpmax_to_tiles<T>(const T*, T*, DIMS_ARGS, const int, const int, const int*, const int, \
+                                               const int); \
+    template __global__ void bpmax_border<T>(const code_t*, const code_t*, const int*, T*, const T*, DIMS_ARGS, \
+                                             const int, const int*, const int, const int);
 CELL(short)
 CELL(int)
