@@ -29,6 +29,7 @@ from ._gpu_launch import SIZES, LaunchSizes, name_expressions
 KERNELS = "bioaccel.interact.kernels"
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
 SMEM_LIMIT = 227 * 1024       # dynamic shared memory a block may have on Hopper
+WIDE_BAND = 150               # about the widest band whose finish segments fit in shared memory
 
 
 @dataclass
@@ -70,6 +71,8 @@ def bytes_per_base(M: int, L1: int, width: int, dtype) -> int:
     75360
     """
     cells = (matrices(M, L1) + 1) * row_stride(width)
+    if width > WIDE_BAND:       # the global-memory finish's diagonal-major copies of a level and of S2
+        cells += (M + 1) * width
     return cells * np.dtype(dtype).itemsize + 4 * (M - L1 + 2) + 8
 
 
@@ -267,15 +270,26 @@ def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
                            (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 
+    # bands too wide for shared memory: diagonal by diagonal over diagonal-major copies (see the kernel)
+    cp = _gpu.cupy()
+    dtype = np.int16 if cell == "short" else np.int32
+    M = int(dims[0])
+    Dg = cp.empty(M * Wb * N, dtype=dtype)       # the widest level has M matrices
+    S2d = cp.empty(Wb * N, dtype=dtype)
     kernels = {s: module.get_function(f"bpmax_finish_diagonal<{cell}, {'true' if s else 'false'}>")
                for s in (True, False)}
+    copy = {to: module.get_function(f"bpmax_diagonals<{cell}, {'true' if to else 'false'}>") for to in (True, False)}
 
     def finish(F, S2, first, mats, self_):
-        blocks = (-(-mats * N // 256),)
+        target, count = (S2, 1) if self_ else (F, mats)
+        blocks = (-(-count * Wb * N // 256),)
+        if not self_:
+            copy[True](blocks, (256,), (target, Dg, *dims, np.int32(first), np.int32(count)))
         for e in range(0 if self_ else 1, Wb):
-            kernels[self_](blocks, (256,), (rb, F, S2, *dims, np.int32(first), np.int32(mats), np.int32(e)))
+            kernels[self_]((-(-count * N // 256),), (256,), (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count),
+                                                            np.int32(e)))
+        copy[False](blocks, (256,), (target, S2d if self_ else Dg, *dims, np.int32(first), np.int32(count)))
     return finish
-
 
 def _timed(launch, timings, key):
     """``launch`` itself, or with ``timings`` a wrapper adding its device time to ``timings[key]``."""

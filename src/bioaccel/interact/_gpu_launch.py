@@ -36,5 +36,6 @@ def name_expressions(sizes: LaunchSizes = SIZES) -> dict:
     for cell in ("short", "int"):
         names += [f"bpmax_products<{cell}, {tile}>", f"bpmax_finish<{cell}, false>", f"bpmax_finish<{cell}, true>",
                   f"bpmax_finish_diagonal<{cell}, false>", f"bpmax_finish_diagonal<{cell}, true>",
-                  f"bpmax_gather<{cell}>", f"bpmax_to_tiles<{cell}>", f"bpmax_border<{cell}>"]
+                  f"bpmax_gather<{cell}>", f"bpmax_to_tiles<{cell}>", f"bpmax_border<{cell}>",
+                  f"bpmax_diagonals<{cell}, true>", f"bpmax_diagonals<{cell}, false>"]
     return {"bpmax.cu": tuple(names)}

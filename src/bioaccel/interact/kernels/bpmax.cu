@@ -449,30 +449,45 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
 
 // ---------------------------------------------------------------------------------------------------
 // finish, one diagonal e of every matrix of the level in global memory: the path for bands too wide
-// for a segment in shared memory (long targets without a window). A thread per cell (i2, i2 + e).
+// for a segment in shared memory (long targets without a window). The level's matrices are copied to a
+// diagonal-major buffer first, Dg[(q Wb + e) N + i2] = F(i2, i2 + e) of matrix q, and S2 is kept so too:
+// then both the row F(i2, i2 + k) and the column F(i2 + k + 1, i2 + e) of a split are contiguous across
+// a warp's threads (consecutive i2). (In band rows the column read a row per thread: 23 x 2,000 nt
+// without a window took 14 s.) A thread per cell (i2, i2 + e); SELF: the matrix is S2d itself.
 template <typename T, bool SELF>
-__global__ void bpmax_finish_diagonal(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restrict__ S2,
-                                      DIMS_ARGS, const int first_mat, const int mats, const int e) {
+__global__ void bpmax_finish_diagonal(const code_t* __restrict__ rb, T* __restrict__ Dg, const T* __restrict__ S2d,
+                                      DIMS_ARGS, const int mats, const int e) {
     DIMS;
     const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= (long long)mats * N) return;
     const int q = (int)(x / N), i2 = (int)(x % N);
     if (i2 + e >= N) return;
-    T* mat = F + (first_mat + q) * g.mat_stride;
-    T* row = mat + (long long)i2 * RS + 1;
-    int v = SELF ? 0 : (int)row[e];
+    T* D = Dg + (long long)q * Wb * N;
+    int v = SELF ? 0 : (int)D[(long long)e * N + i2];
     for (int k = 0; k < e; ++k) {
-        const T* below = mat + (long long)(i2 + k + 1) * RS + 1;
+        const long long row = (long long)k * N + i2, column = (long long)(e - k - 1) * N + i2 + k + 1;
         if (SELF) {
-            v = max(v, (int)row[k] + (int)below[e - k - 1]);
+            v = max(v, (int)D[row] + (int)D[column]);
         } else {
-            const T* s2below = S2 + (long long)(i2 + k + 1) * RS + 1;
-            v = max(v, (int)S2[(long long)i2 * RS + 1 + k] + (int)below[e - k - 1]);   // R1
-            v = max(v, (int)row[k] + (int)s2below[e - k - 1]);                         // R2
+            v = max(v, (int)S2d[row] + (int)D[column]);   // R1
+            v = max(v, (int)D[row] + (int)S2d[column]);   // R2
         }
     }
-    if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)mat[(long long)(i2 + 1) * RS + 1 + e - 2]);
-    row[e] = (T)v;
+    if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)D[(long long)(e - 2) * N + i2 + 1]);
+    D[(long long)e * N + i2] = (T)v;
+}
+
+// band rows <-> the diagonal-major buffer of the global-memory finish, for `mats` matrices from first_mat
+template <typename T, bool TO_DIAGONALS>
+__global__ void bpmax_diagonals(T* __restrict__ F, T* __restrict__ Dg, DIMS_ARGS, const int first_mat, const int mats) {
+    DIMS;
+    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= (long long)mats * Wb * N) return;
+    const int i2 = (int)(x % N), e = (int)((x / N) % Wb), q = (int)(x / ((long long)N * Wb));
+    if (i2 + e >= N) return;
+    T* band = F + (first_mat + q) * g.mat_stride + (long long)i2 * RS + e + 1;
+    T* diagonal = Dg + ((long long)q * Wb + e) * N + i2;
+    if (TO_DIAGONALS) *diagonal = *band; else *band = *diagonal;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -496,7 +511,8 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     template __global__ void bpmax_finish<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, const int, \
                                                    const int); \
     template __global__ void bpmax_finish_diagonal<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, \
-                                                            const int, const int);
+                                                            const int); \
+    template __global__ void bpmax_diagonals<T, SELF>(T*, T*, DIMS_ARGS, const int, const int);
 #define PACKED(TR, TC, KC) template __global__ void bpmax_products_packed<TR, TC, KC>( \
     const code_t*, const code_t*, const int*, short*, DIMS_ARGS, const int, const int, const int);
 PACKED(64, 64, 32)
