@@ -286,8 +286,8 @@ def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
         if not self_:
             copy[True](blocks, (256,), (target, Dg, *dims, np.int32(first), np.int32(count)))
         for e in range(0 if self_ else 1, Wb):
-            kernels[self_]((-(-count * N // 256),), (256,), (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count),
-                                                            np.int32(e)))
+            kernels[self_]((-(-count * N // 32),), (32, 8), (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count),
+                                                           np.int32(e)))
         copy[False](blocks, (256,), (target, S2d if self_ else Dg, *dims, np.int32(first), np.int32(count)))
     return finish
 

@@ -455,24 +455,36 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
 // a warp's threads (consecutive i2). (In band rows the column read a row per thread: 23 x 2,000 nt
 // without a window took 14 s.) A thread per cell (i2, i2 + e); SELF: the matrix is S2d itself.
 template <typename T, bool SELF>
-__global__ void bpmax_finish_diagonal(const code_t* __restrict__ rb, T* __restrict__ Dg, const T* __restrict__ S2d,
-                                      DIMS_ARGS, const int mats, const int e) {
+__global__ void __launch_bounds__(256)
+bpmax_finish_diagonal(const code_t* __restrict__ rb, T* __restrict__ Dg, const T* __restrict__ S2d, DIMS_ARGS,
+                      const int mats, const int e) {
+    // a block is 32 consecutive cells (the lanes: coalesced reads) x 8 groups of splits k (threadIdx.y):
+    // a diagonal has few cells for the reads in flight that hide the latency of each split's loads
     DIMS;
-    const long long x = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= (long long)mats * N) return;
+    __shared__ int part[8][33];
+    const int lane = threadIdx.x, group = threadIdx.y;
+    const long long x = (long long)blockIdx.x * 32 + lane;
     const int q = (int)(x / N), i2 = (int)(x % N);
-    if (i2 + e >= N) return;
+    const bool active = x < (long long)mats * N && i2 + e < N;
     T* D = Dg + (long long)q * Wb * N;
-    int v = SELF ? 0 : (int)D[(long long)e * N + i2];
-    for (int k = 0; k < e; ++k) {
-        const long long row = (long long)k * N + i2, column = (long long)(e - k - 1) * N + i2 + k + 1;
-        if (SELF) {
-            v = max(v, (int)D[row] + (int)D[column]);
-        } else {
-            v = max(v, (int)S2d[row] + (int)D[column]);   // R1
-            v = max(v, (int)D[row] + (int)S2d[column]);   // R2
+    int v = -(1 << 30);
+    if (active) {
+        for (int k = group; k < e; k += 8) {
+            const long long row = (long long)k * N + i2, column = (long long)(e - k - 1) * N + i2 + k + 1;
+            if (SELF) {
+                v = max(v, (int)D[row] + (int)D[column]);
+            } else {
+                v = max(v, (int)S2d[row] + (int)D[column]);   // R1
+                v = max(v, (int)D[row] + (int)S2d[column]);   // R2
+            }
         }
     }
+    part[group][lane] = v;
+    __syncthreads();
+    if (group != 0 || !active) return;
+    v = SELF ? 0 : (int)D[(long long)e * N + i2];
+#pragma unroll
+    for (int y = 0; y < 8; ++y) v = max(v, part[y][lane]);
     if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)D[(long long)(e - 2) * N + i2 + 1]);
     D[(long long)e * N + i2] = (T)v;
 }
