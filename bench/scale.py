@@ -10,7 +10,7 @@ Batches (random inputs, fixed seeds; written to a temporary folder):
 
 * fold: RNAs of 200 to 1,500 nt (CPU) or 8,000 to 24,000 nt (GPU), one item each, costing n^3;
 * interact: the svRNA screen, the three SARS-CoV svRNAs of examples/sars-cov-svrna.fa against random
-  transcripts of 300 to 3,000 nt (16 on the CPU, 240 on GPUs), target window 128, one item per pair (a
+  transcripts of 300 to 3,000 nt (16 on the CPU, 600 on GPUs), target window 128, one item per pair (a
   GPU task's pairs share their launches);
 * scan: random motifs of 6 to 16 columns (MEME file) over a random genome, both strands, P = 1e-4, one
   item per group of 32 motifs scanning every sequence (bioaccel.motif._scan_jobs).
@@ -86,7 +86,7 @@ def inputs(folder, gpu, quick):
         rnas = random_rnas(os.path.join(folder, "long.fa"), int(160 * scale) or 8, 8000, 24000, rng)
     else:
         rnas = random_rnas(os.path.join(folder, "rnas.fa"), int(240 * scale), 200, 1500, rng)
-    transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int((240 if gpu else 16) * scale) or 4, 300,
+    transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int((600 if gpu else 16) * scale) or 4, 300,
                               3000, rng)
     motifs = random_motifs(os.path.join(folder, "motifs.meme"), int((512 if gpu else 256) * scale), rng)
     genome = random_genome(os.path.join(folder, "genome.fa"), 4, int((8_000_000 if gpu else 250_000) * scale), rng)
