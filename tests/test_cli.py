@@ -102,7 +102,7 @@ def test_help_texts_name_papers_not_seeds_and_every_option_has_help():
                 assert action.help, f"{node.prog} {action.option_strings or action.dest}: no help text"
         todo.extend(_subparsers(node).values())
     usage = _subparsers(parser)["interact"].format_usage()
-    assert "--backend {cpu}" in usage
+    assert "--backend {cpu,gpu}" in usage
 
 
 def _long_fasta(tmp_path, n=16000):
