@@ -55,6 +55,50 @@ __device__ __forceinline__ int pair_score(const Dims& g, code_t x, code_t y) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Shared by the products kernels (and bpmax_border): which tile a block computes, the terms of a cell
+// that need no reduction, and the empty-target slot of the tile's rows.
+struct Tile {
+    int i1, l1, rt, ct, r0, c0;
+    long long m;
+};
+
+__device__ __forceinline__ Tile tile_of(const Dims& g, int l1, int col_tiles, int row_tiles, int rows, int cols) {
+    int b = blockIdx.x;
+    Tile t;
+    t.ct = b % col_tiles; b /= col_tiles;
+    t.rt = b % row_tiles; b /= row_tiles;
+    t.i1 = b;
+    t.l1 = l1;
+    t.r0 = t.rt * rows;
+    t.c0 = t.r0 + t.ct * cols;
+    t.m = mat_of(g, t.i1, l1);
+    return t;
+}
+
+// the base case and the strand-1 pair of cell (i2, j2) of matrix (i1, l1); 0 where neither applies
+template <typename T>
+__device__ __forceinline__ int start_value(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                           const T* __restrict__ F, int i1, int l1, int i2, int j2) {
+    const int e = j2 - i2;
+    int v = 0;
+    if (l1 == 1 && e == 0 && i2 < g.N) v = pair_score(g, a[i1], rb[i2]);
+    if (l1 >= 5 && e >= 0 && e < g.Wb && j2 < g.N)     // the pair (i1, j1) inside the query
+        v = max(v, pair_score(g, a[i1], a[i1 + l1 - 1]) +
+                       (int)F[mat_of(g, i1 + 1, l1 - 2) * g.mat_stride + (long long)i2 * g.RS + e + 1]);
+    return v;
+}
+
+// F(i1, j1, i2, i2 - 1) = S1(i1, j1) for the tile's rows (and row N after the last tile): column tile 0
+template <typename T>
+__device__ __forceinline__ void write_border(const Dims& g, const int* __restrict__ S1, T* __restrict__ out,
+                                             int i1, int l1, int rt, int rows, int row_tiles) {
+    const T s1 = (T)S1[i1 * g.L1 + l1 - 1];
+    for (int row = threadIdx.x; row < rows; row += blockDim.x)
+        if (rt * rows + row < g.N) out[(long long)(rt * rows + row) * g.RS] = s1;
+    if (rt == row_tiles - 1 && threadIdx.x == 0) out[(long long)g.N * g.RS] = s1;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // products: one block per (matrix of the level, tile of TR rows x TC absolute columns of its band).
 // Threads hold 4 x 4 cells; the reduction index k2 runs in chunks of KC staged in shared memory.
 template <typename T, int TR, int TC, int KC>
@@ -68,13 +112,9 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
     __shared__ __align__(16) int Bs[KC * BS];      // Bs[k][col] = F(k1+1,j1)(k2+1, j2)
 
     const int SENT = sentinel<T>();
-    int b = blockIdx.x;
-    const int ct = b % col_tiles; b /= col_tiles;
-    const int rt = b % row_tiles; b /= row_tiles;
-    const int i1 = b, j1 = i1 + l1 - 1;
-    const int r0 = rt * TR, c0 = r0 + ct * TC;
-    const long long m = mat_of(g, i1, l1);
-    T* out = F + m * g.mat_stride;
+    const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
+    const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
+    T* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
     const int tr = tid / (TC / 4), tc = tid % (TC / 4);
@@ -84,16 +124,7 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
-            int v = 0;
-            if (l1 == 1 && e == 0 && i2 < N) v = pair_score(g, a[i1], rb[i2]);
-            if (l1 >= 5 && e >= 0 && e < Wb && j2 < N) {   // the pair (i1, j1) inside the query
-                const T* inner = F + mat_of(g, i1 + 1, l1 - 2) * g.mat_stride;
-                v = max(v, pair_score(g, a[i1], a[j1]) + (int)inner[(long long)i2 * RS + e + 1]);
-            }
-            acc[r][c] = v;
-        }
+        for (int c = 0; c < 4; ++c) acc[r][c] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + c);
 
     if (l1 >= 2) {
         // k2 where some cell of the tile can read both operands inside their bands
@@ -142,12 +173,7 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
             const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
             if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = (T)acc[r][c];
         }
-    if (ct == 0) {   // the empty-target border of this matrix, rows r0 .. r0 + TR - 1 (and row N)
-        const int s1 = S1[i1 * g.L1 + l1 - 1];
-        for (int row = tid; row < TR; row += THREADS)
-            if (r0 + row < N) out[(long long)(r0 + row) * RS] = (T)s1;
-        if (rt == row_tiles - 1 && tid == 0) out[(long long)N * RS] = (T)s1;
-    }
+    if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -171,14 +197,9 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
     __shared__ __align__(16) unsigned As[KC * AS];  // As[k][row]: F(i1,k1)(i2, k2) in both lanes
     __shared__ __align__(16) unsigned Bs[KC * BS];  // Bs[k][w]: F(k1+1,j1)(k2+1, c0 + 2w, + 1)
     const int SENT = sentinel<short>();
-
-    int b = blockIdx.x;
-    const int ct = b % col_tiles; b /= col_tiles;
-    const int rt = b % row_tiles; b /= row_tiles;
-    const int i1 = b, j1 = i1 + l1 - 1;
-    const int r0 = rt * TR, c0 = r0 + ct * TC;
-    const long long m = mat_of(g, i1, l1);
-    short* out = F + m * g.mat_stride;
+    const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
+    const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
+    short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
     const int tr = tid / GROUPS, tc = tid % GROUPS;
@@ -191,16 +212,7 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
         for (int w = 0; w < 4; ++w) {
             int lane[2];
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
-                int v = 0;
-                if (l1 == 1 && e == 0 && i2 < N) v = pair_score(g, a[i1], rb[i2]);
-                if (l1 >= 5 && e >= 0 && e < Wb && j2 < N) {
-                    const short* inner = F + mat_of(g, i1 + 1, l1 - 2) * g.mat_stride;
-                    v = max(v, pair_score(g, a[i1], a[j1]) + (int)inner[(long long)i2 * RS + e + 1]);
-                }
-                lane[h] = v;
-            }
+            for (int h = 0; h < 2; ++h) lane[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
             acc[r][w] = pack2(lane[0], lane[1]);
         }
 
@@ -269,12 +281,7 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
                 const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
                 if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = v;
             }
-    if (ct == 0) {
-        const int s1 = S1[i1 * g.L1 + l1 - 1];
-        for (int row = tid; row < TR; row += THREADS)
-            if (r0 + row < N) out[(long long)(r0 + row) * RS] = (short)s1;
-        if (rt == row_tiles - 1 && tid == 0) out[(long long)N * RS] = (short)s1;
-    }
+    if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -325,10 +332,7 @@ __global__ void bpmax_border(const code_t* __restrict__ a, const code_t* __restr
     }
     const int j2 = i2 + e;
     if (j2 >= N) return;
-    int v = 0;
-    if (l1 == 1 && e == 0) v = pair_score(g, a[i1], rb[i2]);
-    if (l1 >= 5) v = max(v, pair_score(g, a[i1], a[j1]) + (int)F[mat_of(g, i1 + 1, l1 - 2) * g.mat_stride +
-                                                               (long long)i2 * RS + e + 1]);
+    int v = start_value(g, a, rb, F, i1, l1, i2, j2);
     if (l1 >= 2) {
         v = max(v, (int)pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, j2)]);   // D
         for (int k1 = i1; k1 < j1; ++k1) {
