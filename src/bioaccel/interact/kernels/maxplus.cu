@@ -86,6 +86,32 @@ struct BandTiles {
     }
 };
 
+// What one block of a product launch computes: output g, tile (I, J) at cells (i0, j0), and the chunks
+// of KS reduction indices m that can give a finite term: A'(i, m) needs 1 <= m - i <= W, B'(m, j')
+// 1 <= j' - m <= W (shifted columns).
+struct TileTask {
+    long long g, t;            // output, and the tile's place in storage order
+    int I, J, i0, j0, c0, chunks;
+    long long matrix_cells;
+};
+
+template <int T, int KS>
+__device__ __forceinline__ TileTask tile_task(int nb, int D, int tiles, int band, int n) {
+    TileTask task;
+    const BandTiles L{nb, D};
+    task.g = blockIdx.x / tiles;
+    task.t = blockIdx.x - task.g * tiles;
+    L.coordinates(task.t, task.I, task.J);
+    task.i0 = task.I * T;
+    task.j0 = task.J * T;
+    const int klo = max(task.i0 + 1, task.j0 - band);
+    const int khi = min(min(task.j0 + T - 2, task.i0 + T - 1 + band), n - 1);
+    task.c0 = klo / KS;
+    task.chunks = khi >= klo ? khi / KS - task.c0 + 1 : 0;
+    task.matrix_cells = (long long)tiles * T * T;
+    return task;
+}
+
 // Epilogue, once per cell and launch: only band cells are written (the padding stays NEG_INF for the
 // next product that reads this matrix); a result with no finite term becomes NEG_INF exactly. A
 // thread's rows are row0 + ROW_STEP x (ROW_STEP = 1: contiguous rows), its columns col0 onwards.
@@ -133,16 +159,9 @@ banded_maxplus(const typename P::cell_t* __restrict__ A, const typename P::cell_
     __shared__ __align__(16) cell_t Bs[2][KS][T];
 
     const BandTiles L{nb, D};
-    const long long g = blockIdx.x / tiles;
-    const long long t = blockIdx.x - g * tiles;
-    int I, J;
-    L.coordinates(t, I, J);
-    const int i0 = I * T, j0 = J * T;
-    // The k of any finite term of this tile: A'(i, m) needs 1 <= m - i <= W, B'(m, j') 1 <= j' - m <= W.
-    const int klo = max(i0 + 1, j0 - band);
-    const int khi = min(min(j0 + T - 2, i0 + T - 1 + band), n - 1);
-    const int c0 = klo / KS, chunks = khi >= klo ? khi / KS - c0 + 1 : 0;
-    const long long matrix_cells = (long long)tiles * TILE_CELLS;
+    const TileTask task = tile_task<T, KS>(nb, D, tiles, band, n);
+    const long long g = task.g, t = task.t, matrix_cells = task.matrix_cells;
+    const int I = task.I, J = task.J, i0 = task.i0, j0 = task.j0, c0 = task.c0, chunks = task.chunks;
 
     const int tid = threadIdx.x, tx = tid % SX, ty = tid / SX;
     auto load_stage = [&](int stage, int buf) {
@@ -258,15 +277,9 @@ banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::c
     __shared__ __align__(16) cell_t Bs[2][KS][T];
 
     const BandTiles L{nb, D};
-    const long long g = blockIdx.x / tiles;
-    const long long t = blockIdx.x - g * tiles;
-    int I, J;
-    L.coordinates(t, I, J);
-    const int i0 = I * T, j0 = J * T;
-    const int klo = max(i0 + 1, j0 - band);
-    const int khi = min(min(j0 + T - 2, i0 + T - 1 + band), n - 1);
-    const int c0 = klo / KS, chunks = khi >= klo ? khi / KS - c0 + 1 : 0;
-    const long long matrix_cells = (long long)tiles * TILE_CELLS;
+    const TileTask task = tile_task<T, KS>(nb, D, tiles, band, n);
+    const long long g = task.g, t = task.t, matrix_cells = task.matrix_cells;
+    const int I = task.I, J = task.J, i0 = task.i0, j0 = task.j0, c0 = task.c0, chunks = task.chunks;
     const int tid = threadIdx.x, tx = tid % SX, ty = tid / SX;
 
     uint4 areg[AV];
