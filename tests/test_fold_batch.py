@@ -25,9 +25,12 @@ def _one_by_one(seqs, params):
     return [r.score for r in results], [r.structure for r in results]
 
 
+@pytest.mark.parametrize("long_per_core", [10_000, 1])        # long ones one at a time / in the packed batch
 @pytest.mark.parametrize("params", PARAMS, ids=range(len(PARAMS)))
-def test_batch_equals_one_at_a_time(params, monkeypatch):
-    monkeypatch.setattr(_api, "BATCH_MAX_LENGTH", 60)           # long ones on all cores, one at a time
+def test_batch_equals_one_at_a_time(params, long_per_core, monkeypatch):
+    monkeypatch.setattr(_api, "BATCH_MAX_LENGTH", 60)           # "long" from 61 nt
+    monkeypatch.setattr(_batch_api, "LONG_PER_CORE", long_per_core)
+    monkeypatch.setattr(_batch_api, "PACKED_MAX_LENGTH", 120)   # and the longest still one at a time
     seqs = _mixed(60, 150, seed=17)
     scores, structures = nussinov_batch(seqs, params=params)
     expect_scores, expect_structures = _one_by_one(seqs, params)
