@@ -452,3 +452,16 @@ def test_dask_client_gives_the_same_results_in_the_same_order():
             Client(cluster) as client:
         remote = bpmax(queries, targets, params=params, structure=True, sites=2, client=client)
     _same(remote, local)
+
+
+def test_gpu_matrix_numbering_is_the_cpu_layouts():
+    """The GPU path numbers its target matrices as StreamPlan.mat_id does (pure Python, no GPU needed)."""
+    from bioaccel.interact._gpu import first_matrix, matrices
+    from bioaccel.interact._layout import StreamPlan
+
+    for M in (1, 5, 23):
+        for window in (None, *range(1, M)):
+            ids = StreamPlan(M, 50, InteractParams(window_query=window)).mat_id()
+            L1 = ids.shape[1]
+            assert [first_matrix(M, l1) for l1 in range(1, L1 + 1)] == ids[0].tolist()
+            assert matrices(M, L1) == ids.max() + 1

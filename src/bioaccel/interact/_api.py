@@ -269,10 +269,10 @@ def _gpu_round(targets, queries, params, variant, structure, threads, sites, ran
 GPU_ROUND_BASES = 4_000_000
 
 
-def _gpu_pairs(pairs, params, variant, structure, threads, sites, rank, sizes=None):
+def _gpu_pairs(pairs, params, variant, structure, threads, sites, rank):
     """The sites of many (target, query) pairs on the GPU: each query against all of its targets at once."""
     from ._gpu import window_scores
-    from ._gpu_launch import SIZES
+    from ._gpu_launch import SIZES       # read at each call: the GPU tests switch it to TEST_SIZES
 
     by_query = {}
     for index, (_, query) in enumerate(pairs):
@@ -287,7 +287,7 @@ def _gpu_pairs(pairs, params, variant, structure, threads, sites, rank, sizes=No
         for rb in rbs:
             params.cell_dtype(len(a), len(rb))  # refuses sizes that overflow
         for i, rb, (win, folds) in zip(indices, rbs, window_scores(a, S1, rbs, params, variant=variant,
-                                                                   sizes=sizes or SIZES)):
+                                                                   sizes=SIZES)):
             out[i] = _sites_of(query, pairs[i][0], a, rb, S1, None, win, folds, params, variant, "gpu", structure,
                                sites, rank)
     return out

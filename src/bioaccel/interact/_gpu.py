@@ -25,6 +25,7 @@ from .. import _gpu
 from .._memory import format_bytes
 from ..errors import ResourceError
 from ._gpu_launch import SIZES, LaunchSizes, name_expressions
+from ._layout import sentinel
 
 KERNELS = "bioaccel.interact.kernels"
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
@@ -55,13 +56,24 @@ def row_stride(width: int) -> int:
     return (width + 1 + 7) // 8 * 8
 
 
+def first_matrix(M, l1):
+    """The number of the first target matrix of query length ``l1``: matrices are numbered length by
+    length, m(i1, l1) = first_matrix(M, l1) + i1, as _layout.StreamPlan.mat_id numbers them for the CPU
+    (and kernels/bpmax.cu's mat_of). Works elementwise on NumPy arrays.
+
+    >>> first_matrix(23, 1), first_matrix(23, 2), first_matrix(23, 3)
+    (0, 23, 45)
+    """
+    return (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
+
+
 def matrices(M: int, L1: int) -> int:
     """Query intervals of at most L1 bases: the number of target matrices.
 
     >>> matrices(23, 23)
     276
     """
-    return sum(M - l + 1 for l in range(1, L1 + 1))
+    return first_matrix(M, L1 + 1)
 
 
 def bytes_per_base(M: int, L1: int, width: int, dtype) -> int:
@@ -166,12 +178,11 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     for p, n in zip(group, lengths):
         span[offset:offset + n - p.span + 1] = p.span
         offset += n
-    sentinel = -16384 if cell == "short" else -(2 ** 30)
-    F = cp.full(n_mat * stride, sentinel, dtype=dtype)   # poisoned: an unwritten cell read would show
-    S2 = cp.full(stride, sentinel, dtype=dtype)
+    F = cp.full(n_mat * stride, sentinel(dtype), dtype=dtype)   # poisoned: an unwritten cell read would show
+    S2 = cp.full(stride, sentinel(dtype), dtype=dtype)
     dims = (np.int32(M), np.int32(N), np.int32(L1), np.int32(Wb), np.int32(RS), np.int64(stride), pairs)
 
-    finish = _timed(_finisher(module, cell, rb, dims, N, Wb, sizes, np.dtype(dtype).itemsize), timings, "finish")
+    finish = _timed(_finisher(module, rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
     if cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
@@ -183,7 +194,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     if variant == "banded-library":
-        products = _timed(_library_level(module, cell, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
+        products = _timed(_library_level(module, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
                           timings, "products")
     for l1 in range(1, L1 + 1):
         mats = M - l1 + 1
@@ -192,12 +203,11 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         else:
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
-        first = (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
-        finish(F, S2, first, mats, self_=False)
+        finish(F, S2, first_matrix(M, l1), mats, self_=False)
     gather = module.get_function(f"bpmax_gather<{cell}>")
     span_dev = cp.asarray(span)
     windows = M - L1 + 1
-    first = (L1 - 1) * M - (L1 - 1) * (L1 - 2) // 2
+    first = first_matrix(M, L1)
     win = cp.empty(windows * N, dtype=np.int32)
     gather((-(-windows * N // 256),), (256,), (F, *dims, np.int32(first), np.int32(windows), span_dev, win))
     folds = cp.empty(N, dtype=np.int32)
@@ -215,7 +225,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         offset += n
 
 
-def _library_level(module, cell, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
+def _library_level(module, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
     """The terms of a level that read shorter query intervals, Gildemaster 2021's way: the previous
     level's matrices copied into the product library's tile-major pool, D as one library launch (a
     column of l1 - 1 banded products for each matrix of the level), then R3, R4, the strand-1 pair and
@@ -228,30 +238,29 @@ def _library_level(module, cell, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat
     I, _ = layout.tile_coordinates()
     starts = cp.asarray(np.searchsorted(I, np.arange(layout.tiles_per_side)).astype(np.int32))
     tile = (starts, np.int32(layout.tile), np.int32(layout.tiles))
+    cell = _cell(dtype)
     to_tiles = module.get_function(f"bpmax_to_tiles<{cell}>")
     border = module.get_function(f"bpmax_border<{cell}>")
-
-    def first(l1):
-        return (l1 - 1) * M - (l1 - 1) * (l1 - 2) // 2
 
     def level(l1):
         mats = M - l1 + 1
         if l1 >= 2:
             below = M - l1 + 2
-            to_tiles((-(-below * N * Wb // 256),), (256,), (F, pool, *dims, np.int32(first(l1 - 1)), np.int32(below), *tile))
+            to_tiles((-(-below * N * Wb // 256),), (256,), (F, pool, *dims, np.int32(first_matrix(M, l1 - 1)), np.int32(below), *tile))
             g, k = np.meshgrid(np.arange(mats), np.arange(l1 - 1), indexing="ij")
-            a_index = (k * M - k * (k - 1) // 2 + g).astype(np.int32)                       # m(g, k + 1)
-            b_index = ((l1 - k - 2) * M - (l1 - k - 2) * (l1 - k - 3) // 2 + g + k + 1).astype(np.int32)  # m(g+k+1, l1-k-1)
-            c_index = (first(l1) + np.arange(mats)).astype(np.int32)
+            a_index = (first_matrix(M, k + 1) + g).astype(np.int32)                  # F(i1, k1): m(g, k + 1)
+            b_index = (first_matrix(M, l1 - k - 1) + g + k + 1).astype(np.int32)    # F(k1+1, j1): m(g+k+1, l1-k-1)
+            c_index = (first_matrix(M, l1) + np.arange(mats)).astype(np.int32)
             library.banded_products(pool, pool, pool, cp.asarray(a_index), cp.asarray(b_index), cp.asarray(c_index),
                                     layout, accumulate=False)
         border((-(-mats * (N + 1) * (Wb + 1) // 256),), (256,), (a_dev, rb, S1d, F, pool, *dims, np.int32(l1), *tile))
     return level
 
 
-def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
+def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
+    cell, itemsize = _cell(dtype), np.dtype(dtype).itemsize
     row_bytes = ((Wb + 1) | 1) * itemsize * 2          # a row of the matrix and of S2
     budget = min(sizes.finish_bytes, SMEM_LIMIT)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
@@ -272,8 +281,6 @@ def _finisher(module, cell, rb, dims, N, Wb, sizes, itemsize):
 
     # bands too wide for shared memory: diagonal by diagonal over diagonal-major copies (see the kernel)
     cp = _gpu.cupy()
-    dtype = np.int16 if cell == "short" else np.int32
-    M = int(dims[0])
     Dg = cp.empty(M * Wb * N, dtype=dtype)       # the widest level has M matrices
     S2d = cp.empty(Wb * N, dtype=dtype)
     kernels = {s: module.get_function(f"bpmax_finish_diagonal<{cell}, {'true' if s else 'false'}>")
