@@ -6,7 +6,12 @@ fraction of the max-plus ceiling of the project's limits.md reached by the fill 
 n^3/6 over time, against 30.8 T/s for int16x2 DPX and 15.5 T/s for int32), and the fastest CPU variant
 at small n. Every variant's score at a length must agree; the table says so.
 
-    python3 bench/nussinov_gpu.py [--lengths 2000,6000,...] [--budget 60] [--cpu-max 6000]
+    python3 bench/nussinov_gpu.py [--lengths 2000,6000,...] [--budget 60] [--cpu-max 6000] [--compare-int32]
+
+Past 65,535 nt bioaccel keeps int16 cells over an int32 base per tile (fold/_gpu_tiled.py,
+cell_encoding): its fill counts against the int16x2 ceiling there too. ``--compare-int32`` also times
+the int32 cells at those lengths (the path before the offset encoding), with the same score required.
+The ``fill+tb`` column is the fraction of the ceiling counting the traceback's time with the fill's.
 
 ``--batch`` times batches of many RNAs instead (issue 14's rows, or ``--rows 20000x200,...``): end to
 end through ``nussinov_batch(list of str, backend="gpu")`` (encoding, fold, traceback, scores and
@@ -29,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 from bioaccel.alphabet import encode  # noqa: E402
 from bioaccel.fold import VARIANTS, FoldParams, fold_table  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
-from bioaccel.fold import _gpu_table  # noqa: E402
+from bioaccel.fold import _gpu_table, _launch  # noqa: E402
 
 CEILING = {"int16x2": 30.8e12, "int32": 15.5e12}      # limits.md, H200/H100, updates per second
 SEED_NAMES = {v: VARIANTS.variants[v].paper_name or "bioaccel" for v in VARIANTS.names("gpu")}
@@ -41,7 +46,9 @@ def random_rna(n, seed):
     return "".join(np.array(list("ACGU"))[rng.integers(0, 4, n)])
 
 
-def time_variant(cp, seq, params, variant):
+def time_variant(cp, seq, params, variant, encoding=None):
+    from bioaccel.fold._gpu_tiled import cell_encoding, fill_tiled
+
     codes = encode(seq)
     n = len(seq)
     pm = _gpu_table.pair_model(cp, params)
@@ -50,7 +57,10 @@ def time_variant(cp, seq, params, variant):
     t0 = time.perf_counter()
     codes_dev = cp.asarray(codes)
     start.record()
-    table = gpu.fill(codes_dev, n, params, pm, variant)
+    if encoding:
+        table = fill_tiled(codes_dev, n, params, pm, encoding=encoding)
+    else:
+        table = gpu.fill(codes_dev, n, params, pm, variant)
     filled.record()
     pair_to = _gpu_table.trace_structure(table, codes_dev, pm)
     traced.record()
@@ -62,9 +72,13 @@ def time_variant(cp, seq, params, variant):
     lanes = "int16x2" if variant == "tiled" and table.values.dtype == np.int16 else "int32"
     del table
     cp.get_default_memory_pool().free_all_blocks()
-    return {"score": score, "fill_s": fill_s, "traceback_s": trace_s, "end_to_end_s": total,
-            "pairs": int((pair_to >= 0).sum() // 2), "lanes": lanes,
-            "ceiling_fraction": (n ** 3 / 6) / fill_s / CEILING[lanes]}
+    result = {"score": score, "fill_s": fill_s, "traceback_s": trace_s, "end_to_end_s": total,
+              "pairs": int((pair_to >= 0).sum() // 2), "lanes": lanes,
+              "ceiling_fraction": (n ** 3 / 6) / fill_s / CEILING[lanes],
+              "ceiling_fraction_with_traceback": (n ** 3 / 6) / (fill_s + trace_s) / CEILING[lanes]}
+    if variant == "tiled":
+        result["encoding"] = encoding or cell_encoding(n, params, _launch.SIZES.tile)
+    return result
 
 
 def time_cpu(seq, params):
@@ -175,6 +189,8 @@ def main():
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
     parser.add_argument("--cpu-max", type=int, default=6000, help="longest length timed on the CPU")
+    parser.add_argument("--compare-int32", action="store_true",
+                        help="where the offset encoding is used, also time bioaccel's fill with int32 cells")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_gpu.json"))
     args = parser.parse_args()
     if args.batch:
@@ -188,6 +204,9 @@ def main():
     warm = random_rna(700, 0)
     for v in variants:                                             # compile and warm every kernel
         time_variant(cp, warm, params, v)
+    if "tiled" in variants:
+        for encoding in ("offset", "int32"):
+            time_variant(cp, warm, params, "tiled", encoding=encoding)
 
     rows, last = [], {}
     for n in lengths:
@@ -206,9 +225,12 @@ def main():
             if "fill_s" in result:
                 last[v] = (n, result["end_to_end_s"])
             print(f"  n={n:>7} {v:<15} {json.dumps(result)}", flush=True)
+            if v == "tiled" and args.compare_int32 and result.get("encoding") == "offset":
+                row["tiled_int32"] = time_variant(cp, seq, params, v, encoding="int32")
+                print(f"  n={n:>7} {'tiled, int32':<15} {json.dumps(row['tiled_int32'])}", flush=True)
         if n <= args.cpu_max:
             row["cpu"] = time_cpu(seq, params)
-        scores = {r["score"] for r in row["variants"].values() if "score" in r}
+        scores = {r["score"] for r in list(row["variants"].values()) + [row.get("tiled_int32", {})] if "score" in r}
         if row.get("cpu"):
             scores.add(row["cpu"]["score"])
         row["scores_agree"] = len(scores) == 1
@@ -216,7 +238,7 @@ def main():
 
     print(f"\nNussinov fill on {device}: seconds (fraction of the max-plus ceiling of limits.md)")
     header = f"{'n':>7} " + " ".join(f"{SEED_NAMES[v]:>18}" for v in variants)
-    header += f" {'trace(tiled)':>12} {'e2e(tiled)':>10} {'CPU best':>9} agree"
+    header += f" {'trace(tiled)':>12} {'fill+tb':>8} {'e2e(tiled)':>10} {'encoding':>8} {'CPU best':>9} agree"
     print(header)
     for row in rows:
         cells = []
@@ -231,8 +253,13 @@ def main():
         fast = row["variants"].get("tiled", {})
         cpu = row.get("cpu")
         print(f"{row['n']:>7} " + " ".join(cells)
-              + f" {fast.get('traceback_s', float('nan')):>12.3f} {fast.get('end_to_end_s', float('nan')):>10.3f}"
+              + f" {fast.get('traceback_s', float('nan')):>12.3f} {fast.get('ceiling_fraction_with_traceback', float('nan')):>8.1%}"
+              + f" {fast.get('end_to_end_s', float('nan')):>10.3f} {fast.get('encoding', '-'):>8}"
               + f" {cpu['fill_s'] if cpu else float('nan'):>9.2f} {'yes' if row['scores_agree'] else 'NO'}")
+        if "tiled_int32" in row:
+            r = row["tiled_int32"]
+            print(f"{'':>7} {'int32 cells:':>18} {r['fill_s']:>9.3f} ({r['ceiling_fraction']:5.1%} of int32), "
+                  f"traceback {r['traceback_s']:.3f}, end to end {r['end_to_end_s']:.3f}")
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
     payload = {"device": device, "ceilings": CEILING, "rows": rows}
     with open(args.json, "w") as fh:

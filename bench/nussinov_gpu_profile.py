@@ -53,15 +53,16 @@ def main():
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0)),
+                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0), None, np.int32(0)),
                      shared_mem=bulk_shared)
             for d in range(2, nt):
-                bulk((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1)), shared_mem=bulk_shared)
+                bulk((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1), None, np.int32(0)),
+                     shared_mem=bulk_shared)
 
         def finish_only():
             for d in range(nt):
                 finish((nt - d,), (T * _gpu_tiled.FINISH_LANES,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
-                                                         np.int32(d)), shared_mem=shared)
+                                                         np.int32(d), None), shared_mem=shared)
 
         def whole():
             gpu.fill(codes_dev, n, params, pm, "tiled")
@@ -72,7 +73,7 @@ def main():
 
         def one_diagonal(kernel, shared_bytes):
             return lambda: kernel((tiles, 1), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
-                                                       np.int32(0)), shared_mem=shared_bytes)
+                                                       np.int32(0), None, np.int32(0)), shared_mem=shared_bytes)
 
         t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
         useful = n ** 3 / 6

@@ -289,3 +289,80 @@ def test_batch_of_one_length_many_tables(sizes, monkeypatch):
     gpu = nussinov_batch(seqs, backend="gpu")                                   # groups of 8 tables
     assert gpu.scores.tolist() == cpu.scores.tolist()
     assert gpu.structures.tolist() == cpu.structures.tolist()
+
+
+def _helix_seqs(rng):
+    """Random sequences, and helices whose halves lie tiles apart (products far below their tile, which
+    the offset encoding skips with a tight threshold)."""
+    seqs = ["".join(rng.choice("ACGUN") for _ in range(n)) for n in (0, 1, 2, 3, 31, 32, 33, 64, 200, 301)]
+    return seqs + ["G" * 70 + "".join(rng.choice("ACGU") for _ in range(40)) + "C" * 70, "A" * 150 + "U" * 150]
+
+
+@pytest.mark.parametrize("tight", [False, True], ids=["threshold", "tight threshold"])
+def test_offset_encoding_every_cell_equals_cpu(sizes, tight, monkeypatch):
+    """int16 cells over an int32 base per tile (the encoding past 65,535 nt), forced on short sequences:
+    every cell, the structure and the score equal the CPU's and the plain int16 path's."""
+    from bioaccel.fold import _gpu_tiled
+
+    gpu, table_ops = _gpu(), _table()
+    cp = gpu._gpu.cupy()
+    if tight:           # the least negative valid threshold: more products skipped
+        monkeypatch.setattr(_gpu_tiled, "skip_below", lambda params, tile: -4 * tile * int(params.pair_table().max()))
+    rng = random.Random(21)
+    for k, seq in enumerate(_helix_seqs(rng)):
+        params = PARAMS[k % len(PARAMS)]
+        codes = encode(seq)
+        n = len(seq)
+        pm = table_ops.pair_model(cp, params)
+        codes_dev = cp.asarray(codes) if n else cp.zeros(1, np.uint8)
+        table = _gpu_tiled.fill_tiled(codes_dev, n, params, pm, encoding="offset")
+        assert table_ops.unwritten_cells(table) == 0, (n, params)
+        expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop)) if n else np.zeros((1, 1))
+        assert np.array_equal(table_ops.to_dense(table), expect), (n, params)
+        plain = _gpu_tiled.fill_tiled(codes_dev, n, params, pm, encoding="int16")
+        assert table_ops.score_units(table) == table_ops.score_units(plain)
+        pair_to = table_ops.trace_structure(table, codes_dev, pm)
+        assert list(pair_to) == list(table_ops.trace_structure(plain, codes_dev, pm)), (n, params)
+
+
+def _same_table(offset, plain):
+    """Every stored cell of an offset-encoded table, plus its tile's base, equals the int32 table's
+    (compared on the device, a few thousand tiles at a time); the same cells are unwritten in both."""
+    cp = _gpu()._gpu.cupy()
+    cells = offset.tile ** 2
+    tiles = offset.bases.size
+    assert plain.values.size == tiles * cells
+    assert not bool((offset.bases == _table().BASE_POISON).any())
+    for first in range(0, tiles, 4096):
+        last = min(tiles, first + 4096)
+        a = offset.values[first * cells:last * cells].reshape(-1, cells).astype(cp.int32)
+        b = plain.values[first * cells:last * cells].reshape(-1, cells)
+        written = b != _table().POISON
+        assert bool(((a != _table().POISON) == written).all())
+        assert not bool(cp.where(written, a + offset.bases[first:last, None] - b, 0).any())
+
+
+@pytest.mark.parametrize("n, params", [(70_000, FoldParams()), (12_001, FoldParams.bpmax())],
+                         ids=["70,000 nt", "bpmax 12,001 nt"])
+def test_offset_encoding_equals_int32_where_int16_overflows(n, params):
+    """Sequences whose scores pass int16 (the default encoding is then the offset one): the whole table,
+    the score and the structure equal the int32 path's."""
+    from bioaccel.fold import _gpu_tiled
+
+    gpu, table_ops = _gpu(), _table()
+    cp = gpu._gpu.cupy()
+    assert params.cell_dtype(n) == np.int32 and _gpu_tiled.cell_encoding(n, params, 128) == "offset"
+    rng = np.random.default_rng(n)
+    codes = rng.integers(0, 4, n).astype(np.uint8)
+    codes_dev = cp.asarray(codes)
+    pm = table_ops.pair_model(cp, params)
+    offset = gpu.fill(codes_dev, n, params, pm, "tiled")
+    assert offset.bases is not None and offset.values.dtype == np.int16
+    plain = _gpu_tiled.fill_tiled(codes_dev, n, params, pm, encoding="int32")
+    _same_table(offset, plain)
+    score = table_ops.score_units(offset)
+    assert score == table_ops.score_units(plain) > np.iinfo(np.int16).max // 2
+    pair_to = table_ops.trace_structure(offset, codes_dev, pm)
+    assert np.array_equal(pair_to, table_ops.trace_structure(plain, codes_dev, pm))
+    seq = "".join("ACGU"[x] for x in codes)
+    assert structure_score(seq, _dot_bracket(pair_to), params) == score

@@ -3,6 +3,8 @@
 Every GPU kernel works on half-open intervals (kernels/nussinov_common.cuh): V(i, c) = C(i, c-1) on
 the n + 1 posts of an n-long sequence. Tables are poisoned with -1 before a fill (every value is >= 0),
 so a cell a kernel failed to write stays visibly wrong; :func:`unwritten_cells` counts such cells.
+A tiled table may hold its cells relative to a base per tile (the offset encoding of long sequences,
+fold/_gpu_tiled.py): every reader here adds it back.
 """
 from dataclasses import dataclass
 
@@ -14,6 +16,7 @@ from . import _launch
 
 KERNELS = "bioaccel.fold.kernels"
 POISON = -1
+BASE_POISON = -(1 << 30)        # the base of a tile (offset encoding) that no finish has written
 
 
 def kernel(filename, name):
@@ -36,6 +39,7 @@ class DeviceTable:
     layout_arg: np.int64    # the one field of the layout struct (N, or tiles per side)
     n: int
     tile: int = 0           # tile edge of the "tiled" layout
+    bases: object = None    # "tiled" in the offset encoding: V = values + bases[tile number] (int32)
 
     @property
     def score_type(self):
@@ -49,14 +53,24 @@ def cell_index(table, i, c):
     if table.layout == "packed":
         N = int(table.layout_arg)
         return i * N - i * (i - 1) // 2 + (c - i)
-    nt, T = int(table.layout_arg), table.tile
-    I, J = i // T, c // T
-    return (I * nt - I * (I - 1) // 2 + (J - I)) * T * T + (i % T) * T + (c % T)
+    T = table.tile
+    return tile_number(table, i // T, c // T) * T * T + (i % T) * T + (c % T)
+
+
+def tile_number(table, I, J):
+    """The number of tile (I, J) of a tiled table (TiledLayout::index)."""
+    nt = int(table.layout_arg)
+    return I * nt - I * (I - 1) // 2 + (J - I)
 
 
 def read_cell(table, i, c):
     """V(i, c) of a DeviceTable (one cell; for the score and tests)."""
-    return 0 if c - i <= 1 else int(table.values[cell_index(table, i, c)].get())
+    if c - i <= 1:
+        return 0
+    value = int(table.values[cell_index(table, i, c)].get())
+    if table.bases is not None:
+        value += int(table.bases[tile_number(table, i // table.tile, c // table.tile)].get())
+    return value
 
 
 def score_units(table):
@@ -64,11 +78,15 @@ def score_units(table):
     return 0 if table.n < 2 else read_cell(table, 0, table.n)
 
 
-def _upper_values(table):
+def _upper_values(table, raw=False):
+    """Cells V(i, c), c - i >= 2, as stored (``raw``) or with their tile's base added."""
     N = table.n + 1
     values = _gpu.cupy().asnumpy(table.values).astype(np.int64)
     i, c = np.triu_indices(N, k=2)
-    return i, c, values[cell_index(table, i, c)]
+    cells = values[cell_index(table, i, c)]
+    if table.bases is not None and not raw:
+        cells += _gpu.cupy().asnumpy(table.bases)[tile_number(table, i // table.tile, c // table.tile)]
+    return i, c, cells
 
 
 def to_dense(table):
@@ -81,8 +99,12 @@ def to_dense(table):
 
 
 def unwritten_cells(table):
-    """How many cells V(i, c), c - i >= 2, still hold the poison the table was filled with."""
-    return int(np.count_nonzero(_upper_values(table)[2] == POISON))
+    """How many cells V(i, c), c - i >= 2, still hold the poison the table was filled with (and tiles
+    whose base, in the offset encoding, was never written)."""
+    unwritten = int(np.count_nonzero(_upper_values(table, raw=True)[2] == POISON))
+    if table.bases is not None:
+        unwritten += int((table.bases == BASE_POISON).sum())
+    return unwritten
 
 
 def trace_structure(table, codes_dev, pm):
@@ -91,14 +113,19 @@ def trace_structure(table, codes_dev, pm):
     n = table.n
     if n == 0:
         return np.zeros(0, dtype=np.int32)
-    layout = {"square": "SquareLayout", "packed": "PackedRowsLayout",
-              "tiled": f"TiledLayout<{table.tile}>"}[table.layout]
-    walk = kernel("nussinov_traceback.cu", f"traceback<{table.score_type}, {layout}>")
     stack = cp.empty((n + 2) * 2, dtype=np.int32)
     pair_to = cp.empty(n, dtype=np.int32)
     status = cp.zeros(1, dtype=np.int32)
-    walk((1,), (_launch.SIZES.traceback_threads,),
-         (table.values, table.layout_arg, codes_dev, pm, np.int32(n), stack, pair_to, status))
+    threads = (_launch.SIZES.traceback_threads,)
+    if table.bases is not None:
+        walk = kernel("nussinov_traceback.cu", f"traceback_offset<{table.score_type}, {table.tile}>")
+        walk((1,), threads, (table.values, table.layout_arg, table.bases, codes_dev, pm, np.int32(n), stack, pair_to,
+                             status))
+    else:
+        layout = {"square": "SquareLayout", "packed": "PackedRowsLayout",
+                  "tiled": f"TiledLayout<{table.tile}>"}[table.layout]
+        walk = kernel("nussinov_traceback.cu", f"traceback<{table.score_type}, {layout}>")
+        walk((1,), threads, (table.values, table.layout_arg, codes_dev, pm, np.int32(n), stack, pair_to, status))
     if int(status.get()[0]) != 0:
         raise InternalError("the GPU traceback found a table value no split reproduces (a corrupt table)")
     return cp.asnumpy(pair_to)

@@ -1,8 +1,8 @@
 """bioaccel's tiled Nussinov fill on the GPU (variant ``tiled``; kernels/nussinov_fast.cu).
 
-TILE x TILE tiles of the upper triangle only, int16 cells with Hopper's two-lane DPX max-plus while
-scores fit (int32 above: FoldParams.cell_dtype), split-K bulk products, the in-tile finish in shared
-memory. The finish chain (edge products, then finish, diagonal after diagonal) runs on a high-priority
+TILE x TILE tiles of the upper triangle only, int16 cells with Hopper's two-lane DPX max-plus (where
+scores pass int16, past 65,535 nt, the same int16 cells count from an int32 base per tile: see
+:func:`cell_encoding`), split-K bulk products, the in-tile finish in shared memory. The finish chain (edge products, then finish, diagonal after diagonal) runs on a high-priority
 stream; the interior products of diagonal d run on a second stream as soon as diagonal d-2 is finished,
 so they overlap the chain (docs/gpu-notes.md has what each step measured).
 """
@@ -12,19 +12,50 @@ import numpy as np
 
 from .. import _gpu
 from . import _launch
-from ._gpu_table import POISON, DeviceTable, kernel
+from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
 FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the finish
+INT16_MAX = 32767
 
 
 def tiles_per_side(n, tile):
     return math.ceil((n + 1) / tile)
 
 
+def cell_encoding(n, params, tile):
+    """How the tiled table of an n-long sequence stores its cells on the GPU.
+
+    ``"int16"`` where every score fits int16; else ``"offset"``: int16 cells holding V less an int32
+    base per tile, the smallest V of the tile (kernels/nussinov_fast.cu, bulk_tile). A tile's cells lie
+    within 2 T w of its base (one letter changes V by at most w, the largest weight in units), a
+    cell within 4 T w of the base that its bulk counts from, and a product's sums within 8 T w of it:
+    so ``offset`` needs 8 T w <= 32767 (w <= 31 with 128-tiles); ``"int32"`` beyond.
+
+    >>> from bioaccel.fold import FoldParams
+    >>> [cell_encoding(n, FoldParams(), 128) for n in (65_000, 100_000)], cell_encoding(100_000, FoldParams(gc=40), 128)
+    (['int16', 'offset'], 'int32')
+    """
+    if params.cell_dtype(n) == np.int16:
+        return "int16"
+    return "offset" if 8 * tile * int(params.pair_table().max()) <= INT16_MAX else "int32"
+
+
+def skip_below(params, tile):
+    """The bulk skips a product whose operands' bases sum to less than R + this (see bulk_tile): the
+    most negative frame that keeps every accumulator (at most 4 T w above R) inside int16.
+
+    >>> from bioaccel.fold import FoldParams
+    >>> skip_below(FoldParams(), 128)
+    -32255
+    """
+    return -(INT16_MAX - 4 * tile * int(params.pair_table().max()))
+
+
 def table_bytes(n, params, tile):
-    """Device bytes of the tiled table of an n-long sequence and its three scratch rows of tiles."""
+    """Device bytes of the tiled table of an n-long sequence, its bases and three scratch rows of tiles."""
     nt = tiles_per_side(n, tile)
-    table = nt * (nt + 1) // 2 * tile * tile * params.cell_dtype(n).itemsize
+    itemsize = 4 if cell_encoding(n, params, tile) == "int32" else 2
+    table = nt * (nt + 1) // 2 * (tile * tile * itemsize + 4)
     return table + 3 * nt * tile * tile * 4
 
 
@@ -66,15 +97,22 @@ def _priority_stream(cp, high):
     return cp.cuda.Stream(non_blocking=True, priority=-5 if high else 0)
 
 
-def fill_tiled(codes_dev, n, params, pm):
-    """Fill the tiled table of one sequence (codes on the device); returns a DeviceTable."""
+def fill_tiled(codes_dev, n, params, pm, encoding=None):
+    """Fill the tiled table of one sequence (codes on the device); returns a DeviceTable.
+
+    ``encoding`` (tests and benchmarks): ``"int16"``, ``"offset"`` or ``"int32"`` cells instead of
+    :func:`cell_encoding`'s choice; each gives the same table values where it holds them.
+    """
     cp = _gpu.cupy()
     sizes = _launch.SIZES
     T = sizes.tile
-    score_type = params.cell_dtype(n)
+    encoding = encoding or cell_encoding(n, params, T)
+    score_type = np.dtype(np.int32 if encoding == "int32" else np.int16)
     tag = "short" if score_type == np.int16 else "int"
     nt = tiles_per_side(n, T)
     table = cp.full(nt * (nt + 1) // 2 * T * T, POISON, dtype=score_type)
+    bases = cp.full(nt * (nt + 1) // 2, BASE_POISON, dtype=np.int32) if encoding == "offset" else None
+    skip = np.int32(skip_below(params, T) if encoding == "offset" else 0)
     # three scratch buffers in rotation: diagonal d's interior products are accumulated while the
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
@@ -99,18 +137,18 @@ def fill_tiled(codes_dev, n, params, pm):
             tiles, splits, chunk = plan[d]
             side.wait_event(finished[d - 2])
             with side:
-                bulk((tiles, splits), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0)),
-                     shared_mem=bulk_shared)
+                bulk((tiles, splits), (bulk_threads,),
+                     (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0), bases, skip), shared_mem=bulk_shared)
             interior_done = side.record()
         if d >= 2:
             with chain:
-                bulk((nt - d, 2), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1)),
+                bulk((nt - d, 2), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip),
                      shared_mem=bulk_shared)
         if d in plan:
             chain.wait_event(interior_done)
         with chain:
-            finish((nt - d,), (T * FINISH_LANES,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d)),
+            finish((nt - d,), (T * FINISH_LANES,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases),
                    shared_mem=shared)
         finished.append(chain.record())
     caller.wait_event(chain.record())
-    return DeviceTable(table, "tiled", np.int64(nt), n, tile=T)
+    return DeviceTable(table, "tiled", np.int64(nt), n, tile=T, bases=bases)

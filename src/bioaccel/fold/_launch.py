@@ -52,6 +52,7 @@ def name_expressions(sizes=SIZES):
             f"batch_finish<short, {b}>", f"batch_finish<int, {b}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
                                   f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>",
+                                  f"traceback_offset<short, {t}>",
                                   f"batch_traceback<short, {b}>", f"batch_traceback<int, {b}>"),
         "nussinov_diagonal.cu": ("diagonal_cell_per_thread", f"diagonal_cell_per_block<{sizes.two_kernel_block}>",
                                  f"diagonal_cell_per_block<{sizes.chang_block}>",

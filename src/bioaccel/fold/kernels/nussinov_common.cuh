@@ -41,17 +41,33 @@ struct PackedRowsLayout {        // upper triangle, row-major, 1-D (seed 001 "Ou
 template <int T>
 struct TiledLayout {             // upper-triangle tiles T x T, each contiguous, tiles row-major
     long long nt;                // tiles per side
-    __device__ __forceinline__ long long tile(int I, int J) const {
+    __device__ __forceinline__ long long index(int I, int J) const {     // the tile's number
         long long II = I;
-        return (II * nt - II * (II - 1) / 2 + (J - I)) * (long long)(T * T);
+        return II * nt - II * (II - 1) / 2 + (J - I);
     }
+    __device__ __forceinline__ long long tile(int I, int J) const { return index(I, J) * (long long)(T * T); }
     __device__ __forceinline__ long long at(int i, int c) const {
         return tile(i / T, c / T) + (i % T) * T + (c % T);
     }
+};
+
+// The offset encoding of long sequences (fold/_gpu_tiled.py): int16 cells hold V - base of their tile,
+// bases[index(I, J)] (int32) the smallest V of tile (I, J). Scores up to n/2 do not fit int16, but a
+// tile's cells differ by at most 2 (T - 1) weights (one letter more or less changes V by at most one pair).
+template <int T>
+struct TiledOffsetLayout {
+    TiledLayout<T> tiles;
+    const int* bases;
+    __device__ __forceinline__ long long at(int i, int c) const { return tiles.at(i, c); }
+    __device__ __forceinline__ int base(int i, int c) const { return bases[tiles.index(i / T, c / T)]; }
 };
 
 // V of an empty or one-letter interval is 0 whatever the layout stores there.
 template <typename Score, typename Layout>
 __device__ __forceinline__ int load_v(const Score* V, const Layout& L, int i, int c) {
     return (c - i <= 1) ? 0 : (int)V[L.at(i, c)];
+}
+template <typename Score, int T>
+__device__ __forceinline__ int load_v(const Score* V, const TiledOffsetLayout<T>& L, int i, int c) {
+    return (c - i <= 1) ? 0 : (int)V[L.at(i, c)] + L.base(i, c);
 }

@@ -33,6 +33,8 @@ struct Int16x2 {
         return __viaddmax_s16x2(a, b, acc);
     }
     __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
+    // both lanes + delta, wrapping: a move by delta and one by -delta give back the same bits
+    __device__ static __forceinline__ word_t shift(word_t w, int delta) { return __vadd2(w, dup16(delta)); }
 };
 
 // int32 cells (sequences of 65,535 nt and more, or large weights): one cell per register.
@@ -45,6 +47,7 @@ struct Int32x1 {
         return __viaddmax_s32(a, b, acc);
     }
     __device__ static __forceinline__ int lane(word_t w, int) { return w; }
+    __device__ static __forceinline__ word_t shift(word_t w, int delta) { return w + delta; }
 };
 
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
@@ -66,9 +69,20 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 // Both meet in the scratch tile through atomicMax.
 // edges == 2: every product I+1 <= K <= J-1 in one block (batches: many sequences fill the GPU).
 // One tile (I, J) of one table; `part` is blockIdx.y of the single-sequence launches.
+//
+// bases != nullptr: the offset encoding (nussinov_common.cuh, TiledOffsetLayout). The scratch tile
+// then holds V - R with R = base(I+1, J-1), a tile of diagonal d-2 (final before any product of
+// diagonal d runs) whose intervals lie inside those of (I, J): 0 <= V - R <= 4 T w for every cell of
+// (I, J) (w: the largest weight; 2 T letters from its smallest cell to R's, 2 (T - 1) across the tile).
+// Product K's operands count from base(I, K) + base(K, J) = R + off, off <= 2 T w. Before product
+// K the accumulators move into its frame (acc - off; 16-bit wrapping, undone exactly by the move
+// back), so the DPX max-plus compares like with like, in int16. A product with off < skip_below
+// (fold/_gpu_tiled.py: -(32767 - 4 T w)) is skipped: each of its sums a + b + off <= 4 T w + off
+// is below 0, no cell can take it, and keeping it would move the frame out of int16.
 template <typename P, int TILE, int STAGE_BYTES>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
-                                          int nt, int d, int chunk, int edges, int I, int part) {
+                                          int nt, int d, int chunk, int edges, int I, int part,
+                                          const int* __restrict__ bases, int skip_below) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int SIDE = TILE / 8;                   // threads per side, each 8 x 8 cells
@@ -121,51 +135,80 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 #pragma unroll
         for (int y = 0; y < WPT; ++y) acc[x][y] = 0;     // every V >= 0, so 0 is a neutral start
 
+    const int R = bases != nullptr ? bases[L.index(I + 1, J - 1)] : 0;
+    auto product_offset = [&](int stage) {
+        const int K = K0 + stage / STAGES_PER_TILE;
+        return bases[L.index(I, K)] + bases[L.index(K, J)] - R;
+    };
+    auto move = [&](int delta) {
+#pragma unroll
+        for (int x = 0; x < 8; ++x)
+#pragma unroll
+            for (int y = 0; y < WPT; ++y) acc[x][y] = P::shift(acc[x][y], delta);
+    };
+    int frame = 0, next_off = 0;                     // the accumulators hold V - R - frame
+    bool skip = false;
+
     const int stages = (K1 - K0) * STAGES_PER_TILE;
-    if (stages > 0) load_stage(0, 0);
+    if (stages > 0) {
+        load_stage(0, 0);
+        if (bases != nullptr) next_off = product_offset(0);
+    }
     for (int stage = 0; stage < stages; ++stage) {
         const int buf = stage & 1;
+        const int off = next_off;                    // of this stage's product, read a stage ahead
         if (stage + 1 < stages) {
             load_stage(stage + 1, buf ^ 1);
+            if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
             cp_async_wait<1>();
         } else {
             cp_async_wait<0>();
         }
         __syncthreads();
-        if constexpr (P::PER_WORD == 2) {
+        if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
+            skip = off < skip_below;
+            if (!skip) {
+                move(frame - off);
+                frame = off;
+            }
+        }
+        if (!skip) {
+            if constexpr (P::PER_WORD == 2) {
 #pragma unroll 2
-            for (int k = 0; k < KS; k += 2) {
-                const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
-                const uint4 b1v = *reinterpret_cast<const uint4*>(&Bs[buf][k + 1][tx * 8]);
-                const unsigned b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
-                const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
+                for (int k = 0; k < KS; k += 2) {
+                    const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
+                    const uint4 b1v = *reinterpret_cast<const uint4*>(&Bs[buf][k + 1][tx * 8]);
+                    const unsigned b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
+                    const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
 #pragma unroll
-                for (int x = 0; x < 8; ++x) {
-                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + SIDE * x][k]);
-                    const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
+                    for (int x = 0; x < 8; ++x) {
+                        const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + SIDE * x][k]);
+                        const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
 #pragma unroll
-                    for (int y = 0; y < 4; ++y) {
-                        acc[x][y] = P::update(acc[x][y], lo, b0[y]);
-                        acc[x][y] = P::update(acc[x][y], hi, b1[y]);
+                        for (int y = 0; y < 4; ++y) {
+                            acc[x][y] = P::update(acc[x][y], lo, b0[y]);
+                            acc[x][y] = P::update(acc[x][y], hi, b1[y]);
+                        }
                     }
                 }
-            }
-        } else {
+            } else {
 #pragma unroll 4
-            for (int k = 0; k < KS; ++k) {
-                const int4 b0v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8]);
-                const int4 b1v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8 + 4]);
-                const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
+                for (int k = 0; k < KS; ++k) {
+                    const int4 b0v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8]);
+                    const int4 b1v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8 + 4]);
+                    const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
 #pragma unroll
-                for (int x = 0; x < 8; ++x) {
-                    const int a = As[buf][ty + SIDE * x][k];
+                    for (int x = 0; x < 8; ++x) {
+                        const int a = As[buf][ty + SIDE * x][k];
 #pragma unroll
-                    for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
+                        for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
+                    }
                 }
             }
         }
         __syncthreads();
     }
+    if (frame != 0) move(frame);
     int* out = scratch + (long long)I * TILE * TILE;
 #pragma unroll
     for (int x = 0; x < 8; ++x)
@@ -181,8 +224,8 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
-          int edges) {
-    bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y);
+          int edges, const int* __restrict__ bases, int skip_below) {
+    bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below);
 }
 
 // Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
@@ -192,7 +235,8 @@ __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d,
            long long table_cells, long long scratch_cells) {
     const long long z = blockIdx.y;
-    bulk_tile<P, TILE, STAGE_BYTES>(V + z * table_cells, scratch + z * scratch_cells, nt, d, 0, 2, blockIdx.x, 0);
+    bulk_tile<P, TILE, STAGE_BYTES>(V + z * table_cells, scratch + z * scratch_cells, nt, d, 0, 2, blockIdx.x, 0,
+                                    nullptr, 0);
 }
 
 // ---- in-tile finish -----------------------------------------------------------------------------
@@ -203,12 +247,16 @@ batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
 // next to the bulk's N^3 / 6, but on a chain of 2 T - 1 wavefronts per tile diagonal.
 // Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
 // TILE x LD cells of score_t.
+// bases != nullptr (the offset encoding, see bulk_tile): X holds V - R, R = base(I+1, J-1) as in the
+// bulk (0 for d < 2); diagonal tiles have base 0, so the splits inside tiles I and J add up in X's
+// frame unchanged. The finished tile is stored less its smallest cell, V(last row, first column) (every
+// other interval of the tile contains that one), and R plus that cell becomes its base.
 #define FINISH_LANES 4
 
 template <typename score_t, int TILE>
 __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                             const code_t* __restrict__ s, const PairModel* __restrict__ pm,
-                                            int n, int nt, int d, int I) {
+                                            int n, int nt, int d, int I, int* __restrict__ bases) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     constexpr int LD = TILE + 4 / sizeof(score_t);     // an odd number of words per row: no bank conflicts
     constexpr int THREADS = TILE * FINISH_LANES;
@@ -222,6 +270,10 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
     const int tid = threadIdx.x;
     const bool diagonal = d == 0;
     int* acc = scratch + (long long)I * TILE * TILE;
+    const int R = (bases != nullptr && d >= 2) ? bases[L.index(I + 1, J - 1)] : 0;
+    auto cell = [&](int i, int c) {                    // V(i, c) - R, a final cell of another tile
+        return (int)V[L.at(i, c)] + (bases != nullptr ? bases[L.index(i / TILE, c / TILE)] : 0) - R;
+    };
 
     // Everything a wavefront reads outside the three tiles is staged here first, so no wavefront
     // waits on global memory: the letters of the rows and of the pair partners (c - 1), the weights,
@@ -236,8 +288,8 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
         row_code[tid] = ii < n ? s[ii] : 4;
         col_code[tid] = (jj >= 0 && jj < n) ? s[jj] : 4;
         const int below = (I + 1) * TILE, left = J * TILE - 1;
-        edge_row[tid] = (below < N && jj < N && jj - below > 1) ? (int)V[L.at(below, jj)] : 0;
-        edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? (int)V[L.at(ii + 1, left)] : 0;
+        edge_row[tid] = (below < N && jj < N && jj - below > 1) ? cell(below, jj) : -R;     // V = 0: -R
+        edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? cell(ii + 1, left) : -R;
     }
 
     for (int e = tid; e < TILE * TILE; e += THREADS) {
@@ -280,7 +332,7 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
                 const int w = (c - 1) - i - 1 >= min_loop ? weight[row_code[r] * 5 + col_code[q]] : 0;
                 if (w > 0) {
                     int inner;
-                    if (c - i <= 3) inner = 0;
+                    if (c - i <= 3) inner = -R;                    // V of at most one letter: 0
                     else if (r + 1 < TILE && q >= 1) inner = X[(r + 1) * LD + q - 1];
                     else if (q >= 1) inner = edge_row[q];   // row i+1 opens tile row I+1
                     else inner = edge_col[r];               // column c-1 closes tile column J-1
@@ -295,18 +347,20 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
     }
 
     score_t* out = V + L.tile(I, J);
+    const int low = (bases != nullptr && !diagonal) ? (int)X[(TILE - 1) * LD] : 0;
+    if (bases != nullptr && tid == 0) bases[L.index(I, J)] = R + low;
     for (int e = tid; e < TILE * TILE; e += THREADS) {
         const int rr = e / TILE, q = e % TILE;
         const int ii = I * TILE + rr, cc = J * TILE + q;
-        if (ii < N && cc < N && cc > ii) out[e] = X[rr * LD + q];
+        if (ii < N && cc < N && cc > ii) out[e] = (score_t)((int)X[rr * LD + q] - low);
     }
 }
 
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
 fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
-            const PairModel* __restrict__ pm, int n, int nt, int d) {
-    finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x);
+            const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
+    finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
 }
 
 // The batch form: blockIdx.y picks table z, which holds sequence ids[z] (its letters at
@@ -320,7 +374,7 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     const int id = ids[z];
     const long long start = starts[id];
     finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
-                               (int)(starts[id + 1] - start), nt, d, blockIdx.x);
+                               (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr);
 }
 
 // Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
@@ -328,13 +382,13 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
 #ifndef __CUDACC_RTC__
 // Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
 #define FAST_KERNELS(T)                                                                                     \
-    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int);         \
-    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int);           \
-    template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int); \
-    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int);
+    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int); \
+    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int);   \
+    template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
+    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*);
 FAST_KERNELS(128)
 FAST_KERNELS(32)
-template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int);
+template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
 #define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
     template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
     template __global__ void batch_bulk<Int32x1, T, 2, S32>(const int*, int*, int, int, long long, long long);   \

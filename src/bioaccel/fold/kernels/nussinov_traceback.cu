@@ -86,6 +86,16 @@ traceback(const Score* __restrict__ V, Layout L, const code_t* __restrict__ s, c
     walk_structure(V, L, s, pm, n, stack, pair_to, (unsigned char*)nullptr, status);
 }
 
+// A tiled table in the offset encoding (int16 cells over an int32 base per tile, nussinov_common.cuh).
+template <typename Score, int T>
+__global__ void __launch_bounds__(TB_THREADS)
+traceback_offset(const Score* __restrict__ V, long long nt, const int* __restrict__ bases, const code_t* __restrict__ s,
+                 const PairModel* __restrict__ pm, int n, int2* __restrict__ stack, int* __restrict__ pair_to,
+                 int* __restrict__ status) {
+    const TiledOffsetLayout<T> L{TiledLayout<T>{nt}, bases};
+    walk_structure(V, L, s, pm, n, stack, pair_to, (unsigned char*)nullptr, status);
+}
+
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries.
@@ -114,7 +124,8 @@ template __global__ void traceback<int, SquareLayout>(const int*, SquareLayout, 
 template __global__ void traceback<int, PackedRowsLayout>(const int*, PackedRowsLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
 #define TILED_TRACEBACK(T)                                                                                    \
     template __global__ void traceback<short, TiledLayout<T>>(const short*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*); \
-    template __global__ void traceback<int, TiledLayout<T>>(const int*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*);
+    template __global__ void traceback<int, TiledLayout<T>>(const int*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*); \
+    template __global__ void traceback_offset<short, T>(const short*, long long, const int*, const code_t*, const PairModel*, int, int2*, int*, int*);
 TILED_TRACEBACK(128)
 TILED_TRACEBACK(32)
 #define BATCH_TRACEBACK(T)                                                                                   \
