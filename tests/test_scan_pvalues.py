@@ -66,3 +66,35 @@ def test_a_search_over_its_budget_is_not_run_and_the_bounds_hold():
     exact_p = full[np.searchsorted(v, units - g.tol)]
     # certified: never below the exact value, and within the gap said (lower bound = p (1 - gap))
     assert (p >= exact_p * (1 - 1e-12)).all() and (p * (1 - gap) <= exact_p * (1 + 1e-12)).all()
+
+
+@pytest.mark.parametrize("m,h", [(3, 0), (12, 4), (16, 8), (20, 10)])
+def test_the_uniform_suffix_table_is_the_kernels_bit_for_bit(m, h):
+    from bioaccel.motif._exact_kernels import suffix_table
+    from bioaccel.motif._scan_pvalues import uniform_suffix_table
+
+    scores = RNG.normal(size=(m, 4)) * 2
+    scores[1] = np.round(scores[1])                     # ties: their order must not matter
+    g = Grid.of(PSSM(scores))
+    kernel = suffix_table(g.units, h, np.full((1, 4), 0.25))
+    for a, b in zip(kernel, uniform_suffix_table(g.units, h)):
+        assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+
+
+def test_uniform_and_general_paths_give_the_same_bits():
+    from bioaccel.motif import _scan_pvalues
+
+    m = 18
+    pssm = PSSM(np.round(RNG.normal(size=(m, 4)) * 3))   # integer scores: many ties
+    g = Grid.of(pssm)
+    words = RNG.integers(0, 4, size=(200, m))
+    units = g.units[np.arange(m), words].sum(axis=1)
+    units = units[units >= np.quantile(units, 0.8)]
+    fast = hit_pvalues(g, pssm.background, units)
+    general = _scan_pvalues.is_uniform
+    try:
+        _scan_pvalues.is_uniform = lambda background: False
+        slow = hit_pvalues(g, pssm.background, units)
+    finally:
+        _scan_pvalues.is_uniform = general
+    assert fast[1:] == slow[1:] and np.array_equal(fast[0], slow[0])
