@@ -282,10 +282,62 @@ def gpu_bench(args):
         t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
         ends[label] = t
         print(f"bioaccel scan end to end, {label}: {t:.2f} s (exit {proc.returncode}) {proc.stderr.strip()[:300]}")
+        t, timeline = traced(args.motifs, big, os.path.join(args.workdir, "scan-cli.out"), extra)
+        print(f"the same, traced ({t:.2f} s):\n{timeline.rstrip()}")
     write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
                 "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all, "pvalues_s": t_price,
                 "hits": len(hits), "write_s": t_write, "end_to_end_s": ends, "collect_breakdown_s": breakdown},
                "scan-gpu.json")
+
+
+#: Run as ``python3 -c TRACE MOTIFS FASTA [OPTIONS]``: ``bioaccel scan`` in this process with a clock on
+#: its steps (seconds since the process started, from /proc), printed to stderr when it exits.
+TRACE = r"""
+import atexit, os, sys, threading, time
+stat = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+boot = float(open("/proc/stat").read().split("btime ")[1].split()[0])
+born = boot + int(stat[19]) / os.sysconf("SC_CLK_TCK")      # to 10 ms
+shift = time.time() - time.perf_counter()
+events = []
+def note(what):
+    events.append((time.perf_counter() + shift - born, threading.current_thread().name, what))
+note("python up")
+import bioaccel.cli as C, bioaccel.motif.cli as MC, bioaccel.motif._scan as S, bioaccel.motif._scan_gpu as G
+import bioaccel.motif._scan_write as W
+note("imports done")
+def around(owner, name, label=None):
+    fn = getattr(owner, name)
+    def wrapped(*a, **k):
+        note((label or name) + " start")
+        try:
+            return fn(*a, **k)
+        finally:
+            note((label or name) + " end")
+    setattr(owner, name, wrapped)
+for owner, name in [(MC, "_motifs"), (S, "prepare"), (G, "warm_up"), (S, "collect"), (S, "_priced"),
+                    (W.HitWriter, "write"), (G.GpuScanner, "__init__")]:
+    around(owner, name)
+first = []
+add = S._Found.add
+def counted(self, *a):
+    if not first:
+        first.append(1); note("first chunk's hits")
+    return add(self, *a)
+S._Found.add = counted
+def report():
+    note("exit")
+    for t, who, what in events:
+        print(f"  {t:7.3f} s  {who[:14]:14} {what}", file=sys.stderr)
+atexit.register(report)
+sys.exit(C.main(["scan", *sys.argv[1:]]))
+"""
+
+
+def traced(motifs, fasta, out, extra):
+    """The timeline of one ``bioaccel scan`` (:data:`TRACE`): where an end-to-end run's seconds go."""
+    cmd = [sys.executable, "-c", TRACE, motifs, fasta, "--backend", "gpu", "-q", "-o", out, *extra]
+    t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
+    return t, proc.stderr
 
 
 def profile_collect(setup, path):

@@ -32,7 +32,7 @@ from .._fasta_chunks import CHUNK, read_chunks, split_codes
 from .._parallel import threads as using_threads
 from ..fasta import as_records
 from ._exact import Grid, exact_thresholds
-from ._scan_hits import Hits, add_qvalues, pack_words
+from ._scan_hits import Hits, add_qvalues, chunk_hits, in_key_order
 from ._scan_plan import ScanPlan
 from ._scan_price import price
 from ._scan_pvalues import PriceCache
@@ -45,8 +45,10 @@ MAX_STORED_HITS = 100_000
 PRICE_BATCH = 1 << 22
 #: Batches waiting for their P-values while the scan goes on (each up to PRICE_BATCH hits, ~250 MB):
 #: enough to cover the first batch's searches (3.7 s on an H100 machine's 16 cores for every JASPAR 2024
-#: CORE matrix, while the GPU scans a batch in 0.4 s), so the scan does not wait for them.
-IN_FLIGHT = 6
+#: CORE matrix, while the GPU scans a batch in 0.3-0.4 s), so the scan does not wait for them.
+IN_FLIGHT = 10
+#: Chunks read ahead on a thread of their own (each ~4 MB of codes).
+READ_AHEAD = 2
 MAX_SLICE = 8
 
 
@@ -143,6 +145,56 @@ def chunks(sequences, *, size=CHUNK, overlap=0):
         yield from split_codes(record.id, record.description, record.codes, size=size, overlap=overlap)
 
 
+def read_ahead(source, depth=READ_AHEAD):
+    """The chunks of ``source`` (an iterator of :class:`~bioaccel._fasta_chunks.Chunk`), read on a
+    thread of their own up to ``depth`` ahead, each with its own copy of its codes (the reader reuses
+    its buffer): reading 100 Mb of FASTA took 1.4-2 s of the scan's host thread on an H100 machine.
+    An error of the reader is raised here, where the chunk it stopped would have come.
+
+    >>> from bioaccel._fasta_chunks import split_codes
+    >>> [c.start for c in read_ahead(split_codes("r", "", np.arange(7), size=3))]
+    [0, 3, 6]
+    """
+    import queue
+    import threading
+
+    done = object()
+    ready = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item):
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def work():
+        try:
+            for chunk in source:
+                if not put(dataclasses.replace(chunk, codes=chunk.codes.copy())):
+                    return
+            put(done)
+        except BaseException as exc:       # noqa: BLE001 -- handed to the consumer, raised there
+            put(exc)
+
+    reader = threading.Thread(target=work, name="bioaccel-read", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
+
+
 def valid_windows(codes, windows, lengths) -> np.ndarray:
     """For each length m of ``lengths``: how many of the first ``windows`` windows of m letters of
     ``codes`` hold only A, C, G, T (the windows a scan tests).
@@ -205,16 +257,11 @@ def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
     # kernels write hits in whatever order their threads find them: sorted here, so that streamed
     # output (--text, iter_scan) is the same on every run, variant, thread count and backend
     plan = setup.plan
-    key = pos * max(plan.entries, 1) + entry                       # by position, then entry (one key)
-    if key.size > 1 and (key[1:] < key[:-1]).any():                # (the GPU's come sorted)
-        order = np.argsort(key)
+    if not in_key_order(pos, entry, max(plan.entries, 1)):           # (the GPU's come sorted)
+        order = np.argsort(pos.astype(np.int64) * max(plan.entries, 1) + entry)    # by position, then entry
         entry, pos, units = entry[order], pos[order], units[order]
-    motif = plan.motif_of[entry].astype(np.int32)
-    strand = plan.strand_of[entry].astype(np.int8)
-    packed = pack_words(chunk.codes, pos.astype(np.int64), plan.length[entry], strand, words)
-    n = entry.shape[0]
-    return Hits(motif, strand, np.full(n, sequence, np.int32), chunk.start + pos.astype(np.int64),
-                units.astype(np.int64), packed, np.full(n, np.nan), np.full(n, np.nan))
+    return Hits(*chunk_hits(chunk.codes, entry, pos, units, plan.motif_of, plan.strand_of, plan.length,
+                            chunk.start, sequence, words))
 
 
 def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
@@ -239,7 +286,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     pricing = ThreadPoolExecutor(max_workers=1)
     try:
         with using_threads(threads):
-            for chunk in chunks(sequences, size=chunk_size, overlap=setup.longest - 1):
+            for chunk in read_ahead(chunks(sequences, size=chunk_size, overlap=setup.longest - 1)):
                 if chunk.start == 0 or current != chunk.record:
                     state.names.append(chunk.record)
                     current = chunk.record
@@ -247,8 +294,6 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
                 state.letters += chunk.windows
                 result = scanner.submit(chunk.codes, chunk.windows)
-                if backend == "gpu":   # the reader reuses its buffer: keep this chunk's letters for the hits
-                    chunk = dataclasses.replace(chunk, codes=chunk.codes.copy())
                 if started is not None:
                     found.add(*started)
                 started = (chunk, sequence, result)

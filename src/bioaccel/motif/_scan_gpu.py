@@ -170,6 +170,22 @@ def entry_columns(layout) -> np.ndarray:
     return (layout.slice_meta[layout.entry_slice[:-1]] & 0xFFFF).astype(np.int32)
 
 
+def warm_up(sizes=None) -> None:
+    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels and
+    put a block in the memory pool: about 0.7 s that a first scan otherwise spends before its first
+    chunk, which the command line runs on a thread of its own while it reads the motifs and finds their
+    thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as :class:`GpuScanner` would."""
+    cp = _gpu.require_gpu()
+    names = name_expressions(sizes or SIZES)["scan.cu"]
+    module = _gpu.load_module(KERNELS, "scan.cu", name_expressions=tuple(names))
+    for name in names:
+        module.get_function(name)
+    block = cp.empty(1 << 26, dtype=cp.uint8)      # 64 MB: a chunk's letters and hits come from the pool
+    block.fill(0)
+    cp.cuda.Device().synchronize()
+    del block
+
+
 class GpuScanner:
     """Scans chunks on the GPU with ``variant`` (``fused`` or ``segments``): :meth:`submit` starts a
     chunk and returns a function that waits for its hits ``(entry, start, units)``."""

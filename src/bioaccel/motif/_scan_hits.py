@@ -104,6 +104,60 @@ def pack_words(codes, starts, lengths, strands, words):
     return out
 
 
+@njit(cache=True, nogil=True)
+def in_key_order(pos, entry, entries) -> bool:
+    """Whether the hits are sorted by position, then entry (the GPU's come so).
+
+    >>> in_key_order(np.array([0, 0, 1]), np.array([0, 2, 1]), 3), in_key_order(np.array([1, 0]), np.array([0, 0]), 3)
+    (True, False)
+    """
+    for i in range(1, pos.shape[0]):
+        if pos[i] * entries + entry[i] < pos[i - 1] * entries + entry[i - 1]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def chunk_hits(codes, entry, pos, units, motif_of, strand_of, length_of, chunk_start, sequence, words):
+    """The columns of :class:`Hits` for hits ``(entry, pos, units)`` of one chunk (``pos`` within
+    ``codes``, which starts at ``chunk_start`` of sequence ``sequence``), made in one pass on every
+    core: a genome's chunks of 2 million hits each, where NumPy's dozen passes (casts, gathers, fills)
+    held the scan's host thread about 0.1 s a chunk.
+
+    >>> from bioaccel.alphabet import encode
+    >>> one = np.array([0])
+    >>> cols = chunk_hits(encode("ACGT"), one, np.array([1]), np.array([7]), one, np.array([1]), np.array([2]),
+    ...                   10, 3, 1)
+    >>> [int(c[0]) for c in cols[:5]], unpack_words(cols[5], 2)
+    ([0, 1, 3, 11, 7], ['CG'])
+    """
+    n = entry.shape[0]
+    motif = np.empty(n, np.int32)
+    strand = np.empty(n, np.int8)
+    seq = np.empty(n, np.int32)
+    start = np.empty(n, np.int64)
+    score = np.empty(n, np.int64)
+    packed = np.zeros((n, words), np.uint64)
+    pvalue = np.empty(n, np.float64)
+    qvalue = np.empty(n, np.float64)
+    for h in prange(n):
+        e = entry[h]
+        p = pos[h]
+        motif[h] = motif_of[e]
+        s = strand_of[e]
+        strand[h] = s
+        seq[h] = sequence
+        start[h] = chunk_start + p
+        score[h] = units[h]
+        pvalue[h] = np.nan
+        qvalue[h] = np.nan
+        m = length_of[e]
+        for k in range(m):
+            c = codes[p + k] if s == 0 else 3 - codes[p + m - 1 - k]
+            packed[h, k // 32] |= np.uint64(c) << np.uint64(2 * (k % 32))
+    return motif, strand, seq, start, score, packed, pvalue, qvalue
+
+
 def unpack_words(packed, length) -> list:
     """The words of :func:`pack_words` as strings of A, C, G, T."""
     if packed.shape[0] == 0:

@@ -387,6 +387,6 @@ class HitWriter:
             for at in range(0, len(blocks), 2 * workers):    # a few blocks at once: memory stays bounded
                 for data in pool.map(text, blocks[at:at + 2 * workers]):          # in order
                     if binary is not None:
-                        binary.write(data.tobytes())
+                        binary.write(data)                  # the buffer itself, not a copy
                     else:
                         self.handle.write(data.tobytes().decode("utf-8"))
