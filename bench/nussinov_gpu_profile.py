@@ -79,10 +79,10 @@ def main():
         useful = n ** 3 / 6
         print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
               f"finish only {t_finish:.4f} s", flush=True)
-        for stage_bytes in (64, 128):
-            t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes)))
+        for lanes, stage_bytes in (("Int16x2", 64), ("Int16x2", 128), ("Int16x2Dup", 128)):
+            t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes, lanes=lanes)))
             rate = tiles * products * T ** 3 / t_diag
-            print(f"   bulk kernel ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "
+            print(f"   bulk kernel {lanes} ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "
                   f"products): {rate / 1e12:.2f} T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
 
 

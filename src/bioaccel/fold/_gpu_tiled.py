@@ -59,15 +59,17 @@ def table_bytes(n, params, tile):
     return table + 3 * nt * tile * tile * 4
 
 
-def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk"):
+def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lanes=None):
     """The ``kernel_name`` (fast_bulk, or batch_bulk for many tables) instantiation for ``score_type``
-    and its dynamic shared memory in bytes."""
+    (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic shared memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
-    lanes = "Int16x2" if itemsize == 2 else "Int32x1"
+    lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
     k_per_stage = stage_bytes // itemsize
     shared = 2 * tile * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * tile * itemsize
+    if lanes == "Int16x2Dup":
+        shared += k_per_stage * tile * 4                     # Ad: the duplicated A operands of a stage
     bulk.max_dynamic_shared_size_bytes = shared
     return bulk, shared
 

@@ -27,6 +27,7 @@ __device__ __forceinline__ unsigned dup16(int v) {
 struct Int16x2 {
     typedef short score_t;
     static constexpr int PER_WORD = 2;
+    static constexpr bool DUP_A = false;             // the duplicated A operands made in the inner loop
     typedef unsigned word_t;
     __device__ static __forceinline__ word_t a_word(short a) { return dup16(a); }
     __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
@@ -35,6 +36,14 @@ struct Int16x2 {
     __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
     // both lanes + delta, wrapping: a move by delta and one by -delta give back the same bits
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return __vadd2(w, dup16(delta)); }
+};
+
+// Int16x2 with the duplicated A operands made once per stage into shared memory (a third buffer, Ad),
+// not once per thread that reads them: the inner loop is then DPX and shared loads only. (Nsight
+// Compute on Int16x2, H100, n = 26,000: the ALU pipe, which runs both the DPX and the __byte_perm, was
+// the busiest at 76%; 16 byte-perms per 64 DPX.)
+struct Int16x2Dup : Int16x2 {
+    static constexpr bool DUP_A = true;
 };
 
 // int32 cells (sequences of 65,535 nt and more, or large weights): one cell per register.
@@ -48,6 +57,7 @@ struct Int32x1 {
     }
     __device__ static __forceinline__ int lane(word_t w, int) { return w; }
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return w + delta; }
+    static constexpr bool DUP_A = false;
 };
 
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
@@ -93,9 +103,12 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     constexpr int ALD = KS + VEC;                    // A row stride, padded by 16 bytes
     constexpr int STAGES_PER_TILE = TILE / KS;
     constexpr int WPT = 8 / P::PER_WORD;             // accumulator words per row per thread
-    extern __shared__ __align__(16) unsigned char bulk_smem[];   // As[2][TILE][ALD], then Bs[2][KS][TILE]
+    // As[2][TILE][ALD], then Bs[2][KS][TILE], then with DUP_A Ad[KS][TILE] (32-bit words: A(r, k) in
+    // both halves, a thread's 8 rows r = ty + SIDE x side by side at ty * 8 + x)
+    extern __shared__ __align__(16) unsigned char bulk_smem[];
     auto As = reinterpret_cast<score_t (*)[TILE][ALD]>(bulk_smem);
     auto Bs = reinterpret_cast<score_t (*)[KS][TILE]>(bulk_smem + 2 * TILE * ALD * SZ);
+    auto Ad = reinterpret_cast<unsigned (*)[TILE]>(bulk_smem + 2 * TILE * ALD * SZ + 2 * KS * TILE * SZ);
 
     TiledLayout<TILE> L{nt};
     const int J = I + d;
@@ -172,8 +185,33 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
                 frame = off;
             }
         }
+        if constexpr (P::DUP_A) {
+            if (!skip) {
+                for (int e = tid; e < TILE * (KS / 2); e += BULK_THREADS) {
+                    const int r = e % TILE, k = 2 * (e / TILE);
+                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][r][k]);
+                    const int at = (r % SIDE) * 8 + r / SIDE;
+                    Ad[k][at] = __byte_perm(w, 0, 0x1010);
+                    Ad[k + 1][at] = __byte_perm(w, 0, 0x3232);
+                }
+            }
+            __syncthreads();
+        }
         if (!skip) {
-            if constexpr (P::PER_WORD == 2) {
+            if constexpr (P::DUP_A) {
+#pragma unroll 4
+                for (int k = 0; k < KS; ++k) {
+                    const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
+                    const uint4 a0 = *reinterpret_cast<const uint4*>(&Ad[k][ty * 8]);
+                    const uint4 a1 = *reinterpret_cast<const uint4*>(&Ad[k][ty * 8 + 4]);
+                    const unsigned b[4] = {bv.x, bv.y, bv.z, bv.w};
+                    const unsigned a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+#pragma unroll
+                    for (int x = 0; x < 8; ++x)
+#pragma unroll
+                        for (int y = 0; y < 4; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
+                }
+            } else if constexpr (P::PER_WORD == 2) {
 #pragma unroll 2
                 for (int k = 0; k < KS; k += 2) {
                     const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
@@ -389,8 +427,11 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
 FAST_KERNELS(128)
 FAST_KERNELS(32)
 template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
+template __global__ void fast_bulk<Int16x2Dup, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
+template __global__ void fast_bulk<Int16x2Dup, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int);
 #define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
     template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
+    template __global__ void batch_bulk<Int16x2Dup, T, 2, S16>(const short*, int*, int, int, long long, long long); \
     template __global__ void batch_bulk<Int32x1, T, 2, S32>(const int*, int*, int, int, long long, long long);   \
     template __global__ void batch_finish<short, T>(short*, int*, const code_t*, const long long*, const int*,   \
                                                     const PairModel*, int, int, long long, long long);          \
