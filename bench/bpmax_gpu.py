@@ -52,22 +52,25 @@ def updates(M, N, params):
     return work(M, N, *params.spans(M, N)) / 2
 
 
-def gpu_row(cp, M, N, params, repeats, rng, variant="fused"):
+def gpu_row(cp, M, N, params, repeats, rng, variant="fused", sizes=None):
     from bioaccel.interact._gpu import window_scores
+    from bioaccel.interact._gpu_launch import SIZES
     from bioaccel.interact._strands import strand_band
 
+    sizes = sizes or SIZES
     a = random_codes(rng, M)
     rb = random_codes(rng, N)
     L1 = params.spans(M, N)[0]
     timings = {}
-    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant)   # compile, warm up
-    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant, timings=timings)
+    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant, sizes=sizes)   # warm up
+    window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, variant=variant, sizes=sizes,
+                  timings=timings)
     times = []
     for _ in range(repeats):
         cp.cuda.Device().synchronize()
         start = time.perf_counter()
         S1 = strand_band(a, params.fold_params, L1)
-        found = window_scores(a, S1, [rb], params, variant=variant)
+        found = window_scores(a, S1, [rb], params, variant=variant, sizes=sizes)
         times.append(time.perf_counter() - start)
     best = int(found[0][0].max())
     total = float(np.median(times))

@@ -32,6 +32,8 @@ LAYOUTS = {
     "production sizes": SIZES,
     "streamed": replace(TEST_SIZES, piece=12),
     "global finish": replace(TEST_SIZES, segment_rows=0, finish_bytes=1),
+    "finish one diagonal at a time": replace(TEST_SIZES, finish_diagonals=1, finish_split=1),
+    "finish 8 diagonals, 2 threads per row": replace(TEST_SIZES, finish_diagonals=8, finish_split=2),
 }
 
 

@@ -48,12 +48,26 @@ def _cell(dtype) -> str:
 
 
 def row_stride(width: int) -> int:
-    """Cells per band row: the empty-target slot and ``width`` cells, rounded to 8.
+    """Cells per band row: the empty-target slot, ``width`` cells and up to 7 slots before them (a row's
+    slots start at a multiple of 8 on absolute target columns: kernels/bpmax.cu's cell_at), rounded to 8.
 
     >>> row_stride(129)
-    136
+    144
     """
-    return (width + 1 + 7) // 8 * 8
+    return (width + 8 + 7) // 8 * 8
+
+
+def band_rows(table: np.ndarray, rows: int, RS: int, width: int) -> np.ndarray:
+    """The band rows of device tables laid out as kernels/bpmax.cu's cell_at, as ``[..., i2, e + 1]``
+    for e = -1 .. width - 1 (the layout-free form the tests compare).
+
+    >>> t = np.arange(2 * 16)                     # rows 0 and 1 of RS = 16 slots
+    >>> band_rows(t, 2, 16, 3).tolist()            # row 0 starts 7 slots in, row 1 at its first slot
+    [[7, 8, 9, 10], [16, 17, 18, 19]]
+    """
+    i2 = np.arange(rows)[:, None]
+    at = i2 * RS + np.arange(width + 1)[None, :] + ((i2 - 1) & 7)
+    return table[..., at]
 
 
 def first_matrix(M, l1):
@@ -80,7 +94,7 @@ def bytes_per_base(M: int, L1: int, width: int, dtype) -> int:
     """Device bytes per target base of a launch: the matrices, S2, the window scores and the codes.
 
     >>> bytes_per_base(23, 23, 129, np.int16)
-    75360
+    79792
     """
     cells = (matrices(M, L1) + 1) * row_stride(width)
     if width > WIDE_BAND:       # the global-memory finish's diagonal-major copies of a level and of S2
@@ -128,7 +142,8 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     ``folds[i2]`` = S2(i2, i2 + L2 - 1), the window folded alone; (L1, L2) = ``params.spans(M, N)``.
     ``S1band``: the query's fold as a band at least L1 wide (_strands). ``variant``: "fused" or
     "banded-library" (the double reduction through the product library, _maxplus_gpu). ``record``: a list that
-    receives, per launch, (pieces, F, S2, row stride) as host arrays (the tests' cell-by-cell check).
+    receives, per launch, (pieces, F, S2, Wb + 1) as host arrays, F[m, i2, e + 1] and S2[i2, e + 1] (band_rows;
+    the tests' cell-by-cell check).
     ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
     (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little).
     """
@@ -213,7 +228,8 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     folds = cp.empty(N, dtype=np.int32)
     gather((-(-N // 256),), (256,), (S2, *dims, np.int32(0), np.int32(1), span_dev, folds))
     if record is not None:
-        record.append((group, cp.asnumpy(F).reshape(n_mat, N + 1, RS), cp.asnumpy(S2).reshape(N + 1, RS), RS))
+        record.append((group, band_rows(cp.asnumpy(F).reshape(n_mat, -1), N + 1, RS, Wb),
+                       band_rows(cp.asnumpy(S2), N + 1, RS, Wb), Wb + 1))
     win = cp.asnumpy(win).reshape(windows, N)
     folds = cp.asnumpy(folds)
     offset = 0
@@ -268,14 +284,17 @@ def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
         segments = -(-N // seg)
         smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: module.get_function(f"bpmax_finish<{cell}, {'true' if s else 'false'}>") for s in (True, False)}
-        if cell == "short":   # (F, S2) words: R1 and R2 in one instruction
-            kernels[False] = module.get_function("bpmax_finish_packed")
+        rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
+        threads = {True: rows, False: rows}
+        if cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
+            kernels[False] = module.get_function(
+                f"bpmax_finish_packed<{sizes.finish_diagonals}, {sizes.finish_split}>")
+            threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem
-        threads = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
 
         def finish(F, S2, first, mats, self_):
-            kernels[self_]((mats * segments,), (threads,),
+            kernels[self_]((mats * segments,), (threads[self_],),
                            (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 

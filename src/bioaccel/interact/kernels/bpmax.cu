@@ -3,8 +3,12 @@
 //
 // Layout. Each query interval (i1, l1 = j1 - i1 + 1), l1 <= L1, owns one target matrix, the band of
 // F(i1, j1, ., .): row i2 (0 <= i2 <= N) holds F(i1, j1, i2, i2 + e) for e = -1 .. Wb - 1 at
-// F[m * mat_stride + i2 * RS + e + 1]. The slot e = -1 is the empty-target border of bpmax.md's compact
+// F[m * mat_stride + cell_at(i2, e)]. The slot e = -1 is the empty-target border of bpmax.md's compact
 // form, F(i1, j1, i2, i2 - 1) = S1(i1, j1); row N holds only that slot (R4 reads it at the last column).
+// A row's RS slots (a multiple of 8, at least Wb + 8) hold the absolute target columns from
+// base(i2) = (i2 - 1) rounded down to a multiple of 8: every row's slots are aligned the same way on
+// absolute columns, so 8 columns at a multiple of 8 are one aligned 16-byte load in any row, and the
+// slots outside the band are never written (they keep the sentinel the table starts with).
 // Matrices are numbered level by level: m(i1, l1) = (l1 - 1) M - (l1 - 1)(l1 - 2) / 2 + i1. S2, the
 // target's own fold, has the same band layout (one matrix). Cells whose interval crosses the end of
 // the (concatenated) target are never read by a cell inside it, so they hold whatever was computed.
@@ -50,6 +54,11 @@ __device__ __forceinline__ long long mat_of(const Dims& g, int i1, int l1) {
     return (long long)(l1 - 1) * g.M - (long long)(l1 - 1) * (l1 - 2) / 2 + i1;
 }
 
+// the cell F(., ., i2, i2 + e) of a matrix's band rows (e = -1: the empty-target slot)
+__device__ __forceinline__ long long cell_at(const Dims& g, int i2, int e) {
+    return (long long)i2 * g.RS + e + 1 + ((i2 - 1) & 7);
+}
+
 __device__ __forceinline__ int pair_score(const Dims& g, code_t x, code_t y) {
     return g.pairs[x * 5 + y];
 }
@@ -84,7 +93,7 @@ __device__ __forceinline__ int start_value(const Dims& g, const code_t* __restri
     if (l1 == 1 && e == 0 && i2 < g.N) v = pair_score(g, a[i1], rb[i2]);
     if (l1 >= 5 && e >= 0 && e < g.Wb && j2 < g.N)     // the pair (i1, j1) inside the query
         v = max(v, pair_score(g, a[i1], a[i1 + l1 - 1]) +
-                       (int)F[mat_of(g, i1 + 1, l1 - 2) * g.mat_stride + (long long)i2 * g.RS + e + 1]);
+                       (int)F[mat_of(g, i1 + 1, l1 - 2) * g.mat_stride + cell_at(g, i2, e)]);
     return v;
 }
 
@@ -94,8 +103,8 @@ __device__ __forceinline__ void write_border(const Dims& g, const int* __restric
                                              int i1, int l1, int rt, int rows, int row_tiles) {
     const T s1 = (T)S1[i1 * g.L1 + l1 - 1];
     for (int row = threadIdx.x; row < rows; row += blockDim.x)
-        if (rt * rows + row < g.N) out[(long long)(rt * rows + row) * g.RS] = s1;
-    if (rt == row_tiles - 1 && threadIdx.x == 0) out[(long long)g.N * g.RS] = s1;
+        if (rt * rows + row < g.N) out[cell_at(g, rt * rows + row, -1)] = s1;
+    if (rt == row_tiles - 1 && threadIdx.x == 0) out[cell_at(g, g.N, -1)] = s1;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -139,14 +148,14 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
                     const int k = x % KC, row = x / KC;
                     const int i2 = r0 + row, k2 = kc + k, e = k2 - i2;
                     int v = SENT;
-                    if (i2 < N && k2 <= ke && e >= -1 && e < Wb) v = left[(long long)i2 * RS + e + 1];
+                    if (i2 < N && k2 <= ke && e >= -1 && e < Wb) v = left[cell_at(g, i2, e)];
                     As[k * AS + row] = v;
                 }
                 for (int x = tid; x < KC * TC; x += THREADS) {
                     const int col = x % TC, k = x / TC;
                     const int k2 = kc + k, j2 = c0 + col, e = j2 - k2 - 1;
                     int v = SENT;
-                    if (j2 < N && k2 <= ke && e >= -1 && e < Wb) v = right[(long long)(k2 + 1) * RS + e + 1];
+                    if (j2 < N && k2 <= ke && e >= -1 && e < Wb) v = right[cell_at(g, k2 + 1, e)];
                     Bs[k * BS + col] = v;
                 }
                 __syncthreads();
@@ -171,7 +180,7 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
 #pragma unroll
         for (int c = 0; c < 4; ++c) {
             const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
-            if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = (T)acc[r][c];
+            if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = (T)acc[r][c];
         }
     if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
@@ -180,19 +189,38 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
 // products in packed int16 (short cells): two target columns per 32-bit word and one DPX instruction
 // (__viaddmax_s16x2, VIADDMNMX.S16x2 on Hopper) per two updates. A thread holds 4 rows x 8 columns (4
 // words); the left operand is staged duplicated into both lanes. Sums of two cells stay within int16:
-// scores are below 16384 (cell_dtype) and two sentinels make -32768. Each warp runs the reduction only
-// over the k2 its own rows can use.
+// scores are below 16384 (cell_dtype) and two sentinels make -32768.
+// The threads of a warp hold a square of 32 rows x 32 columns (where the tile allows): a warp runs the
+// reduction only over the k2 its own cells can use, [first row - 1, last column], which a square keeps
+// short (a warp of 16 rows x 64 columns ran 1.2x the updates over the band). Operands are staged 8
+// cells per aligned 16-byte load (cell_at's layout), with no test per cell: a k2 outside a cell's
+// range meets a sentinel in one operand or the other, and a sentinel plus any score is below zero.
 __device__ __forceinline__ unsigned pack2(int lo, int hi) {
     return (unsigned)(lo & 0xFFFF) | ((unsigned)hi << 16);
 }
 
+// 8 cells of band row `row` at absolute target columns col .. col + 7 (col a multiple of 8) as one
+// aligned 16-byte load; sentinels where those columns lie outside the row's slots or the row outside
+// the matrix (rows 0 .. N). Slots of the row outside the band already hold sentinels.
+__device__ __forceinline__ uint4 band_vector(const Dims& g, const short* __restrict__ m, int row, int col) {
+    const int o = col - ((row - 1) & ~7);          // the slot of column col: a multiple of 8
+    if (row < 0 || row > g.N || o < 0 || o + 8 > g.RS) {
+        const unsigned s = 0xC000C000u;
+        return make_uint4(s, s, s, s);
+    }
+    return *reinterpret_cast<const uint4*>(m + (long long)row * g.RS + o);
+}
+
 template <int TR, int TC, int KC>
-__global__ void __launch_bounds__((TR / 4) * (TC / 8))
+__global__ void __launch_bounds__((TR / 4) * (TC / 8), 8)   // 64 registers: 56 and a spill without the 8
 bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
                       short* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
     DIMS;
     constexpr int THREADS = (TR / 4) * (TC / 8);
-    constexpr int GROUPS = TC / 8;                  // threads per row group
+    constexpr int SW = (TC / 8) < 4 ? (TC / 8) : 4;                  // a warp's column slots (8 columns)
+    constexpr int GW = (TR / 4) < 32 / SW ? (TR / 4) : 32 / SW;      // and row groups (4 rows)
+    constexpr int UNITS_ACROSS = (TC / 8) / SW;
+    static_assert((TR / 4) % GW == 0 && KC % 8 == 0, "tile shape");
     constexpr int AS = TR + 4, BS = TC / 2 + 4;     // words per staged row, 16-byte aligned
     __shared__ __align__(16) unsigned As[KC * AS];  // As[k][row]: F(i1,k1)(i2, k2) in both lanes
     __shared__ __align__(16) unsigned Bs[KC * BS];  // Bs[k][w]: F(k1+1,j1)(k2+1, c0 + 2w, + 1)
@@ -202,7 +230,8 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
-    const int tr = tid / GROUPS, tc = tid % GROUPS;
+    const int unit = tid / (SW * GW), lane = tid % (SW * GW);
+    const int tr = (unit / UNITS_ACROSS) * GW + lane / SW, tc = (unit % UNITS_ACROSS) * SW + lane % SW;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
 
     unsigned acc[4][4];
@@ -210,41 +239,40 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
     for (int r = 0; r < 4; ++r)
 #pragma unroll
         for (int w = 0; w < 4; ++w) {
-            int lane[2];
+            int v[2];
 #pragma unroll
-            for (int h = 0; h < 2; ++h) lane[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
-            acc[r][w] = pack2(lane[0], lane[1]);
+            for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
+            acc[r][w] = pack2(v[0], v[1]);
         }
 
     if (l1 >= 2) {
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
-        // the k2 this warp's rows can use: [first row - 1, last row + Wb - 1], and B's band
-        const int warp_first = (tid / 32) * 32, warp_last = min(THREADS, warp_first + 32) - 1;
-        const int wr0 = r0 + (warp_first / GROUPS) * 4, wr1 = r0 + (warp_last / GROUPS) * 4 + 3;
-        const int kw0 = max(wr0 - 1, c0 - Wb), kw1 = min(wr1 + Wb - 1, ke);
+        // the k2 this warp's cells can use: from its first row - 1 (and B's band) to its last column
+        const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 8;
+        const int kw0 = max(R0 - 1, C0 - Wb), kw1 = min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
-            for (int kc = kb; kc <= ke; kc += KC) {
-                for (int x = tid; x < KC * TR; x += THREADS) {
-                    const int k = x % KC, row = x / KC;
-                    const int i2 = r0 + row, k2 = kc + k, e = k2 - i2;
-                    int v = SENT;
-                    if (i2 < N && k2 <= ke && e >= -1 && e < Wb) v = left[(long long)i2 * RS + e + 1];
-                    As[k * AS + row] = pack2(v, v);
+            for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads
+                // A: 8 k2 of one row per 16-byte load, transposed and duplicated into both lanes
+                for (int x = tid; x < (KC / 8) * TR; x += THREADS) {
+                    const int row = x % TR, v = x / TR;
+                    const uint4 q = band_vector(g, left, r0 + row, kc + 8 * v);
+                    unsigned* column = As + 8 * v * AS + row;
+                    column[0 * AS] = __byte_perm(q.x, 0, 0x1010);
+                    column[1 * AS] = __byte_perm(q.x, 0, 0x3232);
+                    column[2 * AS] = __byte_perm(q.y, 0, 0x1010);
+                    column[3 * AS] = __byte_perm(q.y, 0, 0x3232);
+                    column[4 * AS] = __byte_perm(q.z, 0, 0x1010);
+                    column[5 * AS] = __byte_perm(q.z, 0, 0x3232);
+                    column[6 * AS] = __byte_perm(q.w, 0, 0x1010);
+                    column[7 * AS] = __byte_perm(q.w, 0, 0x3232);
                 }
-                for (int x = tid; x < KC * (TC / 2); x += THREADS) {
-                    const int w = x % (TC / 2), k = x / (TC / 2);
-                    const int k2 = kc + k;
-                    int lane[2];
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const int j2 = c0 + 2 * w + h, e = j2 - k2 - 1;
-                        lane[h] = (j2 < N && k2 <= ke && e >= -1 && e < Wb)
-                                      ? (int)right[(long long)(k2 + 1) * RS + e + 1] : SENT;
-                    }
-                    Bs[k * BS + w] = pack2(lane[0], lane[1]);
+                // B: 8 columns of row k2 + 1 per 16-byte load, as they lie (two columns a word)
+                for (int x = tid; x < KC * (TC / 8); x += THREADS) {
+                    const int v = x % (TC / 8), k = x / (TC / 8);
+                    *reinterpret_cast<uint4*>(&Bs[k * BS + 4 * v]) = band_vector(g, right, kc + k + 1, c0 + 8 * v);
                 }
                 __syncthreads();
                 // whole groups of 8 k (fully unrolled; a k outside the warp's range only adds sentinels
@@ -279,7 +307,7 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
             for (int h = 0; h < 2; ++h) {
                 const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
                 const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
-                if (i2 < N && j2 < N && e >= 0 && e < Wb) out[(long long)i2 * RS + e + 1] = v;
+                if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = v;
             }
     if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
@@ -308,7 +336,7 @@ __global__ void bpmax_to_tiles(const T* __restrict__ F, T* __restrict__ pool, DI
     const int q = (int)(x / ((long long)Wb * N));
     if (i2 + e >= N) return;
     const long long m = first_mat + q;
-    pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, i2 + e)] = F[m * g.mat_stride + (long long)i2 * RS + e + 1];
+    pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, i2 + e)] = F[m * g.mat_stride + cell_at(g, i2, e)];
 }
 
 // every cell of level l1's matrices: the library's D (from the pool), R3, R4, the strand-1 pair and the
@@ -327,7 +355,7 @@ __global__ void bpmax_border(const code_t* __restrict__ a, const code_t* __restr
     const long long m = mat_of(g, i1, l1);
     T* out = F + m * g.mat_stride;
     if (e < 0) {                                         // F(i1, j1, i2, i2 - 1) = S1(i1, j1)
-        out[(long long)i2 * RS] = (T)S1[i1 * L1 + l1 - 1];
+        out[cell_at(g, i2, -1)] = (T)S1[i1 * L1 + l1 - 1];
         return;
     }
     const int j2 = i2 + e;
@@ -336,12 +364,12 @@ __global__ void bpmax_border(const code_t* __restrict__ a, const code_t* __restr
     if (l1 >= 2) {
         v = max(v, (int)pool[m * tiles * tile * tile + tile_cell(starts, tile, i2, j2)]);   // D
         for (int k1 = i1; k1 < j1; ++k1) {
-            const long long at = (long long)i2 * RS + e + 1;
+            const long long at = cell_at(g, i2, e);
             v = max(v, S1[i1 * L1 + k1 - i1] + (int)F[mat_of(g, k1 + 1, j1 - k1) * g.mat_stride + at]);   // R3
             v = max(v, (int)F[mat_of(g, i1, k1 - i1 + 1) * g.mat_stride + at] + S1[(k1 + 1) * L1 + j1 - k1 - 1]);  // R4
         }
     }
-    out[(long long)i2 * RS + e + 1] = (T)v;
+    out[cell_at(g, i2, e)] = (T)v;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -370,8 +398,8 @@ bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restri
 
     for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
-        sh[r * SR + e] = SELF ? (T)0 : mat[(long long)(s + r) * RS + e + 1];
-        if (!SELF) s2[r * SR + e] = S2[(long long)(s + r) * RS + e + 1];
+        sh[r * SR + e] = SELF ? (T)0 : mat[cell_at(g, s + r, e)];
+        if (!SELF) s2[r * SR + e] = S2[cell_at(g, s + r, e)];
     }
     __syncthreads();
     for (int e = 1; e < Wb; ++e) {
@@ -399,16 +427,27 @@ bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restri
     const int rows = min(seg, N - s);
     for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
-        if (s + r + e < N) mat[(long long)(s + r) * RS + e + 1] = sh[r * SR + e];
+        if (s + r + e < N) mat[cell_at(g, s + r, e)] = sh[r * SR + e];
     }
 }
 
 // ---------------------------------------------------------------------------------------------------
 // finish for short cells, two terms per instruction: shared memory holds, for each cell, the word
-// (F(i2, j2), S2(i2, j2)). For the split at k2 the row word (F(i2,k2), S2(i2,k2)) plus the column word
-// with its halves swapped, (S2(k2+1,j2), F(k2+1,j2)), is (R2 term, R1 term): one __viaddmax_s16x2 does
-// both, where the plain finish does four 16-bit loads and two int updates.
-__global__ void __launch_bounds__(512)
+// (F(i2, j2), S2(i2, j2)). For the split at k2 the row word with its halves swapped, (S2(i2,k2),
+// F(i2,k2)), plus the column word (F(k2+1,j2), S2(k2+1,j2)) is (R1 term, R2 term): one
+// __viaddmax_s16x2 does both, where the plain finish does four 16-bit loads and two int updates.
+// G diagonals at a time: a thread holds the G cells (r, e0 .. e0 + G - 1) of its row, which share the
+// row word of each split, so a split costs 1 + G shared loads for G cells (2 G one diagonal at a time)
+// and the G accumulators are independent chains. Every split whose two operands lie on diagonals below
+// e0 (k in [G - 1, e0)) runs first for all G cells at once; the few left (k < G - 1, whose column cell
+// may lie on diagonals e0 .. e0 + G - 2, and k >= e0, whose row cell does) close the cells one
+// diagonal at a time. G = 1 is the plain diagonal-by-diagonal order. SPLIT threads share a row in the
+// first phase, each with G / SPLIT of its cells: more warps to hide the latency of each split's loads
+// (a segment's rows fill only a fifth of an SM's warps, one thread per row).
+__device__ __forceinline__ unsigned swap_halves(unsigned w) { return __byte_perm(w, 0, 0x1032); }
+
+template <int G, int SPLIT>
+__global__ void __launch_bounds__(1024)
 bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                     const int first_mat, const int seg, const int segments) {
     DIMS;
@@ -422,32 +461,60 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
 
     for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
-        const long long at = (long long)(s + r) * RS + e + 1;
+        const long long at = cell_at(g, s + r, e);
         P[r * SR + e] = pack2(mat[at], S2[at]);
     }
     __syncthreads();
-    for (int e = 1; e < Wb; ++e) {
-        for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
-            const int i2 = s + r;
-            const unsigned* row = P + r * SR;
-            const unsigned* column = P + (r + 1) * SR + e - 1;
-            unsigned both = 0xC000C000u;    // sentinels
-            int k = 0;
-            for (; k + 1 < e; k += 2) {
-                both = __viaddmax_s16x2(row[k], __byte_perm(column[k * (SR - 1)], 0, 0x1032), both);
-                both = __viaddmax_s16x2(row[k + 1], __byte_perm(column[(k + 1) * (SR - 1)], 0, 0x1032), both);
+    for (int e0 = 1; e0 < Wb; e0 += G) {
+        // the splits final before the group, for its G cells at once (partial maxima into the F halves:
+        // no thread reads diagonals e0 and up in this phase)
+        if (e0 > G - 1) {
+            constexpr int C = G / SPLIT;                             // cells of a thread: d = h + SPLIT c
+            const int h = threadIdx.x % SPLIT;
+            for (int r = threadIdx.x / SPLIT; r < H - e0; r += blockDim.x / SPLIT) {
+                unsigned acc[C];
+#pragma unroll
+                for (int c = 0; c < C; ++c) acc[c] = 0xC000C000u;    // sentinels
+                const unsigned* row = P + r * SR;
+                const unsigned* column = P + (r + 1) * SR + e0 - 1 + h;   // + k (SR - 1) + d - h: cell (r+1+k, e0+d-1-k)
+#pragma unroll 2
+                for (int k = G - 1; k < e0; ++k) {
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < C; ++c) acc[c] = __viaddmax_s16x2(w, col[SPLIT * c], acc[c]);
+                }
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    const int d = h + SPLIT * c;
+                    if (e0 + d >= Wb || r >= H - e0 - d) break;
+                    short* cell = Pf + 2 * (r * SR + e0 + d);
+                    *cell = (short)max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                }
             }
-            if (k < e) both = __viaddmax_s16x2(row[k], __byte_perm(column[k * (SR - 1)], 0, 0x1032), both);
-            int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-            if (e >= 4) v = max(v, pair_score(g, rb[i2], rb[i2 + e]) + (int)Pf[2 * ((r + 1) * SR + e - 2)]);
-            Pf[2 * (r * SR + e)] = (short)v;
+            __syncthreads();
         }
-        __syncthreads();
+        // the remaining splits of each diagonal of the group, in order
+        for (int d = 0; d < G && e0 + d < Wb; ++d) {
+            const int e = e0 + d;
+            for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
+                const unsigned* row = P + r * SR;
+                const unsigned* column = P + (r + 1) * SR + e - 1;
+                unsigned both = 0xC000C000u;
+                const int lo = min(G - 1, e), hi = max(G - 1, e0);
+                for (int k = 0; k < lo; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                for (int k = hi; k < e; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+                if (e >= 4) v = max(v, pair_score(g, rb[s + r], rb[s + r + e]) + (int)Pf[2 * ((r + 1) * SR + e - 2)]);
+                Pf[2 * (r * SR + e)] = (short)v;
+            }
+            __syncthreads();
+        }
     }
     const int rows = min(seg, N - s);
     for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
-        if (s + r + e < N) mat[(long long)(s + r) * RS + e + 1] = Pf[2 * (r * SR + e)];
+        if (s + r + e < N) mat[cell_at(g, s + r, e)] = Pf[2 * (r * SR + e)];
     }
 }
 
@@ -501,7 +568,7 @@ __global__ void bpmax_diagonals(T* __restrict__ F, T* __restrict__ Dg, DIMS_ARGS
     if (x >= (long long)mats * Wb * N) return;
     const int i2 = (int)(x % N), e = (int)((x / N) % Wb), q = (int)(x / ((long long)N * Wb));
     if (i2 + e >= N) return;
-    T* band = F + (first_mat + q) * g.mat_stride + (long long)i2 * RS + e + 1;
+    T* band = F + (first_mat + q) * g.mat_stride + cell_at(g, i2, e);
     T* diagonal = Dg + ((long long)q * Wb + e) * N + i2;
     if (TO_DIAGONALS) *diagonal = *band; else *band = *diagonal;
 }
@@ -517,7 +584,7 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     if (x >= (long long)mats * g.N) return;
     const int w = (int)(x / g.N), i2 = (int)(x % g.N);
     const int L = span[i2];
-    out[x] = L > 0 ? (int)F[(first_mat + w) * g.mat_stride + (long long)i2 * g.RS + L] : -1;
+    out[x] = L > 0 ? (int)F[(first_mat + w) * g.mat_stride + cell_at(g, i2, L - 1)] : -1;
 }
 
 // Every instantiation interact/_gpu_launch.py asks for (production and test sizes), for nvcc's own check.
@@ -533,6 +600,13 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     const code_t*, const code_t*, const int*, short*, DIMS_ARGS, const int, const int, const int);
 PACKED(64, 64, 32)
 PACKED(8, 16, 8)
+#define FINISH_PACKED(G, SPLIT) template __global__ void bpmax_finish_packed<G, SPLIT>( \
+    const code_t*, short*, const short*, DIMS_ARGS, const int, const int, const int);
+FINISH_PACKED(1, 1)
+FINISH_PACKED(4, 1)
+FINISH_PACKED(8, 1)
+FINISH_PACKED(4, 2)
+FINISH_PACKED(8, 2)
 
 #define CELL(T) PRODUCTS(T, 32, 64, 32) PRODUCTS(T, 8, 16, 8) FINISH(T, false) FINISH(T, true) \
     template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*); \

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Nsight Compute counters of BPMax's two kernels (packed products, packed finish) at one query level of
+# Gildemaster 2021's shape (23 x 20,000 nt, target window 128), for each finish setting given
+# (G:SPLIT = diagonals a row closes at a time : threads per row). On the lent H100/H200, from the
+# repository root:
+#   bash bench/bpmax_gpu_ncu.sh [LEVEL] [G:SPLIT ...]        # default: level 12, 8:2 4:1
+set -u
+export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/bench PYTHONUNBUFFERED=1
+level=${1:-12}; shift || true
+settings=${*:-8:2 4:1}
+script=$(mktemp --suffix .py)
+cat > "$script" <<'PY'
+import random, sys
+from dataclasses import replace
+from bpmax_gpu import random_codes
+from bioaccel.interact import InteractParams
+from bioaccel.interact._gpu import window_scores
+from bioaccel.interact._gpu_launch import SIZES
+from bioaccel.interact._strands import strand_band
+p = InteractParams(window_target=128)
+r = random.Random(5)
+a, rb = random_codes(r, 23), random_codes(r, 20000)
+window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2])))
+PY
+stalls=""
+for s in barrier short_scoreboard long_scoreboard mio_throttle math_pipe_throttle wait not_selected lg_throttle \
+         no_instruction dispatch_stall; do
+  stalls+=",smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
+done
+metrics="gpu__time_duration.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active"
+metrics+=",l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active$stalls"
+for setting in $settings; do
+  G=${setting%%:*}; split=${setting##*:}
+  echo "### finish $G diagonals at a time, $split threads a row, level $level"
+  # launches of the two kernels alternate level by level: skip the earlier levels' two each
+  ncu --kernel-name regex:'bpmax_(products|finish)_packed' --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
+      --metrics "$metrics" python3 "$script" "$G" "$split" 2>&1 | grep -v '^==PROF==' | \
+      grep -E 'bpmax_|duration|inst_executed|issue_active|wavefronts|warps_active|stalled'
+done
+rm -f "$script"
