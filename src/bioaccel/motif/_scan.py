@@ -345,7 +345,7 @@ def _priced(setup, pending, threads, state):
         # looked up and cut on their own and only the few kept are copied (a whole batch of 6 M hits
         # joined first took 0.3 s of this thread per batch on an H100 machine). A batch with a value
         # not yet known is priced whole, as below: its searches, and so its P-values, stay the same.
-        looked = [setup.priced.look_up(setup.dist_index[part.motif, part.strand], part.units) for part in pending]
+        looked = [setup.priced.look_up_hits(setup.dist_index, part) for part in pending]
         if not any(missing.any() for _, missing in looked):
             kept = []
             for part, (p, _) in zip(pending, looked):

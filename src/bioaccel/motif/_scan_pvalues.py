@@ -78,10 +78,14 @@ def _first_above_bucketed(sB, start, shift, x):
 
 
 @njit(cache=True, nogil=True)
-def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, start, shift, count_only):
+def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, count_only):
     """The depth-first search of :func:`tails_at` over the first ``h`` columns: (mass, acc, ok), ok
     False past ``node_cap`` nodes. With ``count_only`` the leaves' work (adding to ``mass`` and
-    ``acc``) is skipped; the nodes counted are the same, since no count depends on that work."""
+    ``acc``) is skipped; the nodes counted are the same, since no count depends on that work. With
+    ``wk`` > 0 (the uniform background) every suffix weighs ``wk`` and the tail from index i is
+    (n - i) wk, exactly the values of ``pB`` and ``tB``, computed instead of read (``pB`` and ``tB``
+    are then not used): two of the three tables a leaf reads at random, 16 MB a long motif, stay out
+    of the caches that 16 searches share."""
     m = Q.shape[0]
     K = v.shape[0]
     nB = sB.shape[0]
@@ -150,13 +154,14 @@ def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, start, sh
                             if steps == 4:
                                 b += _first_above(v[b:], s)
                                 break
-                        mass[b] += w * pB[nc, i]     # v[b-1] <= score < v[b]
+                        mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
             else:                                      # few scores: each by binary search
                 nodes += k_hi - k_lo
                 if not count_only:
-                    mass[k_lo] += w * tB[nc, 0]
+                    mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
                     for k in range(k_lo, k_hi):
-                        acc[k] += w * tB[nc, _first_above_bucketed(sB, start, shift, v[k] - 1 - t)]
+                        i = _first_above_bucketed(sB, start, shift, v[k] - 1 - t)
+                        acc[k] += w * ((nB - i) * wk if wk > 0.0 else tB[nc, i])
             letters[j] += 1
         else:
             ps[j + 1] = t
@@ -176,30 +181,32 @@ def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
     were, 1.2-2.6 s each before ending in the bounds anyway."""
     h = split_point(Q, order, suffix_columns)
     sB, pB, tB = suffix_table(Q, h, transition)
-    return tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB)
+    return tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, 0.0)
 
 
 @njit(cache=True, nogil=True)
-def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB):
-    """:func:`tails_at` with the suffix table of columns h.. given (``suffix_table``'s or
-    :func:`uniform_suffix_table`'s)."""
+def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk):
+    """:func:`tails_at` with the suffix table of columns h.. given: ``suffix_table``'s, or under the
+    uniform background the sorted scores alone (:func:`uniform_suffix_scores`) and ``wk`` = 4**-(m - h),
+    each suffix's weight (see :func:`_search`)."""
     K = v.shape[0]
     tails = np.zeros(K, np.float64)
     if K == 0:
         return tails, True
     if h == 0:      # order 0, at most suffix_columns columns: the table is every word
         for k in range(K):
-            tails[k] = tB[0, _first_above(sB, v[k] - 1)]
+            i = _first_above(sB, v[k] - 1)
+            tails[k] = (sB.shape[0] - i) * wk if wk > 0.0 else tB[0, i]
         return tails, True
     # buckets of about 4 suffixes on average, so a look-up reads one bucket, not log2(n) scattered scores
     shift = 0
     while ((sB[sB.shape[0] - 1] - sB[0]) >> shift) >= max(sB.shape[0] // 4, 1):
         shift += 1
     start = _bucket_starts(sB, shift)
-    _, _, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, start, shift, True)
+    _, _, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, True)
     if not ok:
         return tails, False
-    mass, acc, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, start, shift, False)
+    mass, acc, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, False)
     if not ok:
         return tails, False
     running = mass[K]
@@ -220,26 +227,35 @@ def is_uniform(background) -> bool:
     return background.order == 0 and bool(np.all(np.asarray(background.transition) == 0.25))
 
 
-def uniform_suffix_table(Q, h):
-    """``suffix_table(Q, h, transition)`` under the uniform background, bit for bit: the sorted scores
-    of every word of columns h.. (NumPy's vectorised sort, about 10 ms for the 4**10 words where the
-    kernel's sort and probability products took 0.19 s: a third of the first batch's searches over a
-    genome), each word's probability 4**-k and the tails (n - i) 4**-k, all exact.
+def uniform_suffix_scores(Q, h):
+    """The scores of every word of columns h.., sorted: ``suffix_table``'s first array, by NumPy's
+    vectorised sort (about 10 ms for the 4**10 words of a long motif, where the kernel's sort and
+    probability products took 0.19 s).
 
-    >>> Q = np.array([[0, 1, 2, 3], [0, 0, 5, 5]], dtype=np.int64)
-    >>> sB, pB, tB = uniform_suffix_table(Q, 0)
-    >>> sB.tolist()[:6], float(pB[0, 0]), tB[0, :3].tolist()
-    ([0, 0, 1, 1, 2, 2], 0.0625, [1.0, 0.9375, 0.875])
+    >>> uniform_suffix_scores(np.array([[0, 1, 2, 3], [0, 0, 5, 5]], dtype=np.int64), 0).tolist()[:6]
+    [0, 0, 1, 1, 2, 2]
     """
-    k = Q.shape[0] - h
     scores = np.zeros(1, np.int64)
     for j in range(h, Q.shape[0]):                 # first column most significant, as suffix_table
         scores = (scores[:, None] + Q[j][None, :]).ravel()
+    return np.sort(scores)
+
+
+def uniform_suffix_table(Q, h):
+    """``suffix_table(Q, h, transition)`` under the uniform background, bit for bit: the sorted scores,
+    each word's probability 4**-k (k = m - h columns) and the tails (n - i) 4**-k, all exact; what
+    :func:`tails_given` computes in place of the last two (its ``wk``).
+
+    >>> Q = np.array([[0, 1, 2, 3], [0, 0, 5, 5]], dtype=np.int64)
+    >>> sB, pB, tB = uniform_suffix_table(Q, 0)
+    >>> float(pB[0, 0]), tB[0, :3].tolist()
+    (0.0625, [1.0, 0.9375, 0.875])
+    """
+    scores = uniform_suffix_scores(Q, h)
     n = scores.shape[0]
-    weight = 0.25 ** k                             # a power of two: exact
-    probs = np.full((1, n), weight)
+    weight = 0.25 ** (Q.shape[0] - h)              # a power of two: exact
     tails = ((n - np.arange(n + 1, dtype=np.int64)) * weight).reshape(1, n + 1)
-    return np.sort(scores), probs, tails
+    return scores, np.full((1, n), weight), tails
 
 
 @njit(cache=True, nogil=True)
@@ -334,8 +350,10 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
         columns = suffix_columns(grid.units.shape[0], transition.shape[0])
         if is_uniform(background):
             h = split_point(grid.units, 0, columns)
+            unused = np.zeros((1, 1))
             tails, ok = tails_given(grid.units, initial, transition, 0, asked, node_cap, h,
-                                    *uniform_suffix_table(grid.units, h))
+                                    uniform_suffix_scores(grid.units, h), unused, unused,
+                                    0.25 ** (grid.units.shape[0] - h))
         else:
             tails, ok = tails_at(grid.units, initial, transition, background.order, asked, node_cap, columns)
     gap = 0.0
@@ -346,14 +364,22 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
 
 # ---- the P-values a scan has already computed -------------------------------------------------------
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def _look_up(start, known, known_p, dist, units):
     """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
     distribution d, NaN (and ``missing``) where its value is not there yet."""
-    out = np.empty(dist.shape[0], np.float64)
-    missing = np.zeros(dist.shape[0], np.bool_)
-    for i in prange(dist.shape[0]):
-        lo, hi = start[dist[i]], start[dist[i] + 1]
+    return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _look_up_of(start, known, known_p, motif, strand, dist_index, units):
+    """:func:`_look_up` of hits of distributions ``dist_index[motif, strand]`` (``motif`` itself when
+    ``dist_index`` has no columns), the index read here rather than gathered by NumPy first."""
+    out = np.empty(motif.shape[0], np.float64)
+    missing = np.zeros(motif.shape[0], np.bool_)
+    for i in prange(motif.shape[0]):
+        d = motif[i] if dist_index.shape[1] == 0 else dist_index[motif[i], strand[i]]
+        lo, hi = start[d], start[d + 1]
         a, b = lo, hi
         while a < b:
             mid = (a + b) // 2
@@ -398,11 +424,18 @@ class PriceCache:
     def clear(self) -> None:
         self.__init__(len(self.known), self.cap)
 
-    def look_up(self, dist, units):
-        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
+    def _tables(self):
         if self._packed is None:
             start = np.zeros(len(self.known) + 1, np.int64)
             start[1:] = np.cumsum([k.size for k, _ in self.known])
             self._packed = (start, np.concatenate([k for k, _ in self.known]),
                             np.concatenate([p for _, p in self.known]))
-        return _look_up(*self._packed, np.asarray(dist, np.int64), np.asarray(units, np.int64))
+        return self._packed
+
+    def look_up(self, dist, units):
+        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
+        return _look_up(*self._tables(), np.asarray(dist, np.int64), np.asarray(units, np.int64))
+
+    def look_up_hits(self, dist_index, hits):
+        """:meth:`look_up` of :class:`~._scan_hits.Hits`, of distributions ``dist_index[motif, strand]``."""
+        return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)
