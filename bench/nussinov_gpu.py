@@ -189,6 +189,8 @@ def main():
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
     parser.add_argument("--cpu-max", type=int, default=6000, help="longest length timed on the CPU")
+    parser.add_argument("--int16-lanes", choices=["Int16x2Dup", "Int16x2"],
+                        help="the int16 bulk of bioaccel's fill (default: fold/_launch.py SIZES.int16_lanes)")
     parser.add_argument("--compare-int32", action="store_true",
                         help="where the offset encoding is used, also time bioaccel's fill with int32 cells")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "nussinov_gpu.json"))
@@ -196,6 +198,10 @@ def main():
     if args.batch:
         return main_batch(args)
 
+    if args.int16_lanes:
+        from dataclasses import replace
+
+        _launch.SIZES = replace(_launch.SIZES, int16_lanes=args.int16_lanes)
     cp = gpu._gpu.require_gpu()
     device = gpu._gpu.device_name()
     params = FoldParams()
@@ -236,7 +242,8 @@ def main():
         row["scores_agree"] = len(scores) == 1
         rows.append(row)
 
-    print(f"\nNussinov fill on {device}: seconds (fraction of the max-plus ceiling of limits.md)")
+    print(f"\nNussinov fill on {device}, int16 bulk {_launch.SIZES.int16_lanes}: seconds (fraction of the max-plus "
+          "ceiling of limits.md)")
     header = f"{'n':>7} " + " ".join(f"{SEED_NAMES[v]:>18}" for v in variants)
     header += f" {'trace(tiled)':>12} {'fill+tb':>8} {'e2e(tiled)':>10} {'encoding':>8} {'CPU best':>9} agree"
     print(header)
@@ -261,7 +268,7 @@ def main():
             print(f"{'':>7} {'int32 cells:':>18} {r['fill_s']:>9.3f} ({r['ceiling_fraction']:5.1%} of int32), "
                   f"traceback {r['traceback_s']:.3f}, end to end {r['end_to_end_s']:.3f}")
     os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    payload = {"device": device, "ceilings": CEILING, "rows": rows}
+    payload = {"device": device, "ceilings": CEILING, "int16_lanes": _launch.SIZES.int16_lanes, "rows": rows}
     with open(args.json, "w") as fh:
         json.dump(payload, fh, indent=1)
     if os.environ.get("OUT"):
