@@ -18,7 +18,9 @@ end through ``nussinov_batch(list of str, backend="gpu")`` (encoding, fold, trac
 dot-brackets in host memory), the fold on the device alone, the per-record API ``nussinov`` beside it
 on the smaller rows, and the CPU default (``nussinov_batch(backend="cpu")``, all cores of the machine)
 where its predicted time stays under --budget; the fraction of the int16x2 ceiling counts n^3/6 per
-sequence. Each GPU time is the median of --repeats runs.
+sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``RNA.fold``, minimum
+free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
+core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
 """
 import argparse
 import json
@@ -100,6 +102,34 @@ def random_batch(count, n, seed):
     return [text[k * n:(k + 1) * n] for k in range(count)]
 
 
+def _rnafold(seq):
+    import RNA
+
+    return RNA.fold(seq)[1]
+
+
+def time_rnafold(seqs, budget):
+    """Seconds for ViennaRNA's RNAfold over ``seqs`` on every core (a forked process per core; the
+    children touch no GPU), or None where ViennaRNA is missing or a probe predicts over ``budget``."""
+    try:
+        import RNA
+    except ImportError:
+        return None
+    import multiprocessing
+
+    probe = seqs[:4]
+    t0 = time.perf_counter()
+    for seq in probe:
+        RNA.fold(seq)
+    cores = os.cpu_count() or 1
+    if (time.perf_counter() - t0) / max(len(probe), 1) * len(seqs) / cores > budget:
+        return None
+    with multiprocessing.get_context("fork").Pool(cores) as pool:
+        t0 = time.perf_counter()
+        pool.map(_rnafold, seqs, chunksize=max(1, len(seqs) // (cores * 8)))
+        return time.perf_counter() - t0
+
+
 def time_batch_row(cp, count, n, args):
     from bioaccel.fold import nussinov, nussinov_batch
     from bioaccel.fold._batch_api import encode_packed
@@ -145,6 +175,9 @@ def time_batch_row(cp, count, n, args):
         row["cpu_s"] = time.perf_counter() - t0
         row["cpu_cores"] = os.cpu_count()
         row["agree"] = bool(np.array_equal(cpu_scores, scores) and np.array_equal(cpu_structures, structures))
+    rnafold = time_rnafold(seqs, args.budget)
+    if rnafold is not None:
+        row["rnafold_s"] = rnafold
     print(f"  {count:>9,} x {n:>5}: {json.dumps({k: v for k, v in row.items() if not k.endswith('runs')})}",
           flush=True)
     return row
@@ -165,12 +198,13 @@ def main_batch(args):
     print(f"\nNussinov batches on {device} (CPU: {os.cpu_count()} cores): seconds, sequences per second, "
           "fraction of the int16x2 ceiling (n^3/6 per sequence)")
     print(f"{'batch':>16} {'GPU end to end':>15} {'seq/s':>10} {'ceiling':>8} {'GPU fold':>9} {'ceiling':>8} "
-          f"{'encode':>7} {'nussinov()':>10} {'CPU':>8} agree")
+          f"{'encode':>7} {'nussinov()':>10} {'CPU':>8} {'RNAfold':>8} agree")
     for r in rows:
         print(f"{r['count']:>9,} x {r['n']:>4} {r['gpu_end_to_end_s']:>15.3f} {r['seq_per_s']:>10,.0f} "
               f"{r['ceiling_fraction_end_to_end']:>8.1%} {r['gpu_fold_s']:>9.3f} {r['ceiling_fraction_fold']:>8.1%} "
               f"{r['encode_s']:>7.3f} {r.get('gpu_records_api_s', float('nan')):>10.3f} "
-              f"{r.get('cpu_s', float('nan')):>8.2f} {'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'}")
+              f"{r.get('cpu_s', float('nan')):>8.2f} {r.get('rnafold_s', float('nan')):>8.2f} "
+              f"{'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'}")
     payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows}
     path = args.json.replace(".json", "_batch.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
