@@ -93,9 +93,9 @@ def _suggest_window(M, N, params, variant):
 #: recurrence as written is about 100x slower.
 CPU_RATE_PER_THREAD = {"tiled": 2.5e10, "naive": 2.5e8}
 #: Measured rate of the GPU variants, in units of :func:`work` per second on the whole device
-#: (bench/bpmax_gpu.py on an H100: 23 x 20,000 nt, window 128, 8.7e11 units in 0.13 s; the screen of
-#: transcripts of 200-20,000 nt runs at about 5e12).
-GPU_RATE = {"fused": 5e12, "banded-library": 5e12}
+#: (bench/bpmax_gpu.py on an H100: 23 x 20,000 nt, window 128, 8.7e11 units in 0.085 s; the screen of
+#: transcripts of 200-20,000 nt runs at about 7e12, the banded-library variant at about 5e12).
+GPU_RATE = {"fused": 7e12, "banded-library": 5e12}
 
 
 def estimate_seconds(pairs, *, params=None, variant=None, threads=0) -> float:
