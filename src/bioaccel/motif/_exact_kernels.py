@@ -96,15 +96,17 @@ def grid_dp(q, initial, transition, order, vlow, vlump):
                 prob = transition[ctx, x]
                 ctx2 = (ctx * 4 + x) % nctx
                 base = lo[j] + q[j, x] - lo[j + 1]     # index in nxt of cur[ctx, 0]
-                for i in range(width):
-                    w = cur[ctx, i]
-                    if w == 0.0:
-                        continue
-                    t = base + i
-                    if t >= nwidth:
-                        lumped += w * prob       # above the window: certain to reach vlump
-                    elif t >= 0:
-                        nxt[ctx2, t] += w * prob
+                # the cells landing inside the window, then those above it (certain to reach vlump), each
+                # range a loop without a branch (SIMD); every sum in the order of one loop over i, as
+                # before the split: the same bits (a cell of 0 adds +0.0, which changes no sum here)
+                first = min(max(-base, 0), width)
+                stop = min(max(nwidth - base, first), width)
+                row = cur[ctx]
+                out = nxt[ctx2]
+                for i in range(first, stop):
+                    out[base + i] += row[i] * prob
+                for i in range(stop, width):
+                    lumped += row[i] * prob
         cur = nxt
         width = nwidth
     dist = np.zeros(width, np.float64)
