@@ -77,8 +77,14 @@ def _first_above_bucketed(sB, start, shift, x):
     return lo
 
 
+#: Under the uniform background a leaf's words are counted bin by bin by a walk over the suffixes
+#: (:func:`_search`) when they are at most this many times its scores in reach; else each score is
+#: looked up. Either gives the same bits; only the time differs.
+MERGE_RATIO = 16
+
+
 @njit(cache=True, nogil=True)
-def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, count_only):
+def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, count_only, merge_ratio):
     """The depth-first search of :func:`tails_at` over the first ``h`` columns: (mass, acc, ok), ok
     False past ``node_cap`` nodes. With ``count_only`` the leaves' work (adding to ``mass`` and
     ``acc``) is skipped; the nodes counted are the same, since no count depends on that work. With
@@ -139,8 +145,25 @@ def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start
             i_lo = _first_above_bucketed(sB, start, shift, low - 1 - t)   # the first suffix reaching low
             k_lo = _first_above(v, t + sB[0])          # scores up to v[k_lo - 1]: every suffix reaches
             k_hi = _first_above(v, t + sB[nB - 1])     # scores from v[k_hi] on: out of reach
-            if (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b:     # few words: each to its bin
-                nodes += nB - i_lo
+            few_words = (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b
+            nodes += nB - i_lo if few_words else k_hi - k_lo   # the budget counts as it always has
+            if wk > 0.0 and (nB - i_lo) <= (k_hi - k_lo) * merge_ratio:
+                if not count_only and i_lo < nB:
+                    # every word weighs w wk: count the words of each bin, walking the suffixes up to
+                    # each score in turn (a loop whose branch is nearly always taken, where stepping
+                    # the bin word by word mispredicted); the sums are of multiples of 4**-m below
+                    # 2**53 of them, exact either way, so the same bits
+                    ww = w * wk
+                    i = i_lo
+                    prev = i_lo
+                    for k in range(_first_above(v, t + sB[i_lo]), k_hi):
+                        target = v[k] - t              # some suffix reaches it: k < k_hi
+                        while sB[i] < target:
+                            i += 1
+                        mass[k] += (i - prev) * ww     # v[k-1] <= score < v[k]
+                        prev = i
+                    mass[k_hi] += (nB - prev) * ww
+            elif few_words:                            # few words: each to its bin
                 if not count_only:
                     # the suffixes' scores rise with i, so their bins do: a word's bin is found by
                     # stepping on from the last word's, a binary search only past a few steps
@@ -156,11 +179,20 @@ def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start
                                 break
                         mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
             else:                                      # few scores: each by binary search
-                nodes += k_hi - k_lo
                 if not count_only:
                     mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
+                    i = -1
                     for k in range(k_lo, k_hi):
-                        i = _first_above_bucketed(sB, start, shift, v[k] - 1 - t)
+                        # the first suffix reaching v[k]: a few steps on from the last score's (the
+                        # scores rise, so does it; near in memory), else a look-up in the buckets
+                        target = v[k] - t
+                        steps = 0
+                        if i >= 0:
+                            while steps < 8 and i < nB and sB[i] < target:
+                                i += 1
+                                steps += 1
+                        if i < 0 or steps == 8:
+                            i = _first_above_bucketed(sB, start, shift, target - 1)
                         acc[k] += w * ((nB - i) * wk if wk > 0.0 else tB[nc, i])
             letters[j] += 1
         else:
@@ -181,14 +213,15 @@ def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
     were, 1.2-2.6 s each before ending in the bounds anyway."""
     h = split_point(Q, order, suffix_columns)
     sB, pB, tB = suffix_table(Q, h, transition)
-    return tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, 0.0)
+    return tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, 0.0, MERGE_RATIO)
 
 
 @njit(cache=True, nogil=True)
-def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk):
+def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, merge_ratio):
     """:func:`tails_at` with the suffix table of columns h.. given: ``suffix_table``'s, or under the
     uniform background the sorted scores alone (:func:`uniform_suffix_scores`) and ``wk`` = 4**-(m - h),
-    each suffix's weight (see :func:`_search`)."""
+    each suffix's weight (see :func:`_search`); ``merge_ratio``: :data:`MERGE_RATIO` (0 to count every
+    leaf's words as before it, the tests' reference: the same bits)."""
     K = v.shape[0]
     tails = np.zeros(K, np.float64)
     if K == 0:
@@ -203,10 +236,11 @@ def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk):
     while ((sB[sB.shape[0] - 1] - sB[0]) >> shift) >= max(sB.shape[0] // 4, 1):
         shift += 1
     start = _bucket_starts(sB, shift)
-    _, _, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, True)
+    _, _, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, True, merge_ratio)
     if not ok:
         return tails, False
-    mass, acc, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, False)
+    mass, acc, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, False,
+                            merge_ratio)
     if not ok:
         return tails, False
     running = mass[K]
@@ -327,7 +361,7 @@ def words_at_least(Q, low):
 WORDS_CAP = 1e9
 
 
-def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS):
+def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS, merge_ratio=MERGE_RATIO):
     """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`._exact.Grid`) under
     ``background``: (pvalues in the order of ``units``, exact, largest relative gap when not exact).
 
@@ -353,7 +387,7 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
             unused = np.zeros((1, 1))
             tails, ok = tails_given(grid.units, initial, transition, 0, asked, node_cap, h,
                                     uniform_suffix_scores(grid.units, h), unused, unused,
-                                    0.25 ** (grid.units.shape[0] - h))
+                                    0.25 ** (grid.units.shape[0] - h), merge_ratio)
         else:
             tails, ok = tails_at(grid.units, initial, transition, background.order, asked, node_cap, columns)
     gap = 0.0
