@@ -10,6 +10,7 @@ workers declare none, to the workers that see a CUDA device (:func:`placement`).
 Dask is imported only here, only when asked for: ``import bioaccel`` never needs it.
 """
 import contextlib
+import gc
 import logging
 import os
 
@@ -112,12 +113,17 @@ def _join(address):
     try:
         return dd.Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
-        raise InvalidParameter(f"cannot reach the Dask scheduler at {address} (no answer within "
-                               f"{CONNECT_TIMEOUT} s: {exc.__class__.__name__})") from None
+        problem = (f"cannot reach the Dask scheduler at {address} (no answer within {CONNECT_TIMEOUT} s: "
+                   f"{exc.__class__.__name__})")
     except (ValueError, TypeError) as exc:
-        raise InvalidParameter(f"{address!r} is not a Dask scheduler address ({exc}); give tcp://HOST:PORT") from None
+        problem = f"{address!r} is not a Dask scheduler address ({exc}); give tcp://HOST:PORT"
     finally:
         quiet.setLevel(level)
+    # The half-built Client of a failed connection, kept alive by the exception's frames, is closed now
+    # by the collector, not at some later collection: one that fell inside the next Client's start
+    # closed it there and deadlocked on distributed's loop-runner lock (seen in the test suite).
+    gc.collect()
+    raise InvalidParameter(problem)
 
 
 @contextlib.contextmanager
