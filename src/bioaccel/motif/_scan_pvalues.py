@@ -66,15 +66,7 @@ def _first_above_bucketed(sB, start, shift, x):
     if x >= sB[n - 1]:
         return n
     b = (x - sB[0]) >> shift
-    lo = start[b]
-    hi = start[b + 1]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sB[mid] > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return start[b] + _first_above(sB[start[b]:start[b + 1]], x)
 
 
 #: Under the uniform background a leaf's words are counted bin by bin by a walk over the suffixes
