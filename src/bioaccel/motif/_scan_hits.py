@@ -97,11 +97,16 @@ def pack_words(codes, starts, lengths, strands, words):
     """
     out = np.zeros((starts.shape[0], words), np.uint64)
     for h in prange(starts.shape[0]):
-        m = lengths[h]
-        for k in range(m):
-            c = codes[starts[h] + k] if strands[h] == 0 else 3 - codes[starts[h] + m - 1 - k]
-            out[h, k // 32] |= np.uint64(c) << np.uint64(2 * (k % 32))
+        _pack_into(out[h], codes, starts[h], lengths[h], strands[h])
     return out
+
+
+@njit(cache=True, nogil=True)
+def _pack_into(row, codes, start, length, strand):
+    """One hit's letters into ``row`` (its ``words`` uint64, zero), as :func:`pack_words` packs them."""
+    for k in range(length):
+        c = codes[start + k] if strand == 0 else 3 - codes[start + length - 1 - k]
+        row[k // 32] |= np.uint64(c) << np.uint64(2 * (k % 32))
 
 
 @njit(cache=True, nogil=True)
@@ -151,10 +156,7 @@ def chunk_hits(codes, entry, pos, units, motif_of, strand_of, length_of, chunk_s
         score[h] = units[h]
         pvalue[h] = np.nan
         qvalue[h] = np.nan
-        m = length_of[e]
-        for k in range(m):
-            c = codes[p + k] if s == 0 else 3 - codes[p + m - 1 - k]
-            packed[h, k // 32] |= np.uint64(c) << np.uint64(2 * (k % 32))
+        _pack_into(packed[h], codes, p, length_of[e], s)
     return motif, strand, seq, start, score, packed, pvalue, qvalue
 
 
