@@ -36,6 +36,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+
+from _results import save_json  # noqa: E402
+
 CEILING_INT32 = 15.5e12
 CEILING_INT16X2 = 30.8e12
 
@@ -175,13 +178,7 @@ def main(argv=None):
           f"{scr['pairs_per_s']:.1f} pairs/s; projected 32,000 transcripts x 1 svRNA: "
           f"{scr['projected_32000_s'] / 60:.1f} min (Gildemaster 2021: about a day on a Titan V)")
     payload = dict(device=_gpu.device_name(), host=platform.node(), rows=rows, library=library, screen=scr)
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as fh:
-        json.dump(payload, fh, indent=1)
-    if os.environ.get("OUT"):
-        with open(os.path.join(os.environ["OUT"], "bpmax_gpu.json"), "w") as fh:
-            json.dump(payload, fh, indent=1)
-    print(f"wrote {args.json}")
+    save_json(payload, args.json)
     return 0
 
 

@@ -8,7 +8,6 @@ end (median of --repeats), and the fraction of the int16x2 DPX ceiling of ../sha
     python3 bench/bpmax_gpu_sizes.py [--repeats 5] [--json bench/results/bpmax_gpu_sizes.json]
 """
 import argparse
-import json
 import os
 import random
 import sys
@@ -18,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from bpmax_gpu import CEILING_INT16X2, gpu_row   # noqa: E402
+from _results import save_json  # noqa: E402
 
 SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 1 diagonal, 1 thread a row": dict(finish_diagonals=1, finish_split=1),
@@ -54,10 +54,7 @@ def main(argv=None) -> int:
     for r in rows:
         print(f"| {r['setting']} | {r['products_s']:.4f} | {r['finish_s']:.4f} | {r['end_to_end_s']:.4f} | "
               f"{100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% |")
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as handle:
-        json.dump(rows, handle, indent=1)
-    print(f"wrote {args.json}")
+    save_json(rows, args.json)
     return 0 if len(best) == 1 else 1
 
 

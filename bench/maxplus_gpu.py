@@ -13,7 +13,6 @@ padded updates beside it) and the fraction of the limits.md ceiling: int32 15.5 
 ``bench_library(...)`` returns the rows, for bench/bpmax_gpu.py to include.
 """
 import argparse
-import json
 import os
 import sys
 
@@ -22,6 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from bioaccel.interact import _maxplus_gpu as mp  # noqa: E402
+from _results import save_json  # noqa: E402
 
 CEILING = {"int16": 30.8e12, "int32": 15.5e12}        # limits.md, H100/H200, updates per second
 LANES = {"int16": "int16x2", "int32": "int32"}
@@ -139,13 +139,7 @@ def main(argv=None):
     for r in best_rows(rows):
         print(_line(r))
     payload = {"device": device, "ceiling_updates_per_s": CEILING, "rows": rows}
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as fh:
-        json.dump(payload, fh, indent=1)
-    if os.environ.get("OUT"):
-        with open(os.path.join(os.environ["OUT"], os.path.basename(args.json)), "w") as fh:
-            json.dump(payload, fh, indent=1)
-    print(f"wrote {args.json}")
+    save_json(payload, args.json)
     return 0
 
 

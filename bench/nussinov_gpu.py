@@ -24,7 +24,6 @@ core, a process per core, where a probe of its first sequences predicts at most 
 """
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -37,6 +36,7 @@ from bioaccel.alphabet import encode  # noqa: E402
 from bioaccel.fold import VARIANTS, FoldParams, fold_table  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _launch  # noqa: E402
+from _results import save_json  # noqa: E402
 
 CEILING = {"int16x2": 30.8e12, "int32": 15.5e12}      # limits.md, H200/H100, updates per second
 SEED_NAMES = {v: VARIANTS.variants[v].paper_name or "bioaccel" for v in VARIANTS.names("gpu")}
@@ -206,12 +206,7 @@ def main_batch(args):
               f"{r.get('cpu_s', float('nan')):>8.2f} {r.get('rnafold_s', float('nan')):>8.2f} "
               f"{'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'}")
     payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows}
-    path = args.json.replace(".json", "_batch.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    for target in [path] + ([os.path.join(os.environ["OUT"], "nussinov_gpu_batch.json")] if os.environ.get("OUT") else []):
-        with open(target, "w") as fh:
-            json.dump(payload, fh, indent=1)
-    print(f"wrote {path}")
+    save_json(payload, args.json.replace(".json", "_batch.json"))
 
 
 def main():
@@ -301,14 +296,8 @@ def main():
             r = row["tiled_int32"]
             print(f"{'':>7} {'int32 cells:':>18} {r['fill_s']:>9.3f} ({r['ceiling_fraction']:5.1%} of int32), "
                   f"traceback {r['traceback_s']:.3f}, end to end {r['end_to_end_s']:.3f}")
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
     payload = {"device": device, "ceilings": CEILING, "int16_lanes": _launch.SIZES.int16_lanes, "rows": rows}
-    with open(args.json, "w") as fh:
-        json.dump(payload, fh, indent=1)
-    if os.environ.get("OUT"):
-        with open(os.path.join(os.environ["OUT"], "nussinov_gpu.json"), "w") as fh:
-            json.dump(payload, fh, indent=1)
-    print(f"wrote {args.json}")
+    save_json(payload, args.json)
 
 
 if __name__ == "__main__":

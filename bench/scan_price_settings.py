@@ -11,13 +11,15 @@ strands, P = 1e-4, stored FIMO output, and its output must be the same bytes as 
 """
 import argparse
 import hashlib
-import json
 import os
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from _results import save_json  # noqa: E402
 
 SETTINGS = [   # (suffix columns for long matrices, pricing threads: 0 = every core)
     (10, 0), (10, 12), (10, 8), (10, 4), (10, 0),
@@ -69,9 +71,7 @@ def main(argv=None) -> int:
               f"exit {code}  same output {digest == first}", flush=True)
         os.remove(out)
     _scan_pvalues.suffix_columns, _scan_price.resolve_threads = columns, resolve
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as handle:
-        json.dump({"load": os.getloadavg(), "rows": rows}, handle, indent=1)
+    save_json({"load": os.getloadavg(), "rows": rows}, args.json)
     return 0
 
 
