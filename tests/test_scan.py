@@ -7,13 +7,15 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from Bio.motifs.matrix import PositionSpecificScoringMatrix as BiopythonPSSM
 
 import naive_scan as naive
 from bioaccel._fasta_chunks import read_chunks, split_codes
 from bioaccel.errors import InvalidParameter
 from bioaccel.motif import PSSM, SCAN_VARIANTS, Background, iter_scan, pvalues, scan
-from bioaccel.motif._scan import collect, prepare
+from bioaccel.motif._scan import collect, prepare, valid_windows
 from bioaccel.motif._scan_hits import Hits
 
 #: Every CPU variant; those built on slices at several slice lengths (1: a table per column, 8: the
@@ -51,7 +53,10 @@ SEQUENCES = [("empty", ""), ("short", random_sequence(RNG, 4))] + \
 #: (motifs, P) scanned together (MULTIPLESCAN); P-values of short motifs by enumeration.
 PVALUE_GROUPS = [([motif(random_scores(RNG, m)) for m in (1, 2)], 0.3),
                  ([motif(random_scores(RNG, m)) for m in (3, 5, 6)], 0.02),
-                 ([motif(random_scores(RNG, m)) for m in (7, 8)], 1e-2)]
+                 ([motif(random_scores(RNG, m)) for m in (7, 8)], 1e-2),
+                 # more motifs than ScanPlan's FEW: prepare lays the plan out while the thresholds are searched
+                 ([motif(random_scores(np.random.default_rng(11), m), ident=f"many{k}")
+                   for k, m in enumerate((1, 2, 2, 3, 3, 4, 4, 5, 5))], 0.05)]
 
 
 def _shifted(scores, sequences, quantile):
@@ -207,6 +212,16 @@ def test_chunks_hold_every_window_once(size, overlap, tmp_path):
 
 # ---- short, empty, unreachable ---------------------------------------------------------------------------
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), max_size=60), st.integers(0, 62), st.sets(st.integers(1, 12), min_size=1))
+def test_valid_windows_counts_the_windows_of_only_acgt(codes, windows, lengths):
+    codes = np.array(codes, np.uint8)
+    lengths = np.array(sorted(lengths), np.int64)
+    direct = [sum(1 for s in range(min(windows, len(codes))) if s + m <= len(codes) and (codes[s:s + m] <= 3).all())
+              for m in lengths]
+    assert valid_windows(codes, windows, lengths).tolist() == direct
+
+
 def test_sequences_shorter_than_the_motif_and_empty_ones(tmp_path):
     pssm = motif(random_scores(np.random.default_rng(5), 5))
     everything = pssm.min_score - 1                              # every window is a hit
@@ -329,6 +344,24 @@ def test_pruning_while_streaming_keeps_what_one_pruning_keeps():
                                     batch=batch)
         results.append((state_hits.start.tolist(), state_hits.sequence.tolist(), state.dropped))
     assert results[0] == results[1] == ([0, 0], [0, 1], 3)
+
+
+@pytest.mark.parametrize("keep", [1, 25, 60])
+def test_batches_cut_as_they_are_priced_keep_the_best_of_the_whole_scan(keep):
+    """Many small batches, each cut to its own best ``keep`` as it is priced (which sets the cut the
+    next batch is priced against): the hits kept, their P-values and the count dropped are those of
+    one cut of every hit at the end."""
+    motifs, p = PVALUE_GROUPS[3]
+    every, _ = collect(prepare(motifs, pvalue=p), SEQUENCES, max_stored_hits=None)
+    hits, state = collect(prepare(motifs, pvalue=p), SEQUENCES, max_stored_hits=keep, batch=7, chunk_size=40)
+    expected, cut = every.best(keep)
+    assert len(every) > 3 * keep
+    assert state.dropped == len(every) - len(expected) and state.cut == cut
+
+    def key(h):
+        return sorted(zip(h.motif.tolist(), h.strand.tolist(), h.sequence.tolist(), h.start.tolist(),
+                          h.pvalue.tolist()))
+    assert key(hits) == key(expected)
 
 
 def test_best_drops_every_tie_at_the_cut():

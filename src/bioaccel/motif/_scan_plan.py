@@ -113,10 +113,12 @@ class ScanPlan:
         return int(self.length.max()) if self.length.size else 0
 
     @classmethod
-    def build(cls, motifs, thresholds, *, slice_len=4, strands=(0, 1)):
+    def build(cls, motifs, thresholds, *, slice_len=4, strands=(0, 1), layouts=None):
         """The plan of ``motifs`` (PSSMs): ``thresholds[k]`` is motif k's threshold in grid units, one
         number for both strands or a (forward, reverse) pair, None on a strand where nothing can
-        reach it (that entry is left out); ``strands``: 0 forward, 1 reverse complement.
+        reach it (that entry is left out); ``strands``: 0 forward, 1 reverse complement. ``layouts``
+        (from :func:`layouts`, for these motifs, strands and slice length) saves building the
+        slices' tables here: :func:`._scan.prepare` builds them while the thresholds are searched.
 
         >>> from bioaccel.motif import PSSM
         >>> plan = ScanPlan.build([PSSM(np.eye(4)[:3])], [0], slice_len=2)
@@ -133,8 +135,7 @@ class ScanPlan:
             for strand in strands:
                 if pair[strand] is None:
                     continue
-                units = g.units if strand == 0 else np.ascontiguousarray(g.units[::-1, ::-1])
-                strands_.append((k, strand, units))
+                strands_.append((k, strand, _strand_units(g, strand)))
                 thr.append(int(pair[strand]))
         strands = strands_
         n = len(strands)
@@ -149,23 +150,20 @@ class ScanPlan:
         # columns (a table of 4**FIRST scores), which settles nearly every window (as MOODS's 7-letter
         # window does); with many entries those tables would not stay in cache
         first = FIRST if n <= FEW else 0
-        for _, _, u in strands:
-            m = u.shape[0]
-            spans = slice_bounds(m, slice_len)
+        for k, strand, u in strands:
+            natural, look = (layouts[k, strand] if layouts is not None and not first
+                             else entry_layout(u, slice_len, first))
             local = []
-            for o, L in spans:
-                t = slice_table(u, o, L)
+            for o, L, t in natural:
                 local.append((o, L, offset, int(t.max())))
                 tables.append(t)
                 offset += t.size
             natural_rows += [(o, L, start) for o, L, start, _ in local]
             natural_start.append(len(natural_rows))
-            if first and m > slice_len:
+            if look is not natural:
                 local = []
-                o = _widest_window(u, min(first, m))
-                for o2, L in [(o, min(first, m))] + _around(m, o, min(first, m), slice_len):
-                    t = slice_table(u, o2, L)
-                    local.append((o2, L, offset, int(t.max())))
+                for o, L, t in look:
+                    local.append((o, L, offset, int(t.max())))
                     tables.append(t)
                     offset += t.size
             # look-ahead order: the slices that spread scores most first (they abandon soonest)
@@ -187,6 +185,42 @@ class ScanPlan:
             tables=np.concatenate(tables) if tables else np.zeros(0, np.int64),
             natural_start=np.array(natural_start, dtype=np.int64), natural_offset=as_array(natural_rows, 0),
             natural_len=as_array(natural_rows, 1), natural_table=as_array(natural_rows, 2))
+
+
+def _strand_units(grid, strand):
+    """The grid matrix an entry scans: the motif's, or its reverse complement's (strand 1)."""
+    return grid.units if strand == 0 else np.ascontiguousarray(grid.units[::-1, ::-1])
+
+
+def entry_layout(units, slice_len, first=0):
+    """The slices of one entry (grid matrix ``units``), each ``(offset, length, table)``: those of the
+    Slices Strategy in column order, and those the look-ahead evaluates (the same list, unless
+    ``first`` opens it with a table of the ``first`` most spread columns).
+
+    >>> natural, look = entry_layout(np.eye(4, dtype=np.int64)[:3], 2)
+    >>> [(o, L, t.size) for o, L, t in natural], look is natural
+    ([(0, 2, 16), (2, 1, 4)], True)
+    """
+    m = units.shape[0]
+    natural = [(o, L, slice_table(units, o, L)) for o, L in slice_bounds(m, slice_len)]
+    if not (first and m > slice_len):
+        return natural, natural
+    o = _widest_window(units, min(first, m))
+    spans = [(o, min(first, m))] + _around(m, o, min(first, m), slice_len)
+    look = [(o2, L, slice_table(units, o2, L)) for o2, L in spans]
+    return natural, look
+
+
+def layouts(motifs, strands, slice_len) -> dict:
+    """:func:`entry_layout` of every (motif index, strand) of ``motifs``, for :meth:`ScanPlan.build` with
+    many entries (no opening table).
+
+    >>> from bioaccel.motif import PSSM
+    >>> sorted(layouts([PSSM(np.eye(4)[:3])], (0, 1), 2))
+    [(0, 0), (0, 1)]
+    """
+    return {(k, strand): entry_layout(_strand_units(Grid.of(m), strand), slice_len)
+            for k, m in enumerate(motifs) for strand in strands}
 
 
 # ---- the q-gram index of the ``index`` variant -------------------------------------------------------
