@@ -143,6 +143,45 @@ def test_gpu_scan_api_equals_cpu(variant):
 
 
 @pytest.mark.gpu
+def test_gpu_withholds_exactly_the_hits_below_the_floor():
+    """withhold_below: the fused kernels copy out the hits at or above each entry's floor and count the
+    rest; the segments kernel (the paper's) copies out every hit as before."""
+    rng = np.random.default_rng(14)
+    plan = prepare(random_motifs(rng, [2, 5, 9, 14, 30]), pvalue=1e-2).plan
+    codes = random_codes(rng, 30000)
+    every = cpu_hits(plan, codes, codes.shape[0])
+    floor = plan.threshold + rng.integers(0, 2, plan.entries) * (np.abs(plan.threshold) // 8 + 1)
+    for variant in ("fused", "segments"):
+        scanner = Scanner(plan, "gpu", variant)
+        scanner.withhold_below(floor)
+        entry, pos, units = scanner.scan(codes, codes.shape[0])
+        got = sorted(zip(entry.tolist(), pos.tolist(), units.tolist()))
+        kept = every if variant == "segments" else [h for h in every if h[2] >= floor[h[0]]]
+        assert got == kept and scanner.take_withheld() == len(every) - len(kept) and scanner.take_withheld() == 0
+        assert 0 < len(kept) < len(every) or variant == "segments"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", ["fused", "segments"])
+def test_gpu_stored_path_equals_cpu(variant):
+    """--max-stored-hits on the GPU, where the cut of each priced batch raises the floors the kernels
+    withhold below: the hits kept, their P-values, the count dropped and the cut are the CPU's."""
+    from bioaccel.motif._scan import collect
+
+    rng = np.random.default_rng(15)
+    motifs = random_motifs(rng, [4, 6, 8, 11, 15])
+    records = [(f"r{k}", "".join("ACGTN"[c] for c in random_codes(rng, n))) for k, n in enumerate([4000, 30000])]
+    for keep in (1, 50, 400):
+        runs = [collect(prepare(motifs, pvalue=1e-2), records, max_stored_hits=keep, chunk_size=2000, batch=300,
+                        **options) for options in ({}, {"backend": "gpu", "variant": variant})]
+        (cpu, cpu_state), (gpu, gpu_state) = runs
+        assert cpu_state.dropped > 10 * keep
+        assert (gpu_state.dropped, gpu_state.cut) == (cpu_state.dropped, cpu_state.cut), keep
+        for field in ("motif", "strand", "sequence", "start", "units", "pvalue", "qvalue"):
+            assert np.array_equal(getattr(cpu, field), getattr(gpu, field), equal_nan=True), (keep, field)
+
+
+@pytest.mark.gpu
 def test_gpu_scan_shipped_example_equals_cpu():
     cpu = scan("examples/motifs.meme", "examples/sars-cov-2.fasta", pvalue=1e-3)
     for variant in ("fused", "segments"):

@@ -291,6 +291,16 @@ class Scanner:
     def scan(self, codes, windows):
         return self.submit(codes, windows)()
 
+    def withhold_below(self, floor) -> None:
+        """Hits of entry e scoring below ``floor[e]`` only counted from now on, where the backend can
+        (the GPU's ``fused`` kernels: :meth:`._scan_gpu.GpuScanner.withhold_below`)."""
+        if getattr(self, "_gpu", None) is not None:
+            self._gpu.withhold_below(floor)
+
+    def take_withheld(self) -> int:
+        """How many hits were withheld since the last call."""
+        return self._gpu.take_withheld() if getattr(self, "_gpu", None) is not None else 0
+
 
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
     # kernels write hits in whatever order their threads find them: sorted here, so that streamed
@@ -337,17 +347,19 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 result = scanner.submit(chunk.codes, chunk.windows)
                 if started is not None:
                     found.add(*started)
+                    state.drop(scanner.take_withheld())
                 started = (chunk, sequence, result)
                 if found.count >= batch:
-                    priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best))
+                    priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, scanner))
                 # batches are yielded in order as their pricing ends; scanning waits only when
                 # IN_FLIGHT batches are queued (memory)
                 while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
                     yield priced.popleft().result()
             if started is not None:
                 found.add(*started)
+                state.drop(scanner.take_withheld())
         if found.count:
-            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best))
+            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, scanner))
         while priced:
             yield priced.popleft().result()
     finally:
@@ -376,7 +388,7 @@ class _Found:
         return pending
 
 
-def _priced(setup, pending, threads, state, best=None):
+def _priced(setup, pending, threads, state, best=None, scanner=None):
     # state.cut is the smallest P-value already dropped: a hit at it or above can never be kept, one
     # below it may still be (keeping only those <= the largest kept P-value lost hits that the
     # final pruning would keep, when ties at an earlier cut had left fewer than max_stored_hits)
@@ -408,7 +420,41 @@ def _priced(setup, pending, threads, state, best=None):
         kept, batch_cut = hits.best(best)
         state.drop(len(hits) - len(kept), batch_cut)
         hits = kept
+        if scanner is not None:
+            scanner.withhold_below(withheld_floor(setup, state.cut))
     return hits
+
+
+#: A floor's P-value is at least the cut by this factor: a lower score's P-value, computed by another sum,
+#: cannot then fall below the cut by rounding (exact P-values are accurate to ~1e-12 relative)
+FLOOR_MARGIN = 1e-6
+
+
+def withheld_floor(setup, cut) -> np.ndarray:
+    """Per plan entry, the grid score below which a hit cannot be kept once ``cut`` is set (its P-value
+    would be at or above it): one more than the largest score priced so far whose exact P-value is at
+    least ``cut`` (a lower score's P-value is no smaller), or the entry's own threshold where none is,
+    or where the motif's P-values include certified bounds (those need not fall as the score rises).
+
+    >>> from bioaccel.motif import PSSM
+    >>> setup = prepare([PSSM(np.eye(4)[:2])], threshold=1)
+    >>> setup.priced.add(0, np.array([1, 2]), np.array([7 / 16, 1 / 16]))
+    >>> withheld_floor(setup, 0.25).tolist()     # score 1 (P = 7/16) cannot be kept, score 2 can
+    [2, 2]
+    """
+    plan = setup.plan
+    start, known, known_p = setup.priced._tables()
+    big = known_p >= cut * (1.0 + FLOOR_MARGIN)
+    lowest = np.iinfo(np.int64).min
+    candidates = np.where(big, known, lowest)
+    floors = np.full(start.size - 1, lowest, np.int64)
+    filled = np.flatnonzero(start[1:] > start[:-1])
+    if filled.size:
+        floors[filled] = np.maximum.reduceat(candidates, start[filled])
+    entry_floor = floors[setup.dist_index[plan.motif_of, plan.strand_of]]
+    exact = np.array([k not in setup.inexact for k in plan.motif_of.tolist()], dtype=bool)
+    raised = (entry_floor > lowest) & exact
+    return np.where(raised, entry_floor + 1, plan.threshold)
 
 
 def collect(setup, sequences, *, max_stored_hits=MAX_STORED_HITS, qvalues=True, state=None, **options):

@@ -12,6 +12,7 @@ segment and the matrices in shared memory, one window per thread, the matrices i
 column). Chunks go through two CUDA streams: :meth:`GpuScanner.submit` returns at once, so the host
 reads the next chunk and prices the last one's hits while the GPU scans.
 """
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -220,6 +221,25 @@ class GpuScanner:
         self.streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
         self.turn = 0
         self.capacity = 1 << 16
+        self.keep_from = [arrays["threshold"] for arrays in self.device]   # per job: fused hits kept from
+        self._floor = None           # asked by withhold_below (another thread), applied at the next submit
+        self._floor_lock = threading.Lock()
+        self.withheld = 0            # hits found and only counted (below keep_from), not yet taken
+
+    def withhold_below(self, floor) -> None:
+        """From the next chunk on, the ``fused`` kernels only count (:meth:`take_withheld`) the hits of entry
+        e scoring below ``floor[e]`` (grid units; int64 per plan entry) rather than copy them out: hits
+        that cannot be among the best kept (``--max-stored-hits``), which are nearly all of a genome's.
+        The ``segments`` kernel (the paper's) reports every hit as it did. Safe from any thread."""
+        if self.variant != "segments":
+            floor = np.asarray(floor, np.int64).copy()
+            with self._floor_lock:
+                self._floor = floor
+
+    def take_withheld(self) -> int:
+        """The hits withheld since the last call (counted when a chunk's result was taken)."""
+        count, self.withheld = self.withheld, 0
+        return count
 
     def _upload(self, layout):
         cp = self.cp
@@ -230,7 +250,7 @@ class GpuScanner:
             arrays["entry_column"] = cp.asarray(entry_columns(layout))
         return arrays
 
-    def _launch(self, job, arrays, codes, n, windows, out):
+    def _launch(self, job, arrays, codes, n, windows, out, keep, withheld):
         layout, kernel, span = job
         reach = int(layout.group_reach.max())
         if self.variant == "segments":
@@ -247,7 +267,8 @@ class GpuScanner:
                 body = (arrays["entry_column"], arrays["coarse_threshold"], arrays["coarse"])
             else:
                 body = (arrays["entry_slice"], arrays["slice_meta"], arrays["coarse_threshold"], arrays["coarse"])
-            tail = (arrays["length"], arrays["units_start"], self.units, arrays["threshold"], *out)
+            tail = (arrays["length"], arrays["units_start"], self.units, arrays["threshold"],
+                    *(() if self.variant == "segments" else (keep, withheld)), *out)
             kernel((segments, g1 - g0), (self.sizes.threads,), (*head, *body, *tail), shared_mem=shared)
 
     def submit(self, codes, windows):
@@ -260,20 +281,26 @@ class GpuScanner:
             return lambda: (empty, empty, empty)
         stream = self.streams[self.turn]
         self.turn ^= 1
+        with self._floor_lock:
+            floor, self._floor = self._floor, None
         with stream:
+            if floor is not None:        # new arrays (a chunk still running on the other stream reads the old)
+                self.keep_from = [cp.asarray(np.maximum(layout.threshold, floor[layout.members]))
+                                  for layout, _, _ in self.jobs]
             device_codes = cp.asarray(np.ascontiguousarray(codes, dtype=np.uint8))
-            runs = [self._run(job, arrays, device_codes, n, windows, self.capacity)
-                    for job, arrays in zip(self.jobs, self.device)]
+            runs = [self._run(job, arrays, device_codes, n, windows, self.capacity, keep)
+                    for job, arrays, keep in zip(self.jobs, self.device, self.keep_from)]
 
         def result():
             stream.synchronize()
             parts = []
-            for (job, arrays), (counter, out) in zip(zip(self.jobs, self.device), runs):
+            for (job, arrays), (counter, out, withheld, keep) in zip(zip(self.jobs, self.device), runs):
                 found = int(counter.get()[0])
                 if found > out[1].shape[0]:                  # too many hits for the buffers: again, larger
                     with stream:
-                        counter, out = self._run(job, arrays, device_codes, n, windows, found)
+                        counter, out, withheld, _ = self._run(job, arrays, device_codes, n, windows, found, keep)
                     stream.synchronize()
+                self.withheld += int(withheld.get()[0])
                 self.capacity = max(self.capacity, found + (found >> 1))
                 with stream:                         # sorted on the device, by position then entry
                     entry = cp.asarray(job[0].members)[out[1][:found]]
@@ -287,13 +314,14 @@ class GpuScanner:
 
         return result
 
-    def _run(self, job, arrays, device_codes, n, windows, capacity):
+    def _run(self, job, arrays, device_codes, n, windows, capacity, keep):
         cp = self.cp
         counter = cp.zeros(1, dtype=cp.uint64)
+        withheld = cp.zeros(1, dtype=cp.uint64)
         out = (counter, cp.empty(capacity, dtype=cp.int32), cp.empty(capacity, dtype=cp.int64),
                cp.empty(capacity, dtype=cp.int64), np.int64(capacity))
-        self._launch(job, arrays, device_codes, n, windows, out)
-        return counter, out
+        self._launch(job, arrays, device_codes, n, windows, out, keep, withheld)
+        return counter, out, withheld, keep           # (keep: alive until the chunk is done)
 
     def scan(self, codes, windows):
         """The hits of the first ``windows`` windows of ``codes``: ``(entry, start, units)``."""

@@ -52,6 +52,8 @@ __global__ void __launch_bounds__(THREADS) scan_fused(
         const long long* __restrict__ units_start, // entry e's grid matrix: units[4 * units_start[e] ..]
         const long long* __restrict__ units,
         const long long* __restrict__ threshold,
+        const long long* __restrict__ keep_from,   // per entry, >= threshold: a hit below it is only counted
+        unsigned long long* __restrict__ withheld, // (it cannot be among the best kept: --max-stored-hits)
         HIT_PARAMS) {
     extern __shared__ int shared[];
     constexpr int SEG = THREADS * K;
@@ -77,6 +79,7 @@ __global__ void __launch_bounds__(THREADS) scan_fused(
     }
     __syncthreads();
 
+    unsigned held_back = 0;
     for (int e = group_entry[g]; e < group_entry[g + 1]; ++e) {
         int sum[K];
         #pragma unroll
@@ -95,10 +98,13 @@ __global__ void __launch_bounds__(THREADS) scan_fused(
             const long long i = seg0 + threadIdx.x + k * THREADS;
             const int m = length[e];
             long long score;
-            if (i < windows && i + m <= n && exact_hit(codes, i, m, units + 4 * units_start[e], threshold[e], &score))
-                PUT((long long)atomicAdd(counter, 1ULL), e, i, score);
+            if (i < windows && i + m <= n && exact_hit(codes, i, m, units + 4 * units_start[e], threshold[e], &score)) {
+                if (score >= keep_from[e]) PUT((long long)atomicAdd(counter, 1ULL), e, i, score);
+                else ++held_back;
+            }
         }
     }
+    if (held_back) atomicAdd(withheld, (unsigned long long)held_back);
 }
 
 // ---- segments: Giraud & Varré's MULTIPLESCAN kernel ---------------------------------------------------
