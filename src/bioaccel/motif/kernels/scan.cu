@@ -183,8 +183,8 @@ __global__ void __launch_bounds__(THREADS) scan_segments(
 // The instantiations the host asks for (bioaccel.motif._scan_gpu.name_expressions: SIZES, TEST_SIZES).
 #define FUSED(L, T, K) template __global__ void scan_fused<L, T, K>(const unsigned char*, long long, long long, \
     const int*, const long long*, const int*, const int*, const int*, const int*, const int*, const int*, \
-    const int*, const long long*, const long long*, const long long*, unsigned long long*, int*, long long*, \
-    long long*, long long);
+    const int*, const long long*, const long long*, const long long*, const long long*, unsigned long long*, \
+    unsigned long long*, int*, long long*, long long*, long long);
 #define SEGMENTS(S, T, B) template __global__ void scan_segments<S, T, B>(const unsigned char*, long long, \
     long long, const int*, const long long*, const int*, const int*, const int*, const int*, const int*, \
     const int*, const long long*, const long long*, const long long*, unsigned long long*, int*, long long*, \
