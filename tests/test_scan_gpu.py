@@ -171,11 +171,11 @@ def test_gpu_stored_path_equals_cpu(variant):
     rng = np.random.default_rng(15)
     motifs = random_motifs(rng, [4, 6, 8, 11, 15])
     records = [(f"r{k}", "".join("ACGTN"[c] for c in random_codes(rng, n))) for k, n in enumerate([4000, 30000])]
-    for keep in (1, 50, 400):
+    for keep in (1, 50, 300):
         runs = [collect(prepare(motifs, pvalue=1e-2), records, max_stored_hits=keep, chunk_size=2000, batch=300,
                         **options) for options in ({}, {"backend": "gpu", "variant": variant})]
         (cpu, cpu_state), (gpu, gpu_state) = runs
-        assert cpu_state.dropped > 10 * keep
+        assert cpu_state.dropped > 5 * keep
         assert (gpu_state.dropped, gpu_state.cut) == (cpu_state.dropped, cpu_state.cut), keep
         for field in ("motif", "strand", "sequence", "start", "units", "pvalue", "qvalue"):
             assert np.array_equal(getattr(cpu, field), getattr(gpu, field), equal_nan=True), (keep, field)

@@ -253,6 +253,7 @@ class ScanState:
     letters: int = 0
     dropped: int = 0
     cut: float = math.inf          # hits with this P-value or a larger one are dropped (max_stored_hits)
+    floor_cut: float = math.inf    # the batches' own cuts so far (pricing thread): see _floor_after
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def drop(self, count, cut=math.inf) -> None:
@@ -330,10 +331,12 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     lengths = np.array([m.length for m in setup.motifs], dtype=np.int64)
     distinct = np.unique(lengths)
     where = np.searchsorted(distinct, lengths)
-    found = _Found(setup, on_chunk)
+    found = _Found(setup, on_chunk, state)
     current = None
-    started = None                 # the chunk being scanned: (chunk, sequence, result)
+    started = None                 # the chunk being scanned: (chunk, sequence, result, floor)
     priced = collections.deque()   # the batches being priced, in order
+    recent = collections.deque(maxlen=2)     # the last two batches sent to pricing
+    floor = None                   # with best: the floor the chunks scanned now are held to
     pricing = ThreadPoolExecutor(max_workers=1)
     try:
         with using_threads(threads):
@@ -348,20 +351,29 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 if started is not None:
                     found.add(*started)
                     state.drop(scanner.take_withheld())
-                started = (chunk, sequence, result)
+                started = (chunk, sequence, result, floor)
                 if found.count >= batch:
-                    priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, scanner))
+                    job = pricing.submit(_priced, setup, found.take(), threads, state, best)
+                    priced.append(job)
+                    recent.append(job)
+                    if best is not None and len(recent) == 2:
+                        # the chunks from here on are held to the floor that the batch before this one
+                        # set, waiting for its pricing if need be: which hits reach pricing, and so
+                        # which values are searched together, is the same on every run and backend
+                        floor = recent[0].result()[1]
+                        if floor is not None:
+                            scanner.withhold_below(floor)
                 # batches are yielded in order as their pricing ends; scanning waits only when
                 # IN_FLIGHT batches are queued (memory)
                 while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
-                    yield priced.popleft().result()
+                    yield priced.popleft().result()[0]
             if started is not None:
                 found.add(*started)
                 state.drop(scanner.take_withheld())
         if found.count:
-            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, scanner))
+            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best))
         while priced:
-            yield priced.popleft().result()
+            yield priced.popleft().result()[0]
     finally:
         pricing.shutdown(wait=False, cancel_futures=True)
 
@@ -369,14 +381,22 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
 class _Found:
     """The hits of the chunks scanned since the last batch was taken."""
 
-    def __init__(self, setup, on_chunk):
+    def __init__(self, setup, on_chunk, state):
         self.setup = setup
         self.on_chunk = on_chunk
+        self.state = state
         self.words = (setup.longest + 31) // 32
         self.pending, self.count = [], 0
 
-    def add(self, chunk, sequence, result):
+    def add(self, chunk, sequence, result, floor=None):
         entry, pos, units = result()
+        if floor is not None and entry.shape[0]:
+            # below the floor a hit cannot be kept (the GPU's fused kernels withheld these already)
+            keep = units >= floor[entry]
+            below = entry.shape[0] - int(np.count_nonzero(keep))
+            if below:
+                entry, pos, units = entry[keep], pos[keep], units[keep]
+                self.state.drop(below)
         if entry.shape[0]:
             self.pending.append(_hits_of_chunk(self.setup, chunk, sequence, entry, pos, units, self.words))
             self.count += entry.shape[0]
@@ -388,7 +408,9 @@ class _Found:
         return pending
 
 
-def _priced(setup, pending, threads, state, best=None, scanner=None):
+def _priced(setup, pending, threads, state, best=None):
+    """The hits of ``pending`` (a batch: Hits of its chunks) priced and cut, and with ``best`` the
+    floor (:func:`withheld_floor`) that the batch after next is held to, or None."""
     # state.cut is the smallest P-value already dropped: a hit at it or above can never be kept, one
     # below it may still be (keeping only those <= the largest kept P-value lost hits that the
     # final pruning would keep, when ties at an earlier cut had left fewer than max_stored_hits)
@@ -406,23 +428,32 @@ def _priced(setup, pending, threads, state, best=None, scanner=None):
                 keep = p < cut
                 state.drop(keep.size - np.count_nonzero(keep))
                 kept.append(part.take(keep))
-            return Hits.concat(kept)
+            every = np.concatenate([p for p, _ in looked]) if looked else np.zeros(0)
+            return Hits.concat(kept), _floor_after(setup, state, every, best)
     hits = Hits.concat(pending)
     price(setup, hits, threads)
+    floor = _floor_after(setup, state, hits.pvalue, best)
     if math.isfinite(cut):
         keep = hits.pvalue < cut
         state.drop(keep.size - np.count_nonzero(keep))
         hits = hits.take(keep)
     if best is not None and len(hits) > best:
-        # a hit at or above this batch's own cut has `best` better ones already, so is never kept: the
-        # cut is set before the next batch is priced (the first batches of a genome's scan were priced
-        # and joined whole, 4 million hits each, before collect had cut the first)
+        # a hit at or above this batch's own cut has `best` better ones already, so is never kept
         kept, batch_cut = hits.best(best)
         state.drop(len(hits) - len(kept), batch_cut)
         hits = kept
-        if scanner is not None:
-            scanner.withhold_below(withheld_floor(setup, state.cut))
-    return hits
+    return hits, floor
+
+
+def _floor_after(setup, state, pvalues, best):
+    """With ``best``: the floor from this batch on (pricing thread only, batches in order): from the
+    smallest of the batches' own cuts so far (each the P-value ``best`` of its hits reach), which unlike
+    ``state.cut`` (also lowered by :func:`collect`) does not depend on timing."""
+    if best is None:
+        return None
+    if pvalues.size > best:
+        state.floor_cut = min(state.floor_cut, float(np.partition(pvalues, best)[best]))
+    return withheld_floor(setup, state.floor_cut) if math.isfinite(state.floor_cut) else None
 
 
 #: A floor's P-value is at least the cut by this factor: a lower score's P-value, computed by another sum,
