@@ -23,6 +23,7 @@ import collections
 import dataclasses
 import math
 import os
+import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -110,7 +111,7 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), sl
             # tables (0.4 s of Python for all 2,346 JASPAR 2024 CORE matrices on an H100 machine)
             with ThreadPoolExecutor(max_workers=1) as pool:
                 searching = pool.submit(exact_thresholds, asked)
-                laid_out = layouts(motifs, strands, slice_length)
+                laid_out = layouts(grids, strands, slice_length)
                 found = searching.result()
         else:
             found = exact_thresholds(asked) if asked else []
@@ -167,9 +168,6 @@ def read_ahead(source, depth=READ_AHEAD):
     >>> [c.start for c in read_ahead(split_codes("r", "", np.arange(7), size=3))]
     [0, 3, 6]
     """
-    import queue
-    import threading
-
     done = object()
     ready = queue.Queue(maxsize=depth)
     stop = threading.Event()
@@ -273,6 +271,7 @@ class Scanner:
         self.plan = plan
         self.backend = backend
         self.variant = variant
+        self._gpu = None
         if backend == "gpu" and plan.entries:
             from ._scan_gpu import GpuScanner
 
@@ -295,12 +294,12 @@ class Scanner:
     def withhold_below(self, floor) -> None:
         """Hits of entry e scoring below ``floor[e]`` only counted from now on, where the backend can
         (the GPU's ``fused`` kernels: :meth:`._scan_gpu.GpuScanner.withhold_below`)."""
-        if getattr(self, "_gpu", None) is not None:
+        if self._gpu is not None:
             self._gpu.withhold_below(floor)
 
     def take_withheld(self) -> int:
         """How many hits were withheld since the last call."""
-        return self._gpu.take_withheld() if getattr(self, "_gpu", None) is not None else 0
+        return self._gpu.take_withheld() if self._gpu is not None else 0
 
 
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):

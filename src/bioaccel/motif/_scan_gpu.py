@@ -12,7 +12,6 @@ segment and the matrices in shared memory, one window per thread, the matrices i
 column). Chunks go through two CUDA streams: :meth:`GpuScanner.submit` returns at once, so the host
 reads the next chunk and prices the last one's hits while the GPU scans.
 """
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -171,14 +170,19 @@ def entry_columns(layout) -> np.ndarray:
     return (layout.slice_meta[layout.entry_slice[:-1]] & 0xFFFF).astype(np.int32)
 
 
+def _scan_module(sizes):
+    """The kernel names of ``sizes`` and scan.cu compiled for them (or loaded from CuPy's cache)."""
+    names = name_expressions(sizes)["scan.cu"]
+    return names, _gpu.load_module(KERNELS, "scan.cu", name_expressions=tuple(names))
+
+
 def warm_up(sizes=None) -> None:
     """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels and
     put a block in the memory pool: about 0.7 s that a first scan otherwise spends before its first
     chunk, which the command line runs on a thread of its own while it reads the motifs and finds their
     thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as :class:`GpuScanner` would."""
     cp = _gpu.require_gpu()
-    names = name_expressions(sizes or SIZES)["scan.cu"]
-    module = _gpu.load_module(KERNELS, "scan.cu", name_expressions=tuple(names))
+    names, module = _scan_module(sizes or SIZES)
     for name in names:
         module.get_function(name)
     block = cp.empty(1 << 26, dtype=cp.uint8)      # 64 MB: a chunk's letters and hits come from the pool
@@ -199,8 +203,7 @@ class GpuScanner:
         self.plan = plan
         self.variant = variant
         self.sizes = sizes or this.SIZES
-        names = name_expressions(self.sizes)["scan.cu"]
-        module = _gpu.load_module(KERNELS, "scan.cu", name_expressions=tuple(names))
+        names, module = _scan_module(self.sizes)
         everyone = np.arange(plan.entries)
         self.jobs = []
         if variant == "segments":
@@ -222,19 +225,16 @@ class GpuScanner:
         self.turn = 0
         self.capacity = 1 << 16
         self.keep_from = [arrays["threshold"] for arrays in self.device]   # per job: fused hits kept from
-        self._floor = None           # asked by withhold_below (another thread), applied at the next submit
-        self._floor_lock = threading.Lock()
+        self._floor = None           # asked by withhold_below, applied at the next submit
         self.withheld = 0            # hits found and only counted (below keep_from), not yet taken
 
     def withhold_below(self, floor) -> None:
         """From the next chunk on, the ``fused`` kernels only count (:meth:`take_withheld`) the hits of entry
         e scoring below ``floor[e]`` (grid units; int64 per plan entry) rather than copy them out: hits
         that cannot be among the best kept (``--max-stored-hits``), which are nearly all of a genome's.
-        The ``segments`` kernel (the paper's) reports every hit as it did. Safe from any thread."""
+        The ``segments`` kernel (the paper's) reports every hit as it did."""
         if self.variant != "segments":
-            floor = np.asarray(floor, np.int64).copy()
-            with self._floor_lock:
-                self._floor = floor
+            self._floor = np.asarray(floor, np.int64).copy()
 
     def take_withheld(self) -> int:
         """The hits withheld since the last call (counted when a chunk's result was taken)."""
@@ -281,8 +281,7 @@ class GpuScanner:
             return lambda: (empty, empty, empty)
         stream = self.streams[self.turn]
         self.turn ^= 1
-        with self._floor_lock:
-            floor, self._floor = self._floor, None
+        floor, self._floor = self._floor, None
         with stream:
             if floor is not None:        # new arrays (a chunk still running on the other stream reads the old)
                 self.keep_from = [cp.asarray(np.maximum(layout.threshold, floor[layout.members]))

@@ -211,16 +211,16 @@ def entry_layout(units, slice_len, first=0):
     return natural, look
 
 
-def layouts(motifs, strands, slice_len) -> dict:
-    """:func:`entry_layout` of every (motif index, strand) of ``motifs``, for :meth:`ScanPlan.build` with
-    many entries (no opening table).
+def layouts(grids, strands, slice_len) -> dict:
+    """:func:`entry_layout` of every (motif index, strand) of the motifs whose grids are ``grids``
+    (:class:`._exact.Grid`), for :meth:`ScanPlan.build` with many entries (no opening table).
 
     >>> from bioaccel.motif import PSSM
-    >>> sorted(layouts([PSSM(np.eye(4)[:3])], (0, 1), 2))
+    >>> sorted(layouts([Grid.of(PSSM(np.eye(4)[:3]))], (0, 1), 2))
     [(0, 0), (0, 1)]
     """
-    return {(k, strand): entry_layout(_strand_units(Grid.of(m), strand), slice_len)
-            for k, m in enumerate(motifs) for strand in strands}
+    return {(k, strand): entry_layout(_strand_units(g, strand), slice_len)
+            for k, g in enumerate(grids) for strand in strands}
 
 
 # ---- the q-gram index of the ``index`` variant -------------------------------------------------------
