@@ -143,7 +143,7 @@ class ScanPlan:
         units_start = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64) if n else np.zeros(0, np.int64)
         units_flat = (np.concatenate([u for _, _, u in strands]) if n else np.zeros((0, 4), np.int64))
         thr = np.array(thr, dtype=np.int64)
-        order_rows, natural_rows, tables, table_start = [], [], [], []
+        order_rows, natural_rows, tables = [], [], []
         slice_start, natural_start = [0], [0]
         offset = 0
         # a scan of a handful of entries opens each window with one look-up of its most spread FIRST
