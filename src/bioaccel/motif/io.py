@@ -253,8 +253,10 @@ def _biopython(path, text, fmt):
 
 
 def _counts_array(motif):
+    # a row per letter, then transposed: Biopython's matrix answers cell by cell in Python (0.37 s of the
+    # 0.84 s that reading the 2,346 JASPAR 2024 CORE matrices took)
     counts = motif.counts
-    return np.array([[counts[letter][i] for letter in "ACGT"] for i in range(motif.length)], dtype=np.float64)
+    return np.array([list(counts[letter]) for letter in "ACGT"], dtype=np.float64).T.copy()
 
 
 def _number_text(value):
