@@ -37,7 +37,8 @@ from ..fasta import as_records
 from ._exact import Grid, exact_thresholds
 from ._scan_hits import Hits, add_qvalues, chunk_hits, in_key_order
 from ._scan_plan import FEW, ScanPlan, layouts
-from ._scan_price import price
+from ._scan_bounds import PriceBounds
+from ._scan_price import FLOOR_MARGIN, price, price_best
 from ._scan_pvalues import PriceCache
 from ._variants import SCAN_VARIANTS
 
@@ -71,6 +72,7 @@ class ScanSetup:
     dists: list = field(default_factory=list)
     inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
     priced: PriceCache = None                       # the P-values priced so far
+    bounds: PriceBounds = None                      # certified bounds on them, made when asked for
 
     @property
     def longest(self) -> int:
@@ -136,7 +138,9 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), sl
         else:
             dist_index[k, 1] = len(dists)
             dists.append((Grid.of(r), m.background))
-    return ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
+    setup = ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
+    setup.bounds = PriceBounds(setup)
+    return setup
 
 
 # ---- sequences ----------------------------------------------------------------------------------------
@@ -251,7 +255,8 @@ class ScanState:
     letters: int = 0
     dropped: int = 0
     cut: float = math.inf          # hits with this P-value or a larger one are dropped (max_stored_hits)
-    floor_cut: float = math.inf    # the batches' own cuts so far (pricing thread): see _floor_after
+    floor_cut: float = math.inf    # the batches' own cuts so far (pricing thread): see _note_cut
+    bound_cut: float = math.inf    # the batches' cuts from upper bounds so far: see bound_floor
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def drop(self, count, cut=math.inf) -> None:
@@ -334,7 +339,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     current = None
     started = None                 # the chunk being scanned: (chunk, sequence, result, floor)
     priced = collections.deque()   # the batches being priced, in order
-    recent = collections.deque(maxlen=2)     # the last two batches sent to pricing
+    batches = 0                    # taken full (found.count >= batch)
     floor = None                   # with best: the floor the chunks scanned now are held to
     pricing = ThreadPoolExecutor(max_workers=1)
     try:
@@ -352,27 +357,31 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                     state.drop(scanner.take_withheld())
                 started = (chunk, sequence, result, floor)
                 if found.count >= batch:
-                    job = pricing.submit(_priced, setup, found.take(), threads, state, best)
-                    priced.append(job)
-                    recent.append(job)
-                    if best is not None and len(recent) == 2:
-                        # the chunks from here on are held to the floor that the batch before this one
-                        # set, waiting for its pricing if need be: which hits reach pricing, and so
-                        # which values are searched together, is the same on every run and backend
-                        floor = recent[0].result()[1]
+                    pending = found.take()
+                    if best is not None:
+                        # the chunks from here on are held to the floor this batch's bounds set (no
+                        # waiting for its P-values): which hits reach pricing, and so which values are
+                        # searched together, is the same on every run and backend
+                        floor = bound_floor(setup, state, pending, best)
                         if floor is not None:
                             scanner.withhold_below(floor)
+                    priced.append(pricing.submit(_priced, setup, pending, threads, state, best, state.bound_cut, True))
+                    batches += 1
                 # batches are yielded in order as their pricing ends; scanning waits only when
                 # IN_FLIGHT batches are queued (memory)
                 while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
-                    yield priced.popleft().result()[0]
+                    yield priced.popleft().result()
             if started is not None:
                 found.add(*started)
                 state.drop(scanner.take_withheld())
         if found.count:
-            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best))
+            # a scan of one batch prices every hit: its P-values are then those of the same motifs scanned in
+            # any groups (the batch layer's, motif/_scan_jobs.py), since which values a search answers
+            # together moves the last bits of a sum (and a bound's grid)
+            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, state.bound_cut,
+                                         batches > 0))
         while priced:
-            yield priced.popleft().result()[0]
+            yield priced.popleft().result()
     finally:
         pricing.shutdown(wait=False, cancel_futures=True)
 
@@ -407,9 +416,11 @@ class _Found:
         return pending
 
 
-def _priced(setup, pending, threads, state, best=None):
-    """The hits of ``pending`` (a batch: Hits of its chunks) priced and cut, and with ``best`` the
-    floor (:func:`withheld_floor`) that the batch after next is held to, or None."""
+def _priced(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=False):
+    """The hits of ``pending`` (a batch: Hits of its chunks) priced and cut; with ``best`` and ``lazy``
+    only those that may be kept are priced (:func:`._scan_price.price_best`), below the smaller of the
+    batches' cuts so far (``state.floor_cut``, this thread's) and ``bound_cut`` (:func:`bound_floor`'s
+    when the batch was taken)."""
     # state.cut is the smallest P-value already dropped: a hit at it or above can never be kept, one
     # below it may still be (keeping only those <= the largest kept P-value lost hits that the
     # final pruning would keep, when ties at an earlier cut had left fewer than max_stored_hits)
@@ -427,11 +438,14 @@ def _priced(setup, pending, threads, state, best=None):
                 keep = p < cut
                 state.drop(keep.size - np.count_nonzero(keep))
                 kept.append(part.take(keep))
-            every = np.concatenate([p for p, _ in looked]) if looked else np.zeros(0)
-            return Hits.concat(kept), _floor_after(setup, state, every, best)
+            _note_cut(state, np.concatenate([p for p, _ in looked]) if looked else np.zeros(0), best)
+            return Hits.concat(kept)
     hits = Hits.concat(pending)
-    price(setup, hits, threads)
-    floor = _floor_after(setup, state, hits.pvalue, best)
+    if best is None or not lazy:
+        price(setup, hits, threads)
+    else:                          # only what may be among the best: the rest left at P = inf
+        price_best(setup, hits, best, threads, min(state.floor_cut, bound_cut))
+    _note_cut(state, hits.pvalue, best)
     if math.isfinite(cut):
         keep = hits.pvalue < cut
         state.drop(keep.size - np.count_nonzero(keep))
@@ -441,50 +455,42 @@ def _priced(setup, pending, threads, state, best=None):
         kept, batch_cut = hits.best(best)
         state.drop(len(hits) - len(kept), batch_cut)
         hits = kept
-    return hits, floor
+    return hits
 
 
-def _floor_after(setup, state, pvalues, best):
-    """With ``best``: the floor from this batch on (pricing thread only, batches in order): from the
-    smallest of the batches' own cuts so far (each the P-value ``best`` of its hits reach), which unlike
-    ``state.cut`` (also lowered by :func:`collect`) does not depend on timing."""
-    if best is None:
-        return None
-    if pvalues.size > best:
+def _note_cut(state, pvalues, best):
+    """With ``best``: ``state.floor_cut`` lowered to this batch's own cut (pricing thread only, batches in
+    order), which unlike ``state.cut`` (also lowered by :func:`collect`) does not depend on timing."""
+    if best is not None and pvalues.size > best:
         state.floor_cut = min(state.floor_cut, float(np.partition(pvalues, best)[best]))
-    return withheld_floor(setup, state.floor_cut) if math.isfinite(state.floor_cut) else None
 
 
-#: A floor's P-value is at least the cut by this factor: a lower score's P-value, computed by another sum,
-#: cannot then fall below the cut by rounding (exact P-values are accurate to ~1e-12 relative)
-FLOOR_MARGIN = 1e-6
-
-
-def withheld_floor(setup, cut) -> np.ndarray:
-    """Per plan entry, the grid score below which a hit cannot be kept once ``cut`` is set (its P-value
-    would be at or above it): one more than the largest score priced so far whose exact P-value is at
-    least ``cut`` (a lower score's P-value is no smaller), or the entry's own threshold where none is,
-    or where the motif's P-values include certified bounds (those need not fall as the score rises).
+def bound_floor(setup, state, pending, best):
+    """With ``best``: the floor (per plan entry, grid units) that the chunks scanned from now on are held
+    to, from the upper bounds of this batch's hits (``pending``, Hits of its chunks) and of the batches
+    before: theta = the smallest of their (``best`` + 1)-th smallest upper bounds is at least the
+    P-value the scan's final cut will have, and a hit whose lower bound is at or above theta can never be
+    kept (:class:`._scan_bounds.PriceBounds`). None while no batch has had more than ``best`` hits.
 
     >>> from bioaccel.motif import PSSM
-    >>> setup = prepare([PSSM(np.eye(4)[:2])], threshold=1)
-    >>> setup.priced.add(0, np.array([1, 2]), np.array([7 / 16, 1 / 16]))
-    >>> withheld_floor(setup, 0.25).tolist()     # score 1 (P = 7/16) cannot be kept, score 2 can
-    [2, 2]
+    >>> from bioaccel.motif._scan_hits import Hits
+    >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1, strands=(0,))
+    >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits
+    >>> hits = Hits(np.zeros(50, np.int32), np.zeros(50, np.int8), np.zeros(50, np.int32), np.arange(50),
+    ...             units, np.zeros((50, 1), np.uint64), np.zeros(50), np.zeros(50))
+    >>> floor = bound_floor(setup, ScanState(), [hits], best=5)     # theta = P(S >= 2) = 10/64
+    >>> [bool(score << setup.grids[0].bits >= floor[0]) for score in (3, 2, 1)]   # P(S >= 1) = 37/64
+    [True, True, False]
     """
+    if sum(len(part) for part in pending) > best:
+        dist = np.concatenate([setup.dist_index[part.motif, part.strand] for part in pending])
+        _, upper = setup.bounds.at(dist, np.concatenate([part.units for part in pending]))
+        state.bound_cut = min(state.bound_cut, float(np.partition(upper, best)[best]))
+    if not math.isfinite(state.bound_cut):
+        return None
     plan = setup.plan
-    start, known, known_p = setup.priced._tables()
-    big = known_p >= cut * (1.0 + FLOOR_MARGIN)
-    lowest = np.iinfo(np.int64).min
-    candidates = np.where(big, known, lowest)
-    floors = np.full(start.size - 1, lowest, np.int64)
-    filled = np.flatnonzero(start[1:] > start[:-1])
-    if filled.size:
-        floors[filled] = np.maximum.reduceat(candidates, start[filled])
-    entry_floor = floors[setup.dist_index[plan.motif_of, plan.strand_of]]
-    exact = np.array([k not in setup.inexact for k in plan.motif_of.tolist()], dtype=bool)
-    raised = (entry_floor > lowest) & exact
-    return np.where(raised, entry_floor + 1, plan.threshold)
+    floors = setup.bounds.floors(state.bound_cut * (1.0 + FLOOR_MARGIN))
+    return np.maximum(floors[setup.dist_index[plan.motif_of, plan.strand_of]], plan.threshold)
 
 
 def collect(setup, sequences, *, max_stored_hits=MAX_STORED_HITS, qvalues=True, state=None, **options):

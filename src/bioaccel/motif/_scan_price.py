@@ -7,13 +7,25 @@ GIL), costliest first: over a genome most of the time goes to a few dozen matric
 more, whose searches take seconds each, and one of them starting last would leave the other threads
 idle. (Cutting each long search into 16 parts by its first two letters, sharing one suffix table, was
 measured slower on an H100 machine's 16 cores: docs/scan-notes.md.)
+
+Where only the ``best`` hits of smallest P-value are wanted (``--max-stored-hits``), :func:`price_best`
+asks about each distribution's values from the highest down, in rounds, and stops where the hits left
+cannot be among the best: a search costs about as many steps as there are words above the lowest value
+asked, so the near-threshold values that most hits have, and that no kept hit needs, are the dearest.
 """
+import math
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from numba import njit, prange
 
 from .._parallel import resolve_threads
-from ._scan_pvalues import hit_pvalues
+from ._scan_pvalues import PriceCache, hit_pvalues
+
+#: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
+#: a lower score's P-value, computed by another sum, cannot then fall below the cut by rounding (exact
+#: P-values are accurate to ~1e-12 relative)
+FLOOR_MARGIN = 1e-6
 
 
 def price(setup, hits, threads=0) -> None:
@@ -30,28 +42,199 @@ def price(setup, hits, threads=0) -> None:
     """
     if len(hits) == 0:
         return
-    dist = setup.dist_index[hits.motif, hits.strand]
-    p, missing = setup.priced.look_up(dist, hits.units)
-    hits.pvalue[:] = p
-    miss = np.flatnonzero(missing)
-    if miss.size == 0:
+    batch = _Batch(setup, hits)
+    jobs = {d: batch.values[slice(*batch.unasked(d))] for d in batch.groups}
+    for d, (values, answer, _) in _search(setup, jobs, threads).items():
+        batch.take(d, values, answer)
+    batch.fill()
+
+
+def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
+    """Fill ``hits.pvalue`` where a hit may be among the ``best`` of smallest P-value, ``inf`` elsewhere.
+
+    A hit left at ``inf`` has a P-value at or above theta = min(t, ``floor_cut``), t the
+    (``best`` + 1)-th smallest P-value: so :meth:`~._scan_hits.Hits.best` keeps the hits it would keep
+    with every P-value filled, and with ``floor_cut`` (the cut of an earlier batch of the scan) a hit left
+    out can never be kept. Each distribution's values are asked about from the highest down, those whose
+    lower bound (:class:`._scan_bounds.PriceBounds`) is below theta, theta taken with upper bounds in place
+    of the P-values not known yet; once the values asked are priced theta can only fall, and a value whose
+    lower bound it passes is asked about in another round (rarely). Which values are asked depends only on
+    the hits and on what was priced before, never on timing.
+
+    >>> from bioaccel.motif import PSSM
+    >>> from bioaccel.motif._scan import prepare
+    >>> from bioaccel.motif._scan_hits import Hits
+    >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
+    >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits
+    >>> hits = Hits(np.zeros(50, np.int32), np.zeros(50, np.int8), np.zeros(50, np.int32), np.arange(50),
+    ...             units, np.zeros((50, 1), np.uint64), np.zeros(50), np.zeros(50))
+    >>> price_best(setup, hits, 1)         # P(S >= 3) = 1/64 = theta, P(S >= 2) = 10/64
+    >>> np.unique(hits.pvalue * 64).tolist()       # so no score-2 or score-1 hit can be the best
+    [1.0, inf]
+    """
+    if len(hits) <= best:
+        price(setup, hits, threads)
         return
-    small = dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
-    order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
-    groups = np.split(order, np.flatnonzero(np.diff(dist[order])) + 1)
+    batch = _Batch(setup, hits)
+    if not batch.groups:
+        return
+    lower, upper = setup.bounds.at(batch.value_dist, batch.values, threads)
+    known = hits.pvalue[~batch.missing]
+    known = np.partition(known, best)[:best + 1] if known.size > best + 1 else known
+    motif = _motifs(setup)
+    pending = set(batch.groups)
+    while pending:
+        # the (best + 1)-th smallest P-value, each not known yet taken at its upper bound: at least t
+        stand_in = np.where(batch.priced, batch.pvalue, upper)
+        theta = min(_order_statistic([known, stand_in], [np.ones(known.size, np.int64), batch.counts], best),
+                    floor_cut) * (1.0 + FLOOR_MARGIN)
+        jobs = {}
+        for d in sorted(pending):
+            lo, hi = batch.unasked(d)
+            # the values left are the highest first, so their lower bounds rise: those below theta lead
+            need = int(np.searchsorted(lower[lo:hi], theta))
+            if need and int(motif[d]) not in setup.inexact:
+                # values at or below one priced exactly with a P-value >= theta cannot be kept either
+                need = min(need, int(np.count_nonzero(batch.values[lo:hi] > _known_floor(setup, d, theta))))
+            if need == 0:
+                pending.discard(d)
+                continue
+            jobs[d] = batch.values[lo:lo + need]
+        if not jobs:
+            break
+        for d, (values, answer, _) in _search(setup, jobs, threads).items():
+            batch.take(d, values, answer)
+    batch.fill()
 
-    def one(group):
-        d = int(dist[group[0]])
+
+def _order_statistic(values, weights, k) -> float:
+    """The (k + 1)-th smallest of ``values`` (arrays), each counted ``weights`` times; inf if fewer."""
+    v = np.concatenate(values)
+    w = np.concatenate(weights)
+    order = np.argsort(v, kind="stable")
+    reach = np.cumsum(w[order])
+    i = int(np.searchsorted(reach, k + 1))
+    return float(v[order[i]]) if i < v.size else math.inf
+
+
+class _Batch:
+    """A batch's hits whose values are not priced yet, by distribution: each one's distinct values from
+    the highest down (``values[groups[d][0]:groups[d][1]]``), how many hits have each, and the P-values
+    this batch has found for them."""
+
+    def __init__(self, setup, hits):
+        self.hits = hits
+        self.distributions = len(setup.dists)
+        self.dist = setup.dist_index[hits.motif, hits.strand]
+        p, self.missing = setup.priced.look_up(self.dist, hits.units)
+        hits.pvalue[:] = p
+        self.groups = {}
+        miss = np.flatnonzero(self.missing)
+        if miss.size == 0:
+            return
+        small = self.dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
+        order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
+        bounds = np.concatenate([[0], np.flatnonzero(np.diff(self.dist[order])) + 1, [order.size]])
+        self.values, self.counts, starts = _distinct_by_group(hits.units, order, bounds)
+        ds = self.dist[order[bounds[:-1]]]
+        self.value_dist = np.repeat(ds, np.diff(starts))
+        self.groups = {int(d): [int(a), int(a), int(b)] for d, a, b in zip(ds, starts[:-1], starts[1:])}
+        self.pvalue = np.full(self.values.size, np.inf)
+        self.priced = np.zeros(self.values.size, np.bool_)
+
+    def unasked(self, d) -> tuple:
+        """The range of distribution d's values not asked about yet."""
+        _, next_, end = self.groups[d]
+        return next_, end
+
+    def take(self, d, values, pvalues) -> None:
+        """The P-values of the next values of distribution d (from the highest down)."""
+        group = self.groups[d]
+        self.pvalue[group[1]:group[1] + values.size] = pvalues
+        self.priced[group[1]:group[1] + values.size] = True
+        group[1] += values.size
+
+    def fill(self) -> None:
+        """The hits' P-values from what this batch found, ``inf`` where a value was never asked about."""
+        if not self.groups:
+            return
+        found = PriceCache(self.distributions, cap=1 << 62)
+        for d, (first, next_, _) in self.groups.items():
+            if next_ > first:
+                found.add(d, self.values[first:next_], self.pvalue[first:next_])
+        miss = np.flatnonzero(self.missing)
+        p, never = found.look_up(self.dist[miss], self.hits.units[miss])
+        self.hits.pvalue[miss] = np.where(never, np.inf, p)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _distinct_by_group(units, order, bounds):
+    """For each group g of hits ``order[bounds[g]:bounds[g + 1]]``: its distinct ``units`` from the
+    highest down (values[starts[g]:starts[g + 1]]) and how many hits have each (counts), every group on
+    its own core."""
+    groups = bounds.shape[0] - 1
+    ranked = np.empty(order.shape[0], np.int64)
+    distinct = np.zeros(groups + 1, np.int64)
+    for g in prange(groups):
+        lo, hi = bounds[g], bounds[g + 1]
+        ranked[lo:hi] = np.sort(units[order[lo:hi]])[::-1]
+        n = 1
+        for i in range(lo + 1, hi):
+            n += ranked[i] != ranked[i - 1]
+        distinct[g + 1] = n
+    starts = np.cumsum(distinct)
+    values = np.empty(starts[groups], np.int64)
+    counts = np.zeros(starts[groups], np.int64)
+    for g in prange(groups):
+        k = starts[g]
+        values[k] = ranked[bounds[g]]
+        for i in range(bounds[g], bounds[g + 1]):
+            if ranked[i] != values[k]:
+                k += 1
+                values[k] = ranked[i]
+            counts[k] += 1
+    return values, counts, starts
+
+
+def _search(setup, jobs, threads) -> dict:
+    """Answer ``jobs`` {d: grid values of distribution d}: one search a distribution, costliest first on
+    ``threads`` threads. Returns {d: (values, their P-values, exact)}; what was found is remembered in
+    ``setup.priced``, and a motif whose values came out as bounds in ``setup.inexact``. A bound is the
+    smaller of the search's and the coarse one of ``setup.bounds`` (both certified): no P-value reported
+    is then above the upper bound that :func:`price_best` and the scan's floors take for it."""
+    motif = _motifs(setup)
+    cost = lambda d: (int(setup.dists[d][0].units.shape[0]), jobs[d].size)      # noqa: E731
+    order = sorted(jobs, key=cost, reverse=True)
+
+    def one(d):
         grid, background = setup.dists[d]
-        asked = np.unique(hits.units[group])
-        return (group, d, asked, *hit_pvalues(grid, background, asked))
+        return hit_pvalues(grid, background, jobs[d])
 
-    cost = lambda group: (int(setup.dists[int(dist[group[0]])][0].units.shape[0]), len(group))  # noqa: E731
-    workers = max(1, min(resolve_threads(threads), len(groups)))
+    out = {}
+    workers = max(1, min(resolve_threads(threads), len(order)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for group, d, asked, answer, exact, gap in pool.map(one, sorted(groups, key=cost, reverse=True)):
-            hits.pvalue[group] = answer[np.searchsorted(asked, hits.units[group])]
-            setup.priced.add(d, asked, answer)
+        for d, (answer, exact, gap) in zip(order, pool.map(one, order)):
+            values = jobs[d]
             if not exact:
-                k = int(hits.motif[group[0]])
+                answer = np.minimum(answer, setup.bounds.at(np.full(values.size, d), values, threads=1)[1])
+                k = int(motif[d])
                 setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
+            setup.priced.add(d, values, answer)
+            out[d] = (values, answer, exact)
+    return out
+
+
+def _motifs(setup) -> np.ndarray:
+    """motif[d]: the motif whose score distribution (on one strand or both) is d."""
+    motif = np.empty(len(setup.dists), np.int64)
+    for strand in (1, 0):
+        motif[setup.dist_index[:, strand]] = np.arange(setup.dist_index.shape[0])
+    return motif
+
+
+def _known_floor(setup, d, theta) -> float:
+    """The largest value of distribution d priced so far whose P-value is at least ``theta`` (-inf if
+    none): every lower value's P-value is at least as large (an exact P-value falls as the score rises)."""
+    known, known_p = setup.priced.known[d]
+    at_least = known_p >= theta
+    return float(known[at_least].max()) if at_least.any() else -np.inf

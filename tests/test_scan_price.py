@@ -1,0 +1,130 @@
+"""Pricing only what may be kept (motif/_scan_price.py, ``price_best``): on random motifs and
+sequences, under uniform, skewed and Markov backgrounds, the hits :meth:`Hits.best` keeps and its cut are
+those of every hit priced, with the same P-values, and every hit left unpriced has a P-value at or above
+the cut, also where the P-values are bounds; and the floors a batch's bounds set (``bound_floor``)."""
+import copy
+import functools
+import math
+
+import numpy as np
+import pytest
+
+from bioaccel.motif import PSSM, Background
+from bioaccel.motif._scan import ScanState, bound_floor, collect, prepare
+from bioaccel.motif import _scan_price
+from bioaccel.motif._scan_price import price, price_best
+from bioaccel.motif._scan_pvalues import PriceCache, hit_pvalues
+
+SKEWED = Background.from_frequencies([0.35, 0.15, 0.2, 0.3])
+_RNG = np.random.default_rng(7)
+MARKOV = Background.markov(_RNG.dirichlet(np.ones(4)), _RNG.dirichlet(np.ones(4) * 0.7, size=4))
+
+
+def motifs_and_hits(seed, background):
+    """Random motifs of 4 to 14 columns and every hit (priced whole) of a random sequence at P = 0.02."""
+    rng = np.random.default_rng(seed)
+    motifs = [PSSM(rng.normal(size=(m, 4)) * 2, motif_id=f"m{k}", background=background)
+              for k, m in enumerate(rng.integers(4, 15, size=6))]
+    text = "".join(rng.choice(list("ACGT"), size=6000))
+    hits, _ = collect(prepare(motifs, pvalue=0.02), [("r", text)], max_stored_hits=None, qvalues=False)
+    return motifs, hits
+
+
+def fresh(motifs, hits):
+    """A setup that has priced nothing yet, and the hits with no P-value."""
+    unpriced = copy.deepcopy(hits)
+    unpriced.pvalue[:] = np.nan
+    return prepare(motifs, pvalue=0.02), unpriced
+
+
+def key(hits):
+    return sorted(zip(hits.motif.tolist(), hits.strand.tolist(), hits.start.tolist()))
+
+
+@pytest.mark.parametrize("background", [Background.uniform(), SKEWED, MARKOV], ids=["uniform", "skewed", "markov"])
+@pytest.mark.parametrize("best", [1, 7, 60, 150])
+def test_the_best_kept_are_those_of_every_hit_priced(background, best):
+    motifs, every = motifs_and_hits(best, background)
+    assert len(every) > 8 * best
+    setup, hits = fresh(motifs, every)
+    price_best(setup, hits, best)
+    left = np.isinf(hits.pvalue)
+    assert left.any() and not np.isnan(hits.pvalue).any()
+    assert np.allclose(hits.pvalue[~left], every.pvalue[~left], rtol=1e-12, atol=0)
+    expected, cut = every.best(best)
+    kept, kept_cut = hits.best(best)
+    assert key(kept) == key(expected) and kept_cut == pytest.approx(cut, rel=1e-12)
+    assert every.pvalue[left].min() >= cut * (1 - 1e-12)       # no hit left unpriced could be kept
+
+
+def test_a_floor_from_earlier_batches_keeps_what_may_be_kept():
+    motifs, every = motifs_and_hits(3, SKEWED)
+    best = 50
+    _, cut = every.best(best)
+    setup, alone = fresh(motifs, every)
+    price_best(setup, alone, best)
+    floor_cut = float(np.quantile(every.pvalue, 0.01))     # an earlier batch's cut, far below this one's
+    assert floor_cut < cut
+    setup, held = fresh(motifs, every)
+    price_best(setup, held, best, floor_cut=floor_cut)
+    assert np.isinf(held.pvalue).sum() >= np.isinf(alone.pvalue).sum()
+    assert every.pvalue[np.isinf(held.pvalue)].min() >= floor_cut * (1 - 1e-12)
+    assert key(held.take(held.pvalue < floor_cut)) == key(every.take(every.pvalue < floor_cut))
+
+
+def test_values_priced_by_an_earlier_batch_bound_the_search():
+    """A second batch of the same hits: the values known from the first bound every distribution's
+    search, so it asks about nothing and keeps the same hits."""
+    motifs, every = motifs_and_hits(5, Background.uniform())
+    setup, first = fresh(motifs, every)
+    price_best(setup, first, 30)
+    asked = sum(k.size for k, _ in setup.priced.known)
+    second = copy.deepcopy(first)
+    second.pvalue[:] = np.nan
+    price_best(setup, second, 30)
+    assert sum(k.size for k, _ in setup.priced.known) == asked
+    assert key(second.best(30)[0]) == key(first.best(30)[0])
+
+
+def test_bounds_in_place_of_exact_values_keep_the_guarantee(monkeypatch):
+    """Every search over a tiny work budget, so every P-value is a bound: each reported is at or above
+    the exact one and at or below the coarse upper bound the floors take for it, and a hit left unpriced
+    has a lower bound at or above the cut, so could not have been kept."""
+    motifs, every = motifs_and_hits(8, SKEWED)
+    setup, hits = fresh(motifs, every)
+    monkeypatch.setattr(_scan_price, "hit_pvalues", functools.partial(hit_pvalues, node_cap=10))
+    price_best(setup, hits, 25)
+    priced = np.isfinite(hits.pvalue)
+    assert set() != set(setup.inexact) <= set(hits.motif[priced].tolist())      # (short ones stay exact)
+    assert (hits.pvalue[priced] >= every.pvalue[priced] * (1 - 1e-12)).all()
+    lower, upper = setup.bounds.at(setup.dist_index[hits.motif, hits.strand], hits.units)
+    assert (hits.pvalue[priced] <= upper[priced]).all() and (hits.pvalue[priced] > every.pvalue[priced]).any()
+    _, cut = hits.best(25)
+    assert (~priced).any() and (lower[~priced] >= cut).all()
+
+
+def test_price_fills_every_hit_and_remembers_the_values():
+    motifs, every = motifs_and_hits(9, MARKOV)
+    setup, hits = fresh(motifs, every)
+    price(setup, hits)
+    assert np.allclose(hits.pvalue, every.pvalue, rtol=1e-12, atol=0)
+    again = copy.deepcopy(hits)
+    again.pvalue[:] = np.nan
+    p, missing = setup.priced.look_up(setup.dist_index[again.motif, again.strand], again.units)
+    assert not missing.any() and np.array_equal(p, hits.pvalue)
+    assert isinstance(setup.priced, PriceCache) and math.isfinite(hits.pvalue.max())
+
+
+@pytest.mark.parametrize("background", [Background.uniform(), MARKOV], ids=["uniform", "markov"])
+def test_the_floor_from_bounds_holds_back_only_hits_that_cannot_be_kept(background):
+    motifs, every = motifs_and_hits(4, background)
+    best = 40
+    setup = prepare(motifs, pvalue=0.02)
+    floor = bound_floor(setup, ScanState(), [copy.deepcopy(every)], best)
+    plan = setup.plan
+    entry = {(int(k), int(s)): e for e, (k, s) in enumerate(zip(plan.motif_of, plan.strand_of))}
+    at = np.array([floor[entry[k, s]] for k, s in zip(every.motif.tolist(), every.strand.tolist())])
+    below = every.units < at
+    _, cut = every.best(best)
+    assert below.mean() > 0.5                               # most hits held back
+    assert every.pvalue[below].min() >= cut                 # none that could be kept
