@@ -38,10 +38,11 @@ def _ceil_shift(a, r):
 
 
 @njit(cache=True, nogil=True)
-def grid_dp(q, initial, transition, order, vlow, vlump):
+def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
     """Distribution of C = sum_j q[j, x_j] under the Markov chain, restricted to C >= vlow, with the
     mass of words certain to reach C >= vlump lumped. Returns (dist, base, lumped): dist[i] =
-    P(C = base + i) for base + i in [vlow, vlump)."""
+    P(C = base + i) for base + i in [vlow, vlump). ``wide``: each column's cells on every core
+    (:func:`_spread_wide`; the same bits), for grids of millions of cells."""
     m = q.shape[0]
     nctx = transition.shape[0]
     colmin = np.empty(m, np.int64)
@@ -88,6 +89,18 @@ def grid_dp(q, initial, transition, order, vlow, vlump):
     for j in range(start, m):
         nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
         nxt = bufs[(j - start + 1) % 2]
+        if wide:
+            for ctx in range(nctx):          # the cells above the window, in the order of the loop below
+                for x in range(4):
+                    base = lo[j] + q[j, x] - lo[j + 1]
+                    stop = min(max(nwidth - base, min(max(-base, 0), width)), width)
+                    prob = transition[ctx, x]
+                    for i in range(stop, width):
+                        lumped += cur[ctx, i] * prob
+            _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
+            cur = nxt
+            width = nwidth
+            continue
         for ctx in range(nctx):
             for i in range(nwidth):
                 nxt[ctx, i] = 0.0
@@ -114,6 +127,33 @@ def grid_dp(q, initial, transition, order, vlow, vlump):
         for i in range(width):
             dist[i] += cur[ctx, i]
     return dist, lo[m], lumped
+
+
+#: Cells of a column that one core of :func:`_spread_wide` takes at a time (64 KB of float64)
+WIDE_BLOCK = 8192
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _spread_wide(cur, nxt, qj, lo_j, lo_next, transition, width, nwidth):
+    """One column of :func:`grid_dp`'s table inside the window, blocks of :data:`WIDE_BLOCK` cells of
+    ``nxt`` on every core: each cell's terms still come in the order of ctx, then x, so every sum has the
+    bits of grid_dp's one pass per (ctx, x)."""
+    nctx = transition.shape[0]
+    for b in prange((nwidth + WIDE_BLOCK - 1) // WIDE_BLOCK):
+        b0 = b * WIDE_BLOCK
+        b1 = min(b0 + WIDE_BLOCK, nwidth)
+        for ctx in range(nctx):
+            for t in range(b0, b1):
+                nxt[ctx, t] = 0.0
+        for ctx in range(nctx):
+            for x in range(4):
+                prob = transition[ctx, x]
+                base = lo_j + qj[x] - lo_next          # targets t = base + i, 0 <= i < width
+                first = max(b0, base)
+                last = min(b1, base + width)
+                out = nxt[(ctx * 4 + x) % nctx]
+                for t in range(first, last):
+                    out[t] += cur[ctx, t - base] * prob
 
 
 @njit(cache=True, nogil=True)

@@ -440,11 +440,16 @@ def _priced(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=
                 kept.append(part.take(keep))
             _note_cut(state, np.concatenate([p for p, _ in looked]) if looked else np.zeros(0), best)
             return Hits.concat(kept)
-    hits = Hits.concat(pending)
     if best is None or not lazy:
+        hits = Hits.concat(pending)
         price(setup, hits, threads)
-    else:                          # only what may be among the best: the rest left at P = inf
-        price_best(setup, hits, best, threads, min(state.floor_cut, bound_cut))
+    else:
+        # only what may be among the best (the rest left at P = inf, and dropped here), the batch's
+        # chunks priced and cut apart: joining 6 M hits first cost this thread 0.4 s on an H100 machine
+        price_best(setup, pending, best, threads, min(state.floor_cut, bound_cut))
+        total = sum(len(part) for part in pending)
+        hits = Hits.concat([part.take(np.flatnonzero(np.isfinite(part.pvalue))) for part in pending])
+        state.drop(total - len(hits))
     _note_cut(state, hits.pvalue, best)
     if math.isfinite(cut):
         keep = hits.pvalue < cut
@@ -483,8 +488,7 @@ def bound_floor(setup, state, pending, best):
     [True, True, False]
     """
     if sum(len(part) for part in pending) > best:
-        dist = np.concatenate([setup.dist_index[part.motif, part.strand] for part in pending])
-        _, upper = setup.bounds.at(dist, np.concatenate([part.units for part in pending]))
+        upper = np.concatenate([setup.bounds.of_hits(setup.dist_index, part)[1] for part in pending])
         state.bound_cut = min(state.bound_cut, float(np.partition(upper, best)[best]))
     if not math.isfinite(state.bound_cut):
         return None

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._parallel import resolve_threads
+from ._scan_hits import Hits
 from ._scan_pvalues import PriceCache, hit_pvalues
 
 #: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
@@ -42,7 +43,7 @@ def price(setup, hits, threads=0) -> None:
     """
     if len(hits) == 0:
         return
-    batch = _Batch(setup, hits)
+    batch = _Batch(setup, [hits])
     jobs = {d: batch.values[slice(*batch.unasked(d))] for d in batch.groups}
     for d, (values, answer, _) in _search(setup, jobs, threads).items():
         batch.take(d, values, answer)
@@ -50,7 +51,8 @@ def price(setup, hits, threads=0) -> None:
 
 
 def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
-    """Fill ``hits.pvalue`` where a hit may be among the ``best`` of smallest P-value, ``inf`` elsewhere.
+    """Fill ``hits.pvalue`` (:class:`~._scan_hits.Hits`, or a batch's list of them, not joined) where a hit
+    may be among the ``best`` of smallest P-value, ``inf`` elsewhere.
 
     A hit left at ``inf`` has a P-value at or above theta = min(t, ``floor_cut``), t the
     (``best`` + 1)-th smallest P-value: so :meth:`~._scan_hits.Hits.best` keeps the hits it would keep
@@ -72,14 +74,17 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
     >>> np.unique(hits.pvalue * 64).tolist()       # so no score-2 or score-1 hit can be the best
     [1.0, inf]
     """
-    if len(hits) <= best:
-        price(setup, hits, threads)
+    parts = [hits] if isinstance(hits, Hits) else list(hits)
+    if sum(len(part) for part in parts) <= best:
+        for part in parts:
+            price(setup, part, threads)
         return
-    batch = _Batch(setup, hits)
+    batch = _Batch(setup, parts)
     if not batch.groups:
+        batch.fill()
         return
     lower, upper = setup.bounds.at(batch.value_dist, batch.values, threads)
-    known = hits.pvalue[~batch.missing]
+    known = batch.known[~batch.missing]
     known = np.partition(known, best)[:best + 1] if known.size > best + 1 else known
     motif = _motifs(setup)
     pending = set(batch.groups)
@@ -122,12 +127,12 @@ class _Batch:
     the highest down (``values[groups[d][0]:groups[d][1]]``), how many hits have each, and the P-values
     this batch has found for them."""
 
-    def __init__(self, setup, hits):
-        self.hits = hits
+    def __init__(self, setup, parts):
+        self.parts = parts
         self.distributions = len(setup.dists)
-        self.dist = setup.dist_index[hits.motif, hits.strand]
-        p, self.missing = setup.priced.look_up(self.dist, hits.units)
-        hits.pvalue[:] = p
+        self.dist = np.concatenate([setup.dist_index[part.motif, part.strand] for part in parts])
+        self.units = np.concatenate([part.units for part in parts])
+        self.known, self.missing = setup.priced.look_up(self.dist, self.units)
         self.groups = {}
         miss = np.flatnonzero(self.missing)
         if miss.size == 0:
@@ -135,7 +140,7 @@ class _Batch:
         small = self.dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
         order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
         bounds = np.concatenate([[0], np.flatnonzero(np.diff(self.dist[order])) + 1, [order.size]])
-        self.values, self.counts, starts = _distinct_by_group(hits.units, order, bounds)
+        self.values, self.counts, starts = _distinct_by_group(self.units, order, bounds)
         ds = self.dist[order[bounds[:-1]]]
         self.value_dist = np.repeat(ds, np.diff(starts))
         self.groups = {int(d): [int(a), int(a), int(b)] for d, a, b in zip(ds, starts[:-1], starts[1:])}
@@ -155,16 +160,21 @@ class _Batch:
         group[1] += values.size
 
     def fill(self) -> None:
-        """The hits' P-values from what this batch found, ``inf`` where a value was never asked about."""
-        if not self.groups:
-            return
-        found = PriceCache(self.distributions, cap=1 << 62)
-        for d, (first, next_, _) in self.groups.items():
-            if next_ > first:
-                found.add(d, self.values[first:next_], self.pvalue[first:next_])
-        miss = np.flatnonzero(self.missing)
-        p, never = found.look_up(self.dist[miss], self.hits.units[miss])
-        self.hits.pvalue[miss] = np.where(never, np.inf, p)
+        """The hits' P-values: known before, found by this batch, ``inf`` where a value was never asked
+        about."""
+        p = self.known
+        if self.groups:
+            found = PriceCache(self.distributions, cap=1 << 62)
+            for d, (first, next_, _) in self.groups.items():
+                if next_ > first:
+                    found.add(d, self.values[first:next_], self.pvalue[first:next_])
+            miss = np.flatnonzero(self.missing)
+            answer, never = found.look_up(self.dist[miss], self.units[miss])
+            p[miss] = np.where(never, np.inf, answer)
+        at = 0
+        for part in self.parts:
+            part.pvalue[:] = p[at:at + len(part)]
+            at += len(part)
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -312,7 +312,7 @@ def bounded_tails(Q, initial, transition, order, v, cells):
         top += Q[j].max()
     r, E, q, ctop = _coarse(Q, top - v[0], cells)
     vlow = (v[0] - E) >> r
-    dist, base, lumped = grid_dp(q, initial, transition, order, vlow, ctop + 1)
+    dist, base, lumped = grid_dp(q, initial, transition, order, vlow, ctop + 1, True)
     n = dist.shape[0]
     tail = np.zeros(n + 1, np.float64)
     tail[n] = lumped
