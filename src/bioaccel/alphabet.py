@@ -22,9 +22,14 @@ for _letter in IUPAC_OTHER:
     _CODE_OF_BYTE[ord(_letter.lower())] = OTHER
 
 
+_CODE_TABLE = _CODE_OF_BYTE.tobytes()
+
+
 def _lookup(sequence):
+    # bytes.translate (a C loop) rather than a NumPy gather over the bytes: 2-3x faster over a genome's
+    # chunks, which a scan's reading thread encodes while holding the interpreter's lock
     raw = sequence.encode("ascii", errors="replace") if isinstance(sequence, str) else bytes(sequence)
-    return raw, _CODE_OF_BYTE[np.frombuffer(raw, dtype=np.uint8)]
+    return raw, np.frombuffer(bytearray(raw.translate(_CODE_TABLE)), dtype=np.uint8)
 
 
 def describe_letter(letter):
