@@ -337,7 +337,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     where = np.searchsorted(distinct, lengths)
     found = _Found(setup, on_chunk, state)
     current = None
-    started = None                 # the chunk being scanned: (chunk, sequence, result, floor)
+    started = None                 # the chunk being scanned: (chunk, sequence, result)
     priced = collections.deque()   # the batches being priced, in order
     batches = 0                    # taken full (found.count >= batch)
     floor = None                   # with best: the floor the chunks scanned now are held to
@@ -353,9 +353,11 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 state.letters += chunk.windows
                 result = scanner.submit(chunk.codes, chunk.windows)
                 if started is not None:
-                    found.add(*started)
+                    # held to the floor of every batch taken before now (the GPU withheld those below the
+                    # floor when it was submitted): the same hits on every run and backend
+                    found.add(*started, floor)
                     state.drop(scanner.take_withheld())
-                started = (chunk, sequence, result, floor)
+                started = (chunk, sequence, result)
                 if found.count >= batch:
                     pending = found.take()
                     if best is not None:
@@ -372,7 +374,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
                     yield priced.popleft().result()
             if started is not None:
-                found.add(*started)
+                found.add(*started, floor)
                 state.drop(scanner.take_withheld())
         if found.count:
             # a scan of one batch prices every hit: its P-values are then those of the same motifs scanned in
