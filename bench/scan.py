@@ -363,7 +363,8 @@ def profile_collect(setup, path):
                 spent[name] = spent.get(name, 0.0) + time.perf_counter() - t
         return wrapped
 
-    saved = {name: getattr(S, name) for name in ("price", "_hits_of_chunk", "valid_windows", "add_qvalues")}
+    saved = {name: getattr(S, name) for name in ("price", "price_best", "bound_floor", "_hits_of_chunk",
+                                                 "valid_windows", "add_qvalues")}
     for name, fn in saved.items():
         setattr(S, name, timing(name, fn))
     setup.priced.clear()
