@@ -7,9 +7,11 @@ scores of its motif found in the same batch of hits, and the float sums of that 
 of a long motif over its work budget) depend on which scores are searched together: pieces of sequence
 scanned apart give the same P-values only to within a few units in the last place (measured: 15 of 22
 hits under a skewed background), enough to reorder ties and move q-values. A motif scanned over all the
-sequences by one item meets exactly the scores it meets in the in-process scan (both price up to 4
-million hits at once), so its P-values, bounds and notes are the same to the last bit, and so are the
-q-values, the order of ties and the hits kept by ``max_stored_hits``. The groups do not depend on the
+sequences by one item meets exactly the scores it meets in the in-process scan while the scan's hits
+fit one batch (both then price every hit at once: up to 4 million), so its P-values, bounds and notes are
+the same to the last bit, and so are the q-values, the order of ties and the hits kept by
+``max_stored_hits``. (Past one batch the two price in batches of their own, and with ``max_stored_hits``
+only what may be kept: the same hits, P-values that may differ in the last places.) The groups do not depend on the
 number of workers, so a batch may be resumed on another cluster.
 
 * Each worker reads the FASTA file itself and scans it through the public :func:`bioaccel.motif.scan`
