@@ -10,9 +10,10 @@ hits under a skewed background), enough to reorder ties and move q-values. A mot
 sequences by one item meets exactly the scores it meets in the in-process scan while the scan's hits
 fit one batch (both then price every hit at once: up to 4 million), so its P-values, bounds and notes are
 the same to the last bit, and so are the q-values, the order of ties and the hits kept by
-``max_stored_hits``. (Past one batch the two price in batches of their own, and with ``max_stored_hits``
-only what may be kept: P-values that may differ in the last places, and so, rarely, a hit at the cut.) The groups do not depend on the
-number of workers, so a batch may be resumed on another cluster.
+``max_stored_hits``. (Past one batch the two price in batches of their own, and with
+``max_stored_hits`` only what may be kept: P-values that may differ in the last places, and so, rarely,
+a hit at the cut.) The groups do not depend on the number of workers, so a batch may be resumed on
+another cluster.
 
 * Each worker reads the FASTA file itself and scans it through the public :func:`bioaccel.motif.scan`
   (the in-process code, CPU or GPU; memory bounded by the chunk size): with ``--scheduler`` the file
