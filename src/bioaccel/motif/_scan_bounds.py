@@ -163,7 +163,16 @@ class PriceBounds:
 
     def floors(self, theta) -> np.ndarray:
         """Per distribution (of those made): the smallest hit score (grid units) whose P-value may be below
-        ``theta``; every lower one's lower bound is at least theta. The smallest int64 where none is known."""
+        ``theta``; every lower one's lower bound is at least theta. The smallest int64 where none is known.
+
+        >>> from bioaccel.motif import PSSM
+        >>> from bioaccel.motif._scan import prepare
+        >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
+        >>> setup.bounds.make()
+        >>> floor = int(setup.bounds.floors(0.1)[0])    # P(S >= 2) = 10/64 >= 0.1 > P(S >= 3) = 1/64
+        >>> floor >> setup.grids[0].bits, floor > 2 << setup.grids[0].bits
+        (2, True)
+        """
         start, tails = self._tables()
         largest = _surely_at_least(start, tails, self.base, self.shift, theta, self.done)
         out = largest.copy()
