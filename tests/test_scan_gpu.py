@@ -164,7 +164,7 @@ def test_gpu_withholds_exactly_the_hits_below_the_floor():
 @pytest.mark.gpu
 @pytest.mark.parametrize("variant", ["fused", "segments"])
 def test_gpu_stored_path_equals_cpu(variant):
-    """--max-stored-hits on the GPU, where the cut of each priced batch raises the floors the kernels
+    """--max-stored-hits on the GPU, where each batch's certified bounds raise the floors the kernels
     withhold below: the hits kept, their P-values, the count dropped and the cut are the CPU's."""
     from bioaccel.motif._scan import collect
 

@@ -89,37 +89,31 @@ def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
     for j in range(start, m):
         nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
         nxt = bufs[(j - start + 1) % 2]
-        if wide:
-            for ctx in range(nctx):          # the cells above the window, in the order of the loop below
-                for x in range(4):
-                    base = lo[j] + q[j, x] - lo[j + 1]
-                    stop = min(max(nwidth - base, min(max(-base, 0), width)), width)
-                    prob = transition[ctx, x]
-                    for i in range(stop, width):
-                        lumped += cur[ctx, i] * prob
-            _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
-            cur = nxt
-            width = nwidth
-            continue
-        for ctx in range(nctx):
-            for i in range(nwidth):
-                nxt[ctx, i] = 0.0
+        # the cells landing above the new window (certain to reach vlump), in the order of one loop over
+        # ctx, x, i; then those inside it, each (ctx, x) a loop without a branch (SIMD), or with ``wide``
+        # blocks of cells on every core; every sum in the order of one loop over i: the same bits either
+        # way (a cell of 0 adds +0.0, which changes no sum here)
         for ctx in range(nctx):
             for x in range(4):
                 prob = transition[ctx, x]
-                ctx2 = (ctx * 4 + x) % nctx
                 base = lo[j] + q[j, x] - lo[j + 1]     # index in nxt of cur[ctx, 0]
-                # the cells landing inside the window, then those above it (certain to reach vlump), each
-                # range a loop without a branch (SIMD); every sum in the order of one loop over i, as
-                # before the split: the same bits (a cell of 0 adds +0.0, which changes no sum here)
-                first = min(max(-base, 0), width)
-                stop = min(max(nwidth - base, first), width)
-                row = cur[ctx]
-                out = nxt[ctx2]
-                for i in range(first, stop):
-                    out[base + i] += row[i] * prob
-                for i in range(stop, width):
-                    lumped += row[i] * prob
+                for i in range(_window_split(base, width, nwidth)[1], width):
+                    lumped += cur[ctx, i] * prob
+        if wide:
+            _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
+        else:
+            for ctx in range(nctx):
+                for i in range(nwidth):
+                    nxt[ctx, i] = 0.0
+            for ctx in range(nctx):
+                for x in range(4):
+                    prob = transition[ctx, x]
+                    base = lo[j] + q[j, x] - lo[j + 1]
+                    first, stop = _window_split(base, width, nwidth)
+                    row = cur[ctx]
+                    out = nxt[(ctx * 4 + x) % nctx]
+                    for i in range(first, stop):
+                        out[base + i] += row[i] * prob
         cur = nxt
         width = nwidth
     dist = np.zeros(width, np.float64)
@@ -127,6 +121,14 @@ def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
         for i in range(width):
             dist[i] += cur[ctx, i]
     return dist, lo[m], lumped
+
+
+@njit(cache=True, nogil=True)
+def _window_split(base, width, nwidth):
+    """The cells i of a column of :func:`grid_dp` (0 <= i < width) that land in the next column's window
+    (base + i in [0, nwidth)): [first, stop); those from stop on land above it."""
+    first = min(max(-base, 0), width)
+    return first, min(max(nwidth - base, first), width)
 
 
 #: Cells of a column that one core of :func:`_spread_wide` takes at a time (64 KB of float64)

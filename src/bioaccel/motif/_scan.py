@@ -431,7 +431,7 @@ def _priced(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=
         # once a genome's first batches are priced nearly every value is known: each chunk's hits are
         # looked up and cut on their own and only the few kept are copied (a whole batch of 6 M hits
         # joined first took 0.3 s of this thread per batch on an H100 machine). A batch with a value
-        # not yet known is priced whole, as below: its searches, and so its P-values, stay the same.
+        # not yet known is priced as below, so which values are searched together stays the same.
         looked = [setup.priced.look_up_hits(setup.dist_index, part) for part in pending]
         if not any(missing.any() for _, missing in looked):
             kept = []

@@ -22,29 +22,10 @@ import numpy as np
 from numba import njit, prange
 
 from .._parallel import resolve_threads
-from ._exact_kernels import _ceil_shift, grid_dp
-from ._scan_pvalues import _coarse
+from ._scan_pvalues import coarse_tails, tail_cell
 
 #: Cells of each distribution's coarse grid: ~0.3 ms a matrix of 20 columns.
 BOUND_CELLS = 4096
-
-
-@njit(cache=True, nogil=True)
-def coarse_tails(Q, initial, transition, order, vlow, cells):
-    """The tails of the coarse sum C on a grid of about ``cells`` cells over [vlow, top]: (tail, base, r,
-    E), tail[i] = P(C >= base + i) for i in [0, n) and tail[n] the mass above every cell; a word's grid
-    score lies in [C 2**r, C 2**r + E]."""
-    top = 0
-    for j in range(Q.shape[0]):
-        top += Q[j].max()
-    r, E, q, ctop = _coarse(Q, max(top - vlow, 1), cells)
-    dist, base, lumped = grid_dp(q, initial, transition, order, (vlow - E) >> r, ctop + 1)
-    n = dist.shape[0]
-    tail = np.zeros(n + 1, np.float64)
-    tail[n] = lumped
-    for i in range(n - 1, -1, -1):
-        tail[i] = tail[i + 1] + dist[i]
-    return tail, base, r, E
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -57,9 +38,8 @@ def _bounds_at(start, tails, base, shift, slack, tol, dist_index, motif, strand,
         d = dist_index[motif[i], strand[i]]
         n = start[d + 1] - start[d] - 1
         v = units[i] - tol[d]
-        # may reach v: C >= ceil((v - E) / 2**r); surely does: C >= ceil(v / 2**r)
-        hi[i] = tails[start[d] + min(max(_ceil_shift(v - slack[d], shift[d]) - base[d], 0), n)]
-        lo[i] = tails[start[d] + min(max(_ceil_shift(v, shift[d]) - base[d], 0), n)]
+        hi[i] = tails[start[d] + tail_cell(v, slack[d], shift[d], base[d], n)]
+        lo[i] = tails[start[d] + tail_cell(v, 0, shift[d], base[d], n)]
     return lo, hi
 
 
@@ -76,15 +56,14 @@ def _surely_at_least(start, tails, base, shift, theta, done):
         if tails[hi - 1] >= theta:
             out[d] = np.iinfo(np.int64).max
             continue
-        c = -1                                   # the last cell whose tail is >= theta (tails fall)
-        a, b = lo, hi - 1
+        a, b = lo, hi - 1                        # the first cell whose tail is < theta (tails fall)
         while a < b:
             mid = (a + b) // 2
             if tails[mid] >= theta:
                 a = mid + 1
             else:
                 b = mid
-        c = a - lo - 1
+        c = a - lo - 1                           # the last whose tail is >= theta
         if c >= 0:
             out[d] = (c + base[d]) << shift[d]   # ceil(v / 2**r) - base <= c
     return out

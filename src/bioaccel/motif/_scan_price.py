@@ -21,7 +21,7 @@ from numba import njit, prange
 
 from .._parallel import resolve_threads
 from ._scan_hits import Hits
-from ._scan_pvalues import PriceCache, hit_pvalues
+from ._scan_pvalues import hit_pvalues
 
 #: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
 #: a lower score's P-value, computed by another sum, cannot then fall below the cut by rounding (exact
@@ -90,7 +90,7 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
     pending = set(batch.groups)
     while pending:
         # the (best + 1)-th smallest P-value, each not known yet taken at its upper bound: at least t
-        stand_in = np.where(batch.priced, batch.pvalue, upper)
+        stand_in = np.where(np.isfinite(batch.pvalue), batch.pvalue, upper)      # (inf until priced)
         theta = min(_order_statistic([known, stand_in], [np.ones(known.size, np.int64), batch.counts], best),
                     floor_cut) * (1.0 + FLOOR_MARGIN)
         jobs = {}
@@ -129,10 +129,9 @@ class _Batch:
 
     def __init__(self, setup, parts):
         self.parts = parts
-        self.distributions = len(setup.dists)
         self.dist = np.concatenate([setup.dist_index[part.motif, part.strand] for part in parts])
-        self.units = np.concatenate([part.units for part in parts])
-        self.known, self.missing = setup.priced.look_up(self.dist, self.units)
+        units = np.concatenate([part.units for part in parts])
+        self.known, self.missing = setup.priced.look_up(self.dist, units)
         self.groups = {}
         miss = np.flatnonzero(self.missing)
         if miss.size == 0:
@@ -140,12 +139,11 @@ class _Batch:
         small = self.dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
         order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
         bounds = np.concatenate([[0], np.flatnonzero(np.diff(self.dist[order])) + 1, [order.size]])
-        self.values, self.counts, starts = _distinct_by_group(self.units, order, bounds)
+        self.values, self.counts, starts, self.slot = _distinct_by_group(units, order, bounds)
         ds = self.dist[order[bounds[:-1]]]
         self.value_dist = np.repeat(ds, np.diff(starts))
         self.groups = {int(d): [int(a), int(a), int(b)] for d, a, b in zip(ds, starts[:-1], starts[1:])}
-        self.pvalue = np.full(self.values.size, np.inf)
-        self.priced = np.zeros(self.values.size, np.bool_)
+        self.pvalue = np.full(self.values.size, np.inf)       # of each value: inf until priced
 
     def unasked(self, d) -> tuple:
         """The range of distribution d's values not asked about yet."""
@@ -156,7 +154,6 @@ class _Batch:
         """The P-values of the next values of distribution d (from the highest down)."""
         group = self.groups[d]
         self.pvalue[group[1]:group[1] + values.size] = pvalues
-        self.priced[group[1]:group[1] + values.size] = True
         group[1] += values.size
 
     def fill(self) -> None:
@@ -164,13 +161,8 @@ class _Batch:
         about."""
         p = self.known
         if self.groups:
-            found = PriceCache(self.distributions, cap=1 << 62)
-            for d, (first, next_, _) in self.groups.items():
-                if next_ > first:
-                    found.add(d, self.values[first:next_], self.pvalue[first:next_])
             miss = np.flatnonzero(self.missing)
-            answer, never = found.look_up(self.dist[miss], self.units[miss])
-            p[miss] = np.where(never, np.inf, answer)
+            p[miss] = self.pvalue[self.slot[miss]]
         at = 0
         for part in self.parts:
             part.pvalue[:] = p[at:at + len(part)]
@@ -180,8 +172,9 @@ class _Batch:
 @njit(cache=True, nogil=True, parallel=True)
 def _distinct_by_group(units, order, bounds):
     """For each group g of hits ``order[bounds[g]:bounds[g + 1]]``: its distinct ``units`` from the
-    highest down (values[starts[g]:starts[g + 1]]) and how many hits have each (counts), every group on
-    its own core."""
+    highest down (values[starts[g]:starts[g + 1]]), how many hits have each (counts), and each hit's
+    index in ``values`` (slot, of every hit of ``units``; -1 outside the groups), every group on its own
+    core."""
     groups = bounds.shape[0] - 1
     ranked = np.empty(order.shape[0], np.int64)
     distinct = np.zeros(groups + 1, np.int64)
@@ -195,6 +188,7 @@ def _distinct_by_group(units, order, bounds):
     starts = np.cumsum(distinct)
     values = np.empty(starts[groups], np.int64)
     counts = np.zeros(starts[groups], np.int64)
+    slot = np.full(units.shape[0], -1, np.int64)
     for g in prange(groups):
         k = starts[g]
         values[k] = ranked[bounds[g]]
@@ -203,7 +197,17 @@ def _distinct_by_group(units, order, bounds):
                 k += 1
                 values[k] = ranked[i]
             counts[k] += 1
-    return values, counts, starts
+        for i in range(bounds[g], bounds[g + 1]):      # each hit's value: found among the group's
+            h = order[i]
+            a, b = starts[g], starts[g + 1]           # values fall: the first one <= units[h] is it
+            while a < b:
+                mid = (a + b) // 2
+                if values[mid] > units[h]:
+                    a = mid + 1
+                else:
+                    b = mid
+            slot[h] = a
+    return values, counts, starts, slot
 
 
 def _search(setup, jobs, threads) -> dict:

@@ -299,31 +299,46 @@ def _coarse(Q, span, cells):
 
 
 @njit(cache=True, nogil=True)
-def bounded_tails(Q, initial, transition, order, v, cells):
-    """Certified upper bounds on P(S >= v[k]) from one coarse grid of about ``cells`` cells (each
-    entry shifted right by r bits), and the largest relative gap to the matching lower bounds."""
-    m = Q.shape[0]
-    K = v.shape[0]
-    out = np.zeros(K, np.float64)
-    if K == 0:
-        return out, 0.0
+def coarse_tails(Q, initial, transition, order, vlow, cells, wide=False):
+    """The tails of the coarse sum C on a grid of about ``cells`` cells over [vlow, top] (each entry
+    shifted right by r bits): (tail, base, r, E), tail[i] = P(C >= base + i) for i in [0, n) and tail[n]
+    the mass above every cell; a word's grid score lies in [C 2**r, C 2**r + E] (:func:`tail_cell`).
+    ``wide``: grid_dp on every core (millions of cells)."""
     top = 0
-    for j in range(m):
+    for j in range(Q.shape[0]):
         top += Q[j].max()
-    r, E, q, ctop = _coarse(Q, top - v[0], cells)
-    vlow = (v[0] - E) >> r
-    dist, base, lumped = grid_dp(q, initial, transition, order, vlow, ctop + 1, True)
+    r, E, q, ctop = _coarse(Q, top - vlow, cells)
+    dist, base, lumped = grid_dp(q, initial, transition, order, (vlow - E) >> r, ctop + 1, wide)
     n = dist.shape[0]
     tail = np.zeros(n + 1, np.float64)
     tail[n] = lumped
     for i in range(n - 1, -1, -1):
         tail[i] = tail[i + 1] + dist[i]
+    return tail, base, r, E
+
+
+@njit(cache=True, nogil=True)
+def tail_cell(v, slack, r, base, n):
+    """The cell of :func:`coarse_tails`' tail bounding P(S >= v): with ``slack`` = E an upper bound (a
+    word may reach v when C >= ceil((v - E) / 2**r)), with 0 a lower bound (it surely does when
+    C >= ceil(v / 2**r))."""
+    return min(max(_ceil_shift(v - slack, r) - base, 0), n)
+
+
+@njit(cache=True, nogil=True)
+def bounded_tails(Q, initial, transition, order, v, cells):
+    """Certified upper bounds on P(S >= v[k]) from one coarse grid of about ``cells`` cells (each
+    entry shifted right by r bits), and the largest relative gap to the matching lower bounds."""
+    K = v.shape[0]
+    out = np.zeros(K, np.float64)
+    if K == 0:
+        return out, 0.0
+    tail, base, r, E = coarse_tails(Q, initial, transition, order, v[0], cells, True)
+    n = tail.shape[0] - 1
     gap = 0.0
     for k in range(K):
-        # a word's grid score lies in [C 2**r, C 2**r + E]: it may reach v when C >= ceil((v - E) / 2**r)
-        # and surely does when C >= ceil(v / 2**r)
-        hi_i = min(max(_ceil_shift(v[k] - E, r) - base, 0), n)
-        lo_i = min(max(_ceil_shift(v[k], r) - base, 0), n)
+        hi_i = tail_cell(v[k], E, r, base, n)
+        lo_i = tail_cell(v[k], 0, r, base, n)
         out[k] = tail[hi_i]
         if out[k] > 0:
             gap = max(gap, (tail[hi_i] - tail[lo_i]) / out[k])
