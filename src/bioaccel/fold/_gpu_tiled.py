@@ -15,6 +15,8 @@ from . import _launch
 from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
 FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the finish
+BULK_BLOCKS_PER_SM = 4            # interior products: blocks a launch aims at per SM (two fit at once)
+SIDE_STREAMS = 2                  # streams the interior products of consecutive diagonals alternate on
 INT16_MAX = 32767
 
 
@@ -124,19 +126,24 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     shared = finish_shared_bytes(score_type, T)
     finish.max_dynamic_shared_size_bytes = shared
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in bulk_plan(nt, 4 * sms, sizes.bulk_min_products)}
+    plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in bulk_plan(nt, BULK_BLOCKS_PER_SM * sms, sizes.bulk_min_products)}
     n_, nt_ = np.int32(n), np.int32(nt)
 
     caller = cp.cuda.get_current_stream()
-    chain, side = _priority_stream(cp, high=True), _priority_stream(cp, high=False)
+    chain = _priority_stream(cp, high=True)
+    # two side streams, diagonals alternating: the interior products of d + 1 may start while those of
+    # d are still on the GPU (they need only d - 1 finished), so a launch's last wave of blocks does not
+    # leave SMs idle
+    sides = [_priority_stream(cp, high=False) for _ in range(SIDE_STREAMS)]
     start = caller.record()
-    chain.wait_event(start)
-    side.wait_event(start)
+    for stream in [chain, *sides]:
+        stream.wait_event(start)
     finished = []
     for d in range(nt):
         buf = scratch[d % 3]
         if d in plan:
             tiles, splits, chunk = plan[d]
+            side = sides[d % len(sides)]
             side.wait_event(finished[d - 2])
             with side:
                 bulk((tiles, splits), (bulk_threads,),
