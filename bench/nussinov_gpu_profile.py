@@ -46,9 +46,7 @@ def main():
         table = cp.zeros(nt * (nt + 1) // 2 * T ** 2, dtype=np.int16)
         scratch = cp.zeros(nt * T ** 2, dtype=np.int32)
         bulk, bulk_shared = _gpu_tiled.bulk_kernel(np.int16, T)
-        finish = _gpu_table.kernel("nussinov_fast.cu", f"fast_finish<short, {T}>")
-        shared = _gpu_tiled.finish_shared_bytes(np.int16, T)
-        finish.max_dynamic_shared_size_bytes = shared
+        finishes = {form: _gpu_tiled.finish_kernels(np.int16, T, form) for form in ("sub", "wavefront")}
         plan = _gpu_tiled.bulk_plan(nt, 4 * sms, _launch.SIZES.bulk_min_products)
 
         def bulk_only():
@@ -59,10 +57,11 @@ def main():
                 bulk((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1), None, np.int32(0)),
                      shared_mem=bulk_shared)
 
-        def finish_only():
+        def finish_only(form=_launch.SIZES.finish):
             for d in range(nt):
-                finish((nt - d,), (T * _gpu_tiled.FINISH_LANES,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
-                                                         np.int32(d), None), shared_mem=shared)
+                finish, finish_threads, shared = finishes[form][min(d, 1)]
+                finish((nt - d,), (finish_threads,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
+                                                      np.int32(d), None), shared_mem=shared)
 
         def whole():
             gpu.fill(codes_dev, n, params, pm, "tiled")
@@ -79,6 +78,8 @@ def main():
         useful = n ** 3 / 6
         print(f"n={n}: whole {t_whole:.4f} s ({useful / t_whole / 30.8e12:.1%} of ceiling); bulk only {t_bulk:.4f} s; "
               f"finish only {t_finish:.4f} s", flush=True)
+        for form in finishes:
+            print(f"   finish only, {form} form: {timed(cp, lambda: finish_only(form)):.4f} s", flush=True)
         for lanes, stage_bytes in (("Int16x2", 64), ("Int16x2", 128), ("Int16x2Dup", 128)):
             t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes, lanes=lanes)))
             rate = tiles * products * T ** 3 / t_diag

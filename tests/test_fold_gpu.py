@@ -140,10 +140,11 @@ def test_size_refused_before_allocating():
     assert gpu.table_bytes(100_000, "tiled", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
 
 
-@pytest.mark.parametrize("lanes", ["Int16x2Dup", "Int16x2"])
-def test_split_k_and_interior_products_cell_by_cell(lanes, monkeypatch):
-    """Long enough for interior products on the second stream; splits forced down to one product,
-    with production tiles (128) and test tiles (32), with both forms of the int16 bulk."""
+@pytest.mark.parametrize("lanes, finish", [("Int16x2Dup", "sub"), ("Int16x2", "sub"), ("Int16x2Dup", "wavefront")])
+def test_split_k_and_interior_products_cell_by_cell(lanes, finish, monkeypatch):
+    """Long enough for interior products on the side streams; splits forced down to one product,
+    with production tiles (128) and test tiles (32), with both forms of the int16 bulk and both
+    finishes of the tiles off the diagonal."""
     from dataclasses import replace
 
     from bioaccel.fold import _launch
@@ -152,7 +153,8 @@ def test_split_k_and_interior_products_cell_by_cell(lanes, monkeypatch):
     cp = gpu._gpu.cupy()
     rng = random.Random(11)
     for tile in (128, 32):
-        monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tile=tile, bulk_min_products=1, int16_lanes=lanes))
+        monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tile=tile, bulk_min_products=1, int16_lanes=lanes,
+                                                        finish=finish))
         for n, params in ((1500, FoldParams()), (1100, FoldParams.bpmax())):
             seq = "".join(rng.choice("ACGU") for _ in range(n))
             codes = encode(seq)

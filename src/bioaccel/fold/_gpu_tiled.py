@@ -76,10 +76,26 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
     return bulk, shared
 
 
-def finish_shared_bytes(score_type, tile):
-    """Dynamic shared memory of fast_finish: three TILE x LD tiles (LD as in nussinov_fast.cu)."""
+def finish_shared_bytes(score_type, tile, form="wavefront"):
+    """Dynamic shared memory of fast_finish (``form`` "wavefront") or fast_finish_sub ("sub"): three
+    TILE x LD tiles (LD as in nussinov_fast.cu)."""
     itemsize = np.dtype(score_type).itemsize
-    return 3 * tile * (tile + 4 // itemsize) * itemsize
+    pad = 16 if form == "sub" else 4
+    return 3 * tile * (tile + pad // itemsize) * itemsize
+
+
+def finish_kernels(score_type, tile, form):
+    """The finish of the diagonal d = 0 and that of the tiles off it (``form``: "sub" or "wavefront"):
+    two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles."""
+    tag = "short" if np.dtype(score_type) == np.int16 else "int"
+    out = []
+    for name, kind in (("fast_finish", "wavefront"), ("fast_finish_sub" if form == "sub" else "fast_finish", form)):
+        finish = kernel("nussinov_fast.cu", f"{name}<{tag}, {tile}>")
+        shared = finish_shared_bytes(score_type, tile, kind)
+        finish.max_dynamic_shared_size_bytes = shared
+        threads = 2 * tile if kind == "sub" else tile * FINISH_LANES
+        out.append((finish, threads, shared))
+    return out
 
 
 def bulk_plan(nt, want_blocks, min_products):
@@ -112,7 +128,6 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     T = sizes.tile
     encoding = encoding or cell_encoding(n, params, T)
     score_type = np.dtype(np.int32 if encoding == "int32" else np.int16)
-    tag = "short" if score_type == np.int16 else "int"
     nt = tiles_per_side(n, T)
     table = cp.full(nt * (nt + 1) // 2 * T * T, POISON, dtype=score_type)
     bases = cp.full(nt * (nt + 1) // 2, BASE_POISON, dtype=np.int32) if encoding == "offset" else None
@@ -122,9 +137,7 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     bulk, bulk_shared = bulk_kernel(score_type, T)
     bulk_threads = (T // 8) ** 2
-    finish = kernel("nussinov_fast.cu", f"fast_finish<{tag}, {T}>")
-    shared = finish_shared_bytes(score_type, T)
-    finish.max_dynamic_shared_size_bytes = shared
+    finishes = finish_kernels(score_type, T, sizes.finish)
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in bulk_plan(nt, BULK_BLOCKS_PER_SM * sms, sizes.bulk_min_products)}
     n_, nt_ = np.int32(n), np.int32(nt)
@@ -155,9 +168,9 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
                      shared_mem=bulk_shared)
         if d in plan:
             chain.wait_event(interior_done)
+        finish, threads, shared = finishes[min(d, 1)]
         with chain:
-            finish((nt - d,), (T * FINISH_LANES,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases),
-                   shared_mem=shared)
+            finish((nt - d,), (threads,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases), shared_mem=shared)
         finished.append(chain.record())
     caller.wait_event(chain.record())
     return DeviceTable(table, "tiled", np.int64(nt), n, tile=T, bases=bases)

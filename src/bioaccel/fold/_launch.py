@@ -27,6 +27,7 @@ class LaunchSizes:
     chang_block: int = 256            # ... threads of the block- and grid-per-cell stages
     bulk_min_products: int = 8        # tiled: fewest tile products a bulk block takes when K is split
     int16_lanes: str = "Int16x2Dup"   # tiled, int16 cells: the bulk's lanes (Int16x2: A operands made in the loop)
+    finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 
@@ -50,6 +51,7 @@ def name_expressions(sizes=SIZES):
             f"fast_bulk<{lanes}, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>",
             f"fast_bulk<Int16x2, {t}, 2, 64>",
             f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>",
+            f"fast_finish_sub<short, {t}>", f"fast_finish_sub<int, {t}>",
             f"batch_bulk<{lanes}, {b}, 2, {stage_bytes(b, 2)}>", f"batch_bulk<Int32x1, {b}, 2, {stage_bytes(b, 4)}>",
             f"batch_finish<short, {b}>", f"batch_finish<int, {b}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",

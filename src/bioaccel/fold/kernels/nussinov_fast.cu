@@ -278,70 +278,122 @@ batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
 }
 
 // ---- in-tile finish -----------------------------------------------------------------------------
-// The cells of a tile that depend on the tile itself are done wavefront by wavefront (q - r constant).
-// The splits of a cell lie inside tile I (A(r, m) + X(m, q)) and inside tile J (X(r, m) + B(m, q)).
-// FINISH_LANES threads share a cell, each taking every FINISH_LANES-th split, and meet through warp
-// shuffles; one barrier per wavefront. This part does ~N^2 T / 2 updates in all (T = TILE), few
-// next to the bulk's N^3 / 6, but on a chain of 2 T - 1 wavefronts per tile diagonal.
-// Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
-// TILE x LD cells of score_t.
+// The cells of a tile that depend on the tile itself: the splits of cell (r, q) of tile (I, J) that lie
+// inside tile I (A(r, m) + X(m, q), A = tile (I, I)) and inside tile J (X(r, m) + B(m, q), B = tile
+// (J, J)), and the pair term X(r+1, q-1) + w. Two forms:
+//   finish_tile (every tile of the diagonal d = 0, and the batches): wavefront by wavefront (q - r
+//     constant), FINISH_LANES threads per cell, one barrier per wavefront; 2 TILE - 1 wavefronts, each
+//     a dependent chain of up to TILE splits per cell read from shared memory one by one.
+//   finish_sub_tile (tiles off the diagonal of one long sequence): the tile cut into FINISH_SUB-wide
+//     sub-tiles, whole sub-tile products where they suffice, the wavefronts only inside a sub-tile.
+// This part does ~N^2 T / 2 updates in all (T = TILE), few next to the bulk's N^3 / 6, but on the chain
+// of tile diagonals: docs/gpu-notes.md has what each form measured.
 // bases != nullptr (the offset encoding, see bulk_tile): X holds V - R, R = base(I+1, J-1) as in the
 // bulk (0 for d < 2); diagonal tiles have base 0, so the splits inside tiles I and J add up in X's
 // frame unchanged. The finished tile is stored less its smallest cell, V(last row, first column) (every
 // other interval of the tile contains that one), and R plus that cell becomes its base.
 #define FINISH_LANES 4
+#define FINISH_SUB 16
 
+// What a finish reads besides its three tiles, staged in shared memory so that no wavefront waits on
+// global memory: the letters of the rows and of the pair partners (c - 1), the weights, and the cells
+// V(i+1, c-1) of the pair term that lie in neighbouring tiles (bottom row, left column), in X's frame.
+template <int TILE>
+struct FinishEdges {
+    code_t row_code[TILE], col_code[TILE];
+    int weight[25], edge_row[TILE], edge_col[TILE];
+    int min_loop;
+};
+
+// Fills `e` and the three tiles X (from the bulk's scratch tile, which is reset for the next diagonal
+// but one), A and B (LD score_t per row); returns R.
+template <typename score_t, int TILE, int LD, int THREADS>
+__device__ __forceinline__ int stage_finish(FinishEdges<TILE>& e, score_t* X, score_t* A, score_t* B,
+                                            const score_t* __restrict__ V, int* __restrict__ acc,
+                                            const code_t* __restrict__ s, const PairModel* __restrict__ pm,
+                                            int n, int nt, int I, int J, const int* __restrict__ bases) {
+    TiledLayout<TILE> L{nt};
+    const int N = n + 1, tid = threadIdx.x;
+    const bool diagonal = I == J;
+    const int R = (bases != nullptr && J - I >= 2) ? bases[L.index(I + 1, J - 1)] : 0;
+    auto cell = [&](int i, int c) {                    // V(i, c) - R, a final cell of another tile
+        return (int)V[L.at(i, c)] + (bases != nullptr ? bases[L.index(i / TILE, c / TILE)] : 0) - R;
+    };
+    if (tid < 25) e.weight[tid] = pm->weight[tid];
+    if (tid == 0) e.min_loop = pm->min_loop;
+    if (tid < TILE) {
+        const int ii = I * TILE + tid, jj = J * TILE + tid - 1;      // row i; partner c - 1 of column c
+        e.row_code[tid] = ii < n ? s[ii] : 4;
+        e.col_code[tid] = (jj >= 0 && jj < n) ? s[jj] : 4;
+        const int below = (I + 1) * TILE, left = J * TILE - 1;
+        e.edge_row[tid] = (below < N && jj < N && jj - below > 1) ? cell(below, jj) : -R;     // V = 0: -R
+        e.edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? cell(ii + 1, left) : -R;
+    }
+    for (int k = tid; k < TILE * TILE; k += THREADS) {
+        const int r = k / TILE, q = k % TILE;
+        X[r * LD + q] = diagonal ? 0 : (score_t)acc[k];
+        if (!diagonal) {
+            acc[k] = 0;                                // ready for the next diagonal
+            A[r * LD + q] = V[L.tile(I, I) + k];
+            B[r * LD + q] = V[L.tile(J, J) + k];
+        }
+    }
+    __syncthreads();
+    return R;
+}
+
+// X(r, q) = max(best, the pair term): best holds the splits (and what X held), the pair (i, c - 1).
+template <typename score_t, int TILE, int LD>
+__device__ __forceinline__ int with_pair(const FinishEdges<TILE>& e, const score_t* X, int best, int r, int q,
+                                         int i, int c, int R) {
+    const int w = (c - 1) - i - 1 >= e.min_loop ? e.weight[e.row_code[r] * 5 + e.col_code[q]] : 0;
+    if (w > 0) {
+        int inner;
+        if (c - i <= 3) inner = -R;                    // V of at most one letter: 0
+        else if (r + 1 < TILE && q >= 1) inner = X[(r + 1) * LD + q - 1];
+        else if (q >= 1) inner = e.edge_row[q];        // row i+1 opens tile row I+1
+        else inner = e.edge_col[r];                    // column c-1 closes tile column J-1
+        best = max(best, inner + w);
+    }
+    return best;
+}
+
+// Writes the finished tile (less its smallest cell in the offset encoding) and its base.
+template <typename score_t, int TILE, int LD, int THREADS>
+__device__ __forceinline__ void store_finished(score_t* __restrict__ V, const score_t* X, int n, int nt, int I,
+                                               int J, int R, int* __restrict__ bases) {
+    TiledLayout<TILE> L{nt};
+    const int N = n + 1;
+    score_t* out = V + L.tile(I, J);
+    const int low = (bases != nullptr && I != J) ? (int)X[(TILE - 1) * LD] : 0;
+    if (bases != nullptr && threadIdx.x == 0) bases[L.index(I, J)] = R + low;
+    for (int k = threadIdx.x; k < TILE * TILE; k += THREADS) {
+        const int rr = k / TILE, q = k % TILE;
+        const int ii = I * TILE + rr, cc = J * TILE + q;
+        if (ii < N && cc < N && cc > ii) out[k] = (score_t)((int)X[rr * LD + q] - low);
+    }
+}
+
+// Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
+// TILE x LD cells of score_t; LD an odd number of words, so the column reads meet no bank conflicts.
 template <typename score_t, int TILE>
 __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                             const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                             int n, int nt, int d, int I, int* __restrict__ bases) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    constexpr int LD = TILE + 4 / sizeof(score_t);     // an odd number of words per row: no bank conflicts
+    constexpr int LD = TILE + 4 / sizeof(score_t);
     constexpr int THREADS = TILE * FINISH_LANES;
     score_t* X = reinterpret_cast<score_t*>(smem_raw);
     score_t* A = X + TILE * LD;
     score_t* B = A + TILE * LD;
-
-    TiledLayout<TILE> L{nt};
+    __shared__ FinishEdges<TILE> e;
     const int N = n + 1;
     const int J = I + d;
-    const int tid = threadIdx.x;
     const bool diagonal = d == 0;
-    int* acc = scratch + (long long)I * TILE * TILE;
-    const int R = (bases != nullptr && d >= 2) ? bases[L.index(I + 1, J - 1)] : 0;
-    auto cell = [&](int i, int c) {                    // V(i, c) - R, a final cell of another tile
-        return (int)V[L.at(i, c)] + (bases != nullptr ? bases[L.index(i / TILE, c / TILE)] : 0) - R;
-    };
+    const int R = stage_finish<score_t, TILE, LD, THREADS>(e, X, A, B, V, scratch + (long long)I * TILE * TILE, s,
+                                                          pm, n, nt, I, J, bases);
 
-    // Everything a wavefront reads outside the three tiles is staged here first, so no wavefront
-    // waits on global memory: the letters of the rows and of the pair partners (c - 1), the weights,
-    // and the cells V(i+1, c-1) of the pair term that lie in neighbouring tiles (bottom row, left column).
-    __shared__ code_t row_code[TILE], col_code[TILE];
-    __shared__ int weight[25], edge_row[TILE], edge_col[TILE];
-    __shared__ int min_loop;
-    if (tid < 25) weight[tid] = pm->weight[tid];
-    if (tid == 0) min_loop = pm->min_loop;
-    if (tid < TILE) {
-        const int ii = I * TILE + tid, jj = J * TILE + tid - 1;      // row i; partner c - 1 of column c
-        row_code[tid] = ii < n ? s[ii] : 4;
-        col_code[tid] = (jj >= 0 && jj < n) ? s[jj] : 4;
-        const int below = (I + 1) * TILE, left = J * TILE - 1;
-        edge_row[tid] = (below < N && jj < N && jj - below > 1) ? cell(below, jj) : -R;     // V = 0: -R
-        edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? cell(ii + 1, left) : -R;
-    }
-
-    for (int e = tid; e < TILE * TILE; e += THREADS) {
-        const int r = e / TILE, q = e % TILE;
-        X[r * LD + q] = diagonal ? 0 : (score_t)acc[e];
-        if (!diagonal) {
-            acc[e] = 0;                                // ready for the next diagonal
-            A[r * LD + q] = V[L.tile(I, I) + e];
-            B[r * LD + q] = V[L.tile(J, J) + e];
-        }
-    }
-    __syncthreads();
-
-    const int r = tid / FINISH_LANES, lane = tid % FINISH_LANES;
+    const int r = threadIdx.x / FINISH_LANES, lane = threadIdx.x % FINISH_LANES;
     const int i = I * TILE + r;
     const int first = diagonal ? 1 : -(TILE - 1);
     for (int diff = first; diff < TILE; ++diff) {
@@ -365,33 +417,114 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
                 for (int m = lane; m < q; m += FINISH_LANES)
                     best = __viaddmax_s32(x_row[m], b_col[m * LD], best);
             }
-            if (lane == 0) {
-                best = max(best, (int)X[r * LD + q]);
-                const int w = (c - 1) - i - 1 >= min_loop ? weight[row_code[r] * 5 + col_code[q]] : 0;
-                if (w > 0) {
-                    int inner;
-                    if (c - i <= 3) inner = -R;                    // V of at most one letter: 0
-                    else if (r + 1 < TILE && q >= 1) inner = X[(r + 1) * LD + q - 1];
-                    else if (q >= 1) inner = edge_row[q];   // row i+1 opens tile row I+1
-                    else inner = edge_col[r];               // column c-1 closes tile column J-1
-                    best = max(best, inner + w);
-                }
-            }
+            if (lane == 0) best = with_pair<score_t, TILE, LD>(e, X, max(best, (int)X[r * LD + q]), r, q, i, c, R);
         }
 #pragma unroll
         for (int off = FINISH_LANES / 2; off > 0; off >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, off));
         if (lane == 0 && active) X[r * LD + q] = (score_t)best;
         __syncthreads();
     }
+    store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
+}
 
-    score_t* out = V + L.tile(I, J);
-    const int low = (bases != nullptr && !diagonal) ? (int)X[(TILE - 1) * LD] : 0;
-    if (bases != nullptr && tid == 0) bases[L.index(I, J)] = R + low;
-    for (int e = tid; e < TILE * TILE; e += THREADS) {
-        const int rr = e / TILE, q = e % TILE;
-        const int ii = I * TILE + rr, cc = J * TILE + q;
-        if (ii < N && cc < N && cc > ii) out[e] = (score_t)((int)X[rr * LD + q] - low);
+// The sub-tiled finish of a tile off the diagonal. With S = FINISH_SUB and G = TILE / S, sub-tile
+// (a, b) (rows a S .. a S + S - 1, columns b S ..) needs the sub-tiles below it (a' > a: splits inside
+// tile I) and left of it (b' < b: splits inside tile J), so sub-tiles go by sub-wavefront
+// w = (G - 1 - a) + b, 2 G - 1 of them, a warp per sub-tile (G warps), one barrier per sub-wavefront:
+//   products: A(a, a') (x) X(a', b) for every a' > a and X(a, b') (x) B(b', b) for every b' < b, whole
+//     sub-tiles, all final; 2 x 4 cells per thread, one DPX per update.
+//   closure: the splits inside the sub-tile's own row block of A and column block of B, and the pair
+//     term, wavefront by wavefront inside the sub-tile (2 S - 1), two lanes per cell, __syncwarp only.
+// The chain per tile is (2 G - 1) x (2 S - 1) short steps, where finish_tile has 2 TILE - 1 long ones:
+// a closure step reads at most 2 S splits a cell, a finish_tile wavefront up to 2 TILE.
+// LD: rows 16-byte aligned (the products read 4 cells at once) and 4 banks apart (8 rows at once).
+template <typename score_t, int TILE>
+__device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
+                                                const code_t* __restrict__ s, const PairModel* __restrict__ pm,
+                                                int n, int nt, int d, int I, int* __restrict__ bases) {
+    constexpr int S = FINISH_SUB, G = TILE / S;
+    constexpr int LD = TILE + 16 / sizeof(score_t);
+    constexpr int THREADS = 32 * G;
+    static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp");
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    score_t* X = reinterpret_cast<score_t*>(smem_raw);
+    score_t* A = X + TILE * LD;
+    score_t* B = A + TILE * LD;
+    __shared__ FinishEdges<TILE> e;
+    const int N = n + 1;
+    const int J = I + d;
+    const int R = stage_finish<score_t, TILE, LD, THREADS>(e, X, A, B, V, scratch + (long long)I * TILE * TILE, s,
+                                                          pm, n, nt, I, J, bases);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+
+    for (int w = 0; w < 2 * G - 1; ++w) {
+        const int a = max(0, G - 1 - w) + warp, b = w - (G - 1 - a);
+        if (a < G && b < G) {
+            // products of whole sub-tiles: rows r0 and r0 + 8, columns q0 .. q0 + 3
+            const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
+            int acc[2][4];
+#pragma unroll
+            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) acc[x][y] = X[(r0 + 8 * x) * LD + q0 + y];
+            // a sub-block of S splits at a time, unrolled, so that each step's loads are issued together
+            auto product = [&](const score_t* left, const score_t* right, int m0, int m1) {
+                for (int mb = m0; mb < m1; mb += S) {
+#pragma unroll
+                    for (int m = mb; m < mb + S; ++m) {
+                        const int l[2] = {left[r0 * LD + m], left[(r0 + 8) * LD + m]};
+                        int rt[4];
+#pragma unroll
+                        for (int y = 0; y < 4; ++y) rt[y] = right[m * LD + q0 + y];
+#pragma unroll
+                        for (int x = 0; x < 2; ++x)
+#pragma unroll
+                            for (int y = 0; y < 4; ++y) acc[x][y] = __viaddmax_s32(l[x], rt[y], acc[x][y]);
+                    }
+                }
+            };
+            product(A, X, (a + 1) * S, TILE);          // splits in tile I, below the sub-tile's row block
+            product(X, B, 0, b * S);                   // splits in tile J, left of its column block
+#pragma unroll
+            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) X[(r0 + 8 * x) * LD + q0 + y] = (score_t)acc[x][y];
+            __syncwarp();
+
+            // closure inside the sub-tile: cell (rl, rl + delta) of it, lanes 2 rl' and 2 rl' + 1; every
+            // split of the sub-blocks is read (in bounds) and those outside (r, q) masked, so that each
+            // step's 4 S loads are issued at once rather than one dependent pair at a time
+            const int h = lane % 2;
+            for (int delta = -(S - 1); delta < S; ++delta) {
+                const int rl = max(0, -delta) + lane / 2, ql = rl + delta;
+                const int r = a * S + rl, q = b * S + ql;
+                const int i = I * TILE + r, c = J * TILE + q;
+                const bool active = ql < S && rl < S && c < N && i < N;     // c > i: J > I
+                int best = 0;
+                if (active) {
+                    // what X held and the pair term first: their loads do not wait on the splits'
+                    best = with_pair<score_t, TILE, LD>(e, X, max(0, (int)X[r * LD + q]), r, q, i, c, R);
+                    const score_t* a_row = A + r * LD + a * S;          // splits a S + m, m > rl
+                    const score_t* x_col = X + (a * S) * LD + q;
+                    const score_t* x_row = X + r * LD + b * S;          // splits b S + m, m < ql
+                    const score_t* b_col = B + (b * S) * LD + q;
+                    constexpr int OUT = -(1 << 20);   // a masked split: its sum stays below 0 <= best
+                    int via_b = 0;
+#pragma unroll
+                    for (int m = h; m < S; m += 2) {
+                        best = __viaddmax_s32(m > rl ? (int)a_row[m] : OUT, x_col[m * LD], best);
+                        via_b = __viaddmax_s32(m < ql ? (int)x_row[m] : OUT, b_col[m * LD], via_b);
+                    }
+                    best = max(best, via_b);
+                }
+                best = max(best, __shfl_xor_sync(0xffffffffu, best, 1));
+                if (active && h == 0) X[r * LD + q] = (score_t)best;
+                __syncwarp();
+            }
+        }
+        __syncthreads();
     }
+    store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
 }
 
 template <typename score_t, int TILE>
@@ -399,6 +532,13 @@ __global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
 fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
             const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
     finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
+}
+
+template <typename score_t, int TILE>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 1)
+fast_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+                const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
+    finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
 }
 
 // The batch form: blockIdx.y picks table z, which holds sequence ids[z] (its letters at
@@ -423,7 +563,9 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int); \
     template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int);   \
     template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*);
+    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*); \
+    template __global__ void fast_finish_sub<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
+    template __global__ void fast_finish_sub<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*);
 FAST_KERNELS(128)
 FAST_KERNELS(32)
 template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
