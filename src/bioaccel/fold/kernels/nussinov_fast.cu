@@ -21,6 +21,22 @@ __device__ __forceinline__ unsigned dup16(int v) {
     return u | (u << 16);
 }
 
+// Four consecutive cells (8- or 16-byte aligned) as one vector load.
+__device__ __forceinline__ void load4(const short* p, short (&v)[4]) {
+    const uint2 w = *reinterpret_cast<const uint2*>(p);
+    v[0] = (short)(w.x & 0xffff);
+    v[1] = (short)(w.x >> 16);
+    v[2] = (short)(w.y & 0xffff);
+    v[3] = (short)(w.y >> 16);
+}
+__device__ __forceinline__ void load4(const int* p, int (&v)[4]) {
+    const int4 w = *reinterpret_cast<const int4*>(p);
+    v[0] = w.x;
+    v[1] = w.y;
+    v[2] = w.z;
+    v[3] = w.w;
+}
+
 // ---- bulk product -------------------------------------------------------------------------------
 
 // int16 cells: accumulators hold two cells per register.
@@ -305,16 +321,13 @@ struct FinishEdges {
     int min_loop;
 };
 
-// Fills `e` and the three tiles X (from the bulk's scratch tile, which is reset for the next diagonal
-// but one), A and B (LD score_t per row); returns R.
-template <typename score_t, int TILE, int LD, int THREADS>
-__device__ __forceinline__ int stage_finish(FinishEdges<TILE>& e, score_t* X, score_t* A, score_t* B,
-                                            const score_t* __restrict__ V, int* __restrict__ acc,
-                                            const code_t* __restrict__ s, const PairModel* __restrict__ pm,
-                                            int n, int nt, int I, int J, const int* __restrict__ bases) {
+// Fills `e` (every thread of the block takes part; the caller's barrier publishes it); returns R.
+template <typename score_t, int TILE>
+__device__ __forceinline__ int stage_edges(FinishEdges<TILE>& e, const score_t* __restrict__ V,
+                                           const code_t* __restrict__ s, const PairModel* __restrict__ pm,
+                                           int n, int nt, int I, int J, const int* __restrict__ bases) {
     TiledLayout<TILE> L{nt};
     const int N = n + 1, tid = threadIdx.x;
-    const bool diagonal = I == J;
     const int R = (bases != nullptr && J - I >= 2) ? bases[L.index(I + 1, J - 1)] : 0;
     auto cell = [&](int i, int c) {                    // V(i, c) - R, a final cell of another tile
         return (int)V[L.at(i, c)] + (bases != nullptr ? bases[L.index(i / TILE, c / TILE)] : 0) - R;
@@ -329,33 +342,22 @@ __device__ __forceinline__ int stage_finish(FinishEdges<TILE>& e, score_t* X, sc
         e.edge_row[tid] = (below < N && jj < N && jj - below > 1) ? cell(below, jj) : -R;     // V = 0: -R
         e.edge_col[tid] = (ii + 1 < N && left - (ii + 1) > 1) ? cell(ii + 1, left) : -R;
     }
-    for (int k = tid; k < TILE * TILE; k += THREADS) {
-        const int r = k / TILE, q = k % TILE;
-        X[r * LD + q] = diagonal ? 0 : (score_t)acc[k];
-        if (!diagonal) {
-            acc[k] = 0;                                // ready for the next diagonal
-            A[r * LD + q] = V[L.tile(I, I) + k];
-            B[r * LD + q] = V[L.tile(J, J) + k];
-        }
-    }
-    __syncthreads();
     return R;
 }
 
-// X(r, q) = max(best, the pair term): best holds the splits (and what X held), the pair (i, c - 1).
+// The pair term of cell (r, q) (the pair (i, c - 1)): inner + w, or 0 where the two cannot pair (every
+// cell is at least 0, so 0 changes no maximum). Branch-free, every load in bounds: a caller may issue
+// it beside the splits' loads.
 template <typename score_t, int TILE, int LD>
-__device__ __forceinline__ int with_pair(const FinishEdges<TILE>& e, const score_t* X, int best, int r, int q,
-                                         int i, int c, int R) {
+__device__ __forceinline__ int pair_candidate(const FinishEdges<TILE>& e, const score_t* X, int r, int q, int i,
+                                              int c, int R) {
     const int w = (c - 1) - i - 1 >= e.min_loop ? e.weight[e.row_code[r] * 5 + e.col_code[q]] : 0;
-    if (w > 0) {
-        int inner;
-        if (c - i <= 3) inner = -R;                    // V of at most one letter: 0
-        else if (r + 1 < TILE && q >= 1) inner = X[(r + 1) * LD + q - 1];
-        else if (q >= 1) inner = e.edge_row[q];        // row i+1 opens tile row I+1
-        else inner = e.edge_col[r];                    // column c-1 closes tile column J-1
-        best = max(best, inner + w);
-    }
-    return best;
+    const int below_left = X[min(r + 1, TILE - 1) * LD + max(q - 1, 0)];
+    const int inner = c - i <= 3 ? -R                              // V of at most one letter: 0
+                      : r + 1 < TILE && q >= 1 ? below_left
+                      : q >= 1 ? e.edge_row[q]                      // row i+1 opens tile row I+1
+                               : e.edge_col[r];                     // column c-1 closes tile column J-1
+    return w > 0 ? inner + w : 0;
 }
 
 // Writes the finished tile (less its smallest cell in the offset encoding) and its base.
@@ -390,8 +392,19 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
     const int N = n + 1;
     const int J = I + d;
     const bool diagonal = d == 0;
-    const int R = stage_finish<score_t, TILE, LD, THREADS>(e, X, A, B, V, scratch + (long long)I * TILE * TILE, s,
-                                                          pm, n, nt, I, J, bases);
+    const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
+    TiledLayout<TILE> L{nt};
+    int* acc = scratch + (long long)I * TILE * TILE;
+    for (int k = threadIdx.x; k < TILE * TILE; k += THREADS) {
+        const int rr = k / TILE, q = k % TILE;
+        X[rr * LD + q] = diagonal ? 0 : (score_t)acc[k];
+        if (!diagonal) {
+            acc[k] = 0;                                // ready for the next diagonal
+            A[rr * LD + q] = V[L.tile(I, I) + k];
+            B[rr * LD + q] = V[L.tile(J, J) + k];
+        }
+    }
+    __syncthreads();
 
     const int r = threadIdx.x / FINISH_LANES, lane = threadIdx.x % FINISH_LANES;
     const int i = I * TILE + r;
@@ -417,7 +430,7 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
                 for (int m = lane; m < q; m += FINISH_LANES)
                     best = __viaddmax_s32(x_row[m], b_col[m * LD], best);
             }
-            if (lane == 0) best = with_pair<score_t, TILE, LD>(e, X, max(best, (int)X[r * LD + q]), r, q, i, c, R);
+            if (lane == 0) best = max(max(best, (int)X[r * LD + q]), pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R));
         }
 #pragma unroll
         for (int off = FINISH_LANES / 2; off > 0; off >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, off));
@@ -432,12 +445,19 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 // tile I) and left of it (b' < b: splits inside tile J), so sub-tiles go by sub-wavefront
 // w = (G - 1 - a) + b, 2 G - 1 of them, a warp per sub-tile (G warps), one barrier per sub-wavefront:
 //   products: A(a, a') (x) X(a', b) for every a' > a and X(a, b') (x) B(b', b) for every b' < b, whole
-//     sub-tiles, all final; 2 x 4 cells per thread, one DPX per update.
+//     sub-tiles, all final; 2 x 4 cells per thread (int16 cells: two per DPX, as in the bulk).
 //   closure: the splits inside the sub-tile's own row block of A and column block of B, and the pair
-//     term, wavefront by wavefront inside the sub-tile (2 S - 1), two lanes per cell, __syncwarp only.
-// The chain per tile is (2 G - 1) x (2 S - 1) short steps, where finish_tile has 2 TILE - 1 long ones:
-// a closure step reads at most 2 S splits a cell, a finish_tile wavefront up to 2 TILE.
-// LD: rows 16-byte aligned (the products read 4 cells at once) and 4 banks apart (8 rows at once).
+//     term, wavefront by wavefront inside the sub-tile (2 S - 1 steps), __syncwarp only. Lane l < S
+//     owns row l of the sub-tile and holds its S splits of A in registers; lane S + l owns column l
+//     and holds its S splits of B. At each step a row lane reads the S cells of X below its cell (a
+//     row of XT, X transposed) and a column lane the S cells left of its cell (a row of X): the same
+//     vector loads and DPX in every lane; the row lane then takes the column lane's maximum.
+// The chain per tile is (2 G - 1) x (2 S - 1) short steps, where finish_tile has 2 TILE - 1 long ones.
+// Shared memory (dynamic), three TILE x LD buffers: X, XT, and AB: A = tile (I, I) above its diagonal
+// (the splits r < m) and B = tile (J, J) transposed below it (m < q: AB(q, m) = B(m, q)), so that
+// every row a closure lane reads is contiguous. LD: rows 16-byte aligned, 4 banks apart.
+// Cells past the sequence's end (c >= N) are held at 0 in X and XT, so that a masked split (operand
+// OUT) stays below every real one.
 template <typename score_t, int TILE>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
@@ -445,80 +465,213 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr int S = FINISH_SUB, G = TILE / S;
     constexpr int LD = TILE + 16 / sizeof(score_t);
     constexpr int THREADS = 32 * G;
-    static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp");
+    constexpr bool PACKED = sizeof(score_t) == 2;
+    static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp; closure: 16 + 16 lanes");
     extern __shared__ __align__(16) unsigned char smem_raw[];
     score_t* X = reinterpret_cast<score_t*>(smem_raw);
-    score_t* A = X + TILE * LD;
-    score_t* B = A + TILE * LD;
+    score_t* XT = X + TILE * LD;
+    score_t* AB = XT + TILE * LD;
     __shared__ FinishEdges<TILE> e;
     const int N = n + 1;
     const int J = I + d;
-    const int R = stage_finish<score_t, TILE, LD, THREADS>(e, X, A, B, V, scratch + (long long)I * TILE * TILE, s,
-                                                          pm, n, nt, I, J, bases);
+    const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
+    {
+        // four cells of a row per thread and step, each load a vector one
+        TiledLayout<TILE> L{nt};
+        int4* acc = reinterpret_cast<int4*>(scratch + (long long)I * TILE * TILE);
+        const score_t* A = V + L.tile(I, I);
+        const score_t* B = V + L.tile(J, J);
+#pragma unroll 4
+        for (int k = threadIdx.x; k < TILE * TILE / 4; k += THREADS) {
+            const int r = 4 * k / TILE, q0 = 4 * k % TILE;
+            const int4 x4 = acc[k];
+            acc[k] = make_int4(0, 0, 0, 0);            // ready for the next diagonal but two
+            score_t a4[4], b4[4];
+            load4(A + 4 * k, a4);
+            load4(B + 4 * k, b4);
+            const int x[4] = {x4.x, x4.y, x4.z, x4.w};
+#pragma unroll
+            for (int y = 0; y < 4; ++y) {
+                const int q = q0 + y;
+                const score_t v = J * TILE + q < N ? (score_t)x[y] : (score_t)0;
+                X[r * LD + q] = v;
+                XT[q * LD + r] = v;
+                if (r < q) AB[r * LD + q] = a4[y];     // A(r, q), r < q
+                if (r < q) AB[q * LD + r] = b4[y];     // B(r, q) at (q, r)
+            }
+        }
+    }
+    __syncthreads();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    auto put = [&](int r, int q, int v) {
+        X[r * LD + q] = (score_t)v;
+        XT[q * LD + r] = (score_t)v;
+    };
 
     for (int w = 0; w < 2 * G - 1; ++w) {
         const int a = max(0, G - 1 - w) + warp, b = w - (G - 1 - a);
         if (a < G && b < G) {
             // products of whole sub-tiles: rows r0 and r0 + 8, columns q0 .. q0 + 3
             const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
-            int acc[2][4];
+            auto inside = [&](int y) { return J * TILE + q0 + y < N; };     // else held at 0
+            if constexpr (PACKED) {
+                unsigned acc[2][2];
 #pragma unroll
-            for (int x = 0; x < 2; ++x)
+                for (int x = 0; x < 2; ++x) {
+                    const uint2 v = *reinterpret_cast<const uint2*>(&X[(r0 + 8 * x) * LD + q0]);
+                    acc[x][0] = v.x;
+                    acc[x][1] = v.y;
+                }
+                // a sub-block of S splits at a time: the left operands of rows r0 and r0 + 8 are 2 x 16
+                // contiguous cells (4 vector loads), duplicated into both halves by byte_perm
+                auto left_words = [&](const score_t* rows, int mb, uint4 (&lv)[2][2]) {
 #pragma unroll
-                for (int y = 0; y < 4; ++y) acc[x][y] = X[(r0 + 8 * x) * LD + q0 + y];
-            // a sub-block of S splits at a time, unrolled, so that each step's loads are issued together
-            auto product = [&](const score_t* left, const score_t* right, int m0, int m1) {
-                for (int mb = m0; mb < m1; mb += S) {
+                    for (int x = 0; x < 2; ++x)
 #pragma unroll
-                    for (int m = mb; m < mb + S; ++m) {
-                        const int l[2] = {left[r0 * LD + m], left[(r0 + 8) * LD + m]};
-                        int rt[4];
+                        for (int h = 0; h < 2; ++h) lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
+                };
+                auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
+                    const uint4 v = lv[x][m / 8];
+                    const unsigned word = (m % 8) / 2 == 0 ? v.x : (m % 8) / 2 == 1 ? v.y : (m % 8) / 2 == 2 ? v.z : v.w;
+                    return __byte_perm(word, 0, m % 2 ? 0x3232 : 0x1010);
+                };
+                for (int mb = (a + 1) * S; mb < TILE; mb += S) {       // A(r, m) + X(m, q), m below
+                    uint4 lv[2][2];
+                    left_words(AB, mb, lv);
 #pragma unroll
-                        for (int y = 0; y < 4; ++y) rt[y] = right[m * LD + q0 + y];
+                    for (int m = 0; m < S; ++m) {
+                        const uint2 rt = *reinterpret_cast<const uint2*>(&X[(mb + m) * LD + q0]);
 #pragma unroll
-                        for (int x = 0; x < 2; ++x)
-#pragma unroll
-                            for (int y = 0; y < 4; ++y) acc[x][y] = __viaddmax_s32(l[x], rt[y], acc[x][y]);
+                        for (int x = 0; x < 2; ++x) {
+                            acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt.x, acc[x][0]);
+                            acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt.y, acc[x][1]);
+                        }
                     }
                 }
-            };
-            product(A, X, (a + 1) * S, TILE);          // splits in tile I, below the sub-tile's row block
-            product(X, B, 0, b * S);                   // splits in tile J, left of its column block
+                for (int mb = 0; mb < b * S; mb += S) {                // X(r, m) + B(m, q), m left
+                    uint4 lv[2][2], bt[4][2];                  // bt[y]: B(mb .., q0 + y), a row of AB
+                    left_words(X, mb, lv);
 #pragma unroll
-            for (int x = 0; x < 2; ++x)
+                    for (int y = 0; y < 4; ++y)
 #pragma unroll
-                for (int y = 0; y < 4; ++y) X[(r0 + 8 * x) * LD + q0 + y] = (score_t)acc[x][y];
+                        for (int h = 0; h < 2; ++h) bt[y][h] = *reinterpret_cast<const uint4*>(&AB[(q0 + y) * LD + mb + 8 * h]);
+#pragma unroll
+                    for (int m = 0; m < S; ++m) {
+                        unsigned bw[4];
+#pragma unroll
+                        for (int y = 0; y < 4; ++y) {
+                            const uint4 v = bt[y][m / 8];
+                            bw[y] = (m % 8) / 2 == 0 ? v.x : (m % 8) / 2 == 1 ? v.y : (m % 8) / 2 == 2 ? v.z : v.w;
+                        }
+                        const unsigned sel = m % 2 ? 0x7632 : 0x5410;   // (B(m, q), B(m, q + 1))
+                        const unsigned rt0 = __byte_perm(bw[0], bw[1], sel), rt1 = __byte_perm(bw[2], bw[3], sel);
+#pragma unroll
+                        for (int x = 0; x < 2; ++x) {
+                            acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt0, acc[x][0]);
+                            acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt1, acc[x][1]);
+                        }
+                    }
+                }
+#pragma unroll
+                for (int x = 0; x < 2; ++x)
+#pragma unroll
+                    for (int y = 0; y < 4; ++y) {
+                        const unsigned word = acc[x][y / 2];
+                        put(r0 + 8 * x, q0 + y, inside(y) ? (int)(short)(y % 2 ? word >> 16 : word & 0xffff) : 0);
+                    }
+            } else {
+                int acc[2][4];
+#pragma unroll
+                for (int x = 0; x < 2; ++x)
+#pragma unroll
+                    for (int y = 0; y < 4; ++y) acc[x][y] = X[(r0 + 8 * x) * LD + q0 + y];
+                auto product = [&](bool below, int m0, int m1) {
+                    for (int mb = m0; mb < m1; mb += S) {
+#pragma unroll
+                        for (int m = mb; m < mb + S; ++m) {
+                            int l[2], rt[4];
+#pragma unroll
+                            for (int x = 0; x < 2; ++x) l[x] = below ? AB[(r0 + 8 * x) * LD + m] : X[(r0 + 8 * x) * LD + m];
+#pragma unroll
+                            for (int y = 0; y < 4; ++y) rt[y] = below ? X[m * LD + q0 + y] : AB[(q0 + y) * LD + m];
+#pragma unroll
+                            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                                for (int y = 0; y < 4; ++y) acc[x][y] = __viaddmax_s32(l[x], rt[y], acc[x][y]);
+                        }
+                    }
+                };
+                product(true, (a + 1) * S, TILE);
+                product(false, 0, b * S);
+#pragma unroll
+                for (int x = 0; x < 2; ++x)
+#pragma unroll
+                    for (int y = 0; y < 4; ++y) put(r0 + 8 * x, q0 + y, inside(y) ? acc[x][y] : 0);
+            }
             __syncwarp();
 
-            // closure inside the sub-tile: cell (rl, rl + delta) of it, lanes 2 rl' and 2 rl' + 1; every
-            // split of the sub-blocks is read (in bounds) and those outside (r, q) masked, so that each
-            // step's 4 S loads are issued at once rather than one dependent pair at a time
-            const int h = lane % 2;
-            for (int delta = -(S - 1); delta < S; ++delta) {
-                const int rl = max(0, -delta) + lane / 2, ql = rl + delta;
-                const int r = a * S + rl, q = b * S + ql;
-                const int i = I * TILE + r, c = J * TILE + q;
-                const bool active = ql < S && rl < S && c < N && i < N;     // c > i: J > I
-                int best = 0;
-                if (active) {
-                    // what X held and the pair term first: their loads do not wait on the splits'
-                    best = with_pair<score_t, TILE, LD>(e, X, max(0, (int)X[r * LD + q]), r, q, i, c, R);
-                    const score_t* a_row = A + r * LD + a * S;          // splits a S + m, m > rl
-                    const score_t* x_col = X + (a * S) * LD + q;
-                    const score_t* x_row = X + r * LD + b * S;          // splits b S + m, m < ql
-                    const score_t* b_col = B + (b * S) * LD + q;
-                    constexpr int OUT = -(1 << 20);   // a masked split: its sum stays below 0 <= best
-                    int via_b = 0;
+            // closure: lane own < S is row own of the sub-tile, lane S + own column own
+            const bool row_lane = lane < S;
+            const int own = lane % S;
+            // the lane's S splits: A(a S + own, a S + m) for m > own, or B(b S + m, b S + own) for m < own
+            const score_t* pre_row = AB + (row_lane ? (a * S + own) * LD + a * S : (b * S + own) * LD + b * S);
+            constexpr int WORDS = PACKED ? S / 2 : S;
+            constexpr int OUT = PACKED ? -32768 : -(1 << 20);   // masked: below 0 with any cell (0 .. max)
+            int pre[WORDS];
 #pragma unroll
-                    for (int m = h; m < S; m += 2) {
-                        best = __viaddmax_s32(m > rl ? (int)a_row[m] : OUT, x_col[m * LD], best);
-                        via_b = __viaddmax_s32(m < ql ? (int)x_row[m] : OUT, b_col[m * LD], via_b);
-                    }
-                    best = max(best, via_b);
+            for (int k = 0; k < WORDS; ++k) {
+                if constexpr (PACKED) {
+                    const int m0 = 2 * k, m1 = 2 * k + 1;
+                    const bool keep0 = row_lane ? m0 > own : m0 < own, keep1 = row_lane ? m1 > own : m1 < own;
+                    const unsigned lo = (unsigned short)(keep0 ? (int)pre_row[m0] : OUT);
+                    const unsigned hi = (unsigned short)(keep1 ? (int)pre_row[m1] : OUT);
+                    pre[k] = (int)(lo | (hi << 16));
+                } else {
+                    pre[k] = (row_lane ? k > own : k < own) ? (int)pre_row[k] : OUT;
                 }
-                best = max(best, __shfl_xor_sync(0xffffffffu, best, 1));
-                if (active && h == 0) X[r * LD + q] = (score_t)best;
+            }
+            for (int delta = -(S - 1); delta < S; ++delta) {
+                // this lane's cell (rl, ql) of the sub-tile; a row lane's and its column lane's agree
+                const int rl = row_lane ? own : own - delta, ql = row_lane ? own + delta : own;
+                const bool in_sub = rl >= 0 && rl < S && ql >= 0 && ql < S;
+                const int rc = min(max(rl, 0), S - 1), qc = min(max(ql, 0), S - 1);
+                const int r = a * S + rc, q = b * S + qc, i = I * TILE + r, c = J * TILE + q;
+                const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
+                // a row lane's pair term and what X holds, loaded beside the splits (one latency)
+                const int pair = pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R);
+                const int held = X[r * LD + q];
+                int best;
+                if constexpr (PACKED) {
+                    const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+                    const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                    unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
+                    m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
+                    m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
+                    m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
+                    m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
+                    m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
+                    m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
+                    const unsigned both = __viaddmax_s16x2(m0, 0u, m1);         // a DPX max (vmaxs2 is emulated)
+                    best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+                } else {
+                    int m0 = 0, m1 = 0;
+#pragma unroll
+                    for (int k = 0; k < S; k += 8) {
+                        const int4 v0 = *reinterpret_cast<const int4*>(line + k);
+                        const int4 v1 = *reinterpret_cast<const int4*>(line + k + 4);
+                        m0 = __viaddmax_s32(pre[k], v0.x, m0);
+                        m1 = __viaddmax_s32(pre[k + 1], v0.y, m1);
+                        m0 = __viaddmax_s32(pre[k + 2], v0.z, m0);
+                        m1 = __viaddmax_s32(pre[k + 3], v0.w, m1);
+                        m0 = __viaddmax_s32(pre[k + 4], v1.x, m0);
+                        m1 = __viaddmax_s32(pre[k + 5], v1.y, m1);
+                        m0 = __viaddmax_s32(pre[k + 6], v1.z, m0);
+                        m1 = __viaddmax_s32(pre[k + 7], v1.w, m1);
+                    }
+                    best = max(m0, m1);
+                }
+                const int via_b = __shfl_sync(0xffffffffu, best, S + qc);    // the column lane of ql
+                if (row_lane && in_sub && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
                 __syncwarp();
             }
         }
