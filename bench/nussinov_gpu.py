@@ -218,7 +218,7 @@ def main():
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
     parser.add_argument("--cpu-max", type=int, default=6000, help="longest length timed on the CPU")
-    parser.add_argument("--int16-lanes", choices=["Int16x2Dup", "Int16x2"],
+    parser.add_argument("--int16-lanes", choices=["Int16x2Pre", "Int16x2Dup", "Int16x2"],
                         help="the int16 bulk of bioaccel's fill (default: fold/_launch.py SIZES.int16_lanes)")
     parser.add_argument("--compare-int32", action="store_true",
                         help="where the offset encoding is used, also time bioaccel's fill with int32 cells")

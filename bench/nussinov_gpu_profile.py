@@ -45,23 +45,26 @@ def main():
         nt = math.ceil((n + 1) / T)
         table = cp.zeros(nt * (nt + 1) // 2 * T ** 2, dtype=np.int16)
         scratch = cp.zeros(nt * T ** 2, dtype=np.int32)
-        bulk, bulk_shared = _gpu_tiled.bulk_kernel(np.int16, T)
+        bulk, bulk_shared = _gpu_tiled.bulk_kernel(np.int16, T, lanes=_gpu_tiled.int16_lanes("int16"))
+        adup = cp.zeros(table.size, dtype=np.uint32)        # Int16x2Pre's A operands (the finish writes them)
+        edge, edge_shared = _gpu_tiled.bulk_kernel(np.int16, T, lanes="Int16x2Dup")
         finishes = {form: _gpu_tiled.finish_kernels(np.int16, T, form) for form in ("sub", "wavefront")}
         plan = _gpu_tiled.bulk_plan(nt, 4 * sms, _launch.SIZES.bulk_min_products)
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0), None, np.int32(0)),
+                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0), None, np.int32(0), adup),
                      shared_mem=bulk_shared)
-            for d in range(2, nt):
-                bulk((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1), None, np.int32(0)),
-                     shared_mem=bulk_shared)
+            for d in range(2, nt):      # the edge products in the Int16x2Dup form, as in the fill
+                edge((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1), None, np.int32(0), adup),
+                     shared_mem=edge_shared)
 
         def finish_only(form=_launch.SIZES.finish):
             for d in range(nt):
                 finish, finish_threads, shared = finishes[form][min(d, 1)]
+                sub = (adup,) if d and form == "sub" else ()
                 finish((nt - d,), (finish_threads,), (table, scratch, codes_dev, pm, np.int32(n), np.int32(nt),
-                                                      np.int32(d), None), shared_mem=shared)
+                                                      np.int32(d), None) + sub, shared_mem=shared)
 
         def whole():
             gpu.fill(codes_dev, n, params, pm, "tiled")
@@ -72,7 +75,7 @@ def main():
 
         def one_diagonal(kernel, shared_bytes):
             return lambda: kernel((tiles, 1), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
-                                                       np.int32(0), None, np.int32(0)), shared_mem=shared_bytes)
+                                                       np.int32(0), None, np.int32(0), adup), shared_mem=shared_bytes)
 
         t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
         useful = n ** 3 / 6
@@ -80,7 +83,20 @@ def main():
               f"finish only {t_finish:.4f} s", flush=True)
         for form in finishes:
             print(f"   finish only, {form} form: {timed(cp, lambda: finish_only(form)):.4f} s", flush=True)
-        for lanes, stage_bytes in (("Int16x2", 64), ("Int16x2", 128), ("Int16x2Dup", 128)):
+        # the same diagonal with K split into chunks of 8 products: several waves of blocks, every SM
+        # full (two blocks each): the bulk kernel's steady rate
+        chunk = 8
+        splits = math.ceil(products / chunk)
+        for lanes in ("Int16x2Dup", "Int16x2Pre"):
+            kernel, shared_bytes = _gpu_tiled.bulk_kernel(np.int16, T, lanes=lanes)
+            t_full = timed(cp, lambda: kernel((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d),
+                                                                            np.int32(chunk), np.int32(0), None, np.int32(0),
+                                                                            adup), shared_mem=shared_bytes))
+            rate = tiles * products * T ** 3 / t_full
+            print(f"   bulk kernel {lanes} on diagonal d={d}, {tiles} tiles x {splits} splits of {chunk} products "
+                  f"({tiles * splits / (2 * sms):.1f} waves of two blocks per SM): {rate / 1e12:.2f} T updates/s = "
+                  f"{rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
+        for lanes, stage_bytes in (("Int16x2", 64), ("Int16x2", 128), ("Int16x2Dup", 128), ("Int16x2Pre", 128)):
             t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes, lanes=lanes)))
             rate = tiles * products * T ** 3 / t_diag
             print(f"   bulk kernel {lanes} ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "

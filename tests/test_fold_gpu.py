@@ -140,7 +140,8 @@ def test_size_refused_before_allocating():
     assert gpu.table_bytes(100_000, "tiled", FoldParams()) < 30 * 2**30   # n = 100,000 fits in 80 GB
 
 
-@pytest.mark.parametrize("lanes, finish", [("Int16x2Dup", "sub"), ("Int16x2", "sub"), ("Int16x2Dup", "wavefront")])
+@pytest.mark.parametrize("lanes, finish", [("Int16x2Pre", "sub"), ("Int16x2Dup", "sub"), ("Int16x2", "sub"),
+                                           ("Int16x2Dup", "wavefront")])
 def test_split_k_and_interior_products_cell_by_cell(lanes, finish, monkeypatch):
     """Long enough for interior products on the side streams; splits forced down to one product,
     with production tiles (128) and test tiles (32), with both forms of the int16 bulk and both

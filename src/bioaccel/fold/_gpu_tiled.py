@@ -53,10 +53,29 @@ def skip_below(params, tile):
     return -(INT16_MAX - 4 * tile * int(params.pair_table().max()))
 
 
+def int16_lanes(encoding, sizes=None):
+    """The bulk's int16 lanes for a table in ``encoding``: SIZES.int16_lanes, except that the ready-made
+    A operands of Int16x2Pre (4 more bytes a cell, written by the sub-tiled finish) are kept to the int16
+    encoding, below 65,535 nt; past it the offset encoding's tables are large, and use Int16x2Dup.
+
+    >>> int16_lanes("int16"), int16_lanes("offset")
+    ('Int16x2Pre', 'Int16x2Dup')
+    """
+    sizes = sizes or _launch.SIZES
+    lanes = sizes.int16_lanes
+    if lanes == "Int16x2Pre" and (encoding != "int16" or sizes.finish != "sub"):
+        return "Int16x2Dup"
+    return lanes
+
+
 def table_bytes(n, params, tile):
-    """Device bytes of the tiled table of an n-long sequence, its bases and three scratch rows of tiles."""
+    """Device bytes of the tiled table of an n-long sequence, its bases, three scratch rows of tiles and,
+    with Int16x2Pre, the A operands."""
     nt = tiles_per_side(n, tile)
-    itemsize = 4 if cell_encoding(n, params, tile) == "int32" else 2
+    encoding = cell_encoding(n, params, tile)
+    itemsize = 4 if encoding == "int32" else 2
+    if encoding != "int32" and int16_lanes(encoding) == "Int16x2Pre":
+        itemsize += 4
     table = nt * (nt + 1) // 2 * (tile * tile * itemsize + 4)
     return table + 3 * nt * tile * tile * 4
 
@@ -67,9 +86,14 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
+    if lanes == "Int16x2Pre" and kernel_name == "batch_bulk":
+        lanes = "Int16x2Dup"                                 # the batches' finish writes no A operands
     bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
     k_per_stage = stage_bytes // itemsize
-    shared = 2 * tile * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * tile * itemsize
+    if lanes == "Int16x2Pre":                                # Ad (4 bytes a cell) and Bs, double-buffered
+        shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize
+    else:
+        shared = 2 * tile * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * tile * itemsize
     if lanes == "Int16x2Dup":
         shared += k_per_stage * tile * 4                     # Ad: the duplicated A operands of a stage
     bulk.max_dynamic_shared_size_bytes = shared
@@ -135,7 +159,14 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     # three scratch buffers in rotation: diagonal d's interior products are accumulated while the
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
-    bulk, bulk_shared = bulk_kernel(score_type, T)
+    lanes = int16_lanes(encoding) if encoding != "int32" else None
+    bulk, bulk_shared = bulk_kernel(score_type, T, lanes=lanes)
+    # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
+    # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
+    # with Int16x2Pre for both (docs/gpu-notes.md)
+    edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if lanes == "Int16x2Pre" else (bulk, bulk_shared)
+    # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
+    adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
     finishes = finish_kernels(score_type, T, sizes.finish)
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
@@ -160,17 +191,19 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
             side.wait_event(finished[d - 2])
             with side:
                 bulk((tiles, splits), (bulk_threads,),
-                     (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0), bases, skip), shared_mem=bulk_shared)
+                     (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0), bases, skip, adup),
+                     shared_mem=bulk_shared)
             interior_done = side.record()
         if d >= 2:
             with chain:
-                bulk((nt - d, 2), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip),
-                     shared_mem=bulk_shared)
+                edge_bulk((nt - d, 2), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip,
+                                                         adup), shared_mem=edge_shared)
         if d in plan:
             chain.wait_event(interior_done)
         finish, threads, shared = finishes[min(d, 1)]
+        args = (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases) + ((adup,) if d and sizes.finish == "sub" else ())
         with chain:
-            finish((nt - d,), (threads,), (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases), shared_mem=shared)
+            finish((nt - d,), (threads,), args, shared_mem=shared)
         finished.append(chain.record())
     caller.wait_event(chain.record())
     return DeviceTable(table, "tiled", np.int64(nt), n, tile=T, bases=bases)

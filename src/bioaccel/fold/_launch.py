@@ -26,7 +26,8 @@ class LaunchSizes:
     chang_final_stage_cells: int = 64  # ... all blocks per cell below this many cells on a diagonal
     chang_block: int = 256            # ... threads of the block- and grid-per-cell stages
     bulk_min_products: int = 8        # tiled: fewest tile products a bulk block takes when K is split
-    int16_lanes: str = "Int16x2Dup"   # tiled, int16 cells: the bulk's lanes (Int16x2: A operands made in the loop)
+    int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in each
+    #                                   stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
@@ -46,13 +47,15 @@ def stage_bytes(tile, itemsize):
 def name_expressions(sizes=SIZES):
     """Every .cu file of fold/kernels and the template instantiations ``sizes`` asks of it."""
     t, b, lanes = sizes.tile, sizes.batch_tile, sizes.int16_lanes
+    batch_lanes = "Int16x2Dup" if lanes == "Int16x2Pre" else lanes      # the batches' finish writes no A operands
     return {name: tuple(dict.fromkeys(names)) for name, names in {   # no name twice (test sizes share some)
         "nussinov_fast.cu": (   # both int16 lanes, and 64-byte int16 stages: the profile compares them
-            f"fast_bulk<{lanes}, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>",
+            f"fast_bulk<{lanes}, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2Dup, {t}, 2, {stage_bytes(t, 2)}>",
+            f"fast_bulk<Int16x2, {t}, 2, {stage_bytes(t, 2)}>",
             f"fast_bulk<Int16x2, {t}, 2, 64>",
             f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>",
             f"fast_finish_sub<short, {t}>", f"fast_finish_sub<int, {t}>",
-            f"batch_bulk<{lanes}, {b}, 2, {stage_bytes(b, 2)}>", f"batch_bulk<Int32x1, {b}, 2, {stage_bytes(b, 4)}>",
+            f"batch_bulk<{batch_lanes}, {b}, 2, {stage_bytes(b, 2)}>", f"batch_bulk<Int32x1, {b}, 2, {stage_bytes(b, 4)}>",
             f"batch_finish<short, {b}>", f"batch_finish<int, {b}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
                                   f"traceback<short, TiledLayout<{t}>>", f"traceback<int, TiledLayout<{t}>>",

@@ -44,6 +44,7 @@ struct Int16x2 {
     typedef short score_t;
     static constexpr int PER_WORD = 2;
     static constexpr bool DUP_A = false;             // the duplicated A operands made in the inner loop
+    static constexpr bool PRE_A = false;
     typedef unsigned word_t;
     __device__ static __forceinline__ word_t a_word(short a) { return dup16(a); }
     __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
@@ -62,6 +63,13 @@ struct Int16x2Dup : Int16x2 {
     static constexpr bool DUP_A = true;
 };
 
+// Int16x2 with the duplicated A operands read ready-made: the finish of every tile off the diagonal also
+// writes it in the Ad form (finish_sub_tile, Adup: 4 bytes a cell), so a stage copies Ad from global
+// memory like B, with no As buffer, no duplicating pass and one barrier less.
+struct Int16x2Pre : Int16x2 {
+    static constexpr bool PRE_A = true;
+};
+
 // int32 cells (sequences of 65,535 nt and more, or large weights): one cell per register.
 struct Int32x1 {
     typedef int score_t;
@@ -74,6 +82,7 @@ struct Int32x1 {
     __device__ static __forceinline__ int lane(word_t w, int) { return w; }
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return w + delta; }
     static constexpr bool DUP_A = false;
+    static constexpr bool PRE_A = false;
 };
 
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
@@ -108,7 +117,8 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 template <typename P, int TILE, int STAGE_BYTES>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
-                                          const int* __restrict__ bases, int skip_below) {
+                                          const int* __restrict__ bases, int skip_below,
+                                          const unsigned* __restrict__ Adup) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int SIDE = TILE / 8;                   // threads per side, each 8 x 8 cells
@@ -120,11 +130,14 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     constexpr int STAGES_PER_TILE = TILE / KS;
     constexpr int WPT = 8 / P::PER_WORD;             // accumulator words per row per thread
     // As[2][TILE][ALD], then Bs[2][KS][TILE], then with DUP_A Ad[KS][TILE] (32-bit words: A(r, k) in
-    // both halves, a thread's 8 rows r = ty + SIDE x side by side at ty * 8 + x)
+    // both halves, a thread's 8 rows r = ty + SIDE x side by side at ty * 8 + x). With PRE_A: Ad[2][KS][TILE]
+    // (copied from Adup), then Bs.
     extern __shared__ __align__(16) unsigned char bulk_smem[];
+    constexpr int AS_BYTES = P::PRE_A ? 2 * KS * TILE * 4 : 2 * TILE * ALD * SZ;
     auto As = reinterpret_cast<score_t (*)[TILE][ALD]>(bulk_smem);
-    auto Bs = reinterpret_cast<score_t (*)[KS][TILE]>(bulk_smem + 2 * TILE * ALD * SZ);
+    auto Bs = reinterpret_cast<score_t (*)[KS][TILE]>(bulk_smem + AS_BYTES);
     auto Ad = reinterpret_cast<unsigned (*)[TILE]>(bulk_smem + 2 * TILE * ALD * SZ + 2 * KS * TILE * SZ);
+    auto Ad2 = reinterpret_cast<unsigned (*)[KS][TILE]>(bulk_smem);
 
     TiledLayout<TILE> L{nt};
     const int J = I + d;
@@ -147,9 +160,14 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         const int K = K0 + stage / STAGES_PER_TILE, k0 = (stage % STAGES_PER_TILE) * KS;
         const score_t* A = V + L.tile(I, K);
         const score_t* B = V + L.tile(K, J);
-        for (int e = tid; e < TILE * (KS / VEC); e += BULK_THREADS) {
-            const int r = e / (KS / VEC), v = (e % (KS / VEC)) * VEC;
-            cp_async16(&As[buf][r][v], A + r * TILE + k0 + v);
+        if constexpr (P::PRE_A) {                    // rows k0 .. k0 + KS of the tile's Ad form, contiguous
+            const unsigned* src = Adup + L.tile(I, K) + (long long)k0 * TILE;
+            for (int e = tid; e < KS * TILE / 4; e += BULK_THREADS) cp_async16(&Ad2[buf][0][0] + 4 * e, src + 4 * e);
+        } else {
+            for (int e = tid; e < TILE * (KS / VEC); e += BULK_THREADS) {
+                const int r = e / (KS / VEC), v = (e % (KS / VEC)) * VEC;
+                cp_async16(&As[buf][r][v], A + r * TILE + k0 + v);
+            }
         }
         for (int e = tid; e < KS * (TILE / VEC); e += BULK_THREADS) {
             const int k = e / (TILE / VEC), v = (e % (TILE / VEC)) * VEC;
@@ -214,12 +232,13 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
             __syncthreads();
         }
         if (!skip) {
-            if constexpr (P::DUP_A) {
+            if constexpr (P::DUP_A || P::PRE_A) {
+                unsigned (*ad)[TILE] = P::PRE_A ? Ad2[buf] : Ad;
 #pragma unroll 4
                 for (int k = 0; k < KS; ++k) {
                     const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
-                    const uint4 a0 = *reinterpret_cast<const uint4*>(&Ad[k][ty * 8]);
-                    const uint4 a1 = *reinterpret_cast<const uint4*>(&Ad[k][ty * 8 + 4]);
+                    const uint4 a0 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8]);
+                    const uint4 a1 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8 + 4]);
                     const unsigned b[4] = {bv.x, bv.y, bv.z, bv.w};
                     const unsigned a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
 #pragma unroll
@@ -278,8 +297,8 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
-          int edges, const int* __restrict__ bases, int skip_below) {
-    bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below);
+          int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
+    bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
 }
 
 // Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
@@ -290,7 +309,7 @@ batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
            long long table_cells, long long scratch_cells) {
     const long long z = blockIdx.y;
     bulk_tile<P, TILE, STAGE_BYTES>(V + z * table_cells, scratch + z * scratch_cells, nt, d, 0, 2, blockIdx.x, 0,
-                                    nullptr, 0);
+                                    nullptr, 0, nullptr);
 }
 
 // ---- in-tile finish -----------------------------------------------------------------------------
@@ -461,7 +480,8 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 template <typename score_t, int TILE>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
-                                                int n, int nt, int d, int I, int* __restrict__ bases) {
+                                                int n, int nt, int d, int I, int* __restrict__ bases,
+                                                unsigned* __restrict__ Adup) {
     constexpr int S = FINISH_SUB, G = TILE / S;
     constexpr int LD = TILE + 16 / sizeof(score_t);
     constexpr int THREADS = 32 * G;
@@ -678,6 +698,23 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         __syncthreads();
     }
     store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
+    if constexpr (PACKED) {
+        // the bulk's Int16x2Pre operands: word (m, ty * 8 + x) = cell (x * SIDE + ty, m), stored value in
+        // both halves; four x at a time (one 16-byte store)
+        constexpr int SIDE = TILE / 8;
+        if (Adup != nullptr) {
+            TiledLayout<TILE> L{nt};
+            const int low = bases != nullptr ? (int)X[(TILE - 1) * LD] : 0;
+            unsigned* out = Adup + L.tile(I, J);
+            for (int k = threadIdx.x; k < TILE * TILE / 4; k += THREADS) {
+                const int m = k / (TILE / 4), at = 4 * (k % (TILE / 4)), ty = at / 8, x0 = at % 8;
+                unsigned w[4];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) w[j] = dup16((int)X[((x0 + j) * SIDE + ty) * LD + m] - low);
+                *reinterpret_cast<uint4*>(out + m * TILE + at) = make_uint4(w[0], w[1], w[2], w[3]);
+            }
+        }
+    }
 }
 
 template <typename score_t, int TILE>
@@ -690,8 +727,9 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 1)
 fast_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
-                const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
-    finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
+                const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
+                unsigned* __restrict__ Adup) {
+    finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases, Adup);
 }
 
 // The batch form: blockIdx.y picks table z, which holds sequence ids[z] (its letters at
@@ -713,17 +751,19 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
 #ifndef __CUDACC_RTC__
 // Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
 #define FAST_KERNELS(T)                                                                                     \
-    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int); \
-    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int);   \
+    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*); \
+    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int, const unsigned*);   \
     template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
     template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish_sub<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish_sub<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*);
+    template __global__ void fast_finish_sub<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*); \
+    template __global__ void fast_finish_sub<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*);
 FAST_KERNELS(128)
 FAST_KERNELS(32)
-template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
-template __global__ void fast_bulk<Int16x2Dup, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int);
-template __global__ void fast_bulk<Int16x2Dup, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int);
+template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
+template __global__ void fast_bulk<Int16x2Dup, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
+template __global__ void fast_bulk<Int16x2Dup, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
+template __global__ void fast_bulk<Int16x2Pre, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
+template __global__ void fast_bulk<Int16x2Pre, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
 #define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
     template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
     template __global__ void batch_bulk<Int16x2Dup, T, 2, S16>(const short*, int*, int, int, long long, long long); \
