@@ -14,7 +14,8 @@ from .. import _gpu
 from . import _launch
 from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
-FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the finish
+FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the wavefront finish
+FINISH_SUB = 16                   # nussinov_fast.cu: sub-tile edge of the sub-tiled finish
 BULK_BLOCKS_PER_SM = 4            # interior products: blocks a launch aims at per SM (two fit at once)
 SIDE_STREAMS = 2                  # streams the interior products of consecutive diagonals alternate on
 INT16_MAX = 32767
@@ -101,11 +102,12 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
 
 
 def finish_shared_bytes(score_type, tile, form="wavefront"):
-    """Dynamic shared memory of fast_finish (``form`` "wavefront") or fast_finish_sub ("sub"): three
-    TILE x LD tiles (LD as in nussinov_fast.cu)."""
+    """Dynamic shared memory of fast_finish (``form`` "wavefront": three TILE x LD tiles) or
+    fast_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_fast.cu)."""
     itemsize = np.dtype(score_type).itemsize
-    pad = 16 if form == "sub" else 4
-    return 3 * tile * (tile + pad // itemsize) * itemsize
+    if form == "sub":
+        return (3 * tile + 1 + FINISH_SUB) * (tile + 16 // itemsize) * itemsize
+    return 3 * tile * (tile + 4 // itemsize) * itemsize
 
 
 def finish_kernels(score_type, tile, form):

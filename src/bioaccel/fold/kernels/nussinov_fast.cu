@@ -488,9 +488,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr bool PACKED = sizeof(score_t) == 2;
     static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp; closure: 16 + 16 lanes");
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    score_t* X = reinterpret_cast<score_t*>(smem_raw);
-    score_t* XT = X + TILE * LD;
-    score_t* AB = XT + TILE * LD;
+    score_t* AB = reinterpret_cast<score_t*>(smem_raw);
+    score_t* X = AB + TILE * LD;                      // TILE + 1 rows: row TILE holds edge_row
+    score_t* XT = X + (TILE + 1) * LD;                // then S rows of padding
     __shared__ FinishEdges<TILE> e;
     const int N = n + 1;
     const int J = I + d;
@@ -520,6 +520,15 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 if (r < q) AB[q * LD + r] = b4[y];     // B(r, q) at (q, r)
             }
         }
+    }
+    __syncthreads();
+    // the pair term's cells outside the tile, where the closure reads X(r + 1, q - 1) without a branch:
+    // row r + 1 = TILE (edge_row) is X's extra row, column q - 1 = -1 (edge_col) the last padding cell
+    // of row r
+    if (threadIdx.x < TILE) {
+        const int t = threadIdx.x;
+        if (t >= 1) X[TILE * LD + t - 1] = (score_t)e.edge_row[t];
+        X[t * LD + LD - 1] = (score_t)e.edge_col[t];
     }
     __syncthreads();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -650,15 +659,18 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     pre[k] = (row_lane ? k > own : k < own) ? (int)pre_row[k] : OUT;
                 }
             }
+            const int row5 = e.row_code[a * S + own] * 5;       // a row lane's letter
             for (int delta = -(S - 1); delta < S; ++delta) {
-                // this lane's cell (rl, ql) of the sub-tile; a row lane's and its column lane's agree
+                // this lane's cell (rl, ql) of the sub-tile; a row lane's and its column lane's agree.
+                // Outside the sub-tile (unused) every address below still lies in the shared buffers
+                // (AB before X, XT and S rows of padding after), so no clamping is needed.
                 const int rl = row_lane ? own : own - delta, ql = row_lane ? own + delta : own;
-                const bool in_sub = rl >= 0 && rl < S && ql >= 0 && ql < S;
-                const int rc = min(max(rl, 0), S - 1), qc = min(max(ql, 0), S - 1);
-                const int r = a * S + rc, q = b * S + qc, i = I * TILE + r, c = J * TILE + q;
+                const bool in_sub = (unsigned)rl < S && (unsigned)ql < S;
+                const int r = a * S + rl, q = b * S + ql, i = I * TILE + r, c = J * TILE + q;
                 const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
                 // a row lane's pair term and what X holds, loaded beside the splits (one latency)
-                const int pair = pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R);
+                const int w = c - i - 2 >= e.min_loop ? e.weight[row5 + e.col_code[q & (TILE - 1)]] : 0;
+                const int inner = c - i <= 3 ? -R : (int)X[(r + 1) * LD + q - 1];
                 const int held = X[r * LD + q];
                 int best;
                 if constexpr (PACKED) {
@@ -690,7 +702,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     }
                     best = max(m0, m1);
                 }
-                const int via_b = __shfl_sync(0xffffffffu, best, S + qc);    // the column lane of ql
+                const int via_b = __shfl_sync(0xffffffffu, best, (S + ql) & 31);    // the column lane of ql
+                const int pair = w > 0 ? inner + w : 0;
                 if (row_lane && in_sub && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
                 __syncwarp();
             }
