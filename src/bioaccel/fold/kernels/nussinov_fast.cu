@@ -506,9 +506,11 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             const int r = 4 * k / TILE, q0 = 4 * k % TILE;
             const int4 x4 = acc[k];
             acc[k] = make_int4(0, 0, 0, 0);            // ready for the next diagonal but two
-            score_t a4[4], b4[4];
-            load4(A + 4 * k, a4);
-            load4(B + 4 * k, b4);
+            score_t a4[4] = {0, 0, 0, 0}, b4[4] = {0, 0, 0, 0};
+            if (q0 + 3 > r) {                          // only the cells above the diagonal are kept
+                load4(A + 4 * k, a4);
+                load4(B + 4 * k, b4);
+            }
             const int x[4] = {x4.x, x4.y, x4.z, x4.w};
 #pragma unroll
             for (int y = 0; y < 4; ++y) {
@@ -660,6 +662,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 }
             }
             const int row5 = e.row_code[a * S + own] * 5;       // a row lane's letter
+            // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it):
+            // the next steps' addresses are made ahead, so a step waits mostly on the last one's X
+#pragma unroll 4
             for (int delta = -(S - 1); delta < S; ++delta) {
                 // this lane's cell (rl, ql) of the sub-tile; a row lane's and its column lane's agree.
                 // Outside the sub-tile (unused) every address below still lies in the shared buffers
@@ -737,8 +742,9 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
     finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
 }
 
+// At most 128 registers a thread (two blocks' worth): a bulk block (256 x 128) must fit beside it.
 template <typename score_t, int TILE>
-__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 1)
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
 fast_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
                 const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
                 unsigned* __restrict__ Adup) {
