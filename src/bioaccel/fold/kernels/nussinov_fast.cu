@@ -501,7 +501,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         int4* acc = reinterpret_cast<int4*>(scratch + (long long)I * TILE * TILE);
         const score_t* A = V + L.tile(I, I);
         const score_t* B = V + L.tile(J, J);
-#pragma unroll 4
+#pragma unroll 8
         for (int k = threadIdx.x; k < TILE * TILE / 4; k += THREADS) {
             const int r = 4 * k / TILE, q0 = 4 * k % TILE;
             const int4 x4 = acc[k];
