@@ -662,21 +662,31 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 }
             }
             const int row5 = e.row_code[a * S + own] * 5;       // a row lane's letter
-            // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it):
-            // the next steps' addresses are made ahead, so a step waits mostly on the last one's X
+            const int min_loop = e.min_loop;
+            // The lane's cell moves one column right (row lane) or one row up (column lane) a step, so
+            // every address moves by a constant: kept as running pointers, not made again each step.
+            // Outside the sub-tile (the cell unused) they still lie in the shared buffers (AB before
+            // X, XT and S rows of padding after; the letters inside FinishEdges), so nothing is clamped.
+            const int dr = row_lane ? 0 : -1, dq = row_lane ? 1 : 0;
+            const int r = a * S + (row_lane ? own : own + S - 1), q = b * S + (row_lane ? own - (S - 1) : own);
+            const int span0 = (J - I) * TILE + q - r;          // c - i of the cell
+            const int cell_step = dr * LD + dq, line_step = row_lane ? LD : -LD;
+            const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
+            score_t* cell = X + r * LD + q;                     // X(r, q); X(r + 1, q - 1) is cell + LD - 1
+            score_t* cell_t = XT + q * LD + r;                  // XT(q, r)
+            const code_t* partner = e.col_code + q;
+            int k = own - (S - 1) * (row_lane ? 1 : -1);        // ql (row lane) or rl (column lane)
+            const int k_step = row_lane ? 1 : -1;
+            int span = span0, c = J * TILE + q;
+            // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it)
 #pragma unroll 4
-            for (int delta = -(S - 1); delta < S; ++delta) {
-                // this lane's cell (rl, ql) of the sub-tile; a row lane's and its column lane's agree.
-                // Outside the sub-tile (unused) every address below still lies in the shared buffers
-                // (AB before X, XT and S rows of padding after), so no clamping is needed.
-                const int rl = row_lane ? own : own - delta, ql = row_lane ? own + delta : own;
-                const bool in_sub = (unsigned)rl < S && (unsigned)ql < S;
-                const int r = a * S + rl, q = b * S + ql, i = I * TILE + r, c = J * TILE + q;
-                const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
+            for (int delta = -(S - 1); delta < S; ++delta, line += line_step, cell += cell_step,
+                     cell_t += dq * LD + dr, partner += dq, k += k_step, span += 1, c += dq) {
+                const bool in_sub = (unsigned)k < S;
                 // a row lane's pair term and what X holds, loaded beside the splits (one latency)
-                const int w = c - i - 2 >= e.min_loop ? e.weight[row5 + e.col_code[q & (TILE - 1)]] : 0;
-                const int inner = c - i <= 3 ? -R : (int)X[(r + 1) * LD + q - 1];
-                const int held = X[r * LD + q];
+                const int w = span - 2 >= min_loop ? e.weight[row5 + (*partner & 7)] : 0;   // & 7: in the struct
+                const int inner = span <= 3 ? -R : (int)cell[LD - 1];
+                const int held = *cell;
                 int best;
                 if constexpr (PACKED) {
                     const uint4 v0 = *reinterpret_cast<const uint4*>(line);
@@ -693,23 +703,27 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 } else {
                     int m0 = 0, m1 = 0;
 #pragma unroll
-                    for (int k = 0; k < S; k += 8) {
-                        const int4 v0 = *reinterpret_cast<const int4*>(line + k);
-                        const int4 v1 = *reinterpret_cast<const int4*>(line + k + 4);
-                        m0 = __viaddmax_s32(pre[k], v0.x, m0);
-                        m1 = __viaddmax_s32(pre[k + 1], v0.y, m1);
-                        m0 = __viaddmax_s32(pre[k + 2], v0.z, m0);
-                        m1 = __viaddmax_s32(pre[k + 3], v0.w, m1);
-                        m0 = __viaddmax_s32(pre[k + 4], v1.x, m0);
-                        m1 = __viaddmax_s32(pre[k + 5], v1.y, m1);
-                        m0 = __viaddmax_s32(pre[k + 6], v1.z, m0);
-                        m1 = __viaddmax_s32(pre[k + 7], v1.w, m1);
+                    for (int m = 0; m < S; m += 8) {
+                        const int4 v0 = *reinterpret_cast<const int4*>(line + m);
+                        const int4 v1 = *reinterpret_cast<const int4*>(line + m + 4);
+                        m0 = __viaddmax_s32(pre[m], v0.x, m0);
+                        m1 = __viaddmax_s32(pre[m + 1], v0.y, m1);
+                        m0 = __viaddmax_s32(pre[m + 2], v0.z, m0);
+                        m1 = __viaddmax_s32(pre[m + 3], v0.w, m1);
+                        m0 = __viaddmax_s32(pre[m + 4], v1.x, m0);
+                        m1 = __viaddmax_s32(pre[m + 5], v1.y, m1);
+                        m0 = __viaddmax_s32(pre[m + 6], v1.z, m0);
+                        m1 = __viaddmax_s32(pre[m + 7], v1.w, m1);
                     }
                     best = max(m0, m1);
                 }
-                const int via_b = __shfl_sync(0xffffffffu, best, (S + ql) & 31);    // the column lane of ql
+                const int via_b = __shfl_sync(0xffffffffu, best, (S + k) & 31);     // a row lane: its column's lane
                 const int pair = w > 0 ? inner + w : 0;
-                if (row_lane && in_sub && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
+                if (row_lane && in_sub && c < N) {
+                    const score_t v = (score_t)max(max(best, via_b), max(held, pair));
+                    *cell = v;
+                    *cell_t = v;
+                }
                 __syncwarp();
             }
         }
