@@ -201,17 +201,17 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         load_stage(0, 0);
         if (bases != nullptr) next_off = product_offset(0);
     }
+    // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
+    // s - 1, whose buffer the copy of stage s + 1 (in flight while s is computed) then overwrites.
     for (int stage = 0; stage < stages; ++stage) {
         const int buf = stage & 1;
         const int off = next_off;                    // of this stage's product, read a stage ahead
+        cp_async_wait<0>();
+        __syncthreads();
         if (stage + 1 < stages) {
             load_stage(stage + 1, buf ^ 1);
             if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
-            cp_async_wait<1>();
-        } else {
-            cp_async_wait<0>();
         }
-        __syncthreads();
         if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
             skip = off < skip_below;
             if (!skip) {
@@ -279,7 +279,6 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
                 }
             }
         }
-        __syncthreads();
     }
     if (frame != 0) move(frame);
     int* out = scratch + (long long)I * TILE * TILE;
