@@ -16,7 +16,7 @@ from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
 FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the wavefront finish
 FINISH_SUB = 16                   # nussinov_fast.cu: sub-tile edge of the sub-tiled finish
-BULK_BLOCKS_PER_SM = 4            # interior products: blocks a launch aims at per SM (two fit at once)
+BULK_BLOCKS_PER_SM = 3            # interior products: blocks a launch aims at per SM (two fit at once)
 SIDE_STREAMS = 2                  # streams the interior products of consecutive diagonals alternate on
 INT16_MAX = 32767
 
