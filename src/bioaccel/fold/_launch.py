@@ -25,7 +25,7 @@ class LaunchSizes:
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal
     chang_final_stage_cells: int = 64  # ... all blocks per cell below this many cells on a diagonal
     chang_block: int = 256            # ... threads of the block- and grid-per-cell stages
-    bulk_min_products: int = 8        # tiled: fewest tile products a bulk block takes when K is split
+    bulk_min_products: int = 4        # tiled: fewest tile products a bulk block takes when K is split
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in each
     #                                   stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
