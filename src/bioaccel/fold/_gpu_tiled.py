@@ -2,9 +2,11 @@
 
 TILE x TILE tiles of the upper triangle only, int16 cells with Hopper's two-lane DPX max-plus (where
 scores pass int16, past 65,535 nt, the same int16 cells count from an int32 base per tile: see
-:func:`cell_encoding`), split-K bulk products, the in-tile finish in shared memory. The finish chain (edge products, then finish, diagonal after diagonal) runs on a high-priority
-stream; the interior products of diagonal d run on a second stream as soon as diagonal d-2 is finished,
-so they overlap the chain (docs/gpu-notes.md has what each step measured).
+:func:`cell_encoding`), split-K bulk products, the in-tile finish in shared memory (sub-tiled off the
+diagonal). The finish chain (edge products, then finish, diagonal after diagonal) runs on a
+high-priority stream; the interior products of diagonal d run on two side streams, diagonals
+alternating, as soon as diagonal d-2 is finished, so they overlap the chain and each other's last wave
+(docs/gpu-notes.md has what each step measured).
 """
 import math
 

@@ -9,8 +9,10 @@
 //           VIADDMNMX.S16x2) does two max-plus updates. The K range of a tile is split over several
 //           blocks when the diagonal has few tiles (the last diagonals hold few tiles but most of the
 //           work); partial maxima meet in an int32 scratch tile through atomicMax.
-//   finish: one block per tile adds the pair term and the splits inside tiles I and J, wavefront by
-//           wavefront, in shared memory, and writes the final tile.
+//   finish: one block per tile adds the pair term and the splits inside tiles I and J in shared memory
+//           and writes the final tile: off the diagonal in 16-wide sub-tiles (whole sub-tile products,
+//           wavefronts only inside a sub-tile; finish_sub_tile), which also writes the tile's A operands
+//           in the bulk's duplicated form (Int16x2Pre); on the diagonal wavefront by wavefront.
 #include "nussinov_common.cuh"
 
 // TILE is a template parameter (128 in production; the GPU tests shrink it to 32 so that small inputs
