@@ -105,7 +105,12 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
 
 def finish_shared_bytes(score_type, tile, form="wavefront"):
     """Dynamic shared memory of fast_finish (``form`` "wavefront": three TILE x LD tiles) or
-    fast_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_fast.cu)."""
+    fast_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_fast.cu).
+    The sub-tiled finish's int16 form fits beside a bulk block on one SM (228 KB):
+
+    >>> finish_shared_bytes(np.int16, 128, "sub"), finish_shared_bytes(np.int16, 128)
+    (109072, 99840)
+    """
     itemsize = np.dtype(score_type).itemsize
     if form == "sub":
         return (3 * tile + 1 + FINISH_SUB) * (tile + 16 // itemsize) * itemsize
