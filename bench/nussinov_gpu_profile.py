@@ -53,11 +53,11 @@ def main():
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0), None, np.int32(0), adup),
-                     shared_mem=bulk_shared)
+                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0),
+                                                  None, np.int32(0), adup), shared_mem=bulk_shared)
             for d in range(2, nt):      # the edge products in the Int16x2Dup form, as in the fill
-                edge((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1), None, np.int32(0), adup),
-                     shared_mem=edge_shared)
+                edge((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1),
+                                               None, np.int32(0), adup), shared_mem=edge_shared)
 
         def finish_only(form=_launch.SIZES.finish):
             for d in range(nt):

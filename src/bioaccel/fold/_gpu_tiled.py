@@ -173,13 +173,15 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
-    edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if lanes == "Int16x2Pre" else (bulk, bulk_shared)
+    edge_bulk, edge_shared = (bulk_kernel(score_type, T, lanes="Int16x2Dup") if lanes == "Int16x2Pre"
+                              else (bulk, bulk_shared))
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
     finishes = finish_kernels(score_type, T, sizes.finish)
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    plan = {d: (tiles, splits, chunk) for d, tiles, splits, chunk in bulk_plan(nt, BULK_BLOCKS_PER_SM * sms, sizes.bulk_min_products)}
+    plan = {d: (tiles, splits, chunk)
+            for d, tiles, splits, chunk in bulk_plan(nt, BULK_BLOCKS_PER_SM * sms, sizes.bulk_min_products)}
     n_, nt_ = np.int32(n), np.int32(nt)
 
     caller = cp.cuda.get_current_stream()
@@ -205,12 +207,15 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
             interior_done = side.record()
         if d >= 2:
             with chain:
-                edge_bulk((nt - d, 2), (bulk_threads,), (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip,
-                                                         adup), shared_mem=edge_shared)
+                edge_bulk((nt - d, 2), (bulk_threads,),
+                          (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip, adup),
+                          shared_mem=edge_shared)
         if d in plan:
             chain.wait_event(interior_done)
         finish, threads, shared = finishes[min(d, 1)]
-        args = (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases) + ((adup,) if d and sizes.finish == "sub" else ())
+        args = (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases)
+        if d and sizes.finish == "sub":
+            args += (adup,)                                   # the sub-tiled finish writes Int16x2Pre's operands
         with chain:
             finish((nt - d,), (threads,), args, shared_mem=shared)
         finished.append(chain.record())

@@ -23,6 +23,11 @@ __device__ __forceinline__ unsigned dup16(int v) {
     return u | (u << 16);
 }
 
+// Word j of a 16-byte vector (j known at compile time where it is used: unrolled loops).
+__device__ __forceinline__ unsigned word_of(const uint4& v, int j) {
+    return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
+}
+
 // Four consecutive cells (8- or 16-byte aligned) as one vector load.
 __device__ __forceinline__ void load4(const short* p, short (&v)[4]) {
     const uint2 w = *reinterpret_cast<const uint2*>(p);
@@ -450,7 +455,8 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
                 for (int m = lane; m < q; m += FINISH_LANES)
                     best = __viaddmax_s32(x_row[m], b_col[m * LD], best);
             }
-            if (lane == 0) best = max(max(best, (int)X[r * LD + q]), pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R));
+            if (lane == 0)
+                best = max(max(best, (int)X[r * LD + q]), pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R));
         }
 #pragma unroll
         for (int off = FINISH_LANES / 2; off > 0; off >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, off));
@@ -560,12 +566,11 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 #pragma unroll
                     for (int x = 0; x < 2; ++x)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
+                        for (int h = 0; h < 2; ++h)
+                            lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
                 };
                 auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
-                    const uint4 v = lv[x][m / 8];
-                    const unsigned word = (m % 8) / 2 == 0 ? v.x : (m % 8) / 2 == 1 ? v.y : (m % 8) / 2 == 2 ? v.z : v.w;
-                    return __byte_perm(word, 0, m % 2 ? 0x3232 : 0x1010);
+                    return __byte_perm(word_of(lv[x][m / 8], (m % 8) / 2), 0, m % 2 ? 0x3232 : 0x1010);
                 };
                 for (int mb = (a + 1) * S; mb < TILE; mb += S) {       // A(r, m) + X(m, q), m below
                     uint4 lv[2][2];
@@ -586,15 +591,13 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 #pragma unroll
                     for (int y = 0; y < 4; ++y)
 #pragma unroll
-                        for (int h = 0; h < 2; ++h) bt[y][h] = *reinterpret_cast<const uint4*>(&AB[(q0 + y) * LD + mb + 8 * h]);
+                        for (int h = 0; h < 2; ++h)
+                            bt[y][h] = *reinterpret_cast<const uint4*>(&AB[(q0 + y) * LD + mb + 8 * h]);
 #pragma unroll
                     for (int m = 0; m < S; ++m) {
                         unsigned bw[4];
 #pragma unroll
-                        for (int y = 0; y < 4; ++y) {
-                            const uint4 v = bt[y][m / 8];
-                            bw[y] = (m % 8) / 2 == 0 ? v.x : (m % 8) / 2 == 1 ? v.y : (m % 8) / 2 == 2 ? v.z : v.w;
-                        }
+                        for (int y = 0; y < 4; ++y) bw[y] = word_of(bt[y][m / 8], (m % 8) / 2);
                         const unsigned sel = m % 2 ? 0x7632 : 0x5410;   // (B(m, q), B(m, q + 1))
                         const unsigned rt0 = __byte_perm(bw[0], bw[1], sel), rt1 = __byte_perm(bw[2], bw[3], sel);
 #pragma unroll
@@ -623,7 +626,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         for (int m = mb; m < mb + S; ++m) {
                             int l[2], rt[4];
 #pragma unroll
-                            for (int x = 0; x < 2; ++x) l[x] = below ? AB[(r0 + 8 * x) * LD + m] : X[(r0 + 8 * x) * LD + m];
+                            for (int x = 0; x < 2; ++x)
+                                l[x] = below ? AB[(r0 + 8 * x) * LD + m] : X[(r0 + 8 * x) * LD + m];
 #pragma unroll
                             for (int y = 0; y < 4; ++y) rt[y] = below ? X[m * LD + q0 + y] : AB[(q0 + y) * LD + m];
 #pragma unroll
