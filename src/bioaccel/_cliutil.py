@@ -48,7 +48,8 @@ def backends_of(registry) -> tuple:
     """The backends that have at least one variant of ``registry`` (the choices of ``--backend``).
 
     >>> from bioaccel._registry import Variant, VariantRegistry
-    >>> backends_of(VariantRegistry("demo", [Variant("only", ("cpu",), "a CPU-only algorithm")], defaults={"cpu": "only"}))
+    >>> demo = VariantRegistry("demo", [Variant("only", ("cpu",), "a CPU-only algorithm")], defaults={"cpu": "only"})
+    >>> backends_of(demo)
     ('cpu',)
     """
     from ._registry import BACKENDS

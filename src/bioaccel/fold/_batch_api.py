@@ -48,7 +48,8 @@ def _letters(sequences):
         elif is_pair(item):
             out.append(item[1])
         else:
-            raise InputError(f"expected a sequence string, a Record or an (id, sequence) pair, got {type(item).__name__}")
+            raise InputError("expected a sequence string, a Record or an (id, sequence) pair, "
+                             f"got {type(item).__name__}")
     return out
 
 

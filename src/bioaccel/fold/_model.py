@@ -50,7 +50,8 @@ class FoldParams:
     def __post_init__(self):
         if isinstance(self.min_loop, bool) or not isinstance(self.min_loop, (int, np.integer)) \
                 or not 0 <= self.min_loop <= MAX_MIN_LOOP:
-            raise InvalidParameter(f"min_loop must be a whole number from 0 to {MAX_MIN_LOOP:,}, got {shown(self.min_loop)}")
+            raise InvalidParameter(f"min_loop must be a whole number from 0 to {MAX_MIN_LOOP:,}, "
+                                   f"got {shown(self.min_loop)}")
         for name in ("au", "gc", "gu"):
             value = getattr(self, name)
             if value is None:

@@ -13,9 +13,9 @@ Variants (``--variant``), all exact, all giving the same hits:
                window abandoned as soon as it cannot reach the threshold any more (MOODS's look-ahead
                filtration): most windows cost one or two look-ups.
 
-A window that holds a letter other than A, C, G, T/U is never a hit (as in FIMO and MOODS). Hits are (entry, window start in the chunk, score); a kernel writes
-them through a shared counter and says how many it found, so a caller whose buffer was too small
-calls again with a larger one.
+A window that holds a letter other than A, C, G, T/U is never a hit (as in FIMO and MOODS). Hits are
+(entry, window start in the chunk, score); a kernel writes them through a shared counter and says how
+many it found, so a caller whose buffer was too small calls again with a larger one.
 """
 import numpy as np
 from numba import njit, prange
