@@ -479,9 +479,11 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 //     row of XT, X transposed) and a column lane the S cells left of its cell (a row of X): the same
 //     vector loads and DPX in every lane; the row lane then takes the column lane's maximum.
 // The chain per tile is (2 G - 1) x (2 S - 1) short steps, where finish_tile has 2 TILE - 1 long ones.
-// Shared memory (dynamic), three TILE x LD buffers: X, XT, and AB: A = tile (I, I) above its diagonal
-// (the splits r < m) and B = tile (J, J) transposed below it (m < q: AB(q, m) = B(m, q)), so that
-// every row a closure lane reads is contiguous. LD: rows 16-byte aligned, 4 banks apart.
+// Shared memory (dynamic), TILE x LD buffers one after another: AB, X (one extra row: the pair term's
+// edge_row), XT (X transposed), then S rows of padding (fold/_gpu_tiled.finish_shared_bytes). AB holds
+// A = tile (I, I) above its diagonal (the splits r < m) and B = tile (J, J) transposed below it
+// (m < q: AB(q, m) = B(m, q)), so that every row a closure lane reads is contiguous. LD: rows 16-byte
+// aligned, 4 banks apart.
 // Cells past the sequence's end (c >= N) are held at 0 in X and XT, so that a masked split (operand
 // OUT) stays below every real one.
 template <typename score_t, int TILE>
