@@ -93,8 +93,8 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
         lanes = "Int16x2Dup"                                 # the batches' finish writes no A operands
     bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
     k_per_stage = stage_bytes // itemsize
-    if lanes == "Int16x2Pre":                                # Ad (4 bytes a cell) and Bs, double-buffered
-        shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize
+    if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
+        shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
     else:
         shared = 2 * tile * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * tile * itemsize
     if lanes == "Int16x2Dup":

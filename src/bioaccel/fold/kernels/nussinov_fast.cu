@@ -4,7 +4,8 @@
 // each tile contiguous (TiledLayout): only the cells the recurrence defines are allocated. Tiles are
 // computed one tile diagonal d = J - I at a time, in two launches:
 //   bulk:   V(I,J) = max over I < K < J of V(I,K) (x) V(K,J), a max-plus product of final tiles.
-//           Register-tiled (8 x 8 cells per thread, operands from shared memory); with int16 scores
+//           Register-tiled (8 x 8 cells per thread, operands from shared memory, staged by cp.async or,
+//           for Int16x2Pre, by the TMA's bulk copies); with int16 scores
 //           two cells share a 32-bit register and one DPX instruction (__viaddmax_s16x2, Hopper's
 //           VIADDMNMX.S16x2) does two max-plus updates. The K range of a tile is split over several
 //           blocks when the diagonal has few tiles (the last diagonals hold few tiles but most of the
@@ -105,6 +106,29 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
 
+// Bulk copies (Hopper's TMA, one thread issues a whole contiguous run) completing on an mbarrier in
+// shared memory; the waiting threads watch the barrier's phase parity.
+__device__ __forceinline__ unsigned shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+__device__ __forceinline__ void bulk_copy(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbarrier_expect_bytes(unsigned bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
+    unsigned done;
+    do {
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    } while (!done);
+}
+
 
 // edges == 0: the interior products, I+2 <= K <= J-2, which need only tile diagonals <= d-2 and so
 //             run beside the finish of diagonal d-1; blockIdx.y takes `chunk` of them.
@@ -139,7 +163,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     constexpr int WPT = 8 / P::PER_WORD;             // accumulator words per row per thread
     // As[2][TILE][ALD], then Bs[2][KS][TILE], then with DUP_A Ad[KS][TILE] (32-bit words: A(r, k) in
     // both halves, a thread's 8 rows r = ty + SIDE x side by side at ty * 8 + x). With PRE_A: Ad[2][KS][TILE]
-    // (copied from Adup), then Bs.
+    // (copied from Adup), then Bs, then the two buffers' mbarriers.
     extern __shared__ __align__(16) unsigned char bulk_smem[];
     constexpr int AS_BYTES = P::PRE_A ? 2 * KS * TILE * 4 : 2 * TILE * ALD * SZ;
     auto As = reinterpret_cast<score_t (*)[TILE][ALD]>(bulk_smem);
@@ -165,13 +189,11 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     const int tid = threadIdx.x;
 
     // Each thread copies the same cells of every stage (COPIES 16-byte vectors of A and of B, rows a
-    // fixed step apart; AD_COPIES of Ad): its offsets are computed once and a stage moves only the two
+    // fixed step apart): its offsets are computed once and a stage moves only the two
     // tile pointers. Indexing each copy afresh cost ~150 instructions a stage, most of them on the ALU
     // pipe that runs the DPX (nvdisasm of the Int16x2Pre bulk, sm_90); now ~45.
     constexpr int COPIES = 4 * STAGE_BYTES / TILE;   // TILE (KS / VEC) / BULK_THREADS = KS (TILE / VEC) / BULK_THREADS
     static_assert(COPIES * TILE == 4 * STAGE_BYTES && COPIES >= 1, "each thread copies whole vectors of a stage");
-    constexpr int AD_COPIES = KS * TILE / 4 / BULK_THREADS;          // Int16x2Pre: Ad is 4 bytes a cell
-    static_assert(!P::PRE_A || AD_COPIES * 4 * BULK_THREADS == KS * TILE, "each thread copies whole vectors of Ad");
     constexpr int B_STEP = BULK_THREADS / (TILE / VEC);              // B rows between a thread's copies
     constexpr int A_STEP = BULK_THREADS / (KS / VEC);                // A rows between a thread's copies
     const int b_row = tid / (TILE / VEC), b_col = (tid % (TILE / VEC)) * VEC;
@@ -185,17 +207,10 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         score_t* bs = &Bs[buf][b_row][b_col];
 #pragma unroll
         for (int j = 0; j < COPIES; ++j) cp_async16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE);
-        if constexpr (P::PRE_A) {                    // rows k0 .. k0 + KS of the tile's Ad form, contiguous
-            const unsigned* src = Adup + a_tile + (long long)k0 * TILE + 4 * tid;
-            unsigned* dst = &Ad2[buf][0][0] + 4 * tid;
+        const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
+        score_t* as = &As[buf][a_row][a_col];
 #pragma unroll
-            for (int j = 0; j < AD_COPIES; ++j) cp_async16(dst + j * 4 * BULK_THREADS, src + j * 4 * BULK_THREADS);
-        } else {
-            const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
-            score_t* as = &As[buf][a_row][a_col];
-#pragma unroll
-            for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
-        }
+        for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
         cp_async_commit();
         if (++next_sub == STAGES_PER_TILE) {         // on to the next product: tile (I, K+1), tile (K+1, J)
             next_sub = 0;
@@ -211,105 +226,143 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 #pragma unroll
         for (int y = 0; y < WPT; ++y) acc[x][y] = 0;     // every V >= 0, so 0 is a neutral start
 
-    const int R = bases != nullptr ? bases[L.index(I + 1, J - 1)] : 0;
-    auto product_offset = [&](int stage) {
-        const int K = K0 + stage / STAGES_PER_TILE;
-        return bases[L.index(I, K)] + bases[L.index(K, J)] - R;
-    };
-    auto move = [&](int delta) {
+    // One stage of the duplicated forms: KS k, each a row of 8 duplicated A operands and 8 B cells (4 words).
+    constexpr int DUP_UNROLL = P::PRE_A ? 8 : 4;     // H100: 8 is 0.3% faster for Pre, the same for Dup
+    auto dup_stage = [&](const unsigned (*ad)[TILE], const score_t (*bs)[TILE]) {
+#pragma unroll (DUP_UNROLL)
+        for (int k = 0; k < KS; ++k) {
+            const uint4 bv = *reinterpret_cast<const uint4*>(&bs[k][tx * 8]);
+            const uint4 a0 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8]);
+            const uint4 a1 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8 + 4]);
+            const unsigned b[4] = {bv.x, bv.y, bv.z, bv.w};
+            const unsigned a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
 #pragma unroll
-        for (int x = 0; x < 8; ++x)
+            for (int x = 0; x < 8; ++x)
 #pragma unroll
-            for (int y = 0; y < WPT; ++y) acc[x][y] = P::shift(acc[x][y], delta);
+                for (int y = 0; y < 4; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
+        }
     };
-    int frame = 0, next_off = 0;                     // the accumulators hold V - R - frame
-    bool skip = false;
-
     const int stages = (K1 - K0) * STAGES_PER_TILE;
-    if (stages > 0) {
-        load_stage(0);
-        if (bases != nullptr) next_off = product_offset(0);
-    }
-    // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
-    // s - 1, whose buffer the copy of stage s + 1 (in flight while s is computed) then overwrites.
-    for (int stage = 0; stage < stages; ++stage) {
-        const int buf = stage & 1;
-        const int off = next_off;                    // of this stage's product, read a stage ahead
-        cp_async_wait<0>();
+
+    if constexpr (P::PRE_A) {
+        // Int16x2Pre (int16 cells only, so no offset encoding here: fold/_gpu_tiled.int16_lanes): a stage is
+        // two contiguous runs, KS rows of tile (I, K)'s Ad form and KS rows of tile (K, J), each one bulk
+        // copy (TMA) issued by one thread and landing on the buffer's mbarrier, so no other thread spends
+        // an instruction on copies. The block still meets once a stage before a buffer is refilled: letting
+        // the last warp done with it refill it instead (warps a stage apart) measured slower on an H100
+        // (n = 10,000: 0.0165 s against 0.0158 s; docs/gpu-notes.md).
+        auto full = reinterpret_cast<unsigned long long*>(bulk_smem + AS_BYTES + 2 * KS * TILE * SZ);
+        const unsigned full_at = shared_address(full);
+        auto issue = [&](int stage) {
+            const int K = K0 + stage / STAGES_PER_TILE, k0 = (stage % STAGES_PER_TILE) * KS, buf = stage & 1;
+            const unsigned bar = full_at + 8 * buf;
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the threads' reads, then its writes
+            mbarrier_expect_bytes(bar, KS * TILE * (4 + SZ));
+            bulk_copy(shared_address(Ad2[buf]), Adup + L.tile(I, K) + (long long)k0 * TILE, KS * TILE * 4, bar);
+            bulk_copy(shared_address(Bs[buf]), V + L.tile(K, J) + (long long)k0 * TILE, KS * TILE * SZ, bar);
+        };
+        if (tid == 0) {
+            mbarrier_init(full_at, 1);
+            mbarrier_init(full_at + 8, 1);
+        }
         __syncthreads();
-        if (stage + 1 < stages) {
-            load_stage(buf ^ 1);
-            if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
+        if (tid == 0)
+            for (int stage = 0; stage < min(2, stages); ++stage) issue(stage);
+        for (int stage = 0; stage < stages; ++stage) {
+            const int buf = stage & 1;
+            mbarrier_wait(full_at + 8 * buf, (stage >> 1) & 1);
+            dup_stage(Ad2[buf], Bs[buf]);
+            __syncthreads();                         // every thread is done with this buffer: refill it
+            if (tid == 0 && stage + 2 < stages) issue(stage + 2);
         }
-        if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
-            skip = off < skip_below;
-            if (!skip) {
-                move(frame - off);
-                frame = off;
-            }
+    } else {
+        const int R = bases != nullptr ? bases[L.index(I + 1, J - 1)] : 0;
+        auto product_offset = [&](int stage) {
+            const int K = K0 + stage / STAGES_PER_TILE;
+            return bases[L.index(I, K)] + bases[L.index(K, J)] - R;
+        };
+        auto move = [&](int delta) {
+#pragma unroll
+            for (int x = 0; x < 8; ++x)
+#pragma unroll
+                for (int y = 0; y < WPT; ++y) acc[x][y] = P::shift(acc[x][y], delta);
+        };
+        int frame = 0, next_off = 0;                     // the accumulators hold V - R - frame
+        bool skip = false;
+
+        if (stages > 0) {
+            load_stage(0);
+            if (bases != nullptr) next_off = product_offset(0);
         }
-        if constexpr (P::DUP_A) {
-            if (!skip) {
-                for (int e = tid; e < TILE * (KS / 2); e += BULK_THREADS) {
-                    const int r = e % TILE, k = 2 * (e / TILE);
-                    const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][r][k]);
-                    const int at = (r % SIDE) * 8 + r / SIDE;
-                    Ad[k][at] = __byte_perm(w, 0, 0x1010);
-                    Ad[k + 1][at] = __byte_perm(w, 0, 0x3232);
-                }
-            }
+        // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
+        // s - 1, whose buffer the copy of stage s + 1 (in flight while s is computed) then overwrites.
+        for (int stage = 0; stage < stages; ++stage) {
+            const int buf = stage & 1;
+            const int off = next_off;                    // of this stage's product, read a stage ahead
+            cp_async_wait<0>();
             __syncthreads();
-        }
-        if (!skip) {
-            if constexpr (P::DUP_A || P::PRE_A) {
-                unsigned (*ad)[TILE] = P::PRE_A ? Ad2[buf] : Ad;
-#pragma unroll 4
-                for (int k = 0; k < KS; ++k) {
-                    const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
-                    const uint4 a0 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8]);
-                    const uint4 a1 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8 + 4]);
-                    const unsigned b[4] = {bv.x, bv.y, bv.z, bv.w};
-                    const unsigned a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-#pragma unroll
-                    for (int x = 0; x < 8; ++x)
-#pragma unroll
-                        for (int y = 0; y < 4; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
+            if (stage + 1 < stages) {
+                load_stage(buf ^ 1);
+                if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
+            }
+            if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
+                skip = off < skip_below;
+                if (!skip) {
+                    move(frame - off);
+                    frame = off;
                 }
-            } else if constexpr (P::PER_WORD == 2) {
+            }
+            if constexpr (P::DUP_A) {
+                if (!skip) {
+                    for (int e = tid; e < TILE * (KS / 2); e += BULK_THREADS) {
+                        const int r = e % TILE, k = 2 * (e / TILE);
+                        const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][r][k]);
+                        const int at = (r % SIDE) * 8 + r / SIDE;
+                        Ad[k][at] = __byte_perm(w, 0, 0x1010);
+                        Ad[k + 1][at] = __byte_perm(w, 0, 0x3232);
+                    }
+                }
+                __syncthreads();
+            }
+            if (!skip) {
+                if constexpr (P::DUP_A) {
+                    dup_stage(Ad, Bs[buf]);
+                } else if constexpr (P::PER_WORD == 2) {
 #pragma unroll 2
-                for (int k = 0; k < KS; k += 2) {
-                    const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
-                    const uint4 b1v = *reinterpret_cast<const uint4*>(&Bs[buf][k + 1][tx * 8]);
-                    const unsigned b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
-                    const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
+                    for (int k = 0; k < KS; k += 2) {
+                        const uint4 b0v = *reinterpret_cast<const uint4*>(&Bs[buf][k][tx * 8]);
+                        const uint4 b1v = *reinterpret_cast<const uint4*>(&Bs[buf][k + 1][tx * 8]);
+                        const unsigned b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
+                        const unsigned b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
 #pragma unroll
-                    for (int x = 0; x < 8; ++x) {
-                        const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + SIDE * x][k]);
-                        const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
+                        for (int x = 0; x < 8; ++x) {
+                            const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][ty + SIDE * x][k]);
+                            const unsigned lo = __byte_perm(w, 0, 0x1010), hi = __byte_perm(w, 0, 0x3232);
 #pragma unroll
-                        for (int y = 0; y < 4; ++y) {
-                            acc[x][y] = P::update(acc[x][y], lo, b0[y]);
-                            acc[x][y] = P::update(acc[x][y], hi, b1[y]);
+                            for (int y = 0; y < 4; ++y) {
+                                acc[x][y] = P::update(acc[x][y], lo, b0[y]);
+                                acc[x][y] = P::update(acc[x][y], hi, b1[y]);
+                            }
+                        }
+                    }
+                } else {
+#pragma unroll 4
+                    for (int k = 0; k < KS; ++k) {
+                        const int4 b0v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8]);
+                        const int4 b1v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8 + 4]);
+                        const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
+#pragma unroll
+                        for (int x = 0; x < 8; ++x) {
+                            const int a = As[buf][ty + SIDE * x][k];
+#pragma unroll
+                            for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
                         }
                     }
                 }
-            } else {
-#pragma unroll 4
-                for (int k = 0; k < KS; ++k) {
-                    const int4 b0v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8]);
-                    const int4 b1v = *reinterpret_cast<const int4*>(&Bs[buf][k][tx * 8 + 4]);
-                    const int b[8] = {b0v.x, b0v.y, b0v.z, b0v.w, b1v.x, b1v.y, b1v.z, b1v.w};
-#pragma unroll
-                    for (int x = 0; x < 8; ++x) {
-                        const int a = As[buf][ty + SIDE * x][k];
-#pragma unroll
-                        for (int y = 0; y < 8; ++y) acc[x][y] = P::update(acc[x][y], a, b[y]);
-                    }
-                }
             }
         }
+        if (frame != 0) move(frame);
     }
-    if (frame != 0) move(frame);
     int* out = scratch + (long long)I * TILE * TILE;
 #pragma unroll
     for (int x = 0; x < 8; ++x)
