@@ -77,7 +77,7 @@ def table_bytes(n, params, tile):
     nt = tiles_per_side(n, tile)
     encoding = cell_encoding(n, params, tile)
     itemsize = 4 if encoding == "int32" else 2
-    if encoding != "int32" and int16_lanes(encoding) == "Int16x2Pre":
+    if int16_lanes(encoding) == "Int16x2Pre":                # only ever the int16 encoding
         itemsize += 4
     table = nt * (nt + 1) // 2 * (tile * tile * itemsize + 4)
     return table + 3 * nt * tile * tile * 4
@@ -89,8 +89,8 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
-    if lanes == "Int16x2Pre" and kernel_name == "batch_bulk":
-        lanes = "Int16x2Dup"                                 # the batches' finish writes no A operands
+    if kernel_name == "batch_bulk":
+        lanes = _launch.batch_lanes(lanes)
     bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier

@@ -44,10 +44,19 @@ def stage_bytes(tile, itemsize):
     return min(BULK_STAGE_BYTES[itemsize], tile * itemsize)
 
 
+def batch_lanes(lanes):
+    """The int16 lanes of the batches' bulk for ``lanes``: the batches' finish writes no ready-made A
+    operands, so Int16x2Pre becomes Int16x2Dup there.
+
+    >>> batch_lanes("Int16x2Pre"), batch_lanes("Int16x2")
+    ('Int16x2Dup', 'Int16x2')
+    """
+    return "Int16x2Dup" if lanes == "Int16x2Pre" else lanes
+
+
 def name_expressions(sizes=SIZES):
     """Every .cu file of fold/kernels and the template instantiations ``sizes`` asks of it."""
     t, b, lanes = sizes.tile, sizes.batch_tile, sizes.int16_lanes
-    batch_lanes = "Int16x2Dup" if lanes == "Int16x2Pre" else lanes      # the batches' finish writes no A operands
     return {name: tuple(dict.fromkeys(names)) for name, names in {   # no name twice (test sizes share some)
         "nussinov_fast.cu": (   # both int16 lanes, and 64-byte int16 stages: the profile compares them
             f"fast_bulk<{lanes}, {t}, 2, {stage_bytes(t, 2)}>", f"fast_bulk<Int16x2Dup, {t}, 2, {stage_bytes(t, 2)}>",
@@ -55,7 +64,7 @@ def name_expressions(sizes=SIZES):
             f"fast_bulk<Int16x2, {t}, 2, 64>",
             f"fast_bulk<Int32x1, {t}, 2, {stage_bytes(t, 4)}>", f"fast_finish<short, {t}>", f"fast_finish<int, {t}>",
             f"fast_finish_sub<short, {t}>", f"fast_finish_sub<int, {t}>",
-            f"batch_bulk<{batch_lanes}, {b}, 2, {stage_bytes(b, 2)}>",
+            f"batch_bulk<{batch_lanes(lanes)}, {b}, 2, {stage_bytes(b, 2)}>",
             f"batch_bulk<Int32x1, {b}, 2, {stage_bytes(b, 4)}>",
             f"batch_finish<short, {b}>", f"batch_finish<int, {b}>"),
         "nussinov_traceback.cu": ("traceback<int, SquareLayout>", "traceback<int, PackedRowsLayout>",
