@@ -188,38 +188,6 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     const int tx = threadIdx.x % SIDE, ty = threadIdx.x / SIDE;
     const int tid = threadIdx.x;
 
-    // Each thread copies the same cells of every stage (COPIES 16-byte vectors of A and of B, rows a
-    // fixed step apart): its offsets are computed once and a stage moves only the two
-    // tile pointers. Indexing each copy afresh cost ~150 instructions a stage, most of them on the ALU
-    // pipe that runs the DPX (nvdisasm of the Int16x2Pre bulk, sm_90); now ~45.
-    constexpr int COPIES = 4 * STAGE_BYTES / TILE;   // TILE (KS / VEC) / BULK_THREADS = KS (TILE / VEC) / BULK_THREADS
-    static_assert(COPIES * TILE == 4 * STAGE_BYTES && COPIES >= 1, "each thread copies whole vectors of a stage");
-    constexpr int B_STEP = BULK_THREADS / (TILE / VEC);              // B rows between a thread's copies
-    constexpr int A_STEP = BULK_THREADS / (KS / VEC);                // A rows between a thread's copies
-    const int b_row = tid / (TILE / VEC), b_col = (tid % (TILE / VEC)) * VEC;
-    const int a_row = tid / (KS / VEC), a_col = (tid % (KS / VEC)) * VEC;
-    long long a_tile = L.tile(I, K0), b_tile = L.tile(K0, J);      // cell offsets of the next copy's operands
-    int next_K = K0, next_sub = 0;                                   // its product and stage within the product
-
-    auto load_stage = [&](int buf) {
-        const int k0 = next_sub * KS;
-        const score_t* B = V + b_tile + (long long)(k0 + b_row) * TILE + b_col;
-        score_t* bs = &Bs[buf][b_row][b_col];
-#pragma unroll
-        for (int j = 0; j < COPIES; ++j) cp_async16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE);
-        const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
-        score_t* as = &As[buf][a_row][a_col];
-#pragma unroll
-        for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
-        cp_async_commit();
-        if (++next_sub == STAGES_PER_TILE) {         // on to the next product: tile (I, K+1), tile (K+1, J)
-            next_sub = 0;
-            a_tile += TILE * TILE;
-            b_tile += (long long)(nt - next_K - 1) * (TILE * TILE);
-            ++next_K;
-        }
-    };
-
     word_t acc[8][WPT];
 #pragma unroll
     for (int x = 0; x < 8; ++x)
@@ -276,6 +244,39 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
             if (tid == 0 && stage + 2 < stages) issue(stage + 2);
         }
     } else {
+        // cp.async staging. Each thread copies the same cells of every stage (COPIES 16-byte vectors of A
+        // and of B, rows a fixed step apart): its offsets are computed once and a stage moves only the
+        // two tile pointers. Indexing each copy afresh cost ~150 instructions a stage, most of them on
+        // the ALU pipe that runs the DPX (nvdisasm of the Int16x2Pre bulk, sm_90); now ~45.
+        // COPIES = TILE (KS / VEC) / BULK_THREADS = KS (TILE / VEC) / BULK_THREADS
+        constexpr int COPIES = 4 * STAGE_BYTES / TILE;
+        static_assert(COPIES * TILE == 4 * STAGE_BYTES && COPIES >= 1, "each thread copies whole vectors of a stage");
+        constexpr int B_STEP = BULK_THREADS / (TILE / VEC);              // B rows between a thread's copies
+        constexpr int A_STEP = BULK_THREADS / (KS / VEC);                // A rows between a thread's copies
+        const int b_row = tid / (TILE / VEC), b_col = (tid % (TILE / VEC)) * VEC;
+        const int a_row = tid / (KS / VEC), a_col = (tid % (KS / VEC)) * VEC;
+        long long a_tile = L.tile(I, K0), b_tile = L.tile(K0, J);      // cell offsets of the next copy's operands
+        int next_K = K0, next_sub = 0;                                   // its product and stage within the product
+
+        auto load_stage = [&](int buf) {
+            const int k0 = next_sub * KS;
+            const score_t* B = V + b_tile + (long long)(k0 + b_row) * TILE + b_col;
+            score_t* bs = &Bs[buf][b_row][b_col];
+#pragma unroll
+            for (int j = 0; j < COPIES; ++j) cp_async16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE);
+            const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
+            score_t* as = &As[buf][a_row][a_col];
+#pragma unroll
+            for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
+            cp_async_commit();
+            if (++next_sub == STAGES_PER_TILE) {         // on to the next product: tile (I, K+1), tile (K+1, J)
+                next_sub = 0;
+                a_tile += TILE * TILE;
+                b_tile += (long long)(nt - next_K - 1) * (TILE * TILE);
+                ++next_K;
+            }
+        };
+
         const int R = bases != nullptr ? bases[L.index(I + 1, J - 1)] : 0;
         auto product_offset = [&](int stage) {
             const int K = K0 + stage / STAGES_PER_TILE;
@@ -460,9 +461,10 @@ __device__ __forceinline__ int pair_candidate(const FinishEdges<TILE>& e, const 
     return w > 0 ? inner + w : 0;
 }
 
-// Writes the finished tile (less its smallest cell in the offset encoding) and its base.
+// Writes the finished tile (less its smallest cell in the offset encoding) and its base; returns the
+// value taken off every cell (that smallest cell, or 0).
 template <typename score_t, int TILE, int LD, int THREADS>
-__device__ __forceinline__ void store_finished(score_t* __restrict__ V, const score_t* X, int n, int nt, int I,
+__device__ __forceinline__ int store_finished(score_t* __restrict__ V, const score_t* X, int n, int nt, int I,
                                                int J, int R, int* __restrict__ bases) {
     TiledLayout<TILE> L{nt};
     const int N = n + 1;
@@ -474,6 +476,7 @@ __device__ __forceinline__ void store_finished(score_t* __restrict__ V, const sc
         const int ii = I * TILE + rr, cc = J * TILE + q;
         if (ii < N && cc < N && cc > ii) out[k] = (score_t)((int)X[rr * LD + q] - low);
     }
+    return low;
 }
 
 // Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
@@ -811,14 +814,13 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         }
         __syncthreads();
     }
-    store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
+    const int low = store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
     if constexpr (PACKED) {
         // the bulk's Int16x2Pre operands: word (m, ty * 8 + x) = cell (x * SIDE + ty, m), stored value in
         // both halves; four x at a time (one 16-byte store)
         constexpr int SIDE = TILE / 8;
         if (Adup != nullptr) {
             TiledLayout<TILE> L{nt};
-            const int low = bases != nullptr ? (int)X[(TILE - 1) * LD] : 0;
             unsigned* out = Adup + L.tile(I, J);
             for (int k = threadIdx.x; k < TILE * TILE / 4; k += THREADS) {
                 const int m = k / (TILE / 4), at = 4 * (k % (TILE / 4)), ty = at / 8, x0 = at % 8;
