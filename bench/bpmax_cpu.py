@@ -41,9 +41,9 @@ import time
 import numba
 import numpy as np
 
-from bioaccel._parallel import threads as using_threads
-from bioaccel.alphabet import encode
-from bioaccel.fasta import read_fasta
+from bioaccel.runtime.parallel import threads as using_threads
+from bioaccel.inputs.alphabet import encode
+from bioaccel.inputs.fasta import read_fasta
 from bioaccel.interact import VARIANTS, InteractParams
 from bioaccel.interact import _api
 from bioaccel.interact._cpu import fill_tiled
@@ -221,7 +221,7 @@ def long_targets():
     except Exception as exc:  # the examples are optional for the benchmark
         print(f"long targets skipped: {exc}")
         return []
-    from bioaccel.fasta import Record
+    from bioaccel.inputs.fasta import Record
 
     params = InteractParams(window_target=128)
     n_svrna = [r for r in svrnas if r.id == "N"]

@@ -44,7 +44,7 @@ CEILING_INT16X2 = 30.8e12
 
 
 def random_codes(rng, n):
-    from bioaccel.alphabet import encode
+    from bioaccel.inputs.alphabet import encode
 
     return encode("".join(rng.choice("ACGU") for _ in range(n)))
 
@@ -98,7 +98,7 @@ def cpu_row(row, params):
 
 
 def screen(args, rng):
-    from bioaccel.fasta import Record, read_fasta
+    from bioaccel.inputs.fasta import Record, read_fasta
     from bioaccel.interact import InteractParams, bpmax
 
     svrnas = list(read_fasta(os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa")))
@@ -130,7 +130,7 @@ def main(argv=None):
     if args.quick:
         args.screen_targets = min(args.screen_targets, 200)
 
-    from bioaccel import _gpu
+    from bioaccel.runtime import gpu as _gpu
     from bioaccel.interact import InteractParams
 
     cp = _gpu.require_gpu()

@@ -91,7 +91,7 @@ def bench_case(cp, figure, n, band, outputs, pairs, dtype, shapes=None):
 
 def bench_library(cases=CASES, dtypes=("int32", "int16"), default_only=False, log=print):
     """Time the library on ``cases`` [(figure, N, W or None, outputs, pairs)]; a list of dict rows."""
-    from bioaccel._gpu import require_gpu
+    from bioaccel.runtime.gpu import require_gpu
 
     cp = require_gpu()
     rows = []
@@ -128,7 +128,7 @@ def main(argv=None):
     parser.add_argument("--default-only", action="store_true", help="only the kernel shape the library chooses")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "maxplus_gpu.json"))
     args = parser.parse_args(argv)
-    from bioaccel._gpu import device_name
+    from bioaccel.runtime.gpu import device_name
 
     device = device_name()
     print(f"device: {device}")

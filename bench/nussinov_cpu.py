@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from bioaccel._parallel import available_cores, threads as using_threads
-from bioaccel.alphabet import encode
+from bioaccel.runtime.parallel import available_cores, threads as using_threads
+from bioaccel.inputs.alphabet import encode
 from bioaccel.fold import VARIANTS, FoldParams
 from bioaccel.fold import _cpu, _tiled_cpu
 

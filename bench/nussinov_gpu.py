@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from bioaccel.alphabet import encode  # noqa: E402
+from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.fold import VARIANTS, FoldParams, fold_table  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _launch  # noqa: E402

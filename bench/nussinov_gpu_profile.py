@@ -13,7 +13,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
-from bioaccel import _gpu  # noqa: E402
+from bioaccel.runtime import gpu as _gpu  # noqa: E402
 from bioaccel.fold import FoldParams  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _gpu_tiled, _launch  # noqa: E402

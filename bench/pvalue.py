@@ -35,8 +35,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
-from bioaccel._parallel import threads  # noqa: E402
-from bioaccel._results import format_number  # noqa: E402
+from bioaccel.runtime.parallel import threads  # noqa: E402
+from bioaccel.results.values import format_number  # noqa: E402
 from bioaccel.motif import PSSM, read_motifs, thresholds  # noqa: E402
 from bioaccel.motif._bucket import bucket_distribution, slice_bounds  # noqa: E402
 
@@ -68,7 +68,7 @@ def bucket_threshold(pssm, backend, p, slices=4, buckets=3600):
 def gpu_ceiling():
     """(name, one shared atomic per lane per cycle in words/s) or None."""
     try:
-        from bioaccel._gpu import device_name, require_gpu
+        from bioaccel.runtime.gpu import device_name, require_gpu
 
         cp = require_gpu()
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)

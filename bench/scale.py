@@ -1,7 +1,7 @@
 """The batch layer's scaling: the same batch on 1 and 2 local Dask workers (CPU), or on 1 and 2 GPUs.
 
 Each family's batch is built as its command line builds it (``bioaccel fold|interact|scan ... --workers``:
-the same items, costs and worker function, bioaccel._batch_run) and run through bioaccel._batch.run_items
+the same items, costs and worker function, bioaccel.cli.batch_run) and run through bioaccel.distribution.batch.run_items
 on a local cluster started for it; only the batch is timed, after a warm-up of a few items on every
 worker (Numba's cached kernels loaded, the GPU's compiled), so that the time is the batch's, not the
 cluster's start. Every run's entries (what the output is written from) must equal the first run's.
@@ -13,7 +13,7 @@ Batches (random inputs, fixed seeds; written to a temporary folder):
   transcripts of 300 to 3,000 nt (16 on the CPU, 600 on GPUs), target window 128, one item per pair (a
   GPU task's pairs share their launches);
 * scan: random motifs of 6 to 16 columns (MEME file) over a random genome, both strands, P = 1e-4, one
-  item per group of 32 motifs scanning every sequence (bioaccel.motif._scan_jobs).
+  item per group of 32 motifs scanning every sequence (bioaccel.scan._jobs).
 
 CPU rows give each worker one thread (``--threads``), so 1 and 2 workers use 1 and 2 cores: the rows
 measure the batch layer's scaling, not Numba's. GPU rows start one worker per GPU, each pinned to its
@@ -100,16 +100,16 @@ def inputs(folder, gpu, quick):
 
 
 def build(argv, threads):
-    """The Job the command line ``argv`` would run (bioaccel._batch_run), and a description."""
-    from bioaccel.cli import build_parser
-    from bioaccel.fasta import read_fasta
+    """The Job the command line ``argv`` would run (bioaccel.cli.batch_run), and a description."""
+    from bioaccel.cli.main import build_parser
+    from bioaccel.inputs.fasta import read_fasta
 
     args = build_parser().parse_args([*argv, "-q"])
     args.threads = threads
     family = args.command
     if family == "fold":
         from bioaccel.fold._jobs import job
-        from bioaccel.fold.cli import _params
+        from bioaccel.cli.fold import _params
 
         return job(args, list(read_fasta(args.fasta)), _params(args), threads)
     if family == "interact":
@@ -121,9 +121,9 @@ def build(argv, threads):
                                 window_target=args.window_target)
         names = columns(False, True, False)
         return job(args, list(read_fasta(args.queries)), list(read_fasta(args.targets)), params, names, threads)
-    from bioaccel.motif._scan_jobs import job
-    from bioaccel.motif.cli import _motifs, _params
-    from bioaccel.motif.scan_cli import DEFAULT_PVALUE, _check
+    from bioaccel.scan._jobs import job
+    from bioaccel.cli.motif import _motifs, _params
+    from bioaccel.cli.scan import DEFAULT_PVALUE, _check
 
     variant = _check(args)
     motifs = _motifs(args, args.motifs, _params(args))
@@ -132,7 +132,7 @@ def build(argv, threads):
 
 def timed(job, client):
     """Run the job's items on ``client``: (seconds, digest of the entries in input order, failed)."""
-    from bioaccel._batch import run_items
+    from bioaccel.distribution.batch import run_items
 
     entries, failed = {}, 0
     start = time.perf_counter()
@@ -148,7 +148,7 @@ def timed(job, client):
 
 def warm_up(job, client, workers):
     """A few items on every worker first: kernels loaded or compiled there, outside the timing."""
-    from bioaccel._batch import run_task
+    from bioaccel.distribution.batch import run_task
 
     futures = []
     for address in list(client.scheduler_info()["workers"])[:workers]:
@@ -179,12 +179,12 @@ def main(argv=None):
 
     import dask.distributed as dd
 
-    from bioaccel._distributed import local_cluster, parse_gpus
+    from bioaccel.distribution.cluster import local_cluster, parse_gpus
 
     gpu = args.gpus is not None
     devices = parse_gpus(args.gpus) if gpu else []
     if gpu and devices == "all":
-        from bioaccel._distributed import gpu_count
+        from bioaccel.distribution.cluster import gpu_count
 
         devices = list(range(gpu_count()))
     configs = [devices[:k] for k in range(1, len(devices) + 1)] if gpu else \

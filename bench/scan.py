@@ -35,11 +35,11 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 
-from bioaccel._parallel import threads as using_threads  # noqa: E402
+from bioaccel.runtime.parallel import threads as using_threads  # noqa: E402
 from _results import save_json  # noqa: E402
-from bioaccel.fasta import read_fasta  # noqa: E402
+from bioaccel.inputs.fasta import read_fasta  # noqa: E402
 from bioaccel.motif import read_motifs  # noqa: E402
-from bioaccel.motif._scan import Scanner, chunks, prepare  # noqa: E402
+from bioaccel.scan._pipeline import Scanner, chunks, prepare  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHR22 = "/work/data/out/usr/share/doc/hisat2/examples/reference/22_20-21M.fa"
@@ -137,7 +137,7 @@ def fimo_available():
 
 def cpu_bench(args):
     text = sequence_of(args.sequence)
-    from bioaccel.alphabet import encode
+    from bioaccel.inputs.alphabet import encode
 
     codes = encode(text)
     everything = read_motifs(args.motifs)
@@ -203,10 +203,10 @@ def cpu_bench(args):
 # ---- GPU ------------------------------------------------------------------------------------------------
 
 def gpu_bench(args):
-    from bioaccel._gpu import device_name, require_gpu
-    from bioaccel.motif._scan import ScanState, price
-    from bioaccel.motif._scan_hits import Hits
-    from bioaccel.motif._scan_write import HitWriter
+    from bioaccel.runtime.gpu import device_name, require_gpu
+    from bioaccel.scan._pipeline import ScanState, price
+    from bioaccel.scan._hits import Hits
+    from bioaccel.scan._write import HitWriter
 
     cp = require_gpu()
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
@@ -252,7 +252,7 @@ def gpu_bench(args):
     del held
     # P-values and writing, on the hits of one pass (through the API's own pieces)
     state = ScanState()
-    from bioaccel.motif._scan import scan_batches
+    from bioaccel.scan._pipeline import scan_batches
     import cProfile
     import pstats
     profile = cProfile.Profile()
@@ -309,8 +309,8 @@ events = []
 def note(what):
     events.append((time.perf_counter() + shift - born, threading.current_thread().name, what))
 note("python up")
-import bioaccel.cli as C, bioaccel.motif.cli as MC, bioaccel.motif._scan as S, bioaccel.motif._scan_gpu as G
-import bioaccel.motif._scan_write as W
+import bioaccel.cli.main as C, bioaccel.cli.motif as MC, bioaccel.scan._pipeline as S, bioaccel.scan._gpu as G
+import bioaccel.scan._write as W
 note("imports done")
 def around(owner, name, label=None):
     fn = getattr(owner, name)
@@ -350,7 +350,7 @@ def traced(motifs, fasta, out, extra):
 def profile_collect(setup, path):
     """Where the stored path's time goes: each piece wrapped with a timer (pricing runs on its own
     thread, so the pieces may add up to more than the whole)."""
-    import bioaccel.motif._scan as S
+    import bioaccel.scan._pipeline as S
 
     spent = {}
 

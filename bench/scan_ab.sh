@@ -10,7 +10,7 @@ set -u
 RUNS=${1:-3}
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl 2>&1 | tail -1
 PYTHONPATH=/tmp/site:$PWD/src python3 - <<'PY'
-from bioaccel.fasta import read_fasta
+from bioaccel.inputs.fasta import read_fasta
 text = next(iter(read_fasta(".devdata/chr22.fa"))).sequence
 with open("/tmp/big.fa", "w") as f:
     f.write(">chr22_slice_x100\n")

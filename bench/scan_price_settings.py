@@ -46,8 +46,8 @@ def main(argv=None) -> int:
     parser.add_argument("--backend", default="gpu")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "scan_price_settings.json"))
     args = parser.parse_args(argv)
-    from bioaccel.cli import main as bioaccel
-    from bioaccel.motif import _scan_price, _scan_pvalues
+    from bioaccel.cli.main import main as bioaccel
+    from bioaccel.scan import _price as _scan_price, _pvalues as _scan_pvalues
 
     big = os.path.join(args.workdir, "price-big.fa")
     big_fasta(args.sequence, args.megabases, big)

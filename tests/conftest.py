@@ -4,7 +4,7 @@ import pytest
 def _gpu_reason():
     """None when a CUDA device can be used, else why not."""
     try:
-        from bioaccel._gpu import require_gpu
+        from bioaccel.runtime.gpu import require_gpu
 
         require_gpu()
         return None
@@ -49,7 +49,7 @@ def dask_client():
     ``--scheduler``. A test that kills a worker waits for the nanny to restart it."""
     import dask.distributed as dd
 
-    from bioaccel._distributed import local_cluster
+    from bioaccel.distribution.cluster import local_cluster
 
     with local_cluster(workers=2) as cluster, dd.Client(cluster) as client:
         client.wait_for_workers(2)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import decode, encode, first_invalid
+from bioaccel.inputs.alphabet import decode, encode, first_invalid
 from bioaccel.errors import InputError
 
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from bioaccel._batch import Item, plan_tasks, run_items, run_task
-from bioaccel._journal import Journal
+from bioaccel.distribution.batch import Item, plan_tasks, run_items, run_task
+from bioaccel.cli.journal import Journal
 from bioaccel.errors import InputError, InternalError, InvalidParameter
 
 
@@ -82,7 +82,7 @@ def test_a_killed_worker_items_run_again_never_twice(dask_client):
 
 
 def test_gpu_work_is_refused_where_no_worker_has_a_gpu(dask_client):
-    from bioaccel._distributed import placement
+    from bioaccel.distribution.cluster import placement
 
     with pytest.raises(InvalidParameter, match="none of the 2 Dask workers has a GPU"):
         placement(dask_client, gpu=True)
@@ -170,7 +170,7 @@ def test_a_mixed_cluster_sends_gpu_work_to_its_gpu_workers_only():
     the routing is what is tested)."""
     import dask.distributed as dd
 
-    from bioaccel._distributed import local_cluster, placement, worker_count
+    from bioaccel.distribution.cluster import local_cluster, placement, worker_count
 
     with local_cluster(workers=1, gpus=[3]) as cluster, dd.Client(cluster) as client:
         client.wait_for_workers(2)
@@ -198,8 +198,9 @@ def test_gpu_workers_fold_as_the_gpu_does_here():
 
 
 def test_api_scan_client_gives_the_in_process_frame(dask_client, monkeypatch):
-    import bioaccel.motif._scan_jobs as jobs
-    from bioaccel.motif import MotifParams, scan
+    import bioaccel.scan._jobs as jobs
+    from bioaccel.motif import MotifParams
+    from bioaccel.scan import scan
 
     monkeypatch.setattr(jobs, "GROUP_MOTIFS", 2)
     root = os.path.join(os.path.dirname(__file__), "..", "examples")

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -89,7 +89,7 @@ def test_interact_profile_on_the_cluster(tmp_path, scheduler):
 @pytest.fixture
 def small_groups(monkeypatch):
     """Two motifs a group, so that five motifs make three items."""
-    import bioaccel.motif._scan_jobs as jobs
+    import bioaccel.scan._jobs as jobs
 
     monkeypatch.setattr(jobs, "GROUP_MOTIFS", 2)
 

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 
 FASTA = ">a\nGGGAAAUCC\n>b\nGCGCAAAAGCGC\n"
 
@@ -42,7 +42,7 @@ def test_a_missing_input_argument_is_one_line():
 def test_warnings_never_reach_the_user(monkeypatch, tmp_path):
     import numpy as np
 
-    import bioaccel.fold.cli as fold_cli
+    import bioaccel.cli.fold as fold_cli
 
     def noisy(args, stdout, stderr):
         np.log(np.zeros(1))                           # RuntimeWarning: divide by zero
@@ -89,7 +89,7 @@ def test_noconv_and_t_written_as_u(tmp_fasta):
 
 
 def test_help_texts_name_papers_not_seeds_and_every_option_has_help():
-    from bioaccel.cli import _subparsers, build_parser
+    from bioaccel.cli.main import _subparsers, build_parser
 
     parser = build_parser()
     todo = [parser]

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from bioaccel._distributed import balanced_chunks, connect, parse_gpus, resolve_gpus
+from bioaccel.distribution.cluster import balanced_chunks, connect, parse_gpus, resolve_gpus
 from bioaccel.errors import InvalidParameter
 
 
@@ -41,8 +41,8 @@ def test_bad_client_is_a_clear_error():
 def test_cli_unreachable_or_bad_scheduler_is_one_line(tmp_path, monkeypatch, command, address, needle):
     import os
 
-    import bioaccel._distributed as distributed
-    from bioaccel.cli import main
+    import bioaccel.distribution.cluster as distributed
+    from bioaccel.cli.main import main
 
     monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1)
     fasta = tmp_path / "in.fa"

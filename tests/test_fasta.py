@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from bioaccel.errors import InputError
-from bioaccel.fasta import Record, as_records, read_fasta
+from bioaccel.inputs.fasta import Record, as_records, read_fasta
 
 
 def test_multi_record_multi_line(tmp_fasta):

@@ -59,7 +59,7 @@ def test_deal_balances_cost_and_covers_every_sequence():
 
 
 def test_inputs_records_pairs_and_a_bad_letter():
-    from bioaccel.fasta import Record
+    from bioaccel.inputs.fasta import Record
 
     scores, structures = nussinov_batch([Record("r", "GGGAAAUCC"), ("p", "gggaaatcc"), b"GGGAAAUCC"])
     assert scores.tolist() == [3, 3, 3] and set(structures.tolist()) == {b"(((...)))"}

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import naive
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 from bioaccel.fold import FoldParams
 
 FASTA = ">hairpin first record\nGGGAAAUCC\n>two\nGGGGAAACCCCAUAUAUGCGCAAAAGCGC\n>n3\nacgun\n"
@@ -165,7 +165,7 @@ def test_gpu_backend_without_a_gpu_says_not_available(tmp_fasta):
 
 
 def test_too_long_for_memory(tmp_fasta, monkeypatch):
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2**20)
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 2**20)
     one_line_error(*run([tmp_fasta(">long\n" + "ACGU" * 1000 + "\n")]), "4,000", "MiB", "--backend gpu")
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import naive
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InvalidParameter, ResourceError
 from bioaccel.fold import VARIANTS as REGISTRY
 from bioaccel.fold import FoldParams, fold, fold_table, nussinov
@@ -166,7 +166,7 @@ def test_unknown_variant_and_backend_name_the_choices():
 
 
 def test_a_table_that_does_not_fit_is_refused_before_allocating(monkeypatch):
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 10 * 2**20)  # 10 MiB
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 10 * 2**20)  # 10 MiB
     codes = np.zeros(5000, dtype=np.uint8)
     with pytest.raises(ResourceError, match=r"needs about [\d.]+ MiB but only 10.0 MiB.*--backend gpu or a shorter sequence"):
         _cpu.fill_table(codes, FoldParams(), "tiled")
@@ -176,7 +176,7 @@ def test_a_table_that_does_not_fit_is_refused_before_allocating(monkeypatch):
 
 @pytest.mark.slow
 def test_a_few_thousand_nt_of_sars_cov_2_agree_across_variants():
-    from bioaccel.fasta import read_fasta
+    from bioaccel.inputs.fasta import read_fasta
 
     record = next(read_fasta("examples/sars-cov-2.fasta"))
     seq = record.sequence[:3000]

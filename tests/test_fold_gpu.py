@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.fold import VARIANTS
 from bioaccel.fold._model import FoldParams
 from bioaccel.fold._seed_cpu import fill_naive
@@ -216,7 +216,7 @@ def test_api_long_sequences_equal_cpu():
 def _genome():
     import os
 
-    from bioaccel.fasta import read_fasta
+    from bioaccel.inputs.fasta import read_fasta
 
     path = os.path.join(os.path.dirname(__file__), "..", "examples", "sars-cov-2.fasta")
     return next(read_fasta(path)), path
@@ -236,7 +236,7 @@ def test_sars_cov_2_genome_gpu_score_equals_fastest_cpu():
 def test_cli_folds_whole_genome_on_gpu():
     import io
 
-    from bioaccel.cli import main
+    from bioaccel.cli.main import main
 
     _, path = _genome()
     out, err = io.StringIO(), io.StringIO()

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.fold import FoldParams
 from bioaccel.fold._gpu_tiled import INT16_MAX, cell_encoding, skip_below
 from bioaccel.fold._seed_cpu import fill_naive

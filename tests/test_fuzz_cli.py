@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "motifs")
 JASPAR_TEXT = open(os.path.join(DATA, "two.jaspar")).read()

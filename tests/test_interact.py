@@ -7,9 +7,9 @@ import numba
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
-from bioaccel.fasta import Record, read_fasta
+from bioaccel.inputs.fasta import Record, read_fasta
 from bioaccel.fold import fold
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
 from bioaccel.interact._api import _interaction, _plan_bytes, check_sizes, single_strand_table
@@ -268,7 +268,7 @@ def test_a_windowed_long_target_takes_memory_linear_in_its_length(monkeypatch):
     sizes = {N: _plan_bytes(20, N, params, "tiled") for N in (10_000, 100_000, 1_000_000)}
     assert sizes[100_000] < 2 ** 30
     assert 9.9 < (sizes[1_000_000] - sizes[100_000]) / (sizes[100_000] - sizes[10_000]) < 10.1
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2 ** 31)
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 2 ** 31)
     check_sizes([20], [100_000], params=params)
     with pytest.raises(ResourceError, match=r"--window-target \d+"):
         check_sizes([20], [100_000])
@@ -395,7 +395,7 @@ def test_params_and_inputs_are_checked():
 
 
 def test_too_large_is_refused_with_a_window_that_fits(monkeypatch):
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 2 * 10**8)
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 2 * 10**8)
     with pytest.raises(ResourceError, match=r"--window-target \d+"):
         bpmax("ACGU" * 8, "ACGU" * 500)
     with pytest.raises(ResourceError, match="naive"):

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 from naive_bpmax import bpmax_score
 
 QUERIES = ">q1 first\nGGGAAACCC\n>q2\nAAAA\n"
@@ -169,7 +169,7 @@ def test_svrna_against_real_sars_cov_2_target(tmp_fasta):
     queries, genome = os.path.join(root, "sars-cov-svrna.fa"), os.path.join(root, "sars-cov-2.fasta")
     if not (os.path.exists(queries) and os.path.exists(genome)):
         pytest.skip("examples/sars-cov-svrna.fa or examples/sars-cov-2.fasta is missing")
-    from bioaccel.fasta import read_fasta
+    from bioaccel.inputs.fasta import read_fasta
 
     sequence = next(read_fasta(genome)).sequence[26000:29000]
     targets = tmp_fasta(f">cov2_26000_29000\n{sequence}\n", "t.fa")
@@ -199,7 +199,7 @@ def test_a_batch_that_will_not_fit_is_refused_before_the_first_pair(tmp_fasta, m
     rng = random.Random(1)
     queries = "".join(f">q{k}\n{''.join(rng.choice('ACGU') for _ in range(18))}\n" for k in range(18))
     target = ">t\n" + "".join(rng.choice("ACGU") for _ in range(10_000)) + "\n"
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 8 * 2**30)
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 8 * 2**30)
     computed = []
     import bioaccel.interact._api as api
 
@@ -230,7 +230,7 @@ def test_targets_from_standard_input_are_checked_one_by_one(files, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
     code, out, err = run([files[0], "-"])
     assert code == 0 and len(out.splitlines()) == 5 and err == ""
-    monkeypatch.setattr("bioaccel._memory.available_memory", lambda: 1000)
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 1000)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
     code, out, err = run([files[0], "-"])
     assert code == 2 and err.count("\n") == 1 and "t1" not in out, err

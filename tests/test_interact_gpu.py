@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bioaccel.fasta import Record, read_fasta
+from bioaccel.inputs.fasta import Record, read_fasta
 from bioaccel.interact import VARIANTS, InteractParams, bpmax
 from bioaccel.interact._api import _gpu_pairs
 from bioaccel.interact._cpu import fill_tiled

@@ -158,7 +158,7 @@ def test_tile_is_chosen_from_the_compiled_ones():
 # ---- the product (GPU) --------------------------------------------------------------------------
 
 def _cp():
-    from bioaccel._gpu import require_gpu
+    from bioaccel.runtime.gpu import require_gpu
 
     return require_gpu()
 

@@ -52,10 +52,10 @@ def test_compiles_for_hopper(path, tmp_path):
 
 @needs_nvcc
 @pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
-@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("motif", "_scan_gpu"),
+@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("scan", "_gpu"),
                                            ("interact", "_maxplus_gpu"), ("interact", "_gpu_launch")])
 def test_name_expressions_exist(tmp_path, which, family, launch):
-    """Every kernel the host asks for (fold/_launch.py, motif/_scan_gpu.py), with the production launch
+    """Every kernel the host asks for (fold/_launch.py, scan/_gpu.py), with the production launch
     sizes and with the tests' small ones."""
     sizes = importlib.import_module(f"bioaccel.{family}.{launch}")
     folder = PACKAGE / family / "kernels"

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 import pytest
 
-from bioaccel._results import to_frame
+from bioaccel.results.rows import to_frame
 from bioaccel.errors import InputError, InvalidParameter, NotAvailable
 from bioaccel.motif import (COMPARE_VARIANTS, PSSM, VARIANTS, Background, MotifParams, compare, iter_compare,
                             iter_pvalues, iter_thresholds, pvalues, read_motifs, thresholds)

@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from bioaccel.cli import main
+from bioaccel.cli.main import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "motifs")
 JASPAR = os.path.join(DATA, "two.jaspar")
@@ -92,7 +92,7 @@ def test_compare_one_line_per_pair_and_all_shifts():
 def test_errors_are_one_line_exit_2(argv, needle):
     code, out, err = run(*argv)
     if "gpu" in argv:
-        from bioaccel._gpu import gpu_available
+        from bioaccel.runtime.gpu import gpu_available
 
         if gpu_available():
             pytest.skip("a GPU is present")
@@ -194,7 +194,7 @@ def test_export_round_trips_through_meme_and_jaspar(tmp_path):
 
 
 def test_one_jaspar_release_for_ids_and_collections():
-    from bioaccel.motif import cli
+    from bioaccel.cli import motif as cli
     from bioaccel.motif._jaspar import DEFAULT_RELEASE, fetch
 
     assert cli.DEFAULT_JASPAR_RELEASE == DEFAULT_RELEASE

@@ -4,7 +4,7 @@ import stat
 
 import pytest
 
-from bioaccel._output import Outputs, abort_all, check_outputs, open_output
+from bioaccel.results.output import Outputs, abort_all, check_outputs, open_output
 from bioaccel.errors import InvalidParameter
 
 

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from bioaccel.cli import build_parser, main
+from bioaccel.cli.main import build_parser, main
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 NEEDS = ("--backend gpu", "--gpus", "--workers", "--scheduler")   # a GPU, or Dask workers

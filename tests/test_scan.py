@@ -1,4 +1,4 @@
-"""``bioaccel.motif.scan`` against the brute force of tests/naive_scan.py: every CPU variant (the sliced
+"""``bioaccel.scan.scan`` against the brute force of tests/naive_scan.py: every CPU variant (the sliced
 ones at several slice lengths) on random matrices of 1 to 33 columns and random sequences with N, other
 IUPAC letters, U and lower case; chunk borders; short and empty sequences; strand-asymmetric and
 Markov backgrounds; q-values; --max-stored-hits; and Biopython's ``PSSM.search``."""
@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from Bio.motifs.matrix import PositionSpecificScoringMatrix as BiopythonPSSM
 
 import naive_scan as naive
-from bioaccel._fasta_chunks import read_chunks, split_codes
+from bioaccel.inputs.chunks import read_chunks, split_codes
 from bioaccel.errors import InvalidParameter
-from bioaccel.motif import PSSM, SCAN_VARIANTS, Background, iter_scan, pvalues, scan
-from bioaccel.motif._scan import collect, prepare, valid_windows
-from bioaccel.motif._scan_hits import Hits
+from bioaccel.motif import PSSM, Background, pvalues
+from bioaccel.scan import SCAN_VARIANTS, iter_scan, scan
+from bioaccel.scan._pipeline import collect, prepare, valid_windows
+from bioaccel.scan._hits import Hits
 
 #: Every CPU variant; those built on slices at several slice lengths (1: a table per column, 8: the
 #: longest; 3 and 5 leave a shorter last slice on most matrices).
@@ -196,7 +197,7 @@ def test_chunks_hold_every_window_once(size, overlap, tmp_path):
     # lines of 10 letters, and one long line, so chunks end inside and across lines
     path.write_text("".join(f">s{k}\n" + "\n".join(t[i:i + 10] for i in range(0, len(t), 10)) + "\n"
                             for k, t in enumerate(texts)))
-    from bioaccel.alphabet import encode
+    from bioaccel.inputs.alphabet import encode
 
     from_file = list(read_chunks(str(path), size=size, overlap=overlap, allow_empty=True))
     for k, text in enumerate(texts):

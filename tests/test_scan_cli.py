@@ -10,8 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from bioaccel.cli import main
-from bioaccel.motif import MotifParams, scan
+from bioaccel.cli.main import main
+from bioaccel.motif import MotifParams
+from bioaccel.scan import scan
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 MEME = os.path.join(ROOT, "examples", "motifs.meme")

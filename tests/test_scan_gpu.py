@@ -6,11 +6,11 @@ border and the column-by-column fallback for long motifs run)."""
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.motif import PSSM, Background
-from bioaccel.motif import _scan_gpu
-from bioaccel.motif._scan import Scanner, prepare
-from bioaccel.motif._scan_api import scan
+from bioaccel.scan import _gpu as _scan_gpu
+from bioaccel.scan._pipeline import Scanner, prepare
+from bioaccel.scan._api import scan
 
 SKEWED = Background.from_frequencies([0.1, 0.4, 0.3, 0.2])
 
@@ -166,7 +166,7 @@ def test_gpu_withholds_exactly_the_hits_below_the_floor():
 def test_gpu_stored_path_equals_cpu(variant):
     """--max-stored-hits on the GPU, where each batch's certified bounds raise the floors the kernels
     withhold below: the hits kept, their P-values, the count dropped and the cut are the CPU's."""
-    from bioaccel.motif._scan import collect
+    from bioaccel.scan._pipeline import collect
 
     rng = np.random.default_rng(15)
     motifs = random_motifs(rng, [4, 6, 8, 11, 15])

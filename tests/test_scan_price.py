@@ -1,4 +1,4 @@
-"""Pricing only what may be kept (motif/_scan_price.py, ``price_best``): on random motifs and
+"""Pricing only what may be kept (scan/_price.py, ``price_best``): on random motifs and
 sequences, under uniform, skewed and Markov backgrounds, the hits :meth:`Hits.best` keeps and its cut are
 those of every hit priced, with the same P-values, and every hit left unpriced has a P-value at or above
 the cut, also where the P-values are bounds; and the floors a batch's bounds set (``bound_floor``)."""
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
-from bioaccel.motif._scan import ScanState, bound_floor, collect, prepare
-from bioaccel.motif import _scan_price
-from bioaccel.motif._scan_price import price, price_best
-from bioaccel.motif._scan_pvalues import PriceCache, hit_pvalues
+from bioaccel.scan._pipeline import ScanState, bound_floor, collect, prepare
+from bioaccel.scan import _price as _scan_price
+from bioaccel.scan._price import price, price_best
+from bioaccel.scan._pvalues import PriceCache, hit_pvalues
 
 SKEWED = Background.from_frequencies([0.35, 0.15, 0.2, 0.3])
 _RNG = np.random.default_rng(7)

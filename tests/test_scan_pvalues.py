@@ -1,4 +1,4 @@
-"""The scan's P-value search (motif/_scan_pvalues.py): exact tails against enumeration of every word,
+"""The scan's P-value search (scan/_pvalues.py): exact tails against enumeration of every word,
 the node budget (counted before the search runs) and the bucketed look-up of the suffix table."""
 import itertools
 
@@ -8,7 +8,7 @@ import pytest
 from bioaccel.motif import PSSM, Background
 from bioaccel.motif._exact import Grid
 from bioaccel.motif._exact_kernels import _first_above
-from bioaccel.motif._scan_pvalues import _bucket_starts, _first_above_bucketed, hit_pvalues, tails_at
+from bioaccel.scan._pvalues import _bucket_starts, _first_above_bucketed, hit_pvalues, tails_at
 
 RNG = np.random.default_rng(11)
 
@@ -71,7 +71,7 @@ def test_a_search_over_its_budget_is_not_run_and_the_bounds_hold():
 @pytest.mark.parametrize("m,h", [(3, 0), (12, 4), (16, 8), (20, 10)])
 def test_the_uniform_suffix_table_is_the_kernels_bit_for_bit(m, h):
     from bioaccel.motif._exact_kernels import suffix_table
-    from bioaccel.motif._scan_pvalues import uniform_suffix_table
+    from bioaccel.scan._pvalues import uniform_suffix_table
 
     scores = RNG.normal(size=(m, 4)) * 2
     scores[1] = np.round(scores[1])                     # ties: their order must not matter
@@ -82,7 +82,7 @@ def test_the_uniform_suffix_table_is_the_kernels_bit_for_bit(m, h):
 
 
 def test_uniform_and_general_paths_give_the_same_bits():
-    from bioaccel.motif import _scan_pvalues
+    from bioaccel.scan import _pvalues as _scan_pvalues
 
     m = 18
     pssm = PSSM(np.round(RNG.normal(size=(m, 4)) * 3))   # integer scores: many ties

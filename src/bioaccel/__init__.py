@@ -5,8 +5,8 @@ compute); those load when a GPU or a cluster is asked for.
 """
 __version__ = "0.1.0"
 
-from .errors import (BioaccelError, GPUUnavailable, InputError, InternalError, InvalidParameter,  # noqa: E402
-                     NotAvailable, ResourceError)
+from .errors import (BioaccelError, GPUUnavailable, InputError, InternalError, InvalidParameter,
+                     NotAvailable, ResourceError)  # noqa: E402
 
 __all__ = [
     "BioaccelError", "GPUUnavailable", "InputError", "InternalError", "InvalidParameter", "NotAvailable",
@@ -17,11 +17,11 @@ __all__ = [
 def __getattr__(name):
     # Record and read_fasta need NumPy: loaded on first use, so that the command line starts fast
     if name in ("Record", "read_fasta"):
-        from . import fasta
+        from .inputs import fasta
 
         return getattr(fasta, name)
     if name == "to_frame":  # results of any family -> pandas DataFrame
-        from ._results import to_frame
+        from .results.rows import to_frame
 
         return to_frame
     raise AttributeError(f"module 'bioaccel' has no attribute {name!r}")

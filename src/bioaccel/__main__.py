@@ -1,5 +1,5 @@
 """``python -m bioaccel``: the command line (see :mod:`bioaccel.cli`)."""
-from .cli import console_main
+from .cli.main import console_main
 
 if __name__ == "__main__":
     console_main()

@@ -4,9 +4,9 @@ import functools
 
 import numpy as np
 
-from .._parallel import threads as using_threads
+from ..runtime.parallel import threads as using_threads
 from ..errors import InvalidParameter
-from ..fasta import Record, as_records, is_pair
+from ..inputs.fasta import Record, as_records, is_pair
 from ._model import FoldParams
 from ._result import FoldResult
 from ._traceback import check_traced, dot_bracket, traceback_pairs
@@ -51,7 +51,7 @@ def nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, 
     "cpu" (Numba, all cores) or "gpu" (CUDA through CuPy). ``variant``: None for the backend's default
     (``tiled``) or a name of ``bioaccel.fold.VARIANTS``. ``threads``: CPU threads (0 = all cores).
     ``client``: fold on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or
-    "local"), in tasks balanced by n^3 (:mod:`bioaccel._batch`), results in input order; GPU work goes
+    "local"), in tasks balanced by n^3 (:mod:`bioaccel.distribution.batch`), results in input order; GPU work goes
     to the GPU workers; with ``backend="gpu"`` and "local", one worker per GPU of this machine.
 
     >>> [(r.structure, r.score) for r in nussinov("GGGAAAUCC")]
@@ -68,8 +68,8 @@ def nussinov(sequences, *, params=None, backend="cpu", variant=None, threads=0, 
 def _on_cluster(sequences, client, options):
     """Fold on a Dask cluster through the batch layer, one item per record, costing n^3; the first
     record that fails raises its error, as the in-process path would."""
-    from .._batch import Item, run_items
-    from .._distributed import connect
+    from ..distribution.batch import Item, run_items
+    from ..distribution.cluster import connect
 
     _params(options["params"])
     VARIANTS.resolve(options["variant"], options["backend"])   # the GPU is the workers' to have
@@ -132,7 +132,7 @@ def estimate_seconds(lengths, *, backend="cpu", variant=None, threads=0) -> floa
     >>> round(estimate_seconds([40_000] * 3, threads=2) / 60)
     25
     """
-    from .._parallel import resolve_threads
+    from ..runtime.parallel import resolve_threads
 
     variant = VARIANTS.resolve(variant, backend)
     work = sum(float(n) ** 3 for n in lengths)
@@ -165,7 +165,7 @@ def _check(params, backend, variant):
     params = _params(params)
     variant = VARIANTS.resolve(variant, backend)
     if backend == "gpu":
-        from .._gpu import require_gpu
+        from ..runtime.gpu import require_gpu
 
         require_gpu()  # fail before reading any input
     return params, variant

@@ -10,10 +10,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._parallel import threads as using_threads
-from ..alphabet import encode
+from ..runtime.parallel import threads as using_threads
+from ..inputs.alphabet import encode
 from ..errors import InputError
-from ..fasta import Record, is_pair
+from ..inputs.fasta import Record, is_pair
 
 
 class FoldBatch(NamedTuple):
@@ -140,7 +140,7 @@ def nussinov_batch(sequences, *, params=None, backend="cpu", threads=0, tracebac
 
 
 def _on_gpu(codes, starts, params, traceback):
-    from .. import _gpu
+    from ..runtime import gpu as _gpu
     from ._gpu_batch import fold_packed
 
     cp = _gpu.require_gpu()

@@ -5,7 +5,7 @@ import heapq
 import numpy as np
 from numba import get_num_threads, prange
 
-from .._parallel import serial_and_parallel
+from ..runtime.parallel import serial_and_parallel
 from ..errors import InternalError
 from ._tiled_cpu import TILE, _fill_serial, _lowest, _new_diag_tiles, packed_base
 from ._traceback import CORRUPT, traceback_pairs
@@ -79,7 +79,7 @@ def fold_packed(codes_all, starts, params, *, tile=TILE, traceback=True):
     back to back, -1 without traceback))``.
 
     >>> from bioaccel.fold import FoldParams
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> scores, pair_to = fold_packed(encode("GGGAAAUCCA"), np.array([0, 9, 9, 10]), FoldParams())
     >>> scores.tolist(), pair_to[:3].tolist()
     ([3, 0, 0], [8, 7, 6])
@@ -108,7 +108,7 @@ def fold_batch(codes_list, params, *, tile=TILE, traceback=True):
     Returns a list of ``(score in units, pair_to or None)`` in input order.
 
     >>> from bioaccel.fold import FoldParams
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> [units for units, _ in fold_batch([encode("GGGAAAUCC"), encode("")], FoldParams())]
     [3, 0]
     """

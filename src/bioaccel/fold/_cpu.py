@@ -7,7 +7,7 @@ dense table (raveled), :func:`~bioaccel.fold._tiled_cpu.packed_base` for the pac
 import numpy as np
 from numba import njit
 
-from .._memory import require_memory
+from ..runtime.memory import require_memory
 from ._seed_cpu import SEED_FILLS
 from ._tiled_cpu import TILE, fill_tiled, tiled_bytes
 
@@ -35,7 +35,7 @@ def fill_table(codes, params, variant="tiled", *, tile=TILE):
     ``table[base[i] + j]``. Refuses, before allocating, a table that will not fit in memory.
 
     >>> from bioaccel.fold import FoldParams
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> table, base = fill_table(encode("GGGAAAUCC"), FoldParams(), "naive")
     >>> int(table[base[0] + 8])
     3

@@ -5,7 +5,8 @@ a chunk of results at a time (the command line streams in chunks).
 """
 import numpy as np
 
-from .._results import TableWriter, format_number
+from ..results.tables import TableWriter
+from ..results.values import format_number
 
 JSON_COLUMNS = ("id", "sequence", "structure", "score", "length", "min_loop", "pairs", "variant", "backend")
 

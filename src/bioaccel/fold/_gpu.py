@@ -7,7 +7,7 @@ default variant are folded many sequences per launch (:mod:`._gpu_batch`).
 """
 import numpy as np
 
-from .. import _gpu
+from ..runtime import gpu as _gpu
 from ..errors import ResourceError
 from . import _launch
 from ._gpu_seed import fill_blocked, fill_diagonal

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _gpu
+from ..runtime import gpu as _gpu
 from ..errors import InternalError
 from . import _launch
 from ._gpu_table import POISON, kernel, pair_model, score_units, trace_structure

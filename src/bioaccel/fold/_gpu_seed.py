@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .. import _gpu
+from ..runtime import gpu as _gpu
 from . import _launch
 from ._gpu_table import POISON, DeviceTable, kernel
 

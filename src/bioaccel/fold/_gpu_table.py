@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _gpu
+from ..runtime import gpu as _gpu
 from ..errors import InternalError
 from . import _launch
 

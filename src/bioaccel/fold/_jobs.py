@@ -1,4 +1,4 @@
-"""``bioaccel fold`` as a batch (:mod:`bioaccel._batch_run`): one item per record, costing n^3.
+"""``bioaccel fold`` as a batch (:mod:`bioaccel.cli.batch_run`): one item per record, costing n^3.
 
 Each worker folds its records with :func:`iter_nussinov`, the code of the in-process path, and formats
 each as the command writes it (so that the journal holds the very text of the output); the final file
@@ -10,8 +10,8 @@ import io
 
 import numpy as np
 
-from .._batch import Item
-from .._batch_run import Job, fingerprint
+from ..distribution.batch import Item
+from ..cli.batch_run import Job, fingerprint
 from ._formats import FoldWriter
 from ._plot import MAX_PLOT_RECORDS
 from ._result import FoldResult
@@ -21,7 +21,7 @@ def fold_entries(payloads, *, options, fmt, noconv, plot) -> list:
     """Fold ``payloads`` (``(key, Record)`` pairs) here with ``options`` (iter_nussinov's keywords):
     for each, ``{"-o": its text in format fmt}`` and, with ``plot``, what its arc diagram needs.
 
-    >>> from bioaccel.fasta import Record
+    >>> from bioaccel.inputs.fasta import Record
     >>> fold_entries([(0, Record("r", "GGGAAATCC"))], options={}, fmt="vienna", noconv=False, plot=False)
     [{'-o': '>r\\nGGGAAAUCC\\n(((...))) ( 3)\\n'}]
     """

@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..alphabet import A, C, G, U
-from .._results import shown
+from ..inputs.alphabet import A, C, G, U
+from ..results.values import shown
 from ..errors import InvalidParameter
 
 _PAIRS = {"AU": ((A, U), (U, A)), "GC": ((G, C), (C, G)), "GU": ((G, U), (U, G))}

@@ -1,5 +1,5 @@
 """Arc diagrams of folded structures (matplotlib, imported only when a plot is asked for)."""
-from .._plotting import new_figure, plot_format, save_figure
+from ..results.plotting import new_figure, plot_format, save_figure
 
 #: At most this many records are drawn, one panel each, in input order.
 MAX_PLOT_RECORDS = 20

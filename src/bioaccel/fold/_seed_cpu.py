@@ -1,6 +1,6 @@
 """The CPU algorithms of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over a dense int32 table.
 
-Each fill takes ``codes`` (uint8, see bioaccel.alphabet), ``pairs`` (the 5 x 5 int32 table of
+Each fill takes ``codes`` (uint8, see bioaccel.inputs.alphabet), ``pairs`` (the 5 x 5 int32 table of
 FoldParams.pair_table()) and ``min_loop`` and returns an (n, n) table whose upper triangle holds
 C(i, j) (the recurrence of :mod:`bioaccel.fold._model`).
 

@@ -2,7 +2,7 @@
 
 Li, Ranka & Sahni's blocked GPU algorithm (Ours1) adapted to the CPU. The upper triangle is cut into
 ``tile`` x ``tile`` tiles, handed out to the cores in tile-diagonal order from the shared task queue
-(:mod:`bioaccel._parallel`): each tile waits only for its left and lower neighbours, not for a whole
+(:mod:`bioaccel.runtime.parallel`): each tile waits only for its left and lower neighbours, not for a whole
 tile-diagonal. With ``m = k + 1`` the split term is ``C(i, m-1) + C(m, j)`` (the paper's one-column
 shift of the A tile), so the bulk of tile (I, J) is a max-plus product over ``m`` in row tiles
 ``I+1 .. J-1``, whose operands are all final. It runs as row broadcasts
@@ -20,7 +20,7 @@ instruction. C(i, j) = ``table[base[i] + j]`` with ``base`` from :func:`packed_b
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from .._parallel import claim, complete, task_queue
+from ..runtime.parallel import claim, complete, task_queue
 
 #: Tile edge (compare: bench/nussinov_cpu.py --tile N); tests pass small tiles.
 TILE = 128
@@ -249,7 +249,7 @@ def fill_tiled(codes, pairs, min_loop, dtype, *, tile=TILE, parallel=True):
     """The tiled fill: returns the packed table (``dtype``, int16 or int32) and its ``base``.
 
     >>> from bioaccel.fold import FoldParams
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> table, base = fill_tiled(encode("GGGAAAUCC"), FoldParams().pair_table(), 3, np.int16, tile=4)
     >>> int(table[base[0] + 8])
     3

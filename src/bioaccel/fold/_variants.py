@@ -5,7 +5,7 @@ without importing Numba.
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("Ours1", "gpu")
 ('tiled', 'blocked')
 """
-from .._registry import Variant, VariantRegistry
+from ..runtime.registry import Variant, VariantRegistry
 
 LI = "Li, Ranka & Sahni 2014"
 

@@ -13,11 +13,11 @@ from typing import Iterable, Iterator, Union
 
 import numpy as np
 
-from .._memory import require_memory
-from .._parallel import resolve_threads
-from .._parallel import threads as using_threads
+from ..runtime.memory import require_memory
+from ..runtime.parallel import resolve_threads
+from ..runtime.parallel import threads as using_threads
 from ..errors import InputError, InvalidParameter
-from ..fasta import Record, as_records, is_pair
+from ..inputs.fasta import Record, as_records, is_pair
 from ..fold import fold_table
 from ._model import InteractParams, work
 from ._result import Interaction
@@ -38,7 +38,7 @@ _recent = OrderedDict()  # (codes, fold params, width, dense) -> S band, least r
 def single_strand_table(codes, fold_params, threads=0) -> np.ndarray:
     """The dense (n, n) int32 weighted-Nussinov table S of ``codes`` (upper triangle), in units.
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> int(single_strand_table(encode("GGGAAACCC"), InteractParams().fold_params)[0, 8])   # 9 in half-units
     18
     """
@@ -156,7 +156,7 @@ def _check(params, backend, variant, threads, sites=1, rank="score"):
     """The checks made before any input is read: ``(params, variant)``."""
     params, variant = _params(params), VARIANTS.resolve(variant, backend)
     if backend == "gpu":
-        from .._gpu import require_gpu
+        from ..runtime.gpu import require_gpu
 
         require_gpu()
     resolve_threads(threads)
@@ -171,7 +171,7 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     """BPMax of every query (strand 1) against every target (strand 2): a list of :class:`Interaction`,
     targets outer, queries inner, and for each pair its ``sites`` best sites, best first.
 
-    ``queries`` / ``targets``: each one string, a :class:`~bioaccel.fasta.Record` or an ``(id, sequence)``
+    ``queries`` / ``targets``: each one string, a :class:`~bioaccel.inputs.fasta.Record` or an ``(id, sequence)``
     pair (a tuple of two strings), or an iterable of them; strings get the ids seq1, seq2, ...
     ``params``: :class:`InteractParams` (weights and windows). ``backend``: "cpu" or "gpu" (CuPy and an NVIDIA
     GPU; many targets per launch). ``variant``: None for the backend's default (``tiled``) or a name of
@@ -181,7 +181,7 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
     bioaccel.interact._sites for the order and ties). ``rank``: "score" (the best windows by score,
     BPMax's objective) or "gain" (by score minus the folds of the two windows alone). ``client``: run
     on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), in
-    tasks balanced by work (:mod:`bioaccel._batch`), results in the same order.
+    tasks balanced by work (:mod:`bioaccel.distribution.batch`), results in the same order.
 
     >>> [(r.query, r.target, r.score) for r in bpmax(["GGGAAACCC", "AAAA"], ("t1", "GGGUUUCCC"))]
     [('seq1', 't1', 21), ('seq2', 't1', 12)]
@@ -196,8 +196,8 @@ def bpmax(queries: Sequences, targets: Sequences, *, params: "InteractParams | N
                    sites=sites, rank=rank)
     if client is None:
         return list(iter_bpmax(queries, targets, **options))
-    from .._batch import Item, run_items
-    from .._distributed import connect
+    from ..distribution.batch import Item, run_items
+    from ..distribution.cluster import connect
 
     checked, _ = _check(params, backend, variant, threads, sites, rank)
     queries = list(_records(queries, "query"))

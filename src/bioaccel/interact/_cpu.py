@@ -23,7 +23,7 @@ i2 - 1 <= k2 <= j2. R1 and R2 run over static lists of the k2 that can matter (_
 computes a block of 32 consecutive rows of one query interval: first the terms that read shorter
 query intervals (strand-1 pair, then D with R3/R4, k1 outermost so that F(k1+1, j1) stays in cache
 while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the strand-2 pair
-and R2. Tasks come from the shared task queue of :mod:`bioaccel._parallel` in the order of _schedule,
+and R2. Tasks come from the shared task queue of :mod:`bioaccel.runtime.parallel` in the order of _schedule,
 each waiting only for the tasks whose completion implies its inputs.
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
@@ -38,7 +38,7 @@ row (with every other term in) and S2, through the same kernel as D (see _row_fi
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from .._parallel import chunksize, claim, complete
+from ..runtime.parallel import chunksize, claim, complete
 from ._layout import ROWS_PER_TASK, StreamPlan, padded_band, sentinel
 from ._rows import narrow, ranged, ranged_list, rows_ranged
 from ._schedule import task_order
@@ -197,7 +197,7 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
     rowstart[i2] + j2 - i2]. ``record``: optional dense (M, M, N, N) int32 array receiving every cell
     (tests).
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.interact import InteractParams
     >>> from bioaccel.interact._strands import fold_band
     >>> params = InteractParams()

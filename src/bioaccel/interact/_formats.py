@@ -1,6 +1,6 @@
 """Writing interactions: TSV with a header or JSON Lines (same field names) through the shared
-:class:`~bioaccel._results.TableWriter`; bedGraph profiles are in _window."""
-from .._results import TableWriter
+:class:`~bioaccel.results.tables.TableWriter`; bedGraph profiles are in _window."""
+from ..results.tables import TableWriter
 
 FORMATS = ("tsv", "json")
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _gpu
-from .._memory import format_bytes
+from ..runtime import gpu as _gpu
+from ..runtime.memory import format_bytes
 from ..errors import ResourceError
 from ._gpu_launch import SIZES, LaunchSizes, name_expressions
 from ._layout import sentinel

@@ -1,4 +1,4 @@
-"""``bioaccel interact`` as a batch (:mod:`bioaccel._batch_run`): one item per (target, query) pair,
+"""``bioaccel interact`` as a batch (:mod:`bioaccel.cli.batch_run`): one item per (target, query) pair,
 costing its BPMax work (query x target, within the windows).
 
 Each worker computes its pairs with the code of the in-process path (``_api._interaction``, its
@@ -10,8 +10,8 @@ import dataclasses
 import functools
 import io
 
-from .._batch import Item, each
-from .._batch_run import Job, fingerprint
+from ..distribution.batch import Item, each
+from ..cli.batch_run import Job, fingerprint
 from ._formats import interaction_writer
 from ._model import work
 
@@ -42,7 +42,7 @@ def pair_entries(payloads, *, options, names, fmt, profile) -> list:
     track; a pair that fails (too large) gives its error instead. On the GPU the task's pairs share
     their launches (a failure there runs each pair alone: _batch.run_task).
 
-    >>> from bioaccel.fasta import Record
+    >>> from bioaccel.inputs.fasta import Record
     >>> pair_entries([(Record("t", "GGGUUUCCC"), Record("q", "GGGAAACCC"))], options=dict(params=None,
     ...     backend="cpu", variant=None, threads=1, structure=False, sites=1, rank="score"),
     ...     names=["query", "target", "score"], fmt="tsv", profile=False)

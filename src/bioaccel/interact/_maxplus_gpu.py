@@ -353,7 +353,7 @@ def padding_pool(count: int, layout: BandLayout, xp=np):
 # ---- the launch (GPU) ---------------------------------------------------------------------------
 
 def _module(sizes: LaunchSizes):
-    from .._gpu import load_module
+    from ..runtime.gpu import load_module
 
     every = tuple(sorted({e for s in (SIZES, TEST_SIZES, sizes) for e in name_expressions(s)["maxplus.cu"]}))
     return load_module("bioaccel.interact.kernels", "maxplus.cu", name_expressions=every)
@@ -393,7 +393,7 @@ def banded_products(a_pool, b_pool, c_pool, a_index, b_index, c_index, layout: B
     >>> F = cp.asarray(pack_band(np.zeros((3, 1000, 128), np.int32), L))   # doctest: +SKIP
     >>> banded_products(F, F, F, [[0]], [[1]], [2], L)            # doctest: +SKIP
     """
-    from .._gpu import require_gpu
+    from ..runtime.gpu import require_gpu
 
     cp = require_gpu()
     sizes = sizes or (TEST_SIZES if layout.tile not in SIZES.tiles(layout.dtype) else SIZES)
@@ -431,7 +431,7 @@ def banded_column_product(a, b, layout: BandLayout, c=None, **launch):
     >>> a = cp.asarray(pack_band(np.ones((20, 500, 64), np.int16), L))     # doctest: +SKIP
     >>> c = banded_column_product(a, a, L)                                 # doctest: +SKIP
     """
-    from .._gpu import require_gpu
+    from ..runtime.gpu import require_gpu
 
     cp = require_gpu()
     if a.ndim == 4:

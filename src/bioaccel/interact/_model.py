@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import shown
+from ..results.values import shown
 from ..errors import InvalidParameter
 from ..fold import FoldParams
 

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import Result, hidden
+from ..results.rows import Result, hidden
 from ._window import position_profile
 
 

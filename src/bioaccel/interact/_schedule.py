@@ -6,7 +6,7 @@ sub-intervals of [i1, j1]; done (I, l1-1, i1), (I, l1-1, i1+1) and (I-1, l1, i1)
 induction), so those three are its dependencies. Tasks are handed out by step t = I + l1 - 1
 (costliest, i.e. longest l1, first within a step, then by i1), an order consistent with those
 dependencies: a worker never waits for a task nobody has taken, and with any number of threads the
-shared queue (:mod:`bioaccel._parallel`) cannot deadlock. There is no barrier per step: on a shared
+shared queue (:mod:`bioaccel.runtime.parallel`) cannot deadlock. There is no barrier per step: on a shared
 machine a descheduled thread stalls only the tasks that need its task, and consecutive steps overlap.
 
 With a ring of rows (a target window on a long target) a task overwrites rows that tasks up to
@@ -17,7 +17,7 @@ a step-by-step schedule would need).
 import numpy as np
 from numba import njit
 
-from .._parallel import task_queue
+from ..runtime.parallel import task_queue
 from ._layout import RING_SLACK
 
 
@@ -62,7 +62,7 @@ def _order(M, N, L1, rows_per_task):
 
 def task_order(M, N, L1, rows_per_task, wraps):
     """``(i1, l1, block, queue)``: the query interval and row block of each task, in the order they are
-    handed out, and the :class:`~bioaccel._parallel.TaskQueue` of their dependencies.
+    handed out, and the :class:`~bioaccel.runtime.parallel.TaskQueue` of their dependencies.
 
     >>> i1, l1, block, queue = task_order(2, 2, 2, 1, False)
     >>> list(zip(i1.tolist(), l1.tolist(), block.tolist()))

@@ -16,7 +16,7 @@ the query binds best (docs/bpmax-notes.md has measurements).
 """
 import numpy as np
 
-from .._results import shown
+from ..results.values import shown
 from ..errors import InvalidParameter
 
 

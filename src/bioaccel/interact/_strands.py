@@ -46,7 +46,7 @@ def _fill_band(codes, pairs, min_loop, band):
 def fold_band(codes: np.ndarray, fold_params, width: int) -> np.ndarray:
     """The (n, width) int32 band of S over ``codes``: ``band[i, d] = S(i, i + d)``, in units.
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.fold import FoldParams
     >>> fold_band(encode("GGGAAACCC"), FoldParams.bpmax(), 9)[0].tolist()    # S(0, d) in half-units
     [0, 0, 0, 0, 0, 0, 6, 12, 18]
@@ -77,7 +77,7 @@ def strand_band(codes: np.ndarray, fold_params, width: int, threads: int = 0, de
     band is narrower than the strand, else (or with ``dense``) the dense table of
     :func:`bioaccel.fold.fold_table` on ``threads`` threads, cut to the band.
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.fold import FoldParams
     >>> codes = encode("GGGAAACCCAUGCAUGC")
     >>> np.array_equal(strand_band(codes, FoldParams.bpmax(), 8),

@@ -14,7 +14,7 @@ A single-strand interval S(i, j) takes: value 0; the pair (i, j); the split k, a
 import numpy as np
 from numba import njit
 
-from .._memory import format_bytes, require_memory
+from ..runtime.memory import format_bytes, require_memory
 from ..errors import InternalError
 
 

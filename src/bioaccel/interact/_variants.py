@@ -4,7 +4,7 @@ written. Pure data: the command line reads it without importing NumPy or Numba.
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
 """
-from .._registry import Variant, VariantRegistry
+from ..runtime.registry import Variant, VariantRegistry
 
 VARIANTS = VariantRegistry("BPMax", [
     Variant("tiled", ("cpu",),

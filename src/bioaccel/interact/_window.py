@@ -1,7 +1,7 @@
 """Windowed BPMax output: the per-position profile along the target, and its bedGraph."""
 import numpy as np
 
-from .._results import format_number
+from ..results.values import format_number
 
 
 def position_profile(window_best, window, length):

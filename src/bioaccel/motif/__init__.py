@@ -1,16 +1,14 @@
 """Position weight matrices: reading (files and JASPAR), the PSSM model, score distributions with
 certified error bounds (bioaccel's exact grid, and BUCKETSCOREDISTRIBUTION of Giraud & Varré on the
 CPU and the GPU), P-values of scores (SCORETOPVALUE), score thresholds of P-values (PVALUETOSCORE) and
-COMPARE, and scanning sequences for binding sites (SCAN and MULTIPLESCAN).
+COMPARE. Scanning sequences with them is the :mod:`bioaccel.scan` wing.
 
 ``pvalues(motifs, scores)``, ``thresholds(motifs, p)`` and ``compare(motifs1, motifs2, p=...)`` take
 one motif or many (a :class:`PSSM`, a file, ``jaspar:...``, or an iterable of them) and return lists
 in input order; their ``iter_`` forms stream. How counts become scores, and the background, is a
 :class:`MotifParams`; the algorithms are listed in ``VARIANTS`` and ``COMPARE_VARIANTS``. One
 matrix's distribution, Biopython's way: ``pssm.distribution().threshold_fpr(p)``; its hits in one
-sequence: ``pssm.search(sequence, threshold)``. ``scan(motifs, sequences)`` finds the hits of many
-motifs in many sequences (a FASTA file of any size) as a pandas DataFrame with FIMO's columns,
-``iter_scan`` streams them; its algorithms are listed in ``SCAN_VARIANTS``.
+sequence: ``pssm.search(sequence, threshold)``.
 
 The names load on first use (PEP 562), so that the command line can read the variant registries
 without importing Numba.
@@ -21,7 +19,7 @@ True
 """
 import importlib
 
-from ._variants import COMPARE_VARIANTS, SCAN_VARIANTS, VARIANTS  # noqa: F401  (public names)
+from ._variants import COMPARE_VARIANTS, VARIANTS  # noqa: F401  (public names)
 
 _LAZY = {
     "compare": "._api", "best_per_pair": "._api", "iter_compare": "._api", "iter_pvalues": "._api",
@@ -31,9 +29,8 @@ _LAZY = {
     "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",
     "MotifParams": "._params", "PRESETS": "._pssm", "PSSM": "._pssm", "Background": "._pssm",
     "RawMotif": "._raw", "read_motifs": ".io", "read_raw": ".io",
-    "scan": "._scan_client", "iter_scan": "._scan_api",
 }
-__all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "SCAN_VARIANTS", "VARIANTS"])
+__all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "VARIANTS"])
 
 
 def __getattr__(name):

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator  # noqa: F401  (Iterable: in stri
 
 import numpy as np
 
-from .._parallel import resolve_threads
-from .._parallel import threads as using_threads
-from .._results import chunked
+from ..runtime.parallel import resolve_threads
+from ..runtime.parallel import threads as using_threads
+from ..results.tables import chunked
 from ..errors import InvalidParameter
 from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES
 from ._compare import compare_at_shift

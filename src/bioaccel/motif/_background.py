@@ -125,7 +125,7 @@ class Background:
         >>> Background.from_fasta(f.name).letter_frequencies.tolist()    # A 2+1, C 1+1, G 1+1, T 0+1
         [0.375, 0.25, 0.25, 0.125]
         """
-        from ..fasta import read_fasta
+        from ..inputs.fasta import read_fasta
 
         if order < 0 or order > 5:
             raise InvalidParameter(f"background order must be between 0 and 5, got {order}")
@@ -191,7 +191,7 @@ class Background:
 
 def _shown(value) -> str:
     """A number in a message: as ``format_number`` writes it (never a NumPy repr)."""
-    from .._results import shown
+    from ..results.values import shown
 
     return shown(value)
 

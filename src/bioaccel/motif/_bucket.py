@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import get_num_threads, prange  # noqa: F401  (prange: parallel loops below)
 
-from .._parallel import serial_and_parallel
+from ..runtime.parallel import serial_and_parallel
 from ..errors import InvalidParameter, ResourceError
 from ._grid import ScoreDistribution, chain
 
@@ -289,7 +289,7 @@ def bucket_bytes(buckets, order=0, threads=None) -> int:
 
 def check_bucket_memory(buckets, order=0, what="BUCKETSCOREDISTRIBUTION"):
     """Refuse, before any table is allocated, a bucket count whose tables will not fit in memory."""
-    from .._memory import require_memory
+    from ..runtime.memory import require_memory
 
     def hint(limit):
         fits = int(limit // max(1, bucket_bytes(1, order)))

@@ -20,7 +20,7 @@ so a threshold never splits them.
 import numpy as np
 from numba import njit, prange
 
-from .._parallel import fetch_add
+from ..runtime.parallel import fetch_add
 
 NEG = -(1 << 62)
 POS = 1 << 62

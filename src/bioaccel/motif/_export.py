@@ -19,7 +19,7 @@ T [ 1 0 ]
 """
 import numpy as np
 
-from .._results import format_number
+from ..results.values import format_number
 from ..errors import InvalidParameter
 from ._pssm import DEFAULT_NSITES, LETTERS, Background
 

@@ -8,7 +8,7 @@ per pair of contexts (the k letters before the slice, the slice's last k letters
 """
 import numpy as np
 
-from .. import _gpu
+from ..runtime import gpu as _gpu
 from ..errors import InternalError, InvalidParameter, ResourceError
 from . import _launch
 
@@ -42,7 +42,7 @@ def bucket_leaves_gpu(pssm, grids) -> list:
     Launch sizes are read from ``_launch.SIZES`` at call time.
 
     >>> import numpy as np
-    >>> from bioaccel._gpu import gpu_available
+    >>> from bioaccel.runtime.gpu import gpu_available
     >>> from bioaccel.motif import PSSM
     >>> from bioaccel.motif._bucket import slice_grids
     >>> pssm = PSSM(np.eye(4)[:3])

@@ -32,7 +32,7 @@ def check_p(p) -> float:
     except (TypeError, ValueError):
         raise InvalidParameter(f"P-value must be a number in (0, 1], got {p!r}") from None
     if not (0.0 < value <= 1.0):
-        from .._results import shown
+        from ..results.values import shown
 
         raise InvalidParameter(f"P-value must be in (0, 1], got {shown(value)}")
     return value

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._results import shown
+from ..results.values import shown
 from ..errors import InvalidParameter
 from ._pssm import DEFAULT_PRESET, PRESETS, Background
 

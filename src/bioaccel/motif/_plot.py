@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from .._plotting import new_figure, plot_format, save_figure
+from ..results.plotting import new_figure, plot_format, save_figure
 
 MAX_PLOT_MOTIFS = 12
 __all__ = ["MAX_PLOT_MOTIFS", "plot_distributions", "plot_format"]

@@ -105,7 +105,7 @@ class PSSM:
         >>> PSSM([[0.1, 0.0, 0.0, 0.0], [0.2, 0.0, 0.0, 0.0]]).score("AA")
         0.30000000000001137
         """
-        from ..alphabet import encode
+        from ..inputs.alphabet import encode
         from ._integer import grid_bits, to_score, to_units, word_units
 
         codes = encode(word)

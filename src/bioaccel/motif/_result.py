@@ -1,13 +1,13 @@
 """What the motif statistics give: :class:`PValue` (SCORETOPVALUE), :class:`Threshold`
 (PVALUETOSCORE) and :class:`CompareResult` (COMPARE), each with certified (low, high) bounds.
 
-They mix in :class:`bioaccel._results.Result`: ``to_dict()`` gives the fields as plain values (an
+They mix in :class:`bioaccel.results.rows.Result`: ``to_dict()`` gives the fields as plain values (an
 infinite number as None, which JSON can hold) and ``to_frame(results)`` a pandas DataFrame.
 """
 import math
 from dataclasses import dataclass
 
-from .._results import Result, hidden
+from ..results.rows import Result, hidden
 
 
 class _Row(Result):

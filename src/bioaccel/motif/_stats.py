@@ -6,9 +6,9 @@ Both variants keep one contract (see ``_grid``): every answer carries certified 
 import math
 import numbers
 
-from .._parallel import threads as using_threads
-from .._gpu import require_gpu
-from .._results import shown
+from ..runtime.parallel import threads as using_threads
+from ..runtime.gpu import require_gpu
+from ..results.values import shown
 from ..errors import InvalidParameter
 from ._bucket import DEFAULT_BUCKETS, DEFAULT_SLICES, bucket_distribution
 from ._exact import ExactDistribution

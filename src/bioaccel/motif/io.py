@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-from .._files import display_name, read_text
+from ..inputs.files import display_name, read_text
 from ..errors import InputError, InvalidParameter
 from ._params import MotifParams
 from ._pssm import PSSM
@@ -260,7 +260,7 @@ def _counts_array(motif):
 
 
 def _number_text(value):
-    from .._results import format_number
+    from ..results.values import format_number
 
     return format_number(value)
 

@@ -1,0 +1,163 @@
+"""``bioaccel interact``: BPMax of every query against every target.
+
+Only argparse, the command-line helpers and the variant registry load when the parser is built; the
+algorithms (NumPy, Numba, pandas) load in ``run``.
+"""
+from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
+                      add_threads_option, add_variant_options, backends_of)
+from ..interact._variants import VARIANTS
+
+FORMATS = ("tsv", "json")
+
+
+def register(subparsers):
+    parser = subparsers.add_parser(
+        "interact", help="BPMax RNA-RNA interaction: weighted intra- and intermolecular base pairs",
+        description="Score how each query RNA (e.g. a small viral RNA) interacts with each target RNA "
+                    "(BPMax of Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz: the joint structure with "
+                    "the most weighted base pairs, GC 3, AU and GU as given). With --window-target W "
+                    "the target is scanned in windows of W + 1 nt (intervals with end - start <= W) and "
+                    "the best window is reported. Coordinates are 0-based, half-open, on the target as "
+                    "given. Output: one row per query and target (per site with --sites), targets in "
+                    "file order, each against every query in file order. query_fold and target_fold are "
+                    "the folds of the reported windows alone, gain = score - query_fold - target_fold "
+                    "(what the interaction adds; rank targets by it).",
+    )
+    parser.add_argument("queries", metavar="QUERIES",
+                        help="FASTA file of query RNAs (strand 1; plain or compressed; '-' reads standard input)")
+    parser.add_argument("targets", metavar="TARGETS",
+                        help="FASTA file of target RNAs (strand 2; '-' reads standard input, but not for both)")
+    parser.add_argument("--window-query", type=int, default=None, metavar="W1",
+                        help="query window: intervals with j1 - i1 <= W1 (default: none)")
+    parser.add_argument("--window-target", type=int, default=None, metavar="W2",
+                        help="target window: intervals with j2 - i2 <= W2 (default: none; Gildemaster "
+                             "2021 scans small viral RNAs against human transcripts with 128); needed for "
+                             "targets longer than a few hundred nt")
+    parser.add_argument("--au", type=float, default=1.0, metavar="X", help="weight of an AU pair (default 1)")
+    parser.add_argument("--gu", type=float, default=1.5, metavar="X", help="weight of a GU pair (default 1.5)")
+    add_variant_options(parser, VARIANTS)
+    add_backend_option(parser, registry=VARIANTS)
+    add_threads_option(parser)
+    parser.add_argument("--sites", type=int, default=1, metavar="K",
+                        help="report the K best target windows that share no base (default 1), best score "
+                             "first, ties to the leftmost; fewer where fewer fit; a 'site' column numbers them")
+    parser.add_argument("--rank", choices=("score", "gain"), default="score",
+                        help="which target windows are the best sites: the highest score (default, "
+                             "BPMax's objective) or the highest gain (score minus the folds of the two "
+                             "windows alone: binding rather than the target window's own folding)")
+    parser.add_argument("--structure", action="store_true",
+                        help="also trace an optimal joint structure of each reported window pair: "
+                             "dot-bracket 'query&target' and the intermolecular pairs (query:target, 0-based)")
+    parser.add_argument("--format", choices=FORMATS, default="tsv",
+                        help="tsv (default, with a header) or json (JSON Lines, same field names)")
+    add_output_option(parser)
+    parser.add_argument("--profile", metavar="FILE", default=None,
+                        help="write the best score covering each target position as bedGraph "
+                             "(0-based half-open, target as given)")
+    add_quiet_option(parser)
+    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))
+    parser.set_defaults(run=run)
+
+
+def _announce(args, stderr, query_lengths, target_lengths, params, variant, workers=None, pairs=None):
+    """Before the first pair: refuse now a largest pair that will not fit in memory (in a batch,
+    ``workers`` given, such a pair fails alone), and announce the time of the whole batch (in a batch,
+    of its ``pairs`` of lengths left to run) when it is long, with the way out (a target window)."""
+    from .progress import announce, format_duration
+    from ..interact._api import check_sizes, estimate_seconds
+    from ..interact._model import InteractParams
+
+    if not target_lengths:
+        return
+    if workers is None:
+        check_sizes(query_lengths, target_lengths, params=params, variant=variant)
+    pairs = [(M, N) for N in target_lengths for M in query_lengths] if pairs is None else pairs
+    seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads) / max(1, workers or 1)
+    shape = "" if len(pairs) != len(query_lengths) * len(target_lengths) else \
+        f"{len(query_lengths):,} x {len(target_lengths):,}; "
+    what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({shape}up to {max(M for M, _ in pairs):,} x "
+            f"{max(N for _, N in pairs):,} nt)")
+    way_out = None
+    if args.window_target is None and max(target_lengths) > 129:
+        windowed = InteractParams(params.au, params.gu, params.window_query, 128)
+        faster = estimate_seconds(pairs, params=windowed, variant=variant, threads=args.threads)
+        way_out = f"with --window-target 128 {format_duration(faster)}"
+    elif variant == "naive":
+        faster = estimate_seconds(pairs, params=params, threads=args.threads)
+        way_out = f"--variant tiled would take {format_duration(faster)}"
+    announce(stderr, "bioaccel interact", seconds, what, way_out, quiet=args.quiet)
+
+
+def _each_announced(args, stderr, targets, query_lengths, params, variant):
+    """Targets read from standard input, which cannot be measured ahead: each is announced (and refused
+    if it will not fit) just before its pairs are computed."""
+    for target in targets:
+        _announce(args, stderr, query_lengths, [len(target)], params, variant)
+        yield target
+
+
+def _run_batch(args, stdout, stderr, params, names):
+    """--workers, --scheduler, --resume: every (target, query) pair an item of the batch layer."""
+    from . import batch_run as batch
+    from ..inputs.fasta import read_fasta
+    from ..interact._jobs import job
+
+    batch.check(args)
+    variant = VARIANTS.resolve(args.variant, args.backend)
+    queries = list(read_fasta(args.queries))
+    targets = list(read_fasta(args.targets))
+    made = job(args, queries, targets, params, names, batch.item_threads(args))
+    if not args.scheduler:                          # a cluster's speed is not known here
+        made.announce = lambda todo: _announce(
+            args, stderr, [len(q) for q in queries], [len(t) for t in targets], params, variant,
+            workers=batch.local_workers(args), pairs=[(len(i.payload[1]), len(i.payload[0])) for i in todo])
+    return batch.run(made, args, stdout, stderr)
+
+
+def run(args, stdout, stderr):
+    from . import batch_run as batch
+    from ..results.output import Outputs
+    from .progress import progress, wanted
+    from ..errors import InvalidParameter
+    from ..inputs.fasta import read_fasta, scan_lengths
+    from ..interact._api import iter_bpmax
+    from ..interact._formats import columns, interaction_writer
+    from ..interact._model import InteractParams
+    from ..interact._sites import check_sites
+    from ..interact._window import write_bedgraph
+
+    if args.queries == "-" and args.targets == "-":
+        raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
+    params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
+                            window_target=args.window_target)
+    variant = VARIANTS.resolve(args.variant, args.backend)
+    check_sites(args.sites)
+    names = columns(args.window_query is not None, args.window_target is not None, args.structure, args.sites)
+    if batch.wanted(args):
+        return _run_batch(args, stdout, stderr, params, names)
+    with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
+                 stdout=stdout) as outputs:
+        queries = list(read_fasta(args.queries))
+        target_lengths = scan_lengths(args.targets)        # None for standard input
+        query_lengths = [len(q) for q in queries]
+        targets = read_fasta(args.targets)
+        if target_lengths is not None:
+            _announce(args, stderr, query_lengths, target_lengths, params, variant)
+        else:                                  # standard input: each target as it comes, with every query
+            targets = _each_announced(args, stderr, targets, query_lengths, params, variant)
+        results = iter_bpmax(queries, targets, params=params, backend=args.backend,
+                             variant=args.variant, threads=args.threads, structure=args.structure,
+                             sites=args.sites, rank=args.rank)
+        writer = interaction_writer(outputs["-o"], names, args.format)
+        writer.header()
+        profile = outputs["--profile"]
+        total = len(queries) * len(target_lengths) if target_lengths else None
+        with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
+                      stream=stderr) as bar:
+            for item in results:
+                writer.write([item])  # a row as soon as it is computed
+                if item.site == 1:  # the profile and the count once per pair
+                    if profile is not None:
+                        write_bedgraph(profile, [item])
+                    bar.update(1)
+    return 0

@@ -1,0 +1,201 @@
+"""The ``bioaccel`` command: one subcommand per algorithm family.
+
+Each subcommand lives in its own package's ``cli`` module, which provides ``register(subparsers)``;
+the parser it adds sets ``run=function(args, stdout, stderr) -> int``. ``main`` never calls
+``sys.exit``, so tests call ``main([...])`` and read the return code. The ``cli`` modules import the
+algorithms only inside ``run``: ``bioaccel --help`` and usage errors never load Numba.
+
+The command's ``run`` works in a worker thread while the main thread waits for it, so that Ctrl-C
+(SIGINT) and SIGTERM are honoured within a fraction of a second even while a long kernel runs (the
+kernels release the GIL): the temporary output files are removed at once and ``main`` returns 130 or
+143. Warnings (numpy's RuntimeWarnings, Numba's performance notes) never reach the user.
+"""
+import argparse
+import importlib
+import signal
+import sys
+import threading
+import warnings
+
+from .. import __version__
+from .options import Listing, Parser, UsageError
+from ..errors import BioaccelError, InternalError
+
+SUBCOMMAND_MODULES = ("bioaccel.cli.fold", "bioaccel.cli.interact", "bioaccel.cli.motif", "bioaccel.cli.scan")
+#: How often the main thread looks up from waiting (seconds): signals are handled at least this often.
+POLL = 0.1
+#: Exit status of a run stopped by SIGTERM (128 + 15, as a shell reports it).
+TERMINATED = 143
+
+
+def build_parser() -> Parser:
+    """The whole command line: ``bioaccel`` and every subcommand's parser."""
+    parser = Parser(
+        prog="bioaccel",
+        description="RNA folding (Nussinov), RNA-RNA interaction (BPMax) and position weight matrix "
+                    "statistics on all CPU cores, an NVIDIA GPU, or a Dask cluster.",
+    )
+    parser.add_argument("--version", action="version", version=f"bioaccel {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    _name_subparsers(parser)
+    return parser
+
+
+def _subparsers(parser) -> dict:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
+def _name_subparsers(parser):
+    """Every (sub)parser records its ``prog`` in the namespace, so errors name the whole command."""
+    parser.set_defaults(prog=parser.prog)
+    for sub in _subparsers(parser).values():
+        _name_subparsers(sub)
+
+
+def _bare_command(parser, argv):
+    """The subcommand's parser when ``argv`` names a command and nothing else (``bioaccel fold``), else
+    None: such a command prints its usage rather than waiting on standard input."""
+    node = None
+    for word in argv:
+        found = _subparsers(node or parser).get(word)
+        if found is None:
+            return None
+        node = found
+    if node is None or _subparsers(node):    # `bioaccel motif`: its own help lists the actions
+        return None
+    return node
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread while it waits for the run."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated()
+
+
+#: The worker thread of the last run that was interrupted and left running (console_main exits at
+#: once rather than waiting for it).
+abandoned = None
+
+
+def main(argv=None, stdout=None, stderr=None) -> int:
+    """Run the command line with ``argv``; return the exit status (0 ok, 2 bad input or usage,
+    70 an internal error, 130 interrupted, 143 terminated).
+
+    >>> import io
+    >>> err = io.StringIO()
+    >>> main(["fold", "x.fa", "--no-such-option"], stderr=err)
+    2
+    >>> print(err.getvalue().strip())
+    bioaccel fold: error: unrecognized arguments: --no-such-option (see bioaccel fold --help)
+    """
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    bare = _bare_command(parser, argv)
+    if bare is not None:
+        stderr.write(bare.format_usage())
+        print(f"{bare.prog}: give the input files ('-' reads standard input); {bare.prog} --help "
+              "describes every option", file=stderr)
+        return 2
+    try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:  # named by the subcommand's parser, not by the root's
+            raise UsageError(getattr(args, "prog", "bioaccel"), f"unrecognized arguments: {' '.join(extras)}")
+    except Listing as listing:
+        stdout.write(listing.text)
+        return 0
+    except UsageError as exc:
+        print(exc, file=stderr)
+        return 2
+    except SystemExit as exc:  # --help and --version (status 0)
+        return int(exc.code or 0)
+    if not getattr(args, "run", None):
+        parser.print_help(stderr)
+        return 2
+    prog = getattr(args, "prog", f"bioaccel {args.command}")
+    name = " ".join(prog.split()[:2])           # "bioaccel motif", as every error line starts
+    outcome = _run_in_worker(args, stdout, stderr)
+    if isinstance(outcome, int):
+        return outcome
+    if outcome is None:
+        return 0
+    if isinstance(outcome, InternalError):
+        print(f"{name}: {outcome}", file=stderr)
+        return 70
+    if isinstance(outcome, BioaccelError):
+        print(f"{name}: error: {outcome}", file=stderr)
+        return 2
+    if isinstance(outcome, KeyboardInterrupt):
+        print(f"{name}: interrupted", file=stderr)
+        return 130
+    if isinstance(outcome, Terminated):
+        print(f"{name}: terminated", file=stderr)
+        return TERMINATED
+    if isinstance(outcome, BrokenPipeError):  # e.g. `bioaccel fold big.fa | head`
+        return 0
+    raise outcome
+
+
+def _run_in_worker(args, stdout, stderr):
+    """Run ``args.run`` in a worker thread and wait; the exit status, or the exception it raised (or
+    the KeyboardInterrupt / Terminated that stopped the wait)."""
+    global abandoned
+    from ..results.output import abort_all
+
+    box = {}
+
+    def work():
+        try:
+            box["code"] = int(args.run(args, stdout, stderr) or 0)
+        except BaseException as exc:        # handed to the main thread
+            box["error"] = exc
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if threading.current_thread() is not threading.main_thread():
+            work()                          # no signals here: run in place
+        else:
+            previous = signal.getsignal(signal.SIGTERM)
+            worker = threading.Thread(target=work, name="bioaccel-run", daemon=True)
+            try:
+                signal.signal(signal.SIGTERM, _raise_terminated)
+                worker.start()
+                while worker.is_alive():
+                    worker.join(POLL)
+            except (KeyboardInterrupt, Terminated) as exc:
+                abort_all()                 # temporary files removed now; a later commit writes nothing
+                abandoned = worker
+                return exc
+            finally:
+                signal.signal(signal.SIGTERM, previous)
+    if "error" in box:
+        return box["error"]
+    return box.get("code", 0)
+
+
+def console_main():
+    """The ``bioaccel`` executable: ``main()``'s status; after an interruption it exits at once, even
+    while the worker thread is still inside a kernel."""
+    import os
+
+    try:
+        code = main()
+    except KeyboardInterrupt:              # before the run started (imports, parsing)
+        print("bioaccel: interrupted", file=sys.stderr)
+        code = 130
+    if abandoned is not None and abandoned.is_alive():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(code)
+    sys.exit(code)

@@ -1,0 +1,87 @@
+"""The GPU foundation: CuPy imported lazily, the device and its free memory, one cached loader for the
+CUDA C++ sources shipped as package data.
+
+Nothing here runs at import time of bioaccel. ``require_gpu()`` is the single place that decides
+whether the GPU backend can run, and its error is the one line users see.
+"""
+import functools
+from importlib import resources
+
+from ..errors import GPUUnavailable
+
+
+@functools.lru_cache(maxsize=1)
+def cupy():
+    """Return the ``cupy`` module, or raise :class:`GPUUnavailable` saying why it cannot be used."""
+    try:
+        import cupy as cp
+    except Exception as exc:  # ImportError, or a CUDA library that fails to load
+        raise GPUUnavailable(
+            f"the GPU backend is not available: CuPy cannot be imported ({exc.__class__.__name__}: {exc}); "
+            "install bioaccel[gpu] on a machine with an NVIDIA GPU, or use --backend cpu"
+        ) from None
+    try:
+        count = cp.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        raise GPUUnavailable(
+            f"the GPU backend is not available: no CUDA device ({exc}); use --backend cpu"
+        ) from None
+    if count < 1:
+        raise GPUUnavailable("the GPU backend is not available: no CUDA device found; use --backend cpu")
+    return cp
+
+
+def require_gpu():
+    """Raise :class:`GPUUnavailable` unless a CUDA device can be used; return cupy."""
+    return cupy()
+
+
+def gpu_available():
+    try:
+        require_gpu()
+        return True
+    except GPUUnavailable:
+        return False
+
+
+def free_memory():
+    """Bytes free on the current device, counting the blocks CuPy's pool holds unused: the pool keeps
+    them for the next allocation (a repeated call of the same size then costs no cudaMalloc) and gives
+    them back itself when an allocation needs more."""
+    cp = require_gpu()
+    free, _total = cp.cuda.runtime.memGetInfo()
+    return int(free) + int(cp.get_default_memory_pool().free_bytes())
+
+
+def compute_capability():
+    """The current device's compute capability as an integer, e.g. 90 on Hopper."""
+    cp = require_gpu()
+    return int(cp.cuda.Device().compute_capability)
+
+
+def device_name():
+    cp = require_gpu()
+    return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"].decode()
+
+
+def kernel_source(package, filename):
+    """The text of the CUDA source ``filename`` shipped in ``package`` (e.g. ``bioaccel.fold.kernels``)."""
+    return resources.files(package).joinpath(filename).read_text()
+
+
+@functools.lru_cache(maxsize=None)
+def load_module(package, filename, name_expressions=(), options=()):
+    """Compile ``filename`` once per process (CuPy also caches on disk) and return the RawModule.
+
+    ``name_expressions`` are the C++ template instantiations to compile, e.g. ``("fill<short, 64>",)``;
+    get each kernel with ``module.get_function(expression)``. Compiles for the device's architecture
+    (``sm_90`` on Hopper, where the DPX instructions exist).
+    """
+    cp = require_gpu()
+    arch = f"-arch=sm_{compute_capability()}"
+    include = f"-I{resources.files(package)}"          # for the .cuh headers beside the .cu files
+    return cp.RawModule(
+        code=kernel_source(package, filename),
+        options=("--std=c++17", arch, include, *options),
+        name_expressions=tuple(name_expressions),
+    )

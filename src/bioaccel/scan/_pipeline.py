@@ -1,0 +1,521 @@
+"""SCAN and MULTIPLESCAN: the binding sites of many motifs in many sequences, on both strands.
+
+How a scan runs:
+
+1. Each motif's score threshold: by default the exact threshold of P-value ``pvalue`` (the smallest
+   score whose P-value is at most ``pvalue``, from the motif's exact score distribution: the number
+   ``bioaccel motif threshold`` prints), or the score ``threshold`` given. A motif is scanned on the
+   forward strand and, as its reverse complement, on the reverse strand; under a background that is
+   not strand-symmetric the reverse complement gets its own threshold and P-values.
+2. The sequences are read in chunks that overlap by the longest motif less one letter (a window lies
+   whole in exactly one chunk), so memory is bounded by the chunk size whatever the genome's length,
+   and every chunk is scanned on every core (:mod:`._cpu`) or on the GPU (:mod:`._gpu`).
+   Windows holding a letter other than A, C, G, T/U are skipped, as FIMO skips them (MOODS 1.9.4 skips
+   them too, but misses hits of motifs shorter than its window that end at an N or a sequence's end).
+3. Hits are priced in batches: each hit's exact P-value (:mod:`._pvalues`); at the end, each
+   motif's q-values (Benjamini-Hochberg over every window scored on every strand scanned, as FIMO
+   counts tests; windows that were not hits count as P = 1).
+
+Scores are integer sums on the motif's grid (:mod:`._integer`), so every variant, on the CPU and the
+GPU, reports the same hits with the same scores; the score is shown in the motif's own units.
+"""
+import collections
+import dataclasses
+import math
+import os
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from ..inputs.chunks import CHUNK, read_chunks, split_codes
+from ..runtime.parallel import threads as using_threads
+from ..inputs.fasta import as_records
+from ..motif._exact import Grid, exact_thresholds
+from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
+from ._plan import FEW, ScanPlan, layouts
+from ._bounds import PriceBounds
+from ._price import FLOOR_MARGIN, price, price_best
+from ._pvalues import PriceCache
+from ._variants import SCAN_VARIANTS
+
+DEFAULT_PVALUE = 1e-4
+#: FIMO's default for --max-stored-hits.
+MAX_STORED_HITS = 100_000
+#: Hits priced (P-values) together: each motif's distinct scores in one search.
+PRICE_BATCH = 1 << 22
+#: Batches waiting for their P-values while the scan goes on (each up to PRICE_BATCH hits, ~250 MB):
+#: enough to cover the first batch's searches (3.7 s on an H100 machine's 16 cores for every JASPAR 2024
+#: CORE matrix, while the GPU scans a batch in 0.3-0.4 s), so the scan does not wait for them.
+IN_FLIGHT = 10
+#: Chunks read ahead on a thread of their own (each ~4 MB of codes).
+READ_AHEAD = 2
+MAX_SLICE = 8
+
+
+@dataclass
+class ScanSetup:
+    """What a scan of these motifs needs before the first letter: the motifs, each one's threshold
+    (``thresholds[k]``: a :class:`~._result.Threshold`, or the score given), the :class:`ScanPlan`
+    of the entries that can be hit, and each entry's score distribution for P-values."""
+
+    motifs: list
+    thresholds: list
+    plan: ScanPlan
+    strands: tuple
+    grids: list = field(default_factory=list)
+    #: distribution of (motif k, strand s): dist_index[k, s] into ``dists``, (Grid, Background) pairs
+    dist_index: np.ndarray = None
+    dists: list = field(default_factory=list)
+    inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
+    priced: PriceCache = None                       # the P-values priced so far
+    bounds: PriceBounds = None                      # certified bounds on them, made when asked for
+
+    @property
+    def longest(self) -> int:
+        return max((m.length for m in self.motifs), default=1)
+
+
+def _strand_symmetric(background) -> bool:
+    f = background.letter_frequencies
+    close = lambda a, b: abs(a - b) <= 1e-8 + 1e-5 * abs(b)     # noqa: E731 -- np.isclose, 20 times faster
+    return background.order == 0 and close(f[0], f[3]) and close(f[1], f[2])
+
+
+def _grid_value(threshold, grid):
+    """A Threshold's score as a grid value (exact: the score is a grid value / 2**bits), None if no
+    word reaches it."""
+    if not math.isfinite(threshold.score):
+        return None
+    return int(round(threshold.score * 2.0 ** grid.bits))
+
+
+def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), slice_length=4) -> ScanSetup:
+    """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions.
+
+    >>> from bioaccel.motif import PSSM
+    >>> setup = prepare([PSSM(np.eye(4)[:2])], pvalue=0.1)
+    >>> setup.thresholds[0].score, setup.plan.entries
+    (2.0, 2)
+    """
+    motifs = list(motifs)
+    grids = [Grid.of(m) for m in motifs]
+    rc = [m.reverse_complement() if 1 in strands and not _strand_symmetric(m.background) else None
+          for m in motifs]
+    laid_out = None
+    if threshold is None:
+        asked = [(m, pvalue) for m in motifs] + [(r, pvalue) for r in rc if r is not None]
+        if len(motifs) > FEW:            # (fewer entries open with a table of their own: see ScanPlan.build)
+            # the searches run without the GIL on every core; meanwhile this thread builds the plan's
+            # tables (0.4 s of Python for all 2,346 JASPAR 2024 CORE matrices on an H100 machine)
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                searching = pool.submit(exact_thresholds, asked)
+                laid_out = layouts(grids, strands, slice_length)
+                found = searching.result()
+        else:
+            found = exact_thresholds(asked) if asked else []
+        forward = found[:len(motifs)]
+        reverse = iter(found[len(motifs):])
+        cuts, shown = [], []
+        for m, g, r, t in zip(motifs, grids, rc, forward):
+            t_rc = next(reverse) if r is not None else t
+            cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
+            shown.append(t)
+    else:
+        cuts = [g.admits(threshold) for g in grids]
+        shown = [float(threshold)] * len(motifs)
+    plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands, layouts=laid_out)
+    dist_index = np.zeros((len(motifs), 2), dtype=np.int64)
+    dists = []
+    for k, (m, g, r) in enumerate(zip(motifs, grids, rc)):
+        dist_index[k, 0] = len(dists)
+        dists.append((g, m.background))
+        if r is None:
+            dist_index[k, 1] = dist_index[k, 0]
+        else:
+            dist_index[k, 1] = len(dists)
+            dists.append((Grid.of(r), m.background))
+    setup = ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
+    setup.bounds = PriceBounds(setup)
+    return setup
+
+
+# ---- sequences ----------------------------------------------------------------------------------------
+
+def _is_path(sequences) -> bool:
+    if isinstance(sequences, os.PathLike):
+        return True
+    return isinstance(sequences, str) and (sequences == "-" or os.path.isfile(sequences))
+
+
+def chunks(sequences, *, size=CHUNK, overlap=0):
+    """The chunks of ``sequences``: a FASTA file (path, ``-`` for standard input), or what
+    :func:`bioaccel.inputs.fasta.as_records` takes (strings, records, (id, sequence) pairs). Empty
+    sequences have no chunks."""
+    if _is_path(sequences):
+        yield from read_chunks(os.fspath(sequences), size=size, overlap=overlap, allow_empty=True)
+        return
+    for record in as_records(sequences):
+        yield from split_codes(record.id, record.description, record.codes, size=size, overlap=overlap)
+
+
+def read_ahead(source, depth=READ_AHEAD):
+    """The chunks of ``source`` (an iterator of :class:`~bioaccel.inputs.chunks.Chunk`), read on a
+    thread of their own up to ``depth`` ahead, each with its own copy of its codes (the reader reuses
+    its buffer): reading 100 Mb of FASTA took 1.4-2 s of the scan's host thread on an H100 machine.
+    An error of the reader is raised here, where the chunk it stopped would have come.
+
+    >>> from bioaccel.inputs.chunks import split_codes
+    >>> [c.start for c in read_ahead(split_codes("r", "", np.arange(7), size=3))]
+    [0, 3, 6]
+    """
+    done = object()
+    ready = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item):
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def work():
+        try:
+            for chunk in source:
+                if not put(dataclasses.replace(chunk, codes=chunk.codes.copy())):
+                    return
+            put(done)
+        except BaseException as exc:       # noqa: BLE001 -- handed to the consumer, raised there
+            put(exc)
+
+    reader = threading.Thread(target=work, name="bioaccel-read", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = ready.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
+
+
+def valid_windows(codes, windows, lengths) -> np.ndarray:
+    """For each length m of ``lengths``: how many of the first ``windows`` windows of m letters of
+    ``codes`` hold only A, C, G, T (the windows a scan tests).
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> valid_windows(encode("ACGNACGT"), 8, np.array([1, 3])).tolist()     # runs of 3 and 4 letters
+    [7, 3]
+    """
+    return _valid_windows(codes, int(windows), np.asarray(lengths, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _valid_windows(codes, windows, lengths):
+    # one pass over the runs of A, C, G, T without the GIL: NumPy's six passes over each chunk (compare,
+    # pad, cast, diff, ...) held the scan's host thread 0.7 s in 100 Mb (an H100 machine)
+    out = np.zeros(lengths.shape[0], np.int64)
+    n = codes.shape[0]
+    i = 0
+    while i < n:
+        if codes[i] > 3:
+            i += 1
+            continue
+        start = i
+        while i < n and codes[i] <= 3:
+            i += 1
+        if start >= windows:                    # the runs from here on start no window tested
+            break
+        for k in range(lengths.shape[0]):       # window starts in the run [start, i): [start, last)
+            last = min(i - lengths[k] + 1, windows)
+            if last > start:
+                out[k] += last - start
+    return out
+
+
+# ---- the scan -----------------------------------------------------------------------------------------
+
+@dataclass
+class ScanState:
+    """What a scan has seen so far: the sequence names (hits refer to them by index), each motif's
+    number of tests, the letters read, and the hits dropped by ``max_stored_hits``."""
+
+    names: list = field(default_factory=list)
+    tests: np.ndarray = None
+    letters: int = 0
+    dropped: int = 0
+    cut: float = math.inf          # hits with this P-value or a larger one are dropped (max_stored_hits)
+    floor_cut: float = math.inf    # the batches' own cuts so far (pricing thread): see _note_cut
+    bound_cut: float = math.inf    # the batches' cuts from upper bounds so far: see bound_floor
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def drop(self, count, cut=math.inf) -> None:
+        """Count ``count`` hits dropped and lower the cut to ``cut``: from the pricing thread and the
+        consumer's, so under a lock (``+=`` on an attribute is not atomic between threads)."""
+        with self._lock:
+            self.dropped += int(count)
+            self.cut = min(self.cut, cut)
+
+
+class Scanner:
+    """Scans chunks with one backend and variant: ``submit(codes, windows)`` starts a chunk and returns
+    a function that gives its hits ``(entry, start, units)``. On the GPU the scan runs while the host
+    goes on (reads the next chunk, prices the last one's hits); on the CPU it is done on submission."""
+
+    def __init__(self, plan, backend, variant):
+        self.plan = plan
+        self.backend = backend
+        self.variant = variant
+        self._gpu = None
+        if backend == "gpu" and plan.entries:
+            from ._gpu import GpuScanner
+
+            self._gpu = GpuScanner(plan, variant)
+
+    def submit(self, codes, windows):
+        if self.plan.entries == 0:
+            empty = np.zeros(0, np.int64)
+            return lambda: (empty, empty, empty)
+        if self.backend == "gpu":
+            return self._gpu.submit(codes, windows)
+        from ._cpu import scan_chunk
+
+        found = scan_chunk(self.plan, codes, windows, self.variant)
+        return lambda: found
+
+    def scan(self, codes, windows):
+        return self.submit(codes, windows)()
+
+    def withhold_below(self, floor) -> None:
+        """Hits of entry e scoring below ``floor[e]`` only counted from now on, where the backend can
+        (the GPU's ``fused`` kernels: :meth:`._gpu.GpuScanner.withhold_below`)."""
+        if self._gpu is not None:
+            self._gpu.withhold_below(floor)
+
+    def take_withheld(self) -> int:
+        """How many hits were withheld since the last call."""
+        return self._gpu.take_withheld() if self._gpu is not None else 0
+
+
+def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
+    # kernels write hits in whatever order their threads find them: sorted here, so that streamed
+    # output (--text, iter_scan) is the same on every run, variant, thread count and backend
+    plan = setup.plan
+    if not in_key_order(pos, entry, max(plan.entries, 1)):           # (the GPU's come sorted)
+        order = np.argsort(pos.astype(np.int64) * max(plan.entries, 1) + entry)    # by position, then entry
+        entry, pos, units = entry[order], pos[order], units[order]
+    return Hits(*chunk_hits(chunk.codes, entry, pos, units, plan.motif_of, plan.strand_of, plan.length,
+                            chunk.start, sequence, words))
+
+
+def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
+                 state=None, on_chunk=None, batch=PRICE_BATCH, best=None):
+    """Yield the hits of ``sequences`` in priced batches (:class:`Hits`, P-values filled, q-values not),
+    in sequence order (by start, then motif and strand). ``state`` (a :class:`ScanState`) collects
+    names, tests and drops; ``on_chunk(chunk)`` is called after each chunk (progress bars). Hits whose
+    P-value is at or above ``state.cut`` (set by :func:`collect` when it prunes) are left out and counted
+    in ``state.dropped``; with ``best`` (:func:`collect`'s ``max_stored_hits``) a batch is also cut
+    to its own ``best`` hits of smallest P-value, which sets ``state.cut`` from the first batch on. Each
+    batch is priced on a thread of its own while the next one is read and
+    scanned (on the GPU, the scan of a chunk also runs while the host reads the next)."""
+    state = state if state is not None else ScanState()
+    state.tests = np.zeros(len(setup.motifs), np.int64) if state.tests is None else state.tests
+    variant = SCAN_VARIANTS.resolve(variant, backend)
+    scanner = Scanner(setup.plan, backend, variant)
+    lengths = np.array([m.length for m in setup.motifs], dtype=np.int64)
+    distinct = np.unique(lengths)
+    where = np.searchsorted(distinct, lengths)
+    found = _Found(setup, on_chunk, state)
+    current = None
+    started = None                 # the chunk being scanned: (chunk, sequence, result)
+    priced = collections.deque()   # the batches being priced, in order
+    batches = 0                    # taken full (found.count >= batch)
+    floor = None                   # with best: the floor the chunks scanned now are held to
+    pricing = ThreadPoolExecutor(max_workers=1)
+    try:
+        with using_threads(threads):
+            for chunk in read_ahead(chunks(sequences, size=chunk_size, overlap=setup.longest - 1)):
+                if chunk.start == 0 or current != chunk.record:
+                    state.names.append(chunk.record)
+                    current = chunk.record
+                sequence = len(state.names) - 1
+                state.tests += valid_windows(chunk.codes, chunk.windows, distinct)[where] * len(setup.strands)
+                state.letters += chunk.windows
+                result = scanner.submit(chunk.codes, chunk.windows)
+                if started is not None:
+                    # held to the floor of every batch taken before now (the GPU withheld those below the
+                    # floor when it was submitted): the same hits on every run and backend
+                    found.add(*started, floor)
+                    state.drop(scanner.take_withheld())
+                started = (chunk, sequence, result)
+                if found.count >= batch:
+                    pending = found.take()
+                    if best is not None:
+                        # the chunks from here on are held to the floor this batch's bounds set (no
+                        # waiting for its P-values): which hits reach pricing, and so which values are
+                        # searched together, is the same on every run and backend
+                        floor = bound_floor(setup, state, pending, best)
+                        if floor is not None:
+                            scanner.withhold_below(floor)
+                    priced.append(pricing.submit(_priced, setup, pending, threads, state, best, state.bound_cut, True))
+                    batches += 1
+                # batches are yielded in order as their pricing ends; scanning waits only when
+                # IN_FLIGHT batches are queued (memory)
+                while priced and (priced[0].done() or len(priced) > IN_FLIGHT):
+                    yield priced.popleft().result()
+            if started is not None:
+                found.add(*started, floor)
+                state.drop(scanner.take_withheld())
+        if found.count:
+            # a scan of one batch prices every hit: its P-values are then those of the same motifs scanned in
+            # any groups (the batch layer's, scan/_jobs.py), since which values a search answers
+            # together moves the last bits of a sum (and a bound's grid)
+            priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, state.bound_cut,
+                                         batches > 0))
+        while priced:
+            yield priced.popleft().result()
+    finally:
+        pricing.shutdown(wait=False, cancel_futures=True)
+
+
+class _Found:
+    """The hits of the chunks scanned since the last batch was taken."""
+
+    def __init__(self, setup, on_chunk, state):
+        self.setup = setup
+        self.on_chunk = on_chunk
+        self.state = state
+        self.words = (setup.longest + 31) // 32
+        self.pending, self.count = [], 0
+
+    def add(self, chunk, sequence, result, floor=None):
+        entry, pos, units = result()
+        if floor is not None and entry.shape[0]:
+            # below the floor a hit cannot be kept (the GPU's fused kernels withheld these already)
+            keep = units >= floor[entry]
+            below = entry.shape[0] - int(np.count_nonzero(keep))
+            if below:
+                entry, pos, units = entry[keep], pos[keep], units[keep]
+                self.state.drop(below)
+        if entry.shape[0]:
+            self.pending.append(_hits_of_chunk(self.setup, chunk, sequence, entry, pos, units, self.words))
+            self.count += entry.shape[0]
+        if self.on_chunk is not None:
+            self.on_chunk(chunk)
+
+    def take(self) -> list:
+        pending, self.pending, self.count = self.pending, [], 0
+        return pending
+
+
+def _priced(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=False):
+    """The hits of ``pending`` (a batch: Hits of its chunks) priced and cut; with ``best`` and ``lazy``
+    only those that may be kept are priced (:func:`._price.price_best`), below the smaller of the
+    batches' cuts so far (``state.floor_cut``, this thread's) and ``bound_cut`` (:func:`bound_floor`'s
+    when the batch was taken)."""
+    # state.cut is the smallest P-value already dropped: a hit at it or above can never be kept, one
+    # below it may still be (keeping only those <= the largest kept P-value lost hits that the
+    # final pruning would keep, when ties at an earlier cut had left fewer than max_stored_hits)
+    cut = state.cut
+    if math.isfinite(cut):
+        # once a genome's first batches are priced nearly every value is known: each chunk's hits are
+        # looked up and cut on their own and only the few kept are copied (a whole batch of 6 M hits
+        # joined first took 0.3 s of this thread per batch on an H100 machine). A batch with a value
+        # not yet known is priced as below, so which values are searched together stays the same.
+        looked = [setup.priced.look_up_hits(setup.dist_index, part) for part in pending]
+        if not any(missing.any() for _, missing in looked):
+            kept = []
+            for part, (p, _) in zip(pending, looked):
+                part.pvalue[:] = p
+                keep = p < cut
+                state.drop(keep.size - np.count_nonzero(keep))
+                kept.append(part.take(keep))
+            _note_cut(state, np.concatenate([p for p, _ in looked]) if looked else np.zeros(0), best)
+            return Hits.concat(kept)
+    if best is None or not lazy:
+        hits = Hits.concat(pending)
+        price(setup, hits, threads)
+    else:
+        # only what may be among the best (the rest left at P = inf, and dropped here), the batch's
+        # chunks priced and cut apart: joining 6 M hits first cost this thread 0.4 s on an H100 machine
+        price_best(setup, pending, best, threads, min(state.floor_cut, bound_cut))
+        total = sum(len(part) for part in pending)
+        hits = Hits.concat([part.take(np.flatnonzero(np.isfinite(part.pvalue))) for part in pending])
+        state.drop(total - len(hits))
+    _note_cut(state, hits.pvalue, best)
+    if math.isfinite(cut):
+        keep = hits.pvalue < cut
+        state.drop(keep.size - np.count_nonzero(keep))
+        hits = hits.take(keep)
+    if best is not None and len(hits) > best:
+        # a hit at or above this batch's own cut has `best` better ones already, so is never kept
+        kept, batch_cut = hits.best(best)
+        state.drop(len(hits) - len(kept), batch_cut)
+        hits = kept
+    return hits
+
+
+def _note_cut(state, pvalues, best):
+    """With ``best``: ``state.floor_cut`` lowered to this batch's own cut (pricing thread only, batches in
+    order), which unlike ``state.cut`` (also lowered by :func:`collect`) does not depend on timing."""
+    if best is not None and pvalues.size > best:
+        state.floor_cut = min(state.floor_cut, float(np.partition(pvalues, best)[best]))
+
+
+def bound_floor(setup, state, pending, best):
+    """With ``best``: the floor (per plan entry, grid units) that the chunks scanned from now on are held
+    to, from the upper bounds of this batch's hits (``pending``, Hits of its chunks) and of the batches
+    before: theta = the smallest of their (``best`` + 1)-th smallest upper bounds is at least the
+    P-value the scan's final cut will have, and a hit whose lower bound is at or above theta can never be
+    kept (:class:`._bounds.PriceBounds`). None while no batch has had more than ``best`` hits.
+
+    >>> from bioaccel.motif import PSSM
+    >>> from bioaccel.scan._hits import Hits
+    >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1, strands=(0,))
+    >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits
+    >>> hits = Hits(np.zeros(50, np.int32), np.zeros(50, np.int8), np.zeros(50, np.int32), np.arange(50),
+    ...             units, np.zeros((50, 1), np.uint64), np.zeros(50), np.zeros(50))
+    >>> floor = bound_floor(setup, ScanState(), [hits], best=5)     # theta = P(S >= 2) = 10/64
+    >>> [bool(score << setup.grids[0].bits >= floor[0]) for score in (3, 2, 1)]   # P(S >= 1) = 37/64
+    [True, True, False]
+    """
+    if sum(len(part) for part in pending) > best:
+        upper = np.concatenate([setup.bounds.of_hits(setup.dist_index, part)[1] for part in pending])
+        state.bound_cut = min(state.bound_cut, float(np.partition(upper, best)[best]))
+    if not math.isfinite(state.bound_cut):
+        return None
+    plan = setup.plan
+    floors = setup.bounds.floors(state.bound_cut * (1.0 + FLOOR_MARGIN))
+    return np.maximum(floors[setup.dist_index[plan.motif_of, plan.strand_of]], plan.threshold)
+
+
+def collect(setup, sequences, *, max_stored_hits=MAX_STORED_HITS, qvalues=True, state=None, **options):
+    """Every hit of ``sequences`` (at most ``max_stored_hits``, the best by P-value; None: no limit),
+    q-values filled when ``qvalues``, in FIMO's order; and the :class:`ScanState`."""
+    state = state if state is not None else ScanState()
+    kept = []
+    stored = 0
+    for hits in scan_batches(setup, sequences, state=state, best=max_stored_hits, **options):
+        kept.append(hits)
+        stored += len(hits)
+        if max_stored_hits is not None and stored > max_stored_hits:
+            merged, cut = Hits.concat(kept).best(max_stored_hits)
+            state.drop(stored - len(merged), cut)
+            kept, stored = [merged], len(merged)
+    hits = Hits.concat(kept) if kept else Hits.empty((setup.longest + 31) // 32)
+    if qvalues:
+        add_qvalues(hits, state.tests)
+    return hits.take(hits.fimo_order()), state
+
+
+# ---- the API ------------------------------------------------------------------------------------------
