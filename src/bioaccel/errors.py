@@ -32,6 +32,11 @@ class ResourceError(BioaccelError, MemoryError):
     """A problem that will not fit in the memory available; the message gives the estimate and a way out."""
 
 
+class OutputError(BioaccelError, OSError):
+    """An output that could not be written (a full disk, a file system gone read-only): the message
+    names the option and the path; nothing half-written is left in place."""
+
+
 class GPUUnavailable(BioaccelError, RuntimeError):
     """The GPU backend was asked for but there is no usable CUDA device or no CuPy."""
 

@@ -183,7 +183,7 @@ def _run_in_worker(args, stdout, stderr):
 
 def console_main():
     """The ``bioaccel`` executable: ``main()``'s status; after an interruption it exits at once, even
-    while the worker thread is still inside a kernel."""
+    while the worker thread is still inside a kernel or a local cluster is open."""
     import os
 
     try:
@@ -191,11 +191,35 @@ def console_main():
     except KeyboardInterrupt:              # before the run started (imports, parsing)
         print("bioaccel: interrupted", file=sys.stderr)
         code = 130
-    if abandoned is not None and abandoned.is_alive():
+    if code in (130, TERMINATED) or (abandoned is not None and abandoned.is_alive()):
+        # Interrupted: exit now. The interpreter's own exit would first close a local Dask cluster
+        # (seconds) and wait for a kernel to return; its workers end with this process anyway.
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except Exception:
                 pass
         os._exit(code)
-    sys.exit(code)
+    sys.exit(_flushed(code))
+
+
+def _flushed(code):
+    """``code``, once what is left in standard output's buffer is written; when it cannot be (a full
+    disk, ``> /dev/full``), one line and status 2 rather than Python's message at exit (standard output
+    is pointed at /dev/null first, so the interpreter's own last flush finds nothing to fail on)."""
+    import os
+
+    try:
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:                 # `bioaccel fold big.fa | head`
+        problem = None
+    except OSError as exc:
+        problem = (exc.strerror or str(exc)).lower()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    if problem is None:
+        return code
+    if code == 0:
+        print(f"bioaccel: error: standard output: cannot write ({problem})", file=sys.stderr)
+    return 2 if code == 0 else code

@@ -86,6 +86,23 @@ def resolve_gpus(gpus) -> list:
     return list(gpus)
 
 
+def _quiet_resource_tracker():
+    """Start multiprocessing's resource tracker (once per process) with its warnings off. A run stopped
+    by Ctrl-C exits without closing its local cluster (the workers end with it), and the tracker would
+    then print a warning about the workers' semaphores that means nothing to a person."""
+    from multiprocessing import resource_tracker
+
+    before = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = "ignore"      # read by the tracker's process as it starts
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if before is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = before
+
+
 def local_cluster(*, workers=0, gpus=()):
     """A cluster on this machine: ``workers`` CPU workers and one worker per device of ``gpus``, each a
     process of one Dask thread (the family's code uses several cores inside one item), without
@@ -98,6 +115,7 @@ def local_cluster(*, workers=0, gpus=()):
             quiet, resources={GPU: 1}, env={"CUDA_VISIBLE_DEVICES": str(device)})}
     if not specs:
         raise InvalidParameter("a local cluster needs at least one worker (--workers N or --gpus)")
+    _quiet_resource_tracker()
     # the scheduler always serves HTTP: on a free port, never a busy 8787 (another cluster's)
     return dd.SpecCluster(workers=specs, silence_logs=logging.CRITICAL,
                           scheduler={"cls": dd.Scheduler, "options": {"dashboard_address": ":0"}})

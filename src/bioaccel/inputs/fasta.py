@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .files import display_name, open_text
+from .files import display_name, is_regular_file, open_text
 from .alphabet import describe_letter, encode, first_invalid
 from ..errors import InputError
 
@@ -89,8 +89,9 @@ def read_fasta(path):
 
 def scan_lengths(path):
     """The length of each record of the FASTA file ``path``, read quickly (letters are not checked:
-    :func:`read_fasta` does that); None for standard input, which cannot be read twice. Used to
-    estimate the time and memory of a whole batch before its first record.
+    :func:`read_fasta` does that); None for standard input, a named pipe (``<(zcat x.fa.gz)``) or any
+    other file that is not a regular one, since those cannot be read twice. Used to estimate the time
+    and memory of a whole batch before its first record.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
@@ -98,7 +99,7 @@ def scan_lengths(path):
     >>> scan_lengths(f.name), scan_lengths("-")
     ([6, 3], None)
     """
-    if str(path) == "-":
+    if not is_regular_file(path):
         return None
     lengths = []
     with open_text(path, expected="a FASTA file") as handle:

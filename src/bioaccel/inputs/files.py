@@ -12,6 +12,7 @@ import gzip
 import io
 import lzma
 import os
+import stat
 import sys
 import zlib
 
@@ -30,6 +31,21 @@ def display_name(path) -> str:
     ('<stdin>', 'a.fa')
     """
     return "<stdin>" if str(path) == "-" else os.fspath(path)
+
+
+def is_regular_file(path) -> bool:
+    """Whether ``path`` is a regular file, which can be read twice (not ``-``, a named pipe such as a
+    shell's ``<(zcat x.fa.gz)``, a socket or a device).
+
+    >>> is_regular_file("-"), is_regular_file("/dev/null")
+    (False, False)
+    """
+    if str(path) == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True             # missing or unreadable: the reader says which, once
 
 
 def _compression(head: bytes):

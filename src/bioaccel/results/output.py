@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 
-from ..errors import InputError, InvalidParameter
+from ..errors import InputError, InvalidParameter, OutputError
 
 STDOUT = "-"
 _LOCK = threading.RLock()
@@ -47,6 +47,55 @@ def _umask():
 
 def _strerror(exc):
     return (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else str(exc)
+
+
+class Guarded:
+    """A handle whose write errors (a full disk, a closed device) become one :class:`OutputError` naming
+    the option and the path, so the command line says so in one line and the transaction is aborted.
+
+    >>> import io
+    >>> class Full(io.StringIO):
+    ...     def write(self, text):
+    ...         raise OSError(28, "No space left on device")
+    >>> Guarded(Full(), "-o", "/dev/full").write("x")
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.OutputError: -o /dev/full: cannot write (no space left on device)
+    """
+
+    def __init__(self, handle, option, path):
+        self.handle, self.option, self.path = handle, option, path
+
+    def _failed(self, exc):
+        where = "standard output" if self.path == STDOUT else f"{self.option} {self.path}"
+        return OutputError(f"{where}: cannot write ({_strerror(exc)})")
+
+    def write(self, data):
+        try:
+            return self.handle.write(data)
+        except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self):
+        try:
+            self.handle.flush()
+        except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def close(self):
+        try:
+            self.handle.close()
+        except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name):            # name, mode, fileno, seek ...: the handle's own
+        return getattr(self.handle, name)
 
 
 class Target:
@@ -152,7 +201,7 @@ class Outputs:
             _OPEN.add(self)
         try:
             for option, target in self.targets.items():
-                self.handles[option] = self._open(target, modes.get(option, "w"))
+                self.handles[option] = Guarded(self._open(target, modes.get(option, "w")), option, target.path)
         except BaseException:
             self.abort()
             raise

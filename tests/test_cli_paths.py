@@ -1,0 +1,70 @@
+"""The paths a user's shell takes: named pipes, full disks, Ctrl-C while Dask workers run.
+
+Each test runs the real ``bioaccel`` executable in a subprocess, since these are about file
+descriptors, signals and the interpreter's exit, which ``main([...])`` in-process does not see.
+"""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RNAS = ROOT / "examples" / "rnas.fa"
+
+
+def bioaccel(*args, stdout=subprocess.PIPE):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run([sys.executable, "-m", "bioaccel", *map(str, args)], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+
+
+def test_a_named_pipe_is_read_like_a_file(tmp_path):
+    """``bioaccel fold <(cat x.fa)``: a FIFO cannot be read twice, so no length pre-scan reads it first."""
+    fifo = tmp_path / "rnas.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(RNAS.read_bytes()))
+    writer.start()
+    piped = bioaccel("fold", fifo)
+    writer.join()
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == bioaccel("fold", RNAS).stdout
+    assert piped.stdout.count(">") == 3
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("how", ["-o", ">"])
+def test_a_full_disk_is_one_line_and_status_2(how):
+    if how == "-o":
+        done = bioaccel("fold", RNAS, "-o", "/dev/full")
+    else:
+        with open("/dev/full", "w") as full:
+            done = bioaccel("fold", RNAS, stdout=full)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("bioaccel fold: error: ") and "no space left on device" in lines[0]
+    assert ("/dev/full" in lines[0]) == (how == "-o")
+
+
+def test_ctrl_c_with_workers_is_one_line(tmp_path):
+    """SIGINT while local Dask workers run: status 130, one line, no traceback, no warning from the
+    workers' resource tracker; the output file is not created. (How long the exit takes is measured,
+    not asserted: about 0.3 s on the 2-core machine, where the interpreter's own exit took 4-6 s.)"""
+    out = tmp_path / "screen.tsv"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    run = subprocess.Popen([sys.executable, "-m", "bioaccel", "interact", "examples/sars-cov-svrna.fa",
+                            "examples/targets.fa", "--window-target", "128", "-o", str(out), "--workers", "2",
+                            "--quiet"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    time.sleep(6)            # the cluster started and working
+    assert run.poll() is None, run.communicate()[1]
+    run.send_signal(signal.SIGINT)
+    err = run.communicate(timeout=60)[1]
+    assert run.returncode == 130
+    assert err.strip().splitlines() == ["bioaccel interact: interrupted"], err
+    assert not out.exists()
