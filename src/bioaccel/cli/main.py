@@ -120,8 +120,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(stderr)
         return 2
-    prog = getattr(args, "prog", f"bioaccel {args.command}")
-    name = " ".join(prog.split()[:2])           # "bioaccel motif", as every error line starts
+    name = getattr(args, "prog", f"bioaccel {args.command}")     # "bioaccel motif threshold", as usage errors
     outcome = _run_in_worker(args, stdout, stderr)
     if isinstance(outcome, int):
         return outcome
@@ -131,7 +130,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
         print(f"{name}: {outcome}", file=stderr)
         return 70
     if isinstance(outcome, BioaccelError):
-        print(f"{name}: error: {outcome}", file=stderr)
+        print(f"{name}: error: {in_option_words(str(outcome), _command(parser, name))}", file=stderr)
         return 2
     if isinstance(outcome, KeyboardInterrupt):
         print(f"{name}: interrupted", file=stderr)
@@ -142,6 +141,37 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if isinstance(outcome, BrokenPipeError):  # e.g. `bioaccel fold big.fa | head`
         return 0
     raise outcome
+
+
+def _command(parser, prog):
+    """The (sub)parser whose ``prog`` is ``prog``."""
+    if parser.prog == prog:
+        return parser
+    for sub in _subparsers(parser).values():
+        found = _command(sub, prog)
+        if found is not None:
+            return found
+    return None
+
+
+def in_option_words(message: str, parser) -> str:
+    """``message`` with a leading parameter name of the API (``min_loop must be ...``) written as the
+    command's option (``--min-loop must be ...``), so that an error names what the user typed.
+
+    >>> p = Parser(prog="demo")
+    >>> _ = p.add_argument("--min-loop", type=int)
+    >>> in_option_words("min_loop must be a whole number from 0 to 1,000,000, got -1", p)
+    '--min-loop must be a whole number from 0 to 1,000,000, got -1'
+    >>> in_option_words("min_looped", p)
+    'min_looped'
+    """
+    word = message.split(" ", 1)[0]
+    if parser is None or word == message:
+        return message
+    for action in parser._actions:
+        if action.dest == word and action.option_strings:
+            return max(action.option_strings, key=len) + message[len(word):]
+    return message
 
 
 def _run_in_worker(args, stdout, stderr):

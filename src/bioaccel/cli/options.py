@@ -68,8 +68,8 @@ def add_backend_option(parser, backends=("cpu", "gpu"), registry=None):
 
 def add_quiet_option(parser):
     parser.add_argument("-q", "--quiet", action="store_true",
-                        help="no progress bar and no time estimate on standard error (neither is shown when "
-                             "standard error is not a terminal)")
+                        help="no time estimate, progress bar or summary line on standard error (the bar is drawn "
+                             "only when standard error is a terminal; the estimate of long work always)")
 
 
 def _whole_at_least(text, least):

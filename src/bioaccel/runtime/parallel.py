@@ -43,15 +43,23 @@ def available_cores() -> int:
 
 
 def resolve_threads(count: int) -> int:
-    """The thread count ``count`` asks for: 0 means every core Numba may use.
+    """The thread count ``count`` asks for: 0 means every core Numba may use; more than those is refused
+    (silently using fewer would make a benchmark or a cluster's plan say what did not happen).
 
     >>> resolve_threads(1)
     1
+    >>> resolve_threads(100_000)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: threads must be at most ... the cores this process may use (0: all of them), got 100000
     """
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
         raise InvalidParameter(f"threads must be 0 (all cores) or a positive whole number, got {shown(count)}")
     cores = numba.config.NUMBA_NUM_THREADS
-    return min(int(count), cores) if count else cores
+    if count > cores:
+        raise InvalidParameter(f"threads must be at most {cores}, the cores this process may use (0: all of them), "
+                               f"got {shown(count)}")
+    return int(count) if count else cores
 
 
 @contextlib.contextmanager
