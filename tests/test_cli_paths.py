@@ -3,6 +3,7 @@
 Each test runs the real ``bioaccel`` executable in a subprocess, since these are about file
 descriptors, signals and the interpreter's exit, which ``main([...])`` in-process does not see.
 """
+import io
 import os
 import signal
 import subprocess
@@ -68,3 +69,35 @@ def test_ctrl_c_with_workers_is_one_line(tmp_path):
     assert run.returncode == 130
     assert err.strip().splitlines() == ["bioaccel interact: interrupted"], err
     assert not out.exists()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_first_compile_is_announced_once_on_a_terminal():
+    """The notice comes from Numba's own compile event: a kernel compiled inside the block says so once
+    (two kernels, one line); a kernel already compiled, or a stream no person watches, says nothing."""
+    from numba import njit
+
+    from bioaccel.cli.progress import compile_notice
+
+    def make():
+        return njit(lambda x: x + 1), njit(lambda x: x * 2)
+
+    first, second = make()
+    shown = _Terminal()
+    with compile_notice("bioaccel demo", shown):
+        first(1), second(2)
+    assert shown.getvalue().splitlines() == [
+        "bioaccel demo: compiling kernels for this machine (first run only: they are cached)"]
+    again = _Terminal()
+    with compile_notice("bioaccel demo", again):
+        first(3)
+    assert again.getvalue() == ""
+    piped = io.StringIO()
+    third, _ = make()
+    with compile_notice("bioaccel demo", piped):
+        third(1)
+    assert piped.getvalue() == ""

@@ -179,12 +179,14 @@ def _run_in_worker(args, stdout, stderr):
     the KeyboardInterrupt / Terminated that stopped the wait)."""
     global abandoned
     from ..results.output import abort_all
+    from .progress import compile_notice
 
     box = {}
 
     def work():
         try:
-            box["code"] = int(args.run(args, stdout, stderr) or 0)
+            with compile_notice(getattr(args, "prog", "bioaccel"), stderr, getattr(args, "quiet", False)):
+                box["code"] = int(args.run(args, stdout, stderr) or 0)
         except BaseException as exc:        # handed to the main thread
             box["error"] = exc
 

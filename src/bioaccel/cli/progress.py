@@ -53,6 +53,39 @@ def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale
         bar.close()
 
 
+@contextlib.contextmanager
+def compile_notice(prog, stream=None, quiet=False):
+    """While the block runs, the first time Numba compiles a kernel (its cache on disk is empty: the
+    first run after installing, or after an upgrade) say so in one line on ``stream``, when a person
+    watches it (:func:`wanted`), so that a first run of 10-20 s does not look like a hang. Cached
+    kernels load without a word.
+
+    >>> import io
+    >>> with compile_notice("bioaccel fold", io.StringIO()):
+    ...     pass
+    """
+    stream = sys.stderr if stream is None else stream
+    if not wanted(quiet, stream):
+        yield
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print(f"{prog}: compiling kernels for this machine (first run only: they are cached)",
+                      file=stream, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
+
+
 #: Work expected to take longer than this (seconds) is announced on one line before it starts.
 ANNOUNCE_SECONDS = 10.0
 
