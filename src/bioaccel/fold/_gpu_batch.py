@@ -74,7 +74,7 @@ def _bins(keys, ids):
 
 def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk):
     sizes = _launch.SIZES
-    fold = kernel("nussinov_batch.cu", f"batch_fold<{sizes.batch_threads}>")
+    fold = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
         shared = shared_bytes(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
@@ -114,18 +114,20 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
     bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
-    finish = kernel("nussinov_fast.cu", f"batch_finish<{tag}, {T}>")
+    finish = kernel("nussinov_fast.cu", "batch_finish", tag, T)
     finish_shared = finish_shared_bytes(dtype, T)
     finish.max_dynamic_shared_size_bytes = finish_shared
     nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
     for d in range(nt):
         if d >= 2:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc), shared_mem=bulk_shared)
-        finish((nt - d, count), (T * 4,), (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
+            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc),
+                 shared_mem=bulk_shared)
+        finish((nt - d, count), (T * 4,),
+               (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
                shared_mem=finish_shared)
     longest = int(lengths[ids].max())
     stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
-    trace = kernel("nussinov_traceback.cu", f"batch_traceback<{tag}, {T}>")
+    trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
     trace((count,), (sizes.batch_traceback_threads,),
           (tables, tc, nt_, ids_dev, starts_dev, codes_dev, pm, np.int32(walk), stack, np.int32(longest + 2),
            out.scores, out.pair_to, out.chars, status))

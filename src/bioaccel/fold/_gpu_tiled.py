@@ -37,8 +37,10 @@ def cell_encoding(n, params, tile):
     so ``offset`` needs 8 T w <= 32767 (w <= 31 with 128-tiles); ``"int32"`` beyond.
 
     >>> from bioaccel.fold import FoldParams
-    >>> [cell_encoding(n, FoldParams(), 128) for n in (65_000, 100_000)], cell_encoding(100_000, FoldParams(gc=40), 128)
-    (['int16', 'offset'], 'int32')
+    >>> [cell_encoding(n, FoldParams(), 128) for n in (65_000, 100_000)]
+    ['int16', 'offset']
+    >>> cell_encoding(100_000, FoldParams(gc=40), 128)
+    'int32'
     """
     if params.cell_dtype(n) == np.int16:
         return "int16"
@@ -84,14 +86,15 @@ def table_bytes(n, params, tile):
 
 
 def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lanes=None):
-    """The ``kernel_name`` (fast_bulk, or batch_bulk for many tables) instantiation for ``score_type``
-    (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic shared memory in bytes."""
+    """The ``kernel_name`` (fast_bulk, the tiled fill's bulk product, or batch_bulk for many tables)
+    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic
+    shared memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
-    bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
+    bulk = kernel("nussinov_fast.cu", kernel_name, lanes, tile, 2, stage_bytes)
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
         shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
@@ -122,8 +125,9 @@ def finish_kernels(score_type, tile, form):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
-    for name, kind in (("fast_finish", "wavefront"), ("fast_finish_sub" if form == "sub" else "fast_finish", form)):
-        finish = kernel("nussinov_fast.cu", f"{name}<{tag}, {tile}>")
+    off_diagonal = "fast_finish_sub" if form == "sub" else "fast_finish"
+    for name, kind in (("fast_finish", "wavefront"), (off_diagonal, form)):
+        finish = kernel("nussinov_fast.cu", name, tag, tile)
         shared = finish_shared_bytes(score_type, tile, kind)
         finish.max_dynamic_shared_size_bytes = shared
         threads = 2 * tile if kind == "sub" else tile * FINISH_LANES

@@ -17,7 +17,7 @@
 #include "nussinov_common.cuh"
 
 // TILE is a template parameter (128 in production; the GPU tests shrink it to 32 so that small inputs
-// cross many tiles, see fold/_launch.py). A bulk block has (TILE/8)^2 threads, each 8 x 8 cells.
+// cross many tiles, tests/conftest.py). A bulk block has (TILE/8)^2 threads, each 8 x 8 cells.
 
 __device__ __forceinline__ unsigned dup16(int v) {
     unsigned u = (unsigned short)v;
@@ -862,34 +862,3 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr);
 }
-
-// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
-// name expressions a run asks for, and compiles faster without these.
-#ifndef __CUDACC_RTC__
-// Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
-#define FAST_KERNELS(T)                                                                                     \
-    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*); \
-    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int, const unsigned*);   \
-    template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish_sub<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*); \
-    template __global__ void fast_finish_sub<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*);
-FAST_KERNELS(128)
-FAST_KERNELS(32)
-template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Dup, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Dup, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Pre, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Pre, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-#define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
-    template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
-    template __global__ void batch_bulk<Int16x2Dup, T, 2, S16>(const short*, int*, int, int, long long, long long); \
-    template __global__ void batch_bulk<Int32x1, T, 2, S32>(const int*, int*, int, int, long long, long long);   \
-    template __global__ void batch_finish<short, T>(short*, int*, const code_t*, const long long*, const int*,   \
-                                                    const PairModel*, int, int, long long, long long);          \
-    template __global__ void batch_finish<int, T>(int*, int*, const code_t*, const long long*, const int*,       \
-                                                  const PairModel*, int, int, long long, long long);
-BATCH_TILED_KERNELS(128, 128, 64)
-BATCH_TILED_KERNELS(64, 128, 64)
-BATCH_TILED_KERNELS(32, 64, 64)
-#endif

@@ -116,8 +116,9 @@ __device__ __forceinline__ TileTask tile_task(int nb, int D, int tiles, int band
 // next product that reads this matrix); a result with no finite term becomes NEG_INF exactly. A
 // thread's rows are row0 + ROW_STEP x (ROW_STEP = 1: contiguous rows), its columns col0 onwards.
 template <typename P, int T, int RM, int WPT, int ROW_STEP>
-__device__ __forceinline__ void store_band_tile(typename P::cell_t* __restrict__ Ct, const typename P::word_t (&acc)[RM][WPT],
-                                                int col0, int row0, int i0, int j0, int n, int band, int accumulate) {
+__device__ __forceinline__ void store_band_tile(typename P::cell_t* __restrict__ Ct,
+                                                const typename P::word_t (&acc)[RM][WPT], int col0, int row0,
+                                                int i0, int j0, int n, int band, int accumulate) {
     typedef typename P::cell_t cell_t;
 #pragma unroll
     for (int x = 0; x < RM; ++x)
@@ -357,32 +358,3 @@ banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::c
     store_band_tile<P, T, RM, WPT, 1>(C + c_index[g] * matrix_cells + t * TILE_CELLS, acc, tx * RN, ty * RM, i0, j0,
                                       n, band, accumulate);
 }
-
-// The instantiations the host asks for (bioaccel/interact/_maxplus_gpu.py, name_expressions).
-#define BANDED_MAXPLUS(P, T, RM, RN, KS)                                                                     \
-    template __global__ void banded_maxplus<P, T, RM, RN, KS>(                                               \
-        const P::cell_t*, const P::cell_t*, P::cell_t*, const int*, const int*, const int*, int, int, int, \
-        int, int, int, int);
-// production (SIZES)
-BANDED_MAXPLUS(Int32Cells, 128, 8, 8, 16)
-BANDED_MAXPLUS(Int32Cells, 64, 8, 8, 16)
-BANDED_MAXPLUS(Int32Cells, 32, 4, 4, 16)
-BANDED_MAXPLUS(Int16PairCells, 128, 8, 16, 32)
-BANDED_MAXPLUS(Int16PairCells, 64, 4, 16, 32)
-BANDED_MAXPLUS(Int16PairCells, 32, 4, 4, 32)
-// alternatives the benchmark compares (ALTERNATIVES)
-BANDED_MAXPLUS(Int32Cells, 64, 4, 8, 16)
-BANDED_MAXPLUS(Int16PairCells, 128, 8, 8, 32)
-BANDED_MAXPLUS(Int16PairCells, 64, 8, 8, 32)
-BANDED_MAXPLUS(Int32Cells, 32, 4, 8, 16)
-BANDED_MAXPLUS(Int16PairCells, 32, 4, 8, 32)
-// the tests' small tiles (TEST_SIZES)
-BANDED_MAXPLUS(Int32Cells, 16, 4, 4, 16)
-BANDED_MAXPLUS(Int16PairCells, 16, 4, 4, 16)
-// int16 with A duplicated while staged (alternatives)
-#define BANDED_MAXPLUS_DUP(T, RM, RN, KS)                                                                    \
-    template __global__ void banded_maxplus_dup<Int16PairCells, T, RM, RN, KS>(                              \
-        const short*, const short*, short*, const int*, const int*, const int*, int, int, int, int, int, int, int);
-BANDED_MAXPLUS_DUP(32, 4, 4, 32)
-BANDED_MAXPLUS_DUP(32, 4, 8, 32)
-BANDED_MAXPLUS_DUP(64, 8, 8, 32)
