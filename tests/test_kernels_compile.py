@@ -37,6 +37,7 @@ def _entries(ptx):
 
 def test_kernel_sources_are_shipped():
     assert any(p.name == "nussinov_fast.cu" for p in CU_FILES)
+    assert (SHARED / "dpx.cuh").is_file()
 
 
 @pytest.mark.parametrize("which", ["production", "test"])

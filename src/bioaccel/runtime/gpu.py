@@ -65,7 +65,8 @@ def device_name():
     return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"].decode()
 
 
-#: The package of the CUDA headers every family's kernels may include.
+#: The package of the CUDA headers every family's kernels may include (dpx.cuh: the DPX lanes and the
+#: asynchronous copies of the max-plus products).
 SHARED_KERNELS = "bioaccel.runtime.kernels"
 
 

@@ -20,42 +20,24 @@
 // twice the smallest finite value: a sum with a padding operand never beats a real one. Results with
 // no finite term are written back as NEG_INF exactly (the clamp in the epilogue).
 
+#include "dpx.cuh"                 // runtime/kernels: DPX lanes, cp.async copies
+
 // int32 cells: one cell per 32-bit word, __viaddmax_s32 (SASS VIADDMNMX).
-struct Int32Cells {
+struct Int32Cells : DpxS32 {
     typedef int cell_t;
-    typedef int word_t;
-    static constexpr int PER_WORD = 1;
     static constexpr int NEG_INF = -(1 << 30);
     static constexpr int FLOOR = -(1 << 29);         // -2 x largest finite magnitude (2^28)
     __device__ static __forceinline__ word_t fill() { return NEG_INF; }
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s32(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int) { return w; }
 };
 
 // int16 cells: two adjacent columns per 32-bit word, __viaddmax_s16x2 (SASS VIADDMNMX.S16x2).
 // The A operand is the same cell in both lanes, made from a stored pair with __byte_perm.
-struct Int16PairCells {
+struct Int16PairCells : DpxS16x2 {
     typedef short cell_t;
-    typedef unsigned word_t;
-    static constexpr int PER_WORD = 2;
     static constexpr int NEG_INF = -(1 << 14);
     static constexpr int FLOOR = -2 * 5460;          // -2 x largest finite magnitude (5460 < 2^14 / 3)
     __device__ static __forceinline__ word_t fill() { return 0xC000C000u; }   // NEG_INF in both lanes
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s16x2(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
 };
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
 
 // The jagged tile layout of one matrix: nb tiles per side, D + 1 tiles in a full tile row.
 struct BandTiles {
