@@ -36,13 +36,13 @@ def host_kernels(sizes) -> dict:
     bioaccel.runtime.gpu.kernel for, and the alternatives the benchmarks compare."""
     f, b, m, s = sizes.fold, sizes.bpmax, sizes.maxplus, sizes.scan
     t, bt = f.tile, f.batch_tile
-    tiled = [("fast_bulk", (lanes, t, 2, stage_bytes(t, 2))) for lanes in (f.int16_lanes, "Int16x2Dup", "Int16x2")]
-    tiled += [("fast_bulk", ("Int16x2", t, 2, 64)),           # bench/nussinov_gpu_profile.py: 64-byte stages
-              ("fast_bulk", ("Int32x1", t, 2, stage_bytes(t, 4))),
+    tiled = [("tiled_bulk", (lanes, t, 2, stage_bytes(t, 2))) for lanes in (f.int16_lanes, "Int16x2Dup", "Int16x2")]
+    tiled += [("tiled_bulk", ("Int16x2", t, 2, 64)),           # bench/nussinov_gpu_profile.py: 64-byte stages
+              ("tiled_bulk", ("Int32x1", t, 2, stage_bytes(t, 4))),
               ("batch_bulk", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     for cell in ("short", "int"):
-        tiled += [("fast_finish", (cell, t)), ("fast_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
+        tiled += [("tiled_finish", (cell, t)), ("tiled_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [(name, (cell, arg)) for cell in ("short", "int")
@@ -55,7 +55,7 @@ def host_kernels(sizes) -> dict:
         bpmax += [(name, (cell, flag)) for flag in (False, True)
                   for name in ("bpmax_finish", "bpmax_finish_diagonal", "bpmax_diagonals")]
     kernels = {
-        "fold/kernels/nussinov_fast.cu": tiled,
+        "fold/kernels/nussinov_tiled.cu": tiled,
         "fold/kernels/nussinov_traceback.cu": traceback,
         "fold/kernels/nussinov_diagonal.cu": [("diagonal_cell_per_thread", ()),
                                               ("diagonal_cell_per_block", (f.two_kernel_block,)),

@@ -36,7 +36,7 @@ def _entries(ptx):
 
 
 def test_kernel_sources_are_shipped():
-    assert any(p.name == "nussinov_fast.cu" for p in CU_FILES)
+    assert any(p.name == "nussinov_tiled.cu" for p in CU_FILES)
     assert (SHARED / "dpx.cuh").is_file()
 
 
@@ -97,6 +97,6 @@ def test_host_kernels_compile_for_hopper(request, tmp_path, which, path):
 @needs_nvcc
 def test_tiled_kernels_use_dpx(tmp_path):
     """The max-plus updates compile to Hopper's DPX instructions (vimnmx / viaddmax in PTX, VIADDMNMX in SASS)."""
-    path = PACKAGE / "fold" / "kernels" / "nussinov_fast.cu"
-    ptx = _ptx(path, host_kernels(PRODUCTION)["fold/kernels/nussinov_fast.cu"], tmp_path)
+    path = PACKAGE / "fold" / "kernels" / "nussinov_tiled.cu"
+    ptx = _ptx(path, host_kernels(PRODUCTION)["fold/kernels/nussinov_tiled.cu"], tmp_path)
     assert re.search(r"\bvi?add\w*max|\bvimnmx|max\.s16x2", ptx), "no DPX-able max-plus found in the PTX"

@@ -7,10 +7,11 @@ the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths.
-* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_fast.cu) with a
+* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
-* longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`).
+* longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
+  :mod:`._gpu_fill`).
 
 Every path gives the CPU's scores and structures (the traceback rule of fold/_traceback.py).
 """
@@ -22,8 +23,9 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..errors import InternalError
 from . import _launch
+from ._gpu_fill import check_fits
 from ._gpu_table import POISON, kernel, pair_model, score_units, trace_structure
-from ._gpu_tiled import bulk_kernel, finish_shared_bytes, tiles_per_side
+from ._gpu_tiled import bulk_kernel, fill_tiled, finish_shared_bytes, tiles_per_side
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -114,7 +116,7 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
     bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
-    finish = kernel("nussinov_fast.cu", "batch_finish", tag, T)
+    finish = kernel("nussinov_tiled.cu", "batch_finish", tag, T)
     finish_shared = finish_shared_bytes(dtype, T)
     finish.max_dynamic_shared_size_bytes = finish_shared
     nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
@@ -135,9 +137,7 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
 
 def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
     """Sequences too long for a batch: one at a time, each filling the GPU."""
-    from ._gpu import check_fits
-    from ._gpu_tiled import fill_tiled
-    from ._traceback import dot_bracket
+    from ._traceback import dot_bracket        # (the CPU traceback module: imported only when needed)
 
     for k in ids.tolist():
         a, b = int(starts[k]), int(starts[k + 1])

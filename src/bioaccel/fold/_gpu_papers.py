@@ -1,4 +1,5 @@
-"""The papers' GPU Nussinov fills, each exact, each over an int32 table poisoned before the fill.
+"""The papers' GPU Nussinov fills (the published GPU designs bioaccel compares its own with), each
+exact, each over an int32 table poisoned before the fill.
 
 ``diagonal``       Chang et al. as Li, Ranka & Sahni describe it: one launch per diagonal; a thread, a
                    block or all blocks per cell in the initial, middle and final stages; mirrored

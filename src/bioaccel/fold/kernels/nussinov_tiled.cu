@@ -1,4 +1,4 @@
-// bioaccel's own GPU Nussinov fill (variant "fast", the default of --backend gpu).
+// bioaccel's own GPU Nussinov fill (variant "tiled", the default of --backend gpu).
 //
 // The half-open table V (see nussinov_common.cuh) is stored as TILE x TILE tiles of the upper triangle,
 // each tile contiguous (TiledLayout): only the cells the recurrence defines are allocated. Tiles are
@@ -330,7 +330,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 
 template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
-fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+tiled_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
           int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
     bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
 }
@@ -787,7 +787,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
-fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+tiled_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
             const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
     finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
 }
@@ -795,7 +795,7 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
 // At most 128 registers a thread (two blocks' worth): a bulk block (256 x 128) must fit beside it.
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
-fast_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+tiled_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
                 const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
                 unsigned* __restrict__ Adup) {
     finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases, Adup);
