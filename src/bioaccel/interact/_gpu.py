@@ -210,16 +210,17 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     finish(S2, S2, 0, 1, self_=True)
     if cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
-        kernel, threads = _kernel("bpmax_products_packed", tr, tc, sizes.chunk), (tr // 4) * (tc // 8)
+        name, arguments, threads = "bpmax_products_packed", (tr, tc, sizes.chunk), (tr // 4) * (tc // 8)
     else:
         tr, tc = sizes.tile_rows, sizes.tile_cols
-        kernel, threads = _kernel("bpmax_products", cell, tr, tc, sizes.chunk), (tr // 4) * (tc // 4)
-    products = _timed(kernel, timings, "products")
+        name, arguments, threads = "bpmax_products", (cell, tr, tc, sizes.chunk), (tr // 4) * (tc // 4)
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     if variant == "banded-library":
         products = _timed(_library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
                           timings, "products")
+    else:
+        products = _timed(_kernel(name, *arguments), timings, "products")
     for l1 in range(1, L1 + 1):
         mats = M - l1 + 1
         if variant == "banded-library":
