@@ -137,7 +137,8 @@ def main(argv=None):
     rng = random.Random(2021)
     print(f"# {_gpu.device_name()}, {os.cpu_count()} CPU cores, load average {os.getloadavg()}", flush=True)
     windowed = InteractParams(window_target=128)
-    shapes = [(23, n, windowed) for n in ((1000, 5000, 20000) if args.quick else (1000, 2000, 5000, 10000, 20000, 100000))]
+    lengths = (1000, 5000, 20000) if args.quick else (1000, 2000, 5000, 10000, 20000, 100000)
+    shapes = [(23, n, windowed) for n in lengths]
     shapes += [(23, n, InteractParams()) for n in ((200, 500) if args.quick else (200, 500, 1000, 2000))]
     rows = []
     for M, N, params in shapes:
@@ -170,7 +171,8 @@ def main(argv=None):
     for r in rows:
         cpu = f"{r['cpu_tiled_s']:.3f}" if "cpu_tiled_s" in r else ""
         speed = f"{r['gpu_speedup']:.0f}x" if "gpu_speedup" in r else ""
-        print(f"| {r['variant']} | {r['M']} x {r['N']:,} | {r['window'] or 'none'} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
+        print(f"| {r['variant']} | {r['M']} x {r['N']:,} | {r['window'] or 'none'} | {r['products_s']:.4f} | "
+              f"{r['finish_s']:.4f} | "
               f"{r['end_to_end_s']:.4f} | {r['updates_per_s'] / 1e12:.2f} T | {r['fraction_int32']:.1%} | "
               f"{r['fraction_int16x2']:.1%} | {cpu} | {speed} |")
     print(f"\nscreen: {scr['svrnas']} svRNAs x {scr['targets']} targets (median {scr['median_nt']:.0f} nt, mean "

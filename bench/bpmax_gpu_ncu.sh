@@ -20,7 +20,8 @@ from bioaccel.interact._strands import strand_band
 p = InteractParams(window_target=128)
 r = random.Random(5)
 a, rb = random_codes(r, 23), random_codes(r, 20000)
-window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2])))
+sizes = replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2]))
+window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
 stalls=""
 for s in barrier short_scoreboard long_scoreboard mio_throttle math_pipe_throttle wait not_selected lg_throttle \

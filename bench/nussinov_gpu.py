@@ -97,7 +97,8 @@ RECORD_API_MAX = 100_000            # rows of at most this many sequences also g
 
 def random_batch(count, n, seed):
     """``count`` random RNAs of n nt as Python strings (built vectorised: the setup is not timed)."""
-    letters = np.frombuffer(b"ACGU", dtype=np.uint8)[np.random.default_rng(seed).integers(0, 4, count * n, dtype=np.uint8)]
+    picks = np.random.default_rng(seed).integers(0, 4, count * n, dtype=np.uint8)
+    letters = np.frombuffer(b"ACGU", dtype=np.uint8)[picks]
     text = letters.tobytes().decode("ascii")
     return [text[k * n:(k + 1) * n] for k in range(count)]
 
@@ -289,7 +290,8 @@ def main():
         fast = row["variants"].get("tiled", {})
         cpu = row.get("cpu")
         print(f"{row['n']:>7} " + " ".join(cells)
-              + f" {fast.get('traceback_s', float('nan')):>12.3f} {fast.get('ceiling_fraction_with_traceback', float('nan')):>8.1%}"
+              + f" {fast.get('traceback_s', float('nan')):>12.3f}"
+              + f" {fast.get('ceiling_fraction_with_traceback', float('nan')):>8.1%}"
               + f" {fast.get('end_to_end_s', float('nan')):>10.3f} {fast.get('encoding', '-'):>8}"
               + f" {cpu['fill_s'] if cpu else float('nan'):>9.2f} {'yes' if row['scores_agree'] else 'NO'}")
         if "tiled_int32" in row:

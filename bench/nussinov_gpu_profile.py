@@ -53,8 +53,9 @@ def main():
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:
-                bulk((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0),
-                                                  None, np.int32(0), adup), shared_mem=bulk_shared)
+                bulk((tiles, splits), (threads,),
+                     (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0), None, np.int32(0), adup),
+                     shared_mem=bulk_shared)
             for d in range(2, nt):      # the edge products in the Int16x2Dup form, as in the fill
                 edge((nt - d, 2), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(1), np.int32(1),
                                                None, np.int32(0), adup), shared_mem=edge_shared)
@@ -74,8 +75,9 @@ def main():
         tiles, products = nt - d, d - 3
 
         def one_diagonal(kernel, shared_bytes):
-            return lambda: kernel((tiles, 1), (threads,), (table, scratch, np.int32(nt), np.int32(d), np.int32(products),
-                                                       np.int32(0), None, np.int32(0), adup), shared_mem=shared_bytes)
+            return lambda: kernel((tiles, 1), (threads,),
+                                  (table, scratch, np.int32(nt), np.int32(d), np.int32(products), np.int32(0), None,
+                                   np.int32(0), adup), shared_mem=shared_bytes)
 
         t_whole, t_bulk, t_finish = (timed(cp, f) for f in (whole, bulk_only, finish_only))
         useful = n ** 3 / 6
@@ -89,9 +91,9 @@ def main():
         splits = math.ceil(products / chunk)
         for lanes in ("Int16x2Dup", "Int16x2Pre"):
             kernel, shared_bytes = _gpu_tiled.bulk_kernel(np.int16, T, lanes=lanes)
-            t_full = timed(cp, lambda: kernel((tiles, splits), (threads,), (table, scratch, np.int32(nt), np.int32(d),
-                                                                            np.int32(chunk), np.int32(0), None, np.int32(0),
-                                                                            adup), shared_mem=shared_bytes))
+            t_full = timed(cp, lambda: kernel((tiles, splits), (threads,),
+                                              (table, scratch, np.int32(nt), np.int32(d), np.int32(chunk), np.int32(0),
+                                               None, np.int32(0), adup), shared_mem=shared_bytes))
             rate = tiles * products * T ** 3 / t_full
             print(f"   bulk kernel {lanes} on diagonal d={d}, {tiles} tiles x {splits} splits of {chunk} products "
                   f"({tiles * splits / (2 * sms):.1f} waves of two blocks per SM): {rate / 1e12:.2f} T updates/s = "
@@ -99,7 +101,8 @@ def main():
         for lanes, stage_bytes in (("Int16x2", 64), ("Int16x2", 128), ("Int16x2Dup", 128), ("Int16x2Pre", 128)):
             t_diag = timed(cp, one_diagonal(*_gpu_tiled.bulk_kernel(np.int16, T, stage_bytes, lanes=lanes)))
             rate = tiles * products * T ** 3 / t_diag
-            print(f"   bulk kernel {lanes} ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x {products} "
+            print(f"   bulk kernel {lanes} ({stage_bytes}-byte stages) on one diagonal d={d} ({tiles} tiles x "
+                  f"{products} "
                   f"products): {rate / 1e12:.2f} T updates/s = {rate / 30.8e12:.1%} of the int16x2 ceiling", flush=True)
 
 

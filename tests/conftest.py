@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import pytest
 
 
@@ -20,6 +22,52 @@ def pytest_collection_modifyitems(config, items):
                 reason = _gpu_reason() or ""
             if reason:
                 item.add_marker(pytest.mark.skip(reason=f"needs a CUDA GPU: {reason}"))
+
+
+def _small_sizes():
+    """The GPU tests' launch sizes of every family (STUMPY's habit): small tiles, blocks, segments and
+    stage switches, so that inputs of a few dozen to a few hundred bases cross many tiles, blocks and
+    stages of every kernel. Pure Python (no GPU): the kernel compile test uses them too."""
+    from bioaccel.fold._launch import FoldSizes
+    from bioaccel.interact._gpu_launch import BPMaxSizes
+    from bioaccel.interact._maxplus_gpu import KernelShape, ProductSizes
+    from bioaccel.motif._launch import BucketSizes
+    from bioaccel.scan._gpu import ScanSizes
+
+    return SimpleNamespace(
+        # 32-tiles, 8-tiles for the papers' blocked kernels, 32-thread blocks, early stage switches
+        fold=FoldSizes(tile=32, seed_tile=8, batch_threads=32, batch_tile=32, batch_traceback_threads=32,
+                       two_kernel_switch=4, two_kernel_block=32, chang_initial_stage=4, chang_final_stage_cells=8,
+                       chang_block=32, bulk_min_products=1, traceback_threads=64),
+        # 8-row tiles, 8-row finish segments, the product library's 16-tiles
+        bpmax=BPMaxSizes(tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
+                         segment_rows=8, library_tile=16),
+        # 16-tiles too, so that matrices of a few dozen rows cross many tiles and tile diagonals
+        maxplus=ProductSizes(ProductSizes().shapes + (KernelShape("int32", 16, 4, 4, 16),
+                                                       KernelShape("int16", 16, 4, 4, 16))),
+        # 32 threads, 3 fixed letters: a slice of 8 columns runs 2 blocks of 32 threads
+        motif=BucketSizes(threads=32, fixed_letters=3, inner_letters=2),
+        # small blocks, segments and budgets: every border (segments, groups, buffers) is reached
+        scan=ScanSizes(threads=32, per_thread=2, segment=64, buffer=8, fused_words=600, segment_words=200),
+    )
+
+
+@pytest.fixture
+def small_launch_sizes(monkeypatch):
+    """Every GPU family launched with :func:`_small_sizes` for this test, patched over each family's
+    ``SIZES`` (the production modules read it at call time); returns them (``.fold``, ``.bpmax``,
+    ``.maxplus``, ``.motif``, ``.scan``) for tests that vary them further."""
+    from bioaccel.fold import _launch as fold_launch
+    from bioaccel.interact import _gpu_launch as bpmax_launch
+    from bioaccel.interact import _maxplus_gpu as maxplus
+    from bioaccel.motif import _launch as motif_launch
+    from bioaccel.scan import _gpu as scan_gpu
+
+    sizes = _small_sizes()
+    for module, value in ((fold_launch, sizes.fold), (bpmax_launch, sizes.bpmax), (maxplus, sizes.maxplus),
+                          (motif_launch, sizes.motif), (scan_gpu, sizes.scan)):
+        monkeypatch.setattr(module, "SIZES", value)
+    return sizes
 
 
 @pytest.fixture(params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])

@@ -1,7 +1,7 @@
 """GPU Nussinov: every variant equal to the CPU, cell by cell, score and structure.
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none). The kernels run
-with the small launch sizes of ``fold._launch.TEST_SIZES`` (32-tiles, 8-tiles for the papers' blocked
+with the small launch sizes of tests/conftest.py (32-tiles, 8-tiles for the papers' blocked
 kernels, 32-thread blocks, early stage switches), so inputs of a few hundred bases cross many tiles and
 every stage; tables are poisoned before each fill and every cell must have been written.
 """
@@ -21,21 +21,18 @@ GPU_VARIANTS = VARIANTS.names("gpu")
 
 
 @pytest.fixture(params=["test sizes", "production sizes"])
-def sizes(request, monkeypatch):
+def sizes(request):
     """Run a test with the small launch sizes, then with the production ones."""
     from bioaccel.fold import _launch
 
     if request.param == "test sizes":
-        monkeypatch.setattr(_launch, "SIZES", _launch.TEST_SIZES)
+        return request.getfixturevalue("small_launch_sizes").fold
     return _launch.SIZES
 
 
 @pytest.fixture
-def small_sizes(monkeypatch):
-    from bioaccel.fold import _launch
-
-    monkeypatch.setattr(_launch, "SIZES", _launch.TEST_SIZES)
-    return _launch.SIZES
+def small_sizes(small_launch_sizes):
+    return small_launch_sizes.fold
 
 PARAMS = [
     FoldParams(min_loop=0),
@@ -321,7 +318,8 @@ def test_offset_encoding_every_cell_equals_cpu(sizes, tight, monkeypatch):
         codes_dev = cp.asarray(codes) if n else cp.zeros(1, np.uint8)
         table = _gpu_tiled.fill_tiled(codes_dev, n, params, pm, encoding="offset")
         assert table_ops.unwritten_cells(table) == 0, (n, params)
-        expect = _closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop)) if n else np.zeros((1, 1))
+        expect = (_closed_to_half_open(fill_naive(codes, params.pair_table(), params.min_loop)) if n
+                  else np.zeros((1, 1)))
         assert np.array_equal(table_ops.to_dense(table), expect), (n, params)
         plain = _gpu_tiled.fill_tiled(codes_dev, n, params, pm, encoding="int16")
         assert table_ops.score_units(table) == table_ops.score_units(plain)

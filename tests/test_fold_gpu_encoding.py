@@ -2,7 +2,7 @@
 whose scores pass int16), checked on the CPU: no GPU needed.
 
 :func:`offset_fill` does, tile by tile and in NumPy's 16-bit wrapping arithmetic, what
-kernels/nussinov_fast.cu does (bulk_tile's frames and skipped products, finish_tile's frame R and
+kernels/nussinov_tiled.cu does (bulk_tile's frames and skipped products, finish_tile's frame R and
 renormalisation), and asserts at every step the bounds its comments claim (every int16 value where
 the kernel keeps it, no wrap in a max). Its table must equal the CPU's on random and adversarial
 sequences, including weights at the edge of what :func:`cell_encoding` allows.

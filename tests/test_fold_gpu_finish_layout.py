@@ -1,4 +1,4 @@
-"""The sub-tiled finish's shared-memory addressing (kernels/nussinov_fast.cu, finish_sub_tile), checked
+"""The sub-tiled finish's shared-memory addressing (kernels/nussinov_tiled.cu, finish_sub_tile), checked
 on the CPU: no GPU needed.
 
 The closure does not clamp the addresses of a lane whose cell lies outside its sub-tile; its comments

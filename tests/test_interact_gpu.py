@@ -5,8 +5,8 @@ structures); many targets in one launch; the streamed path (a target cut into ov
 the global-memory finish forced on small cases.
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none). Most checks run
-with ``_gpu_launch.TEST_SIZES`` (8-row tiles, 8-row finish segments), so targets of a few dozen bases
-cross many tiles and segments; the device table is poisoned before each fill.
+with the small launch sizes of tests/conftest.py (8-row tiles, 8-row finish segments), so targets of a
+few dozen bases cross many tiles and segments; the device table is poisoned before each fill.
 """
 import random
 from dataclasses import replace
@@ -20,20 +20,21 @@ from bioaccel.interact import VARIANTS, InteractParams, bpmax
 from bioaccel.interact._api import _gpu_pairs
 from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._gpu import window_scores
-from bioaccel.interact._gpu_launch import SIZES, TEST_SIZES
+from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._strands import strand_band, window_folds
 from test_interact import WEIGHTS, _random_cases, _tables, random_rna
 
 pytestmark = pytest.mark.gpu
 GPU_VARIANTS = VARIANTS.names("gpu")
 DATA = Path(__file__).resolve().parents[1] / "examples"
+#: Launch sizes by name: changes to the small test sizes, or None for the production sizes.
 LAYOUTS = {
-    "test sizes": TEST_SIZES,
-    "production sizes": SIZES,
-    "streamed": replace(TEST_SIZES, piece=12),
-    "global finish": replace(TEST_SIZES, segment_rows=0, finish_bytes=1),
-    "finish one diagonal at a time": replace(TEST_SIZES, finish_diagonals=1, finish_split=1),
-    "finish 8 diagonals, 2 threads per row": replace(TEST_SIZES, finish_diagonals=8, finish_split=2),
+    "test sizes": {},
+    "production sizes": None,
+    "streamed": dict(piece=12),
+    "global finish": dict(segment_rows=0, finish_bytes=1),
+    "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
+    "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
 }
 
 
@@ -57,7 +58,7 @@ def _gpu_table(record, target, M, L1, N, L2):
 
 
 @pytest.mark.parametrize("variant", GPU_VARIANTS)
-def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant):
+def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, small_launch_sizes):
     """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
     settings; three targets of different lengths per launch."""
     cases = _random_cases(120, seed=11)
@@ -69,7 +70,7 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant):
         targets = [b for _, b, *_ in group]
         rbs = [_tables(a, b, params)[1] for b in targets]
         M = len(a)
-        for sizes in (TEST_SIZES, SIZES):
+        for sizes in (small_launch_sizes.bpmax, BPMaxSizes()):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)
@@ -98,12 +99,14 @@ def _same_results(got, expected, variant="fused"):
 
 @pytest.mark.parametrize("variant", GPU_VARIANTS)
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_api_equals_cpu_on_longer_pairs(layout, variant, monkeypatch):
+def test_api_equals_cpu_on_longer_pairs(layout, variant, monkeypatch, request):
     """Queries of 16 to 40 nt against targets of 1 to 300 nt, windowed and not, both weights, sites,
     structures: the GPU's rows equal the CPU's, through the API."""
     from bioaccel.interact import _gpu_launch
 
-    monkeypatch.setattr(_gpu_launch, "SIZES", LAYOUTS[layout])
+    if LAYOUTS[layout] is not None:
+        small = request.getfixturevalue("small_launch_sizes").bpmax
+        monkeypatch.setattr(_gpu_launch, "SIZES", replace(small, **LAYOUTS[layout]))
     rng = random.Random(5)
     for au, gu in WEIGHTS:
         for w1, w2 in ((None, None), (None, 16), (7, 30), (12, None)):
@@ -140,7 +143,7 @@ def test_streamed_pieces_equal_one_launch():
     S1 = strand_band(ca, params.fold_params, len(ca))
     whole = window_scores(ca, S1, [rb], params)
     record = []
-    streamed = window_scores(ca, S1, [rb], params, sizes=replace(SIZES, piece=300), record=record)
+    streamed = window_scores(ca, S1, [rb], params, sizes=BPMaxSizes(piece=300), record=record)
     assert len(record[0][0]) > 6                      # the pieces of the target
     assert np.array_equal(whole[0][0], streamed[0][0]) and np.array_equal(whole[0][1], streamed[0][1])
 

@@ -11,8 +11,12 @@ import math
 import numpy as np
 import pytest
 
-from bioaccel.errors import InputError
+from bioaccel.errors import InputError, InvalidParameter
 from bioaccel.interact import _maxplus_gpu as mp
+
+# the tests' kernel shapes (tests/conftest.py): the production ones and 16-tiles, so that matrices of a few
+# dozen rows cross many tiles
+pytestmark = pytest.mark.usefixtures("small_launch_sizes")
 
 SHAPES = [  # (N, W): N off the tile, W = 1, W odd, W = N, W > N
     (1, 1), (2, 2), (5, 1), (16, 16), (17, 17), (33, 5), (40, 40), (70, 16), (100, 37), (64, 200),
@@ -152,7 +156,14 @@ def test_useful_updates_counts_the_band(n, w):
 def test_tile_is_chosen_from_the_compiled_ones():
     for n, w in [(20_000, 128), (4096, None), (50, 50)]:
         for dtype in mp.DTYPES:
-            assert mp.band_layout(n, w, dtype=dtype).tile in mp.SIZES.tiles(dtype)
+            assert mp.band_layout(n, w, dtype=dtype).tile in mp.ProductSizes().tiles(dtype)   # production's
+
+
+def test_a_tile_without_a_kernel_is_refused():
+    """No silent fallback to other sizes: a tile the run's kernel shapes lack is an error."""
+    with pytest.raises(InvalidParameter, match="no int32 kernel for tile 16"):
+        mp.band_layout(40, 40, tile=16, sizes=mp.ProductSizes())
+    assert mp.band_layout(40, 40, tile=16).tile == 16          # the tests' sizes have one
 
 
 # ---- the product (GPU) --------------------------------------------------------------------------

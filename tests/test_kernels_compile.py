@@ -1,28 +1,24 @@
-"""CUDA sources checked without a GPU: every .cu file shipped in the package compiles for Hopper
-(nvcc -arch=sm_90, where nvcc is installed: the CI machine has it), and every kernel name expression
-the Python side asks CuPy for exists in what the compiler made of its file."""
-import importlib
+"""CUDA sources checked without a GPU: every kernel the host launches, with the production launch sizes
+and with the tests' small ones, compiles for Hopper (nvcc -arch=sm_90, where nvcc is installed: the CI
+machine has it) from its .cu file and the shared headers (tests/host_kernels.py lists and builds them).
+"""
 import re
 import shutil
 import subprocess
-from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
-import bioaccel
+from bioaccel.fold import _launch as fold_launch
+from bioaccel.runtime.launch import expression
+from host_kernels import CU_FILES, NVCC, PACKAGE, PRODUCTION, SHARED, host_kernels, nvcc_build
 
-PACKAGE = Path(bioaccel.__file__).parent
-CU_FILES = sorted(PACKAGE.rglob("kernels/*.cu"))
-NVCC = shutil.which("nvcc")
 needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed on this machine")
 
 
-def _ptx(path, tmp_path):
-    out = tmp_path / (path.stem + ".ptx")
-    proc = subprocess.run(
-        [NVCC, "-arch=sm_90", "--std=c++17", f"-I{path.parent}", "--ptx", str(path), "-o", str(out)],
-        capture_output=True, text=True,
-    )
+def _ptx(path, expressions, tmp_path):
+    out, proc = nvcc_build(path, expressions, tmp_path, "ptx")
     assert proc.returncode == 0, proc.stderr
     return out.read_text()
 
@@ -40,33 +36,67 @@ def _entries(ptx):
 
 
 def test_kernel_sources_are_shipped():
-    assert any(p.name == "nussinov_fast.cu" for p in CU_FILES)
+    assert any(p.name == "nussinov_tiled.cu" for p in CU_FILES)
+    assert (SHARED / "dpx.cuh").is_file()
+
+
+@pytest.mark.parametrize("which", ["production", "test"])
+def test_every_kernel_file_is_launched(request, which):
+    """Every .cu file shipped has kernels the host launches (so each is compiled below), and no other."""
+    sizes = PRODUCTION if which == "production" else request.getfixturevalue("small_launch_sizes")
+    assert set(host_kernels(sizes)) == {str(p.relative_to(PACKAGE)) for p in CU_FILES}
+
+
+def test_the_host_asks_for_the_listed_kernels(small_launch_sizes, monkeypatch):
+    """The launch code that works out template arguments (fold's bulk and finish kernels, scan's), run
+    with a recording stand-in for the compiler, asks only for kernels listed by host_kernels."""
+    from bioaccel.fold import _gpu_table, _gpu_tiled
+    from bioaccel.scan import _gpu as scan_gpu
+
+    asked = []
+
+    def record(package, filename, name, arguments=()):
+        asked.append((f"{package.split('.')[1]}/kernels/{filename}", expression(name, arguments)))
+        return SimpleNamespace()
+
+    monkeypatch.setattr(_gpu_table._gpu, "kernel", record)
+    for sizes in (PRODUCTION, small_launch_sizes):
+        monkeypatch.setattr(fold_launch, "SIZES", sizes.fold)
+        asked.clear()
+        for encoding in ("int16", "offset"):
+            _gpu_tiled.bulk_kernel(np.int16, sizes.fold.tile, lanes=_gpu_tiled.int16_lanes(encoding))
+        _gpu_tiled.bulk_kernel(np.int16, sizes.fold.tile, lanes="Int16x2Dup")
+        _gpu_tiled.bulk_kernel(np.int32, sizes.fold.tile)
+        for score_type in (np.int16, np.int32):
+            _gpu_tiled.bulk_kernel(score_type, sizes.fold.batch_tile, kernel_name="batch_bulk")
+            for form in ("sub", "wavefront"):
+                _gpu_tiled.finish_kernels(score_type, sizes.fold.tile, form)
+        for L in (4, 1):
+            scan_gpu.fused_kernel(L, sizes.scan)
+        scan_gpu.segments_kernel(sizes.scan)
+        listed = host_kernels(sizes)
+        assert len(asked) > 10
+        for path, name in asked:
+            assert name in listed[path], (path, name)
 
 
 @needs_nvcc
+@pytest.mark.parametrize("which", ["production", "test"])
 @pytest.mark.parametrize("path", CU_FILES, ids=lambda p: p.name)
-def test_compiles_for_hopper(path, tmp_path):
-    ptx = _ptx(path, tmp_path)
-    assert ".target sm_90" in ptx and ".entry" in ptx
+def test_host_kernels_compile_for_hopper(request, tmp_path, which, path):
+    """Every kernel the host launches, with the production launch sizes and with the tests' small ones."""
+    sizes = PRODUCTION if which == "production" else request.getfixturevalue("small_launch_sizes")
+    expressions = host_kernels(sizes)[str(path.relative_to(PACKAGE))]
+    ptx = _ptx(path, expressions, tmp_path)
+    assert ".target sm_90" in ptx
+    entries = _entries(ptx)
+    for name in expressions:
+        assert name.replace(" ", "") in entries, (path.name, name, sorted(entries))
 
 
 @needs_nvcc
-@pytest.mark.parametrize("which", ["SIZES", "TEST_SIZES"])
-@pytest.mark.parametrize("family, launch", [("fold", "_launch"), ("scan", "_gpu"),
-                                           ("interact", "_maxplus_gpu"), ("interact", "_gpu_launch")])
-def test_name_expressions_exist(tmp_path, which, family, launch):
-    """Every kernel the host asks for (fold/_launch.py, scan/_gpu.py), with the production launch
-    sizes and with the tests' small ones."""
-    sizes = importlib.import_module(f"bioaccel.{family}.{launch}")
-    folder = PACKAGE / family / "kernels"
-    for filename, expressions in sizes.name_expressions(getattr(sizes, which)).items():
-        entries = _entries(_ptx(folder / filename, tmp_path))
-        for expression in expressions:
-            assert expression.replace(" ", "") in entries, (filename, expression, sorted(entries))
-
-
-@needs_nvcc
-def test_fast_kernels_use_dpx(tmp_path):
+def test_tiled_kernels_use_dpx(tmp_path):
     """The max-plus updates compile to Hopper's DPX instructions (vimnmx / viaddmax in PTX, VIADDMNMX in SASS)."""
-    ptx = _ptx(PACKAGE / "fold" / "kernels" / "nussinov_fast.cu", tmp_path)
+    path = PACKAGE / "fold" / "kernels" / "nussinov_tiled.cu"
+    ptx = _ptx(path, host_kernels(PRODUCTION)["fold/kernels/nussinov_tiled.cu"], tmp_path)
     assert re.search(r"\bvi?add\w*max|\bvimnmx|max\.s16x2", ptx), "no DPX-able max-plus found in the PTX"

@@ -1,6 +1,6 @@
 """The GPU bucket kernel against the CPU enumeration (marker ``gpu``: skipped, with the reason, where
-there is no CUDA device). Launch sizes are switched to ``_launch.TEST_SIZES`` so that small slices
-still cross many blocks."""
+there is no CUDA device). Launch sizes are switched to the small ones of tests/conftest.py so that
+small slices still cross many blocks."""
 import dataclasses
 import math
 
@@ -24,9 +24,9 @@ def random_pssm(rng, m, background=None):
 
 @pytest.mark.parametrize("small_launch", [False, True])
 @pytest.mark.parametrize("background", [None, SKEWED], ids=["uniform", "skewed"])
-def test_gpu_slice_tables_equal_cpu(monkeypatch, small_launch, background):
+def test_gpu_slice_tables_equal_cpu(request, small_launch, background):
     if small_launch:    # 32 threads, 3 fixed letters: a slice of 8 columns runs 2 blocks of 32 threads
-        monkeypatch.setattr(_launch, "SIZES", _launch.TEST_SIZES)
+        request.getfixturevalue("small_launch_sizes")
     rng = np.random.default_rng(7)
     for m, slices, buckets in [(1, 1, 7), (5, 2, 50), (12, 3, 3600), (16, 4, 1000), (24, 4, 3600), (30, 3, 257)]:
         pssm = random_pssm(rng, m, background)
@@ -52,9 +52,10 @@ def test_gpu_distribution_and_threshold_equal_cpu():
 
 @pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("small_launch", [False, True])
-def test_gpu_markov_tables_equal_cpu(monkeypatch, order, small_launch):
+def test_gpu_markov_tables_equal_cpu(request, monkeypatch, order, small_launch):
     if small_launch:    # three inner letters, less the order: the Markov kernel's shared-memory loop runs
-        monkeypatch.setattr(_launch, "SIZES", dataclasses.replace(_launch.TEST_SIZES, inner_letters=3))
+        small = request.getfixturevalue("small_launch_sizes").motif
+        monkeypatch.setattr(_launch, "SIZES", small.replace(inner_letters=3))
     rng = np.random.default_rng(20 + order)
     bg = Background.markov(rng.dirichlet(np.ones(4 ** order)), rng.dirichlet(np.ones(4), size=4 ** order))
     for m, slices, buckets in [(order, 1, 9), (5, 2, 50), (12, 3, 3600), (22, 2, 700), (26, 4, 3600)]:

@@ -1,8 +1,8 @@
 """The GPU scan against the CPU's. The coarse tables' promise (no hit is lost by the int32 filter) is
 checked on the CPU by emulating the kernels' sums with NumPy; the kernels themselves (marker ``gpu``,
 skipped with the reason where there is no CUDA device) must give exactly the CPU's hits, with the
-production launch sizes and with ``TEST_SIZES`` (tiny segments, groups and hit buffers, so every
-border and the column-by-column fallback for long motifs run)."""
+production launch sizes and with the small ones of tests/conftest.py (tiny segments, groups and hit
+buffers, so every border and the column-by-column fallback for long motifs run)."""
 import numpy as np
 import pytest
 
@@ -99,9 +99,9 @@ def cpu_hits(plan, codes, windows):
 @pytest.mark.gpu
 @pytest.mark.parametrize("variant", ["fused", "segments"])
 @pytest.mark.parametrize("small", [False, True], ids=["sizes", "test-sizes"])
-def test_gpu_chunk_hits_equal_cpu(monkeypatch, variant, small):
+def test_gpu_chunk_hits_equal_cpu(request, variant, small):
     if small:
-        monkeypatch.setattr(_scan_gpu, "SIZES", _scan_gpu.TEST_SIZES)
+        request.getfixturevalue("small_launch_sizes")
     rng = np.random.default_rng(11)
     motifs = random_motifs(rng, [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 21, 31, 40])
     for pvalue, n in [(1e-4, 20000), (1e-2, 5000), (0.5, 700), (1e-3, 1), (1e-3, 0)]:

@@ -7,10 +7,11 @@ the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths.
-* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_fast.cu) with a
+* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
-* longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`).
+* longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
+  :mod:`._gpu_fill`).
 
 Every path gives the CPU's scores and structures (the traceback rule of fold/_traceback.py).
 """
@@ -22,8 +23,9 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..errors import InternalError
 from . import _launch
+from ._gpu_fill import check_fits
 from ._gpu_table import POISON, kernel, pair_model, score_units, trace_structure
-from ._gpu_tiled import bulk_kernel, finish_shared_bytes, tiles_per_side
+from ._gpu_tiled import bulk_kernel, fill_tiled, finish_shared_bytes, tiles_per_side
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -74,7 +76,7 @@ def _bins(keys, ids):
 
 def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk):
     sizes = _launch.SIZES
-    fold = kernel("nussinov_batch.cu", f"batch_fold<{sizes.batch_threads}>")
+    fold = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
         shared = shared_bytes(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
@@ -114,18 +116,20 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
     bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
-    finish = kernel("nussinov_fast.cu", f"batch_finish<{tag}, {T}>")
+    finish = kernel("nussinov_tiled.cu", "batch_finish", tag, T)
     finish_shared = finish_shared_bytes(dtype, T)
     finish.max_dynamic_shared_size_bytes = finish_shared
     nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
     for d in range(nt):
         if d >= 2:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc), shared_mem=bulk_shared)
-        finish((nt - d, count), (T * 4,), (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
+            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc),
+                 shared_mem=bulk_shared)
+        finish((nt - d, count), (T * 4,),
+               (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
                shared_mem=finish_shared)
     longest = int(lengths[ids].max())
     stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
-    trace = kernel("nussinov_traceback.cu", f"batch_traceback<{tag}, {T}>")
+    trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
     trace((count,), (sizes.batch_traceback_threads,),
           (tables, tc, nt_, ids_dev, starts_dev, codes_dev, pm, np.int32(walk), stack, np.int32(longest + 2),
            out.scores, out.pair_to, out.chars, status))
@@ -133,9 +137,7 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
 
 def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
     """Sequences too long for a batch: one at a time, each filling the GPU."""
-    from ._gpu import check_fits
-    from ._gpu_tiled import fill_tiled
-    from ._traceback import dot_bracket
+    from ._traceback import dot_bracket        # (the CPU traceback module: imported only when needed)
 
     for k in ids.tolist():
         a, b = int(starts[k]), int(starts[k + 1])

@@ -19,10 +19,9 @@ POISON = -1
 BASE_POISON = -(1 << 30)        # the base of a tile (offset encoding) that no finish has written
 
 
-def kernel(filename, name):
-    """A compiled kernel of fold/kernels (each file compiled once per set of launch sizes)."""
-    names = _launch.name_expressions(_launch.SIZES)[filename]
-    return _gpu.load_module(KERNELS, filename, names).get_function(name)
+def kernel(filename, name, *arguments):
+    """Kernel ``name`` of fold/kernels/``filename`` with template ``arguments`` (compiled on first use)."""
+    return _gpu.kernel(KERNELS, filename, name, arguments)
 
 
 def pair_model(cp, params):
@@ -118,13 +117,13 @@ def trace_structure(table, codes_dev, pm):
     status = cp.zeros(1, dtype=np.int32)
     threads = (_launch.SIZES.traceback_threads,)
     if table.bases is not None:
-        walk = kernel("nussinov_traceback.cu", f"traceback_offset<{table.score_type}, {table.tile}>")
+        walk = kernel("nussinov_traceback.cu", "traceback_offset", table.score_type, table.tile)
         walk((1,), threads, (table.values, table.layout_arg, table.bases, codes_dev, pm, np.int32(n), stack, pair_to,
                              status))
     else:
         layout = {"square": "SquareLayout", "packed": "PackedRowsLayout",
                   "tiled": f"TiledLayout<{table.tile}>"}[table.layout]
-        walk = kernel("nussinov_traceback.cu", f"traceback<{table.score_type}, {layout}>")
+        walk = kernel("nussinov_traceback.cu", "traceback", table.score_type, layout)
         walk((1,), threads, (table.values, table.layout_arg, codes_dev, pm, np.int32(n), stack, pair_to, status))
     if int(status.get()[0]) != 0:
         raise InternalError("the GPU traceback found a table value no split reproduces (a corrupt table)")

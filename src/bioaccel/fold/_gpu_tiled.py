@@ -1,4 +1,4 @@
-"""bioaccel's tiled Nussinov fill on the GPU (variant ``tiled``; kernels/nussinov_fast.cu).
+"""bioaccel's tiled Nussinov fill on the GPU (variant ``tiled``; kernels/nussinov_tiled.cu).
 
 TILE x TILE tiles of the upper triangle only, int16 cells with Hopper's two-lane DPX max-plus (where
 scores pass int16, past 65,535 nt, the same int16 cells count from an int32 base per tile: see
@@ -16,8 +16,8 @@ from ..runtime import gpu as _gpu
 from . import _launch
 from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
-FINISH_LANES = 4                  # nussinov_fast.cu: threads per cell in the wavefront finish
-FINISH_SUB = 16                   # nussinov_fast.cu: sub-tile edge of the sub-tiled finish
+FINISH_LANES = 4                  # nussinov_tiled.cu: threads per cell in the wavefront finish
+FINISH_SUB = 16                   # nussinov_tiled.cu: sub-tile edge of the sub-tiled finish
 BULK_BLOCKS_PER_SM = 3            # interior products: blocks a launch aims at per SM (two fit at once)
 SIDE_STREAMS = 2                  # streams the interior products of consecutive diagonals alternate on
 INT16_MAX = 32767
@@ -31,14 +31,16 @@ def cell_encoding(n, params, tile):
     """How the tiled table of an n-long sequence stores its cells on the GPU.
 
     ``"int16"`` where every score fits int16; else ``"offset"``: int16 cells holding V less an int32
-    base per tile, the smallest V of the tile (kernels/nussinov_fast.cu, bulk_tile). A tile's cells lie
+    base per tile, the smallest V of the tile (kernels/nussinov_tiled.cu, bulk_tile). A tile's cells lie
     within 2 T w of its base (one letter changes V by at most w, the largest weight in units), a
     cell within 4 T w of the base that its bulk counts from, and a product's sums within 8 T w of it:
     so ``offset`` needs 8 T w <= 32767 (w <= 31 with 128-tiles); ``"int32"`` beyond.
 
     >>> from bioaccel.fold import FoldParams
-    >>> [cell_encoding(n, FoldParams(), 128) for n in (65_000, 100_000)], cell_encoding(100_000, FoldParams(gc=40), 128)
-    (['int16', 'offset'], 'int32')
+    >>> [cell_encoding(n, FoldParams(), 128) for n in (65_000, 100_000)]
+    ['int16', 'offset']
+    >>> cell_encoding(100_000, FoldParams(gc=40), 128)
+    'int32'
     """
     if params.cell_dtype(n) == np.int16:
         return "int16"
@@ -83,15 +85,16 @@ def table_bytes(n, params, tile):
     return table + 3 * nt * tile * tile * 4
 
 
-def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lanes=None):
-    """The ``kernel_name`` (fast_bulk, or batch_bulk for many tables) instantiation for ``score_type``
-    (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic shared memory in bytes."""
+def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None):
+    """The ``kernel_name`` (tiled_bulk, the tiled fill's bulk product, or batch_bulk for many tables)
+    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic
+    shared memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
-    bulk = kernel("nussinov_fast.cu", f"{kernel_name}<{lanes}, {tile}, 2, {stage_bytes}>")
+    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, 2, stage_bytes)
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
         shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
@@ -104,8 +107,8 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="fast_bulk", lan
 
 
 def finish_shared_bytes(score_type, tile, form="wavefront"):
-    """Dynamic shared memory of fast_finish (``form`` "wavefront": three TILE x LD tiles) or
-    fast_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_fast.cu).
+    """Dynamic shared memory of tiled_finish (``form`` "wavefront": three TILE x LD tiles) or
+    tiled_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_tiled.cu).
     The sub-tiled finish's int16 form fits beside a bulk block on one SM (228 KB):
 
     >>> finish_shared_bytes(np.int16, 128, "sub"), finish_shared_bytes(np.int16, 128)
@@ -122,8 +125,9 @@ def finish_kernels(score_type, tile, form):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
-    for name, kind in (("fast_finish", "wavefront"), ("fast_finish_sub" if form == "sub" else "fast_finish", form)):
-        finish = kernel("nussinov_fast.cu", f"{name}<{tag}, {tile}>")
+    off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"
+    for name, kind in (("tiled_finish", "wavefront"), (off_diagonal, form)):
+        finish = kernel("nussinov_tiled.cu", name, tag, tile)
         shared = finish_shared_bytes(score_type, tile, kind)
         finish.max_dynamic_shared_size_bytes = shared
         threads = 2 * tile if kind == "sub" else tile * FINISH_LANES

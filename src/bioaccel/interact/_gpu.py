@@ -24,7 +24,9 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from ..errors import ResourceError
-from ._gpu_launch import SIZES, LaunchSizes, name_expressions
+from . import _gpu_launch
+from . import _maxplus_gpu as library
+from ._gpu_launch import BPMaxSizes
 from ._layout import sentinel
 
 KERNELS = "bioaccel.interact.kernels"
@@ -45,6 +47,11 @@ class Piece:
 
 def _cell(dtype) -> str:
     return "short" if np.dtype(dtype) == np.int16 else "int"
+
+
+def _kernel(name, *arguments):
+    """Kernel ``name`` of kernels/bpmax.cu with template ``arguments`` (compiled on its first launch)."""
+    return _gpu.kernel(KERNELS, "bpmax.cu", name, arguments)
 
 
 def row_stride(width: int) -> int:
@@ -133,7 +140,7 @@ def cut(target: int, codes: np.ndarray, span: int, piece_bases: int) -> list:
     return [Piece(target, s, codes[s:s + piece_bases], span) for s in range(0, n - span + 1, step)]
 
 
-def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: LaunchSizes = SIZES,
+def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: "BPMaxSizes | None" = None,
                   record: "list | None" = None, timings: "dict | None" = None):
     """Every window score of query codes ``a`` against each reversed target in ``targets``.
 
@@ -141,13 +148,15 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     every query window start i1 and every full target window row i2 < N - L2 + 1 (int32 units), and
     ``folds[i2]`` = S2(i2, i2 + L2 - 1), the window folded alone; (L1, L2) = ``params.spans(M, N)``.
     ``S1band``: the query's fold as a band at least L1 wide (_strands). ``variant``: "fused" or
-    "banded-library" (the double reduction through the product library, _maxplus_gpu). ``record``: a list that
-    receives, per launch, (pieces, F, S2, Wb + 1) as host arrays, F[m, i2, e + 1] and S2[i2, e + 1] (band_rows;
-    the tests' cell-by-cell check).
+    "banded-library" (the double reduction through the product library, _maxplus_gpu). ``sizes``: the
+    launch sizes (None: ``_gpu_launch.SIZES``, read now). ``record``: a list that receives, per launch,
+    (pieces, F, S2, Wb + 1) as host arrays, F[m, i2, e + 1] and S2[i2, e + 1] (band_rows; the tests'
+    cell-by-cell check).
     ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
     (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little).
     """
     cp = _gpu.require_gpu()
+    sizes = sizes or _gpu_launch.SIZES
     M = len(a)
     L1 = params.spans(M, 1)[0]
     spans = [params.spans(M, len(rb))[1] for rb in targets]
@@ -165,8 +174,8 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
                 f"used; give a (smaller) target window (--window-target 128, the svRNA studies' choice), or "
                 f"use --backend cpu")
         pieces += cut(t, rb, span, max(min(sizes.piece or fits, fits), span))
-    results = [(np.empty((M - L1 + 1, max(len(rb) - s + 1, 0)), np.int32), np.empty(max(len(rb) - s + 1, 0), np.int64))
-               for rb, s in zip(targets, spans)]
+    results = [(np.empty((M - L1 + 1, max(len(rb) - s + 1, 0)), np.int32),
+                np.empty(max(len(rb) - s + 1, 0), np.int64)) for rb, s in zip(targets, spans)]
     S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
@@ -176,10 +185,10 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     return results
 
 
-def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None, variant="fused"):
+def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None,
+            variant="fused"):
     """One launch group: the pieces back to back, every level, then the window scores into ``results``."""
     cp = _gpu.cupy()
-    module = _gpu.load_module(KERNELS, "bpmax.cu", name_expressions=name_expressions(sizes)["bpmax.cu"])
     cell = _cell(dtype)
     lengths = [len(p.codes) for p in group]
     N = sum(lengths)
@@ -197,20 +206,21 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     S2 = cp.full(stride, sentinel(dtype), dtype=dtype)
     dims = (np.int32(M), np.int32(N), np.int32(L1), np.int32(Wb), np.int32(RS), np.int64(stride), pairs)
 
-    finish = _timed(_finisher(module, rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
+    finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
     if cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
-        name, threads = f"bpmax_products_packed<{tr}, {tc}, {sizes.chunk}>", (tr // 4) * (tc // 8)
+        name, arguments, threads = "bpmax_products_packed", (tr, tc, sizes.chunk), (tr // 4) * (tc // 8)
     else:
         tr, tc = sizes.tile_rows, sizes.tile_cols
-        name, threads = f"bpmax_products<{cell}, {tr}, {tc}, {sizes.chunk}>", (tr // 4) * (tc // 4)
-    products = _timed(module.get_function(name), timings, "products")
+        name, arguments, threads = "bpmax_products", (cell, tr, tc, sizes.chunk), (tr // 4) * (tc // 4)
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     if variant == "banded-library":
-        products = _timed(_library_level(module, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
+        products = _timed(_library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
                           timings, "products")
+    else:
+        products = _timed(_kernel(name, *arguments), timings, "products")
     for l1 in range(1, L1 + 1):
         mats = M - l1 + 1
         if variant == "banded-library":
@@ -219,7 +229,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
         finish(F, S2, first_matrix(M, l1), mats, self_=False)
-    gather = module.get_function(f"bpmax_gather<{cell}>")
+    gather = _kernel("bpmax_gather", cell)
     span_dev = cp.asarray(span)
     windows = M - L1 + 1
     first = first_matrix(M, L1)
@@ -241,13 +251,11 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         offset += n
 
 
-def _library_level(module, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
+def _library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
     """The terms of a level that read shorter query intervals, Gildemaster 2021's way: the previous
     level's matrices copied into the product library's tile-major pool, D as one library launch (a
     column of l1 - 1 banded products for each matrix of the level), then R3, R4, the strand-1 pair and
     the base case by a thread per cell. Returns ``level(l1)``."""
-    from . import _maxplus_gpu as library
-
     cp = _gpu.cupy()
     layout = library.band_layout(N, Wb, dtype=np.dtype(dtype).name, tile=sizes.library_tile or None)
     pool = library.padding_pool(n_mat, layout, xp=cp)
@@ -255,25 +263,27 @@ def _library_level(module, dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, size
     starts = cp.asarray(np.searchsorted(I, np.arange(layout.tiles_per_side)).astype(np.int32))
     tile = (starts, np.int32(layout.tile), np.int32(layout.tiles))
     cell = _cell(dtype)
-    to_tiles = module.get_function(f"bpmax_to_tiles<{cell}>")
-    border = module.get_function(f"bpmax_border<{cell}>")
+    to_tiles = _kernel("bpmax_to_tiles", cell)
+    border = _kernel("bpmax_border", cell)
 
     def level(l1):
         mats = M - l1 + 1
         if l1 >= 2:
             below = M - l1 + 2
-            to_tiles((-(-below * N * Wb // 256),), (256,), (F, pool, *dims, np.int32(first_matrix(M, l1 - 1)), np.int32(below), *tile))
+            to_tiles((-(-below * N * Wb // 256),), (256,),
+                     (F, pool, *dims, np.int32(first_matrix(M, l1 - 1)), np.int32(below), *tile))
             g, k = np.meshgrid(np.arange(mats), np.arange(l1 - 1), indexing="ij")
             a_index = (first_matrix(M, k + 1) + g).astype(np.int32)                  # F(i1, k1): m(g, k + 1)
             b_index = (first_matrix(M, l1 - k - 1) + g + k + 1).astype(np.int32)    # F(k1+1, j1): m(g+k+1, l1-k-1)
             c_index = (first_matrix(M, l1) + np.arange(mats)).astype(np.int32)
-            library.banded_products(pool, pool, pool, cp.asarray(a_index), cp.asarray(b_index), cp.asarray(c_index),
-                                    layout, accumulate=False)
-        border((-(-mats * (N + 1) * (Wb + 1) // 256),), (256,), (a_dev, rb, S1d, F, pool, *dims, np.int32(l1), *tile))
+            library.banded_products(pool, pool, pool, cp.asarray(a_index), cp.asarray(b_index),
+                                    cp.asarray(c_index), layout, accumulate=False)
+        border((-(-mats * (N + 1) * (Wb + 1) // 256),), (256,),
+               (a_dev, rb, S1d, F, pool, *dims, np.int32(l1), *tile))
     return level
 
 
-def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
+def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
     cell, itemsize = _cell(dtype), np.dtype(dtype).itemsize
@@ -283,12 +293,11 @@ def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= SMEM_LIMIT:
         segments = -(-N // seg)
         smem = min(seg + Wb - 1, N) * row_bytes
-        kernels = {s: module.get_function(f"bpmax_finish<{cell}, {'true' if s else 'false'}>") for s in (True, False)}
+        kernels = {s: _kernel("bpmax_finish", cell, s) for s in (True, False)}
         rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
         threads = {True: rows, False: rows}
         if cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
-            kernels[False] = module.get_function(
-                f"bpmax_finish_packed<{sizes.finish_diagonals}, {sizes.finish_split}>")
+            kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split)
             threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem
@@ -302,9 +311,8 @@ def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
     cp = _gpu.cupy()
     Dg = cp.empty(M * Wb * N, dtype=dtype)       # the widest level has M matrices
     S2d = cp.empty(Wb * N, dtype=dtype)
-    kernels = {s: module.get_function(f"bpmax_finish_diagonal<{cell}, {'true' if s else 'false'}>")
-               for s in (True, False)}
-    copy = {to: module.get_function(f"bpmax_diagonals<{cell}, {'true' if to else 'false'}>") for to in (True, False)}
+    kernels = {s: _kernel("bpmax_finish_diagonal", cell, s) for s in (True, False)}
+    copy = {to: _kernel("bpmax_diagonals", cell, to) for to in (True, False)}
 
     def finish(F, S2, first, mats, self_):
         target, count = (S2, 1) if self_ else (F, mats)
@@ -312,10 +320,11 @@ def _finisher(module, rb, dims, M, N, Wb, dtype, sizes):
         if not self_:
             copy[True](blocks, (256,), (target, Dg, *dims, np.int32(first), np.int32(count)))
         for e in range(0 if self_ else 1, Wb):
-            kernels[self_]((-(-count * N // 32),), (32, 8), (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count),
-                                                           np.int32(e)))
+            kernels[self_]((-(-count * N // 32),), (32, 8),
+                           (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count), np.int32(e)))
         copy[False](blocks, (256,), (target, S2d if self_ else Dg, *dims, np.int32(first), np.int32(count)))
     return finish
+
 
 def _timed(launch, timings, key):
     """``launch`` itself, or with ``timings`` a wrapper adding its device time to ``timings[key]``."""

@@ -1,17 +1,19 @@
 """GPU launch sizes of the BPMax kernels (kernels/bpmax.cu), in one place.
 
-Production runs use :data:`SIZES`; the GPU tests use :data:`TEST_SIZES`, whose small tiles and
-segments make inputs of a few dozen bases cross many tiles, many finish segments and, with a small
-``piece``, many streamed pieces of one target. Pure Python: nothing here needs a GPU.
+Runs use :data:`SIZES`, read at call time; the GPU tests patch small sizes over it (tests/conftest.py:
+small tiles and segments, so that inputs of a few dozen bases cross many tiles, many finish segments
+and, with a small ``piece``, many streamed pieces of one target). Pure Python: nothing here needs a GPU.
 
->>> "bpmax_products<short, 32, 64, 32>" in name_expressions()["bpmax.cu"]
-True
+>>> SIZES.tile_rows, SIZES.replace(tile_rows=8).tile_rows
+(32, 8)
 """
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from ..runtime.launch import LaunchSizes
 
 
 @dataclass(frozen=True)
-class LaunchSizes:
+class BPMaxSizes(LaunchSizes):
     tile_rows: int = 32          # products (int cells): rows of a tile (4 per thread)
     tile_cols: int = 64          # products (int cells): absolute target columns of a tile (4 per thread)
     packed_rows: int = 64        # products (short cells, two per word): rows of a tile (4 per thread)
@@ -26,18 +28,4 @@ class LaunchSizes:
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
 
-SIZES = LaunchSizes()
-TEST_SIZES = replace(SIZES, tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
-                     segment_rows=8, library_tile=16)
-
-
-def name_expressions(sizes: LaunchSizes = SIZES) -> dict:
-    """Every .cu file of interact/kernels and the template instantiations ``sizes`` asks of it."""
-    tile = f"{sizes.tile_rows}, {sizes.tile_cols}, {sizes.chunk}"
-    names = [f"bpmax_products_packed<{sizes.packed_rows}, {sizes.packed_cols}, {sizes.chunk}>", f"bpmax_finish_packed<{sizes.finish_diagonals}, {sizes.finish_split}>"]
-    for cell in ("short", "int"):
-        names += [f"bpmax_products<{cell}, {tile}>", f"bpmax_finish<{cell}, false>", f"bpmax_finish<{cell}, true>",
-                  f"bpmax_finish_diagonal<{cell}, false>", f"bpmax_finish_diagonal<{cell}, true>",
-                  f"bpmax_gather<{cell}>", f"bpmax_to_tiles<{cell}>", f"bpmax_border<{cell}>",
-                  f"bpmax_diagonals<{cell}, true>", f"bpmax_diagonals<{cell}, false>"]
-    return {"bpmax.cu": tuple(names)}
+SIZES = BPMaxSizes()

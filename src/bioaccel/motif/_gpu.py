@@ -13,14 +13,14 @@ from ..errors import InternalError, InvalidParameter, ResourceError
 from . import _launch
 
 KERNELS = "bioaccel.motif.kernels"
-NAMES = ("slice_histogram<false>", "slice_histogram<true>", "slice_histogram_markov")
 MAX_GPU_ORDER = 2          # the kernel keeps 4**k fixed-letter products per thread
 MAX_SLICE = 20             # 4**20 words per slice; 32-bit block counts stay below 2**32
 _SHARED_DEFAULT = 48 * 1024
 
 
-def _module():
-    return _gpu.load_module(KERNELS, "bucket.cu", name_expressions=NAMES)
+def _kernel(name, *arguments):
+    """Kernel ``name`` of kernels/bucket.cu with template ``arguments`` (compiled on its first launch)."""
+    return _gpu.kernel(KERNELS, "bucket.cu", name, arguments)
 
 
 def launch_shape(L, sizes=None):
@@ -58,8 +58,7 @@ def bucket_leaves_gpu(pssm, grids) -> list:
         return _markov_leaves(cp, pssm, grids, sizes)
     freqs = np.ascontiguousarray(pssm.background.transition[0], dtype=np.float64)
     weighted = not np.all(freqs == 0.25)
-    module = _module()
-    kernel = module.get_function(NAMES[1] if weighted else NAMES[0])
+    kernel = _kernel("slice_histogram", bool(weighted))
     tables = []
     for grid in grids:
         L = grid.q.shape[0]
@@ -100,7 +99,7 @@ def _markov_leaves(cp, pssm, grids, sizes):
             f"the GPU bucket kernel handles Markov backgrounds up to order {MAX_GPU_ORDER}; "
             f"use --backend cpu for order {k}")
     nctx = 4 ** k
-    kernel = _module().get_function(NAMES[2])
+    kernel = _kernel("slice_histogram_markov")
     T = cp.asarray(np.ascontiguousarray(bg.transition, dtype=np.float64))
     init = cp.asarray(np.ascontiguousarray(bg.initial, dtype=np.float64))
     tables = []

@@ -1,22 +1,22 @@
 """GPU launch sizes of the bucket kernel (motif/kernels/bucket.cu), in one place.
 
-The sizes are read at call time: production runs use :data:`SIZES`; the GPU tests switch to
-:data:`TEST_SIZES` (by monkeypatching ``_launch.SIZES``) so that slices of a few columns still run many
-blocks and every loop of the kernel. Pure Python: nothing here needs a GPU.
+Runs use :data:`SIZES`, read at call time; the GPU tests patch small sizes over it (tests/conftest.py)
+so that slices of a few columns still run many blocks and every loop of the kernel. Pure Python:
+nothing here needs a GPU.
 
 >>> SIZES.threads, 4 ** SIZES.fixed_letters
 (256, 262144)
->>> TEST_SIZES.threads < SIZES.threads
-True
 """
 from dataclasses import dataclass
 
+from ..runtime.launch import LaunchSizes
+
 
 @dataclass(frozen=True)
-class LaunchSizes:
+class BucketSizes(LaunchSizes):
     """Launch sizes of one slice's enumeration.
 
-    >>> LaunchSizes(threads=64).inner_letters
+    >>> BucketSizes(threads=64).inner_letters
     5
     """
 
@@ -25,5 +25,4 @@ class LaunchSizes:
     inner_letters: int = 5      # inner-loop letters whose 4**5 partial sums sit in shared memory
 
 
-SIZES = LaunchSizes()
-TEST_SIZES = LaunchSizes(threads=32, fixed_letters=3, inner_letters=2)
+SIZES = BucketSizes()

@@ -1,5 +1,5 @@
 """The GPU foundation: CuPy imported lazily, the device and its free memory, one cached loader for the
-CUDA C++ sources shipped as package data.
+CUDA C++ sources shipped as package data, and :func:`kernel`, the one way a family gets a kernel.
 
 Nothing here runs at import time of bioaccel. ``require_gpu()`` is the single place that decides
 whether the GPU backend can run, and its error is the one line users see.
@@ -8,6 +8,7 @@ import functools
 from importlib import resources
 
 from ..errors import GPUUnavailable
+from .launch import expression
 
 
 @functools.lru_cache(maxsize=1)
@@ -64,6 +65,11 @@ def device_name():
     return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"].decode()
 
 
+#: The package of the CUDA headers every family's kernels may include (dpx.cuh: the DPX lanes and the
+#: asynchronous copies of the max-plus products).
+SHARED_KERNELS = "bioaccel.runtime.kernels"
+
+
 def kernel_source(package, filename):
     """The text of the CUDA source ``filename`` shipped in ``package`` (e.g. ``bioaccel.fold.kernels``)."""
     return resources.files(package).joinpath(filename).read_text()
@@ -71,17 +77,30 @@ def kernel_source(package, filename):
 
 @functools.lru_cache(maxsize=None)
 def load_module(package, filename, name_expressions=(), options=()):
-    """Compile ``filename`` once per process (CuPy also caches on disk) and return the RawModule.
+    """Compile ``filename`` once per process for ``name_expressions`` (CuPy also caches on disk) and
+    return the RawModule.
 
     ``name_expressions`` are the C++ template instantiations to compile, e.g. ``("fill<short, 64>",)``;
     get each kernel with ``module.get_function(expression)``. Compiles for the device's architecture
-    (``sm_90`` on Hopper, where the DPX instructions exist).
+    (``sm_90`` on Hopper, where the DPX instructions exist), with the headers beside the file and the
+    shared ones (:data:`SHARED_KERNELS`) on the include path.
     """
     cp = require_gpu()
     arch = f"-arch=sm_{compute_capability()}"
     include = f"-I{resources.files(package)}"          # for the .cuh headers beside the .cu files
+    shared = f"-I{resources.files(SHARED_KERNELS)}"
     return cp.RawModule(
         code=kernel_source(package, filename),
-        options=("--std=c++17", arch, include, *options),
+        options=("--std=c++17", arch, include, shared, *options),
         name_expressions=tuple(name_expressions),
     )
+
+
+def kernel(package, filename, name, arguments=()):
+    """Kernel ``name`` of ``filename`` (in ``package``) instantiated with the template ``arguments``, in
+    the template's order: the fields of a family's launch sizes and the call's cell types (see
+    :func:`bioaccel.runtime.launch.expression`). Only that instantiation is compiled, on its first
+    launch in the process, so that a call compiles what it launches and nothing else.
+    """
+    name_expression = expression(name, arguments)
+    return load_module(package, filename, (name_expression,)).get_function(name_expression)

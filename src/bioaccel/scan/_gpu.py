@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..runtime import gpu as _gpu
+from ..runtime.launch import LaunchSizes
 from ..errors import InvalidParameter
 from ._plan import slice_table
 
@@ -27,8 +28,10 @@ LEVELS = 1 << 20
 
 
 @dataclass(frozen=True)
-class ScanSizes:
-    """Launch sizes (template arguments of scan.cu's kernels) and shared-memory budgets.
+class ScanSizes(LaunchSizes):
+    """Launch sizes (template arguments of scan.cu's kernels) and shared-memory budgets. Runs use
+    :data:`SIZES`, read at call time; the GPU tests patch small ones over it (tests/conftest.py: tiny
+    segments, groups and hit buffers, so every border and the column-by-column fallback run).
 
     >>> SIZES.threads * SIZES.per_thread           # windows a fused block scans
     4096
@@ -43,19 +46,17 @@ class ScanSizes:
 
 
 SIZES = ScanSizes()
-#: Small blocks, segments and budgets: the GPU tests reach every border (segments, groups, buffers).
-TEST_SIZES = ScanSizes(threads=32, per_thread=2, segment=64, buffer=8, fused_words=600, segment_words=200)
 
 
-def name_expressions(sizes: ScanSizes) -> dict:
-    """The kernel instantiations the host asks for under ``sizes``, by file.
+def fused_kernel(L, sizes):
+    """The ``fused`` kernel for slices of L columns (4: tables of 4**4 coarse scores; 1: column by
+    column), compiled on its first launch."""
+    return _gpu.kernel(KERNELS, "scan.cu", "scan_fused", (L, sizes.threads, sizes.per_thread))
 
-    >>> name_expressions(SIZES)["scan.cu"][0]
-    'scan_fused<4, 256, 16>'
-    """
-    return {"scan.cu": [f"scan_fused<4, {sizes.threads}, {sizes.per_thread}>",
-                        f"scan_fused<1, {sizes.threads}, {sizes.per_thread}>",
-                        f"scan_segments<{sizes.segment}, {sizes.threads}, {sizes.buffer}>"]}
+
+def segments_kernel(sizes):
+    """The ``segments`` kernel (Giraud & Varré's MULTIPLESCAN), compiled on its first launch."""
+    return _gpu.kernel(KERNELS, "scan.cu", "scan_segments", (sizes.segment, sizes.threads, sizes.buffer))
 
 
 def coarse_entry(units, threshold, L):
@@ -170,21 +171,17 @@ def entry_columns(layout) -> np.ndarray:
     return (layout.slice_meta[layout.entry_slice[:-1]] & 0xFFFF).astype(np.int32)
 
 
-def _scan_module(sizes):
-    """The kernel names of ``sizes`` and scan.cu compiled for them (or loaded from CuPy's cache)."""
-    names = name_expressions(sizes)["scan.cu"]
-    return names, _gpu.load_module(KERNELS, "scan.cu", name_expressions=tuple(names))
-
-
 def warm_up(sizes=None) -> None:
-    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels and
-    put a block in the memory pool: about 0.7 s that a first scan otherwise spends before its first
-    chunk, which the command line runs on a thread of its own while it reads the motifs and finds their
-    thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as :class:`GpuScanner` would."""
+    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels of
+    ``sizes`` (None: :data:`SIZES`) and put a block in the memory pool: about 0.7 s that a first scan
+    otherwise spends before its first chunk, which the command line runs on a thread of its own while it
+    reads the motifs and finds their thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as
+    :class:`GpuScanner` would."""
     cp = _gpu.require_gpu()
-    names, module = _scan_module(sizes or SIZES)
-    for name in names:
-        module.get_function(name)
+    sizes = sizes or SIZES
+    fused_kernel(4, sizes)
+    fused_kernel(1, sizes)
+    segments_kernel(sizes)
     block = cp.empty(1 << 26, dtype=cp.uint8)      # 64 MB: a chunk's letters and hits come from the pool
     block.fill(0)
     cp.cuda.Device().synchronize()
@@ -192,23 +189,21 @@ def warm_up(sizes=None) -> None:
 
 
 class GpuScanner:
-    """Scans chunks on the GPU with ``variant`` (``fused`` or ``segments``): :meth:`submit` starts a
-    chunk and returns a function that waits for its hits ``(entry, start, units)``."""
+    """Scans chunks on the GPU with ``variant`` (``fused`` or ``segments``) and launch ``sizes`` (None:
+    :data:`SIZES`, read now): :meth:`submit` starts a chunk and returns a function that waits for its
+    hits ``(entry, start, units)``."""
 
     def __init__(self, plan, variant, sizes=None):
-        from . import _gpu as this                  # sizes read at call time (the tests swap them)
-
         cp = _gpu.require_gpu()
         self.cp = cp
         self.plan = plan
         self.variant = variant
-        self.sizes = sizes or this.SIZES
-        names, module = _scan_module(self.sizes)
+        self.sizes = sizes or SIZES
         everyone = np.arange(plan.entries)
         self.jobs = []
         if variant == "segments":
             layout = build_layout(plan, everyone, 1, self.sizes.segment_words)
-            self.jobs.append((layout, module.get_function(names[2]), self.sizes.segment))
+            self.jobs.append((layout, segments_kernel(self.sizes), self.sizes.segment))
         else:
             # 4-letter tables; an entry too long for them (over ~380 columns) goes column by column
             per_entry = -(-plan.length // 4) * 256
@@ -216,9 +211,11 @@ class GpuScanner:
             large = everyone[per_entry > self.sizes.fused_words]
             span = self.sizes.threads * self.sizes.per_thread
             if small.size:
-                self.jobs.append((build_layout(plan, small, 4, self.sizes.fused_words), module.get_function(names[0]), span))
+                self.jobs.append((build_layout(plan, small, 4, self.sizes.fused_words), fused_kernel(4, self.sizes),
+                                  span))
             if large.size:
-                self.jobs.append((build_layout(plan, large, 1, self.sizes.fused_words), module.get_function(names[1]), span))
+                self.jobs.append((build_layout(plan, large, 1, self.sizes.fused_words), fused_kernel(1, self.sizes),
+                                  span))
         self.device = [self._upload(layout) for layout, _, _ in self.jobs]
         self.units = cp.asarray(plan.units_flat.ravel())
         self.streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]

@@ -65,12 +65,3 @@ batch_fold(const code_t* __restrict__ codes, const long long* __restrict__ start
     if (tid == 0) scores[id] = Vs[L.at(0, n)];
     if (walk) walk_structure(Vs, L, s, pm, n, stack, pair_to + start, chars + start, status);
 }
-
-// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
-// name expressions a run asks for, and compiles faster without these.
-#ifndef __CUDACC_RTC__
-template __global__ void batch_fold<1024>(const code_t*, const long long*, const int*, const PairModel*, int, int*,
-                                          int*, unsigned char*, int*);
-template __global__ void batch_fold<32>(const code_t*, const long long*, const int*, const PairModel*, int, int*,
-                                        int*, unsigned char*, int*);
-#endif

@@ -1,6 +1,6 @@
 // Seed 001's blocked GPU algorithm: "Ours1" over an N x N table (SquareLayout) and "Ours2" over the
 // packed upper triangle (PackedRowsLayout). BS x BS tiles (32, the paper's; the GPU tests shrink them,
-// fold/_launch.py), processed one tile diagonal per launch, a thread block of BS x 2 per tile
+// tests/conftest.py), processed one tile diagonal per launch, a thread block of BS x 2 per tile
 // (Algorithm 2); the part of each tile that depends only on earlier tile diagonals is the
 // register-tiled max-plus maxKernel of Algorithm 3 (each thread keeps BS/2 accumulators of one
 // column); the rest is finished inside the tile in diagonal order in shared memory.
@@ -49,7 +49,8 @@ __device__ int finish_cell(const int (*sC)[BS + 1], const int (*sAII)[BS + 1], c
 }
 
 template <typename Layout, int BS>
-__global__ void __launch_bounds__(2 * BS) blocked_tile_diagonal(int* V, const code_t* s, const PairModel* __restrict__ pm, int n,
+__global__ void __launch_bounds__(2 * BS) blocked_tile_diagonal(int* V, const code_t* s,
+                                                            const PairModel* __restrict__ pm, int n,
                                                             int d, Layout L) {
     __shared__ int sA[BS][BS + 1];     // tile (I, K), then tile (I, I)
     __shared__ int sB[BS][BS + 1];     // tile (J, J)
@@ -107,9 +108,3 @@ __global__ void __launch_bounds__(2 * BS) blocked_tile_diagonal(int* V, const co
         if (i < N && c < N && c > i) V[L.at(i, c)] = sC[r][q];
     }
 }
-
-// Every instantiation fold/_launch.py asks for (the paper's 32 and the tests' 8), for nvcc's own check.
-template __global__ void blocked_tile_diagonal<SquareLayout, 32>(int*, const code_t*, const PairModel*, int, int, SquareLayout);
-template __global__ void blocked_tile_diagonal<PackedRowsLayout, 32>(int*, const code_t*, const PairModel*, int, int, PackedRowsLayout);
-template __global__ void blocked_tile_diagonal<SquareLayout, 8>(int*, const code_t*, const PairModel*, int, int, SquareLayout);
-template __global__ void blocked_tile_diagonal<PackedRowsLayout, 8>(int*, const code_t*, const PairModel*, int, int, PackedRowsLayout);

@@ -16,7 +16,8 @@ __device__ __forceinline__ int pair_term(const int* V, const SquareLayout& L, co
     return (c - i >= 3 ? V[L.at(i + 1, c - 1)] : 0) + w;
 }
 
-extern "C" __global__ void diagonal_cell_per_thread(int* V, const code_t* s, const PairModel* __restrict__ pm, int n, int D) {
+extern "C" __global__ void diagonal_cell_per_thread(int* V, const code_t* s, const PairModel* __restrict__ pm, int n,
+                                                    int D) {
     SquareLayout L{n + 1};
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > n - D) return;
@@ -76,10 +77,3 @@ __global__ void diagonal_cell_per_grid(int* V, const code_t* s, const PairModel*
         atomicMax(&V[L.mirror(i, c)], best);
     }
 }
-
-// Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
-template __global__ void diagonal_cell_per_block<128>(int*, const code_t*, const PairModel*, int, int);
-template __global__ void diagonal_cell_per_block<256>(int*, const code_t*, const PairModel*, int, int);
-template __global__ void diagonal_cell_per_grid<256>(int*, const code_t*, const PairModel*, int, int);
-template __global__ void diagonal_cell_per_block<32>(int*, const code_t*, const PairModel*, int, int);
-template __global__ void diagonal_cell_per_grid<32>(int*, const code_t*, const PairModel*, int, int);

@@ -116,24 +116,3 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (walk)
         walk_structure(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start, status);
 }
-
-// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
-// name expressions a run asks for, and compiles faster without these.
-#ifndef __CUDACC_RTC__
-template __global__ void traceback<int, SquareLayout>(const int*, SquareLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
-template __global__ void traceback<int, PackedRowsLayout>(const int*, PackedRowsLayout, const code_t*, const PairModel*, int, int2*, int*, int*);
-#define TILED_TRACEBACK(T)                                                                                    \
-    template __global__ void traceback<short, TiledLayout<T>>(const short*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*); \
-    template __global__ void traceback<int, TiledLayout<T>>(const int*, TiledLayout<T>, const code_t*, const PairModel*, int, int2*, int*, int*); \
-    template __global__ void traceback_offset<short, T>(const short*, long long, const int*, const code_t*, const PairModel*, int, int2*, int*, int*);
-TILED_TRACEBACK(128)
-TILED_TRACEBACK(32)
-#define BATCH_TRACEBACK(T)                                                                                   \
-    template __global__ void batch_traceback<short, T>(const short*, long long, int, const int*, const long long*, \
-        const code_t*, const PairModel*, int, int2*, int, int*, int*, unsigned char*, int*);                 \
-    template __global__ void batch_traceback<int, T>(const int*, long long, int, const int*, const long long*,     \
-        const code_t*, const PairModel*, int, int2*, int, int*, int*, unsigned char*, int*);
-BATCH_TRACEBACK(128)
-BATCH_TRACEBACK(64)
-BATCH_TRACEBACK(32)
-#endif

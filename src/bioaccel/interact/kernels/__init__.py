@@ -1,1 +1,1 @@
-"""CUDA C++ sources of the BPMax GPU kernels, compiled at run time by CuPy (bioaccel.runtime.gpu.load_module)."""
+"""CUDA C++ sources of the BPMax GPU kernels, compiled at run time by CuPy (bioaccel.runtime.gpu.kernel)."""

@@ -182,7 +182,8 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
             const int i2 = row0 + r, j2 = col0 + c, e = j2 - i2;
             if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = (T)acc[r][c];
         }
-    if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
+    if (blockIdx.x % col_tiles == 0)
+        write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -309,7 +310,8 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
                 const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
                 if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = v;
             }
-    if (blockIdx.x % col_tiles == 0) write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
+    if (blockIdx.x % col_tiles == 0)
+        write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -476,7 +478,8 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
 #pragma unroll
                 for (int c = 0; c < C; ++c) acc[c] = 0xC000C000u;    // sentinels
                 const unsigned* row = P + r * SR;
-                const unsigned* column = P + (r + 1) * SR + e0 - 1 + h;   // + k (SR - 1) + d - h: cell (r+1+k, e0+d-1-k)
+                // + k (SR - 1) + d - h: cell (r+1+k, e0+d-1-k)
+                const unsigned* column = P + (r + 1) * SR + e0 - 1 + h;
 #pragma unroll 2
                 for (int k = G - 1; k < e0; ++k) {
                     const unsigned w = swap_halves(row[k]);
@@ -586,33 +589,3 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     const int L = span[i2];
     out[x] = L > 0 ? (int)F[(first_mat + w) * g.mat_stride + cell_at(g, i2, L - 1)] : -1;
 }
-
-// Every instantiation interact/_gpu_launch.py asks for (production and test sizes), for nvcc's own check.
-#define PRODUCTS(T, TR, TC, KC) template __global__ void bpmax_products<T, TR, TC, KC>( \
-    const code_t*, const code_t*, const int*, T*, DIMS_ARGS, const int, const int, const int);
-#define FINISH(T, SELF) \
-    template __global__ void bpmax_finish<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, const int, \
-                                                   const int); \
-    template __global__ void bpmax_finish_diagonal<T, SELF>(const code_t*, T*, const T*, DIMS_ARGS, const int, \
-                                                            const int); \
-    template __global__ void bpmax_diagonals<T, SELF>(T*, T*, DIMS_ARGS, const int, const int);
-#define PACKED(TR, TC, KC) template __global__ void bpmax_products_packed<TR, TC, KC>( \
-    const code_t*, const code_t*, const int*, short*, DIMS_ARGS, const int, const int, const int);
-PACKED(64, 64, 32)
-PACKED(8, 16, 8)
-#define FINISH_PACKED(G, SPLIT) template __global__ void bpmax_finish_packed<G, SPLIT>( \
-    const code_t*, short*, const short*, DIMS_ARGS, const int, const int, const int);
-FINISH_PACKED(1, 1)
-FINISH_PACKED(4, 1)
-FINISH_PACKED(8, 1)
-FINISH_PACKED(4, 2)
-FINISH_PACKED(8, 2)
-
-#define CELL(T) PRODUCTS(T, 32, 64, 32) PRODUCTS(T, 8, 16, 8) FINISH(T, false) FINISH(T, true) \
-    template __global__ void bpmax_gather<T>(const T*, DIMS_ARGS, const int, const int, const int*, int*); \
-    template __global__ void bpmax_to_tiles<T>(const T*, T*, DIMS_ARGS, const int, const int, const int*, const int, \
-                                               const int); \
-    template __global__ void bpmax_border<T>(const code_t*, const code_t*, const int*, T*, const T*, DIMS_ARGS, \
-                                             const int, const int*, const int, const int);
-CELL(short)
-CELL(int)

@@ -20,42 +20,24 @@
 // twice the smallest finite value: a sum with a padding operand never beats a real one. Results with
 // no finite term are written back as NEG_INF exactly (the clamp in the epilogue).
 
+#include "dpx.cuh"                 // runtime/kernels: DPX lanes, cp.async copies
+
 // int32 cells: one cell per 32-bit word, __viaddmax_s32 (SASS VIADDMNMX).
-struct Int32Cells {
+struct Int32Cells : DpxS32 {
     typedef int cell_t;
-    typedef int word_t;
-    static constexpr int PER_WORD = 1;
     static constexpr int NEG_INF = -(1 << 30);
     static constexpr int FLOOR = -(1 << 29);         // -2 x largest finite magnitude (2^28)
     __device__ static __forceinline__ word_t fill() { return NEG_INF; }
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s32(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int) { return w; }
 };
 
 // int16 cells: two adjacent columns per 32-bit word, __viaddmax_s16x2 (SASS VIADDMNMX.S16x2).
 // The A operand is the same cell in both lanes, made from a stored pair with __byte_perm.
-struct Int16PairCells {
+struct Int16PairCells : DpxS16x2 {
     typedef short cell_t;
-    typedef unsigned word_t;
-    static constexpr int PER_WORD = 2;
     static constexpr int NEG_INF = -(1 << 14);
     static constexpr int FLOOR = -2 * 5460;          // -2 x largest finite magnitude (5460 < 2^14 / 3)
     __device__ static __forceinline__ word_t fill() { return 0xC000C000u; }   // NEG_INF in both lanes
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s16x2(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
 };
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
 
 // The jagged tile layout of one matrix: nb tiles per side, D + 1 tiles in a full tile row.
 struct BandTiles {
@@ -116,8 +98,9 @@ __device__ __forceinline__ TileTask tile_task(int nb, int D, int tiles, int band
 // next product that reads this matrix); a result with no finite term becomes NEG_INF exactly. A
 // thread's rows are row0 + ROW_STEP x (ROW_STEP = 1: contiguous rows), its columns col0 onwards.
 template <typename P, int T, int RM, int WPT, int ROW_STEP>
-__device__ __forceinline__ void store_band_tile(typename P::cell_t* __restrict__ Ct, const typename P::word_t (&acc)[RM][WPT],
-                                                int col0, int row0, int i0, int j0, int n, int band, int accumulate) {
+__device__ __forceinline__ void store_band_tile(typename P::cell_t* __restrict__ Ct,
+                                                const typename P::word_t (&acc)[RM][WPT], int col0, int row0,
+                                                int i0, int j0, int n, int band, int accumulate) {
     typedef typename P::cell_t cell_t;
 #pragma unroll
     for (int x = 0; x < RM; ++x)
@@ -357,32 +340,3 @@ banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::c
     store_band_tile<P, T, RM, WPT, 1>(C + c_index[g] * matrix_cells + t * TILE_CELLS, acc, tx * RN, ty * RM, i0, j0,
                                       n, band, accumulate);
 }
-
-// The instantiations the host asks for (bioaccel/interact/_maxplus_gpu.py, name_expressions).
-#define BANDED_MAXPLUS(P, T, RM, RN, KS)                                                                     \
-    template __global__ void banded_maxplus<P, T, RM, RN, KS>(                                               \
-        const P::cell_t*, const P::cell_t*, P::cell_t*, const int*, const int*, const int*, int, int, int, \
-        int, int, int, int);
-// production (SIZES)
-BANDED_MAXPLUS(Int32Cells, 128, 8, 8, 16)
-BANDED_MAXPLUS(Int32Cells, 64, 8, 8, 16)
-BANDED_MAXPLUS(Int32Cells, 32, 4, 4, 16)
-BANDED_MAXPLUS(Int16PairCells, 128, 8, 16, 32)
-BANDED_MAXPLUS(Int16PairCells, 64, 4, 16, 32)
-BANDED_MAXPLUS(Int16PairCells, 32, 4, 4, 32)
-// alternatives the benchmark compares (ALTERNATIVES)
-BANDED_MAXPLUS(Int32Cells, 64, 4, 8, 16)
-BANDED_MAXPLUS(Int16PairCells, 128, 8, 8, 32)
-BANDED_MAXPLUS(Int16PairCells, 64, 8, 8, 32)
-BANDED_MAXPLUS(Int32Cells, 32, 4, 8, 16)
-BANDED_MAXPLUS(Int16PairCells, 32, 4, 8, 32)
-// the tests' small tiles (TEST_SIZES)
-BANDED_MAXPLUS(Int32Cells, 16, 4, 4, 16)
-BANDED_MAXPLUS(Int16PairCells, 16, 4, 4, 16)
-// int16 with A duplicated while staged (alternatives)
-#define BANDED_MAXPLUS_DUP(T, RM, RN, KS)                                                                    \
-    template __global__ void banded_maxplus_dup<Int16PairCells, T, RM, RN, KS>(                              \
-        const short*, const short*, short*, const int*, const int*, const int*, int, int, int, int, int, int, int);
-BANDED_MAXPLUS_DUP(32, 4, 4, 32)
-BANDED_MAXPLUS_DUP(32, 4, 8, 32)
-BANDED_MAXPLUS_DUP(64, 8, 8, 32)

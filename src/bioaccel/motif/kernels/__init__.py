@@ -1,1 +1,1 @@
-"""CUDA sources of the motif GPU kernels (package data, loaded by bioaccel.runtime.gpu.load_module)."""
+"""CUDA sources of the motif GPU kernels (package data, loaded by bioaccel.runtime.gpu.kernel)."""

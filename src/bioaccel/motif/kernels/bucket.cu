@@ -96,11 +96,6 @@ __global__ void slice_histogram(const long long* __restrict__ q,     // L x 4 fi
     }
 }
 
-template __global__ void slice_histogram<false>(const long long*, const double*, int, int, int, long long,
-                                                double, int, unsigned long long, unsigned long long*);
-template __global__ void slice_histogram<true>(const long long*, const double*, int, int, int, long long,
-                                               double, int, unsigned long long, double*);
-
 // Markov background of order k (C = 4**k contexts), one launch per (context before the slice,
 // last k letters of the slice): the launch's words all end in `out_ctx`, so its bucket table is one
 // table of the host's [in_ctx, out_ctx, bucket] array. A word's probability is the product of the

@@ -1,1 +1,1 @@
-"""CUDA sources of the scan kernels (package data, loaded by bioaccel.runtime.gpu.load_module)."""
+"""CUDA sources of the scan kernels (package data, loaded by bioaccel.runtime.gpu.kernel)."""

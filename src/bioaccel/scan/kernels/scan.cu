@@ -43,7 +43,8 @@ __global__ void __launch_bounds__(THREADS) scan_fused(
         const int* __restrict__ group_entry,       // entries of group g: group_entry[g] .. group_entry[g+1]-1
         const long long* __restrict__ group_table, // coarse words of group g: from group_table[g] ..
         const int* __restrict__ group_words,       // .. how many
-        const int* __restrict__ group_reach,       // longest entry of the group (letters a segment needs past its windows)
+        const int* __restrict__ group_reach,       // longest entry of the group (letters a segment needs past
+                                                   // its windows)
         const int* __restrict__ entry_slice,       // slices of entry e: entry_slice[e] .. entry_slice[e+1]-1
         const int* __restrict__ slice_meta,        // (column offset << 16) | table start within the group
         const int* __restrict__ coarse_threshold,
@@ -179,19 +180,3 @@ __global__ void __launch_bounds__(THREADS) scan_segments(
     for (int k = threadIdx.x; k < count; k += THREADS)
         PUT((long long)(base + k), buf_entry[k], seg0 + buf_pos[k], buf_score[k]);
 }
-
-// The instantiations the host asks for (bioaccel.scan._gpu.name_expressions: SIZES, TEST_SIZES).
-#define FUSED(L, T, K) template __global__ void scan_fused<L, T, K>(const unsigned char*, long long, long long, \
-    const int*, const long long*, const int*, const int*, const int*, const int*, const int*, const int*, \
-    const int*, const long long*, const long long*, const long long*, const long long*, unsigned long long*, \
-    unsigned long long*, int*, long long*, long long*, long long);
-#define SEGMENTS(S, T, B) template __global__ void scan_segments<S, T, B>(const unsigned char*, long long, \
-    long long, const int*, const long long*, const int*, const int*, const int*, const int*, const int*, \
-    const int*, const long long*, const long long*, const long long*, unsigned long long*, int*, long long*, \
-    long long*, long long);
-FUSED(4, 256, 16)
-FUSED(1, 256, 16)
-SEGMENTS(2048, 256, 512)
-FUSED(4, 32, 2)
-FUSED(1, 32, 2)
-SEGMENTS(64, 32, 8)

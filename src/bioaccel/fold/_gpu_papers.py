@@ -1,4 +1,5 @@
-"""The papers' GPU Nussinov fills, each exact, each over an int32 table poisoned before the fill.
+"""The papers' GPU Nussinov fills (the published GPU designs bioaccel compares its own with), each
+exact, each over an int32 table poisoned before the fill.
 
 ``diagonal``       Chang et al. as Li, Ranka & Sahni describe it: one launch per diagonal; a thread, a
                    block or all blocks per cell in the initial, middle and final stages; mirrored
@@ -38,7 +39,7 @@ def fill_diagonal(codes_dev, n, pm, variant):
     n_ = np.int32(n)
     if variant == "two-kernel":
         block = sizes.two_kernel_block
-        per_block = kernel("nussinov_diagonal.cu", f"diagonal_cell_per_block<{block}>")
+        per_block = kernel("nussinov_diagonal.cu", "diagonal_cell_per_block", block)
         for D in range(2, n + 1):
             cells = n - D + 1
             args = (table, codes_dev, pm, n_, np.int32(D))
@@ -48,8 +49,8 @@ def fill_diagonal(codes_dev, n, pm, variant):
                 per_block((cells,), (block,), args)
     else:
         block = sizes.chang_block
-        per_block = kernel("nussinov_diagonal.cu", f"diagonal_cell_per_block<{block}>")
-        per_grid = kernel("nussinov_diagonal.cu", f"diagonal_cell_per_grid<{block}>")
+        per_block = kernel("nussinov_diagonal.cu", "diagonal_cell_per_block", block)
+        per_grid = kernel("nussinov_diagonal.cu", "diagonal_cell_per_grid", block)
         for D in range(2, n + 1):
             cells = n - D + 1
             args = (table, codes_dev, pm, n_, np.int32(D))
@@ -75,7 +76,7 @@ def fill_blocked(codes_dev, n, pm, variant):
     else:
         table = cp.full(posts * (posts + 1) // 2, POISON, dtype=np.int32)
         layout_name, layout = "PackedRowsLayout", "packed"
-    fill = kernel("nussinov_blocked.cu", f"blocked_tile_diagonal<{layout_name}, {bs}>")
+    fill = kernel("nussinov_blocked.cu", "blocked_tile_diagonal", layout_name, bs)
     n_, N_ = np.int32(n), np.int64(posts)
     for d in range(nt):
         fill((nt - d,), (bs, 2), (table, codes_dev, pm, n_, np.int32(d), N_))

@@ -1,4 +1,4 @@
-// bioaccel's own GPU Nussinov fill (variant "fast", the default of --backend gpu).
+// bioaccel's own GPU Nussinov fill (variant "tiled", the default of --backend gpu).
 //
 // The half-open table V (see nussinov_common.cuh) is stored as TILE x TILE tiles of the upper triangle,
 // each tile contiguous (TiledLayout): only the cells the recurrence defines are allocated. Tiles are
@@ -14,15 +14,11 @@
 //           and writes the final tile: off the diagonal in 16-wide sub-tiles (whole sub-tile products,
 //           wavefronts only inside a sub-tile; finish_sub_tile), which also writes the tile's A operands
 //           in the bulk's duplicated form (Int16x2Pre); on the diagonal wavefront by wavefront.
+#include "dpx.cuh"                 // runtime/kernels: DPX lanes, cp.async and TMA copies
 #include "nussinov_common.cuh"
 
 // TILE is a template parameter (128 in production; the GPU tests shrink it to 32 so that small inputs
-// cross many tiles, see fold/_launch.py). A bulk block has (TILE/8)^2 threads, each 8 x 8 cells.
-
-__device__ __forceinline__ unsigned dup16(int v) {
-    unsigned u = (unsigned short)v;
-    return u | (u << 16);
-}
+// cross many tiles, tests/conftest.py). A bulk block has (TILE/8)^2 threads, each 8 x 8 cells.
 
 // Word j of a 16-byte vector (j known at compile time where it is used: unrolled loops).
 __device__ __forceinline__ unsigned word_of(const uint4& v, int j) {
@@ -48,17 +44,11 @@ __device__ __forceinline__ void load4(const int* p, int (&v)[4]) {
 // ---- bulk product -------------------------------------------------------------------------------
 
 // int16 cells: accumulators hold two cells per register.
-struct Int16x2 {
+struct Int16x2 : DpxS16x2 {
     typedef short score_t;
-    static constexpr int PER_WORD = 2;
     static constexpr bool DUP_A = false;             // the duplicated A operands made in the inner loop
     static constexpr bool PRE_A = false;
-    typedef unsigned word_t;
     __device__ static __forceinline__ word_t a_word(short a) { return dup16(a); }
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s16x2(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
     // both lanes + delta, wrapping: a move by delta and one by -delta give back the same bits
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return __vadd2(w, dup16(delta)); }
 };
@@ -79,15 +69,9 @@ struct Int16x2Pre : Int16x2 {
 };
 
 // int32 cells (sequences of 65,535 nt and more, or large weights): one cell per register.
-struct Int32x1 {
+struct Int32x1 : DpxS32 {
     typedef int score_t;
-    static constexpr int PER_WORD = 1;
-    typedef int word_t;
     __device__ static __forceinline__ word_t a_word(int a) { return a; }
-    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
-        return __viaddmax_s32(a, b, acc);
-    }
-    __device__ static __forceinline__ int lane(word_t w, int) { return w; }
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return w + delta; }
     static constexpr bool DUP_A = false;
     static constexpr bool PRE_A = false;
@@ -97,38 +81,6 @@ struct Int32x1 {
 // stored (row) form in shared memory; a thread reads two k of one row as one 32-bit word and makes
 // the duplicated DPX operands with __byte_perm. A thread's 8 rows are ty, ty+TILE/8, ..., so the two
 // rows a warp reads at once sit in different banks.
-
-__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int PENDING>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
-
-// Bulk copies (Hopper's TMA, one thread issues a whole contiguous run) completing on an mbarrier in
-// shared memory; the waiting threads watch the barrier's phase parity.
-__device__ __forceinline__ unsigned shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-}
-__device__ __forceinline__ void bulk_copy(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
-                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbarrier_expect_bytes(unsigned bar, unsigned bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
-    unsigned done;
-    do {
-        asm volatile("{\n.reg .pred p;\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    } while (!done);
-}
-
 
 // edges == 0: the interior products, I+2 <= K <= J-2, which need only tile diagonals <= d-2 and so
 //             run beside the finish of diagonal d-1; blockIdx.y takes `chunk` of them.
@@ -378,7 +330,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 
 template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
-fast_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+tiled_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
           int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
     bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
 }
@@ -835,7 +787,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(TILE * FINISH_LANES, 2)
-fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+tiled_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
             const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases) {
     finish_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases);
 }
@@ -843,7 +795,7 @@ fast_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __
 // At most 128 registers a thread (two blocks' worth): a bulk block (256 x 128) must fit beside it.
 template <typename score_t, int TILE>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
-fast_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+tiled_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
                 const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
                 unsigned* __restrict__ Adup) {
     finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases, Adup);
@@ -862,34 +814,3 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr);
 }
-
-// Explicit instantiations for nvcc (tests/test_kernels_compile.py); NVRTC (CuPy) instantiates only the
-// name expressions a run asks for, and compiles faster without these.
-#ifndef __CUDACC_RTC__
-// Every instantiation fold/_launch.py asks for (production and test sizes), for nvcc's own check.
-#define FAST_KERNELS(T)                                                                                     \
-    template __global__ void fast_bulk<Int16x2, T, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*); \
-    template __global__ void fast_bulk<Int32x1, T, 2, 64>(const int*, int*, int, int, int, int, const int*, int, const unsigned*);   \
-    template __global__ void fast_finish<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*); \
-    template __global__ void fast_finish_sub<short, T>(short*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*); \
-    template __global__ void fast_finish_sub<int, T>(int*, int*, const code_t*, const PairModel*, int, int, int, int*, unsigned*);
-FAST_KERNELS(128)
-FAST_KERNELS(32)
-template __global__ void fast_bulk<Int16x2, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Dup, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Dup, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Pre, 128, 2, 128>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-template __global__ void fast_bulk<Int16x2Pre, 32, 2, 64>(const short*, int*, int, int, int, int, const int*, int, const unsigned*);
-#define BATCH_TILED_KERNELS(T, S16, S32)                                                                    \
-    template __global__ void batch_bulk<Int16x2, T, 2, S16>(const short*, int*, int, int, long long, long long); \
-    template __global__ void batch_bulk<Int16x2Dup, T, 2, S16>(const short*, int*, int, int, long long, long long); \
-    template __global__ void batch_bulk<Int32x1, T, 2, S32>(const int*, int*, int, int, long long, long long);   \
-    template __global__ void batch_finish<short, T>(short*, int*, const code_t*, const long long*, const int*,   \
-                                                    const PairModel*, int, int, long long, long long);          \
-    template __global__ void batch_finish<int, T>(int*, int*, const code_t*, const long long*, const int*,       \
-                                                  const PairModel*, int, int, long long, long long);
-BATCH_TILED_KERNELS(128, 128, 64)
-BATCH_TILED_KERNELS(64, 128, 64)
-BATCH_TILED_KERNELS(32, 64, 64)
-#endif

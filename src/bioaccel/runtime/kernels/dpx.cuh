@@ -1,0 +1,68 @@
+// What the max-plus products of every family share on Hopper (fold/kernels/nussinov_tiled.cu,
+// interact/kernels/maxplus.cu): the DPX lanes and the asynchronous global -> shared copies.
+// The loader (bioaccel/runtime/gpu.py) puts this folder on every kernel's include path.
+#pragma once
+
+// ---- DPX lanes ----------------------------------------------------------------------------------
+// One max-plus update acc = max(acc, a + b) per cell in one DPX instruction (SASS VIADDMNMX); a family's
+// cell types derive from these and add their own cell type, padding and operand forms.
+
+// int16 cells, two to a 32-bit word: two updates per instruction (__viaddmax_s16x2, VIADDMNMX.S16x2).
+struct DpxS16x2 {
+    typedef unsigned word_t;
+    static constexpr int PER_WORD = 2;
+    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
+        return __viaddmax_s16x2(a, b, acc);
+    }
+    __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
+};
+
+// int32 cells, one to a word (__viaddmax_s32, VIADDMNMX).
+struct DpxS32 {
+    typedef int word_t;
+    static constexpr int PER_WORD = 1;
+    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
+        return __viaddmax_s32(a, b, acc);
+    }
+    __device__ static __forceinline__ int lane(word_t w, int) { return w; }
+};
+
+// An int16 cell in both halves of a word: the A operand of a DpxS16x2 update.
+__device__ __forceinline__ unsigned dup16(int v) {
+    unsigned u = (unsigned short)v;
+    return u | (u << 16);
+}
+
+// ---- asynchronous copies ------------------------------------------------------------------------
+// cp.async: 16 bytes global -> shared per call, completing by commit groups, so the copies of the next
+// stage run while the current one is computed.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+    unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING)); }
+
+// Bulk copies (Hopper's TMA, one thread issues a whole contiguous run) completing on an mbarrier in
+// shared memory; the waiting threads watch the barrier's phase parity.
+__device__ __forceinline__ unsigned shared_address(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+__device__ __forceinline__ void bulk_copy(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbarrier_expect_bytes(unsigned bar, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
+    unsigned done;
+    do {
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    } while (!done);
+}

@@ -1,0 +1,114 @@
+"""Every kernel instantiation the host launches, by .cu file, and nvcc builds of them (no GPU needed).
+
+The .cu files hold templates only: CuPy instantiates each kernel from its name expression when a call
+first launches it (bioaccel.runtime.gpu.kernel). nvcc instantiates the same expressions here by taking
+each kernel's address in a small file that includes the source, as NVRTC does for CuPy. Used by
+tests/test_kernels_compile.py and, for its SASS check, bench/gpu_smoke.sh:
+
+    python3 tests/host_kernels.py          # per .cu file: VIADDMNMX (DPX) instructions in the SASS
+"""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import bioaccel
+from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
+from bioaccel.interact._gpu_launch import BPMaxSizes
+from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
+from bioaccel.motif._launch import BucketSizes
+from bioaccel.runtime.launch import expression
+from bioaccel.scan._gpu import ScanSizes
+
+PACKAGE = Path(bioaccel.__file__).parent
+SHARED = PACKAGE / "runtime" / "kernels"
+CU_FILES = sorted(PACKAGE.rglob("kernels/*.cu"))
+NVCC = shutil.which("nvcc")
+PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=ProductSizes(), motif=BucketSizes(),
+                             scan=ScanSizes())
+
+
+def host_kernels(sizes) -> dict:
+    """Every kernel instantiation the host launches under ``sizes`` (one per family, as the fixture
+    ``small_launch_sizes`` gives them), by .cu file (relative to the package): what fold/_gpu_*.py,
+    interact/_gpu.py, interact/_maxplus_gpu.py, motif/_gpu.py and scan/_gpu.py ask
+    bioaccel.runtime.gpu.kernel for, and the alternatives the benchmarks compare."""
+    f, b, m, s = sizes.fold, sizes.bpmax, sizes.maxplus, sizes.scan
+    t, bt = f.tile, f.batch_tile
+    tiled = [("tiled_bulk", (lanes, t, 2, stage_bytes(t, 2))) for lanes in (f.int16_lanes, "Int16x2Dup", "Int16x2")]
+    tiled += [("tiled_bulk", ("Int16x2", t, 2, 64)),           # bench/nussinov_gpu_profile.py: 64-byte stages
+              ("tiled_bulk", ("Int32x1", t, 2, stage_bytes(t, 4))),
+              ("batch_bulk", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
+              ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
+    for cell in ("short", "int"):
+        tiled += [("tiled_finish", (cell, t)), ("tiled_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
+    traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
+                 ("traceback_offset", ("short", t))]
+    traceback += [(name, (cell, arg)) for cell in ("short", "int")
+                  for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
+    bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
+             ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
+    for cell in ("short", "int"):
+        bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
+                  ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]
+        bpmax += [(name, (cell, flag)) for flag in (False, True)
+                  for name in ("bpmax_finish", "bpmax_finish_diagonal", "bpmax_diagonals")]
+    kernels = {
+        "fold/kernels/nussinov_tiled.cu": tiled,
+        "fold/kernels/nussinov_traceback.cu": traceback,
+        "fold/kernels/nussinov_diagonal.cu": [("diagonal_cell_per_thread", ()),
+                                              ("diagonal_cell_per_block", (f.two_kernel_block,)),
+                                              ("diagonal_cell_per_block", (f.chang_block,)),
+                                              ("diagonal_cell_per_grid", (f.chang_block,))],
+        "fold/kernels/nussinov_blocked.cu": [("blocked_tile_diagonal", (layout, f.seed_tile))
+                                             for layout in ("SquareLayout", "PackedRowsLayout")],
+        "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))],
+        "interact/kernels/bpmax.cu": bpmax,
+        "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
+        "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
+                                    ("slice_histogram_markov", ())],
+        "scan/kernels/scan.cu": [("scan_fused", (4, s.threads, s.per_thread)),
+                                 ("scan_fused", (1, s.threads, s.per_thread)),
+                                 ("scan_segments", (s.segment, s.threads, s.buffer))],
+    }
+    return {path: list(dict.fromkeys(expression(name, arguments) for name, arguments in names))
+            for path, names in kernels.items()}
+
+
+def nvcc_build(path, expressions, folder, kind="ptx"):
+    """nvcc's ``kind`` ("ptx" or "cubin") of ``path`` with ``expressions`` instantiated (their addresses
+    taken, as NVRTC does for CuPy), built in ``folder``; returns (path of the output, nvcc's process)."""
+    folder = Path(folder)
+    source = folder / f"instantiate_{path.stem}.cu"
+    taken = "".join(f"    (void*)&{e},\n" for e in expressions)
+    source.write_text(f'#include "{path}"\nvoid* const bioaccel_kernels[] = {{\n{taken}}};\n')
+    out = folder / f"{path.stem}.{kind}"
+    proc = subprocess.run(
+        [NVCC, "-arch=sm_90", "--std=c++17", f"-I{path.parent}", f"-I{SHARED}", f"--{kind}", str(source), "-o",
+         str(out)],
+        capture_output=True, text=True,
+    )
+    return out, proc
+
+
+def main():
+    """Per .cu file: the DPX instructions (VIADDMNMX) in the SASS of its production kernels."""
+    import tempfile
+
+    cuobjdump = shutil.which("cuobjdump")
+    with tempfile.TemporaryDirectory() as folder:
+        for relative, expressions in host_kernels(PRODUCTION).items():
+            cubin, proc = nvcc_build(PACKAGE / relative, expressions, folder, "cubin")
+            if proc.returncode:
+                print(f"{relative}: nvcc failed\n{proc.stderr}")
+                continue
+            sass = subprocess.run([cuobjdump, "--dump-sass", str(cubin)], capture_output=True, text=True).stdout
+            print(f"{relative}: VIADDMNMX instructions in SASS: {sass.count('VIADDMNMX')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
