@@ -115,7 +115,6 @@ def test_output_file_is_written_atomically(tmp_fasta, tmp_path):
 
 @pytest.mark.parametrize("name", ["arcs.svg", "arcs.png"])
 def test_plot(tmp_fasta, tmp_path, name):
-    pytest.importorskip("matplotlib")
     plot = tmp_path / name
     code, out, err = run([tmp_fasta(FASTA), "--plot", str(plot)])
     assert code == 0 and err == ""
