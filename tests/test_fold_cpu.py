@@ -10,7 +10,7 @@ from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InvalidParameter, ResourceError
 from bioaccel.fold import VARIANTS as REGISTRY
 from bioaccel.fold import FoldParams, fold, fold_table, nussinov
-from bioaccel.fold import _batch_cpu, _cpu, _seed_cpu, _tiled_cpu
+from bioaccel.fold import _cpu, _dense_cpu, _packed_cpu, _tiled_cpu
 from bioaccel.fold._traceback import dot_bracket, traceback_pairs
 
 VARIANTS = REGISTRY.names("cpu")
@@ -84,15 +84,15 @@ def test_traceback_is_valid_optimal_and_follows_the_shared_rule(variant):
 
 @pytest.mark.parametrize("parallel_work", [0, float("inf")], ids=["parallel kernel", "serial kernel"])
 def test_batch_of_short_sequences_equals_one_at_a_time(monkeypatch, parallel_work):
-    monkeypatch.setattr(_batch_cpu, "PARALLEL_WORK", parallel_work)
+    monkeypatch.setattr(_packed_cpu, "PARALLEL_WORK", parallel_work)
     for params in (PARAMS[0], FoldParams(), FoldParams.bpmax()):
         chosen = [seq for seq, p in CASES[:50]]
-        folded = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5)
+        folded = _packed_cpu.fold_list([encode(s) for s in chosen], params, tile=5)
         for seq, (units, pair_to) in zip(chosen, folded):
             table = naive.nussinov_table(seq, params)
             assert units == (table[0][-1] if seq else 0)
             assert dot_bracket(pair_to) == naive.nussinov_structure(seq, params, table)
-        scores_only = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5, traceback=False)
+        scores_only = _packed_cpu.fold_list([encode(s) for s in chosen], params, tile=5, traceback=False)
         assert [s for s, _ in scores_only] == [s for s, _ in folded]
         assert all(p is None for _, p in scores_only)
 
@@ -113,7 +113,7 @@ def test_realistic_lengths_with_the_default_tile_equal_cpu1():
     pairs = FoldParams().pair_table()
     for n in (97, 300, 577):
         codes = rng.integers(0, 4, n).astype(np.uint8)
-        expected = _seed_cpu.fill_naive(codes, pairs, 3)
+        expected = _dense_cpu.fill_naive(codes, pairs, 3)
         for variant in ("tiled", "cache-parallel"):
             assert np.array_equal(np.triu(fold_table(codes, variant=variant)), expected)
         table, base = _tiled_cpu.fill_tiled(codes, pairs, 3, np.int32, parallel=False)  # the int32 path

@@ -18,7 +18,7 @@ import importlib
 from ._variants import VARIANTS
 
 _LAZY = {"fold": "._api", "fold_table": "._api", "iter_nussinov": "._api", "nussinov": "._api",
-         "nussinov_batch": "._batch_api", "FoldBatch": "._batch_api",
+         "nussinov_batch": "._arrays", "FoldBatch": "._arrays",
          "FoldParams": "._model", "FoldResult": "._result"}
 __all__ = ["FoldBatch", "FoldParams", "FoldResult", "VARIANTS", "fold", "fold_table", "iter_nussinov", "nussinov",
            "nussinov_batch"]

@@ -12,7 +12,7 @@ from ._result import FoldResult
 from ._traceback import check_traced, dot_bracket, traceback_pairs
 from ._variants import VARIANTS
 
-#: Sequences up to this length are folded several at a time, one per core (see _batch_cpu);
+#: Sequences up to this length are folded several at a time, one per core (see _packed_cpu);
 #: longer ones one at a time, each on all cores.
 BATCH_MAX_LENGTH = 800
 #: A batch is folded once it holds this much work (sum of n^3) or this many sequences.
@@ -206,7 +206,7 @@ def _fold_one_cpu(codes, params, variant, traceback):
 
 
 def _iter_cpu(records, params, variant, traceback, threads):
-    from ._batch_cpu import fold_batch
+    from ._packed_cpu import fold_list
 
     pending, work = [], 0.0
 
@@ -215,7 +215,7 @@ def _iter_cpu(records, params, variant, traceback, threads):
             if len(pending) == 1:
                 folded = [_fold_one_cpu(pending[0].codes, params, variant, traceback)]
             else:
-                folded = fold_batch([r.codes for r in pending], params, traceback=traceback) if pending else []
+                folded = fold_list([r.codes for r in pending], params, traceback=traceback) if pending else []
         results = [_result(r, params, units, pair_to, variant, "cpu") for r, (units, pair_to) in zip(pending, folded)]
         pending.clear()
         return results

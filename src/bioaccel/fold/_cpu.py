@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..runtime.memory import require_memory
-from ._seed_cpu import SEED_FILLS
+from ._dense_cpu import DENSE_FILLS
 from ._tiled_cpu import TILE, fill_tiled, tiled_bytes
 
 
@@ -47,7 +47,7 @@ def fill_table(codes, params, variant="tiled", *, tile=TILE):
     pairs = params.pair_table()
     if variant == "tiled":
         return fill_tiled(codes, pairs, params.min_loop, params.cell_dtype(n), tile=tile)
-    M = SEED_FILLS[variant](codes, pairs, int(params.min_loop))
+    M = DENSE_FILLS[variant](codes, pairs, int(params.min_loop))
     return M.reshape(-1), np.arange(n, dtype=np.int64) * n
 
 

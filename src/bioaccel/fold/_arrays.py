@@ -2,7 +2,7 @@
 
 For a million sequences, a FoldResult (and a Python string) per sequence costs more than the fold on a
 GPU. Here the sequences are encoded in one pass over their concatenation, folded as one packed batch
-(CPU: :func:`._batch_cpu.fold_packed`; GPU: :func:`._gpu_batch.fold_packed`) and the results come back
+(CPU: :func:`._packed_cpu.fold_packed`; GPU: :func:`._gpu_batch.fold_packed`) and the results come back
 as two arrays in input order, built without a Python loop per sequence.
 """
 from typing import NamedTuple
@@ -165,7 +165,7 @@ def _on_cpu(codes, starts, params, traceback):
     from numba import get_num_threads
 
     from ._api import BATCH_MAX_LENGTH, _fold_one_cpu
-    from ._batch_cpu import fold_packed
+    from ._packed_cpu import fold_packed
 
     lengths = np.diff(starts)
     short = lengths <= BATCH_MAX_LENGTH

@@ -1,4 +1,4 @@
-"""The CPU algorithms of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over a dense int32 table.
+"""The dense-table CPU fills of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over an (n, n) int32 table.
 
 Each fill takes ``codes`` (uint8, see bioaccel.inputs.alphabet), ``pairs`` (the 5 x 5 int32 table of
 FoldParams.pair_table()) and ``min_loop`` and returns an (n, n) table whose upper triangle holds
@@ -89,5 +89,5 @@ def fill_cache_parallel(codes, pairs, min_loop):
 
 
 #: variant name -> dense fill
-SEED_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,
+DENSE_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,
               "cache-parallel": fill_cache_parallel}
