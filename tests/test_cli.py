@@ -58,7 +58,7 @@ def test_warnings_never_reach_the_user(monkeypatch, tmp_path):
 
 
 def test_a_failed_plot_leaves_the_output_as_it_was(monkeypatch, tmp_fasta, tmp_path):
-    import bioaccel.fold._plot as plot
+    import bioaccel.fold
 
     def broken(*args, **kwargs):
         raise plot_error
@@ -66,7 +66,7 @@ def test_a_failed_plot_leaves_the_output_as_it_was(monkeypatch, tmp_fasta, tmp_p
     from bioaccel.errors import InputError
 
     plot_error = InputError("the plot failed")
-    monkeypatch.setattr(plot, "plot_arcs", broken)
+    monkeypatch.setattr(bioaccel.fold, "plot_arcs", broken)
     target = tmp_path / "out.txt"
     target.write_text("before\n")
     code, out, err = run("fold", tmp_fasta(FASTA), "-o", str(target), "--plot", str(tmp_path / "arcs.svg"))

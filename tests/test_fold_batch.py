@@ -5,7 +5,7 @@ import pytest
 
 from bioaccel.errors import InputError
 from bioaccel.fold import FoldParams, nussinov, nussinov_batch
-from bioaccel.fold import _api, _arrays, _packed_cpu
+from bioaccel.fold import _arrays, _cpu, _packed_cpu
 
 PARAMS = [FoldParams(), FoldParams(min_loop=0, gu=0), FoldParams.bpmax(), FoldParams(min_loop=1, au=1.5, gc=3, gu=0.5)]
 
@@ -28,7 +28,7 @@ def _one_by_one(seqs, params):
 @pytest.mark.parametrize("long_per_core", [10_000, 1])        # long ones one at a time / in the packed batch
 @pytest.mark.parametrize("params", PARAMS, ids=range(len(PARAMS)))
 def test_batch_equals_one_at_a_time(params, long_per_core, monkeypatch):
-    monkeypatch.setattr(_api, "BATCH_MAX_LENGTH", 60)           # "long" from 61 nt
+    monkeypatch.setattr(_cpu, "ONE_CORE_MAX_LENGTH", 60)           # "long" from 61 nt
     monkeypatch.setattr(_arrays, "LONG_PER_CORE", long_per_core)
     monkeypatch.setattr(_arrays, "PACKED_MAX_LENGTH", 120)   # and the longest still one at a time
     seqs = _mixed(60, 150, seed=17)

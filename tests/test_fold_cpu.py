@@ -9,7 +9,7 @@ import naive
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InvalidParameter, ResourceError
 from bioaccel.fold import VARIANTS as REGISTRY
-from bioaccel.fold import FoldParams, fold, fold_table, nussinov
+from bioaccel.fold import FoldParams, fold_one, fold_table, nussinov
 from bioaccel.fold import _cpu, _dense_cpu, _packed_cpu, _tiled_cpu
 from bioaccel.fold._traceback import dot_bracket, traceback_pairs
 
@@ -100,7 +100,7 @@ def test_batch_of_short_sequences_equals_one_at_a_time(monkeypatch, parallel_wor
 def test_api_batches_and_single_sequences_give_the_same_results(monkeypatch):
     seqs = [seq for seq, _ in CASES[:60]]
     one_by_one = [nussinov([s])[0] for s in seqs]
-    monkeypatch.setattr("bioaccel.fold._api.BATCH_MAX_WORK", 5e4)  # many small batches
+    monkeypatch.setattr("bioaccel.fold._stream.CHUNK_MAX_WORK", 5e4)  # many small batches
     batched = nussinov(seqs)
     assert [r.structure for r in batched] == [r.structure for r in one_by_one]
     assert [r.score for r in batched] == [r.score for r in one_by_one]
@@ -134,14 +134,14 @@ def test_structures_and_scores_through_the_api():
     assert result.base_pairs() == [(0, 8), (1, 7), (2, 6)]
     assert result.pair_to.tolist() == [8, 7, 6, -1, -1, -1, 2, 1, 0]
     assert (result.variant, result.backend, result.length, result.min_loop) == ("tiled", "cpu", 9, 3)
-    assert fold("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
-    assert fold("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
-    assert fold("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
-    assert fold("GGGAUCC") == ("((...))", 2)
-    assert fold("") == ("", 0)
-    assert fold("NNNNNNNN") == ("........", 0)
+    assert fold_one("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
+    assert fold_one("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
+    assert fold_one("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
+    assert fold_one("GGGAUCC") == ("((...))", 2)
+    assert fold_one("") == ("", 0)
+    assert fold_one("NNNNNNNN") == ("........", 0)
     # BPMax weights in half-units: GC = 3, GU = 1.5
-    structure, score = fold("GAAAU", params=FoldParams.bpmax(au=1, gu=1.5))
+    structure, score = fold_one("GAAAU", params=FoldParams.bpmax(au=1, gu=1.5))
     assert (structure, score) == ("(...)", 1.5)
     no_tb = nussinov([("x", "GGGAAAUCC")], traceback=False)[0]
     assert (no_tb.id, no_tb.structure, no_tb.pair_to, no_tb.score) == ("x", None, None, 3)
