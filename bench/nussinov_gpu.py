@@ -133,7 +133,7 @@ def time_rnafold(seqs, budget):
 
 def time_batch_row(cp, count, n, args):
     from bioaccel.fold import nussinov, nussinov_batch
-    from bioaccel.fold._batch_api import encode_packed
+    from bioaccel.fold._arrays import encode_packed
     from bioaccel.fold._gpu_batch import ceiling_fraction, fold_packed
 
     seqs = random_batch(count, n, seed=count + n)

@@ -108,7 +108,7 @@ def build(argv, threads):
     args.threads = threads
     family = args.command
     if family == "fold":
-        from bioaccel.fold._jobs import job
+        from bioaccel.cli.fold_batch import job
         from bioaccel.cli.fold import _params
 
         return job(args, list(read_fasta(args.fasta)), _params(args), threads)

@@ -5,7 +5,7 @@ import pytest
 
 from bioaccel.errors import InputError
 from bioaccel.fold import FoldParams, nussinov, nussinov_batch
-from bioaccel.fold import _api, _batch_api, _batch_cpu
+from bioaccel.fold import _arrays, _cpu, _packed_cpu
 
 PARAMS = [FoldParams(), FoldParams(min_loop=0, gu=0), FoldParams.bpmax(), FoldParams(min_loop=1, au=1.5, gc=3, gu=0.5)]
 
@@ -28,9 +28,9 @@ def _one_by_one(seqs, params):
 @pytest.mark.parametrize("long_per_core", [10_000, 1])        # long ones one at a time / in the packed batch
 @pytest.mark.parametrize("params", PARAMS, ids=range(len(PARAMS)))
 def test_batch_equals_one_at_a_time(params, long_per_core, monkeypatch):
-    monkeypatch.setattr(_api, "BATCH_MAX_LENGTH", 60)           # "long" from 61 nt
-    monkeypatch.setattr(_batch_api, "LONG_PER_CORE", long_per_core)
-    monkeypatch.setattr(_batch_api, "PACKED_MAX_LENGTH", 120)   # and the longest still one at a time
+    monkeypatch.setattr(_cpu, "ONE_CORE_MAX_LENGTH", 60)           # "long" from 61 nt
+    monkeypatch.setattr(_arrays, "LONG_PER_CORE", long_per_core)
+    monkeypatch.setattr(_arrays, "PACKED_MAX_LENGTH", 120)   # and the longest still one at a time
     seqs = _mixed(60, 150, seed=17)
     scores, structures = nussinov_batch(seqs, params=params)
     expect_scores, expect_structures = _one_by_one(seqs, params)
@@ -43,7 +43,7 @@ def test_batch_equals_one_at_a_time(params, long_per_core, monkeypatch):
 
 def test_equal_lengths_and_a_heap_or_snake_deal(monkeypatch):
     for per_core in (0, 10_000):                               # snake order / heap, same results
-        monkeypatch.setattr(_batch_cpu, "HEAP_PER_CORE", per_core)
+        monkeypatch.setattr(_packed_cpu, "HEAP_PER_CORE", per_core)
         seqs = ["".join(np.random.default_rng(k).choice(list("ACGU"), 40)) for k in range(50)]
         scores, structures = nussinov_batch(seqs, threads=2)
         assert structures.dtype == np.dtype("S40")
@@ -52,7 +52,7 @@ def test_equal_lengths_and_a_heap_or_snake_deal(monkeypatch):
 
 def test_deal_balances_cost_and_covers_every_sequence():
     lengths = np.random.default_rng(1).integers(0, 500, 2000)
-    start, items = _batch_cpu._deal(lengths, 7)
+    start, items = _packed_cpu._deal(lengths, 7)
     assert sorted(items.tolist()) == list(range(2000))
     loads = [float(np.sum(lengths[items[start[w]:start[w + 1]]].astype(float) ** 3)) for w in range(7)]
     assert max(loads) < 1.05 * min(loads)
@@ -72,5 +72,5 @@ def test_structure_array_from_letters_and_from_partners_agree():
     starts = np.array([0, 5, 5, 9])
     pair_to = np.array([4, -1, -1, -1, 0, 3, -1, -1, 0], dtype=np.int32)
     chars = np.frombuffer(b"(...)(..)", dtype=np.uint8)
-    assert _batch_api.structure_array(starts, pair_to=pair_to).tolist() == [b"(...)", b"", b"(..)"]
-    assert _batch_api.structure_array(starts, chars=chars).tolist() == [b"(...)", b"", b"(..)"]
+    assert _arrays.structure_array(starts, pair_to=pair_to).tolist() == [b"(...)", b"", b"(..)"]
+    assert _arrays.structure_array(starts, chars=chars).tolist() == [b"(...)", b"", b"(..)"]

@@ -115,7 +115,6 @@ def test_output_file_is_written_atomically(tmp_fasta, tmp_path):
 
 @pytest.mark.parametrize("name", ["arcs.svg", "arcs.png"])
 def test_plot(tmp_fasta, tmp_path, name):
-    pytest.importorskip("matplotlib")
     plot = tmp_path / name
     code, out, err = run([tmp_fasta(FASTA), "--plot", str(plot)])
     assert code == 0 and err == ""
@@ -170,9 +169,9 @@ def test_too_long_for_memory(tmp_fasta, monkeypatch):
 
 
 def test_long_work_is_announced_before_the_first_record(tmp_fasta, monkeypatch):
-    import bioaccel.fold._api as api
+    import bioaccel.fold._nussinov_cost as cost
 
-    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)
+    monkeypatch.setitem(cost.CPU_RATE_PER_THREAD, "tiled", 1.0)
     code, out, err = run([tmp_fasta(FASTA)])
     assert code == 0
     assert err.startswith("bioaccel fold: about") and "3 records of up to 29 nt" in err and "--backend gpu" in err
@@ -194,11 +193,19 @@ def test_progress_bar_only_on_a_terminal(tmp_fasta):
 
 
 def test_standard_input_is_announced_record_by_record(monkeypatch):
-    import bioaccel.fold._api as api
+    import bioaccel.fold._nussinov_cost as cost
 
-    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)
+    monkeypatch.setitem(cost.CPU_RATE_PER_THREAD, "tiled", 1.0)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FASTA.encode())))
     code, out, err = run(["-"])
     assert code == 0 and len(out.splitlines()) == 9
     assert [line.split(" for ")[1].split(" (")[0] for line in err.splitlines()] == \
         ["1 record of up to 9 nt", "1 record of up to 29 nt", "1 record of up to 5 nt"]
+
+
+def test_the_model_option_names_nussinov_and_lists_the_models(tmp_fasta):
+    path = tmp_fasta(FASTA)
+    assert run([path, "--model", "nussinov"])[1] == run([path])[1]
+    code, out, err = run(["--list-models"])
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["nussinov", "tiled,"]
+    one_line_error(*run([path, "--model", "turner1999"]), "invalid choice", "nussinov")

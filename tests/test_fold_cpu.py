@@ -9,8 +9,8 @@ import naive
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InvalidParameter, ResourceError
 from bioaccel.fold import VARIANTS as REGISTRY
-from bioaccel.fold import FoldParams, fold, fold_table, nussinov
-from bioaccel.fold import _batch_cpu, _cpu, _seed_cpu, _tiled_cpu
+from bioaccel.fold import FoldParams, fold_one, fold_table, nussinov
+from bioaccel.fold import _cpu, _dense_cpu, _packed_cpu, _tiled_cpu
 from bioaccel.fold._traceback import dot_bracket, traceback_pairs
 
 VARIANTS = REGISTRY.names("cpu")
@@ -84,15 +84,15 @@ def test_traceback_is_valid_optimal_and_follows_the_shared_rule(variant):
 
 @pytest.mark.parametrize("parallel_work", [0, float("inf")], ids=["parallel kernel", "serial kernel"])
 def test_batch_of_short_sequences_equals_one_at_a_time(monkeypatch, parallel_work):
-    monkeypatch.setattr(_batch_cpu, "PARALLEL_WORK", parallel_work)
+    monkeypatch.setattr(_packed_cpu, "PARALLEL_WORK", parallel_work)
     for params in (PARAMS[0], FoldParams(), FoldParams.bpmax()):
         chosen = [seq for seq, p in CASES[:50]]
-        folded = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5)
+        folded = _packed_cpu.fold_list([encode(s) for s in chosen], params, tile=5)
         for seq, (units, pair_to) in zip(chosen, folded):
             table = naive.nussinov_table(seq, params)
             assert units == (table[0][-1] if seq else 0)
             assert dot_bracket(pair_to) == naive.nussinov_structure(seq, params, table)
-        scores_only = _batch_cpu.fold_batch([encode(s) for s in chosen], params, tile=5, traceback=False)
+        scores_only = _packed_cpu.fold_list([encode(s) for s in chosen], params, tile=5, traceback=False)
         assert [s for s, _ in scores_only] == [s for s, _ in folded]
         assert all(p is None for _, p in scores_only)
 
@@ -100,7 +100,7 @@ def test_batch_of_short_sequences_equals_one_at_a_time(monkeypatch, parallel_wor
 def test_api_batches_and_single_sequences_give_the_same_results(monkeypatch):
     seqs = [seq for seq, _ in CASES[:60]]
     one_by_one = [nussinov([s])[0] for s in seqs]
-    monkeypatch.setattr("bioaccel.fold._api.BATCH_MAX_WORK", 5e4)  # many small batches
+    monkeypatch.setattr("bioaccel.fold._stream.CHUNK_MAX_WORK", 5e4)  # many small batches
     batched = nussinov(seqs)
     assert [r.structure for r in batched] == [r.structure for r in one_by_one]
     assert [r.score for r in batched] == [r.score for r in one_by_one]
@@ -113,7 +113,7 @@ def test_realistic_lengths_with_the_default_tile_equal_cpu1():
     pairs = FoldParams().pair_table()
     for n in (97, 300, 577):
         codes = rng.integers(0, 4, n).astype(np.uint8)
-        expected = _seed_cpu.fill_naive(codes, pairs, 3)
+        expected = _dense_cpu.fill_naive(codes, pairs, 3)
         for variant in ("tiled", "cache-parallel"):
             assert np.array_equal(np.triu(fold_table(codes, variant=variant)), expected)
         table, base = _tiled_cpu.fill_tiled(codes, pairs, 3, np.int32, parallel=False)  # the int32 path
@@ -134,14 +134,14 @@ def test_structures_and_scores_through_the_api():
     assert result.base_pairs() == [(0, 8), (1, 7), (2, 6)]
     assert result.pair_to.tolist() == [8, 7, 6, -1, -1, -1, 2, 1, 0]
     assert (result.variant, result.backend, result.length, result.min_loop) == ("tiled", "cpu", 9, 3)
-    assert fold("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
-    assert fold("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
-    assert fold("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
-    assert fold("GGGAUCC") == ("((...))", 2)
-    assert fold("") == ("", 0)
-    assert fold("NNNNNNNN") == ("........", 0)
+    assert fold_one("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
+    assert fold_one("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
+    assert fold_one("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
+    assert fold_one("GGGAUCC") == ("((...))", 2)
+    assert fold_one("") == ("", 0)
+    assert fold_one("NNNNNNNN") == ("........", 0)
     # BPMax weights in half-units: GC = 3, GU = 1.5
-    structure, score = fold("GAAAU", params=FoldParams.bpmax(au=1, gu=1.5))
+    structure, score = fold_one("GAAAU", params=FoldParams.bpmax(au=1, gu=1.5))
     assert (structure, score) == ("(...)", 1.5)
     no_tb = nussinov([("x", "GGGAAAUCC")], traceback=False)[0]
     assert (no_tb.id, no_tb.structure, no_tb.pair_to, no_tb.score) == ("x", None, None, 3)

@@ -13,7 +13,7 @@ import pytest
 from bioaccel.inputs.alphabet import encode
 from bioaccel.fold import VARIANTS
 from bioaccel.fold._model import FoldParams
-from bioaccel.fold._seed_cpu import fill_naive
+from bioaccel.fold._dense_cpu import fill_naive
 from naive import structure_score
 
 pytestmark = pytest.mark.gpu

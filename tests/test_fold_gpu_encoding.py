@@ -15,7 +15,7 @@ import pytest
 from bioaccel.inputs.alphabet import encode
 from bioaccel.fold import FoldParams
 from bioaccel.fold._gpu_tiled import INT16_MAX, cell_encoding, skip_below
-from bioaccel.fold._seed_cpu import fill_naive
+from bioaccel.fold._dense_cpu import fill_naive
 
 POISON = -1
 

@@ -10,7 +10,7 @@ import pytest
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.inputs.fasta import Record, read_fasta
-from bioaccel.fold import fold
+from bioaccel.fold import fold_one
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
 from bioaccel.interact._api import _interaction, _plan_bytes, check_sizes, single_strand_table
 from bioaccel.interact._cpu import fill_tiled
@@ -187,8 +187,8 @@ def test_folds_and_gain_are_those_of_the_reported_windows():
         params = InteractParams(window_query=rng.choice([None, rng.randint(2, 8)]),
                                 window_target=rng.randint(4, 19))
         for r in bpmax(a, b, params=params, sites=3):
-            assert r.target_fold == fold(b[r.target_start:r.target_end], params=fold_params)[1]
-            assert r.query_fold == fold(a[r.query_start:r.query_end], params=fold_params)[1]
+            assert r.target_fold == fold_one(b[r.target_start:r.target_end], params=fold_params)[1]
+            assert r.query_fold == fold_one(a[r.query_start:r.query_end], params=fold_params)[1]
             assert r.gain == r.score - r.query_fold - r.target_fold >= 0
     # a real case: the N svRNA against 1 kb of the SARS-CoV-2 3' end, window 128
     root = os.path.join(os.path.dirname(__file__), "..", "examples")
@@ -196,7 +196,7 @@ def test_folds_and_gain_are_those_of_the_reported_windows():
     target = next(read_fasta(os.path.join(root, "sars-cov-2-3prime.fa")))
     r = bpmax(query, target, params=InteractParams(window_target=128))[0]
     window = target.sequence[r.target_start:r.target_end]
-    assert r.target_fold == fold(window, params=fold_params)[1] < fold(target.sequence, params=fold_params)[1]
+    assert r.target_fold == fold_one(window, params=fold_params)[1] < fold_one(target.sequence, params=fold_params)[1]
     assert r.gain == r.score - r.query_fold - r.target_fold > 0
 
 
@@ -246,8 +246,8 @@ def test_sites_are_the_best_non_overlapping_target_windows():
         sites = bpmax(a, b, params=params, sites=count, rank="gain")
         r0 = sites[0]
         L1, L2 = r0.query_window, r0.target_window
-        qf = np.array([fold(a[q:q + L1], params=fold_params)[1] for q in range(len(a) - L1 + 1)])
-        tf = np.array([fold(b[t:t + L2], params=fold_params)[1] for t in range(len(b) - L2 + 1)])
+        qf = np.array([fold_one(a[q:q + L1], params=fold_params)[1] for q in range(len(a) - L1 + 1)])
+        tf = np.array([fold_one(b[t:t + L2], params=fold_params)[1] for t in range(len(b) - L2 + 1)])
         gains = r0.window_scores - qf[:, None] - tf[None, :]
         assert [(r.query_start, r.target_start) for r in sites] == _greedy_sites(gains, L2, count)
         assert [r.gain for r in sites] == [gains[r.query_start, r.target_start] for r in sites]

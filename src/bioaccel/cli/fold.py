@@ -1,13 +1,26 @@
-"""``bioaccel fold``: Nussinov folding of every record of a FASTA file.
+"""``bioaccel fold``: folding every record of a FASTA file with a model of ``bioaccel.fold.MODELS``
+(Nussinov's by default).
 
-Only argparse and the variant registry load when the parser is built; the algorithms load in ``run``.
+Only argparse and the model and variant registries load when the parser is built; the algorithms load
+in ``run``. The command builds the public API call (:func:`bioaccel.fold.iter_fold`, or the batch of
+:func:`bioaccel.fold.fold_work`) and writes its results with the wing's writers.
 """
-from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
-                      add_threads_option, add_variant_options, backends_of)
-from ..fold._plot import MAX_PLOT_RECORDS
-from ..fold._variants import VARIANTS
+import argparse
 
-FORMATS = ("vienna", "ct", "bpseq", "json")
+from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_quiet_option,
+                      add_threads_option)
+from ..fold import FORMATS, MAX_PLOT_RECORDS, MODELS
+
+
+class _Prints(argparse.Action):
+    """An option that prints ``text()`` and exits (``--list-models``, ``--list-variants``)."""
+
+    def __init__(self, option_strings, text, dest=argparse.SUPPRESS, **kwargs):
+        self.text = text
+        super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise Listing(self.text() + "\n")
 
 
 def register(subparsers):
@@ -18,15 +31,22 @@ def register(subparsers):
     )
     parser.add_argument("fasta", metavar="FASTA",
                         help="FASTA file, plain or compressed (gzip, bzip2, xz); '-' reads standard input")
-    add_variant_options(parser, VARIANTS)
-    add_backend_option(parser, registry=VARIANTS)
+    parser.add_argument("--model", choices=MODELS.names(), default=MODELS.default.name,
+                        help=f"the folding model (default {MODELS.default.name}: {MODELS.default.description}); "
+                             "--list-models shows them")
+    parser.add_argument("--list-models", action=_Prints, text=MODELS.table,
+                        help="print every folding model (its variants, what it optimises) and exit")
+    parser.add_argument("--variant", default=None, metavar="NAME", help=MODELS.variant_help())
+    parser.add_argument("--list-variants", action=_Prints, text=MODELS.variant_table,
+                        help="print every variant of this algorithm (backends, the papers' names) and exit")
+    add_backend_option(parser, backends=MODELS.backends())
     add_threads_option(parser)
-    parser.add_argument("--min-loop", type=int, default=3, metavar="K",
+    parser.add_argument("--min-loop", type=int, default=None, metavar="K",
                         help="unpaired bases a pair must enclose (default 3, as ViennaRNA; 1 is the "
                              "recurrence of Chang et al. used by Li, Ranka & Sahni)")
     parser.add_argument("--no-gu", action="store_true", help="do not allow GU wobble pairs")
-    parser.add_argument("--au", type=float, default=1, metavar="X", help="weight of an AU pair (default 1)")
-    parser.add_argument("--gc", type=float, default=1, metavar="X", help="weight of a GC pair (default 1)")
+    parser.add_argument("--au", type=float, default=None, metavar="X", help="weight of an AU pair (default 1)")
+    parser.add_argument("--gc", type=float, default=None, metavar="X", help="weight of a GC pair (default 1)")
     parser.add_argument("--gu", type=float, default=None, metavar="X", help="weight of a GU pair (default 1)")
     parser.add_argument("--format", choices=FORMATS, default="vienna",
                         help="vienna (default, like RNAfold), ct, bpseq or json (JSON Lines)")
@@ -38,58 +58,60 @@ def register(subparsers):
                         help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS}); "
                              "needs matplotlib (bioaccel[plot])")
     add_quiet_option(parser)
-    add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))
+    add_batch_options(parser, gpu="gpu" in MODELS.backends())
     parser.set_defaults(run=run)
 
 
 def _params(args):
+    """The model ``--model`` names, from the model options given."""
     from ..errors import InvalidParameter
-    from ..fold._model import FoldParams
 
     if args.no_gu and args.gu is not None:
         raise InvalidParameter("--no-gu and --gu contradict each other; give one of them")
-    gu = 0 if args.no_gu else (1 if args.gu is None else args.gu)
-    return FoldParams(min_loop=args.min_loop, au=args.au, gc=args.gc, gu=gu)
+    given = {"min_loop": args.min_loop, "au": args.au, "gc": args.gc, "gu": args.gu, "no_gu": args.no_gu or None}
+    return MODELS.model_class(args.model).from_options({k: v for k, v in given.items() if v is not None})
 
 
-def _announce(args, stderr, lengths, params, variant, workers=None):
+def _announce(args, stderr, lengths, call, workers=None):
     """Before the first record: the memory of the longest (refused now if it will not fit; in a batch,
     ``workers`` given, a record too large fails alone) and, for long work, one line with the time of
     the whole batch and the way out."""
     from .progress import announce, format_duration
-    from ..fold._api import check_sizes, estimate_seconds
 
     if not lengths:
         return
+    model = call.params
     if workers is None:
-        check_sizes(lengths, params=params, backend=args.backend, variant=variant)
-    seconds = estimate_seconds(lengths, backend=args.backend, variant=variant, threads=args.threads)
+        model.check_sizes(lengths, call.variant, backend=call.backend)
+    seconds = model.estimate_seconds(lengths, call.variant, backend=call.backend, threads=args.threads)
     seconds /= max(1, workers or 1)
     what = (f"{len(lengths):,} record{'s' if len(lengths) != 1 else ''} of up to {max(lengths):,} nt "
-            f"({args.backend}, {variant})")
+            f"({call.backend}, {call.variant})")
     way_out = None
-    if args.backend == "cpu":
-        gpu = estimate_seconds(lengths, backend="gpu")
+    if call.backend == "cpu" and "gpu" in model.variants.defaults:
+        gpu = model.estimate_seconds(lengths, model.variants.resolve(None, "gpu"), backend="gpu")
         way_out = f"--backend gpu would take {format_duration(gpu)} on one H200"
     announce(stderr, "bioaccel fold", seconds, what, way_out, quiet=args.quiet)
 
 
-def _each_announced(args, stderr, records, params, variant):
+def _each_announced(args, stderr, records, call):
     """Records read from standard input, which cannot be measured ahead: each long one is announced
     (and refused if it will not fit) just before it is folded."""
     for record in records:
-        _announce(args, stderr, [len(record)], params, variant)
+        _announce(args, stderr, [len(record)], call)
         yield record
 
 
 def _run_batch(args, stdout, stderr, params):
     """--workers, --scheduler, --gpus, --resume: every record an item of the batch layer."""
     from . import batch_run as batch
+    from .fold_batch import job
+    from ..fold import check_fold
     from ..inputs.fasta import read_fasta
-    from ..fold._jobs import job
 
     batch.check(args)                               # --gpus sets the backend
-    VARIANTS.resolve(args.variant, args.backend)    # a bad variant: refused before reading
+    call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads,
+                      gpu_here=False)               # refused before reading; the GPUs are the workers'
     if args.plot:
         from ..results.plotting import check_plot
 
@@ -97,57 +119,50 @@ def _run_batch(args, stdout, stderr, params):
     records = list(read_fasta(args.fasta))
     made = job(args, records, params, batch.item_threads(args))
     if not args.scheduler:                          # a cluster's speed is not known here
-        variant = VARIANTS.resolve(args.variant, args.backend)
-        made.announce = lambda todo: _announce(args, stderr, [len(item.payload[1]) for item in todo], params,
-                                               variant, workers=batch.local_workers(args))
+        made.announce = lambda todo: _announce(args, stderr, [len(item.payload) for item in todo], call,
+                                               workers=batch.local_workers(args))
     return batch.run(made, args, stdout, stderr)
 
 
 def run(args, stdout, stderr):
     from . import batch_run as batch
+    from .fold_batch import written
+    from .progress import progress, wanted
+    from ..fold import FoldWriter, check_fold, iter_fold
+    from ..inputs.fasta import read_fasta, scan_lengths
     from ..results.output import Outputs
     from ..results.plotting import check_plot
-    from .progress import progress, wanted
     from ..results.tables import chunked
-    from ..inputs.fasta import read_fasta, scan_lengths
-    from ..fold._api import iter_nussinov
-    from ..fold._formats import FoldWriter
 
     params = _params(args)
     if batch.wanted(args):
         return _run_batch(args, stdout, stderr, params)
-    variant = VARIANTS.resolve(args.variant, args.backend)
+    call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads)
     if args.plot:
         check_plot(args.plot)
-    options = dict(params=params, backend=args.backend, variant=args.variant, threads=args.threads)
-    if args.backend == "gpu":
-        from ..runtime.gpu import require_gpu
-
-        require_gpu()
     with Outputs({"-o": "-" if args.output is None else args.output, "--plot": args.plot}, modes={"--plot": "wb"},
                  stdout=stdout) as outputs:
         lengths = scan_lengths(args.fasta)          # None for standard input
         records = read_fasta(args.fasta)
         if lengths is not None:
-            _announce(args, stderr, lengths, params, variant)
+            _announce(args, stderr, lengths, call)
         else:                                       # standard input: each record as it comes
-            records = _each_announced(args, stderr, records, params, variant)
-        results = iter_nussinov(records, **options)
+            records = _each_announced(args, stderr, records, call)
+        results = iter_fold(records, params=call.params, backend=call.backend, variant=call.variant,
+                            threads=call.threads)
         drawn = []
         writer = FoldWriter(outputs["-o"], args.format)
         shown = wanted(args.quiet, stderr)
         with progress(total=len(lengths) if lengths else None, unit="seq", desc="fold", enabled=shown,
                       stream=stderr) as bar:
             for chunk in chunked(results):
-                if not args.noconv:
-                    for result in chunk:
-                        result.sequence = result.sequence.replace("T", "U")
+                chunk = written(chunk, args.noconv)
                 writer.write(chunk)
                 bar.update(len(chunk))
                 if args.plot:
                     drawn.extend(chunk[:MAX_PLOT_RECORDS - len(drawn)])
         if args.plot:
-            from ..fold._plot import plot_arcs
+            from ..fold import plot_arcs
 
             plot_arcs(drawn, args.plot, outputs["--plot"])
     return 0

@@ -1,27 +1,51 @@
-"""Nussinov RNA folding on all CPU cores (Numba) or an NVIDIA GPU (CuPy).
+"""RNA folding on all CPU cores (Numba) or an NVIDIA GPU (CuPy), with a choice of model.
 
-``nussinov(sequences, backend="cpu")`` folds many sequences (a FoldResult each);
-``scores, structures = nussinov_batch(sequences)`` folds millions, results as arrays; ``fold(sequence)`` returns
-``(structure, score)`` like ViennaRNA's ``RNA.fold``; ``fold_table(sequence)`` gives the whole table.
-The model (allowed pairs, weights, minimum hairpin loop) is :class:`FoldParams`; the algorithms are
-listed in ``VARIANTS``.
+``fold(sequences, params=model, backend="cpu")`` folds many sequences (a FoldResult each) with any
+model of ``MODELS``; ``nussinov(sequences)`` is the same with the Nussinov model (:class:`FoldParams`:
+allowed pairs, weights, minimum hairpin loop), whose algorithms are listed in ``VARIANTS``.
+``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
+like ViennaRNA's ``RNA.fold``; ``scores, structures = nussinov_batch(sequences)`` folds millions, results
+as arrays; ``fold_table(sequence)`` gives Nussinov's whole table. ``FoldWriter`` writes results as vienna,
+ct, bpseq or JSON Lines, ``plot_arcs`` draws them.
 
-The names load on first use (PEP 562), so that the command line can read the variant registry
-without importing Numba.
+Models are a seam. A model is an object whose class is registered in ``MODELS`` (``_models.py``: its
+name, ``"module:Class"``, a description and its variant registry, pure data so that the command line
+lists them without Numba) and provides what :class:`FoldModel` lists:
 
->>> from bioaccel.fold import fold
->>> fold("GGGAAAUCC")
+* ``name``, ``variants`` (its :class:`~bioaccel.runtime.registry.VariantRegistry`, every backend's
+  algorithms) and ``json_columns`` (what ``--format json`` writes);
+* ``from_options(options)``: the model from the fold command's options (``--model NAME`` picks the class);
+* ``fold_cpu(codes_list, variant, traceback)`` and ``fold_gpu(...)``: ``[(units, pair_to or None)]`` per
+  sequence, the optimum in exact integer units (weighted pairs for Nussinov; dcal/mol for an energy
+  model) and the 0-based partners; ``one_per_core(n, variant)``: whether the CPU folds a sequence
+  beside others, one per core, or alone on every core;
+* ``result_values(units)``: the FoldResult fields of an optimum (``score`` for Nussinov, ``energy`` in
+  kcal/mol for an energy model, and its own such as ``min_loop``);
+* ``vienna_value(result)`` and ``ct_header(result)``: how a result prints in those formats;
+* ``check_sizes(lengths, variant, backend=...)`` and ``estimate_seconds(...)``: refusing what will not
+  fit before any sequence is folded, and the time the command line announces.
+
+The rest (checking the keywords, chunks of records, threads, results in input order, ``client=`` and
+the command line's batches, the writers) is the same for every model. The names load on first use
+(PEP 562), so that the command line can read the registries without importing Numba.
+
+>>> from bioaccel.fold import fold_one
+>>> fold_one("GGGAAAUCC")
 ('(((...)))', 3)
 """
 import importlib
 
+from ._models import MODELS
 from ._variants import VARIANTS
 
-_LAZY = {"fold": "._api", "fold_table": "._api", "iter_nussinov": "._api", "nussinov": "._api",
-         "nussinov_batch": "._batch_api", "FoldBatch": "._batch_api",
-         "FoldParams": "._model", "FoldResult": "._result"}
-__all__ = ["FoldBatch", "FoldParams", "FoldResult", "VARIANTS", "fold", "fold_table", "iter_nussinov", "nussinov",
-           "nussinov_batch"]
+_LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_table": "._api",
+         "fold_work": "._api", "iter_fold": "._api", "iter_nussinov": "._api", "nussinov": "._api",
+         "nussinov_batch": "._arrays", "FoldBatch": "._arrays",
+         "FoldModel": "._models", "FoldParams": "._model", "FoldResult": "._result",
+         "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot"}
+__all__ = ["FORMATS", "MAX_PLOT_RECORDS", "MODELS", "VARIANTS", "FoldBatch", "FoldModel", "FoldParams",
+           "FoldResult", "FoldWriter", "check_fold", "fold", "fold_one", "fold_table", "fold_work", "iter_fold",
+           "iter_nussinov", "nussinov", "nussinov_batch", "plot_arcs"]
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-"""The Nussinov model shared by every backend (and by BPMax's single-strand tables).
+"""The Nussinov model shared by every backend (and by BPMax's single-strand tables): :class:`FoldParams`,
+a folding model as :class:`~bioaccel.fold._models.FoldModel` describes one.
 
 The recurrence (Chang et al.'s form, Li, Ranka & Sahni's equation 3, with a minimum hairpin loop), for
 the optimal weighted number of base pairs ``C(i, j)`` of the interval ``[i, j]`` (0-based, closed)::
@@ -15,12 +16,15 @@ the smallest integer making them all whole, and a score is ``table value / unit`
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 
-from ..inputs.alphabet import A, C, G, U
-from ..results.values import shown
 from ..errors import InvalidParameter
+from ..inputs.alphabet import A, C, G, U
+from ..results.values import format_number, shown
+from ..runtime.registry import VariantRegistry
+from ._variants import VARIANTS
 
 _PAIRS = {"AU": ((A, U), (U, A)), "GC": ((G, C), (C, G)), "GU": ((G, U), (U, G))}
 MAX_WEIGHT = 1000        # in units of the largest weight, tables of 100,000 nt stay within int32
@@ -46,6 +50,11 @@ class FoldParams:
     au: float = 1
     gc: float = 1
     gu: float = 1
+
+    name: ClassVar[str] = "nussinov"
+    variants: ClassVar[VariantRegistry] = VARIANTS
+    json_columns: ClassVar[tuple] = ("id", "sequence", "structure", "score", "length", "min_loop", "pairs",
+                                     "variant", "backend")
 
     def __post_init__(self):
         if isinstance(self.min_loop, bool) or not isinstance(self.min_loop, (int, np.integer)) \
@@ -131,3 +140,77 @@ class FoldParams:
         """
         unit = self.unit
         return int(units) // unit if int(units) % unit == 0 else int(units) / unit
+
+    # --- what the folding pipeline asks of a model (bioaccel.fold._models.FoldModel) ---
+
+    @classmethod
+    def from_options(cls, options: dict) -> "FoldParams":
+        """The model from the fold command's options that were given: ``min_loop``, ``au``, ``gc``,
+        ``gu`` and ``no_gu`` (GU pairs weigh 0).
+
+        >>> FoldParams.from_options({"min_loop": 1, "no_gu": True})
+        FoldParams(min_loop=1, au=1, gc=1, gu=0)
+        """
+        options = dict(options)
+        if options.pop("no_gu", False):
+            options["gu"] = 0
+        unknown = sorted(set(options) - {"min_loop", "au", "gc", "gu"})
+        if unknown:
+            raise InvalidParameter(f"the {cls.name} model has no option {', '.join(unknown)}")
+        return cls(**options)
+
+    def result_values(self, units: int) -> dict:
+        """The FoldResult fields of an optimum of ``units``.
+
+        >>> FoldParams(gu=1.5).result_values(7)
+        {'score': 3.5, 'min_loop': 3}
+        """
+        return {"score": self.to_score(units), "min_loop": self.min_loop}
+
+    @staticmethod
+    def vienna_value(result) -> str:
+        """The score as RNAfold's layout shows it, at least two characters wide.
+
+        >>> FoldParams.vienna_value(type("R", (), {"score": 3})())
+        ' 3'
+        """
+        return f"{format_number(result.score):>2}"
+
+    @staticmethod
+    def ct_header(result) -> str:
+        """``length  id``."""
+        return f"{result.length:5d}  {result.id}"
+
+    def check_sizes(self, lengths, variant: str, *, backend: str = "cpu") -> None:
+        """Refuse, before any is folded, sequences whose longest will not fit (see :mod:`._nussinov_cost`)."""
+        from ._nussinov_cost import check_sizes
+
+        check_sizes(lengths, self, variant, backend=backend)
+
+    def estimate_seconds(self, lengths, variant: str, *, backend: str = "cpu", threads: int = 0) -> float:
+        """A rough time for these lengths (see :mod:`._nussinov_cost`).
+
+        >>> round(FoldParams().estimate_seconds([40_000] * 3, "tiled", threads=2) / 60)
+        25
+        """
+        from ._nussinov_cost import estimate_seconds
+
+        return estimate_seconds(lengths, variant, backend=backend, threads=threads)
+
+    def one_per_core(self, n: int, variant: str) -> bool:
+        """Short sequences of the ``tiled`` variant are folded one per core, several at a time."""
+        from . import _cpu
+
+        return variant == "tiled" and n <= _cpu.ONE_CORE_MAX_LENGTH
+
+    def fold_cpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """``[(units, pair_to or None)]`` of each sequence on the CPU (:func:`._cpu.fold_many`)."""
+        from ._cpu import fold_many
+
+        return fold_many(codes_list, self, variant, traceback)
+
+    def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """``[(units, pair_to or None)]`` of each sequence on the GPU (:func:`._gpu.fold_many`)."""
+        from ._gpu import fold_many
+
+        return fold_many(codes_list, self, variant=variant, traceback=traceback)

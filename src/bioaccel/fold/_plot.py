@@ -19,9 +19,18 @@ def _arcs(result, points=33):
     return arcs
 
 
-def plot_arcs(results, path, handle=None):
-    """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), into
-    ``path`` (.svg, .png or .pdf), written atomically (or into ``handle``, opened for ``path``)."""
+def plot_arcs(results, path, handle=None) -> None:
+    """Draw each result as an arc diagram, one panel per record (the first MAX_PLOT_RECORDS), titled with
+    its length, pairs and value, into ``path`` (.svg, .png or .pdf), written atomically (or into
+    ``handle``, opened for ``path``).
+
+    >>> import io
+    >>> from bioaccel.fold import nussinov
+    >>> image = io.BytesIO()
+    >>> plot_arcs(nussinov("GGGAAAUCC"), "arcs.svg", image)
+    >>> b"<svg" in image.getvalue()[:400]
+    True
+    """
     import numpy as np
     from matplotlib.collections import LineCollection
 
@@ -44,7 +53,7 @@ def plot_arcs(results, path, handle=None):
             ax.set_xticks(np.arange(1, result.length + 1), list(result.sequence), fontsize=7)
         else:
             ax.set_xlabel("position")
-        ax.set_title(f"{result.id}: {result.length} nt, {result.pairs} pairs, score {result.score}",
+        ax.set_title(f"{result.id}: {result.length} nt, {result.pairs} pairs, {result.value_name} {result.value}",
                      fontsize=9, loc="left")
     if not results:
         axes[0].set_axis_off()

@@ -2,7 +2,7 @@
 
 For a million sequences, a FoldResult (and a Python string) per sequence costs more than the fold on a
 GPU. Here the sequences are encoded in one pass over their concatenation, folded as one packed batch
-(CPU: :func:`._batch_cpu.fold_packed`; GPU: :func:`._gpu_batch.fold_packed`) and the results come back
+(CPU: :func:`._packed_cpu.fold_packed`; GPU: :func:`._gpu_batch.fold_packed`) and the results come back
 as two arrays in input order, built without a Python loop per sequence.
 """
 from typing import NamedTuple
@@ -10,10 +10,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..runtime.parallel import threads as using_threads
-from ..inputs.alphabet import encode
 from ..errors import InputError
+from ..inputs.alphabet import encode
 from ..inputs.fasta import Record, is_pair
+from ..runtime.contract import check_call
+from ..runtime.parallel import threads as using_threads
+from ._model import FoldParams
+from ._variants import VARIANTS
 
 
 class FoldBatch(NamedTuple):
@@ -114,43 +117,48 @@ def _scores(units, params):
     return units // unit if unit == 1 else units / unit
 
 
-def nussinov_batch(sequences, *, params=None, backend="cpu", threads=0, traceback=True) -> FoldBatch:
+def nussinov_batch(sequences, *, params: "FoldParams | None" = None, backend: str = "cpu", threads: int = 0,
+                   traceback: bool = True) -> FoldBatch:
     """Fold many sequences at once; ``(scores, structures)`` arrays in input order (:class:`FoldBatch`).
 
     The same folds as :func:`nussinov` (its default variant, ``tiled``: identical scores and
     structures), for batches too large for a FoldResult per sequence. ``sequences``: strings (any case,
     T read as U, IUPAC codes pair with nothing), Records or ``(id, sequence)`` pairs. ``backend``:
     "cpu" (each short sequence on one core, all cores busy; sequences over
-    ``bioaccel.fold._api.BATCH_MAX_LENGTH`` nt each on all cores) or "gpu" (binned by length, many
+    ``bioaccel.fold._cpu.ONE_CORE_MAX_LENGTH`` nt each on all cores) or "gpu" (binned by length, many
     sequences per launch, tables and traceback on the device). ``traceback=False``: scores only.
 
     >>> scores, structures = nussinov_batch(["GGGAAAUCC", "gggaaaTcc", "A"])
     >>> scores.tolist(), structures.astype(str).tolist()
     ([3, 3, 0], ['(((...)))', '(((...)))', '.'])
     """
-    from ._api import _check
-
-    params, _ = _check(params, backend, None)
+    call = check_call(VARIANTS, params, FoldParams, backend=backend, threads=threads)
     codes, starts = encode_packed(sequences)
-    if backend == "gpu":
-        return _on_gpu(codes, starts, params, traceback)
-    with using_threads(threads):
-        units, pair_to = _on_cpu(codes, starts, params, traceback)
-    return FoldBatch(_scores(units, params), structure_array(starts, pair_to=pair_to) if traceback else None)
+    return BY_BACKEND[backend](codes, starts, call, traceback)
 
 
-def _on_gpu(codes, starts, params, traceback):
+def _on_cpu(codes, starts, call, traceback):
+    with using_threads(call.threads):
+        units, pair_to = _packed_or_alone(codes, starts, call.params, traceback)
+    return FoldBatch(_scores(units, call.params), structure_array(starts, pair_to=pair_to) if traceback else None)
+
+
+def _on_gpu(codes, starts, call, traceback):
     from ..runtime import gpu as _gpu
     from ._gpu_batch import fold_packed
 
     cp = _gpu.require_gpu()
-    out = fold_packed(cp.asarray(codes), starts, params, traceback=traceback)
+    out = fold_packed(cp.asarray(codes), starts, call.params, traceback=traceback)
     units = cp.asnumpy(out.scores)
     chars = cp.asnumpy(out.chars) if traceback else None
-    return FoldBatch(_scores(units, params), structure_array(starts, chars=chars) if traceback else None)
+    return FoldBatch(_scores(units, call.params), structure_array(starts, chars=chars) if traceback else None)
 
 
-#: Sequences longer than BATCH_MAX_LENGTH still join the packed batch (one per core, a table each) when
+#: backend -> how a packed batch is folded there
+BY_BACKEND = {"cpu": _on_cpu, "gpu": _on_gpu}
+
+
+#: Sequences longer than ONE_CORE_MAX_LENGTH still join the packed batch (one per core, a table each) when
 #: there are at least this many per core and they are at most PACKED_MAX_LENGTH nt: then every core has
 #: whole sequences to fold, which beats each folded on all cores in turn (2,000 x 1,000 nt took 16.6 s
 #: one at a time on 16 cores of an H100 machine; 24 x 1,000 nt on 2 cores: 0.34-0.36 s packed against
@@ -159,17 +167,17 @@ LONG_PER_CORE = 2
 PACKED_MAX_LENGTH = 4000
 
 
-def _on_cpu(codes, starts, params, traceback):
+def _packed_or_alone(codes, starts, params, traceback):
     """Short sequences (and long ones when there are enough of them) as one packed batch on all cores;
     the rest one after another, each on all cores."""
     from numba import get_num_threads
 
-    from ._api import BATCH_MAX_LENGTH, _fold_one_cpu
-    from ._batch_cpu import fold_packed
+    from . import _cpu
+    from ._packed_cpu import fold_packed
 
     lengths = np.diff(starts)
-    short = lengths <= BATCH_MAX_LENGTH
-    long_enough = (lengths > BATCH_MAX_LENGTH) & (lengths <= PACKED_MAX_LENGTH)
+    short = lengths <= _cpu.ONE_CORE_MAX_LENGTH
+    long_enough = (lengths > _cpu.ONE_CORE_MAX_LENGTH) & (lengths <= PACKED_MAX_LENGTH)
     if long_enough.sum() >= LONG_PER_CORE * get_num_threads():
         short |= long_enough
     if short.all():
@@ -182,7 +190,7 @@ def _on_cpu(codes, starts, params, traceback):
     units[short], pair_to[in_short] = fold_packed(codes[in_short], short_starts, params, traceback=traceback)
     for k in np.flatnonzero(~short).tolist():
         a, b = int(starts[k]), int(starts[k + 1])
-        units[k], partners = _fold_one_cpu(codes[a:b], params, "tiled", traceback)
+        units[k], partners = _cpu.fold_one(codes[a:b], params, "tiled", traceback)
         if traceback:
             pair_to[a:b] = partners
     return units, pair_to

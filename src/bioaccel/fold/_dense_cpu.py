@@ -1,4 +1,5 @@
-"""The CPU algorithms of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over a dense int32 table.
+"""The dense-table CPU fills of Li, Ranka & Sahni (2014): CPU1, CPU2, OMP1 and OMP2, over an (n, n)
+int32 table.
 
 Each fill takes ``codes`` (uint8, see bioaccel.inputs.alphabet), ``pairs`` (the 5 x 5 int32 table of
 FoldParams.pair_table()) and ``min_loop`` and returns an (n, n) table whose upper triangle holds
@@ -12,6 +13,8 @@ C(i, j) (the recurrence of :mod:`bioaccel.fold._model`).
 """
 import numpy as np
 from numba import njit, prange
+
+from ..runtime.parallel import serial_and_parallel
 
 
 @njit(cache=True)
@@ -43,43 +46,19 @@ def _cache_cell(M, codes, pairs, min_loop, row, col):
     M[col, row] = best
 
 
-@njit(cache=True, nogil=True)
-def fill_naive(codes, pairs, min_loop):
-    """CPU1: diagonal by diagonal, column reads M[k+1][col]."""
+def _fill_naive(codes, pairs, min_loop):
+    """CPU1: diagonal by diagonal, column reads M[k+1][col] (OMP1: each diagonal's rows in parallel)."""
     n = codes.shape[0]
     M = np.zeros((n, n), dtype=np.int32)
     for diag in range(1, n):
-        for row in range(0, n - diag):
+        for row in prange(0, n - diag):
             _naive_cell(M, codes, pairs, min_loop, row, row + diag)
     return M
 
 
-@njit(cache=True, nogil=True)
-def fill_cache(codes, pairs, min_loop):
+def _fill_cache(codes, pairs, min_loop):
     """CPU2: CPU1 with each value mirrored into the lower triangle (``M[j][i] = C(i, j)``), so reads
-    run along rows; the diagonal is 0."""
-    n = codes.shape[0]
-    M = np.zeros((n, n), dtype=np.int32)
-    for diag in range(1, n):
-        for row in range(0, n - diag):
-            _cache_cell(M, codes, pairs, min_loop, row, row + diag)
-    return M
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def fill_naive_parallel(codes, pairs, min_loop):
-    """OMP1: CPU1 with the rows of each diagonal in parallel."""
-    n = codes.shape[0]
-    M = np.zeros((n, n), dtype=np.int32)
-    for diag in range(1, n):
-        for row in prange(0, n - diag):
-            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
-    return M
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def fill_cache_parallel(codes, pairs, min_loop):
-    """OMP2: CPU2 with the rows of each diagonal in parallel."""
+    run along rows; the diagonal is 0 (OMP2: each diagonal's rows in parallel)."""
     n = codes.shape[0]
     M = np.zeros((n, n), dtype=np.int32)
     for diag in range(1, n):
@@ -87,7 +66,12 @@ def fill_cache_parallel(codes, pairs, min_loop):
             _cache_cell(M, codes, pairs, min_loop, row, row + diag)
     return M
 
+
+# the paper's serial and OpenMP versions are one loop nest each, compiled without and with parallel=True
+# (prange is range in the serial copy)
+fill_naive, fill_naive_parallel = serial_and_parallel(_fill_naive, nogil=True)
+fill_cache, fill_cache_parallel = serial_and_parallel(_fill_cache, nogil=True)
 
 #: variant name -> dense fill
-SEED_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,
-              "cache-parallel": fill_cache_parallel}
+DENSE_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,
+               "cache-parallel": fill_cache_parallel}

@@ -1,5 +1,5 @@
-"""Many short sequences on the CPU: each folded whole by one core (the tiled fill, serially), the cores
-balanced by cost (n^3), traceback included, in one parallel region for the whole batch."""
+"""Many short sequences on the CPU, packed back to back: each folded whole by one core (the tiled fill,
+serially), the cores balanced by cost (n^3), traceback included, in one parallel region for them all."""
 import heapq
 
 import numpy as np
@@ -11,12 +11,12 @@ from ._tiled_cpu import TILE, _fill_serial, _lowest, _new_diag_tiles, packed_bas
 from ._traceback import CORRUPT, traceback_pairs
 
 
-#: Below this much work (sum of n^3) a batch runs on the calling thread: starting the parallel region
+#: Below this much work (sum of n^3) a packed list runs on the calling thread: starting the parallel region
 #: (and, in a fresh process, loading its code and thread pool) costs more than the fold.
 PARALLEL_WORK = 2e7
 
 
-def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, tile, dtype_proto,
+def _fold_packed(codes_all, starts, worker_start, worker_items, pairs, min_loop, tile, dtype_proto,
                 with_traceback, scores, pair_to_all):
     for w in prange(worker_start.shape[0] - 1):
         for q in range(worker_start[w], worker_start[w + 1]):
@@ -38,10 +38,10 @@ def _fold_batch(codes_all, starts, worker_start, worker_items, pairs, min_loop, 
 
 
 
-_fold_batch_serial, _fold_batch_parallel = serial_and_parallel(_fold_batch, nogil=True)
+_fold_packed_serial, _fold_packed_parallel = serial_and_parallel(_fold_packed, nogil=True)
 
 
-#: Batches of fewer sequences than this many per core are dealt longest first onto the least loaded core
+#: Lists of fewer sequences than this many per core are dealt longest first onto the least loaded core
 #: (a heap); larger ones in a snake order over the lengths sorted longest first, vectorised.
 HEAP_PER_CORE = 8
 
@@ -74,7 +74,7 @@ def _deal(lengths, workers):
 
 
 def fold_packed(codes_all, starts, params, *, tile=TILE, traceback=True):
-    """Fold a packed batch (sequence k is ``codes_all[starts[k]:starts[k + 1]]``), each sequence on one
+    """Fold packed sequences (sequence k is ``codes_all[starts[k]:starts[k + 1]]``), each sequence on one
     core, the cores balanced by cost (n^3): ``(scores in units (int64), pair_to (int32, all sequences
     back to back, -1 without traceback))``.
 
@@ -94,22 +94,23 @@ def fold_packed(codes_all, starts, params, *, tile=TILE, traceback=True):
     scores = np.zeros(count, dtype=np.int64)
     pair_to_all = np.full(codes_all.shape[0], -1, dtype=np.int32)
     work = float(np.sum(lengths.astype(np.float64) ** 3))
-    kernel = _fold_batch_parallel if work >= PARALLEL_WORK and workers > 1 else _fold_batch_serial
+    kernel = _fold_packed_parallel if work >= PARALLEL_WORK and workers > 1 else _fold_packed_serial
     kernel(codes_all, starts, worker_start, worker_items, params.pair_table(),
            int(params.min_loop), int(tile), _lowest(dtype), bool(traceback), scores, pair_to_all)
     if traceback and (pair_to_all[starts[:-1][lengths > 0]] == CORRUPT).any():
-        raise InternalError("the traceback of a batch's table found a value no case of the recurrence reproduces")
+        raise InternalError("the traceback of a packed sequence's table found a value no case of the recurrence "
+                            "reproduces")
     return scores, pair_to_all
 
 
-def fold_batch(codes_list, params, *, tile=TILE, traceback=True):
+def fold_list(codes_list, params, *, tile=TILE, traceback=True):
     """Fold many short sequences, each on one core, the cores balanced by cost (n^3).
 
     Returns a list of ``(score in units, pair_to or None)`` in input order.
 
     >>> from bioaccel.fold import FoldParams
     >>> from bioaccel.inputs.alphabet import encode
-    >>> [units for units, _ in fold_batch([encode("GGGAAAUCC"), encode("")], FoldParams())]
+    >>> [units for units, _ in fold_list([encode("GGGAAAUCC"), encode("")], FoldParams())]
     [3, 0]
     """
     lengths = np.array([len(c) for c in codes_list], dtype=np.int64)

@@ -1,0 +1,149 @@
+"""The folding models: what a model must provide (:class:`FoldModel`) and the registry of those there
+are (:data:`MODELS`). Pure data: the command line lists the models and their variants without
+importing Numba; a model's class is imported when it is first used.
+
+>>> MODELS.names()
+('nussinov',)
+>>> MODELS["nussinov"].variants.resolve(None, "cpu")
+'tiled'
+>>> MODELS.model_class("nussinov").__name__
+'FoldParams'
+"""
+import importlib
+from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
+
+from ..errors import InvalidParameter
+from ..runtime.registry import BACKENDS, VariantRegistry
+from ._variants import VARIANTS
+
+
+@runtime_checkable
+class FoldModel(Protocol):
+    """What the folding pipeline (:func:`bioaccel.fold.fold`, its ``client=`` and the command line's
+    batches, the writers) asks of a model object. Values are exact integers ("units": weighted pairs
+    times ``unit`` for Nussinov, dcal/mol for an energy model) until :meth:`result_values` turns them
+    into what a :class:`~bioaccel.fold.FoldResult` shows.
+
+    >>> from bioaccel.fold import FoldParams
+    >>> isinstance(FoldParams(), FoldModel), isinstance("GGGAAAUCC", FoldModel)
+    (True, False)
+    """
+
+    #: the model's name in :data:`MODELS` and in ``FoldResult.model``
+    name: ClassVar[str]
+    #: its algorithms, on each backend
+    variants: ClassVar[VariantRegistry]
+    #: the fields ``--format json`` writes, in order
+    json_columns: ClassVar[tuple]
+
+    @classmethod
+    def from_options(cls, options: dict) -> "FoldModel":
+        """The model from the fold command's model options that were given (``min_loop``, ``au``,
+        ``gc``, ``gu``, ``no_gu``, ...); InvalidParameter for one it does not take."""
+
+    def result_values(self, units: int) -> dict:
+        """The FoldResult fields of an optimum of ``units``: its value (``score`` or ``energy``) and
+        the model's own (``min_loop``)."""
+
+    @staticmethod
+    def vienna_value(result) -> str:
+        """What RNAfold's layout shows between the brackets after the structure (``" 3"``, ``"-1.20"``)."""
+
+    @staticmethod
+    def ct_header(result) -> str:
+        """The first line of the result's block in the connect (ct) format."""
+
+    def check_sizes(self, lengths, variant: str, *, backend: str) -> None:
+        """Refuse (ResourceError, InvalidParameter) sequences of these lengths that cannot be folded,
+        before any is."""
+
+    def estimate_seconds(self, lengths, variant: str, *, backend: str, threads: int) -> float:
+        """A rough time for folding sequences of these lengths."""
+
+    def one_per_core(self, n: int, variant: str) -> bool:
+        """Whether an n-long sequence is folded on one core beside others (else alone on every core)."""
+
+    def fold_cpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """``[(units, pair_to or None)]`` of each sequence (uint8 codes) on the CPU, in the thread count
+        the caller set; ``pair_to[i]`` is the 0-based partner of i, -1 unpaired."""
+
+    def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """The same on the GPU."""
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A model of the registry: ``name``, its class as ``"module:Class"`` (imported on first use), a
+    one-line ``description`` and its ``variants`` registry (pure data, read without the class)."""
+
+    name: str
+    path: str
+    description: str
+    variants: VariantRegistry
+
+    def load(self) -> type:
+        """The model's class."""
+        module, _, name = self.path.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+class ModelRegistry:
+    """The folding models by name; the first is the default (``params=None``)."""
+
+    def __init__(self, entries):
+        self.entries = {entry.name: entry for entry in entries}
+
+    def names(self) -> tuple:
+        return tuple(self.entries)
+
+    @property
+    def default(self) -> ModelEntry:
+        return next(iter(self.entries.values()))
+
+    def __getitem__(self, name) -> ModelEntry:
+        if name not in self.entries:
+            raise InvalidParameter(f"unknown folding model {name!r}; choose one of {', '.join(self.entries)}")
+        return self.entries[name]
+
+    def model_class(self, name: str) -> type:
+        """The class of the model called ``name``."""
+        return self[name].load()
+
+    def classes(self) -> tuple:
+        """Every model's class, the default's first (what ``params`` may be)."""
+        return tuple(entry.load() for entry in self.entries.values())
+
+    def backends(self) -> tuple:
+        """The backends on which some model has a variant."""
+        return tuple(b for b in BACKENDS if any(b in v.backends for e in self.entries.values() for v in e.variants))
+
+    def variant_help(self) -> str:
+        """``--variant``'s help: the one model's, or each model's in turn."""
+        if len(self.entries) == 1:
+            return self.default.variants.help()
+        return "; ".join(f"{e.name}: {e.variants.help()}" for e in self.entries.values())
+
+    def variant_table(self) -> str:
+        """What ``--list-variants`` prints: the one model's table, or each model's under its name."""
+        if len(self.entries) == 1:
+            return self.default.variants.table()
+        return "\n\n".join(f"{e.name}:\n{e.variants.table()}" for e in self.entries.values())
+
+    def table(self) -> str:
+        """What ``--list-models`` prints.
+
+        >>> [line.split()[0] for line in MODELS.table().splitlines()]
+        ['model', 'nussinov']
+        """
+        rows = [("model", "variants", "description")]
+        rows += [(e.name, ", ".join(e.variants.variants), e.description) for e in self.entries.values()]
+        widths = [max(len(r[c]) for r in rows) for c in range(2)]
+        return "\n".join(f"{r[0].ljust(widths[0])}  {r[1].ljust(widths[1])}  {r[2]}" for r in rows)
+
+
+#: The folding models. A model plugs in with an entry here and a class providing :class:`FoldModel`.
+MODELS = ModelRegistry([
+    ModelEntry("nussinov", "bioaccel.fold._model:FoldParams",
+               "the most weighted base pairs (Nussinov)", VARIANTS),
+])
