@@ -148,7 +148,7 @@ def test_missing_file(tmp_path):
 def test_bad_options(tmp_fasta):
     path = tmp_fasta(FASTA)
     one_line_error(*run([path, "--variant", "warp"]), "'warp'", "tiled")
-    one_line_error(*run([path, "--min-loop", "-2"]), "min_loop")
+    one_line_error(*run([path, "--min-loop", "-2"]), "--min-loop must be")
     one_line_error(*run([path, "--no-gu", "--gu", "2"]), "--no-gu")
     one_line_error(*run([path, "--threads", "-1"]), "--threads")
     one_line_error(*run([path, "--plot", "arcs.bmp"]), ".svg")
