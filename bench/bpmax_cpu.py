@@ -6,7 +6,7 @@ Both variants run in this one process, so their ratio is measured under the same
 best of 3 runs when short, naive: one run); useful
 operations per second use docs/bpmax.md's work formula (summed over the window's domain with a
 window), so they count the recurrence's work, not what a variant actually executes (``tiled`` skips
-dominated terms exactly, see bioaccel.interact._terms). Columns are named after the variant registry
+dominated terms exactly, see bioaccel.interact.tiled.terms). Columns are named after the variant registry
 (``bioaccel.interact.VARIANTS``).
 
 The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): the per-core gain, and a check
@@ -46,10 +46,10 @@ from bioaccel.inputs.alphabet import encode
 from bioaccel.inputs.fasta import read_fasta
 from bioaccel.interact import VARIANTS, InteractParams
 from bioaccel.interact import _api
-from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._model import work
 from bioaccel.interact._naive import fill_naive, naive_bytes
 from bioaccel.interact._strands import dense_of_band, strand_band
+from bioaccel.interact.tiled import fill_tiled
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..", "examples")

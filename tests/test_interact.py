@@ -13,10 +13,10 @@ from bioaccel.inputs.fasta import Record, read_fasta
 from bioaccel.fold import fold
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
 from bioaccel.interact._api import _interaction, _plan_bytes, check_sizes, single_strand_table
-from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._naive import fill_naive
 from bioaccel.interact._strands import band_of_dense, dense_of_band, fold_band, strand_band
 from bioaccel.interact._traceback import dot_bracket
+from bioaccel.interact.tiled import StreamPlan, fill_tiled
 from naive_bpmax import bpmax_tables, single_strand, structure_units
 
 # bpmax.md, checked against the original program: (a, b, (F, S1, S2) at AU=1 GU=1.5, same at AU=2 GU=1)
@@ -457,7 +457,6 @@ def test_dask_client_gives_the_same_results_in_the_same_order():
 def test_gpu_matrix_numbering_is_the_cpu_layouts():
     """The GPU path numbers its target matrices as StreamPlan.mat_id does (pure Python, no GPU needed)."""
     from bioaccel.interact._gpu import first_matrix, matrices
-    from bioaccel.interact._layout import StreamPlan
 
     for M in (1, 5, 23):
         for window in (None, *range(1, M)):

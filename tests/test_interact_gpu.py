@@ -18,10 +18,10 @@ import pytest
 from bioaccel.inputs.fasta import Record, read_fasta
 from bioaccel.interact import VARIANTS, InteractParams, bpmax
 from bioaccel.interact._api import _gpu_pairs
-from bioaccel.interact._cpu import fill_tiled
 from bioaccel.interact._gpu import window_scores
 from bioaccel.interact._gpu_launch import SIZES, TEST_SIZES
 from bioaccel.interact._strands import strand_band, window_folds
+from bioaccel.interact.tiled import fill_tiled
 from test_interact import WEIGHTS, _random_cases, _tables, random_rna
 
 pytestmark = pytest.mark.gpu

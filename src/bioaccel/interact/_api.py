@@ -62,7 +62,7 @@ def _strand_cached(codes, fold_params, width, threads, dense):
 def _plan_bytes(M, N, params, variant, dense=False):
     """Bytes of one pair: the S bands (the dense tables with ``dense``), the fill's table and the
     window scores (int64 units and float scores)."""
-    from ._layout import StreamPlan
+    from .tiled import StreamPlan
     from ._naive import naive_bytes
 
     L1, L2 = params.spans(M, N)
@@ -328,7 +328,7 @@ def _compute(query, target, params, variant, structure, threads, sites=1, rank="
         win = np.stack([F[q, q + L1 - 1, i2, i2 + L2 - 1] for i2 in range(n_tw)], axis=1)
         del F
     else:
-        from ._cpu import fill_tiled
+        from .tiled import fill_tiled
 
         win = fill_tiled(a, rb, S1, S2, params)[0][:, :n_tw]
     return _sites_of(query, target, a, rb, S1, S2, win, window_folds(S2, L2), params, variant, "cpu", structure,

@@ -231,8 +231,7 @@ def trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best):
 
     Returns (dot-bracket, intra_query, intra_target, inter) in the coordinates of the whole strands.
     """
-    from ._cpu import fill_tiled
-    from ._layout import StreamPlan
+    from .tiled import StreamPlan, fill_tiled
     from ._model import InteractParams
     from ._strands import dense_of_band, sub_band
 

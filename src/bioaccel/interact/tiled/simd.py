@@ -13,7 +13,7 @@ with the accumulators in registers for the whole reduction over p. Sums wrap aro
 
 - ``maxplus_range``: a_p = avec[a_at + p], b_p = offsets[o_at + p] + b_at (a contiguous run of scalars);
 - ``maxplus_rows``: the same for ``ROWS`` output rows at once, each with its own run of scalars and
-  sharing every loaded vector of the table (the double reduction D, see _rows).
+  sharing every loaded vector of the table (the double reduction D, see rows).
 """
 from llvmlite import ir
 from numba import types
@@ -23,76 +23,11 @@ from numba.extending import intrinsic
 LANES = 16  # one AVX2 register of int16
 
 
-def _emit(builder, acc_a, start, table_a, counts_a, entry, vectors, elem):
-    vec = ir.VectorType(elem, LANES)
-    vptr = vec.as_pointer()
-    i64 = ir.IntType(64)
-    align = elem.width // 8
-
-    def vector_at(data, index):
-        return builder.bitcast(builder.gep(data, [index], inbounds=True), vptr)
-
-    slots = []
-    for v in range(vectors):
-        slot = cgutils.alloca_once(builder, vec)
-        ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
-        builder.store(builder.load(ptr, align=align), slot)
-        slots.append(slot)
-    counts = [builder.load(builder.gep(counts_a.data, [ir.Constant(i64, v)])) for v in range(vectors)]
-    zero_mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES), None)
-    lower = ir.Constant(i64, 0)
-    for first in range(vectors):  # p in [counts[first-1], counts[first]) feeds vectors first..
-        with cgutils.for_range_slice(builder, lower, counts[first], ir.Constant(i64, 1), inc=True) as (p, _):
-            scalar, base = entry(p)
-            spread = builder.shuffle_vector(
-                builder.insert_element(ir.Constant(vec, ir.Undefined), scalar, ir.Constant(ir.IntType(32), 0)),
-                ir.Constant(vec, ir.Undefined), zero_mask)
-            base = builder.add(base, start)
-            for v in range(first, vectors):
-                ptr = vector_at(table_a.data, builder.add(base, ir.Constant(i64, v * LANES)))
-                term = builder.add(spread, builder.load(ptr, align=align))
-                cur = builder.load(slots[v])
-                builder.store(builder.select(builder.icmp_signed(">", term, cur), term, cur), slots[v])
-        lower = counts[first]
-    for v in range(vectors):
-        ptr = vector_at(acc_a.data, builder.add(start, ir.Constant(i64, v * LANES)))
-        builder.store(builder.load(slots[v]), ptr, align=align)
-
-
-def _make_range(vectors):
-    @intrinsic
-    def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, o_at, b_at, counts):
-        sig = types.void(acc, c0, table, avec, a_at, offsets, o_at, b_at, counts)
-
-        def codegen(context, builder, signature, args):
-            acc_t, _, table_t, avec_t, _, offsets_t, _, _, counts_t = signature.args
-            arrays = [context.make_array(t)(context, builder, args[i])
-                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (8, counts_t))]
-            acc_a, table_a, avec_a, offsets_a, counts_a = arrays
-
-            def entry(p):
-                offset = builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)]))
-                if offset.type.width < 64:  # int32 offsets (_terms' lists, half the memory of int64)
-                    offset = builder.sext(offset, ir.IntType(64))
-                return (builder.load(builder.gep(avec_a.data, [builder.add(args[4], p)])),
-                        builder.add(offset, args[7]))
-
-            _emit(builder, acc_a, args[1], table_a, counts_a, entry, vectors, context.get_data_type(acc_t.dtype))
-            return context.get_dummy_value()
-
-        return sig, codegen
-
-    return maxplus_range
-
-
-maxplus_range = _make_range(4)  # 64 columns
-maxplus_range_vector = _make_range(1)  # 16 columns, for the ends of a row
-
-
-def _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, elem):
-    """``rows`` output rows x ``vectors`` vectors of accumulators: each table vector loaded for reduction
-    index p serves every row (one load, ``rows`` add/max pairs), so the kernel does fewer loads and
-    less loop bookkeeping per update than one row at a time."""
+def _emit(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, elem):
+    """The kernel's body: ``rows`` output rows x ``vectors`` vectors of accumulators, row r's at
+    ``starts[r]``; ``entry(p)`` gives reduction index p's scalars (one a row) and where it reads the
+    table. Each table vector loaded for p serves every row (one load, ``rows`` add/max pairs), so
+    several rows do fewer loads and less loop bookkeeping per update than one row at a time."""
     vec = ir.VectorType(elem, LANES)
     vptr = vec.as_pointer()
     i64 = ir.IntType(64)
@@ -131,6 +66,38 @@ def _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, 
             builder.store(builder.load(slots[r][v]), ptr, align=align)
 
 
+def _make_range(vectors):
+    @intrinsic
+    def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, o_at, b_at, counts):
+        sig = types.void(acc, c0, table, avec, a_at, offsets, o_at, b_at, counts)
+
+        def codegen(context, builder, signature, args):
+            acc_t, _, table_t, avec_t, _, offsets_t, _, _, counts_t = signature.args
+            arrays = [context.make_array(t)(context, builder, args[i])
+                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (8, counts_t))]
+            acc_a, table_a, avec_a, offsets_a, counts_a = arrays
+
+            def entry(p):
+                offset = builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)]))
+                if offset.type.width < 64:  # int32 offsets (the lists of terms, half the memory of int64)
+                    offset = builder.sext(offset, ir.IntType(64))
+                return ([builder.load(builder.gep(avec_a.data, [builder.add(args[4], p)]))],
+                        builder.add(builder.add(offset, args[7]), args[1]))
+
+            # one output row: its accumulators at c0, the table read at b_p + c0
+            _emit(builder, acc_a, [args[1]], table_a, counts_a, entry, 1, vectors,
+                       context.get_data_type(acc_t.dtype))
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return maxplus_range
+
+
+maxplus_range = _make_range(4)  # 64 columns
+maxplus_range_vector = _make_range(1)  # 16 columns, for the ends of a row
+
+
 def _make_rows(rows, vectors):
     @intrinsic
     def maxplus_rows(typingctx, acc, starts, table, avec, a_ats, offsets, o_at, b_at, counts):
@@ -151,7 +118,7 @@ def _make_rows(rows, vectors):
                 base = builder.add(builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)])), args[7])
                 return scalars, base
 
-            _emit_rows(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors,
+            _emit(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors,
                        context.get_data_type(acc_t.dtype))
             return context.get_dummy_value()
 
@@ -160,7 +127,7 @@ def _make_rows(rows, vectors):
     return maxplus_rows
 
 
-# Several rows of one product at a time, on absolute columns (see _rows.rows_ranged):
+# Several rows of one product at a time, on absolute columns (see rows.rows_ranged):
 # rows x vectors accumulators must fit the 16 AVX2 registers with the loaded vector and the broadcasts.
 ROWS = 2
 maxplus_rows = _make_rows(ROWS, 4)  # 2 rows x 64 columns: 8 accumulators
