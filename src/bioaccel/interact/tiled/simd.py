@@ -66,16 +66,18 @@ def _emit(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors, elem)
             builder.store(builder.load(slots[r][v]), ptr, align=align)
 
 
+def _arrays(context, builder, signature, args, at):
+    """The array structs of an intrinsic's arguments at the positions ``at``."""
+    return [context.make_array(signature.args[i])(context, builder, args[i]) for i in at]
+
+
 def _make_range(vectors):
     @intrinsic
     def maxplus_range(typingctx, acc, c0, table, avec, a_at, offsets, o_at, b_at, counts):
         sig = types.void(acc, c0, table, avec, a_at, offsets, o_at, b_at, counts)
 
         def codegen(context, builder, signature, args):
-            acc_t, _, table_t, avec_t, _, offsets_t, _, _, counts_t = signature.args
-            arrays = [context.make_array(t)(context, builder, args[i])
-                      for i, t in ((0, acc_t), (2, table_t), (3, avec_t), (5, offsets_t), (8, counts_t))]
-            acc_a, table_a, avec_a, offsets_a, counts_a = arrays
+            acc_a, table_a, avec_a, offsets_a, counts_a = _arrays(context, builder, signature, args, (0, 2, 3, 5, 8))
 
             def entry(p):
                 offset = builder.load(builder.gep(offsets_a.data, [builder.add(args[6], p)]))
@@ -86,7 +88,7 @@ def _make_range(vectors):
 
             # one output row: its accumulators at c0, the table read at b_p + c0
             _emit(builder, acc_a, [args[1]], table_a, counts_a, entry, 1, vectors,
-                       context.get_data_type(acc_t.dtype))
+                  context.get_data_type(signature.args[0].dtype))
             return context.get_dummy_value()
 
         return sig, codegen
@@ -104,11 +106,8 @@ def _make_rows(rows, vectors):
         sig = types.void(acc, starts, table, avec, a_ats, offsets, o_at, b_at, counts)
 
         def codegen(context, builder, signature, args):
-            acc_t, starts_t, table_t, avec_t, a_ats_t, offsets_t, _, _, counts_t = signature.args
-            arrays = [context.make_array(t)(context, builder, args[i])
-                      for i, t in ((0, acc_t), (1, starts_t), (2, table_t), (3, avec_t), (4, a_ats_t),
-                                   (5, offsets_t), (8, counts_t))]
-            acc_a, starts_a, table_a, avec_a, a_ats_a, offsets_a, counts_a = arrays
+            acc_a, starts_a, table_a, avec_a, a_ats_a, offsets_a, counts_a = _arrays(
+                context, builder, signature, args, (0, 1, 2, 3, 4, 5, 8))
             i64 = ir.IntType(64)
             starts = [builder.load(builder.gep(starts_a.data, [ir.Constant(i64, r)])) for r in range(rows)]
             a_ats = [builder.load(builder.gep(a_ats_a.data, [ir.Constant(i64, r)])) for r in range(rows)]
@@ -119,7 +118,7 @@ def _make_rows(rows, vectors):
                 return scalars, base
 
             _emit(builder, acc_a, starts, table_a, counts_a, entry, rows, vectors,
-                       context.get_data_type(acc_t.dtype))
+                  context.get_data_type(signature.args[0].dtype))
             return context.get_dummy_value()
 
         return sig, codegen
