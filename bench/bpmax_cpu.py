@@ -6,7 +6,7 @@ Both variants run in this one process, so their ratio is measured under the same
 best of 3 runs when short, naive: one run); useful
 operations per second use docs/bpmax.md's work formula (summed over the window's domain with a
 window), so they count the recurrence's work, not what a variant actually executes (``tiled`` skips
-dominated terms exactly, see bioaccel.interact._terms). Columns are named after the variant registry
+dominated terms exactly, see bioaccel.interact.tiled.terms). Columns are named after the variant registry
 (``bioaccel.interact.VARIANTS``).
 
 The tiled variant also runs on one thread ("1 thread s", "ratio/1t"): the per-core gain, and a check
@@ -22,7 +22,7 @@ in full by bioaccel.fold.fold_table, O(N^3) time and 4 N^2 bytes, not kept betwe
 256 MB as before) on 3 kb and 10 kb only; also the three svRNAs against 10 kb, as `bioaccel interact
 examples/sars-cov-svrna.fa ...` runs them. Both paths run in this one process, alternately, so their
 ratio is measured under the same load; the load average is printed before and after. Memory is the
-estimate the up-front refusal uses (bioaccel.interact._api._plan_bytes).
+estimate the up-front refusal uses (bioaccel.interact._memory.plan_bytes).
 
 Prints tables and writes JSON to bench/results/bpmax_cpu.json.
 
@@ -45,11 +45,14 @@ from bioaccel.runtime.parallel import threads as using_threads
 from bioaccel.inputs.alphabet import encode
 from bioaccel.inputs.fasta import read_fasta
 from bioaccel.interact import VARIANTS, InteractParams
-from bioaccel.interact import _api
-from bioaccel.interact._cpu import fill_tiled
+from bioaccel.interact import _strand_cache
+from bioaccel.interact._memory import plan_bytes
 from bioaccel.interact._model import work
 from bioaccel.interact._naive import fill_naive, naive_bytes
+from bioaccel.interact._pairs_cpu import pair_sites
+from bioaccel.interact._request import check_request
 from bioaccel.interact._strands import dense_of_band, strand_band
+from bioaccel.interact.tiled import fill_tiled
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(HERE, "..", "examples")
@@ -203,13 +206,14 @@ def _pair_seconds(queries, target, params, dense):
     """End to end through the API (S tables, fill, best site) for every query against ``target``:
     the band path, or the dense path as it ran before the bands (S2 folded in full, and again for
     each query since a table over 256 MB was not kept)."""
+    request = check_request(params, "cpu", "tiled")
     start = time.perf_counter()
     results = []
-    _api._recent.clear()
+    _strand_cache.forget()
     for query in queries:
-        if dense and 4 * len(target) ** 2 > _api.RECENT_TABLE_BYTES:  # the dense table was not kept
-            _api._recent.clear()
-        results += _api._interaction(query, target, params, "tiled", False, 0, 1, dense=dense)
+        if dense and 4 * len(target) ** 2 > _strand_cache.RECENT_TABLE_BYTES:  # the dense table was not kept
+            _strand_cache.forget()
+        results += pair_sites(query, target, request, dense=dense)
     return time.perf_counter() - start, results
 
 
@@ -253,8 +257,8 @@ def long_targets():
         if with_dense and [r.to_dict() for r in dense_results] != [r.to_dict() for r in results]:
             raise SystemExit(f"{label} x {name}: the dense path and the band path differ")
         M = max(len(q) for q in queries)
-        band_mb = _api._plan_bytes(M, len(target_seq), params, "tiled") / 2 ** 20
-        dense_mb = _api._plan_bytes(M, len(target_seq), params, "tiled", dense=True) / 2 ** 20
+        band_mb = plan_bytes(M, len(target_seq), params, "tiled") / 2 ** 20
+        dense_mb = plan_bytes(M, len(target_seq), params, "tiled", dense=True) / 2 ** 20
         best = max(results, key=lambda r: r.score)
         row = {"queries": [q.id for q in queries], "target": name, "target_length": len(target_seq),
                "window_target": 128, "band_s": band_s, "dense_s": dense_s,

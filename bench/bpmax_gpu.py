@@ -85,7 +85,7 @@ def gpu_row(cp, M, N, params, repeats, rng, variant="fused", sizes=None):
 
 
 def cpu_row(row, params):
-    from bioaccel.interact._cpu import fill_tiled
+    from bioaccel.interact.tiled import fill_tiled
     from bioaccel.interact._strands import strand_band
 
     a, rb = row["a"], row["rb"]

@@ -113,14 +113,15 @@ def build(argv, threads):
 
         return job(args, list(read_fasta(args.fasta)), _params(args), threads)
     if family == "interact":
-        from bioaccel.interact._formats import columns
-        from bioaccel.interact._jobs import job
-        from bioaccel.interact._model import InteractParams
+        from bioaccel.cli.interact import call_options
+        from bioaccel.cli.interact_batch import job
+        from bioaccel.interact import InteractParams, bpmax_work, interaction_columns
 
         params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
                                 window_target=args.window_target)
-        names = columns(False, True, False)
-        return job(args, list(read_fasta(args.queries)), list(read_fasta(args.targets)), params, names, threads)
+        queries, targets = list(read_fasta(args.queries)), list(read_fasta(args.targets))
+        work = bpmax_work(queries, targets, **call_options(args, params, threads))
+        return job(args, work, queries, targets, params, interaction_columns(params))
     from bioaccel.scan._jobs import job
     from bioaccel.cli.motif import _motifs, _params
     from bioaccel.cli.scan import DEFAULT_PVALUE, _check

@@ -87,10 +87,35 @@ def bpmax_tables(a, b, au=1.0, gu=1.5, w1=None, w2=None):
     return F, S1, S2, unit
 
 
+def cell(F, S1, S2, i1, j1, i2, j2):
+    """F(i1, j1, i2, j2) with bpmax.md's empty-interval border (its compact form): an empty interval on
+    one strand leaves the other strand's interval folded alone, F(i1, j1, i2, i2-1) = S1(i1, j1) and
+    F(i1, i1-1, i2, j2) = S2(i2, j2); both empty, 0."""
+    if j1 < i1 and j2 < i2:
+        return 0
+    if j2 < i2:
+        return S1[i1][j1]
+    if j1 < i1:
+        return S2[i2][j2]
+    return F[i1, j1, i2, j2]
+
+
 def bpmax_score(a, b, au=1.0, gu=1.5):
-    """F(0, M-1, 0, N-1) in units."""
-    F, _, _, _ = bpmax_tables(a, b, au, gu)
-    return F[0, len(a) - 1, 0, len(b) - 1]
+    """F(0, M-1, 0, N-1) in units (an empty strand: the other one folded alone)."""
+    F, S1, S2, _ = bpmax_tables(a, b, au, gu)
+    return cell(F, S1, S2, 0, len(a) - 1, 0, len(b) - 1)
+
+
+def window_scores(a, b, au=1.0, gu=1.5, w1=None, w2=None):
+    """The score in units of every window pair: ``[q][t]`` for the query window [q, q + L1) and the
+    target window [t, t + L2) (target as given), read from F with the empty-interval border (an empty
+    strand has one window, of length 0)."""
+    F, S1, S2, _ = bpmax_tables(a, b, au, gu, w1, w2)
+    M, N = len(a), len(b)
+    L1 = M if w1 is None else min(M, w1 + 1)
+    L2 = N if w2 is None else min(N, w2 + 1)
+    return [[cell(F, S1, S2, q, q + L1 - 1, N - t - L2, N - t - 1) for t in range(N - L2 + 1)]
+            for q in range(M - L1 + 1)]
 
 
 def structure_units(a, b, intra_a, intra_b, inter, au=1.0, gu=1.5):

@@ -12,12 +12,15 @@ from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.inputs.fasta import Record, read_fasta
 from bioaccel.fold import fold_one
 from bioaccel.interact import VARIANTS, InteractParams, bpmax, iter_bpmax
-from bioaccel.interact._api import _interaction, _plan_bytes, check_sizes, single_strand_table
-from bioaccel.interact._cpu import fill_tiled
+from bioaccel.interact import check_sizes
+from bioaccel.interact._memory import plan_bytes
 from bioaccel.interact._naive import fill_naive
-from bioaccel.interact._strands import band_of_dense, dense_of_band, fold_band, strand_band
+from bioaccel.interact._pairs_cpu import pair_sites
+from bioaccel.interact._request import check_request
+from bioaccel.interact._strands import band_of_dense, dense_of_band, fold_band, single_strand_table, strand_band
 from bioaccel.interact._traceback import dot_bracket
-from naive_bpmax import bpmax_tables, single_strand, structure_units
+from bioaccel.interact.tiled import StreamPlan, fill_tiled
+from naive_bpmax import bpmax_score, bpmax_tables, single_strand, structure_units, window_scores
 
 # bpmax.md, checked against the original program: (a, b, (F, S1, S2) at AU=1 GU=1.5, same at AU=2 GU=1)
 VECTORS = [
@@ -123,6 +126,11 @@ def test_strand_bands_equal_fold_table_and_the_reference():
 
 def _record(name, sequence):
     return Record(name, sequence)
+
+
+def _interaction(query, target, params, variant, structure, threads, sites=1, rank="score", dense=False):
+    """The rows of one pair on the CPU path (``dense``: the strands folded in full, as before the bands)."""
+    return pair_sites(query, target, check_request(params, "cpu", variant, threads, structure, sites, rank), dense)
 
 
 def _same_sites(got, expected, what):
@@ -265,7 +273,7 @@ def test_a_windowed_long_target_takes_memory_linear_in_its_length(monkeypatch):
     37 GiB), a 100 kb target fits in 1 GiB, and without a window it is refused with the window that
     fits."""
     params = InteractParams(window_target=128)
-    sizes = {N: _plan_bytes(20, N, params, "tiled") for N in (10_000, 100_000, 1_000_000)}
+    sizes = {N: plan_bytes(20, N, params, "tiled") for N in (10_000, 100_000, 1_000_000)}
     assert sizes[100_000] < 2 ** 30
     assert 9.9 < (sizes[1_000_000] - sizes[100_000]) / (sizes[100_000] - sizes[10_000]) < 10.1
     monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 2 ** 31)
@@ -389,9 +397,46 @@ def test_params_and_inputs_are_checked():
     with pytest.raises(InvalidParameter, match="BPMax variant 'naive' is not available on the gpu backend"):
         bpmax("ACGU", "ACGU", backend="gpu", variant="naive")
     with pytest.raises(InputError):
-        bpmax("", "ACGU")
-    with pytest.raises(InputError):
         bpmax("AC#", "ACGU")
+
+
+@pytest.mark.parametrize("variant", VARIANTS.names("cpu"))
+def test_an_empty_strand_leaves_the_other_strand_folded_alone(variant):
+    """The one rule for an empty sequence: a valid input whose pairs score what the recurrence's
+    empty-interval border gives (docs/bpmax.md's compact form), the other strand folded alone, window
+    by window. An empty query or target (or both), windowed and not, both weight settings, with
+    structures: the window scores equal the plain-Python reference's, the score the fold wing's fold
+    of the reported window, no intermolecular pair, and the structure re-scores to the score."""
+    rng = random.Random(61)
+    cases = [("", random_rna(rng, n)) for n in (0, 1, 4, 9, 23)] + [(random_rna(rng, n), "") for n in (1, 5, 14)]
+    cases += [("", "GGGUUUCCC"), ("GGGAAACCC", "")]
+    for index, (a, b) in enumerate(cases):
+        au, gu = WEIGHTS[index % 2]
+        fold_params = InteractParams(au=au, gu=gu).fold_params
+        for w1, w2 in ((None, None), (None, 4), (3, None), (2, 6)):
+            params = InteractParams(au=au, gu=gu, window_query=w1, window_target=w2)
+            what = (a, b, w1, w2, variant)
+            sites = bpmax(a, b, params=params, variant=variant, structure=True, sites=2)
+            r = sites[0]
+            unit = params.unit
+            assert np.array_equal(r.window_scores * unit, np.array(window_scores(a, b, au, gu, w1, w2))), what
+            M, N = len(a), len(b)
+            if w1 is None and w2 is None:
+                assert r.score * unit == bpmax_score(a, b, au, gu), what
+            window = a[r.query_start:r.query_end] + b[r.target_start:r.target_end]   # one of them is empty
+            assert r.score == fold(window, params=fold_params)[1], what
+            assert (r.query_fold, r.target_fold, r.gain) == ((r.score, 0, 0) if N == 0 else (0, r.score, 0)), what
+            assert (r.query_window, r.target_window) == params.spans(M, N), what
+            assert r.inter == [] and r.intermolecular == [], what
+            assert r.structure.count("&") == 1 and r.structure.startswith("&") == (M == 0), what
+            for site in sites:
+                _check_structure(a, b, site, au, gu)
+            assert len(r.profile()) == N, what
+    # as the first of several inputs, through the stream and a Work, in their places
+    rows = bpmax(["GGGAAACCC", ""], ["", "GGGUUUCCC"])
+    assert [(r.query, r.target, r.score) for r in rows] == [("seq1", "seq1", 9), ("seq2", "seq1", 0),
+                                                            ("seq1", "seq2", 21), ("seq2", "seq2", 9)]
+    assert [r.to_dict() for r in iter_bpmax(["GGGAAACCC", ""], iter(["", "GGGUUUCCC"]))] == [r.to_dict() for r in rows]
 
 
 def test_too_large_is_refused_with_a_window_that_fits(monkeypatch):
@@ -457,7 +502,6 @@ def test_dask_client_gives_the_same_results_in_the_same_order():
 def test_gpu_matrix_numbering_is_the_cpu_layouts():
     """The GPU path numbers its target matrices as StreamPlan.mat_id does (pure Python, no GPU needed)."""
     from bioaccel.interact._gpu import first_matrix, matrices
-    from bioaccel.interact._layout import StreamPlan
 
     for M in (1, 5, 23):
         for window in (None, *range(1, M)):

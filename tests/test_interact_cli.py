@@ -201,20 +201,20 @@ def test_a_batch_that_will_not_fit_is_refused_before_the_first_pair(tmp_fasta, m
     target = ">t\n" + "".join(rng.choice("ACGU") for _ in range(10_000)) + "\n"
     monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 8 * 2**30)
     computed = []
-    import bioaccel.interact._api as api
+    import bioaccel.interact._pairs_cpu as cpu
 
-    real = api._compute
-    monkeypatch.setattr(api, "_compute", lambda *a, **k: computed.append(1) or real(*a, **k))
+    real = cpu._compute
+    monkeypatch.setattr(cpu, "_compute", lambda *a, **k: computed.append(1) or real(*a, **k))
     code, out, err = run([tmp_fasta(queries, "q.fa"), tmp_fasta(target, "t.fa")])
     assert code == 2 and out == "" and computed == []
     assert err.count("\n") == 1 and "18 x 10,000 nt" in err and "GiB" in err and "--window-target" in err, err
 
 
 def test_long_work_is_announced_with_the_way_out(files, tmp_fasta, monkeypatch):
-    import bioaccel.interact._api as api
+    import bioaccel.interact._estimate as estimate
 
-    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "tiled", 1.0)     # everything looks long
-    monkeypatch.setitem(api.CPU_RATE_PER_THREAD, "naive", 1.0)
+    monkeypatch.setitem(estimate.CPU_RATE_PER_THREAD, "tiled", 1.0)     # everything looks long
+    monkeypatch.setitem(estimate.CPU_RATE_PER_THREAD, "naive", 0.01)      # 100 times slower, as measured
     long_target = tmp_fasta(">t\n" + "GGGAAACCCU" * 30 + "\n", "long.fa")
     code, out, err = run([files[0], long_target, "--window-target", "20"])
     assert code == 0 and err.startswith("bioaccel interact: about") and "2 pairs" in err

@@ -16,12 +16,11 @@ import numpy as np
 import pytest
 
 from bioaccel.inputs.fasta import Record, read_fasta
-from bioaccel.interact import VARIANTS, InteractParams, bpmax
-from bioaccel.interact._api import _gpu_pairs
-from bioaccel.interact._cpu import fill_tiled
+from bioaccel.interact import VARIANTS, InteractParams, bpmax, bpmax_work
 from bioaccel.interact._gpu import window_scores
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._strands import strand_band, window_folds
+from bioaccel.interact.tiled import fill_tiled
 from test_interact import WEIGHTS, _random_cases, _tables, random_rna
 
 pytestmark = pytest.mark.gpu
@@ -156,11 +155,25 @@ def test_a_too_long_target_without_window_is_refused_with_the_estimate():
 
 
 def test_dask_items_on_the_gpu_path():
-    """The batch layer's GPU items run _gpu_pairs: equal to the CPU rows."""
+    """The batch layer's GPU items run the Work's function on the GPU path: equal to the CPU rows."""
     rng = random.Random(8)
     query = Record("q", random_rna(rng, 20))
     targets = [Record(f"t{k}", random_rna(rng, rng.randint(50, 400))) for k in range(6)]
     params = InteractParams(window_target=64)
-    got = _gpu_pairs([(t, query) for t in targets], params, "fused", False, 0, 1, "score")
+    work = bpmax_work(query, targets, params=params, backend="gpu", variant="fused")
+    got = work.function([item.payload for item in work.items])
     expected = bpmax(query, targets, params=params)
     _same_results([rows[0] for rows in got], expected)
+
+
+@pytest.mark.parametrize("variant", GPU_VARIANTS)
+def test_empty_strands_on_the_gpu_path(variant):
+    """An empty query or target is a valid input on the GPU too (its pairs go to the CPU path, the
+    device's launches needing a base on each strand): the same rows as the CPU's, in their places
+    among pairs that do launch."""
+    queries = [("e", ""), ("q", "GGGAAACCCAUGCAUGCAU")]
+    targets = [("t", "GGGUUUCCCAAAGGGAUGCAUCCAUGGG"), ("none", "")]
+    for params in (InteractParams(), InteractParams(window_target=8)):
+        options = dict(params=params, structure=True, sites=2)
+        _same_results(bpmax(queries, targets, backend="gpu", variant=variant, **options),
+                      bpmax(queries, targets, **options), variant)

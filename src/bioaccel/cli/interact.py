@@ -1,11 +1,13 @@
 """``bioaccel interact``: BPMax of every query against every target.
 
-Only argparse, the command-line helpers and the variant registry load when the parser is built; the
-algorithms (NumPy, Numba, pandas) load in ``run``.
+The command builds the call of :func:`bioaccel.interact.iter_bpmax` (or, for a batch,
+:func:`bioaccel.interact.bpmax_work`, :mod:`.interact_batch`), which checks the options, and writes
+its rows with the wing's writers. Only argparse, the command-line helpers and the variant registry
+load when the parser is built; the algorithms (NumPy, Numba, pandas) load in ``run``.
 """
 from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
                       add_threads_option, add_variant_options, backends_of)
-from ..interact._variants import VARIANTS
+from ..interact import VARIANTS
 
 FORMATS = ("tsv", "json")
 
@@ -59,95 +61,111 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
-def _announce(args, stderr, query_lengths, target_lengths, params, variant, workers=None, pairs=None):
+def call_options(args, params, threads) -> dict:
+    """The keywords of the API call (:func:`bioaccel.interact.iter_bpmax`, :func:`bioaccel.interact.bpmax_work`)
+    that the command line ``args`` asks for, with ``params`` and ``threads``."""
+    return dict(params=params, backend=args.backend, variant=args.variant, threads=threads, structure=args.structure,
+                sites=args.sites, rank=args.rank)
+
+
+def _kept(records, into):
+    """The records, each also put in the list ``into`` as the API reads it (after checking its options)."""
+    for record in records:
+        into.append(record)
+        yield record
+
+
+def _announce(args, stderr, query_lengths, target_lengths, params, workers=None, pairs=None):
     """Before the first pair: refuse now a largest pair that will not fit in memory (in a batch,
     ``workers`` given, such a pair fails alone), and announce the time of the whole batch (in a batch,
-    of its ``pairs`` of lengths left to run) when it is long, with the way out (a target window)."""
+    of its ``pairs`` of lengths left to run) when it is long, with the way out (a target window, or
+    the backend's default variant when it is much faster)."""
+    import dataclasses
+
     from .progress import announce, format_duration
-    from ..interact._api import check_sizes, estimate_seconds
-    from ..interact._model import InteractParams
+    from ..interact import check_sizes, estimate_seconds
 
     if not target_lengths:
         return
     if workers is None:
-        check_sizes(query_lengths, target_lengths, params=params, variant=variant)
+        check_sizes(query_lengths, target_lengths, params=params, backend=args.backend, variant=args.variant)
     pairs = [(M, N) for N in target_lengths for M in query_lengths] if pairs is None else pairs
-    seconds = estimate_seconds(pairs, params=params, variant=variant, threads=args.threads) / max(1, workers or 1)
+    options = dict(backend=args.backend, threads=args.threads)
+    asked = estimate_seconds(pairs, params=params, variant=args.variant, **options)
     shape = "" if len(pairs) != len(query_lengths) * len(target_lengths) else \
         f"{len(query_lengths):,} x {len(target_lengths):,}; "
     what = (f"{len(pairs):,} pair{'s' if len(pairs) != 1 else ''} ({shape}up to {max(M for M, _ in pairs):,} x "
             f"{max(N for _, N in pairs):,} nt)")
     way_out = None
     if args.window_target is None and max(target_lengths) > 129:
-        windowed = InteractParams(params.au, params.gu, params.window_query, 128)
-        faster = estimate_seconds(pairs, params=windowed, variant=variant, threads=args.threads)
+        windowed = dataclasses.replace(params, window_target=128)
+        faster = estimate_seconds(pairs, params=windowed, variant=args.variant, **options)
         way_out = f"with --window-target 128 {format_duration(faster)}"
-    elif variant == "naive":
-        faster = estimate_seconds(pairs, params=params, threads=args.threads)
-        way_out = f"--variant tiled would take {format_duration(faster)}"
-    announce(stderr, "bioaccel interact", seconds, what, way_out, quiet=args.quiet)
+    else:
+        faster = estimate_seconds(pairs, params=params, **options)
+        if faster * FASTER < asked:
+            way_out = f"--variant {VARIANTS.defaults[args.backend]} would take {format_duration(faster)}"
+    announce(stderr, "bioaccel interact", asked / max(1, workers or 1), what, way_out, quiet=args.quiet)
 
 
-def _each_announced(args, stderr, targets, query_lengths, params, variant):
+#: How much faster the backend's default variant must be to be named as the way out of a long run
+#: (the recurrence as written, ``naive``, is about 100 times slower than ``tiled``).
+FASTER = 10
+
+
+def _each_announced(args, stderr, targets, queries, params):
     """Targets read from standard input, which cannot be measured ahead: each is announced (and refused
     if it will not fit) just before its pairs are computed."""
     for target in targets:
-        _announce(args, stderr, query_lengths, [len(target)], params, variant)
+        _announce(args, stderr, [len(q) for q in queries], [len(target)], params)
         yield target
 
 
 def _run_batch(args, stdout, stderr, params, names):
     """--workers, --scheduler, --resume: every (target, query) pair an item of the batch layer."""
     from . import batch_run as batch
+    from .interact_batch import job
     from ..inputs.fasta import read_fasta
-    from ..interact._jobs import job
+    from ..interact import bpmax_work
 
     batch.check(args)
-    variant = VARIANTS.resolve(args.variant, args.backend)
-    queries = list(read_fasta(args.queries))
-    targets = list(read_fasta(args.targets))
-    made = job(args, queries, targets, params, names, batch.item_threads(args))
+    queries, targets = [], []
+    work = bpmax_work(_kept(read_fasta(args.queries), queries), _kept(read_fasta(args.targets), targets),
+                      **call_options(args, params, batch.item_threads(args)))
+    made = job(args, work, queries, targets, params, names)
     if not args.scheduler:                          # a cluster's speed is not known here
         made.announce = lambda todo: _announce(
-            args, stderr, [len(q) for q in queries], [len(t) for t in targets], params, variant,
+            args, stderr, [len(q) for q in queries], [len(t) for t in targets], params,
             workers=batch.local_workers(args), pairs=[(len(i.payload[1]), len(i.payload[0])) for i in todo])
     return batch.run(made, args, stdout, stderr)
 
 
 def run(args, stdout, stderr):
     from . import batch_run as batch
-    from ..results.output import Outputs
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import read_fasta, scan_lengths
-    from ..interact._api import iter_bpmax
-    from ..interact._formats import columns, interaction_writer
-    from ..interact._model import InteractParams
-    from ..interact._sites import check_sites
-    from ..interact._window import write_bedgraph
+    from ..interact import InteractParams, interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
+    from ..results.output import Outputs
 
     if args.queries == "-" and args.targets == "-":
         raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
     params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
                             window_target=args.window_target)
-    variant = VARIANTS.resolve(args.variant, args.backend)
-    check_sites(args.sites)
-    names = columns(args.window_query is not None, args.window_target is not None, args.structure, args.sites)
+    names = interaction_columns(params, structure=args.structure, sites=args.sites)
     if batch.wanted(args):
         return _run_batch(args, stdout, stderr, params, names)
+    queries = []
+    targets = read_fasta(args.targets)
+    if args.targets == "-":                 # standard input: each target as it comes, with every query
+        targets = _each_announced(args, stderr, targets, queries, params)
+    # the options are checked before any input is read; the queries are read now, the targets as they come
+    results = iter_bpmax(_kept(read_fasta(args.queries), queries), targets, **call_options(args, params, args.threads))
     with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                  stdout=stdout) as outputs:
-        queries = list(read_fasta(args.queries))
         target_lengths = scan_lengths(args.targets)        # None for standard input
-        query_lengths = [len(q) for q in queries]
-        targets = read_fasta(args.targets)
         if target_lengths is not None:
-            _announce(args, stderr, query_lengths, target_lengths, params, variant)
-        else:                                  # standard input: each target as it comes, with every query
-            targets = _each_announced(args, stderr, targets, query_lengths, params, variant)
-        results = iter_bpmax(queries, targets, params=params, backend=args.backend,
-                             variant=args.variant, threads=args.threads, structure=args.structure,
-                             sites=args.sites, rank=args.rank)
+            _announce(args, stderr, [len(q) for q in queries], target_lengths, params)
         writer = interaction_writer(outputs["-o"], names, args.format)
         writer.header()
         profile = outputs["--profile"]

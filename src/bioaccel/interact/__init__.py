@@ -2,9 +2,14 @@
 RNAs with the most weighted intra- and intermolecular base pairs, with optional windows (BPMaxW).
 
 ``bpmax(queries, targets, params=InteractParams(...))`` returns one :class:`Interaction` per target and
-query (targets outer, queries inner); ``iter_bpmax`` streams them. The recurrence is the one of
-docs/bpmax.md; the algorithms are listed in ``VARIANTS``. Everything but the registry loads on first
-use, so that the command line starts without NumPy or Numba.
+query (targets outer, queries inner); ``iter_bpmax`` streams them; ``bpmax_work`` describes them as a
+batch to run elsewhere (:mod:`bioaccel.distribution.work`). An empty sequence is a valid input: its
+pairs score the other strand folded alone. ``check_sizes`` and ``estimate_seconds`` tell before a run
+whether it fits in memory and how long it will take; ``interaction_columns``, ``interaction_writer`` and
+``write_bedgraph`` write the results as the command line does. The recurrence is the one of
+docs/bpmax.md; the algorithms are listed in ``VARIANTS`` (the CPU's default, the ``tiled`` fill, is
+the package :mod:`bioaccel.interact.tiled`). Everything but the registry loads on first use, so that
+the command line starts without NumPy or Numba.
 
 >>> from bioaccel.interact import bpmax
 >>> [r.score for r in bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"])]
@@ -14,9 +19,12 @@ import importlib
 
 from ._variants import VARIANTS
 
-__all__ = ["VARIANTS", "InteractParams", "Interaction", "bpmax", "iter_bpmax"]
+__all__ = ["VARIANTS", "InteractParams", "Interaction", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
+           "interaction_columns", "interaction_writer", "iter_bpmax", "write_bedgraph"]
 
-_LAZY = {"bpmax": "._api", "iter_bpmax": "._api", "InteractParams": "._model", "Interaction": "._result"}
+_LAZY = {"bpmax": "._api", "bpmax_work": "._api", "iter_bpmax": "._api", "InteractParams": "._model",
+         "Interaction": "._result", "check_sizes": "._memory", "estimate_seconds": "._estimate",
+         "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window"}
 
 
 def __getattr__(name):

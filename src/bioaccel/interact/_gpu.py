@@ -27,7 +27,7 @@ from ..errors import ResourceError
 from . import _gpu_launch
 from . import _maxplus_gpu as library
 from ._gpu_launch import BPMaxSizes
-from ._layout import sentinel
+from ._model import sentinel
 
 KERNELS = "bioaccel.interact.kernels"
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
@@ -79,7 +79,7 @@ def band_rows(table: np.ndarray, rows: int, RS: int, width: int) -> np.ndarray:
 
 def first_matrix(M, l1):
     """The number of the first target matrix of query length ``l1``: matrices are numbered length by
-    length, m(i1, l1) = first_matrix(M, l1) + i1, as _layout.StreamPlan.mat_id numbers them for the CPU
+    length, m(i1, l1) = first_matrix(M, l1) + i1, as tiled.StreamPlan.mat_id numbers them for the CPU
     (and kernels/bpmax.cu's mat_of). Works elementwise on NumPy arrays.
 
     >>> first_matrix(23, 1), first_matrix(23, 2), first_matrix(23, 3)

@@ -107,6 +107,16 @@ class InteractParams:
         return np.dtype(np.int32)
 
 
+def sentinel(dtype):
+    """The max-plus zero of a table of cells of ``dtype`` (:meth:`InteractParams.cell_dtype`), on every
+    variant: far below any score, and twice it does not overflow ``dtype``.
+
+    >>> int(sentinel(np.int16))
+    -16384
+    """
+    return np.int16(-16384) if dtype == np.int16 else np.int32(-(2 ** 30))
+
+
 def work(M: int, N: int, L1: "int | None" = None, L2: "int | None" = None) -> int:
     """Useful max/add operations of the recurrence: bpmax.md's ``2 [T(M)T(N) + 2 P(M)T(N) + 2 T(M)P(N)]``,
     or with windows (longest intervals L1, L2 bases) the same sums over the windowed domain.

@@ -7,7 +7,7 @@ from ..results.rows import Result, hidden
 from ._window import position_profile
 
 
-@dataclass
+@dataclass(frozen=True)
 class Interaction(Result):
     """The result of BPMax for one query against one target.
 
@@ -22,7 +22,9 @@ class Interaction(Result):
     ``structure=True``: ``structure`` is the dot-bracket ``query&target`` of the window pair,
     ``intra_query`` / ``intra_target`` its intramolecular pairs and ``inter`` its intermolecular pairs
     (query position, target position); ``intermolecular`` gives those as lists for tables. The arrays
-    and pair lists stay out of ``to_dict()``.
+    and pair lists stay out of ``to_dict()``. An empty strand has one window, of length 0: the score is
+    the other window folded alone. Interactions are frozen (``dataclasses.replace`` makes a changed
+    copy).
 
     >>> from bioaccel.interact import bpmax
     >>> r = bpmax("GGG", "AAAAAACCC", structure=True)[0]

@@ -13,11 +13,15 @@ that binds at several places).
 Why rank by gain: a window's score includes the target window's own folding, so the best-scoring
 window of a long or strongly structured target is often the one that folds best alone, not the one
 the query binds best (docs/bpmax-notes.md has measurements).
+
+:func:`site_rows` turns a pair's window scores into its :class:`~bioaccel.interact.Interaction` rows,
+one per site, on every backend.
 """
 import numpy as np
 
-from ..results.values import shown
 from ..errors import InvalidParameter
+from ..results.values import shown
+from ._strands import window_folds
 
 
 def check_sites(sites) -> int:
@@ -82,3 +86,36 @@ def window_gains(units: np.ndarray, query_folds: np.ndarray, target_folds: np.nd
     [[2, 4]]
     """
     return units.astype(np.int64) - query_folds[:, None] - target_folds[None, :]
+
+
+def site_rows(query, target, a, rb, S1, S2, win, reversed_folds, request) -> list:
+    """The :class:`~bioaccel.interact.Interaction` rows of one pair (Records ``query``, ``target``;
+    codes ``a`` and REVERSED ``rb``) from its window scores ``win[i1, i2]`` (reversed target rows,
+    units) and ``reversed_folds[i2]``, the fold of each reversed target window alone, for ``request``
+    (a :class:`~bioaccel.interact._request.Request`). ``S1``, ``S2``: the strands' bands; S2 may be
+    None (the GPU keeps it): the traceback then folds the winning target window alone."""
+    from ._result import Interaction
+    from ._traceback import trace_site
+
+    params, call = request.params, request.call
+    M, N = len(a), len(rb)
+    L1, L2 = params.spans(M, N)
+    # target window t (original orientation) starts where the reversed window ends
+    units = np.ascontiguousarray(win[:, ::-1]).astype(np.int64)
+    query_folds = window_folds(S1, L1)
+    target_folds = np.asarray(reversed_folds, dtype=np.int64)[::-1]  # a window folds alone as it does reversed
+    window_scores = units / params.unit
+    ranked = units if request.rank == "score" else window_gains(units, query_folds, target_folds)
+    rows = []
+    for site, (qs, ts) in enumerate(pick_sites(ranked, L2, request.sites), start=1):
+        best, qf, tf = int(units[qs, ts]), int(query_folds[qs]), int(target_folds[ts])
+        traced = trace_site(a, rb, S1, S2, params, qs, ts, L1, L2, best) if request.structure else (None,) * 4
+        rows.append(Interaction(
+            query=query.id, target=target.id, score=params.to_score(best), query_fold=params.to_score(qf),
+            target_fold=params.to_score(tf), gain=params.to_score(best - qf - tf),
+            query_start=qs, query_end=qs + L1, target_start=ts, target_end=ts + L2,
+            query_window=L1, target_window=L2, window_scores=window_scores, structure=traced[0],
+            intra_query=traced[1], intra_target=traced[2], inter=traced[3], target_length=N,
+            variant=call.variant, backend=call.backend, site=site,
+        ))
+    return rows

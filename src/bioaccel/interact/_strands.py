@@ -43,6 +43,18 @@ def _fill_band(codes, pairs, min_loop, band):
                     row[d] = t
 
 
+def single_strand_table(codes: np.ndarray, fold_params, threads: int = 0) -> np.ndarray:
+    """The dense (n, n) int32 weighted-Nussinov table S of ``codes`` (upper triangle), in units, by the
+    fold wing's tiled, parallel fill on ``threads`` threads.
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> from bioaccel.fold import FoldParams
+    >>> int(single_strand_table(encode("GGGAAACCC"), FoldParams.bpmax())[0, 8])   # 9 in half-units
+    18
+    """
+    return np.asarray(fold_table(codes, params=fold_params, threads=threads), dtype=np.int32)
+
+
 def fold_band(codes: np.ndarray, fold_params, width: int) -> np.ndarray:
     """The (n, width) int32 band of S over ``codes``: ``band[i, d] = S(i, i + d)``, in units.
 
@@ -88,7 +100,7 @@ def strand_band(codes: np.ndarray, fold_params, width: int, threads: int = 0, de
     width = min(int(width), n)
     if width < n and not dense:
         return fold_band(codes, fold_params, width)
-    table = np.asarray(fold_table(codes, params=fold_params, threads=threads), dtype=np.int32)
+    table = single_strand_table(codes, fold_params, threads)
     if width == n:  # the whole triangle: shift each row left in place (no second n x n array)
         for i in range(1, n):
             table[i, :n - i] = table[i, i:]
@@ -109,12 +121,17 @@ def band_bytes(n: int, width: int) -> int:
 
 
 def window_folds(band: np.ndarray, length: int) -> np.ndarray:
-    """S(i, i + length - 1) for every window start i = 0 .. n - length (int64).
+    """S(i, i + length - 1) for every window start i = 0 .. n - length (int64); 0 for every window of
+    an empty strand's (``length`` 0: the one empty window, which folds to nothing).
 
     >>> window_folds(np.array([[0, 2, 5], [0, 1, 0], [0, 0, 0]]), 2).tolist()
     [2, 1]
+    >>> window_folds(np.zeros((0, 0), dtype=np.int32), 0).tolist()
+    [0]
     """
     n = band.shape[0]
+    if length == 0:
+        return np.zeros(n + 1, dtype=np.int64)
     return band[np.arange(n - length + 1), length - 1].astype(np.int64)
 
 

@@ -33,6 +33,44 @@ def _set5(row, k, i, j, i2, j2):
 
 
 @njit(cache=True, nogil=True)
+def _trace_strand(S, s, pairs, i, j, kind, out, n_out, splits):
+    """The pairs of an optimal structure of S(i, j) over codes ``s`` (the single-strand rule above),
+    written to ``out`` from row ``n_out`` on as (kind, x, y); returns the new row count, or -1 when no
+    case reproduces a value. ``splits``: scratch rows for the right parts of splits (j - i + 1)."""
+    top = 0
+    while True:
+        while True:
+            v = S[i, j]
+            if v == 0:
+                break
+            w = pairs[s[i], s[j]]
+            if j - i >= 4 and w > 0 and v == S[i + 1, j - 1] + w:
+                out[n_out, 0] = kind
+                out[n_out, 1] = i
+                out[n_out, 2] = j
+                n_out += 1
+                i += 1
+                j -= 1
+                continue
+            found = False
+            for k in range(i, j):
+                if v == S[i, k] + S[k + 1, j]:
+                    splits[top, 0] = k + 1
+                    splits[top, 1] = j
+                    top += 1
+                    j = k
+                    found = True
+                    break
+            if not found:
+                return -1
+        if top == 0:
+            return n_out
+        top -= 1
+        i = splits[top, 0]
+        j = splits[top, 1]
+
+
+@njit(cache=True, nogil=True)
 def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
     """Pairs of an optimal structure of F(0, M-1, 0, N-1) as an (n, 3) int64 array of (kind, x, y).
 
@@ -44,6 +82,7 @@ def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
     out = np.empty((M + N + 1, 3), dtype=np.int64)
     n_out = 0
     stack = np.empty((4 * (M + N) + 16, 5), dtype=np.int64)  # (kind, i, j, i2, j2); kind 0 F, 1 S1, 2 S2
+    splits = np.empty((max(M, N) + 1, 2), dtype=np.int64)
     top = 0
     stack[0, 0] = 0
     stack[0, 1] = 0
@@ -57,34 +96,11 @@ def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
         i = stack[top, 1]
         j = stack[top, 2]
         if kind != 0:
-            S = S1 if kind == 1 else S2
-            s = a if kind == 1 else rb
-            while True:
-                v = S[i, j]
-                if v == 0:
-                    break
-                w = pairs[s[i], s[j]]
-                if j - i >= 4 and w > 0 and v == S[i + 1, j - 1] + w:
-                    out[n_out, 0] = kind - 1
-                    out[n_out, 1] = i
-                    out[n_out, 2] = j
-                    n_out += 1
-                    i += 1
-                    j -= 1
-                    continue
-                found = False
-                for k in range(i, j):
-                    if v == S[i, k] + S[k + 1, j]:
-                        stack[top, 0] = kind
-                        stack[top, 1] = k + 1
-                        stack[top, 2] = j
-                        top += 1
-                        j = k
-                        found = True
-                        break
-                if not found:
-                    out[0, 0] = -1
-                    return out[:1]
+            n_out = _trace_strand(S1 if kind == 1 else S2, a if kind == 1 else rb, pairs, i, j, kind - 1, out,
+                                  n_out, splits)
+            if n_out < 0:
+                out[0, 0] = -1
+                return out[:1]
             continue
         i1, j1, i2, j2 = i, j, stack[top, 3], stack[top, 4]
         v = _cell(buf, rowstart, mat_id, i1, j1, i2, j2)
@@ -223,19 +239,65 @@ def traceback(a, rb, pairs, S1, S2, table):
     return sorted(intra_query), sorted(intra_target), sorted(inter)
 
 
+def strand_pairs(S: np.ndarray, codes: np.ndarray, pairs: np.ndarray) -> list:
+    """The pairs of an optimal structure of a whole strand alone (the single-strand rule above), sorted;
+    ``S``: its dense table (units), ``codes``: its letters.
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> from bioaccel.interact import InteractParams
+    >>> from bioaccel.interact._strands import single_strand_table
+    >>> fold = InteractParams().fold_params
+    >>> codes = encode("GGGAAACCC")
+    >>> strand_pairs(single_strand_table(codes, fold), codes, fold.pair_table())
+    [(0, 8), (1, 7), (2, 6)]
+    """
+    n = codes.shape[0]
+    if n == 0:
+        return []
+    out = np.empty((n + 1, 3), dtype=np.int64)
+    found = _trace_strand(S.astype(np.int64), codes, pairs, 0, n - 1, 0, out, 0, np.empty((n + 1, 2), dtype=np.int64))
+    if found < 0:
+        raise InternalError("BPMax traceback: no case of the single-strand recurrence reproduces a table value")
+    return sorted((x, y) for _, x, y in out[:found].tolist())
+
+
+def _trace_alone(a, rb, S1, S2, params, qs, ts, L1, L2, best):
+    """trace_window where one window is empty (an empty strand): the other window folded alone."""
+    from ._strands import dense_of_band
+
+    if L2 == 0:
+        codes, S, start = np.ascontiguousarray(a[qs:qs + L1]), S1, qs
+    else:
+        start = len(rb) - ts - L2
+        codes, S = np.ascontiguousarray(rb[start:start + L2]), S2
+    length = L1 + L2                    # the one window that is not empty, or none
+    dense = dense_of_band(S, start, length)
+    folded = int(dense[0, length - 1]) if length else 0
+    if folded != best:
+        raise InternalError(f"the BPMax traceback of a window of {length} nt alone gives {folded}, the fill gave "
+                            f"{best} (units)")
+    found = strand_pairs(dense, codes, params.pair_table())
+    if L2 == 0:
+        query = [(p + qs, q + qs) for p, q in found]
+        return dot_bracket(L1, 0, found, [], []), query, [], []
+    local = sorted((L2 - 1 - q, L2 - 1 - p) for p, q in found)       # the target window as given
+    return dot_bracket(0, L2, [], local, []), [], [(p + ts, q + ts) for p, q in local], []
+
+
 def trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best):
     """An optimal structure of the window pair (query [qs, qs + L1), target [ts, ts + L2)) whose score is
     ``best`` units: the pair is filled again without windows, keeping the whole table (``tiled``, on
     Numba's current thread count), and traced. ``S1``, ``S2``: the strands' bands (_strands), at least
-    L1 and L2 wide.
+    L1 and L2 wide. A window of an empty strand leaves the other window folded alone.
 
     Returns (dot-bracket, intra_query, intra_target, inter) in the coordinates of the whole strands.
     """
-    from ._cpu import fill_tiled
-    from ._layout import StreamPlan
     from ._model import InteractParams
     from ._strands import dense_of_band, sub_band
+    from .tiled import StreamPlan, fill_tiled
 
+    if L1 == 0 or L2 == 0:
+        return _trace_alone(a, rb, S1, S2, params, qs, ts, L1, L2, best)
     N = len(rb)
     i2 = N - ts - L2
     a_sub = np.ascontiguousarray(a[qs:qs + L1])
@@ -254,3 +316,17 @@ def trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best):
             [(p + qs, q + qs) for p, q in intra_q],
             [(p + ts, q + ts) for p, q in intra_t],
             [(p + qs, t + ts) for p, t in inter])
+
+
+def trace_site(a, rb, S1, S2, params, qs, ts, L1, L2, best):
+    """:func:`trace_window`, and without the target's band (``S2`` None: the GPU path keeps it on the
+    device) over the target window folded alone."""
+    from ._strands import strand_band
+
+    if S2 is not None:
+        return trace_window(a, rb, S1, S2, params, qs, ts, L1, L2, best)
+    i2 = len(rb) - ts - L2
+    local = np.ascontiguousarray(rb[i2:i2 + L2])
+    structure, intra_q, intra_t, inter = trace_window(a, local, S1, strand_band(local, params.fold_params, L2),
+                                                      params, qs, 0, L1, L2, best)
+    return (structure, intra_q, [(p + ts, q + ts) for p, q in intra_t], [(p, t + ts) for p, t in inter])

@@ -12,7 +12,11 @@ def position_profile(window_best, window, length):
 
     >>> position_profile([1, 3, 2], 2, 4).tolist()
     [1.0, 3.0, 3.0, 2.0]
+    >>> position_profile([0], 0, 0).tolist()        # an empty strand has no position
+    []
     """
+    if length == 0:
+        return np.zeros(0)
     window_best = np.asarray(window_best, dtype=np.float64)
     pad = np.full(window - 1, -np.inf)
     padded = np.concatenate((pad, window_best, pad))
@@ -23,6 +27,17 @@ def write_bedgraph(handle, interactions):
     """One bedGraph track per interaction: target id, 0-based half-open run, best score covering it.
 
     Runs of equal value are merged. Coordinates are on the target as given (not reversed).
+
+    >>> import io
+    >>> from bioaccel.interact import InteractParams, bpmax
+    >>> out = io.StringIO()
+    >>> write_bedgraph(out, bpmax("GGG", ("t", "AAAAAACCC"), params=InteractParams(window_target=3)))
+    >>> print(out.getvalue(), end="")
+    track type=bedGraph name="seq1 vs t" description="BPMax best window score (window 4 nt)"
+    t	0	3	0
+    t	3	4	3
+    t	4	5	6
+    t	5	9	9
     """
     for item in interactions:
         handle.write(f'track type=bedGraph name="{item.query} vs {item.target}" '

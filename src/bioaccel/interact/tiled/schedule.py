@@ -17,8 +17,8 @@ a step-by-step schedule would need).
 import numpy as np
 from numba import njit
 
-from ..runtime.parallel import task_queue
-from ._layout import RING_SLACK
+from ...runtime.parallel import task_queue
+from .layout import RING_SLACK
 
 
 @njit(cache=True)

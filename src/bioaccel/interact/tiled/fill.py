@@ -14,23 +14,23 @@ the product at a time: row i2 of F(i1, j1) is
     max over k2 < j2 of F(i1, j1)[i2, k2] + S2(k2+1, j2), a product with S2 (see below)       (R2)
 
 Every term is a broadcast scalar plus a contiguous row (int16 when the scores fit: 16 lanes of AVX2).
-All of them run through register-blocked micro-kernels (_simd, driven row by row from _rows): each
+All of them run through register-blocked micro-kernels (simd, driven row by row from rows): each
 64-column chunk of a row keeps four vectors of accumulators in registers while it streams over the
 reduction index (k2, or the list of strand-1 pair terms); D does two rows per pass, so that each
 loaded vector of F(k1+1, j1) serves both. R3 and R4 are D's border terms (bpmax.md's compact form):
 the cell left of each stored row holds S1 of its query interval, and D's reduction runs over
-i2 - 1 <= k2 <= j2. R1 and R2 run over static lists of the k2 that can matter (_terms). A task
+i2 - 1 <= k2 <= j2. R1 and R2 run over static lists of the k2 that can matter (terms). A task
 computes a block of 32 consecutive rows of one query interval: first the terms that read shorter
 query intervals (strand-1 pair, then D with R3/R4, k1 outermost so that F(k1+1, j1) stays in cache
 while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the strand-2 pair
-and R2. Tasks come from the shared task queue of :mod:`bioaccel.runtime.parallel` in the order of _schedule,
+and R2. Tasks come from the shared task queue of :mod:`bioaccel.runtime.parallel` in the order of schedule,
 each waiting only for the tasks whose completion implies its inputs.
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
 W2 + 1 + 32 (L1 + 3) rows per query interval: memory does not grow with the target's length. Without a
-window, or when the target is short, the whole banded table is kept (_layout). S1 and S2 come as bands
-as wide as the windows (_strands), so that nothing a windowed fill reads or keeps grows faster than
-the target's length.
+window, or when the target is short, the whole banded table is kept (layout). S1 and S2 come as bands
+as wide as the windows (bioaccel.interact._strands), so that nothing a windowed fill reads or keeps
+grows faster than the target's length.
 
 R2 is not a sequential push along the row: S2 is superadditive, so R2 is one max-plus product of the
 row (with every other term in) and S2, through the same kernel as D (see _row_finish).
@@ -38,12 +38,13 @@ row (with every other term in) and S2, through the same kernel as D (see _row_fi
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from ..runtime.parallel import chunksize, claim, complete
-from ._layout import ROWS_PER_TASK, StreamPlan, padded_band, sentinel
-from ._rows import narrow, ranged, ranged_list, rows_ranged
-from ._schedule import task_order
-from ._simd import ROWS, maxplus_range, maxplus_range_vector
-from ._terms import start_terms, term_lists
+from ...runtime.parallel import chunksize, claim, complete
+from .._model import sentinel
+from .layout import ROWS_PER_TASK, StreamPlan, padded_band
+from .rows import narrow, ranged, ranged_list, rows_ranged
+from .schedule import task_order
+from .simd import ROWS, maxplus_range, maxplus_range_vector
+from .terms import start_terms, term_lists
 
 
 @njit(cache=True)
@@ -80,7 +81,7 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, r1, r2, i1, l1, i2, acc, of
     n_pad = n + (-n) % 16
     own = mat_id[i1, l1 - 1]
     # R1: S2(i2, k2) + rows k2+1 of this matrix (stored already: rows are finished bottom-up), over
-    # the k2 where S2(i2, k2) grows (_terms.r1_lists)
+    # the k2 where S2(i2, k2) grows (terms.r1_lists)
     r1_values, r1_offsets, r1_prefix = r1
     ranged_list(acc, off, n, flat, r1_values, i2 * Wd, r1_offsets, i2 * Wd, own * buf.shape[1] + i2 - off,
                 r1_prefix, i2 * (Wd // 16 + 6), counts)
@@ -101,7 +102,7 @@ def _row_finish(S2p, P2p, Wd, mat_id, buf, rowstart, r1, r2, i1, l1, i2, acc, of
     # cells at column j2 itself (e.g. D: F(i1,k1,i2,k2') + F(k1+1,j1,k2'+1,k2) + S2(k2+1,j2) <=
     # F(i1,k1,i2,k2') + F(k1+1,j1,k2'+1,j2), a D term of this cell; likewise R1, R3, R4, strand-1 pair),
     # so only the k2 where rb[i2] can pair with rb[k2] (or k2 = i2) are needed: a static list per row
-    # (_terms.r2_lists), about 40% of the k2. Any value between T and the final one is a valid scalar.
+    # (terms.r2_lists), about 40% of the k2. Any value between T and the final one is a valid scalar.
     r2_xs, r2_offsets, r2_prefix = r2
     stride = Wd // 16 + 6
     listed = r2_prefix[i2 * stride + stride - 1]
@@ -174,7 +175,7 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1
 @njit(cache=True, parallel=True, nogil=True)
 def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
             order_i1, order_l1, order_block, queue, workers):
-    """Every worker takes the next task from the queue (_schedule's order) and computes it once the
+    """Every worker takes the next task from the queue (the order of schedule) and computes it once the
     tasks it reads are done."""
     for _ in prange(workers):
         while True:
@@ -190,7 +191,8 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
     """Run the streamed fill on Numba's current thread count. Returns (win, plan, buf, rowstart, mat_id).
 
     ``a``, ``rb``: codes of the query and of the REVERSED target; ``S1``, ``S2``: their single-strand
-    tables as bands (:mod:`._strands`: ``S[i, d] = S(i, i + d)``) at least L1 and L2 wide.
+    tables as bands (:mod:`bioaccel.interact._strands`: ``S[i, d] = S(i, i + d)``) at least L1 and L2
+    wide.
     ``win[i1, i2]`` = F(i1, i1+L1-1, i2, min(i2+Wd-1, N-1)) for every query window start i1 and every
     target row i2 (in units). With ``keep`` (or whenever the ring would
     hold every row) ``buf`` holds the whole banded table: F(i1, j1, i2, j2) = buf[mat_id[i1, j1-i1],

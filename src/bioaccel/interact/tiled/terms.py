@@ -3,65 +3,68 @@ row, and the terms of a row's start that read shorter query intervals.
 
 R1 and R2 (docs/bpmax.md) are reductions over k2 along one target row. Most k2 cannot give the
 maximum, and which ones can depends only on the target, not on the query interval: these lists are
-built once per fill and every task reads them (see _cpu._row_finish).
+built once per fill and every task reads them (see fill._row_finish).
 """
 import numpy as np
 from numba import njit
 
-from ._rows import narrow
+from .rows import narrow
 
 
 @njit(cache=True)
+def _listed(table, starts, Wd, r1, out, offsets, prefix):
+    """The k2 = i2 + x a reduction along target row i2 needs, compacted at i2 * Wd: x = 0 and every x
+    where the padded band row ``table[i2, 16 + x]`` grows (``r1``: over the cell before it; else over
+    0). Each x listed gives ``out`` its table value (``r1``) or x itself, and ``offsets`` its
+    ``starts[i2 + 1 + x]``; ``prefix[i2 * (Wd // 16 + 6) + b]``: how many x < 16 b are listed."""
+    N = table.shape[0]
+    stride = Wd // 16 + 6
+    for i2 in range(N):
+        n = min(Wd, N - i2)
+        q = 0
+        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
+            if x % 16 == 0:
+                prefix[i2 * stride + x // 16] = q
+            here = table[i2, 16 + x]
+            if x == 0 or (here != table[i2, 15 + x] if r1 else here > 0):
+                out[i2 * Wd + q] = here if r1 else x
+                offsets[i2 * Wd + q] = starts[i2 + 1 + x]
+                q += 1
+        for b in range(max(n - 2, 0) // 16 + 1, stride):
+            prefix[i2 * stride + b] = q
+
+
+def _lists(table, starts, Wd, r1, out_type, index_type):
+    N = table.shape[0]
+    out = np.zeros(N * Wd, dtype=out_type)
+    offsets = np.zeros(N * Wd, dtype=index_type)
+    prefix = np.zeros(N * (Wd // 16 + 6), dtype=np.int64)
+    _listed(table, starts, Wd, r1, out, offsets, prefix)
+    return out, offsets, prefix
+
+
 def r1_lists(S2p, gaps, Wd, index_type):
     """For each target row i2, the k2 = i2 + x that R1 needs: x = 0 and every x where S2(i2, i2+x)
     grows. Where S2(i2, k2) = S2(i2, k2-1), the term S2(i2, k2) + F(.., k2+1, j2) is dominated by
     S2(i2, k2-1) + F(.., k2, j2), since F grows when its target interval grows (R1 with an empty
     left part). About half of the k2 are left (random sequences). Returns (values, table offsets
     gaps[k2+1] as ``index_type``, prefix counts per 16 x), row i2 at i2 * Wd (prefix: i2 * (Wd // 16 +
-    6))."""
-    N = S2p.shape[0]
-    values = np.zeros(N * Wd, dtype=S2p.dtype)
-    offsets = np.zeros(N * Wd, dtype=index_type)
-    stride = Wd // 16 + 6
-    prefix = np.zeros(N * stride, dtype=np.int64)
-    for i2 in range(N):
-        n = min(Wd, N - i2)
-        q = 0
-        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
-            if x % 16 == 0:
-                prefix[i2 * stride + x // 16] = q
-            if x == 0 or S2p[i2, 16 + x] != S2p[i2, 15 + x]:
-                values[i2 * Wd + q] = S2p[i2, 16 + x]
-                offsets[i2 * Wd + q] = gaps[i2 + 1 + x]
-                q += 1
-        for b in range(max(n - 2, 0) // 16 + 1, stride):
-            prefix[i2 * stride + b] = q
-    return values, offsets, prefix
+    6)).
+
+    >>> S2p = np.zeros((4, 24), dtype=np.int16)
+    >>> S2p[0, 16:19] = [0, 0, 3]                  # S2(0, 2) grows: x = 0 and x = 2 of row 0
+    >>> values, offsets, prefix = r1_lists(S2p, np.arange(5) * 10, 4, np.int32)
+    >>> values[:4].tolist(), offsets[:4].tolist(), prefix[:3].tolist()
+    ([0, 3, 0, 0], [10, 30, 0, 0], [0, 2, 2])
+    """
+    return _lists(S2p, gaps, Wd, True, S2p.dtype, index_type)
 
 
-@njit(cache=True)
 def r2_lists(P2p, s2gaps, Wd, index_type):
-    """For each target row i2, the k2 = i2 + x that R2 needs (see _cpu._row_finish): x = 0 and every x
+    """For each target row i2, the k2 = i2 + x that R2 needs (see fill._row_finish): x = 0 and every x
     where rb[i2] pairs with rb[i2+x]. Returns (x and table offsets s2gaps[i2+1+x] as ``index_type``,
     prefix counts per 16 x), laid out as r1_lists."""
-    N = P2p.shape[0]
-    xs = np.zeros(N * Wd, dtype=index_type)
-    offsets = np.zeros(N * Wd, dtype=index_type)
-    stride = Wd // 16 + 6
-    prefix = np.zeros(N * stride, dtype=np.int64)
-    for i2 in range(N):
-        n = min(Wd, N - i2)
-        q = 0
-        for x in range(n - 1):  # k2 < j2 <= i2 + n - 1
-            if x % 16 == 0:
-                prefix[i2 * stride + x // 16] = q
-            if x == 0 or P2p[i2, 16 + x] > 0:
-                xs[i2 * Wd + q] = x
-                offsets[i2 * Wd + q] = s2gaps[i2 + 1 + x]
-                q += 1
-        for b in range(max(n - 2, 0) // 16 + 1, stride):
-            prefix[i2 * stride + b] = q
-    return xs, offsets, prefix
+    return _lists(P2p, s2gaps, Wd, False, index_type, index_type)
 
 
 def term_lists(S2p, P2p, rowstart, Wd):

@@ -1,6 +1,6 @@
 """Where the ``tiled`` BPMax fill keeps its cells: :class:`StreamPlan` (matrices, rows, a ring of rows
 under a target window, the memory it takes) and the padded band rows of S2 and of the strand-2 pair
-scores. Plain NumPy; the fill itself is in _cpu.
+scores. Plain NumPy; the fill itself is in fill.
 
 Each query interval (i1, j1) has one target matrix, ``buf[mat_id[i1, j1 - i1]]``; row i2 of it holds
 F(i1, j1, i2, i2 .. i2 + Wd - 1) from ``rowstart[i2]`` on, behind a 16-cell pad whose last cell holds
@@ -8,17 +8,10 @@ S1(i1, j1) (the empty-target border of docs/bpmax.md's compact form).
 """
 import numpy as np
 
-RING_SLACK = 2  # steps a task may run ahead of the slowest with a ring of rows (see _schedule)
+from .._model import sentinel
+
+RING_SLACK = 2  # steps a task may run ahead of the slowest with a ring of rows (see schedule)
 ROWS_PER_TASK = 32  # rows of one query interval per parallel task: rows share F(k1+1, j1) in cache
-
-
-def sentinel(dtype):
-    """Max-plus zero: far below any score, and twice it does not overflow ``dtype``.
-
-    >>> int(sentinel(np.int16))
-    -16384
-    """
-    return np.int16(-16384) if dtype == np.int16 else np.int32(-(2 ** 30))
 
 
 class StreamPlan:
@@ -48,7 +41,7 @@ class StreamPlan:
             self.capacity = int(lengths.sum()) + 160
         itemsize = np.dtype(self.dtype).itemsize
         side = (N * (self.Wd + 48)) * 2 * itemsize  # padded S2 and pair-score rows
-        # _terms' R1 and R2 lists (values, two int32 offsets and x per entry), their prefix counts, and
+        # terms.py: the R1 and R2 lists (values, two int32 offsets and x per entry), their prefix counts, and
         # the window scores: all linear in N, but for a long target more than the ring itself
         lists = N * self.Wd * (itemsize + 12) + 2 * N * (self.Wd // 16 + 6) * 8
         scores = (M - self.L1 + 1) * N * 4
@@ -75,8 +68,9 @@ class StreamPlan:
 
 
 def padded_band(band, Wd, dtype, pairs_rb=None):
-    """Rows r of a strand's S (``band``, _strands' band form, at least Wd columns) from column r on
-    (Wd values) behind a 16-cell sentinel pad, plus slack; cells past the strand's end are sentinel.
+    """Rows r of a strand's S (``band``, the band form of bioaccel.interact._strands, at least Wd
+    columns) from column r on (Wd values) behind a 16-cell sentinel pad, plus slack; cells past the
+    strand's end are sentinel.
 
     With ``pairs_rb`` (pair table, codes) and ``band`` None: the strand-2 pair scores
     score(rb[r], rb[r+d]) for d >= 4 (0 for d < 4 and past the end).

@@ -1,4 +1,4 @@
-"""Row-level max-plus reductions of the ``tiled`` BPMax fill, on top of the register kernels of _simd.
+"""Row-level max-plus reductions of the ``tiled`` BPMax fill, on top of the register kernels of simd.
 
 Every term of the recurrence (docs/bpmax.md) is a broadcast scalar plus a contiguous row of some target
 matrix; these functions run whole rows of such terms through the kernels, 64 columns (four vectors of
@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ._simd import ROWS, maxplus_range, maxplus_range_vector, maxplus_rows, maxplus_rows_vector
+from .simd import ROWS, maxplus_range, maxplus_range_vector, maxplus_rows, maxplus_rows_vector
 
 
 def narrow(value, like):
@@ -60,7 +60,7 @@ def rows_ranged(acc, first_off, acc_len, r0, J_end, table, left, right, gaps, st
     (acc has a 16-cell margin in front for the bottom row): both harmless.
     """
     # reduction index p = k2 - r0 + 1 for r0 - 1 <= k2 <= J: the border terms of bpmax.md's compact
-    # form come with D. The cell left of each stored row holds S1 of its query interval (_cpu._task), so
+    # form come with D. The cell left of each stored row holds S1 of its query interval (fill._task), so
     # k2 = i2 - 1 reads S1(i1, k1) as F(i1, k1, i2, i2-1) (R3) and k2 = J reads S1(k1+1, j1) as
     # F(k1+1, j1, J+1, J) (R4).
     for r in range(ROWS):

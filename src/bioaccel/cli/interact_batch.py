@@ -1,0 +1,74 @@
+"""``bioaccel interact`` as a batch (:mod:`bioaccel.cli.batch_run`): the Job built from
+:func:`bioaccel.interact.bpmax_work`, one item per (target, query) pair costing its BPMax work.
+
+The Job takes the Work's items and GPU flag; its function calls the Work's function (the code of the
+in-process path, its single-strand tables kept across the pairs of one target) and formats each
+pair's rows, and its bedGraph track, as the command writes them. The final files are those texts in
+input order (targets outer, queries inner), byte for byte what ``bioaccel interact`` writes without
+a batch.
+"""
+import dataclasses
+import functools
+import io
+
+from ..errors import BioaccelError
+from .batch_run import Job, fingerprint
+
+
+def _entry(rows, names, fmt, profile):
+    """One pair's rows (and bedGraph track) as the command writes them."""
+    from ..interact import interaction_writer, write_bedgraph
+
+    text = io.StringIO()
+    interaction_writer(text, names, fmt, header=False).write(rows)
+    entry = {"-o": text.getvalue()}
+    if profile:
+        track = io.StringIO()
+        write_bedgraph(track, [row for row in rows if row.site == 1])
+        entry["--profile"] = track.getvalue()
+    return entry
+
+
+def pair_entries(compute, payloads, *, names, fmt, profile) -> list:
+    """``compute(payloads)`` (a Work's function: each pair's rows, or its error), each pair's rows
+    formatted as the command writes them: in columns ``names`` and format ``fmt`` and, with
+    ``profile``, its bedGraph track; a pair that failed (too large) gives its error instead.
+
+    >>> from bioaccel.inputs.fasta import Record
+    >>> from bioaccel.interact import bpmax_work
+    >>> made = bpmax_work(Record("q", "GGGAAACCC"), Record("t", "GGGUUUCCC"), threads=1)
+    >>> pair_entries(made.function, [made.items[0].payload], names=["query", "target", "score"], fmt="tsv",
+    ...              profile=False)
+    [{'-o': 'q\\tt\\t21\\n'}]
+    """
+    return [value if isinstance(value, BioaccelError) else _entry(value, names, fmt, profile)
+            for value in compute(payloads)]
+
+
+def _write(outputs, pairs, *, names, fmt):
+    from ..interact import interaction_writer
+
+    interaction_writer(outputs["-o"], names, fmt).header()
+    profile = outputs["--profile"]
+    for _, entry in pairs:
+        if entry is None:                # failed: named on standard error
+            continue
+        outputs["-o"].write(entry["-o"])
+        if profile is not None:
+            profile.write(entry["--profile"])
+
+
+def job(args, work, queries, targets, params, names) -> Job:
+    """The batch of ``bioaccel interact`` from ``work`` (:func:`bioaccel.interact.bpmax_work` of every
+    query against every target, lists of Records, with ``params`` and the options of ``args``),
+    written in columns ``names``."""
+    profile = args.profile is not None
+    digest = fingerprint("interact", dataclasses.asdict(params), args.structure, args.sites, args.rank, args.format,
+                         profile, names, *[f"{r.id}\t{r.sequence}" for r in queries], "targets",
+                         *[f"{r.id}\t{r.sequence}" for r in targets])
+    return Job(prog="bioaccel interact", unit="pair", items=work.items,
+               function=functools.partial(pair_entries, work.function, names=names, fmt=args.format,
+                                          profile=profile),
+               write=functools.partial(_write, names=names, fmt=args.format),
+               outputs={"-o": "-" if args.output is None else args.output, "--profile": args.profile},
+               fingerprint=digest, gpu=work.gpu)
