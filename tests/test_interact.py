@@ -424,7 +424,7 @@ def test_an_empty_strand_leaves_the_other_strand_folded_alone(variant):
             if w1 is None and w2 is None:
                 assert r.score * unit == bpmax_score(a, b, au, gu), what
             window = a[r.query_start:r.query_end] + b[r.target_start:r.target_end]   # one of them is empty
-            assert r.score == fold(window, params=fold_params)[1], what
+            assert r.score == fold_one(window, params=fold_params)[1], what
             assert (r.query_fold, r.target_fold, r.gain) == ((r.score, 0, 0) if N == 0 else (0, r.score, 0)), what
             assert (r.query_window, r.target_window) == params.spans(M, N), what
             assert r.inter == [] and r.intermolecular == [], what
