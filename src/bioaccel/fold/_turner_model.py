@@ -17,7 +17,7 @@ capped at 0 (they must never destabilise); the loop-extrapolation factor is ``lx
 >>> int(tables.stack[1, 2]), tables.terminal_au, tables.ml_closing
 (-330, 50, 930)
 >>> int(TurnerModel(temperature=50).tables().stack[1, 2])
--283
+-287
 >>> TurnerModel(temperature=float("nan"))
 Traceback (most recent call last):
 ...
