@@ -144,6 +144,68 @@ def _energy_tables(temperature):
     return EnergyTables(**fields, **scalars)
 
 
+# The kernels read every table from one flat int32 array ``E``: table ``name`` at index (a, b, ...) is
+# ``E[OFFSET + its C-order index]``, OFFSET one of the constants below. (A Numba function taking a tuple of
+# thirty arrays took about 0.6 s longer to compile than one taking a single array, measured per function.)
+# Special hairpins: rows of the loop's codes followed by its energy, unused rows of code -1 (no match).
+MAX_SPECIAL = 40  # ViennaRNA's capacity for each list
+_KERNEL_LAYOUT = (
+    ("stack", (8, 8)), ("hairpin", (31,)), ("bulge", (31,)), ("interior", (31,)),
+    ("mismatch_hairpin", (8, 5, 5)), ("mismatch_interior", (8, 5, 5)), ("mismatch_interior_1n", (8, 5, 5)),
+    ("mismatch_interior_23", (8, 5, 5)), ("mismatch_multi", (8, 5, 5)), ("mismatch_exterior", (8, 5, 5)),
+    ("dangle5", (8, 5)), ("dangle3", (8, 5)),
+    ("int11", (8, 8, 5, 5)), ("int21", (8, 8, 5, 5, 5)), ("int22", (8, 8, 5, 5, 5, 5)),
+    ("tetraloops", (MAX_SPECIAL, 7)), ("triloops", (MAX_SPECIAL, 6)), ("hexaloops", (MAX_SPECIAL, 9)),
+    ("interior_generic", (MAX_LOOP + 1, MAX_LOOP + 1)), ("pair_type", (5, 5)),
+    ("scalars", (6,)),
+)
+_OFFSETS = {}
+_size = 0
+for _name, _shape in _KERNEL_LAYOUT:
+    _OFFSETS[_name] = _size
+    _size += int(np.prod(_shape))
+KERNEL_TABLE_SIZE = _size
+STACK, HAIRPIN, BULGE, INTERIOR = (_OFFSETS[k] for k in ("stack", "hairpin", "bulge", "interior"))
+MM_HAIRPIN, MM_INTERIOR, MM_1N, MM_23, MM_MULTI, MM_EXTERIOR = (_OFFSETS["mismatch_" + k] for k in (
+    "hairpin", "interior", "interior_1n", "interior_23", "multi", "exterior"))
+DANGLE5, DANGLE3, INT11, INT21, INT22 = (_OFFSETS[k] for k in ("dangle5", "dangle3", "int11", "int21", "int22"))
+TETRALOOPS, TRILOOPS, HEXALOOPS = (_OFFSETS[k] for k in ("tetraloops", "triloops", "hexaloops"))
+GENERIC, PAIR_TYPE, SCALARS = (_OFFSETS[k] for k in ("interior_generic", "pair_type", "scalars"))
+# the scalars, in this order from E[SCALARS]
+ML_BASE, ML_CLOSING, ML_INTERN, NINIO, MAX_NINIO, TERMINAL_AU = (SCALARS + k for k in range(6))
+
+
+def kernel_tables(tables):
+    """The flat int32 array of ``tables`` (an :data:`EnergyTables`) that the kernels read.
+
+    >>> E = kernel_tables(TurnerModel().tables())
+    >>> int(E[STACK + 1 * 8 + 2]), int(E[TERMINAL_AU]), int(E[PAIR_TYPE + 3 * 5 + 2])
+    (-330, 50, 2)
+    """
+    E = np.zeros(KERNEL_TABLE_SIZE, dtype=np.int32)
+    for name, shape in _KERNEL_LAYOUT:
+        part = E[_OFFSETS[name]:_OFFSETS[name] + int(np.prod(shape))].reshape(shape)
+        if name in ("tetraloops", "triloops", "hexaloops"):
+            loops = getattr(tables, name)
+            energy = getattr(tables, name[:-1] + "_energy")
+            part[:] = -1
+            listed = energy < INF
+            part[:listed.sum(), :-1] = loops[listed]
+            part[:listed.sum(), -1] = energy[listed]
+        elif name == "scalars":
+            part[:] = [tables.ml_base, tables.ml_closing, tables.ml_intern, tables.ninio, tables.max_ninio,
+                       tables.terminal_au]
+        else:
+            part[:] = getattr(tables, name)
+    E.setflags(write=False)
+    return E
+
+
+@functools.lru_cache(maxsize=128)
+def _kernel_tables(temperature, no_gu):
+    return kernel_tables(TurnerModel(temperature=temperature, no_gu=no_gu).tables())
+
+
 def pair_type_table(no_gu):
     """5 x 5 int32: the pair type of (5' base, 3' base) in table codes (N=0, A..U=1..4); 0 = no pair.
 
@@ -208,3 +270,8 @@ class TurnerModel:
             no_gu_pairs.setflags(write=False)
             tables = tables._replace(pair_type=no_gu_pairs)
         return tables
+
+    def kernel_tables(self):
+        """``(E, lxc)``: the flat int32 tables the Numba kernels read (see :func:`kernel_tables`; cached)
+        and the loop-extrapolation factor at this temperature."""
+        return _kernel_tables(self.temperature, self.no_gu), _energy_tables(self.temperature).lxc

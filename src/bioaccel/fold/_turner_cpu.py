@@ -1,0 +1,507 @@
+"""Turner 2004 minimum free energy on the CPU (Zuker's algorithm with ViennaRNA's default model), with
+Numba: the fill of the tables, the exterior loop, and the traceback of one optimal structure.
+
+The recurrences, the layout and the tie-break are written up in docs/turner.md. In short, for 0-based
+positions and intervals [i, j]:
+
+- ``C(i, j)``: the best energy of [i, j] with i and j paired (hairpin, interior loop, multiloop);
+- ``FML(i, j)``: the best multiloop part of [i, j] with at least one stem;
+- ``M2(i, j) = min_k FML(i, k) + FML(k + 1, j)``: at least two stems (the O(n^3) part);
+- ``f(t)``: the best energy of the prefix of length t (the exterior loop).
+
+Layout: three n x n int32 tables whose lower triangles hold a second table, so that every inner loop
+reads contiguous memory::
+
+    c[i, j]  = C(i, j)            c[j, i]  = C(i, j) + the interior mismatch of (i, j) seen from outside
+    fm[i, j] = FML(i, j)          fm[j, i] = FML(i, j)   (the transposed copy: FML(k + 1, j) along k)
+    m2[i, j] = M2(i, j)           m2[j, i] = CC(i, j)    (no_lp only: (i, j) stacked on from outside)
+
+The fill goes by tiles of ``tile`` x ``tile`` cells, tile-diagonal by tile-diagonal (the tiles of one
+tile-diagonal are independent and spread over the cores with prange). Inside a tile, the part of M2
+whose operands lie in finished tiles is a min-plus product computed first as row broadcasts
+(``acc[i, :] = min(acc[i, :], FML(i, k) + FML(k + 1, c0:c1))``, the house's Nussinov bulk); then the
+cells are finished bottom-up, left to right. Energies are exact integers (dcal/mol); INF = 10,000,000 is
+"impossible", every stored value is capped at INF and at most three are ever added, far from int32's
+limit.
+"""
+import heapq
+import os
+
+import numpy as np
+from numba import get_num_threads, njit, prange
+
+from ..errors import InternalError, InvalidParameter, ResourceError
+from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
+from ._turner_model import (GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_INTERIOR, PAIR_TYPE, STACK, TurnerModel,
+                            table_codes)
+from ._turner_params import INF
+
+#: Tile edge of the fill (tests pass small tiles so that short sequences cross many tiles).
+TILE = 64
+#: Below this many tiles a single sequence is filled on the calling thread.
+PARALLEL_TILES = 3
+#: Share of the available memory the tables may take.
+MEMORY_FRACTION = 0.85
+
+# traceback stack entries
+_PAIR, _PAIR_STACKED, _MULTI = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _interior_min(E, lxc, S, c, i, j, tp):
+    """min over the interior loops closed by (i, j) (stacks, bulges, interior loops of at most MAX_LOOP
+    unpaired bases) of the loop energy + C(p, q) of the inner pair."""
+    umax = min(MAX_LOOP, j - i - 6)  # the inner pair needs q - p >= 4
+    best = np.int64(INF)
+    # loops with a side of 0 or 1 unpaired bases, 2x2 and 2x3: their own tables, one at a time
+    for u1 in range(0, min(2, umax + 1)):
+        p = i + 1 + u1
+        for u2 in range(0, umax - u1 + 1):
+            q = j - 1 - u2
+            v = c[p, q]
+            if v < INF:
+                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
+                best = min(best, e)
+    for u2 in range(0, min(2, umax + 1)):
+        q = j - 1 - u2
+        for u1 in range(2, umax - u2 + 1):
+            p = i + 1 + u1
+            v = c[p, q]
+            if v < INF:
+                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
+                best = min(best, e)
+    for u1, u2 in ((2, 2), (2, 3), (3, 2)):
+        if u1 + u2 <= umax:
+            p = i + 1 + u1
+            q = j - 1 - u2
+            v = c[p, q]
+            if v < INF:
+                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
+                best = min(best, e)
+    # generic loops: c[q, p] already holds C(p, q) + the inner mismatch, interior_generic the size and
+    # asymmetry terms (INF where the loop is not generic), so the inner loop is a contiguous min-plus
+    generic = np.int32(INF)
+    for u2 in range(2, umax - 1):
+        row = c[j - 1 - u2, i + 1:]
+        pen = E[GENERIC + u2 * (MAX_LOOP + 1):]
+        for u1 in range(2, umax - u2 + 1):
+            generic = min(generic, np.int32(row[u1] + pen[u1]))
+    if generic < INF:
+        best = min(best, generic + np.int64(E[MM_INTERIOR + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _closed_by(E, lxc, S, c, m2, i, j, tp):
+    """min of the hairpin, interior loops and multiloops closed by (i, j) (ViennaRNA's new_c)."""
+    e = hairpin_energy(E, lxc, S, i, j, tp)
+    e = min(e, _interior_min(E, lxc, S, c, i, j, tp))
+    ml = np.int64(m2[i + 1, j - 1])
+    if ml < INF:
+        e = min(e, ml + ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING])
+    return e
+
+
+@njit(cache=True, nogil=True)
+def _stacked_inward(E, S, m2, i, j, tp):
+    """no_lp: (i, j) stacked on (i + 1, j - 1), which may close anything: CC(i + 1, j - 1) + stack."""
+    t_in = E[PAIR_TYPE + S[i + 1] * 5 + S[j - 1]]
+    if t_in == 0 or j - i - 2 < 4:
+        return np.int64(INF)
+    inner = np.int64(m2[j - 1, i + 1])
+    if inner >= INF:
+        return np.int64(INF)
+    return inner + E[STACK + tp * 8 + RTYPE[t_in]]
+
+
+@njit(cache=True, nogil=True)
+def _finish_cell(E, lxc, S, no_lp, c, fm, m2, i, j, split):
+    """Write C, FML, M2 (and CC) of (i, j), j - i >= 4, given ``split`` = M2(i, j)."""
+    n = S.shape[0]
+    split = min(split, INF)
+    m2[i, j] = split
+    tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
+    C = np.int64(INF)
+    if tp:
+        e = _closed_by(E, lxc, S, c, m2, i, j, tp)
+        if no_lp:
+            stacked = _stacked_inward(E, S, m2, i, j, tp)
+            m2[j, i] = min(min(e, stacked), INF)
+            C = min(stacked, INF)
+        else:
+            C = min(e, INF)
+    c[i, j] = C
+    if C < INF and i > 0 and j < n - 1:
+        c[j, i] = C + E[MM_INTERIOR + (RTYPE[tp] * 5 + S[j + 1]) * 5 + S[i - 1]]
+    else:
+        c[j, i] = INF
+    v = np.int64(split)
+    if C < INF:
+        v = min(v, C + ml_stem_energy(E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1))
+    v = min(v, fm[i + 1, j] + np.int64(E[ML_BASE]))
+    v = min(v, fm[i, j - 1] + np.int64(E[ML_BASE]))
+    v = min(v, INF)
+    fm[i, j] = v
+    fm[j, i] = v
+
+
+@njit(cache=True, nogil=True)
+def _split_min(fm, i, j, k_lo, k_hi, v):
+    """min(v, min over k in [k_lo, k_hi] of FML(i, k) + FML(k + 1, j)), both read along rows."""
+    a = fm[i]
+    b = fm[j]
+    for k in range(k_lo, k_hi + 1):
+        v = min(v, np.int32(a[k] + b[k + 1]))
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
+    """Fill tile (ti, tj); every tile of an earlier tile-diagonal is final."""
+    n = S.shape[0]
+    r0 = ti * tile
+    r1 = min(n, r0 + tile)
+    c0 = tj * tile
+    c1 = min(n, c0 + tile)
+    width = c1 - c0
+    acc = np.full((r1 - r0, width), INF, dtype=np.int32)
+    if ti < tj:
+        # bulk of M2: k in [r1 - 1, c0 - 1], FML(i, k) in tiles (ti, < tj), FML(k + 1, j) in (> ti, tj)
+        for i in range(r0, r1):
+            out = acc[i - r0]
+            a_row = fm[i]
+            for m in range(max(r1, i + 5), c0 + 1):
+                a = a_row[m - 1]
+                if a >= INF:
+                    continue
+                b = fm[m, c0:c1]
+                for jj in range(width):
+                    out[jj] = min(out[jj], np.int32(a + b[jj]))
+    for i in range(r1 - 1, r0 - 1, -1):
+        for j in range(max(c0, i + 4), c1):
+            v = acc[i - r0, j - c0]
+            if ti == tj:
+                v = _split_min(fm, i, j, i + 4, j - 5, v)
+            else:
+                v = _split_min(fm, i, j, i + 4, min(r1 - 2, j - 5), v)
+                v = _split_min(fm, i, j, max(c0, i + 4), j - 5, v)
+            _finish_cell(E, lxc, S, no_lp, c, fm, m2, i, j, v)
+
+
+@njit(cache=True, nogil=True)
+def _fill_serial(E, lxc, S, no_lp, c, fm, m2, tile):
+    n = S.shape[0]
+    tiles = (n + tile - 1) // tile
+    for d in range(tiles):
+        for t in range(tiles - d):
+            _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _fill_parallel(E, lxc, S, no_lp, c, fm, m2, tile):
+    n = S.shape[0]
+    tiles = (n + tile - 1) // tile
+    for d in range(tiles):
+        for t in prange(tiles - d):
+            _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
+
+
+@njit(cache=True, nogil=True)
+def _exterior(E, S, c):
+    """f[t] = the best energy of the prefix [0, t), each stem (k, j) taking its dangles-2 exterior
+    energy. Pushed forward from each final f[k] along row k of C (contiguous)."""
+    n = S.shape[0]
+    f = np.zeros(n + 1, dtype=np.int64)
+    best_stem_end = np.full(n + 1, INF, dtype=np.int64)
+    for k in range(n):
+        fk = f[k]
+        s5 = S[k - 1] if k > 0 else -1
+        row = c[k]
+        for j in range(k + 4, n):
+            v = row[j]
+            if v < INF:
+                s3 = S[j + 1] if j < n - 1 else -1
+                e = fk + v + ext_stem_energy(E, np.int64(E[PAIR_TYPE + S[k] * 5 + S[j]]), s5, s3)
+                if e < best_stem_end[j + 1]:
+                    best_stem_end[j + 1] = e
+        f[k + 1] = min(f[k], best_stem_end[k + 1])
+    return f
+
+
+@njit(cache=True, nogil=True)
+def _trace_closed(E, lxc, S, c, fm, i, j, tp, target, stack, top):
+    """Push the loop closed by (i, j) whose energy reproduces ``target`` (hairpin, then interior loops
+    by p ascending then q descending, then the multiloop with the smallest split); returns the new
+    stack top, or -1 if none does."""
+    if hairpin_energy(E, lxc, S, i, j, tp) == target:
+        return top
+    umax = min(MAX_LOOP, j - i - 6)
+    for u1 in range(0, umax + 1):
+        p = i + 1 + u1
+        for u2 in range(0, umax - u1 + 1):
+            q = j - 1 - u2
+            v = c[p, q]
+            if v < INF and v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]) == target:
+                stack[top, 0] = _PAIR
+                stack[top, 1] = p
+                stack[top, 2] = q
+                return top + 1
+    closing = ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING]
+    for k in range(i + 5, j - 5):
+        if np.int64(fm[i + 1, k]) + fm[k + 1, j - 1] + closing == target:
+            stack[top, 0] = _MULTI
+            stack[top, 1] = k + 1
+            stack[top, 2] = j - 1
+            stack[top + 1, 0] = _MULTI
+            stack[top + 1, 1] = i + 1
+            stack[top + 1, 2] = k
+            return top + 2
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
+    """One optimal structure (pair_to, int64, -1 unpaired) by the tie-break of docs/turner.md;
+    pair_to[0] = -2 if some value is reproduced by no case (a corrupt table)."""
+    n = S.shape[0]
+    pair_to = np.full(n, -1, dtype=np.int64)
+    stack = np.empty((2 * n + 4, 3), dtype=np.int64)
+    top = 0
+    t = n
+    while t > 0:
+        if f[t] == f[t - 1]:
+            t -= 1
+            continue
+        j = t - 1
+        k = 0
+        while k <= j - 4:
+            v = c[k, j]
+            if v < INF:
+                s5 = S[k - 1] if k > 0 else -1
+                s3 = S[j + 1] if j < n - 1 else -1
+                if f[k] + v + ext_stem_energy(E, np.int64(E[PAIR_TYPE + S[k] * 5 + S[j]]), s5, s3) == f[t]:
+                    break
+            k += 1
+        if k > j - 4:
+            pair_to[0] = -2
+            return pair_to
+        stack[top, 0] = _PAIR
+        stack[top, 1] = k
+        stack[top, 2] = j
+        top += 1
+        t = k
+    while top > 0:
+        top -= 1
+        kind = stack[top, 0]
+        i = stack[top, 1]
+        j = stack[top, 2]
+        if kind == _MULTI:
+            v = fm[i, j]
+            tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
+            if c[i, j] < INF and np.int64(c[i, j]) + ml_stem_energy(
+                    E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1) == v:
+                stack[top, 0] = _PAIR
+                top += 1
+            elif fm[i + 1, j] + np.int64(E[ML_BASE]) == v:
+                stack[top, 1] = i + 1
+                top += 1
+            elif fm[i, j - 1] + np.int64(E[ML_BASE]) == v:
+                stack[top, 2] = j - 1
+                top += 1
+            else:
+                k = i + 4
+                while k <= j - 5 and np.int64(fm[i, k]) + fm[k + 1, j] != v:
+                    k += 1
+                if k > j - 5:
+                    pair_to[0] = -2
+                    return pair_to
+                stack[top, 0] = _MULTI
+                stack[top, 1] = k + 1
+                stack[top, 2] = j
+                stack[top + 1, 0] = _MULTI
+                stack[top + 1, 1] = i
+                stack[top + 1, 2] = k
+                top += 2
+            continue
+        pair_to[i] = j
+        pair_to[j] = i
+        tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
+        if kind == _PAIR:
+            if no_lp:  # C(i, j) = CC(i + 1, j - 1) + stack: (i + 1, j - 1) pairs, stacked from outside
+                stack[top, 0] = _PAIR_STACKED
+                stack[top, 1] = i + 1
+                stack[top, 2] = j - 1
+                top += 1
+                continue
+            target = np.int64(c[i, j])
+        else:
+            target = np.int64(m2[j, i])
+        new_top = _trace_closed(E, lxc, S, c, fm, i, j, tp, target, stack, top)
+        if new_top < 0:
+            if kind == _PAIR_STACKED and _stacked_inward(E, S, m2, i, j, tp) == target:
+                stack[top, 0] = _PAIR_STACKED
+                stack[top, 1] = i + 1
+                stack[top, 2] = j - 1
+                top += 1
+                continue
+            pair_to[0] = -2
+            return pair_to
+        top = new_top
+    return pair_to
+
+
+@njit(cache=True, nogil=True)
+def _new_tables(n):
+    c = np.full((n, n), INF, dtype=np.int32)
+    fm = np.full((n, n), INF, dtype=np.int32)
+    m2 = np.full((n, n), INF, dtype=np.int32)
+    return c, fm, m2
+
+
+@njit(cache=True, nogil=True)
+def _fold_one_serial(E, lxc, S, no_lp, tile):
+    """Fill, exterior loop and traceback of one sequence on the calling thread."""
+    c, fm, m2 = _new_tables(S.shape[0])
+    _fill_serial(E, lxc, S, no_lp, c, fm, m2, tile)
+    f = _exterior(E, S, c)
+    return f[S.shape[0]], _traceback(E, lxc, S, no_lp, c, fm, m2, f)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _fold_many(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, energies, pair_to_all):
+    for w in prange(worker_start.shape[0] - 1):
+        for q in range(worker_start[w], worker_start[w + 1]):
+            s = worker_items[q]
+            lo = starts[s]
+            hi = starts[s + 1]
+            if hi > lo:
+                energy, pair_to = _fold_one_serial(E, lxc, S_all[lo:hi], no_lp, tile)
+                energies[s] = energy
+                pair_to_all[lo:hi] = pair_to
+
+
+def table_bytes(n):
+    """Memory the fill of an n-long sequence takes: three n x n int32 tables."""
+    return 3 * 4 * n * n
+
+
+def _available_memory():
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _require_memory(estimate, what):
+    available = _available_memory()
+    if available is not None and estimate > MEMORY_FRACTION * available:
+        raise ResourceError(f"{what} needs about {estimate / 2**30:.1f} GiB of tables but only "
+                            f"{available / 2**30:.1f} GiB of memory is available; fold shorter sequences "
+                            "(or fewer at a time)")
+
+
+def _check_traced(pair_to, what):
+    if len(pair_to) and pair_to[0] == -2:
+        raise InternalError(f"the traceback of {what} found a value no case of the recurrence reproduces")
+    return pair_to
+
+
+def _check_tile(tile):
+    if isinstance(tile, bool) or not isinstance(tile, (int, np.integer)) or tile < 1:
+        raise InvalidParameter(f"tile must be a whole number >= 1, got {tile!r}")
+    return int(tile)
+
+
+def mfe(codes, model=None, *, tile=TILE, parallel=None):
+    """Minimum free energy (int, dcal/mol) and one optimal structure (``pair_to``, int64: the partner of
+    each position, -1 when unpaired) of one sequence of bioaccel.alphabet codes.
+
+    ``parallel``: None (default) spreads the tiles over the cores when there are at least
+    PARALLEL_TILES tile-diagonals; True or False forces it.
+
+    >>> from bioaccel.alphabet import encode
+    >>> energy, pair_to = mfe(encode("GGGGAAACCCC"))
+    >>> energy, pair_to.tolist()
+    (-450, [10, 9, 8, 7, -1, -1, -1, 3, 2, 1, 0])
+    >>> mfe(encode(""))[0], mfe(encode("GGGGAAACCCCA"), TurnerModel(no_gu=True), tile=3)[0]
+    (0, -620)
+    """
+    model = TurnerModel() if model is None else model
+    tile = _check_tile(tile)
+    S = np.ascontiguousarray(table_codes(codes))
+    n = S.shape[0]
+    if n == 0:
+        return 0, np.zeros(0, dtype=np.int64)
+    _require_memory(table_bytes(n), f"folding a sequence of length {n:,}")
+    E, lxc = model.kernel_tables()
+    c, fm, m2 = _new_tables(n)
+    if parallel is None:
+        parallel = (n + tile - 1) // tile >= PARALLEL_TILES and get_num_threads() > 1
+    if parallel:
+        _fill_parallel(E, lxc, S, model.no_lp, c, fm, m2, tile)
+    else:
+        _fill_serial(E, lxc, S, model.no_lp, c, fm, m2, tile)
+    f = _exterior(E, S, c)
+    pair_to = _check_traced(_traceback(E, lxc, S, model.no_lp, c, fm, m2, f), f"a sequence of length {n:,}")
+    return int(f[n]), pair_to
+
+
+def _deal(lengths, workers):
+    """``(worker_start, worker_items)``: longest first onto the least loaded core (cost n^3).
+
+    >>> start, items = _deal(np.array([5, 1, 9, 3]), 2)
+    >>> [items[start[w]:start[w + 1]].tolist() for w in range(2)]
+    [[2], [0, 3, 1]]
+    """
+    loads = [(0, w) for w in range(workers)]
+    assigned = [[] for _ in range(workers)]
+    for s in np.argsort(-lengths, kind="stable").tolist():
+        load, w = heapq.heappop(loads)
+        assigned[w].append(s)
+        heapq.heappush(loads, (load + int(lengths[s]) ** 3 + 1, w))
+    worker_start = np.zeros(workers + 1, dtype=np.int64)
+    worker_start[1:] = np.cumsum([len(a) for a in assigned])
+    items = np.array([s for a in assigned for s in a], dtype=np.int64)
+    return worker_start, items
+
+
+def mfe_many(codes_list, model=None, *, tile=TILE):
+    """Fold many (short) sequences, each whole on one core, the cores balanced by cost (n^3).
+
+    Returns a list of ``(energy, pair_to)`` in input order, as :func:`mfe` gives for each.
+
+    >>> from bioaccel.alphabet import encode
+    >>> [e for e, _ in mfe_many([encode("GGGGAAACCCC"), encode(""), encode("A")])]
+    [-450, 0, 0]
+    """
+    model = TurnerModel() if model is None else model
+    tile = _check_tile(tile)
+    encoded = [np.asarray(table_codes(codes)) for codes in codes_list]
+    lengths = np.array([len(s) for s in encoded], dtype=np.int64)
+    if len(encoded) == 0:
+        return []
+    workers = max(1, min(get_num_threads(), len(encoded)))
+    worker_start, worker_items = _deal(lengths, workers)
+    busiest = sorted(lengths.tolist(), reverse=True)[:workers]
+    _require_memory(sum(table_bytes(n) for n in busiest),
+                    f"folding {len(encoded):,} sequences ({workers} at a time, the longest {int(lengths.max()):,})")
+    starts = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    S_all = np.concatenate(encoded) if lengths.sum() else np.zeros(0, dtype=np.int64)
+    energies = np.zeros(len(encoded), dtype=np.int64)
+    pair_to_all = np.full(S_all.shape[0], -1, dtype=np.int64)
+    E, lxc = model.kernel_tables()
+    _fold_many(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, energies,
+               pair_to_all)
+    results = []
+    for s in range(len(encoded)):
+        pair_to = pair_to_all[starts[s]:starts[s + 1]].copy()
+        results.append((int(energies[s]), _check_traced(pair_to, f"sequence {s + 1} of the batch")))
+    return results
