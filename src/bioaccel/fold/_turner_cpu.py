@@ -32,45 +32,86 @@ from numba import get_num_threads, njit, prange
 
 from ..errors import InternalError, InvalidParameter, ResourceError
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
-from ._turner_model import (GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_INTERIOR, PAIR_TYPE, STACK, TurnerModel,
-                            table_codes)
+from ._turner_model import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
+                            STACK, TERMINAL_AU, TurnerModel, table_codes)
 from ._turner_params import INF
 
 #: Tile edge of the fill (tests pass small tiles so that short sequences cross many tiles).
 TILE = 64
-#: Below this many tiles a single sequence is filled on the calling thread.
-PARALLEL_TILES = 3
+#: Shorter sequences are filled on the calling thread: each tile-diagonal ends with a barrier, and below
+#: this length the barriers cost more than the second core saves (200 nt: 16 ms serial, 84 ms with two
+#: threads on a loaded 2-core machine).
+PARALLEL_LENGTH = 500
 #: Share of the available memory the tables may take.
 MEMORY_FRACTION = 0.85
 
 # traceback stack entries
 _PAIR, _PAIR_STACKED, _MULTI = 0, 1, 2
+# (u1, u2) of the interior loops _interior_min scores with interior_energy itself
+_SMALL_LOOPS = np.array([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2), (2, 3), (3, 2)], dtype=np.int64)
+
+# Compile time: Numba optimises a function together with every function it calls, again in each
+# caller, so a deep chain of small kernels costs its bottom levels many times over (measured: each level
+# above the loop energies added 2.5-3.3 s of LLVM time on this project's 2-core machine). The kernels are
+# therefore few and flat (_fill_tile holds the whole cell update, _traceback the whole traceback), and
+# Python calls them directly: one sequence is filled tile by tile (or tile-diagonal by tile-diagonal,
+# _fill_diagonal, in parallel), so only a batch (_fold_many) pays for a kernel that contains them all.
 
 
 @njit(cache=True, nogil=True)
 def _interior_min(E, lxc, S, c, i, j, tp):
     """min over the interior loops closed by (i, j) (stacks, bulges, interior loops of at most MAX_LOOP
-    unpaired bases) of the loop energy + C(p, q) of the inner pair."""
+    unpaired bases) of the loop energy + C(p, q) of the inner pair.
+
+    The same energies as interior_energy (the traceback's), arranged for speed: the generic loops and
+    the bulges and 1xn loops (nearly all the candidates) are written out here with their tables' terms
+    precomputed (interior_generic, interior_1n); the ten other small loops call interior_energy.
+    """
     umax = min(MAX_LOOP, j - i - 6)  # the inner pair needs q - p >= 4
     best = np.int64(INF)
-    # loops with a side of 0 or 1 unpaired bases, 2x2 and 2x3: their own tables, one at a time
-    for u1 in range(0, min(2, umax + 1)):
-        p = i + 1 + u1
-        for u2 in range(0, umax - u1 + 1):
-            q = j - 1 - u2
-            v = c[p, q]
-            if v < INF:
-                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
-                best = min(best, e)
-    for u2 in range(0, min(2, umax + 1)):
+    if umax < 0:
+        return best
+    au = E[TERMINAL_AU]
+    au_out = au if tp > 2 else 0
+    si = S[i + 1]
+    sj = S[j - 1]
+    mm1n_out = E[MM_1N + (tp * 5 + si) * 5 + sj]
+    # bulges of 2.. on the 3' side (p = i + 1) and 1xn loops with the 1 on the 5' side (p = i + 2)
+    p = i + 1
+    row = c[p]
+    for u2 in range(2, umax + 1):
         q = j - 1 - u2
-        for u1 in range(2, umax - u2 + 1):
-            p = i + 1 + u1
-            v = c[p, q]
-            if v < INF:
-                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
-                best = min(best, e)
-    for u1, u2 in ((2, 2), (2, 3), (3, 2)):
+        v = row[q]
+        if v < INF:
+            t_in = E[PAIR_TYPE + S[p] * 5 + S[q]]
+            best = min(best, v + E[BULGE + u2] + au_out + (au if t_in > 2 else 0))
+    p = i + 2
+    row = c[p]
+    for u2 in range(3, umax):
+        q = j - 1 - u2
+        v = row[q]
+        if v < INF:
+            t_in = RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]
+            best = min(best, v + E[ONE_N + u2] + mm1n_out + E[MM_1N + (t_in * 5 + S[q + 1]) * 5 + si])
+    # bulges of 2.. on the 5' side (q = j - 1) and 1xn loops with the 1 on the 3' side (q = j - 2)
+    q = j - 1
+    for u1 in range(2, umax + 1):
+        p = i + 1 + u1
+        v = c[p, q]
+        if v < INF:
+            t_in = E[PAIR_TYPE + S[p] * 5 + S[q]]
+            best = min(best, v + E[BULGE + u1] + au_out + (au if t_in > 2 else 0))
+    q = j - 2
+    for u1 in range(3, umax):
+        p = i + 1 + u1
+        v = c[p, q]
+        if v < INF:
+            t_in = RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]
+            best = min(best, v + E[ONE_N + u1] + mm1n_out + E[MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]])
+    # the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
+    for k in range(_SMALL_LOOPS.shape[0]):
+        u1 = _SMALL_LOOPS[k, 0]
+        u2 = _SMALL_LOOPS[k, 1]
         if u1 + u2 <= umax:
             p = i + 1 + u1
             q = j - 1 - u2
@@ -80,84 +121,30 @@ def _interior_min(E, lxc, S, c, i, j, tp):
                 best = min(best, e)
     # generic loops: c[q, p] already holds C(p, q) + the inner mismatch, interior_generic the size and
     # asymmetry terms (INF where the loop is not generic), so the inner loop is a contiguous min-plus
+    # (slices indexed from 0 so that LLVM vectorises it: measured 8x faster than indexing from i + 3)
     generic = np.int32(INF)
     for u2 in range(2, umax - 1):
-        row = c[j - 1 - u2, i + 1:]
-        pen = E[GENERIC + u2 * (MAX_LOOP + 1):]
-        for u1 in range(2, umax - u2 + 1):
-            generic = min(generic, np.int32(row[u1] + pen[u1]))
+        count = umax - u2 - 1
+        row = c[j - 1 - u2, i + 3:i + 3 + count]
+        at = GENERIC + u2 * (MAX_LOOP + 1) + 2
+        pen = E[at:at + count]
+        for t in range(count):
+            x = np.int32(row[t] + pen[t])
+            generic = x if x < generic else generic
     if generic < INF:
-        best = min(best, generic + np.int64(E[MM_INTERIOR + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]))
+        best = min(best, generic + np.int64(E[MM_INTERIOR + (tp * 5 + si) * 5 + sj]))
     return best
 
 
 @njit(cache=True, nogil=True)
-def _closed_by(E, lxc, S, c, m2, i, j, tp):
-    """min of the hairpin, interior loops and multiloops closed by (i, j) (ViennaRNA's new_c)."""
-    e = hairpin_energy(E, lxc, S, i, j, tp)
-    e = min(e, _interior_min(E, lxc, S, c, i, j, tp))
-    ml = np.int64(m2[i + 1, j - 1])
-    if ml < INF:
-        e = min(e, ml + ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING])
-    return e
-
-
-@njit(cache=True, nogil=True)
-def _stacked_inward(E, S, m2, i, j, tp):
-    """no_lp: (i, j) stacked on (i + 1, j - 1), which may close anything: CC(i + 1, j - 1) + stack."""
-    t_in = E[PAIR_TYPE + S[i + 1] * 5 + S[j - 1]]
-    if t_in == 0 or j - i - 2 < 4:
-        return np.int64(INF)
-    inner = np.int64(m2[j - 1, i + 1])
-    if inner >= INF:
-        return np.int64(INF)
-    return inner + E[STACK + tp * 8 + RTYPE[t_in]]
-
-
-@njit(cache=True, nogil=True)
-def _finish_cell(E, lxc, S, no_lp, c, fm, m2, i, j, split):
-    """Write C, FML, M2 (and CC) of (i, j), j - i >= 4, given ``split`` = M2(i, j)."""
-    n = S.shape[0]
-    split = min(split, INF)
-    m2[i, j] = split
-    tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
-    C = np.int64(INF)
-    if tp:
-        e = _closed_by(E, lxc, S, c, m2, i, j, tp)
-        if no_lp:
-            stacked = _stacked_inward(E, S, m2, i, j, tp)
-            m2[j, i] = min(min(e, stacked), INF)
-            C = min(stacked, INF)
-        else:
-            C = min(e, INF)
-    c[i, j] = C
-    if C < INF and i > 0 and j < n - 1:
-        c[j, i] = C + E[MM_INTERIOR + (RTYPE[tp] * 5 + S[j + 1]) * 5 + S[i - 1]]
-    else:
-        c[j, i] = INF
-    v = np.int64(split)
-    if C < INF:
-        v = min(v, C + ml_stem_energy(E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1))
-    v = min(v, fm[i + 1, j] + np.int64(E[ML_BASE]))
-    v = min(v, fm[i, j - 1] + np.int64(E[ML_BASE]))
-    v = min(v, INF)
-    fm[i, j] = v
-    fm[j, i] = v
-
-
-@njit(cache=True, nogil=True)
-def _split_min(fm, i, j, k_lo, k_hi, v):
-    """min(v, min over k in [k_lo, k_hi] of FML(i, k) + FML(k + 1, j)), both read along rows."""
-    a = fm[i]
-    b = fm[j]
-    for k in range(k_lo, k_hi + 1):
-        v = min(v, np.int32(a[k] + b[k + 1]))
-    return v
-
-
-@njit(cache=True, nogil=True)
 def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
-    """Fill tile (ti, tj); every tile of an earlier tile-diagonal is final."""
+    """Fill tile (ti, tj) of the tables (rows ti * tile.., columns tj * tile..); every tile of an
+    earlier tile-diagonal is final.
+
+    First the bulk of M2 (k in [r1 - 1, c0 - 1]: FML(i, k) in tiles left of this one, FML(k + 1, j) in
+    tiles below) as row broadcasts; then the cells bottom-up, left to right, each adding the splits k
+    inside this tile's rows or columns, then C, CC (no_lp), FML.
+    """
     n = S.shape[0]
     r0 = ti * tile
     r1 = min(n, r0 + tile)
@@ -166,7 +153,6 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
     width = c1 - c0
     acc = np.full((r1 - r0, width), INF, dtype=np.int32)
     if ti < tj:
-        # bulk of M2: k in [r1 - 1, c0 - 1], FML(i, k) in tiles (ti, < tj), FML(k + 1, j) in (> ti, tj)
         for i in range(r0, r1):
             out = acc[i - r0]
             a_row = fm[i]
@@ -176,34 +162,66 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
                     continue
                 b = fm[m, c0:c1]
                 for jj in range(width):
-                    out[jj] = min(out[jj], np.int32(a + b[jj]))
+                    x = np.int32(a + b[jj])
+                    out[jj] = x if x < out[jj] else out[jj]
+    ml_base = np.int64(E[ML_BASE])
     for i in range(r1 - 1, r0 - 1, -1):
         for j in range(max(c0, i + 4), c1):
-            v = acc[i - r0, j - c0]
-            if ti == tj:
-                v = _split_min(fm, i, j, i + 4, j - 5, v)
+            # M2(i, j): the splits this tile holds, k in [i + 4, j - 5] minus the bulk's, read along row
+            # i of FML and row j of its transposed copy (slices indexed from 0: LLVM vectorises them)
+            split = acc[i - r0, j - c0]
+            for part in range(2):
+                if ti == tj:
+                    k_lo = i + 4 if part == 0 else j
+                    k_hi = j - 5
+                elif part == 0:
+                    k_lo = i + 4
+                    k_hi = min(r1 - 2, j - 5)
+                else:
+                    k_lo = max(c0, i + 4)
+                    k_hi = j - 5
+                count = k_hi - k_lo + 1
+                if count > 0:
+                    a = fm[i, k_lo:k_lo + count]
+                    b = fm[j, k_lo + 1:k_lo + 1 + count]
+                    for t in range(count):
+                        x = np.int32(a[t] + b[t])
+                        split = x if x < split else split
+            m2[i, j] = split
+            # C(i, j) (and CC(i, j) with no_lp)
+            tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
+            C = np.int64(INF)
+            if tp:
+                e = hairpin_energy(E, lxc, S, i, j, tp)
+                e = min(e, _interior_min(E, lxc, S, c, i, j, tp))
+                ml = np.int64(m2[i + 1, j - 1])
+                if ml < INF:
+                    e = min(e, ml + ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING])
+                if no_lp:
+                    # ViennaRNA's noLP: C(i, j) = CC(i + 1, j - 1) + stack, so (i, j) stacks inward;
+                    # CC(i, j), what a pair stacked on from outside may close, adds that case to e
+                    stacked = np.int64(INF)
+                    t_in = E[PAIR_TYPE + S[i + 1] * 5 + S[j - 1]]
+                    if t_in and j - i >= 6 and m2[j - 1, i + 1] < INF:
+                        stacked = np.int64(m2[j - 1, i + 1]) + E[STACK + tp * 8 + RTYPE[t_in]]
+                    m2[j, i] = min(min(e, stacked), INF)
+                    C = min(stacked, INF)
+                else:
+                    C = min(e, INF)
+            c[i, j] = C
+            if C < INF and i > 0 and j < n - 1:
+                c[j, i] = C + E[MM_INTERIOR + (RTYPE[tp] * 5 + S[j + 1]) * 5 + S[i - 1]]
             else:
-                v = _split_min(fm, i, j, i + 4, min(r1 - 2, j - 5), v)
-                v = _split_min(fm, i, j, max(c0, i + 4), j - 5, v)
-            _finish_cell(E, lxc, S, no_lp, c, fm, m2, i, j, v)
-
-
-@njit(cache=True, nogil=True)
-def _fill_serial(E, lxc, S, no_lp, c, fm, m2, tile):
-    n = S.shape[0]
-    tiles = (n + tile - 1) // tile
-    for d in range(tiles):
-        for t in range(tiles - d):
-            _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _fill_parallel(E, lxc, S, no_lp, c, fm, m2, tile):
-    n = S.shape[0]
-    tiles = (n + tile - 1) // tile
-    for d in range(tiles):
-        for t in prange(tiles - d):
-            _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
+                c[j, i] = INF
+            # FML(i, j)
+            v = np.int64(split)
+            if C < INF:
+                v = min(v, C + ml_stem_energy(E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1))
+            v = min(v, fm[i + 1, j] + ml_base)
+            v = min(v, fm[i, j - 1] + ml_base)
+            v = min(v, INF)
+            fm[i, j] = v
+            fm[j, i] = v
 
 
 @njit(cache=True, nogil=True)
@@ -229,40 +247,16 @@ def _exterior(E, S, c):
 
 
 @njit(cache=True, nogil=True)
-def _trace_closed(E, lxc, S, c, fm, i, j, tp, target, stack, top):
-    """Push the loop closed by (i, j) whose energy reproduces ``target`` (hairpin, then interior loops
-    by p ascending then q descending, then the multiloop with the smallest split); returns the new
-    stack top, or -1 if none does."""
-    if hairpin_energy(E, lxc, S, i, j, tp) == target:
-        return top
-    umax = min(MAX_LOOP, j - i - 6)
-    for u1 in range(0, umax + 1):
-        p = i + 1 + u1
-        for u2 in range(0, umax - u1 + 1):
-            q = j - 1 - u2
-            v = c[p, q]
-            if v < INF and v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]) == target:
-                stack[top, 0] = _PAIR
-                stack[top, 1] = p
-                stack[top, 2] = q
-                return top + 1
-    closing = ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING]
-    for k in range(i + 5, j - 5):
-        if np.int64(fm[i + 1, k]) + fm[k + 1, j - 1] + closing == target:
-            stack[top, 0] = _MULTI
-            stack[top, 1] = k + 1
-            stack[top, 2] = j - 1
-            stack[top + 1, 0] = _MULTI
-            stack[top + 1, 1] = i + 1
-            stack[top + 1, 2] = k
-            return top + 2
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
     """One optimal structure (pair_to, int64, -1 unpaired) by the tie-break of docs/turner.md;
-    pair_to[0] = -2 if some value is reproduced by no case (a corrupt table)."""
+    pair_to[0] = -2 if some value is reproduced by no case (a corrupt table).
+
+    Exterior loop, from the 3' end: j unpaired if f keeps its value, else the stem (k, j) with the
+    smallest k. A pair (i, j): the hairpin, then the interior loops by p ascending then q descending,
+    then the multiloop with the smallest split (with no_lp: C(i, j) is always the stack on (i + 1, j - 1),
+    and CC tries those cases before that stack). FML(i, j): the stem (i, j), then i unpaired, then j
+    unpaired, then the smallest split.
+    """
     n = S.shape[0]
     pair_to = np.full(n, -1, dtype=np.int64)
     stack = np.empty((2 * n + 4, 3), dtype=np.int64)
@@ -295,9 +289,9 @@ def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
         kind = stack[top, 0]
         i = stack[top, 1]
         j = stack[top, 2]
+        tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
         if kind == _MULTI:
             v = fm[i, j]
-            tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
             if c[i, j] < INF and np.int64(c[i, j]) + ml_stem_energy(
                     E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1) == v:
                 stack[top, 0] = _PAIR
@@ -325,59 +319,93 @@ def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
             continue
         pair_to[i] = j
         pair_to[j] = i
-        tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
-        if kind == _PAIR:
-            if no_lp:  # C(i, j) = CC(i + 1, j - 1) + stack: (i + 1, j - 1) pairs, stacked from outside
+        if kind == _PAIR and no_lp:  # C(i, j) = CC(i + 1, j - 1) + stack
+            stack[top, 0] = _PAIR_STACKED
+            stack[top, 1] = i + 1
+            stack[top, 2] = j - 1
+            top += 1
+            continue
+        target = np.int64(c[i, j]) if kind == _PAIR else np.int64(m2[j, i])
+        # the loop closed by (i, j): hairpin, interior loops, multiloop
+        if hairpin_energy(E, lxc, S, i, j, tp) == target:
+            continue
+        found = False
+        umax = min(MAX_LOOP, j - i - 6)
+        for u1 in range(0, umax + 1):
+            p = i + 1 + u1
+            for u2 in range(0, umax - u1 + 1):
+                q = j - 1 - u2
+                v = c[p, q]
+                if v < INF and v + interior_energy(
+                        E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]) == target:
+                    stack[top, 0] = _PAIR
+                    stack[top, 1] = p
+                    stack[top, 2] = q
+                    top += 1
+                    found = True
+                    break
+            if found:
+                break
+        if found:
+            continue
+        closing = ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING]
+        for k in range(i + 5, j - 5):
+            if np.int64(fm[i + 1, k]) + fm[k + 1, j - 1] + closing == target:
+                stack[top, 0] = _MULTI
+                stack[top, 1] = k + 1
+                stack[top, 2] = j - 1
+                stack[top + 1, 0] = _MULTI
+                stack[top + 1, 1] = i + 1
+                stack[top + 1, 2] = k
+                top += 2
+                found = True
+                break
+        if found:
+            continue
+        if kind == _PAIR_STACKED:  # CC(i, j) = CC(i + 1, j - 1) + stack: the helix goes on
+            t_in = E[PAIR_TYPE + S[i + 1] * 5 + S[j - 1]]
+            if t_in and j - i >= 6 and m2[j - 1, i + 1] < INF and \
+                    np.int64(m2[j - 1, i + 1]) + E[STACK + tp * 8 + RTYPE[t_in]] == target:
                 stack[top, 0] = _PAIR_STACKED
                 stack[top, 1] = i + 1
                 stack[top, 2] = j - 1
                 top += 1
                 continue
-            target = np.int64(c[i, j])
-        else:
-            target = np.int64(m2[j, i])
-        new_top = _trace_closed(E, lxc, S, c, fm, i, j, tp, target, stack, top)
-        if new_top < 0:
-            if kind == _PAIR_STACKED and _stacked_inward(E, S, m2, i, j, tp) == target:
-                stack[top, 0] = _PAIR_STACKED
-                stack[top, 1] = i + 1
-                stack[top, 2] = j - 1
-                top += 1
-                continue
-            pair_to[0] = -2
-            return pair_to
-        top = new_top
+        pair_to[0] = -2
+        return pair_to
     return pair_to
 
 
-@njit(cache=True, nogil=True)
-def _new_tables(n):
-    c = np.full((n, n), INF, dtype=np.int32)
-    fm = np.full((n, n), INF, dtype=np.int32)
-    m2 = np.full((n, n), INF, dtype=np.int32)
-    return c, fm, m2
-
-
-@njit(cache=True, nogil=True)
-def _fold_one_serial(E, lxc, S, no_lp, tile):
-    """Fill, exterior loop and traceback of one sequence on the calling thread."""
-    c, fm, m2 = _new_tables(S.shape[0])
-    _fill_serial(E, lxc, S, no_lp, c, fm, m2, tile)
-    f = _exterior(E, S, c)
-    return f[S.shape[0]], _traceback(E, lxc, S, no_lp, c, fm, m2, f)
+@njit(cache=True, nogil=True, parallel=True)
+def _fill_diagonal(E, lxc, S, no_lp, c, fm, m2, d, tile):
+    """The tiles of tile-diagonal d, spread over the cores (they are independent)."""
+    tiles = (S.shape[0] + tile - 1) // tile
+    for t in prange(tiles - d):
+        _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _fold_many(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, energies, pair_to_all):
+    """Sequence s is S_all[starts[s]:starts[s + 1]]; worker w folds the sequences
+    worker_items[worker_start[w]:worker_start[w + 1]], each whole on its core."""
     for w in prange(worker_start.shape[0] - 1):
         for q in range(worker_start[w], worker_start[w + 1]):
             s = worker_items[q]
             lo = starts[s]
-            hi = starts[s + 1]
-            if hi > lo:
-                energy, pair_to = _fold_one_serial(E, lxc, S_all[lo:hi], no_lp, tile)
-                energies[s] = energy
-                pair_to_all[lo:hi] = pair_to
+            n = starts[s + 1] - lo
+            if n == 0:
+                continue
+            S = S_all[lo:lo + n]
+            c = np.full((n, n), INF, dtype=np.int32)
+            fm = np.full((n, n), INF, dtype=np.int32)
+            m2 = np.full((n, n), INF, dtype=np.int32)
+            tiles = (n + tile - 1) // tile
+            for d in range(tiles):
+                for t in range(tiles - d):
+                    _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
+            f = _exterior(E, S, c)
+            energies[s] = f[n]
+            pair_to_all[lo:lo + n] = _traceback(E, lxc, S, no_lp, c, fm, m2, f)
 
 
 def table_bytes(n):
@@ -423,8 +451,8 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     """Minimum free energy (int, dcal/mol) and one optimal structure (``pair_to``, int64: the partner of
     each position, -1 when unpaired) of one sequence of bioaccel.alphabet codes.
 
-    ``parallel``: None (default) spreads the tiles over the cores when there are at least
-    PARALLEL_TILES tile-diagonals; True or False forces it.
+    ``parallel``: None (default) spreads each tile-diagonal's tiles over the cores for sequences of
+    PARALLEL_LENGTH or more; True or False forces it. The result does not depend on it, nor on ``tile``.
 
     >>> from bioaccel.alphabet import encode
     >>> energy, pair_to = mfe(encode("GGGGAAACCCC"))
@@ -441,16 +469,22 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
         return 0, np.zeros(0, dtype=np.int64)
     _require_memory(table_bytes(n), f"folding a sequence of length {n:,}")
     E, lxc = model.kernel_tables()
-    c, fm, m2 = _new_tables(n)
+    no_lp = model.no_lp
+    c = np.full((n, n), INF, dtype=np.int32)
+    fm = np.full((n, n), INF, dtype=np.int32)
+    m2 = np.full((n, n), INF, dtype=np.int32)
+    tiles = (n + tile - 1) // tile
     if parallel is None:
-        parallel = (n + tile - 1) // tile >= PARALLEL_TILES and get_num_threads() > 1
-    if parallel:
-        _fill_parallel(E, lxc, S, model.no_lp, c, fm, m2, tile)
-    else:
-        _fill_serial(E, lxc, S, model.no_lp, c, fm, m2, tile)
+        parallel = n >= PARALLEL_LENGTH and get_num_threads() > 1
+    for d in range(tiles):
+        if parallel:
+            _fill_diagonal(E, lxc, S, no_lp, c, fm, m2, d, tile)
+        else:
+            for t in range(tiles - d):
+                _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
     f = _exterior(E, S, c)
-    pair_to = _check_traced(_traceback(E, lxc, S, model.no_lp, c, fm, m2, f), f"a sequence of length {n:,}")
-    return int(f[n]), pair_to
+    pair_to = _traceback(E, lxc, S, no_lp, c, fm, m2, f)
+    return int(f[n]), _check_traced(pair_to, f"a sequence of length {n:,}")
 
 
 def _deal(lengths, workers):
@@ -498,8 +532,7 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     energies = np.zeros(len(encoded), dtype=np.int64)
     pair_to_all = np.full(S_all.shape[0], -1, dtype=np.int64)
     E, lxc = model.kernel_tables()
-    _fold_many(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, energies,
-               pair_to_all)
+    _fold_many(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, energies, pair_to_all)
     results = []
     for s in range(len(encoded)):
         pair_to = pair_to_all[starts[s]:starts[s + 1]].copy()

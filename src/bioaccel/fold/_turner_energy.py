@@ -40,30 +40,12 @@ RTYPE = np.array([0, 2, 1, 4, 3, 6, 5, 7], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def extrapolated(E, lxc, table, size):
-    """``E[table + size]``, or beyond 30 ViennaRNA's ``E[table + 30] + (int)(lxc * log(size / 30.))``
-    (the product truncated toward zero)."""
+def loop_extension(lxc, size):
+    """ViennaRNA's extrapolation of a loop of ``size`` > 30 from the size-30 entry of its table:
+    ``(int)(lxc * log(size / 30.))``, the product truncated toward zero (0 for size <= 30)."""
     if size <= 30:
-        return np.int64(E[table + size])
-    return np.int64(E[table + 30]) + np.int64(int(lxc * math.log(size / 30.0)))
-
-
-@njit(cache=True, nogil=True)
-def _special_hairpin(E, S, i, loops, width):
-    """The listed energy of the hairpin S[i : i + width] (closing pair included) in the special list at
-    E[loops] (rows of ``width`` codes then the energy), or INF if it is not listed."""
-    for row in range(MAX_SPECIAL):
-        at = loops + row * (width + 1)
-        if E[at] < 0:
-            break
-        same = True
-        for k in range(width):
-            if S[i + k] != E[at + k]:
-                same = False
-                break
-        if same:
-            return np.int64(E[at + width])
-    return np.int64(INF)
+        return 0
+    return int(lxc * math.log(size / 30.0))
 
 
 @njit(cache=True, nogil=True)
@@ -75,20 +57,22 @@ def hairpin_energy(E, lxc, S, i, j, tp):
     the hairpin mismatch of the closing pair and its two inner neighbours.
     """
     size = j - i - 1
-    e = extrapolated(E, lxc, HAIRPIN, size)
-    if size == 4:
-        special = _special_hairpin(E, S, i, TETRALOOPS, 6)
-        if special < INF:
-            return special
-    elif size == 6:
-        special = _special_hairpin(E, S, i, HEXALOOPS, 8)
-        if special < INF:
-            return special
-    elif size == 3:
-        special = _special_hairpin(E, S, i, TRILOOPS, 5)
-        if special < INF:
-            return special
-        return e + (E[TERMINAL_AU] if tp > 2 else 0)
+    e = np.int64(E[HAIRPIN + min(size, 30)]) + loop_extension(lxc, size)
+    if size == 3 or size == 4 or size == 6:
+        # the special list for this size: rows of (size + 2) codes then the energy, ended by code -1
+        loops = TRILOOPS if size == 3 else (TETRALOOPS if size == 4 else HEXALOOPS)
+        width = size + 2
+        for row in range(MAX_SPECIAL):
+            at = loops + row * (width + 1)
+            if E[at] < 0:
+                break
+            k = 0
+            while k < width and S[i + k] == E[at + k]:
+                k += 1
+            if k == width:
+                return np.int64(E[at + width])
+        if size == 3:
+            return e + (E[TERMINAL_AU] if tp > 2 else 0)
     return e + E[MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]
 
 
@@ -113,7 +97,7 @@ def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
     sp = S[p - 1]
     sq = S[q + 1]
     if ns == 0:
-        e = extrapolated(E, lxc, BULGE, nl)
+        e = np.int64(E[BULGE + min(nl, 30)]) + loop_extension(lxc, nl)
         if nl == 1:
             e += E[STACK + tp * 8 + tq]
         else:
@@ -129,7 +113,8 @@ def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
             if n1 == 1:
                 return np.int64(E[INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj])
             return np.int64(E[INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp])
-        e = extrapolated(E, lxc, INTERIOR, nl + 1) + min(E[MAX_NINIO], (nl - ns) * E[NINIO])
+        e = np.int64(E[INTERIOR + min(nl + 1, 30)]) + loop_extension(lxc, nl + 1)
+        e += min(E[MAX_NINIO], (nl - ns) * E[NINIO])
         return e + E[MM_1N + (tp * 5 + si) * 5 + sj] + E[MM_1N + (tq * 5 + sq) * 5 + sp]
     if ns == 2:
         if nl == 2:
@@ -137,7 +122,8 @@ def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
         if nl == 3:
             e = np.int64(E[INTERIOR + 5]) + E[NINIO]
             return e + E[MM_23 + (tp * 5 + si) * 5 + sj] + E[MM_23 + (tq * 5 + sq) * 5 + sp]
-    e = extrapolated(E, lxc, INTERIOR, nl + ns) + min(E[MAX_NINIO], (nl - ns) * E[NINIO])
+    e = np.int64(E[INTERIOR + min(nl + ns, 30)]) + loop_extension(lxc, nl + ns)
+    e += min(E[MAX_NINIO], (nl - ns) * E[NINIO])
     return e + E[MM_INTERIOR + (tp * 5 + si) * 5 + sj] + E[MM_INTERIOR + (tq * 5 + sq) * 5 + sp]
 
 

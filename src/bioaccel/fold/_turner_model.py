@@ -49,7 +49,8 @@ _PAIRS = {(2, 3): 1, (3, 2): 2, (3, 4): 3, (4, 3): 4, (1, 4): 5, (4, 1): 6}
 #: (pair type 1..7 = CG, GC, GU, UG, AU, UA, NS; base 0..4 = N, A, C, G, U) and integer scalars.
 #: ``interior_generic[u2, u1]`` is the size and asymmetry part of a generic interior loop with u1
 #: unpaired bases on the 5' side and u2 on the 3' side (INF where the loop is not generic: stacks,
-#: bulges, 1xn, 2x2, 2x3, more than MAX_LOOP). ``pair_type[a, b]`` is the pair type of bases a, b
+#: bulges, 1xn, 2x2, 2x3, more than MAX_LOOP); ``interior_1n[nl]`` the same for a 1 x nl loop (nl >= 3).
+#: ``pair_type[a, b]`` is the pair type of bases a, b
 #: (GU and UG are 0 when the model has ``no_gu``).
 EnergyTables = namedtuple("EnergyTables", [
     "stack", "hairpin", "bulge", "interior",
@@ -58,7 +59,7 @@ EnergyTables = namedtuple("EnergyTables", [
     "int11", "int21", "int22",
     "ml_base", "ml_closing", "ml_intern", "ninio", "max_ninio", "terminal_au", "lxc",
     "tetraloops", "tetraloop_energy", "triloops", "triloop_energy", "hexaloops", "hexaloop_energy",
-    "interior_generic", "pair_type",
+    "interior_generic", "interior_1n", "pair_type",
 ])
 
 _TABLE_SECTIONS = {"stack": "stack", "hairpin": "hairpin", "bulge": "bulge", "interior": "interior",
@@ -135,6 +136,10 @@ def _energy_tables(temperature):
                 generic[u2, u1] = arrays["interior"][u1 + u2] + min(scalars["max_ninio"],
                                                                      abs(u1 - u2) * scalars["ninio"])
     arrays["interior_generic"] = generic
+    one_n = np.full(MAX_LOOP + 1, INF, dtype=np.int64)
+    for nl in range(3, MAX_LOOP):
+        one_n[nl] = arrays["interior"][nl + 1] + min(scalars["max_ninio"], (nl - 1) * scalars["ninio"])
+    arrays["interior_1n"] = one_n
     arrays["pair_type"] = pair_type_table(no_gu=False)
     fields = {}
     for name, value in {**arrays, **specials}.items():
@@ -148,6 +153,8 @@ def _energy_tables(temperature):
 # ``E[OFFSET + its C-order index]``, OFFSET one of the constants below. (A Numba function taking a tuple of
 # thirty arrays took about 0.6 s longer to compile than one taking a single array, measured per function.)
 # Special hairpins: rows of the loop's codes followed by its energy, unused rows of code -1 (no match).
+# Numba freezes these offsets into the cached kernels of _turner_energy and _turner_cpu, and checks only
+# those files' timestamps: after changing the layout, delete the kernels' cache (__pycache__/*.nb[ic]).
 MAX_SPECIAL = 40  # ViennaRNA's capacity for each list
 _KERNEL_LAYOUT = (
     ("stack", (8, 8)), ("hairpin", (31,)), ("bulge", (31,)), ("interior", (31,)),
@@ -156,7 +163,7 @@ _KERNEL_LAYOUT = (
     ("dangle5", (8, 5)), ("dangle3", (8, 5)),
     ("int11", (8, 8, 5, 5)), ("int21", (8, 8, 5, 5, 5)), ("int22", (8, 8, 5, 5, 5, 5)),
     ("tetraloops", (MAX_SPECIAL, 7)), ("triloops", (MAX_SPECIAL, 6)), ("hexaloops", (MAX_SPECIAL, 9)),
-    ("interior_generic", (MAX_LOOP + 1, MAX_LOOP + 1)), ("pair_type", (5, 5)),
+    ("interior_generic", (MAX_LOOP + 1, MAX_LOOP + 1)), ("interior_1n", (MAX_LOOP + 1,)), ("pair_type", (5, 5)),
     ("scalars", (6,)),
 )
 _OFFSETS = {}
@@ -170,7 +177,7 @@ MM_HAIRPIN, MM_INTERIOR, MM_1N, MM_23, MM_MULTI, MM_EXTERIOR = (_OFFSETS["mismat
     "hairpin", "interior", "interior_1n", "interior_23", "multi", "exterior"))
 DANGLE5, DANGLE3, INT11, INT21, INT22 = (_OFFSETS[k] for k in ("dangle5", "dangle3", "int11", "int21", "int22"))
 TETRALOOPS, TRILOOPS, HEXALOOPS = (_OFFSETS[k] for k in ("tetraloops", "triloops", "hexaloops"))
-GENERIC, PAIR_TYPE, SCALARS = (_OFFSETS[k] for k in ("interior_generic", "pair_type", "scalars"))
+GENERIC, ONE_N, PAIR_TYPE, SCALARS = (_OFFSETS[k] for k in ("interior_generic", "interior_1n", "pair_type", "scalars"))
 # the scalars, in this order from E[SCALARS]
 ML_BASE, ML_CLOSING, ML_INTERN, NINIO, MAX_NINIO, TERMINAL_AU = (SCALARS + k for k in range(6))
 
