@@ -54,8 +54,8 @@ _SMALL_LOOPS = np.array([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2),
 # caller, so a deep chain of small kernels costs its bottom levels many times over (measured: each level
 # above the loop energies added 2.5-3.3 s of LLVM time on this project's 2-core machine). The kernels are
 # therefore few and flat (_fill_tile holds the whole cell update, _traceback the whole traceback), and
-# Python calls them directly: one sequence is filled tile by tile (or tile-diagonal by tile-diagonal,
-# _fill_diagonal, in parallel), so only a batch (_fold_many) pays for a kernel that contains them all.
+# Python calls them directly: one sequence is filled tile by tile, or tile-diagonal by tile-diagonal
+# through the one parallel kernel (_parallel), which also folds batches.
 
 
 @njit(cache=True, nogil=True)
@@ -151,7 +151,10 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
     c0 = tj * tile
     c1 = min(n, c0 + tile)
     width = c1 - c0
-    acc = np.full((r1 - r0, width), INF, dtype=np.int32)
+    acc = np.empty((r1 - r0, width), dtype=np.int32)  # (np.full compiles slowly in Numba: loops instead)
+    for r in range(r1 - r0):
+        for jj in range(width):
+            acc[r, jj] = INF
     if ti < tj:
         for i in range(r0, r1):
             out = acc[i - r0]
@@ -229,8 +232,11 @@ def _exterior(E, S, c):
     """f[t] = the best energy of the prefix [0, t), each stem (k, j) taking its dangles-2 exterior
     energy. Pushed forward from each final f[k] along row k of C (contiguous)."""
     n = S.shape[0]
-    f = np.zeros(n + 1, dtype=np.int64)
-    best_stem_end = np.full(n + 1, INF, dtype=np.int64)
+    f = np.empty(n + 1, dtype=np.int64)
+    best_stem_end = np.empty(n + 1, dtype=np.int64)
+    for t in range(n + 1):
+        best_stem_end[t] = INF
+    f[0] = 0
     for k in range(n):
         fk = f[k]
         s5 = S[k - 1] if k > 0 else -1
@@ -258,7 +264,9 @@ def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
     unpaired, then the smallest split.
     """
     n = S.shape[0]
-    pair_to = np.full(n, -1, dtype=np.int64)
+    pair_to = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        pair_to[k] = -1
     stack = np.empty((2 * n + 4, 3), dtype=np.int64)
     top = 0
     t = n
@@ -377,35 +385,41 @@ def _traceback(E, lxc, S, no_lp, c, fm, m2, f):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill_diagonal(E, lxc, S, no_lp, c, fm, m2, d, tile):
-    """The tiles of tile-diagonal d, spread over the cores (they are independent)."""
-    tiles = (S.shape[0] + tile - 1) // tile
-    for t in prange(tiles - d):
-        _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
+def _parallel(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, diag, c, fm, m2, energies,
+              pair_to_all):
+    """The one parallel kernel (one, because each compiles everything it calls over again). Worker w
+    takes the items worker_items[worker_start[w]:worker_start[w + 1]]:
 
-
-@njit(cache=True, nogil=True, parallel=True)
-def _fold_many(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, energies, pair_to_all):
-    """Sequence s is S_all[starts[s]:starts[s + 1]]; worker w folds the sequences
-    worker_items[worker_start[w]:worker_start[w + 1]], each whole on its core."""
+    - ``diag >= 0``: item t is tile (t, t + diag) of the one sequence S_all, in the tables c, fm, m2;
+    - ``diag < 0``: item s is sequence s, S_all[starts[s]:starts[s + 1]], folded whole on this core in
+      tables of its own: its energy to energies[s], its structure to pair_to_all.
+    """
     for w in prange(worker_start.shape[0] - 1):
         for q in range(worker_start[w], worker_start[w + 1]):
-            s = worker_items[q]
-            lo = starts[s]
-            n = starts[s + 1] - lo
+            item = worker_items[q]
+            if diag >= 0:
+                _fill_tile(E, lxc, S_all[starts[0]:starts[1]], no_lp, c, fm, m2, item, item + diag, tile)
+                continue
+            lo = starts[item]
+            n = starts[item + 1] - lo
             if n == 0:
                 continue
             S = S_all[lo:lo + n]
-            c = np.full((n, n), INF, dtype=np.int32)
-            fm = np.full((n, n), INF, dtype=np.int32)
-            m2 = np.full((n, n), INF, dtype=np.int32)
+            cs = np.empty((n, n), dtype=np.int32)
+            fms = np.empty((n, n), dtype=np.int32)
+            m2s = np.empty((n, n), dtype=np.int32)
+            for i in range(n):
+                for j in range(n):
+                    cs[i, j] = INF
+                    fms[i, j] = INF
+                    m2s[i, j] = INF
             tiles = (n + tile - 1) // tile
             for d in range(tiles):
                 for t in range(tiles - d):
-                    _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
-            f = _exterior(E, S, c)
-            energies[s] = f[n]
-            pair_to_all[lo:lo + n] = _traceback(E, lxc, S, no_lp, c, fm, m2, f)
+                    _fill_tile(E, lxc, S, no_lp, cs, fms, m2s, t, t + d, tile)
+            f = _exterior(E, S, cs)
+            energies[item] = f[n]
+            pair_to_all[lo:lo + n] = _traceback(E, lxc, S, no_lp, cs, fms, m2s, f)
 
 
 def table_bytes(n):
@@ -447,6 +461,11 @@ def _check_tile(tile):
     return int(tile)
 
 
+_NO_TABLE = np.zeros((0, 0), dtype=np.int32)
+_NO_ENERGY = np.zeros(0, dtype=np.int64)
+_NO_PAIRS = np.zeros(0, dtype=np.int64)
+
+
 def mfe(codes, model=None, *, tile=TILE, parallel=None):
     """Minimum free energy (int, dcal/mol) and one optimal structure (``pair_to``, int64: the partner of
     each position, -1 when unpaired) of one sequence of bioaccel.alphabet codes.
@@ -476,9 +495,13 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     tiles = (n + tile - 1) // tile
     if parallel is None:
         parallel = n >= PARALLEL_LENGTH and get_num_threads() > 1
+    starts = np.array([0, n], dtype=np.int64)
     for d in range(tiles):
         if parallel:
-            _fill_diagonal(E, lxc, S, no_lp, c, fm, m2, d, tile)
+            workers = max(1, min(get_num_threads(), tiles - d))
+            worker_start = np.linspace(0, tiles - d, workers + 1).round().astype(np.int64)
+            _parallel(E, lxc, no_lp, S, starts, worker_start, np.arange(tiles - d, dtype=np.int64), tile, d,
+                      c, fm, m2, _NO_ENERGY, _NO_PAIRS)
         else:
             for t in range(tiles - d):
                 _fill_tile(E, lxc, S, no_lp, c, fm, m2, t, t + d, tile)
@@ -532,7 +555,8 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     energies = np.zeros(len(encoded), dtype=np.int64)
     pair_to_all = np.full(S_all.shape[0], -1, dtype=np.int64)
     E, lxc = model.kernel_tables()
-    _fold_many(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, energies, pair_to_all)
+    _parallel(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, -1, _NO_TABLE, _NO_TABLE,
+              _NO_TABLE, energies, pair_to_all)
     results = []
     for s in range(len(encoded)):
         pair_to = pair_to_all[starts[s]:starts[s + 1]].copy()
