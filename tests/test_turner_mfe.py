@@ -163,6 +163,11 @@ def test_refusals(monkeypatch):
     with pytest.raises(ResourceError, match="folding 2 sequences"):
         mfe_many([encode("A" * 9_000), encode("A" * 9_000)])
     assert table_bytes(1000) == 12_000_000
+    monkeypatch.setattr(_turner_cpu, "MAX_LENGTH", 50)
+    with pytest.raises(InvalidParameter, match="the sequence has 51 bases; the fold accepts at most 50"):
+        mfe(encode("A" * 51))
+    with pytest.raises(InvalidParameter, match="sequence 2 of the batch has 60 bases"):
+        mfe_many([encode("A"), encode("A" * 60)])
 
 
 def test_t_reads_as_u():

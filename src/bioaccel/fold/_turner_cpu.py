@@ -20,9 +20,10 @@ The fill goes by tiles of ``tile`` x ``tile`` cells, tile-diagonal by tile-diago
 tile-diagonal are independent and spread over the cores with prange). Inside a tile, the part of M2
 whose operands lie in finished tiles is a min-plus product computed first as row broadcasts
 (``acc[i, :] = min(acc[i, :], FML(i, k) + FML(k + 1, c0:c1))``, the house's Nussinov bulk); then the
-cells are finished bottom-up, left to right. Energies are exact integers (dcal/mol); INF = 10,000,000 is
-"impossible", every stored value is capped at INF and at most three are ever added, far from int32's
-limit.
+cells are finished bottom-up, left to right. Energies are exact integers (dcal/mol); INF = 10**9 is
+"impossible" (_turner_model.INFINITE). A sum involving INF may come out a little below it (INF plus a
+negative energy), so every value is stored exactly INF when it is at or above HALF = INF // 2, far above
+any real energy; two stored values add up within int32.
 """
 import heapq
 import os
@@ -34,7 +35,10 @@ from ..errors import InternalError, InvalidParameter, ResourceError
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
 from ._turner_model import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
                             STACK, TERMINAL_AU, TurnerModel, table_codes)
-from ._turner_params import INF
+from ._turner_model import INFINITE as INF
+from ._turner_model import MAX_LENGTH
+
+HALF = INF // 2
 
 #: Tile edge of the fill (tests pass small tiles so that short sequences cross many tiles).
 TILE = 64
@@ -122,7 +126,7 @@ def _interior_min(E, lxc, S, c, i, j, tp):
     # generic loops: c[q, p] already holds C(p, q) + the inner mismatch, interior_generic the size and
     # asymmetry terms (INF where the loop is not generic), so the inner loop is a contiguous min-plus
     # (slices indexed from 0 so that LLVM vectorises it: measured 8x faster than indexing from i + 3)
-    generic = np.int32(INF)
+    generic = np.int32(INF)  # row + pen <= 2 INF: within int32
     for u2 in range(2, umax - 1):
         count = umax - u2 - 1
         row = c[j - 1 - u2, i + 3:i + 3 + count]
@@ -131,7 +135,7 @@ def _interior_min(E, lxc, S, c, i, j, tp):
         for t in range(count):
             x = np.int32(row[t] + pen[t])
             generic = x if x < generic else generic
-    if generic < INF:
+    if generic < HALF:
         best = min(best, generic + np.int64(E[MM_INTERIOR + (tp * 5 + si) * 5 + sj]))
     return best
 
@@ -156,17 +160,44 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
         for jj in range(width):
             acc[r, jj] = INF
     if ti < tj:
-        for i in range(r0, r1):
-            out = acc[i - r0]
-            a_row = fm[i]
-            for m in range(max(r1, i + 5), c0 + 1):
-                a = a_row[m - 1]
-                if a >= INF:
-                    continue
-                b = fm[m, c0:c1]
+        # two rows i and four splits k at a time, so that each row of FML(k + 1, c0:c1) is loaded once
+        # for both rows and each accumulator once for four k (measured 2.1x faster than one of each)
+        for i in range(r0, r1, 2):
+            e = min(i + 1, r1 - 1)  # the second row (the first again when the tile has an odd row left)
+            out0 = acc[i - r0]
+            out1 = acc[e - r0]
+            m = r1
+            while m + 4 <= c0 + 1:
+                a0 = fm[i, m - 1]
+                a1 = fm[i, m]
+                a2 = fm[i, m + 1]
+                a3 = fm[i, m + 2]
+                e0 = fm[e, m - 1]
+                e1 = fm[e, m]
+                e2 = fm[e, m + 1]
+                e3 = fm[e, m + 2]
+                b0 = fm[m, c0:c1]
+                b1 = fm[m + 1, c0:c1]
+                b2 = fm[m + 2, c0:c1]
+                b3 = fm[m + 3, c0:c1]
                 for jj in range(width):
-                    x = np.int32(a + b[jj])
-                    out[jj] = x if x < out[jj] else out[jj]
+                    x0 = b0[jj]
+                    x1 = b1[jj]
+                    x2 = b2[jj]
+                    x3 = b3[jj]
+                    y = min(min(np.int32(a0 + x0), np.int32(a1 + x1)), min(np.int32(a2 + x2), np.int32(a3 + x3)))
+                    out0[jj] = min(out0[jj], y)
+                    z = min(min(np.int32(e0 + x0), np.int32(e1 + x1)), min(np.int32(e2 + x2), np.int32(e3 + x3)))
+                    out1[jj] = min(out1[jj], z)
+                m += 4
+            while m <= c0:
+                a0 = fm[i, m - 1]
+                e0 = fm[e, m - 1]
+                b0 = fm[m, c0:c1]
+                for jj in range(width):
+                    out0[jj] = min(out0[jj], np.int32(a0 + b0[jj]))
+                    out1[jj] = min(out1[jj], np.int32(e0 + b0[jj]))
+                m += 1
     ml_base = np.int64(E[ML_BASE])
     for i in range(r1 - 1, r0 - 1, -1):
         for j in range(max(c0, i + 4), c1):
@@ -190,14 +221,14 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
                     for t in range(count):
                         x = np.int32(a[t] + b[t])
                         split = x if x < split else split
-            m2[i, j] = split
+            m2[i, j] = split if split < HALF else INF
             # C(i, j) (and CC(i, j) with no_lp)
             tp = np.int64(E[PAIR_TYPE + S[i] * 5 + S[j]])
             C = np.int64(INF)
             if tp:
                 e = hairpin_energy(E, lxc, S, i, j, tp)
                 e = min(e, _interior_min(E, lxc, S, c, i, j, tp))
-                ml = np.int64(m2[i + 1, j - 1])
+                ml = np.int64(m2[i + 1, j - 1])  # M2 of the multiloop's inside
                 if ml < INF:
                     e = min(e, ml + ml_stem_energy(E, RTYPE[tp], S[j - 1], S[i + 1]) + E[ML_CLOSING])
                 if no_lp:
@@ -207,10 +238,11 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
                     t_in = E[PAIR_TYPE + S[i + 1] * 5 + S[j - 1]]
                     if t_in and j - i >= 6 and m2[j - 1, i + 1] < INF:
                         stacked = np.int64(m2[j - 1, i + 1]) + E[STACK + tp * 8 + RTYPE[t_in]]
-                    m2[j, i] = min(min(e, stacked), INF)
-                    C = min(stacked, INF)
+                    cc = min(e, stacked)
+                    m2[j, i] = cc if cc < HALF else INF
+                    C = stacked if stacked < HALF else INF
                 else:
-                    C = min(e, INF)
+                    C = e if e < HALF else INF
             c[i, j] = C
             if C < INF and i > 0 and j < n - 1:
                 c[j, i] = C + E[MM_INTERIOR + (RTYPE[tp] * 5 + S[j + 1]) * 5 + S[i - 1]]
@@ -222,7 +254,7 @@ def _fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
                 v = min(v, C + ml_stem_energy(E, tp, S[i - 1] if i > 0 else -1, S[j + 1] if j < n - 1 else -1))
             v = min(v, fm[i + 1, j] + ml_base)
             v = min(v, fm[i, j - 1] + ml_base)
-            v = min(v, INF)
+            v = v if v < HALF else INF
             fm[i, j] = v
             fm[j, i] = v
 
@@ -455,6 +487,12 @@ def _check_traced(pair_to, what):
     return pair_to
 
 
+def _check_length(n, what):
+    if n > MAX_LENGTH:
+        raise InvalidParameter(f"{what} has {n:,} bases; the fold accepts at most {MAX_LENGTH:,} (its int32 "
+                               "tables keep every energy far from their infinity up to there)")
+
+
 def _check_tile(tile):
     if isinstance(tile, bool) or not isinstance(tile, (int, np.integer)) or tile < 1:
         raise InvalidParameter(f"tile must be a whole number >= 1, got {tile!r}")
@@ -486,6 +524,7 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     n = S.shape[0]
     if n == 0:
         return 0, np.zeros(0, dtype=np.int64)
+    _check_length(n, "the sequence")
     _require_memory(table_bytes(n), f"folding a sequence of length {n:,}")
     E, lxc = model.kernel_tables()
     no_lp = model.no_lp
@@ -544,6 +583,7 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     lengths = np.array([len(s) for s in encoded], dtype=np.int64)
     if len(encoded) == 0:
         return []
+    _check_length(int(lengths.max()), f"sequence {int(np.argmax(lengths)) + 1} of the batch")
     workers = max(1, min(get_num_threads(), len(encoded)))
     worker_start, worker_items = _deal(lengths, workers)
     busiest = sorted(lengths.tolist(), reverse=True)[:workers]

@@ -35,6 +35,13 @@ from ..errors import InvalidParameter
 from ._turner_params import INF, read_parameter_file
 
 K0 = 273.15
+#: The fill's infinity (the parameter file's INF, 10**7, marks forbidden parameters). Two stored values
+#: add up within int32 (2 * 10**9 < 2**31), and no real energy comes near it: the most stable stack at
+#: any temperature is -1490 dcal/mol, so a sequence of n bases stays above -750 n, -2.3 * 10**8 at the
+#: longest allowed (MAX_LENGTH).
+INFINITE = 1_000_000_000
+#: Longest sequence the fill accepts (its energies stay far from INFINITE; see above).
+MAX_LENGTH = 300_000
 #: ViennaRNA's MAXLOOP: interior loops (and bulges) of at most this many unpaired bases are folded
 MAX_LOOP = 30
 MIN_TEMPERATURE, MAX_TEMPERATURE = -K0, 200.0
@@ -48,7 +55,7 @@ _PAIRS = {(2, 3): 1, (3, 2): 2, (3, 4): 3, (4, 3): 4, (1, 4): 5, (4, 1): 6}
 #: The tables a kernel reads, at one temperature: integer arrays (int32) indexed as in ViennaRNA
 #: (pair type 1..7 = CG, GC, GU, UG, AU, UA, NS; base 0..4 = N, A, C, G, U) and integer scalars.
 #: ``interior_generic[u2, u1]`` is the size and asymmetry part of a generic interior loop with u1
-#: unpaired bases on the 5' side and u2 on the 3' side (INF where the loop is not generic: stacks,
+#: unpaired bases on the 5' side and u2 on the 3' side (INFINITE where the loop is not generic: stacks,
 #: bulges, 1xn, 2x2, 2x3, more than MAX_LOOP); ``interior_1n[nl]`` the same for a 1 x nl loop (nl >= 3).
 #: ``pair_type[a, b]`` is the pair type of bases a, b
 #: (GU and UG are 0 when the model has ``no_gu``).
@@ -129,14 +136,14 @@ def _energy_tables(temperature):
         if loops:
             energy[:] = rescale([e for _, e, _ in loops], [h for _, _, h in loops], temperature)
         specials[field + "_energy"] = energy
-    generic = np.full((MAX_LOOP + 1, MAX_LOOP + 1), INF, dtype=np.int64)
+    generic = np.full((MAX_LOOP + 1, MAX_LOOP + 1), INFINITE, dtype=np.int64)
     for u2 in range(2, MAX_LOOP + 1):
         for u1 in range(2, MAX_LOOP + 1 - u2):
             if (u1, u2) not in ((2, 2), (2, 3), (3, 2)):
                 generic[u2, u1] = arrays["interior"][u1 + u2] + min(scalars["max_ninio"],
                                                                      abs(u1 - u2) * scalars["ninio"])
     arrays["interior_generic"] = generic
-    one_n = np.full(MAX_LOOP + 1, INF, dtype=np.int64)
+    one_n = np.full(MAX_LOOP + 1, INFINITE, dtype=np.int64)
     for nl in range(3, MAX_LOOP):
         one_n[nl] = arrays["interior"][nl + 1] + min(scalars["max_ninio"], (nl - 1) * scalars["ninio"])
     arrays["interior_1n"] = one_n
