@@ -83,7 +83,8 @@ def test_mfe_equals_rnafold_every_length_1_to_60(name):
 
 def test_mfe_equals_rnafold_longer():
     rng = np.random.default_rng(500)
-    for n, name in ((97, "default"), (150, "noLP"), (230, "50C"), (320, "default"), (500, "default")):
+    for n, name in ((97, "default"), (150, "noLP"), (180, "noGU"), (230, "50C"), (260, "25C"), (320, "default"),
+                    (500, "default")):
         check_against_vienna(random_rna(rng, n), MODELS[name])
 
 

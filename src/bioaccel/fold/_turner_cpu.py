@@ -57,19 +57,20 @@ _SMALL_LOOPS = np.array([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2),
 # Compile time: Numba optimises a function together with every function it calls, again in each
 # caller, so a deep chain of small kernels costs its bottom levels many times over (measured: each level
 # above the loop energies added 2.5-3.3 s of LLVM time on this project's 2-core machine). The kernels are
-# therefore few and flat (_fill_tile holds the whole cell update, _traceback the whole traceback), and
+# therefore few and flat (_fill_tile holds the whole cell update, _traceback the whole traceback), the
+# ones only kernels call have no Python or C wrappers (1 s less on the first call), and
 # Python calls them directly: one sequence is filled tile by tile, or tile-diagonal by tile-diagonal
 # through the one parallel kernel (_parallel), which also folds batches.
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _interior_min(E, lxc, S, c, i, j, tp):
     """min over the interior loops closed by (i, j) (stacks, bulges, interior loops of at most MAX_LOOP
     unpaired bases) of the loop energy + C(p, q) of the inner pair.
 
     The same energies as interior_energy (the traceback's), arranged for speed: the generic loops and
     the bulges and 1xn loops (nearly all the candidates) are written out here with their tables' terms
-    precomputed (interior_generic, interior_1n); the ten other small loops call interior_energy.
+    precomputed (interior_generic, interior_1n); the nine other small loops call interior_energy.
     """
     umax = min(MAX_LOOP, j - i - 6)  # the inner pair needs q - p >= 4
     best = np.int64(INF)

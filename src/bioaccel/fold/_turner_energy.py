@@ -6,8 +6,10 @@ Each function reads the flat int32 tables ``E`` of ``TurnerModel.kernel_tables()
 positions are 0-based, energies integers in dcal/mol. The rules are ViennaRNA's (eval/hairpin.h,
 eval/internal.h, eval/multibranch.h, eval/exterior.h), with dangles 2: a stem in the exterior loop or a
 multiloop takes the mismatch (or, at a sequence end, the dangle) of its two neighbouring bases, whether
-or not they pair elsewhere. The MFE fill (:mod:`._turner_cpu`) calls these same functions, so a
-structure it reports scores the same here.
+or not they pair elsewhere. The MFE fill (:mod:`._turner_cpu`) calls these functions, or adds up the
+same table terms in loops of its own for speed (bulges, 1xn and generic interior loops), and its
+traceback calls them: the tests check that every structure it reports scores its MFE here and in
+ViennaRNA.
 
 Structures :func:`eval_structure` refuses (and ViennaRNA's ``eval_structure`` would score with a
 penalty or INF instead): crossing pairs (pseudoknots), a position paired twice or with itself, a pair
@@ -39,7 +41,7 @@ from ._turner_params import INF
 RTYPE = np.array([0, 2, 1, 4, 3, 6, 5, 7], dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def loop_extension(lxc, size):
     """ViennaRNA's extrapolation of a loop of ``size`` > 30 from the size-30 entry of its table:
     ``(int)(lxc * log(size / 30.))``, the product truncated toward zero (0 for size <= 30)."""
@@ -48,7 +50,7 @@ def loop_extension(lxc, size):
     return int(lxc * math.log(size / 30.0))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hairpin_energy(E, lxc, S, i, j, tp):
     """Hairpin loop closed by (i, j) of pair type tp (j - i - 1 >= 3 unpaired bases).
 
@@ -76,7 +78,7 @@ def hairpin_energy(E, lxc, S, i, j, tp):
     return e + E[MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
     """Interior loop (stack, bulge or interior loop) closed by (i, j), type tp, with the inner pair
     (p, q), whose type read from inside the loop (q, p) is tq.
@@ -127,7 +129,7 @@ def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
     return e + E[MM_INTERIOR + (tp * 5 + si) * 5 + sj] + E[MM_INTERIOR + (tq * 5 + sq) * 5 + sp]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ml_stem_energy(E, tp, s5, s3):
     """A stem of type tp in a multiloop (the closing pair too, read from inside), with dangles 2:
     its 5' and 3' neighbours' mismatch (a code < 0 means no neighbour: dangle only), the terminal
@@ -144,7 +146,7 @@ def ml_stem_energy(E, tp, s5, s3):
     return e
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ext_stem_energy(E, tp, s5, s3):
     """A stem of type tp in the exterior loop, with dangles 2 (a code < 0: that end of the sequence)."""
     e = np.int64(0)
@@ -164,7 +166,7 @@ _ANY_PAIR_TYPE = np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 5], [0, 0, 0, 1, 0], [0
                           dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _loop_energy(E, lxc, S, pair_to, i, j):
     """Energy of the loop closed by (i, j): hairpin, interior or multiloop by its number of branches."""
     tp = _ANY_PAIR_TYPE[S[i], S[j]]

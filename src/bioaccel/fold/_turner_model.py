@@ -37,7 +37,7 @@ from ._turner_params import INF, read_parameter_file
 K0 = 273.15
 #: The fill's infinity (the parameter file's INF, 10**7, marks forbidden parameters). Two stored values
 #: add up within int32 (2 * 10**9 < 2**31), and no real energy comes near it: the most stable stack at
-#: any temperature is -1490 dcal/mol, so a sequence of n bases stays above -750 n, -2.3 * 10**8 at the
+#: any temperature is -1490 dcal/mol, so a sequence of n bases stays above about -750 n, -2.3 * 10**8 at the
 #: longest allowed (MAX_LENGTH).
 INFINITE = 1_000_000_000
 #: Longest sequence the fill accepts (its energies stay far from INFINITE; see above).
