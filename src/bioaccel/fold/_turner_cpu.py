@@ -51,7 +51,7 @@ MEMORY_FRACTION = 0.85
 
 # traceback stack entries
 _PAIR, _PAIR_STACKED, _MULTI = 0, 1, 2
-# (u1, u2) of the interior loops _interior_min scores with interior_energy itself
+# (u1, u2) of the interior loops _interior_min scores with interior_energy itself, by u1 + u2
 _SMALL_LOOPS = np.array([(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (2, 1), (2, 2), (2, 3), (3, 2)], dtype=np.int64)
 
 # Compile time: Numba optimises a function together with every function it calls, again in each
@@ -113,17 +113,17 @@ def _interior_min(E, lxc, S, c, i, j, tp):
         if v < INF:
             t_in = RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]]
             best = min(best, v + E[ONE_N + u1] + mm1n_out + E[MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]])
-    # the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
-    for k in range(_SMALL_LOOPS.shape[0]):
-        u1 = _SMALL_LOOPS[k, 0]
-        u2 = _SMALL_LOOPS[k, 1]
-        if u1 + u2 <= umax:
-            p = i + 1 + u1
-            q = j - 1 - u2
-            v = c[p, q]
-            if v < INF:
-                e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
-                best = min(best, e)
+    # the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables (a loop whose trip count
+    # LLVM cannot see, so that it keeps one copy of interior_energy rather than unrolling nine)
+    k = 0
+    while k < _SMALL_LOOPS.shape[0] and _SMALL_LOOPS[k, 0] + _SMALL_LOOPS[k, 1] <= umax:
+        p = i + 1 + _SMALL_LOOPS[k, 0]
+        q = j - 1 - _SMALL_LOOPS[k, 1]
+        k += 1
+        v = c[p, q]
+        if v < INF:
+            e = v + interior_energy(E, lxc, S, i, j, p, q, tp, RTYPE[E[PAIR_TYPE + S[p] * 5 + S[q]]])
+            best = min(best, e)
     # generic loops: c[q, p] already holds C(p, q) + the inner mismatch, interior_generic the size and
     # asymmetry terms (INF where the loop is not generic), so the inner loop is a contiguous min-plus
     # (slices indexed from 0 so that LLVM vectorises it: measured 8x faster than indexing from i + 3)
