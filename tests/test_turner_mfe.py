@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bioaccel.alphabet import encode
-from bioaccel.errors import InvalidParameter, ResourceError
+from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.fold import _turner_cpu
 from bioaccel.fold._traceback import dot_bracket
 from bioaccel.fold._turner_cpu import mfe, mfe_many, table_bytes
@@ -164,6 +164,8 @@ def test_refusals(monkeypatch):
     with pytest.raises(ResourceError, match="folding 2 sequences"):
         mfe_many([encode("A" * 9_000), encode("A" * 9_000)])
     assert table_bytes(1000) == 12_000_000
+    with pytest.raises(InputError, match="sequence codes must be 0 to 4 .* got 7"):
+        mfe(np.array([0, 1, 7], dtype=np.uint8))
     monkeypatch.setattr(_turner_cpu, "MAX_LENGTH", 50)
     with pytest.raises(InvalidParameter, match="the sequence has 51 bases; the fold accepts at most 50"):
         mfe(encode("A" * 51))

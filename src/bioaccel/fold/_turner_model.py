@@ -31,7 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import InvalidParameter
+from ..errors import InputError, InvalidParameter
 from ._turner_params import INF, read_parameter_file
 
 K0 = 273.15
@@ -240,7 +240,11 @@ def table_codes(codes):
     >>> table_codes(np.array([0, 1, 2, 3, 4], dtype=np.uint8)).tolist()
     [1, 2, 3, 4, 0]
     """
-    return (np.asarray(codes, dtype=np.int64) + 1) % 5
+    codes = np.asarray(codes, dtype=np.int64)
+    if codes.size and (codes.min() < 0 or codes.max() > 4):
+        raise InputError("sequence codes must be 0 to 4 (bioaccel.alphabet: A, C, G, U, other), got "
+                         f"{int(codes.min() if codes.min() < 0 else codes.max())}")
+    return (codes + 1) % 5
 
 
 def _is_real(value):
