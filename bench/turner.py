@@ -1,0 +1,140 @@
+"""Turner 2004 MFE on the CPU: bioaccel against ViennaRNA's RNA.fold on the same random RNAs, in one run.
+
+For each length, one random RNA (seeded); bioaccel's ``mfe`` (all cores) and ``RNA.fold`` (one core:
+ViennaRNA's MFE is single-threaded) are timed in turns, best of --repeats rounds (one round for RNAs of
+--long-length or more: RNA.fold takes a minute there), and their energies must be equal (integers,
+dcal/mol). "x" is RNA.fold's time over bioaccel's. Both include their traceback.
+
+Also the first-call cost with an empty Numba cache, in fresh processes: the first ``mfe`` of a short RNA
+(the serial kernels), then the first of a long one (the parallel fill), the first ``mfe_many`` (the batch
+kernel) and the first ``energy_of``; and the first ``mfe`` of a second process that finds the cache.
+
+    PYTHONPATH=src python3 bench/turner.py [--lengths 200,1500,5000] [--repeats 3] [--threads 0]
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _results import save_json  # noqa: E402
+
+from bioaccel.alphabet import encode  # noqa: E402
+from bioaccel.fold._turner_cpu import mfe  # noqa: E402
+from bioaccel.fold._turner_model import TurnerModel  # noqa: E402
+
+FIRST_CALLS = r"""
+import json, sys, time
+wall, cpu = time.perf_counter, time.process_time
+out = {}
+w, c = wall(), cpu()
+from bioaccel.alphabet import encode
+from bioaccel.fold._turner_cpu import mfe, mfe_many
+from bioaccel.fold._turner_energy import energy_of
+out["import"] = (wall() - w, cpu() - c)
+steps = [("mfe, 60 nt (serial kernels)", lambda: mfe(encode("GGGAAAUCCCAGCUAGCUAGGCUUCGGCCUAGCUAGUUUCGAAACGCGAUAUAGCGCAAAA"))),
+         ("mfe, 600 nt (parallel fill)", lambda: mfe(encode("GGGAAAUCCCAGCUAGCUAGGCUUCGGCCU" * 20), parallel=True)),
+         ("mfe_many (batch kernel)", lambda: mfe_many([encode("GGGAAAUCCC"), encode("GCGCUUCGGCGC")])),
+         ("energy_of (eval kernels)", lambda: energy_of("GGGAAAUCCC", "(((....)))"))]
+for name, step in steps[: int(sys.argv[1])]:
+    w, c = wall(), cpu()
+    step()
+    out[name] = (wall() - w, cpu() - c)
+print(json.dumps(out))
+"""
+
+
+def first_calls(cache_dir, steps):
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    done = subprocess.run([sys.executable, "-c", FIRST_CALLS, str(steps)], env=env, capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def random_rna(n, rng):
+    return "".join(rng.choice(list("ACGU"), n))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", default="200,1500,5000", help="comma-separated RNA lengths")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--long-length", type=int, default=3000,
+                        help="RNAs this long or longer are timed once (RNA.fold takes a minute at 5,000 nt)")
+    parser.add_argument("--threads", type=int, default=0, help="Numba threads for bioaccel (0: all)")
+    parser.add_argument("--seed", type=int, default=2004)
+    parser.add_argument("--no-compile", action="store_true", help="skip the first-call measurements")
+    parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "turner_cpu.json"))
+    args = parser.parse_args(argv)
+    import RNA
+
+    load_before = os.getloadavg()  # other users of a shared machine skew every timing
+    before = numba.get_num_threads()
+    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    compile_times = {}
+    if not args.no_compile:
+        with tempfile.TemporaryDirectory() as cache:
+            compile_times["empty cache"] = first_calls(cache, 4)
+            compile_times["cached"] = first_calls(cache, 1)
+    numba.set_num_threads(threads)
+    try:
+        rows = run(args, RNA)
+    finally:
+        numba.set_num_threads(before)
+    load_after = os.getloadavg()
+
+    print(f"Turner 2004 MFE, bioaccel on {threads} thread(s) of {os.cpu_count()} core(s) against RNA.fold "
+          f"(ViennaRNA {RNA.__version__}, one core); load average {load_before[0]:.2f} before the run, "
+          f"{load_after[0]:.2f} after; best of {args.repeats} rounds (1 from {args.long_length:,} nt)")
+    print(f"{'n':>6}  {'energy':>9}  {'bioaccel s':>10}  {'RNA.fold s':>10}  {'x':>6}  equal")
+    for row in rows:
+        print(f"{row['n']:>6}  {row['energy'] / 100:>9.2f}  {row['bioaccel_s']:>10.3f}  {row['rnafold_s']:>10.3f}  "
+              f"{row['speedup']:>6.2f}  {row['equal']}")
+    for label, steps in compile_times.items():
+        print(f"first calls, {label} Numba cache (wall s / CPU s):")
+        for name, (wall, cpu) in steps.items():
+            print(f"  {name:<30} {wall:7.2f}  {cpu:7.2f}")
+    save_json({
+        "benchmark": "turner_cpu", "threads": threads, "cores": os.cpu_count(),
+        "load_average_before": load_before, "load_average_after": load_after, "repeats": args.repeats,
+        "seed": args.seed, "python": sys.version.split()[0], "numba": numba.__version__,
+        "viennarna": RNA.__version__, "machine": platform.processor() or platform.machine(),
+        "rows": rows, "first_calls": compile_times,
+    }, args.json)
+    if not all(row["equal"] for row in rows):
+        raise SystemExit("bioaccel and RNA.fold disagree: see the table")
+
+
+def run(args, RNA):
+    rng = np.random.default_rng(args.seed)
+    model = TurnerModel()
+    mfe(encode(random_rna(600, rng)), model)  # compile, or load from the cache, before timing
+    rows = []
+    for n in (int(x) for x in args.lengths.split(",") if x):
+        sequence = random_rna(n, rng)
+        codes = encode(sequence)
+        rounds = 1 if n >= args.long_length else args.repeats
+        ours, theirs, energy, vienna = [], [], None, None
+        for _ in range(rounds):
+            start = time.perf_counter()
+            energy, _ = mfe(codes, model)
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            _, vienna = RNA.fold(sequence)
+            theirs.append(time.perf_counter() - start)
+        vienna = round(vienna * 100)
+        rows.append({"n": n, "energy": energy, "rnafold_energy": vienna, "equal": energy == vienna,
+                     "bioaccel_s": min(ours), "rnafold_s": min(theirs), "speedup": min(theirs) / min(ours),
+                     "all_bioaccel_s": ours, "all_rnafold_s": theirs})
+    return rows
+
+
+if __name__ == "__main__":
+    main()
