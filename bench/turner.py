@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(__file__))
 from _results import save_json  # noqa: E402
 
-from bioaccel.alphabet import encode  # noqa: E402
+from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.fold._turner_cpu import mfe  # noqa: E402
 from bioaccel.fold._turner_model import TurnerModel  # noqa: E402
 
@@ -35,7 +35,7 @@ import json, sys, time
 wall, cpu = time.perf_counter, time.process_time
 out = {}
 w, c = wall(), cpu()
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.fold._turner_cpu import mfe, mfe_many
 from bioaccel.fold._turner_energy import energy_of
 out["import"] = (wall() - w, cpu() - c)

@@ -6,7 +6,7 @@ import ctypes
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter
 from bioaccel.fold._turner_energy import energy_of, eval_structure, parse_dot_bracket
 from bioaccel.fold._turner_model import TurnerModel, kernel_tables, rescale

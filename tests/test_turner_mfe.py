@@ -4,7 +4,7 @@ and every variant (tiles, parallel, batch) giving the identical structure."""
 import numpy as np
 import pytest
 
-from bioaccel.alphabet import encode
+from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter, ResourceError
 from bioaccel.fold import _turner_cpu
 from bioaccel.fold._traceback import dot_bracket
@@ -158,8 +158,10 @@ def test_refusals(monkeypatch):
         mfe(encode("GGGAAACCC"), tile=0)
     with pytest.raises(InvalidParameter, match="tile"):
         mfe_many([encode("GGGAAACCC")], tile=2.5)
-    monkeypatch.setattr(_turner_cpu, "_available_memory", lambda: 10**9)
-    with pytest.raises(ResourceError, match=r"length 20,000 needs about 4\.5 GiB .* 0\.9 GiB"):
+    from bioaccel.runtime import memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 10**9)
+    with pytest.raises(ResourceError, match=r"length 20,000 with the Turner model needs about 4\.5 GiB .* 953\.7 MiB"):
         mfe(encode("A" * 20_000))
     with pytest.raises(ResourceError, match="folding 2 sequences"):
         mfe_many([encode("A" * 9_000), encode("A" * 9_000)])

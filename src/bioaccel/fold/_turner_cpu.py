@@ -26,12 +26,12 @@ negative energy), so every value is stored exactly INF when it is at or above HA
 any real energy; two stored values add up within int32.
 """
 import heapq
-import os
 
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from ..errors import InternalError, InvalidParameter, ResourceError
+from ..errors import InternalError, InvalidParameter
+from ..runtime.memory import require_memory
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
 from ._turner_model import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
                             STACK, TERMINAL_AU, TurnerModel, table_codes)
@@ -46,8 +46,6 @@ TILE = 64
 #: this length the barriers cost more than the second core saves (200 nt: 16 ms serial, 84 ms with two
 #: threads on a loaded 2-core machine).
 PARALLEL_LENGTH = 500
-#: Share of the available memory the tables may take.
-MEMORY_FRACTION = 0.85
 
 # traceback stack entries
 _PAIR, _PAIR_STACKED, _MULTI = 0, 1, 2
@@ -460,28 +458,6 @@ def table_bytes(n):
     return 3 * 4 * n * n
 
 
-def _available_memory():
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _require_memory(estimate, what):
-    available = _available_memory()
-    if available is not None and estimate > MEMORY_FRACTION * available:
-        raise ResourceError(f"{what} needs about {estimate / 2**30:.1f} GiB of tables but only "
-                            f"{available / 2**30:.1f} GiB of memory is available; fold shorter sequences "
-                            "(or fewer at a time)")
-
-
 def _check_traced(pair_to, what):
     if len(pair_to) and pair_to[0] == -2:
         raise InternalError(f"the traceback of {what} found a value no case of the recurrence reproduces")
@@ -507,12 +483,12 @@ _NO_PAIRS = np.zeros(0, dtype=np.int64)
 
 def mfe(codes, model=None, *, tile=TILE, parallel=None):
     """Minimum free energy (int, dcal/mol) and one optimal structure (``pair_to``, int64: the partner of
-    each position, -1 when unpaired) of one sequence of bioaccel.alphabet codes.
+    each position, -1 when unpaired) of one sequence of bioaccel.inputs.alphabet codes.
 
     ``parallel``: None (default) spreads each tile-diagonal's tiles over the cores for sequences of
     PARALLEL_LENGTH or more; True or False forces it. The result does not depend on it, nor on ``tile``.
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> energy, pair_to = mfe(encode("GGGGAAACCCC"))
     >>> energy, pair_to.tolist()
     (-450, [10, 9, 8, 7, -1, -1, -1, 3, 2, 1, 0])
@@ -526,7 +502,8 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     if n == 0:
         return 0, np.zeros(0, dtype=np.int64)
     _check_length(n, "the sequence")
-    _require_memory(table_bytes(n), f"folding a sequence of length {n:,}")
+    require_memory(table_bytes(n), f"folding a sequence of length {n:,} with the Turner model",
+                   "fold shorter sequences (or fewer at a time)")
     E, lxc = model.kernel_tables()
     no_lp = model.no_lp
     c = np.full((n, n), INF, dtype=np.int32)
@@ -574,7 +551,7 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
 
     Returns a list of ``(energy, pair_to)`` in input order, as :func:`mfe` gives for each.
 
-    >>> from bioaccel.alphabet import encode
+    >>> from bioaccel.inputs.alphabet import encode
     >>> [e for e, _ in mfe_many([encode("GGGGAAACCCC"), encode(""), encode("A")])]
     [-450, 0, 0]
     """
@@ -588,8 +565,9 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     workers = max(1, min(get_num_threads(), len(encoded)))
     worker_start, worker_items = _deal(lengths, workers)
     busiest = sorted(lengths.tolist(), reverse=True)[:workers]
-    _require_memory(sum(table_bytes(n) for n in busiest),
-                    f"folding {len(encoded):,} sequences ({workers} at a time, the longest {int(lengths.max()):,})")
+    require_memory(sum(table_bytes(n) for n in busiest),
+                   f"folding {len(encoded):,} sequences ({workers} at a time, the longest {int(lengths.max()):,}) "
+                   "with the Turner model", "fold shorter sequences (or fewer at a time)")
     starts = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
     S_all = np.concatenate(encoded) if lengths.sum() else np.zeros(0, dtype=np.int64)

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..alphabet import encode
+from ..inputs.alphabet import encode
 from ..errors import InputError
 from ._turner_model import (BULGE, DANGLE3, DANGLE5, HAIRPIN, HEXALOOPS, INT11, INT21, INT22, INTERIOR,
                             ML_BASE, ML_CLOSING, ML_INTERN, MM_1N, MM_23, MM_EXTERIOR, MM_HAIRPIN,
@@ -225,7 +225,7 @@ def structure_energy(E, lxc, S, pair_to):
 
 def check_structure(codes, pair_to):
     """Raise InputError unless ``pair_to`` (partner or -1 per position) is a nested structure of
-    canonical pairs (AU, GC, GU) over ``codes`` (bioaccel.alphabet codes), each hairpin with at least 3
+    canonical pairs (AU, GC, GU) over ``codes`` (bioaccel.inputs.alphabet codes), each hairpin with at least 3
     unpaired bases."""
     n = len(codes)
     pair_to = np.asarray(pair_to, dtype=np.int64)
@@ -283,7 +283,7 @@ def parse_dot_bracket(structure):
 
 def eval_structure(codes, pair_to, model=None):
     """Free energy (int, dcal/mol) of the structure ``pair_to`` (partner of each position or -1) on
-    ``codes`` (bioaccel.alphabet codes), under ``model`` (default: TurnerModel()); see the module
+    ``codes`` (bioaccel.inputs.alphabet codes), under ``model`` (default: TurnerModel()); see the module
     docstring for what is refused."""
     model = TurnerModel() if model is None else model
     codes = np.asarray(codes, dtype=np.uint8)

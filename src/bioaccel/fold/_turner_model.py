@@ -234,7 +234,7 @@ def pair_type_table(no_gu):
 
 
 def table_codes(codes):
-    """bioaccel.alphabet codes (A=0, C=1, G=2, U=3, other=4) -> the tables' codes (N=0, A..U=1..4),
+    """bioaccel.inputs.alphabet codes (A=0, C=1, G=2, U=3, other=4) -> the tables' codes (N=0, A..U=1..4),
     int64.
 
     >>> table_codes(np.array([0, 1, 2, 3, 4], dtype=np.uint8)).tolist()
