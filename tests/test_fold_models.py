@@ -117,7 +117,7 @@ def test_the_command_line_folds_with_a_registered_model(toy, tmp_fasta):
     assert out.getvalue().splitlines()[8] == ".... (  0.00)"
     listed = io.StringIO()
     assert main(["fold", "--list-models"], stdout=listed) == 0
-    assert [line.split()[0] for line in listed.getvalue().splitlines()] == ["model", "nussinov", "toy-negated"]
+    assert [line.split()[0] for line in listed.getvalue().splitlines()] == ["model", "nussinov", "turner2004", "toy-negated"]
     err = io.StringIO()
     assert main(["fold", path, "--model", "toy-negated", "--min-loop", "2"], stdout=io.StringIO(), stderr=err) == 2
     assert "no option min_loop" in err.getvalue()
@@ -127,7 +127,7 @@ def test_the_command_line_folds_with_a_registered_model(toy, tmp_fasta):
 
 
 def test_params_must_be_a_registered_model():
-    with pytest.raises(InvalidParameter, match="params must be a FoldParams, got NegatedPairs"):
+    with pytest.raises(InvalidParameter, match="params must be a FoldParams or TurnerModel, got NegatedPairs"):
         fold("GGGAAAUCC", params=NegatedPairs())
     with pytest.raises(InvalidParameter, match="params must be a FoldParams, got int"):
         nussinov("GGGAAAUCC", params=3)

@@ -44,7 +44,12 @@ def register(subparsers):
     parser.add_argument("--min-loop", type=int, default=None, metavar="K",
                         help="unpaired bases a pair must enclose (default 3, as ViennaRNA; 1 is the "
                              "recurrence of Chang et al. used by Li, Ranka & Sahni)")
-    parser.add_argument("--no-gu", action="store_true", help="do not allow GU wobble pairs")
+    parser.add_argument("--no-gu", "--noGU", action="store_true", help="do not allow GU wobble pairs (RNAfold's --noGU)")
+    parser.add_argument("--no-lp", "--noLP", action="store_true",
+                        help="turner2004: no lonely pairs (helices of one pair), as RNAfold's --noLP")
+    parser.add_argument("-T", "--temperature", type=float, default=None, metavar="C",
+                        help="turner2004: temperature in Celsius (default 37), the energies rescaled from their "
+                             "enthalpies as RNAfold -T does")
     parser.add_argument("--au", type=float, default=None, metavar="X", help="weight of an AU pair (default 1)")
     parser.add_argument("--gc", type=float, default=None, metavar="X", help="weight of a GC pair (default 1)")
     parser.add_argument("--gu", type=float, default=None, metavar="X", help="weight of a GU pair (default 1)")
@@ -68,7 +73,8 @@ def _params(args):
 
     if args.no_gu and args.gu is not None:
         raise InvalidParameter("--no-gu and --gu contradict each other; give one of them")
-    given = {"min_loop": args.min_loop, "au": args.au, "gc": args.gc, "gu": args.gu, "no_gu": args.no_gu or None}
+    given = {"min_loop": args.min_loop, "au": args.au, "gc": args.gc, "gu": args.gu, "no_gu": args.no_gu or None,
+             "no_lp": args.no_lp or None, "temperature": args.temperature}
     return MODELS.model_class(args.model).from_options({k: v for k, v in given.items() if v is not None})
 
 

@@ -156,7 +156,8 @@ class FoldParams:
             options["gu"] = 0
         unknown = sorted(set(options) - {"min_loop", "au", "gc", "gu"})
         if unknown:
-            raise InvalidParameter(f"the {cls.name} model has no option {', '.join(unknown)}")
+            raise InvalidParameter(f"the {cls.name} model has no option {', '.join(unknown)} (an energy model's: "
+                                   "add --model turner2004)")
         return cls(**options)
 
     def result_values(self, units: int) -> dict:

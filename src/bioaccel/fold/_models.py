@@ -3,7 +3,7 @@ are (:data:`MODELS`). Pure data: the command line lists the models and their var
 importing Numba; a model's class is imported when it is first used.
 
 >>> MODELS.names()
-('nussinov',)
+('nussinov', 'turner2004')
 >>> MODELS["nussinov"].variants.resolve(None, "cpu")
 'tiled'
 >>> MODELS.model_class("nussinov").__name__
@@ -15,7 +15,7 @@ from typing import ClassVar, Protocol, runtime_checkable
 
 from ..errors import InvalidParameter
 from ..runtime.registry import BACKENDS, VariantRegistry
-from ._variants import VARIANTS
+from ._variants import TURNER_VARIANTS, VARIANTS
 
 
 @runtime_checkable
@@ -134,7 +134,7 @@ class ModelRegistry:
         """What ``--list-models`` prints.
 
         >>> [line.split()[0] for line in MODELS.table().splitlines()]
-        ['model', 'nussinov']
+        ['model', 'nussinov', 'turner2004']
         """
         rows = [("model", "variants", "description")]
         rows += [(e.name, ", ".join(e.variants.variants), e.description) for e in self.entries.values()]
@@ -146,4 +146,7 @@ class ModelRegistry:
 MODELS = ModelRegistry([
     ModelEntry("nussinov", "bioaccel.fold._model:FoldParams",
                "the most weighted base pairs (Nussinov)", VARIANTS),
+    ModelEntry("turner2004", "bioaccel.fold._turner_model:TurnerModel",
+               "minimum free energy, Turner 2004 parameters, exactly as ViennaRNA's RNAfold (Zuker)",
+               TURNER_VARIANTS),
 ])

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..errors import InputError, InvalidParameter
 from ._turner_params import INF, read_parameter_file
+from ._variants import TURNER_VARIANTS
 
 K0 = 273.15
 #: The fill's infinity (the parameter file's INF, 10**7, marks forbidden parameters). Two stored values
@@ -268,6 +269,9 @@ class TurnerModel:
     no_lp: bool = False
     no_gu: bool = False
     name: ClassVar[str] = "turner2004"
+    variants: ClassVar = TURNER_VARIANTS
+    json_columns: ClassVar[tuple] = ("id", "sequence", "structure", "energy", "length", "pairs", "variant",
+                                     "backend")
 
     def __post_init__(self):
         t = self.temperature
@@ -293,3 +297,76 @@ class TurnerModel:
         """``(E, lxc)``: the flat int32 tables the Numba kernels read (see :func:`kernel_tables`; cached)
         and the loop-extrapolation factor at this temperature."""
         return _kernel_tables(self.temperature, self.no_gu), _energy_tables(self.temperature).lxc
+
+    # --- what the folding pipeline asks of a model (bioaccel.fold._models.FoldModel) ---
+
+    @classmethod
+    def from_options(cls, options: dict) -> "TurnerModel":
+        """The model from the fold command's options that were given: ``temperature``, ``no_lp``,
+        ``no_gu``.
+
+        >>> TurnerModel.from_options({"temperature": 25.0, "no_lp": True})
+        TurnerModel(temperature=25.0, no_lp=True, no_gu=False)
+        """
+        unknown = sorted(set(options) - {"temperature", "no_lp", "no_gu"})
+        if unknown:
+            raise InvalidParameter(f"the {cls.name} model has no option {', '.join(unknown)} (a Nussinov option: "
+                                   "add --model nussinov)")
+        return cls(**options)
+
+    def result_values(self, units: int) -> dict:
+        """The FoldResult fields of a minimum of ``units`` dcal/mol: its energy in kcal/mol.
+
+        >>> TurnerModel().result_values(-340)
+        {'energy': -3.4}
+        """
+        return {"energy": int(units) / 100}
+
+    @staticmethod
+    def vienna_value(result) -> str:
+        """The energy as RNAfold prints it (``%6.2f``).
+
+        >>> TurnerModel.vienna_value(type("R", (), {"energy": -29.9})())
+        '-29.90'
+        """
+        return f"{result.energy:6.2f}"
+
+    @staticmethod
+    def ct_header(result) -> str:
+        """``length  ENERGY = e  id``, as ViennaRNA and mfold write a connect file."""
+        return f"{result.length:5d}  ENERGY = {result.energy:6.2f}  {result.id}"
+
+    def check_sizes(self, lengths, variant: str, *, backend: str = "cpu") -> None:
+        """Refuse, before any is folded, sequences whose longest will not fit (:mod:`._turner_cost`)."""
+        from ._turner_cost import check_sizes
+
+        check_sizes(lengths)
+
+    def estimate_seconds(self, lengths, variant: str, *, backend: str = "cpu", threads: int = 0) -> float:
+        """A rough time for these lengths (:mod:`._turner_cost`)."""
+        from ._turner_cost import estimate_seconds
+
+        return estimate_seconds(lengths, threads=threads)
+
+    def one_per_core(self, n: int, variant: str) -> bool:
+        """Sequences below the length where one fill gains from every core are folded one per core."""
+        from ._turner_cpu import PARALLEL_LENGTH
+
+        return n < PARALLEL_LENGTH
+
+    def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """Not on the GPU yet: the registry lists no GPU variant, so such a call is refused (NotAvailable)
+        before any sequence gets here."""
+        from ..errors import not_available
+
+        raise not_available(f"{self.name} folding", "gpu", ("cpu",))
+
+    def fold_cpu(self, codes_list: list, variant: str, traceback: bool) -> list:
+        """``[(energy in dcal/mol, pair_to)]`` of each sequence on the CPU: a lone one by the tiled fill on
+        every core, several one per core (the traceback costs a fraction of the fill, so it is always
+        made)."""
+        from ._turner_cpu import mfe, mfe_many
+
+        if len(codes_list) == 1:
+            return [mfe(codes_list[0], self)]
+        return mfe_many(codes_list, self)

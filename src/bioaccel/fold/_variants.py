@@ -27,3 +27,10 @@ VARIANTS = VariantRegistry("Nussinov", [
             "Ours1", LI),
     Variant("blocked-packed", ("gpu",), "Ours1 over the packed upper triangle", "Ours2", LI),
 ], defaults={"cpu": "tiled", "gpu": "tiled"})
+
+TURNER_VARIANTS = VariantRegistry("Turner 2004 MFE", [
+    Variant("tiled", ("cpu",),
+            "bioaccel's: Zuker's recurrences over tiles of the table, the multiloop's O(n^3) part a min-plus "
+            "product of finished tiles, the tiles of a tile-diagonal spread over the cores; short sequences "
+            "one per core"),
+], defaults={"cpu": "tiled"})
