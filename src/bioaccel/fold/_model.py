@@ -13,6 +13,7 @@ unpaired bases inside). ``min_loop=1`` is exactly Chang et al.'s recurrence as L
 it; 3 is ViennaRNA's rule. Weights are held as exact integers: every weight is multiplied by ``unit``,
 the smallest integer making them all whole, and a score is ``table value / unit``.
 """
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -87,7 +88,7 @@ class FoldParams:
         """The three pair weights by name."""
         return {"AU": self.au, "GC": self.gc, "GU": self.gu}
 
-    @property
+    @functools.cached_property              # asked for each result: a fraction search each time otherwise
     def unit(self):
         """Smallest positive integer that makes every weight a whole number.
 

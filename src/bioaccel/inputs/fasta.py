@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .files import display_name, is_regular_file, open_text
-from .alphabet import describe_letter, encode, first_invalid
+from .alphabet import IUPAC_OTHER, describe_letter, encode, first_invalid
 from ..errors import InputError
 
 
@@ -36,6 +36,9 @@ class Record:
 
 _BLANK = " \t\r\n"
 _DROP = str.maketrans("", "", _BLANK)
+# every letter a sequence may hold, deleted: a line that translates to "" needs no closer look
+_LETTERS = "ACGTU" + IUPAC_OTHER
+_DROP_LETTERS = str.maketrans("", "", _LETTERS + _LETTERS.lower())
 
 
 def read_fasta(path):
@@ -71,7 +74,7 @@ def read_fasta(path):
                 raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
                                  f"found {line[:20]!r}")
             line = line.translate(_DROP)        # spaces and tabs inside a line; any other byte is checked
-            bad = first_invalid(line)
+            bad = first_invalid(line) if line.translate(_DROP_LETTERS) else -1
             if bad >= 0:
                 ident = header.split()[0] if header.split() else ""
                 raise InputError(
@@ -103,11 +106,12 @@ def scan_lengths(path):
         return None
     lengths = []
     with open_text(path, expected="a FASTA file") as handle:
-        for line in handle:
-            if line.startswith(">"):
-                lengths.append(0)
-            elif lengths:
-                lengths[-1] += len(line) - sum(1 for c in line if c.isspace()) if line.strip() else 0
+        for block in handle.blocks():
+            for line in block.split("\n"):
+                if line.startswith(">"):
+                    lengths.append(0)
+                elif lengths:
+                    lengths[-1] += len(line.translate(_DROP))
     return lengths
 
 
