@@ -9,6 +9,7 @@ importing Numba; a model's class is imported when it is first used.
 >>> MODELS.model_class("nussinov").__name__
 'FoldParams'
 """
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
@@ -84,8 +85,13 @@ class ModelEntry:
 
     def load(self) -> type:
         """The model's class."""
-        module, _, name = self.path.partition(":")
-        return getattr(importlib.import_module(module), name)
+        return _load_class(self.path)
+
+
+@functools.cache                            # the writers ask for every result
+def _load_class(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 class ModelRegistry:
