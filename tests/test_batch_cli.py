@@ -217,6 +217,38 @@ def test_ctrl_c_leaves_a_journal_that_resume_completes(tmp_path, long_batch, sch
     assert written == expected
 
 
+def test_ctrl_c_of_a_run_in_this_process_leaves_a_journal_too(tmp_path, long_batch):
+    """No workers, no --resume: -o FILE alone keeps FILE.partial as the records complete, so a run stopped
+    by Ctrl-C is finished by --resume into the file an uninterrupted run writes."""
+    rnas, expected = long_batch
+    out = str(tmp_path / "out.txt")
+    process = _start(["fold", rnas, "-o", out])
+    try:
+        _wait_for_entries(out + ".partial", 1, process)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 130
+        assert process.stderr.read().splitlines()[-1] == "bioaccel fold: interrupted"
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert not os.path.exists(out) and os.path.exists(out + ".partial")
+    code, written, err = run(["fold", rnas, "--resume", "-q"], out)
+    assert code == 0, err
+    assert written == expected and not os.path.exists(out + ".partial")
+
+
+def test_a_fresh_run_replaces_a_stale_journal(tmp_path):
+    """A journal another run left (other inputs) does not stop a run without --resume, which starts over
+    and removes it when done, so that a later --resume is not refused because of it."""
+    rnas = random_rnas(tmp_path / "rnas.fa", 3, 40, seed=2)
+    out = str(tmp_path / "out.txt")
+    with open(out + ".partial", "w") as stale:
+        stale.write('{"bioaccel": "0.1.0", "batch": "another run"}\n{"key": 0, "entry": {"-o": "x"}}\n')
+    code, written, err = run(["fold", rnas, "-q"], out)
+    assert code == 0, err
+    assert written == run(["fold", rnas, "-q"])[1] and not os.path.exists(out + ".partial")
+
+
 def test_a_worker_killed_mid_batch(tmp_path, long_batch, dask_client, scheduler):
     rnas, expected = long_batch
     out = str(tmp_path / "out.txt")

@@ -24,6 +24,9 @@ from ..errors import InvalidParameter, ResourceError
 
 #: Exit status of a batch whose items did not all succeed (the others are written).
 SOME_FAILED = 1
+#: A run in this process says how it went in a summary line when it took this long (seconds); a batch
+#: on workers, or one with failed items, always does.
+SUMMARY_SECONDS = 10.0
 
 
 @dataclass
@@ -48,13 +51,27 @@ class Job:
 
 
 def wanted(args) -> bool:
-    """Whether the command line asks for a batch run.
+    """Whether the command line asks for a batch run: workers, a cluster, GPUs, ``--resume``, or an
+    output file (``-o FILE``), beside which the journal FILE.partial keeps each item as it completes,
+    so that a run stopped by Ctrl-C or a crash can be finished with ``--resume``.
 
     >>> import argparse
-    >>> wanted(argparse.Namespace(workers=None, scheduler=None, gpus=None, resume=False))
+    >>> wanted(argparse.Namespace(workers=None, scheduler=None, gpus=None, resume=False, output=None))
     False
+    >>> wanted(argparse.Namespace(workers=None, scheduler=None, gpus=None, resume=False, output="out.tsv"))
+    True
     """
-    return bool(args.workers or args.scheduler or getattr(args, "gpus", None) or args.resume)
+    return distributed(args) or bool(args.resume) or journal_path(args.output) is not None
+
+
+def distributed(args) -> bool:
+    """Whether the batch runs on Dask workers (local ones, GPUs, or a cluster) rather than here.
+
+    >>> import argparse
+    >>> distributed(argparse.Namespace(workers=2, scheduler=None, gpus=None))
+    True
+    """
+    return bool(args.workers or args.scheduler or getattr(args, "gpus", None))
 
 
 def check(args) -> None:
@@ -73,6 +90,10 @@ def check(args) -> None:
         from ..distribution.cluster import _dask
 
         _dask()
+    elif getattr(args, "backend", "cpu") == "gpu":     # this process computes: its GPU, before any input
+        from ..runtime.gpu import require_gpu
+
+        require_gpu()
     if gpus is not None:
         if args.scheduler and gpus != "all":
             raise InvalidParameter(f"--gpus {','.join(map(str, gpus))} names devices of this machine; with --scheduler "
@@ -226,8 +247,8 @@ def run(job: Job, args, stdout, stderr) -> int:
         job.notes(stderr)
     for key in failed:
         print(f"{job.prog}: {labels[key]}: {journal.failed[key]}", file=stderr)
-    if not args.quiet:
-        elapsed = time.monotonic() - started
+    elapsed = time.monotonic() - started
+    if not args.quiet and (failed or distributed(args) or elapsed >= SUMMARY_SECONDS):
         took = f"{elapsed:.1f} s" if elapsed < 90 else format_duration(elapsed)
         again = f" (--resume runs them again)" if failed and journal.path else ""
         print(f"{job.prog}: {len(job.items):,} {job.unit}{'s' if len(job.items) != 1 else ''}, {len(failed):,} "

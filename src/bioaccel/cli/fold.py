@@ -109,15 +109,17 @@ def _each_announced(args, stderr, records, call):
 
 
 def _run_batch(args, stdout, stderr, params):
-    """--workers, --scheduler, --gpus, --resume: every record an item of the batch layer."""
+    """-o FILE, --workers, --scheduler, --gpus, --resume: every record an item of the batch layer (here,
+    or on Dask workers), kept in the journal FILE.partial as it completes."""
     from . import batch_run as batch
     from .fold_batch import job
     from ..fold import check_fold
     from ..inputs.fasta import read_fasta
 
     batch.check(args)                               # --gpus sets the backend
+    here = not batch.distributed(args)
     call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads,
-                      gpu_here=False)               # refused before reading; the GPUs are the workers'
+                      gpu_here=here)                # refused before reading; on workers the GPUs are theirs
     if args.plot:
         from ..results.plotting import check_plot
 
@@ -126,7 +128,7 @@ def _run_batch(args, stdout, stderr, params):
     made = job(args, records, params, batch.item_threads(args))
     if not args.scheduler:                          # a cluster's speed is not known here
         made.announce = lambda todo: _announce(args, stderr, [len(item.payload) for item in todo], call,
-                                               workers=batch.local_workers(args))
+                                               workers=batch.local_workers(args))   # too large: fails alone
     return batch.run(made, args, stdout, stderr)
 
 

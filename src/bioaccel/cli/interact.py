@@ -122,7 +122,8 @@ def _each_announced(args, stderr, targets, queries, params):
 
 
 def _run_batch(args, stdout, stderr, params, names):
-    """--workers, --scheduler, --resume: every (target, query) pair an item of the batch layer."""
+    """-o FILE, --workers, --scheduler, --gpus, --resume: every (target, query) pair an item of the batch
+    layer (here, or on Dask workers), kept in the journal FILE.partial as it completes."""
     from . import batch_run as batch
     from .interact_batch import job
     from ..inputs.fasta import read_fasta
@@ -144,7 +145,7 @@ def run(args, stdout, stderr):
     from . import batch_run as batch
     from .progress import progress, wanted
     from ..errors import InvalidParameter
-    from ..inputs.fasta import read_fasta, scan_lengths
+    from ..inputs.fasta import checked_lengths, read_fasta
     from ..interact import InteractParams, interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
     from ..results.output import Outputs
 
@@ -163,7 +164,7 @@ def run(args, stdout, stderr):
     results = iter_bpmax(_kept(read_fasta(args.queries), queries), targets, **call_options(args, params, args.threads))
     with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                  stdout=stdout) as outputs:
-        target_lengths = scan_lengths(args.targets)        # None for standard input
+        target_lengths = checked_lengths(args.targets)     # a bad target refused before the first row
         if target_lengths is not None:
             _announce(args, stderr, [len(q) for q in queries], target_lengths, params)
         writer = interaction_writer(outputs["-o"], names, args.format)

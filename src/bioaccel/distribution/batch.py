@@ -30,6 +30,9 @@ from ..errors import BioaccelError, GPUUnavailable, InternalError, ResourceError
 TASKS_PER_WORKER = 8
 #: ... and at most this many items a task.
 MAX_TASK_ITEMS = 256
+#: ... and in this process, where a task costs no scheduling, up to this many (a family folds or scans
+#: many short items in one call, and one task's items are what an interruption may cost).
+LOCAL_TASK_ITEMS = 4096
 #: Tasks in flight per worker on Dask: one running, one queued so that no worker waits for the next.
 IN_FLIGHT_PER_WORKER = 2
 
@@ -104,16 +107,16 @@ def _inverse(values):
     return [1 / v for v in values]
 
 
-def plan_tasks(items: list, workers: int) -> list:
+def plan_tasks(items: list, workers: int, max_items: int = MAX_TASK_ITEMS) -> list:
     """The items cut into tasks (lists of items, contiguous in the order given) of about equal cost:
-    at least ``TASKS_PER_WORKER`` per worker, at most ``MAX_TASK_ITEMS`` items each.
+    at least ``TASKS_PER_WORKER`` per worker, at most ``max_items`` items each.
 
     >>> [len(t) for t in plan_tasks([Item(k, "", 1.0, None) for k in range(20)], workers=1)]
     [3, 2, 3, 2, 3, 2, 3, 2]
     """
     from .cluster import balanced_chunks
 
-    parts = max(workers * TASKS_PER_WORKER, math.ceil(len(items) / MAX_TASK_ITEMS))
+    parts = max(workers * TASKS_PER_WORKER, math.ceil(len(items) / max_items))
     ranges = balanced_chunks([max(float(item.cost), 1e-9) for item in items], parts)
     return [items[a:b] for a, b in ranges]
 
@@ -131,7 +134,7 @@ def run_items(function: Callable, items: list, *, client=None, gpu: bool = False
     if not items:
         return
     if client is None:
-        for task in plan_tasks(items, 1):
+        for task in plan_tasks(items, 1, LOCAL_TASK_ITEMS):
             yield from run_task(function, [i.key for i in task], [i.payload for i in task])
         return
     yield from _on_dask(function, items, client, gpu)

@@ -115,6 +115,24 @@ def scan_lengths(path):
     return lengths
 
 
+def checked_lengths(path):
+    """The length of each record of the FASTA file ``path``, every letter checked as :func:`read_fasta`
+    checks it, so that a command whose rows are costly can refuse bad input before it writes its first
+    row; None where the file cannot be read twice (see :func:`scan_lengths`).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
+    ...     _ = f.write(">r1\\nACGU\\n>r2\\nGGX\\n")
+    >>> checked_lengths(f.name)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InputError: ...: record 'r2': invalid character 'X' at position 3 (line 4); expected A, C, G, U/T or an IUPAC code
+    """
+    if not is_regular_file(path):
+        return None
+    return [len(record) for record in read_fasta(path)]
+
+
 def _finish(name, header, header_line, chunks):
     parts = header.split(None, 1)
     if not parts:
