@@ -2,7 +2,7 @@
 (``--max-stored-hits``) needs to know before any exact P-value is found.
 
 Each score distribution (motif x strand) gets one coarse grid of :data:`BOUND_CELLS` cells over its
-scores from the threshold up (each entry shifted right by r bits, as :func:`._pvalues.bounded_tails`
+scores from the threshold up (each entry shifted right by r bits, as :func:`._coarse.bounded_tails`
 does with many more cells): a word's grid score lies within E of its coarse sum times 2**r, so the coarse
 tails bound every P-value from below and above. With them:
 
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..runtime.parallel import resolve_threads
-from ._pvalues import coarse_tails, tail_cell
+from ._coarse import coarse_tails, tail_cell
 
 #: Cells of each distribution's coarse grid: ~0.3 ms a matrix of 20 columns.
 BOUND_CELLS = 4096

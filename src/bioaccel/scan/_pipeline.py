@@ -39,7 +39,7 @@ from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
 from ._plan import FEW, ScanPlan, layouts
 from ._bounds import PriceBounds
 from ._price import FLOOR_MARGIN, price, price_best
-from ._pvalues import PriceCache
+from ._price import PriceCache
 from ._variants import SCAN_VARIANTS
 
 DEFAULT_PVALUE = 1e-4
