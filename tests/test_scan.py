@@ -16,7 +16,9 @@ from bioaccel.inputs.chunks import read_chunks, split_codes
 from bioaccel.errors import InvalidParameter
 from bioaccel.motif import PSSM, Background, pvalues
 from bioaccel.scan import SCAN_VARIANTS, iter_scan, scan
-from bioaccel.scan._pipeline import collect, prepare, valid_windows
+from bioaccel.scan._pipeline import collect
+from bioaccel.scan._sequences import valid_windows
+from bioaccel.scan._setup import prepare
 from bioaccel.scan._hits import Hits
 
 #: Every CPU variant; those built on slices at several slice lengths (1: a table per column, 8: the

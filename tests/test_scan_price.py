@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
-from bioaccel.scan._pipeline import ScanState, bound_floor, collect, prepare
+from bioaccel.scan._pipeline import ScanState, bound_floor, collect
+from bioaccel.scan._setup import prepare
 from bioaccel.scan import _price
 from bioaccel.scan._price import PriceCache, price, price_best
 from bioaccel.scan._pvalues import hit_pvalues

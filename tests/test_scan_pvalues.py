@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
-from bioaccel.motif._exact import Grid
+from bioaccel.motif import Grid
 from bioaccel.motif.tails import first_above
 from bioaccel.scan._pvalues import _bucket_starts, _first_above_bucketed, hit_pvalues, tails_at
 

@@ -73,7 +73,7 @@ class PriceBounds:
     """The coarse tails of a scan's score distributions, made when first asked for.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
     >>> g = setup.grids[0]
     >>> lo, hi = setup.bounds.at(np.zeros(2, np.int64), np.array([3, 2]) << g.bits)
@@ -145,7 +145,7 @@ class PriceBounds:
         ``theta``; every lower one's lower bound is at least theta. The smallest int64 where none is known.
 
         >>> from bioaccel.motif import PSSM
-        >>> from bioaccel.scan._pipeline import prepare
+        >>> from bioaccel.scan._setup import prepare
         >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
         >>> setup.bounds.make()
         >>> floor = int(setup.bounds.floors(0.1)[0])    # P(S >= 2) = 10/64 >= 0.1 > P(S >= 3) = 1/64

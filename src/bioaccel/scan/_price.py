@@ -33,7 +33,7 @@ def price(setup, hits, threads=0) -> None:
     """Fill ``hits.pvalue`` (see the module's docstring); ``threads``: 0 for all cores.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> from bioaccel.scan._hits import Hits
     >>> setup = prepare([PSSM(np.eye(4)[:2])], threshold=2)
     >>> hits = Hits.empty(1)
@@ -64,7 +64,7 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
     the hits and on what was priced before, never on timing.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> from bioaccel.scan._hits import Hits
     >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
     >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits

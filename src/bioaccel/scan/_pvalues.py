@@ -253,11 +253,11 @@ WORDS_CAP = 1e9
 
 
 def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS, merge_ratio=MERGE_RATIO):
-    """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`._exact.Grid`) under
+    """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`bioaccel.motif.Grid`) under
     ``background``: (pvalues in the order of ``units``, exact, largest relative gap when not exact).
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.motif._exact import Grid
+    >>> from bioaccel.motif import Grid
     >>> pssm = PSSM(np.eye(4)[:2])
     >>> g = Grid.of(pssm)
     >>> p, exact, _ = hit_pvalues(g, pssm.background, [2 << g.bits, 1 << g.bits])
