@@ -201,7 +201,7 @@ def test_chunks_hold_every_window_once(size, overlap, tmp_path):
                             for k, t in enumerate(texts)))
     from bioaccel.inputs.alphabet import encode
 
-    from_file = list(read_chunks(str(path), size=size, overlap=overlap, allow_empty=True))
+    from_file = list(read_chunks(str(path), size=size, overlap=overlap))
     for k, text in enumerate(texts):
         codes = encode(text)
         for chunks in ([c for c in from_file if c.record == f"s{k}"], list(split_codes("s", "", codes, size=size,

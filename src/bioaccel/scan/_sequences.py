@@ -30,7 +30,7 @@ def chunks(sequences, *, size=CHUNK_SIZE, overlap=0):
     :func:`bioaccel.inputs.fasta.as_records` takes (strings, records, (id, sequence) pairs). Empty
     sequences have no chunks."""
     if is_path(sequences):
-        yield from read_chunks(os.fspath(sequences), size=size, overlap=overlap, allow_empty=True)
+        yield from read_chunks(os.fspath(sequences), size=size, overlap=overlap)
         return
     for record in as_records(sequences):
         yield from split_codes(record.id, record.description, record.codes, size=size, overlap=overlap)

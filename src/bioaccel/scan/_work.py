@@ -145,7 +145,7 @@ def read_names(path) -> "tuple[list, int, str]":
     from ..inputs.chunks import read_chunks
 
     names, letters, digest = [], 0, hashlib.sha256()
-    for chunk in read_chunks(path, allow_empty=True):
+    for chunk in read_chunks(path):
         if chunk.start == 0:
             names.append(chunk.record)
             digest.update(f">{chunk.record}\n".encode())
