@@ -12,14 +12,12 @@ With both, the tail P(score >= v) is exact for every attainable v in (L, U], and
 within ``tol`` units of each other are one score (the float sums of a word's entries differ by less),
 so a threshold never splits them.
 """
-import collections
-
 import numpy as np
 from numba import njit, prange
 
 from ..runtime.parallel import fetch_add
 from .coarse_grid import ceil_shift, grid_dp, max_remainder, score_range, window_cells
-from .tails import ABOVE, LEAF, first_above, search_prefixes, split_point, suffix_table, visitor
+from .tails import first_above, search_prefixes, split_point, suffix_table, visitor
 
 NEG = -(1 << 62)
 POS = 1 << 62
@@ -58,35 +56,29 @@ def exact_band(Q, h, initial, transition, order, sB, pB, tB, L, U, out_q, out_p,
             out_q[i - i_lo] = sB[i]
             out_p[i - i_lo] = pB[0, i]
         return i_hi - i_lo, tB[0, i_hi], 0
-    state = Band(sB, pB, tB, L, U, out_q, out_p, np.zeros(1, np.int64), np.zeros(1))
-    done, nodes = search_prefixes(Q, h, initial, transition, order, L + 1, np.array([U + 1]), node_cap, state)
-    return (state.listed[0] if done else -1), state.above[0], nodes
+    listed = np.zeros(1, np.int64)
+    done, nodes, above = search_prefixes(Q, h, initial, transition, order, L + 1, np.array([U + 1]), node_cap,
+                                         "bioaccel.motif.exact_band", (sB, pB, tB, L, U, out_q, out_p, listed))
+    return (listed[0] if done else -1), above, nodes
 
 
-#: :func:`exact_band`'s search: the suffix table, the band (L, U], the list and its length, the mass above U.
-Band = collections.namedtuple("Band", "sB pB tB L U out_q out_p listed above")
-
-
-@visitor(Band)
-def _list_band(state, kind, t, nc, w):
-    """:func:`exact_band`'s visitor: a prefix above U adds its weight to the mass above U; a leaf adds
-    its suffixes above U and lists those in (L, U] (-1 when they overflow the list)."""
-    sB, pB, tB, L, U, out_q, out_p, listed, above = state
-    if kind == ABOVE:
-        above[0] += w
-        return 0
+@visitor("bioaccel.motif.exact_band")
+def _list_band(search, state, t, nc, w, whole):
+    """:func:`exact_band`'s visitor: a leaf adds its suffixes above U to the mass above U (``whole``) and
+    lists those in (L, U] (-1 when they overflow the list)."""
+    sB, pB, tB, L, U, out_q, out_p, listed = state
     i_lo = first_above(sB, L - t)
     i_hi = first_above(sB, U - t)
-    above[0] += w * tB[nc, i_hi]
+    whole += w * tB[nc, i_hi]
     n = listed[0]
     if n + (i_hi - i_lo) > out_q.shape[0]:
-        return -1
+        return -1, whole
     for i in range(i_lo, i_hi):
         out_q[n] = t + sB[i]
         out_p[n] = w * pB[nc, i]
         n += 1
     listed[0] = n
-    return 0
+    return 0, whole
 
 
 #: nodes min_at_least may visit (a closest-sum search: exponential on long matrices)
@@ -100,21 +92,17 @@ def min_at_least(Q, T):
     """The smallest grid score >= T that some word has (POS if none). Past MIN_SEARCH_NODES nodes, the
     smallest found so far (a score >= T some word has, maybe not the smallest), or T itself if none."""
     best = np.array([POS])      # the search's top: a branch that can only land at or above it is cut
-    done, _ = search_prefixes(Q, Q.shape[0], ONE, UNIT, 0, T, best, MIN_SEARCH_NODES, Closest(best))
+    done, _, _ = search_prefixes(Q, Q.shape[0], ONE, UNIT, 0, T, best, MIN_SEARCH_NODES,
+                                 "bioaccel.motif.min_at_least", best)
     return best[0] if done or best[0] < POS else T
 
 
-#: :func:`min_at_least`'s search: the best score found so far (the search's top).
-Closest = collections.namedtuple("Closest", "best")
-
-
-@visitor(Closest)
-def _closest(state, kind, t, nc, w):
+@visitor("bioaccel.motif.min_at_least")
+def _closest(search, state, t, nc, w, whole):
     """:func:`min_at_least`'s visitor: a whole word (every column chosen) below the best so far is the
-    new best."""
-    if kind == LEAF:
-        state.best[0] = t
-    return 0
+    new best (``state``: the best, the search's top)."""
+    state[0] = t
+    return 0, whole
 
 
 @njit(cache=True, nogil=True)

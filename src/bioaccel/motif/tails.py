@@ -8,10 +8,9 @@ that every exact answer is made of, shared by thresholds and P-values here and b
   distribution of C gives certified bounds on every tail.
 * :func:`search_prefixes`, the one depth-first word search: every word of the last k columns is scored
   and sorted once (:func:`suffix_table`); the search walks the letters of the first h = m - k columns,
-  pruned wherever no completion can reach ``low``, and hands each prefix whose every completion
-  reaches ``top`` (``ABOVE``: its weight counts whole) and each prefix of h columns (``LEAF``: to be
-  joined with the sorted suffixes, by binary search with :func:`first_above`) to its caller's
-  :func:`visitor`. The threshold listing and the closest attainable score (:mod:`._exact_kernels`) and
+  pruned wherever no completion can reach ``low``, counts whole a prefix whose every completion reaches
+  ``top``, and hands each prefix of h columns (to be joined with the sorted suffixes, by binary
+  search with :func:`first_above`) to its caller's :func:`visitor`. The threshold listing and the closest attainable score (:mod:`._exact_kernels`) and
   the scan's tails of many scores at once (``bioaccel.scan``) are three visitors of this one search.
 
 >>> import numpy as np
@@ -21,15 +20,10 @@ that every exact answer is made of, shared by thresholds and P-values here and b
 ([0, 0, 5, 5], 0.5)
 """
 import numpy as np
-from numba import njit, types
+from numba import literally, njit, types
 from numba.extending import overload
 
 from .coarse_grid import column_sums
-
-#: What :func:`search_prefixes` hands its visitor: a prefix all of whose completions reach ``top``
-#: (its weight counts whole), or a prefix of h columns (to join with the suffix table).
-ABOVE, LEAF = 0, 1
-
 
 @njit(cache=True, nogil=True)
 def word_probabilities(k, transition):
@@ -114,27 +108,28 @@ def split_point(Q, order, suffix_columns):
     return m - k
 
 
-def visit_prefix(state, kind, t, nc, w):
-    """What :func:`search_prefixes` does with a prefix: implemented for each search, chosen by the type
-    of its ``state`` (see :func:`visitor`). A visitor is found when the search is compiled, not passed
-    as a value: a jitted function passed as an argument is a run-time address, which Numba cannot
-    cache."""
-    raise NotImplementedError("visit_prefix runs in jitted code, for a state registered by visitor()")
+def visit_prefix(search, state, t, nc, w, whole):
+    """What :func:`search_prefixes` does with a prefix of h columns: implemented for each search by its
+    :func:`visitor`, chosen by the search's name (``search``, a string constant). A visitor is found
+    when the search is compiled, not passed as a value: a jitted function passed as an argument is a
+    run-time address, which Numba cannot cache; and a name, unlike a state type of the caller's,
+    reads back from Numba's cache whatever became of the caller's module."""
+    raise NotImplementedError("visit_prefix runs in jitted code, for a search registered by visitor()")
 
 
-def visitor(state_class):
-    """Register the decorated function ``visit(state, kind, t, nc, w) -> steps`` as the
-    :func:`visit_prefix` of the searches whose ``state`` is a ``state_class`` (a namedtuple class of
-    the search's own); the function is compiled into the search (without the GIL; cached when it
+def visitor(name):
+    """Register the decorated function ``visit(search, state, t, nc, w, whole) -> (steps, whole)`` as
+    the :func:`visit_prefix` of the searches named ``name`` (a string no other search uses: the
+    module's name and the search's); it is compiled into the search (without the GIL; cached when it
     comes from a file). :func:`search_prefixes` shows one.
 
-    >>> import collections
-    >>> visitor(collections.namedtuple("Nothing", "x"))(lambda state, kind, t, nc, w: 0)(None, 0, 0, 0, 1.0)
-    0
+    >>> visitor("bioaccel.motif.tails.nothing")(lambda search, state, t, nc, w, whole: (0, whole))(
+    ...     "bioaccel.motif.tails.nothing", None, 0, 0, 1.0, 0.5)
+    (0, 0.5)
     """
     def register(visit):
-        def typing(state, kind, t, nc, w):
-            if isinstance(state, types.BaseNamedTuple) and state.instance_class is state_class:
+        def typing(search, state, t, nc, w, whole):
+            if isinstance(search, types.StringLiteral) and search.literal_value == name:
                 return visit
             return None
 
@@ -146,35 +141,38 @@ def visitor(state_class):
 
 
 @njit(cache=True, nogil=True)
-def search_prefixes(Q, h, initial, transition, order, low, top, node_cap, state):
+def search_prefixes(Q, h, initial, transition, order, low, top, node_cap, search, state):
     """The depth-first search over the letters of the first ``h`` columns of grid matrix ``Q`` under
-    the Markov chain (``initial``, ``transition``, ``order``), pruned where no completion reaches
-    ``low``. Each other prefix is handed to the :func:`visitor` of ``state`` (its own namedtuple),
-    ``visit_prefix(state, kind, t, nc, w)``, in depth-first order, letters A to T: ``kind`` ABOVE for
-    a prefix all of whose completions reach ``top[0]`` (not searched further), LEAF for a prefix of h
-    columns; ``t`` its score, ``nc`` the chain's context after it, ``w`` its probability (for a prefix
-    shorter than the order, the marginal of the initial k-mers that begin with it). ``top`` is a
-    one-element array that a visitor may lower as the search goes. The visitor returns the steps its
-    work cost (counted with the nodes) or -1 to stop the search.
+    the Markov chain (``initial``, ``transition``, ``order``), in depth-first order, letters A to T,
+    pruned where no completion reaches ``low``. A prefix all of whose completions reach ``top[0]``
+    adds its probability to ``whole`` (and is not searched further); each prefix of h columns is
+    handed to the :func:`visitor` named ``search``: ``visit_prefix(search, state, t, nc, w, whole)``,
+    ``t`` its score, ``nc`` the chain's context after it, ``w`` its probability (for a prefix shorter
+    than the order, the marginal of the initial k-mers that begin with it), ``whole`` the mass counted
+    whole so far (the visitor adds its own share to it, so that one sum takes every term in the order
+    the words come). ``top`` is a one-element array that a visitor may lower as the search goes. The
+    visitor returns the steps its work cost (counted with the nodes), or -1 to stop the search, and
+    ``whole``.
 
-    Returns (finished, nodes): finished False when the search stopped, at a visitor's word or past
-    ``node_cap`` nodes.
+    Returns (finished, nodes, whole): finished False when the search stopped, at a visitor's word or
+    past ``node_cap`` nodes.
 
-    >>> import collections
-    >>> Count = collections.namedtuple("Count", "found")
-    >>> @visitor(Count)
-    ... def count(state, kind, t, nc, w):        # the words of each kind (a leaf: 4 words)
-    ...     state.found[kind] += w * (4.0 if kind == LEAF else 1.0)
-    ...     return 0
-    >>> state = Count(np.zeros(2))
-    >>> Q = np.eye(4, dtype=np.int64)[:2]                  # AC scores 2; A. and .C score 1
-    >>> search_prefixes(Q, 1, np.ones(1), np.ones((1, 4)), 0, 1, np.array([1]), 100, state)
-    (True, 4)
-    >>> state.found.tolist()            # A: every word reaches 1; C, G, T: leaves of 4 words each
-    [1.0, 12.0]
+    >>> @visitor("bioaccel.motif.tails.doctest")
+    ... def count(search, state, t, nc, w, whole):     # a leaf's words: 4, scoring t + 0 or t + 1
+    ...     state[0] += w * 4.0
+    ...     return 0, whole
+    >>> leaves = np.zeros(1)
+    >>> Q = np.eye(4, dtype=np.int64)[:2]                 # AC scores 2; A. and .C score 1
+    >>> search_prefixes(Q, 1, np.ones(1), np.ones((1, 4)), 0, 1, np.array([1]), 100,
+    ...                 "bioaccel.motif.tails.doctest", leaves)
+    (True, 4, 1.0)
+    >>> leaves.tolist()                  # A: every word reaches 1, counted whole; C, G, T: leaves
+    [12.0]
     """
+    literally(search)
     nctx = transition.shape[0]
     _, _, rmin, rmax = column_sums(Q)  # the least (most) columns j.. can add
+    whole = 0.0
     nodes = 0
     letters = np.zeros(h + 1, np.int64)
     ps = np.zeros(h + 1, np.int64)
@@ -189,7 +187,7 @@ def search_prefixes(Q, h, initial, transition, order, low, top, node_cap, state)
             continue
         nodes += 1
         if nodes > node_cap:
-            return False, nodes
+            return False, nodes, whole
         x = letters[j]
         t = ps[j] + Q[j, x]
         ctx = pc[j]
@@ -202,23 +200,24 @@ def search_prefixes(Q, h, initial, transition, order, low, top, node_cap, state)
             letters[j] += 1
             continue
         if j + 1 >= order and t + rmin[j + 1] >= top[0]:     # every completion reaches top
-            cost = visit_prefix(state, ABOVE, t, nc, w)
-        elif j == h - 1:
-            if h < order:       # a word shorter than the chain's order: the initial k-mer's marginal
-                rest = order - h
-                w = 0.0
-                for tail in range(1 << (2 * rest)):
-                    w += initial[(nc << (2 * rest)) | tail]
-            cost = visit_prefix(state, LEAF, t, nc, w)
-        else:
+            whole += w
+            letters[j] += 1
+            continue
+        if j < h - 1:
             ps[j + 1] = t
             pc[j + 1] = nc
             pw[j + 1] = w
             j += 1
             letters[j] = 0
             continue
+        if h < order:           # a word shorter than the chain's order: the initial k-mer's marginal
+            rest = order - h
+            w = 0.0
+            for tail in range(1 << (2 * rest)):
+                w += initial[(nc << (2 * rest)) | tail]
+        cost, whole = visit_prefix(search, state, t, nc, w, whole)
         if cost < 0:
-            return False, nodes
+            return False, nodes, whole
         nodes += cost
         letters[j] += 1
-    return True, nodes
+    return True, nodes, whole

@@ -21,12 +21,10 @@ P = 1e-4, where 1e-4 x 4**18 = 7e6 words lie above the threshold) the P-values c
 grid of about :data:`BOUND_CELLS` cells instead: certified upper bounds (the reported value is never
 below the true P-value), within a relative 1e-4 or so of it; the hits say so (``exact`` False).
 """
-import collections
-
 import numpy as np
 from numba import njit
 
-from ..motif.tails import ABOVE, first_above, search_prefixes, split_point, suffix_table, visitor
+from ..motif.tails import first_above, search_prefixes, split_point, suffix_table, visitor
 from ._coarse import bounded_tails, words_at_least
 
 NODE_CAP = 50_000_000      # search steps (nodes, words binned, scores looked up) per motif before
@@ -79,27 +77,19 @@ def _first_above_bucketed(sB, start, shift, x):
 MERGE_RATIO = 16
 
 
-#: :func:`tails_given`'s search: the scores asked about, the suffix table and its buckets, what a leaf
-#: does, and the sums found: mass[b], the words scoring in [v[b-1], v[b]) (b = K: >= v[K-1]); acc[k],
-#: tails added score by score.
-Bins = collections.namedtuple("Bins", "v sB pB tB wk start shift count_only merge_ratio log_k log_b mass acc")
-
-
-@visitor(Bins)
-def _bin_leaf(state, kind, t, nc, w):
+@visitor("bioaccel.scan.tails_given")
+def _bin_leaf(search, state, t, nc, w, whole):
     """The visitor of :func:`tails_given`'s search (:func:`bioaccel.motif.tails.search_prefixes`): a
-    prefix whose every completion reaches every score adds its weight to ``mass[K]``; a leaf adds its
-    suffixes' weights to the scores' bins (``mass``) or tails (``acc``), and returns the steps that
-    cost. With ``count_only`` the leaves' work is skipped; the steps counted are the same, since no
-    count depends on that work. With ``wk`` > 0 (the uniform background) every suffix weighs ``wk`` and
-    the tail from index i is (n - i) wk, exactly the values of ``pB`` and ``tB``, computed instead of
-    read (``pB`` and ``tB`` are then not used): two of the three tables a leaf reads at random, 16 MB a
-    long motif, stay out of the caches that 16 searches share."""
+    leaf adds its suffixes' weights to the scores' bins (``mass[b]``: the words scoring in
+    [v[b-1], v[b]); ``whole``, the search's sum of the words reaching every score: >= v[K-1]) or
+    tails (``acc``), and returns the steps that cost. With ``count_only`` the leaves' work is skipped;
+    the steps counted are the same, since no count depends on that work. With ``wk`` > 0 (the uniform
+    background) every suffix weighs ``wk`` and the tail from index i is (n - i) wk, exactly the values
+    of ``pB`` and ``tB``, computed instead of read (``pB`` and ``tB`` are then not used): two of the
+    three tables a leaf reads at random, 16 MB a long motif, stay out of the caches that 16 searches
+    share."""
     v, sB, pB, tB, wk, start, shift, count_only, merge_ratio, log_k, log_b, mass, acc = state
     K = v.shape[0]
-    if kind == ABOVE:
-        mass[K] += w
-        return 0
     nB = sB.shape[0]
     i_lo = _first_above_bucketed(sB, start, shift, v[0] - 1 - t)   # the first suffix reaching the lowest
     k_lo = first_above(v, t + sB[0])          # scores up to v[k_lo - 1]: every suffix reaches
@@ -107,7 +97,7 @@ def _bin_leaf(state, kind, t, nc, w):
     few_words = (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b
     cost = nB - i_lo if few_words else k_hi - k_lo     # the budget counts as it always has
     if count_only:
-        return cost
+        return cost, whole
     if wk > 0.0 and (nB - i_lo) <= (k_hi - k_lo) * merge_ratio:
         if i_lo < nB:
             # every word weighs w wk: count the words of each bin, walking the suffixes up to each score
@@ -123,7 +113,10 @@ def _bin_leaf(state, kind, t, nc, w):
                     i += 1
                 mass[k] += (i - prev) * ww     # v[k-1] <= score < v[k]
                 prev = i
-            mass[k_hi] += (nB - prev) * ww
+            if k_hi < K:
+                mass[k_hi] += (nB - prev) * ww
+            else:
+                whole += (nB - prev) * ww
     elif few_words:                            # few words: each to its bin
         # the suffixes' scores rise with i, so their bins do: a word's bin is found by stepping on from
         # the last word's, a binary search only past a few steps
@@ -137,9 +130,15 @@ def _bin_leaf(state, kind, t, nc, w):
                 if steps == 4:
                     b += first_above(v[b:], s)
                     break
-            mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
+            if b < K:
+                mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
+            else:
+                whole += w * (wk if wk > 0.0 else pB[nc, i])
     else:                                      # few scores: each by binary search
-        mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
+        if k_lo < K:
+            mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
+        else:
+            whole += w * (nB * wk if wk > 0.0 else tB[nc, 0])
         i = -1
         for k in range(k_lo, k_hi):
             # the first suffix reaching v[k]: a few steps on from the last score's (the scores rise, so
@@ -153,7 +152,7 @@ def _bin_leaf(state, kind, t, nc, w):
             if i < 0 or steps == 8:
                 i = _first_above_bucketed(sB, start, shift, target - 1)
             acc[k] += w * ((nB - i) * wk if wk > 0.0 else tB[nc, i])
-    return cost
+    return cost, whole
 
 
 @njit(cache=True, nogil=True)
@@ -192,13 +191,14 @@ def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, m
     log_k = 1 + int(np.log2(K + 1))       # binary search steps over the scores, over the suffixes
     log_b = 1 + int(np.log2(sB.shape[0] + 1))
     for count_only in (True, False):       # the nodes counted first: a search over its budget never runs
-        mass = np.zeros(K + 1, np.float64)
+        mass = np.zeros(K, np.float64)
         acc = np.zeros(K, np.float64)
-        state = Bins(v, sB, pB, tB, wk, start, shift, count_only, merge_ratio, log_k, log_b, mass, acc)
-        ok, _ = search_prefixes(Q, h, initial, transition, order, v[0], top, node_cap, state)
+        state = (v, sB, pB, tB, wk, start, shift, count_only, merge_ratio, log_k, log_b, mass, acc)
+        ok, _, whole = search_prefixes(Q, h, initial, transition, order, v[0], top, node_cap,
+                                       "bioaccel.scan.tails_given", state)
         if not ok:
             return tails, False
-    running = mass[K]
+    running = whole
     for k in range(K - 1, -1, -1):
         tails[k] = running + acc[k]
         running += mass[k]
