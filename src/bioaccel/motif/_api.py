@@ -105,15 +105,6 @@ def answer_motifs(pssms, *, values, ask, variant, backend, threads, precision, s
     return [[next(found) for _ in values] for _ in pssms]
 
 
-def _on_client(motifs, values, ask, call, client, precision, slices, buckets) -> list:
-    pssms = list(iter_motifs(motifs, params=call.params))
-    items = [Item(k, m.motif_id, float(m.length * len(values)), m) for k, m in enumerate(pssms)]
-    work = Work(items, functools.partial(answer_motifs, values=values, ask=ask, variant=call.variant,
-                                         backend=call.backend, threads=call.threads, precision=precision,
-                                         slices=slices, buckets=buckets), gpu=call.backend == "gpu")
-    return [answer for per_motif in run_work(work, client) for answer in per_motif]
-
-
 def iter_pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
                  variant: "str | None" = None, threads: int = 0, precision: "float | None" = None,
                  slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS) -> Iterator[PValue]:
@@ -149,12 +140,8 @@ def pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = No
     >>> pvalues("jaspar:MA0004.1", 8.0, variant="bucket")[0].motif_id
     'MA0004.1'
     """
-    if client is None:
-        return list(iter_pvalues(motifs, scores, params=params, backend=backend, variant=variant, threads=threads,
-                                 precision=precision, slices=slices, buckets=buckets))
-    call = check_options(VARIANTS, params, backend, variant, threads, precision, slices, buckets)
-    return _on_client(motifs, numbers_of(scores, _score, "scores"), "pvalue_result", call, client, precision, slices,
-                      buckets)
+    return _asked(iter_pvalues, motifs, scores, _score, "scores", "pvalue_result", params, backend, variant, threads,
+                  client, precision, slices, buckets)
 
 
 def iter_thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
@@ -183,9 +170,23 @@ def thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" =
     >>> [t.score for t in thresholds([PSSM(np.eye(4)[:2]), PSSM(np.eye(4)[:1])], 0.1)]
     [2.0, inf]
     """
+    return _asked(iter_thresholds, motifs, pvalue, check_p, "pvalue", "threshold", params, backend, variant, threads,
+                  client, precision, slices, buckets)
+
+
+def _asked(stream, motifs, values, check, what, ask, params, backend, variant, threads, client, precision, slices,
+           buckets) -> list:
+    """The list form of ``stream`` (:func:`iter_pvalues` or :func:`iter_thresholds`), or with ``client``
+    the motifs as the items of a batch answered where the client runs them (:func:`answer_motifs`)."""
+    options = dict(params=params, backend=backend, variant=variant, threads=threads, precision=precision,
+                   slices=slices, buckets=buckets)
     if client is None:
-        return list(iter_thresholds(motifs, pvalue, params=params, backend=backend, variant=variant,
-                                    threads=threads, precision=precision, slices=slices, buckets=buckets))
+        return list(stream(motifs, values, **options))
     call = check_options(VARIANTS, params, backend, variant, threads, precision, slices, buckets)
-    return _on_client(motifs, numbers_of(pvalue, check_p, "pvalue"), "threshold", call, client, precision, slices,
-                      buckets)
+    values = numbers_of(values, check, what)
+    pssms = list(iter_motifs(motifs, params=call.params))
+    items = [Item(k, m.motif_id, float(m.length * len(values)), m) for k, m in enumerate(pssms)]
+    work = Work(items, functools.partial(answer_motifs, values=values, ask=ask, variant=call.variant,
+                                         backend=call.backend, threads=call.threads, precision=precision,
+                                         slices=slices, buckets=buckets), gpu=call.backend == "gpu")
+    return [answer for per_motif in run_work(work, client) for answer in per_motif]
