@@ -41,7 +41,16 @@ class ScanReport:
 @dataclass(frozen=True)
 class ScanHits:
     """The hits of a scan (in the order they are written), the ``motifs`` (PSSMs) and sequence ``names``
-    they refer to by number, whether their q-values were computed, and the :class:`ScanReport`."""
+    they refer to by number, whether their q-values were computed, and the :class:`ScanReport`.
+
+    >>> import io
+    >>> import numpy as np
+    >>> from bioaccel.motif import PSSM
+    >>> out = io.StringIO()
+    >>> ScanHits(Hits.empty(), [PSSM(np.eye(4)[:2])], [], ScanReport({"motif": 0})).write(out, "gff")
+    >>> out.getvalue()
+    '##gff-version 3\\n'
+    """
 
     hits: Hits
     motifs: list

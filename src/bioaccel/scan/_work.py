@@ -60,7 +60,11 @@ class GroupHits:
     number; P-values filled, q-values not), ``count`` the hits found before the group's own ``cut``
     (``max_stored_hits``; inf: none), the windows tested for each of its motifs (``tests``, the first
     numbered ``first``), and by motif number the P-values' relative gaps where they are bounds
-    (``inexact``) and the motifs that no word can hit (``unreachable``)."""
+    (``inexact``) and the motifs that no word can hit (``unreachable``).
+
+    >>> GroupHits(Hits.empty(), 0, math.inf, [10, 12], 32, {}, [33]).unreachable
+    [33]
+    """
 
     hits: Hits
     count: int
@@ -159,7 +163,15 @@ class ScanWork:
     """A scan described as a batch: the ``work`` (its items: groups of motifs, each scanning every
     sequence; its function: :func:`scan_groups`), the ``motifs`` (PSSMs), the ``names`` of the records
     that hold letters (the hits' sequence numbers), and a ``digest`` of the sequences and of the
-    grouping (what a resumed batch must find again)."""
+    grouping (what a resumed batch must find again).
+
+    >>> from bioaccel.motif import PSSM
+    >>> described = describe([PSSM(np.eye(4)[:2], motif_id="AC")] * 33, [("s1", "ACGT")], strands=(0, 1),
+    ...                      backend="cpu", max_stored_hits=None, pvalue=0.1, threshold=None, slice_length=4,
+    ...                      variant="index", threads=0, chunk_size=1000)
+    >>> [item.label for item in described.work.items], described.names
+    (['motifs 1-32 (AC ..)', 'motif AC'], ['s1'])
+    """
 
     work: Work
     motifs: list
