@@ -13,7 +13,7 @@ Batches (random inputs, fixed seeds; written to a temporary folder):
   transcripts of 300 to 3,000 nt (16 on the CPU, 600 on GPUs), target window 128, one item per pair (a
   GPU task's pairs share their launches);
 * scan: random motifs of 6 to 16 columns (MEME file) over a random genome, both strands, P = 1e-4, one
-  item per group of 32 motifs scanning every sequence (bioaccel.scan._jobs).
+  item per group of 32 motifs scanning every sequence (bioaccel.scan.scan_work).
 
 CPU rows give each worker one thread (``--threads``), so 1 and 2 workers use 1 and 2 cores: the rows
 measure the batch layer's scaling, not Numba's. GPU rows start one worker per GPU, each pinned to its
@@ -122,13 +122,19 @@ def build(argv, threads):
         queries, targets = list(read_fasta(args.queries)), list(read_fasta(args.targets))
         work = bpmax_work(queries, targets, **call_options(args, params, threads))
         return job(args, work, queries, targets, params, interaction_columns(params))
-    from bioaccel.scan._jobs import job
-    from bioaccel.cli.motif import _motifs, _params
-    from bioaccel.cli.scan import DEFAULT_PVALUE, _check
+    import functools
 
-    variant = _check(args)
-    motifs = _motifs(args, args.motifs, _params(args))
-    return job(args, motifs, DEFAULT_PVALUE if args.pvalue is None else args.pvalue, variant, threads)
+    from bioaccel.cli.motif_options import MotifSource, motif_params
+    from bioaccel.cli.scan import entries
+    from bioaccel.distribution.work import Work
+    from bioaccel.scan import scan_work
+
+    params = motif_params(args)
+    work = scan_work(MotifSource(args, args.motifs, params), args.sequences, pvalue=args.pvalue,
+                     threshold=args.threshold, params=params, backend=args.backend, variant=args.variant,
+                     threads=threads, strands="+" if args.norc else "both", slice_length=args.slice_length,
+                     chunk_size=args.chunk_size, max_stored_hits=None if args.text else args.max_stored_hits).work
+    return Work(work.items, functools.partial(entries, work.function), work.gpu)     # what the journal holds
 
 
 def timed(job, client):

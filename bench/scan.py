@@ -39,7 +39,9 @@ from bioaccel.runtime.parallel import threads as using_threads  # noqa: E402
 from _results import save_json  # noqa: E402
 from bioaccel.inputs.fasta import read_fasta  # noqa: E402
 from bioaccel.motif import read_motifs  # noqa: E402
-from bioaccel.scan._pipeline import Scanner, chunks, prepare  # noqa: E402
+from bioaccel.scan._pipeline import Scanner  # noqa: E402
+from bioaccel.scan._sequences import chunks  # noqa: E402
+from bioaccel.scan._setup import prepare  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHR22 = "/work/data/out/usr/share/doc/hisat2/examples/reference/22_20-21M.fa"
@@ -204,7 +206,8 @@ def cpu_bench(args):
 
 def gpu_bench(args):
     from bioaccel.runtime.gpu import device_name, require_gpu
-    from bioaccel.scan._pipeline import ScanState, price
+    from bioaccel.scan._pipeline import ScanState
+    from bioaccel.scan._price import price
     from bioaccel.scan._hits import Hits
     from bioaccel.scan._write import HitWriter
 
@@ -309,8 +312,8 @@ events = []
 def note(what):
     events.append((time.perf_counter() + shift - born, threading.current_thread().name, what))
 note("python up")
-import bioaccel.cli.main as C, bioaccel.cli.motif as MC, bioaccel.scan._pipeline as S, bioaccel.scan._gpu as G
-import bioaccel.scan._write as W
+import bioaccel.cli.main as C, bioaccel.cli.motif_options as MO, bioaccel.scan._pipeline as S, bioaccel.scan._gpu as G
+import bioaccel.scan._api as A, bioaccel.scan._write as W
 note("imports done")
 def around(owner, name, label=None):
     fn = getattr(owner, name)
@@ -321,7 +324,7 @@ def around(owner, name, label=None):
         finally:
             note((label or name) + " end")
     setattr(owner, name, wrapped)
-for owner, name in [(MC, "_motifs"), (S, "prepare"), (G, "warm_up"), (S, "collect"), (S, "_priced"),
+for owner, name in [(MO.MotifSource, "read"), (A, "prepare"), (G, "warm_up"), (A, "collect"), (S, "_priced"),
                     (W.HitWriter, "write"), (G.GpuScanner, "__init__")]:
     around(owner, name)
 first = []

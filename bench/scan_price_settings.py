@@ -47,18 +47,18 @@ def main(argv=None) -> int:
     parser.add_argument("--json", default=os.path.join(HERE, "results", "scan_price_settings.json"))
     args = parser.parse_args(argv)
     from bioaccel.cli.main import main as bioaccel
-    from bioaccel.scan import _price as _scan_price, _pvalues as _scan_pvalues
+    from bioaccel.scan import _price, _pvalues
 
     big = os.path.join(args.workdir, "price-big.fa")
     big_fasta(args.sequence, args.megabases, big)
-    columns, resolve = _scan_pvalues.suffix_columns, _scan_price.resolve_threads
+    columns, resolve = _pvalues.suffix_columns, _price.resolve_threads
     rows, first = [], None
     print(subprocess.run("lscpu | grep -i 'model name\\|L3\\|^CPU(s)'", shell=True, capture_output=True,
                          text=True).stdout.strip())
     bioaccel(["scan", args.motifs, big, "--backend", args.backend, "-q", "-o", os.path.join(args.workdir, "warm.tsv")])
     for k, (suffix, threads) in enumerate(SETTINGS):
-        _scan_pvalues.suffix_columns = lambda length, contexts, s=suffix: s if length >= 16 and contexts <= 4 else 8
-        _scan_price.resolve_threads = (lambda t, n=threads: n) if threads else resolve
+        _pvalues.suffix_columns = lambda length, contexts, s=suffix: s if length >= 16 and contexts <= 4 else 8
+        _price.resolve_threads = (lambda t, n=threads: n) if threads else resolve
         out = os.path.join(args.workdir, f"price-{k}.tsv")
         t0 = time.perf_counter()
         code = bioaccel(["scan", args.motifs, big, "--backend", args.backend, "-q", "-o", out])
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
         print(f"suffix columns {suffix:2}  pricing threads {threads or os.cpu_count():2}  {seconds:6.2f} s  "
               f"exit {code}  same output {digest == first}", flush=True)
         os.remove(out)
-    _scan_pvalues.suffix_columns, _scan_price.resolve_threads = columns, resolve
+    _pvalues.suffix_columns, _price.resolve_threads = columns, resolve
     save_json({"load": os.getloadavg(), "rows": rows}, args.json)
     return 0
 

@@ -198,7 +198,7 @@ def test_gpu_workers_fold_as_the_gpu_does_here():
 
 
 def test_api_scan_client_gives_the_in_process_frame(dask_client, monkeypatch):
-    import bioaccel.scan._jobs as jobs
+    import bioaccel.scan._work as jobs
     from bioaccel.motif import MotifParams
     from bioaccel.scan import scan
 

@@ -89,7 +89,7 @@ def test_interact_profile_on_the_cluster(tmp_path, scheduler):
 @pytest.fixture
 def small_groups(monkeypatch):
     """Two motifs a group, so that five motifs make three items."""
-    import bioaccel.scan._jobs as jobs
+    import bioaccel.scan._work as jobs
 
     monkeypatch.setattr(jobs, "GROUP_MOTIFS", 2)
 

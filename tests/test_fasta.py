@@ -32,7 +32,6 @@ def test_stdin(monkeypatch):
     "text, message",
     [
         (">a\nACGU\nACXU\n", r"in\.fa: record 'a': invalid character 'X' at position 7 \(line 3\)"),
-        (">a\n>b\nACGU\n", r"record 'a' \(line 1\) is empty"),
         ("", "no FASTA records"),
         ("ACGU\n", "line 1: expected a FASTA header"),
         (">\nACGU\n", "line 1: FASTA header has no sequence id"),
@@ -42,6 +41,14 @@ def test_bad_input_names_file_record_position(tmp_fasta, text, message):
     path = tmp_fasta(text)
     with pytest.raises(InputError, match=message):
         list(read_fasta(path))
+
+
+def test_an_empty_record_is_an_empty_sequence(tmp_fasta):
+    """A header without letters once was refused ("record 'a' (line 1) is empty"); one rule for every
+    family now (issue 24): it is an empty sequence, which has the empty answer."""
+    path = tmp_fasta(">a\n>b\nACGU\n>c x\n")
+    assert [(r.id, r.sequence, r.description, len(r.codes)) for r in read_fasta(path)] == [
+        ("a", "", "", 0), ("b", "ACGU", "", 4), ("c", "", "x", 0)]
 
 
 def test_missing_file(tmp_path):

@@ -133,7 +133,6 @@ def one_line_error(code, out, err, *fragments):
 
 @pytest.mark.parametrize("text, fragments", [
     (">r1\nACGU\n>r2\nACJGU\n", ("'r2'", "'J'", "position 3")),
-    (">r1\nACGU\n>empty\n>r3\nACGU\n", ("'empty'", "empty")),
     ("", ("no FASTA records",)),
     ("ACGU\n", ("line 1", "header")),
 ])

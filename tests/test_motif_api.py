@@ -66,9 +66,9 @@ def test_variants_through_the_registries():
     with pytest.raises(NotAvailable, match="'exact' is not available on the gpu backend"):
         pvalues(pssm, 1.0, variant="exact", backend="gpu")
     with pytest.raises(NotAvailable, match="COMPARE is not available on the gpu backend"):
-        compare(pssm, pssm, p=0.1, backend="gpu")
+        compare(pssm, pssm, pvalue=0.1, backend="gpu")
     with pytest.raises(InvalidParameter, match="choose one of exact, bucket"):
-        compare(pssm, pssm, p=0.1, variant="magic")
+        compare(pssm, pssm, pvalue=0.1, variant="magic")
     assert thresholds(pssm, 1e-2, variant="BUCKETSCOREDISTRIBUTION")[0].variant == "bucket"
     assert pssm.distribution("bucket", slices=2).pvalue_result(1.0).variant == "bucket"
 
@@ -78,7 +78,7 @@ def test_threads_set_for_the_call_only():
     pssm = random_pssm(5, 12, "m")
     thresholds([pssm, pssm], 1e-3, threads=1)
     pvalues(pssm, 3.0, variant="bucket", threads=1)
-    compare(pssm, pssm, p=1e-2, variant="bucket", shifts=[0], threads=1)
+    compare(pssm, pssm, pvalue=1e-2, variant="bucket", shifts=[0], threads=1)
     assert numba.get_num_threads() == before
 
 
@@ -114,15 +114,28 @@ def test_results_as_rows():
 
 def test_compare_many_against_many():
     a, b = random_pssm(7, 4, "a"), random_pssm(8, 3, "b")
-    results = compare([a, b], [b], p=0.05, variant="exact")     # both strands of b by default
+    results = compare([a, b], [b], pvalue=0.05, variant="exact")     # both strands of b by default
     assert [(r.motif1, r.motif2) for r in results] == [("a", "b")] * 12 + [("b", "b")] * 10
     assert [(r.strand, r.shift) for r in results[:12]] == [(s, k) for s in "+-" for k in range(-2, 4)]
-    single = compare(a, b, p=0.05)
+    single = compare(a, b, pvalue=0.05)
     assert [r.both for r in single] == [r.both for r in results[:12]]
-    forward = compare([a, b], [b], p=0.05, strands="+")
+    forward = compare([a, b], [b], pvalue=0.05, strands="+")
     assert [(r.motif1, r.motif2) for r in forward] == [("a", "b")] * 6 + [("b", "b")] * 5
     with pytest.raises(InvalidParameter, match="shift 9 out of range"):
         compare(a, b, alpha=0.0, beta=0.0, shifts=[9])
     markov = PSSM(b.scores, motif_id="m", background=Background.markov(np.full(4, 0.25), np.full((4, 4), 0.25)))
     with pytest.raises(InvalidParameter, match="same background"):
         compare(a, markov, alpha=0.0, beta=0.0)
+
+
+def test_a_client_gives_the_in_process_results(dask_client):
+    """thresholds, pvalues and compare with client=: the motifs are the items of a batch (a Work) run on
+    the cluster; the same results, in the same order."""
+    motifs = [random_pssm(9, 7, "a"), random_pssm(10, 11, "b"), random_pssm(11, 5, "c")]
+    assert thresholds(motifs, [1e-2, 1e-3], client=dask_client) == thresholds(motifs, [1e-2, 1e-3])
+    assert pvalues(motifs, [2.0, 5.0], variant="bucket", client=dask_client) == pvalues(motifs, [2.0, 5.0],
+                                                                                       variant="bucket")
+    options = dict(pvalue=0.05, shifts=[0, 1])
+    assert compare(motifs, motifs[:2], client=dask_client, **options) == compare(motifs, motifs[:2], **options)
+    with pytest.raises(InvalidParameter, match="P-value"):
+        thresholds(motifs, 2.0, client=dask_client)

@@ -41,7 +41,7 @@ def test_compare_every_shift_both_strands_equals_brute_force(monkeypatch, path, 
     for m1, m2 in [(4, 4), (5, 3), (2, 6), (6, 5)]:
         a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
         b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
-        results = compare(a, b, p=0.05)
+        results = compare(a, b, pvalue=0.05)
         shifts = list(range(-(m2 - 1), m1))
         assert [(r.strand, r.shift) for r in results] == [("+", s) for s in shifts] + [("-", s) for s in shifts]
         for r in results:
@@ -62,7 +62,7 @@ def test_thresholds_on_word_scores_keep_intervals_exact(monkeypatch, path):
     for m1, m2 in [(5, 5), (6, 3)]:                     # spans of 5 to 9 columns
         a = PSSM(np.round(rng.normal(size=(m1, 4)) * 2, 1), motif_id="a")
         b = PSSM(np.round(rng.normal(size=(m2, 4)) * 2, 1), motif_id="b")
-        for r in compare(a, b, p=1e-3):
+        for r in compare(a, b, pvalue=1e-3):
             assert all(lo == hi for lo, hi in (r.both, r.only1, r.only2, r.neither)), r
             truth = padded_truth(r, a, b, Background.uniform())
             assert all(abs(lo - t) <= TOL for (lo, _), t in zip((r.both, r.only1, r.only2, r.neither), truth))
@@ -74,16 +74,16 @@ def test_reverse_complement_finds_the_flipped_motif():
     flipped = PSSM(a.scores[::-1, ::-1], motif_id="a_rc")
     from bioaccel.motif import best_per_pair
 
-    best, = best_per_pair(compare(a, flipped, p=1e-3))
+    best, = best_per_pair(compare(a, flipped, pvalue=1e-3))
     assert (best.strand, best.shift) == ("-", 0) and best.similarity == pytest.approx(1.0)
-    forward, = best_per_pair(compare(a, flipped, p=1e-3, strands="+"))
+    forward, = best_per_pair(compare(a, flipped, pvalue=1e-3, strands="+"))
     assert forward.similarity < best.similarity
 
 
 def test_compare_same_matrix_is_similar():
     rng = np.random.default_rng(14)
     a = PSSM(rng.normal(size=(6, 4)) * 2, motif_id="a")
-    results = compare(a, a, p=1e-2, strands="+")
+    results = compare(a, a, pvalue=1e-2, strands="+")
     best = max(results, key=lambda r: r.similarity)
     assert best.shift == 0 and best.similarity == pytest.approx(1.0)
     assert best.only1 == (0.0, 0.0)
@@ -132,7 +132,7 @@ def test_bucket_compare_widths_within_error_bound(bg):
                                       ((6, 2), 2, 49)]:
         a = PSSM(rng.normal(size=(m1, 4)) * 2, motif_id="a", background=bg)
         b = PSSM(rng.normal(size=(m2, 4)) * 2, motif_id="b", background=bg)
-        for cuts in ({"alpha": 1.0, "beta": 0.5}, {"p": 0.05}):
+        for cuts in ({"alpha": 1.0, "beta": 0.5}, {"pvalue": 0.05}):
             for r in compare(a, b, variant="bucket", slices=slices, buckets=buckets, **cuts):
                 levels = 1 + math.ceil(math.log2(min(slices, r.span)))
                 nb = math.isqrt(buckets)

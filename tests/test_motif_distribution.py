@@ -175,14 +175,26 @@ def test_bucket_within_seed_bound(name, m, scores, seed, backend):
 
 
 def test_bucket_markov_needs_slices_as_long_as_the_order():
+    """Under an order-2 chain every slice needs 2 columns at least; the bounds it gives contain every
+    word's true P-value and are as tight as the paper's bound says: only the words whose true score lies
+    within the error of the score asked about may sit between them (bounds (0, 1) would contain any
+    truth, and fail here)."""
     pssm = PSSM(random_scores(np.random.default_rng(1), 5), background=MARKOV2)
     with pytest.raises(InvalidParameter, match="order 2"):
         bucket_distribution(pssm, slices=5)
     truth = Enumeration(pssm.scores, MARKOV2)
-    dist = bucket_distribution(pssm, slices=2, buckets=100)
-    for s in truth.scores[::97]:
-        lo, hi = dist.pvalue_bounds(s)
-        assert lo - TOL <= truth.pvalue(s) <= hi + TOL
+    rng = np.random.default_rng(2)
+    picks = np.concatenate([truth.scores[::97], rng.uniform(pssm.min_score, pssm.max_score, size=20)])
+    for slices, buckets in ((2, 100), (2, 3600), (1, 400)):
+        dist = bucket_distribution(pssm, slices=slices, buckets=buckets)
+        bound = seed_error_bound(pssm, slices, buckets)
+        assert dist.error <= bound * (1 + 1e-9) + 1e-9
+        assert abs(dist.mass.sum() - 1.0) < 1e-9
+        for s in picks:
+            lo, hi = dist.pvalue_bounds(s)
+            assert lo - TOL <= truth.pvalue(s) <= hi + TOL, (slices, buckets, s, lo, hi)       # containing
+            band = truth.prob[np.abs(truth.scores - s) <= bound + 1e-6].sum()
+            assert hi - lo <= band + TOL, (slices, buckets, s, lo, hi, band)                  # tight
 
 
 def test_slices_cover_the_matrix():

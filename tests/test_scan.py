@@ -16,7 +16,9 @@ from bioaccel.inputs.chunks import read_chunks, split_codes
 from bioaccel.errors import InvalidParameter
 from bioaccel.motif import PSSM, Background, pvalues
 from bioaccel.scan import SCAN_VARIANTS, iter_scan, scan
-from bioaccel.scan._pipeline import collect, prepare, valid_windows
+from bioaccel.scan._pipeline import collect
+from bioaccel.scan._sequences import valid_windows
+from bioaccel.scan._setup import prepare
 from bioaccel.scan._hits import Hits
 
 #: Every CPU variant; those built on slices at several slice lengths (1: a table per column, 8: the
@@ -199,7 +201,7 @@ def test_chunks_hold_every_window_once(size, overlap, tmp_path):
                             for k, t in enumerate(texts)))
     from bioaccel.inputs.alphabet import encode
 
-    from_file = list(read_chunks(str(path), size=size, overlap=overlap, allow_empty=True))
+    from_file = list(read_chunks(str(path), size=size, overlap=overlap))
     for k, text in enumerate(texts):
         codes = encode(text)
         for chunks in ([c for c in from_file if c.record == f"s{k}"], list(split_codes("s", "", codes, size=size,

@@ -9,7 +9,8 @@ import pytest
 from bioaccel.inputs.alphabet import encode
 from bioaccel.motif import PSSM, Background
 from bioaccel.scan import _gpu as _scan_gpu
-from bioaccel.scan._pipeline import Scanner, prepare
+from bioaccel.scan._pipeline import Scanner
+from bioaccel.scan._setup import prepare
 from bioaccel.scan._api import scan
 
 SKEWED = Background.from_frequencies([0.1, 0.4, 0.3, 0.2])

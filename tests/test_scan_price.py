@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
-from bioaccel.scan._pipeline import ScanState, bound_floor, collect, prepare
-from bioaccel.scan import _price as _scan_price
-from bioaccel.scan._price import price, price_best
-from bioaccel.scan._pvalues import PriceCache, hit_pvalues
+from bioaccel.scan._pipeline import ScanState, bound_floor, collect
+from bioaccel.scan._setup import prepare
+from bioaccel.scan import _price
+from bioaccel.scan._price import PriceCache, price, price_best
+from bioaccel.scan._pvalues import hit_pvalues
 
 SKEWED = Background.from_frequencies([0.35, 0.15, 0.2, 0.3])
 _RNG = np.random.default_rng(7)
@@ -92,7 +93,7 @@ def test_bounds_in_place_of_exact_values_keep_the_guarantee(monkeypatch):
     has a lower bound at or above the cut, so could not have been kept."""
     motifs, every = motifs_and_hits(8, SKEWED)
     setup, hits = fresh(motifs, every)
-    monkeypatch.setattr(_scan_price, "hit_pvalues", functools.partial(hit_pvalues, node_cap=10))
+    monkeypatch.setattr(_price, "hit_pvalues", functools.partial(hit_pvalues, node_cap=10))
     price_best(setup, hits, 25)
     priced = np.isfinite(hits.pvalue)
     assert set() != set(setup.inexact) <= set(hits.motif[priced].tolist())      # (short ones stay exact)

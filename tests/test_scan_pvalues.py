@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
-from bioaccel.motif._exact import Grid
-from bioaccel.motif._exact_kernels import _first_above
+from bioaccel.motif import Grid
+from bioaccel.motif.tails import first_above
 from bioaccel.scan._pvalues import _bucket_starts, _first_above_bucketed, hit_pvalues, tails_at
 
 RNG = np.random.default_rng(11)
@@ -30,7 +30,7 @@ def test_bucketed_look_up_is_the_binary_search():
         s = np.sort(RNG.integers(-spread, spread + 1, size=n)).astype(np.int64)     # ties when spread is small
         start = _bucket_starts(s, shift)
         for x in range(int(s[0]) - 3, int(s[-1]) + 4):
-            assert _first_above_bucketed(s, start, shift, x) == _first_above(s, x), (n, spread, shift, x)
+            assert _first_above_bucketed(s, start, shift, x) == first_above(s, x), (n, spread, shift, x)
 
 
 @pytest.mark.parametrize("m,background", [(10, Background.uniform()),
@@ -70,7 +70,7 @@ def test_a_search_over_its_budget_is_not_run_and_the_bounds_hold():
 
 @pytest.mark.parametrize("m,h", [(3, 0), (12, 4), (16, 8), (20, 10)])
 def test_the_uniform_suffix_table_is_the_kernels_bit_for_bit(m, h):
-    from bioaccel.motif._exact_kernels import suffix_table
+    from bioaccel.motif.tails import suffix_table
     from bioaccel.scan._pvalues import uniform_suffix_table
 
     scores = RNG.normal(size=(m, 4)) * 2
@@ -82,7 +82,7 @@ def test_the_uniform_suffix_table_is_the_kernels_bit_for_bit(m, h):
 
 
 def test_uniform_and_general_paths_give_the_same_bits():
-    from bioaccel.scan import _pvalues as _scan_pvalues
+    from bioaccel.scan import _pvalues
 
     m = 18
     pssm = PSSM(np.round(RNG.normal(size=(m, 4)) * 3))   # integer scores: many ties
@@ -91,12 +91,12 @@ def test_uniform_and_general_paths_give_the_same_bits():
     units = g.units[np.arange(m), words].sum(axis=1)
     units = units[units >= np.quantile(units, 0.8)]
     fast = hit_pvalues(g, pssm.background, units)
-    general = _scan_pvalues.is_uniform
+    general = _pvalues.is_uniform
     try:
-        _scan_pvalues.is_uniform = lambda background: False
+        _pvalues.is_uniform = lambda background: False
         slow = hit_pvalues(g, pssm.background, units)
     finally:
-        _scan_pvalues.is_uniform = general
+        _pvalues.is_uniform = general
     assert fast[1:] == slow[1:] and np.array_equal(fast[0], slow[0])
 
 

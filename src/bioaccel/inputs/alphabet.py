@@ -65,6 +65,20 @@ def encode(sequence, *, where="sequence"):
     return codes
 
 
+def lenient_codes(sequence):
+    """The codes of any text (str, bytes, or an object whose ``str`` is the letters, such as Biopython's
+    Seq): A, C, G, T/U in either case 0-3, and 4 for every other byte, IUPAC or not, where
+    :func:`encode` would refuse one (Biopython's ``pssm.search`` takes any text and skips the windows
+    holding other letters; non-ASCII letters read as 4 too).
+
+    >>> lenient_codes("aCgTu N-\u00e9").tolist()
+    [0, 1, 2, 3, 3, 4, 4, 4, 4]
+    """
+    if not isinstance(sequence, (str, bytes, bytearray, memoryview)):
+        sequence = str(sequence)
+    return np.minimum(_lookup(sequence)[1], OTHER)
+
+
 def decode(codes):
     """Return the RNA string of ``codes`` (other IUPAC codes come back as N)."""
     return "".join("ACGUN"[c] for c in np.asarray(codes).tolist())

@@ -78,9 +78,9 @@ def split_codes(record, description, codes, *, size=CHUNK, overlap=0):
                     start + windows >= n)
 
 
-def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
+def read_chunks(path, *, size=CHUNK, overlap=0):
     """Yield the :class:`Chunk` of every record of the FASTA file ``path`` (``-``: standard input).
-    An empty record is an error unless ``allow_empty`` (it then yields nothing).
+    An empty record (a header and no letters) is an empty sequence: it has no window, so no chunk.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
@@ -93,7 +93,6 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
     name = display_name(path)
     record = None
     description = ""
-    header_line = 0
     buffer = np.empty(size + overlap + (1 << 16), dtype=np.uint8)
     filled = 0          # codes held in buffer: letters from position `start` on
     start = 0           # record position of buffer[0]
@@ -172,21 +171,17 @@ def read_chunks(path, *, size=CHUNK, overlap=0, allow_empty=False):
                 yield from sequence_text(block[pos:head], pos_line)
                 lineno = pos_line + block.count("\n", pos, head)
                 if record is not None:
-                    if seen == 0 and not allow_empty:
-                        raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")
                     yield from emit(True)
                     records += 1
                 parts = block[head:head_end].strip(" \t\r")[1:].split(None, 1)
                 if not parts:
                     raise InputError(f"{name}: line {lineno}: FASTA header has no sequence id")
-                record, description, header_line = parts[0], parts[1] if len(parts) > 1 else "", lineno
+                record, description = parts[0], parts[1] if len(parts) > 1 else ""
                 filled, start, seen = 0, 0, 0
                 pos, pos_line = head_end, lineno
             yield from sequence_text(block[pos:], pos_line)
             line_at += block.count("\n")
     if record is not None:
-        if seen == 0 and not allow_empty:
-            raise InputError(f"{name}: record {record!r} (line {header_line}) is empty")
         yield from emit(True)
         records += 1
     if records == 0:

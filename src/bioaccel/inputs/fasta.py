@@ -137,11 +137,7 @@ def _finish(name, header, header_line, chunks):
     parts = header.split(None, 1)
     if not parts:
         raise InputError(f"{name}: line {header_line}: FASTA header has no sequence id")
-    ident = parts[0]
-    sequence = "".join(chunks)
-    if not sequence:
-        raise InputError(f"{name}: record {ident!r} (line {header_line}) is empty")
-    return Record(ident, sequence, parts[1] if len(parts) > 1 else "")
+    return Record(parts[0], "".join(chunks), parts[1] if len(parts) > 1 else "")
 
 
 def is_pair(item) -> bool:

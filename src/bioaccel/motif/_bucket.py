@@ -62,6 +62,16 @@ def slice_bounds(m, slices) -> list:
     return out
 
 
+def bucket_words(length, slices=DEFAULT_SLICES) -> float:
+    """The words BUCKETSCOREDISTRIBUTION enumerates for a motif of ``length`` columns in ``slices``
+    slices (at most one a column): 4**L for each slice of L columns, what its time on the CPU grows with.
+
+    >>> bucket_words(10, 4), bucket_words(2, 4)         # slices of 3, 3, 2, 2 columns; of 1 and 1
+    (160.0, 8.0)
+    """
+    return float(sum(4.0 ** (b - a) for a, b in slice_bounds(length, min(int(slices), length))))
+
+
 class SliceGrid:
     """How one matrix slice's word scores map to buckets (shared by the CPU and GPU enumerations):
     ``qfix`` the slice's fixed-point scores (``floor(score * 2**shift)``), ``buckets`` of equal width
@@ -317,6 +327,16 @@ def bucket_leaves_cpu(pssm, grids) -> list:
     return tables
 
 
+def _bucket_leaves_gpu(pssm, grids) -> list:
+    from ._gpu import bucket_leaves_gpu          # CuPy loads with the first GPU distribution
+
+    return bucket_leaves_gpu(pssm, grids)
+
+
+#: Each backend's enumeration of the slices: (pssm, slice grids) -> one table per slice.
+LEAVES = {"cpu": bucket_leaves_cpu, "gpu": _bucket_leaves_gpu}
+
+
 def bucket_distribution(pssm, *, slices=DEFAULT_SLICES, buckets=DEFAULT_BUCKETS, backend="cpu") -> ScoreDistribution:
     """BUCKETSCOREDISTRIBUTION: a :class:`ScoreDistribution` with error
     ``(1 + ceil(log2 N)) * (max - min) / B`` (plus the fixed-point rounding, < m * 2**-S).
@@ -334,14 +354,9 @@ def bucket_distribution(pssm, *, slices=DEFAULT_SLICES, buckets=DEFAULT_BUCKETS,
         raise InvalidParameter(
             f"{pssm.motif_id}: a Markov background of order {order} needs slices of at least {order} "
             f"columns; use fewer slices (at most {pssm.length // order})")
-    if backend == "gpu":
-        from ._gpu import bucket_leaves_gpu
-
-        tables = bucket_leaves_gpu(pssm, grids)
-    elif backend == "cpu":
-        tables = bucket_leaves_cpu(pssm, grids)
-    else:
+    if backend not in LEAVES:
         raise InvalidParameter(f"unknown backend {backend!r}; choose one of cpu, gpu")
+    tables = LEAVES[backend](pssm, grids)
     nodes = [Node(t, g.offset, g.step, g.error) for t, g in zip(tables, grids)]
     root = merge_tree(nodes, lambda ta, sa, tb, sb: merge_tables(ta, sa, tb, sb, buckets))
     mass = root.table.sum(axis=(0, 1))

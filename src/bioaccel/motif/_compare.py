@@ -23,6 +23,7 @@ from ..errors import InvalidParameter
 from ._exact import DEFAULT_RTOL, FIRST_CELLS, NODE_CAP, SUFFIX_COLUMNS, Grid
 from ._exact import MAX_CELLS as MAX_CELLS_1D
 from ._exact_kernels import tail_kernel
+from .coarse_grid import partial_windows
 from ._grid import chain, round_down
 from ._integer import to_units
 from ._joint import joint_tail
@@ -36,27 +37,8 @@ _BIG = np.iinfo(np.int64).max // 4
 
 @njit(cache=True)
 def _axis_windows(q, cut_lo, cut_hi):
-    L = q.shape[0]
-    cmin = np.empty(L, np.int64)
-    cmax = np.empty(L, np.int64)
-    for j in range(L):
-        cmin[j] = q[j].min()
-        cmax[j] = q[j].max()
-    pmin = np.zeros(L + 1, np.int64)
-    pmax = np.zeros(L + 1, np.int64)
-    rmin = np.zeros(L + 1, np.int64)
-    rmax = np.zeros(L + 1, np.int64)
-    for j in range(L):
-        pmin[j + 1] = pmin[j] + cmin[j]
-        pmax[j + 1] = pmax[j] + cmax[j]
-    for j in range(L - 1, -1, -1):
-        rmin[j] = rmin[j + 1] + cmin[j]
-        rmax[j] = rmax[j + 1] + cmax[j]
-    lo = np.empty(L + 1, np.int64)
-    hi = np.empty(L + 1, np.int64)
-    for j in range(L + 1):
-        lo[j] = max(pmin[j], cut_lo - rmax[j])
-        hi[j] = min(pmax[j], cut_hi - rmin[j] - 1)
+    lo, hi, _ = partial_windows(q, cut_lo, cut_hi)
+    for j in range(lo.shape[0]):
         if hi[j] < lo[j] - 1:
             hi[j] = lo[j] - 1
     return lo, hi

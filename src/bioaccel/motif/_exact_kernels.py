@@ -1,16 +1,11 @@
-"""The exact variant's kernels (Numba, no GIL): tails of the score distribution on a motif's integer grid
-(:mod:`._integer`), exact to the last word.
+"""The exact variant's kernels (Numba, no GIL): thresholds and tails of the score distribution on a
+motif's integer grid (:mod:`._integer`), exact to the last word, made of the two searches of
+:mod:`.tails`:
 
-Two tools, used together:
-
-* :func:`grid_dp`, a dynamic programme over a *coarse* copy of the grid (each entry shifted right by r
-  bits, so rounded down): for a word u with coarse sum C(u), its grid score lies in
-  [C(u) 2**r, C(u) 2**r + E], E the sum of the columns' largest remainders. The distribution of C
-  gives certified bounds on every tail, so it narrows the optimal threshold to an interval (L, U].
-* :func:`exact_band`, a meet-in-the-middle listing: every suffix of the last k columns is scored and
-  sorted once (:func:`suffix_table`); a depth-first search over the first h = m - k columns, pruned
-  whenever no completion can land above L, joins each prefix with the sorted suffixes by binary search.
-  It lists every word whose score lies in (L, U] and sums the exact probability of those above U.
+* the coarse grid (:func:`.coarse_grid.grid_dp`) narrows the optimal threshold to an interval (L, U];
+* :func:`exact_band`, a meet-in-the-middle listing by the one word search
+  (:func:`.tails.search_prefixes`): it lists every word whose score lies in (L, U] and sums the exact
+  probability of those above U.
 
 With both, the tail P(score >= v) is exact for every attainable v in (L, U], and the optimal threshold
 (the smallest attainable score whose tail is <= p) is found among them. Words whose grid scores lie
@@ -21,6 +16,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..runtime.parallel import fetch_add
+from .coarse_grid import ceil_shift, grid_dp, max_remainder, score_range, window_cells
+from .tails import first_above, search_prefixes, split_point, suffix_table, visitor
 
 NEG = -(1 << 62)
 POS = 1 << 62
@@ -29,156 +26,6 @@ UNIT = np.ones((1, 4))
 
 # status of a threshold
 EXACT, UNREACHABLE, WITHIN_PRECISION, UNPROVEN = 1, 2, 3, 0
-
-
-@njit(cache=True, nogil=True)
-def _ceil_shift(a, r):
-    """ceil(a / 2**r) for int64 a."""
-    return -((-a) >> r)
-
-
-@njit(cache=True, nogil=True)
-def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
-    """Distribution of C = sum_j q[j, x_j] under the Markov chain, restricted to C >= vlow, with the
-    mass of words certain to reach C >= vlump lumped. Returns (dist, base, lumped): dist[i] =
-    P(C = base + i) for base + i in [vlow, vlump). ``wide``: each column's cells on every core
-    (:func:`_spread_wide`; the same bits), for grids of millions of cells."""
-    m = q.shape[0]
-    nctx = transition.shape[0]
-    colmin = np.empty(m, np.int64)
-    colmax = np.empty(m, np.int64)
-    for j in range(m):
-        colmin[j] = q[j].min()
-        colmax[j] = q[j].max()
-    rmin = np.zeros(m + 1, np.int64)   # sum of column minima from j to the end
-    rmax = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmin[j] = rmin[j + 1] + colmin[j]
-        rmax[j] = rmax[j + 1] + colmax[j]
-    pmin = np.zeros(m + 1, np.int64)   # sums of the first j columns
-    pmax = np.zeros(m + 1, np.int64)
-    for j in range(m):
-        pmin[j + 1] = pmin[j] + colmin[j]
-        pmax[j + 1] = pmax[j] + colmax[j]
-    lo = np.empty(m + 1, np.int64)     # kept window of partial sums after j columns
-    hi = np.empty(m + 1, np.int64)
-    for j in range(m + 1):
-        lo[j] = max(pmin[j], vlow - rmax[j])
-        hi[j] = min(pmax[j], vlump - rmin[j] - 1)
-    lumped = 0.0
-    start = min(order, m)
-    # two buffers as wide as the widest column, used in turn: one allocation each, not one per column
-    # (many threads allocating and freeing large blocks serialise on the kernel's memory map)
-    widest = 0
-    for j in range(start, m + 1):
-        widest = max(widest, hi[j] - lo[j] + 1)
-    bufs = np.zeros((2, nctx, max(widest, 0)), np.float64)
-    width = max(hi[start] - lo[start] + 1, 0)
-    cur = bufs[0]
-    # the first `order` letters come together from the chain's initial distribution
-    for kmer in range(nctx):
-        v = 0
-        for j in range(start):
-            v += q[j, (kmer >> (2 * (order - 1 - j))) & 3]
-        prob = initial[kmer]
-        if v > hi[start]:
-            if v + rmin[start] >= vlump:
-                lumped += prob
-        elif v >= lo[start]:
-            cur[kmer, v - lo[start]] += prob
-    for j in range(start, m):
-        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
-        nxt = bufs[(j - start + 1) % 2]
-        # the cells landing above the new window (certain to reach vlump), in the order of one loop over
-        # ctx, x, i; then those inside it, each (ctx, x) a loop without a branch (SIMD), or with ``wide``
-        # blocks of cells on every core; every sum in the order of one loop over i: the same bits either
-        # way (a cell of 0 adds +0.0, which changes no sum here)
-        for ctx in range(nctx):
-            for x in range(4):
-                prob = transition[ctx, x]
-                base = lo[j] + q[j, x] - lo[j + 1]     # index in nxt of cur[ctx, 0]
-                for i in range(_window_split(base, width, nwidth)[1], width):
-                    lumped += cur[ctx, i] * prob
-        if wide:
-            _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
-        else:
-            for ctx in range(nctx):
-                for i in range(nwidth):
-                    nxt[ctx, i] = 0.0
-            for ctx in range(nctx):
-                for x in range(4):
-                    prob = transition[ctx, x]
-                    base = lo[j] + q[j, x] - lo[j + 1]
-                    first, stop = _window_split(base, width, nwidth)
-                    row = cur[ctx]
-                    out = nxt[(ctx * 4 + x) % nctx]
-                    for i in range(first, stop):
-                        out[base + i] += row[i] * prob
-        cur = nxt
-        width = nwidth
-    dist = np.zeros(width, np.float64)
-    for ctx in range(nctx):
-        for i in range(width):
-            dist[i] += cur[ctx, i]
-    return dist, lo[m], lumped
-
-
-@njit(cache=True, nogil=True)
-def _window_split(base, width, nwidth):
-    """The cells i of a column of :func:`grid_dp` (0 <= i < width) that land in the next column's window
-    (base + i in [0, nwidth)): [first, stop); those from stop on land above it."""
-    first = min(max(-base, 0), width)
-    return first, min(max(nwidth - base, first), width)
-
-
-#: Cells of a column that one core of :func:`_spread_wide` takes at a time (64 KB of float64)
-WIDE_BLOCK = 8192
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _spread_wide(cur, nxt, qj, lo_j, lo_next, transition, width, nwidth):
-    """One column of :func:`grid_dp`'s table inside the window, blocks of :data:`WIDE_BLOCK` cells of
-    ``nxt`` on every core: each cell's terms still come in the order of ctx, then x, so every sum has the
-    bits of grid_dp's one pass per (ctx, x)."""
-    nctx = transition.shape[0]
-    for b in prange((nwidth + WIDE_BLOCK - 1) // WIDE_BLOCK):
-        b0 = b * WIDE_BLOCK
-        b1 = min(b0 + WIDE_BLOCK, nwidth)
-        for ctx in range(nctx):
-            for t in range(b0, b1):
-                nxt[ctx, t] = 0.0
-        for ctx in range(nctx):
-            for x in range(4):
-                prob = transition[ctx, x]
-                base = lo_j + qj[x] - lo_next          # targets t = base + i, 0 <= i < width
-                first = max(b0, base)
-                last = min(b1, base + width)
-                out = nxt[(ctx * 4 + x) % nctx]
-                for t in range(first, last):
-                    out[t] += cur[ctx, t - base] * prob
-
-
-@njit(cache=True, nogil=True)
-def window_cells(q, vlow, vlump):
-    """Cells (per context) grid_dp keeps over all columns for this window: its cost."""
-    m = q.shape[0]
-    rmin = np.zeros(m + 1, np.int64)
-    rmax = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmin[j] = rmin[j + 1] + q[j].min()
-        rmax[j] = rmax[j + 1] + q[j].max()
-    p0 = 0
-    p1 = 0
-    total = 0
-    for j in range(m + 1):
-        lo = max(p0, vlow - rmax[j])
-        hi = min(p1, vlump - rmin[j] - 1)
-        if hi >= lo:
-            total += hi - lo + 1
-        if j < m:
-            p0 += q[j].min()
-            p1 += q[j].max()
-    return total
 
 
 @njit(cache=True, nogil=True)
@@ -196,131 +43,42 @@ def best_word_probability(Q, initial, transition, order):
 
 
 @njit(cache=True, nogil=True)
-def suffix_table(Q, h, transition):
-    """Every word of columns h..m-1: scores sorted ascending, probabilities given each context of the
-    chain (the last ``order`` letters before column h), and their tails (sums from each index up)."""
-    m = Q.shape[0]
-    k = m - h
-    n = 1 << (2 * k)
-    nctx = transition.shape[0]
-    scores = np.zeros(n, np.int64)
-    probs = np.ones((nctx, n), np.float64)
-    for w in range(n):
-        s = 0
-        for i in range(k):
-            s += Q[h + i, (w >> (2 * (k - 1 - i))) & 3]
-        scores[w] = s
-        for c in range(nctx):
-            ctx = c
-            pw = 1.0
-            for i in range(k):
-                x = (w >> (2 * (k - 1 - i))) & 3
-                pw *= transition[ctx, x]
-                ctx = (ctx * 4 + x) % nctx
-            probs[c, w] = pw
-    idx = np.argsort(scores)
-    s_sorted = scores[idx]
-    p_sorted = np.empty((nctx, n), np.float64)
-    tails = np.zeros((nctx, n + 1), np.float64)
-    for c in range(nctx):
-        for i in range(n):
-            p_sorted[c, i] = probs[c, idx[i]]
-        for i in range(n - 1, -1, -1):
-            tails[c, i] = tails[c, i + 1] + p_sorted[c, i]
-    return s_sorted, p_sorted, tails
-
-
-@njit(cache=True, nogil=True)
-def _first_above(a, x):
-    """First index i with a[i] > x (``a`` sorted ascending)."""
-    lo = 0
-    hi = a.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if a[mid] > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@njit(cache=True, nogil=True)
 def exact_band(Q, h, initial, transition, order, sB, pB, tB, L, U, out_q, out_p, node_cap):
     """List every word scoring in (L, U] (score, probability) into out_q/out_p and return (count,
     P(score > U), nodes); count is -1 when the list outgrew out_q or the search ``node_cap`` nodes."""
-    m = Q.shape[0]
-    nctx = transition.shape[0]
     cap = out_q.shape[0]
-    rmax = np.zeros(m + 1, np.int64)
-    rmin = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmax[j] = rmax[j + 1] + Q[j].max()
-        rmin[j] = rmin[j + 1] + Q[j].min()
-    above = 0.0
-    n = 0
     if h == 0:   # no prefix (order 0 only): the suffix table is every word
-        i_lo = _first_above(sB, L)
-        i_hi = _first_above(sB, U)
+        i_lo = first_above(sB, L)
+        i_hi = first_above(sB, U)
         if i_hi - i_lo > cap:
             return -1, 0.0, 0
         for i in range(i_lo, i_hi):
-            out_q[n] = sB[i]
-            out_p[n] = pB[0, i]
-            n += 1
-        return n, tB[0, i_hi], 0
-    nodes = 0
-    letters = np.zeros(h + 1, np.int64)
-    ps = np.zeros(h + 1, np.int64)
-    pw = np.ones(h + 1)
-    pc = np.zeros(h + 1, np.int64)
-    j = 0
-    while j >= 0:
-        if letters[j] > 3:
-            j -= 1
-            if j >= 0:
-                letters[j] += 1
-            continue
-        nodes += 1
-        if nodes > node_cap:
-            return -1, above, nodes
-        x = letters[j]
-        t = ps[j] + Q[j, x]
-        ctx = pc[j]
-        nc = (ctx * 4 + x) % nctx
-        if j < order:
-            w = initial[nc] if j + 1 == order else 1.0
-        else:
-            w = pw[j] * transition[ctx, x]
-        if t + rmax[j + 1] <= L:                        # no completion gets above L
-            letters[j] += 1
-            continue
-        if j + 1 >= order and t + rmin[j + 1] > U:      # every completion is above U
-            above += w
-            letters[j] += 1
-            continue
-        if j == h - 1:
-            if h < order:       # a word shorter than the chain's order: the initial k-mer's marginal
-                rest = order - h
-                w = 0.0
-                for tail in range(1 << (2 * rest)):
-                    w += initial[(nc << (2 * rest)) | tail]
-            i_lo = _first_above(sB, L - t)
-            i_hi = _first_above(sB, U - t)
-            above += w * tB[nc, i_hi]
-            if n + (i_hi - i_lo) > cap:
-                return -1, above, nodes
-            for i in range(i_lo, i_hi):
-                out_q[n] = t + sB[i]
-                out_p[n] = w * pB[nc, i]
-                n += 1
-            letters[j] += 1
-        else:
-            ps[j + 1] = t
-            pc[j + 1] = nc
-            pw[j + 1] = w
-            j += 1
-            letters[j] = 0
-    return n, above, nodes
+            out_q[i - i_lo] = sB[i]
+            out_p[i - i_lo] = pB[0, i]
+        return i_hi - i_lo, tB[0, i_hi], 0
+    listed = np.zeros(1, np.int64)
+    done, nodes, above = search_prefixes(Q, h, initial, transition, order, L + 1, np.array([U + 1]), node_cap,
+                                         "bioaccel.motif.exact_band", (sB, pB, tB, L, U, out_q, out_p, listed))
+    return (listed[0] if done else -1), above, nodes
+
+
+@visitor("bioaccel.motif.exact_band")
+def _list_band(search, state, t, nc, w, whole):
+    """:func:`exact_band`'s visitor: a leaf adds its suffixes above U to the mass above U (``whole``) and
+    lists those in (L, U] (-1 when they overflow the list)."""
+    sB, pB, tB, L, U, out_q, out_p, listed = state
+    i_lo = first_above(sB, L - t)
+    i_hi = first_above(sB, U - t)
+    whole += w * tB[nc, i_hi]
+    n = listed[0]
+    if n + (i_hi - i_lo) > out_q.shape[0]:
+        return -1, whole
+    for i in range(i_lo, i_hi):
+        out_q[n] = t + sB[i]
+        out_p[n] = w * pB[nc, i]
+        n += 1
+    listed[0] = n
+    return 0, whole
 
 
 #: nodes min_at_least may visit (a closest-sum search: exponential on long matrices)
@@ -333,59 +91,18 @@ BIG_LISTING = 262_144
 def min_at_least(Q, T):
     """The smallest grid score >= T that some word has (POS if none). Past MIN_SEARCH_NODES nodes, the
     smallest found so far (a score >= T some word has, maybe not the smallest), or T itself if none."""
-    m = Q.shape[0]
-    rmax = np.zeros(m + 1, np.int64)
-    rmin = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmax[j] = rmax[j + 1] + Q[j].max()
-        rmin[j] = rmin[j + 1] + Q[j].min()
-    best = POS
-    letters = np.zeros(m + 1, np.int64)
-    s = np.zeros(m + 1, np.int64)
-    nodes = 0
-    j = 0
-    while j >= 0:
-        if letters[j] > 3:
-            j -= 1
-            if j >= 0:
-                letters[j] += 1
-            continue
-        nodes += 1
-        if nodes > MIN_SEARCH_NODES:
-            return best if best < POS else T
-        t = s[j] + Q[j, letters[j]]
-        if t + rmax[j + 1] < T or t + rmin[j + 1] >= best:
-            letters[j] += 1
-            continue
-        if j == m - 1:
-            best = t
-            letters[j] += 1
-        else:
-            s[j + 1] = t
-            j += 1
-            letters[j] = 0
-    return best
+    best = np.array([POS])      # the search's top: a branch that can only land at or above it is cut
+    done, _, _ = search_prefixes(Q, Q.shape[0], ONE, UNIT, 0, T, best, MIN_SEARCH_NODES,
+                                 "bioaccel.motif.min_at_least", best)
+    return best[0] if done or best[0] < POS else T
 
 
-@njit(cache=True, nogil=True)
-def split_point(Q, order, suffix_columns):
-    """h, the number of prefix columns: the last min(suffix_columns, m/2) columns are tabulated."""
-    m = Q.shape[0]
-    k = min(suffix_columns, (m + 1) // 2, m - min(order, m))
-    return m - k
-
-
-@njit(cache=True, nogil=True)
-def _max_remainder(Q, r):
-    E = 0
-    for j in range(Q.shape[0]):
-        worst = 0
-        for x in range(4):
-            d = Q[j, x] - ((Q[j, x] >> r) << r)
-            if d > worst:
-                worst = d
-        E += worst
-    return E
+@visitor("bioaccel.motif.min_at_least")
+def _closest(search, state, t, nc, w, whole):
+    """:func:`min_at_least`'s visitor: a whole word (every column chosen) below the best so far is the
+    new best (``state``: the best, the search's top)."""
+    state[0] = t
+    return 0, whole
 
 
 @njit(cache=True, nogil=True)
@@ -402,12 +119,7 @@ def threshold_kernel(Q, initial, transition, order, p, rtol, tol, first_cells, m
                         is valid, tail(U) in [tail_below, tail_T] (tail_T <= p), the optimum in (L, U];
       UNPROVEN:         the budget ran out first: the same, without the precision.
     """
-    m = Q.shape[0]
-    minQ = 0
-    maxQ = 0
-    for j in range(m):
-        minQ += Q[j].min()
-        maxQ += Q[j].max()
+    minQ, maxQ = score_range(Q)
     if p >= 1.0:
         return EXACT, minQ, 1.0, NEG, 1.0, minQ - 1, minQ
     top = best_word_probability(Q, initial, transition, order)
@@ -423,8 +135,8 @@ def threshold_kernel(Q, initial, transition, order, p, rtol, tol, first_cells, m
     lowU = 0.0
     while True:
         qc = Q >> r
-        E = _max_remainder(Q, r)
-        vlump = _ceil_shift(U, r)
+        E = max_remainder(Q, r)
+        vlump = ceil_shift(U, r)
         dist, base, lumped = grid_dp(qc, initial, transition, order, (L + 1 - E) >> r, vlump)
         nd = dist.size
         acc = lumped
@@ -456,11 +168,11 @@ def threshold_kernel(Q, initial, transition, order, p, rtol, tol, first_cells, m
         if rtol <= 0.0:
             # how many words the listing would meet (coarse sums that may land in (L - tol, U]); list
             # them when they are few, or when the next grid would be too large to afford anyway
-            cdist, cbase, clumped = grid_dp(qc, ONE, UNIT, 0, (L - tol - E) >> r, _ceil_shift(U + 1, r))
+            cdist, cbase, clumped = grid_dp(qc, ONE, UNIT, 0, (L - tol - E) >> r, ceil_shift(U + 1, r))
             estimate = cdist.sum()
             r2 = max(r - 3, 0)
-            last = r == 0 or window_cells(Q >> r2, (L + 1 - _max_remainder(Q, r2)) >> r2,
-                                          _ceil_shift(U, r2)) * transition.shape[0] > max_cells
+            last = r == 0 or window_cells(Q >> r2, (L + 1 - max_remainder(Q, r2)) >> r2,
+                                          ceil_shift(U, r2)) * transition.shape[0] > max_cells
             if estimate <= list_target or (last and estimate <= list_cap):
                 if h < 0:
                     # a long listing (hundreds of thousands of words) costs fewer prefix nodes with one
@@ -478,7 +190,7 @@ def threshold_kernel(Q, initial, transition, order, p, rtol, tol, first_cells, m
         if r == 0:
             return UNPROVEN, min_at_least(Q, U), hi_tail, NEG, lowU, L, U
         r = max(r - 3, 0)
-        if window_cells(Q >> r, (L + 1 - _max_remainder(Q, r)) >> r, _ceil_shift(U, r)) \
+        if window_cells(Q >> r, (L + 1 - max_remainder(Q, r)) >> r, ceil_shift(U, r)) \
                 * transition.shape[0] > max_cells:
             return UNPROVEN, min_at_least(Q, U), hi_tail, NEG, lowU, L, U
 
@@ -522,12 +234,7 @@ def tail_kernel(Q, initial, transition, order, T, rtol, first_cells, max_cells, 
     meet-in-the-middle search when it fits ``node_cap`` (whatever ``rtol``: it is usually the cheaper
     way); otherwise certified bounds from the coarse grid, refined until high - low <= rtol * high or
     the grid outgrows ``max_cells``."""
-    m = Q.shape[0]
-    minQ = 0
-    maxQ = 0
-    for j in range(m):
-        minQ += Q[j].min()
-        maxQ += Q[j].max()
+    minQ, maxQ = score_range(Q)
     if T <= minQ:
         return True, 1.0, 1.0
     if T > maxQ:
@@ -546,15 +253,15 @@ def tail_kernel(Q, initial, transition, order, T, rtol, first_cells, max_cells, 
     low = 0.0
     high = 1.0
     while True:
-        E = _max_remainder(Q, r)
-        vlump = _ceil_shift(T, r)           # C >= vlump: certainly >= T
+        E = max_remainder(Q, r)
+        vlump = ceil_shift(T, r)           # C >= vlump: certainly >= T
         dist, base, lumped = grid_dp(Q >> r, initial, transition, order, (T - E) >> r, vlump)
         low = lumped
         high = lumped + dist.sum()
         if high - low <= max(rtol, 1e-15) * high or r == 0:
             return high == low, low, high
         r = max(r - 3, 0)
-        if window_cells(Q >> r, (T - _max_remainder(Q, r)) >> r, _ceil_shift(T, r)) * transition.shape[0] \
+        if window_cells(Q >> r, (T - max_remainder(Q, r)) >> r, ceil_shift(T, r)) * transition.shape[0] \
                 > max_cells:
             return False, low, high
 

@@ -71,7 +71,17 @@ def write_meme(raws, handle, background=None):
 
 
 def write_motifs(raws, handle, fmt="jaspar", background=None):
-    """Write ``raws`` in ``fmt`` (one of FORMATS) to ``handle``."""
+    """Write ``raws`` (:class:`RawMotif`: what :func:`~bioaccel.motif.read_raw_spec` reads) in ``fmt``
+    (one of FORMATS: ``jaspar`` counts or ``meme`` letter probabilities) to ``handle``; ``background``:
+    the MEME header's letter frequencies.
+
+    >>> import io
+    >>> from bioaccel.motif import RawMotif
+    >>> out = io.StringIO()
+    >>> write_motifs([RawMotif("M1", "", [[4, 2, 1, 1]], "counts")], out, "meme")
+    >>> out.getvalue().splitlines()[-2:]
+    ['letter-probability matrix: alength= 4 w= 1 nsites= 8 E= 0', '0.5 0.25 0.125 0.125']
+    """
     if fmt not in FORMATS:
         raise InvalidParameter(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     raws = list(raws)

@@ -11,6 +11,9 @@ n = 4**(span/2) words on each side, exact to the last word (spans of up to about
 import numpy as np
 from numba import njit
 
+from .coarse_grid import column_sums
+from .tails import word_probabilities
+
 
 @njit(cache=True, nogil=True)
 def _fenwick_add(tree, i, value):
@@ -41,20 +44,12 @@ def joint_tail(Q1, Q2, initial, transition, order, A, B, suffix_columns):
     n = 1 << (2 * k)
     s1 = np.zeros(n, np.int64)
     s2 = np.zeros(n, np.int64)
-    probs = np.ones((nctx, n), np.float64)
     for w in range(n):
         for i in range(k):
             x = (w >> (2 * (k - 1 - i))) & 3
             s1[w] += Q1[h + i, x]
             s2[w] += Q2[h + i, x]
-        for c in range(nctx):
-            ctx = c
-            pw = 1.0
-            for i in range(k):
-                x = (w >> (2 * (k - 1 - i))) & 3
-                pw *= transition[ctx, x]
-                ctx = (ctx * 4 + x) % nctx
-            probs[c, w] = pw
+    probs = word_probabilities(k, transition)
     by_s1 = np.argsort(-s1)                      # suffixes, first score descending
     ranks2 = np.empty(n, np.int64)               # rank of each suffix's second score, ascending
     order2 = np.argsort(s2)
@@ -62,15 +57,8 @@ def joint_tail(Q1, Q2, initial, transition, order, A, B, suffix_columns):
         ranks2[order2[r]] = r
     sorted2 = s2[order2]
     # the prefixes: every word of the first h columns, pruned where no suffix can lift both scores
-    rmax1 = np.zeros(m + 1, np.int64)
-    rmax2 = np.zeros(m + 1, np.int64)
-    rmin1 = np.zeros(m + 1, np.int64)
-    rmin2 = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmax1[j] = rmax1[j + 1] + Q1[j].max()
-        rmax2[j] = rmax2[j + 1] + Q2[j].max()
-        rmin1[j] = rmin1[j + 1] + Q1[j].min()
-        rmin2[j] = rmin2[j + 1] + Q2[j].min()
+    _, _, rmin1, rmax1 = column_sums(Q1)
+    _, _, rmin2, rmax2 = column_sums(Q2)
     total = 0.0
     nq = 1 << (2 * h)
     need1 = np.empty(nq, np.int64)

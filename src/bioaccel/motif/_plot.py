@@ -1,4 +1,5 @@
 """Score distribution and P-value curve of motifs (matplotlib, imported only when a plot is asked for)."""
+import itertools
 import math
 
 import numpy as np
@@ -11,7 +12,7 @@ __all__ = ["MAX_PLOT_MOTIFS", "plot_distributions", "plot_format"]
 
 def plot_distributions(items, path, handle=None):
     """``items``: (distribution with ``curve()`` and ``scores``/``mass`` or ``grid()``, marked score or
-    None, title). Two panels per motif: the probability of each score, and P(score >= s) on a log
+    None, title), the first :data:`MAX_PLOT_MOTIFS` drawn (an iterator is read no further). Two panels per motif: the probability of each score, and P(score >= s) on a log
     scale with its certified upper bound. Written atomically to ``path`` (.svg, .png or .pdf), or
     into ``handle`` (a binary file opened for ``path``).
 
@@ -24,7 +25,7 @@ def plot_distributions(items, path, handle=None):
     True
     """
     plot_format(path)
-    items = list(items)[:MAX_PLOT_MOTIFS]
+    items = list(itertools.islice(items, MAX_PLOT_MOTIFS))
     fig, axes = new_figure(max(1, len(items)), 2, 2.6)
     for (left, right), (dist, mark, title) in zip(axes, items):
         grid = dist.grid() if hasattr(dist, "grid") else dist

@@ -219,34 +219,25 @@ class PSSM:
         """
         import numbers
 
+        from ..inputs.alphabet import lenient_codes
         from ._integer import grid_bits, score_to_units, to_units
 
         if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold):
             raise InvalidParameter(f"threshold must be a number, got {threshold!r}")
         if isinstance(chunksize, bool) or not isinstance(chunksize, numbers.Integral) or chunksize < 1:
             raise InvalidParameter(f"chunksize must be a whole number >= 1, got {chunksize!r}")
-        codes = _search_codes(sequence)
+        codes = lenient_codes(sequence)
         n, m = codes.size, self.length
         bits = grid_bits(self.scores)
         forward = to_units(self.scores, bits)
-        strands = (forward, np.ascontiguousarray(forward[::-1, ::-1])) if both else (forward,)
+        units = np.concatenate([forward, forward[::-1, ::-1]]) if both else forward
         cut = score_to_units(float(threshold), bits, m)
-        bad = np.concatenate(([0], np.cumsum(codes > 3)))       # letters other than A, C, G, T before i
-        letters = np.minimum(codes, 3).astype(np.int64)
         for start in range(0, max(n - m + 1, 0), chunksize):
             stop = min(start + chunksize, n - m + 1)             # windows start .. stop - 1
-            hits = []                                            # (window starts, grid scores) per strand
-            for units in strands:
-                total = np.zeros(stop - start, np.int64)
-                for j in range(m):
-                    total += units[j][letters[start + j:stop + j]]
-                ok = (total >= cut) & (bad[start + m:stop + m] == bad[start:stop])
-                hits.append((np.flatnonzero(ok) + start, total[ok]))
-            if not both:
-                hits.append((np.empty(0, dtype=int), np.empty(0, np.int64)))
-            (plus, plus_units), (minus, minus_units) = hits
+            entry, pos, score = _window_hits(codes[start:stop + m - 1], stop - start, units, m, cut, 2 if both else 1)
+            plus, minus = (np.sort(pos[entry == e]) + start for e in (0, 1))      # window starts per strand
+            totals = np.append(*(_scores_at(pos, score, entry == e) for e in (0, 1)))
             positions = np.append(plus, minus - n)
-            totals = np.append(plus_units, minus_units)
             # Biopython's own call on the same array (its default sort is not stable, so the order of a
             # position hit on both strands is whatever this call gives, as it is in Biopython)
             order = np.argsort(np.append(plus, minus))
@@ -276,22 +267,23 @@ class PSSM:
                 "background": self.background.to_dict(), "source": self.source}
 
 
-#: Letter -> code for :meth:`PSSM.search`: A, C, G, T/U (any case) 0-3, every other byte 4. Biopython's
-#: search takes any text and skips the windows of other letters, so no letter is an error here either.
-_SEARCH_CODES = np.full(256, 4, dtype=np.uint8)
-for _code, _letters in enumerate(("Aa", "Cc", "Gg", "TtUu")):
-    for _letter in _letters:
-        _SEARCH_CODES[ord(_letter)] = _code
+def _window_hits(codes, windows, units, m, cut, strands):
+    """(strand, window start, grid score) of the windows of ``codes`` scoring at least ``cut``, the
+    first ``windows`` of them, by the forward matrix (strand 0) and the reverse complement (1; both
+    stacked in ``units``): the plain scan the scan wing runs (:mod:`bioaccel.runtime.window_scores`)."""
+    from ..runtime.window_scores import bad_letters, scan_naive
+
+    capacity = 1024
+    while True:
+        out = [np.empty(capacity, np.int64) for _ in range(3)] + [np.zeros(1, np.int64)]
+        scan_naive(codes, windows, bad_letters(codes), np.full(strands, cut, np.int64), np.full(strands, m, np.int64),
+                   units, np.arange(strands, dtype=np.int64) * m, *out)
+        found = int(out[3][0])
+        if found <= capacity:
+            return out[0][:found], out[1][:found], out[2][:found]
+        capacity = found
 
 
-def _search_codes(sequence) -> np.ndarray:
-    """The codes of a str, bytes or Biopython Seq for :meth:`PSSM.search` (non-ASCII letters: 4).
-
-    >>> _search_codes("aCgTu N").tolist()
-    [0, 1, 2, 3, 3, 4, 4]
-    """
-    if isinstance(sequence, (bytes, bytearray, memoryview)):
-        raw = bytes(sequence)
-    else:
-        raw = str(sequence).encode("ascii", errors="replace")
-    return _SEARCH_CODES[np.frombuffer(raw, dtype=np.uint8)]
+def _scores_at(pos, score, mine) -> np.ndarray:
+    """The scores of one strand's hits, by window start."""
+    return score[mine][np.argsort(pos[mine], kind="stable")]

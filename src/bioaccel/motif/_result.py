@@ -18,8 +18,25 @@ class _Row(Result):
                 for key, value in super().to_dict().items()}
 
 
+class _Certified(_Row):
+    """A P-value certified between ``pvalue_low`` and ``pvalue_high`` on a grid of step ``grid_step``
+    (0: exact), by the names every distribution answers with."""
+
+    @property
+    def low(self) -> float:
+        return self.pvalue_low
+
+    @property
+    def high(self) -> float:
+        return self.pvalue_high
+
+    @property
+    def step(self) -> float:
+        return self.grid_step
+
+
 @dataclass(frozen=True)
-class PValue(_Row):
+class PValue(_Certified):
     """SCORETOPVALUE: P(score >= ``score``) lies in [``pvalue_low``, ``pvalue_high``]; ``pvalue`` is the
     upper bound (conservative). ``grid_step`` is the step of the score grid that certified it (0: exact).
 
@@ -50,24 +67,12 @@ class PValue(_Row):
                 if self.variant != "exact" or self.precision is None
                 else f"certified to relative precision {self.precision:g}")
 
-    @property
-    def low(self) -> float:
-        return self.pvalue_low
-
-    @property
-    def high(self) -> float:
-        return self.pvalue_high
-
-    @property
-    def step(self) -> float:
-        return self.grid_step
-
 
 NOTE_UNREACHABLE = "no word reaches this P-value: even the best score is more probable"
 
 
 @dataclass(frozen=True)
-class Threshold(_Row):
+class Threshold(_Certified):
     """PVALUETOSCORE for P-value ``p``: ``score`` is certified to have a P-value in [``pvalue_low``,
     ``pvalue_high``] with ``pvalue_high <= p``, and no score below ``score_low`` has a P-value <= p.
     ``score`` is ``inf`` when even the best word is more probable than p (nothing passes); ``to_dict()``
@@ -113,18 +118,6 @@ class Threshold(_Row):
             return (f"valid but not proven optimal (too long to list every word near the cut); the optimal "
                     f"threshold lies in ({self.score_low:.6g}, {self.score:.6g}]")
         return f"certified: P-value in [{self.pvalue_low:.3g}, {self.pvalue_high:.3g}] (grid step {self.grid_step:.3g})"
-
-    @property
-    def low(self) -> float:
-        return self.pvalue_low
-
-    @property
-    def high(self) -> float:
-        return self.pvalue_high
-
-    @property
-    def step(self) -> float:
-        return self.grid_step
 
 
 def _bound(name, index):

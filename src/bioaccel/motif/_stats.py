@@ -62,7 +62,18 @@ def score_distribution(pssm, variant: "str | None" = None, *, backend: str = "cp
     """
     variant = check_variant(variant, backend)
     precision = check_precision(precision)
-    if variant == "exact":
-        return ExactDistribution(pssm, precision=precision)
+    return DISTRIBUTIONS[variant](pssm, backend, precision, slices, buckets, threads)
+
+
+def _exact(pssm, backend, precision, slices, buckets, threads):
+    return ExactDistribution(pssm, precision=precision)
+
+
+def _bucket(pssm, backend, precision, slices, buckets, threads):
     with using_threads(threads):
         return bucket_distribution(pssm, slices=slices, buckets=buckets, backend=backend)
+
+
+#: Each variant's distribution: (pssm, backend, precision, slices, buckets, threads) -> the object
+#: that answers P-values and thresholds.
+DISTRIBUTIONS = {"exact": _exact, "bucket": _bucket}

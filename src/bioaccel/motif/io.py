@@ -12,11 +12,13 @@ silent switch to log-odds.
 import io
 import os
 import re
+from collections.abc import Iterator  # noqa: F401  (in string annotations)
 
 import numpy as np
 
 from ..inputs.files import display_name, read_text
 from ..errors import InputError, InvalidParameter
+from ._checks import NUM_RE, check_homer, check_jaspar, check_numeric_row, check_transfac, fail
 from ._params import MotifParams
 from ._pssm import PSSM
 from ._raw import RawMotif
@@ -25,13 +27,7 @@ FORMATS = ("auto", "jaspar", "pfm", "meme", "transfac", "homer", "matrix")
 KINDS = ("auto", "counts", "frequencies", "logodds")
 _EXTENSIONS = {".jaspar": "jaspar", ".pfm": "pfm", ".meme": "meme", ".transfac": "transfac",
                ".dat": "transfac", ".motif": "homer", ".motifs": "homer", ".homer": "homer"}
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_NUM_RE = re.compile(_NUMBER)
 _U_ROW = re.compile(r"^(\s*)[Uu](?=\s*[\[:]|\s)", re.MULTILINE)
-
-
-def _fail(path, lineno, message):
-    raise InputError(f"{path}: line {lineno}: {message}")
 
 
 def _read_text(path):
@@ -73,68 +69,13 @@ def detect_format(path, text) -> str:
     return "matrix"
 
 
-# ---------------------------------------------------------------------------------------- checks
-
-def _check_numeric_row(path, lineno, line, expect=None, strip=None):
-    body = strip(line) if strip else line
-    tokens = body.replace("[", " ").replace("]", " ").replace(":", " ").split()
-    try:
-        values = [float(t) for t in tokens]
-    except ValueError:
-        bad = next(t for t in tokens if not _NUM_RE.fullmatch(t))
-        _fail(path, lineno, f"{bad!r} is not a number")
-    if expect is not None and len(values) != expect:
-        _fail(path, lineno, f"expected {expect} numbers, found {len(values)}")
-    if not all(np.isfinite(values)):
-        _fail(path, lineno, "not a finite number")
-    return values
-
-
-def _check_jaspar(path, text):
-    """'>ID name' then rows 'A [ n n ... ]' for A, C, G, T, all of one length."""
-    lines = text.splitlines()
-    i, n = 0, len(lines)
-    seen = 0
-    while i < n:
-        line = lines[i].strip()
-        if not line or line.startswith("#"):
-            i += 1
-            continue
-        if not line.startswith(">"):
-            _fail(path, i + 1, f"expected a '>ID name' header, found {line[:30]!r}")
-        header_line = i + 1
-        i += 1
-        width = None
-        for letter in "ACGT":
-            while i < n and not lines[i].strip():
-                i += 1
-            if i >= n:
-                _fail(path, i, f"motif at line {header_line}: missing the {letter} row")
-            row = lines[i].strip()
-            if not row.upper().startswith(letter) and not (letter == "T" and row.upper().startswith("U")):
-                _fail(path, i + 1, f"expected the {letter} row, found {row[:30]!r}")
-            values = _check_numeric_row(path, i + 1, row[1:])
-            if width is None:
-                width = len(values)
-                if width == 0:
-                    _fail(path, i + 1, "empty row")
-            elif len(values) != width:
-                _fail(path, i + 1, f"row {letter} has {len(values)} numbers, row A has {width}")
-            if any(v < 0 for v in values):
-                _fail(path, i + 1, "negative count")
-            i += 1
-        seen += 1
-    if not seen:
-        raise InputError(f"{path}: no motif found")
-
-
 def _read_meme(path, text, kind):
     """The motifs of a MEME (minimal) file, read here rather than by Biopython, which rounds each
     probability times nsites to a whole count: frequencies are kept to every digit, with their nsites.
     Every matrix must hold exactly ``w`` rows of 4 probabilities."""
     lines = text.splitlines()
     if not any(ln.startswith("MEME version") for ln in lines):
-        _fail(path, 1, "not a MEME file (no 'MEME version' line)")
+        fail(path, 1, "not a MEME file (no 'MEME version' line)")
     out = []
     ident = name = None
     i = 0
@@ -143,39 +84,39 @@ def _read_meme(path, text, kind):
         if line.startswith("MOTIF"):
             fields = line.split()
             if len(fields) < 2:
-                _fail(path, i + 1, "MOTIF line without an identifier")
+                fail(path, i + 1, "MOTIF line without an identifier")
             ident, name = fields[1], " ".join(fields[2:])
         elif "letter-probability matrix" in line:
             if ident is None:
-                _fail(path, i + 1, "letter-probability matrix before any MOTIF line")
+                fail(path, i + 1, "letter-probability matrix before any MOTIF line")
             found = re.search(r"w=\s*(\S+)", line)
             if not found:
-                _fail(path, i + 1, "letter-probability matrix without 'w='")
+                fail(path, i + 1, "letter-probability matrix without 'w='")
             if not re.fullmatch(r"\d+", found.group(1)) or int(found.group(1)) < 1:
-                _fail(path, i + 1, f"w= {found.group(1)}: expected the number of matrix rows, a whole number >= 1")
+                fail(path, i + 1, f"w= {found.group(1)}: expected the number of matrix rows, a whole number >= 1")
             width = int(found.group(1))
             alen = re.search(r"alength=\s*(\S+)", line)
             if alen and alen.group(1) != "4":
-                _fail(path, i + 1, f"alength= {alen.group(1)}: only DNA/RNA motifs (4 letters) are read")
+                fail(path, i + 1, f"alength= {alen.group(1)}: only DNA/RNA motifs (4 letters) are read")
             nsites = None
             sites = re.search(r"nsites=\s*(\S+)", line)
             if sites:
                 try:
                     nsites = float(sites.group(1))
                 except ValueError:
-                    _fail(path, i + 1, f"nsites= {sites.group(1)} is not a number")
+                    fail(path, i + 1, f"nsites= {sites.group(1)} is not a number")
                 if not (nsites > 0 and np.isfinite(nsites)):
-                    _fail(path, i + 1, f"nsites= {sites.group(1)}: expected a number of sites > 0")
+                    fail(path, i + 1, f"nsites= {sites.group(1)}: expected a number of sites > 0")
             rows = []
             j = i + 1
-            while j < len(lines) and lines[j].strip() and _NUM_RE.match(lines[j].strip()):
-                values = _check_numeric_row(path, j + 1, lines[j], expect=4)
+            while j < len(lines) and lines[j].strip() and NUM_RE.match(lines[j].strip()):
+                values = check_numeric_row(path, j + 1, lines[j], expect=4)
                 if any(v < 0 for v in values):
-                    _fail(path, j + 1, "negative probability")
+                    fail(path, j + 1, "negative probability")
                 rows.append(values)
                 j += 1
             if len(rows) != width:
-                _fail(path, i + 1, f"w= {width} but the matrix has {len(rows)} rows")
+                fail(path, i + 1, f"w= {width} but the matrix has {len(rows)} rows")
             out.append(RawMotif(ident, name, np.array(rows), "frequencies" if kind == "auto" else kind,
                                 nsites=nsites, source=path))
             i = j
@@ -184,61 +125,6 @@ def _read_meme(path, text, kind):
     if not out:
         raise InputError(f"{path}: no MOTIF with a letter-probability matrix found")
     return out
-
-
-def _check_transfac(path, text):
-    lines = text.splitlines()
-    in_matrix = False
-    found = False
-    for i, raw in enumerate(lines):
-        line = raw.rstrip()
-        key = line[:2]
-        if key in ("P0", "PO"):
-            in_matrix = True
-            found = True
-            cols = line.split()[1:]
-            if [c.upper() for c in cols[:4]] not in (list("ACGT"), list("ACGU")):
-                _fail(path, i + 1, f"expected the columns A C G T, found {' '.join(cols)!r}")
-            continue
-        if in_matrix:
-            if re.match(r"^\d+\s", line):
-                fields = line.split()
-                values = _check_numeric_row(path, i + 1, " ".join(fields[1:5]), expect=4)
-                if len(fields) < 5:
-                    _fail(path, i + 1, f"expected 4 numbers, found {len(fields) - 1}")
-                if any(v < 0 for v in values):
-                    _fail(path, i + 1, "negative count")
-                continue
-            if key in ("XX", "//") or not line.strip():
-                in_matrix = False
-                continue
-            _fail(path, i + 1, f"expected a matrix row 'NN a c g t', found {line[:30]!r}")
-    if not found:
-        raise InputError(f"{path}: no matrix (no 'P0' line) found")
-
-
-def _check_homer(path, text):
-    lines = text.splitlines()
-    seen = False
-    rows = 0
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        if line.startswith(">"):
-            if seen and rows == 0:
-                _fail(path, i + 1, "motif without matrix rows before this header")
-            seen, rows = True, 0
-            continue
-        if not seen:
-            _fail(path, i + 1, f"expected a '>' header, found {line[:30]!r}")
-        values = _check_numeric_row(path, i + 1, line, expect=4)
-        if any(v < 0 for v in values):
-            _fail(path, i + 1, "negative probability")
-        rows += 1
-    if not seen:
-        raise InputError(f"{path}: no motif found")
-    if rows == 0:
-        _fail(path, len(lines), "motif without matrix rows")
 
 
 # --------------------------------------------------------------------------------------- readers
@@ -282,10 +168,10 @@ def _read_matrix(path, text, kind):
             continue
         label = None
         m = re.match(r"^([ACGTUacgtu])\s*[:\[|]?", s)
-        if m and not _NUM_RE.match(s):
+        if m and not NUM_RE.match(s):
             label = m.group(1).upper().replace("U", "T")
             s = s[m.end():]
-        rows.append(_check_numeric_row(path, i + 1, s))
+        rows.append(check_numeric_row(path, i + 1, s))
         labels.append((label, i + 1))
     if not rows:
         raise InputError(f"{path}: no matrix rows found")
@@ -293,11 +179,11 @@ def _read_matrix(path, text, kind):
     if len(rows) == 4 and len(widths) == 1 and (rows[0] and len(rows[0]) != 4 or labels[0][0]):
         values = np.array(rows).T                       # 4 rows: A, C, G, T
         if labels[0][0] and [lab for lab, _ in labels] != list("ACGT"):
-            _fail(path, labels[0][1], "rows must be labelled A, C, G, T in this order")
+            fail(path, labels[0][1], "rows must be labelled A, C, G, T in this order")
     else:
         for r, (_lab, lineno) in zip(rows, labels):
             if len(r) != 4:
-                _fail(path, lineno, f"expected 4 numbers (A C G T) per row, found {len(r)}")
+                fail(path, lineno, f"expected 4 numbers (A C G T) per row, found {len(r)}")
         values = np.array(rows)
     if kind == "auto" and np.any(values < 0):
         row, col = (int(x) for x in np.argwhere(values < 0)[0])
@@ -333,7 +219,7 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
         raise InputError(f"{path}: empty file, expected a motif")
     fmt = detect_format(path, text) if fmt == "auto" else fmt
     if fmt == "jaspar":
-        _check_jaspar(path, text)
+        check_jaspar(path, text)
         text = _U_ROW.sub(r"\1T", text)                 # an RNA matrix: its U row is the T row
         out = []
         for m in _biopython(path, text, "jaspar"):
@@ -343,7 +229,7 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
     if fmt == "meme":
         return _read_meme(path, text, kind)
     if fmt == "transfac":
-        _check_transfac(path, text)
+        check_transfac(path, text)
         out = []
         for m in _biopython(path, text, "TRANSFAC"):
             values = _counts_array(m)
@@ -352,7 +238,7 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
                                 _detect_kind(values) if kind == "auto" else kind, source=path))
         return out
     if fmt == "homer":
-        _check_homer(path, text)
+        check_homer(path, text)
         out = []
         for m in _biopython(path, text, "pfm-four-columns"):
             fields = m.name.split("\t")
@@ -377,23 +263,47 @@ def read_raw_spec(spec, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif
     return read_raw(spec, fmt=fmt, kind=kind)
 
 
+def _checked_params(params) -> MotifParams:
+    params = MotifParams() if params is None else params
+    if not isinstance(params, MotifParams):
+        raise InvalidParameter(f"params must be a MotifParams, got {type(params).__name__}")
+    return params
+
+
 def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto", kind: str = "auto") -> "list[PSSM]":
     """The PSSMs named by ``spec``, scored under ``params`` (a :class:`MotifParams`; default: uniform
     background, FIMO's pseudocount and bits). ``spec``: a file (plain or compressed, possibly holding
     many motifs; ``-``: standard input), a ``jaspar:`` spec (``jaspar:MA0066.1``, ``jaspar:MA0066``,
     ``jaspar:2024/CORE/vertebrates``; see ``_jaspar``), a :class:`PSSM` (kept as it is), or an iterable
-    of them, read in order.
+    of them, read in order (:func:`iter_motifs` reads them as they are used).
 
     >>> [m.motif_id for m in read_motifs("jaspar:MA0004.1", params=MotifParams(preset="moods"))]
     ['MA0004.1']
     """
-    params = MotifParams() if params is None else params
-    if not isinstance(params, MotifParams):
-        raise InvalidParameter(f"params must be a MotifParams, got {type(params).__name__}")
+    return list(iter_motifs(spec, params=params, fmt=fmt, kind=kind))
+
+
+def iter_motifs(motifs, *, params: "MotifParams | None" = None, fmt: str = "auto",
+                kind: str = "auto") -> "Iterator[PSSM]":
+    """The PSSMs of one motif or many, in order, each spec read when the motifs before it are used:
+    ``motifs`` is what :func:`read_motifs` takes (a PSSM, a file, a ``jaspar:`` spec, or an iterable
+    of them); ``params`` is checked here, before any motif is read.
+
+    >>> motifs = iter_motifs([PSSM(np.eye(4)[:2], motif_id="a"), "jaspar:MA0004.1"])
+    >>> next(motifs).motif_id, next(motifs).motif_id
+    ('a', 'MA0004.1')
+    """
+    return _each_motif(motifs, _checked_params(params), fmt, kind)
+
+
+def _each_motif(spec, params, fmt, kind):
     if isinstance(spec, PSSM):
-        return [spec]
+        yield spec
+        return
     if not isinstance(spec, (str, os.PathLike)):
-        return [m for item in spec for m in read_motifs(item, params=params, fmt=fmt, kind=kind)]
+        for item in spec:
+            yield from _each_motif(item, params, fmt, kind)
+        return
     spec = os.fspath(spec)
     if spec.startswith("jaspar:"):
         from ._jaspar import fetch
@@ -401,4 +311,5 @@ def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto",
         raws = fetch(spec)
     else:
         raws = read_raw(spec, fmt=fmt, kind=kind)
-    return [r.to_pssm(params) for r in raws]
+    for raw in raws:
+        yield raw.to_pssm(params)

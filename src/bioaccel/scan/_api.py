@@ -1,56 +1,86 @@
-"""The scan's API: :func:`scan` (a DataFrame of every hit, FIMO's columns) and :func:`iter_scan` (hits
-streamed in batches), over the pieces of :mod:`._scan` (setup, chunks, batches, collection).
+"""The scan's API: :func:`scan` (a DataFrame of every hit, FIMO's columns, here or on a Dask cluster),
+:func:`iter_scan` (hits streamed in batches), :func:`write_scan` (the hits written as a file, streamed
+where asked: what the command line runs) and :func:`scan_work` (the scan as a batch's Work). Every one
+checks its options (:func:`check_scan`) before any motif or sequence is read.
 """
 import math
 import numbers
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import numpy as np  # noqa: F401  (the examples below use it)
 
-from ..inputs.chunks import CHUNK
-from ..runtime.parallel import resolve_threads
+from ..distribution.work import run_work
 from ..errors import InvalidParameter
-from ..motif._grid import check_p
-from ..motif._params import MotifParams
-from ._pipeline import DEFAULT_PVALUE, MAX_SLICE, PRICE_BATCH, ScanState, collect, prepare, scan_batches
+from ..motif import MotifParams, check_p, iter_motifs
+from ..runtime.contract import check_call
+from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, SLICE_LENGTH
+from ._pipeline import PRICE_BATCH, ScanState, collect, scan_batches
 from ._hits import to_frame
+from ._result import ScanHits, ScanReport, write_behind
+from ._setup import prepare
 from ._variants import SCAN_VARIANTS
+from ._work import ScanWork, describe
+from ._write import HitWriter
 
 
-def _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size, max_stored_hits, threads):
+@dataclass(frozen=True)
+class ScanCall:
+    """The checked keywords of a scan: the contract's (``params`` filled in, the variant's name) and
+    the strands as the pipeline numbers them (0: forward, 1: reverse complement)."""
+
+    params: MotifParams
+    backend: str
+    variant: str
+    threads: int
+    strands: tuple
+
+
+def _whole(value, least) -> bool:
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and value >= least
+
+
+def check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
+               max_stored_hits=None) -> ScanCall:
+    """Every option of a scan, checked before any motif or sequence is read.
+
+    >>> check_scan(1e-4, None, None, "cpu", None, 0, "+", 4, 100).strands
+    (0,)
+    >>> check_scan(1e-4, None, None, "cpu", None, 0, "both", 9, 100)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: slice length must be a whole number from 1 to 8, got 9
+    """
     if threshold is None:
         check_p(pvalue)
     elif isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
         raise InvalidParameter(f"threshold must be a finite score, got {threshold!r}")
-    if backend not in ("cpu", "gpu"):
-        raise InvalidParameter(f"backend must be 'cpu' or 'gpu', got {backend!r}")
-    SCAN_VARIANTS.resolve(variant, backend)
+    call = check_call(SCAN_VARIANTS, params, MotifParams, backend=backend, variant=variant, threads=threads)
     if strands not in ("both", "+"):
         raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
-    if isinstance(slice_length, bool) or not isinstance(slice_length, numbers.Integral) \
-            or not 1 <= slice_length <= MAX_SLICE:
+    if not _whole(slice_length, 1) or slice_length > MAX_SLICE:
         raise InvalidParameter(f"slice length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) or chunk_size < 1:
+    if not _whole(chunk_size, 1):
         raise InvalidParameter(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
-    if max_stored_hits is not None and (isinstance(max_stored_hits, bool)
-                                        or not isinstance(max_stored_hits, numbers.Integral) or max_stored_hits < 1):
+    if max_stored_hits is not None and not _whole(max_stored_hits, 1):
         raise InvalidParameter(f"max_stored_hits must be a whole number >= 1 or None, got {max_stored_hits!r}")
-    resolve_threads(threads)
-    return (0, 1) if strands == "both" else (0,)
+    return ScanCall(call.params, call.backend, call.variant, call.threads, (0, 1) if strands == "both" else (0,))
 
 
-def _setup(motifs, params, pvalue, threshold, strands, slice_length):
-    from ..motif._api import _motifs
+def _setup(motifs, call, pvalue, threshold, slice_length):
+    return prepare(list(iter_motifs(motifs, params=call.params)), pvalue=pvalue, threshold=threshold,
+                   strands=call.strands, slice_length=slice_length)
 
-    params = MotifParams() if params is None else params
-    if not isinstance(params, MotifParams):
-        raise InvalidParameter(f"params must be a MotifParams, got {type(params).__name__}")
-    pssms = list(_motifs(motifs, params))
-    return prepare(pssms, pvalue=pvalue, threshold=threshold, strands=strands, slice_length=slice_length)
+
+def _unreachable(setup, threshold) -> list:
+    """The motifs that no word can hit at the scan's P-value (by number)."""
+    return [k for k, t in enumerate(setup.thresholds) if threshold is None and not t.reachable]
 
 
 def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
-         backend: str = "cpu", variant: "str | None" = None, strands: str = "both", threads: int = 0,
-         params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
+         params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None, threads: int = 0,
+         client=None, strands: str = "both", slice_length: int = SLICE_LENGTH, chunk_size: int = CHUNK_SIZE,
          max_stored_hits: "int | None" = None, qvalues: bool = True):
     """The binding sites of ``motifs`` in ``sequences`` (SCAN and MULTIPLESCAN of Giraud & Varré, on
     both strands): a pandas DataFrame with FIMO's columns, one row per hit, in FIMO's order (motif in
@@ -72,15 +102,19 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
     * ``sequences``: a FASTA file (plain or compressed; ``-``: standard input), read in chunks of
       ``chunk_size`` letters (memory bounded by the chunk and the stored hits), or sequences held in
       memory: strings, :class:`~bioaccel.inputs.fasta.Record` objects or (id, sequence) pairs. Windows
-      holding a letter other than A, C, G, T/U are skipped (as FIMO skips them).
+      holding a letter other than A, C, G, T/U are skipped (as FIMO skips them); an empty sequence
+      has no window, so no hit.
     * ``pvalue``: a window is a hit when its score reaches the motif's exact threshold of P-value
       ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units.
       Under a background that is not strand-symmetric the reverse strand gets its own threshold and
       P-values.
-    * ``strands``: ``"both"`` (default) or ``"+"``.
     * ``backend``: ``"cpu"`` or ``"gpu"``; ``variant``: a name of ``SCAN_VARIANTS`` (None: the
-      backend's default); ``slice_length``: columns per precomputed slice (1 to 8) of the index,
-      lookahead and slices variants; ``threads``: CPU threads for this call (0: all cores).
+      backend's default); ``threads``: CPU threads for this call (0: all cores).
+    * ``client``: scan on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address,
+      or "local"), one task per group of 32 motifs scanning every sequence (a FASTA file named here must
+      be readable at the same path on the workers): the same DataFrame (:func:`scan_work`).
+    * ``strands``: ``"both"`` (default) or ``"+"``; ``slice_length``: columns per precomputed slice
+      (1 to 8) of the index, lookahead and slices variants.
     * ``max_stored_hits``: keep only the hits of smallest P-value (FIMO's option; None: all), the
       rest counted in ``attrs["dropped"]``.
 
@@ -98,22 +132,24 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
     >>> hits[["start", "strand", "q-value"]].values.tolist()              # 1/64 x 4 tests / 2 hits
     [[1, '+', 0.03125], [5, '+', 0.03125]]
     """
-    strand_set = _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size,
-                                max_stored_hits, threads)
-    setup = _setup(motifs, params, pvalue, threshold, strand_set, slice_length)
-    hits, state = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, backend=backend,
-                          variant=variant, threads=threads, chunk_size=chunk_size)
-    frame = to_frame(hits, setup.motifs, state.names, qvalues=qvalues)
-    frame.attrs["tests"] = {m.motif_id: int(t) for m, t in zip(setup.motifs, state.tests)}
-    frame.attrs["dropped"] = state.dropped
-    frame.attrs["inexact"] = {setup.motifs[k].motif_id: gap for k, gap in setup.inexact.items()}
-    return frame
+    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
+                      max_stored_hits)
+    if client is not None:
+        described = _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits)
+        return described.merge(run_work(described.work, client), max_stored_hits=max_stored_hits,
+                               qvalues=qvalues).frame()
+    setup = _setup(motifs, call, pvalue, threshold, slice_length)
+    hits, state = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, backend=call.backend,
+                          variant=call.variant, threads=threads, chunk_size=chunk_size)
+    report = ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
+                           unreachable=_unreachable(setup, threshold))
+    return ScanHits(hits, setup.motifs, state.names, report, qvalues=qvalues).frame()
 
 
 def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
-              backend: str = "cpu", variant: "str | None" = None, strands: str = "both", threads: int = 0,
-              params: "MotifParams | None" = None, slice_length: int = 4, chunk_size: int = CHUNK,
-              batch: int = PRICE_BATCH):
+              params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
+              threads: int = 0, strands: str = "both", slice_length: int = SLICE_LENGTH,
+              chunk_size: int = CHUNK_SIZE, batch: int = PRICE_BATCH) -> Iterator:
     """Like :func:`scan`, streaming: yields DataFrames of hits as they are found (about ``batch`` hits
     each, in sequence order), without q-values (they need every hit), holding only one batch.
 
@@ -122,14 +158,100 @@ def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
     >>> [len(f) for f in frames]          # AC twice in the first; GT (AC on the - strand) and AC in the second
     [4]
     """
-    strand_set = _check_options(pvalue, threshold, backend, variant, strands, slice_length, chunk_size, None,
-                                threads)
-    setup = _setup(motifs, params, pvalue, threshold, strand_set, slice_length)
+    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size)
+    setup = _setup(motifs, call, pvalue, threshold, slice_length)
 
     def frames():
         state = ScanState()
-        for hits in scan_batches(setup, sequences, backend=backend, variant=variant, threads=threads,
+        for hits in scan_batches(setup, sequences, backend=call.backend, variant=call.variant, threads=threads,
                                  chunk_size=chunk_size, state=state, batch=batch):
             yield to_frame(hits, setup.motifs, state.names, qvalues=False)
 
     return frames()
+
+
+def _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits) -> ScanWork:
+    return describe(list(iter_motifs(motifs, params=call.params)), sequences, strands=call.strands,
+                    backend=call.backend, max_stored_hits=max_stored_hits, pvalue=pvalue, threshold=threshold,
+                    slice_length=slice_length, variant=call.variant, threads=call.threads, chunk_size=chunk_size)
+
+
+def scan_work(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
+              params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
+              threads: int = 0, strands: str = "both", slice_length: int = SLICE_LENGTH,
+              chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None) -> ScanWork:
+    """The scan of :func:`scan` as a batch (a :class:`~._work.ScanWork`): its Work (one item per group of
+    32 motifs scanning every sequence), the motifs, the names of the records and a digest of the
+    sequences; ``ScanWork.merge`` of the items' values is the in-process scan's hits, bit for bit
+    while they fit one batch of P-values (:mod:`._work`). ``sequences``: a FASTA file (read again by each
+    item, so not ``-``) or sequences in memory.
+
+    >>> from bioaccel.distribution.work import run_work
+    >>> from bioaccel.motif import PSSM
+    >>> described = scan_work(PSSM(np.eye(4)[:3] * 2, motif_id="ACG"), [("s1", "TTACGTT")], threshold=6)
+    >>> len(described.work.items), described.names
+    (1, ['s1'])
+    >>> described.merge(run_work(described.work, None)).frame()["start"].tolist()
+    [3, 4]
+    """
+    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
+                      max_stored_hits)
+    if sequences == "-":
+        raise InvalidParameter("in a batch every group of motifs reads the sequences again: give a file, not "
+                               "standard input")
+    return _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits)
+
+
+def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
+               params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
+               threads: int = 0, fmt: str = "fimo", strands: str = "both", slice_length: int = SLICE_LENGTH,
+               chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, qvalues: bool = True,
+               text: bool = False, on_chunk: "Callable[[int], None] | None" = None) -> ScanReport:
+    """The hits of :func:`scan` written to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or
+    ``gff``: :data:`FORMATS`); what they must be told about them is returned (a :class:`ScanReport`).
+    ``text``: every hit written as it is found, in sequence order, without q-values and without holding
+    them (``max_stored_hits`` unused), as FIMO's ``--text``; else the hits are held, cut to
+    ``max_stored_hits`` and written in FIMO's order with their q-values (unless ``qvalues`` is False).
+    ``on_chunk(letters)`` is called as each chunk of sequence is scanned (a progress bar). With
+    ``backend="gpu"`` the GPU is made ready while the motifs' thresholds are found.
+
+    >>> import io
+    >>> from bioaccel.motif import PSSM
+    >>> out = io.StringIO()
+    >>> report = write_scan(out, PSSM(np.eye(4)[:3] * 2, motif_id="ACG"), [("s1", "TTACGTT")], threshold=6,
+    ...                     fmt="bed")
+    >>> out.getvalue(), report.tests
+    ('s1\\t2\\t5\\tACG\\t1000\\t+\\ns1\\t3\\t6\\tACG\\t1000\\t-\\n', {'ACG': 10})
+    """
+    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
+                      max_stored_hits)
+    if fmt not in FORMATS:
+        raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    warming = _warm_gpu() if call.backend == "gpu" else None
+    setup = _setup(motifs, call, pvalue, threshold, slice_length)
+    state = ScanState()
+    options = dict(backend=call.backend, variant=call.variant, threads=threads, chunk_size=chunk_size, state=state,
+                   on_chunk=None if on_chunk is None else (lambda chunk: on_chunk(chunk.windows)))
+    qvalues = qvalues and not text
+    writer = HitWriter(handle, fmt, setup.motifs, state.names, qvalues=qvalues)
+    writer.header()
+    if warming is not None:
+        warming.result()               # raises GPUUnavailable where the scan would have
+    if text:
+        write_behind(writer, scan_batches(setup, sequences, **options))
+    else:
+        hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
+        writer.write(hits)
+    return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
+                         unreachable=_unreachable(setup, threshold))
+
+
+def _warm_gpu():
+    """The GPU made ready (CuPy, context, kernels: :func:`._gpu.warm_up`) on a thread of its own, while
+    this one reads the motifs and finds their thresholds (which run without the GIL)."""
+    from ._gpu import warm_up
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(warm_up)
+    pool.shutdown(wait=False)          # the thread ends with its one job
+    return future

@@ -2,7 +2,7 @@
 (``--max-stored-hits``) needs to know before any exact P-value is found.
 
 Each score distribution (motif x strand) gets one coarse grid of :data:`BOUND_CELLS` cells over its
-scores from the threshold up (each entry shifted right by r bits, as :func:`._pvalues.bounded_tails`
+scores from the threshold up (each entry shifted right by r bits, as :func:`._coarse.bounded_tails`
 does with many more cells): a word's grid score lies within E of its coarse sum times 2**r, so the coarse
 tails bound every P-value from below and above. With them:
 
@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..runtime.parallel import resolve_threads
-from ._pvalues import coarse_tails, tail_cell
+from ._coarse import coarse_tails, tail_cell
 
 #: Cells of each distribution's coarse grid: ~0.3 ms a matrix of 20 columns.
 BOUND_CELLS = 4096
@@ -73,7 +73,7 @@ class PriceBounds:
     """The coarse tails of a scan's score distributions, made when first asked for.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
     >>> g = setup.grids[0]
     >>> lo, hi = setup.bounds.at(np.zeros(2, np.int64), np.array([3, 2]) << g.bits)
@@ -145,7 +145,7 @@ class PriceBounds:
         ``theta``; every lower one's lower bound is at least theta. The smallest int64 where none is known.
 
         >>> from bioaccel.motif import PSSM
-        >>> from bioaccel.scan._pipeline import prepare
+        >>> from bioaccel.scan._setup import prepare
         >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
         >>> setup.bounds.make()
         >>> floor = int(setup.bounds.floors(0.1)[0])    # P(S >= 2) = 10/64 >= 0.1 > P(S >= 3) = 1/64

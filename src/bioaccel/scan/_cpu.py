@@ -5,7 +5,7 @@ score reaches the entry's threshold are the hits.
 Variants (``--variant``), all exact, all giving the same hits:
 
 ``naive``      Giraud & Varré's plain SCAN: one window and one matrix at a time, a column at a time, the
-               matrices in parallel.
+               matrices in parallel (:mod:`bioaccel.runtime.window_scores`, which ``PSSM.search`` runs too).
 ``slices``     their Slices Strategy: the score of each slice of L columns looked up in a precomputed
                table (one look-up replaces L additions), every slice summed; the windows of a block of
                sequence scored by every matrix in turn (MULTIPLESCAN), blocks in parallel.
@@ -20,8 +20,9 @@ many it found, so a caller whose buffer was too small calls again with a larger 
 import numpy as np
 from numba import njit, prange
 
-from ..runtime.parallel import fetch_add
+from ..runtime.window_scores import record_hit, scan_naive
 from ._plan import FEW
+
 #: Windows per block of the slices and lookahead kernels: the block's indices stay in cache while
 #: every entry's tables are taken in turn.
 BLOCK = 8192
@@ -63,33 +64,6 @@ def gram_codes(codes, q):
     return out
 
 
-@njit(cache=True, nogil=True)
-def _record(counter, out_entry, out_pos, out_score, e, i, s):
-    k = fetch_add(counter, 0, 1)
-    if k < out_entry.shape[0]:
-        out_entry[k] = e
-        out_pos[k] = i
-        out_score[k] = s
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def scan_naive(codes, windows, bad, threshold, length, units_flat, units_start, out_entry, out_pos, out_score,
-               counter):
-    """The plain SCAN: every entry (in parallel) over every window, column by column."""
-    n = codes.shape[0]
-    for e in prange(threshold.shape[0]):
-        m = length[e]
-        T = threshold[e]
-        u0 = units_start[e]
-        for i in range(min(windows, n - m + 1)):
-            s = 0
-            for j in range(m):
-                c = codes[i + j]
-                s += units_flat[u0 + j, c if c <= 3 else 0]
-            if s >= T and bad[i + m] == bad[i]:
-                _record(counter, out_entry, out_pos, out_score, e, i, s)
-
-
 @njit(cache=True, nogil=True, parallel=True)
 def scan_slices(codes, windows, idx, bad, threshold, length, slice_start, slice_offset, slice_len, table_start,
                 tables, out_entry, out_pos, out_score, counter):
@@ -106,7 +80,7 @@ def scan_slices(codes, windows, idx, bad, threshold, length, slice_start, slice_
                 for sl in range(slice_start[e], slice_start[e + 1]):
                     s += tables[table_start[sl] + idx[slice_len[sl] - 1, i + slice_offset[sl]]]
                 if s >= T and bad[i + m] == bad[i]:
-                    _record(counter, out_entry, out_pos, out_score, e, i, s)
+                    record_hit(counter, out_entry, out_pos, out_score, e, i, s)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -165,7 +139,7 @@ def scan_lookahead(codes, windows, threshold, length, slice_start, slice_offset,
                         ok = False
                         break
                 if ok and _clean(codes, i, m):
-                    _record(counter, out_entry, out_pos, out_score, e, i, s)
+                    record_hit(counter, out_entry, out_pos, out_score, e, i, s)
 
 
 @njit(cache=True, nogil=True)
@@ -203,7 +177,33 @@ def scan_index(codes, windows, idx, idx_q, q, bad, threshold, length, slice_star
                 s = _score_lookahead(idx, w, T, slice_start[e], slice_start[e + 1], slice_offset, slice_len,
                                      table_start, bound, tables)
                 if s >= T and bad[w + m] == bad[w]:
-                    _record(counter, out_entry, out_pos, out_score, e, w, s)
+                    record_hit(counter, out_entry, out_pos, out_score, e, w, s)
+
+
+def _by_index(plan, codes, windows, idx, bad, out):
+    index = plan.index
+    scan_index(codes, windows, idx, gram_codes(codes, index.q), index.q, bad, plan.threshold, plan.length,
+               plan.slice_start, plan.slice_offset, plan.slice_len, plan.table_start, plan.bound, plan.tables,
+               index.gram_start, index.gram_entry, *out)
+
+
+def _by_naive(plan, codes, windows, idx, bad, out):
+    scan_naive(codes, windows, bad, plan.threshold, plan.length, plan.units_flat, plan.units_start, *out)
+
+
+def _by_slices(plan, codes, windows, idx, bad, out):
+    scan_slices(codes, windows, idx, bad, plan.threshold, plan.length, plan.natural_start, plan.natural_offset,
+                plan.natural_len, plan.natural_table, plan.tables, *out)
+
+
+def _by_lookahead(plan, codes, windows, idx, bad, out):
+    scan_lookahead(codes, windows, plan.threshold, plan.length, plan.slice_start, plan.slice_offset, plan.slice_len,
+                   plan.table_start, plan.bound, plan.tables, *out)
+
+
+#: Each CPU variant's kernel call: (plan, codes, windows, indices, bad letters, (entry, start, score,
+#: counter) arrays out). The look-ahead reads the letters themselves (no indices).
+KERNELS = {"index": _by_index, "naive": _by_naive, "slices": _by_slices, "lookahead": _by_lookahead}
 
 
 def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
@@ -224,30 +224,14 @@ def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
         # a handful of matrices: the index pass and gram codes cost more than the windows they skip
         # (bench/scan.py), and the plan opened their look-ahead with a 7-column slice
         variant = "lookahead"
+    idx = bad = None
     if variant != "lookahead":
         idx, bad = prepare(codes, max(slice_len, int(plan.natural_len.max()) if plan.natural_len.size else 1))
     while True:
-        out_entry = np.empty(capacity, np.int64)
-        out_pos = np.empty(capacity, np.int64)
-        out_score = np.empty(capacity, np.int64)
-        counter = np.zeros(1, np.int64)
-        if variant == "index":
-            index = plan.index
-            scan_index(codes, windows, idx, gram_codes(codes, index.q), index.q, bad, plan.threshold, plan.length,
-                       plan.slice_start, plan.slice_offset, plan.slice_len, plan.table_start, plan.bound,
-                       plan.tables, index.gram_start, index.gram_entry, out_entry, out_pos, out_score, counter)
-        elif variant == "naive":
-            scan_naive(codes, windows, bad, plan.threshold, plan.length, plan.units_flat, plan.units_start,
-                       out_entry, out_pos, out_score, counter)
-        elif variant == "slices":
-            scan_slices(codes, windows, idx, bad, plan.threshold, plan.length, plan.natural_start,
-                        plan.natural_offset, plan.natural_len, plan.natural_table, plan.tables, out_entry, out_pos,
-                        out_score, counter)
-        else:
-            scan_lookahead(codes, windows, plan.threshold, plan.length, plan.slice_start, plan.slice_offset,
-                           plan.slice_len, plan.table_start, plan.bound, plan.tables, out_entry, out_pos, out_score,
-                           counter)
-        found = int(counter[0])
+        out = (np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(capacity, np.int64),
+               np.zeros(1, np.int64))
+        KERNELS[variant](plan, codes, windows, idx, bad, out)
+        found = int(out[3][0])
         if found <= capacity:
-            return out_entry[:found], out_pos[:found], out_score[:found]
+            return out[0][:found], out[1][:found], out[2][:found]
         capacity = found + (found >> 2) + 1024

@@ -231,6 +231,6 @@ def to_frame(hits, motifs, names, *, qvalues=True):
 
 
 def _bits(pssm) -> int:
-    from ..motif._integer import grid_bits
+    from ..motif import Grid
 
-    return grid_bits(pssm.scores)
+    return Grid.of(pssm).bits

@@ -1,249 +1,43 @@
-"""SCAN and MULTIPLESCAN: the binding sites of many motifs in many sequences, on both strands.
+"""SCAN and MULTIPLESCAN: the hits of many motifs in many sequences, on both strands, chunk by chunk.
 
-How a scan runs:
+How a scan runs, once its setup is made (:func:`._setup.prepare`: thresholds, plan, distributions):
 
-1. Each motif's score threshold: by default the exact threshold of P-value ``pvalue`` (the smallest
-   score whose P-value is at most ``pvalue``, from the motif's exact score distribution: the number
-   ``bioaccel motif threshold`` prints), or the score ``threshold`` given. A motif is scanned on the
-   forward strand and, as its reverse complement, on the reverse strand; under a background that is
-   not strand-symmetric the reverse complement gets its own threshold and P-values.
-2. The sequences are read in chunks that overlap by the longest motif less one letter (a window lies
-   whole in exactly one chunk), so memory is bounded by the chunk size whatever the genome's length,
-   and every chunk is scanned on every core (:mod:`._cpu`) or on the GPU (:mod:`._gpu`).
-   Windows holding a letter other than A, C, G, T/U are skipped, as FIMO skips them (MOODS 1.9.4 skips
-   them too, but misses hits of motifs shorter than its window that end at an N or a sequence's end).
-3. Hits are priced in batches: each hit's exact P-value (:mod:`._pvalues`); at the end, each
+1. The sequences are read in chunks that overlap by the longest motif less one letter
+   (:mod:`._sequences`), so memory is bounded by the chunk size whatever the genome's length, and every
+   chunk is scanned on every core (:mod:`._cpu`) or on the GPU (:mod:`._gpu`), the backend's scanner
+   taken from :data:`SCANNERS`. Windows holding a letter other than A, C, G, T/U are skipped, as FIMO
+   skips them (MOODS 1.9.4 skips them too, but misses hits of motifs shorter than its window that end at
+   an N or a sequence's end).
+2. Hits are priced in batches: each hit's exact P-value (:mod:`._pvalues`); at the end, each
    motif's q-values (Benjamini-Hochberg over every window scored on every strand scanned, as FIMO
    counts tests; windows that were not hits count as P = 1).
 
-Scores are integer sums on the motif's grid (:mod:`._integer`), so every variant, on the CPU and the
-GPU, reports the same hits with the same scores; the score is shown in the motif's own units.
+Scores are integer sums on the motif's grid (:class:`bioaccel.motif.Grid`), so every variant, on the
+CPU and the GPU, reports the same hits with the same scores; the score is shown in the motif's own
+units.
 """
 import collections
-import dataclasses
 import math
-import os
-import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
-from ..inputs.chunks import CHUNK, read_chunks, split_codes
 from ..runtime.parallel import threads as using_threads
-from ..inputs.fasta import as_records
-from ..motif._exact import Grid, exact_thresholds
+from ._defaults import CHUNK_SIZE, MAX_STORED_HITS
 from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
-from ._plan import FEW, ScanPlan, layouts
-from ._bounds import PriceBounds
 from ._price import FLOOR_MARGIN, price, price_best
-from ._pvalues import PriceCache
+from ._sequences import chunks, read_ahead, valid_windows
 from ._variants import SCAN_VARIANTS
 
-DEFAULT_PVALUE = 1e-4
-#: FIMO's default for --max-stored-hits.
-MAX_STORED_HITS = 100_000
 #: Hits priced (P-values) together: each motif's distinct scores in one search.
 PRICE_BATCH = 1 << 22
 #: Batches waiting for their P-values while the scan goes on (each up to PRICE_BATCH hits, ~250 MB):
 #: enough to cover the first batch's searches (3.7 s on an H100 machine's 16 cores for every JASPAR 2024
 #: CORE matrix, while the GPU scans a batch in 0.3-0.4 s), so the scan does not wait for them.
 IN_FLIGHT = 10
-#: Chunks read ahead on a thread of their own (each ~4 MB of codes).
-READ_AHEAD = 2
-MAX_SLICE = 8
 
-
-@dataclass
-class ScanSetup:
-    """What a scan of these motifs needs before the first letter: the motifs, each one's threshold
-    (``thresholds[k]``: a :class:`~._result.Threshold`, or the score given), the :class:`ScanPlan`
-    of the entries that can be hit, and each entry's score distribution for P-values."""
-
-    motifs: list
-    thresholds: list
-    plan: ScanPlan
-    strands: tuple
-    grids: list = field(default_factory=list)
-    #: distribution of (motif k, strand s): dist_index[k, s] into ``dists``, (Grid, Background) pairs
-    dist_index: np.ndarray = None
-    dists: list = field(default_factory=list)
-    inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
-    priced: PriceCache = None                       # the P-values priced so far
-    bounds: PriceBounds = None                      # certified bounds on them, made when asked for
-
-    @property
-    def longest(self) -> int:
-        return max((m.length for m in self.motifs), default=1)
-
-
-def _strand_symmetric(background) -> bool:
-    f = background.letter_frequencies
-    close = lambda a, b: abs(a - b) <= 1e-8 + 1e-5 * abs(b)     # noqa: E731 -- np.isclose, 20 times faster
-    return background.order == 0 and close(f[0], f[3]) and close(f[1], f[2])
-
-
-def _grid_value(threshold, grid):
-    """A Threshold's score as a grid value (exact: the score is a grid value / 2**bits), None if no
-    word reaches it."""
-    if not math.isfinite(threshold.score):
-        return None
-    return int(round(threshold.score * 2.0 ** grid.bits))
-
-
-def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1), slice_length=4) -> ScanSetup:
-    """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions.
-
-    >>> from bioaccel.motif import PSSM
-    >>> setup = prepare([PSSM(np.eye(4)[:2])], pvalue=0.1)
-    >>> setup.thresholds[0].score, setup.plan.entries
-    (2.0, 2)
-    """
-    motifs = list(motifs)
-    grids = [Grid.of(m) for m in motifs]
-    rc = [m.reverse_complement() if 1 in strands and not _strand_symmetric(m.background) else None
-          for m in motifs]
-    laid_out = None
-    if threshold is None:
-        asked = [(m, pvalue) for m in motifs] + [(r, pvalue) for r in rc if r is not None]
-        if len(motifs) > FEW:            # (fewer entries open with a table of their own: see ScanPlan.build)
-            # the searches run without the GIL on every core; meanwhile this thread builds the plan's
-            # tables (0.4 s of Python for all 2,346 JASPAR 2024 CORE matrices on an H100 machine)
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                searching = pool.submit(exact_thresholds, asked)
-                laid_out = layouts(grids, strands, slice_length)
-                found = searching.result()
-        else:
-            found = exact_thresholds(asked) if asked else []
-        forward = found[:len(motifs)]
-        reverse = iter(found[len(motifs):])
-        cuts, shown = [], []
-        for m, g, r, t in zip(motifs, grids, rc, forward):
-            t_rc = next(reverse) if r is not None else t
-            cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
-            shown.append(t)
-    else:
-        cuts = [g.admits(threshold) for g in grids]
-        shown = [float(threshold)] * len(motifs)
-    plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands, layouts=laid_out)
-    dist_index = np.zeros((len(motifs), 2), dtype=np.int64)
-    dists = []
-    for k, (m, g, r) in enumerate(zip(motifs, grids, rc)):
-        dist_index[k, 0] = len(dists)
-        dists.append((g, m.background))
-        if r is None:
-            dist_index[k, 1] = dist_index[k, 0]
-        else:
-            dist_index[k, 1] = len(dists)
-            dists.append((Grid.of(r), m.background))
-    setup = ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
-    setup.bounds = PriceBounds(setup)
-    return setup
-
-
-# ---- sequences ----------------------------------------------------------------------------------------
-
-def _is_path(sequences) -> bool:
-    if isinstance(sequences, os.PathLike):
-        return True
-    return isinstance(sequences, str) and (sequences == "-" or os.path.isfile(sequences))
-
-
-def chunks(sequences, *, size=CHUNK, overlap=0):
-    """The chunks of ``sequences``: a FASTA file (path, ``-`` for standard input), or what
-    :func:`bioaccel.inputs.fasta.as_records` takes (strings, records, (id, sequence) pairs). Empty
-    sequences have no chunks."""
-    if _is_path(sequences):
-        yield from read_chunks(os.fspath(sequences), size=size, overlap=overlap, allow_empty=True)
-        return
-    for record in as_records(sequences):
-        yield from split_codes(record.id, record.description, record.codes, size=size, overlap=overlap)
-
-
-def read_ahead(source, depth=READ_AHEAD):
-    """The chunks of ``source`` (an iterator of :class:`~bioaccel.inputs.chunks.Chunk`), read on a
-    thread of their own up to ``depth`` ahead, each with its own copy of its codes (the reader reuses
-    its buffer): reading 100 Mb of FASTA took 1.4-2 s of the scan's host thread on an H100 machine.
-    An error of the reader is raised here, where the chunk it stopped would have come.
-
-    >>> from bioaccel.inputs.chunks import split_codes
-    >>> [c.start for c in read_ahead(split_codes("r", "", np.arange(7), size=3))]
-    [0, 3, 6]
-    """
-    done = object()
-    ready = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def put(item):
-        while not stop.is_set():
-            try:
-                ready.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                pass
-        return False
-
-    def work():
-        try:
-            for chunk in source:
-                if not put(dataclasses.replace(chunk, codes=chunk.codes.copy())):
-                    return
-            put(done)
-        except BaseException as exc:       # noqa: BLE001 -- handed to the consumer, raised there
-            put(exc)
-
-    reader = threading.Thread(target=work, name="bioaccel-read", daemon=True)
-    reader.start()
-    try:
-        while True:
-            item = ready.get()
-            if item is done:
-                return
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-    finally:
-        stop.set()
-        reader.join()
-
-
-def valid_windows(codes, windows, lengths) -> np.ndarray:
-    """For each length m of ``lengths``: how many of the first ``windows`` windows of m letters of
-    ``codes`` hold only A, C, G, T (the windows a scan tests).
-
-    >>> from bioaccel.inputs.alphabet import encode
-    >>> valid_windows(encode("ACGNACGT"), 8, np.array([1, 3])).tolist()     # runs of 3 and 4 letters
-    [7, 3]
-    """
-    return _valid_windows(codes, int(windows), np.asarray(lengths, np.int64))
-
-
-@njit(cache=True, nogil=True)
-def _valid_windows(codes, windows, lengths):
-    # one pass over the runs of A, C, G, T without the GIL: NumPy's six passes over each chunk (compare,
-    # pad, cast, diff, ...) held the scan's host thread 0.7 s in 100 Mb (an H100 machine)
-    out = np.zeros(lengths.shape[0], np.int64)
-    n = codes.shape[0]
-    i = 0
-    while i < n:
-        if codes[i] > 3:
-            i += 1
-            continue
-        start = i
-        while i < n and codes[i] <= 3:
-            i += 1
-        if start >= windows:                    # the runs from here on start no window tested
-            break
-        for k in range(lengths.shape[0]):       # window starts in the run [start, i): [start, last)
-            last = min(i - lengths[k] + 1, windows)
-            if last > start:
-                out[k] += last - start
-    return out
-
-
-# ---- the scan -----------------------------------------------------------------------------------------
 
 @dataclass
 class ScanState:
@@ -267,6 +61,36 @@ class ScanState:
             self.cut = min(self.cut, cut)
 
 
+class _CpuScanner:
+    """A chunk scanned on every core (:func:`._cpu.scan_chunk`), done on submission."""
+
+    def __init__(self, plan, variant):
+        self.plan, self.variant = plan, variant
+
+    def submit(self, codes, windows):
+        from ._cpu import scan_chunk
+
+        found = scan_chunk(self.plan, codes, windows, self.variant)
+        return lambda: found
+
+    def withhold_below(self, floor) -> None:
+        pass                    # the CPU kernels keep every hit: _Found.add holds them to the floor
+
+    def take_withheld(self) -> int:
+        return 0
+
+
+def _gpu_scanner(plan, variant):
+    from ._gpu import GpuScanner           # CuPy loads with the first GPU scan
+
+    return GpuScanner(plan, variant)
+
+
+#: Each backend's scanner of chunks: (plan, variant) -> an object with ``submit``, ``withhold_below``
+#: and ``take_withheld`` (see :class:`Scanner`).
+SCANNERS = {"cpu": _CpuScanner, "gpu": _gpu_scanner}
+
+
 class Scanner:
     """Scans chunks with one backend and variant: ``submit(codes, windows)`` starts a chunk and returns
     a function that gives its hits ``(entry, start, units)``. On the GPU the scan runs while the host
@@ -276,22 +100,13 @@ class Scanner:
         self.plan = plan
         self.backend = backend
         self.variant = variant
-        self._gpu = None
-        if backend == "gpu" and plan.entries:
-            from ._gpu import GpuScanner
-
-            self._gpu = GpuScanner(plan, variant)
+        self._engine = SCANNERS[backend](plan, variant) if plan.entries else None
 
     def submit(self, codes, windows):
-        if self.plan.entries == 0:
+        if self._engine is None:
             empty = np.zeros(0, np.int64)
             return lambda: (empty, empty, empty)
-        if self.backend == "gpu":
-            return self._gpu.submit(codes, windows)
-        from ._cpu import scan_chunk
-
-        found = scan_chunk(self.plan, codes, windows, self.variant)
-        return lambda: found
+        return self._engine.submit(codes, windows)
 
     def scan(self, codes, windows):
         return self.submit(codes, windows)()
@@ -299,12 +114,12 @@ class Scanner:
     def withhold_below(self, floor) -> None:
         """Hits of entry e scoring below ``floor[e]`` only counted from now on, where the backend can
         (the GPU's ``fused`` kernels: :meth:`._gpu.GpuScanner.withhold_below`)."""
-        if self._gpu is not None:
-            self._gpu.withhold_below(floor)
+        if self._engine is not None:
+            self._engine.withhold_below(floor)
 
     def take_withheld(self) -> int:
         """How many hits were withheld since the last call."""
-        return self._gpu.take_withheld() if self._gpu is not None else 0
+        return self._engine.take_withheld() if self._engine is not None else 0
 
 
 def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
@@ -318,7 +133,7 @@ def _hits_of_chunk(setup, chunk, sequence, entry, pos, units, words):
                             chunk.start, sequence, words))
 
 
-def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK,
+def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, chunk_size=CHUNK_SIZE,
                  state=None, on_chunk=None, batch=PRICE_BATCH, best=None):
     """Yield the hits of ``sequences`` in priced batches (:class:`Hits`, P-values filled, q-values not),
     in sequence order (by start, then motif and strand). ``state`` (a :class:`ScanState`) collects
@@ -378,7 +193,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                 state.drop(scanner.take_withheld())
         if found.count:
             # a scan of one batch prices every hit: its P-values are then those of the same motifs scanned in
-            # any groups (the batch layer's, scan/_jobs.py), since which values a search answers
+            # any groups (the batch layer's, scan/_work.py), since which values a search answers
             # together moves the last bits of a sum (and a bound's grid)
             priced.append(pricing.submit(_priced, setup, found.take(), threads, state, best, state.bound_cut,
                                          batches > 0))
@@ -481,6 +296,7 @@ def bound_floor(setup, state, pending, best):
 
     >>> from bioaccel.motif import PSSM
     >>> from bioaccel.scan._hits import Hits
+    >>> from bioaccel.scan._setup import prepare
     >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1, strands=(0,))
     >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits
     >>> hits = Hits(np.zeros(50, np.int32), np.zeros(50, np.int8), np.zeros(50, np.int32), np.arange(50),
@@ -516,6 +332,3 @@ def collect(setup, sequences, *, max_stored_hits=MAX_STORED_HITS, qvalues=True, 
     if qvalues:
         add_qvalues(hits, state.tests)
     return hits.take(hits.fimo_order()), state
-
-
-# ---- the API ------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from ..motif._exact import Grid
+from ..motif import Grid
 
 
 def slice_bounds(m, length):

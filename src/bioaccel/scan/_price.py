@@ -1,6 +1,6 @@
 """Pricing a batch of scan hits: each hit's exact P-value, on every core.
 
-Values priced before are looked up (:class:`._pvalues.PriceCache`). The rest are grouped by score
+Values priced before are looked up (:class:`PriceCache`). The rest are grouped by score
 distribution (motif x strand), and each group's distinct values answered by one meet-in-the-middle
 search (:func:`._pvalues.hit_pvalues`), the groups on a pool of threads (the searches release the
 GIL), costliest first: over a genome most of the time goes to a few dozen matrices of 16 columns and
@@ -33,7 +33,7 @@ def price(setup, hits, threads=0) -> None:
     """Fill ``hits.pvalue`` (see the module's docstring); ``threads``: 0 for all cores.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> from bioaccel.scan._hits import Hits
     >>> setup = prepare([PSSM(np.eye(4)[:2])], threshold=2)
     >>> hits = Hits.empty(1)
@@ -64,7 +64,7 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
     the hits and on what was priced before, never on timing.
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._pipeline import prepare
+    >>> from bioaccel.scan._setup import prepare
     >>> from bioaccel.scan._hits import Hits
     >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
     >>> units = np.repeat([3, 2, 1], [2, 8, 40]) << setup.grids[0].bits
@@ -252,3 +252,82 @@ def _known_floor(setup, d, theta) -> float:
     known, known_p = setup.priced.known[d]
     at_least = known_p >= theta
     return float(known[at_least].max()) if at_least.any() else -np.inf
+
+
+# ---- the P-values a scan has already computed -------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _look_up(start, known, known_p, dist, units):
+    """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
+    distribution d, NaN (and ``missing``) where its value is not there yet."""
+    return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _look_up_of(start, known, known_p, motif, strand, dist_index, units):
+    """:func:`_look_up` of hits of distributions ``dist_index[motif, strand]`` (``motif`` itself when
+    ``dist_index`` has no columns), the index read here rather than gathered by NumPy first."""
+    out = np.empty(motif.shape[0], np.float64)
+    missing = np.zeros(motif.shape[0], np.bool_)
+    for i in prange(motif.shape[0]):
+        d = motif[i] if dist_index.shape[1] == 0 else dist_index[motif[i], strand[i]]
+        lo, hi = start[d], start[d + 1]
+        a, b = lo, hi
+        while a < b:
+            mid = (a + b) // 2
+            if known[mid] < units[i]:
+                a = mid + 1
+            else:
+                b = mid
+        if a < hi and known[a] == units[i]:
+            out[i] = known_p[a]
+        else:
+            out[i] = np.nan
+            missing[i] = True
+    return out, missing
+
+
+class PriceCache:
+    """The P-values priced so far, per distribution (a genome's later hits mostly repeat earlier
+    scores): looked up for a whole batch at once on every core; at most ``cap`` values a distribution.
+
+    >>> cache = PriceCache(2)
+    >>> cache.add(1, np.array([5, 9]), np.array([0.5, 0.1]))
+    >>> p, missing = cache.look_up(np.array([1, 1, 0]), np.array([9, 7, 9]))
+    >>> p[0].item(), missing.tolist()
+    (0.1, [False, True, True])
+    """
+
+    def __init__(self, distributions: int, cap: int = 1 << 20):
+        self.known = [(np.zeros(0, np.int64), np.zeros(0)) for _ in range(distributions)]
+        self.cap = cap
+        self._packed = None
+
+    def add(self, d, units, pvalues) -> None:
+        """Remember P-values ``pvalues`` of grid values ``units`` (new ones) of distribution d."""
+        known, known_p = self.known[d]
+        if known.size + units.size > self.cap:
+            return
+        merged = np.concatenate([known, units])
+        order = np.argsort(merged, kind="stable")
+        self.known[d] = merged[order], np.concatenate([known_p, pvalues])[order]
+        self._packed = None
+
+    def clear(self) -> None:
+        self.__init__(len(self.known), self.cap)
+
+    def _tables(self):
+        if self._packed is None:
+            start = np.zeros(len(self.known) + 1, np.int64)
+            start[1:] = np.cumsum([k.size for k, _ in self.known])
+            self._packed = (start, np.concatenate([k for k, _ in self.known]),
+                            np.concatenate([p for _, p in self.known]))
+        return self._packed
+
+    def look_up(self, dist, units):
+        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
+        return _look_up(*self._tables(), np.asarray(dist, np.int64), np.asarray(units, np.int64))
+
+    def look_up_hits(self, dist_index, hits):
+        """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
+        return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)

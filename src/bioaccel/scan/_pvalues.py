@@ -6,8 +6,9 @@ the tolerance of :func:`._integer.score_to_units`, so ``s`` counts the hit's own
 that tie with it).
 
 All the distinct scores of one motif's hits are answered by one meet-in-the-middle search
-(:func:`tails_at`): the last columns' words are tabulated and sorted once (as for thresholds), a
-depth-first search over the first columns, pruned below the smallest score asked about, adds each
+(:func:`tails_at`): the last columns' words are tabulated and sorted once (as for thresholds), the
+word search of :func:`bioaccel.motif.tails.search_prefixes` over the first columns (the one thresholds
+use), pruned below the smallest score asked about, adds each
 prefix's share to every score at once (per suffix word, or per score by binary search, whichever is
 fewer steps), and a subtree whose every completion scores above every score asked about is added
 whole. Nothing is listed or sorted, so memory is the suffix table's. The answers are exact.
@@ -21,9 +22,10 @@ grid of about :data:`BOUND_CELLS` cells instead: certified upper bounds (the rep
 below the true P-value), within a relative 1e-4 or so of it; the hits say so (``exact`` False).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..motif._exact_kernels import _ceil_shift, _first_above, _max_remainder, grid_dp, split_point, suffix_table
+from ..motif.tails import first_above, search_prefixes, split_point, suffix_table, visitor
+from ._coarse import bounded_tails, words_at_least
 
 NODE_CAP = 50_000_000      # search steps (nodes, words binned, scores looked up) per motif before
                            # the grid bound is used: about a second
@@ -58,7 +60,7 @@ def _bucket_starts(sB, shift):
 
 @njit(cache=True, nogil=True)
 def _first_above_bucketed(sB, start, shift, x):
-    """:func:`._exact_kernels._first_above` of the sorted ``sB`` through its buckets
+    """:func:`bioaccel.motif.tails.first_above` of the sorted ``sB`` through its buckets
     (:func:`_bucket_starts`): one bucket's few scores searched instead of all (the same index)."""
     n = sB.shape[0]
     if x < sB[0]:
@@ -66,7 +68,7 @@ def _first_above_bucketed(sB, start, shift, x):
     if x >= sB[n - 1]:
         return n
     b = (x - sB[0]) >> shift
-    return start[b] + _first_above(sB[start[b]:start[b + 1]], x)
+    return start[b] + first_above(sB[start[b]:start[b + 1]], x)
 
 
 #: Under the uniform background a leaf's words are counted bin by bin by a walk over the suffixes
@@ -75,125 +77,82 @@ def _first_above_bucketed(sB, start, shift, x):
 MERGE_RATIO = 16
 
 
-@njit(cache=True, nogil=True)
-def _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, count_only, merge_ratio):
-    """The depth-first search of :func:`tails_at` over the first ``h`` columns: (mass, acc, ok), ok
-    False past ``node_cap`` nodes. With ``count_only`` the leaves' work (adding to ``mass`` and
-    ``acc``) is skipped; the nodes counted are the same, since no count depends on that work. With
-    ``wk`` > 0 (the uniform background) every suffix weighs ``wk`` and the tail from index i is
-    (n - i) wk, exactly the values of ``pB`` and ``tB``, computed instead of read (``pB`` and ``tB``
-    are then not used): two of the three tables a leaf reads at random, 16 MB a long motif, stay out
-    of the caches that 16 searches share."""
-    m = Q.shape[0]
+@visitor("bioaccel.scan.tails_given")
+def _bin_leaf(search, state, t, nc, w, whole):
+    """The visitor of :func:`tails_given`'s search (:func:`bioaccel.motif.tails.search_prefixes`): a
+    leaf adds its suffixes' weights to the scores' bins (``mass[b]``: the words scoring in
+    [v[b-1], v[b]); ``whole``, the search's sum of the words reaching every score: >= v[K-1]) or
+    tails (``acc``), and returns the steps that cost. With ``count_only`` the leaves' work is skipped;
+    the steps counted are the same, since no count depends on that work. With ``wk`` > 0 (the uniform
+    background) every suffix weighs ``wk`` and the tail from index i is (n - i) wk, exactly the values
+    of ``pB`` and ``tB``, computed instead of read (``pB`` and ``tB`` are then not used): two of the
+    three tables a leaf reads at random, 16 MB a long motif, stay out of the caches that 16 searches
+    share."""
+    v, sB, pB, tB, wk, start, shift, count_only, merge_ratio, log_k, log_b, mass, acc = state
     K = v.shape[0]
     nB = sB.shape[0]
-    mass = np.zeros(K + 1, np.float64)     # mass[b]: words scoring in [v[b-1], v[b]) (b = K: >= v[K-1])
-    acc = np.zeros(K, np.float64)          # tails added query by query
-    rmax = np.zeros(m + 1, np.int64)
-    rmin = np.zeros(m + 1, np.int64)
-    for j in range(m - 1, -1, -1):
-        rmax[j] = rmax[j + 1] + Q[j].max()
-        rmin[j] = rmin[j + 1] + Q[j].min()
-    low = v[0]
-    top = v[K - 1]
-    log_k = 1 + int(np.log2(K + 1))       # binary search steps over the scores, over the suffixes
-    log_b = 1 + int(np.log2(nB + 1))
-    nodes = 0
-    letters = np.zeros(h + 1, np.int64)
-    ps = np.zeros(h + 1, np.int64)
-    pw = np.ones(h + 1)
-    pc = np.zeros(h + 1, np.int64)
-    j = 0
-    while j >= 0:
-        if letters[j] > 3:
-            j -= 1
-            if j >= 0:
-                letters[j] += 1
-            continue
-        nodes += 1
-        if nodes > node_cap:
-            return mass, acc, False
-        x = letters[j]
-        t = ps[j] + Q[j, x]
-        ctx = pc[j]
-        nc = (ctx * 4 + x) % transition.shape[0]
-        if j < order:
-            w = initial[nc] if j + 1 == order else 1.0
+    i_lo = _first_above_bucketed(sB, start, shift, v[0] - 1 - t)   # the first suffix reaching the lowest
+    k_lo = first_above(v, t + sB[0])          # scores up to v[k_lo - 1]: every suffix reaches
+    k_hi = first_above(v, t + sB[nB - 1])     # scores from v[k_hi] on: out of reach
+    few_words = (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b
+    cost = nB - i_lo if few_words else k_hi - k_lo     # the budget counts as it always has
+    if count_only:
+        return cost, whole
+    if wk > 0.0 and (nB - i_lo) <= (k_hi - k_lo) * merge_ratio:
+        if i_lo < nB:
+            # every word weighs w wk: count the words of each bin, walking the suffixes up to each score
+            # in turn (a loop whose branch is nearly always taken, where stepping the bin word by word
+            # mispredicted); the sums are of multiples of 4**-m below 2**53 of them, exact either way,
+            # so the same bits
+            ww = w * wk
+            i = i_lo
+            prev = i_lo
+            for k in range(first_above(v, t + sB[i_lo]), k_hi):
+                target = v[k] - t              # some suffix reaches it: k < k_hi
+                while sB[i] < target:
+                    i += 1
+                mass[k] += (i - prev) * ww     # v[k-1] <= score < v[k]
+                prev = i
+            if k_hi < K:
+                mass[k_hi] += (nB - prev) * ww
+            else:
+                whole += (nB - prev) * ww
+    elif few_words:                            # few words: each to its bin
+        # the suffixes' scores rise with i, so their bins do: a word's bin is found by stepping on from
+        # the last word's, a binary search only past a few steps
+        b = first_above(v, t + sB[i_lo]) if i_lo < nB else K
+        for i in range(i_lo, nB):
+            s = t + sB[i]
+            steps = 0
+            while b < K and v[b] <= s:
+                b += 1
+                steps += 1
+                if steps == 4:
+                    b += first_above(v[b:], s)
+                    break
+            if b < K:
+                mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
+            else:
+                whole += w * (wk if wk > 0.0 else pB[nc, i])
+    else:                                      # few scores: each by binary search
+        if k_lo < K:
+            mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
         else:
-            w = pw[j] * transition[ctx, x]
-        if t + rmax[j + 1] < low:                       # no completion reaches the lowest score
-            letters[j] += 1
-            continue
-        if j + 1 >= order and t + rmin[j + 1] >= top:   # every completion reaches every score
-            mass[K] += w
-            letters[j] += 1
-            continue
-        if j == h - 1:
-            if h < order:       # a word shorter than the chain's order: the initial k-mer's marginal
-                rest = order - h
-                w = 0.0
-                for tail in range(1 << (2 * rest)):
-                    w += initial[(nc << (2 * rest)) | tail]
-            i_lo = _first_above_bucketed(sB, start, shift, low - 1 - t)   # the first suffix reaching low
-            k_lo = _first_above(v, t + sB[0])          # scores up to v[k_lo - 1]: every suffix reaches
-            k_hi = _first_above(v, t + sB[nB - 1])     # scores from v[k_hi] on: out of reach
-            few_words = (nB - i_lo) * log_k <= (k_hi - k_lo) * log_b
-            nodes += nB - i_lo if few_words else k_hi - k_lo   # the budget counts as it always has
-            if wk > 0.0 and (nB - i_lo) <= (k_hi - k_lo) * merge_ratio:
-                if not count_only and i_lo < nB:
-                    # every word weighs w wk: count the words of each bin, walking the suffixes up to
-                    # each score in turn (a loop whose branch is nearly always taken, where stepping
-                    # the bin word by word mispredicted); the sums are of multiples of 4**-m below
-                    # 2**53 of them, exact either way, so the same bits
-                    ww = w * wk
-                    i = i_lo
-                    prev = i_lo
-                    for k in range(_first_above(v, t + sB[i_lo]), k_hi):
-                        target = v[k] - t              # some suffix reaches it: k < k_hi
-                        while sB[i] < target:
-                            i += 1
-                        mass[k] += (i - prev) * ww     # v[k-1] <= score < v[k]
-                        prev = i
-                    mass[k_hi] += (nB - prev) * ww
-            elif few_words:                            # few words: each to its bin
-                if not count_only:
-                    # the suffixes' scores rise with i, so their bins do: a word's bin is found by
-                    # stepping on from the last word's, a binary search only past a few steps
-                    b = _first_above(v, t + sB[i_lo]) if i_lo < nB else K
-                    for i in range(i_lo, nB):
-                        s = t + sB[i]
-                        steps = 0
-                        while b < K and v[b] <= s:
-                            b += 1
-                            steps += 1
-                            if steps == 4:
-                                b += _first_above(v[b:], s)
-                                break
-                        mass[b] += w * (wk if wk > 0.0 else pB[nc, i])     # v[b-1] <= score < v[b]
-            else:                                      # few scores: each by binary search
-                if not count_only:
-                    mass[k_lo] += w * (nB * wk if wk > 0.0 else tB[nc, 0])
-                    i = -1
-                    for k in range(k_lo, k_hi):
-                        # the first suffix reaching v[k]: a few steps on from the last score's (the
-                        # scores rise, so does it; near in memory), else a look-up in the buckets
-                        target = v[k] - t
-                        steps = 0
-                        if i >= 0:
-                            while steps < 8 and i < nB and sB[i] < target:
-                                i += 1
-                                steps += 1
-                        if i < 0 or steps == 8:
-                            i = _first_above_bucketed(sB, start, shift, target - 1)
-                        acc[k] += w * ((nB - i) * wk if wk > 0.0 else tB[nc, i])
-            letters[j] += 1
-        else:
-            ps[j + 1] = t
-            pc[j + 1] = nc
-            pw[j + 1] = w
-            j += 1
-            letters[j] = 0
-    return mass, acc, True
+            whole += w * (nB * wk if wk > 0.0 else tB[nc, 0])
+        i = -1
+        for k in range(k_lo, k_hi):
+            # the first suffix reaching v[k]: a few steps on from the last score's (the scores rise, so
+            # does it; near in memory), else a look-up in the buckets
+            target = v[k] - t
+            steps = 0
+            if i >= 0:
+                while steps < 8 and i < nB and sB[i] < target:
+                    i += 1
+                    steps += 1
+            if i < 0 or steps == 8:
+                i = _first_above_bucketed(sB, start, shift, target - 1)
+            acc[k] += w * ((nB - i) * wk if wk > 0.0 else tB[nc, i])
+    return cost, whole
 
 
 @njit(cache=True, nogil=True)
@@ -212,7 +171,7 @@ def tails_at(Q, initial, transition, order, v, node_cap, suffix_columns):
 def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, merge_ratio):
     """:func:`tails_at` with the suffix table of columns h.. given: ``suffix_table``'s, or under the
     uniform background the sorted scores alone (:func:`uniform_suffix_scores`) and ``wk`` = 4**-(m - h),
-    each suffix's weight (see :func:`_search`); ``merge_ratio``: :data:`MERGE_RATIO` (0 to count every
+    each suffix's weight (see :func:`_bin_leaf`); ``merge_ratio``: :data:`MERGE_RATIO` (0 to count every
     leaf's words as before it, the tests' reference: the same bits)."""
     K = v.shape[0]
     tails = np.zeros(K, np.float64)
@@ -220,7 +179,7 @@ def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, m
         return tails, True
     if h == 0:      # order 0, at most suffix_columns columns: the table is every word
         for k in range(K):
-            i = _first_above(sB, v[k] - 1)
+            i = first_above(sB, v[k] - 1)
             tails[k] = (sB.shape[0] - i) * wk if wk > 0.0 else tB[0, i]
         return tails, True
     # buckets of about 4 suffixes on average, so a look-up reads one bucket, not log2(n) scattered scores
@@ -228,14 +187,18 @@ def tails_given(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, m
     while ((sB[sB.shape[0] - 1] - sB[0]) >> shift) >= max(sB.shape[0] // 4, 1):
         shift += 1
     start = _bucket_starts(sB, shift)
-    _, _, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, True, merge_ratio)
-    if not ok:
-        return tails, False
-    mass, acc, ok = _search(Q, initial, transition, order, v, node_cap, h, sB, pB, tB, wk, start, shift, False,
-                            merge_ratio)
-    if not ok:
-        return tails, False
-    running = mass[K]
+    top = np.array([v[K - 1]])
+    log_k = 1 + int(np.log2(K + 1))       # binary search steps over the scores, over the suffixes
+    log_b = 1 + int(np.log2(sB.shape[0] + 1))
+    for count_only in (True, False):       # the nodes counted first: a search over its budget never runs
+        mass = np.zeros(K, np.float64)
+        acc = np.zeros(K, np.float64)
+        state = (v, sB, pB, tB, wk, start, shift, count_only, merge_ratio, log_k, log_b, mass, acc)
+        ok, _, whole = search_prefixes(Q, h, initial, transition, order, v[0], top, node_cap,
+                                       "bioaccel.scan.tails_given", state)
+        if not ok:
+            return tails, False
+    running = whole
     for k in range(K - 1, -1, -1):
         tails[k] = running + acc[k]
         running += mass[k]
@@ -284,96 +247,17 @@ def uniform_suffix_table(Q, h):
     return scores, np.full((1, n), weight), tails
 
 
-@njit(cache=True, nogil=True)
-def _coarse(Q, span, cells):
-    """Q on a coarser grid of about ``cells`` cells over ``span`` units: (r, E, Q >> r, its best score),
-    each entry shifted right by r bits and E the most the shifts can lose in one word."""
-    r = 0
-    while (span >> r) > cells:
-        r += 1
-    q = Q >> r
-    ctop = 0
-    for j in range(Q.shape[0]):
-        ctop += q[j].max()
-    return r, _max_remainder(Q, r), q, ctop
-
-
-@njit(cache=True, nogil=True)
-def coarse_tails(Q, initial, transition, order, vlow, cells, wide=False):
-    """The tails of the coarse sum C on a grid of about ``cells`` cells over [vlow, top] (each entry
-    shifted right by r bits): (tail, base, r, E), tail[i] = P(C >= base + i) for i in [0, n) and tail[n]
-    the mass above every cell; a word's grid score lies in [C 2**r, C 2**r + E] (:func:`tail_cell`).
-    ``wide``: grid_dp on every core (millions of cells)."""
-    top = 0
-    for j in range(Q.shape[0]):
-        top += Q[j].max()
-    r, E, q, ctop = _coarse(Q, top - vlow, cells)
-    dist, base, lumped = grid_dp(q, initial, transition, order, (vlow - E) >> r, ctop + 1, wide)
-    n = dist.shape[0]
-    tail = np.zeros(n + 1, np.float64)
-    tail[n] = lumped
-    for i in range(n - 1, -1, -1):
-        tail[i] = tail[i + 1] + dist[i]
-    return tail, base, r, E
-
-
-@njit(cache=True, nogil=True)
-def tail_cell(v, slack, r, base, n):
-    """The cell of :func:`coarse_tails`' tail bounding P(S >= v): with ``slack`` = E an upper bound (a
-    word may reach v when C >= ceil((v - E) / 2**r)), with 0 a lower bound (it surely does when
-    C >= ceil(v / 2**r))."""
-    return min(max(_ceil_shift(v - slack, r) - base, 0), n)
-
-
-@njit(cache=True, nogil=True)
-def bounded_tails(Q, initial, transition, order, v, cells):
-    """Certified upper bounds on P(S >= v[k]) from one coarse grid of about ``cells`` cells (each
-    entry shifted right by r bits), and the largest relative gap to the matching lower bounds."""
-    K = v.shape[0]
-    out = np.zeros(K, np.float64)
-    if K == 0:
-        return out, 0.0
-    tail, base, r, E = coarse_tails(Q, initial, transition, order, v[0], cells, True)
-    n = tail.shape[0] - 1
-    gap = 0.0
-    for k in range(K):
-        hi_i = tail_cell(v[k], E, r, base, n)
-        lo_i = tail_cell(v[k], 0, r, base, n)
-        out[k] = tail[hi_i]
-        if out[k] > 0:
-            gap = max(gap, (tail[hi_i] - tail[lo_i]) / out[k])
-    return out, gap
-
-
-@njit(cache=True, nogil=True)
-def words_at_least(Q, low):
-    """An upper bound on how many words score at least ``low``: 4**m x P(score >= low) for uniformly
-    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63)."""
-    m = Q.shape[0]
-    top = 0
-    bottom = 0
-    for j in range(m):
-        top += Q[j].max()
-        bottom += Q[j].min()
-    if low > top:
-        return 0.0
-    r, E, q, ctop = _coarse(Q, top - bottom, 65536)
-    uniform = np.full((1, 4), 0.25)
-    dist, base, lumped = grid_dp(q, np.ones(1), uniform, 0, (low - E) >> r, ctop + 1)
-    return (dist.sum() + lumped) * 4.0 ** m
-
-
 #: Past this many words above the lowest score asked about, the exact search is not tried (it would
 #: pass ``NODE_CAP``): the motif's P-values are bounds from the start.
 WORDS_CAP = 1e9
 
 
 def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS, merge_ratio=MERGE_RATIO):
-    """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`._exact.Grid`) under
+    """P-values of hits scoring ``units`` (grid values) on ``grid`` (a :class:`bioaccel.motif.Grid`) under
     ``background``: (pvalues in the order of ``units``, exact, largest relative gap when not exact).
 
     >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.motif._exact import Grid
+    >>> from bioaccel.motif import Grid
     >>> pssm = PSSM(np.eye(4)[:2])
     >>> g = Grid.of(pssm)
     >>> p, exact, _ = hit_pvalues(g, pssm.background, [2 << g.bits, 1 << g.bits])
@@ -403,80 +287,3 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
     return np.minimum(tails[where], 1.0), bool(ok), float(gap)
 
 
-# ---- the P-values a scan has already computed -------------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def _look_up(start, known, known_p, dist, units):
-    """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
-    distribution d, NaN (and ``missing``) where its value is not there yet."""
-    return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _look_up_of(start, known, known_p, motif, strand, dist_index, units):
-    """:func:`_look_up` of hits of distributions ``dist_index[motif, strand]`` (``motif`` itself when
-    ``dist_index`` has no columns), the index read here rather than gathered by NumPy first."""
-    out = np.empty(motif.shape[0], np.float64)
-    missing = np.zeros(motif.shape[0], np.bool_)
-    for i in prange(motif.shape[0]):
-        d = motif[i] if dist_index.shape[1] == 0 else dist_index[motif[i], strand[i]]
-        lo, hi = start[d], start[d + 1]
-        a, b = lo, hi
-        while a < b:
-            mid = (a + b) // 2
-            if known[mid] < units[i]:
-                a = mid + 1
-            else:
-                b = mid
-        if a < hi and known[a] == units[i]:
-            out[i] = known_p[a]
-        else:
-            out[i] = np.nan
-            missing[i] = True
-    return out, missing
-
-
-class PriceCache:
-    """The P-values priced so far, per distribution (a genome's later hits mostly repeat earlier
-    scores): looked up for a whole batch at once on every core; at most ``cap`` values a distribution.
-
-    >>> cache = PriceCache(2)
-    >>> cache.add(1, np.array([5, 9]), np.array([0.5, 0.1]))
-    >>> p, missing = cache.look_up(np.array([1, 1, 0]), np.array([9, 7, 9]))
-    >>> p[0].item(), missing.tolist()
-    (0.1, [False, True, True])
-    """
-
-    def __init__(self, distributions: int, cap: int = 1 << 20):
-        self.known = [(np.zeros(0, np.int64), np.zeros(0)) for _ in range(distributions)]
-        self.cap = cap
-        self._packed = None
-
-    def add(self, d, units, pvalues) -> None:
-        """Remember P-values ``pvalues`` of grid values ``units`` (new ones) of distribution d."""
-        known, known_p = self.known[d]
-        if known.size + units.size > self.cap:
-            return
-        merged = np.concatenate([known, units])
-        order = np.argsort(merged, kind="stable")
-        self.known[d] = merged[order], np.concatenate([known_p, pvalues])[order]
-        self._packed = None
-
-    def clear(self) -> None:
-        self.__init__(len(self.known), self.cap)
-
-    def _tables(self):
-        if self._packed is None:
-            start = np.zeros(len(self.known) + 1, np.int64)
-            start[1:] = np.cumsum([k.size for k, _ in self.known])
-            self._packed = (start, np.concatenate([k for k, _ in self.known]),
-                            np.concatenate([p for _, p in self.known]))
-        return self._packed
-
-    def look_up(self, dist, units):
-        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
-        return _look_up(*self._tables(), np.asarray(dist, np.int64), np.asarray(units, np.int64))
-
-    def look_up_hits(self, dist_index, hits):
-        """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
-        return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)

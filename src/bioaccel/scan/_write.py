@@ -21,7 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-FORMATS = ("fimo", "bed", "gff")
+from ._defaults import FORMATS
+
 #: Hits formatted per buffer.
 ROWS = 1 << 17
 FIMO_HEADER = "motif_id\tmotif_alt_id\tsequence_name\tstart\tstop\tstrand\tscore\tp-value\tq-value\tmatched_sequence\n"
@@ -319,7 +320,7 @@ class HitWriter:
     """
 
     def __init__(self, handle, fmt, motifs, names, *, qvalues=True):
-        from ..motif._integer import grid_bits
+        from ..motif import Grid
 
         if fmt not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}")
@@ -331,7 +332,7 @@ class HitWriter:
         self.ids, self.id_off = _table([m.motif_id for m in motifs], escape)
         self.alts, self.alt_off = _table([m.name for m in motifs], escape)
         self.lengths = np.array([m.length for m in motifs], dtype=np.int64)
-        self.scale = np.array([2.0 ** -grid_bits(m.scores) for m in motifs], dtype=np.float64)
+        self.scale = np.array([2.0 ** -Grid.of(m).bits for m in motifs], dtype=np.float64)
         self.low = np.array([m.min_score for m in motifs], dtype=np.float64)
         self.high = np.array([m.max_score for m in motifs], dtype=np.float64)
         self._escape = escape

@@ -1,0 +1,96 @@
+"""The command-line options of motifs, shared by ``bioaccel motif`` and ``bioaccel scan``: how motif
+files are read (--motif-format, --kind, --background, --background-order) and scored (--preset,
+--pseudocount, --log-base), the :class:`~bioaccel.motif.MotifParams` they make, and the motifs read
+under them.
+
+Only argparse loads here when the parsers are built; the motif wing loads when motifs are read. The
+choices of --motif-format, --kind and --preset are checked by the library (one-line errors), so that
+the parser needs none of it.
+"""
+DEFAULT_JASPAR_RELEASE = "2024"       # motif._jaspar.DEFAULT_RELEASE (a test keeps the two equal)
+
+MOTIF_HELP = ("a motif file (JASPAR, MEME, TRANSFAC, HOMER or a plain matrix; may hold many motifs; plain or "
+              "compressed; '-' reads standard input) or jaspar:ID, jaspar:YEAR/ID, jaspar:YEAR/COLLECTION[/TAXON] "
+              f"(the JASPAR database shipped in pyjaspar; release {DEFAULT_JASPAR_RELEASE} unless a year is given)")
+
+
+def add_reading_options(parser) -> None:
+    """How motif files are read: their format, what plain matrices hold, the background."""
+    parser.add_argument("--motif-format", default="auto", metavar="FORMAT",
+                        help="format of motif files: auto (default: from the extension or the content), jaspar, "
+                             "pfm, meme, transfac, homer or matrix")
+    parser.add_argument("--kind", default="auto", metavar="KIND",
+                        help="what plain matrices hold: counts, frequencies or logodds (default: auto, counts or "
+                             "frequencies by their row sums; a log-odds matrix must be named so)")
+    parser.add_argument("--background", default="uniform", metavar="BG",
+                        help="uniform (default), four frequencies A,C,G,T (e.g. 0.3,0.2,0.2,0.3 or "
+                             "A=0.3,C=0.2,G=0.2,T=0.3), or a FASTA file to estimate it from")
+    parser.add_argument("--background-order", type=int, default=0, metavar="K",
+                        help="order of the Markov background estimated from the FASTA file given to "
+                             "--background (default 0; 1 to 5 need a FASTA file)")
+
+
+def add_scoring_options(parser) -> None:
+    """How counts become log-odds: the preset, the pseudocount, the log base."""
+    parser.add_argument("--preset", default="fimo", metavar="NAME",
+                        help="how counts become log-odds: fimo (pseudocount 0.1, bits, each column against its own "
+                             "total; default), meme (0.1, bits, one site count per motif: scores equal FIMO's on "
+                             "the same MEME file) or moods (0.01, natural log)")
+    parser.add_argument("--pseudocount", type=float, default=None, metavar="PS",
+                        help="total pseudocount per column, shared by the background (overrides the preset)")
+    parser.add_argument("--log-base", type=float, default=None, metavar="B",
+                        help="log base of the scores, a number > 1 (overrides the preset: 2 gives bits, "
+                             "2.718281828 nats)")
+
+
+def motif_params(args):
+    """The :class:`~bioaccel.motif.MotifParams` of the options (checked, and a FASTA background read,
+    on construction)."""
+    from ..motif import MotifParams
+
+    return MotifParams(background=args.background, background_order=args.background_order,
+                       preset=getattr(args, "preset", "fimo"), pseudocount=getattr(args, "pseudocount", None),
+                       log_base=getattr(args, "log_base", None))
+
+
+def stdin_once(args, *options) -> None:
+    """Standard input can be read once: refuse two inputs given as '-' (``options``: (name shown,
+    attribute) pairs)."""
+    from ..errors import InvalidParameter
+
+    named = [(option, getattr(args, attr)) for option, attr in options if getattr(args, attr, None) == "-"]
+    if len(named) > 1:
+        raise InvalidParameter(f"{named[0][0]} and {named[1][0]} both read standard input ('-'); give at most "
+                               "one as '-'")
+
+
+class MotifSource:
+    """The motifs of ``spec`` read as the options say, when first used (``list(source)`` or
+    :meth:`read`): so that the API call that takes them checks its own options first. A spec without a
+    motif is an error, and so (``slices``) is a motif shorter than the bucket variant's --slices."""
+
+    def __init__(self, args, spec, params, slices=None):
+        self.args, self.spec, self.params, self.slices = args, spec, params, slices
+        self._motifs = None
+
+    def read(self) -> list:
+        """The motifs (read on the first call)."""
+        if self._motifs is None:
+            from ..errors import InvalidParameter
+            from ..motif import read_motifs
+
+            motifs = read_motifs(self.spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
+            if not motifs:
+                raise InvalidParameter(f"{self.spec}: no motif")
+            for m in motifs if self.slices is not None else ():
+                if self.slices > m.length:
+                    raise InvalidParameter(f"--slices {self.slices}: motif {m.motif_id} has {m.length} column"
+                                           f"{'s' if m.length != 1 else ''}; give at most {m.length} slices")
+            self._motifs = motifs
+        return self._motifs
+
+    def __iter__(self):
+        return iter(self.read())
+
+    def __len__(self):
+        return len(self.read())
