@@ -178,7 +178,7 @@ def test_a_kernel_that_skips_a_tile_is_caught(small_sizes, monkeypatch):
         table.values[start:start + T * T] = table_ops.POISON    # as if its finish had never run
         return table
 
-    monkeypatch.setattr(gpu, "fill_tiled", skipping)
+    monkeypatch.setattr(_gpu_tiled, "fill_tiled", skipping)   # as fold._gpu_fill.fill calls it
     seq = "".join(random.Random(4).choice("ACGU") for _ in range(200))
     codes = encode(seq)
     params = FoldParams()
