@@ -122,7 +122,7 @@ def test_gpu_hit_buffers_grow(variant):
     plan = prepare(random_motifs(rng, [3, 6, 10]), pvalue=0.9).plan       # most windows are hits
     codes = random_codes(rng, 40000)
     scanner = Scanner(plan, "gpu", variant)
-    scanner._gpu.capacity = 8
+    scanner._engine.capacity = 8
     entry, pos, units = scanner.scan(codes, codes.shape[0])
     assert len(entry) > 50000
     assert sorted(zip(entry.tolist(), pos.tolist(), units.tolist())) == cpu_hits(plan, codes, codes.shape[0])
