@@ -98,7 +98,8 @@ def test_errors_are_one_line_exit_2(argv, needle):
             pytest.skip("a GPU is present")
     assert code == 2
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bioaccel motif: error: ")
+    # the prefix names the whole command the user typed, subcommand included
+    assert len(lines) == 1 and lines[0].startswith(f"bioaccel motif {argv[0]}: error: ")
     assert needle in lines[0]
 
 

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import InvalidParameter, ResourceError
+from ..errors import BioaccelError, InvalidParameter
 
 #: Exit status of a batch whose items did not all succeed (the others are written).
 SOME_FAILED = 1
@@ -74,8 +74,10 @@ def distributed(args) -> bool:
     return bool(args.workers or args.scheduler or getattr(args, "gpus", None))
 
 
-def check(args) -> None:
+def check(args, variants=None) -> None:
     """The batch options, checked before any input is read; sets ``args.backend`` to gpu for --gpus.
+    ``variants``: the family's registry, so that a variant the backend does not have is named as such
+    before the GPU (or Dask) is looked for.
 
     >>> import argparse
     >>> check(argparse.Namespace(workers=None, scheduler=None, gpus=None, resume=True, output="-"))
@@ -86,6 +88,8 @@ def check(args) -> None:
     from ..results.output import check_outputs
 
     gpus = getattr(args, "gpus", None)
+    if variants is not None:
+        variants.resolve(args.variant, "gpu" if gpus is not None else getattr(args, "backend", "cpu"))
     if args.workers or args.scheduler or gpus:
         from ..distribution.cluster import _dask
 
@@ -219,22 +223,22 @@ def run(job: Job, args, stdout, stderr) -> int:
         with _cluster(args) as client, progress(total=len(job.items), unit=job.unit, desc=job.prog.split()[-1],
                                                 initial=len(job.items) - len(todo), enabled=shown,
                                                 stream=stderr) as bar:
-            try:
-                for outcome in run_items(job.function, todo, client=client, gpu=job.gpu):
-                    if outcome.error is not None:
-                        journal.add(outcome.key, error=outcome.error)
-                    else:
-                        journal.add(outcome.key, outcome.value)
-                    bar.update(1)
-            except (InvalidParameter, ResourceError) as exc:     # a cluster that cannot go on: say what is kept
-                if journal.path is not None and journal.done:
-                    raise type(exc)(f"{exc}; the {len(journal.done):,} items done are kept in {journal.path}: "
-                                    "run again with --resume to finish") from None
-                raise
+            for outcome in run_items(job.function, todo, client=client, gpu=job.gpu):
+                if outcome.error is not None:
+                    journal.add(outcome.key, error=outcome.error)
+                else:
+                    journal.add(outcome.key, outcome.value)
+                bar.update(1)
         ordered = sorted(job.items, key=lambda item: item.key)
         pairs = ((item, journal.entry(item.key)) for item in ordered)     # one entry in memory at a time
         with Outputs(job.outputs, modes=job.modes, stdout=stdout) as outputs:
             job.write(outputs, pairs)
+    except BioaccelError as exc:     # a cluster that cannot go on, an output that cannot be written
+        journal.close()
+        if journal.path is not None and journal.done:          # say what is kept, and how to finish
+            raise type(exc)(f"{exc}; the {len(journal.done):,} items done are kept in {journal.path}: "
+                            "run again with --resume to finish") from None
+        raise
     except BaseException:
         journal.close()
         raise

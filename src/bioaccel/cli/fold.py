@@ -116,7 +116,7 @@ def _run_batch(args, stdout, stderr, params):
     from ..fold import check_fold
     from ..inputs.fasta import read_fasta
 
-    batch.check(args)                               # --gpus sets the backend
+    batch.check(args, params.variants)              # --gpus sets the backend
     here = not batch.distributed(args)
     call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads,
                       gpu_here=here)                # refused before reading; on workers the GPUs are theirs

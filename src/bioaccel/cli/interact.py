@@ -129,7 +129,7 @@ def _run_batch(args, stdout, stderr, params, names):
     from ..inputs.fasta import read_fasta
     from ..interact import bpmax_work
 
-    batch.check(args)
+    batch.check(args, VARIANTS)
     queries, targets = [], []
     work = bpmax_work(_kept(read_fasta(args.queries), queries), _kept(read_fasta(args.targets), targets),
                       **call_options(args, params, batch.item_threads(args)))

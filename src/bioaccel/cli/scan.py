@@ -130,9 +130,9 @@ def _run_batch(args, stdout, stderr):
 
     from . import batch_run as batch
     from .batch_run import Job, fingerprint
-    from ..scan import scan_work
+    from ..scan import SCAN_VARIANTS, scan_work
 
-    batch.check(args)                       # --gpus sets the backend
+    batch.check(args, SCAN_VARIANTS)        # --gpus sets the backend
     _check(args)
     params = motif_params(args)
     limit = None if args.text else args.max_stored_hits

@@ -28,7 +28,7 @@ def check_fold(params: "FoldModel | None" = None, *, backend: str = "cpu", varia
     >>> check_fold(params=3)
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: params must be a FoldParams, got int
+    bioaccel.errors.InvalidParameter: params must be a FoldParams or TurnerModel, got int
     """
     model = check_params(params, MODELS.classes())
     if gpu_here:
