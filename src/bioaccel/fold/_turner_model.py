@@ -161,8 +161,9 @@ def _energy_tables(temperature):
 # ``E[OFFSET + its C-order index]``, OFFSET one of the constants below. (A Numba function taking a tuple of
 # thirty arrays took about 0.6 s longer to compile than one taking a single array, measured per function.)
 # Special hairpins: rows of the loop's codes followed by its energy, unused rows of code -1 (no match).
-# Numba freezes these offsets into the cached kernels of _turner_energy and _turner_cpu, and checks only
-# those files' timestamps: after changing the layout, delete the kernels' cache (__pycache__/*.nb[ic]).
+# Numba freezes these offsets into the cached kernels of _turner_energy, _turner_fill, _turner_traceback
+# and _turner_cpu, and checks only those files' timestamps: after changing the layout, delete the
+# kernels' cache (__pycache__/*.nb[ic]).
 MAX_SPECIAL = 40  # ViennaRNA's capacity for each list
 _KERNEL_LAYOUT = (
     ("stack", (8, 8)), ("hairpin", (31,)), ("bulge", (31,)), ("interior", (31,)),
