@@ -14,7 +14,8 @@ Positions are 0-based; bases are the tables' codes (N=0, A=1, C=2, G=3, U=4).
 import functools
 import math
 
-from bioaccel.fold._turner_model import MAX_LOOP, TurnerModel
+from bioaccel.fold._turner_model import TurnerModel
+from bioaccel.fold._turner_tables import MAX_LOOP
 
 INF = 10_000_000
 CODE = {"A": 1, "C": 2, "G": 3, "U": 4, "T": 4}

@@ -9,7 +9,8 @@ import pytest
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter
 from bioaccel.fold._turner_energy import energy_of, eval_structure, parse_dot_bracket
-from bioaccel.fold._turner_model import TurnerModel, kernel_tables, rescale
+from bioaccel.fold._turner_model import TurnerModel
+from bioaccel.fold._turner_tables import kernel_tables, rescale
 from bioaccel.fold._turner_params import DEFAULT_FILE, INF, read_parameter_file
 
 from naive_turner import naive_eval
@@ -140,7 +141,7 @@ def test_tables_cached_and_read_only():
 
 
 def test_kernel_tables_flatten_every_table():
-    from bioaccel.fold import _turner_model as tm
+    from bioaccel.fold import _turner_tables as tm
     tables = TurnerModel(temperature=30.0).tables()
     E = kernel_tables(tables)
     assert E[tm.INT22 + ((((1 * 8 + 2) * 5 + 3) * 5 + 4) * 5 + 1) * 5 + 2] == tables.int22[1, 2, 3, 4, 1, 2]

@@ -3,6 +3,8 @@
 ``fold(sequences, params=model, backend="cpu")`` folds many sequences (a FoldResult each) with any
 model of ``MODELS``; ``nussinov(sequences)`` is the same with the Nussinov model (:class:`FoldParams`:
 allowed pairs, weights, minimum hairpin loop), whose algorithms are listed in ``VARIANTS``.
+:class:`TurnerModel` is the Turner 2004 energy model (minimum free energy in kcal/mol, as ViennaRNA's
+RNAfold computes it) and ``energy_of(sequence, structure)`` the free energy of a given structure.
 ``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
 like ViennaRNA's ``RNA.fold``; ``scores, structures = nussinov_batch(sequences)`` folds millions, results
 as arrays; ``fold_table(sequence)`` gives Nussinov's whole table. ``FoldWriter`` writes results as vienna,
@@ -42,9 +44,10 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "fold_work": "._api", "iter_fold": "._api", "iter_nussinov": "._api", "nussinov": "._api",
          "nussinov_batch": "._arrays", "FoldBatch": "._arrays",
          "FoldModel": "._models", "FoldParams": "._model", "FoldResult": "._result",
-         "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot"}
+         "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot",
+         "TurnerModel": "._turner_model", "energy_of": "._turner_energy"}
 __all__ = ["FORMATS", "MAX_PLOT_RECORDS", "MODELS", "VARIANTS", "FoldBatch", "FoldModel", "FoldParams",
-           "FoldResult", "FoldWriter", "check_fold", "fold", "fold_one", "fold_table", "fold_work", "iter_fold",
+           "FoldResult", "FoldWriter", "TurnerModel", "check_fold", "energy_of", "fold", "fold_one", "fold_table", "fold_work", "iter_fold",
            "iter_nussinov", "nussinov", "nussinov_batch", "plot_arcs"]
 
 

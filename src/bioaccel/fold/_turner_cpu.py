@@ -11,8 +11,8 @@ from numba import get_num_threads, njit, prange
 from ..errors import InternalError, InvalidParameter
 from ..runtime.memory import require_memory
 from ._turner_fill import exterior, fill_tile
-from ._turner_model import INFINITE as INF
-from ._turner_model import MAX_LENGTH, TurnerModel, table_codes
+from ._turner_tables import INFINITE as INF
+from ._turner_tables import MAX_LENGTH, kernel_inputs, table_codes
 from ._turner_traceback import trace_structure
 
 #: Tile edge of the fill (tests pass small tiles so that short sequences cross many tiles).
@@ -100,10 +100,11 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     >>> energy, pair_to = mfe(encode("GGGGAAACCCC"))
     >>> energy, pair_to.tolist()
     (-450, [10, 9, 8, 7, -1, -1, -1, 3, 2, 1, 0])
+    >>> from bioaccel.fold import TurnerModel
     >>> mfe(encode(""))[0], mfe(encode("GGGGAAACCCCA"), TurnerModel(no_gu=True), tile=3)[0]
     (0, -620)
     """
-    model = TurnerModel() if model is None else model
+    E, lxc, no_lp = kernel_inputs(model)
     tile = _check_tile(tile)
     S = np.ascontiguousarray(table_codes(codes))
     n = S.shape[0]
@@ -112,8 +113,6 @@ def mfe(codes, model=None, *, tile=TILE, parallel=None):
     _check_length(n, "the sequence")
     require_memory(table_bytes(n), f"folding a sequence of length {n:,} with the Turner model",
                    "fold shorter sequences (or fewer at a time)")
-    E, lxc = model.kernel_tables()
-    no_lp = model.no_lp
     c = np.full((n, n), INF, dtype=np.int32)
     fm = np.full((n, n), INF, dtype=np.int32)
     m2 = np.full((n, n), INF, dtype=np.int32)
@@ -163,7 +162,7 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     >>> [e for e, _ in mfe_many([encode("GGGGAAACCCC"), encode(""), encode("A")])]
     [-450, 0, 0]
     """
-    model = TurnerModel() if model is None else model
+    E, lxc, no_lp = kernel_inputs(model)
     tile = _check_tile(tile)
     encoded = [np.asarray(table_codes(codes)) for codes in codes_list]
     lengths = np.array([len(s) for s in encoded], dtype=np.int64)
@@ -181,8 +180,7 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     S_all = np.concatenate(encoded) if lengths.sum() else np.zeros(0, dtype=np.int64)
     energies = np.zeros(len(encoded), dtype=np.int64)
     pair_to_all = np.full(S_all.shape[0], -1, dtype=np.int64)
-    E, lxc = model.kernel_tables()
-    _parallel(E, lxc, model.no_lp, S_all, starts, worker_start, worker_items, tile, -1, _NO_TABLE, _NO_TABLE,
+    _parallel(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, -1, _NO_TABLE, _NO_TABLE,
               _NO_TABLE, energies, pair_to_all)
     results = []
     for s in range(len(encoded)):

@@ -1,7 +1,7 @@
 """Loop energies of the Turner 2004 model, and the free energy of a given structure.
 
 Each function reads the flat int32 tables ``E`` of ``TurnerModel.kernel_tables()`` (offsets in
-:mod:`._turner_model`), the loop-extrapolation factor ``lxc`` where loops can be long, and a sequence
+:mod:`._turner_tables`), the loop-extrapolation factor ``lxc`` where loops can be long, and a sequence
 ``S`` in the tables' base codes (N=0, A=1, C=2, G=3, U=4; see ``table_codes``);
 positions are 0-based, energies integers in dcal/mol. The rules are ViennaRNA's (eval/hairpin.h,
 eval/internal.h, eval/multibranch.h, eval/exterior.h), with dangles 2: a stem in the exterior loop or a
@@ -31,10 +31,10 @@ from numba import njit
 
 from ..inputs.alphabet import encode
 from ..errors import InputError
-from ._turner_model import (BULGE, DANGLE3, DANGLE5, HAIRPIN, HEXALOOPS, INT11, INT21, INT22, INTERIOR,
+from ._turner_tables import (BULGE, DANGLE3, DANGLE5, HAIRPIN, HEXALOOPS, INT11, INT21, INT22, INTERIOR,
                             ML_BASE, ML_CLOSING, ML_INTERN, MM_1N, MM_23, MM_EXTERIOR, MM_HAIRPIN,
                             MM_INTERIOR, MM_MULTI, MAX_NINIO, MAX_SPECIAL, NINIO, STACK, TERMINAL_AU,
-                            TETRALOOPS, TRILOOPS, TurnerModel, table_codes)
+                            TETRALOOPS, TRILOOPS, kernel_inputs, table_codes)
 from ._turner_params import INF
 
 #: pair type read from the other side: rtype[type(i, j)] = type(j, i)
@@ -285,12 +285,11 @@ def eval_structure(codes, pair_to, model=None):
     """Free energy (int, dcal/mol) of the structure ``pair_to`` (partner of each position or -1) on
     ``codes`` (bioaccel.inputs.alphabet codes), under ``model`` (default: TurnerModel()); see the module
     docstring for what is refused."""
-    model = TurnerModel() if model is None else model
     codes = np.asarray(codes, dtype=np.uint8)
     pair_to = check_structure(codes, pair_to)
     if len(codes) == 0:
         return 0
-    E, lxc = model.kernel_tables()
+    E, lxc, _ = kernel_inputs(model)
     return int(structure_energy(E, lxc, table_codes(codes), pair_to))
 
 
@@ -298,6 +297,7 @@ def energy_of(sequence, structure, model=None):
     """Free energy (int, dcal/mol) of a dot-bracket ``structure`` on ``sequence``, as ViennaRNA's
     ``fold_compound(sequence).eval_structure(structure)`` reports it in kcal/mol (times 100).
 
+    >>> from bioaccel.fold import TurnerModel
     >>> energy_of("GGGGAAACCCC", "((((...))))", TurnerModel(temperature=25))
     -583
     """

@@ -23,7 +23,7 @@ tile-diagonal are independent and spread over the cores with prange). Inside a t
 whose operands lie in finished tiles is a min-plus product computed first as row broadcasts
 (``acc[i, :] = min(acc[i, :], FML(i, k) + FML(k + 1, c0:c1))``, the house's Nussinov bulk); then the
 cells are finished bottom-up, left to right. Energies are exact integers (dcal/mol); INF = 10**9 is
-"impossible" (_turner_model.INFINITE). A sum involving INF may come out a little below it (INF plus a
+"impossible" (_turner_tables.INFINITE). A sum involving INF may come out a little below it (INF plus a
 negative energy), so every value is stored exactly INF when it is at or above HALF = INF // 2, far above
 any real energy; two stored values add up within int32.
 """
@@ -31,9 +31,9 @@ import numpy as np
 from numba import njit
 
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
-from ._turner_model import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
+from ._turner_tables import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
                             STACK, TERMINAL_AU)
-from ._turner_model import INFINITE as INF
+from ._turner_tables import INFINITE as INF
 
 HALF = INF // 2
 

@@ -4,8 +4,8 @@ import numpy as np
 from numba import njit
 
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
-from ._turner_model import MAX_LOOP, ML_BASE, ML_CLOSING, PAIR_TYPE, STACK
-from ._turner_model import INFINITE as INF
+from ._turner_tables import MAX_LOOP, ML_BASE, ML_CLOSING, PAIR_TYPE, STACK
+from ._turner_tables import INFINITE as INF
 
 # traceback stack entries
 _PAIR, _PAIR_STACKED, _MULTI = 0, 1, 2
