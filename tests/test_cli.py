@@ -32,7 +32,7 @@ def test_a_bare_command_prints_its_usage_and_reads_nothing(monkeypatch, argv):
 def test_dash_reads_standard_input(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(FASTA.encode())))
     code, out, err = run("fold", "-")
-    assert code == 0 and out.startswith(">a\nGGGAAAUCC\n(((...)))")
+    assert code == 0 and out.startswith(">a\nGGGAAAUCC\n......... (  0.00)\n>b\nGCGCAAAAGCGC\n((((....)))) ( -5.10)")
 
 
 def test_a_missing_input_argument_is_one_line():

@@ -15,6 +15,9 @@ RECORDS = [("hairpin", "GGGAAAUCC"), ("two", "GGGGAAACCCCAUAUAUGCGCAAAAGCGC"), (
 
 
 def run(argv):
+    """``bioaccel fold ARGV`` with Nussinov's model unless ARGV names one (the Turner model, the default,
+    has tests of its own: test_fold_turner_cli.py)."""
+    argv = list(argv) if "--model" in argv else ["--model", "nussinov", *argv]
     out, err = io.StringIO(), io.StringIO()
     code = main(["fold", *argv], stdout=out, stderr=err)
     return code, out.getvalue(), err.getvalue()
@@ -204,7 +207,10 @@ def test_standard_input_is_announced_record_by_record(monkeypatch):
 
 def test_the_model_option_names_nussinov_and_lists_the_models(tmp_fasta):
     path = tmp_fasta(FASTA)
-    assert run([path, "--model", "nussinov"])[1] == run([path])[1]
+    out = io.StringIO()
+    assert main(["fold", path], stdout=out) == 0                   # the default: Turner 2004, kcal/mol
+    assert out.getvalue() == run([path, "--model", "turner2004"])[1] != run([path, "--model", "nussinov"])[1]
     code, out, err = run(["--list-models"])
-    assert code == 0 and out.splitlines()[1].split()[:2] == ["nussinov", "tiled,"]
+    assert code == 0 and [line.split()[0] for line in out.splitlines()[1:]] == ["turner2004", "nussinov"]
+    assert out.splitlines()[2].split()[:2] == ["nussinov", "tiled,"]
     one_line_error(*run([path, "--model", "turner1999"]), "invalid choice", "nussinov")

@@ -134,12 +134,13 @@ def test_structures_and_scores_through_the_api():
     assert result.base_pairs() == [(0, 8), (1, 7), (2, 6)]
     assert result.pair_to.tolist() == [8, 7, 6, -1, -1, -1, 2, 1, 0]
     assert (result.variant, result.backend, result.length, result.min_loop) == ("tiled", "cpu", 9, 3)
-    assert fold_one("gggaaatcc") == ("(((...)))", 3)  # lower case, T read as U
+    nussinov_model = FoldParams()
+    assert fold_one("gggaaatcc", params=nussinov_model) == ("(((...)))", 3)  # lower case, T read as U
     assert fold_one("GGGAAAUCC", params=FoldParams(gu=0)) == ("((.....))", 2)
     assert fold_one("GGGAUCC", params=FoldParams(min_loop=1)) == ("(((.)))", 3)
-    assert fold_one("GGGAUCC") == ("((...))", 2)
-    assert fold_one("") == ("", 0)
-    assert fold_one("NNNNNNNN") == ("........", 0)
+    assert fold_one("GGGAUCC", params=nussinov_model) == ("((...))", 2)
+    assert fold_one("", params=nussinov_model) == ("", 0)
+    assert fold_one("NNNNNNNN", params=nussinov_model) == ("........", 0)
     # BPMax weights in half-units: GC = 3, GU = 1.5
     structure, score = fold_one("GAAAU", params=FoldParams.bpmax(au=1, gu=1.5))
     assert (structure, score) == ("(...)", 1.5)

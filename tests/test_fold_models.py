@@ -64,6 +64,9 @@ class NegatedPairs:
     def fold_gpu(self, codes_list, variant, traceback):
         raise AssertionError("the toy has no GPU variant")
 
+    def evaluate(self, codes, pair_to):
+        return -round(100 * self.per_pair) * FoldParams().evaluate(codes, pair_to)
+
 
 @pytest.fixture
 def toy(monkeypatch):
@@ -117,17 +120,17 @@ def test_the_command_line_folds_with_a_registered_model(toy, tmp_fasta):
     assert out.getvalue().splitlines()[8] == ".... (  0.00)"
     listed = io.StringIO()
     assert main(["fold", "--list-models"], stdout=listed) == 0
-    assert [line.split()[0] for line in listed.getvalue().splitlines()] == ["model", "nussinov", "turner2004", "toy-negated"]
+    assert [line.split()[0] for line in listed.getvalue().splitlines()] == ["model", "turner2004", "nussinov", "toy-negated"]
     err = io.StringIO()
     assert main(["fold", path, "--model", "toy-negated", "--min-loop", "2"], stdout=io.StringIO(), stderr=err) == 2
     assert "no option min_loop" in err.getvalue()
     err = io.StringIO()
     assert main(["fold", path, "--model", "toy-negated", "--variant", "tiled"], stdout=io.StringIO(), stderr=err) == 2
-    assert "unknown toy variant 'tiled'" in err.getvalue()
+    assert "--variant tiled is a variant of the turner2004 model, not of toy-negated" in err.getvalue()
 
 
 def test_params_must_be_a_registered_model():
-    with pytest.raises(InvalidParameter, match="params must be a FoldParams or TurnerModel, got NegatedPairs"):
+    with pytest.raises(InvalidParameter, match="params must be a TurnerModel or FoldParams, got NegatedPairs"):
         fold("GGGAAAUCC", params=NegatedPairs())
     with pytest.raises(InvalidParameter, match="params must be a FoldParams, got int"):
         nussinov("GGGAAAUCC", params=3)
@@ -144,4 +147,6 @@ def test_the_family_keeps_the_contract():
     result = fold("GGGAAAUCC")[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.sequence = "GGGAAATCC"
-    assert isinstance(result, FoldResult) and fold("")[0].score == 0 and fold("")[0].structure == ""
+    # the empty sequence folds to the empty structure under every model (value 0)
+    assert isinstance(result, FoldResult) and fold("")[0].energy == 0 and fold("")[0].structure == ""
+    assert nussinov("")[0].score == 0 and nussinov("")[0].structure == ""

@@ -178,7 +178,7 @@ def test_an_empty_record_is_an_empty_sequence(place, data, command):
     if command == "scan":
         assert out.getvalue().count("\n") == 1 and out.getvalue().startswith("motif_id\t")   # the header only
     else:
-        empty = ">a\n\n ( 0)\n" if data.startswith(b">a\n>") else ">b\n\n ( 0)\n"
+        empty = ">a\n\n (  0.00)\n" if data.startswith(b">a\n>") else ">b\n\n (  0.00)\n"
         assert empty in out.getvalue()
 
 
@@ -282,7 +282,7 @@ def test_a_random_bad_weight(value, option):
     ran("numbers: random floats out of range")
     place = Place()
     try:
-        line = refused(place, "fold", [place.write("in.fa", FASTA), f"{option}={value!r}"])
+        line = refused(place, "fold", [place.write("in.fa", FASTA), "--model", "nussinov", f"{option}={value!r}"])
         assert "pair weight" in line
     finally:
         place.close()
@@ -296,7 +296,8 @@ def _combinations():
         ("fold", ["{fa}", "--no-gu", "--gu", "2"], "contradict"),
         ("fold", ["{fa}", "--variant", ""], "empty"),
         ("fold", ["{fa}", "--variant", "warp"], "unknown"),
-        ("fold", ["{fa}", "--variant", "diagonal"], "not available on the cpu"),
+        ("fold", ["{fa}", "--model", "nussinov", "--variant", "diagonal"], "not available on the cpu"),
+        ("fold", ["{fa}", "--variant", "CPU1"], "a variant of the nussinov model, not of turner2004: add --model"),
         ("fold", ["{fa}", "--format", "fasta"], "invalid choice"),
         ("fold", ["{fa}", "--scheduler", ""], "scheduler address"),
         ("fold", ["{fa}", "--scheduler", "  "], "scheduler address"),

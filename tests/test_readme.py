@@ -53,6 +53,13 @@ def test_shipped_motif_files_are_what_export_writes(tmp_path):
     assert jaspar.read_text() == open(os.path.join(ROOT, "examples", "MA0066.1.jaspar")).read()
 
 
+def test_shipped_structures_are_what_fold_writes():
+    """examples/rnas-structures.txt (the --eval example's input) is the output of the Quick start."""
+    out = io.StringIO()
+    assert main(["fold", os.path.join(ROOT, "examples", "rnas.fa")], stdout=out) == 0
+    assert out.getvalue() == open(os.path.join(ROOT, "examples", "rnas-structures.txt")).read()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [c for c in COMMANDS if not any(n in c for n in NEEDS)])
 def test_each_example_runs(tmp_path, monkeypatch, command):

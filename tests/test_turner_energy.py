@@ -8,7 +8,8 @@ import pytest
 
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InputError, InvalidParameter
-from bioaccel.fold._turner_energy import energy_of, eval_structure, parse_dot_bracket
+from bioaccel.fold._traceback import parse_dot_bracket
+from bioaccel.fold._turner_energy import energy_of, eval_structure
 from bioaccel.fold._turner_model import TurnerModel
 from bioaccel.fold._turner_tables import kernel_tables, rescale
 from bioaccel.fold._turner_params import DEFAULT_FILE, INF, read_parameter_file

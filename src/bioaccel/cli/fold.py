@@ -58,6 +58,10 @@ def register(subparsers):
     parser.add_argument("--noconv", action="store_true",
                         help="write the sequences as given; by default T is written as U, as RNAfold does "
                              "(its --noconv keeps T too)")
+    parser.add_argument("--eval", action="store_true",
+                        help="FASTA holds a dot-bracket structure after each sequence (as fold writes them); "
+                             "print each structure's free energy (turner2004) or weighted pairs (nussinov) "
+                             "instead of folding, as RNAeval does")
     add_output_option(parser)
     parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
                         help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS}); "
@@ -75,7 +79,35 @@ def _params(args):
         raise InvalidParameter("--no-gu and --gu contradict each other; give one of them")
     given = {"min_loop": args.min_loop, "au": args.au, "gc": args.gc, "gu": args.gu, "no_gu": args.no_gu or None,
              "no_lp": args.no_lp or None, "temperature": args.temperature}
+    _check_variant_model(args)
     return MODELS.model_class(args.model).from_options({k: v for k, v in given.items() if v is not None})
+
+
+def _check_variant_model(args):
+    """A --variant of another model than --model's (a Nussinov variant with the default Turner model,
+    say) is named as such, with the option that selects its model."""
+    from ..errors import InvalidParameter
+
+    if not args.variant:
+        return
+    try:
+        MODELS[args.model].variants.canonical(args.variant)
+    except InvalidParameter:
+        for entry in MODELS.entries.values():
+            if entry.name != args.model and _knows(entry.variants, args.variant):
+                raise InvalidParameter(f"--variant {args.variant} is a variant of the {entry.name} model, not of "
+                                       f"{args.model}: add --model {entry.name}") from None
+        raise
+
+
+def _knows(variants, name) -> bool:
+    from ..errors import InvalidParameter
+
+    try:
+        variants.canonical(name)
+        return True
+    except InvalidParameter:
+        return False
 
 
 def _announce(args, stderr, lengths, call, workers=None):
@@ -132,6 +164,36 @@ def _run_batch(args, stdout, stderr, params):
     return batch.run(made, args, stdout, stderr)
 
 
+def _check_eval(args):
+    """--eval reads structures and computes their values here, on the CPU: the options that choose how
+    to fold do not apply, and are refused rather than ignored."""
+    from ..errors import InvalidParameter
+
+    given = [option for option, value in (("--backend gpu", args.backend == "gpu"), ("--variant", args.variant),
+                                          ("--workers", args.workers), ("--scheduler", args.scheduler),
+                                          ("--gpus", getattr(args, "gpus", None)), ("--resume", args.resume))
+             if value]
+    if given:
+        raise InvalidParameter(f"--eval computes the value of given structures on the CPU; {given[0]} is "
+                               "for folding")
+
+
+def _evaluated(path, params):
+    """The FoldResults of the structures in ``path`` (:func:`bioaccel.fold.iter_evaluate`), each error
+    naming the file."""
+    from ..errors import InputError
+    from ..fold import iter_evaluate
+    from ..inputs.files import display_name
+    from ..inputs.structures import read_structures
+
+    try:
+        yield from iter_evaluate(((record, structure) for record, structure in read_structures(path)),
+                                 params=params)
+    except InputError as exc:
+        name = display_name(path)
+        raise InputError(str(exc) if str(exc).startswith(name) else f"{name}: {exc}") from None
+
+
 def run(args, stdout, stderr):
     from . import batch_run as batch
     from .fold_batch import written
@@ -143,21 +205,26 @@ def run(args, stdout, stderr):
     from ..results.tables import chunked
 
     params = _params(args)
-    if batch.wanted(args):
+    if args.eval:
+        _check_eval(args)
+    elif batch.wanted(args):
         return _run_batch(args, stdout, stderr, params)
     call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads)
     if args.plot:
         check_plot(args.plot)
     with Outputs({"-o": "-" if args.output is None else args.output, "--plot": args.plot}, modes={"--plot": "wb"},
                  stdout=stdout) as outputs:
-        lengths = scan_lengths(args.fasta)          # None for standard input
-        records = read_fasta(args.fasta)
-        if lengths is not None:
-            _announce(args, stderr, lengths, call)
-        else:                                       # standard input: each record as it comes
-            records = _each_announced(args, stderr, records, call)
-        results = iter_fold(records, params=call.params, backend=call.backend, variant=call.variant,
-                            threads=call.threads)
+        if args.eval:
+            lengths, results = None, _evaluated(args.fasta, params)
+        else:
+            lengths = scan_lengths(args.fasta)          # None for standard input
+            records = read_fasta(args.fasta)
+            if lengths is not None:
+                _announce(args, stderr, lengths, call)
+            else:                                       # standard input: each record as it comes
+                records = _each_announced(args, stderr, records, call)
+            results = iter_fold(records, params=call.params, backend=call.backend, variant=call.variant,
+                                threads=call.threads)
         drawn = []
         writer = FoldWriter(outputs["-o"], args.format)
         shown = wanted(args.quiet, stderr)

@@ -33,9 +33,9 @@ def format_entries(fold_payloads, payloads, *, fmt: str, noconv: bool, plot: boo
 
     >>> from bioaccel.fold import fold_work
     >>> from bioaccel.inputs.fasta import Record
-    >>> work = fold_work([Record("r", "GGGAAATCC")])
+    >>> work = fold_work([Record("r", "GGGGAAATCCC")])
     >>> format_entries(work.function, [work.items[0].payload], fmt="vienna", noconv=False, plot=False)
-    [{'-o': '>r\\nGGGAAAUCC\\n(((...))) ( 3)\\n'}]
+    [{'-o': '>r\\nGGGGAAAUCCC\\n.(((....))) ( -2.50)\\n'}]
     """
     from ..fold import FoldWriter
 

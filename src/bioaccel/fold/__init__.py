@@ -4,7 +4,8 @@
 model of ``MODELS``; ``nussinov(sequences)`` is the same with the Nussinov model (:class:`FoldParams`:
 allowed pairs, weights, minimum hairpin loop), whose algorithms are listed in ``VARIANTS``.
 :class:`TurnerModel` is the Turner 2004 energy model (minimum free energy in kcal/mol, as ViennaRNA's
-RNAfold computes it) and ``energy_of(sequence, structure)`` the free energy of a given structure.
+RNAfold computes it); ``energy_of(sequence, structure)`` is the free energy of a given structure, and
+``evaluate([(sequence, structure), ...])`` gives the value of each under any model, as RNAeval does.
 ``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
 like ViennaRNA's ``RNA.fold``; ``scores, structures = nussinov_batch(sequences)`` folds millions, results
 as arrays; ``fold_table(sequence)`` gives Nussinov's whole table. ``FoldWriter`` writes results as vienna,
@@ -32,8 +33,8 @@ the command line's batches, the writers) is the same for every model. The names 
 (PEP 562), so that the command line can read the registries without importing Numba.
 
 >>> from bioaccel.fold import fold_one
->>> fold_one("GGGAAAUCC")
-('(((...)))', 3)
+>>> fold_one("GGGGAAACCCC")
+('((((...))))', -4.5)
 """
 import importlib
 
@@ -45,10 +46,12 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "nussinov_batch": "._arrays", "FoldBatch": "._arrays",
          "FoldModel": "._models", "FoldParams": "._model", "FoldResult": "._result",
          "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot",
-         "TurnerModel": "._turner_model", "energy_of": "._turner_energy"}
-__all__ = ["FORMATS", "MAX_PLOT_RECORDS", "MODELS", "VARIANTS", "FoldBatch", "FoldModel", "FoldParams",
-           "FoldResult", "FoldWriter", "TurnerModel", "check_fold", "energy_of", "fold", "fold_one", "fold_table", "fold_work", "iter_fold",
-           "iter_nussinov", "nussinov", "nussinov_batch", "plot_arcs"]
+         "TurnerModel": "._turner_model", "energy_of": "._turner_energy", "evaluate": "._evaluate",
+         "iter_evaluate": "._evaluate"}
+__all__ = ["FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter", "MAX_PLOT_RECORDS",
+           "MODELS", "TurnerModel", "VARIANTS", "check_fold", "energy_of", "evaluate", "fold", "fold_one",
+           "fold_table", "fold_work", "iter_evaluate", "iter_fold", "iter_nussinov", "nussinov",
+           "nussinov_batch", "plot_arcs"]
 
 
 def __getattr__(name):

@@ -23,12 +23,12 @@ def check_fold(params: "FoldModel | None" = None, *, backend: str = "cpu", varia
     model's registry), ``threads``, and a GPU here when the backend is "gpu", unless ``gpu_here=False``
     (the work goes to a cluster's GPU workers).
 
-    >>> check_fold(variant="CPU1").variant
-    'naive'
+    >>> check_fold(FoldParams(), variant="CPU1").variant, check_fold().params.name
+    ('naive', 'turner2004')
     >>> check_fold(params=3)
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: params must be a FoldParams or TurnerModel, got int
+    bioaccel.errors.InvalidParameter: params must be a TurnerModel or FoldParams, got int
     """
     model = check_params(params, MODELS.classes())
     if gpu_here:
@@ -53,7 +53,9 @@ def fold(sequences: Sequences, *, params: "FoldModel | None" = None, backend: st
     a Dask cluster instead (a ``dask.distributed.Client``, a scheduler address, or "local"), the work
     of :func:`fold_work`; with ``backend="gpu"`` and "local", one worker per GPU of this machine.
 
-    >>> [(r.structure, r.score, r.model) for r in fold("GGGAAAUCC")]
+    >>> [(r.structure, r.energy, r.model) for r in fold("GGGGAAACCCC")]
+    [('((((...))))', -4.5, 'turner2004')]
+    >>> [(r.structure, r.score, r.model) for r in fold("GGGAAAUCC", params=FoldParams())]
     [('(((...)))', 3, 'nussinov')]
     """
     if client is not None:
@@ -69,8 +71,8 @@ def iter_fold(sequences: Sequences, *, params: "FoldModel | None" = None, backen
     """Like :func:`fold` but yields each FoldResult in input order as soon as it is ready; the keywords
     are checked here, before any sequence is read.
 
-    >>> next(iter_fold(["GGGAAAUCC"])).score
-    3
+    >>> next(iter_fold(["GGGGAAACCCC"])).energy
+    -4.5
     """
     from ._stream import fold_records
 
@@ -112,7 +114,7 @@ def fold_work(sequences: Sequences, *, params: "FoldModel | None" = None, backen
     with :func:`iter_fold`, the code of the in-process path. ``client=`` runs it, and so does the
     command line's ``--workers``. A GPU is needed by the workers, not here.
 
-    >>> work = fold_work(["GGGAAAUCC", ("x", "GC")])
+    >>> work = fold_work(["GGGAAAUCC", ("x", "GC")], params=FoldParams())
     >>> [item.label for item in work.items], [r.score for r in work.function([i.payload for i in work.items])]
     (["record 'seq1'", "record 'x'"], [3, 0])
     """
@@ -134,8 +136,8 @@ def fold_one(sequence: "str | tuple[str, str]", *, params: "FoldModel | None" = 
     """``(structure, value)`` of one sequence, like ViennaRNA's ``RNA.fold`` (the value: Nussinov's
     score, an energy model's energy).
 
-    >>> fold_one("GGGAAAUCC")
-    ('(((...)))', 3)
+    >>> fold_one("GGGGAAACCCC"), fold_one("GGGAAAUCC", params=FoldParams())
+    (('((((...))))', -4.5), ('(((...)))', 3))
     """
     result = fold([sequence], params=params, backend=backend, variant=variant)[0]
     return result.structure, result.value

@@ -216,3 +216,30 @@ class FoldParams:
         from ._gpu import fold_many
 
         return fold_many(codes_list, self, variant=variant, traceback=traceback)
+
+    def evaluate(self, codes, pair_to) -> int:
+        """The weight in units of the structure ``pair_to`` (partner or -1 per position) on ``codes``:
+        the sum of its pairs' weights; a pair of weight 0 or one enclosing fewer than ``min_loop``
+        bases is refused (InputError), as no fold of this model could give it.
+
+        >>> from bioaccel.inputs.alphabet import encode
+        >>> FoldParams(gc=2).evaluate(encode("GGGAAAUCC"), [8, 7, 6, -1, -1, -1, 2, 1, 0])
+        5
+        """
+        from ..errors import InputError
+        from ._traceback import check_nested
+
+        table = self.pair_table()
+        pair_to = check_nested(pair_to, len(codes))
+        units = 0
+        for i, j in enumerate(pair_to.tolist()):
+            if j <= i:
+                continue
+            if table[codes[i], codes[j]] == 0:
+                raise InputError(f"pair ({i + 1}, {j + 1}) is {'ACGUN'[codes[i]]}-{'ACGUN'[codes[j]]}, which "
+                                 "this model does not pair")
+            if j - i - 1 < self.min_loop:
+                raise InputError(f"pair ({i + 1}, {j + 1}) encloses {j - i - 1} bases; the model's minimum "
+                                 f"loop is {self.min_loop}")
+            units += int(table[codes[i], codes[j]])
+        return units

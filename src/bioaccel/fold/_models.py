@@ -2,8 +2,8 @@
 are (:data:`MODELS`). Pure data: the command line lists the models and their variants without
 importing Numba; a model's class is imported when it is first used.
 
->>> MODELS.names()
-('nussinov', 'turner2004')
+>>> MODELS.names(), MODELS.default.name
+(('turner2004', 'nussinov'), 'turner2004')
 >>> MODELS["nussinov"].variants.resolve(None, "cpu")
 'tiled'
 >>> MODELS.model_class("nussinov").__name__
@@ -71,6 +71,10 @@ class FoldModel(Protocol):
 
     def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
         """The same on the GPU."""
+
+    def evaluate(self, codes, pair_to) -> int:
+        """The value in units of the given structure ``pair_to`` on ``codes`` (InputError when the model
+        does not allow it: a pair it cannot form, a hairpin too short)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,7 @@ class ModelRegistry:
         """What ``--list-models`` prints.
 
         >>> [line.split()[0] for line in MODELS.table().splitlines()]
-        ['model', 'nussinov', 'turner2004']
+        ['model', 'turner2004', 'nussinov']
         """
         rows = [("model", "variants", "description")]
         rows += [(e.name, ", ".join(e.variants.variants), e.description) for e in self.entries.values()]
@@ -149,10 +153,11 @@ class ModelRegistry:
 
 
 #: The folding models. A model plugs in with an entry here and a class providing :class:`FoldModel`.
+#: The first is the default: the minimum free energy, which a newcomer from RNAfold expects.
 MODELS = ModelRegistry([
-    ModelEntry("nussinov", "bioaccel.fold._model:FoldParams",
-               "the most weighted base pairs (Nussinov)", VARIANTS),
     ModelEntry("turner2004", "bioaccel.fold._turner_model:TurnerModel",
                "minimum free energy, Turner 2004 parameters, exactly as ViennaRNA's RNAfold (Zuker)",
                TURNER_VARIANTS),
+    ModelEntry("nussinov", "bioaccel.fold._model:FoldParams",
+               "the most weighted base pairs (Nussinov)", VARIANTS),
 ])

@@ -23,7 +23,7 @@ blocked variant: see bioaccel.fold._cpu.packed_base).
 import numpy as np
 from numba import njit
 
-from ..errors import InternalError
+from ..errors import InputError, InternalError
 
 #: pair_to[0] when no case of the recurrence reproduces a table value (a corrupt table)
 CORRUPT = -2
@@ -93,3 +93,57 @@ def dot_bracket(pair_to):
     chars[(pair_to >= 0) & (pair_to > index)] = ord("(")
     chars[(pair_to >= 0) & (pair_to < index)] = ord(")")
     return chars.tobytes().decode("ascii")
+
+
+def parse_dot_bracket(structure: str) -> np.ndarray:
+    """Dot-bracket to ``pair_to`` (int64, -1 for unpaired); only '(', ')' and '.' are accepted.
+
+    >>> parse_dot_bracket("((..))").tolist()
+    [5, 4, -1, -1, 1, 0]
+    """
+    pair_to = np.full(len(structure), -1, dtype=np.int64)
+    opened = []
+    for i, char in enumerate(structure):
+        if char == "(":
+            opened.append(i)
+        elif char == ")":
+            if not opened:
+                raise InputError(f"structure: unmatched ')' at position {i + 1}")
+            j = opened.pop()
+            pair_to[i], pair_to[j] = j, i
+        elif char != ".":
+            raise InputError(f"structure: unexpected character {char!r} at position {i + 1} "
+                             "(expected '(', ')' or '.')")
+    if opened:
+        raise InputError(f"structure: unmatched '(' at position {opened[-1] + 1}")
+    return pair_to
+
+
+def check_nested(pair_to, n: int) -> np.ndarray:
+    """``pair_to`` as int64 if it is a structure over n positions: each partner pairs back, no pair
+    crosses another (pseudoknots are not folded); else InputError naming the first position at fault.
+
+    >>> check_nested([3, -1, -1, 0], 4).tolist()
+    [3, -1, -1, 0]
+    >>> check_nested([2, 3, 0, 1], 4)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InputError: pair (1, 3) crosses another pair (pseudoknots are not supported)
+    """
+    pair_to = np.asarray(pair_to, dtype=np.int64)
+    if pair_to.shape != (n,):
+        raise InputError(f"structure has {pair_to.shape[0] if pair_to.ndim == 1 else pair_to.shape} "
+                         f"positions, the sequence {n}")
+    stack = []
+    for i, j in enumerate(pair_to.tolist()):
+        if j == -1:
+            continue
+        if not 0 <= j < n or j == i or pair_to[j] != i:
+            raise InputError(f"position {i + 1} pairs with {j + 1 if j >= 0 else j}, which does not pair back")
+        if j > i:
+            stack.append(j)
+        elif not stack or stack[-1] != i:
+            raise InputError(f"pair ({j + 1}, {i + 1}) crosses another pair (pseudoknots are not supported)")
+        else:
+            stack.pop()
+    return pair_to

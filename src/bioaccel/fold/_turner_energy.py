@@ -31,6 +31,7 @@ from numba import njit
 
 from ..inputs.alphabet import encode
 from ..errors import InputError
+from ._traceback import check_nested, parse_dot_bracket
 from ._turner_tables import (BULGE, DANGLE3, DANGLE5, HAIRPIN, HEXALOOPS, INT11, INT21, INT22, INTERIOR,
                             ML_BASE, ML_CLOSING, ML_INTERN, MM_1N, MM_23, MM_EXTERIOR, MM_HAIRPIN,
                             MM_INTERIOR, MM_MULTI, MAX_NINIO, MAX_SPECIAL, NINIO, STACK, TERMINAL_AU,
@@ -224,60 +225,21 @@ def structure_energy(E, lxc, S, pair_to):
 
 
 def check_structure(codes, pair_to):
-    """Raise InputError unless ``pair_to`` (partner or -1 per position) is a nested structure of
-    canonical pairs (AU, GC, GU) over ``codes`` (bioaccel.inputs.alphabet codes), each hairpin with at least 3
-    unpaired bases."""
-    n = len(codes)
-    pair_to = np.asarray(pair_to, dtype=np.int64)
-    if pair_to.shape != (n,):
-        raise InputError(f"structure has {pair_to.shape[0] if pair_to.ndim == 1 else pair_to.shape} "
-                         f"positions, the sequence {n}")
+    """Raise InputError unless ``pair_to`` (partner or -1 per position) is a nested structure
+    (:func:`._traceback.check_nested`) of canonical pairs (AU, GC, GU) over ``codes``
+    (bioaccel.inputs.alphabet codes), each hairpin with at least 3 unpaired bases."""
+    pair_to = check_nested(pair_to, len(codes))
     canonical = {(0, 3), (3, 0), (1, 2), (2, 1), (2, 3), (3, 2)}
-    stack = []
-    for i in range(n):
-        j = int(pair_to[i])
-        if j == -1:
+    for i, j in enumerate(pair_to.tolist()):
+        if j <= i:
             continue
-        if not 0 <= j < n or j == i or pair_to[j] != i:
-            raise InputError(f"position {i + 1} pairs with {j + 1 if j >= 0 else j}, which does not pair back")
-        if j > i:
-            if (int(codes[i]), int(codes[j])) not in canonical:
-                letters = "ACGUN"
-                raise InputError(f"pair ({i + 1}, {j + 1}) is {letters[codes[i]]}-{letters[codes[j]]}, "
-                                 "not a canonical pair (AU, GC, GU)")
-            if j - i - 1 < 3 and not any(pair_to[k] >= 0 for k in range(i + 1, j)):
-                raise InputError(f"hairpin closed by ({i + 1}, {j + 1}) has {j - i - 1} unpaired bases "
-                                 "(at least 3 needed)")
-            stack.append(j)
-        else:
-            if not stack or stack[-1] != i:
-                raise InputError(f"pair ({j + 1}, {i + 1}) crosses another pair (pseudoknots are not "
-                                 "supported)")
-            stack.pop()
-    return pair_to
-
-
-def parse_dot_bracket(structure):
-    """Dot-bracket to ``pair_to`` (int64, -1 for unpaired); only '(', ')' and '.' are accepted.
-
-    >>> parse_dot_bracket("((..))").tolist()
-    [5, 4, -1, -1, 1, 0]
-    """
-    pair_to = np.full(len(structure), -1, dtype=np.int64)
-    opened = []
-    for i, char in enumerate(structure):
-        if char == "(":
-            opened.append(i)
-        elif char == ")":
-            if not opened:
-                raise InputError(f"structure: unmatched ')' at position {i + 1}")
-            j = opened.pop()
-            pair_to[i], pair_to[j] = j, i
-        elif char != ".":
-            raise InputError(f"structure: unexpected character {char!r} at position {i + 1} "
-                             "(expected '(', ')' or '.')")
-    if opened:
-        raise InputError(f"structure: unmatched '(' at position {opened[-1] + 1}")
+        if (int(codes[i]), int(codes[j])) not in canonical:
+            letters = "ACGUN"
+            raise InputError(f"pair ({i + 1}, {j + 1}) is {letters[codes[i]]}-{letters[codes[j]]}, "
+                             "not a canonical pair (AU, GC, GU)")
+        if j - i - 1 < 3 and not any(pair_to[k] >= 0 for k in range(i + 1, j)):
+            raise InputError(f"hairpin closed by ({i + 1}, {j + 1}) has {j - i - 1} unpaired bases "
+                             "(at least 3 needed)")
     return pair_to
 
 

@@ -139,6 +139,13 @@ class TurnerModel:
 
         raise not_available(f"{self.name} folding", "gpu", ("cpu",))
 
+    def evaluate(self, codes, pair_to) -> int:
+        """The free energy (dcal/mol) of the structure ``pair_to`` on ``codes``
+        (:func:`._turner_energy.eval_structure`)."""
+        from ._turner_energy import eval_structure
+
+        return eval_structure(codes, pair_to, self)
+
     def fold_cpu(self, codes_list: list, variant: str, traceback: bool) -> list:
         """``[(energy in dcal/mol, pair_to)]`` of each sequence on the CPU: a lone one by the tiled fill on
         every core, several one per core (the traceback costs a fraction of the fill, so it is always
