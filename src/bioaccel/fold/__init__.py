@@ -33,8 +33,7 @@ the command line's batches, the writers) is the same for every model. The names 
 >>> fold_one("GGGAAAUCC")
 ('(((...)))', 3)
 """
-import importlib
-
+from ..runtime.lazy import lazy_names
 from ._models import MODELS
 from ._variants import VARIANTS
 
@@ -47,14 +46,4 @@ __all__ = ["FORMATS", "MAX_PLOT_RECORDS", "MODELS", "VARIANTS", "FoldBatch", "Fo
            "FoldResult", "FoldWriter", "check_fold", "fold", "fold_one", "fold_table", "fold_work", "iter_fold",
            "iter_nussinov", "nussinov", "nussinov_batch", "plot_arcs"]
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)
