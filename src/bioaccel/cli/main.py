@@ -79,6 +79,10 @@ def _raise_terminated(signum, frame):
     raise Terminated()
 
 
+# a run stopped by a signal: what the command says, and its exit status (the shell's 128 + signal)
+_STOPPED = ((KeyboardInterrupt, "interrupted", 130), (Terminated, "terminated", TERMINATED))
+
+
 #: The worker thread of the last run that was interrupted and left running (console_main exits at
 #: once rather than waiting for it).
 abandoned = None
@@ -132,12 +136,10 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     if isinstance(outcome, BioaccelError):
         print(f"{name}: error: {in_option_words(str(outcome), _command(parser, name))}", file=stderr)
         return 2
-    if isinstance(outcome, KeyboardInterrupt):
-        print(f"{name}: interrupted", file=stderr)
-        return 130
-    if isinstance(outcome, Terminated):
-        print(f"{name}: terminated", file=stderr)
-        return TERMINATED
+    for signalled, said, status in _STOPPED:
+        if isinstance(outcome, signalled):
+            print(f"{name}: {said}", file=stderr)
+            return status
     if isinstance(outcome, BrokenPipeError):  # e.g. `bioaccel fold big.fa | head`
         return 0
     raise outcome

@@ -46,6 +46,15 @@ def _common(parser, registry=None):
     add_quiet_option(parser)
 
 
+def _on_motifs(sub, name, run, **texts):
+    """The action ``name`` (show, pvalue, threshold) on the motifs of one MOTIF argument, answered by
+    ``run``; ``texts``: its help and description."""
+    parser = sub.add_parser(name, **texts)
+    parser.add_argument("motif", metavar="MOTIF", help=MOTIF_HELP)
+    parser.set_defaults(run=run)
+    return parser
+
+
 def register(subparsers):
     parser = subparsers.add_parser(
         "motif", help="position weight matrices: P-values, thresholds, COMPARE",
@@ -56,12 +65,10 @@ def register(subparsers):
                     f"from the database shipped in pyjaspar (JASPAR {DEFAULT_JASPAR_RELEASE} unless a year is "
                     "given: jaspar:MA0066.1 and jaspar:2026/MA0066.1).")
     sub = parser.add_subparsers(dest="motif_command", metavar="ACTION")
-    show = sub.add_parser("show", help="print the PSSM of each motif",
-                          description="Print each motif's position-specific scoring matrix (log-odds per column "
-                                      "and letter), its score range and background.")
-    show.add_argument("motif", metavar="MOTIF", help=MOTIF_HELP)
+    show = _on_motifs(sub, "show", run_show, help="print the PSSM of each motif",
+                      description="Print each motif's position-specific scoring matrix (log-odds per column "
+                                  "and letter), its score range and background.")
     _common(show)
-    show.set_defaults(run=run_show)
     export = sub.add_parser("export", help="write motifs as a JASPAR or MEME file",
                             description="Write the motifs of any source (a file of any format, jaspar:ID, a "
                                         "JASPAR collection) as a JASPAR count file or a MEME minimal-format file: "
@@ -75,10 +82,9 @@ def register(subparsers):
     add_output_option(export)
     add_quiet_option(export)
     export.set_defaults(run=run_export)
-    pv = sub.add_parser("pvalue", help="SCORETOPVALUE: P(score >= S) for each motif",
-                        description="P(score >= S) of each motif for every score given (--score, --scores, "
-                                    "--word), one row each. A word's own score always counts that word.")
-    pv.add_argument("motif", metavar="MOTIF", help=MOTIF_HELP)
+    pv = _on_motifs(sub, "pvalue", run_pvalue, help="SCORETOPVALUE: P(score >= S) for each motif",
+                    description="P(score >= S) of each motif for every score given (--score, --scores, "
+                                "--word), one row each. A word's own score always counts that word.")
     pv.add_argument("--score", type=float, action="append", default=[], metavar="S",
                     help="a score (repeat for several)")
     pv.add_argument("--scores", metavar="FILE", default=None,
@@ -86,16 +92,14 @@ def register(subparsers):
     pv.add_argument("--word", action="append", default=[], metavar="ACGT",
                     help="the score of this word, for each motif as long as it (repeat for several)")
     _common(pv, VARIANTS)
-    pv.set_defaults(run=run_pvalue)
-    th = sub.add_parser("threshold", help="PVALUETOSCORE: the score threshold of P-value P for each motif",
-                        description="The optimal score threshold of each motif at P-value P: the smallest "
-                                    "attainable score whose P-value is <= P, with its exact P-value and the next "
-                                    "score down.")
-    th.add_argument("motif", metavar="MOTIF", help=MOTIF_HELP)
+    th = _on_motifs(sub, "threshold", run_threshold,
+                    help="PVALUETOSCORE: the score threshold of P-value P for each motif",
+                    description="The optimal score threshold of each motif at P-value P: the smallest "
+                                "attainable score whose P-value is <= P, with its exact P-value and the next "
+                                "score down.")
     th.add_argument("--pvalue", type=float, required=True, metavar="P",
                     help="the P-value, in (0, 1] (e.g. 1e-4)")
     _common(th, VARIANTS)
-    th.set_defaults(run=run_threshold)
     cmp_ = sub.add_parser("compare", help="COMPARE: words above both thresholds, one, neither, at every shift",
                           description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
                                       "the probability of the words scoring above both thresholds, above one only "

@@ -36,8 +36,7 @@ the command line's batches, the writers) is the same for every model. The names 
 >>> fold_one("GGGGAAACCCC")
 ('((((...))))', -4.5)
 """
-import importlib
-
+from ..runtime.lazy import lazy_names
 from ._models import MODELS
 from ._variants import VARIANTS
 
@@ -53,14 +52,4 @@ __all__ = ["FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "Fol
            "fold_table", "fold_work", "iter_evaluate", "iter_fold", "iter_nussinov", "nussinov",
            "nussinov_batch", "plot_arcs"]
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

@@ -18,12 +18,18 @@ from ..runtime.parallel import serial_and_parallel
 
 
 @njit(cache=True)
-def _naive_cell(M, codes, pairs, min_loop, row, col):
+def _paired(M, codes, pairs, min_loop, row, col):
+    """C(row + 1, col - 1) plus the weight of the pair (row, col), or 0 when they cannot pair."""
     diag = col - row
-    best = 0
     w = pairs[codes[row], codes[col]]
     if w > 0 and diag - 1 >= min_loop:
-        best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
+        return (M[row + 1, col - 1] if diag >= 2 else 0) + w
+    return 0
+
+
+@njit(cache=True)
+def _naive_cell(M, codes, pairs, min_loop, row, col):
+    best = _paired(M, codes, pairs, min_loop, row, col)
     for k in range(row, col):
         t = M[row, k] + M[k + 1, col]  # M[k+1][col]: a column read, as in the paper's CPU1
         if t > best:
@@ -33,11 +39,7 @@ def _naive_cell(M, codes, pairs, min_loop, row, col):
 
 @njit(cache=True)
 def _cache_cell(M, codes, pairs, min_loop, row, col):
-    diag = col - row
-    best = 0
-    w = pairs[codes[row], codes[col]]
-    if w > 0 and diag - 1 >= min_loop:
-        best = (M[row + 1, col - 1] if diag >= 2 else 0) + w
+    best = _paired(M, codes, pairs, min_loop, row, col)
     for k in range(row, col):
         t = M[row, k] + M[col, k + 1]  # M[col][k+1] mirrors C(k+1, col): a row read
         if t > best:

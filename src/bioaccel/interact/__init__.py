@@ -15,8 +15,7 @@ the command line starts without NumPy or Numba.
 >>> [r.score for r in bpmax("GGGAAACCC", ["GGGUUUCCC", "AAAA"])]
 [21, 9]
 """
-import importlib
-
+from ..runtime.lazy import lazy_names
 from ._variants import VARIANTS
 
 __all__ = ["VARIANTS", "InteractParams", "Interaction", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
@@ -26,14 +25,4 @@ _LAZY = {"bpmax": "._api", "bpmax_work": "._api", "iter_bpmax": "._api", "Intera
          "Interaction": "._result", "check_sizes": "._memory", "estimate_seconds": "._estimate",
          "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window"}
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

@@ -35,19 +35,9 @@ def fill_naive(a, rb, pairs, S1, S2, L1, L2):
                             if t > best:
                                 best = t
                     for k1 in range(i1, j1):  # R4 and R3
-                        t = F[i1, k1, i2, j2] + S1[k1 + 1, j1]
-                        if t > best:
-                            best = t
-                        t = S1[i1, k1] + F[k1 + 1, j1, i2, j2]
-                        if t > best:
-                            best = t
+                        best = max(best, F[i1, k1, i2, j2] + S1[k1 + 1, j1], S1[i1, k1] + F[k1 + 1, j1, i2, j2])
                     for k2 in range(i2, j2):  # R2 and R1
-                        t = F[i1, j1, i2, k2] + S2[k2 + 1, j2]
-                        if t > best:
-                            best = t
-                        t = S2[i2, k2] + F[i1, j1, k2 + 1, j2]
-                        if t > best:
-                            best = t
+                        best = max(best, F[i1, j1, i2, k2] + S2[k2 + 1, j2], S2[i2, k2] + F[i1, j1, k2 + 1, j2])
                     if j1 - i1 >= 4:
                         t = pairs[a[i1], a[j1]] + F[i1 + 1, j1 - 1, i2, j2]
                         if t > best:

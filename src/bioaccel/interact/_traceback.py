@@ -24,12 +24,47 @@ def _cell(buf, rowstart, mat_id, i1, j1, i2, j2):
 
 
 @njit(cache=True, nogil=True)
+def _set3(row, kind, x, y):
+    row[0] = kind
+    row[1] = x
+    row[2] = y
+
+
+@njit(cache=True, nogil=True)
 def _set5(row, k, i, j, i2, j2):
     row[0] = k
     row[1] = i
     row[2] = j
     row[3] = i2
     row[4] = j2
+
+
+@njit(cache=True, nogil=True)
+def _with_strand(row, i1, j1, i2, j2, strand, lo, hi):
+    """``row`` = F(i1, j1, i2, j2) with the interval of ``strand`` (1 query, 2 target) made [lo, hi]."""
+    if strand == 1:
+        _set5(row, 0, lo, hi, i2, j2)
+    else:
+        _set5(row, 0, i1, j1, lo, hi)
+
+
+@njit(cache=True, nogil=True)
+def _split_strand(v, S, strand, buf, rowstart, mat_id, i1, j1, i2, j2, p0, p1):
+    """The single-strand splits of ``strand``'s interval [lo, hi], in the order of the tie-break rule:
+    F(.., lo..k, ..) + S(k+1, hi) (R4 on the query, R2 on the target), then S(lo, k) + F(.., k+1..hi, ..)
+    (R3, R1), k ascending. The first that gives ``v`` is written to (p0, p1); False when none does."""
+    lo, hi = (i1, j1) if strand == 1 else (i2, j2)
+    for k in range(lo, hi):
+        _with_strand(p0, i1, j1, i2, j2, strand, lo, k)
+        if v == _cell(buf, rowstart, mat_id, p0[1], p0[2], p0[3], p0[4]) + S[k + 1, hi]:
+            _set5(p1, strand, k + 1, hi, 0, 0)
+            return True
+    for k in range(lo, hi):
+        _with_strand(p1, i1, j1, i2, j2, strand, k + 1, hi)
+        if v == S[lo, k] + _cell(buf, rowstart, mat_id, p1[1], p1[2], p1[3], p1[4]):
+            _set5(p0, strand, lo, k, 0, 0)
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -45,9 +80,7 @@ def _trace_strand(S, s, pairs, i, j, kind, out, n_out, splits):
                 break
             w = pairs[s[i], s[j]]
             if j - i >= 4 and w > 0 and v == S[i + 1, j - 1] + w:
-                out[n_out, 0] = kind
-                out[n_out, 1] = i
-                out[n_out, 2] = j
+                _set3(out[n_out], kind, i, j)
                 n_out += 1
                 i += 1
                 j -= 1
@@ -83,12 +116,7 @@ def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
     n_out = 0
     stack = np.empty((4 * (M + N) + 16, 5), dtype=np.int64)  # (kind, i, j, i2, j2); kind 0 F, 1 S1, 2 S2
     splits = np.empty((max(M, N) + 1, 2), dtype=np.int64)
-    top = 0
-    stack[0, 0] = 0
-    stack[0, 1] = 0
-    stack[0, 2] = M - 1
-    stack[0, 3] = 0
-    stack[0, 4] = N - 1
+    _set5(stack[0], 0, 0, M - 1, 0, N - 1)
     top = 1
     while top > 0:
         top -= 1
@@ -106,70 +134,31 @@ def _trace(a, rb, pairs, S1, S2, buf, rowstart, mat_id):
         v = _cell(buf, rowstart, mat_id, i1, j1, i2, j2)
         if i1 == j1 and i2 == j2:
             if v > 0:
-                out[n_out, 0] = 2
-                out[n_out, 1] = i1
-                out[n_out, 2] = i2
+                _set3(out[n_out], 2, i1, i2)
                 n_out += 1
             continue
         if v == 0:
             continue
         w = pairs[a[i1], a[j1]]
         if j1 - i1 >= 4 and w > 0 and v == w + _cell(buf, rowstart, mat_id, i1 + 1, j1 - 1, i2, j2):
-            out[n_out, 0] = 0
-            out[n_out, 1] = i1
-            out[n_out, 2] = j1
+            _set3(out[n_out], 0, i1, j1)
             n_out += 1
-            stack[top, 0] = 0
-            stack[top, 1] = i1 + 1
-            stack[top, 2] = j1 - 1
-            stack[top, 3] = i2
-            stack[top, 4] = j2
+            _set5(stack[top], 0, i1 + 1, j1 - 1, i2, j2)
             top += 1
             continue
         w = pairs[rb[i2], rb[j2]]
         if j2 - i2 >= 4 and w > 0 and v == w + _cell(buf, rowstart, mat_id, i1, j1, i2 + 1, j2 - 1):
-            out[n_out, 0] = 1
-            out[n_out, 1] = i2
-            out[n_out, 2] = j2
+            _set3(out[n_out], 1, i2, j2)
             n_out += 1
-            stack[top, 0] = 0
-            stack[top, 1] = i1
-            stack[top, 2] = j1
-            stack[top, 3] = i2 + 1
-            stack[top, 4] = j2 - 1
+            _set5(stack[top], 0, i1, j1, i2 + 1, j2 - 1)
             top += 1
             continue
         # each case pushes (first, second) sub-problems; kinds: 0 F, 1 S1, 2 S2
-        found = False
         p0 = np.zeros(5, dtype=np.int64)
         p1 = np.zeros(5, dtype=np.int64)
-        for k1 in range(i1, j1):  # R4
-            if v == _cell(buf, rowstart, mat_id, i1, k1, i2, j2) + S1[k1 + 1, j1]:
-                _set5(p0, 0, i1, k1, i2, j2)
-                _set5(p1, 1, k1 + 1, j1, 0, 0)
-                found = True
-                break
+        found = _split_strand(v, S1, 1, buf, rowstart, mat_id, i1, j1, i2, j2, p0, p1)  # R4, R3
         if not found:
-            for k1 in range(i1, j1):  # R3
-                if v == S1[i1, k1] + _cell(buf, rowstart, mat_id, k1 + 1, j1, i2, j2):
-                    _set5(p0, 1, i1, k1, 0, 0)
-                    _set5(p1, 0, k1 + 1, j1, i2, j2)
-                    found = True
-                    break
-        if not found:
-            for k2 in range(i2, j2):  # R2
-                if v == _cell(buf, rowstart, mat_id, i1, j1, i2, k2) + S2[k2 + 1, j2]:
-                    _set5(p0, 0, i1, j1, i2, k2)
-                    _set5(p1, 2, k2 + 1, j2, 0, 0)
-                    found = True
-                    break
-        if not found:
-            for k2 in range(i2, j2):  # R1
-                if v == S2[i2, k2] + _cell(buf, rowstart, mat_id, i1, j1, k2 + 1, j2):
-                    _set5(p0, 2, i2, k2, 0, 0)
-                    _set5(p1, 0, i1, j1, k2 + 1, j2)
-                    found = True
-                    break
+            found = _split_strand(v, S2, 2, buf, rowstart, mat_id, i1, j1, i2, j2, p0, p1)  # R2, R1
         if not found:
             for k1 in range(i1, j1):  # D
                 for k2 in range(i2, j2):

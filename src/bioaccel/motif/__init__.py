@@ -20,8 +20,7 @@ without importing Numba.
 >>> thresholds("jaspar:MA0004.1", 1e-3)[0].pvalue <= 1e-3
 True
 """
-import importlib
-
+from ..runtime.lazy import lazy_names
 from ._variants import COMPARE_VARIANTS, VARIANTS  # noqa: F401  (public names)
 
 _LAZY = {
@@ -38,10 +37,5 @@ _LAZY = {
 }
 __all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "VARIANTS"])
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# no __dir__: dir() lists only the names already loaded
+__getattr__ = lazy_names(__name__, _LAZY, __all__)[0]

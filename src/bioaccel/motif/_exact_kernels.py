@@ -266,6 +266,14 @@ def tail_kernel(Q, initial, transition, order, T, rtol, first_cells, max_cells, 
             return False, low, high
 
 
+@njit(cache=True, nogil=True)
+def _next_motif(counter, order_idx):
+    """The next motif of the queue that thresholds_many's and tails_many's threads share (``order_idx``,
+    costliest first), or -1 once every motif is taken."""
+    n = fetch_add(counter, 0, 1)
+    return order_idx[n] if n < order_idx.shape[0] else -1
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def thresholds_many(Qflat, starts, order_idx, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
                     list_target, list_cap, node_cap, suffix_columns, out_int, out_float, workers):
@@ -275,12 +283,11 @@ def thresholds_many(Qflat, starts, order_idx, initial, transition, order, ps, rt
     out_int[i] = (status, T, below, L, U), out_float[i] = (tail_T, tail_below)."""
     counter = np.zeros(1, np.int64)
     for _ in prange(workers):
-        while True:
-            n = fetch_add(counter, 0, 1)
-            if n >= order_idx.shape[0]:
-                break
-            _one_threshold(Qflat, starts, order_idx[n], initial, transition, order, ps, rtol, tol, first_cells,
-                           max_cells, list_target, list_cap, node_cap, suffix_columns, out_int, out_float)
+        i = _next_motif(counter, order_idx)
+        while i >= 0:
+            _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
+                           list_target, list_cap, node_cap, suffix_columns, out_int, out_float)
+            i = _next_motif(counter, order_idx)
 
 
 @njit(cache=True, nogil=True)
@@ -305,13 +312,11 @@ def tails_many(Qflat, starts, order_idx, initial, transition, order, Ts, rtol, f
     """tail_kernel for motif i at grid score Ts[i], for every i, on ``workers`` threads sharing a counter."""
     counter = np.zeros(1, np.int64)
     for _ in prange(workers):
-        while True:
-            n = fetch_add(counter, 0, 1)
-            if n >= order_idx.shape[0]:
-                break
-            i = order_idx[n]
+        i = _next_motif(counter, order_idx)
+        while i >= 0:
             _one_tail(Qflat, starts, i, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
                       suffix_columns, out_exact, out_bounds)
+            i = _next_motif(counter, order_idx)
 
 
 @njit(cache=True, nogil=True)

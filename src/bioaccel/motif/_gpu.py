@@ -37,6 +37,16 @@ def launch_shape(L, sizes=None):
     return loop, inner, 4 ** fixed
 
 
+def _slice_columns(pssm, grid) -> int:
+    """The columns of ``grid``'s slice, refused (ResourceError) beyond what the GPU kernels take."""
+    L = grid.q.shape[0]
+    if L > MAX_SLICE:
+        raise ResourceError(
+            f"{pssm.motif_id}: a slice of {L} columns is {4 ** L:,} words; the GPU kernel takes at most "
+            f"{MAX_SLICE} columns per slice: use more --slices")
+    return L
+
+
 def bucket_leaves_gpu(pssm, grids) -> list:
     """One table per slice, shaped like the CPU's (``(1, 1, B)`` for order 0); float64 probabilities.
     Launch sizes are read from ``_launch.SIZES`` at call time.
@@ -61,11 +71,7 @@ def bucket_leaves_gpu(pssm, grids) -> list:
     kernel = _kernel("slice_histogram", bool(weighted))
     tables = []
     for grid in grids:
-        L = grid.q.shape[0]
-        if L > MAX_SLICE:
-            raise ResourceError(
-                f"{pssm.motif_id}: a slice of {L} columns is {4 ** L:,} words; the GPU kernel takes at most "
-                f"{MAX_SLICE} columns per slice: use more --slices")
+        L = _slice_columns(pssm, grid)
         loop, inner, total = launch_shape(L, sizes)
         B = grid.buckets
         shared_type = 8 if weighted else 4
@@ -104,11 +110,7 @@ def _markov_leaves(cp, pssm, grids, sizes):
     init = cp.asarray(np.ascontiguousarray(bg.initial, dtype=np.float64))
     tables = []
     for index, grid in enumerate(grids):
-        L = grid.q.shape[0]
-        if L > MAX_SLICE:
-            raise ResourceError(
-                f"{pssm.motif_id}: a slice of {L} columns is {4 ** L:,} words; the GPU kernel takes at most "
-                f"{MAX_SLICE} columns per slice: use more --slices")
+        L = _slice_columns(pssm, grid)
         loop, inner, total = launch_shape(L, sizes)
         inner = min(inner, max(0, sizes.inner_letters - k))
         fixed = L - loop

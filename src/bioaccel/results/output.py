@@ -70,29 +70,22 @@ class Guarded:
         where = "standard output" if self.path == STDOUT else f"{self.option} {self.path}"
         return OutputError(f"{where}: cannot write ({_strerror(exc)})")
 
-    def write(self, data):
+    def _guarded(self, method, *args):
         try:
-            return self.handle.write(data)
+            return method(*args)
         except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
             raise
         except OSError as exc:
             raise self._failed(exc) from None
+
+    def write(self, data):
+        return self._guarded(self.handle.write, data)
 
     def flush(self):
-        try:
-            self.handle.flush()
-        except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
-            raise
-        except OSError as exc:
-            raise self._failed(exc) from None
+        self._guarded(self.handle.flush)
 
     def close(self):
-        try:
-            self.handle.close()
-        except BrokenPipeError:             # `bioaccel ... | head`: the reader has all it wanted
-            raise
-        except OSError as exc:
-            raise self._failed(exc) from None
+        self._guarded(self.handle.close)
 
     def __getattr__(self, name):            # name, mode, fileno, seek ...: the handle's own
         return getattr(self.handle, name)

@@ -15,6 +15,7 @@ Numba is imported here, so only code that computes imports this module (the comm
 does not).
 """
 import contextlib
+import functools
 import os
 import types as pytypes
 from collections import namedtuple
@@ -121,11 +122,20 @@ def _int64_pointer(context, builder, array_type, array, index):
     return cgutils.get_item_pointer(context, builder, array_type, ary, [index])
 
 
-@intrinsic
+def _on_int64_array(definition):
+    """``@intrinsic`` for an atomic ``definition(typingctx, array, ...)`` on an int64 array: any other
+    array matches no signature (Numba reports a typing error) rather than getting a wrong-width access."""
+    @functools.wraps(definition)
+    def typed(typingctx, array, *rest):
+        if not (isinstance(array, types.Array) and array.dtype == types.int64):
+            return None
+        return definition(typingctx, array, *rest)
+    return intrinsic(typed)
+
+
+@_on_int64_array
 def fetch_add(typingctx, counter, index, value):
     """Atomically add ``value`` to ``counter[index]`` (int64) and return the previous value."""
-    if not (isinstance(counter, types.Array) and counter.dtype == types.int64):
-        return None
     sig = types.int64(counter, types.intp, types.int64)
 
     def codegen(context, builder, sig, args):
@@ -134,11 +144,9 @@ def fetch_add(typingctx, counter, index, value):
     return sig, codegen
 
 
-@intrinsic
+@_on_int64_array
 def load_acquire(typingctx, flags, index):
     """``flags[index]`` (int64), read anew on every call and ordered before the reads that follow."""
-    if not (isinstance(flags, types.Array) and flags.dtype == types.int64):
-        return None
     sig = types.int64(flags, types.intp)
 
     def codegen(context, builder, sig, args):
@@ -146,11 +154,9 @@ def load_acquire(typingctx, flags, index):
     return sig, codegen
 
 
-@intrinsic
+@_on_int64_array
 def store_release(typingctx, flags, index, value):
     """``flags[index] = value`` (int64), ordered after the writes that precede it."""
-    if not (isinstance(flags, types.Array) and flags.dtype == types.int64):
-        return None
     sig = types.void(flags, types.intp, types.int64)
 
     def codegen(context, builder, sig, args):

@@ -13,8 +13,7 @@ them, ``write_scan`` writes them as FIMO's TSV, BED or GFF (returning a :class:`
 The names load on first use (PEP 562), so that the command line can read the variant registry without
 importing Numba.
 """
-import importlib
-
+from ..runtime.lazy import lazy_names
 from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, MAX_STORED_HITS, SLICE_LENGTH  # noqa: F401
 from ._variants import SCAN_VARIANTS
 
@@ -23,14 +22,4 @@ _LAZY = {"scan": "._api", "iter_scan": "._api", "write_scan": "._api", "scan_wor
 __all__ = sorted(["CHUNK_SIZE", "DEFAULT_PVALUE", "FORMATS", "MAX_SLICE", "MAX_STORED_HITS", "SCAN_VARIANTS",
                   "SLICE_LENGTH", *_LAZY])
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)
