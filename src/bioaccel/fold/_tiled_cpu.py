@@ -40,6 +40,15 @@ def packed_size(n):
     return n * (n + 1) // 2
 
 
+@njit(cache=True, nogil=True)
+def tile_span(n, tile, ti, tj):
+    """``(r0, r1, c0, c1)``: the rows [r0, r1) and columns [c0, c1) of tile (ti, tj) of an n x n table
+    cut into ``tile`` x ``tile`` tiles (the last ones shorter), as every tiled fill of this wing takes them."""
+    r0 = ti * tile
+    c0 = tj * tile
+    return r0, min(n, r0 + tile), c0, min(n, c0 + tile)
+
+
 @njit(cache=True)
 def _maxplus_rows(acc, table, base, i, m_lo, m_hi, c0):
     """acc[j - c0] = max over m in [m_lo, m_hi) of C(i, m-1) + C(m, j), for the columns of acc."""
@@ -155,11 +164,7 @@ def _fill_tile(table, base, codes, pairs, min_loop, tile, ti, tj, diag_tiles):
     ``diag_tiles[t]`` is the padded copy of diagonal tile (t, t) (see :func:`_finish_row`); a diagonal
     tile is computed in it, then copied into ``table``.
     """
-    n = codes.shape[0]
-    r0 = ti * tile
-    r1 = min(n, r0 + tile)
-    c0 = tj * tile
-    c1 = min(n, c0 + tile)
+    r0, r1, c0, c1 = tile_span(codes.shape[0], tile, ti, tj)
     width = c1 - c0
     acc = np.zeros((r1 - r0, width), dtype=table.dtype)
     if ti == tj:

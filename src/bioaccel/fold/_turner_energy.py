@@ -131,13 +131,13 @@ def interior_energy(E, lxc, S, i, j, p, q, tp, tq):
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def ml_stem_energy(E, tp, s5, s3):
-    """A stem of type tp in a multiloop (the closing pair too, read from inside), with dangles 2:
-    its 5' and 3' neighbours' mismatch (a code < 0 means no neighbour: dangle only), the terminal
-    AU/GU penalty and the per-branch term."""
-    e = np.int64(E[ML_INTERN])
+def _stem_ends(E, mismatch, tp, s5, s3):
+    """What a stem of type tp adds at its ends with dangles 2: its 5' and 3' neighbours' mismatch (from
+    the table at offset ``mismatch``; a code < 0 means no neighbour: the other's dangle only) and the
+    terminal AU/GU penalty."""
+    e = np.int64(0)
     if s5 >= 0 and s3 >= 0:
-        e += E[MM_MULTI + (tp * 5 + s5) * 5 + s3]
+        e += E[mismatch + (tp * 5 + s5) * 5 + s3]
     elif s5 >= 0:
         e += E[DANGLE5 + tp * 5 + s5]
     elif s3 >= 0:
@@ -148,18 +148,17 @@ def ml_stem_energy(E, tp, s5, s3):
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def ml_stem_energy(E, tp, s5, s3):
+    """A stem of type tp in a multiloop (the closing pair too, read from inside): its ends with the
+    multiloop mismatches, and the per-branch term."""
+    return np.int64(E[ML_INTERN]) + _stem_ends(E, MM_MULTI, tp, s5, s3)
+
+
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ext_stem_energy(E, tp, s5, s3):
-    """A stem of type tp in the exterior loop, with dangles 2 (a code < 0: that end of the sequence)."""
-    e = np.int64(0)
-    if s5 >= 0 and s3 >= 0:
-        e += E[MM_EXTERIOR + (tp * 5 + s5) * 5 + s3]
-    elif s5 >= 0:
-        e += E[DANGLE5 + tp * 5 + s5]
-    elif s3 >= 0:
-        e += E[DANGLE3 + tp * 5 + s3]
-    if tp > 2:
-        e += E[TERMINAL_AU]
-    return e
+    """A stem of type tp in the exterior loop: its ends with the exterior mismatches (a code < 0: that
+    end of the sequence)."""
+    return _stem_ends(E, MM_EXTERIOR, tp, s5, s3)
 
 
 #: pair types of any two bases (table codes), GU included: eval scores GU pairs even under no_gu

@@ -30,6 +30,7 @@ any real energy; two stored values add up within int32.
 import numpy as np
 from numba import njit
 
+from ._tiled_cpu import tile_span
 from ._turner_energy import RTYPE, ext_stem_energy, hairpin_energy, interior_energy, ml_stem_energy
 from ._turner_tables import (BULGE, GENERIC, MAX_LOOP, ML_BASE, ML_CLOSING, MM_1N, MM_INTERIOR, ONE_N, PAIR_TYPE,
                             STACK, TERMINAL_AU)
@@ -136,10 +137,7 @@ def fill_tile(E, lxc, S, no_lp, c, fm, m2, ti, tj, tile):
     inside this tile's rows or columns, then C, CC (no_lp), FML.
     """
     n = S.shape[0]
-    r0 = ti * tile
-    r1 = min(n, r0 + tile)
-    c0 = tj * tile
-    c1 = min(n, c0 + tile)
+    r0, r1, c0, c1 = tile_span(n, tile, ti, tj)
     width = c1 - c0
     acc = np.empty((r1 - r0, width), dtype=np.int32)  # (np.full compiles slowly in Numba: loops instead)
     for r in range(r1 - r0):
