@@ -53,6 +53,21 @@ def check_lengths(lengths) -> None:
                                "--backend cpu")
 
 
+#: Seconds of the whole GPU per n^2 cells (the interior loops: a bounded number per cell) and per n^3
+#: splits (the M2 minimum), and per launch; fitted to bench/turner.py --gpu on one H100 (docs/turner.md).
+CELL_SECONDS, SPLIT_SECONDS, LAUNCH_SECONDS = 1.0e-10, 1.0e-13, 2e-3
+
+
+def estimate_seconds(lengths) -> float:
+    """Rough time to fold sequences of these ``lengths`` on one GPU (no GPU needed to ask).
+
+    >>> round(estimate_seconds([200] * 1_000_000))
+    5
+    """
+    n = np.asarray(list(lengths), dtype=np.float64)
+    return float(LAUNCH_SECONDS + CELL_SECONDS * np.sum(n ** 2) + SPLIT_SECONDS * np.sum(n ** 3))
+
+
 def sequence_ints(n):
     """int32 words of one n-long sequence's device tables: c, fm, m2 (n x n each), then the traceback
     stack (2n + 4 entries of 3).
@@ -157,12 +172,12 @@ def _fold_sorted(_gpu, codes_sorted, lengths, model, traceback):
         words = sequence_ints(lengths[first:last])
         offsets = np.zeros(last - first, dtype=np.int64)
         np.cumsum(words[:-1], out=offsets[1:])
-        fill = _gpu.kernel("bioaccel.fold.kernels", "turner_batch.cu", "turner_fold", (threads, model.no_lp))
+        fill = _gpu.kernel("bioaccel.fold.kernels", "turner_batch.cu", "turner_fold", (sizes.threads,))
         longest = int(lengths[first])
         shared = 4 * (longest + 1) + (longest + 3) // 4 * 4
         fill((last - first,), (threads,),
              (E_dev, hp_dev, codes_dev, starts_dev, np.int32(first), cp.asarray(offsets), tables,
-              np.int32(bool(traceback)), energies, pairs, status), shared_mem=shared)
+              np.int32(model.no_lp), np.int32(bool(traceback)), energies, pairs, status), shared_mem=shared)
     if int(status.get()[0]) != 0:
         raise InternalError("the Turner GPU traceback found a table value no case of the recurrence reproduces")
     return cp.asnumpy(energies), cp.asnumpy(pairs) if traceback else None, starts

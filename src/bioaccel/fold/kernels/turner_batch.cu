@@ -14,15 +14,20 @@
 // Dynamic shared memory: f (n + 1 ints) and the sequence (n bytes), for the longest of the launch.
 #include "turner_fold.cuh"
 
-template <int THREADS, bool NO_LP>
-__global__ void __launch_bounds__(THREADS)
+// MAX_THREADS bounds the block (its registers); a launch uses blockDim.x <= MAX_THREADS threads, chosen
+// by its longest sequence, so one instantiation serves every length (each costs seconds of NVRTC).
+// no_lp is an argument too: a uniform branch per cell, against a second compile.
+template <int MAX_THREADS>
+__global__ void __launch_bounds__(MAX_THREADS)
 turner_fold(const int* __restrict__ E, const int* __restrict__ hp_size, const unsigned char* __restrict__ codes,
             const long long* __restrict__ starts, int first, const long long* __restrict__ offsets,
-            int* __restrict__ tables, int walk, int* __restrict__ energies, int* __restrict__ pair_to,
-            int* __restrict__ status) {
+            int* __restrict__ tables, int no_lp, int walk, int* __restrict__ energies,
+            int* __restrict__ pair_to, int* __restrict__ status) {
     using namespace turner;
     extern __shared__ int shared[];
     const int tid = threadIdx.x;
+    const int THREADS = blockDim.x;
+    const bool NO_LP = no_lp != 0;
     const int seq = first + blockIdx.x;
     const long long s0 = starts[seq];
     const int n = (int)(starts[seq + 1] - s0);
