@@ -29,6 +29,13 @@ MIN_PAIRED = 5
 
 @dataclass(frozen=True)
 class TurnerSizes(LaunchSizes):
+    """Launch sizes of the Turner GPU batch (read from :data:`SIZES` at call time; the tests patch small
+    ones, tests/conftest.py ``small_turner_sizes``).
+
+    >>> SIZES.threads, SIZES.replace(threads=32).threads
+    (256, 32)
+    """
+
     threads: int = 256               # most threads of a block (a power of two: 32..1024)
     table_bytes: int = 4 << 30       # device bytes of the tables (and traceback stacks) of one launch
     max_blocks: int = 1 << 20        # most sequences in one launch
