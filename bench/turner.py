@@ -10,6 +10,17 @@ Also the first-call cost with an empty Numba cache, in fresh processes: the firs
 kernel) and the first ``energy_of``; and the first ``mfe`` of a second process that finds the cache.
 
     PYTHONPATH=src python3 bench/turner.py [--lengths 200,1500,5000] [--repeats 3] [--threads 0]
+
+GPU (``--gpu``, no ViennaRNA needed): the batch variant on many random RNAs per call, 2,000 x 1,000 nt
+and 1,000,000 x 200 nt (``--quick``: 200 x 1,000 and 20,000 x 200), each timed end to end (packing,
+copies, kernels, results as numpy arrays) after a warm-up that compiles its kernels. A row whose pilot
+(1% of it) predicts more than --max-seconds runs the share that fits, and says so. The first 20 of each
+row are checked against the CPU (energy and structure). Efficiency: the fill's add-then-min updates
+(the M2 splits of every cell, the interior-loop candidates of every pairable cell: 6/16 of the cells of
+a uniform random RNA) per second over the int32 DPX min-plus ceiling of docs/limits.md (15.5 T/s,
+VIADDMNMX: the kernel's cells are int32 and its inner loops are int32 add-then-min).
+
+    PYTHONPATH=src python3 bench/turner.py --gpu [--quick] [--max-seconds 60]
 """
 import argparse
 import json
@@ -72,7 +83,12 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=2004)
     parser.add_argument("--no-compile", action="store_true", help="skip the first-call measurements")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(__file__), "results", "turner_cpu.json"))
+    parser.add_argument("--gpu", action="store_true", help="time the GPU batch instead (no ViennaRNA needed)")
+    parser.add_argument("--quick", action="store_true", help="--gpu: the small rows")
+    parser.add_argument("--max-seconds", type=float, default=60.0, help="--gpu: longest time of one row")
     args = parser.parse_args(argv)
+    if args.gpu:
+        return gpu_main(args)
     import RNA
 
     load_before = os.getloadavg()  # other users of a shared machine skew every timing
@@ -134,6 +150,66 @@ def run(args, RNA):
                      "bioaccel_s": min(ours), "rnafold_s": min(theirs), "speedup": min(theirs) / min(ours),
                      "all_bioaccel_s": ours, "all_rnafold_s": theirs})
     return rows
+
+
+#: docs/limits.md: int32 add-then-min (DPX VIADDMNMX) updates per second, measured on an H200; the H100 has
+#: the same SM count and clock
+INT32_CEILING = 15.5e12
+GPU_ROWS = ((2_000, 1_000), (1_000_000, 200))
+QUICK_ROWS = ((200, 1_000), (20_000, 200))
+
+
+def fill_updates(n, pairable=6 / 16):
+    """Add-then-min updates of one n-long fill: the M2 splits of every cell (d - 8 at j - i = d) and the
+    interior-loop candidates of the pairable cells ((u + 1)(u + 2) / 2, u = min(30, d - 6)).
+
+    >>> fill_updates(10, pairable=1.0)
+    36.0
+    """
+    d = np.arange(4, n, dtype=np.float64)
+    u = np.minimum(30, d - 6)
+    interior = np.where(u >= 0, (u + 1) * (u + 2) / 2, 0)
+    return float(np.sum((n - d) * (np.maximum(0, d - 8) + pairable * interior)))
+
+
+def gpu_main(args):
+    from bioaccel.fold import _turner_gpu
+    from bioaccel.fold._turner_cpu import mfe_many
+    from bioaccel.runtime.gpu import device_name
+
+    model = TurnerModel()
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for count, n in (QUICK_ROWS if args.quick else GPU_ROWS):
+        batch = list(rng.integers(0, 4, (count, n), dtype=np.uint8))
+        _turner_gpu.fold(batch[:8], model)  # compile this row's kernel before timing
+        pilot = max(1, count // 100)
+        start = time.perf_counter()
+        _turner_gpu.fold(batch[:pilot], model)
+        predicted = (time.perf_counter() - start) * count / pilot
+        run_count = count if predicted <= args.max_seconds else max(pilot, int(count * args.max_seconds / predicted))
+        start = time.perf_counter()
+        results = _turner_gpu.fold(batch[:run_count], model)
+        seconds = time.perf_counter() - start
+        want = mfe_many(batch[:20], model)
+        equal = all(e == we and np.array_equal(p, wp) for (e, p), (we, wp) in zip(results[:20], want))
+        updates = fill_updates(n) * run_count
+        rows.append({"count": count, "n": n, "count_run": run_count, "seconds": seconds,
+                     "sequences_per_s": run_count / seconds, "full_count_seconds": seconds * count / run_count,
+                     "updates": updates, "ceiling": INT32_CEILING,
+                     "fraction_of_ceiling": updates / seconds / INT32_CEILING, "equal_to_cpu_first_20": equal})
+    name = device_name()
+    print(f"Turner 2004 MFE, GPU batch (one block per sequence) on {name}; end to end, traceback included")
+    print(f"{'count':>9} x {'n':>5}  {'run':>9}  {'seconds':>8}  {'seq/s':>9}  {'full s':>8}  {'of ceiling':>10}  equal")
+    for r in rows:
+        print(f"{r['count']:>9,} x {r['n']:>5}  {r['count_run']:>9,}  {r['seconds']:>8.2f}  {r['sequences_per_s']:>9.0f}  "
+              f"{r['full_count_seconds']:>8.1f}  {r['fraction_of_ceiling']:>10.3%}  {r['equal_to_cpu_first_20']}")
+    json_path = args.json.replace("turner_cpu.json", "turner_gpu.json")
+    save_json({"benchmark": "turner_gpu", "device": name, "seed": args.seed, "quick": args.quick,
+               "max_seconds": args.max_seconds, "ceiling": "int32 DPX min-plus, docs/limits.md", "rows": rows},
+              json_path)
+    if not all(r["equal_to_cpu_first_20"] for r in rows):
+        raise SystemExit("the GPU and the CPU disagree: see the table")
 
 
 if __name__ == "__main__":

@@ -102,3 +102,15 @@ def dask_client():
     with local_cluster(workers=2) as cluster, dd.Client(cluster) as client:
         client.wait_for_workers(2)
         yield client
+
+
+@pytest.fixture
+def small_turner_sizes(monkeypatch):
+    """The Turner GPU batch (fold/_turner_gpu.py) with 32-thread blocks and launches of at most 8
+    sequences and 2 MiB of tables, patched over its ``SIZES``: a batch of a few dozen RNAs of up to 300
+    nt then crosses many launches, and every block strides over diagonals wider than itself."""
+    from bioaccel.fold import _turner_gpu
+
+    sizes = _turner_gpu.TurnerSizes(threads=32, table_bytes=2 << 20, max_blocks=8)
+    monkeypatch.setattr(_turner_gpu, "SIZES", sizes)
+    return sizes

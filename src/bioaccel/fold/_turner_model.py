@@ -115,13 +115,22 @@ class TurnerModel:
         return f"{result.length:5d}  ENERGY = {result.energy:6.2f}  {result.id}"
 
     def check_sizes(self, lengths, variant: str, *, backend: str = "cpu") -> None:
-        """Refuse, before any is folded, sequences whose longest will not fit (:mod:`._turner_cost`)."""
+        """Refuse, before any is folded, sequences whose longest will not fit (:mod:`._turner_cost`; on
+        the GPU, longer than the batch kernel takes: :func:`._turner_gpu.check_lengths`)."""
+        if backend == "gpu":
+            from ._turner_gpu import check_lengths
+
+            return check_lengths(lengths)
         from ._turner_cost import check_sizes
 
         check_sizes(lengths)
 
     def estimate_seconds(self, lengths, variant: str, *, backend: str = "cpu", threads: int = 0) -> float:
-        """A rough time for these lengths (:mod:`._turner_cost`)."""
+        """A rough time for these lengths (:mod:`._turner_cost`; :func:`._turner_gpu.estimate_seconds`)."""
+        if backend == "gpu":
+            from ._turner_gpu import estimate_seconds
+
+            return estimate_seconds(lengths)
         from ._turner_cost import estimate_seconds
 
         return estimate_seconds(lengths, threads=threads)
@@ -133,11 +142,11 @@ class TurnerModel:
         return n < PARALLEL_LENGTH
 
     def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
-        """Not on the GPU yet: the registry lists no GPU variant, so such a call is refused (NotAvailable)
-        before any sequence gets here."""
-        from ..errors import not_available
+        """``[(energy in dcal/mol, pair_to or None)]`` of each sequence on the GPU: many per launch, one
+        thread block each (:mod:`._turner_gpu`); the same energies and structures as :meth:`fold_cpu`."""
+        from ._turner_gpu import fold
 
-        raise not_available(f"{self.name} folding", "gpu", ("cpu",))
+        return fold(codes_list, self, traceback=traceback)
 
     def evaluate(self, codes, pair_to) -> int:
         """The free energy (dcal/mol) of the structure ``pair_to`` on ``codes``

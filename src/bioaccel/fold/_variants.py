@@ -33,4 +33,8 @@ TURNER_VARIANTS = VariantRegistry("Turner 2004 MFE", [
             "bioaccel's: Zuker's recurrences over tiles of the table, the multiloop's O(n^3) part a min-plus "
             "product of finished tiles, the tiles of a tile-diagonal spread over the cores; short sequences "
             "one per core"),
-], defaults={"cpu": "tiled"})
+    Variant("batch", ("gpu",),
+            "bioaccel's: one thread block per sequence, many sequences per launch (longest first, launches "
+            "cut to fit device memory), the block's threads taking each anti-diagonal's cells, then the "
+            "exterior loop on one warp and the CPU's traceback in the block; up to 4,000 nt"),
+], defaults={"cpu": "tiled", "gpu": "batch"})
