@@ -16,7 +16,7 @@ import pytest
 
 from bioaccel.inputs.alphabet import encode
 from bioaccel.errors import InvalidParameter
-from bioaccel.fold import _turner_gpu, _turner_model
+from bioaccel.fold import _turner_gpu, _turner_tables
 from bioaccel.fold._turner_model import TurnerModel
 
 MODELS = [TurnerModel(), TurnerModel(no_lp=True), TurnerModel(temperature=25), TurnerModel(temperature=50),
@@ -24,7 +24,7 @@ MODELS = [TurnerModel(), TurnerModel(no_lp=True), TurnerModel(temperature=25), T
 
 
 def test_kernel_offsets_are_the_models():
-    """turner_energy.cuh hard-codes the flat tables' offsets: they must be _turner_model's."""
+    """turner_energy.cuh hard-codes the flat tables' offsets: they must be those of _turner_tables."""
     text = resources.files("bioaccel.fold.kernels").joinpath("turner_energy.cuh").read_text()
     declared = dict(re.findall(r"\b([A-Z][A-Z0-9_]*) = (\d+)\b", text))
     names = {"STACK": "STACK", "HAIRPIN": "HAIRPIN", "BULGE": "BULGE", "INTERIOR": "INTERIOR",
@@ -35,7 +35,7 @@ def test_kernel_offsets_are_the_models():
              "PAIR_TYPE": "PAIR_TYPE", "SCALARS": "SCALARS", "TABLE_SIZE": "KERNEL_TABLE_SIZE",
              "INF": "INFINITE", "MAX_LOOP": "MAX_LOOP", "MAX_SPECIAL": "MAX_SPECIAL"}
     for cuda, python in names.items():
-        assert int(declared[cuda]) == getattr(_turner_model, python), cuda
+        assert int(declared[cuda]) == getattr(_turner_tables, python), cuda
 
 
 def test_longer_than_the_kernel_is_refused_before_folding():
