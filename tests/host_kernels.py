@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import bioaccel
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
+from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
 from bioaccel.motif._launch import BucketSizes
@@ -26,7 +27,9 @@ SHARED = PACKAGE / "runtime" / "kernels"
 CU_FILES = sorted(PACKAGE.rglob("kernels/*.cu"))
 NVCC = shutil.which("nvcc")
 PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=ProductSizes(), motif=BucketSizes(),
-                             scan=ScanSizes())
+                             scan=ScanSizes(), turner=TurnerSizes())
+#: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
+TEST_TURNER_THREADS = 32
 
 
 def host_kernels(sizes) -> dict:
@@ -64,6 +67,8 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/nussinov_blocked.cu": [("blocked_tile_diagonal", (layout, f.seed_tile))
                                              for layout in ("SquareLayout", "PackedRowsLayout")],
         "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))],
+        "fold/kernels/turner_batch.cu": [("turner_fold", (threads,)) for threads in
+                                         (getattr(sizes, "turner", PRODUCTION.turner).threads, TEST_TURNER_THREADS)],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
