@@ -24,17 +24,44 @@ def bioaccel(*args, stdout=subprocess.PIPE):
                           stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
-def test_a_named_pipe_is_read_like_a_file(tmp_path):
-    """``bioaccel fold <(cat x.fa)``: a FIFO cannot be read twice, so no length pre-scan reads it first."""
-    fifo = tmp_path / "rnas.fifo"
+def piped(tmp_path, source: Path, *argv):
+    """``bioaccel ARGV`` with ``{fifo}`` a named pipe that ``source`` is written into, as a shell's
+    ``<(cat source)``."""
+    fifo = tmp_path / "input.fifo"
     os.mkfifo(fifo)
-    writer = threading.Thread(target=lambda: fifo.write_bytes(RNAS.read_bytes()))
+    writer = threading.Thread(target=lambda: fifo.write_bytes(source.read_bytes()))
     writer.start()
-    piped = bioaccel("fold", fifo)
+    done = bioaccel(*[str(fifo) if a == "{fifo}" else a for a in argv])
     writer.join()
-    assert piped.returncode == 0, piped.stderr
-    assert piped.stdout == bioaccel("fold", RNAS).stdout
-    assert piped.stdout.count(">") == 3
+    return done
+
+
+@pytest.mark.parametrize("argv", [
+    ["fold", "{fifo}"],
+    ["interact", str(ROOT / "examples" / "mirnas.fa"), "{fifo}"],
+])
+def test_a_named_pipe_is_read_like_a_file(tmp_path, argv):
+    """``bioaccel fold <(cat x.fa)``: a FIFO cannot be read twice, so no length pre-scan reads it first."""
+    done = piped(tmp_path, RNAS, *argv)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == bioaccel(*[str(RNAS) if a == "{fifo}" else a for a in argv]).stdout
+    assert done.stdout.count("tRNA-Phe_yeast") >= 1
+
+
+def test_scan_reads_a_named_pipe(tmp_path):
+    genome = ROOT / "examples" / "sars-cov-2.fasta"
+    motif = ROOT / "examples" / "MA0066.1.jaspar"
+    done = piped(tmp_path, genome, "scan", motif, "{fifo}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == bioaccel("scan", motif, genome).stdout and done.stdout.count("\n") > 1
+
+
+def test_a_bare_sequence_on_standard_input_is_folded_as_rnafold_does():
+    done = subprocess.run([sys.executable, "-m", "bioaccel", "fold", "-"], input="GGGGAAACCCC\nacguacgu\n",
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT / "src")))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [">seq1", "GGGGAAACCCC", "((((...)))) ( -4.50)", ">seq2", "acguacgu",
+                                        "........ (  0.00)"]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")

@@ -13,7 +13,7 @@ def test_multi_record_multi_line(tmp_fasta):
     recs = list(read_fasta(path))
     assert [r.id for r in recs] == ["a", "b"]
     assert recs[0].description == "first one"
-    assert recs[0].sequence == "ACGUACGT"
+    assert recs[0].sequence == "ACGUacgt"          # as written: RNAfold prints the letters so
     assert recs[0].codes.tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
 
 
@@ -33,7 +33,7 @@ def test_stdin(monkeypatch):
     [
         (">a\nACGU\nACXU\n", r"in\.fa: record 'a': invalid character 'X' at position 7 \(line 3\)"),
         ("", "no FASTA records"),
-        ("ACGU\n", "line 1: expected a FASTA header"),
+        ("@read1\nACGU\n", "line 1: expected a FASTA header"),
         (">\nACGU\n", "line 1: FASTA header has no sequence id"),
     ],
 )
@@ -62,3 +62,10 @@ def test_as_records_from_strings_and_pairs():
     assert as_records("ACGU")[0].sequence == "ACGU"
     with pytest.raises(InputError, match="record 'seq1': invalid character 'X' at position 2"):
         as_records(["AXG"])
+
+
+def test_bare_sequences_are_records_one_a_line(tmp_fasta):
+    """RNAfold's input without headers: each line one sequence, seq1, seq2, ..."""
+    path = tmp_fasta("GGGAAAUCC\n\nacgu\n>named\nGG\nCC\n")
+    assert [(r.id, r.sequence) for r in read_fasta(path)] == [("seq1", "GGGAAAUCC"), ("seq2", "acgu"),
+                                                            ("named", "GGCC")]

@@ -12,7 +12,7 @@ from bioaccel.fold import FoldParams, TurnerModel, evaluate
 from bioaccel.fold._traceback import parse_dot_bracket
 from bioaccel.inputs.structures import read_structures
 
-RNA = pytest.importorskip("RNA", reason="ViennaRNA is the reference of the Turner model (pip install ViennaRNA)")
+import RNA  # noqa: E402  (ViennaRNA, a [test] extra: the reference of the Turner model)
 
 
 def run(*argv, stdin=None, monkeypatch=None):

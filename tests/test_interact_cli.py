@@ -148,7 +148,7 @@ def test_bad_input_files_fail_in_one_line(tmp_fasta, tmp_path):
     bad = tmp_fasta(">t\nACGUXZ\n", "bad.fa")
     for argv, message in (([good, str(tmp_path / "missing.fa")], "no such file"),
                           ([good, bad], "invalid character"),
-                          ([tmp_fasta("ACGU\n", "nohead.fa"), good], "header")):
+                          ([tmp_fasta("@r1\nACGU\n", "nohead.fa"), good], "header")):
         code, out, err = run(argv)
         assert code == 2 and err.count("\n") == 1 and message in err, err
 

@@ -254,7 +254,7 @@ BAD = {
 def test_bad_input_is_one_line_and_status_2(name, tmp_path, planted):
     files = {"tmp": str(tmp_path), "meme": planted[0], "fasta": planted[1]}
     for key, text in (("meme_broken", "MEME version 4\n\nMOTIF x\nletter-probability matrix: w= 2\n0.5 0.5\n"),
-                      ("fasta_bad", ">r\nACGT@A\n"), ("fasta_headless", "ACGTACGT\n")):
+                      ("fasta_bad", ">r\nACGT@A\n"), ("fasta_headless", "@r1\nACGTACGT\n")):
         files[key] = str(tmp_path / ("broken.meme" if key == "meme_broken" else key + ".fa"))
         with open(files[key], "w") as handle:
             handle.write(text)
@@ -271,3 +271,22 @@ def test_variants_are_listed():
     assert code == 0
     assert [line.split()[0] for line in out.splitlines()[1:]] == ["index", "lookahead", "slices", "naive", "fused",
                                                                   "segments"]
+
+
+def test_a_headerless_genome_is_one_sequence(tmp_path):
+    """Letters without a header (a genome's wrapped lines) are one sequence, seq1: the same hits as the
+    same letters under a header named seq1."""
+    import os
+
+    root = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    genome = "".join(line for line in open(os.path.join(root, "sars-cov-2.fasta")) if not line.startswith(">"))
+    bare, named = tmp_path / "bare.txt", tmp_path / "named.fa"
+    bare.write_text(genome)
+    named.write_text(">seq1\n" + genome)
+    motif = os.path.join(root, "MA0066.1.jaspar")
+    outputs = []
+    for path in (bare, named):
+        out = io.StringIO()
+        assert main(["scan", motif, str(path), "--pvalue", "1e-4"], stdout=out, stderr=io.StringIO()) == 0
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1] and outputs[0].count("\tseq1\t") > 5

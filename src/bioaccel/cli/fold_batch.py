@@ -14,17 +14,25 @@ PLOTTED = ("id", "sequence", "structure", "score", "energy", "model")
 
 
 def written(results, noconv: bool) -> list:
-    """The results as the command writes them: T as U, as RNAfold does, unless ``noconv`` (new results
-    where a T is changed; the folded ones are left as they are).
+    """The results as the command writes them: the letters as read, T (t) as U (u) as RNAfold does,
+    unless ``noconv`` (new results where a T is changed; the folded ones are left as they are).
 
     >>> from bioaccel.fold import FoldResult
-    >>> [r.sequence for r in written([FoldResult("r", "GGTAC", ".....")], noconv=False)]
-    ['GGUAC']
+    >>> [r.sequence for r in written([FoldResult("r", "GGTAC", "....."), FoldResult("s", "ggtac", ".....")],
+    ...                               noconv=False)]
+    ['GGUAC', 'gguac']
     """
     if noconv:
         return list(results)
-    return [dataclasses.replace(r, sequence=r.sequence.replace("T", "U")) if "T" in r.sequence else r
+    return [dataclasses.replace(r, sequence=r.sequence.translate(_T_AS_U)) if _has_t(r.sequence) else r
             for r in results]
+
+
+_T_AS_U = str.maketrans("Tt", "Uu")
+
+
+def _has_t(sequence: str) -> bool:
+    return "T" in sequence or "t" in sequence
 
 
 def format_entries(fold_payloads, payloads, *, fmt: str, noconv: bool, plot: bool) -> list:

@@ -28,7 +28,7 @@ def iter_evaluate(structures: Iterable, *, params=None) -> Iterator[FoldResult]:
             units = model.evaluate(record.codes, parse_dot_bracket(structure))
         except InputError as exc:
             raise InputError(f"record {ident!r}: {exc}") from None
-        yield FoldResult(id=ident, sequence=record.sequence, structure=structure,
+        yield FoldResult(id=ident, sequence=record.sequence, description=record.description, structure=structure,
                          pair_to=parse_dot_bracket(structure), score_units=int(units), variant="eval",
                          model=model.name, **model.result_values(units))
 

@@ -12,7 +12,8 @@ FORMATS = ("vienna", "ct", "bpseq", "json")
 
 
 def vienna(result) -> str:
-    """RNAfold's layout: ``>id``, the sequence, then the dot-bracket, a space and the value in brackets.
+    """RNAfold's layout: the header (``>id`` and the description, as read), the sequence, then the
+    dot-bracket, a space and the value in brackets.
 
     >>> from bioaccel.fold import nussinov
     >>> print(vienna(nussinov("GGGAAAUCC")[0]), end="")
@@ -21,7 +22,8 @@ def vienna(result) -> str:
     (((...))) ( 3)
     """
     value = MODELS.model_class(result.model).vienna_value(result)
-    return f">{result.id}\n{result.sequence}\n{result.structure} ({value})\n"
+    header = f"{result.id} {result.description}" if result.description else result.id
+    return f">{header}\n{result.sequence}\n{result.structure} ({value})\n"
 
 
 def _partners_1based(result):

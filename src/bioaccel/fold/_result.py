@@ -39,6 +39,8 @@ class FoldResult(Result):
     backend: str = "cpu"
     model: str = "nussinov"
     energy: "float | None" = None
+    #: the rest of the FASTA header after the id (vienna writes the header as RNAfold does: whole)
+    description: str = hidden(default="")
 
     @property
     def length(self) -> int:

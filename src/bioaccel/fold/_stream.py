@@ -26,7 +26,7 @@ def fold_records(call: Call, records, traceback: bool) -> Iterator[FoldResult]:
 
 def _results(call, chunk, folded) -> list:
     model, backend = call.params, call.backend
-    return [FoldResult(id=record.id, sequence=record.sequence,
+    return [FoldResult(id=record.id, sequence=record.sequence, description=record.description,
                        structure=None if pair_to is None else dot_bracket(pair_to),
                        pair_to=pair_to, score_units=int(units), variant=call.variant, backend=backend,
                        model=model.name, **model.result_values(units))

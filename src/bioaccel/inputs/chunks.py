@@ -47,6 +47,8 @@ def _letters(text):
 
 #: Letters per chunk by default (plus the overlap): 4 MB of codes.
 CHUNK = 1 << 22
+#: The name of the one sequence of a file without headers.
+BARE_RECORD = "seq1"
 
 
 @dataclass
@@ -81,12 +83,18 @@ def split_codes(record, description, codes, *, size=CHUNK, overlap=0):
 def read_chunks(path, *, size=CHUNK, overlap=0):
     """Yield the :class:`Chunk` of every record of the FASTA file ``path`` (``-``: standard input).
     An empty record (a header and no letters) is an empty sequence: it has no window, so no chunk.
+    Letters before the first header (a file without headers) are one sequence, ``seq1``: a genome's
+    lines wrapped, not one sequence a line as RNAfold reads a list of RNAs.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
     ...     _ = f.write(">a\\nACGTACG\\nTA\\n>b\\nGG\\n")
     >>> [(c.record, c.start, c.windows, len(c.codes)) for c in read_chunks(f.name, size=4, overlap=2)]
     [('a', 0, 4, 6), ('a', 4, 5, 5), ('b', 0, 2, 2)]
+    >>> with open(f.name, "w") as bare:
+    ...     _ = bare.write("ACGT\\nAC\\n")
+    >>> [(c.record, c.windows) for c in read_chunks(f.name)]
+    [('seq1', 6)]
     """
     if size < 1 or overlap < 0:
         raise ValueError("chunk size must be >= 1 and overlap >= 0")
@@ -138,9 +146,6 @@ def read_chunks(path, *, size=CHUNK, overlap=0):
             line = line.strip(" \t\r")               # as read_fasta: only spaces and tabs are layout
             if not line:
                 continue
-            if record is None:
-                raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
-                                 f"found {line[:20]!r}")
             line = line.translate(_LAYOUT)
             bad = first_invalid(line)
             if bad >= 0:
@@ -152,15 +157,21 @@ def read_chunks(path, *, size=CHUNK, overlap=0):
     def sequence_text(text, first_line):
         """The lines between two headers: all at once when they hold only letters, spaces, tabs and
         line ends (the usual case), else line by line."""
+        nonlocal record
         letters = _letters(text)
         if not letters:
             return
+        if record is None:                        # letters before any header: one sequence, seq1
+            first = text.lstrip(" \t\r\n")[:20]
+            if first_invalid(first[:1]) == 0:     # not even one letter: not a sequence at all
+                raise InputError(f"{name}: line {first_line + text[:len(text) - len(text.lstrip())].count(chr(10))}: "
+                                 f"expected a FASTA header starting with '>' or a sequence, found {first.split(chr(10))[0]!r}")
+            record = BARE_RECORD
         codes = None
-        if record is not None:
-            try:
-                codes = encode(letters)
-            except InputError:                    # said again, line by line, with the line's number
-                pass
+        try:
+            codes = encode(letters)
+        except InputError:                        # said again, line by line, with the line's number
+            pass
         yield from (feed(codes) if codes is not None else lines_of(text, first_line))
 
     with open_text(path, expected="a FASTA file") as handle:

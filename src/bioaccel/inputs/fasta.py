@@ -15,7 +15,8 @@ from ..errors import InputError
 @dataclass
 class Record:
     """One sequence: its id (first word of the header), the rest of the header, the letters as read
-    (upper case, T kept as written), and its codes (see :mod:`bioaccel.inputs.alphabet`).
+    (a file's as written, case and T kept; the API's strings in upper case), and its codes (see
+    :mod:`bioaccel.inputs.alphabet`: lower case reads as upper case).
 
     >>> Record("r1", "ACGUN").codes.tolist()
     [0, 1, 2, 3, 4]
@@ -44,14 +45,20 @@ _DROP_LETTERS = str.maketrans("", "", _LETTERS + _LETTERS.lower())
 def read_fasta(path):
     """Yield the :class:`Record` of each sequence in the FASTA file ``path`` (``-`` for stdin).
 
-    Raises :class:`~bioaccel.errors.InputError` for a missing or unreadable file, text before the first
-    header, an empty record, an invalid letter, or a file with no record at all.
+    Lines before the first header are bare sequences, one per line, as RNAfold reads them: the records
+    ``seq1``, ``seq2``, ... (numbered by their place among all records). Raises
+    :class:`~bioaccel.errors.InputError` for a missing or unreadable file, an invalid letter (a line
+    that is no sequence at all is named as such), or a file with no record at all.
 
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
     ...     _ = f.write(">r1 first\\nACGU\\n>r2\\nGGGAAAUCC\\n")
     >>> [(r.id, len(r)) for r in read_fasta(f.name)]
     [('r1', 4), ('r2', 9)]
+    >>> with open(f.name, "w") as bare:
+    ...     _ = bare.write("GGGAAAUCC\\nacgu\\n")
+    >>> [(r.id, r.sequence) for r in read_fasta(f.name)]
+    [('seq1', 'GGGAAAUCC'), ('seq2', 'acgu')]
     """
     name = display_name(path)
     header = None
@@ -70,9 +77,10 @@ def read_fasta(path):
                     count += 1
                 header, header_line, chunks, length = line[1:].strip(), lineno, [], 0
                 continue
-            if header is None:
-                raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>', "
-                                 f"found {line[:20]!r}")
+            if header is None:                  # a bare sequence: the whole line is one record
+                yield _bare(name, line, lineno, count + 1)
+                count += 1
+                continue
             line = line.translate(_DROP)        # spaces and tabs inside a line; any other byte is checked
             bad = first_invalid(line) if line.translate(_DROP_LETTERS) else -1
             if bad >= 0:
@@ -81,7 +89,7 @@ def read_fasta(path):
                     f"{name}: record {ident!r}: invalid character {describe_letter(line[bad])} at position "
                     f"{length + bad + 1} (line {lineno}); expected A, C, G, U/T or an IUPAC code"
                 )
-            chunks.append(line.upper())
+            chunks.append(line)                # the letters as written: RNAfold prints them so
             length += len(line)
     if header is not None:
         yield _finish(name, header, header_line, chunks)
@@ -104,14 +112,17 @@ def scan_lengths(path):
     """
     if not is_regular_file(path):
         return None
-    lengths = []
+    lengths, headed = [], False
     with open_text(path, expected="a FASTA file") as handle:
         for block in handle.blocks():
             for line in block.split("\n"):
                 if line.startswith(">"):
                     lengths.append(0)
-                elif lengths:
+                    headed = True
+                elif headed:
                     lengths[-1] += len(line.translate(_DROP))
+                elif line.strip(_BLANK):             # a bare sequence before any header: a record each
+                    lengths.append(len(line.translate(_DROP)))
     return lengths
 
 
@@ -131,6 +142,20 @@ def checked_lengths(path):
     if not is_regular_file(path):
         return None
     return [len(record) for record in read_fasta(path)]
+
+
+def _bare(name, line, lineno, number):
+    """The record ``seq<number>`` of a line without a header (RNAfold's input without FASTA headers)."""
+    letters = line.translate(_DROP)
+    bad = first_invalid(letters) if letters.translate(_DROP_LETTERS) else -1
+    if bad == 0:
+        raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>' or a sequence, "
+                         f"found {line[:20]!r}")
+    if bad > 0:
+        raise InputError(f"{name}: record 'seq{number}' (a sequence without a header): invalid character "
+                         f"{describe_letter(letters[bad])} at position {bad + 1} (line {lineno}); expected A, C, "
+                         "G, U/T or an IUPAC code")
+    return Record(f"seq{number}", letters)
 
 
 def _finish(name, header, header_line, chunks):

@@ -48,6 +48,10 @@ def is_regular_file(path) -> bool:
         return True             # missing or unreadable: the reader says which, once
 
 
+#: what a file's name says it is compressed with
+_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+
+
 def _compression(head: bytes):
     for magic, name in _MAGIC:
         if head.startswith(magic):
@@ -158,7 +162,13 @@ def open_text(path, *, expected="a file") -> TextLines:
     except OSError as exc:
         raw.close()
         raise InputError(f"{name}: cannot read ({exc.strerror or exc})") from None
-    return TextLines(path, raw, _compression(head))
+    kind = _compression(head)
+    named = _SUFFIXES.get(os.path.splitext(str(path))[1].lower())
+    if named is not None and kind is None:      # a cut or fake stream would otherwise read as plain text
+        raw.close()
+        raise InputError(f"{name}: the name says {named}, but the file is not {named}-compressed (cut short, "
+                         "or renamed)")
+    return TextLines(path, raw, kind)
 
 
 def read_text(path, *, expected="a file") -> str:

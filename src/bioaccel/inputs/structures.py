@@ -67,7 +67,7 @@ def _record(name, header, header_line, count, lines, structure, structure_line):
         raise InputError(f"{name}: record {ident!r} (line {structure_line}): a structure with no sequence before it")
     sequence = "".join(text for _, text in lines)
     try:
-        record = Record(ident, sequence.upper(), " ".join((header or "").split()[1:]))
+        record = Record(ident, sequence, " ".join((header or "").split()[1:]))
     except InputError as exc:
         raise InputError(f"{name}: {exc} (line {lines[0][0]})") from None
     if len(structure) != len(sequence):

@@ -239,6 +239,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
         warming.result()               # raises GPUUnavailable where the scan would have
     if text:
         write_behind(writer, scan_batches(setup, sequences, **options))
+        writer.finish()
     else:
         hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
         writer.write(hits)

@@ -20,9 +20,16 @@ READ_AHEAD = 2
 
 
 def is_path(sequences) -> bool:
+    """Whether ``sequences`` names a file to read: ``-``, a path object, or a string naming anything
+    there but a folder (a regular file, or a named pipe such as a shell's ``<(zcat x.fa.gz)``).
+
+    >>> is_path("-"), is_path("/dev/stdin"), is_path("ACGT"), is_path("/")
+    (True, True, False, False)
+    """
     if isinstance(sequences, os.PathLike):
         return True
-    return isinstance(sequences, str) and (sequences == "-" or os.path.isfile(sequences))
+    return isinstance(sequences, str) and (sequences == "-" or (os.path.exists(sequences)
+                                                                 and not os.path.isdir(sequences)))
 
 
 def chunks(sequences, *, size=CHUNK_SIZE, overlap=0):

@@ -305,7 +305,9 @@ class HitWriter:
     """Writes :class:`~._hits.Hits` of one scan to a text handle in one of :data:`FORMATS`.
 
     ``motifs``: the scan's PSSMs; ``names``: a list the sequence names are appended to as the scan
-    reads them (the writer reads it at each call). The header is written by :meth:`header`.
+    reads them (the writer reads it at each call). :meth:`header` asks for the format's header line; it
+    is written with the first rows (an empty batch counts: it comes once the first chunk is scanned), or
+    by :meth:`finish`, so that an input refused at its first line leaves no lone header on the output.
 
     >>> import io
     >>> from bioaccel.motif import PSSM
@@ -342,6 +344,7 @@ class HitWriter:
         self._longest_name = 0
         self._row_fixed = (int(np.diff(self.id_off).max(initial=0)) * 2 + int(np.diff(self.alt_off).max(initial=0))
                            + int(self.lengths.max(initial=0)) + 200)
+        self._header_due = False
 
     def _names(self):
         """The byte table of the sequence names, extended by the names added since the last call."""
@@ -357,14 +360,21 @@ class HitWriter:
         return self._name_table
 
     def header(self):
-        """The format's header line (none for BED)."""
-        if self.kind == 0:
-            self.handle.write(FIMO_HEADER)
-        elif self.kind == 2:
-            self.handle.write(GFF_HEADER)
+        """Ask for the format's header line (none for BED), written before the first rows."""
+        self._header_due = True
+
+    def finish(self):
+        """The header, if no batch came to write it."""
+        if self._header_due:
+            self._header_due = False
+            if self.kind == 0:
+                self.handle.write(FIMO_HEADER)
+            elif self.kind == 2:
+                self.handle.write(GFF_HEADER)
 
     def write(self, hits):
-        """Write ``hits`` in the order given."""
+        """Write ``hits`` in the order given (the header first, when asked for and not written yet)."""
+        self.finish()
         if len(hits) == 0:
             return
         names, name_off = self._names()
