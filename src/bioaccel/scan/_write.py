@@ -305,9 +305,8 @@ class HitWriter:
     """Writes :class:`~._hits.Hits` of one scan to a text handle in one of :data:`FORMATS`.
 
     ``motifs``: the scan's PSSMs; ``names``: a list the sequence names are appended to as the scan
-    reads them (the writer reads it at each call). :meth:`header` asks for the format's header line; it
-    is written with the first rows (an empty batch counts: it comes once the first chunk is scanned), or
-    by :meth:`finish`, so that an input refused at its first line leaves no lone header on the output.
+    reads them (the writer reads it at each call). :meth:`header` asks for the header line, written with
+    the first batch (or by :meth:`finish`): an input refused at once leaves no lone header.
 
     >>> import io
     >>> from bioaccel.motif import PSSM
@@ -364,13 +363,9 @@ class HitWriter:
         self._header_due = True
 
     def finish(self):
-        """The header, if no batch came to write it."""
-        if self._header_due:
+        if self._header_due:                        # the header, if no batch came to write it
             self._header_due = False
-            if self.kind == 0:
-                self.handle.write(FIMO_HEADER)
-            elif self.kind == 2:
-                self.handle.write(GFF_HEADER)
+            self.handle.write({0: FIMO_HEADER, 2: GFF_HEADER}.get(self.kind, ""))
 
     def write(self, hits):
         """Write ``hits`` in the order given (the header first, when asked for and not written yet)."""
