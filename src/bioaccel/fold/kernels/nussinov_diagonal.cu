@@ -42,17 +42,26 @@ __device__ __forceinline__ int block_max(int value, int* red) {
     return red[0];
 }
 
+// The maximum over the split points m of cell (i, c = i + D) that part `part` of `parts` blocks takes
+// (m = i + 1 + part * BLOCK + threadIdx.x, striding BLOCK * parts), the pair term counted once (part 0,
+// thread 0); every thread of the block gets it.
+template <int BLOCK>
+__device__ __forceinline__ int cell_part_max(const int* V, const SquareLayout& L, const code_t* s,
+                                             const PairModel* pm, int i, int c, int part, int parts, int* red) {
+    const int* row_i = V + L.at(i, 0);
+    const int* row_c = V + L.at(c, 0);
+    int best = (threadIdx.x == 0 && part == 0) ? pair_term(V, L, s, pm, i, c) : 0;
+    for (int m = i + 1 + part * BLOCK + threadIdx.x; m < c; m += BLOCK * parts) best = max(best, row_i[m] + row_c[m]);
+    return block_max<BLOCK>(best, red);
+}
+
 // One block per cell (i = blockIdx.x), threads stride over the split points m.
 template <int BLOCK>
 __global__ void diagonal_cell_per_block(int* V, const code_t* s, const PairModel* __restrict__ pm, int n, int D) {
     __shared__ int red[BLOCK];
     SquareLayout L{n + 1};
     int i = blockIdx.x, c = i + D;
-    const int* row_i = V + L.at(i, 0);
-    const int* row_c = V + L.at(c, 0);
-    int best = threadIdx.x == 0 ? pair_term(V, L, s, pm, i, c) : 0;
-    for (int m = i + 1 + threadIdx.x; m < c; m += BLOCK) best = max(best, row_i[m] + row_c[m]);
-    best = block_max<BLOCK>(best, red);
+    int best = cell_part_max<BLOCK>(V, L, s, pm, i, c, 0, 1, red);
     if (threadIdx.x == 0) {
         V[L.at(i, c)] = best;
         V[L.mirror(i, c)] = best;
@@ -66,12 +75,7 @@ __global__ void diagonal_cell_per_grid(int* V, const code_t* s, const PairModel*
     __shared__ int red[BLOCK];
     SquareLayout L{n + 1};
     int i = blockIdx.x, c = i + D;
-    const int* row_i = V + L.at(i, 0);
-    const int* row_c = V + L.at(c, 0);
-    int best = (threadIdx.x == 0 && blockIdx.y == 0) ? pair_term(V, L, s, pm, i, c) : 0;
-    for (int m = i + 1 + blockIdx.y * BLOCK + threadIdx.x; m < c; m += BLOCK * gridDim.y)
-        best = max(best, row_i[m] + row_c[m]);
-    best = block_max<BLOCK>(best, red);
+    int best = cell_part_max<BLOCK>(V, L, s, pm, i, c, blockIdx.y, gridDim.y, red);
     if (threadIdx.x == 0) {
         atomicMax(&V[L.at(i, c)], best);
         atomicMax(&V[L.mirror(i, c)], best);
