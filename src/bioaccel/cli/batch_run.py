@@ -141,6 +141,20 @@ def local_workers(args) -> int:
     return (args.workers or 0) + (len(resolve_gpus(gpus)) if gpus and not args.scheduler else 0)
 
 
+def speedup(args) -> int:
+    """How many times faster than in this process a local batch can run: one per GPU worker (each has a
+    device of its own); CPU workers share this machine's cores, which the in-process run already uses
+    (``--workers`` helps on other machines, through ``--scheduler``, or where one item cannot use every
+    core).
+
+    >>> import argparse
+    >>> speedup(argparse.Namespace(workers=2, scheduler=None, gpus=None))
+    1
+    """
+    gpus = getattr(args, "gpus", None)
+    return max(1, local_workers(args) - (args.workers or 0)) if gpus and not args.scheduler else 1
+
+
 def item_threads(args) -> int:
     """CPU threads for one item: ``--threads`` as given, and by default (0) on a local cluster the
     cores shared among its workers (each worker runs one item at a time).

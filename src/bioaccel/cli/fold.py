@@ -113,7 +113,8 @@ def _knows(variants, name) -> bool:
 def _announce(args, stderr, lengths, call, workers=None):
     """Before the first record: the memory of the longest (refused now if it will not fit; in a batch,
     ``workers`` given, a record too large fails alone) and, for long work, one line with the time of
-    the whole batch and the way out."""
+    the whole batch (``workers``: divided by the batch's speed-up, :func:`.batch_run.speedup`) and the
+    way out."""
     from .progress import announce, format_duration
 
     if not lengths:
@@ -122,7 +123,10 @@ def _announce(args, stderr, lengths, call, workers=None):
     if workers is None:
         model.check_sizes(lengths, call.variant, backend=call.backend)
     seconds = model.estimate_seconds(lengths, call.variant, backend=call.backend, threads=args.threads)
-    seconds /= max(1, workers or 1)
+    if workers is not None:
+        from .batch_run import speedup
+
+        seconds /= speedup(args)
     what = (f"{len(lengths):,} record{'s' if len(lengths) != 1 else ''} of up to {max(lengths):,} nt "
             f"({call.backend}, {call.variant})")
     way_out = None

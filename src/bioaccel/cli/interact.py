@@ -105,7 +105,11 @@ def _announce(args, stderr, query_lengths, target_lengths, params, workers=None,
         faster = estimate_seconds(pairs, params=params, **options)
         if faster * FASTER < asked:
             way_out = f"--variant {VARIANTS.defaults[args.backend]} would take {format_duration(faster)}"
-    announce(stderr, "bioaccel interact", asked / max(1, workers or 1), what, way_out, quiet=args.quiet)
+    if workers is not None:
+        from .batch_run import speedup
+
+        asked /= speedup(args)
+    announce(stderr, "bioaccel interact", asked, what, way_out, quiet=args.quiet)
 
 
 #: How much faster the backend's default variant must be to be named as the way out of a long run
