@@ -44,7 +44,7 @@ class TurnerSizes(LaunchSizes):
 
     threads: int = 256               # most threads of a block (a power of two: 32..1024)
     min_blocks: int = 4              # blocks of `threads` an SM must hold (caps the registers)
-    table_bytes: int = 8 << 30       # device bytes of the tables of one launch's blocks (one sequence each)
+    table_bytes: int = 4 << 30       # device bytes of the tables (and traceback stacks) of one launch
     max_blocks: int = 1 << 20        # most sequences in one launch
 
 
@@ -84,13 +84,13 @@ def estimate_seconds(lengths) -> float:
 
 
 def sequence_ints(n, no_lp=False):
-    """int32 words of one n-long sequence's device tables: c, cm, c1n, cb, fm (and cc with no_lp), n x n
-    each, the M2 ring (3 diagonals) and the traceback stack (2n + 4 entries of 3).
+    """int32 words of one n-long sequence's device tables: c, cm, fm (and cc with no_lp), n x n each,
+    the M2 ring (3 diagonals) and the traceback stack (2n + 4 entries of 3).
 
     >>> sequence_ints(200), sequence_ints(200) * 4 // 1024, sequence_ints(200, True) * 4 // 1024  # words, KiB
-    (201812, 788, 944)
+    (121812, 475, 632)
     """
-    return (5 + bool(no_lp)) * n * n + 3 * n + 3 * (2 * n + 4)
+    return (3 + bool(no_lp)) * n * n + 3 * n + 3 * (2 * n + 4)
 
 
 def block_threads(longest, sizes):
@@ -149,7 +149,7 @@ def grid_blocks(count, longest, sizes, budget, multiprocessors, no_lp=False):
     >>> grid_blocks(1_000_000, 200, SIZES, 4 << 30, 132), grid_blocks(5, 200, SIZES, 4 << 30, 132)
     (2112, 5)
     >>> grid_blocks(100, 4000, SIZES, 4 << 30, 132), grid_blocks(100, 300, SIZES, 2 << 20, 132)
-    (13, 1)
+    (22, 1)
     """
     fits = budget // (4 * sequence_ints(longest, no_lp))
     return int(max(1, min(count, BLOCKS_PER_SM * multiprocessors, fits)))

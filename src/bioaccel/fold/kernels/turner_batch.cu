@@ -12,9 +12,9 @@
 //
 // Item k < count of a launch is sequence ids[first + k] of the packed batch (codes in the tables' base
 // codes, N=0 .. U=4, sequence s at codes[starts[s]:starts[s + 1]], at least 5 bases: shorter ones have
-// no pair and never come here). Block b's tables (turner_energy.cuh Tables: c, cm, c1n, cb, fm, then cc
-// with no_lp, each n x n diagonal-major, then the M2 ring of 3n and the traceback stack) start at
-// tables + b * block_words. Results: energies[s], and pair_to at starts[s] (partner, or the host's preset -1).
+// no pair and never come here). Block b's tables (turner_fold.cuh: c, cm, fm, then cc with no_lp, each
+// n x n diagonal-major, then the M2 ring of 3n and the traceback stack) start at tables + b *
+// block_words. Results: energies[s], and pair_to at starts[s] (partner, or the host's preset -1).
 // status[0] is set to 1 if a traceback finds a value no case reproduces (a corrupt table).
 // Dynamic shared memory: the small energy tables (SHARED_INTS ints), f (n + 1 ints) and the sequence
 // (n bytes), for the longest of the launch.
@@ -34,7 +34,6 @@ turner_fold(const int* __restrict__ E, const int* __restrict__ hp_size, const un
     using namespace turner;
     extern __shared__ int shared[];
     __shared__ int next;
-    __shared__ int listed[2];  // lengths of the two lists of pairable cells (below)
     const int tid = threadIdx.x;
     const int THREADS = blockDim.x;
     const bool NO_LP = no_lp != 0;
@@ -58,9 +57,7 @@ turner_fold(const int* __restrict__ E, const int* __restrict__ hp_size, const un
         Tables t;
         t.c = mine;
         t.cm = t.c + nn;
-        t.c1n = t.cm + nn;
-        t.cb = t.c1n + nn;
-        t.fm = t.cb + nn;
+        t.fm = t.cm + nn;
         t.cc = t.fm + nn;
         t.m2 = t.cc + (NO_LP ? nn : 0);
         t.stk = t.m2 + 3 * n;
@@ -68,26 +65,11 @@ turner_fold(const int* __restrict__ E, const int* __restrict__ hp_size, const un
         // diagonals 0..3 hold no pair: independent of one another, one pass
         for (int at = tid; at < 4 * n; at += THREADS) {
             const int d = at / n, i = at % n;
-            if (i + d < n) blank_cell(x, t, NO_LP, i, d);
+            if (i + d < n) fill_cell(x, t, NO_LP, i, d);
         }
-        // the pairable cells of each diagonal, listed (in any order) during the diagonal before it, in
-        // two shared lists by parity: they use f's place, free until the exterior loop
-        unsigned short* list[2] = {(unsigned short*)f, (unsigned short*)f + n};
-        if (tid == 0) listed[0] = 0;
-        __syncthreads();
-        for (int i = tid; i < n - 4; i += THREADS)
-            if (ptype(x, S[i], S[i + 4])) list[0][atomicAdd(&listed[0], 1)] = (unsigned short)i;
         __syncthreads();
         for (int d = 4; d < n; ++d) {
-            const int b = d & 1;
-            if (tid == 0) listed[b ^ 1] = 0;  // last read for diagonal d - 1, before the last barrier
-            const int pairs = listed[b];
-            for (int k = tid; k < pairs; k += THREADS) pair_cell(x, t, NO_LP, list[b][k], d);
-            __syncthreads();
-            for (int i = tid; i < n - d; i += THREADS) {
-                ml_cell(x, t, NO_LP, i, d);
-                if (i < n - d - 1 && ptype(x, S[i], S[i + d + 1])) list[b ^ 1][atomicAdd(&listed[b ^ 1], 1)] = (unsigned short)i;
-            }
+            for (int i = tid; i < n - d; i += THREADS) fill_cell(x, t, NO_LP, i, d);
             __syncthreads();
         }
         // exterior loop, then the traceback: warp 0 (the minimum over k of each f(t) spread over its lanes)

@@ -144,49 +144,57 @@ TDEV int stem_energy(const Ctx& x, int mismatch, int tp, int s5, int s3) {
 TDEV int ml_stem(const Ctx& x, int tp, int s5, int s3) { return lt(x, ML_INTERN) + stem_energy(x, MM_MULTI, tp, s5, s3); }
 TDEV int ext_stem(const Ctx& x, int tp, int s5, int s3) { return stem_energy(x, MM_EXTERIOR, tp, s5, s3); }
 
-// One sequence's tables, diagonal-major (cell() above). The C tables are one value each of C(p, q), with
-// the terms an outer loop adds that depend on (p, q) alone, so that each interior candidate is one load
-// and one DPX add-then-min: c = C; cm = C + the inner mismatch of (p, q) seen from outside (generic
-// loops); c1n = C + that mismatch from the 1xn table (1xn loops); cb = C + its terminal AU (bulges).
-struct Tables {
-    int* c;
-    int* cm;
-    int* c1n;
-    int* cb;
-    int* fm;   // FML
-    int* cc;   // CC, no_lp only: (i, j) stacked on from outside
-    int* m2;   // 3 x n: M2 of diagonal d at (d % 3) * n (read once, as M2(i + 1, j - 1), two diagonals on)
-    int* stk;  // traceback stack: 2n + 4 entries of 3
-};
-
 // (u1, u2) of the small loops scored by interior_energy itself, by u1 + u2 (_turner_cpu._SMALL_LOOPS)
 TDEV int small_u1(int k) { return (int)((0x322211100ULL >> (4 * k)) & 0xf); }  // 0 0 1 1 1 2 2 2 3
 TDEV int small_u2(int k) { return (int)((0x232121010ULL >> (4 * k)) & 0xf); }  // 0 1 0 1 2 1 2 3 2
 
 // _turner_cpu._interior_min: min over the interior loops closed by (i, j) of loop energy + C(p, q).
-// The candidate (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads
-// coalesce. An INF candidate adds up to at least HALF, never below a real one, and a result at or above
-// HALF is stored INF, as the CPU's skipped candidates leave it.
-TDEV int interior_min(const Ctx& x, const Tables& tb, int i, int j, int tp) {
+// c holds C(p, q), cm C(p, q) + its inner mismatch, both diagonal-major (cell() above): the candidate
+// (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads coalesce.
+TDEV int interior_min(const Ctx& x, const int* c, const int* cm, int i, int j, int tp) {
     const int n = x.n;
     const unsigned char* S = x.S;
-    const int* c = tb.c;
     const int umax = imin(MAX_LOOP, j - i - 6);  // the inner pair needs q - p >= 4
     int best = INF;
     if (umax < 0) return best;
-    const int au_out = tp > 2 ? lt(x, TERMINAL_AU) : 0;
+    const int au = lt(x, TERMINAL_AU);
+    const int au_out = tp > 2 ? au : 0;
     const int si = S[i + 1], sj = S[j - 1];
     const int mm1n_out = ld(x, MM_1N + (tp * 5 + si) * 5 + sj);
     // bulges of 2.. on the 3' side (p = i + 1), 1xn loops with the 1 on the 5' side (p = i + 2)
-    for (int u2 = 2; u2 <= umax; ++u2)
-        best = __viaddmin_s32(tb.cb[cell(n, i + 1, j - 1 - u2)], ld(x, BULGE + u2) + au_out, best);
-    for (int u2 = 3; u2 < umax; ++u2)
-        best = __viaddmin_s32(tb.c1n[cell(n, i + 2, j - 1 - u2)], lt(x, ONE_N + u2) + mm1n_out, best);
+    for (int u2 = 2; u2 <= umax; ++u2) {
+        const int p = i + 1, q = j - 1 - u2;
+        const int v = c[cell(n, p, q)];
+        if (v < INF) {
+            const int t_in = ptype(x, S[p], S[q]);
+            best = imin(best, v + ld(x, BULGE + u2) + au_out + (t_in > 2 ? au : 0));
+        }
+    }
+    for (int u2 = 3; u2 < umax; ++u2) {
+        const int p = i + 2, q = j - 1 - u2;
+        const int v = c[cell(n, p, q)];
+        if (v < INF) {
+            const int t_in = rtype(ptype(x, S[p], S[q]));
+            best = imin(best, v + lt(x, ONE_N + u2) + mm1n_out + ld(x, MM_1N + (t_in * 5 + S[q + 1]) * 5 + si));
+        }
+    }
     // bulges of 2.. on the 5' side (q = j - 1), 1xn loops with the 1 on the 3' side (q = j - 2)
-    for (int u1 = 2; u1 <= umax; ++u1)
-        best = __viaddmin_s32(tb.cb[cell(n, i + 1 + u1, j - 1)], ld(x, BULGE + u1) + au_out, best);
-    for (int u1 = 3; u1 < umax; ++u1)
-        best = __viaddmin_s32(tb.c1n[cell(n, i + 1 + u1, j - 2)], lt(x, ONE_N + u1) + mm1n_out, best);
+    for (int u1 = 2; u1 <= umax; ++u1) {
+        const int p = i + 1 + u1, q = j - 1;
+        const int v = c[cell(n, p, q)];
+        if (v < INF) {
+            const int t_in = ptype(x, S[p], S[q]);
+            best = imin(best, v + ld(x, BULGE + u1) + au_out + (t_in > 2 ? au : 0));
+        }
+    }
+    for (int u1 = 3; u1 < umax; ++u1) {
+        const int p = i + 1 + u1, q = j - 2;
+        const int v = c[cell(n, p, q)];
+        if (v < INF) {
+            const int t_in = rtype(ptype(x, S[p], S[q]));
+            best = imin(best, v + lt(x, ONE_N + u1) + mm1n_out + ld(x, MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]));
+        }
+    }
     // the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
     for (int k = 0; k < 9 && small_u1(k) + small_u2(k) <= umax; ++k) {
         const int p = i + 1 + small_u1(k), q = j - 1 - small_u2(k);
@@ -201,7 +209,7 @@ TDEV int interior_min(const Ctx& x, const Tables& tb, int i, int j, int tp) {
     const int step = n - 1;
     for (int u2 = 2; u2 < umax - 1; ++u2) {
         const int count = umax - u2 - 1;
-        const int* col = tb.cm + cell(n, i + 3, j - 1 - u2);
+        const int* col = cm + cell(n, i + 3, j - 1 - u2);
         const int* pen = x.Es + (GENERIC - TAIL_SHIFT) + u2 * (MAX_LOOP + 1) + 2;
         int t = 0;
 #pragma unroll 2

@@ -3,70 +3,34 @@
 // the energy and the structure equal the CPU's. turner_batch.cu decides which thread runs which cell;
 // this file is per-cell code (the host check builds it without CUDA: first_true then runs serially).
 //
-// A cell (i, i + d) is filled in two steps, each over a whole diagonal with a barrier between:
-// pair_cell (C, and CC with no_lp) for the cells whose bases can pair, then ml_cell (M2, FML; the C
-// tables' INF for the others) for every cell. C needs nothing of diagonals d - 1 and d, and its interior
-// loops are most of a cell's work: the block's threads take only the pairable cells (6/16 of a random
-// RNA's), where one thread per cell left most lanes of a warp idle through them.
+// Tables, diagonal-major (cell(n, i, j) = (j - i) * n + i, turner_energy.cuh): c = C, cm = C + the inner
+// mismatch of (i, j) seen from outside, fm = FML, cc = CC (no_lp only: (i, j) stacked on from outside).
+// M2 is read one cell later only as M2(i + 1, j - 1): it lives in a ring of three diagonals (m2).
 #pragma once
 #include "turner_energy.cuh"
 
 namespace turner {
 
-// The C tables' entries of cell at = cell(n, i, j) of pair type tp, C(i, j) = C (turner_energy.cuh).
-TDEV void write_c(const Ctx& x, const Tables& t, int at, int i, int j, int tp, int C) {
-    const unsigned char* S = x.S;
-    t.c[at] = C;
-    t.cb[at] = C < INF ? C + (tp > 2 ? lt(x, TERMINAL_AU) : 0) : INF;
-    if (C < INF && i > 0 && j < x.n - 1) {
-        const int rt = rtype(tp), outer = (rt * 5 + S[j + 1]) * 5 + S[i - 1];
-        t.cm[at] = C + ld(x, MM_INTERIOR + outer);
-        t.c1n[at] = C + ld(x, MM_1N + outer);
-    } else {
-        t.cm[at] = INF;
-        t.c1n[at] = INF;
-    }
-}
+struct Tables {
+    int* c;
+    int* cm;
+    int* fm;
+    int* cc;   // no_lp only
+    int* m2;   // 3 x n: M2 of diagonal d at (d % 3) * n
+    int* stk;  // traceback stack: 2n + 4 entries of 3
+};
 
-// Cells of diagonals 0..3: no pair, no FML, no M2 (the hairpin needs 3 unpaired bases).
-TDEV void blank_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
-    const int at = d * x.n + i;
-    write_c(x, t, at, i, i + d, 0, INF);
-    t.fm[at] = INF;
-    t.m2[(d % 3) * x.n + i] = INF;
-    if (no_lp) t.cc[at] = INF;
-}
-
-// C(i, j) (and CC(i, j) with no_lp) of a cell whose bases pair (d >= 4): the diagonals below d - 1 are
-// final, and M2 of d - 2 is in the ring.
-TDEV void pair_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
+// Cell (i, i + d): every cell of the diagonals below d is final. Writes each of its entries (c, cm, fm,
+// the M2 ring, cc with no_lp), so the tables need no initialisation.
+TDEV void fill_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
     const int n = x.n, j = i + d, at = d * n + i;
     const unsigned char* S = x.S;
-    const int tp = ptype(x, S[i], S[j]);
-    int e = imin(hairpin_energy(x, i, j, tp), interior_min(x, t, i, j, tp));
-    const int ml = t.m2[((d - 2) % 3) * n + i + 1];  // M2(i + 1, j - 1), the multiloop's inside
-    if (ml < INF) e = imin(e, ml + ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING));
-    int C;
-    if (no_lp) {
-        // ViennaRNA's noLP: C(i, j) = CC(i + 1, j - 1) + stack; CC adds that case to the loops
-        int stacked = INF;
-        const int t_in = ptype(x, S[i + 1], S[j - 1]);
-        const int inner = t.cc[(d - 2) * n + i + 1];
-        if (t_in && d >= 6 && inner < INF) stacked = inner + ld(x, STACK + tp * 8 + rtype(t_in));
-        const int best = imin(e, stacked);
-        t.cc[at] = best < HALF ? best : INF;
-        C = stacked < HALF ? stacked : INF;
-    } else {
-        C = e < HALF ? e : INF;
+    int* m2_out = t.m2 + (d % 3) * n;
+    if (d < 4) {  // no pair, no FML, no M2 (the hairpin needs 3 unpaired bases)
+        t.c[at] = INF; t.cm[at] = INF; t.fm[at] = INF; m2_out[i] = INF;
+        if (no_lp) t.cc[at] = INF;
+        return;
     }
-    write_c(x, t, at, i, j, tp, C);
-}
-
-// M2(i, j) into the ring and FML(i, j) of any cell of d >= 4 (after pair_cell of the diagonal); the C
-// tables' INF where the bases cannot pair.
-TDEV void ml_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
-    const int n = x.n, j = i + d, at = d * n + i;
-    const unsigned char* S = x.S;
     // M2(i, j) = min_k FML(i, k) + FML(k + 1, j), k = i + 4 .. j - 5: FML(i, k) one diagonal up per k
     // (n words on), FML(k + 1, j) one down and one right (n - 1 back); coalesced across the warp. Two
     // accumulators and an unrolled loop keep several loads in flight.
@@ -86,15 +50,31 @@ TDEV void ml_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
         if (k < count) s0 = __viaddmin_s32(a[0], b[0], s0);
     }
     const int split = imin(s0, s1);
-    t.m2[(d % 3) * n + i] = split < HALF ? split : INF;
+    m2_out[i] = split < HALF ? split : INF;
+    // C(i, j), and CC(i, j) with no_lp
     const int tp = ptype(x, S[i], S[j]);
-    int C = INF;
+    int C = INF, cc = INF;
     if (tp) {
-        C = t.c[at];
-    } else {
-        write_c(x, t, at, i, j, 0, INF);
-        if (no_lp) t.cc[at] = INF;
+        int e = imin(hairpin_energy(x, i, j, tp), interior_min(x, t.c, t.cm, i, j, tp));
+        const int ml = t.m2[((d - 2) % 3) * n + i + 1];  // M2(i + 1, j - 1), the multiloop's inside
+        if (ml < INF) e = imin(e, ml + ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING));
+        if (no_lp) {
+            // ViennaRNA's noLP: C(i, j) = CC(i + 1, j - 1) + stack; CC adds that case to the loops
+            int stacked = INF;
+            const int t_in = ptype(x, S[i + 1], S[j - 1]);
+            const int inner = t.cc[(d - 2) * n + i + 1];
+            if (t_in && d >= 6 && inner < INF) stacked = inner + ld(x, STACK + tp * 8 + rtype(t_in));
+            const int best = imin(e, stacked);
+            cc = best < HALF ? best : INF;
+            C = stacked < HALF ? stacked : INF;
+        } else {
+            C = e < HALF ? e : INF;
+        }
     }
+    if (no_lp) t.cc[at] = cc;
+    t.c[at] = C;
+    t.cm[at] = (C < INF && i > 0 && j < n - 1)
+                   ? C + ld(x, MM_INTERIOR + (rtype(tp) * 5 + S[j + 1]) * 5 + S[i - 1]) : INF;
     // FML(i, j): two stems or more, the stem (i, j), or an unpaired end (DPX three-way min)
     int v = split;
     if (C < INF) v = imin(v, C + ml_stem(x, tp, i > 0 ? S[i - 1] : -1, j < n - 1 ? S[j + 1] : -1));
