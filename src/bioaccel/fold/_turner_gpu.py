@@ -69,15 +69,15 @@ def check_lengths(lengths) -> None:
 
 #: Seconds of the whole GPU per n^2 cells (the interior loops: a bounded number per cell) and per n^3
 #: splits (the M2 minimum), and per call; fitted to the two rows of bench/turner.py --gpu on one H100,
-#: end to end (2,000 x 1,000 nt in 3.0 s, 1,000,000 x 200 nt in 34.6 s; docs/turner.md).
-CELL_SECONDS, SPLIT_SECONDS, LAUNCH_SECONDS = 7.0e-10, 8.0e-13, 2e-3
+#: end to end (2,000 x 1,000 nt in 1.75 s, 1,000,000 x 200 nt in 16.3 s; docs/turner.md).
+CELL_SECONDS, SPLIT_SECONDS, LAUNCH_SECONDS = 2.9e-10, 5.8e-13, 2e-3
 
 
 def estimate_seconds(lengths) -> float:
     """Rough time to fold sequences of these ``lengths`` on one GPU (no GPU needed to ask).
 
     >>> round(estimate_seconds([200] * 1_000_000)), round(estimate_seconds([1_000] * 2_000), 1)
-    (34, 3.0)
+    (16, 1.7)
     """
     n = np.asarray(list(lengths), dtype=np.float64)
     return float(LAUNCH_SECONDS + CELL_SECONDS * np.sum(n ** 2) + SPLIT_SECONDS * np.sum(n ** 3))
