@@ -108,7 +108,8 @@ def dask_client():
 def small_turner_sizes(monkeypatch):
     """The Turner GPU batch (fold/_turner_gpu.py) with 32-thread blocks and launches of at most 8
     sequences and 2 MiB of tables, patched over its ``SIZES``: a batch of a few dozen RNAs of up to 300
-    nt then crosses many launches, and every block strides over diagonals wider than itself."""
+    nt then crosses many launches, each of one or a few blocks that fold its sequences in turn, and
+    every block strides over diagonals wider than itself."""
     from bioaccel.fold import _turner_gpu
 
     sizes = _turner_gpu.TurnerSizes(threads=32, table_bytes=2 << 20, max_blocks=8)

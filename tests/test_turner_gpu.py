@@ -4,7 +4,8 @@ energy in ``eval_structure``, under each option.
 
 The GPU tests are marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
 They run with the production launch sizes and with tests/conftest.py's small ones (32-thread blocks,
-launches of at most 8 sequences), so a batch crosses many launches and block widths. The first tests
+launches of at most 8 sequences, tables for one or two blocks), so a batch crosses many launches and
+block widths, and a block folds several sequences in turn. The first tests
 need no GPU: the kernels' table offsets, the launch plan and the length limit.
 """
 import random
@@ -45,17 +46,18 @@ def test_longer_than_the_kernel_is_refused_before_folding():
         model.check_sizes([10, _turner_gpu.MAX_GPU_LENGTH + 1], "batch", backend="gpu")
 
 
-def test_the_plan_covers_the_batch_in_order_within_its_budget():
+def test_the_plan_covers_the_batch_in_order_and_the_grid_fits_its_budget():
     rng = np.random.default_rng(3)
     lengths = np.sort(rng.integers(5, 1200, 500))[::-1]
     sizes = _turner_gpu.TurnerSizes(threads=128, table_bytes=50 << 20, max_blocks=40)
-    launches = _turner_gpu.plan(lengths, sizes, sizes.table_bytes)
+    launches = _turner_gpu.plan(lengths, sizes)
     assert launches[0][0] == 0 and launches[-1][1] == len(lengths)
     for (first, last, threads), following in zip(launches, launches[1:] + [(len(lengths), 0, 0)]):
         assert last == following[0] and 0 < last - first <= sizes.max_blocks
         assert 2 * lengths[last - 1] >= lengths[first] and threads <= 128
-        words = _turner_gpu.sequence_ints(lengths[first:last]).sum()
-        assert last - first == 1 or 4 * words <= sizes.table_bytes
+        blocks = _turner_gpu.grid_blocks(last - first, lengths[first], sizes, sizes.table_bytes, 132)
+        assert 1 <= blocks <= min(last - first, 132 * _turner_gpu.BLOCKS_PER_SM)
+        assert blocks == 1 or 4 * blocks * _turner_gpu.sequence_ints(lengths[first]) <= sizes.table_bytes
 
 
 def _random_batch(count, seed, longest=300):
@@ -96,7 +98,7 @@ def test_equal_to_the_cpu(model, sizes):
 def test_a_batch_of_many_launches(small_turner_sizes):
     seqs = _random_batch(150, seed=11, longest=120)
     lengths = np.sort([len(s) for s in seqs if len(s) >= _turner_gpu.MIN_PAIRED])[::-1]
-    assert len(_turner_gpu.plan(lengths, small_turner_sizes, small_turner_sizes.table_bytes)) > 10
+    assert len(_turner_gpu.plan(lengths, small_turner_sizes)) > 10
     _check(seqs, TurnerModel(), _turner_gpu.fold([encode(s) for s in seqs]))
 
 

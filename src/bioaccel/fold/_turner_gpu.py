@@ -1,15 +1,16 @@
 """Turner 2004 MFE on the GPU (variant ``batch``): many short RNAs per launch, one thread block each.
 
-Kernel: ``kernels/turner_batch.cu`` (with turner_fold.cuh, turner_energy.cuh): block b fills its
-sequence's three n x n int32 tables anti-diagonal by anti-diagonal (a thread per cell, a
-``__syncthreads`` per diagonal), the exterior loop on one warp, then traces one optimal structure with
-the CPU's tie-break, so energies and structures equal :func:`._turner_cpu.mfe_many`'s.
+Kernel: ``kernels/turner_batch.cu`` (with turner_fold.cuh, turner_energy.cuh): a block fills a
+sequence's tables (diagonal-major, so that a diagonal's threads read coalesced) anti-diagonal by
+anti-diagonal (a thread per cell, a ``__syncthreads`` per diagonal), computes the exterior loop and
+traces one optimal structure on one warp with the CPU's tie-break, so energies and structures equal
+:func:`._turner_cpu.mfe_many`'s; then it takes the launch's next sequence (a persistent grid).
 
-Host side: the sequences are packed once, longest first, and cut into launches whose tables fit
-``SIZES.table_bytes`` (and half the free device memory); a launch holds lengths within a factor 2 of
-its longest, whose length picks the block width. The tables, one buffer reused by every launch, are
-never initialised: each cell writes all six of its entries. Sequences of fewer than 5 bases have no
-pair and are not launched. Pure Python until :func:`fold` is called: importing this needs no GPU.
+Host side: the sequences are packed once in input order (results come back the same way, each
+``pair_to`` a slice of one array); a launch takes the sequences (longest first) whose lengths lie within
+a factor 2 of its longest, which picks the block width and the size of each block's tables. The tables
+are never initialised: each cell writes all its entries. Sequences of fewer than 5 bases have no pair
+and are not launched. Pure Python until :func:`fold` is called: importing this needs no GPU.
 """
 import math
 from dataclasses import dataclass
@@ -18,13 +19,18 @@ import numpy as np
 
 from ..errors import InternalError, InvalidParameter
 from ..runtime.launch import LaunchSizes
-from ._turner_tables import HAIRPIN, kernel_inputs, table_codes
+from ._turner_tables import GENERIC, HAIRPIN, INT21, KERNEL_TABLE_SIZE, kernel_inputs, table_codes
 
 #: Longest sequence the GPU batch takes: one block folds it alone (a 4,000-nt fill is 16 million
 #: cells on one SM); longer ones go to the CPU, whose tiled fill uses every core.
 MAX_GPU_LENGTH = 4000
 #: Shortest sequence with a possible pair (a hairpin needs 3 unpaired bases).
 MIN_PAIRED = 5
+#: ints of a block's shared copy of the small energy tables (turner_energy.cuh SHARED_INTS)
+SHARED_TABLE_INTS = INT21 + KERNEL_TABLE_SIZE - GENERIC
+#: blocks of a launch per multiprocessor, at most: the most an SM holds at once (8 of 128 threads at 64
+#: registers), and a few over, which only wait for the counter to run out
+BLOCKS_PER_SM = 16
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,7 @@ class TurnerSizes(LaunchSizes):
     """
 
     threads: int = 256               # most threads of a block (a power of two: 32..1024)
+    min_blocks: int = 4              # blocks of `threads` an SM must hold (caps the registers)
     table_bytes: int = 4 << 30       # device bytes of the tables (and traceback stacks) of one launch
     max_blocks: int = 1 << 20        # most sequences in one launch
 
@@ -62,28 +69,28 @@ def check_lengths(lengths) -> None:
 
 #: Seconds of the whole GPU per n^2 cells (the interior loops: a bounded number per cell) and per n^3
 #: splits (the M2 minimum), and per call; fitted to the two rows of bench/turner.py --gpu on one H100,
-#: end to end (2,000 x 1,000 nt in 3.0 s, 1,000,000 x 200 nt in 34.6 s; docs/turner.md).
-CELL_SECONDS, SPLIT_SECONDS, LAUNCH_SECONDS = 7.0e-10, 8.0e-13, 2e-3
+#: end to end (2,000 x 1,000 nt in 1.75 s, 1,000,000 x 200 nt in 16.3 s; docs/turner.md).
+CELL_SECONDS, SPLIT_SECONDS, LAUNCH_SECONDS = 2.9e-10, 5.8e-13, 2e-3
 
 
 def estimate_seconds(lengths) -> float:
     """Rough time to fold sequences of these ``lengths`` on one GPU (no GPU needed to ask).
 
     >>> round(estimate_seconds([200] * 1_000_000)), round(estimate_seconds([1_000] * 2_000), 1)
-    (34, 3.0)
+    (16, 1.7)
     """
     n = np.asarray(list(lengths), dtype=np.float64)
     return float(LAUNCH_SECONDS + CELL_SECONDS * np.sum(n ** 2) + SPLIT_SECONDS * np.sum(n ** 3))
 
 
-def sequence_ints(n):
-    """int32 words of one n-long sequence's device tables: c, fm, m2 (n x n each), then the traceback
-    stack (2n + 4 entries of 3).
+def sequence_ints(n, no_lp=False):
+    """int32 words of one n-long sequence's device tables: c, cm, fm (and cc with no_lp), n x n each,
+    the M2 ring (3 diagonals) and the traceback stack (2n + 4 entries of 3).
 
-    >>> sequence_ints(200), sequence_ints(200) * 4 // 1024   # words, KiB
-    (121212, 473)
+    >>> sequence_ints(200), sequence_ints(200) * 4 // 1024, sequence_ints(200, True) * 4 // 1024  # words, KiB
+    (121812, 475, 632)
     """
-    return 3 * n * n + 3 * (2 * n + 4)
+    return (3 + bool(no_lp)) * n * n + 3 * n + 3 * (2 * n + 4)
 
 
 def block_threads(longest, sizes):
@@ -112,79 +119,110 @@ def hairpin_sizes(E, lxc, longest):
     return sizes.astype(np.int32)
 
 
-def plan(lengths, sizes, budget):
+def plan(lengths, sizes):
     """The launches of a batch: ``[(first, last, threads)]`` over the sequences sorted longest first
-    (positions first..last-1 of that order), each launch's tables within ``budget`` bytes, its lengths
-    within a factor 2 of its longest, at most ``sizes.max_blocks`` sequences.
+    (positions first..last-1 of that order), each launch's lengths within a factor 2 of its longest, at
+    most ``sizes.max_blocks`` sequences.
 
-    >>> plan(np.array([200, 180, 90, 60]), SIZES, 2 * 4 * sequence_ints(200))
+    >>> plan(np.array([200, 180, 90, 60]), SIZES)
     [(0, 2, 128), (2, 4, 64)]
+    >>> plan(np.array([200, 180, 90, 60]), SIZES.replace(max_blocks=1))[:2]
+    [(0, 1, 128), (1, 2, 128)]
     """
     lengths = np.asarray(lengths, dtype=np.int64)
-    cum = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(4 * sequence_ints(lengths), out=cum[1:])
     launches, first = [], 0
     while first < len(lengths):
         longest = int(lengths[first])
-        # lengths fall: the launch ends at the first shorter than half its longest, or over the budget
+        # lengths fall: the launch ends at the first shorter than half its longest
         halves = int(np.searchsorted(-lengths, -((longest + 1) // 2), side="right"))
-        fits = int(np.searchsorted(cum, cum[first] + budget, side="right")) - 1
-        last = max(first + 1, min(halves, fits, first + sizes.max_blocks))
+        last = max(first + 1, min(halves, first + sizes.max_blocks))
         launches.append((first, last, block_threads(longest, sizes)))
         first = last
     return launches
 
 
+def grid_blocks(count, longest, sizes, budget, multiprocessors, no_lp=False):
+    """Blocks of a persistent launch of ``count`` sequences of at most ``longest`` bases: enough to fill
+    the GPU (BLOCKS_PER_SM a multiprocessor), no more than sequences, their tables within ``budget``
+    bytes (at least one block).
+
+    >>> grid_blocks(1_000_000, 200, SIZES, 4 << 30, 132), grid_blocks(5, 200, SIZES, 4 << 30, 132)
+    (2112, 5)
+    >>> grid_blocks(100, 4000, SIZES, 4 << 30, 132), grid_blocks(100, 300, SIZES, 2 << 20, 132)
+    (22, 1)
+    """
+    fits = budget // (4 * sequence_ints(longest, no_lp))
+    return int(max(1, min(count, BLOCKS_PER_SM * multiprocessors, fits)))
+
+
+def _device_codes(cp, joined):
+    """The packed codes (bioaccel.inputs.alphabet) as the tables' codes, uint8 on the device: table_codes'
+    (c + 1) % 5 done there in uint8 (a million 200-nt sequences: 200 MB, whose int64 arithmetic on the
+    host took seconds), unless they are not uint8 codes 0..4, which table_codes converts or refuses."""
+    if joined.dtype != np.uint8 or int(joined.max()) > 4:
+        return cp.asarray(table_codes(joined).astype(np.uint8))
+    codes = cp.asarray(joined)
+    codes += np.uint8(1)
+    codes %= np.uint8(5)
+    return codes
+
+
 def fold(codes_list, model=None, *, traceback=True) -> list:
     """``[(energy in dcal/mol, pair_to int64 or None)]`` of each sequence (bioaccel.inputs.alphabet codes),
-    in input order; ``pair_to`` is None with ``traceback=False``."""
+    in input order; ``pair_to`` is None with ``traceback=False``. The ``pair_to`` arrays are consecutive
+    slices of one array (no copy per sequence)."""
     from ..runtime import gpu as _gpu
 
+    if not len(codes_list):
+        return []
     lengths = np.fromiter(map(len, codes_list), dtype=np.int64, count=len(codes_list))
-    check_lengths(lengths.tolist())
-    energies = np.zeros(len(codes_list), dtype=np.int64)
-    pair_to = [np.full(int(n), -1, dtype=np.int64) for n in lengths] if traceback else None
-    launched = np.flatnonzero(lengths >= MIN_PAIRED)
-    if len(launched):
-        order = launched[np.argsort(-lengths[launched], kind="stable")]
-        found, pairs, starts = _fold_sorted(_gpu, [codes_list[k] for k in order.tolist()], lengths[order], model,
-                                            traceback)
-        energies[order] = found
-        if traceback:
-            for at, k in enumerate(order.tolist()):
-                pair_to[k] = pairs[starts[at]:starts[at + 1]].astype(np.int64)
-    return [(int(e), pair_to[k] if traceback else None) for k, e in enumerate(energies.tolist())]
-
-
-def _fold_sorted(_gpu, codes_sorted, lengths, model, traceback):
-    """Energies (int32), packed pair_to (int32) and starts of sequences sorted longest first."""
-    cp = _gpu.require_gpu()
-    sizes = SIZES
+    check_lengths([int(lengths.max())])
     starts = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
-    codes = table_codes(np.concatenate(codes_sorted)).astype(np.uint8)
+    energies, pairs = _fold_packed(_gpu, codes_list, lengths, starts, model, traceback)
+    energies = energies.tolist()
+    if not traceback:
+        return [(e, None) for e in energies]
+    bounds = starts.tolist()
+    return [(e, pairs[bounds[k]:bounds[k + 1]]) for k, e in enumerate(energies)]
+
+
+def _fold_packed(_gpu, codes_list, lengths, starts, model, traceback):
+    """Energies (int64) of the sequences, and their pair_to back to back (int64, starts) or None."""
+    total = int(starts[-1])
+    launched = np.flatnonzero(lengths >= MIN_PAIRED)
+    if not len(launched):
+        return np.zeros(len(lengths), dtype=np.int64), np.full(total, -1, dtype=np.int64) if traceback else None
+    cp = _gpu.require_gpu()
+    sizes = SIZES
+    order = launched[np.argsort(-lengths[launched], kind="stable")]
+    sorted_lengths = lengths[order]
+    codes_dev = _device_codes(cp, np.concatenate(codes_list))
     E, lxc, no_lp = kernel_inputs(model)
     E_dev = cp.asarray(E)
-    hp_dev = cp.asarray(hairpin_sizes(E, lxc, int(lengths[0])))
-    codes_dev = cp.asarray(codes)
+    hp_dev = cp.asarray(hairpin_sizes(E, lxc, int(sorted_lengths[0])))
     starts_dev = cp.asarray(starts)
+    ids_dev = cp.asarray(order.astype(np.int32))
     energies = cp.zeros(len(lengths), dtype=np.int32)
-    pairs = cp.full(max(int(starts[-1]), 1), -1, dtype=np.int32)
+    pairs = cp.full(total if traceback else 1, -1, dtype=np.int32)
     status = cp.zeros(1, dtype=np.int32)
-    budget = max(4 * sequence_ints(int(lengths[0])), min(sizes.table_bytes, _gpu.free_memory() // 2))
-    launches = plan(lengths, sizes, budget)
-    most = max(int(sequence_ints(lengths[a:b]).sum()) for a, b, _ in launches)
-    tables = cp.empty(most, dtype=np.int32)
-    for first, last, threads in launches:
-        words = sequence_ints(lengths[first:last])
-        offsets = np.zeros(last - first, dtype=np.int64)
-        np.cumsum(words[:-1], out=offsets[1:])
-        fill = _gpu.kernel("bioaccel.fold.kernels", "turner_batch.cu", "turner_fold", (sizes.threads,))
-        longest = int(lengths[first])
-        shared = 4 * (longest + 1) + (longest + 3) // 4 * 4
-        fill((last - first,), (threads,),
-             (E_dev, hp_dev, codes_dev, starts_dev, np.int32(first), cp.asarray(offsets), tables,
-              np.int32(no_lp), np.int32(bool(traceback)), energies, pairs, status), shared_mem=shared)
+    launches = plan(sorted_lengths, sizes)
+    counters = cp.zeros(len(launches), dtype=np.int32)
+    budget = min(sizes.table_bytes, _gpu.free_memory() // 2)
+    device = cp.cuda.Device()
+    multiprocessors = int(cp.cuda.runtime.getDeviceProperties(device.id)["multiProcessorCount"])
+    grids = [grid_blocks(last - first, int(sorted_lengths[first]), sizes, budget, multiprocessors, no_lp)
+             for first, last, _ in launches]
+    tables = cp.empty(max(g * sequence_ints(int(sorted_lengths[a]), no_lp) for g, (a, _, _) in zip(grids, launches)),
+                      dtype=np.int32)
+    fill = _gpu.kernel("bioaccel.fold.kernels", "turner_batch.cu", "turner_fold", (sizes.threads, sizes.min_blocks))
+    for at, ((first, last, threads), blocks) in enumerate(zip(launches, grids)):
+        longest = int(sorted_lengths[first])
+        shared = 4 * (SHARED_TABLE_INTS + longest + 1) + (longest + 3) // 4 * 4
+        fill((blocks,), (threads,),
+             (E_dev, hp_dev, codes_dev, starts_dev, ids_dev, np.int32(first), np.int32(last - first),
+              counters[at:], tables, np.int64(sequence_ints(longest, no_lp)), np.int32(no_lp),
+              np.int32(bool(traceback)), energies, pairs, status), shared_mem=shared)
     if int(status.get()[0]) != 0:
         raise InternalError("the Turner GPU traceback found a table value no case of the recurrence reproduces")
-    return cp.asnumpy(energies), cp.asnumpy(pairs) if traceback else None, starts
+    return cp.asnumpy(energies).astype(np.int64), cp.asnumpy(pairs.astype(np.int64)) if traceback else None

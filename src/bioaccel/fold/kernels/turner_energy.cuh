@@ -15,8 +15,13 @@
 static inline int __vimin3_s32(int a, int b, int c) { int m = a < b ? a : b; return m < c ? m : c; }
 static inline int __viaddmin_s32(int a, int b, int c) { int s = a + b; return s < c ? s : c; }
 static inline int __ldg(const int* p) { return *p; }
+static inline void __syncwarp() {}
+#define TCOLD inline
 #else
 #define TDEV __device__ __forceinline__
+// Not inlined: the traceback's inlined searches would set the register count of the whole kernel (115
+// against the fill's 64); on its own it runs within the cap without spilling, and once per sequence.
+#define TCOLD __device__ __noinline__
 #endif
 
 namespace turner {
@@ -35,6 +40,12 @@ constexpr int GENERIC = 51917, ONE_N = 52878, PAIR_TYPE = 52909, SCALARS = 52934
 constexpr int ML_BASE = SCALARS + 0, ML_CLOSING = SCALARS + 1, ML_INTERN = SCALARS + 2, NINIO = SCALARS + 3,
               MAX_NINIO = SCALARS + 4, TERMINAL_AU = SCALARS + 5;
 constexpr int TABLE_SIZE = 52940;
+// The block's shared copy Es of the small tables every cell reads (4,060 ints, 16 KB): Es[0, INT21) is
+// E[0, INT21) (stacks .. int11), Es[INT21, SHARED_INTS) is E[GENERIC, TABLE_SIZE) (the generic interior
+// terms, 1xn terms, pair types, scalars). int21 (32 KB), int22 (160 KB) and the special hairpins stay in
+// global memory: rare look-ups, too big to share.
+constexpr int TAIL_SHIFT = GENERIC - INT21;
+constexpr int SHARED_INTS = INT21 + TABLE_SIZE - GENERIC;
 
 TDEV int rtype(int t) {  // type(j, i) from type(i, j): CG <-> GC, GU <-> UG, AU <-> UA (7 stays 7)
     return (t == 0 || t == 7) ? t : (t & 1 ? t + 1 : t - 1);
@@ -44,15 +55,28 @@ TDEV int imax(int a, int b) { return a > b ? a : b; }
 
 // The read-only inputs of one sequence's fill.
 struct Ctx {
-    const int* E;        // flat tables
+    const int* E;        // flat tables (global)
+    const int* Es;       // the shared copy of the small ones (SHARED_INTS, above)
     const int* hp_size;  // hairpin[min(u, 30)] + the loop extrapolation of u, for u = 0..longest (host-made:
                          // the extrapolation takes C's log, which the device's log need not round alike)
     const unsigned char* S;
     int n;
 };
 
-TDEV int ld(const Ctx& x, int at) { return __ldg(x.E + at); }
-TDEV int ptype(const Ctx& x, int a, int b) { return ld(x, PAIR_TYPE + a * 5 + b); }
+// The three ways to a table entry: ld (at < INT21, shared), lt (at >= GENERIC, shared), lg (global).
+TDEV int ld(const Ctx& x, int at) { return x.Es[at]; }
+TDEV int lt(const Ctx& x, int at) { return x.Es[at - TAIL_SHIFT]; }
+TDEV int lg(const Ctx& x, int at) { return __ldg(x.E + at); }
+TDEV int ptype(const Ctx& x, int a, int b) { return lt(x, PAIR_TYPE + a * 5 + b); }
+
+// Copy the small tables into the block's shared Es (then a barrier before any read).
+TDEV void stage_tables(const int* E, int* Es, int tid, int threads) {
+    for (int k = tid; k < SHARED_INTS; k += threads) Es[k] = __ldg(E + (k < INT21 ? k : k + TAIL_SHIFT));
+}
+
+// Tables are diagonal-major: cell (i, j) of an n x n table at [(j - i) * n + i], so that the threads of
+// an anti-diagonal (consecutive i) read consecutive words at each step of their inner loops.
+TDEV int cell(int n, int i, int j) { return (j - i) * n + i; }
 
 // _turner_energy.hairpin_energy (u = j - i - 1 >= 3)
 TDEV int hairpin_energy(const Ctx& x, int i, int j, int tp) {
@@ -64,12 +88,12 @@ TDEV int hairpin_energy(const Ctx& x, int i, int j, int tp) {
         const int width = size + 2;
         for (int row = 0; row < MAX_SPECIAL; ++row) {
             const int at = loops + row * (width + 1);
-            if (ld(x, at) < 0) break;
+            if (lg(x, at) < 0) break;
             int k = 0;
-            while (k < width && S[i + k] == ld(x, at + k)) ++k;
-            if (k == width) return ld(x, at + width);
+            while (k < width && S[i + k] == lg(x, at + k)) ++k;
+            if (k == width) return lg(x, at + width);
         }
-        if (size == 3) return e + (tp > 2 ? ld(x, TERMINAL_AU) : 0);
+        if (size == 3) return e + (tp > 2 ? lt(x, TERMINAL_AU) : 0);
     }
     return e + ld(x, MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]);
 }
@@ -85,27 +109,27 @@ TDEV int interior_energy(const Ctx& x, int i, int j, int p, int q, int tp, int t
     if (ns == 0) {
         int e = ld(x, BULGE + nl);
         if (nl == 1) return e + ld(x, STACK + tp * 8 + tq);
-        if (tp > 2) e += ld(x, TERMINAL_AU);
-        if (tq > 2) e += ld(x, TERMINAL_AU);
+        if (tp > 2) e += lt(x, TERMINAL_AU);
+        if (tq > 2) e += lt(x, TERMINAL_AU);
         return e;
     }
     if (ns == 1) {
         if (nl == 1) return ld(x, INT11 + ((tp * 8 + tq) * 5 + si) * 5 + sj);
         if (nl == 2) {
-            if (n1 == 1) return ld(x, INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj);
-            return ld(x, INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp);
+            if (n1 == 1) return lg(x, INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj);
+            return lg(x, INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp);
         }
-        int e = ld(x, INTERIOR + imin(nl + 1, 30)) + imin(ld(x, MAX_NINIO), (nl - ns) * ld(x, NINIO));
+        int e = ld(x, INTERIOR + imin(nl + 1, 30)) + imin(lt(x, MAX_NINIO), (nl - ns) * lt(x, NINIO));
         return e + ld(x, MM_1N + (tp * 5 + si) * 5 + sj) + ld(x, MM_1N + (tq * 5 + sq) * 5 + sp);
     }
     if (ns == 2) {
-        if (nl == 2) return ld(x, INT22 + ((((tp * 8 + tq) * 5 + si) * 5 + sp) * 5 + sq) * 5 + sj);
+        if (nl == 2) return lg(x, INT22 + ((((tp * 8 + tq) * 5 + si) * 5 + sp) * 5 + sq) * 5 + sj);
         if (nl == 3) {
-            int e = ld(x, INTERIOR + 5) + ld(x, NINIO);
+            int e = ld(x, INTERIOR + 5) + lt(x, NINIO);
             return e + ld(x, MM_23 + (tp * 5 + si) * 5 + sj) + ld(x, MM_23 + (tq * 5 + sq) * 5 + sp);
         }
     }
-    int e = ld(x, INTERIOR + imin(nl + ns, 30)) + imin(ld(x, MAX_NINIO), (nl - ns) * ld(x, NINIO));
+    int e = ld(x, INTERIOR + imin(nl + ns, 30)) + imin(lt(x, MAX_NINIO), (nl - ns) * lt(x, NINIO));
     return e + ld(x, MM_INTERIOR + (tp * 5 + si) * 5 + sj) + ld(x, MM_INTERIOR + (tq * 5 + sq) * 5 + sp);
 }
 
@@ -115,9 +139,9 @@ TDEV int stem_energy(const Ctx& x, int mismatch, int tp, int s5, int s3) {
     if (s5 >= 0 && s3 >= 0) e = ld(x, mismatch + (tp * 5 + s5) * 5 + s3);
     else if (s5 >= 0) e = ld(x, DANGLE5 + tp * 5 + s5);
     else if (s3 >= 0) e = ld(x, DANGLE3 + tp * 5 + s3);
-    return e + (tp > 2 ? ld(x, TERMINAL_AU) : 0);
+    return e + (tp > 2 ? lt(x, TERMINAL_AU) : 0);
 }
-TDEV int ml_stem(const Ctx& x, int tp, int s5, int s3) { return ld(x, ML_INTERN) + stem_energy(x, MM_MULTI, tp, s5, s3); }
+TDEV int ml_stem(const Ctx& x, int tp, int s5, int s3) { return lt(x, ML_INTERN) + stem_energy(x, MM_MULTI, tp, s5, s3); }
 TDEV int ext_stem(const Ctx& x, int tp, int s5, int s3) { return stem_energy(x, MM_EXTERIOR, tp, s5, s3); }
 
 // (u1, u2) of the small loops scored by interior_energy itself, by u1 + u2 (_turner_cpu._SMALL_LOOPS)
@@ -125,21 +149,22 @@ TDEV int small_u1(int k) { return (int)((0x322211100ULL >> (4 * k)) & 0xf); }  /
 TDEV int small_u2(int k) { return (int)((0x232121010ULL >> (4 * k)) & 0xf); }  // 0 1 0 1 2 1 2 3 2
 
 // _turner_cpu._interior_min: min over the interior loops closed by (i, j) of loop energy + C(p, q).
-// c is the sequence's n x n table: c[p * n + q] = C(p, q), c[q * n + p] = C(p, q) + its inner mismatch.
-TDEV int interior_min(const Ctx& x, const int* c, int i, int j, int tp) {
+// c holds C(p, q), cm C(p, q) + its inner mismatch, both diagonal-major (cell() above): the candidate
+// (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads coalesce.
+TDEV int interior_min(const Ctx& x, const int* c, const int* cm, int i, int j, int tp) {
     const int n = x.n;
     const unsigned char* S = x.S;
     const int umax = imin(MAX_LOOP, j - i - 6);  // the inner pair needs q - p >= 4
     int best = INF;
     if (umax < 0) return best;
-    const int au = ld(x, TERMINAL_AU);
+    const int au = lt(x, TERMINAL_AU);
     const int au_out = tp > 2 ? au : 0;
     const int si = S[i + 1], sj = S[j - 1];
     const int mm1n_out = ld(x, MM_1N + (tp * 5 + si) * 5 + sj);
     // bulges of 2.. on the 3' side (p = i + 1), 1xn loops with the 1 on the 5' side (p = i + 2)
     for (int u2 = 2; u2 <= umax; ++u2) {
         const int p = i + 1, q = j - 1 - u2;
-        const int v = c[p * n + q];
+        const int v = c[cell(n, p, q)];
         if (v < INF) {
             const int t_in = ptype(x, S[p], S[q]);
             best = imin(best, v + ld(x, BULGE + u2) + au_out + (t_in > 2 ? au : 0));
@@ -147,16 +172,16 @@ TDEV int interior_min(const Ctx& x, const int* c, int i, int j, int tp) {
     }
     for (int u2 = 3; u2 < umax; ++u2) {
         const int p = i + 2, q = j - 1 - u2;
-        const int v = c[p * n + q];
+        const int v = c[cell(n, p, q)];
         if (v < INF) {
             const int t_in = rtype(ptype(x, S[p], S[q]));
-            best = imin(best, v + ld(x, ONE_N + u2) + mm1n_out + ld(x, MM_1N + (t_in * 5 + S[q + 1]) * 5 + si));
+            best = imin(best, v + lt(x, ONE_N + u2) + mm1n_out + ld(x, MM_1N + (t_in * 5 + S[q + 1]) * 5 + si));
         }
     }
     // bulges of 2.. on the 5' side (q = j - 1), 1xn loops with the 1 on the 3' side (q = j - 2)
     for (int u1 = 2; u1 <= umax; ++u1) {
         const int p = i + 1 + u1, q = j - 1;
-        const int v = c[p * n + q];
+        const int v = c[cell(n, p, q)];
         if (v < INF) {
             const int t_in = ptype(x, S[p], S[q]);
             best = imin(best, v + ld(x, BULGE + u1) + au_out + (t_in > 2 ? au : 0));
@@ -164,28 +189,38 @@ TDEV int interior_min(const Ctx& x, const int* c, int i, int j, int tp) {
     }
     for (int u1 = 3; u1 < umax; ++u1) {
         const int p = i + 1 + u1, q = j - 2;
-        const int v = c[p * n + q];
+        const int v = c[cell(n, p, q)];
         if (v < INF) {
             const int t_in = rtype(ptype(x, S[p], S[q]));
-            best = imin(best, v + ld(x, ONE_N + u1) + mm1n_out + ld(x, MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]));
+            best = imin(best, v + lt(x, ONE_N + u1) + mm1n_out + ld(x, MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]));
         }
     }
     // the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
     for (int k = 0; k < 9 && small_u1(k) + small_u2(k) <= umax; ++k) {
         const int p = i + 1 + small_u1(k), q = j - 1 - small_u2(k);
-        const int v = c[p * n + q];
+        const int v = c[cell(n, p, q)];
         if (v < INF) best = imin(best, v + interior_energy(x, i, j, p, q, tp, rtype(ptype(x, S[p], S[q]))));
     }
-    // generic loops: the lower triangle holds C(p, q) + the inner mismatch, interior_generic the size and
-    // asymmetry terms (INF where not generic), so this is a min-plus along row q of c: one DPX
-    // add-then-min per candidate
-    int generic = INF;
+    // generic loops: cm holds C(p, q) + the inner mismatch, interior_generic the size and asymmetry terms
+    // (INF where not generic), so each candidate is one DPX add-then-min. For one u2, the candidates
+    // p = i + 3 + t, q = j - 1 - u2 step one diagonal down and one place right: n - 1 words back.
+    // Two accumulators and an unrolled loop keep several loads in flight (min is exact in any order).
+    int g0 = INF, g1 = INF;
+    const int step = n - 1;
     for (int u2 = 2; u2 < umax - 1; ++u2) {
         const int count = umax - u2 - 1;
-        const int* row = c + (j - 1 - u2) * n + i + 3;
-        const int at = GENERIC + u2 * (MAX_LOOP + 1) + 2;
-        for (int t = 0; t < count; ++t) generic = __viaddmin_s32(row[t], ld(x, at + t), generic);
+        const int* col = cm + cell(n, i + 3, j - 1 - u2);
+        const int* pen = x.Es + (GENERIC - TAIL_SHIFT) + u2 * (MAX_LOOP + 1) + 2;
+        int t = 0;
+#pragma unroll 2
+        for (; t + 2 <= count; t += 2) {
+            g0 = __viaddmin_s32(col[0], pen[t], g0);
+            g1 = __viaddmin_s32(col[-step], pen[t + 1], g1);
+            col -= 2 * step;
+        }
+        if (t < count) g0 = __viaddmin_s32(col[0], pen[t], g0);
     }
+    const int generic = imin(g0, g1);
     if (generic < HALF) best = imin(best, generic + ld(x, MM_INTERIOR + (tp * 5 + si) * 5 + sj));
     return best;
 }
