@@ -67,8 +67,9 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/nussinov_blocked.cu": [("blocked_tile_diagonal", (layout, f.seed_tile))
                                              for layout in ("SquareLayout", "PackedRowsLayout")],
         "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))],
-        "fold/kernels/turner_batch.cu": [("turner_fold", (threads,)) for threads in
-                                         (getattr(sizes, "turner", PRODUCTION.turner).threads, TEST_TURNER_THREADS)],
+        "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
+                                         (getattr(sizes, "turner", PRODUCTION.turner),
+                                          PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
