@@ -237,7 +237,7 @@ def test_cli_folds_whole_genome_on_gpu():
 
     _, path = _genome()
     out, err = io.StringIO(), io.StringIO()
-    assert main(["fold", path, "--backend", "gpu"], stdout=out, stderr=err) == 0, err.getvalue()
+    assert main(["fold", path, "--model", "nussinov", "--backend", "gpu"], stdout=out, stderr=err) == 0, err.getvalue()
     lines = out.getvalue().splitlines()
     assert lines[0].startswith(">MN908947")
     assert len(lines[1]) == 29903
