@@ -131,3 +131,46 @@ def test_api_shapes_and_errors():
         bppart("G", "C", backend="gpu")
     with pytest.raises(InvalidParameter):
         PartitionParams(au=float("nan"))
+
+
+def _cli(argv):
+    import io
+
+    from bioaccel.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["interact", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def pair_files(tmp_path):
+    queries, targets = tmp_path / "q.fa", tmp_path / "t.fa"
+    queries.write_text(">q1\nGGGAAACCC\n>q2\nAAAA\n")
+    targets.write_text(">t1\nGGGUUUCCC\n>t2\nUUUU\n")
+    return str(queries), str(targets)
+
+
+def test_cli_partition_tsv_and_json(pair_files):
+    import json
+
+    code, out, err = _cli([*pair_files, "--partition", "--quiet"])
+    assert code == 0, err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert lines[0] == ["query", "target", "log_z", "log_z_query", "log_z_target", "log_z_interaction",
+                        "probability"]
+    assert [row[:2] for row in lines[1:]] == [["q1", "t1"], ["q2", "t1"], ["q1", "t2"], ["q2", "t2"]]
+    # the original's values of GGGAAACCC x GGGUUUCCC and AAAA x UUUU at its default AU 0.5, GU 1
+    assert float(lines[1][2]) == pytest.approx(27.344543499832685, rel=1e-12)
+    assert float(lines[4][2]) == pytest.approx(5.319754771474984, rel=1e-12)
+    code, out, _ = _cli([*pair_files, "--partition", "--format", "json", "--au", "1", "--gu", "1.5", "--quiet"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    expected = bppart("GGGAAACCC", "GGGUUUCCC", params=PartitionParams(au=1, gu=1.5))[0]
+    assert code == 0 and rows[0]["log_z"] == expected.log_z and rows[0]["probability"] == expected.probability
+
+
+@pytest.mark.parametrize("option", [["--structure"], ["--sites", "2"], ["--window-target", "8"], ["--backend", "gpu"],
+                                    ["--rank", "gain"], ["--variant", "tiled"]])
+def test_cli_partition_refuses_what_it_cannot_honour(pair_files, option):
+    code, out, err = _cli([*pair_files, "--partition", "--quiet", *option])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
