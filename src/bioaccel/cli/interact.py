@@ -35,8 +35,16 @@ def register(subparsers):
                         help="target window: intervals with j2 - i2 <= W2 (default: none; Gildemaster "
                              "2021 scans small viral RNAs against human transcripts with 128); needed for "
                              "targets longer than a few hundred nt")
-    parser.add_argument("--au", type=float, default=1.0, metavar="X", help="weight of an AU pair (default 1)")
-    parser.add_argument("--gu", type=float, default=1.5, metavar="X", help="weight of a GU pair (default 1.5)")
+    parser.add_argument("--au", type=float, default=None, metavar="X",
+                        help="weight of an AU pair (default 1; 0.5 with --partition)")
+    parser.add_argument("--gu", type=float, default=None, metavar="X",
+                        help="weight of a GU pair (default 1.5; 1 with --partition)")
+    parser.add_argument("--partition", action="store_true",
+                        help="BPPart instead: the partition function over the same joint structures, each "
+                             "weighted exp(its pair scores); columns log_z (all structures), log_z_query, "
+                             "log_z_target (each strand alone), log_z_interaction (those with an "
+                             "intermolecular pair) and probability (that the strands interact); natural logs; "
+                             "whole strands, cpu only")
     add_variant_options(parser, VARIANTS)
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
@@ -153,9 +161,13 @@ def run(args, stdout, stderr):
     from ..interact import InteractParams, interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
     from ..results.output import Outputs
 
+    if args.partition:
+        from .interact_partition import run_partition
+
+        return run_partition(args, stdout, stderr)
     if args.queries == "-" and args.targets == "-":
         raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
-    params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
+    params = InteractParams(au=1.0 if args.au is None else args.au, gu=1.5 if args.gu is None else args.gu, window_query=args.window_query,
                             window_target=args.window_target)
     names = interaction_columns(params, structure=args.structure, sites=args.sites)
     if batch.wanted(args):

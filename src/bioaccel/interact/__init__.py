@@ -8,7 +8,9 @@ pairs score the other strand folded alone. ``check_sizes`` and ``estimate_second
 whether it fits in memory and how long it will take; ``interaction_columns``, ``interaction_writer`` and
 ``write_bedgraph`` write the results as the command line does. The recurrence is the one of
 docs/bpmax.md; the algorithms are listed in ``VARIANTS`` (the CPU's default, the ``tiled`` fill, is
-the package :mod:`bioaccel.interact.tiled`). Everything but the registry loads on first use, so that
+the package :mod:`bioaccel.interact.tiled`). ``bppart`` / ``iter_bppart`` give the partition function
+of the same structures (BPPart, docs/bppart.md; ``PartitionParams``, ``PARTITION_VARIANTS``) and the
+probability that the strands interact. Everything but the registry loads on first use, so that
 the command line starts without NumPy or Numba.
 
 >>> from bioaccel.interact import bpmax
@@ -16,13 +18,16 @@ the command line starts without NumPy or Numba.
 [21, 9]
 """
 from ..runtime.lazy import lazy_names
-from ._variants import VARIANTS
+from ._variants import PARTITION_VARIANTS, VARIANTS
 
-__all__ = ["VARIANTS", "InteractParams", "Interaction", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
+__all__ = ["PARTITION_VARIANTS", "VARIANTS", "InteractParams", "Interaction", "Partition", "PartitionParams",
+           "bppart", "iter_bppart", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
            "interaction_columns", "interaction_writer", "iter_bpmax", "write_bedgraph"]
 
 _LAZY = {"bpmax": "._api", "bpmax_work": "._api", "iter_bpmax": "._api", "InteractParams": "._model",
          "Interaction": "._result", "check_sizes": "._memory", "estimate_seconds": "._estimate",
-         "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window"}
+         "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window",
+         "bppart": "._partition", "iter_bppart": "._partition", "Partition": "._partition_result",
+         "PartitionParams": "._partition_model"}
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

@@ -1,8 +1,11 @@
-"""The BPMax variants: bioaccel's ``tiled`` (CPU) and ``fused`` (GPU) designs and the recurrence as
-written. Pure data: the command line reads it without importing NumPy or Numba.
+"""The BPMax variants (``VARIANTS``: bioaccel's ``tiled`` (CPU) and ``fused`` (GPU) designs and the
+recurrence as written) and the BPPart variants (``PARTITION_VARIANTS``). Pure data: the command line
+reads it without importing NumPy or Numba.
 
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
+>>> PARTITION_VARIANTS.resolve(None, "cpu")
+'matrices'
 """
 from ..runtime.registry import Variant, VariantRegistry
 
@@ -23,3 +26,10 @@ VARIANTS = VariantRegistry("BPMax", [
     Variant("naive", ("cpu",), "the recurrence as written, dense 4-D table", "BPMax",
             "Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz"),
 ], defaults={"cpu": "tiled", "gpu": "fused"})
+
+PARTITION_VARIANTS = VariantRegistry("BPPart", [
+    Variant("matrices", ("cpu",),
+            "bioaccel's: the original's sums rearranged (QI - Q0 Q1 its own table, QX through single sums); "
+            "each query interval's target matrix from triangular matrix products of shorter intervals' "
+            "matrices, the query intervals of one length on every core; scaled doubles"),
+], defaults={"cpu": "matrices"})

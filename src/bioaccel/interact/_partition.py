@@ -1,0 +1,110 @@
+"""The BPPart API: ``bppart(queries, targets, ...)`` and its streaming form ``iter_bppart``.
+
+Every target meets every query (targets outer, queries inner, as BPMax's rows). The keywords are
+checked once, before any input is read, by the shared contract; each pair is filled on the CPU
+(:mod:`._partition_cpu`) with the scale of :func:`choose_scales`.
+"""
+import math
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import InternalError, InvalidParameter
+from ..inputs.alphabet import encode
+from ..runtime.contract import Sequences, check_call, records
+from ..runtime.parallel import threads as using_threads
+from ._partition_model import PartitionParams
+from ._partition_result import Partition
+from ._variants import PARTITION_VARIANTS
+
+
+def bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams | None" = None,
+           backend: str = "cpu", variant: "str | None" = None, threads: int = 0) -> "list[Partition]":
+    """BPPart of every query (strand 1) against every target (strand 2): a list of :class:`Partition`,
+    targets outer, queries inner.
+
+    ``queries`` / ``targets``: as :func:`~bioaccel.interact.bpmax` takes them (strings, Records,
+    ``(id, sequence)`` pairs, or iterables of them); an empty strand is valid (Z is the other strand's
+    alone, the probability 0). ``params``: :class:`PartitionParams` (the original's scores AU 0.5,
+    GU 1.0 by default). ``backend``: "cpu" only. ``variant``: None or a name of
+    ``bioaccel.interact.PARTITION_VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
+
+    >>> [(r.target, round(r.log_z, 4), round(r.probability, 4)) for r in bppart("GGG", ["CCC", "AAA"])]
+    [('seq1', 9.3856, 0.9999), ('seq2', 0.0, 0.0)]
+    """
+    return list(iter_bppart(queries, targets, params=params, backend=backend, variant=variant, threads=threads))
+
+
+def iter_bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams | None" = None,
+                backend: str = "cpu", variant: "str | None" = None, threads: int = 0) -> Iterator[Partition]:
+    """Like :func:`bppart` but yields each Partition as soon as it is computed (targets read lazily,
+    queries at once); the keywords and the queries are checked here, before any target is read.
+
+    >>> [round(r.log_z_target, 4) for r in iter_bppart("GGG", ["GGGAAACCC"])]
+    [9.3856]
+    """
+    call = check_call(PARTITION_VARIANTS, params, PartitionParams, backend=backend, variant=variant,
+                      threads=threads)
+    query_list = [(q, encode(q.sequence)) for q in records(queries)]
+    return _stream(query_list, records(targets), call)
+
+
+def _stream(query_list, targets, call) -> Iterator[Partition]:
+    for target in targets:
+        rb = np.ascontiguousarray(encode(target.sequence)[::-1])
+        for query, a in query_list:
+            with using_threads(call.threads):
+                logs = partition_logs(a, rb, call.params)
+            yield _result(query.id, target.id, logs, len(a), len(rb), call.variant)
+
+
+def _result(query, target, logs, M, N, variant) -> Partition:
+    log_z, log_x, log_q, log_t = logs
+    probability = math.exp(log_x - log_z) if log_x != -math.inf else 0.0
+    return Partition(query, target, log_z, log_q, log_t, log_x, probability, M, N, variant)
+
+
+def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tuple[float, float]":
+    """(c1, c2): the per-base log scale of each strand: ``params.scale`` when given, else the strand's
+    own growth log Q / n (so that a strand's scaled Q is 1 and the tables hold the interaction's gain
+    and local deviations), found by folding the strand alone at a first scale that cannot overflow.
+
+    >>> choose_scales(encode("GGGAAACCC"), encode("AAAA"), PartitionParams())
+    (1.0428459133331107, 0.0)
+    """
+    if params.scale is not None:
+        return float(params.scale), float(params.scale)
+    from ._partition_cpu import single_strand_scaled
+
+    weights = params.weights()
+    # each base is in at most one pair, and at most 2.62^n structures (Motzkin growth) weigh in
+    first = max(3.0, params.au, params.gu) / 2 + 1.0
+    scales = []
+    for codes in (a, rb):
+        n = codes.shape[0]
+        if n == 0:
+            scales.append(0.0)
+            continue
+        q = single_strand_scaled(codes, weights, math.exp(-first))[0, n]
+        scales.append(max(0.0, first + math.log(q) / n))
+    return scales[0], scales[1]
+
+
+def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tuple:
+    """(log QI, log(QI - Q0 Q1), log Q0, log Q1) of the query codes ``a`` and the REVERSED target codes
+    ``rb``; InternalError if the scaled tables overflowed (the scale should prevent it).
+
+    >>> [round(x, 4) for x in partition_logs(encode("G"), encode("C"), PartitionParams())]
+    [3.0486, 3.0, 0.0, 0.0]
+    """
+    from ._partition_cpu import fill_partition
+
+    c1, c2 = choose_scales(a, rb, params)
+    logs = tuple(float(x) for x in fill_partition(a, rb, params.weights(), c1, c2))
+    if not all(math.isfinite(x) for x in (logs[0], logs[2], logs[3])) or math.isnan(logs[1]) \
+            or logs[1] == math.inf:
+        if params.scale is not None:
+            raise InvalidParameter(f"scale {params.scale} lets the tables of {len(a)} x {len(rb)} nt over- or "
+                                   f"underflow; leave it out to have it chosen")
+        raise InternalError(f"the partition function of {len(a)} x {len(rb)} nt overflowed at scales {c1}, {c2}")
+    return logs

@@ -1,0 +1,176 @@
+"""BPPart: the plain-Python reference against brute force, the Numba fill against the reference and
+against the original program's recorded values, scaled against plain arithmetic, the API and the
+command line."""
+import csv
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bioaccel.errors import InvalidParameter, NotAvailable
+from bioaccel.inputs.alphabet import encode
+from bioaccel.interact import PARTITION_VARIANTS, Partition, PartitionParams, bppart, iter_bppart
+from bioaccel.interact._partition import partition_logs
+from naive_bppart import bppart as naive_bppart, brute_force
+
+WEIGHTS = [(0.5, 1.0), (1.0, 1.5)]
+ORIGINAL = Path(__file__).parent / "data" / "bppart_original.tsv"
+
+
+def random_rna(rng, n):
+    return "".join(rng.choice("ACGU") for _ in range(n))
+
+
+def _logs(QI, QX, Q0, Q1):
+    return (math.log(QI), math.log(QX) if QX > 0 else -math.inf, math.log(Q0), math.log(Q1))
+
+
+def _close(got, expected, rel):
+    for x, y in zip(got, expected):
+        if y == -math.inf:
+            assert x == -math.inf
+        else:
+            assert abs(x - y) <= rel * max(1.0, abs(y)), (got, expected)
+
+
+@pytest.mark.parametrize("au, gu", WEIGHTS)
+def test_reference_equals_brute_force(au, gu):
+    """Every joint structure of BPMax's space counted once: the recurrence is unambiguous and complete,
+    and the best structure enumerated is BPMax's."""
+    rng = random.Random(27)
+    cases = [("", "GC"), ("G", "C"), ("GGGAAAC", "CUU"), ("AAAA", "UUUU")]
+    cases += [(random_rna(rng, rng.randint(1, 6)), random_rna(rng, rng.randint(1, 6))) for _ in range(14)]
+    for a, b in cases:
+        QI, QX, Q0, Q1, best = brute_force(a, b, au, gu)
+        got = naive_bppart(a, b, au, gu)
+        for x, y in zip(got, (QI, QX, Q0, Q1)):
+            assert abs(x - y) <= 1e-12 * y
+        if a and b:
+            result_max = bpmax_score_of(a, b, au, gu)
+            assert best == result_max
+
+
+def bpmax_score_of(a, b, au, gu):
+    from bioaccel.interact import InteractParams, bpmax
+
+    return bpmax(a, b, params=InteractParams(au=au, gu=gu))[0].score
+
+
+@pytest.mark.parametrize("au, gu", WEIGHTS)
+def test_fill_equals_reference_on_random_pairs(au, gu):
+    rng = random.Random(int(au * 10 + gu))
+    params = PartitionParams(au=au, gu=gu)
+    lengths = [(1, 1), (1, 30), (30, 1), (5, 5), (6, 24)]
+    for _ in range(5):   # the reference is slow, (M N)^3 / 36: M N stays at most 150
+        M = rng.randint(1, 30)
+        lengths.append((M, rng.randint(1, 150 // M)))
+    for M, N in lengths:
+        a, b = random_rna(rng, M), random_rna(rng, N)
+        got = partition_logs(encode(a), np.ascontiguousarray(encode(b)[::-1]), params)
+        _close(got, _logs(*naive_bppart(a, b, au, gu)), 1e-12)
+
+
+def test_original_program_values():
+    with open(ORIGINAL) as handle:
+        rows = list(csv.DictReader((line for line in handle if not line.startswith("#")), delimiter="\t"))
+    assert len(rows) == 42
+    for row in rows:
+        params = PartitionParams(au=float(row["au"]), gu=float(row["gu"]))
+        r = bppart(row["query"], row["target"], params=params)[0]
+        QI, Q0, Q1 = float(row["QI"]), float(row["Q0"]), float(row["Q1"])
+        assert r.log_z == pytest.approx(math.log(QI), rel=1e-12)
+        assert r.log_z_query == pytest.approx(math.log(Q0), rel=1e-12, abs=1e-12)
+        assert r.log_z_target == pytest.approx(math.log(Q1), rel=1e-12, abs=1e-12)
+        assert -r.log_z == pytest.approx(float(row["neg_log_QI"]), rel=1e-12, abs=1e-12)
+        # the original subtracts QI - Q0 Q1 (cancellation: 1e-9 is what its doubles carry there)
+        assert -r.log_z_interaction == pytest.approx(float(row["neg_log_QI_minus_Q0Q1"]), rel=1e-9)
+
+
+def test_scaled_equals_plain():
+    rng = random.Random(5)
+    for M, N in [(1, 1), (3, 17), (9, 9), (14, 25)]:
+        a, b = random_rna(rng, M), random_rna(rng, N)
+        ca, crb = encode(a), np.ascontiguousarray(encode(b)[::-1])
+        plain = partition_logs(ca, crb, PartitionParams(scale=0.0))
+        for scale in (None, 0.7, 2.5):
+            _close(partition_logs(ca, crb, PartitionParams(scale=scale)), plain, 1e-12)
+
+
+def test_no_overflow_where_plain_doubles_overflow():
+    """A 700-nt GC repeat: its Q alone is past the double range (e^1000 and more), the scaled fill is not,
+    and two different scales agree."""
+    a, b = "GC", "GC" * 350
+    ca, crb = encode(a), np.ascontiguousarray(encode(b)[::-1])
+    with pytest.raises(InvalidParameter, match="over- or underflow"):
+        partition_logs(ca, crb, PartitionParams(scale=0.0))
+    chosen = partition_logs(ca, crb, PartitionParams())
+    assert chosen[0] > 709.8       # log of the largest double
+    _close(partition_logs(ca, crb, PartitionParams(scale=1.6)), chosen, 1e-12)
+
+
+def test_api_shapes_and_errors():
+    rows = bppart(["GGG", ("q2", "AAAA")], [("t1", "CCC"), "UUUU"])
+    assert [(r.query, r.target) for r in rows] == [("seq1", "t1"), ("q2", "t1"), ("seq1", "seq2"), ("q2", "seq2")]
+    assert all(isinstance(r, Partition) for r in rows)
+    assert rows[1].probability == 0.0 and rows[1].log_z_interaction == -math.inf
+    assert math.isclose(rows[3].log_z, math.log(204.33376738006737), rel_tol=1e-12)   # AAAA x UUUU
+    assert sorted(rows[0].to_dict()) == sorted(["query", "target", "log_z", "log_z_query", "log_z_target",
+                                                 "log_z_interaction", "probability", "query_length",
+                                                 "target_length", "variant", "backend"])
+    empty = bppart("", "GGGAAACCC")[0]
+    assert (empty.probability, empty.log_z) == (0.0, empty.log_z_target)
+    assert [r.log_z for r in iter_bppart("G", ["C"], threads=1)] == [bppart("G", "C")[0].log_z]
+    assert PARTITION_VARIANTS.resolve(None, "cpu") == "matrices"
+    with pytest.raises(InvalidParameter):
+        bppart("G", "C", variant="nope")
+    with pytest.raises(InvalidParameter, match="BPPart variant 'tiled'"):
+        bppart("G", "C", variant="tiled")   # a BPMax name, not BPPart's
+    with pytest.raises(NotAvailable):
+        bppart("G", "C", backend="gpu")
+    with pytest.raises(InvalidParameter):
+        PartitionParams(au=float("nan"))
+
+
+def _cli(argv):
+    import io
+
+    from bioaccel.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["interact", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def pair_files(tmp_path):
+    queries, targets = tmp_path / "q.fa", tmp_path / "t.fa"
+    queries.write_text(">q1\nGGGAAACCC\n>q2\nAAAA\n")
+    targets.write_text(">t1\nGGGUUUCCC\n>t2\nUUUU\n")
+    return str(queries), str(targets)
+
+
+def test_cli_partition_tsv_and_json(pair_files):
+    import json
+
+    code, out, err = _cli([*pair_files, "--partition", "--quiet"])
+    assert code == 0, err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert lines[0] == ["query", "target", "log_z", "log_z_query", "log_z_target", "log_z_interaction",
+                        "probability"]
+    assert [row[:2] for row in lines[1:]] == [["q1", "t1"], ["q2", "t1"], ["q1", "t2"], ["q2", "t2"]]
+    # the original's values of GGGAAACCC x GGGUUUCCC and AAAA x UUUU at its default AU 0.5, GU 1
+    assert float(lines[1][2]) == pytest.approx(27.344543499832685, rel=1e-12)
+    assert float(lines[4][2]) == pytest.approx(5.319754771474984, rel=1e-12)
+    code, out, _ = _cli([*pair_files, "--partition", "--format", "json", "--au", "1", "--gu", "1.5", "--quiet"])
+    rows = [json.loads(line) for line in out.splitlines()]
+    expected = bppart("GGGAAACCC", "GGGUUUCCC", params=PartitionParams(au=1, gu=1.5))[0]
+    assert code == 0 and rows[0]["log_z"] == expected.log_z and rows[0]["probability"] == expected.probability
+
+
+@pytest.mark.parametrize("option", [["--structure"], ["--sites", "2"], ["--window-target", "8"], ["--backend", "gpu"],
+                                    ["--rank", "gain"], ["--variant", "tiled"]])
+def test_cli_partition_refuses_what_it_cannot_honour(pair_files, option):
+    code, out, err = _cli([*pair_files, "--partition", "--quiet", *option])
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
