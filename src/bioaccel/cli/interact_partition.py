@@ -51,9 +51,9 @@ def run_partition(args, stdout, stderr) -> int:
     results = iter_bppart(read_fasta(args.queries), read_fasta(args.targets), params=params,
                           backend=args.backend, variant=args.variant, threads=args.threads)
     with Outputs({"-o": "-" if args.output is None else args.output}, stdout=stdout) as outputs:
+        checked_lengths(args.targets)     # a bad target refused before the header and the first row
         writer = TableWriter(outputs["-o"], COLUMNS, args.format)
         writer.header()
-        checked_lengths(args.targets)     # a bad target refused before the first row
         with progress(total=None, unit="pair", desc="partition",
                       enabled=wanted(args.quiet, stderr), stream=stderr) as bar:
             for item in results:
