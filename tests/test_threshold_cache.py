@@ -3,6 +3,7 @@ computed, field for field equal to a computed answer; another P-value, backgroun
 misses; cache=False and --no-cache bypass it; a cache that cannot be written or read never fails a run;
 processes writing at once leave every entry whole; the command lines' second runs write the same bytes."""
 import dataclasses
+import io
 import multiprocessing
 import os
 import sqlite3
@@ -10,11 +11,14 @@ import sqlite3
 import numpy as np
 import pytest
 
+from bioaccel.cli.main import main
 from bioaccel.motif import PSSM, Background, MotifParams, Threshold, read_motifs, thresholds
 from bioaccel.motif import _exact, _threshold_cache
+from bioaccel.scan import scan
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 MEME = os.path.join(ROOT, "examples", "motifs.meme")
+THREE_PRIME = os.path.join(ROOT, "examples", "sars-cov-2-3prime.fa")
 
 
 @pytest.fixture
@@ -131,6 +135,8 @@ def test_cache_must_be_a_bool():
 
     with pytest.raises(InvalidParameter, match="cache must be True or False"):
         thresholds(PSSM(np.eye(4)[:2]), 0.1, cache="no")
+    with pytest.raises(InvalidParameter, match="cache must be True or False"):
+        scan(PSSM(np.eye(4)[:2]), ["ACGT"], cache=None)
 
 
 def test_an_unwritable_or_broken_cache_does_not_fail_the_run(tmp_path, monkeypatch, searched):
@@ -194,3 +200,48 @@ def test_processes_writing_at_once_leave_a_whole_cache(tmp_path):
         k = int(key.decode().split("-")[-1].lstrip("k"))
         assert value == {name: getattr(_entry(k), name) for name in _threshold_cache.STORED}
     assert sqlite3.connect(str(path)).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def _run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=out, stderr=err) == 0, err.getvalue()
+    return out.getvalue()
+
+
+def test_the_threshold_command_reads_the_cache_and_writes_the_same_bytes(cache_dir, searched, tmp_path):
+    argv = ["motif", "threshold", MEME, "--pvalue", "1e-4"]
+    first = _run(argv)
+    count = len(searched)
+    assert count == len(read_motifs(MEME))
+    assert _run(argv) == first and len(searched) == count
+    assert _run(argv + ["--no-cache"]) == first and len(searched) == 2 * count
+    out = tmp_path / "t.tsv"
+    _run(argv + ["-o", str(out)])
+    assert out.read_text() == first and len(searched) == 2 * count
+
+
+def test_the_scan_command_reads_the_cache_and_writes_the_same_bytes(cache_dir, searched, tmp_path):
+    out = tmp_path / "hits.tsv"
+    argv = ["scan", MEME, THREE_PRIME, "--pvalue", "1e-3", "-o", str(out), "-q"]
+    _run(argv)
+    first, count = out.read_bytes(), len(searched)
+    assert count >= len(read_motifs(MEME)) and first.count(b"\n") > 1
+    _run(argv)
+    assert out.read_bytes() == first and len(searched) == count
+    _run(argv + ["--no-cache"])
+    assert out.read_bytes() == first and len(searched) == 2 * count
+
+
+def test_the_scan_and_its_batch_read_the_cache(cache_dir, searched):
+    from bioaccel.distribution.work import run_work
+    from bioaccel.scan import scan_work
+
+    first = scan(MEME, THREE_PRIME, pvalue=1e-3)
+    count = len(searched)
+    assert scan(MEME, THREE_PRIME, pvalue=1e-3).equals(first) and len(searched) == count
+    assert scan(MEME, THREE_PRIME, pvalue=1e-3, cache=False).equals(first) and len(searched) == 2 * count
+    for cache, searches in ((True, 0), (False, count)):
+        described = scan_work(MEME, THREE_PRIME, pvalue=1e-3, cache=cache)
+        before = len(searched)
+        assert described.merge(run_work(described.work, None)).frame().equals(first)
+        assert len(searched) - before == searches
