@@ -3,6 +3,16 @@ from types import SimpleNamespace
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def threshold_cache_dir(tmp_path_factory):
+    """Every test's threshold cache (bioaccel.motif._threshold_cache) in one directory of the session,
+    never the user's ~/.cache; set before any fixture starts workers or subprocesses, which inherit it."""
+    with pytest.MonkeyPatch.context() as patch:
+        path = tmp_path_factory.mktemp("threshold-cache")
+        patch.setenv("BIOACCEL_CACHE_DIR", str(path))
+        yield path
+
+
 def _gpu_reason():
     """None when a CUDA device can be used, else why not."""
     try:

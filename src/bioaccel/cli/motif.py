@@ -4,8 +4,8 @@ Only argparse, the command-line helpers and the variant registries load when the
 NumPy, Numba and the readers load in the ``run`` functions. The choices of --motif-format, --kind and
 --preset are checked by the library (one-line errors), so that the parser needs none of it.
 """
-from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add_reading_options,
-                            add_scoring_options, motif_params, stdin_once)
+from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add_cache_option,
+                            add_reading_options, add_scoring_options, motif_params, stdin_once)
 from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, interval, plot_items,
                          read_scores, write_stats)
 from .options import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
@@ -100,6 +100,7 @@ def register(subparsers):
     th.add_argument("--pvalue", type=float, required=True, metavar="P",
                     help="the P-value, in (0, 1] (e.g. 1e-4)")
     _common(th, VARIANTS)
+    add_cache_option(th)
     cmp_ = sub.add_parser("compare", help="COMPARE: words above both thresholds, one, neither, at every shift",
                           description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
                                       "the probability of the words scoring above both thresholds, above one only "
@@ -266,7 +267,8 @@ def run_threshold(args, stdout, stderr):
     with _outputs(args, stdout) as outputs:
         source = _source(args, args.motif, params)
         options = dict(params=params, **_options(args))
-        answers = iter_thresholds(source, args.pvalue, **options)      # its options checked before any motif is read
+        # its options checked before any motif is read
+        answers = iter_thresholds(source, args.pvalue, cache=args.cache, **options)
         motifs = source.read()
         _announce_bucket(args, stderr, motifs)
 

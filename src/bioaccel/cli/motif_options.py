@@ -1,7 +1,7 @@
 """The command-line options of motifs, shared by ``bioaccel motif`` and ``bioaccel scan``: how motif
 files are read (--motif-format, --kind, --background, --background-order) and scored (--preset,
---pseudocount, --log-base), the :class:`~bioaccel.motif.MotifParams` they make, and the motifs read
-under them.
+--pseudocount, --log-base), the :class:`~bioaccel.motif.MotifParams` they make, the motifs read under
+them, and --no-cache (the threshold cache).
 
 Only argparse loads here when the parsers are built; the motif wing loads when motifs are read. The
 choices of --motif-format, --kind and --preset are checked by the library (one-line errors), so that
@@ -41,6 +41,16 @@ def add_scoring_options(parser) -> None:
     parser.add_argument("--log-base", type=float, default=None, metavar="B",
                         help="log base of the scores, a number > 1 (overrides the preset: 2 gives bits, "
                              "2.718281828 nats)")
+
+
+def add_cache_option(parser) -> None:
+    """--no-cache: the exact thresholds computed again, the threshold cache on disk neither read nor
+    written (bioaccel.motif._threshold_cache)."""
+    parser.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="compute every exact threshold again, neither reading nor writing the threshold cache "
+                             "(default: thresholds found before are read from thresholds.sqlite3 in "
+                             "$BIOACCEL_CACHE_DIR, else $XDG_CACHE_HOME/bioaccel or ~/.cache/bioaccel; the same "
+                             "results)")
 
 
 def motif_params(args):

@@ -7,8 +7,8 @@ alone can get wrong (standard input named twice, a missing SEQUENCES file). Only
 command-line helpers and the scan's registry and defaults load when the parser is built; the scan
 itself loads in :func:`run`.
 """
-from .motif_options import (MOTIF_HELP, MotifSource, add_reading_options, add_scoring_options, motif_params,
-                            stdin_once)
+from .motif_options import (MOTIF_HELP, MotifSource, add_cache_option, add_reading_options, add_scoring_options,
+                            motif_params, stdin_once)
 from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
                       add_threads_option, add_variant_options, backends_of, positive)
 from ..scan import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, MAX_STORED_HITS, SCAN_VARIANTS, SLICE_LENGTH
@@ -57,6 +57,7 @@ def register(subparsers):
                         help=f"keep at most N hits, those of smallest P-value (default {MAX_STORED_HITS:,}, as "
                              "FIMO); a warning says how many were dropped. Not used with --text")
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
+    add_cache_option(parser)
     add_output_option(parser)
     add_quiet_option(parser)
     add_batch_options(parser, gpu="gpu" in backends_of(SCAN_VARIANTS))
@@ -82,7 +83,7 @@ def _scan_options(args, params, threads) -> dict:
     """The API's keywords of the command line's options."""
     return dict(pvalue=args.pvalue, threshold=args.threshold, params=params, backend=args.backend,
                 variant=args.variant, threads=threads, strands="+" if args.norc else "both",
-                slice_length=args.slice_length, chunk_size=args.chunk_size)
+                slice_length=args.slice_length, chunk_size=args.chunk_size, cache=args.cache)
 
 
 def _sequence_bytes(path):

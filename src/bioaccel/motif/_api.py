@@ -28,6 +28,7 @@ from ._params import MotifParams
 from ._pssm import PSSM
 from ._result import PValue, Threshold
 from ._stats import check_precision, score_distribution
+from ._threshold_cache import cached_exact_thresholds
 from ._variants import VARIANTS
 from .io import iter_motifs
 
@@ -67,41 +68,58 @@ def numbers_of(values, check, what) -> list:
     return [check(v) for v in items]
 
 
+def check_cache(cache) -> bool:
+    """``cache`` (a bool), or InvalidParameter.
+
+    >>> check_cache(1)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: cache must be True or False, got 1
+    """
+    if not isinstance(cache, bool):
+        raise InvalidParameter(f"cache must be True or False, got {cache!r}")
+    return cache
+
+
 def _score(value):
     if not isinstance(value, numbers.Real) or math.isnan(value):
         raise InvalidParameter(f"score must be a number, got {value!r}")
     return float(value)
 
 
-def _exact_answers(pssms, values, ask, backend, threads, precision, slices, buckets):
-    # a chunk of motifs at once in one parallel kernel (every core busy, no GIL)
-    solve = exact_thresholds if ask == "threshold" else exact_pvalues
+def _exact_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache):
+    # a chunk of motifs at once in one parallel kernel (every core busy, no GIL); thresholds found
+    # before are read from the cache on disk (._threshold_cache)
+    solve = exact_pvalues if ask != "threshold" else cached_exact_thresholds if cache else exact_thresholds
     for chunk in chunked(pssms, size=POOL_CHUNK, seconds=math.inf):
         with using_threads(threads):
             yield from solve([(m, v) for m in chunk for v in values], precision=check_precision(precision))
 
 
-def _distribution_answers(pssms, values, ask, backend, threads, precision, slices, buckets):
-    # the bucket variant: each motif's whole distribution, then every value asked of it
+def _distribution_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache):
+    # the bucket variant: each motif's whole distribution, then every value asked of it (never cached:
+    # it is the reference the exact answers are checked against, and the GPU's)
     for pssm in pssms:
         dist = score_distribution(pssm, "bucket", backend=backend, slices=slices, buckets=buckets, threads=threads)
         yield from [getattr(dist, ask)(v) for v in values]
 
 
 #: How each variant answers: (motifs, values, "threshold" or "pvalue_result", backend, threads,
-#: precision, slices, buckets) -> every (motif, value) answer, motif by motif, values in order.
+#: precision, slices, buckets, cache) -> every (motif, value) answer, motif by motif, values in order.
 ANSWERS = {"exact": _exact_answers, "bucket": _distribution_answers}
 
 
-def answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets) -> Iterator:
-    """Every (motif, value) answer of ``variant``, motif by motif, values in order."""
-    return ANSWERS[variant](pssms, values, ask, backend, threads, precision, slices, buckets)
+def answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets, cache=False) -> Iterator:
+    """Every (motif, value) answer of ``variant``, motif by motif, values in order (``cache``: the exact
+    variant's thresholds read from and kept in the cache on disk)."""
+    return ANSWERS[variant](pssms, values, ask, backend, threads, precision, slices, buckets, cache)
 
 
-def answer_motifs(pssms, *, values, ask, variant, backend, threads, precision, slices, buckets) -> list:
+def answer_motifs(pssms, *, values, ask, variant, backend, threads, precision, slices, buckets,
+                  cache=False) -> list:
     """The answers of each motif of ``pssms`` (a list per motif): the worker function of the batch that
     ``client=`` runs, one item a motif."""
-    found = iter(list(answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets)))
+    found = iter(list(answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets, cache)))
     return [[next(found) for _ in values] for _ in pssms]
 
 
@@ -141,12 +159,13 @@ def pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = No
     'MA0004.1'
     """
     return _asked(iter_pvalues, motifs, scores, _score, "scores", "pvalue_result", params, backend, variant, threads,
-                  client, precision, slices, buckets)
+                  client, precision, slices, buckets, {})
 
 
 def iter_thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
                     variant: "str | None" = None, threads: int = 0, precision: "float | None" = None,
-                    slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS) -> Iterator[Threshold]:
+                    slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS,
+                    cache: bool = True) -> Iterator[Threshold]:
     """Like :func:`thresholds`, but yields each :class:`Threshold` as soon as it is ready.
 
     >>> import numpy as np
@@ -154,32 +173,36 @@ def iter_thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | No
     2.0
     """
     call = check_options(VARIANTS, params, backend, variant, threads, precision, slices, buckets)
+    cache = check_cache(cache)
     ps = numbers_of(pvalue, check_p, "pvalue")
     return answers(iter_motifs(motifs, params=call.params), ps, "threshold", call.variant, call.backend, threads,
-                   precision, slices, buckets)
+                   precision, slices, buckets, cache)
 
 
 def thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
                variant: "str | None" = None, threads: int = 0, client=None, precision: "float | None" = None,
-               slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS) -> "list[Threshold]":
+               slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS, cache: bool = True) -> "list[Threshold]":
     """PVALUETOSCORE: the score threshold of every motif at every P-value of ``pvalue`` (one number or
     many), motif by motif: a list of :class:`Threshold`, each certified (its P-value's upper bound is
-    <= the P-value asked). The keywords are those of :func:`pvalues`.
+    <= the P-value asked). The keywords are those of :func:`pvalues`, and ``cache``: the exact variant's
+    thresholds are read from a cache on disk where an earlier call found them, and kept there (the same
+    results; :mod:`bioaccel.motif._threshold_cache` says where and what a key holds); False: computed.
 
     >>> import numpy as np
     >>> [t.score for t in thresholds([PSSM(np.eye(4)[:2]), PSSM(np.eye(4)[:1])], 0.1)]
     [2.0, inf]
     """
     return _asked(iter_thresholds, motifs, pvalue, check_p, "pvalue", "threshold", params, backend, variant, threads,
-                  client, precision, slices, buckets)
+                  client, precision, slices, buckets, {"cache": check_cache(cache)})
 
 
 def _asked(stream, motifs, values, check, what, ask, params, backend, variant, threads, client, precision, slices,
-           buckets) -> list:
+           buckets, extra) -> list:
     """The list form of ``stream`` (:func:`iter_pvalues` or :func:`iter_thresholds`), or with ``client``
-    the motifs as the items of a batch answered where the client runs them (:func:`answer_motifs`)."""
+    the motifs as the items of a batch answered where the client runs them (:func:`answer_motifs`).
+    ``extra``: the keywords of ``stream`` alone (``cache``)."""
     options = dict(params=params, backend=backend, variant=variant, threads=threads, precision=precision,
-                   slices=slices, buckets=buckets)
+                   slices=slices, buckets=buckets, **extra)
     if client is None:
         return list(stream(motifs, values, **options))
     call = check_options(VARIANTS, params, backend, variant, threads, precision, slices, buckets)
@@ -188,5 +211,5 @@ def _asked(stream, motifs, values, check, what, ask, params, backend, variant, t
     items = [Item(k, m.motif_id, float(m.length * len(values)), m) for k, m in enumerate(pssms)]
     work = Work(items, functools.partial(answer_motifs, values=values, ask=ask, variant=call.variant,
                                          backend=call.backend, threads=call.threads, precision=precision,
-                                         slices=slices, buckets=buckets), gpu=call.backend == "gpu")
+                                         slices=slices, buckets=buckets, **extra), gpu=call.backend == "gpu")
     return [answer for per_motif in run_work(work, client) for answer in per_motif]

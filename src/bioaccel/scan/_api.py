@@ -35,6 +35,7 @@ class ScanCall:
     variant: str
     threads: int
     strands: tuple
+    cache: bool = True
 
 
 def _whole(value, least) -> bool:
@@ -42,7 +43,7 @@ def _whole(value, least) -> bool:
 
 
 def check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
-               max_stored_hits=None) -> ScanCall:
+               max_stored_hits=None, cache=True) -> ScanCall:
     """Every option of a scan, checked before any motif or sequence is read.
 
     >>> check_scan(1e-4, None, None, "cpu", None, 0, "+", 4, 100).strands
@@ -65,12 +66,15 @@ def check_scan(pvalue, threshold, params, backend, variant, threads, strands, sl
         raise InvalidParameter(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
     if max_stored_hits is not None and not _whole(max_stored_hits, 1):
         raise InvalidParameter(f"max_stored_hits must be a whole number >= 1 or None, got {max_stored_hits!r}")
-    return ScanCall(call.params, call.backend, call.variant, call.threads, (0, 1) if strands == "both" else (0,))
+    if not isinstance(cache, bool):
+        raise InvalidParameter(f"cache must be True or False, got {cache!r}")
+    return ScanCall(call.params, call.backend, call.variant, call.threads, (0, 1) if strands == "both" else (0,),
+                    cache)
 
 
 def _setup(motifs, call, pvalue, threshold, slice_length):
     return prepare(list(iter_motifs(motifs, params=call.params)), pvalue=pvalue, threshold=threshold,
-                   strands=call.strands, slice_length=slice_length)
+                   strands=call.strands, slice_length=slice_length, cache=call.cache)
 
 
 def _unreachable(setup, threshold) -> list:
@@ -81,7 +85,7 @@ def _unreachable(setup, threshold) -> list:
 def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
          params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None, threads: int = 0,
          client=None, strands: str = "both", slice_length: int = SLICE_LENGTH, chunk_size: int = CHUNK_SIZE,
-         max_stored_hits: "int | None" = None, qvalues: bool = True):
+         max_stored_hits: "int | None" = None, qvalues: bool = True, cache: bool = True):
     """The binding sites of ``motifs`` in ``sequences`` (SCAN and MULTIPLESCAN of Giraud & Varré, on
     both strands): a pandas DataFrame with FIMO's columns, one row per hit, in FIMO's order (motif in
     input order, then P-value ascending, then sequence, start and strand).
@@ -117,6 +121,8 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
       (1 to 8) of the index, lookahead and slices variants.
     * ``max_stored_hits``: keep only the hits of smallest P-value (FIMO's option; None: all), the
       rest counted in ``attrs["dropped"]``.
+    * ``cache``: the thresholds read from the threshold cache on disk where an earlier call found them,
+      and kept there (as :func:`bioaccel.motif.thresholds`; the same hits); False: computed.
 
     The DataFrame's ``attrs`` hold ``tests`` (windows tested per motif, on every strand scanned),
     ``dropped`` and ``inexact`` (motif ids whose P-values are certified upper bounds rather than
@@ -133,7 +139,7 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
     [[1, '+', 0.03125], [5, '+', 0.03125]]
     """
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
-                      max_stored_hits)
+                      max_stored_hits, cache)
     if client is not None:
         described = _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits)
         return described.merge(run_work(described.work, client), max_stored_hits=max_stored_hits,
@@ -149,7 +155,7 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
 def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
               params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
               threads: int = 0, strands: str = "both", slice_length: int = SLICE_LENGTH,
-              chunk_size: int = CHUNK_SIZE, batch: int = PRICE_BATCH) -> Iterator:
+              chunk_size: int = CHUNK_SIZE, batch: int = PRICE_BATCH, cache: bool = True) -> Iterator:
     """Like :func:`scan`, streaming: yields DataFrames of hits as they are found (about ``batch`` hits
     each, in sequence order), without q-values (they need every hit), holding only one batch.
 
@@ -158,7 +164,8 @@ def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
     >>> [len(f) for f in frames]          # AC twice in the first; GT (AC on the - strand) and AC in the second
     [4]
     """
-    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size)
+    call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
+                      cache=cache)
     setup = _setup(motifs, call, pvalue, threshold, slice_length)
 
     def frames():
@@ -173,13 +180,14 @@ def iter_scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
 def _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits) -> ScanWork:
     return describe(list(iter_motifs(motifs, params=call.params)), sequences, strands=call.strands,
                     backend=call.backend, max_stored_hits=max_stored_hits, pvalue=pvalue, threshold=threshold,
-                    slice_length=slice_length, variant=call.variant, threads=call.threads, chunk_size=chunk_size)
+                    slice_length=slice_length, variant=call.variant, threads=call.threads, chunk_size=chunk_size,
+                    cache=call.cache)
 
 
 def scan_work(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
               params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
               threads: int = 0, strands: str = "both", slice_length: int = SLICE_LENGTH,
-              chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None) -> ScanWork:
+              chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, cache: bool = True) -> ScanWork:
     """The scan of :func:`scan` as a batch (a :class:`~._work.ScanWork`): its Work (one item per group of
     32 motifs scanning every sequence), the motifs, the names of the records and a digest of the
     sequences; ``ScanWork.merge`` of the items' values is the in-process scan's hits, bit for bit
@@ -195,7 +203,7 @@ def scan_work(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
     [3, 4]
     """
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
-                      max_stored_hits)
+                      max_stored_hits, cache)
     if sequences == "-":
         raise InvalidParameter("in a batch every group of motifs reads the sequences again: give a file, not "
                                "standard input")
@@ -206,7 +214,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
                params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
                threads: int = 0, fmt: str = "fimo", strands: str = "both", slice_length: int = SLICE_LENGTH,
                chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, qvalues: bool = True,
-               text: bool = False, on_chunk: "Callable[[int], None] | None" = None) -> ScanReport:
+               text: bool = False, on_chunk: "Callable[[int], None] | None" = None, cache: bool = True) -> ScanReport:
     """The hits of :func:`scan` written to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or
     ``gff``: :data:`FORMATS`); what they must be told about them is returned (a :class:`ScanReport`).
     ``text``: every hit written as it is found, in sequence order, without q-values and without holding
@@ -224,7 +232,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     ('s1\\t2\\t5\\tACG\\t1000\\t+\\ns1\\t3\\t6\\tACG\\t1000\\t-\\n', {'ACG': 10})
     """
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
-                      max_stored_hits)
+                      max_stored_hits, cache)
     if fmt not in FORMATS:
         raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     warming = _warm_gpu() if call.backend == "gpu" else None

@@ -57,8 +57,9 @@ def _grid_value(threshold, grid):
 
 
 def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
-            slice_length=SLICE_LENGTH) -> ScanSetup:
-    """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions.
+            slice_length=SLICE_LENGTH, cache=True) -> ScanSetup:
+    """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions (``cache``: the
+    thresholds read from and kept in the threshold cache on disk, as :func:`bioaccel.motif.thresholds`).
 
     >>> from bioaccel.motif import PSSM
     >>> setup = prepare([PSSM(np.eye(4)[:2])], pvalue=0.1)
@@ -76,11 +77,11 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             # the searches run without the GIL on every core; meanwhile this thread builds the plan's
             # tables (0.4 s of Python for all 2,346 JASPAR 2024 CORE matrices on an H100 machine)
             with ThreadPoolExecutor(max_workers=1) as pool:
-                searching = pool.submit(thresholds, asked, pvalue)
+                searching = pool.submit(thresholds, asked, pvalue, cache=cache)
                 laid_out = layouts(grids, strands, slice_length)
                 found = searching.result()
         else:
-            found = thresholds(asked, pvalue) if asked else []
+            found = thresholds(asked, pvalue, cache=cache) if asked else []
         forward = found[:len(motifs)]
         reverse = iter(found[len(motifs):])
         cuts, shown = [], []

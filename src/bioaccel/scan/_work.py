@@ -95,13 +95,15 @@ class GroupHits:
                    entry["first"], {int(k): gap for k, gap in entry["inexact"].items()}, entry["unreachable"])
 
 
-def _scan_group(payload, *, sequences, pvalue, threshold, strands, slice_length, max_stored_hits, **options):
+def _scan_group(payload, *, sequences, pvalue, threshold, strands, slice_length, max_stored_hits, cache=True,
+                **options):
     """Scan every sequence with one group of motifs here: its :class:`GroupHits`."""
     from ._pipeline import collect
     from ._setup import prepare
 
     motifs, first = payload
-    setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=strands, slice_length=slice_length)
+    setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=strands, slice_length=slice_length,
+                    cache=cache)
     hits, state = collect(setup, sequences, max_stored_hits=None, qvalues=False, **options)
     count, cut = len(hits), math.inf
     if max_stored_hits is not None and count > max_stored_hits:
