@@ -290,3 +290,24 @@ def test_a_headerless_genome_is_one_sequence(tmp_path):
         assert main(["scan", motif, str(path), "--pvalue", "1e-4"], stdout=out, stderr=io.StringIO()) == 0
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and outputs[0].count("\tseq1\t") > 5
+
+
+@pytest.mark.parametrize("fmt", ["bed", "gff"])
+def test_bed_and_gff_are_sorted_by_position(fmt, tmp_path):
+    """Genome tools (bedtools, IGV's indexers) expect BED and GFF rows by sequence and start; FIMO's TSV
+    stays in FIMO's order (motif, then P-value). The rows are the same either way."""
+    import os
+
+    root = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    argv = ["scan", os.path.join(root, "motifs.meme"), os.path.join(root, "sars-cov-2.fasta"), "--pvalue", "1e-3"]
+    out = io.StringIO()
+    assert main([*argv, "--format", fmt], stdout=out, stderr=io.StringIO()) == 0
+    rows = [line.split("\t") for line in out.getvalue().splitlines() if not line.startswith("#")]
+    start = 1 if fmt == "bed" else 3
+    starts = [int(row[start]) for row in rows]
+    assert len(rows) > 50 and starts == sorted(starts)
+    text = io.StringIO()              # --text streams hits by position without q-values: the same sites
+    assert main([*argv, "--text", "--format", fmt], stdout=text, stderr=io.StringIO()) == 0
+    streamed = [line.split("\t") for line in text.getvalue().splitlines() if not line.startswith("#")]
+    site = (lambda r: (r[0], r[1], r[2], r[5], r[3])) if fmt == "bed" else (lambda r: (r[0], r[3], r[4], r[6]))
+    assert sorted(map(site, streamed)) == sorted(map(site, rows))

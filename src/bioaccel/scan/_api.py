@@ -250,7 +250,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
         writer.finish()
     else:
         hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
-        writer.write(hits)
+        writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))    # BED, GFF: by position
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
                          unreachable=_unreachable(setup, threshold))
 

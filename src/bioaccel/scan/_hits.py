@@ -55,6 +55,16 @@ class Hits:
         """The hits at ``index`` (indices or a boolean mask), in that order."""
         return Hits(*(getattr(self, f.name)[index] for f in fields(self)))
 
+    def position_order(self) -> np.ndarray:
+        """The order genome tools expect of BED and GFF: sequence (in input order), start, strand, motif.
+
+        >>> h = Hits(np.array([1, 0], np.int32), np.zeros(2, np.int8), np.zeros(2, np.int32), np.array([9, 9]),
+        ...          np.zeros(2, np.int64), np.zeros((2, 1), np.uint64), np.ones(2), np.ones(2))
+        >>> h.position_order().tolist()
+        [1, 0]
+        """
+        return np.lexsort((self.motif, self.strand, self.start, self.sequence))
+
     def fimo_order(self) -> np.ndarray:
         """The order FIMO writes: motif (in input order), then P-value ascending, then sequence, start
         and strand."""

@@ -81,7 +81,7 @@ class ScanHits:
 
         writer = HitWriter(handle, fmt, self.motifs, self.names, qvalues=self.qvalues)
         writer.header()
-        writer.write(self.hits)
+        writer.write(self.hits if fmt == "fimo" else self.hits.take(self.hits.position_order()))
 
 
 def write_behind(writer, batches, depth=2) -> None:
