@@ -187,9 +187,10 @@ def _notes(args, stderr, report):
         print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
               f"P <= {args.pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
     if report.dropped:
-        print(f"bioaccel scan: warning: more than {args.max_stored_hits:,} hits; the {report.dropped:,} of largest "
-              f"P-value (P >= {report.cut:.3g}) were dropped. Raise --max-stored-hits, lower --pvalue, or use "
-              "--text to write every hit", file=stderr)
+        print(f"bioaccel scan: warning: more than {args.max_stored_hits:,} hits: the {report.dropped:,} of P-value "
+              f"{report.cut:.3g} or more were dropped (hits tied at that P-value go together, so fewer than "
+              f"{args.max_stored_hits:,} may be written). Raise --max-stored-hits, lower --pvalue, or use --text to "
+              "write every hit", file=stderr)
     if report.inexact:
         ids = list(report.inexact)
         gap = max(report.inexact.values())
