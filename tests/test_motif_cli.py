@@ -241,3 +241,10 @@ def test_rna_jaspar_file_with_a_u_row(tmp_path):
     rna = tmp_path / "rna.jaspar"
     rna.write_text(open(JASPAR).read().replace("\nT ", "\nU "))
     assert run("show", str(rna))[1] == run("show", JASPAR)[1].replace(JASPAR, str(rna))
+
+
+def test_the_kind_choices_are_the_readers():
+    from bioaccel.cli.motif_options import MATRIX_KINDS
+    from bioaccel.motif.io import KINDS
+
+    assert MATRIX_KINDS == KINDS

@@ -14,12 +14,18 @@ MOTIF_HELP = ("a motif file (JASPAR, MEME, TRANSFAC, HOMER or a plain matrix; ma
               f"(the JASPAR database shipped in pyjaspar; release {DEFAULT_JASPAR_RELEASE} unless a year is given)")
 
 
+
+#: ``--kind``'s choices: bioaccel.motif.io.KINDS, written here so that the parser imports no NumPy
+#: (tests/test_motif_cli.py checks that the two agree); a choice is checked even where no plain matrix
+#: is read (``jaspar:`` sources), so a slip never passes silently.
+MATRIX_KINDS = ("auto", "counts", "frequencies", "logodds")
+
 def add_reading_options(parser) -> None:
     """How motif files are read: their format, what plain matrices hold, the background."""
     parser.add_argument("--motif-format", default="auto", metavar="FORMAT",
                         help="format of motif files: auto (default: from the extension or the content), jaspar, "
                              "pfm, meme, transfac, homer or matrix")
-    parser.add_argument("--kind", default="auto", metavar="KIND",
+    parser.add_argument("--kind", default="auto", metavar="KIND", choices=MATRIX_KINDS,
                         help="what plain matrices hold: counts, frequencies or logodds (default: auto, counts or "
                              "frequencies by their row sums; a log-odds matrix must be named so)")
     parser.add_argument("--background", default="uniform", metavar="BG",

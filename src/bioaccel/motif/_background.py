@@ -185,8 +185,30 @@ class Background:
             if order:
                 raise InvalidParameter(f"background order {order} needs a FASTA file to estimate the chain from; "
                                        f"frequencies ({text}) give an order-0 background")
-            return Background.from_frequencies(_parse_frequencies(text))
+            values = _parse_frequencies(text)
+            _check_proportions(text, values)
+            return Background.from_frequencies(values)
         return Background.from_fasta(text, order=order)
+
+
+def _check_proportions(text, values) -> None:
+    """Frequencies written as proportions (every one at most 1) must add up to 1, within the rounding of
+    a written number: ``0.5,0.5,0.5,0.5`` is a slip, not a uniform background (counts such as
+    ``30,20,20,30`` are read as counts).
+
+    >>> _check_proportions("0.5,0.5,0.5,0.5", [0.5, 0.5, 0.5, 0.5])
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: background 0.5,0.5,0.5,0.5: frequencies must add up to 1, got 2 (or give counts, such as 30,20,20,30)
+    """
+    numbers = list(values.values()) if isinstance(values, dict) else list(values)
+    try:
+        numbers = [float(v) for v in numbers]
+    except (TypeError, ValueError):
+        return                                   # from_frequencies says what is wrong with them
+    if len(numbers) == 4 and all(0 < v <= 1 for v in numbers) and abs(sum(numbers) - 1) > 1e-3:
+        raise InvalidParameter(f"background {text}: frequencies must add up to 1, got {_shown(sum(numbers))} "
+                               "(or give counts, such as 30,20,20,30)")
 
 
 def _shown(value) -> str:
