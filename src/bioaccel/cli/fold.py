@@ -25,9 +25,13 @@ class _Prints(argparse.Action):
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "fold", help="Nussinov folding: the structure with the most (weighted) base pairs",
-        description="Fold each RNA of a FASTA file with Nussinov's algorithm and print its structure "
-                    "and score (the weighted number of base pairs), record by record in input order.",
+        "fold", help="fold RNAs: the minimum free energy structure (Turner 2004, as RNAfold), or Nussinov's "
+                     "most base pairs",
+        description="Fold each RNA of a FASTA file and print its structure and value, record by record in "
+                    "input order: by default the minimum free energy (kcal/mol) with the Turner 2004 "
+                    "parameters, exactly as ViennaRNA's RNAfold computes it; with --model nussinov the "
+                    "weighted number of base pairs (Nussinov's algorithm and the papers' variants). "
+                    "--eval gives the free energy of structures you provide, as RNAeval.",
     )
     parser.add_argument("fasta", metavar="FASTA",
                         help="FASTA file, plain or compressed (gzip, bzip2, xz); '-' reads standard input")

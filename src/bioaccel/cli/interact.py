@@ -14,7 +14,8 @@ FORMATS = ("tsv", "json")
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "interact", help="BPMax RNA-RNA interaction: weighted intra- and intermolecular base pairs",
+        "interact", help="RNA-RNA interaction: the best joint structure by weighted base pairs (BPMax), or "
+                         "how likely two RNAs bind (--partition, BPPart)",
         description="Score how each query RNA (e.g. a small viral RNA) interacts with each target RNA "
                     "(BPMax of Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz: the joint structure with "
                     "the most weighted base pairs, GC 3, AU and GU as given). With --window-target W "

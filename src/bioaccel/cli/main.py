@@ -32,8 +32,9 @@ def build_parser() -> Parser:
     """The whole command line: ``bioaccel`` and every subcommand's parser."""
     parser = Parser(
         prog="bioaccel",
-        description="RNA folding (Nussinov), RNA-RNA interaction (BPMax) and position weight matrix "
-                    "statistics on all CPU cores, an NVIDIA GPU, or a Dask cluster.",
+        description="RNA folding (minimum free energy with the Turner 2004 energies, as RNAfold; Nussinov's "
+                    "most base pairs), RNA-RNA interaction (BPMax, BPPart), position weight matrix statistics "
+                    "and motif scanning, on all CPU cores, an NVIDIA GPU, or a Dask cluster.",
     )
     parser.add_argument("--version", action="version", version=f"bioaccel {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -82,7 +82,7 @@ def register(subparsers):
     add_output_option(export)
     add_quiet_option(export)
     export.set_defaults(run=run_export)
-    pv = _on_motifs(sub, "pvalue", run_pvalue, help="SCORETOPVALUE: P(score >= S) for each motif",
+    pv = _on_motifs(sub, "pvalue", run_pvalue, help="the P-value of a score, P(score >= S), for each motif (SCORETOPVALUE)",
                     description="P(score >= S) of each motif for every score given (--score, --scores, "
                                 "--word), one row each. A word's own score always counts that word.")
     pv.add_argument("--score", type=float, action="append", default=[], metavar="S",
@@ -93,7 +93,7 @@ def register(subparsers):
                     help="the score of this word, for each motif as long as it (repeat for several)")
     _common(pv, VARIANTS)
     th = _on_motifs(sub, "threshold", run_threshold,
-                    help="PVALUETOSCORE: the score threshold of P-value P for each motif",
+                    help="the score threshold of a P-value for each motif (PVALUETOSCORE)",
                     description="The optimal score threshold of each motif at P-value P: the smallest "
                                 "attainable score whose P-value is <= P, with its exact P-value and the next "
                                 "score down.")
@@ -101,7 +101,8 @@ def register(subparsers):
                     help="the P-value, in (0, 1] (e.g. 1e-4)")
     _common(th, VARIANTS)
     add_cache_option(th)
-    cmp_ = sub.add_parser("compare", help="COMPARE: words above both thresholds, one, neither, at every shift",
+    cmp_ = sub.add_parser("compare", help="how alike two motifs are: the words that pass both thresholds, one, or neither, at "
+                                               "every shift (COMPARE)",
                           description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
                                       "the probability of the words scoring above both thresholds, above one only "
                                       "and above neither, at the best shift and strand (or at every one).")
