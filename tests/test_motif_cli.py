@@ -248,3 +248,18 @@ def test_the_kind_choices_are_the_readers():
     from bioaccel.motif.io import KINDS
 
     assert MATRIX_KINDS == KINDS
+
+
+def test_compare_plot_draws_both_sides(monkeypatch, tmp_path):
+    """compare --plot draws the motifs of both files (it drew only the first file's), each once."""
+    import bioaccel.motif
+
+    drawn = []
+    monkeypatch.setattr(bioaccel.motif, "plot_distributions",
+                        lambda items, path, handle=None: drawn.extend(title for _, _, title in items))
+    examples = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    code, out, err = run("compare", os.path.join(examples, "MA0066.1.jaspar"), os.path.join(examples, "motifs.meme"),
+                         "--plot", str(tmp_path / "c.svg"))
+    assert code == 0, err
+    ids = [title.split()[0] for title in drawn]
+    assert ids[0] == "MA0066.1" and len(ids) == len(set(ids)) and {"MA0004.1", "MA0028.2"} <= set(ids)

@@ -330,7 +330,9 @@ def run_compare(args, stdout, stderr):
         if args.plot:
             from ..motif import plot_distributions, thresholds
 
-            cut1 = thresholds(first, args.pvalue, params=params, **_options(args))
-            plot_distributions(plot_items(args, first, [t.score for t in cut1], _options(args)), args.plot,
+            # both sides of the comparison (a motif given on both sides drawn once)
+            drawn = first + [m for m in second if m.motif_id not in {f.motif_id for f in first}]
+            cuts = thresholds(drawn, args.pvalue, params=params, **_options(args))
+            plot_distributions(plot_items(args, drawn, [t.score for t in cuts], _options(args)), args.plot,
                                outputs["--plot"])
     return 0
