@@ -105,7 +105,9 @@ def register(subparsers):
                                                "every shift (COMPARE)",
                           description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
                                       "the probability of the words scoring above both thresholds, above one only "
-                                      "and above neither, at the best shift and strand (or at every one).")
+                                      "and above neither, at the best shift and strand (or at every one). Columns: "
+                                      "alpha, beta (the two thresholds), both, only1, only2, neither (certified "
+                                      "intervals low..high), similarity = both / (both + only1 + only2).")
     cmp_.add_argument("motif1", metavar="M1", help="the first motifs (" + MOTIF_HELP + ")")
     cmp_.add_argument("motif2", metavar="M2", help="the second motifs, as M1 (not both '-')")
     cmp_.add_argument("--pvalue", type=float, default=COMPARE_DEFAULT_P, metavar="P",
