@@ -174,3 +174,23 @@ def test_cli_partition_tsv_and_json(pair_files):
 def test_cli_partition_refuses_what_it_cannot_honour(pair_files, option):
     code, out, err = _cli([*pair_files, "--partition", "--quiet", *option])
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_a_pair_that_will_not_fit_is_refused_before_any_row(tmp_path):
+    """22 x 20,000 nt needs terabytes: one line with the estimate and the way out, exit status 2, nothing
+    on standard output (the check runs before the header)."""
+    import io
+    import random
+
+    from bioaccel.cli.main import main
+    from bioaccel.errors import ResourceError
+    from bioaccel.interact import check_partition_sizes
+
+    with pytest.raises(ResourceError, match="TiB"):
+        check_partition_sizes([22], [20_000])
+    rng = random.Random(2)
+    (tmp_path / "q.fa").write_text(">q\nGGGAAACCCUUU\n")
+    (tmp_path / "t.fa").write_text(">t\n" + "".join(rng.choice("ACGU") for _ in range(20_000)) + "\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["interact", str(tmp_path / "q.fa"), str(tmp_path / "t.fa"), "--partition"], stdout=out, stderr=err)
+    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1 and "pieces" in err.getvalue()

@@ -36,7 +36,8 @@ def run_partition(args, stdout, stderr) -> int:
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
-    from ..interact import PartitionParams, iter_bppart
+    from ..inputs.fasta import scan_lengths
+    from ..interact import PartitionParams, check_partition_sizes, iter_bppart
     from ..results.output import Outputs
     from ..results.tables import TableWriter
 
@@ -51,7 +52,10 @@ def run_partition(args, stdout, stderr) -> int:
     results = iter_bppart(read_fasta(args.queries), read_fasta(args.targets), params=params,
                           backend=args.backend, variant=args.variant, threads=args.threads)
     with Outputs({"-o": "-" if args.output is None else args.output}, stdout=stdout) as outputs:
-        checked_lengths(args.targets)     # a bad target refused before the header and the first row
+        target_lengths = checked_lengths(args.targets)   # a bad target refused before the header and first row
+        query_lengths = scan_lengths(args.queries)
+        if target_lengths is not None and query_lengths is not None:     # what will not fit, refused up front
+            check_partition_sizes(query_lengths, target_lengths, args.threads)
         writer = TableWriter(outputs["-o"], COLUMNS, args.format)
         writer.header()
         with progress(total=None, unit="pair", desc="partition",

@@ -21,13 +21,13 @@ from ..runtime.lazy import lazy_names
 from ._variants import PARTITION_VARIANTS, VARIANTS
 
 __all__ = ["PARTITION_VARIANTS", "VARIANTS", "InteractParams", "Interaction", "Partition", "PartitionParams",
-           "bppart", "iter_bppart", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
+           "bppart", "check_partition_sizes", "iter_bppart", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
            "interaction_columns", "interaction_writer", "iter_bpmax", "write_bedgraph"]
 
 _LAZY = {"bpmax": "._api", "bpmax_work": "._api", "iter_bpmax": "._api", "InteractParams": "._model",
          "Interaction": "._result", "check_sizes": "._memory", "estimate_seconds": "._estimate",
          "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window",
-         "bppart": "._partition", "iter_bppart": "._partition", "Partition": "._partition_result",
+         "bppart": "._partition", "check_partition_sizes": "._partition", "iter_bppart": "._partition", "Partition": "._partition_result",
          "PartitionParams": "._partition_model"}
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

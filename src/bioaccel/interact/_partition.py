@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import InternalError, InvalidParameter
 from ..inputs.alphabet import encode
 from ..runtime.contract import Sequences, check_call, records
+from ..runtime.memory import require_memory
 from ..runtime.parallel import threads as using_threads
 from ._partition_model import PartitionParams
 from ._partition_result import Partition
@@ -90,6 +91,33 @@ def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tu
     return scales[0], scales[1]
 
 
+def partition_bytes(M: int, N: int, threads: int = 1) -> int:
+    """Memory of one pair's fill: seven float64 tables over (query interval, target interval) and nine
+    (N + 1)^2 matrices a thread (:func:`._partition_cpu.fill_partition`).
+
+    >>> round(partition_bytes(23, 600) / 2**30, 1)
+    5.7
+    """
+    return 8 * (7 * (M + 1) * (M + 2) // 2 * (N + 1) ** 2 + 9 * max(1, threads) * (N + 1) ** 2)
+
+
+def check_partition_sizes(query_lengths, target_lengths, threads: int = 0) -> None:
+    """Refuse, before any pair is filled, the largest pair of these lengths if its tables will not fit in
+    the memory available (ResourceError with the estimate; the way out: shorter pieces of the target).
+
+    >>> check_partition_sizes([20], [100])
+    """
+    from ..runtime.parallel import resolve_threads
+
+    if not query_lengths or not target_lengths:
+        return
+    M, N = max(query_lengths), max(target_lengths)
+    require_memory(partition_bytes(M, N, resolve_threads(threads)),
+                   f"the partition function of {M:,} x {N:,} nt (its tables grow as the query's length squared "
+                   "times the target's squared)",
+                   "cut the targets into pieces of a few hundred nt (windows are not in BPPart yet)")
+
+
 def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tuple:
     """(log QI, log(QI - Q0 Q1), log Q0, log Q1) of the query codes ``a`` and the REVERSED target codes
     ``rb``; InternalError if the scaled tables overflowed (the scale should prevent it).
@@ -99,6 +127,7 @@ def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tu
     """
     from ._partition_cpu import fill_partition
 
+    check_partition_sizes([len(a)], [len(rb)])
     c1, c2 = choose_scales(a, rb, params)
     logs = tuple(float(x) for x in fill_partition(a, rb, params.weights(), c1, c2))
     if not all(math.isfinite(x) for x in (logs[0], logs[2], logs[3])) or math.isnan(logs[1]) \
