@@ -25,11 +25,12 @@ def iter_evaluate(structures: Iterable, *, params=None) -> Iterator[FoldResult]:
         record = next(records([sequence]))
         ident = record.id if not isinstance(sequence, str) else f"seq{index}"
         try:
-            units = model.evaluate(record.codes, parse_dot_bracket(structure))
+            pair_to = parse_dot_bracket(structure)
+            units = model.evaluate(record.codes, pair_to)
         except InputError as exc:
             raise InputError(f"record {ident!r}: {exc}") from None
         yield FoldResult(id=ident, sequence=record.sequence, description=record.description, structure=structure,
-                         pair_to=parse_dot_bracket(structure), score_units=int(units), variant="eval",
+                         pair_to=pair_to, score_units=int(units), variant="eval",
                          model=model.name, **model.result_values(units))
 
 
