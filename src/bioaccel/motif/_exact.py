@@ -20,8 +20,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-
 from numba import get_num_threads
+
+from ..runtime.parallel import on_threads
 from ._exact_kernels import (EXACT, NEG, UNPROVEN, UNREACHABLE, WITHIN_PRECISION, grid_dp, tails_many,
                              thresholds_many)
 from ._grid import ScoreDistribution, chain, check_p
@@ -77,9 +78,10 @@ def _batch_threshold(pssms, ps, precision):
     out_float = np.zeros((len(grids), 2), dtype=np.float64)
     initial, transition, order = chain(pssms[0].background)
     rtol = 0.0 if precision is None else float(precision)
-    thresholds_many(Qflat, starts, order_idx, initial, transition, order, np.asarray(ps, dtype=np.float64),
-                    rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET, LIST_CAP, NODE_CAP, SUFFIX_COLUMNS,
-                    out_int, out_float, max(1, min(get_num_threads(), len(grids))))
+    on_threads(thresholds_many, (Qflat, starts, order_idx, initial, transition, order,
+                                 np.asarray(ps, dtype=np.float64), rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET,
+                                 LIST_CAP, NODE_CAP, SUFFIX_COLUMNS, out_int, out_float, np.zeros(1, np.int64)),
+               min(get_num_threads(), len(grids)))
     return [_threshold_result(m, g, p, out_int[i], out_float[i], precision)
             for i, (m, g, p) in enumerate(zip(pssms, grids, ps))]
 
@@ -114,8 +116,9 @@ def _batch_tail(pssms, scores, precision):
     out_bounds = np.zeros((len(grids), 2), dtype=np.float64)
     initial, transition, order = chain(pssms[0].background)
     rtol = 0.0 if precision is None else float(precision)
-    tails_many(Qflat, starts, order_idx, initial, transition, order, Ts, rtol, FIRST_CELLS, MAX_CELLS,
-               NODE_CAP, SUFFIX_COLUMNS, out_exact, out_bounds, max(1, min(get_num_threads(), len(grids))))
+    on_threads(tails_many, (Qflat, starts, order_idx, initial, transition, order, Ts, rtol, FIRST_CELLS, MAX_CELLS,
+                            NODE_CAP, SUFFIX_COLUMNS, out_exact, out_bounds, np.zeros(1, np.int64)),
+               min(get_num_threads(), len(grids)))
     return [PValue(m.motif_id, float(s), float(b[1]), float(b[0]), float(b[1]), "exact", 0.0, exact=bool(e),
                    precision=precision)
             for m, s, e, b in zip(pssms, scores, out_exact, out_bounds)]

@@ -13,7 +13,7 @@ within ``tol`` units of each other are one score (the float sums of a word's ent
 so a threshold never splits them.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..runtime.parallel import fetch_add
 from .coarse_grid import ceil_shift, grid_dp, max_remainder, score_range, window_cells
@@ -274,20 +274,19 @@ def _next_motif(counter, order_idx):
     return order_idx[n] if n < order_idx.shape[0] else -1
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def thresholds_many(Qflat, starts, order_idx, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
-                    list_target, list_cap, node_cap, suffix_columns, out_int, out_float, workers):
-    """threshold_kernel for motif i (rows starts[i]:starts[i+1] of Qflat) at P-value ps[i], for every i,
-    on ``workers`` threads that take the motifs one at a time from a shared counter, the costliest first
-    (``order_idx``; costs differ by orders of magnitude, so static halves would leave a thread idle).
+                    list_target, list_cap, node_cap, suffix_columns, out_int, out_float, counter):
+    """threshold_kernel for motif i (rows starts[i]:starts[i+1] of Qflat) at P-value ps[i], for the motifs
+    this thread takes one at a time from the ``counter`` it shares with the others (run on several
+    threads by :func:`bioaccel.runtime.parallel.on_threads`), the costliest first (``order_idx``; costs
+    differ by orders of magnitude, so static halves would leave a thread idle).
     out_int[i] = (status, T, below, L, U), out_float[i] = (tail_T, tail_below)."""
-    counter = np.zeros(1, np.int64)
-    for _ in prange(workers):
+    i = _next_motif(counter, order_idx)
+    while i >= 0:
+        _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
+                       list_target, list_cap, node_cap, suffix_columns, out_int, out_float)
         i = _next_motif(counter, order_idx)
-        while i >= 0:
-            _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
-                           list_target, list_cap, node_cap, suffix_columns, out_int, out_float)
-            i = _next_motif(counter, order_idx)
 
 
 @njit(cache=True, nogil=True)
@@ -306,17 +305,16 @@ def _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, 
     out_float[i, 1] = tb
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
 def tails_many(Qflat, starts, order_idx, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
-               suffix_columns, out_exact, out_bounds, workers):
-    """tail_kernel for motif i at grid score Ts[i], for every i, on ``workers`` threads sharing a counter."""
-    counter = np.zeros(1, np.int64)
-    for _ in prange(workers):
+               suffix_columns, out_exact, out_bounds, counter):
+    """tail_kernel for motif i at grid score Ts[i], for the motifs this thread takes from ``counter``
+    (as :func:`thresholds_many`)."""
+    i = _next_motif(counter, order_idx)
+    while i >= 0:
+        _one_tail(Qflat, starts, i, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
+                  suffix_columns, out_exact, out_bounds)
         i = _next_motif(counter, order_idx)
-        while i >= 0:
-            _one_tail(Qflat, starts, i, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
-                      suffix_columns, out_exact, out_bounds)
-            i = _next_motif(counter, order_idx)
 
 
 @njit(cache=True, nogil=True)
