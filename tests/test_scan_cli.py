@@ -312,3 +312,35 @@ def test_bed_and_gff_are_sorted_by_position(fmt, tmp_path):
     streamed = [line.split("\t") for line in text.getvalue().splitlines() if not line.startswith("#")]
     site = (lambda r: (r[0], r[1], r[2], r[5], r[3])) if fmt == "bed" else (lambda r: (r[0], r[3], r[4], r[6]))
     assert sorted(map(site, streamed)) == sorted(map(site, rows))
+
+
+def test_qv_thresh_keeps_the_hits_of_small_q_value(tmp_path):
+    """FIMO's --qv-thresh: --pvalue bounds the q-value; the rows are those of the plain run whose q-value is
+    at most the bound (best words planted in a random sequence give some, the background none)."""
+    import os
+    import random
+
+    import numpy as np
+
+    from bioaccel.motif import read_motifs
+
+    examples = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    motif = os.path.join(examples, "MA0066.1.jaspar")
+    pssm = read_motifs(motif)[0]
+    best = "".join("ACGT"[k] for k in np.argmax(np.asarray(pssm.scores), axis=1))
+    rng = random.Random(4)
+    text = "".join(rng.choice("ACGT") for _ in range(20_000))
+    for at in range(500, 20_000, 1_000):
+        text = text[:at] + best + text[at + len(best):]
+    genome = tmp_path / "g.fa"
+    genome.write_text(">g\n" + text + "\n")
+    plain, bounded = io.StringIO(), io.StringIO()
+    assert main(["scan", motif, str(genome), "--pvalue", "0.01"], stdout=plain, stderr=io.StringIO()) == 0
+    assert main(["scan", motif, str(genome), "--pvalue", "0.01", "--qv-thresh"], stdout=bounded,
+                stderr=io.StringIO()) == 0
+    rows = plain.getvalue().splitlines()
+    kept = [rows[0]] + [row for row in rows[1:] if float(row.split("\t")[8]) <= 0.01]
+    assert bounded.getvalue().splitlines() == kept and 20 <= len(kept) - 1 < len(rows) - 1
+    code = main(["scan", motif, str(genome), "--qv-thresh", "--no-qvalue"], stdout=io.StringIO(),
+                stderr=(err := io.StringIO()))
+    assert code == 2 and "--no-qvalue" in err.getvalue()

@@ -57,6 +57,9 @@ def register(subparsers):
                         help=f"keep at most N hits, those of smallest P-value (default {MAX_STORED_HITS:,}, as "
                              "FIMO); a warning says how many were dropped. Not used with --text")
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
+    parser.add_argument("--qv-thresh", action="store_true",
+                        help="--pvalue P bounds the q-value instead, as FIMO's --qv-thresh: the windows of "
+                             "P-value at most P are scanned and those of q-value at most P written")
     add_cache_option(parser)
     add_output_option(parser)
     add_quiet_option(parser)
@@ -72,6 +75,11 @@ def _check(args):
     from ..errors import InvalidParameter
 
     stdin_once(args, ("MOTIFS", "motifs"), ("SEQUENCES", "sequences"), ("--background", "background"))
+    if args.qv_thresh:
+        clash = next((name for name, given in (("--text", args.text), ("--no-qvalue", args.no_qvalue),
+                                               ("--threshold", args.threshold is not None)) if given), None)
+        if clash:
+            raise InvalidParameter(f"--qv-thresh bounds the q-values, which {clash} does without")
     if args.sequences != "-":
         if not os.path.exists(args.sequences):
             raise InvalidParameter(f"{args.sequences}: no such file")
@@ -115,7 +123,8 @@ def run(args, stdout, stderr):
                       enabled=wanted(args.quiet, stderr), stream=stderr) as bar:
             report = write_scan(outputs["-o"], MotifSource(args, args.motifs, params), args.sequences,
                                 fmt=args.format, max_stored_hits=args.max_stored_hits, qvalues=not args.no_qvalue,
-                                text=args.text, on_chunk=bar.update, **_scan_options(args, params, args.threads))
+                                text=args.text, on_chunk=bar.update, qvalue_max=_qvalue_max(args),
+                                **_scan_options(args, params, args.threads))
         # said once the scan has succeeded: a run that fails on bad input prints its one error line only
         _notes(args, stderr, report)
     return 0
@@ -148,7 +157,8 @@ def _run_batch(args, stdout, stderr):
     job = Job(prog="bioaccel scan", unit="motif group", items=described.work.items,
               function=functools.partial(entries, described.work.function),
               write=functools.partial(_write_groups, described=described, fmt=args.format, limit=limit,
-                                      qvalues=not args.no_qvalue, text=args.text, reports=reports),
+                                      qvalues=not args.no_qvalue, text=args.text, reports=reports,
+                                      qvalue_max=_qvalue_max(args)),
               outputs={"-o": "-" if args.output is None else args.output}, fingerprint=digest,
               gpu=described.work.gpu, notes=functools.partial(_batch_notes, args=args, reports=reports))
     return batch.run(job, args, stdout, stderr)
@@ -160,14 +170,19 @@ def entries(function, payloads) -> list:
     return [value.to_dict() if hasattr(value, "to_dict") else value for value in function(payloads)]
 
 
-def _write_groups(outputs, pairs, *, described, fmt, limit, qvalues, text, reports):
+def _qvalue_max(args) -> "float | None":
+    """--qv-thresh: the q-value bound (--pvalue's value), else None."""
+    return args.pvalue if args.qv_thresh else None
+
+
+def _write_groups(outputs, pairs, *, described, fmt, limit, qvalues, text, reports, qvalue_max=None):
     """The output of a batch: every item's entry merged (:meth:`~bioaccel.scan.ScanWork.merge`) and
     written as the in-process scan writes (``--text``: in sequence order, no q-values)."""
     from ..scan import GroupHits
 
     values = (None if entry is None else GroupHits.from_dict(entry) for _, entry in pairs)
     merged = described.merge(values, max_stored_hits=limit, qvalues=qvalues and not text, in_sequence_order=text)
-    merged.write(outputs["-o"], fmt)
+    merged.write(outputs["-o"], fmt, qvalue_max=qvalue_max)
     reports.append(merged.report)
 
 

@@ -210,11 +210,34 @@ def scan_work(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "
     return _describe(motifs, sequences, call, pvalue, threshold, slice_length, chunk_size, max_stored_hits)
 
 
+def check_qvalue_max(qvalue_max, *, qvalues: bool = True, text: bool = False) -> None:
+    """A q-value bound (FIMO's ``--qv-thresh``) needs the q-values, so neither ``text`` (hits written as
+    found) nor ``qvalues=False``; it is a number in (0, 1].
+
+    >>> check_qvalue_max(0.05), check_qvalue_max(None, text=True)
+    (None, None)
+    >>> check_qvalue_max(0.05, text=True)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: a q-value bound needs the q-values, which a scan writing hits as it finds them (text) does not compute
+    """
+    if qvalue_max is None:
+        return
+    if isinstance(qvalue_max, bool) or not isinstance(qvalue_max, (int, float)) or not 0 < qvalue_max <= 1:
+        raise InvalidParameter(f"the q-value bound must be in (0, 1], got {qvalue_max!r}")
+    if text:
+        raise InvalidParameter("a q-value bound needs the q-values, which a scan writing hits as it finds them "
+                               "(text) does not compute")
+    if not qvalues:
+        raise InvalidParameter("a q-value bound needs the q-values (qvalues=False turns them off)")
+
+
 def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float | None" = None,
                params: "MotifParams | None" = None, backend: str = "cpu", variant: "str | None" = None,
                threads: int = 0, fmt: str = "fimo", strands: str = "both", slice_length: int = SLICE_LENGTH,
                chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, qvalues: bool = True,
-               text: bool = False, on_chunk: "Callable[[int], None] | None" = None, cache: bool = True) -> ScanReport:
+               text: bool = False, on_chunk: "Callable[[int], None] | None" = None, cache: bool = True,
+               qvalue_max: "float | None" = None) -> ScanReport:
     """The hits of :func:`scan` written to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or
     ``gff``: :data:`FORMATS`); what they must be told about them is returned (a :class:`ScanReport`).
     ``text``: every hit written as it is found, in sequence order, without q-values and without holding
@@ -233,6 +256,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     """
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
                       max_stored_hits, cache)
+    check_qvalue_max(qvalue_max, qvalues=qvalues, text=text)
     if fmt not in FORMATS:
         raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     warming = _warm_gpu() if call.backend == "gpu" else None
@@ -250,6 +274,8 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
         writer.finish()
     else:
         hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
+        if qvalue_max is not None:
+            hits = hits.at_most_qvalue(qvalue_max)
         writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))    # BED, GFF: by position
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
                          unreachable=_unreachable(setup, threshold))

@@ -55,6 +55,17 @@ class Hits:
         """The hits at ``index`` (indices or a boolean mask), in that order."""
         return Hits(*(getattr(self, f.name)[index] for f in fields(self)))
 
+    def at_most_qvalue(self, q: float) -> "Hits":
+        """The hits whose q-value is at most ``q`` (FIMO's ``--qv-thresh``), in the same order; a hit
+        without a q-value (NaN) is not among them.
+
+        >>> h = Hits(np.zeros(3, np.int32), np.zeros(3, np.int8), np.zeros(3, np.int32), np.arange(3),
+        ...          np.zeros(3, np.int64), np.zeros((3, 1), np.uint64), np.ones(3), np.array([0.01, 0.2, np.nan]))
+        >>> h.at_most_qvalue(0.05).start.tolist()
+        [0]
+        """
+        return self.take(np.flatnonzero(self.qvalue <= q))
+
     def position_order(self) -> np.ndarray:
         """The order genome tools expect of BED and GFF: sequence (in input order), start, strand, motif.
 

@@ -74,14 +74,15 @@ class ScanHits:
         frame.attrs["inexact"] = dict(self.report.inexact)
         return frame
 
-    def write(self, handle, fmt="fimo") -> None:
+    def write(self, handle, fmt="fimo", qvalue_max: "float | None" = None) -> None:
         """Write the hits to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or ``gff``), its header
-        first (:class:`~._write.HitWriter`)."""
+        first (:class:`~._write.HitWriter`); ``qvalue_max``: only those of q-value at most it."""
         from ._write import HitWriter
 
+        hits = self.hits if qvalue_max is None else self.hits.at_most_qvalue(qvalue_max)
         writer = HitWriter(handle, fmt, self.motifs, self.names, qvalues=self.qvalues)
         writer.header()
-        writer.write(self.hits if fmt == "fimo" else self.hits.take(self.hits.position_order()))
+        writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))
 
 
 def write_behind(writer, batches, depth=2) -> None:
