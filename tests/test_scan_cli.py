@@ -344,3 +344,21 @@ def test_qv_thresh_keeps_the_hits_of_small_q_value(tmp_path):
     code = main(["scan", motif, str(genome), "--qv-thresh", "--no-qvalue"], stdout=io.StringIO(),
                 stderr=(err := io.StringIO()))
     assert code == 2 and "--no-qvalue" in err.getvalue()
+
+
+def test_motif_picks_motifs_of_the_file_by_id():
+    """--motif ID (repeatable), as FIMO's: only those motifs are scanned; an id the file does not hold is
+    one line naming the ids it does."""
+    import os
+
+    examples = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    argv = ["scan", os.path.join(examples, "motifs.meme"), os.path.join(examples, "sars-cov-2.fasta"), "--pvalue",
+            "1e-3"]
+    every, some = io.StringIO(), io.StringIO()
+    assert main(argv, stdout=every, stderr=io.StringIO()) == 0
+    assert main([*argv, "--motif", "MA0028.2", "--motif", "MA0066.1"], stdout=some, stderr=io.StringIO()) == 0
+    kept = [r for r in every.getvalue().splitlines()[1:] if r.split("\t")[0] in ("MA0028.2", "MA0066.1")]
+    assert some.getvalue().splitlines()[1:] == kept and kept
+    err = io.StringIO()
+    assert main([*argv, "--motif", "MA9999.1"], stdout=io.StringIO(), stderr=err) == 2
+    assert err.getvalue().count("\n") == 1 and "holds no motif of that id" in err.getvalue()

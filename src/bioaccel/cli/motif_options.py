@@ -80,6 +80,26 @@ def stdin_once(args, *options) -> None:
                                "one as '-'")
 
 
+def _chosen(motifs, ids, spec) -> list:
+    """The motifs whose id is one of ``ids`` (scan's ``--motif``, as FIMO's), in the file's order; all of
+    them when ``ids`` is None; an id the file does not hold is refused, naming the ones it does.
+
+    >>> from types import SimpleNamespace as M
+    >>> [m.motif_id for m in _chosen([M(motif_id="a"), M(motif_id="b")], ["b"], "f")]
+    ['b']
+    """
+    if not ids:
+        return motifs
+    from ..errors import InvalidParameter
+
+    held = {m.motif_id for m in motifs}
+    missing = [i for i in ids if i not in held]
+    if missing:
+        shown = ", ".join(sorted(held)[:5]) + (", ..." if len(held) > 5 else "")
+        raise InvalidParameter(f"--motif {missing[0]}: {spec} holds no motif of that id (it holds {shown})")
+    return [m for m in motifs if m.motif_id in set(ids)]
+
+
 class MotifSource:
     """The motifs of ``spec`` read as the options say, when first used (``list(source)`` or
     :meth:`read`): so that the API call that takes them checks its own options first. A spec without a
@@ -98,6 +118,7 @@ class MotifSource:
             motifs = read_motifs(self.spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
             if not motifs:
                 raise InvalidParameter(f"{self.spec}: no motif")
+            motifs = _chosen(motifs, getattr(self.args, "motif", None), self.spec)
             for m in motifs if self.slices is not None else ():
                 if self.slices > m.length:
                     raise InvalidParameter(f"--slices {self.slices}: motif {m.motif_id} has {m.length} column"
