@@ -263,3 +263,16 @@ def test_compare_plot_draws_both_sides(monkeypatch, tmp_path):
     assert code == 0, err
     ids = [title.split()[0] for title in drawn]
     assert ids[0] == "MA0066.1" and len(ids) == len(set(ids)) and {"MA0004.1", "MA0028.2"} <= set(ids)
+
+
+def test_a_meme_background_file_is_read_for_its_letter_frequencies(tmp_path):
+    """FIMO's --bfile format (# comments, WORD frequency lines; the single letters are order 0) gives the
+    thresholds of the same frequencies written out; it was read as FASTA before."""
+    bfile = tmp_path / "genome.bg"
+    bfile.write_text("# order 0\nA 3.000e-01\nC 2.000e-01\nG 2.000e-01\nT 3.000e-01\n# order 1\nAA 9.0e-02\n")
+    from_file = run("threshold", JASPAR, "--pvalue", "1e-4", "--background", str(bfile))
+    written = run("threshold", JASPAR, "--pvalue", "1e-4", "--background", "0.3,0.2,0.2,0.3")
+    assert from_file[0] == written[0] == 0 and from_file[1] == written[1]
+    code, out, err = run("threshold", JASPAR, "--pvalue", "1e-4", "--background", str(bfile),
+                         "--background-order", "1")
+    assert code == 2 and "MEME background file" in err

@@ -118,7 +118,7 @@ class MotifSource:
             motifs = read_motifs(self.spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
             if not motifs:
                 raise InvalidParameter(f"{self.spec}: no motif")
-            motifs = _chosen(motifs, getattr(self.args, "motif", None), self.spec)
+            motifs = _chosen(motifs, getattr(self.args, "motif_ids", None), self.spec)
             for m in motifs if self.slices is not None else ():
                 if self.slices > m.length:
                     raise InvalidParameter(f"--slices {self.slices}: motif {m.motif_id} has {m.length} column"

@@ -57,7 +57,7 @@ def register(subparsers):
                         help=f"keep at most N hits, those of smallest P-value (default {MAX_STORED_HITS:,}, as "
                              "FIMO); a warning says how many were dropped. Not used with --text")
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
-    parser.add_argument("--motif", action="append", default=None, metavar="ID",
+    parser.add_argument("--motif", action="append", default=None, metavar="ID", dest="motif_ids",
                         help="scan only this motif of MOTIFS (repeat for several), as FIMO's --motif")
     parser.add_argument("--qv-thresh", action="store_true",
                         help="--pvalue P bounds the q-value instead, as FIMO's --qv-thresh: the windows of "

@@ -9,6 +9,7 @@ FASTA file (:meth:`Background.parse`).
 """
 from dataclasses import dataclass
 import math
+import re
 
 import numpy as np
 
@@ -188,7 +189,44 @@ class Background:
             values = _parse_frequencies(text)
             _check_proportions(text, values)
             return Background.from_frequencies(values)
+        meme = _meme_background_file(text)
+        if meme is not None:                    # MEME's background file (FIMO's --bfile): its letter frequencies
+            if order:
+                raise InvalidParameter(f"background order {order} needs a FASTA file; {text} is a MEME background "
+                                       "file, read for its letter frequencies (order 0)")
+            return Background.from_frequencies(meme, f"MEME background file {text}")
         return Background.from_fasta(text, order=order)
+
+
+_MEME_ENTRY = re.compile(r"^([ACGTUacgtu]+)\s+([0-9.eE+-]+)\s*$")
+
+
+def _meme_background_file(path) -> "dict | None":
+    """The letter frequencies of a MEME background file (``#`` comments, then ``WORD frequency`` lines,
+    the single letters the order-0 part; FIMO's ``--bfile``), or None when ``path`` is no such file
+    (a FASTA file, standard input, a pipe: those are read once, as sequences).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".bg", delete=False) as f:
+    ...     _ = f.write("# order 0\\nA 3.0e-01\\nC 2.0e-01\\nG 2.0e-01\\nT 3.0e-01\\n# order 1\\nAA 0.09\\n")
+    >>> _meme_background_file(f.name)
+    {'A': 0.3, 'C': 0.2, 'G': 0.2, 'T': 0.3}
+    """
+    import os
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode) or os.path.getsize(path) > 1 << 20:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = [line.strip() for line in handle if line.strip() and not line.lstrip().startswith("#")]
+    except OSError:
+        return None
+    entries = [_MEME_ENTRY.match(line) for line in lines]
+    if not lines or not all(entries):
+        return None
+    letters = {m.group(1).upper().replace("U", "T"): float(m.group(2)) for m in entries if len(m.group(1)) == 1}
+    return letters if set(letters) == set(LETTERS) else None
 
 
 def _check_proportions(text, values) -> None:
