@@ -362,3 +362,19 @@ def test_motif_picks_motifs_of_the_file_by_id():
     err = io.StringIO()
     assert main([*argv, "--motif", "MA9999.1"], stdout=io.StringIO(), stderr=err) == 2
     assert err.getvalue().count("\n") == 1 and "holds no motif of that id" in err.getvalue()
+
+
+def test_several_motif_sources_are_scanned_together():
+    """MOTIFS may be several sources (a second was 'unrecognized arguments' before): the rows are each
+    source's own rows, in the sources' order (q-values are per motif)."""
+    import os
+
+    examples = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    genome = os.path.join(examples, "sars-cov-2.fasta")
+    sources = [os.path.join(examples, "MA0066.1.jaspar"), "jaspar:MA0028.2"]
+    outs = []
+    for argv in ([sources[0]], [sources[1]], sources):
+        out = io.StringIO()
+        assert main(["scan", *argv, genome, "--pvalue", "1e-3"], stdout=out, stderr=io.StringIO()) == 0
+        outs.append(out.getvalue().splitlines())
+    assert outs[2] == outs[0] + outs[1][1:] and len(outs[0]) > 1 and len(outs[1]) > 1

@@ -74,7 +74,14 @@ def stdin_once(args, *options) -> None:
     attribute) pairs)."""
     from ..errors import InvalidParameter
 
-    named = [(option, getattr(args, attr)) for option, attr in options if getattr(args, attr, None) == "-"]
+    def reads_stdin(value):
+        return value == "-" or (isinstance(value, list) and "-" in value)
+
+    named = [(option, getattr(args, attr)) for option, attr in options if reads_stdin(getattr(args, attr, None))]
+    for option, attr in options:                # one option listing '-' twice
+        value = getattr(args, attr, None)
+        if isinstance(value, list) and value.count("-") > 1:
+            named += [(option, "-"), (option, "-")]
     if len(named) > 1:
         raise InvalidParameter(f"{named[0][0]} and {named[1][0]} both read standard input ('-'); give at most "
                                "one as '-'")
@@ -115,10 +122,14 @@ class MotifSource:
             from ..errors import InvalidParameter
             from ..motif import read_motifs
 
-            motifs = read_motifs(self.spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
-            if not motifs:
-                raise InvalidParameter(f"{self.spec}: no motif")
-            motifs = _chosen(motifs, getattr(self.args, "motif_ids", None), self.spec)
+            motifs = []
+            specs = self.spec if isinstance(self.spec, list) else [self.spec]
+            for spec in specs:                  # several sources (scan's MOTIFS ...): their motifs in order
+                read = read_motifs(spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
+                if not read:
+                    raise InvalidParameter(f"{spec}: no motif")
+                motifs += read
+            motifs = _chosen(motifs, getattr(self.args, "motif_ids", None), " ".join(specs))
             for m in motifs if self.slices is not None else ():
                 if self.slices > m.length:
                     raise InvalidParameter(f"--slices {self.slices}: motif {m.motif_id} has {m.length} column"

@@ -24,7 +24,8 @@ def register(subparsers):
                     "1e-4, as FIMO), or the score --threshold. Windows with a letter other than A, C, G, T/U are "
                     "skipped (as FIMO does). Sequences are read in chunks, so genomes of any size scan in bounded "
                     "memory.")
-    parser.add_argument("motifs", metavar="MOTIFS", help=MOTIF_HELP)
+    parser.add_argument("motifs", metavar="MOTIFS", nargs="+",
+                        help=MOTIF_HELP + "; several sources may be given, their motifs scanned together")
     parser.add_argument("sequences", metavar="SEQUENCES",
                         help="a FASTA file of DNA or RNA (plain, gzip, bzip2 or xz; '-' reads standard input)")
     cut = parser.add_mutually_exclusive_group()
