@@ -140,22 +140,18 @@ def is_joint_structure(M, N, intra1, intra2, inter):
     partner2 = {x: y for p in intra2 for x, y in (p, p[::-1])}
     across1, across2 = dict(inter), {y: x for x, y in inter}
 
-    def closed(a0, a1, b0, b1):
-        for x in range(a0, a1):
-            y = partner1.get(x)
-            if y is not None and not a0 <= y < a1:
-                return False
-            y = across1.get(x)
-            if y is not None and not b0 <= y < b1:
-                return False
-        for x in range(b0, b1):
-            y = partner2.get(x)
-            if y is not None and not b0 <= y < b1:
-                return False
-            y = across2.get(x)
-            if y is not None and not a0 <= y < a1:
-                return False
+    def stays(partner, across, own, other):
+        """Every position of the interval ``own`` pairs inside it (``partner``) or inside ``other``
+        (``across``), or not at all."""
+        for x in range(*own):
+            for table, (lo, hi) in ((partner, own), (across, other)):
+                y = table.get(x)
+                if y is not None and not lo <= y < hi:
+                    return False
         return True
+
+    def closed(a0, a1, b0, b1):
+        return stays(partner1, across1, (a0, a1), (b0, b1)) and stays(partner2, across2, (b0, b1), (a0, a1))
 
     @lru_cache(maxsize=None)
     def valid(a0, a1, b0, b1):

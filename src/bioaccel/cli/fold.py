@@ -92,26 +92,12 @@ def _check_variant_model(args):
     say) is named as such, with the option that selects its model."""
     from ..errors import InvalidParameter
 
-    if not args.variant:
+    if not args.variant or MODELS[args.model].variants.knows(args.variant):
         return
-    try:
-        MODELS[args.model].variants.canonical(args.variant)
-    except InvalidParameter:
-        for entry in MODELS.entries.values():
-            if entry.name != args.model and _knows(entry.variants, args.variant):
-                raise InvalidParameter(f"--variant {args.variant} is a variant of the {entry.name} model, not of "
-                                       f"{args.model}: add --model {entry.name}") from None
-        raise
-
-
-def _knows(variants, name) -> bool:
-    from ..errors import InvalidParameter
-
-    try:
-        variants.canonical(name)
-        return True
-    except InvalidParameter:
-        return False
+    for entry in MODELS.entries.values():
+        if entry.name != args.model and entry.variants.knows(args.variant):
+            raise InvalidParameter(f"--variant {args.variant} is a variant of the {entry.name} model, not of "
+                                   f"{args.model}: add --model {entry.name}")
 
 
 def _announce(args, stderr, lengths, call, workers=None):

@@ -74,17 +74,12 @@ def stdin_once(args, *options) -> None:
     attribute) pairs)."""
     from ..errors import InvalidParameter
 
-    def reads_stdin(value):
-        return value == "-" or (isinstance(value, list) and "-" in value)
-
-    named = [(option, getattr(args, attr)) for option, attr in options if reads_stdin(getattr(args, attr, None))]
-    for option, attr in options:                # one option listing '-' twice
+    named = []                                  # an option that lists '-' twice (scan's MOTIFS) counts twice
+    for option, attr in options:
         value = getattr(args, attr, None)
-        if isinstance(value, list) and value.count("-") > 1:
-            named += [(option, "-"), (option, "-")]
+        named += [option] * (value.count("-") if isinstance(value, list) else int(value == "-"))
     if len(named) > 1:
-        raise InvalidParameter(f"{named[0][0]} and {named[1][0]} both read standard input ('-'); give at most "
-                               "one as '-'")
+        raise InvalidParameter(f"{named[0]} and {named[1]} both read standard input ('-'); give at most one as '-'")
 
 
 def _chosen(motifs, ids, spec) -> list:

@@ -162,10 +162,11 @@ def read_chunks(path, *, size=CHUNK, overlap=0):
         if not letters:
             return
         if record is None:                        # letters before any header: one sequence, seq1
-            first = text.lstrip(" \t\r\n")[:20]
-            if first_invalid(first[:1]) == 0:     # not even one letter: not a sequence at all
-                raise InputError(f"{name}: line {first_line + text[:len(text) - len(text.lstrip())].count(chr(10))}: "
-                                 f"expected a FASTA header starting with '>' or a sequence, found {first.split(chr(10))[0]!r}")
+            stripped = text.lstrip(" \t\r\n")
+            if first_invalid(stripped[:1]) == 0:  # not even one letter: not a sequence at all
+                lineno = first_line + text[:len(text) - len(stripped)].count("\n")
+                raise InputError(f"{name}: line {lineno}: expected a FASTA header starting with '>' or a sequence, "
+                                 f"found {stripped.split(chr(10), 1)[0][:20]!r}")
             record = BARE_RECORD
         codes = None
         try:

@@ -77,6 +77,15 @@ class VariantRegistry:
     def backends_of(self, name: str) -> tuple:
         return self.variants[self.canonical(name)].backends
 
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` is one of the variants (or a paper's alias).
+
+        >>> demo = VariantRegistry("demo", [Variant("plain", ("cpu",), "only", "P1")], defaults={"cpu": "plain"})
+        >>> demo.knows("p1"), demo.knows("warp")
+        (True, False)
+        """
+        return str(name).lower() in self._aliases
+
     def canonical(self, name: str) -> str:
         """The variant's name for ``name`` (itself or a paper's alias); InvalidParameter if unknown."""
         found = self._aliases.get(str(name).lower())
