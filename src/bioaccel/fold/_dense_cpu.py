@@ -11,6 +11,8 @@ C(i, j) (the recurrence of :mod:`bioaccel.fold._model`).
 ``naive-parallel``  OMP1: CPU1 with the rows of each diagonal spread over the cores (prange).
 ``cache-parallel``  OMP2: CPU2 likewise.
 """
+import functools
+
 import numpy as np
 from numba import njit, prange
 
@@ -48,31 +50,29 @@ def _cache_cell(M, codes, pairs, min_loop, row, col):
     M[col, row] = best
 
 
-def _fill_naive(codes, pairs, min_loop):
-    """CPU1: diagonal by diagonal, column reads M[k+1][col] (OMP1: each diagonal's rows in parallel)."""
+def _fill_dense(codes, pairs, min_loop, mirrored):
+    """CPU1 (``mirrored`` False): diagonal by diagonal, column reads M[k+1][col]; CPU2 (True): each value
+    mirrored into the lower triangle (``M[j][i] = C(i, j)``), so reads run along rows, the diagonal 0.
+    OMP1 and OMP2 are the same with each diagonal's rows in parallel. The choice is made per cell, not
+    per k, so the k loops stay the paper's two."""
     n = codes.shape[0]
     M = np.zeros((n, n), dtype=np.int32)
     for diag in range(1, n):
         for row in prange(0, n - diag):
-            _naive_cell(M, codes, pairs, min_loop, row, row + diag)
-    return M
-
-
-def _fill_cache(codes, pairs, min_loop):
-    """CPU2: CPU1 with each value mirrored into the lower triangle (``M[j][i] = C(i, j)``), so reads
-    run along rows; the diagonal is 0 (OMP2: each diagonal's rows in parallel)."""
-    n = codes.shape[0]
-    M = np.zeros((n, n), dtype=np.int32)
-    for diag in range(1, n):
-        for row in prange(0, n - diag):
-            _cache_cell(M, codes, pairs, min_loop, row, row + diag)
+            if mirrored:
+                _cache_cell(M, codes, pairs, min_loop, row, row + diag)
+            else:
+                _naive_cell(M, codes, pairs, min_loop, row, row + diag)
     return M
 
 
 # the paper's serial and OpenMP versions are one loop nest each, compiled without and with parallel=True
 # (prange is range in the serial copy)
-fill_naive, fill_naive_parallel = serial_and_parallel(_fill_naive, nogil=True)
-fill_cache, fill_cache_parallel = serial_and_parallel(_fill_cache, nogil=True)
+fill_dense, fill_dense_parallel = serial_and_parallel(_fill_dense, nogil=True)
+fill_naive = functools.partial(fill_dense, mirrored=False)
+fill_cache = functools.partial(fill_dense, mirrored=True)
+fill_naive_parallel = functools.partial(fill_dense_parallel, mirrored=False)
+fill_cache_parallel = functools.partial(fill_dense_parallel, mirrored=True)
 
 #: variant name -> dense fill
 DENSE_FILLS = {"naive": fill_naive, "cache": fill_cache, "naive-parallel": fill_naive_parallel,

@@ -1,35 +1,12 @@
 """The BPMax variants (``VARIANTS``: bioaccel's ``tiled`` (CPU) and ``fused`` (GPU) designs and the
-recurrence as written) and the BPPart variants (``PARTITION_VARIANTS``). Pure data: the command line
-reads it without importing NumPy or Numba.
+recurrence as written) and the BPPart variants (``PARTITION_VARIANTS``), declared in ``variants.toml``
+beside this module. Pure data: the command line reads it without importing NumPy or Numba.
 
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
 >>> PARTITION_VARIANTS.resolve(None, "cpu")
 'matrices'
 """
-from ..runtime.registry import Variant, VariantRegistry
+from ..runtime.registry import declared_in
 
-VARIANTS = VariantRegistry("BPMax", [
-    Variant("tiled", ("cpu",),
-            "bioaccel's: Gildemaster 2021's decomposition on the CPU: each query interval's target matrix "
-            "a max-plus product of final matrices, computed in blocks of rows handed out from one task "
-            "queue without barriers, int16 cells while scores fit, 64-column register kernels; a target "
-            "window keeps only a ring of rows"),
-    Variant("fused", ("gpu",),
-            "bioaccel's: query intervals as the outer grid, each target matrix a band on the device; per "
-            "query length one launch of register-tiled banded max-plus products (D with R3/R4 as its border "
-            "terms) and one finish of R1/R2 in shared memory; many targets back to back in one launch"),
-    Variant("banded-library", ("gpu",),
-            "the double reduction of each level as one launch of the banded max-plus product library "
-            "(jagged tile-major layout, one 1-D grid of the band's tiles), R3/R4 as separate parallel "
-            "reductions, the finish of R1/R2 as in fused", "GPU BPMax", "Gildemaster 2021"),
-    Variant("naive", ("cpu",), "the recurrence as written, dense 4-D table", "BPMax",
-            "Ebrahimpour-Boroojeny, Rajopadhye & Chitsaz"),
-], defaults={"cpu": "tiled", "gpu": "fused"})
-
-PARTITION_VARIANTS = VariantRegistry("BPPart", [
-    Variant("matrices", ("cpu",),
-            "bioaccel's: the original's sums rearranged (QI - Q0 Q1 its own table, QX through single sums); "
-            "each query interval's target matrix from triangular matrix products of shorter intervals' "
-            "matrices, the query intervals of one length on every core; scaled doubles"),
-], defaults={"cpu": "matrices"})
+VARIANTS, PARTITION_VARIANTS = declared_in(__file__, "bpmax", "bppart")

@@ -24,6 +24,7 @@ from ._exact import DEFAULT_RTOL, FIRST_CELLS, NODE_CAP, SUFFIX_COLUMNS, Grid
 from ._exact import MAX_CELLS as MAX_CELLS_1D
 from ._exact_kernels import tail_kernel
 from .coarse_grid import partial_windows
+from .tails import word_scores
 from ._grid import chain, round_down
 from ._integer import to_units
 from ._joint import joint_tail
@@ -113,22 +114,9 @@ def _pair_dp(q1, q2, initial, transition, order, c1lo, c1hi, c2lo, c2hi):
 def _enumerate_pair(s1, s2, alpha, beta, initial, transition, order):
     """Every word of the span, exactly: (both, only1, only2, neither)."""
     L = s1.shape[0]
-    nctx = transition.shape[0]
     out = np.zeros(4, np.float64)
     for w in range(4 ** L):
-        a = 0                 # integer grid sums: exact in any order
-        b = 0
-        prob = 1.0
-        ctx = 0
-        for j in range(L):
-            x = (w >> (2 * (L - 1 - j))) & 3
-            a += s1[j, x]
-            b += s2[j, x]
-            if j >= order:
-                prob *= transition[ctx, x]
-            ctx = (ctx * 4 + x) % nctx
-            if j == order - 1:
-                prob = initial[ctx]
+        a, b, prob, ctx = word_scores(w, L, s1, s2, initial, transition, order)
         if L < order:       # marginal of the initial k-mer over the letters the span lacks
             prob = 0.0
             rest = order - L

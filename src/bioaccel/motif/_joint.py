@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .coarse_grid import column_sums
-from .tails import word_probabilities
+from .tails import word_probabilities, word_scores
 
 
 @njit(cache=True, nogil=True)
@@ -67,20 +67,7 @@ def joint_tail(Q1, Q2, initial, transition, order, A, B, suffix_columns):
     qctx = np.empty(nq, np.int64)
     q = 0
     for w in range(nq):
-        t1 = 0
-        t2 = 0
-        ctx = 0
-        pw = 1.0
-        for j in range(h):
-            x = (w >> (2 * (h - 1 - j))) & 3
-            t1 += Q1[j, x]
-            t2 += Q2[j, x]
-            nc = (ctx * 4 + x) % nctx
-            if j < order:
-                pw = initial[nc] if j + 1 == order else 1.0
-            else:
-                pw *= transition[ctx, x]
-            ctx = nc
+        t1, t2, pw, ctx = word_scores(w, h, Q1, Q2, initial, transition, order)
         if t1 + rmax1[h] < A or t2 + rmax2[h] < B:
             continue                              # no completion reaches both thresholds
         if t1 + rmin1[h] >= A and t2 + rmin2[h] >= B:

@@ -49,6 +49,30 @@ def word_probabilities(k, transition):
     return probs
 
 
+@njit(cache=True, nogil=True, inline="always")
+def word_scores(w, k, S1, S2, initial, transition, order):
+    """The word w of k letters (base 4, first letter most significant) read from column 0 of two
+    aligned integer matrices: ``(score1, score2, probability, context)``, the probability from the
+    chain's start (``initial`` of its first ``order`` letters, then the transitions; 1.0 when k < order,
+    which the caller marginalises) and the chain's context after it. COMPARE's word enumerations
+    (:mod:`._compare`, :mod:`._joint`) share it, so they weigh a word alike."""
+    nctx = transition.shape[0]
+    a = 0                 # integer grid sums: exact in any order
+    b = 0
+    prob = 1.0
+    ctx = 0
+    for j in range(k):
+        x = (w >> (2 * (k - 1 - j))) & 3
+        a += S1[j, x]
+        b += S2[j, x]
+        if j >= order:
+            prob *= transition[ctx, x]
+        ctx = (ctx * 4 + x) % nctx
+        if j == order - 1:
+            prob = initial[ctx]
+    return a, b, prob, ctx
+
+
 @njit(cache=True, nogil=True)
 def suffix_table(Q, h, transition):
     """Every word of columns h..m-1: scores sorted ascending, probabilities given each context of the

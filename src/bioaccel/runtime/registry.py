@@ -4,9 +4,12 @@ papers give it, and a one-line description.
 The API validates ``variant=`` through it, the command line builds ``--variant``'s help and
 ``--list-variants`` from it, and the benchmarks name their columns after it. A name means the same
 algorithm on every backend; the papers' names (CPU1, OMP2, Ours1, ...) are accepted as aliases.
-Pure Python: the command line reads it without importing Numba.
+Each wing declares its registries as data, in a ``variants.toml`` beside its modules, read by
+:func:`load_registries`. Pure Python: the command line reads it without importing Numba.
 """
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import InvalidParameter, not_available
 
@@ -132,3 +135,38 @@ class VariantRegistry:
             rows.append((v.name, ",".join(v.backends), default, paper, v.description))
         widths = [max(len(r[c]) for r in rows) for c in range(4)]
         return "\n".join("  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4] for r in rows)
+
+
+def load_registries(path) -> dict:
+    """The registries declared in the TOML file ``path``: a table per algorithm (``algorithm``,
+    ``defaults``, an optional ``option``) with an array ``variant`` of tables (``name``, ``backends``,
+    ``description``, optional ``paper_name`` and ``source``), keyed by the table's name.
+
+    >>> import tempfile, os
+    >>> text = (b'[demo]\\nalgorithm = "demo"\\ndefaults = { cpu = "fast" }\\n'
+    ...         b'[[demo.variant]]\\nname = "fast"\\nbackends = ["cpu"]\\ndescription = "ours"\\n')
+    >>> with tempfile.NamedTemporaryFile(suffix=".toml", delete=False) as f:
+    ...     _ = f.write(text)
+    >>> load_registries(f.name)["demo"].resolve(None, "cpu"); os.remove(f.name)
+    'fast'
+    """
+    with open(path, "rb") as f:
+        declared = tomllib.load(f)
+    return {key: VariantRegistry(table["algorithm"],
+                                 [Variant(v["name"], tuple(v["backends"]), v["description"],
+                                          v.get("paper_name", ""), v.get("source", ""))
+                                  for v in table["variant"]],
+                                 defaults=table["defaults"], option=table.get("option", "--variant"))
+            for key, table in declared.items()}
+
+
+def declared_in(module_file: str, *algorithms: str) -> tuple:
+    """The registries of these algorithms, as the wing of ``module_file`` declares them in its
+    ``variants.toml``.
+
+    >>> import bioaccel.fold as fold
+    >>> [r.algorithm for r in declared_in(fold.__file__, "nussinov", "turner2004")]
+    ['Nussinov', 'Turner 2004 MFE']
+    """
+    declared = load_registries(Path(module_file).with_name("variants.toml"))
+    return tuple(declared[name] for name in algorithms)
