@@ -7,8 +7,8 @@ in ``run``. The command builds the public API call (:func:`bioaccel.fold.iter_fo
 """
 import argparse
 
-from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_quiet_option,
-                      add_threads_option)
+from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
+                      add_quiet_option, add_threads_option)
 from ..fold import FORMATS, MAX_PLOT_RECORDS, MODELS
 
 
@@ -54,9 +54,7 @@ def register(subparsers):
     parser.add_argument("-T", "--temperature", type=float, default=None, metavar="C",
                         help="turner2004: temperature in Celsius (default 37), the energies rescaled from their "
                              "enthalpies as RNAfold -T does")
-    parser.add_argument("--au", type=float, default=None, metavar="X", help="weight of an AU pair (default 1)")
-    parser.add_argument("--gc", type=float, default=None, metavar="X", help="weight of a GC pair (default 1)")
-    parser.add_argument("--gu", type=float, default=None, metavar="X", help="weight of a GU pair (default 1)")
+    add_pair_weight_options(parser, {"AU": "1", "GC": "1", "GU": "1"})
     parser.add_argument("--format", choices=FORMATS, default="vienna",
                         help="vienna (default, like RNAfold), ct, bpseq or json (JSON Lines)")
     parser.add_argument("--noconv", action="store_true",

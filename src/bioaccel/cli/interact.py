@@ -5,8 +5,8 @@ The command builds the call of :func:`bioaccel.interact.iter_bpmax` (or, for a b
 its rows with the wing's writers. Only argparse, the command-line helpers and the variant registry
 load when the parser is built; the algorithms (NumPy, Numba, pandas) load in ``run``.
 """
-from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
-                      add_threads_option, add_variant_options, backends_of)
+from .options import (add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
+                      add_quiet_option, add_threads_option, add_variant_options, backends_of)
 from ..interact import VARIANTS
 
 FORMATS = ("tsv", "json")
@@ -36,10 +36,7 @@ def register(subparsers):
                         help="target window: intervals with j2 - i2 <= W2 (default: none; Gildemaster "
                              "2021 scans small viral RNAs against human transcripts with 128); needed for "
                              "targets longer than a few hundred nt")
-    parser.add_argument("--au", type=float, default=None, metavar="X",
-                        help="weight of an AU pair (default 1; 0.5 with --partition)")
-    parser.add_argument("--gu", type=float, default=None, metavar="X",
-                        help="weight of a GU pair (default 1.5; 1 with --partition)")
+    add_pair_weight_options(parser, {"AU": "1; 0.5 with --partition", "GU": "1.5; 1 with --partition"})
     parser.add_argument("--partition", action="store_true",
                         help="BPPart instead: the partition function over the same joint structures, each "
                              "weighted exp(its pair scores); columns log_z (all structures), log_z_query, "

@@ -66,6 +66,22 @@ def add_backend_option(parser, backends=("cpu", "gpu"), registry=None):
                                                                      else " (the only backend of this command)"))
 
 
+def add_pair_weight_options(parser, defaults: dict) -> None:
+    """``--au``, ``--gc``, ... : the weight of each kind of base pair, for the base-pair-counting models
+    (fold's Nussinov, interact's BPMax and BPPart); ``defaults`` maps the pair to its default as the help
+    says it.
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(); add_pair_weight_options(p, {"AU": "1", "GU": "1.5"})
+    >>> p.parse_args(["--gu", "2"]).gu, p.parse_args([]).au
+    (2.0, None)
+    """
+    for pair, default in defaults.items():
+        article = "an" if pair[0] in "AEIOU" else "a"
+        parser.add_argument(f"--{pair.lower()}", type=float, default=None, metavar="X",
+                            help=f"weight of {article} {pair} pair (default {default})")
+
+
 def add_quiet_option(parser):
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no time estimate, progress bar or summary line on standard error (the bar is drawn "
