@@ -1,0 +1,109 @@
+"""The svRNA screen through the command line against the batch layer's own rate on one GPU.
+
+bench/scale.py times the screen's batch (the three SARS-CoV svRNAs of examples/sars-cov-svrna.fa against
+600 random transcripts of 300 to 3,000 nt, target window 128, ``--backend gpu``) on a one-GPU Dask
+worker, after a warm-up, the cluster's start left out. A user runs ``bioaccel interact`` instead: this
+script times that whole process on the same files, twice (the first run may compile the kernels into
+CuPy's cache; the second is what every later screen costs), to standard output and to a file (``-o``,
+the batch layer with its journal), and checks that every output is the same text. Pairs per second of
+each, and the ratio to the batch's rate.
+
+    python3 bench/interact_cli.py                 # on a GPU machine (about 2 minutes on an H100)
+    python3 bench/interact_cli.py --targets 60    # smaller
+
+Prints a table and writes JSON to docs/results/interact_cli_gpu.json.
+"""
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import scale  # noqa: E402  (bench/scale.py: the same inputs, the same Job)
+
+
+def run_cli(argv, output=None) -> tuple:
+    """(seconds, sha256 of what was written) of ``bioaccel ARGV -q`` as a whole process."""
+    command = [sys.executable, "-m", "bioaccel", *argv, "-q"] + (["-o", output] if output else [])
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, check=True)
+    seconds = time.perf_counter() - start
+    text = open(output, "rb").read() if output else done.stdout
+    return seconds, hashlib.sha256(text).hexdigest()
+
+
+def batch_rate(argv) -> tuple:
+    """(seconds, pairs) of the screen's batch on a one-GPU Dask worker, as bench/scale.py times it."""
+    import dask.distributed as dd
+
+    from bioaccel.distribution.cluster import local_cluster
+
+    job = scale.build(argv, max(1, os.cpu_count() or 1))
+    with local_cluster(gpus=[0]) as cluster, dd.Client(cluster) as client:
+        client.wait_for_workers(1)
+        scale.warm_up(job, client, 1)
+        seconds, _, failed = scale.timed(job, client)
+    assert not failed
+    return seconds, len(job.items)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--targets", type=int, default=600, help="random transcripts (default 600)")
+    parser.add_argument("--output", default=os.path.join(HERE, "..", "docs", "results", "interact_cli_gpu.json"))
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores); GPUs: "
+          f"{', '.join(scale.gpu_names())}", flush=True)
+    folder = tempfile.mkdtemp(prefix="bioaccel-screen-")
+    transcripts = scale.random_rnas(os.path.join(folder, "transcripts.fa"), args.targets, 300, 3000,
+                                    random.Random(2026))
+    screen = ["interact", os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa"), transcripts,
+              "--window-target", "128", "--backend", "gpu"]
+    pairs = 3 * args.targets
+    rows = []
+    seconds, items = batch_rate(screen)
+    assert items == pairs
+    rows.append({"run": "batch layer, 1 GPU worker, warm (bench/scale.py)", "seconds": seconds})
+    digests = set()
+    for k in (1, 2):
+        seconds, digest = run_cli(screen)
+        digests.add(digest)
+        rows.append({"run": f"bioaccel interact > stdout, run {k}", "seconds": seconds})
+    for k in (1, 2):
+        out = os.path.join(folder, f"screen{k}.tsv")
+        seconds, digest = run_cli(screen, out)
+        digests.add(digest)
+        rows.append({"run": f"bioaccel interact -o FILE, run {k}", "seconds": seconds})
+    base = pairs / rows[0]["seconds"]
+    print(f"\n{pairs:,} pairs (3 svRNAs x {args.targets:,} transcripts of 300-3,000 nt, window 128)\n")
+    print("| run | seconds | pairs/s | vs batch layer |")
+    print("|---|---|---|---|")
+    for row in rows:
+        row["pairs_per_second"] = round(pairs / row["seconds"], 2)
+        row["ratio"] = round(row["pairs_per_second"] / base, 3)
+        row["seconds"] = round(row["seconds"], 3)
+        print(f"| {row['run']} | {row['seconds']:.2f} | {row['pairs_per_second']:.1f} | {row['ratio']:.2f}x |")
+    same = len(digests) == 1
+    print(f"\nevery command-line output the same text: {'yes' if same else 'NO'}")
+    load_after = os.getloadavg()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
+    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
+    with open(args.output, "w") as handle:
+        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
+                   "pairs": pairs, "same_output": same, "load_average": [load_before, load_after], "rows": rows},
+                  handle, indent=1)
+    print(f"wrote {args.output}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
