@@ -8,7 +8,10 @@ cluster's start. Every run's entries (what the output is written from) must equa
 
 Batches (random inputs, fixed seeds; written to a temporary folder):
 
-* fold: RNAs of 200 to 1,500 nt (CPU) or 8,000 to 24,000 nt (GPU), one item each, costing n^3;
+* fold: Nussinov (``--model nussinov``) on RNAs of 200 to 1,500 nt (CPU) or 8,000 to 24,000 nt (GPU),
+  one item each, costing n^3;
+* turner: the Turner 2004 model (fold's default) on RNAs of 100 to 400 nt (CPU, 240) or 200 to 1,000 nt
+  (GPU, 40,000: the batch kernel's many-per-launch shape), one item each;
 * interact: the svRNA screen, the three SARS-CoV svRNAs of examples/sars-cov-svrna.fa against random
   transcripts of 300 to 3,000 nt (16 on the CPU, 600 on GPUs), target window 128, one item per pair (a
   GPU task's pairs share their launches);
@@ -20,7 +23,7 @@ measure the batch layer's scaling, not Numba's. GPU rows start one worker per GP
 device by CUDA_VISIBLE_DEVICES, with the machine's cores shared among them. The load average is printed
 before and after (the development machine's 2 cores are shared).
 
-    python3 bench/scale.py                       # CPU: fold, interact, scan on 1 and 2 workers (~3 min on 2 cores)
+    python3 bench/scale.py                       # CPU: fold, turner, interact, scan on 1 and 2 workers (~4 min on 2 cores)
     python3 bench/scale.py --quick               # smaller batches (under a minute)
     python3 bench/scale.py --gpus 0,1            # GPU: fold, interact and scan on GPU 0, then on GPUs 0 and 1
     python3 bench/scale.py --families fold       # one family
@@ -86,13 +89,16 @@ def inputs(folder, gpu, quick):
         rnas = random_rnas(os.path.join(folder, "long.fa"), int(160 * scale) or 8, 8000, 24000, rng)
     else:
         rnas = random_rnas(os.path.join(folder, "rnas.fa"), int(240 * scale), 200, 1500, rng)
+    short = random_rnas(os.path.join(folder, "short.fa"), int((40_000 if gpu else 240) * scale) or 8,
+                        200 if gpu else 100, 1000 if gpu else 400, rng)
     transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int((600 if gpu else 16) * scale) or 4, 300,
                               3000, rng)
     motifs = random_motifs(os.path.join(folder, "motifs.meme"), int((512 if gpu else 256) * scale), rng)
     genome = random_genome(os.path.join(folder, "genome.fa"), 4, int((8_000_000 if gpu else 250_000) * scale), rng)
     backend = ["--backend", "gpu"] if gpu else []
     return {
-        "fold": ["fold", rnas, *backend],
+        "fold": ["fold", rnas, "--model", "nussinov", *backend],
+        "turner": ["fold", short, "--model", "turner2004", *backend],
         "interact": ["interact", os.path.join(EXAMPLES, "sars-cov-svrna.fa"), transcripts, "--window-target", "128",
                      *backend],
         "scan": ["scan", motifs, genome, *backend],
@@ -107,7 +113,7 @@ def build(argv, threads):
     args = build_parser().parse_args([*argv, "-q"])
     args.threads = threads
     family = args.command
-    if family == "fold":
+    if family in ("fold", "turner"):
         from bioaccel.cli.fold_batch import job
         from bioaccel.cli.fold import _params
 
@@ -179,7 +185,7 @@ def main(argv=None):
                         help="GPU rows on these devices: the first one alone, then all of them")
     parser.add_argument("--workers", default="1,2", help="CPU rows: numbers of workers (default 1,2)")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads per CPU worker (default 1)")
-    parser.add_argument("--families", default=None, help="fold,interact,scan (default: those of the device)")
+    parser.add_argument("--families", default=None, help="fold,turner,interact,scan (default: all)")
     parser.add_argument("--quick", action="store_true", help="smaller batches")
     parser.add_argument("--output", default=None, help="JSON file (default bench/results/scale-cpu|gpu.json)")
     args = parser.parse_args(argv)
@@ -196,7 +202,7 @@ def main(argv=None):
         devices = list(range(gpu_count()))
     configs = [devices[:k] for k in range(1, len(devices) + 1)] if gpu else \
         [int(n) for n in args.workers.split(",")]
-    default = ["fold", "interact", "scan"]
+    default = ["fold", "turner", "interact", "scan"]
     families = args.families.split(",") if args.families else default
     threads = max(1, (os.cpu_count() or 1) // max(1, len(devices))) if gpu else args.threads
     load_before = os.getloadavg()
