@@ -4,8 +4,8 @@ reads it without importing NumPy or Numba.
 
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
->>> PARTITION_VARIANTS.resolve(None, "cpu")
-'matrices'
+>>> PARTITION_VARIANTS.resolve(None, "cpu"), PARTITION_VARIANTS.resolve(None, "gpu")
+('matrices', 'diagonals')
 """
 from ..runtime.registry import Variant, VariantRegistry
 
@@ -32,4 +32,9 @@ PARTITION_VARIANTS = VariantRegistry("BPPart", [
             "bioaccel's: the original's sums rearranged (QI - Q0 Q1 its own table, QX through single sums); "
             "each query interval's target matrix from triangular matrix products of shorter intervals' "
             "matrices, the query intervals of one length on every core; scaled doubles"),
-], defaults={"cpu": "matrices"})
+    Variant("diagonals", ("gpu",),
+            "bioaccel's: the matrices form on the device, FP64 with the CPU's scaling: per query length one "
+            "launch of tiled triangular matrix products (QIa, QIm) over every pair's intervals, then one "
+            "persistent launch that sweeps the target diagonals (a warp per cell, a grid barrier between "
+            "diagonals); many targets of one query per launch"),
+], defaults={"cpu": "matrices", "gpu": "diagonals"})
