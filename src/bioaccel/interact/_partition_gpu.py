@@ -42,7 +42,7 @@ def pair_bytes(M: int, N: int) -> int:
     tables, Q1 twice (and transposed), the weights and the codes.
 
     >>> round(pair_bytes(23, 1000) / 2**30, 1)
-    16.5
+    16.6
     """
     S = (N + 1) ** 2
     return 8 * ((FULL_TABLES * intervals(M) + LEVEL_TABLES * M + 2) * S + 75) + N + 4
@@ -65,11 +65,12 @@ def _batches(lengths, M, capacity, most):
 
 
 def gpu_logs(a: np.ndarray, rbs: list, weights: np.ndarray, c1: float, c2s: list, *,
-             sizes: "BPPartSizes | None" = None) -> list:
+             sizes: "BPPartSizes | None" = None, timings: "dict | None" = None) -> list:
     """(log QI, log QX, log Q0, log Q1) of query codes ``a`` against each REVERSED target of ``rbs``
     (each at least one base; ``a`` too), as :func:`._partition_cpu.fill_partition` gives them, at the
     query's scale ``c1`` and each target's scale of ``c2s``. ``sizes``: launch sizes (None: ``_partition_launch.SIZES``,
-    read now). ResourceError, before any launch, for a pair whose tables will not fit the device."""
+    read now). ``timings``: a dict that accumulates the device seconds of the "cross" and "sweep" launches
+(bench/bppart_gpu.py). ResourceError, before any launch, for a pair whose tables will not fit the device."""
     cp = _gpu.require_gpu()
     sizes = sizes or _partition_launch.SIZES
     M = len(a)
@@ -86,7 +87,8 @@ def gpu_logs(a: np.ndarray, rbs: list, weights: np.ndarray, c1: float, c2s: list
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     Q0_dev = cp.asarray(np.ascontiguousarray(Q0))
     for group in _batches([len(rb) for rb in rbs], M, capacity, most):
-        logs = _launch(cp, a_dev, Q0_dev, M, [rbs[i] for i in group], weights, c1, [c2s[i] for i in group], sizes)
+        logs = _launch(cp, a_dev, Q0_dev, M, [rbs[i] for i in group], weights, c1, [c2s[i] for i in group], sizes,
+                       timings)
         for i, found in zip(group, logs):
             out[i] = (found[0], found[1], math.log(Q0[0, M]) + c1 * M, found[2])
     return out
@@ -100,7 +102,7 @@ def _log(x: float) -> float:
     return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
 
 
-def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes) -> list:
+def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) -> list:
     """One launch group: every level of every pair; returns (log QI, log QX, log Q1) a pair, scales added."""
     P = len(rbs)
     lengths = [len(rb) for rb in rbs]
@@ -135,15 +137,31 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes) -> list:
     sweep = _kernel("bppart_sweep", sizes.threads)
     device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
     blocks = device["multiProcessorCount"] * sizes.blocks_per_sm
+    events = {"cross": [], "sweep": []}
+
+    def mark(key):
+        if timings is not None:
+            events[key].append(cp.cuda.Event())
+            events[key][-1].record()
+
     for l1 in range(1, M + 1):
         mats = M - l1 + 1
+        mark("cross")
         if l1 >= 2:
             cross((nt * nt, P * mats), ((tile // 4) ** 2,), (QIac, QI, QF, ACCA, ACCM, Np, *dims, np.int32(l1), np.int32(nt)))
+        mark("cross")
+        mark("sweep")
         cells = P * mats * N
         grid = max(1, min(blocks, -(-cells * 32 // sizes.threads)))
         sweep((grid,), (sizes.threads,),
               (a_dev, rb_dev, Np, Q0_dev, Q1_dev, Q1T_dev, W_dev, QI, QX, QIac, QF, R, T0, AUX0, T1, AUX1T, QFT, ACCA,
                ACCM, *dims, np.int32(l1), np.int32(P), np.int32(N), counters[l1:]))
+        mark("sweep")
+    if timings is not None:
+        for key, marks in events.items():
+            marks[-1].synchronize()
+            timings[key] = timings.get(key, 0.0) + sum(
+                cp.cuda.get_elapsed_time(start, stop) for start, stop in zip(marks[::2], marks[1::2])) / 1e3
     whole = (np.arange(P) * n_int + n_int - 1) * S + np.array(lengths)   # cell [0, Np) of [0, M): the last interval
     qi = cp.asnumpy(QI[cp.asarray(whole)])
     qx = cp.asnumpy(QX[cp.asarray(whole)])
