@@ -92,8 +92,12 @@ def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tu
         if n == 0:
             scales.append(0.0)
             continue
-        q = single_strand_scaled(codes, weights, math.exp(-first))[0, n]
-        scales.append(max(0.0, first + math.log(q) / n))
+        scale = first
+        q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
+        while q == 0.0 and scale > 0.0:   # grows slower than the first guess (a long random strand): e^700 less
+            scale = max(0.0, scale - 700.0 / n)
+            q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
+        scales.append(max(0.0, scale + math.log(q) / n))
     return scales[0], scales[1]
 
 

@@ -15,7 +15,7 @@
 // - bppart_sweep: every cell of the level, target diagonal by target diagonal (l2 = b1 - b0), a warp per
 //   cell; a cell reads its own interval's cells of shorter l2 only (rows below, the row to its left), so
 //   one diagonal is parallel; a persistent grid with a barrier between diagonals.
-#include <cstdint>
+// (no headers: NVRTC has no C++ standard library here)
 
 // The packed index of the query interval [i, e) among M + 1 ... (by length, then start).
 __device__ __forceinline__ long long interval(int M, int i, int e) {
@@ -147,7 +147,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
 // around the non-coherent L1 (__ldcg): another block wrote them before the last barrier.
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
-bppart_sweep(const uint8_t* __restrict__ a, const uint8_t* __restrict__ rb, const int* __restrict__ Np,
+bppart_sweep(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, const int* __restrict__ Np,
              const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ Q1T,
              const double* __restrict__ W, double* QI, double* QX, double* QIac, double* QF, double* R, double* T0,
              double* AUX0, double* T1, double* AUX1T, double* QFT, const double* __restrict__ ACCA,
