@@ -60,8 +60,9 @@ def _small_sizes():
         motif=BucketSizes(threads=32, fixed_letters=3, inner_letters=2),
         # small blocks, segments and budgets: every border (segments, groups, buffers) is reached
         scan=ScanSizes(threads=32, per_thread=2, segment=64, buffer=8, fused_words=600, segment_words=200),
-        # BPPart: 16-cell tiles of 8-index chunks, 64-thread sweep blocks, 3 pairs a launch
-        bppart=BPPartSizes(tile=16, chunk=8, threads=64, blocks_per_sm=1, pairs=3),
+        # BPPart: 16-cell product tiles of 8-index chunks split among blocks, 8-cell sweep tiles, 64-thread
+        # diagonal sweep blocks, 3 pairs a launch
+        bppart=BPPartSizes(tile=16, chunk=8, cross_blocks=10_000, sweep_tile=8, threads=64, blocks_per_sm=1, pairs=3),
     )
 
 

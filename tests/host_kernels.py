@@ -74,7 +74,7 @@ def host_kernels(sizes) -> dict:
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
-                                       ("bppart_sweep", (bp.threads,))],
+                                       ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

@@ -103,3 +103,18 @@ def test_cli_backend_gpu(tmp_path):
     for g, c in zip(outs["gpu"][1:], outs["cpu"][1:]):
         assert g[:2] == c[:2]
         _close([float(x) for x in g[2:6]], [float(x) for x in c[2:6]])
+
+
+def test_diagonal_sweep_equals_cpu(small_launch_sizes, monkeypatch):
+    """The first design's sweep (a warp per cell, a barrier per target diagonal; the benchmark's peer)
+    and unsplit cross products give the CPU's values too."""
+    from bioaccel.interact import _partition_launch
+
+    monkeypatch.setattr(_partition_launch, "SIZES", small_launch_sizes.bppart.replace(sweep="diagonals",
+                                                                                       cross_blocks=1))
+    rng = random.Random(8)
+    params = PartitionParams(au=1.0, gu=1.5)
+    queries = [random_rna(rng, n) for n in (3, 23)]
+    targets = [random_rna(rng, n) for n in (1, 9, 30, 41)]
+    for row, (t, q) in zip(_gpu_rows(queries, targets, params), [(t, q) for t in targets for q in queries]):
+        _close(_logs(row), _cpu(q, t, params))

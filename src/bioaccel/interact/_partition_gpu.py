@@ -124,9 +124,13 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) ->
     Q1T_dev = cp.ascontiguousarray(Q1_dev.transpose(0, 2, 1))
     full = [cp.zeros(P * n_int * S) for _ in range(FULL_TABLES)]
     QI, QX, QIac, QF, R, T0, AUX0 = full
-    # each cell read is written first in its level: NaN poison would show any other read in the answer
-    level = [cp.full(P * M * S, math.nan) for _ in range(LEVEL_TABLES)]
-    T1, AUX1T, QFT, ACCA, ACCM = level
+    tiles = sizes.sweep == "tiles"
+    if tiles:    # unwritten cells of T1, AUX1 (row-major) are read as zero by the far sums
+        level = [cp.zeros(P * M * S) for _ in range(LEVEL_TABLES - 1)]
+        T1, AUX1, ACCA, ACCM = level
+    else:        # every cell read is written first in its level: NaN poison would show any other read
+        level = [cp.full(P * M * S, math.nan) for _ in range(LEVEL_TABLES)]
+        T1, AUX1T, QFT, ACCA, ACCM = level
     counters = cp.zeros(M + 1, dtype=np.uint32)
     dims = (np.int32(M), np.int32(N), np.int32(n_int))
     init = _kernel("bppart_init")
@@ -134,9 +138,14 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) ->
     tile = sizes.tile
     nt = -(-n1 // tile)
     cross = _kernel("bppart_cross", tile, sizes.chunk)
-    sweep = _kernel("bppart_sweep", sizes.threads)
     device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    blocks = device["multiProcessorCount"] * sizes.blocks_per_sm
+    sms = device["multiProcessorCount"]
+    blocks = sms * sizes.blocks_per_sm
+    if tiles:
+        B = sizes.sweep_tile
+        sweep, st = _kernel("bppart_tiles", B), -(-n1 // B)
+    else:
+        sweep = _kernel("bppart_sweep", sizes.threads)
     events = {"cross": [], "sweep": []}
 
     def mark(key):
@@ -148,14 +157,24 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) ->
         mats = M - l1 + 1
         mark("cross")
         if l1 >= 2:
-            cross((nt * nt, P * mats), ((tile // 4) ** 2,), (QIac, QI, QF, ACCA, ACCM, Np, *dims, np.int32(l1), np.int32(nt)))
+            grid = nt * (nt + 1) // 2 * P * mats       # the blocks that have work
+            split = min(l1 - 1, max(1, -(-(sizes.cross_blocks or 4 * sms) // grid)))
+            if split > 1:
+                ACCA.fill(0)
+                ACCM.fill(0)
+            cross((nt * nt, P * mats, split), ((tile // 4) ** 2,),
+                  (QIac, QI, QF, ACCA, ACCM, Np, *dims, np.int32(l1), np.int32(nt)))
         mark("cross")
         mark("sweep")
-        cells = P * mats * N
-        grid = max(1, min(blocks, -(-cells * 32 // sizes.threads)))
-        sweep((grid,), (sizes.threads,),
-              (a_dev, rb_dev, Np, Q0_dev, Q1_dev, Q1T_dev, W_dev, QI, QX, QIac, QF, R, T0, AUX0, T1, AUX1T, QFT, ACCA,
-               ACCM, *dims, np.int32(l1), np.int32(P), np.int32(N), counters[l1:]))
+        if tiles:
+            grid = max(1, min(blocks, P * mats * st))
+            sweep((grid,), (B * B,), (a_dev, rb_dev, Np, Q0_dev, Q1_dev, W_dev, QI, QX, QIac, QF, R, T0, AUX0, T1, AUX1,
+                                      ACCA, ACCM, *dims, np.int32(l1), np.int32(P), np.int32(st), counters[l1:]))
+        else:
+            grid = max(1, min(blocks, -(-P * mats * N * 32 // sizes.threads)))
+            sweep((grid,), (sizes.threads,),
+                  (a_dev, rb_dev, Np, Q0_dev, Q1_dev, Q1T_dev, W_dev, QI, QX, QIac, QF, R, T0, AUX0, T1, AUX1T, QFT,
+                   ACCA, ACCM, *dims, np.int32(l1), np.int32(P), np.int32(N), counters[l1:]))
         mark("sweep")
     if timings is not None:
         for key, marks in events.items():

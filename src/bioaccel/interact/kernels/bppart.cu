@@ -74,6 +74,8 @@ __global__ void bppart_init(double* __restrict__ QI, const double* __restrict__ 
 //   ACCM[b0, b1] = sum_{k1 = a0+1 .. a1-1} sum_k QF([a0, k1))[b0, k] * QIac([k1, a1))[k, b1]
 // k over (b0, b1] (QIa) or (b0, b1 - 1] (QIm): the left matrices are zero at k <= b0 and the right ones
 // at k > b1 (and QIac at k = b1), so the sum over the tile's whole k range is exact. 4 x 4 cells a thread.
+// gridDim.z > 1 splits the l1 - 1 products of each sum among blocks (a single pair's deep levels have
+// few tiles): each adds its part with atomicAdd into ACCA / ACCM, zeroed by the host.
 template <int TILE, int KC>
 __global__ void __launch_bounds__((TILE / 4) * (TILE / 4))
 bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
@@ -103,7 +105,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
 #pragma unroll
             for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
         const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
-        for (int k1 = first; k1 <= last; ++k1) {
+        for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + tb + interval(M, a0, k1 + 1) * S : QF + tb + interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + tb + interval(M, k1 + 1, a1) * S : QIac + tb + interval(M, k1, a1) * S;
             for (int k0 = kbeg; k0 < kend; k0 += KC) {
@@ -137,7 +139,12 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + TPR * i, col = c0 + tx + TPR * j;
-                if (row <= n && col <= n) out[(size_t)row * n1 + col] = acc[i][j];
+                if (row <= n && col <= n) {
+                    if (gridDim.z > 1)
+                        atomicAdd(out + (size_t)row * n1 + col, acc[i][j]);
+                    else
+                        out[(size_t)row * n1 + col] = acc[i][j];
+                }
             }
     }
 }
@@ -227,5 +234,159 @@ bppart_sweep(const unsigned char* __restrict__ a, const unsigned char* __restric
             }
         }
         if (l2 < max_n) grid_barrier(counter, (unsigned int)l2 * gridDim.x);
+    }
+}
+
+// Every cell of the level l1 by B x B tiles of each target matrix, tile diagonal after tile diagonal
+// (d = J - I), a persistent grid with a barrier between tile diagonals; a block per tile. A cell's four
+// sums along the target split into a far part, over tiles of earlier tile diagonals (complete: a
+// block-local matrix product of staged tiles, every thread its cell), and a near part inside the tile
+// (its B cells of the row or column), swept by the tile's local diagonals in shared memory. The level
+// tables T1 and AUX1 (row-major here) and unwritten cells are zero, which bounds every far sum.
+template <int B>
+__global__ void __launch_bounds__(B * B, 2)
+bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, const int* __restrict__ Np,
+             const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
+             double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
+             const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int N, int n_int, int l1,
+             int pairs, int nt, unsigned int* counter) {
+    __shared__ double X[7][B][B + 1];       // far operands; then Q1 tiles (I, I) and (J, J) in X[0], X[1]
+    __shared__ double C[4][B][B + 1];       // this tile's T1, QIac, QF, AUX1
+    __shared__ double V[8][B][B + 1];       // per cell: far sums and the terms over other query intervals
+    __shared__ double halo[B];              // AUX1 at column J B - 1, rows of block I (tile (I, J - 1))
+    const int ti = threadIdx.x / B, tj = threadIdx.x % B;
+    const int mats = M - l1 + 1, M1 = M + 1, n1 = N + 1;
+    const size_t S = (size_t)n1 * n1;
+    for (int d = 0; d < nt; ++d) {
+        const long long items = (long long)pairs * mats * (nt - d);
+        for (long long item = blockIdx.x; item < items; item += gridDim.x) {
+            const int I = item % (nt - d);
+            const long long pm = item / (nt - d);
+            const int a0 = pm % mats, p = pm / mats, J = I + d, a1 = a0 + l1;
+            const int n = Np[p], IB = I * B, JB = J * B;
+            if (IB > n) continue;                  // block-uniform
+            const size_t tb = (size_t)p * n_int * S, lb = ((size_t)p * M + a0) * S;
+            const size_t A = tb + interval(M, a0, a1) * S;
+            const double* q1 = Q1 + p * S;
+            const double* w1 = W + p * 75;
+            const double* w2 = w1 + 25;
+            const double* wi = w1 + 50;
+            const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
+            const bool valid = b0 < b1 && b1 <= n;
+            const size_t c = (size_t)b0 * n1 + b1;
+            const int x0 = a[a0], x1 = a[a1 - 1];
+            const int y0 = valid ? rb[(size_t)p * N + b0] : 4, y1 = valid ? rb[(size_t)p * N + b1 - 1] : 4;
+            // the terms over other query intervals (previous launches wrote them)
+            double s0 = 0.0, m = 0.0, both = 0.0, pqx = 0.0, qfbase = 0.0, qibase = 0.0, acca = 0.0;
+            if (valid) {
+                double ps0 = 0.0, pa0 = 0.0;
+                for (int k = a0; k <= a1 - 1; ++k) {
+                    if (l1 >= 5 && k >= a0 + 1 && k <= a1 - 2)
+                        ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[tb + interval(M, k, a1 - 1) * S + c];
+                    if (k <= a1 - 2) pa0 += Q0[(k + 1) * M1 + a1] * T0[tb + interval(M, a0, k + 1) * S + c];
+                    if (k >= a0 + 1) pqx += Q0[a0 * M1 + k] * R[tb + interval(M, k, a1) * S + c];
+                }
+                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
+                if (l1 == 1 && l2 == 1)
+                    m = wi[x0 * 5 + y0];
+                else if (l1 >= 2 && l2 >= 2)
+                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[tb + interval(M, a0, a1 - 1) * S + (size_t)b0 * n1 + b1 - 1];
+                if (l1 >= 5 && l2 >= 5)
+                    both = QX[tb + interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * n1 + b1 - 1] * w1[x0 * 5 + x1]
+                           * w2[y0 * 5 + y1];
+                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
+                qfbase = wi[x0 * 5 + y0] * QI[tb + interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * n1 + b1];
+                qibase = Q0[a0 * M1 + a1] * q1[c];
+                T0[A + c] = s0 + m;
+                AUX0[A + c] = pa0 + s0 + m;
+            }
+            // far sums over the tiles of earlier tile diagonals (this launch wrote them: __ldcg)
+            double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
+            for (int K = I; K <= J && d >= 1; ++K) {
+                const int KB = K * B, row = IB + ti, col = KB + tj;
+                if (K < J) {
+                    const bool in = row <= N && col <= N;
+                    X[0][ti][tj] = in ? __ldcg(T1 + lb + (size_t)row * n1 + col) : 0.0;
+                    X[1][ti][tj] = in ? __ldcg(QIac + A + (size_t)row * n1 + col) : 0.0;
+                    X[2][ti][tj] = (KB + ti <= N && JB + tj <= N) ? q1[(size_t)(KB + ti) * n1 + JB + tj] : 0.0;
+                }
+                if (K > I) {
+                    X[3][ti][tj] = (row <= N && col <= N) ? q1[(size_t)row * n1 + col] : 0.0;
+                    const bool kin = KB + ti <= N && JB + tj <= N;
+                    X[4][ti][tj] = kin ? __ldcg(QF + A + (size_t)(KB + ti) * n1 + JB + tj) : 0.0;
+                    X[5][ti][tj] = (row + 1 <= N && col <= N) ? q1[(size_t)(row + 1) * n1 + col] : 0.0;
+                    X[6][ti][tj] = (KB + ti <= N && JB + tj - 1 <= N) ? __ldcg(AUX1 + lb + (size_t)(KB + ti) * n1 + JB + tj - 1)
+                                                                       : 0.0;
+                }
+                __syncthreads();
+                if (K < J) {
+#pragma unroll
+                    for (int k = 0; k < B; ++k) {
+                        fa += X[0][ti][k] * X[2][k][tj];
+                        fq += X[1][ti][k] * X[2][k][tj];
+                    }
+                }
+                if (K > I) {
+#pragma unroll
+                    for (int k = 0; k < B; ++k) {
+                        fr += X[3][ti][k] * X[4][k][tj];
+                        fs += X[5][ti][k] * X[6][k][tj];
+                    }
+                }
+                __syncthreads();
+            }
+            V[0][ti][tj] = fs;                    // s1's far part (before its pair weight)
+            V[1][ti][tj] = m;
+            V[2][ti][tj] = fa;                    // AUX1's far part
+            V[3][ti][tj] = acca + fq + s0 + both; // QIa's but its near part and s1
+            V[4][ti][tj] = qfbase;
+            V[5][ti][tj] = fr;                    // R's far part
+            V[6][ti][tj] = s0 + both;
+            V[7][ti][tj] = pqx;
+            X[0][ti][tj] = (IB + ti <= N && IB + tj <= N) ? q1[(size_t)(IB + ti) * n1 + IB + tj] : 0.0;
+            X[1][ti][tj] = (JB + ti <= N && JB + tj <= N) ? q1[(size_t)(JB + ti) * n1 + JB + tj] : 0.0;
+            if (threadIdx.x < B)
+                halo[threadIdx.x] = (d >= 1 && IB + threadIdx.x <= N) ? __ldcg(AUX1 + lb + (size_t)(IB + threadIdx.x) * n1 + JB - 1)
+                                                                     : 0.0;
+            __syncthreads();
+            // the near parts, local diagonal after local diagonal (j - i from -(B - 1) to B - 1)
+            for (int step = 1 - B; step < B; ++step) {
+                if (tj - ti == step && valid) {
+                    const int i = ti, j = tj;
+                    double s1n = 0.0;
+                    const int s1_last = min(b1 - 2 - IB, B - 1);
+                    for (int k = i + 1; k <= s1_last; ++k)
+                        s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
+                    const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
+                    const double t1 = s1 + V[1][i][j];
+                    double auxn = 0.0, qian = 0.0;
+                    for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
+                        auxn += C[0][i][k] * X[1][k][j];
+                        qian += C[1][i][k] * X[1][k][j];
+                    }
+                    const double aux = V[2][i][j] + auxn + t1;
+                    const double closed = V[6][i][j] + s1;
+                    const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
+                    C[0][i][j] = t1;
+                    C[1][i][j] = closed;
+                    C[2][i][j] = qf;
+                    C[3][i][j] = aux;
+                    double rn = 0.0;
+                    const int r_last = min(B - 1, b1 - 1 - IB);
+                    for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
+                    const double r = V[5][i][j] + rn + qf;
+                    const double qx = V[7][i][j] + r;
+                    T1[lb + c] = t1;
+                    AUX1[lb + c] = aux;
+                    QIac[A + c] = closed;
+                    QF[A + c] = qf;
+                    R[A + c] = r;
+                    QX[A + c] = qx;
+                    QI[A + c] = qibase + qx;
+                }
+                __syncthreads();
+            }
+        }
+        if (d + 1 < nt) grid_barrier(counter, (unsigned int)(d + 1) * gridDim.x);
     }
 }
