@@ -6,6 +6,7 @@ checked once, before any input is read, by the shared contract; each pair is fil
 a round of targets at once (:mod:`._partition_gpu`), with the same scales.
 """
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
 import numpy as np
@@ -172,13 +173,15 @@ def _gpu_round(query_list, round_, call) -> "list[Partition]":
 
     params = call.params
     rbs = [np.ascontiguousarray(encode(t.sequence)[::-1]) for t in round_]
-    with using_threads(call.threads):
-        c2s = [choose_scales(rb[:0], rb, params)[1] for rb in rbs]
+    with using_threads(call.threads) as threads, ThreadPoolExecutor(threads) as pool:
+        # the strands' folds release the GIL (nogil): every core folds targets at once
+        c2s = list(pool.map(lambda rb: choose_scales(rb[:0], rb, params)[1], rbs))
         found = {}
         for q, (query, a) in enumerate(query_list):
             both = [t for t, rb in enumerate(rbs) if len(rb) and len(a)]   # an empty strand: nothing to fill
             c1 = choose_scales(a, a[:0], params)[0]
-            logs = gpu_logs(a, [rbs[t] for t in both], params.weights(), c1, [c2s[t] for t in both]) if both else []
+            logs = gpu_logs(a, [rbs[t] for t in both], params.weights(), c1, [c2s[t] for t in both],
+                            pool=pool) if both else []
             for t, got in zip(both, logs):
                 found[t, q] = _checked(got, len(a), len(rbs[t]), params, c1, c2s[t])
             for t in set(range(len(rbs))) - set(both):

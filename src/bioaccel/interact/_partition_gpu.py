@@ -65,12 +65,13 @@ def _batches(lengths, M, capacity, most):
 
 
 def gpu_logs(a: np.ndarray, rbs: list, weights: np.ndarray, c1: float, c2s: list, *,
-             sizes: "BPPartSizes | None" = None, timings: "dict | None" = None) -> list:
+             sizes: "BPPartSizes | None" = None, timings: "dict | None" = None, pool=None) -> list:
     """(log QI, log QX, log Q0, log Q1) of query codes ``a`` against each REVERSED target of ``rbs``
     (each at least one base; ``a`` too), as :func:`._partition_cpu.fill_partition` gives them, at the
     query's scale ``c1`` and each target's scale of ``c2s``. ``sizes``: launch sizes (None: ``_partition_launch.SIZES``,
     read now). ``timings``: a dict that accumulates the device seconds of the "cross" and "sweep" launches
-(bench/bppart_gpu.py). ResourceError, before any launch, for a pair whose tables will not fit the device."""
+(bench/bppart_gpu.py). ``pool``: an executor that folds the targets alone at once (None: one by one).
+ResourceError, before any launch, for a pair whose tables will not fit the device."""
     cp = _gpu.require_gpu()
     sizes = sizes or _partition_launch.SIZES
     M = len(a)
@@ -88,7 +89,7 @@ def gpu_logs(a: np.ndarray, rbs: list, weights: np.ndarray, c1: float, c2s: list
     Q0_dev = cp.asarray(np.ascontiguousarray(Q0))
     for group in _batches([len(rb) for rb in rbs], M, capacity, most):
         logs = _launch(cp, a_dev, Q0_dev, M, [rbs[i] for i in group], weights, c1, [c2s[i] for i in group], sizes,
-                       timings)
+                       timings, pool)
         for i, found in zip(group, logs):
             out[i] = (found[0], found[1], math.log(Q0[0, M]) + c1 * M, found[2])
     return out
@@ -102,7 +103,7 @@ def _log(x: float) -> float:
     return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
 
 
-def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) -> list:
+def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None, pool=None) -> list:
     """One launch group: every level of every pair; returns (log QI, log QX, log Q1) a pair, scales added."""
     P = len(rbs)
     lengths = [len(rb) for rb in rbs]
@@ -113,10 +114,12 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None) ->
     Q1 = np.zeros((P, n1, n1))
     W = np.zeros((P, 3, 25))
     u1 = math.exp(-c1)
-    for p, (rb, c2) in enumerate(zip(rbs, c2s)):
+    folds = (pool.map if pool is not None else map)(
+        lambda pair: single_strand_scaled(pair[0], weights, math.exp(-pair[1])), zip(rbs, c2s))
+    for p, (rb, c2, fold) in enumerate(zip(rbs, c2s, folds)):
         n, u2 = len(rb), math.exp(-c2)
         codes[p, :n] = rb
-        Q1[p, :n + 1, :n + 1] = single_strand_scaled(rb, weights, u2)
+        Q1[p, :n + 1, :n + 1] = fold
         W[p] = (weights * (u1 * u1)).ravel(), (weights * (u2 * u2)).ravel(), (weights * (u1 * u2)).ravel()
     Np = cp.asarray(np.array(lengths, np.int32))
     rb_dev, W_dev = cp.asarray(codes), cp.asarray(W)
