@@ -3,8 +3,11 @@
 The tables and their order are those of :mod:`._partition_cpu` (docs/bppart.md, "bioaccel's form"): per
 query length l1, the terms that read other query intervals (QIa's and QIm's double sums) as tiled
 triangular matrix products of every pair's intervals in one launch, then every cell of the level in a
-second launch that sweeps the target diagonals l2 = 1 .. N with a grid barrier between them (a cell
-reads its own interval's cells of shorter target intervals only). Many pairs share a launch: each pair
+second, persistent launch that sweeps each target matrix by tiles, tile diagonal after tile diagonal with
+a grid barrier between them (a cell reads its own interval's cells of shorter target intervals only:
+those of earlier tile diagonals through staged tile products, those of its own tile in shared memory).
+The first design's sweep, a warp per cell and a barrier per target diagonal, stays as
+``BPPartSizes(sweep="diagonals")``, the benchmark's peer (docs/bppart-gpu-notes.md). Many pairs share a launch: each pair
 has its own block of matrices, sized by the launch's longest target (pairs are grouped by length so that
 little is padding); a query of M bases costs 2 M launches whatever the number of targets.
 

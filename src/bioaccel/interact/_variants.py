@@ -35,6 +35,7 @@ PARTITION_VARIANTS = VariantRegistry("BPPart", [
     Variant("diagonals", ("gpu",),
             "bioaccel's: the matrices form on the device, FP64 with the CPU's scaling: per query length one "
             "launch of tiled triangular matrix products (QIa, QIm) over every pair's intervals, then one "
-            "persistent launch that sweeps the target diagonals (a warp per cell, a grid barrier between "
-            "diagonals); many targets of one query per launch"),
+            "persistent launch that sweeps each target matrix by tiles, tile diagonal after tile diagonal "
+            "(far sums as staged tile products, near sums in shared memory); many targets of a query per "
+            "launch"),
 ], defaults={"cpu": "matrices", "gpu": "diagonals"})

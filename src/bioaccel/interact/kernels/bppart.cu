@@ -5,16 +5,21 @@
 // query interval, the query intervals numbered length by length as _partition_cpu.interval_index numbers
 // them, one block of n_int matrices per pair: T[p][interval(a0, a1)][b0][b1]. N is the launch's longest
 // target; a pair of Np < N bases uses the cells b1 <= Np of its matrices. The level-local matrices (T1,
-// AUX1T, QFT and the two cross sums ACCA, ACCM) hold one matrix per query interval of the level being
-// filled: L[p][a0][b0][b1]. Cells never written are zero, which the recurrence reads as "no structure".
+// AUX1 and the two cross sums ACCA, ACCM; the diagonal sweep: T1, AUX1T, QFT transposed) hold one matrix
+// per query interval of the level being filled: L[p][a0][b0][b1]. Cells never written are zero, which
+// the recurrence reads as "no structure".
 //
 // One level (query intervals of one length l1) is two launches:
 // - bppart_cross: QIa's and QIm's double sums over the other query intervals (the triangular matrix
 //   products of _partition_cpu._query_interval), a tiled FP64 product per (pair, interval, output tile);
 //   the matrices' zeros below the diagonal bound the reduction, so no cell needs a mask;
-// - bppart_sweep: every cell of the level, target diagonal by target diagonal (l2 = b1 - b0), a warp per
-//   cell; a cell reads its own interval's cells of shorter l2 only (rows below, the row to its left), so
-//   one diagonal is parallel; a persistent grid with a barrier between diagonals.
+// - bppart_tiles (production): every cell of the level by tiles, tile diagonal after tile diagonal (below);
+// - bppart_sweep (the first design, the benchmark's peer): every cell of the level, target diagonal by
+//   target diagonal (l2 = b1 - b0), a warp per cell; a cell reads its own interval's cells of shorter l2
+//   only (rows below, the row to its left), so one diagonal is parallel; a persistent grid with a
+//   barrier between diagonals.
+// The persistent grids are sized to be resident at once (multiprocessors x blocks_per_sm, which the
+// launch bounds allow), as their software barrier needs.
 // (no headers: NVRTC has no C++ standard library here)
 
 // The packed index of the query interval [i, e) among M + 1 ... (by length, then start).
