@@ -41,6 +41,7 @@ def _small_sizes():
     from bioaccel.fold._launch import FoldSizes
     from bioaccel.interact._gpu_launch import BPMaxSizes
     from bioaccel.interact._maxplus_gpu import KernelShape, ProductSizes
+    from bioaccel.interact._partition_launch import BPPartSizes
     from bioaccel.motif._launch import BucketSizes
     from bioaccel.scan._gpu import ScanSizes
 
@@ -59,6 +60,9 @@ def _small_sizes():
         motif=BucketSizes(threads=32, fixed_letters=3, inner_letters=2),
         # small blocks, segments and budgets: every border (segments, groups, buffers) is reached
         scan=ScanSizes(threads=32, per_thread=2, segment=64, buffer=8, fused_words=600, segment_words=200),
+        # BPPart: 16-cell product tiles of 8-index chunks split among blocks, 8-cell sweep tiles, 64-thread
+        # diagonal sweep blocks, 3 pairs a launch
+        bppart=BPPartSizes(tile=16, chunk=8, cross_blocks=10_000, sweep_tile=8, threads=64, blocks_per_sm=1, pairs=3),
     )
 
 
@@ -70,12 +74,13 @@ def small_launch_sizes(monkeypatch):
     from bioaccel.fold import _launch as fold_launch
     from bioaccel.interact import _gpu_launch as bpmax_launch
     from bioaccel.interact import _maxplus_gpu as maxplus
+    from bioaccel.interact import _partition_launch as bppart_launch
     from bioaccel.motif import _launch as motif_launch
     from bioaccel.scan import _gpu as scan_gpu
 
     sizes = _small_sizes()
     for module, value in ((fold_launch, sizes.fold), (bpmax_launch, sizes.bpmax), (maxplus, sizes.maxplus),
-                          (motif_launch, sizes.motif), (scan_gpu, sizes.scan)):
+                          (motif_launch, sizes.motif), (scan_gpu, sizes.scan), (bppart_launch, sizes.bppart)):
         monkeypatch.setattr(module, "SIZES", value)
     return sizes
 

@@ -18,6 +18,7 @@ from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
+from bioaccel.interact._partition_launch import BPPartSizes
 from bioaccel.motif._launch import BucketSizes
 from bioaccel.runtime.launch import expression
 from bioaccel.scan._gpu import ScanSizes
@@ -27,7 +28,7 @@ SHARED = PACKAGE / "runtime" / "kernels"
 CU_FILES = sorted(PACKAGE.rglob("kernels/*.cu"))
 NVCC = shutil.which("nvcc")
 PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=ProductSizes(), motif=BucketSizes(),
-                             scan=ScanSizes(), turner=TurnerSizes())
+                             scan=ScanSizes(), turner=TurnerSizes(), bppart=BPPartSizes())
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 
@@ -38,6 +39,7 @@ def host_kernels(sizes) -> dict:
     interact/_gpu.py, interact/_maxplus_gpu.py, motif/_gpu.py and scan/_gpu.py ask
     bioaccel.runtime.gpu.kernel for, and the alternatives the benchmarks compare."""
     f, b, m, s = sizes.fold, sizes.bpmax, sizes.maxplus, sizes.scan
+    bp = sizes.bppart
     t, bt = f.tile, f.batch_tile
     tiled = [("tiled_bulk", (lanes, t, 2, stage_bytes(t, 2))) for lanes in (f.int16_lanes, "Int16x2Dup", "Int16x2")]
     tiled += [("tiled_bulk", ("Int16x2", t, 2, 64)),           # bench/nussinov_gpu_profile.py: 64-byte stages
@@ -71,6 +73,8 @@ def host_kernels(sizes) -> dict:
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
         "interact/kernels/bpmax.cu": bpmax,
+        "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
+                                       ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

@@ -2,7 +2,8 @@
 and the probability that they interact, one row per pair (targets outer, queries inner).
 
 The options of BPMax's best structure that have no meaning for a sum over all structures (or that
-BPPart does not have yet: windows, the GPU, batches) are refused in one line before any input is read.
+BPPart does not have yet: windows, batches) are refused in one line before any input is read.
+``--backend gpu`` fills many targets of a query per launch (variant ``diagonals``).
 """
 
 #: Columns of a row, as :class:`bioaccel.interact.Partition` names them (natural logs).
@@ -24,7 +25,8 @@ def refused_option(args) -> "str | None":
     checks = [("--structure", args.structure), ("--sites", args.sites != 1), ("--rank", args.rank != "score"),
               ("--window-query", args.window_query is not None),
               ("--window-target", args.window_target is not None), ("--profile", args.profile is not None),
-              (f"--backend {args.backend}", args.backend != "cpu"), ("--workers", args.workers is not None),
+              (f"--backend {args.backend}", args.backend not in ("cpu", "gpu")),
+              ("--workers", args.workers is not None),
               ("--scheduler", args.scheduler is not None), ("--gpus", getattr(args, "gpus", None) is not None),
               ("--resume", args.resume)]
     return next((name for name, given in checks if given), None)
@@ -43,8 +45,8 @@ def run_partition(args, stdout, stderr) -> int:
 
     refused = refused_option(args)
     if refused is not None:
-        raise InvalidParameter(f"{refused} is not available with --partition (BPPart: whole strands on the cpu "
-                               f"backend, one row per pair)")
+        raise InvalidParameter(f"{refused} is not available with --partition (BPPart: whole strands, one row per "
+                               f"pair)")
     if args.queries == "-" and args.targets == "-":
         raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
     params = PartitionParams(au=DEFAULT_AU if args.au is None else args.au,
@@ -54,7 +56,8 @@ def run_partition(args, stdout, stderr) -> int:
     with Outputs({"-o": "-" if args.output is None else args.output}, stdout=stdout) as outputs:
         target_lengths = checked_lengths(args.targets)   # a bad target refused before the header and first row
         query_lengths = scan_lengths(args.queries)
-        if target_lengths is not None and query_lengths is not None:     # what will not fit, refused up front
+        if target_lengths is not None and query_lengths is not None and args.backend == "cpu":
+            # what will not fit, refused up front (the GPU refuses before its first launch)
             check_partition_sizes(query_lengths, target_lengths, args.threads)
         writer = TableWriter(outputs["-o"], COLUMNS, args.format)
         writer.header()

@@ -2,9 +2,11 @@
 
 Every target meets every query (targets outer, queries inner, as BPMax's rows). The keywords are
 checked once, before any input is read, by the shared contract; each pair is filled on the CPU
-(:mod:`._partition_cpu`) with the scale of :func:`choose_scales`.
+(:mod:`._partition_cpu`) with the scale of :func:`choose_scales`; on the GPU, each query against
+a round of targets at once (:mod:`._partition_gpu`), with the same scales.
 """
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
 import numpy as np
@@ -27,7 +29,7 @@ def bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams |
     ``queries`` / ``targets``: as :func:`~bioaccel.interact.bpmax` takes them (strings, Records,
     ``(id, sequence)`` pairs, or iterables of them); an empty strand is valid (Z is the other strand's
     alone, the probability 0). ``params``: :class:`PartitionParams` (the original's scores AU 0.5,
-    GU 1.0 by default). ``backend``: "cpu" only. ``variant``: None or a name of
+    GU 1.0 by default). ``backend``: "cpu" or "gpu" (many targets a launch). ``variant``: None or a name of
     ``bioaccel.interact.PARTITION_VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
 
     >>> [(r.target, round(r.log_z, 4), round(r.probability, 4)) for r in bppart("GGG", ["CCC", "AAA"])]
@@ -47,6 +49,11 @@ def iter_bppart(queries: Sequences, targets: Sequences, *, params: "PartitionPar
     call = check_call(PARTITION_VARIANTS, params, PartitionParams, backend=backend, variant=variant,
                       threads=threads)
     query_list = [(q, encode(q.sequence)) for q in records(queries)]
+    if call.backend == "gpu":
+        from ..runtime.gpu import require_gpu
+
+        require_gpu()      # GPUUnavailable now, before any target is read
+        return _gpu_stream(query_list, records(targets), call)
     return _stream(query_list, records(targets), call)
 
 
@@ -59,10 +66,10 @@ def _stream(query_list, targets, call) -> Iterator[Partition]:
             yield _result(query.id, target.id, logs, len(a), len(rb), call.variant)
 
 
-def _result(query, target, logs, M, N, variant) -> Partition:
+def _result(query, target, logs, M, N, variant, backend="cpu") -> Partition:
     log_z, log_x, log_q, log_t = logs
     probability = math.exp(log_x - log_z) if log_x != -math.inf else 0.0
-    return Partition(query, target, log_z, log_q, log_t, log_x, probability, M, N, variant)
+    return Partition(query, target, log_z, log_q, log_t, log_x, probability, M, N, variant, backend)
 
 
 def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tuple[float, float]":
@@ -86,8 +93,12 @@ def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tu
         if n == 0:
             scales.append(0.0)
             continue
-        q = single_strand_scaled(codes, weights, math.exp(-first))[0, n]
-        scales.append(max(0.0, first + math.log(q) / n))
+        scale = first
+        q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
+        while q == 0.0 and scale > 0.0:   # grows slower than the first guess (a long random strand): e^700 less
+            scale = max(0.0, scale - 700.0 / n)
+            q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
+        scales.append(max(0.0, scale + math.log(q) / n))
     return scales[0], scales[1]
 
 
@@ -136,4 +147,55 @@ def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tu
             raise InvalidParameter(f"scale {params.scale} lets the tables of {len(a)} x {len(rb)} nt over- or "
                                    f"underflow; leave it out to have it chosen")
         raise InternalError(f"the partition function of {len(a)} x {len(rb)} nt overflowed at scales {c1}, {c2}")
+    return logs
+
+
+#: Target bases read per round on the GPU (a query meets a round's targets in as few launches as fit).
+GPU_ROUND_BASES = 1_000_000
+
+
+def _gpu_stream(query_list, targets, call) -> Iterator[Partition]:
+    """The rows of the GPU backend: targets in rounds, each query against a round's targets together
+    (:func:`._partition_gpu.gpu_logs`), rows in the usual order (targets outer, queries inner)."""
+    round_, total = [], 0
+    for target in targets:
+        round_.append(target)
+        total += len(target.sequence)
+        if total >= GPU_ROUND_BASES:
+            yield from _gpu_round(query_list, round_, call)
+            round_, total = [], 0
+    if round_:
+        yield from _gpu_round(query_list, round_, call)
+
+
+def _gpu_round(query_list, round_, call) -> "list[Partition]":
+    from ._partition_gpu import gpu_logs
+
+    params = call.params
+    rbs = [np.ascontiguousarray(encode(t.sequence)[::-1]) for t in round_]
+    with using_threads(call.threads) as threads, ThreadPoolExecutor(threads) as pool:
+        # the strands' folds release the GIL (nogil): every core folds targets at once
+        c2s = list(pool.map(lambda rb: choose_scales(rb[:0], rb, params)[1], rbs))
+        found = {}
+        for q, (query, a) in enumerate(query_list):
+            both = [t for t, rb in enumerate(rbs) if len(rb) and len(a)]   # an empty strand: nothing to fill
+            c1 = choose_scales(a, a[:0], params)[0]
+            logs = gpu_logs(a, [rbs[t] for t in both], params.weights(), c1, [c2s[t] for t in both],
+                            pool=pool) if both else []
+            for t, got in zip(both, logs):
+                found[t, q] = _checked(got, len(a), len(rbs[t]), params, c1, c2s[t])
+            for t in set(range(len(rbs))) - set(both):
+                found[t, q] = partition_logs(a, rbs[t], params)
+    return [_result(query.id, target.id, found[t, q], len(a), len(rbs[t]), call.variant, "gpu")
+            for t, target in enumerate(round_) for q, (query, a) in enumerate(query_list)]
+
+
+def _checked(logs, M, N, params, c1, c2) -> tuple:
+    """``logs`` unless the scaled tables over- or underflowed (partition_logs' check and messages)."""
+    if not all(math.isfinite(x) for x in (logs[0], logs[2], logs[3])) or math.isnan(logs[1]) \
+            or logs[1] == math.inf:
+        if params.scale is not None:
+            raise InvalidParameter(f"scale {params.scale} lets the tables of {M} x {N} nt over- or "
+                                   f"underflow; leave it out to have it chosen")
+        raise InternalError(f"the partition function of {M} x {N} nt overflowed at scales {c1}, {c2}")
     return logs

@@ -37,19 +37,21 @@ def single_strand_scaled(codes, weights, unpaired):
     for i in range(n + 1):
         for e in range(i, n + 1):
             Q[i, e] = powers[e - i]
-    Z = np.zeros((n + 1, n + 1))
+    QT = np.ascontiguousarray(Q.T)   # QT[e, i] = Q[i, e], ZT[e, d] = Z[d, e]: the sums' columns as rows
+    ZT = np.zeros((n + 1, n + 1))
     pair_factor = unpaired * unpaired
     for length in range(5, n + 1):
         for i in range(n - length + 1):
             e = i + length
             z = 0.0
             for p in range(i + 4, e):   # i pairs p
-                z += weights[codes[i], codes[p]] * pair_factor * Q[i + 1, p] * Q[p + 1, e]
-            Z[i, e] = z
+                z += weights[codes[i], codes[p]] * pair_factor * Q[i + 1, p] * QT[e, p + 1]
+            ZT[e, i] = z
             total = powers[length]
             for d in range(i, e - 4):   # d is the first paired base
-                total += powers[d - i] * Z[d, e]
+                total += powers[d - i] * ZT[e, d]
             Q[i, e] = total
+            QT[e, i] = total
     return Q
 
 

@@ -4,8 +4,8 @@ beside this module. Pure data: the command line reads it without importing NumPy
 
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
->>> PARTITION_VARIANTS.resolve(None, "cpu")
-'matrices'
+>>> PARTITION_VARIANTS.resolve(None, "cpu"), PARTITION_VARIANTS.resolve(None, "gpu")
+('matrices', 'diagonals')
 """
 from ..runtime.registry import declared_in
 

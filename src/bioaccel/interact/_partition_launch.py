@@ -1,0 +1,28 @@
+"""GPU launch sizes of the BPPart kernels (kernels/bppart.cu), in one place.
+
+Runs use :data:`SIZES`, read at call time; the GPU tests patch small sizes over it (tests/conftest.py:
+16-cell product tiles, 8-index chunks, 8-cell sweep tiles, 64-thread diagonal sweep blocks and at most 3 pairs a launch, so that pairs of a
+few dozen bases cross many tiles and chunks and a batch of targets takes several launches). Pure Python.
+
+>>> SIZES.tile, SIZES.replace(tile=16).tile
+(64, 16)
+"""
+from dataclasses import dataclass
+
+from ..runtime.launch import LaunchSizes
+
+
+@dataclass(frozen=True)
+class BPPartSizes(LaunchSizes):
+    tile: int = 64            # cross products: side of an output tile (4 x 4 cells a thread)
+    chunk: int = 16           # cross products: reduction indices staged in shared memory at a time
+    cross_blocks: int = 0     # cross products: blocks a level should have at least, its products split among
+    #                           blocks until it does (0: 4 per multiprocessor); 1 never splits
+    sweep: str = "tiles"      # the sweep of a level's cells: "tiles" (bppart_tiles) or "diagonals" (bppart_sweep)
+    sweep_tile: int = 16      # tiles sweep: side of a tile (a thread per cell)
+    threads: int = 256        # diagonals sweep: threads of a block (a warp per cell)
+    blocks_per_sm: int = 2    # sweeps: blocks per multiprocessor (the grid barrier needs them all resident)
+    pairs: int = 0            # pairs per launch at most (0: as many as the device memory holds)
+
+
+SIZES = BPPartSizes()
