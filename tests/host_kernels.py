@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import bioaccel
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
+from bioaccel.fold._turner_tiled_gpu import TiledSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
 from bioaccel.motif._launch import BucketSizes
@@ -30,6 +31,8 @@ PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=Produ
                              scan=ScanSizes(), turner=TurnerSizes())
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
+#: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
+TEST_TURNER_TILED = TiledSizes(tile=16, stage=8, exterior=64, blocks_per_sm=3, min_chunk=16)
 
 
 def host_kernels(sizes) -> dict:
@@ -70,6 +73,9 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
+        "fold/kernels/turner_tiled.cu": [kernel for tiled in (TiledSizes(), TEST_TURNER_TILED) for kernel in
+                                         (("turner_bulk", (tiled.tile, tiled.stage)), ("turner_finish", (tiled.tile,)))]
+        + [("turner_exterior_bulk", ()), ("turner_exterior_chunk", ()), ("turner_tiled_trace", ())],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),

@@ -29,12 +29,14 @@ VARIANTS = VariantRegistry("Nussinov", [
 ], defaults={"cpu": "tiled", "gpu": "tiled"})
 
 TURNER_VARIANTS = VariantRegistry("Turner 2004 MFE", [
-    Variant("tiled", ("cpu",),
+    Variant("tiled", ("cpu", "gpu"),
             "bioaccel's: Zuker's recurrences over tiles of the table, the multiloop's O(n^3) part a min-plus "
-            "product of finished tiles, the tiles of a tile-diagonal spread over the cores; short sequences "
-            "one per core"),
+            "product of finished tiles, the tiles of a tile-diagonal spread over the cores (CPU; short "
+            "sequences one per core) or over the GPU (DPX add-then-min products, a block per tile finishing "
+            "it, one sequence at a time, the traceback on the device)"),
     Variant("batch", ("gpu",),
             "bioaccel's: one thread block per sequence, many sequences per launch (longest first, launches "
             "cut to fit device memory), the block's threads taking each anti-diagonal's cells, then the "
-            "exterior loop on one warp and the CPU's traceback in the block; up to 4,000 nt"),
+            "exterior loop on one warp and the CPU's traceback in the block; up to 4,000 nt, longer ones "
+            "by tiled"),
 ], defaults={"cpu": "tiled", "gpu": "batch"})
