@@ -95,13 +95,14 @@ def product_plan(n, diagonal, sizes, blocks_wanted):
 
 
 def _kernels(sizes):
+    """The five kernels of turner_tiled.cu for these sizes, from one NVRTC compile (each costs seconds)."""
     from ..runtime import gpu as _gpu
+    from ..runtime.launch import expression
 
-    def get(name, arguments=()):
-        return _gpu.kernel("bioaccel.fold.kernels", "turner_tiled.cu", name, arguments)
-
-    return (get("turner_bulk", (sizes.tile, sizes.stage)), get("turner_finish", (sizes.tile,)),
-            get("turner_exterior_bulk"), get("turner_exterior_chunk"), get("turner_tiled_trace"))
+    names = (expression("turner_bulk", (sizes.tile, sizes.stage)), expression("turner_finish", (sizes.tile,)),
+             "turner_exterior_bulk", "turner_exterior_chunk", "turner_tiled_trace")
+    module = _gpu.load_module("bioaccel.fold.kernels", "turner_tiled.cu", names)
+    return tuple(module.get_function(name) for name in names)
 
 
 def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None):
