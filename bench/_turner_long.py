@@ -9,6 +9,7 @@ the minimum. Beside it, where --cpu-length is not 0: a random RNA of that length
 CPU (bioaccel's mfe, every core), energies and structures compared.
 
     PYTHONPATH=src python3 bench/turner.py --gpu-long [--genome F.fasta] [--cpu-length 5000] [--repeats 2]
+        [--alternatives "tile=64;product_min_blocks=2"]   (the fill alone with other TiledSizes too)
 """
 import os
 import time
@@ -53,7 +54,9 @@ def gpu_long_main(args, save_json):
 
     codes_dev = _device_codes(cp, codes)
     E_dev, hp_dev = cp.asarray(E), cp.asarray(hairpin_sizes(E, lxc, n))
-    fills = []
+    fills, phases = [], {}
+    tables = tiled.fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, phases=phases)
+    del tables
     for _ in range(args.repeats):
         begin, end = cp.cuda.Event(), cp.cuda.Event()
         begin.record()
@@ -62,11 +65,25 @@ def gpu_long_main(args, save_json):
         end.synchronize()
         fills.append(cp.cuda.get_elapsed_time(begin, end) / 1e3)
         del tables
+    alternatives = {}
+    for spec in filter(None, args.alternatives.split(";")):
+        alt = tiled.SIZES.replace(**{k: int(v) for k, v in (kv.split("=") for kv in spec.split(","))})
+        tiled.fill_tables(cp, codes_dev, 700, E_dev, hp_dev, no_lp, alt)  # compile
+        times = []
+        for _ in range(args.repeats):
+            begin, end = cp.cuda.Event(), cp.cuda.Event()
+            begin.record()
+            tables = tiled.fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, alt)
+            end.record()
+            end.synchronize()
+            times.append(cp.cuda.get_elapsed_time(begin, end) / 1e3)
+            del tables
+        alternatives[spec] = min(times)
     evaluated = eval_structure(codes, pair_to, model)
     updates = n ** 3 / 6
     fill = min(fills)
     rows.append({"what": os.path.basename(genome), "n": n, "energy_dcal": energy, "pairs": int((pair_to >= 0).sum() // 2),
-                 "end_to_end_s": min(ends), "end_to_end_all_s": ends, "fill_s": fill, "fill_all_s": fills,
+                 "end_to_end_s": min(ends), "end_to_end_all_s": ends, "fill_s": fill, "fill_all_s": fills, "phases_s": phases, "alternative_sizes_fill_s": alternatives,
                  "multiloop_updates": updates, "fraction_of_ceiling": updates / fill / INT32_CEILING,
                  "eval_structure_equal": evaluated == energy})
     cpu_row = None
@@ -89,6 +106,9 @@ def gpu_long_main(args, save_json):
     for r in rows:
         print(f"{r['what']:<20} {r['n']:>7,}  {r['energy_dcal'] / 100:>9.2f}  {r['end_to_end_s']:>12.3f}  "
               f"{r['fill_s']:>7.3f}  {r['fraction_of_ceiling']:>10.2%}  {r['eval_structure_equal']}")
+    print("the fill's launches, timed one by one: " + ", ".join(f"{k} {v:.3f}" for k, v in phases.items()))
+    for spec, seconds in alternatives.items():
+        print(f"  fill with sizes {spec}: {seconds:.3f} s ({updates / seconds / INT32_CEILING:.2%} of the ceiling)")
     if cpu_row:
         print(f"random RNA {cpu_row['n']:,} nt: GPU tiled {cpu_row['gpu_s']:.3f} s, CPU mfe ({cpu_row['cpu_threads']} "
               f"threads) {cpu_row['cpu_s']:.2f} s, equal energy and structure: {cpu_row['equal']}")

@@ -97,6 +97,7 @@ def main(argv=None):
                         help="time one long RNA on the GPU (variant tiled) instead: bench/_turner_long.py")
     parser.add_argument("--genome", default="", help="--gpu-long: FASTA of the long RNA (the SARS-CoV-2 genome)")
     parser.add_argument("--cpu-length", type=int, default=5000, help="--gpu-long: a random RNA on GPU and CPU (0: none)")
+    parser.add_argument("--alternatives", default="", help="--gpu-long: other tiled sizes, 'tile=64;stage=8,tile=64'")
     args = parser.parse_args(argv)
     if args.gpu_long:
         from _turner_long import gpu_long_main

@@ -42,6 +42,7 @@ class TiledSizes(LaunchSizes):
     exterior: int = 1024       # positions of an exterior-loop chunk (one block: at most 1024)
     blocks_per_sm: int = 3     # product blocks a launch aims at per multiprocessor
     min_chunk: int = 256       # fewest splits k a product block takes when the k range is split
+    product_min_blocks: int = 1  # product blocks an SM must hold (caps their registers)
 
 
 SIZES = TiledSizes()
@@ -99,15 +100,16 @@ def _kernels(sizes):
     from ..runtime import gpu as _gpu
     from ..runtime.launch import expression
 
-    names = (expression("turner_bulk", (sizes.tile, sizes.stage)), expression("turner_finish", (sizes.tile,)),
+    names = (expression("turner_bulk", (sizes.tile, sizes.stage, sizes.product_min_blocks)), expression("turner_finish", (sizes.tile,)),
              "turner_exterior_bulk", "turner_exterior_chunk", "turner_tiled_trace")
     module = _gpu.load_module("bioaccel.fold.kernels", "turner_tiled.cu", names)
     return tuple(module.get_function(name) for name in names)
 
 
-def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None):
+def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None):
     """The three tables ``(c, fm, m2)`` of the n-long sequence ``codes_dev`` (table codes, uint8 on the
-    device), filled as the CPU fills them (cupy arrays, n x n int32)."""
+    device), filled as the CPU fills them (cupy arrays, n x n int32). ``phases`` (benchmarks): a dict
+    that gets the seconds of the products and of the finishes, from device events around each launch."""
     sizes = sizes or SIZES
     T = sizes.tile
     bulk, finish, _, _, _ = _kernels(sizes)
@@ -117,12 +119,26 @@ def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None):
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     shared = 4 * SHARED_TABLE_INTS
     n_, lp = np.int32(n), np.int32(no_lp)
+    events = []
     for d in range(tiles):
+        if phases is not None:
+            events.append(cp.cuda.Event())
+            events[-1].record()
         if d:
             count, splits, chunk = product_plan(n, d, sizes, sizes.blocks_per_sm * sms)
             bulk((count, splits), ((T // 8) ** 2,), (fm, scratch, n_, np.int32(d), np.int32(chunk)))
+        if phases is not None:
+            events.append(cp.cuda.Event())
+            events[-1].record()
         finish((tiles - d,), (T,), (E_dev, hp_dev, codes_dev, n_, np.int32(d), lp, c, fm, m2, scratch),
                shared_mem=shared)
+    if phases is not None:
+        events.append(cp.cuda.Event())
+        events[-1].record()
+        events[-1].synchronize()
+        times = [cp.cuda.get_elapsed_time(a, b) / 1e3 for a, b in zip(events, events[1:])]
+        phases["products_s"] = sum(times[0::2])
+        phases["finishes_s"] = sum(times[1::2])
     return c, fm, m2
 
 

@@ -23,8 +23,9 @@
 // {0..3}, the same for columns (16-byte shared loads, 8 threads of a quarter-warp on 128 consecutive
 // bytes). KS splits k a stage; the next stage's operands are loaded into registers while this one is
 // computed.
-template <int TILE, int KS>
-__global__ void __launch_bounds__((TILE / 8) * (TILE / 8))
+// MIN_BLOCKS: blocks an SM must hold (caps the registers; 1: the compiler's choice).
+template <int TILE, int KS, int MIN_BLOCKS>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D, int chunk) {
     typedef DpxMinS32 P;
     constexpr int SIDE = TILE / 8, THREADS = SIDE * SIDE, PER = KS * TILE / THREADS, HALF_TILE = TILE / 2;
