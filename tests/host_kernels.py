@@ -32,7 +32,8 @@ PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=Produ
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
-TEST_TURNER_TILED = TiledSizes(tile=16, stage=8, exterior=64, blocks_per_sm=3, min_chunk=16, product_min_blocks=1)
+TEST_TURNER_TILED = TiledSizes(tile=16, stage=8, exterior=64, blocks_per_sm=3, min_chunk=16, product_min_blocks=1,
+                               finish_lanes=4)
 
 
 def host_kernels(sizes) -> dict:
@@ -74,7 +75,7 @@ def host_kernels(sizes) -> dict:
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
         "fold/kernels/turner_tiled.cu": [kernel for tiled in (TiledSizes(), TEST_TURNER_TILED) for kernel in
-                                         (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)), ("turner_finish", (tiled.tile,)))]
+                                         (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)), ("turner_finish", (tiled.tile, tiled.finish_lanes)))]
         + [("turner_exterior_bulk", ()), ("turner_exterior_chunk", ()), ("turner_tiled_trace", ())],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],

@@ -1,7 +1,7 @@
 // Host build of the tiled Turner fill's device code (fold/kernels/turner_tiled.cuh, turner_fold.cuh,
 // turner_energy.cuh with TURNER_HOST), driven as turner_tiled.cu drives it on the GPU: per tile-diagonal
 // the bulk product into scratch tiles (here a plain triple loop over the same k range), then each tile's
-// anti-diagonals with its "threads" in reverse order; the exterior loop by chunks (the bulk's stems,
+// anti-diagonals with its "threads" in reverse order (a cell's LANES lanes, 1 or 4, one after another); the exterior loop by chunks (the bulk's stems,
 // then the chunk's own in groups of 4); the traceback. tests/test_turner_tiled_host.py builds it with
 // g++ and compares every table, the energy and the structure with the CPU's.
 #include <algorithm>
@@ -12,7 +12,7 @@
 using namespace turner;
 
 extern "C" int tiled_fold(const int* E, const int* hp_size, const unsigned char* S, int n, int no_lp, int tile,
-                          int ext_chunk, int* c, int* fm, int* m2, int* f, int* pair_to) {
+                          int ext_chunk, int lanes, int* c, int* fm, int* m2, int* f, int* pair_to) {
     std::vector<int> Es(SHARED_INTS);
     stage_tables(E, Es.data(), 0, 1);
     const Ctx x{E, Es.data(), hp_size, S, n};
@@ -48,7 +48,10 @@ extern "C" int tiled_fold(const int* E, const int* hp_size, const unsigned char*
                             bulk = slot;
                             slot = INF;
                         }
-                        tiled_cell(x, L, no_lp != 0, c, fm, m2, i, j, r1, c0, D == 0, bulk);
+                        if (lanes == 4)
+                            tiled_cell<4>(x, L, no_lp != 0, c, fm, m2, i, j, r1, c0, D == 0, bulk, 0);
+                        else
+                            tiled_cell<1>(x, L, no_lp != 0, c, fm, m2, i, j, r1, c0, D == 0, bulk, 0);
                     }
                 }
         }

@@ -43,6 +43,7 @@ class TiledSizes(LaunchSizes):
     blocks_per_sm: int = 3     # product blocks a launch aims at per multiprocessor
     min_chunk: int = 256       # fewest splits k a product block takes when the k range is split
     product_min_blocks: int = 1  # product blocks an SM must hold (caps their registers)
+    finish_lanes: int = 4      # threads of the finish sharing a cell (a power of two, tile x lanes <= 1024)
 
 
 SIZES = TiledSizes()
@@ -100,7 +101,7 @@ def _kernels(sizes):
     from ..runtime import gpu as _gpu
     from ..runtime.launch import expression
 
-    names = (expression("turner_bulk", (sizes.tile, sizes.stage, sizes.product_min_blocks)), expression("turner_finish", (sizes.tile,)),
+    names = (expression("turner_bulk", (sizes.tile, sizes.stage, sizes.product_min_blocks)), expression("turner_finish", (sizes.tile, sizes.finish_lanes)),
              "turner_exterior_bulk", "turner_exterior_chunk", "turner_tiled_trace")
     module = _gpu.load_module("bioaccel.fold.kernels", "turner_tiled.cu", names)
     return tuple(module.get_function(name) for name in names)
@@ -130,8 +131,8 @@ def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None)
         if phases is not None:
             events.append(cp.cuda.Event())
             events[-1].record()
-        finish((tiles - d,), (T,), (E_dev, hp_dev, codes_dev, n_, np.int32(d), lp, c, fm, m2, scratch),
-               shared_mem=shared)
+        finish((tiles - d,), (T * sizes.finish_lanes,),
+               (E_dev, hp_dev, codes_dev, n_, np.int32(d), lp, c, fm, m2, scratch), shared_mem=shared)
     if phases is not None:
         events.append(cp.cuda.Event())
         events[-1].record()

@@ -172,8 +172,10 @@ TDEV int small_u2(int k) { return (int)((0x232121010ULL >> (4 * k)) & 0xf); }  /
 // c holds C(p, q) at L.up(p, q), cm C(p, q) + its inner mismatch at L.low(p, q). Diagonal-major, the
 // candidate (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads
 // coalesce; row-major (the tiled fill), a thread's generic candidates run along a row of cm.
-template <class L>
-TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, int i, int j, int tp) {
+// LANES > 1 (the tiled fill): LANES threads share the cell, `lane` taking every LANES-th candidate of
+// each loop (neighbouring lanes on neighbouring words); the caller takes the minimum over the lanes.
+template <int LANES, class L>
+TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, int i, int j, int tp, int lane) {
     const unsigned char* S = x.S;
     const int umax = imin(MAX_LOOP, j - i - 6);  // the inner pair needs q - p >= 4
     int best = INF;
@@ -183,7 +185,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
     const int si = S[i + 1], sj = S[j - 1];
     const int mm1n_out = ld(x, MM_1N + (tp * 5 + si) * 5 + sj);
     // bulges of 2.. on the 3' side (p = i + 1), 1xn loops with the 1 on the 5' side (p = i + 2)
-    for (int u2 = 2; u2 <= umax; ++u2) {
+    for (int u2 = 2 + lane; u2 <= umax; u2 += LANES) {
         const int p = i + 1, q = j - 1 - u2;
         const int v = c[lay.up(p, q)];
         if (v < INF) {
@@ -191,7 +193,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
             best = imin(best, v + ld(x, BULGE + u2) + au_out + (t_in > 2 ? au : 0));
         }
     }
-    for (int u2 = 3; u2 < umax; ++u2) {
+    for (int u2 = 3 + lane; u2 < umax; u2 += LANES) {
         const int p = i + 2, q = j - 1 - u2;
         const int v = c[lay.up(p, q)];
         if (v < INF) {
@@ -200,7 +202,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
         }
     }
     // bulges of 2.. on the 5' side (q = j - 1), 1xn loops with the 1 on the 3' side (q = j - 2)
-    for (int u1 = 2; u1 <= umax; ++u1) {
+    for (int u1 = 2 + lane; u1 <= umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 1;
         const int v = c[lay.up(p, q)];
         if (v < INF) {
@@ -208,7 +210,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
             best = imin(best, v + ld(x, BULGE + u1) + au_out + (t_in > 2 ? au : 0));
         }
     }
-    for (int u1 = 3; u1 < umax; ++u1) {
+    for (int u1 = 3 + lane; u1 < umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 2;
         const int v = c[lay.up(p, q)];
         if (v < INF) {
@@ -217,7 +219,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
         }
     }
     // the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
-    for (int k = 0; k < 9 && small_u1(k) + small_u2(k) <= umax; ++k) {
+    for (int k = lane; k < 9 && small_u1(k) + small_u2(k) <= umax; k += LANES) {
         const int p = i + 1 + small_u1(k), q = j - 1 - small_u2(k);
         const int v = c[lay.up(p, q)];
         if (v < INF) best = imin(best, v + interior_energy(x, i, j, p, q, tp, rtype(ptype(x, S[p], S[q]))));
@@ -233,6 +235,10 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
         const int count = umax - u2 - 1;
         const int* col = cm + lay.low(i + 3, j - 1 - u2);
         const int* pen = x.Es + (GENERIC - TAIL_SHIFT) + u2 * (MAX_LOOP + 1) + 2;
+        if (LANES > 1) {
+            for (int t = lane; t < count; t += LANES) g0 = __viaddmin_s32(col[t * step], pen[t], g0);
+            continue;
+        }
         int t = 0;
 #pragma unroll 2
         for (; t + 2 <= count; t += 2) {

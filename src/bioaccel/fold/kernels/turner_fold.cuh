@@ -55,7 +55,7 @@ TDEV void fill_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
     const int tp = ptype(x, S[i], S[j]);
     int C = INF, cc = INF;
     if (tp) {
-        int e = imin(hairpin_energy(x, i, j, tp), interior_min(x, DiagLayout{n}, t.c, t.cm, i, j, tp));
+        int e = imin(hairpin_energy(x, i, j, tp), interior_min<1>(x, DiagLayout{n}, t.c, t.cm, i, j, tp, 0));
         const int ml = t.m2[((d - 2) % 3) * n + i + 1];  // M2(i + 1, j - 1), the multiloop's inside
         if (ml < INF) e = imin(e, ml + ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING));
         if (no_lp) {

@@ -10,8 +10,8 @@
 //                  (__viaddmin_s32, runtime/kernels/dpx.cuh's DpxMinS32) per update. The k range is split
 //                  over blocks where the diagonal has few tiles; partial minima meet in an int32 scratch tile
 //                  by atomicMin (the scratch starts INF; the finish reads each cell and puts INF back).
-//   turner_finish: one block per tile, a thread per row, the tile's anti-diagonals in turn (a barrier
-//                  each): the splits inside the tile's rows and columns, hairpin, interior loops, multiloop
+//   turner_finish: one block per tile, LANES threads per row, the tile's anti-diagonals in turn (a
+//                  barrier each): the splits inside the tile's rows and columns, hairpin, interior loops, multiloop
 //                  closing, noLP's CC, FML (turner_tiled.cuh's tiled_cell).
 // Then the exterior loop f by chunks of positions (turner_exterior_bulk: the stems from positions before
 // the chunk, a coalesced column sweep over many blocks; turner_exterior_chunk: one block, the chunk's own
@@ -90,34 +90,36 @@ turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D,
     }
 }
 
-// One block per tile (I, I + D), TILE threads: thread a takes row i = r1 - 1 - a, anti-diagonal after
-// anti-diagonal of the tile (cells of one are independent; every cell a cell reads lies on an earlier
-// one or in a finished tile). Dynamic shared memory: the small energy tables (SHARED_INTS ints).
-template <int TILE>
-__global__ void __launch_bounds__(TILE)
+// One block per tile (I, I + D), TILE x LANES threads: LANES consecutive threads share row i = r1 - 1 -
+// a (a = thread / LANES), anti-diagonal after anti-diagonal of the tile (cells of one are independent;
+// every cell a cell reads lies on an earlier one or in a finished tile); neighbouring lanes read
+// neighbouring words, so a warp's loads touch LANES times fewer cache lines than a thread per cell.
+// Dynamic shared memory: the small energy tables (SHARED_INTS ints).
+template <int TILE, int LANES>
+__global__ void __launch_bounds__(TILE * LANES)
 turner_finish(const int* __restrict__ E, const int* __restrict__ hp_size, const unsigned char* __restrict__ S,
               int n, int D, int no_lp, int* c, int* fm, int* m2, int* __restrict__ scratch) {
     using namespace turner;
     extern __shared__ int Es[];
-    stage_tables(E, Es, threadIdx.x, TILE);
+    stage_tables(E, Es, threadIdx.x, TILE * LANES);
     __syncthreads();
     const int I = blockIdx.x, r0 = I * TILE, c0 = (I + D) * TILE;
     const int r1 = min(r0 + TILE, n), c1 = min(c0 + TILE, n);
     const Ctx x{E, Es, hp_size, S, n};
     const RowLayout L{n};
-    const int a = threadIdx.x, i = r1 - 1 - a;
+    const int a = threadIdx.x / LANES, lane = threadIdx.x % LANES, i = r1 - 1 - a;
     int* acc = scratch + (long long)I * TILE * TILE;
     const int steps = (r1 - r0) + (c1 - c0) - 1;
     for (int s = 0; s < steps; ++s) {
         const int b = s - a, j = c0 + b;
         if (i >= r0 && b >= 0 && j < c1 && j >= i + 4) {
             int bulk = INF;
-            if (D) {
+            if (D && lane == 0) {  // the products' part of M2, in lane 0's share of the minimum
                 int* slot = acc + (i - r0) * TILE + b;
                 bulk = *slot;
                 *slot = INF;  // ready for the next tile-diagonal's products
             }
-            tiled_cell(x, L, no_lp != 0, c, fm, m2, i, j, r1, c0, D == 0, bulk);
+            tiled_cell<LANES>(x, L, no_lp != 0, c, fm, m2, i, j, r1, c0, D == 0, bulk, lane);
         }
         __syncthreads();
     }

@@ -12,46 +12,76 @@
 
 namespace turner {
 
+// The minimum of part(l) over the LANES lanes l that share a cell (consecutive threads of a warp, lane
+// this thread's): on the device each lane computes its own part and a butterfly of shuffles meets them;
+// the host build (one "thread" a cell) computes every lane's part in turn.
+#ifdef TURNER_HOST
+template <int LANES, class F>
+inline int lanes_min(F part, int) {
+    int v = part(0);
+    for (int l = 1; l < LANES; ++l) v = imin(v, part(l));
+    return v;
+}
+#else
+template <int LANES, class F>
+__device__ __forceinline__ int lanes_min(F part, int lane) {
+    static_assert(LANES >= 1 && LANES <= 16 && (LANES & (LANES - 1)) == 0, "LANES: a power of two up to 16");
+    int v = part(lane);
+    if (LANES > 1) {
+        const unsigned mask = ((1u << LANES) - 1) << ((threadIdx.x & 31) & ~(LANES - 1));
+#pragma unroll
+        for (int o = LANES / 2; o; o >>= 1) v = imin(v, __shfl_xor_sync(mask, v, o));
+    }
+    return v;
+}
+#endif
+
 // Cell (i, j) of tile (I, J), rows [r0, r1), columns [c0, c1); `bulk` is the part of M2(i, j) over the
 // splits k in [r1 - 1, c0 - 1] (the min-plus product of finished tiles; INF on the diagonal tiles). The
 // cells of the tile this one reads are final: (i + 1, j), (i, j - 1) and every inner pair (the
-// wavefront's order, as the CPU's bottom-up, left-to-right one).
+// wavefront's order, as the CPU's bottom-up, left-to-right one). LANES threads share the cell (`lane`
+// is this one's): each takes every LANES-th split and interior candidate, and lane 0 writes.
+template <int LANES>
 TDEV void tiled_cell(const Ctx& x, const RowLayout& L, bool no_lp, int* c, int* fm, int* m2, int i, int j,
-                     int r1, int c0, bool diagonal, int bulk) {
+                     int r1, int c0, bool diagonal, int bulk, int lane) {
     const int n = x.n;
     const unsigned char* S = x.S;
+    const bool writer = lane == 0;
     // M2(i, j): the splits this tile holds, k in [i + 4, j - 5] minus the bulk's, along row i of FML and
     // row j of its transposed copy
-    int s0 = bulk, s1 = INF;
-    for (int part = 0; part < 2; ++part) {
-        int k_lo, k_hi;
-        if (diagonal) {
-            k_lo = part == 0 ? i + 4 : j;
-            k_hi = j - 5;
-        } else if (part == 0) {
-            k_lo = i + 4;
-            k_hi = imin(r1 - 2, j - 5);
-        } else {
-            k_lo = imax(c0, i + 4);
-            k_hi = j - 5;
+    const int split = lanes_min<LANES>([&](int l) {
+        int s0 = bulk, s1 = INF;
+        for (int part = 0; part < 2; ++part) {
+            int k_lo, k_hi;
+            if (diagonal) {
+                k_lo = part == 0 ? i + 4 : j;
+                k_hi = j - 5;
+            } else if (part == 0) {
+                k_lo = i + 4;
+                k_hi = imin(r1 - 2, j - 5);
+            } else {
+                k_lo = imax(c0, i + 4);
+                k_hi = j - 5;
+            }
+            const int* a = fm + L.up(i, k_lo);       // FML(i, k)
+            const int* b = fm + L.low(k_lo + 1, j);  // FML(k + 1, j)
+            const int count = k_hi - k_lo + 1;
+            int t = l;
+            for (; t + LANES < count; t += 2 * LANES) {
+                s0 = __viaddmin_s32(a[t], b[t], s0);
+                s1 = __viaddmin_s32(a[t + LANES], b[t + LANES], s1);
+            }
+            if (t < count) s0 = __viaddmin_s32(a[t], b[t], s0);
         }
-        const int* a = fm + L.up(i, k_lo);       // FML(i, k)
-        const int* b = fm + L.low(k_lo + 1, j);  // FML(k + 1, j)
-        const int count = k_hi - k_lo + 1;
-        int t = 0;
-        for (; t + 2 <= count; t += 2) {
-            s0 = __viaddmin_s32(a[t], b[t], s0);
-            s1 = __viaddmin_s32(a[t + 1], b[t + 1], s1);
-        }
-        if (t < count) s0 = __viaddmin_s32(a[t], b[t], s0);
-    }
-    const int split = imin(s0, s1);
-    m2[L.up(i, j)] = split < HALF ? split : INF;
+        return imin(s0, s1);
+    }, lane);
+    if (writer) m2[L.up(i, j)] = split < HALF ? split : INF;
     // C(i, j), and CC(i, j) with no_lp
     const int tp = ptype(x, S[i], S[j]);
     int C = INF;
     if (tp) {
-        int e = imin(hairpin_energy(x, i, j, tp), interior_min(x, L, c, c, i, j, tp));
+        int e = imin(hairpin_energy(x, i, j, tp),
+                     lanes_min<LANES>([&](int l) { return interior_min<LANES>(x, L, c, c, i, j, tp, l); }, lane));
         const int ml = m2[L.up(i + 1, j - 1)];  // M2 of the multiloop's inside
         if (ml < INF) e = imin(e, ml + ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING));
         if (no_lp) {
@@ -61,12 +91,13 @@ TDEV void tiled_cell(const Ctx& x, const RowLayout& L, bool no_lp, int* c, int* 
             const int inner = m2[L.low(i + 1, j - 1)];
             if (t_in && j - i >= 6 && inner < INF) stacked = inner + ld(x, STACK + tp * 8 + rtype(t_in));
             const int best = imin(e, stacked);
-            m2[L.low(i, j)] = best < HALF ? best : INF;
+            if (writer) m2[L.low(i, j)] = best < HALF ? best : INF;
             C = stacked < HALF ? stacked : INF;
         } else {
             C = e < HALF ? e : INF;
         }
     }
+    if (!writer) return;
     c[L.up(i, j)] = C;
     c[L.low(i, j)] = (C < INF && i > 0 && j < n - 1)
                          ? C + ld(x, MM_INTERIOR + (rtype(tp) * 5 + S[j + 1]) * 5 + S[i - 1]) : INF;
