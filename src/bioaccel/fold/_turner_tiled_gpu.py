@@ -34,16 +34,16 @@ class TiledSizes(LaunchSizes):
     ones, tests/conftest.py ``small_turner_tiled_sizes``).
 
     >>> SIZES.tile, SIZES.replace(tile=16).tile
-    (128, 16)
+    (64, 16)
     """
 
-    tile: int = 128            # tile edge (a multiple of 8: the product's threads hold 8 x 8 cells)
+    tile: int = 64             # tile edge (a multiple of 8: the product's threads hold 8 x 8 cells)
     stage: int = 16            # splits k of a product stage (stage * tile a multiple of (tile / 8)^2)
     exterior: int = 1024       # positions of an exterior-loop chunk (one block: at most 1024)
     blocks_per_sm: int = 3     # product blocks a launch aims at per multiprocessor
     min_chunk: int = 256       # fewest splits k a product block takes when the k range is split
     product_min_blocks: int = 1  # product blocks an SM must hold (caps their registers)
-    finish_lanes: int = 4      # threads of the finish sharing a cell (a power of two, tile x lanes <= 1024)
+    finish_lanes: int = 8      # threads of the finish sharing a cell (a power of two, tile x lanes <= 1024)
 
 
 SIZES = TiledSizes()
@@ -85,8 +85,8 @@ def product_plan(n, diagonal, sizes, blocks_wanted):
     ``blocks_wanted`` blocks but none under ``sizes.min_chunk`` splits, and the splits of each block (a
     multiple of ``sizes.stage``).
 
-    >>> product_plan(29_903, 1, SIZES, 396), product_plan(29_903, 233, SIZES, 396)
-    ((233, 1, 16), (1, 110, 272))
+    >>> product_plan(29_903, 1, SIZES, 396), product_plan(29_903, 467, SIZES, 396)
+    ((467, 1, 16), (1, 110, 272))
     """
     T = sizes.tile
     tiles = math.ceil(n / T) - diagonal
@@ -217,9 +217,10 @@ def check_lengths(lengths, variant) -> None:
         check_fits(n, _gpu.free_memory())
 
 
-#: Seconds of the tiled fill per n^2 cells and per n^3 / 6 splits, and per tile-diagonal (first
-#: estimates; bench/turner.py --gpu-long measures them).
-CELL_SECONDS, SPLIT_SECONDS, DIAGONAL_SECONDS = 1e-8, 1.5e-13, 1e-3
+#: Seconds of the tiled fill per n^2 cells (the finishes), per n^3 / 6 splits (the products) and per
+#: tile-diagonal, on one H100: bench/turner.py --gpu-long, 29,903 nt in 1.96 s end to end (products
+#: 0.43 s, finishes 1.43 s; docs/gpu-notes.md).
+CELL_SECONDS, SPLIT_SECONDS, DIAGONAL_SECONDS = 1.5e-9, 1e-13, 2e-4
 
 
 def estimate_seconds(lengths, variant) -> float:
