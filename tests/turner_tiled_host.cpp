@@ -13,9 +13,10 @@ using namespace turner;
 
 extern "C" int tiled_fold(const int* E, const int* hp_size, const unsigned char* S, int n, int no_lp, int tile,
                           int ext_chunk, int lanes, int* c, int* fm, int* m2, int* f, int* pair_to) {
-    std::vector<int> Es(SHARED_INTS);
+    std::vector<int> Es(SHARED_INTS), pairs(GENERIC_PAIRS);
     stage_tables(E, Es.data(), 0, 1);
-    const Ctx x{E, Es.data(), hp_size, S, n};
+    generic_pairs(pairs.data(), 0, 1);
+    const Ctx x{E, Es.data(), hp_size, S, n, pairs.data()};
     const RowLayout L{n};
     const long long N = n;
     for (long long k = 0; k < N * N; ++k) c[k] = fm[k] = m2[k] = INF;

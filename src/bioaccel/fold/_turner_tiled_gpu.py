@@ -22,8 +22,10 @@ from ..errors import InternalError, InvalidParameter, ResourceError
 from ..runtime.launch import LaunchSizes
 from ..runtime.memory import format_bytes
 from ._turner_gpu import MAX_GPU_LENGTH, SHARED_TABLE_INTS, _device_codes, hairpin_sizes
-from ._turner_tables import GENERIC, INFINITE, INT21, MAX_LENGTH, kernel_inputs
+from ._turner_tables import GENERIC, INFINITE, INT21, MAX_LENGTH, MAX_LOOP, kernel_inputs
 
+#: The generic interior loops' (u1, u2) the finish keeps in shared memory (turner_energy.cuh GENERIC_PAIRS).
+GENERIC_PAIRS = (MAX_LOOP - 3) * (MAX_LOOP - 2) // 2
 #: Share of the GPU's free memory one fold may take.
 GPU_MEMORY_FRACTION = 0.9
 
@@ -118,7 +120,7 @@ def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None)
     tiles = math.ceil(n / T)
     scratch = cp.full(tiles * T * T, INFINITE, dtype=np.int32)
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
-    shared = 4 * SHARED_TABLE_INTS
+    shared = 4 * (SHARED_TABLE_INTS + GENERIC_PAIRS)
     n_, lp = np.int32(n), np.int32(no_lp)
     events = []
     for d in range(tiles):

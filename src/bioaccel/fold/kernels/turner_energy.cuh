@@ -61,7 +61,21 @@ struct Ctx {
                          // the extrapolation takes C's log, which the device's log need not round alike)
     const unsigned char* S;
     int n;
+    const int* generic_pairs = nullptr;  // LANES > 1 only: GENERIC_PAIRS (u1 | u2 << 8), generic_pairs() below
 };
+
+// The generic interior loops' (u1, u2), u1, u2 >= 2, u1 + u2 <= MAX_LOOP, by u1 + u2 (then u2): those of
+// a loop with at most umax unpaired bases are the first (umax - 3)(umax - 2) / 2, so the lanes of the
+// tiled fill walk one flat list (several loads in flight each) instead of a short row per u2.
+constexpr int GENERIC_PAIRS = (MAX_LOOP - 3) * (MAX_LOOP - 2) / 2;
+TDEV void generic_pairs(int* out, int tid, int threads) {
+    for (int e = tid; e < GENERIC_PAIRS; e += threads) {
+        int s = 4, first = 0;  // u1 + u2 = s holds s - 3 pairs
+        while (first + s - 3 <= e) first += s++ - 3;
+        const int u2 = 2 + (e - first), u1 = s - u2;
+        out[e] = u1 | (u2 << 8);
+    }
+}
 
 // The three ways to a table entry: ld (at < INT21, shared), lt (at >= GENERIC, shared), lg (global).
 TDEV int ld(const Ctx& x, int at) { return x.Es[at]; }
@@ -185,6 +199,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
     const int si = S[i + 1], sj = S[j - 1];
     const int mm1n_out = ld(x, MM_1N + (tp * 5 + si) * 5 + sj);
     // bulges of 2.. on the 3' side (p = i + 1), 1xn loops with the 1 on the 5' side (p = i + 2)
+#pragma unroll (LANES > 1 ? 4 : 1)  // the batch's LANES = 1 code as it was (its 64 registers)
     for (int u2 = 2 + lane; u2 <= umax; u2 += LANES) {
         const int p = i + 1, q = j - 1 - u2;
         const int v = c[lay.up(p, q)];
@@ -193,6 +208,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
             best = imin(best, v + ld(x, BULGE + u2) + au_out + (t_in > 2 ? au : 0));
         }
     }
+#pragma unroll (LANES > 1 ? 4 : 1)
     for (int u2 = 3 + lane; u2 < umax; u2 += LANES) {
         const int p = i + 2, q = j - 1 - u2;
         const int v = c[lay.up(p, q)];
@@ -202,6 +218,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
         }
     }
     // bulges of 2.. on the 5' side (q = j - 1), 1xn loops with the 1 on the 3' side (q = j - 2)
+#pragma unroll (LANES > 1 ? 4 : 1)
     for (int u1 = 2 + lane; u1 <= umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 1;
         const int v = c[lay.up(p, q)];
@@ -210,6 +227,7 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
             best = imin(best, v + ld(x, BULGE + u1) + au_out + (t_in > 2 ? au : 0));
         }
     }
+#pragma unroll (LANES > 1 ? 4 : 1)
     for (int u1 = 3 + lane; u1 < umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 2;
         const int v = c[lay.up(p, q)];
@@ -231,14 +249,19 @@ TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, i
     // Two accumulators and an unrolled loop keep several loads in flight (min is exact in any order).
     int g0 = INF, g1 = INF;
     const auto step = lay.low_step();
-    for (int u2 = 2; u2 < umax - 1; ++u2) {
+    if (LANES > 1) {
+        const int total = umax >= 4 ? (umax - 3) * (umax - 2) / 2 : 0;
+        const int* pen = x.Es + (GENERIC - TAIL_SHIFT);
+#pragma unroll 8
+        for (int e = lane; e < total; e += LANES) {
+            const int w = x.generic_pairs[e], u1 = w & 0xff, u2 = w >> 8;
+            g0 = __viaddmin_s32(cm[lay.low(i + 1 + u1, j - 1 - u2)], pen[u2 * (MAX_LOOP + 1) + u1], g0);
+        }
+    }
+    for (int u2 = 2; LANES == 1 && u2 < umax - 1; ++u2) {
         const int count = umax - u2 - 1;
         const int* col = cm + lay.low(i + 3, j - 1 - u2);
         const int* pen = x.Es + (GENERIC - TAIL_SHIFT) + u2 * (MAX_LOOP + 1) + 2;
-        if (LANES > 1) {
-            for (int t = lane; t < count; t += LANES) g0 = __viaddmin_s32(col[t * step], pen[t], g0);
-            continue;
-        }
         int t = 0;
 #pragma unroll 2
         for (; t + 2 <= count; t += 2) {

@@ -94,18 +94,20 @@ turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D,
 // a (a = thread / LANES), anti-diagonal after anti-diagonal of the tile (cells of one are independent;
 // every cell a cell reads lies on an earlier one or in a finished tile); neighbouring lanes read
 // neighbouring words, so a warp's loads touch LANES times fewer cache lines than a thread per cell.
-// Dynamic shared memory: the small energy tables (SHARED_INTS ints).
+// Dynamic shared memory: the small energy tables (SHARED_INTS ints), the generic loops' (u1, u2)
+// (GENERIC_PAIRS ints).
 template <int TILE, int LANES>
 __global__ void __launch_bounds__(TILE * LANES)
 turner_finish(const int* __restrict__ E, const int* __restrict__ hp_size, const unsigned char* __restrict__ S,
               int n, int D, int no_lp, int* c, int* fm, int* m2, int* __restrict__ scratch) {
     using namespace turner;
-    extern __shared__ int Es[];
+    extern __shared__ int Es[];  // SHARED_INTS, then GENERIC_PAIRS
     stage_tables(E, Es, threadIdx.x, TILE * LANES);
+    generic_pairs(Es + SHARED_INTS, threadIdx.x, TILE * LANES);
     __syncthreads();
     const int I = blockIdx.x, r0 = I * TILE, c0 = (I + D) * TILE;
     const int r1 = min(r0 + TILE, n), c1 = min(c0 + TILE, n);
-    const Ctx x{E, Es, hp_size, S, n};
+    const Ctx x{E, Es, hp_size, S, n, Es + SHARED_INTS};
     const RowLayout L{n};
     const int a = threadIdx.x / LANES, lane = threadIdx.x % LANES, i = r1 - 1 - a;
     int* acc = scratch + (long long)I * TILE * TILE;

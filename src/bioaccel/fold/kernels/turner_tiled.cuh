@@ -67,6 +67,7 @@ TDEV void tiled_cell(const Ctx& x, const RowLayout& L, bool no_lp, int* c, int* 
             const int* b = fm + L.low(k_lo + 1, j);  // FML(k + 1, j)
             const int count = k_hi - k_lo + 1;
             int t = l;
+#pragma unroll 4
             for (; t + LANES < count; t += 2 * LANES) {
                 s0 = __viaddmin_s32(a[t], b[t], s0);
                 s1 = __viaddmin_s32(a[t + LANES], b[t + LANES], s1);
