@@ -220,9 +220,9 @@ def check_lengths(lengths, variant) -> None:
 
 
 #: Seconds of the tiled fill per n^2 cells (the finishes), per n^3 / 6 splits (the products) and per
-#: tile-diagonal, on one H100: bench/turner.py --gpu-long, 29,903 nt in 1.96 s end to end (products
-#: 0.43 s, finishes 1.43 s; docs/gpu-notes.md).
-CELL_SECONDS, SPLIT_SECONDS, DIAGONAL_SECONDS = 1.5e-9, 1e-13, 2e-4
+#: tile-diagonal, on one H100: bench/turner.py --gpu-long, 29,903 nt in 1.54 s end to end (products
+#: 0.55 s, finishes 0.91 s; docs/gpu-notes.md).
+CELL_SECONDS, SPLIT_SECONDS, DIAGONAL_SECONDS = 1e-9, 1.2e-13, 1e-4
 
 
 def estimate_seconds(lengths, variant) -> float:
