@@ -93,7 +93,16 @@ def main(argv=None):
     parser.add_argument("--rows", default="", help="--gpu: rows COUNTxN,... instead of the default ones")
     parser.add_argument("--fill-only-too", action="store_true", help="--gpu: also time each row without traceback")
     parser.add_argument("--no-check", action="store_true", help="--gpu: skip the comparison with the CPU")
+    parser.add_argument("--gpu-long", action="store_true",
+                        help="time one long RNA on the GPU (variant tiled) instead: bench/_turner_long.py")
+    parser.add_argument("--genome", default="", help="--gpu-long: FASTA of the long RNA (the SARS-CoV-2 genome)")
+    parser.add_argument("--cpu-length", type=int, default=5000, help="--gpu-long: a random RNA on GPU and CPU (0: none)")
+    parser.add_argument("--alternatives", default="", help="--gpu-long: other tiled sizes, 'tile=64;stage=8,tile=64'")
     args = parser.parse_args(argv)
+    if args.gpu_long:
+        from _turner_long import gpu_long_main
+
+        return gpu_long_main(args, save_json)
     if args.gpu:
         return gpu_main(args)
     import RNA

@@ -130,3 +130,16 @@ def small_turner_sizes(monkeypatch):
     sizes = _turner_gpu.TurnerSizes(threads=32, table_bytes=2 << 20, max_blocks=8)
     monkeypatch.setattr(_turner_gpu, "SIZES", sizes)
     return sizes
+
+
+@pytest.fixture
+def small_turner_tiled_sizes(monkeypatch):
+    """The tiled Turner fill (fold/_turner_tiled_gpu.py) with 16 x 16 tiles, product stages of 8 splits,
+    k ranges split down to 16 splits and exterior chunks of 64 positions (host_kernels.TEST_TURNER_TILED),
+    patched over its ``SIZES``: a few hundred bases then cross dozens of tile-diagonals, split products
+    and exterior chunks."""
+    from bioaccel.fold import _turner_tiled_gpu
+    from host_kernels import TEST_TURNER_TILED
+
+    monkeypatch.setattr(_turner_tiled_gpu, "SIZES", TEST_TURNER_TILED)
+    return TEST_TURNER_TILED

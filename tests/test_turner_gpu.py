@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from bioaccel.inputs.alphabet import encode
-from bioaccel.errors import InvalidParameter
-from bioaccel.fold import _turner_gpu, _turner_tables
+from bioaccel.errors import InvalidParameter, ResourceError
+from bioaccel.fold import _turner_gpu, _turner_tables, _turner_tiled_gpu
 from bioaccel.fold._turner_model import TurnerModel
 
 MODELS = [TurnerModel(), TurnerModel(no_lp=True), TurnerModel(temperature=25), TurnerModel(temperature=50),
@@ -39,11 +39,25 @@ def test_kernel_offsets_are_the_models():
         assert int(declared[cuda]) == getattr(_turner_tables, python), cuda
 
 
-def test_longer_than_the_kernel_is_refused_before_folding():
+def test_longer_than_the_batch_goes_tiled_and_what_will_not_fit_is_refused(monkeypatch):
+    """Past 4,000 nt the GPU folds by the tiled fill; a sequence whose tables pass the GPU's free memory,
+    or longer than the fill accepts, is refused before anything is folded (one line, with the way out)."""
+    from bioaccel.runtime import gpu
+
     model = TurnerModel()
-    model.check_sizes([10, _turner_gpu.MAX_GPU_LENGTH], "batch", backend="gpu")
     with pytest.raises(InvalidParameter, match="at most 4,000.*--backend cpu"):
-        model.check_sizes([10, _turner_gpu.MAX_GPU_LENGTH + 1], "batch", backend="gpu")
+        _turner_gpu.check_lengths([_turner_gpu.MAX_GPU_LENGTH + 1])
+    assert _turner_tiled_gpu.goes_tiled(_turner_gpu.MAX_GPU_LENGTH + 1, "batch")
+    monkeypatch.setattr(gpu, "gpu_available", lambda: True)
+    monkeypatch.setattr(gpu, "free_memory", lambda: 4 << 30)
+    model.check_sizes([10, 15_000], "batch", backend="gpu")            # 2.5 GiB
+    with pytest.raises(ResourceError, match="length 20,000 on the GPU needs about 4.5 GiB.*--backend cpu"):
+        model.check_sizes([10, 20_000], "batch", backend="gpu")
+    with pytest.raises(ResourceError, match="length 20,000"):
+        model.check_sizes([20_000], "tiled", backend="gpu")
+    with pytest.raises(InvalidParameter, match="at most 300,000"):
+        model.check_sizes([300_001], "batch", backend="gpu")
+    assert _turner_tiled_gpu.device_bytes(20_000) > 0.9 * (4 << 30) > _turner_tiled_gpu.device_bytes(15_000)
 
 
 def test_the_plan_covers_the_batch_in_order_and_the_grid_fits_its_budget():
@@ -128,3 +142,78 @@ def test_the_command_line_folds_on_the_gpu(tmp_fasta):
         assert code == 0, err.getvalue()
         outputs.append(out.getvalue())
     assert outputs[0] == outputs[1] and outputs[0].count(">") == len(seqs)
+
+
+# ---- the tiled fill of one long RNA (variant "tiled", fold/_turner_tiled_gpu.py) -------------------------
+
+
+def _check_one(seq, model, got):
+    """The tiled fill's (energy, pair_to) of one sequence against the CPU's mfe: ==, and scored at it."""
+    from bioaccel.fold._turner_cpu import mfe
+    from bioaccel.fold._turner_energy import eval_structure
+
+    energy, pair_to = got
+    cpu_energy, cpu_pair_to = mfe(encode(seq), model)
+    assert isinstance(energy, int) and energy == cpu_energy, (model, len(seq), seq[:60])
+    assert pair_to.dtype == np.int64 and np.array_equal(pair_to, cpu_pair_to), (model, len(seq), seq[:60])
+    assert eval_structure(encode(seq), pair_to, model) == energy
+
+
+@pytest.fixture(params=["production sizes", "test sizes"])
+def tiled_sizes(request):
+    if request.param == "test sizes":
+        return request.getfixturevalue("small_turner_tiled_sizes")
+    return _turner_tiled_gpu.SIZES
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("model", [TurnerModel(), TurnerModel(no_lp=True), TurnerModel(temperature=25),
+                                   TurnerModel(no_gu=True)], ids=["37C", "noLP", "25C", "noGU"])
+def test_tiled_equal_to_the_cpu(model, tiled_sizes):
+    """Random RNAs of 1 to 600 nt (lengths off the tile's multiples too; uniform, with N, GC-only,
+    AU-only), each folded alone over the whole GPU: the CPU's energy and structure."""
+    rng = random.Random(26 + int(model.temperature) + 2 * model.no_lp + 3 * model.no_gu)
+    lengths = [1, 4, 5, 17, 33, 129, 257, 600] + [rng.randint(1, 600) for _ in range(6)]
+    alphabets = ["ACGU", "ACGU", "ACGUN", "GC", "AU"]
+    for k, n in enumerate(lengths):
+        seq = "".join(rng.choice(alphabets[k % 5]) for _ in range(n))
+        _check_one(seq, model, _turner_tiled_gpu.fold_one(encode(seq), model))
+
+
+@pytest.mark.gpu
+def test_tiled_special_sequences_and_the_vectors(small_turner_tiled_sizes):
+    seqs = ["GGGGAAACCCC", "GGGCUUCGGCCC", "ACGUACGUNNACGUACGUGGGAAAUCCC", "UUUAAAGGGCCCAAAUUUGGGCCCAAA",
+            "GCGGAUUUAGCUCAGUUGGGAGAGCGCCAGACUGAAGAUCUGGAGGUCCUGUGUUCGAUCCACAGAAUUCGCACCA", "N" * 50,
+            "GC" * 150, "A" * 80 + "U" * 80, ("GGGAAAUCCC" * 30)[:-1]]
+    got = [_turner_tiled_gpu.fold_one(encode(s), TurnerModel()) for s in seqs]
+    assert [e for e, _ in got[:5]] == [-450, -630, -1090, -1510, -2240]
+    for seq, result in zip(seqs, got):
+        _check_one(seq, TurnerModel(), result)
+    assert _turner_tiled_gpu.fold_one(encode(seqs[1]), traceback=False) == (-630, None)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [2_000, 3_517])
+def test_tiled_long_rnas(n, small_turner_tiled_sizes):
+    """A few thousand bases with 16-nt tiles: hundreds of tile-diagonals, products split over blocks."""
+    rng = random.Random(n)
+    seq = "".join(rng.choice("ACGU") for _ in range(n))
+    model = TurnerModel(no_lp=n > 3000)
+    _check_one(seq, model, _turner_tiled_gpu.fold_one(encode(seq), model))
+
+
+@pytest.mark.gpu
+def test_the_gpu_default_sends_the_long_ones_to_the_tiled_fill(monkeypatch, small_turner_tiled_sizes):
+    """A mixed batch through the model's fold_gpu: the short ones by the batch, the long ones (here past a
+    patched limit of 100 nt) by the tiled fill, in input order; variant tiled folds all alone."""
+    monkeypatch.setattr(_turner_tiled_gpu, "MAX_GPU_LENGTH", 100)
+    seqs = _random_batch(8, seed=9, longest=250)
+    codes = [encode(s) for s in seqs]
+    asked = []
+    one = _turner_tiled_gpu.fold_one
+    monkeypatch.setattr(_turner_tiled_gpu, "fold_one", lambda c, *a, **k: asked.append(len(c)) or one(c, *a, **k))
+    _check(seqs, TurnerModel(), TurnerModel().fold_gpu(codes, "batch", True))
+    assert sorted(asked) == sorted(len(s) for s in seqs if len(s) > 100) and asked
+    asked.clear()
+    _check(seqs, TurnerModel(no_lp=True), TurnerModel(no_lp=True).fold_gpu(codes, "tiled", True))
+    assert len(asked) == len(seqs)

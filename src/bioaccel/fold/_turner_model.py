@@ -116,21 +116,21 @@ class TurnerModel:
 
     def check_sizes(self, lengths, variant: str, *, backend: str = "cpu") -> None:
         """Refuse, before any is folded, sequences whose longest will not fit (:mod:`._turner_cost`; on
-        the GPU, longer than the batch kernel takes: :func:`._turner_gpu.check_lengths`)."""
+        the GPU, the tiled fill's memory: :func:`._turner_tiled_gpu.check_lengths`)."""
         if backend == "gpu":
-            from ._turner_gpu import check_lengths
+            from ._turner_tiled_gpu import check_lengths
 
-            return check_lengths(lengths)
+            return check_lengths(lengths, variant)
         from ._turner_cost import check_sizes
 
         check_sizes(lengths)
 
     def estimate_seconds(self, lengths, variant: str, *, backend: str = "cpu", threads: int = 0) -> float:
-        """A rough time for these lengths (:mod:`._turner_cost`; :func:`._turner_gpu.estimate_seconds`)."""
+        """A rough time for these lengths (:mod:`._turner_cost`; :func:`._turner_tiled_gpu.estimate_seconds`)."""
         if backend == "gpu":
-            from ._turner_gpu import estimate_seconds
+            from ._turner_tiled_gpu import estimate_seconds
 
-            return estimate_seconds(lengths)
+            return estimate_seconds(lengths, variant)
         from ._turner_cost import estimate_seconds
 
         return estimate_seconds(lengths, threads=threads)
@@ -142,11 +142,13 @@ class TurnerModel:
         return n < PARALLEL_LENGTH
 
     def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
-        """``[(energy in dcal/mol, pair_to or None)]`` of each sequence on the GPU: many per launch, one
-        thread block each (:mod:`._turner_gpu`); the same energies and structures as :meth:`fold_cpu`."""
-        from ._turner_gpu import fold
+        """``[(energy in dcal/mol, pair_to or None)]`` of each sequence on the GPU: many short ones per
+        launch, one thread block each (:mod:`._turner_gpu`, variant ``batch``), longer than it takes (or
+        with variant ``tiled``) one at a time over the whole GPU (:mod:`._turner_tiled_gpu`); the same
+        energies and structures as :meth:`fold_cpu`."""
+        from ._turner_tiled_gpu import fold
 
-        return fold(codes_list, self, traceback=traceback)
+        return fold(codes_list, self, variant, traceback)
 
     def evaluate(self, codes, pair_to) -> int:
         """The free energy (dcal/mol) of the structure ``pair_to`` on ``codes``

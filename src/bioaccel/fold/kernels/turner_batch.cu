@@ -77,13 +77,13 @@ turner_fold(const int* __restrict__ E, const int* __restrict__ hp_size, const un
             if (tid == 0) f[0] = 0;
             __syncwarp();
             for (int u = 1; u <= n; ++u) {
-                int best = exterior_part(x, t.c, f, u, tid, 32);
+                int best = exterior_part(x, DiagLayout{n}, t.c, f, u, tid, 32);
                 for (int o = 16; o; o >>= 1) best = imin(best, __shfl_xor_sync(0xffffffffu, best, o));
                 if (tid == 0) f[u] = imin(f[u - 1], best);
                 __syncwarp();
             }
             if (tid == 0) energies[seq] = f[n];
-            if (walk && !traceback(x, t, f, NO_LP, pair_to + s0, tid == 0) && tid == 0) atomicExch(status, 1);
+            if (walk && !traceback(x, DiagLayout{n}, t, f, NO_LP, pair_to + s0, tid == 0) && tid == 0) atomicExch(status, 1);
         }
     }
 }

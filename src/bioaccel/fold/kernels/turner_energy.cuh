@@ -61,7 +61,21 @@ struct Ctx {
                          // the extrapolation takes C's log, which the device's log need not round alike)
     const unsigned char* S;
     int n;
+    const int* generic_pairs = nullptr;  // LANES > 1 only: GENERIC_PAIRS (u1 | u2 << 8), generic_pairs() below
 };
+
+// The generic interior loops' (u1, u2), u1, u2 >= 2, u1 + u2 <= MAX_LOOP, by u1 + u2 (then u2): those of
+// a loop with at most umax unpaired bases are the first (umax - 3)(umax - 2) / 2, so the lanes of the
+// tiled fill walk one flat list (several loads in flight each) instead of a short row per u2.
+constexpr int GENERIC_PAIRS = (MAX_LOOP - 3) * (MAX_LOOP - 2) / 2;
+TDEV void generic_pairs(int* out, int tid, int threads) {
+    for (int e = tid; e < GENERIC_PAIRS; e += threads) {
+        int s = 4, first = 0;  // u1 + u2 = s holds s - 3 pairs
+        while (first + s - 3 <= e) first += s++ - 3;
+        const int u2 = 2 + (e - first), u1 = s - u2;
+        out[e] = u1 | (u2 << 8);
+    }
+}
 
 // The three ways to a table entry: ld (at < INT21, shared), lt (at >= GENERIC, shared), lg (global).
 TDEV int ld(const Ctx& x, int at) { return x.Es[at]; }
@@ -77,6 +91,26 @@ TDEV void stage_tables(const int* E, int* Es, int tid, int threads) {
 // Tables are diagonal-major: cell (i, j) of an n x n table at [(j - i) * n + i], so that the threads of
 // an anti-diagonal (consecutive i) read consecutive words at each step of their inner loops.
 TDEV int cell(int n, int i, int j) { return (j - i) * n + i; }
+
+// Where cell (i, j) of a table lies, for the code both fills share (interior_min, the exterior loop, the
+// traceback): `up` is the first table of a pair (C, FML), `low` the second (C + the inner mismatch, CC),
+// `low_step` how far low(p + 1, q) lies from low(p, q).
+// DiagLayout: the batch's diagonal-major tables (turner_batch.cu), each its own array.
+struct DiagLayout {
+    int n;
+    TDEV int up(int i, int j) const { return (j - i) * n + i; }
+    TDEV int low(int i, int j) const { return (j - i) * n + i; }
+    TDEV int low_step() const { return 1 - n; }
+};
+// RowLayout: the CPU's row-major n x n tables (_turner_fill.py), the second table in the lower
+// triangle of the same array (turner_tiled.cu): low(p, q) = [q][p], so the generic interior loops' reads
+// run along a row. 64-bit offsets: n^2 passes 2^31 at 46,341 nt.
+struct RowLayout {
+    long long n;
+    TDEV long long up(int i, int j) const { return i * n + j; }
+    TDEV long long low(int i, int j) const { return j * n + i; }
+    TDEV long long low_step() const { return 1; }
+};
 
 // _turner_energy.hairpin_energy (u = j - i - 1 >= 3)
 TDEV int hairpin_energy(const Ctx& x, int i, int j, int tp) {
@@ -149,10 +183,13 @@ TDEV int small_u1(int k) { return (int)((0x322211100ULL >> (4 * k)) & 0xf); }  /
 TDEV int small_u2(int k) { return (int)((0x232121010ULL >> (4 * k)) & 0xf); }  // 0 1 0 1 2 1 2 3 2
 
 // _turner_cpu._interior_min: min over the interior loops closed by (i, j) of loop energy + C(p, q).
-// c holds C(p, q), cm C(p, q) + its inner mismatch, both diagonal-major (cell() above): the candidate
-// (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads coalesce.
-TDEV int interior_min(const Ctx& x, const int* c, const int* cm, int i, int j, int tp) {
-    const int n = x.n;
+// c holds C(p, q) at L.up(p, q), cm C(p, q) + its inner mismatch at L.low(p, q). Diagonal-major, the
+// candidate (p, q) of cell (i, j) is at the same offset from every thread's cell, so a warp's reads
+// coalesce; row-major (the tiled fill), a thread's generic candidates run along a row of cm.
+// LANES > 1 (the tiled fill): LANES threads share the cell, `lane` taking every LANES-th candidate of
+// each loop (neighbouring lanes on neighbouring words); the caller takes the minimum over the lanes.
+template <int LANES, class L>
+TDEV int interior_min(const Ctx& x, const L& lay, const int* c, const int* cm, int i, int j, int tp, int lane) {
     const unsigned char* S = x.S;
     const int umax = imin(MAX_LOOP, j - i - 6);  // the inner pair needs q - p >= 4
     int best = INF;
@@ -162,61 +199,75 @@ TDEV int interior_min(const Ctx& x, const int* c, const int* cm, int i, int j, i
     const int si = S[i + 1], sj = S[j - 1];
     const int mm1n_out = ld(x, MM_1N + (tp * 5 + si) * 5 + sj);
     // bulges of 2.. on the 3' side (p = i + 1), 1xn loops with the 1 on the 5' side (p = i + 2)
-    for (int u2 = 2; u2 <= umax; ++u2) {
+#pragma unroll (LANES > 1 ? 4 : 1)  // the batch's LANES = 1 code as it was (its 64 registers)
+    for (int u2 = 2 + lane; u2 <= umax; u2 += LANES) {
         const int p = i + 1, q = j - 1 - u2;
-        const int v = c[cell(n, p, q)];
+        const int v = c[lay.up(p, q)];
         if (v < INF) {
             const int t_in = ptype(x, S[p], S[q]);
             best = imin(best, v + ld(x, BULGE + u2) + au_out + (t_in > 2 ? au : 0));
         }
     }
-    for (int u2 = 3; u2 < umax; ++u2) {
+#pragma unroll (LANES > 1 ? 4 : 1)
+    for (int u2 = 3 + lane; u2 < umax; u2 += LANES) {
         const int p = i + 2, q = j - 1 - u2;
-        const int v = c[cell(n, p, q)];
+        const int v = c[lay.up(p, q)];
         if (v < INF) {
             const int t_in = rtype(ptype(x, S[p], S[q]));
             best = imin(best, v + lt(x, ONE_N + u2) + mm1n_out + ld(x, MM_1N + (t_in * 5 + S[q + 1]) * 5 + si));
         }
     }
     // bulges of 2.. on the 5' side (q = j - 1), 1xn loops with the 1 on the 3' side (q = j - 2)
-    for (int u1 = 2; u1 <= umax; ++u1) {
+#pragma unroll (LANES > 1 ? 4 : 1)
+    for (int u1 = 2 + lane; u1 <= umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 1;
-        const int v = c[cell(n, p, q)];
+        const int v = c[lay.up(p, q)];
         if (v < INF) {
             const int t_in = ptype(x, S[p], S[q]);
             best = imin(best, v + ld(x, BULGE + u1) + au_out + (t_in > 2 ? au : 0));
         }
     }
-    for (int u1 = 3; u1 < umax; ++u1) {
+#pragma unroll (LANES > 1 ? 4 : 1)
+    for (int u1 = 3 + lane; u1 < umax; u1 += LANES) {
         const int p = i + 1 + u1, q = j - 2;
-        const int v = c[cell(n, p, q)];
+        const int v = c[lay.up(p, q)];
         if (v < INF) {
             const int t_in = rtype(ptype(x, S[p], S[q]));
             best = imin(best, v + lt(x, ONE_N + u1) + mm1n_out + ld(x, MM_1N + (t_in * 5 + sj) * 5 + S[p - 1]));
         }
     }
     // the stack, bulges of 1, 1x1, 1x2, 2x1, 2x2, 2x3, 3x2: their own tables
-    for (int k = 0; k < 9 && small_u1(k) + small_u2(k) <= umax; ++k) {
+    for (int k = lane; k < 9 && small_u1(k) + small_u2(k) <= umax; k += LANES) {
         const int p = i + 1 + small_u1(k), q = j - 1 - small_u2(k);
-        const int v = c[cell(n, p, q)];
+        const int v = c[lay.up(p, q)];
         if (v < INF) best = imin(best, v + interior_energy(x, i, j, p, q, tp, rtype(ptype(x, S[p], S[q]))));
     }
     // generic loops: cm holds C(p, q) + the inner mismatch, interior_generic the size and asymmetry terms
     // (INF where not generic), so each candidate is one DPX add-then-min. For one u2, the candidates
-    // p = i + 3 + t, q = j - 1 - u2 step one diagonal down and one place right: n - 1 words back.
+    // p = i + 3 + t, q = j - 1 - u2 step by low_step (diagonal-major: one diagonal down and one place
+    // right, n - 1 words back; row-major: the next word of row q).
     // Two accumulators and an unrolled loop keep several loads in flight (min is exact in any order).
     int g0 = INF, g1 = INF;
-    const int step = n - 1;
-    for (int u2 = 2; u2 < umax - 1; ++u2) {
+    const auto step = lay.low_step();
+    if (LANES > 1) {
+        const int total = umax >= 4 ? (umax - 3) * (umax - 2) / 2 : 0;
+        const int* pen = x.Es + (GENERIC - TAIL_SHIFT);
+#pragma unroll 8
+        for (int e = lane; e < total; e += LANES) {
+            const int w = x.generic_pairs[e], u1 = w & 0xff, u2 = w >> 8;
+            g0 = __viaddmin_s32(cm[lay.low(i + 1 + u1, j - 1 - u2)], pen[u2 * (MAX_LOOP + 1) + u1], g0);
+        }
+    }
+    for (int u2 = 2; LANES == 1 && u2 < umax - 1; ++u2) {
         const int count = umax - u2 - 1;
-        const int* col = cm + cell(n, i + 3, j - 1 - u2);
+        const int* col = cm + lay.low(i + 3, j - 1 - u2);
         const int* pen = x.Es + (GENERIC - TAIL_SHIFT) + u2 * (MAX_LOOP + 1) + 2;
         int t = 0;
 #pragma unroll 2
         for (; t + 2 <= count; t += 2) {
             g0 = __viaddmin_s32(col[0], pen[t], g0);
-            g1 = __viaddmin_s32(col[-step], pen[t + 1], g1);
-            col -= 2 * step;
+            g1 = __viaddmin_s32(col[step], pen[t + 1], g1);
+            col += 2 * step;
         }
         if (t < count) g0 = __viaddmin_s32(col[0], pen[t], g0);
     }

@@ -55,7 +55,7 @@ TDEV void fill_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
     const int tp = ptype(x, S[i], S[j]);
     int C = INF, cc = INF;
     if (tp) {
-        int e = imin(hairpin_energy(x, i, j, tp), interior_min(x, t.c, t.cm, i, j, tp));
+        int e = imin(hairpin_energy(x, i, j, tp), interior_min<1>(x, DiagLayout{n}, t.c, t.cm, i, j, tp, 0));
         const int ml = t.m2[((d - 2) % 3) * n + i + 1];  // M2(i + 1, j - 1), the multiloop's inside
         if (ml < INF) e = imin(e, ml + ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING));
         if (no_lp) {
@@ -86,12 +86,13 @@ TDEV void fill_cell(const Ctx& x, const Tables& t, bool no_lp, int i, int d) {
 
 // The exterior loop, pulled: f(t) = min(f(t - 1), min_k f(k) + C(k, t - 1) + its exterior stem). This is
 // one lane's part of the inner minimum (k = lane, lane + lanes, ...); INF when it has none.
-TDEV int exterior_part(const Ctx& x, const int* c, const int* f, int t, int lane, int lanes) {
+template <class L>
+TDEV int exterior_part(const Ctx& x, const L& lay, const int* c, const int* f, int t, int lane, int lanes) {
     const int n = x.n, j = t - 1;
     const unsigned char* S = x.S;
     int best = INF;
     for (int k = lane; k <= j - 4; k += lanes) {
-        const int v = c[cell(n, k, j)];
+        const int v = c[lay.up(k, j)];
         if (v < INF) {
             const int e = f[k] + v + ext_stem(x, ptype(x, S[k], S[j]), k > 0 ? S[k - 1] : -1, j < n - 1 ? S[j + 1] : -1);
             best = imin(best, e);
@@ -138,7 +139,11 @@ TDEV void push(int* stk, int& top, bool writer, int kind, int i, int j) {
 // then q descending, multiloop by the smallest split (no_lp: C is the stack on CC(i+1, j-1), CC tries
 // the loops first, then that stack); FML: the stem, i unpaired, j unpaired, the smallest split.
 // Run by all 32 lanes of a warp in step (lane 0 writes); false if some value is reproduced by no case.
-TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, int* pair_to, bool writer) {
+// Tables at the layout L's places (the batch's DiagLayout; the tiled fill's RowLayout, whose CC is the
+// lower triangle of its M2 table: tb.cc = that table).
+template <class L>
+TCOLD bool traceback(const Ctx& x, const L& lay, const Tables& tb, const int* f, bool no_lp, int* pair_to,
+                     bool writer) {
     const int n = x.n;
     const unsigned char* S = x.S;
     const int* c = tb.c;
@@ -151,7 +156,7 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
         if (f[t] == f[t - 1]) { --t; continue; }
         const int j = t - 1, target = f[t], s3 = j < n - 1 ? S[j + 1] : -1;
         const int k = first_true(j - 3, [&](int u) {
-            const int v = c[cell(n, u, j)];
+            const int v = c[lay.up(u, j)];
             return v < INF && f[u] + v + ext_stem(x, ptype(x, S[u], S[j]), u > 0 ? S[u - 1] : -1, s3) == target;
         });
         if (k < 0) return false;
@@ -163,17 +168,17 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
         const int kind = stk[3 * top], i = stk[3 * top + 1], j = stk[3 * top + 2];
         const int tp = ptype(x, S[i], S[j]);
         if (kind == MULTI) {
-            const int v = fm[cell(n, i, j)];
-            const int cij = c[cell(n, i, j)];
+            const int v = fm[lay.up(i, j)];
+            const int cij = c[lay.up(i, j)];
             if (cij < INF && cij + ml_stem(x, tp, i > 0 ? S[i - 1] : -1, j < n - 1 ? S[j + 1] : -1) == v) {
                 push(stk, top, writer, PAIR, i, j);
-            } else if (fm[cell(n, i + 1, j)] + ml_base == v) {
+            } else if (fm[lay.up(i + 1, j)] + ml_base == v) {
                 push(stk, top, writer, MULTI, i + 1, j);
-            } else if (fm[cell(n, i, j - 1)] + ml_base == v) {
+            } else if (fm[lay.up(i, j - 1)] + ml_base == v) {
                 push(stk, top, writer, MULTI, i, j - 1);
             } else {
                 const int k = i + 4 + first_true(j - i - 8, [&](int u) {
-                    return fm[cell(n, i, i + 4 + u)] + fm[cell(n, i + 5 + u, j)] == v;
+                    return fm[lay.up(i, i + 4 + u)] + fm[lay.up(i + 5 + u, j)] == v;
                 });
                 if (k < i + 4) return false;
                 push(stk, top, writer, MULTI, k + 1, j);
@@ -186,7 +191,7 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
             push(stk, top, writer, PAIR_STACKED, i + 1, j - 1);
             continue;
         }
-        const int target = kind == PAIR ? c[cell(n, i, j)] : tb.cc[cell(n, i, j)];
+        const int target = kind == PAIR ? c[lay.up(i, j)] : tb.cc[lay.low(i, j)];
         if (hairpin_energy(x, i, j, tp) == target) continue;
         const int umax = imin(MAX_LOOP, j - i - 6);
         bool found = false;
@@ -194,7 +199,7 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
             const int p = i + 1 + u1;
             const int u2 = first_true(umax - u1 + 1, [&](int w) {
                 const int q = j - 1 - w;
-                const int v = c[cell(n, p, q)];
+                const int v = c[lay.up(p, q)];
                 return v < INF && v + interior_energy(x, i, j, p, q, tp, rtype(ptype(x, S[p], S[q]))) == target;
             });
             if (u2 >= 0) {
@@ -205,7 +210,7 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
         if (found) continue;
         const int closing = ml_stem(x, rtype(tp), S[j - 1], S[i + 1]) + lt(x, ML_CLOSING);
         const int k = i + 5 + first_true(j - i - 10, [&](int u) {
-            return fm[cell(n, i + 1, i + 5 + u)] + fm[cell(n, i + 6 + u, j - 1)] + closing == target;
+            return fm[lay.up(i + 1, i + 5 + u)] + fm[lay.up(i + 6 + u, j - 1)] + closing == target;
         });
         if (k >= i + 5) {
             push(stk, top, writer, MULTI, k + 1, j - 1);
@@ -214,7 +219,7 @@ TCOLD bool traceback(const Ctx& x, const Tables& tb, const int* f, bool no_lp, i
         }
         if (kind == PAIR_STACKED) {  // CC(i, j) = CC(i + 1, j - 1) + stack: the helix goes on
             const int t_in = ptype(x, S[i + 1], S[j - 1]);
-            const int inner = tb.cc[cell(n, i + 1, j - 1)];
+            const int inner = tb.cc[lay.low(i + 1, j - 1)];
             if (t_in && j - i >= 6 && inner < INF && inner + ld(x, STACK + tp * 8 + rtype(t_in)) == target) {
                 push(stk, top, writer, PAIR_STACKED, i + 1, j - 1);
                 continue;

@@ -1,5 +1,6 @@
-// What the max-plus products of every family share on Hopper (fold/kernels/nussinov_tiled.cu,
-// interact/kernels/maxplus.cu): the DPX lanes and the asynchronous global -> shared copies.
+// What the max-plus (and min-plus) products of every family share on Hopper (fold/kernels/nussinov_tiled.cu,
+// fold/kernels/turner_tiled.cu, interact/kernels/maxplus.cu): the DPX lanes and the asynchronous global
+// -> shared copies.
 // The loader (bioaccel/runtime/gpu.py) puts this folder on every kernel's include path.
 #pragma once
 
@@ -23,6 +24,17 @@ struct DpxS32 {
     static constexpr int PER_WORD = 1;
     __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
         return __viaddmax_s32(a, b, acc);
+    }
+    __device__ static __forceinline__ int lane(word_t w, int) { return w; }
+};
+
+// int32 cells of a min-plus product, acc = min(acc, a + b) (__viaddmin_s32, VIADDMNMX): the Turner
+// fill's multiloop (fold/kernels/turner_tiled.cu), whose energies fall where Nussinov's scores rise.
+struct DpxMinS32 {
+    typedef int word_t;
+    static constexpr int PER_WORD = 1;
+    __device__ static __forceinline__ word_t update(word_t acc, word_t a, word_t b) {
+        return __viaddmin_s32(a, b, acc);
     }
     __device__ static __forceinline__ int lane(word_t w, int) { return w; }
 };
