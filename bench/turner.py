@@ -93,6 +93,9 @@ def main(argv=None):
     parser.add_argument("--rows", default="", help="--gpu: rows COUNTxN,... instead of the default ones")
     parser.add_argument("--fill-only-too", action="store_true", help="--gpu: also time each row without traceback")
     parser.add_argument("--no-check", action="store_true", help="--gpu: skip the comparison with the CPU")
+    parser.add_argument("--rnafold-seconds", type=float, default=20.0,
+                        help="--gpu: ViennaRNA's RNA.fold beside each row (a process per core) for about this long, "
+                             "the whole row projected from it (0: not run; skipped where ViennaRNA is missing)")
     parser.add_argument("--gpu-long", action="store_true",
                         help="time one long RNA on the GPU (variant tiled) instead: bench/_turner_long.py")
     parser.add_argument("--genome", default="", help="--gpu-long: FASTA of the long RNA (the SARS-CoV-2 genome)")
@@ -188,6 +191,37 @@ def fill_updates(n, pairable=6 / 16):
     return float(np.sum((n - d) * (np.maximum(0, d - 8) + pairable * interior)))
 
 
+def _vienna_fold(sequence):
+    import RNA
+
+    return round(RNA.fold(sequence)[1] * 100)
+
+
+def rnafold_beside(batch, energies, budget) -> "dict | None":
+    """RNA.fold on the row's first RNAs, a process per core, for about ``budget`` seconds: the whole row's
+    projected time and whether its energies equal ours; None where ViennaRNA is missing or budget is 0."""
+    import multiprocessing
+
+    try:
+        import RNA  # noqa: F401
+    except ImportError:
+        return None
+    if budget <= 0:
+        return None
+    cores = os.cpu_count() or 1
+    texts = ["".join("ACGU"[c] for c in codes) for codes in batch]
+    with multiprocessing.get_context("fork").Pool(cores) as pool:
+        start = time.perf_counter()
+        pilot = pool.map(_vienna_fold, texts[:cores], chunksize=1)
+        per = (time.perf_counter() - start) / cores
+        k = min(len(texts), max(cores, int(budget / per)))
+        start = time.perf_counter()
+        got = pool.map(_vienna_fold, texts[:k], chunksize=max(1, k // (cores * 4)))
+        seconds = time.perf_counter() - start
+    return {"processes": cores, "folded": k, "seconds": seconds, "projected_seconds": seconds * len(texts) / k,
+            "equal_energies": got == [int(e) for e in energies[:k]] and pilot == got[:cores]}
+
+
 def gpu_main(args):
     from bioaccel.fold import _turner_gpu
     from bioaccel.fold._turner_cpu import mfe_many
@@ -218,7 +252,8 @@ def gpu_main(args):
             want = mfe_many(batch[:20], model)
             equal = all(e == we and np.array_equal(p, wp) for (e, p), (we, wp) in zip(results[:20], want))
         updates = fill_updates(n) * run_count
-        rows.append({"count": count, "n": n, "count_run": run_count, "seconds": seconds, "fill_only_seconds": fill_seconds,
+        vienna = rnafold_beside(batch, [e for e, _ in results], args.rnafold_seconds)
+        rows.append({"rnafold": vienna, "count": count, "n": n, "count_run": run_count, "seconds": seconds, "fill_only_seconds": fill_seconds,
                      "sequences_per_s": run_count / seconds, "full_count_seconds": seconds * count / run_count,
                      "updates": updates, "ceiling": INT32_CEILING,
                      "fraction_of_ceiling": updates / seconds / INT32_CEILING, "equal_to_cpu_first_20": equal})
@@ -230,6 +265,12 @@ def gpu_main(args):
         fill = "" if r["fill_only_seconds"] is None else f"{r['fill_only_seconds']:.3f}"
         print(f"{r['count']:>9,} x {r['n']:>5}  {r['count_run']:>9,}  {r['seconds']:>8.3f}  {r['sequences_per_s']:>9.0f}  "
               f"{r['full_count_seconds']:>8.2f}  {r['fraction_of_ceiling']:>10.3%}  {fill:>7}  {r['equal_to_cpu_first_20']}")
+    for r in rows:
+        v = r["rnafold"]
+        if v is not None:
+            print(f"RNA.fold beside {r['count']:,} x {r['n']}: {v['folded']:,} RNAs in {v['seconds']:.2f} s on "
+                  f"{v['processes']} processes, the row projected {v['projected_seconds']:.1f} s "
+                  f"({v['projected_seconds'] / r['full_count_seconds']:.0f}x ours); energies equal: {v['equal_energies']}")
     json_path = args.json.replace("turner_cpu.json", "turner_gpu.json")
     save_json({"benchmark": "turner_gpu", "device": name, "seed": args.seed, "quick": args.quick,
                "max_seconds": args.max_seconds, "ceiling": "int32 DPX min-plus, docs/limits.md", "rows": rows},
