@@ -34,6 +34,26 @@ from .journal import _lock
 COPY_BYTES = 1 << 24
 
 
+def _header(fingerprint) -> bytes:
+    return (json.dumps({"bioaccel": __version__, "batch": fingerprint}, separators=(",", ":")) + "\n").encode("ascii")
+
+
+def another_run(path, fingerprint) -> bool:
+    """Whether ``path`` is a journal (of either kind) whose header names another run than ``fingerprint``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.partial")
+    >>> another_run(path, "a"), ChunkJournal(path, "a").add(b"t"), another_run(path, "a"), another_run(path, "b")
+    (False, None, False, True)
+    """
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError:
+        return False
+    return first.endswith(b"\n") and first != _header(fingerprint)
+
+
 class ChunkJournal:
     """The chunks done so far, in ``path``; ``fingerprint`` names the run; ``resume``: keep what
     ``path`` holds (when it exists) instead of starting over."""
@@ -52,8 +72,7 @@ class ChunkJournal:
         return len(self.spans)
 
     def _header(self) -> bytes:
-        return (json.dumps({"bioaccel": __version__, "batch": self.fingerprint}, separators=(",", ":"))
-                + "\n").encode("ascii")
+        return _header(self.fingerprint)
 
     def _open(self, mode):
         try:

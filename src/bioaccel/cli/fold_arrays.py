@@ -1,9 +1,12 @@
 """``bioaccel fold`` of many records without a Python step per record: the array path.
 
-Taken by itself where it writes exactly what the record-by-record path writes: a FASTA file (not
-standard input or a pipe, which cannot be read twice should the file turn out to need the other path)
-of at least :data:`MIN_BYTES`, vienna or JSON Lines, no --plot, no --eval, no workers or cluster, the
-model's batch variant, every record short enough for its batch kernels. The file is read into flat
+Taken by itself where it writes exactly what the record-by-record path writes, for many short records
+(where a Python step per record costs more than the fold): a FASTA file (not standard input or a
+pipe, which cannot be read twice should the file turn out to need the other path) of at least
+:data:`MIN_BYTES` and :data:`MIN_RECORDS` records, none over :data:`MAX_LENGTH` nor over what the
+model's batch kernels take; vienna or JSON Lines, no --plot, no --eval, no workers or cluster, the
+model's batch variant; with ``--resume``, a journal of this path's (one the per-record path left is
+finished by that path). The file is read into flat
 arrays (:func:`bioaccel.inputs.fasta_bulk.read_fasta_arrays`), cut into chunks of records, each chunk
 folded by the batch kernels (:func:`bioaccel.fold.fold_packed`; the next chunk folds in a second thread
 while this one is written) and its text built at once (:func:`bioaccel.fold.packed_text`).
@@ -20,12 +23,16 @@ import time
 
 from ..errors import BioaccelError
 
-#: Smaller files go record by record (a few records: the per-record path starts faster).
+#: Smaller files, fewer records, or longer ones go record by record: there the per-record path costs
+#: little beside the fold, starts faster, and journals each record (a long run stops and resumes finely).
 MIN_BYTES = 1 << 15
-#: A chunk ends after this many records, or once its sum of n^3 reaches CHUNK_WORK. Chunks are cut from
-#: the lengths alone (not the backend), so that a run resumed on another backend cuts the same chunks.
-CHUNK_RECORDS = 32_768
-CHUNK_WORK = 2e12
+MIN_RECORDS = 1000
+MAX_LENGTH = 1000
+#: A chunk ends after this many records, or once its sum of n^3 reaches CHUNK_WORK (12,500 x 200 nt).
+#: Chunks are cut from the lengths alone (not the backend), so that a run resumed on another backend
+#: cuts the same chunks.
+CHUNK_RECORDS = 16_384
+CHUNK_WORK = 1e11
 
 
 def applies(args) -> bool:
@@ -54,7 +61,7 @@ def applies(args) -> bool:
 def chunk_bounds(lengths, records=None, work=None):
     """Where the chunks start and end: ``[0, ..., len(lengths)]``.
 
-    >>> chunk_bounds([10] * 5, records=2), chunk_bounds([10, 10, 100, 10], work=1500)
+    >>> chunk_bounds([10] * 5, records=2), chunk_bounds([10, 10, 100, 10], work=2500)
     ([0, 2, 4, 5], [0, 2, 3, 4])
     """
     import numpy as np
@@ -127,18 +134,21 @@ def run(args, stdout, stderr, params, announce):
     if records is None:
         return None
     lengths = records.lengths
-    if int(lengths.max(initial=0)) > limit:
+    if len(records) < MIN_RECORDS or int(lengths.max(initial=0)) > min(limit, MAX_LENGTH):
         return None
     started = time.monotonic()
-    announce(lengths.tolist(), call)
     bounds = chunk_bounds(lengths)
     path = batch.journal_path(args.output) if journalled else None
     journal = None
     if path is not None:
-        from .chunk_journal import ChunkJournal
+        from .chunk_journal import ChunkJournal, another_run
 
-        journal = ChunkJournal(path, _fingerprint(args, params, records, bounds), resume=args.resume)
+        digest = _fingerprint(args, params, records, bounds)
+        if args.resume and another_run(path, digest):
+            return None                     # the per-record path's journal, or a stranger it refuses
+        journal = ChunkJournal(path, digest, resume=args.resume)
     first = journal.done if journal is not None else 0
+    announce(lengths[bounds[first]:].tolist(), call)
 
     def folded():
         for k in range(first, len(bounds) - 1):

@@ -150,7 +150,7 @@ def read_fasta_arrays(path) -> "FastaArrays | None":
     ...     _ = g.write(">r1  first one \\nACGU\\nac\\n>r2\\n")
     >>> r = read_fasta_arrays(f.name)
     >>> r.headers.tobytes(), r.starts.tolist(), r.letters.tobytes(), r.id_bytes.tolist()
-    (b'r1 first one r2', [0, 6, 6], b'ACGUac', [2, 2])
+    (b'r1 first oner2', [0, 6, 6], b'ACGUac', [2, 2])
     """
     with open_text(path, expected="a FASTA file") as handle:
         data = np.frombuffer("".join(handle.blocks()).encode("latin-1"), dtype=np.uint8)
