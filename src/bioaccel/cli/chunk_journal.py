@@ -134,10 +134,15 @@ class ChunkJournal:
         self._handle.flush()
         self.spans.append((offset, data.nbytes))
 
-    def copy_to(self, write) -> None:
-        """Hand every chunk's text to ``write`` (a binary handle's write), in order."""
+    def copy_to(self, write, handle=None) -> None:
+        """Hand every chunk's text to ``write`` (a binary handle's write), in order; with ``handle`` (that
+        binary file, when it has a descriptor) the kernel copies file to file."""
+        self.close()
         with open(self.path, "rb") as source:
             for offset, size in self.spans:
+                if handle is not None:
+                    done = _copied(source, handle, offset, size)
+                    offset, size = offset + done, size - done
                 source.seek(offset)
                 while size > 0:
                     piece = source.read(min(size, COPY_BYTES))
@@ -158,3 +163,26 @@ class ChunkJournal:
             os.unlink(self.path)
         except FileNotFoundError:
             pass
+
+
+def _copied(source, handle, offset, size) -> int:
+    """Bytes of ``source`` (``size`` from ``offset``) appended to ``handle`` by ``os.copy_file_range``,
+    file to file; fewer (0) where the system stops or cannot, and the caller copies the rest through
+    memory (whose write names a full disk as the output layer does)."""
+    if not hasattr(os, "copy_file_range"):
+        return 0
+    try:
+        target = handle.fileno()
+        handle.flush()
+    except (AttributeError, OSError, ValueError):
+        return 0
+    done = 0
+    try:
+        while done < size:
+            step = os.copy_file_range(source.fileno(), target, size - done, offset + done)
+            if step <= 0:
+                break
+            done += step
+    except OSError:
+        pass
+    return done

@@ -28,11 +28,11 @@ from ..errors import BioaccelError
 MIN_BYTES = 1 << 15
 MIN_RECORDS = 1000
 MAX_LENGTH = 1000
-#: A chunk ends after this many records, or once its sum of n^3 reaches CHUNK_WORK (12,500 x 200 nt).
-#: Chunks are cut from the lengths alone (not the backend), so that a run resumed on another backend
-#: cuts the same chunks.
-CHUNK_RECORDS = 16_384
-CHUNK_WORK = 1e11
+#: A chunk ends after this many records, or once its sum of n^3 reaches CHUNK_WORK (as many 200-nt
+#: records). Chunks are cut from the lengths alone (not the backend), so that a run resumed on another
+#: backend cuts the same chunks.
+CHUNK_RECORDS = 32_768
+CHUNK_WORK = CHUNK_RECORDS * 200.0 ** 3
 
 
 def applies(args) -> bool:
@@ -153,7 +153,10 @@ def run(args, stdout, stderr, params, announce):
     def folded():
         for k in range(first, len(bounds) - 1):
             part = records.part(bounds[k], bounds[k + 1])
-            units, chars = fold_packed(part.codes, part.starts, call)
+            yield part, fold_packed(part.codes, part.starts, call)
+
+    def texts():                     # here, while the next chunk folds in the other thread
+        for part, (units, chars) in _ahead(folded()):
             yield part, packed_text(args.format, part, units, chars, params=call.params, variant=call.variant,
                                     backend=call.backend, noconv=args.noconv)
 
@@ -161,14 +164,13 @@ def run(args, stdout, stderr, params, announce):
         with progress(total=len(records), unit="record" if journalled else "seq", desc="fold",
                       enabled=wanted(args.quiet, stderr), stream=stderr, initial=bounds[first]) as bar:
             if journal is not None:
-                for part, text in _ahead(folded()):
+                for part, text in texts():
                     journal.add(text)
                     bar.update(len(part))
                 _write(args, stdout, journal.copy_to)
                 journal.remove()
             else:
-                _write(args, stdout, lambda write: [write(text) or bar.update(len(part))
-                                                    for part, text in _ahead(folded())])
+                _write(args, stdout, lambda write, _: [write(text) or bar.update(len(part)) for part, text in texts()])
     except BioaccelError as exc:     # an output that cannot be written
         if journal is not None:
             journal.close()
@@ -189,7 +191,8 @@ def run(args, stdout, stderr, params, announce):
 
 
 def _write(args, stdout, fill):
-    """The output transaction of -o (standard output by default): ``fill(write)`` writes it, in bytes."""
+    """The output transaction of -o (standard output by default): ``fill(write, handle)`` writes it, in
+    bytes (``handle``: the binary file, None for standard output)."""
     from ..results.output import Outputs, check_outputs
 
     target = "-" if args.output is None else args.output
@@ -197,6 +200,6 @@ def _write(args, stdout, fill):
     with Outputs({"-o": target}, modes={"-o": "wb" if binary else "w"}, stdout=stdout) as outputs:
         handle = outputs["-o"]
         if binary:
-            fill(handle.write)
+            fill(handle.write, handle)
         else:
-            fill(lambda data: handle.write(memoryview(data).tobytes().decode("utf-8")))
+            fill(lambda data: handle.write(memoryview(data).tobytes().decode("utf-8")), None)

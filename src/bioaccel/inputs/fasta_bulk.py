@@ -14,31 +14,28 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .alphabet import IUPAC_OTHER, _CODE_OF_BYTE
+from .alphabet import _CODE_OF_BYTE
 from .files import open_text
 
 OK, UNUSUAL = 0, 1
 #: bytes that Python's str.strip() and str.split() take for whitespace in Latin-1 text (read_fasta
 #: splits a header with them)
 _SPACE = np.array([chr(b).isspace() for b in range(256)], dtype=np.bool_)
-#: the letters a sequence line may hold (read_fasta's alphabet, either case)
-_LETTER = np.zeros(256, dtype=np.bool_)
-for _letter in "ACGTU" + IUPAC_OTHER:
-    _LETTER[ord(_letter)] = _LETTER[ord(_letter.lower())] = True
 
 
 class FastaArrays(NamedTuple):
-    """Records as arrays. Record k: letters ``letters[starts[k]:starts[k + 1]]`` (uint8, as written),
-    header ``headers[hstarts[k]:hstarts[k + 1]]`` (UTF-8: the id, and " description" when there is
+    """Records as arrays. Record k: letters ``letters[starts[k]:starts[k + 1]]`` (uint8, as written) and
+    their codes at the same place of ``codes`` (:mod:`bioaccel.inputs.alphabet`), header ``headers[hstarts[k]:hstarts[k + 1]]`` (UTF-8: the id, and " description" when there is
     one), its id the first ``id_bytes[k]`` bytes of it.
 
-    >>> r = FastaArrays(np.frombuffer(b"ACGUgg", np.uint8), np.array([0, 4, 6]),
+    >>> r = FastaArrays(np.frombuffer(b"ACGUgg", np.uint8), np.array([0, 1, 2, 3, 2, 2]), np.array([0, 4, 6]),
     ...                 np.frombuffer(b"a descb", np.uint8), np.array([0, 6, 7]), np.array([1, 1]))
     >>> len(r), r.lengths.tolist(), r.part(1, 2).letters.tobytes(), r.part(1, 2).headers.tobytes()
     (2, [4, 2], b'gg', b'b')
     """
 
     letters: np.ndarray
+    codes: np.ndarray
     starts: np.ndarray
     headers: np.ndarray
     hstarts: np.ndarray
@@ -51,20 +48,15 @@ class FastaArrays(NamedTuple):
     def lengths(self) -> np.ndarray:
         return np.diff(self.starts)
 
-    @property
-    def codes(self) -> np.ndarray:
-        """The letters' codes (:mod:`bioaccel.inputs.alphabet`), uint8."""
-        return _CODE_OF_BYTE[self.letters]
-
     def part(self, first: int, last: int) -> "FastaArrays":
         """Records first..last-1, offsets from 0 (views of these arrays, no copy of the letters)."""
         s, h = self.starts[first:last + 1], self.hstarts[first:last + 1]
-        return FastaArrays(self.letters[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]], h - h[0],
+        return FastaArrays(self.letters[s[0]:s[-1]], self.codes[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]], h - h[0],
                            self.id_bytes[first:last])
 
 
 @njit(cache=True, nogil=True)
-def _parse(data, space, letter, letters, starts, headers, hstarts, id_bytes):
+def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_bytes):
     """One pass over the text (newlines already \\n): ``(status, records, letters, header bytes)``."""
     n = data.shape[0]
     count = 0
@@ -116,9 +108,10 @@ def _parse(data, space, letter, letters, starts, headers, hstarts, id_bytes):
             c = data[x]
             if c == 32 or c == 9 or c == 13:
                 continue
-            if not letter[c]:
+            if code_of[c] == 255:
                 return UNUSUAL, count, nl, hl     # read_fasta names the letter, record and line
             letters[nl] = c
+            codes[nl] = code_of[c]
             nl += 1
     starts[count] = nl
     hstarts[count] = hl
@@ -153,15 +146,17 @@ def read_fasta_arrays(path) -> "FastaArrays | None":
     (b'r1 first oner2', [0, 6, 6], b'ACGUac', [2, 2])
     """
     with open_text(path, expected="a FASTA file") as handle:
-        data = np.frombuffer("".join(handle.blocks()).encode("latin-1"), dtype=np.uint8)
-    most = int(np.count_nonzero(data == 62)) + 1
+        raw = handle.read_bytes()
+    data = np.frombuffer(raw, dtype=np.uint8)
+    most = raw.count(b">") + 1
     letters = np.empty(data.shape[0], dtype=np.uint8)
+    codes = np.empty(data.shape[0], dtype=np.uint8)
     headers = np.empty(data.shape[0], dtype=np.uint8)
     starts = np.zeros(most + 1, dtype=np.int64)
     hstarts = np.zeros(most + 1, dtype=np.int64)
     id_bytes = np.zeros(most, dtype=np.int64)
-    status, count, nl, hl = _parse(data, _SPACE, _LETTER, letters, starts, headers, hstarts, id_bytes)
+    status, count, nl, hl = _parse(data, _SPACE, _CODE_OF_BYTE, letters, codes, starts, headers, hstarts, id_bytes)
     if status != OK:
         return None
     headers, hstarts, ids = _utf8(headers[:hl], hstarts[:count + 1], id_bytes[:count])
-    return FastaArrays(letters[:nl], starts[:count + 1], headers, hstarts, ids)
+    return FastaArrays(letters[:nl], codes[:nl], starts[:count + 1], headers, hstarts, ids)
