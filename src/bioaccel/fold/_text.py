@@ -21,10 +21,14 @@ _T_AS_U = bytes.maketrans(b"Tt", b"Uu")
 def _place(out, pos, buf, bstarts, pick):
     for k in range(pos.shape[0]):
         a = bstarts[pick[k]]
-        b = bstarts[pick[k] + 1]
+        n = bstarts[pick[k] + 1] - a
         p = pos[k]
-        out[p:p + b - a] = buf[a:b]
-        pos[k] = p + b - a
+        if n <= 16:                       # a few bytes: a loop costs less than two slices
+            for i in range(n):
+                out[p + i] = buf[a + i]
+        else:
+            out[p:p + n] = buf[a:a + n]
+        pos[k] = p + n
 
 
 class _Rows:
