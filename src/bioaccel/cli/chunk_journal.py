@@ -55,8 +55,9 @@ def another_run(path, fingerprint) -> bool:
 
 
 class ChunkJournal:
-    """The chunks done so far, in ``path``; ``fingerprint`` names the run; ``resume``: keep what
-    ``path`` holds (when it exists) instead of starting over."""
+    """The chunks done so far, in ``path``; ``fingerprint`` names the run (or a function that gives it,
+    called when the first chunk is kept: the digest of a large input is computed while it folds);
+    ``resume``: keep what ``path`` holds (when it exists) instead of starting over."""
 
     def __init__(self, path, fingerprint, *, resume=False):
         self.path = path
@@ -72,6 +73,8 @@ class ChunkJournal:
         return len(self.spans)
 
     def _header(self) -> bytes:
+        if callable(self.fingerprint):
+            self.fingerprint = self.fingerprint()
         return _header(self.fingerprint)
 
     def _open(self, mode):

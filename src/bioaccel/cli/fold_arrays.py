@@ -105,6 +105,28 @@ def _ahead(items):
         yield item
 
 
+def _later(function, *args):
+    """``function(*args)`` computed in a second thread; calling the result waits for it."""
+    box = {}
+
+    def work():
+        try:
+            box["value"] = function(*args)
+        except BaseException as exc:          # handed to the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="bioaccel-fold-later", daemon=True)
+    worker.start()
+
+    def result():
+        worker.join()
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    return result
+
+
 def _fingerprint(args, params, records, bounds):
     import dataclasses
 
@@ -143,9 +165,12 @@ def run(args, stdout, stderr, params, announce):
     if path is not None:
         from .chunk_journal import ChunkJournal, another_run
 
-        digest = _fingerprint(args, params, records, bounds)
-        if args.resume and another_run(path, digest):
-            return None                     # the per-record path's journal, or a stranger it refuses
+        if args.resume:
+            digest = _fingerprint(args, params, records, bounds)
+            if another_run(path, digest):
+                return None                 # the per-record path's journal, or a stranger it refuses
+        else:                               # wanted at the first chunk's end: hashed while it folds
+            digest = _later(_fingerprint, args, params, records, bounds)
         journal = ChunkJournal(path, digest, resume=args.resume)
     first = journal.done if journal is not None else 0
     announce(lengths[bounds[first]:].tolist(), call)
@@ -155,10 +180,13 @@ def run(args, stdout, stderr, params, announce):
             part = records.part(bounds[k], bounds[k + 1])
             yield part, fold_packed(part.codes, part.starts, call)
 
-    def texts():                     # here, while the next chunk folds in the other thread
+    def formatted():                 # the next chunk folds while this one is formatted, the last one written
         for part, (units, chars) in _ahead(folded()):
             yield part, packed_text(args.format, part, units, chars, params=call.params, variant=call.variant,
                                     backend=call.backend, noconv=args.noconv)
+
+    def texts():
+        return _ahead(formatted())
 
     try:
         with progress(total=len(records), unit="record" if journalled else "seq", desc="fold",

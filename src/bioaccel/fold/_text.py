@@ -67,7 +67,7 @@ class _Rows:
 
 
 def _letters(records, noconv):
-    if noconv:
+    if noconv or not records.has_t:
         return records.letters
     return np.frombuffer(records.letters.tobytes().translate(_T_AS_U), dtype=np.uint8)
 

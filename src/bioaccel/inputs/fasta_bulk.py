@@ -40,6 +40,8 @@ class FastaArrays(NamedTuple):
     headers: np.ndarray
     hstarts: np.ndarray
     id_bytes: np.ndarray
+    #: whether a letter is T or t (False: writing T as U changes nothing)
+    has_t: bool = True
 
     def __len__(self):
         return len(self.starts) - 1
@@ -51,14 +53,16 @@ class FastaArrays(NamedTuple):
     def part(self, first: int, last: int) -> "FastaArrays":
         """Records first..last-1, offsets from 0 (views of these arrays, no copy of the letters)."""
         s, h = self.starts[first:last + 1], self.hstarts[first:last + 1]
-        return FastaArrays(self.letters[s[0]:s[-1]], self.codes[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]], h - h[0],
-                           self.id_bytes[first:last])
+        return FastaArrays(self.letters[s[0]:s[-1]], self.codes[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]],
+                           h - h[0], self.id_bytes[first:last], self.has_t)
 
 
 @njit(cache=True, nogil=True)
 def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_bytes):
-    """One pass over the text (newlines already \\n): ``(status, records, letters, header bytes)``."""
+    """One pass over the text (newlines already \\n): ``(status, records, letters, header bytes, T or t
+    letters)``."""
     n = data.shape[0]
+    tees = 0
     count = 0
     nl = 0
     hl = 0
@@ -82,7 +86,7 @@ def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_by
             while b > a and space[data[b - 1]]:
                 b -= 1
             if a == b:
-                return UNUSUAL, count, nl, hl     # no id: read_fasta names the line
+                return UNUSUAL, count, nl, hl, 0  # no id: read_fasta names the line
             starts[count] = nl
             hstarts[count] = hl
             e = a
@@ -103,19 +107,21 @@ def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_by
             count += 1
             continue
         if count == 0:
-            return UNUSUAL, count, nl, hl         # a sequence before any header (RNAfold's bare lines)
+            return UNUSUAL, count, nl, hl, 0      # a sequence before any header (RNAfold's bare lines)
         for x in range(a, b):
             c = data[x]
             if c == 32 or c == 9 or c == 13:
                 continue
             if code_of[c] == 255:
-                return UNUSUAL, count, nl, hl     # read_fasta names the letter, record and line
+                return UNUSUAL, count, nl, hl, 0  # read_fasta names the letter, record and line
+            if c == 84 or c == 116:
+                tees += 1
             letters[nl] = c
             codes[nl] = code_of[c]
             nl += 1
     starts[count] = nl
     hstarts[count] = hl
-    return (OK if count else UNUSUAL), count, nl, hl
+    return (OK if count else UNUSUAL), count, nl, hl, tees
 
 
 def _utf8(headers, hstarts, id_bytes):
@@ -155,8 +161,8 @@ def read_fasta_arrays(path) -> "FastaArrays | None":
     starts = np.zeros(most + 1, dtype=np.int64)
     hstarts = np.zeros(most + 1, dtype=np.int64)
     id_bytes = np.zeros(most, dtype=np.int64)
-    status, count, nl, hl = _parse(data, _SPACE, _CODE_OF_BYTE, letters, codes, starts, headers, hstarts, id_bytes)
+    status, count, nl, hl, tees = _parse(data, _SPACE, _CODE_OF_BYTE, letters, codes, starts, headers, hstarts, id_bytes)
     if status != OK:
         return None
     headers, hstarts, ids = _utf8(headers[:hl], hstarts[:count + 1], id_bytes[:count])
-    return FastaArrays(letters[:nl], codes[:nl], starts[:count + 1], headers, hstarts, ids)
+    return FastaArrays(letters[:nl], codes[:nl], starts[:count + 1], headers, hstarts, ids, tees > 0)
