@@ -80,6 +80,19 @@ def test_bulk_reader_reads_what_read_fasta_reads(tmp_path):
             assert arrays.codes[arrays.starts[k]:arrays.starts[k + 1]].tolist() == record.codes.tolist()
 
 
+def test_bulk_reader_reads_compressed_files_and_a_byte_order_mark(tmp_path):
+    import gzip
+
+    text = "\ufeff>a x\r\nACGU\rGG\n>b\n".encode("utf-8")
+    for name, data in (("plain.fa", text), ("packed.fa.gz", gzip.compress(text))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        arrays = read_fasta_arrays(str(path))
+        assert [r.sequence for r in read_fasta(str(path))] == ["ACGUGG", ""]
+        assert arrays.letters.tobytes() == b"ACGUGG" and arrays.headers.tobytes() == b"a xb"
+        assert arrays.starts.tolist() == [0, 6, 6] and not arrays.has_t
+
+
 @pytest.mark.parametrize("text", [">a\nACGX\n", "ACGU\n>a\nAC\n", ">\nACGU\n", "", "\n\n", ">a\nAC\n> \nGG\n"])
 def test_bulk_reader_leaves_what_needs_a_message_to_read_fasta(tmp_path, text):
     path = tmp_path / "odd.fa"
