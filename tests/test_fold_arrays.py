@@ -117,6 +117,7 @@ def test_array_path_writes_the_per_record_bytes(tmp_path, monkeypatch, small_chu
 
 
 def test_model_options_and_fractional_weights(tmp_path, monkeypatch, small_chunks):
+    monkeypatch.setattr(fold_arrays, "GROUP", {"cpu": 3, "gpu": 3})      # chunks folded three at a time
     path = awkward_fasta(tmp_path / "in.fa", 40, seed=5)
     for options in (["--model", "nussinov", "--gu", "0.5", "--min-loop", "1"], ["--model", "nussinov", "--no-gu"],
                     ["--no-lp", "-T", "25"]):
