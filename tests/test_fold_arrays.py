@@ -211,7 +211,7 @@ def test_text_of_empty_and_single_records():
     from bioaccel.fold import FoldParams, TurnerModel, packed_text
     from bioaccel.inputs.fasta_bulk import FastaArrays
 
-    records = FastaArrays(np.zeros(0, np.uint8), np.zeros(0, np.uint8), np.array([0, 0]), np.frombuffer(b"e", np.uint8),
+    records = FastaArrays(np.zeros(0, np.uint8), np.array([0, 0]), np.frombuffer(b"e", np.uint8),
                           np.array([0, 1]), np.array([1]))
     for params, value in ((FoldParams(), " 0"), (TurnerModel(), "  0.00")):
         text = packed_text("vienna", records, np.array([0]), np.zeros(0, np.uint8), params=params, variant="v",

@@ -81,7 +81,7 @@ def packed_text(fmt: str, records, units: np.ndarray, chars: np.ndarray, *, para
 
     >>> from bioaccel.fold import FoldParams
     >>> from bioaccel.inputs.fasta_bulk import FastaArrays
-    >>> r = FastaArrays(np.frombuffer(b"GGTAAACCgg", np.uint8), None, np.array([0, 8, 10]),
+    >>> r = FastaArrays(np.frombuffer(b"GGTAAACCgg", np.uint8), np.array([0, 8, 10]),
     ...                 np.frombuffer(b"a descb", np.uint8), np.array([0, 6, 7]), np.array([1, 1]))
     >>> text = packed_text("vienna", r, np.array([2, 0]), np.frombuffer(b"((....)).." , np.uint8),
     ...                    params=FoldParams(), variant="tiled", backend="cpu")

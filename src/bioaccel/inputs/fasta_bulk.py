@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .alphabet import _CODE_OF_BYTE
+from .alphabet import _CODE_OF_BYTE, _CODE_TABLE
 from .files import open_text
 
 OK, UNUSUAL = 0, 1
@@ -24,18 +24,17 @@ _SPACE = np.array([chr(b).isspace() for b in range(256)], dtype=np.bool_)
 
 
 class FastaArrays(NamedTuple):
-    """Records as arrays. Record k: letters ``letters[starts[k]:starts[k + 1]]`` (uint8, as written) and
-    their codes at the same place of ``codes`` (:mod:`bioaccel.inputs.alphabet`), header ``headers[hstarts[k]:hstarts[k + 1]]`` (UTF-8: the id, and " description" when there is
+    """Records as arrays. Record k: letters ``letters[starts[k]:starts[k + 1]]`` (uint8, as written;
+    ``codes`` gives their codes, :mod:`bioaccel.inputs.alphabet`), header ``headers[hstarts[k]:hstarts[k + 1]]`` (UTF-8: the id, and " description" when there is
     one), its id the first ``id_bytes[k]`` bytes of it.
 
-    >>> r = FastaArrays(np.frombuffer(b"ACGUgg", np.uint8), np.array([0, 1, 2, 3, 2, 2]), np.array([0, 4, 6]),
+    >>> r = FastaArrays(np.frombuffer(b"ACGUgg", np.uint8), np.array([0, 4, 6]),
     ...                 np.frombuffer(b"a descb", np.uint8), np.array([0, 6, 7]), np.array([1, 1]))
     >>> len(r), r.lengths.tolist(), r.part(1, 2).letters.tobytes(), r.part(1, 2).headers.tobytes()
     (2, [4, 2], b'gg', b'b')
     """
 
     letters: np.ndarray
-    codes: np.ndarray
     starts: np.ndarray
     headers: np.ndarray
     hstarts: np.ndarray
@@ -53,14 +52,20 @@ class FastaArrays(NamedTuple):
     def part(self, first: int, last: int) -> "FastaArrays":
         """Records first..last-1, offsets from 0 (views of these arrays, no copy of the letters)."""
         s, h = self.starts[first:last + 1], self.hstarts[first:last + 1]
-        return FastaArrays(self.letters[s[0]:s[-1]], self.codes[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]],
-                           h - h[0], self.id_bytes[first:last], self.has_t)
+        return FastaArrays(self.letters[s[0]:s[-1]], s - s[0], self.headers[h[0]:h[-1]], h - h[0],
+                           self.id_bytes[first:last], self.has_t)
+
+    @property
+    def codes(self) -> np.ndarray:
+        """The letters' codes (:mod:`bioaccel.inputs.alphabet`, uint8), made now (a chunk at a time:
+        the codes of a whole file would be one more array of its size to fill)."""
+        return np.frombuffer(self.letters.tobytes().translate(_CODE_TABLE), dtype=np.uint8)
 
 
 @njit(cache=True, nogil=True)
-def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_bytes):
-    """One pass over the text (newlines already \\n): ``(status, records, letters, header bytes, T or t
-    letters)``."""
+def _parse(data, space, code_of, starts, headers, hstarts, id_bytes):
+    """One pass over the text (newlines already \\n), the letters moved to its start, in place:
+    ``(status, records, letters, header bytes, T or t letters)``."""
     n = data.shape[0]
     tees = 0
     count = 0
@@ -116,8 +121,7 @@ def _parse(data, space, code_of, letters, codes, starts, headers, hstarts, id_by
                 return UNUSUAL, count, nl, hl, 0  # read_fasta names the letter, record and line
             if c == 84 or c == 116:
                 tees += 1
-            letters[nl] = c
-            codes[nl] = code_of[c]
+            data[nl] = c                          # in place: nl < x, the letters only ever move back
             nl += 1
     starts[count] = nl
     hstarts[count] = hl
@@ -153,16 +157,14 @@ def read_fasta_arrays(path) -> "FastaArrays | None":
     """
     with open_text(path, expected="a FASTA file") as handle:
         raw = handle.read_bytes()
-    data = np.frombuffer(raw, dtype=np.uint8)
+    data = np.frombuffer(raw, dtype=np.uint8)            # writable: a bytearray
     most = raw.count(b">") + 1
-    letters = np.empty(data.shape[0], dtype=np.uint8)
-    codes = np.empty(data.shape[0], dtype=np.uint8)
     headers = np.empty(data.shape[0], dtype=np.uint8)
     starts = np.zeros(most + 1, dtype=np.int64)
     hstarts = np.zeros(most + 1, dtype=np.int64)
     id_bytes = np.zeros(most, dtype=np.int64)
-    status, count, nl, hl, tees = _parse(data, _SPACE, _CODE_OF_BYTE, letters, codes, starts, headers, hstarts, id_bytes)
+    status, count, nl, hl, tees = _parse(data, _SPACE, _CODE_OF_BYTE, starts, headers, hstarts, id_bytes)
     if status != OK:
         return None
     headers, hstarts, ids = _utf8(headers[:hl], hstarts[:count + 1], id_bytes[:count])
-    return FastaArrays(letters[:nl], codes[:nl], starts[:count + 1], headers, hstarts, ids, tees > 0)
+    return FastaArrays(data[:nl], starts[:count + 1], headers, hstarts, ids, tees > 0)

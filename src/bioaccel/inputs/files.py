@@ -113,16 +113,30 @@ class TextLines:
     def read(self) -> str:
         return "".join(self)
 
-    def read_bytes(self) -> bytes:
-        """The whole (decompressed) text as bytes, as the lines read it: every line ending (``\\r\\n``,
-        ``\\r``) as ``\\n``, a leading byte-order mark left out; no per-line step, for files of millions
-        of records."""
+    def read_bytes(self) -> bytearray:
+        """The whole (decompressed) text as bytes (a bytearray: the caller may rewrite it in place), as
+        the lines read it: every line ending (``\\r\\n``, ``\\r``) as ``\\n``, a leading byte-order
+        mark left out; no per-line step, for files of millions of records."""
+        stream = self._text.buffer
         try:
-            data = self._text.buffer.read()
+            data = None
+            if not self.kind:                   # a plain file: read once into a buffer of its size
+                try:
+                    size = os.fstat(stream.fileno()).st_size - stream.tell()
+                except (AttributeError, OSError, ValueError):
+                    size = -1
+                if size >= 0:
+                    data = bytearray(size)
+                    got = stream.readinto(data)
+                    rest = stream.read()        # a file that grew meanwhile
+                    del data[got:]
+                    data += rest
+            if data is None:
+                data = bytearray(stream.read())
         except DECODE_ERRORS as exc:
             self._fail(exc)
         if data.startswith(_BOM.encode("latin-1")):
-            data = data[len(_BOM):]
+            del data[:len(_BOM)]
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         return data
