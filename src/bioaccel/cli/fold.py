@@ -187,7 +187,7 @@ def _evaluated(path, params):
 
 
 def run(args, stdout, stderr):
-    from . import batch_run as batch
+    from . import batch_run as batch, fold_arrays
     from .fold_batch import written
     from .progress import progress, wanted
     from ..fold import FoldWriter, check_fold, iter_fold
@@ -199,7 +199,12 @@ def run(args, stdout, stderr):
     params = _params(args)
     if args.eval:
         _check_eval(args)
-    elif batch.wanted(args):
+    elif fold_arrays.applies(args):                    # many records: no Python step per record
+        status = fold_arrays.run(args, stdout, stderr, params,
+                                 lambda lengths, call: _announce(args, stderr, lengths, call))
+        if status is not None:
+            return status
+    if not args.eval and batch.wanted(args):
         return _run_batch(args, stdout, stderr, params)
     call = check_fold(params, backend=args.backend, variant=args.variant, threads=args.threads)
     if args.plot:

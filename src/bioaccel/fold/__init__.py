@@ -8,8 +8,9 @@ RNAfold computes it); ``energy_of(sequence, structure)`` is the free energy of a
 ``evaluate([(sequence, structure), ...])`` gives the value of each under any model, as RNAeval does.
 ``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
 like ViennaRNA's ``RNA.fold``; ``scores, structures = nussinov_batch(sequences)`` folds millions, results
-as arrays; ``fold_table(sequence)`` gives Nussinov's whole table. ``FoldWriter`` writes results as vienna,
-ct, bpseq or JSON Lines, ``plot_arcs`` draws them.
+as arrays (``fold_packed`` and ``packed_text``: any model, packed codes in, values, dot-brackets and
+the vienna or JSON text out, for the command line); ``fold_table(sequence)`` gives Nussinov's whole
+table. ``FoldWriter`` writes results as vienna, ct, bpseq or JSON Lines, ``plot_arcs`` draws them.
 
 Models are a seam. A model is an object whose class is registered in ``MODELS`` (``_models.py``: its
 name, ``"module:Class"``, a description and its variant registry, pure data so that the command line
@@ -43,13 +44,16 @@ from ._variants import VARIANTS
 _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_table": "._api",
          "fold_work": "._api", "iter_fold": "._api", "iter_nussinov": "._api", "nussinov": "._api",
          "nussinov_batch": "._arrays", "FoldBatch": "._arrays",
+         "fold_packed": "._packed", "packed_limit": "._packed", "packed_text": "._text",
+         "PACKED_FORMATS": "._text",
          "FoldModel": "._models", "FoldParams": "._model", "FoldResult": "._result",
          "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot",
          "TurnerModel": "._turner_model", "energy_of": "._turner_energy", "evaluate": "._evaluate",
          "iter_evaluate": "._evaluate"}
 __all__ = ["FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter", "MAX_PLOT_RECORDS",
-           "MODELS", "TurnerModel", "VARIANTS", "check_fold", "energy_of", "evaluate", "fold", "fold_one",
+           "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_fold", "energy_of", "evaluate", "fold",
+           "fold_one", "fold_packed",
            "fold_table", "fold_work", "iter_evaluate", "iter_fold", "iter_nussinov", "nussinov",
-           "nussinov_batch", "plot_arcs"]
+           "nussinov_batch", "packed_limit", "packed_text", "plot_arcs"]
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

@@ -17,7 +17,9 @@ def estimate_seconds(lengths, variant, *, backend="cpu", threads=0) -> float:
     >>> round(estimate_seconds([40_000] * 3, "tiled", threads=2) / 60)
     25
     """
-    work = sum(float(n) ** 3 for n in lengths)
+    import numpy as np
+
+    work = float(np.sum(np.asarray(lengths, dtype=np.float64) ** 3))     # a million lengths: no Python loop
     return work / RATE[backend](variant, threads)
 
 

@@ -18,8 +18,10 @@ def estimate_seconds(lengths, *, threads=0) -> float:
     >>> round(estimate_seconds([5_000], threads=2))
     11
     """
-    work = sum(CELL_SECONDS * float(n) ** 2 + SPLIT_SECONDS * float(n) ** 3 for n in lengths)
-    return work / resolve_threads(threads)
+    import numpy as np
+
+    n = np.asarray(lengths, dtype=np.float64)                            # a million lengths: no Python loop
+    return float(np.sum(CELL_SECONDS * n ** 2 + SPLIT_SECONDS * n ** 3)) / resolve_threads(threads)
 
 
 def check_sizes(lengths) -> None:

@@ -162,28 +162,47 @@ def mfe_many(codes_list, model=None, *, tile=TILE):
     >>> [e for e, _ in mfe_many([encode("GGGGAAACCCC"), encode(""), encode("A")])]
     [-450, 0, 0]
     """
+    if len(codes_list) == 0:
+        return []
+    lengths = np.array([len(c) for c in codes_list], dtype=np.int64)
+    starts = np.zeros(len(codes_list) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    joined = np.concatenate([np.asarray(c) for c in codes_list]) if lengths.sum() else np.zeros(0, np.uint8)
+    energies, pair_to_all = mfe_packed(joined, starts, model, tile=tile)
+    return [(int(energies[s]), pair_to_all[starts[s]:starts[s + 1]].copy()) for s in range(len(codes_list))]
+
+
+def mfe_packed(codes_all, starts, model=None, *, tile=TILE):
+    """Fold packed sequences (sequence k is ``codes_all[starts[k]:starts[k + 1]]``, alphabet codes), each
+    whole on one core, the cores balanced by cost: ``(energies in dcal/mol (int64), pair_to (int64, all
+    sequences back to back, 0-based within each))``, as :func:`mfe_many` gives them.
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> energies, pair_to = mfe_packed(encode("GGGGAAACCCCA"), np.array([0, 11, 11, 12]))
+    >>> energies.tolist(), pair_to[:4].tolist()
+    ([-450, 0, 0], [10, 9, 8, 7])
+    """
     E, lxc, no_lp = kernel_inputs(model)
     tile = _check_tile(tile)
-    encoded = [np.asarray(table_codes(codes)) for codes in codes_list]
-    lengths = np.array([len(s) for s in encoded], dtype=np.int64)
-    if len(encoded) == 0:
-        return []
-    _check_length(int(lengths.max()), f"sequence {int(np.argmax(lengths)) + 1} of the batch")
-    workers = max(1, min(get_num_threads(), len(encoded)))
-    worker_start, worker_items = _deal(lengths, workers)
-    busiest = sorted(lengths.tolist(), reverse=True)[:workers]
-    require_memory(sum(table_bytes(n) for n in busiest),
-                   f"folding {len(encoded):,} sequences ({workers} at a time, the longest {int(lengths.max()):,}) "
-                   "with the Turner model", "fold shorter sequences (or fewer at a time)")
-    starts = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    S_all = np.concatenate(encoded) if lengths.sum() else np.zeros(0, dtype=np.int64)
-    energies = np.zeros(len(encoded), dtype=np.int64)
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.diff(starts)
+    count = len(lengths)
+    S_all = np.asarray(table_codes(codes_all))
+    energies = np.zeros(count, dtype=np.int64)
     pair_to_all = np.full(S_all.shape[0], -1, dtype=np.int64)
+    if count == 0:
+        return energies, pair_to_all
+    _check_length(int(lengths.max()), f"sequence {int(np.argmax(lengths)) + 1} of the batch")
+    workers = max(1, min(get_num_threads(), count))
+    worker_start, worker_items = _deal(lengths, workers)
+    busiest = np.sort(lengths)[::-1][:workers].tolist()
+    require_memory(sum(table_bytes(n) for n in busiest),
+                   f"folding {count:,} sequences ({workers} at a time, the longest {int(lengths.max()):,}) "
+                   "with the Turner model", "fold shorter sequences (or fewer at a time)")
     _parallel(E, lxc, no_lp, S_all, starts, worker_start, worker_items, tile, -1, _NO_TABLE, _NO_TABLE,
               _NO_TABLE, energies, pair_to_all)
-    results = []
-    for s in range(len(encoded)):
-        pair_to = pair_to_all[starts[s]:starts[s + 1]].copy()
-        results.append((int(energies[s]), _check_traced(pair_to, f"sequence {s + 1} of the batch")))
-    return results
+    traced = pair_to_all[starts[:-1][lengths > 0]]
+    if (traced == -2).any():
+        s = int(np.flatnonzero(lengths > 0)[np.flatnonzero(traced == -2)[0]])
+        _check_traced(pair_to_all[starts[s]:starts[s + 1]], f"sequence {s + 1} of the batch")
+    return energies, pair_to_all

@@ -171,15 +171,12 @@ def fold(codes_list, model=None, *, traceback=True) -> list:
     """``[(energy in dcal/mol, pair_to int64 or None)]`` of each sequence (bioaccel.inputs.alphabet codes),
     in input order; ``pair_to`` is None with ``traceback=False``. The ``pair_to`` arrays are consecutive
     slices of one array (no copy per sequence)."""
-    from ..runtime import gpu as _gpu
-
     if not len(codes_list):
         return []
     lengths = np.fromiter(map(len, codes_list), dtype=np.int64, count=len(codes_list))
-    check_lengths([int(lengths.max())])
     starts = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
-    energies, pairs = _fold_packed(_gpu, codes_list, lengths, starts, model, traceback)
+    energies, pairs = fold_packed(np.concatenate(codes_list), starts, model, traceback=traceback)
     energies = energies.tolist()
     if not traceback:
         return [(e, None) for e in energies]
@@ -187,7 +184,18 @@ def fold(codes_list, model=None, *, traceback=True) -> list:
     return [(e, pairs[bounds[k]:bounds[k + 1]]) for k, e in enumerate(energies)]
 
 
-def _fold_packed(_gpu, codes_list, lengths, starts, model, traceback):
+def fold_packed(joined, starts, model=None, *, traceback=True):
+    """``(energies in dcal/mol (int64), pair_to (int64, back to back, 0-based within each sequence) or
+    None)`` of packed sequences: sequence k is ``joined[starts[k]:starts[k + 1]]`` (alphabet codes)."""
+    from ..runtime import gpu as _gpu
+
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.diff(starts)
+    check_lengths([int(lengths.max(initial=0))])
+    return _fold_packed(_gpu, joined, lengths, starts, model, traceback)
+
+
+def _fold_packed(_gpu, joined, lengths, starts, model, traceback):
     """Energies (int64) of the sequences, and their pair_to back to back (int64, starts) or None."""
     total = int(starts[-1])
     launched = np.flatnonzero(lengths >= MIN_PAIRED)
@@ -197,7 +205,7 @@ def _fold_packed(_gpu, codes_list, lengths, starts, model, traceback):
     sizes = SIZES
     order = launched[np.argsort(-lengths[launched], kind="stable")]
     sorted_lengths = lengths[order]
-    codes_dev = _device_codes(cp, np.concatenate(codes_list))
+    codes_dev = _device_codes(cp, np.asarray(joined))
     E, lxc, no_lp = kernel_inputs(model)
     E_dev = cp.asarray(E)
     hp_dev = cp.asarray(hairpin_sizes(E, lxc, int(sorted_lengths[0])))
