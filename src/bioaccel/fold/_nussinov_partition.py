@@ -11,6 +11,14 @@ that every prefix has scaled partition function 1: ``c_b = log Q[0, b+1] - log Q
 Markov model's forward algorithm does per column. Then every scaled inside value is at most 1 (a
 structure of ``[0, i)`` and one of ``[i, e)`` make one of ``[0, e)``), so no length overflows, and
 ``log Z = sum c_b``. ``scaled=False`` is plain doubles (tests compare the two).
+
+The outside values are then at most 1 / (the smallest scaled inside value), since a node's probability
+is its inside times its outside: when every scaled inside value is at least ``TINY`` nothing overflows
+and every product that matters stays a normal double. A sequence below that (long near-perfect repeats:
+(G)200 (C)200 (G)200 (C)200 reaches e^-674; random RNAs stay above e^-20) gets its probabilities from
+the log-space fill (:mod:`._nussinov_partition_log`), slower but without a limit; so does its log Z
+when a pair weighs more than ``SAFE_WEIGHT`` (an interval's scaled value can then be tiny inside a
+pair whose factor is huge).
 """
 import math
 
@@ -27,6 +35,14 @@ _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the dot products; inf/N
 #: that pair weights up to FoldParams' limit (1,000 a pair) cannot overflow before the column is scaled.
 HEADROOM = 600.0
 
+#: The smallest scaled inside value with which the scaled outside is safe (module docstring): outside
+#: values stay below 1e200, and a pair factor that underflows cannot carry a probability above 1e-100.
+TINY = 1e-200
+
+#: Below TINY, log Z alone is still exact when no pair weighs more than this: a lost (underflowed) cell
+#: times a pair factor (at most exp(weight)) stays below 1e-308 * e^300 of a column's sum.
+SAFE_WEIGHT = 300
+
 #: Sequences up to this length are computed several at a time, one per core; longer ones one at a
 #: time, each column's cells on every core.
 ONE_CORE_MAX_LENGTH = 800
@@ -37,8 +53,9 @@ PARALLEL_WORK = 2e7
 
 def _inside(codes, logw, allowed, min_loop, scaled, workers, M, cs, b):
     """Fill ``M`` ((n+1) x (n+1)): the scaled Q[i, e] and its mirror; ``cs[b]``: each base's log scale
-    (all 0 when not ``scaled``). ``b``: scratch of n + 1 doubles."""
+    (all 0 when not ``scaled``). ``b``: scratch of n + 1 doubles. Returns the smallest value of M."""
     n = codes.shape[0]
+    low = 1.0
     for e in range(n + 1):
         M[e, e] = 1.0
     for e in range(1, n + 1):
@@ -73,11 +90,13 @@ def _inside(codes, logw, allowed, min_loop, scaled, workers, M, cs, b):
                 M[i, e] *= inv
         for i in range(e):
             M[e, i] = M[i, e]
+            low = min(low, M[i, e])
+    return low
 
 
-def _outside(codes, logw, allowed, min_loop, workers, M, cs, O, P, bo, brow):
+def _outside(codes, logw, allowed, min_loop, workers, M, cs, O, P, brow):
     """Fill ``O`` (the scaled outside of every Q[i, e], mirrored as ``M``) and ``P[k, l]`` (k < l), the
-    probability that k pairs l. ``bo``, ``brow``: scratch of n + 1 doubles."""
+    probability that k pairs l. ``brow``: scratch of n + 1 doubles."""
     n = codes.shape[0]
     z = M[0, n]
     for i in range(n + 1):
@@ -88,30 +107,26 @@ def _outside(codes, logw, allowed, min_loop, workers, M, cs, O, P, bo, brow):
     for e in range(n - 1, -1, -1):
         ce = codes[e]
         last = e - 1 - min_loop        # pairs (k, e), k <= last
-        for t in prange(workers):      # outside of the pair (k, e): sum_i O[i, e+1] Q[i, k]
-            for k in range(t, last + 1, workers):
-                if allowed[codes[k], ce]:
-                    s = 0.0
-                    for i in range(k + 1):
-                        s += O[e + 1, i] * M[k, i]
-                    bo[k] = s * math.exp(logw[codes[k], ce] - cs[k] - cs[e])
-                    P[k, e] = bo[k] * M[e, k + 1] / z
-                else:
-                    bo[k] = 0.0
         first = e + 1 + min_loop       # pairs (e, j), j >= first
-        for j in range(first, n):
+        for j in range(first, n):      # brow[j] = B(e, j)
             if allowed[ce, codes[j]]:
                 brow[j] = math.exp(logw[ce, codes[j]] - cs[e] - cs[j]) * M[e + 1, j]
             else:
                 brow[j] = 0.0
         u = math.exp(-cs[e])
-        for t in prange(workers):
+        for t in prange(workers):      # one region a column: cell i also takes the pair (i-1, e)
             for i in range(t, e + 1, workers):
                 s = O[i, e + 1] * u    # Q[i, e+1] = Q[i, e] u_e + ...
                 for j in range(first, n):
                     s += O[i, j + 1] * brow[j]
-                if 1 <= i <= last + 1:  # Q[i, e] is the inside of the pair (i-1, e)
-                    s += bo[i - 1]
+                k = i - 1              # Q[i, e] is the inside of the pair (k, e)
+                if 0 <= k <= last and allowed[codes[k], ce]:
+                    bo = 0.0           # outside of the pair (k, e): sum_i' O[i', e+1] Q[i', k]
+                    for h in range(k + 1):
+                        bo += O[e + 1, h] * M[k, h]
+                    bo *= math.exp(logw[codes[k], ce] - cs[k] - cs[e])
+                    P[k, e] = bo * M[e, k + 1] / z
+                    s += bo
                 O[i, e] = s
         for i in range(e + 1):
             O[e, i] = O[i, e]
@@ -122,7 +137,7 @@ _outside_serial, _outside_parallel = serial_and_parallel(_outside, nogil=True, f
 
 
 def _many(codes_all, starts, order, logw, allowed, min_loop, scaled, want_bpp, workers, log_z, bpp_all,
-          bpp_starts):
+          bpp_starts, low):
     for t in prange(workers):
         for q in range(t, order.shape[0], workers):
             s = order[q]
@@ -131,12 +146,12 @@ def _many(codes_all, starts, order, logw, allowed, min_loop, scaled, want_bpp, w
             M = np.empty((n + 1, n + 1))
             cs = np.zeros(max(n, 1))
             b = np.empty(n + 1)
-            _inside_serial(codes, logw, allowed, min_loop, scaled, 1, M, cs, b)
+            low[s] = _inside_serial(codes, logw, allowed, min_loop, scaled, 1, M, cs, b)
             log_z[s] = np.sum(cs[:n]) + math.log(M[0, n])
-            if want_bpp and n > 0:
+            if want_bpp and n > 0 and (low[s] >= TINY or not scaled):
                 O = np.empty((n + 1, n + 1))
                 P = bpp_all[bpp_starts[s]:bpp_starts[s + 1]].reshape((n, n))
-                _outside_serial(codes, logw, allowed, min_loop, 1, M, cs, O, P, b, np.empty(n + 1))
+                _outside_serial(codes, logw, allowed, min_loop, 1, M, cs, O, P, b)
 
 
 _many_serial, _many_parallel = serial_and_parallel(_many, nogil=True, fastmath=_FLAGS)
@@ -162,9 +177,9 @@ def partition_one(codes, params, want_bpp: bool, *, scaled: bool = True, workers
 
     >>> from bioaccel.fold import FoldParams
     >>> from bioaccel.inputs.alphabet import encode
-    >>> log_z, P = partition_one(encode("GGGAAAUCC"), FoldParams(), True)
-    >>> round(log_z, 6), round(float(P[0, 8]), 6)       # Z = 1 + 3 e + 3 e^2 + e^3 (+ G-U pairs)
-    (3.048587, 0.643595)
+    >>> log_z, P = partition_one(encode("GAAAC"), FoldParams(gc=3), True)
+    >>> bool(abs(log_z - math.log(1 + math.exp(3))) < 1e-15), round(float(P[0, 4]), 6)   # Z = 1 + e^3
+    (True, 0.952574)
     """
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     n = codes.shape[0]
@@ -177,16 +192,25 @@ def partition_one(codes, params, want_bpp: bool, *, scaled: bool = True, workers
     b = np.empty(n + 1)
     parallel = workers > 1 and n >= 200
     inside = _inside_parallel if parallel else _inside_serial
-    inside(codes, logw, allowed, int(params.min_loop), bool(scaled), workers, M, cs, b)
+    low = inside(codes, logw, allowed, int(params.min_loop), bool(scaled), workers, M, cs, b)
     log_z = float(np.sum(cs[:n]) + math.log(M[0, n]))
+    if scaled and low < TINY and (want_bpp or params.pair_table().max() > SAFE_WEIGHT * params.unit):
+        del M
+        return _checked(*_in_logs(codes, logw, allowed, params, want_bpp, workers), n)
     if not want_bpp:
         return _checked(log_z, None, n)
     P = np.zeros((n, n))
     if n:
         outside = _outside_parallel if parallel else _outside_serial
-        outside(codes, logw, allowed, int(params.min_loop), workers, M, cs, np.empty((n + 1, n + 1)), P, b,
-                np.empty(n + 1))
+        outside(codes, logw, allowed, int(params.min_loop), workers, M, cs, np.empty((n + 1, n + 1)), P, b)
     return _checked(log_z, P, n)
+
+
+def _in_logs(codes, logw, allowed, params, want_bpp, workers):
+    """``(log Z, P or None)`` of a sequence the scaled fill cannot take, from the log-space fill."""
+    from ._nussinov_partition_log import partition_log
+
+    return partition_log(codes, logw, allowed, int(params.min_loop), want_bpp, workers or get_num_threads())
 
 
 def partition_many(codes_list, params, want_bpp: bool, *, scaled: bool = True) -> list:
@@ -195,7 +219,7 @@ def partition_many(codes_list, params, want_bpp: bool, *, scaled: bool = True) -
 
     >>> from bioaccel.fold import FoldParams
     >>> from bioaccel.inputs.alphabet import encode
-    >>> [round(z, 4) for z, _ in partition_many([encode("GGGAAAUCC"), encode("")], FoldParams(), False)]
+    >>> [round(z, 4) for z, _ in partition_many([encode("GAAAC"), encode("")], FoldParams(gc=3), False)]
     [3.0486, 0.0]
     """
     out = [None] * len(codes_list)
@@ -224,12 +248,18 @@ def _partition_short(codes_list, params, want_bpp, scaled):
     work = float(np.sum(lengths.astype(np.float64) ** 3))
     kernel = _many_parallel if workers > 1 and work >= PARALLEL_WORK else _many_serial
     log_z = np.zeros(len(lengths))
+    low = np.ones(len(lengths))
     bpp_all = np.zeros(int(bpp_starts[-1]))
     logw, allowed = _weights(params)
     kernel(codes_all, starts, order, logw, allowed, int(params.min_loop), bool(scaled), bool(want_bpp),
-           workers if kernel is _many_parallel else 1, log_z, bpp_all, bpp_starts)
+           workers if kernel is _many_parallel else 1, log_z, bpp_all, bpp_starts, low)
     results = []
+    heavy = params.pair_table().max() > SAFE_WEIGHT * params.unit
     for s, n in enumerate(lengths.tolist()):
+        if scaled and low[s] < TINY and (want_bpp or heavy):
+            results.append(_checked(*_in_logs(codes_all[starts[s]:starts[s + 1]], logw, allowed, params, want_bpp,
+                                              0), n))
+            continue
         bpp = bpp_all[bpp_starts[s]:bpp_starts[s + 1]].reshape(n, n) if want_bpp else None
         results.append(_checked(float(log_z[s]), bpp, n))
     return results
