@@ -214,8 +214,9 @@ def _in_logs(codes, logw, allowed, params, want_bpp, workers):
 
 
 def partition_many(codes_list, params, want_bpp: bool, *, scaled: bool = True) -> list:
-    """``[(log Z, P or None)]`` of each sequence in order: sequences longer than ``ONE_CORE_MAX_LENGTH``
-    one at a time on every core, the others several at a time, one per core (longest first).
+    """``[(log Z, P or None)]`` of each sequence in order, on Numba's current thread count: several at a
+    time, one per core (longest first), except sequences longer than ``ONE_CORE_MAX_LENGTH`` when there
+    are fewer of them than threads: those one at a time, each column's cells on every core.
 
     >>> from bioaccel.fold import FoldParams
     >>> from bioaccel.inputs.alphabet import encode
@@ -223,12 +224,12 @@ def partition_many(codes_list, params, want_bpp: bool, *, scaled: bool = True) -
     [3.0486, 0.0]
     """
     out = [None] * len(codes_list)
-    short = []
-    for s, codes in enumerate(codes_list):
-        if len(codes) > ONE_CORE_MAX_LENGTH:
-            out[s] = partition_one(codes, params, want_bpp, scaled=scaled)
-        else:
-            short.append(s)
+    long = [s for s, codes in enumerate(codes_list) if len(codes) > ONE_CORE_MAX_LENGTH]
+    if len(long) >= get_num_threads():
+        long = []                      # enough of them to keep every core busy, one per core
+    for s in long:
+        out[s] = partition_one(codes_list[s], params, want_bpp, scaled=scaled)
+    short = [s for s in range(len(codes_list)) if out[s] is None]
     if short:
         for s, result in zip(short, _partition_short([codes_list[s] for s in short], params, want_bpp, scaled)):
             out[s] = result
@@ -245,6 +246,9 @@ def _partition_short(codes_list, params, want_bpp, scaled):
     codes_all = np.concatenate([np.asarray(c, dtype=np.uint8) for c in codes_list])
     order = np.argsort(-lengths, kind="stable").astype(np.int64)
     workers = max(1, min(get_num_threads(), len(lengths)))
+    largest = lengths[order[:workers]].astype(np.float64) + 1
+    require_memory(int(8 * (bpp_starts[-1] + (2 if want_bpp else 1) * np.sum(largest * largest))),
+                   f"the partition functions of {len(lengths):,} sequences", "give fewer sequences at a time")
     work = float(np.sum(lengths.astype(np.float64) ** 3))
     kernel = _many_parallel if workers > 1 and work >= PARALLEL_WORK else _many_serial
     log_z = np.zeros(len(lengths))
