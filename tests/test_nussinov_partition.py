@@ -101,14 +101,34 @@ def test_log_space_fill_equals_scaled():
     for n in (0, 1, 9, 70, 130):
         codes = encode(random_rna(rng, n))
         log_z, bpp = partition_one(codes, params, True)
-        for workers in (1, 2):
-            z2, p2 = partition_log(codes, table / params.unit, table > 0, params.min_loop, True, workers)
-            assert z2 == pytest.approx(log_z, rel=1e-13, abs=1e-14)
-            assert np.allclose(p2, bpp, rtol=1e-12, atol=1e-300)
+        z2, p2 = partition_log(codes, table / params.unit, table > 0, params.min_loop, True)
+        assert z2 == pytest.approx(log_z, rel=1e-13, abs=1e-14)
+        assert np.allclose(p2, bpp, rtol=1e-12, atol=1e-300)
+
+
+def test_rows_shared_by_threads_equal_one_thread():
+    from bioaccel.fold._nussinov_partition import _weights
+    from bioaccel.fold._nussinov_partition_fill import inside, inside_parallel, outside, outside_parallel
+
+    rng = random.Random(17)
+    for params in SETTINGS[:3]:
+        logw, allowed = _weights(params)
+        for n in (0, 1, 7, 150):
+            codes = encode(random_rna(rng, n))
+            M1, c1, P1 = np.empty((n + 1, n + 1)), np.zeros(n), np.zeros((n, n))
+            low1 = inside(codes, logw, allowed, params.min_loop, True, M1, c1, np.empty(n + 1))
+            outside(codes, logw, allowed, params.min_loop, M1, c1, np.empty((n + 1, n + 1)), P1, np.empty(n + 1))
+            for workers in (2, 3):         # 3: more tasks a column than this machine's threads
+                M2, c2, P2 = np.empty((n + 1, n + 1)), np.zeros(n), np.zeros((n, n))
+                low2 = inside_parallel(codes, logw, allowed, params.min_loop, True, M2, c2, workers)
+                outside_parallel(codes, logw, allowed, params.min_loop, M2, c2, np.empty((n + 1, n + 1)), P2, workers)
+                # each cell is computed by the same code in the same order, whichever thread takes it
+                assert low1 == low2 and np.array_equal(c1, c2) and np.array_equal(P1, P2)
 
 
 def test_repeats_fall_back_to_log_space_and_random_rnas_do_not():
     from bioaccel.fold import _nussinov_partition as module
+    from bioaccel.fold._nussinov_partition_fill import inside
 
     params = FoldParams(gc=10)
     codes = [encode(random_rna(random.Random(5), 300)), encode("G" * 50 + "C" * 50 + "G" * 50 + "C" * 50)]
@@ -116,8 +136,7 @@ def test_repeats_fall_back_to_log_space_and_random_rnas_do_not():
     for c in codes:
         n = len(c)
         logw, allowed = module._weights(params)
-        lows.append(module._inside_serial(c, logw, allowed, 3, True, 1, np.empty((n + 1, n + 1)), np.zeros(n),
-                                          np.empty(n + 1)))
+        lows.append(inside(c, logw, allowed, 3, True, np.empty((n + 1, n + 1)), np.zeros(n), np.empty(n + 1)))
     assert lows[0] > 1e-60 and lows[1] < TINY
     log_z, bpp = partition_one(codes[1], params, True)
     assert np.isfinite(bpp).all() and bpp.sum(axis=1).max() <= 1 + 1e-12 and bpp.max() > 0.1
