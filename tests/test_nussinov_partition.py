@@ -192,6 +192,15 @@ def test_the_best_structure_is_one_term_of_z():
             assert log_z <= params.log_weight(units) + len(s) * math.log(3) + 1e-12
 
 
+def test_letters_that_pair_with_nothing_and_empty_lists():
+    params = FoldParams(gc=3)
+    assert params.partition_cpu([], True) == []
+    (z1, p1), (z2, p2) = params.partition_cpu([encode("GNNNC"), encode("GAAAC")], True)
+    assert z1 == z2 == pytest.approx(math.log(1 + math.exp(3)), rel=1e-15) and np.array_equal(p1, p2)
+    (z3, p3), = params.partition_cpu([encode("NNNNNNNN")], True)
+    assert z3 == 0.0 and not p3.any()
+
+
 def test_log_weight_is_the_score():
     assert FoldParams(au=1.5, gu=0.25).log_weight(0) == 0.0
     assert FoldParams(au=1.5, gu=0.25).log_weight(9) == 2.25

@@ -79,7 +79,12 @@ def _weights(params):
 
 
 def _checked(log_z, bpp, n):
-    if not math.isfinite(log_z) or (bpp is not None and not (np.isfinite(bpp).all() and bpp.max(initial=0) <= 1.5)):
+    """``(log_z, bpp)`` once they are finite and each base's probabilities sum to at most 1."""
+    sane = math.isfinite(log_z)
+    if sane and bpp is not None and n:
+        per_base = bpp.sum(axis=0) + bpp.sum(axis=1)
+        sane = bool(np.isfinite(per_base).all() and per_base.max() <= 1 + 1e-9 and bpp.min() >= 0)
+    if not sane:
         raise InternalError(f"the partition function of a sequence of length {n:,} over- or underflowed "
                             "its scaled arithmetic")
     return log_z, bpp
