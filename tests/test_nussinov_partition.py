@@ -126,6 +126,25 @@ def test_rows_shared_by_threads_equal_one_thread():
                 assert low1 == low2 and np.array_equal(c1, c2) and np.array_equal(P1, P2)
 
 
+def test_columns_swept_together_equal_one_at_a_time():
+    from bioaccel.fold._nussinov_partition import _weights
+    from bioaccel.fold._nussinov_partition_fill import inside, inside_sweep
+
+    rng = random.Random(18)
+    for params in SETTINGS[:3]:
+        logw, allowed = _weights(params)
+        for n in (0, 1, 2, 5, 9, 33, 101):
+            codes = encode(random_rna(rng, n))
+            for scaled in (True, False):
+                M1, c1 = np.empty((n + 1, n + 1)), np.zeros(n)
+                low1 = inside(codes, logw, allowed, params.min_loop, scaled, M1, c1, np.empty(n + 1))
+                for width in (1, 2, 3, 4, 7):
+                    M2, c2 = np.empty((n + 1, n + 1)), np.zeros(n)
+                    low2 = inside_sweep(codes, logw, allowed, params.min_loop, scaled, M2, c2, width)
+                    assert np.allclose(M1, M2, rtol=1e-12, atol=0) and np.allclose(c1, c2, rtol=1e-12, atol=1e-15)
+                    assert low2 == pytest.approx(low1, rel=1e-12)
+
+
 def test_repeats_fall_back_to_log_space_and_random_rnas_do_not():
     from bioaccel.fold import _nussinov_partition as module
     from bioaccel.fold._nussinov_partition_fill import inside

@@ -28,7 +28,7 @@ from numba import get_num_threads, prange
 from ..errors import InternalError
 from ..runtime.memory import require_memory
 from ..runtime.parallel import serial_and_parallel
-from ._nussinov_partition_fill import inside, inside_parallel, outside, outside_parallel
+from ._nussinov_partition_fill import inside, inside_parallel, inside_sweep, outside, outside_parallel, sweep_width
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the dot products; inf/NaN stay detectable
 
@@ -51,7 +51,7 @@ PARALLEL_LENGTH = 1000
 PARALLEL_WORK = 2e7
 
 
-def _many(codes_all, starts, order, logw, allowed, min_loop, scaled, want_bpp, workers, log_z, bpp_all,
+def _many(codes_all, starts, order, logw, allowed, min_loop, scaled, want_bpp, workers, width, log_z, bpp_all,
           bpp_starts, low):
     for t in prange(workers):
         for q in range(t, order.shape[0], workers):
@@ -61,7 +61,10 @@ def _many(codes_all, starts, order, logw, allowed, min_loop, scaled, want_bpp, w
             M = np.empty((n + 1, n + 1))
             cs = np.zeros(max(n, 1))
             b = np.empty(n + 1)
-            low[s] = inside(codes, logw, allowed, min_loop, scaled, M, cs, b)
+            if width > 0:
+                low[s] = inside_sweep(codes, logw, allowed, min_loop, scaled, M, cs, width)
+            else:
+                low[s] = inside(codes, logw, allowed, min_loop, scaled, M, cs, b)
             log_z[s] = np.sum(cs[:n]) + math.log(M[0, n])
             if want_bpp and n > 0 and (low[s] >= TINY or not scaled):
                 O = np.empty((n + 1, n + 1))
@@ -113,6 +116,9 @@ def partition_one(codes, params, want_bpp: bool, *, scaled: bool = True, workers
     parallel = workers > 1 and n >= PARALLEL_LENGTH
     if parallel:
         low = inside_parallel(codes, logw, allowed, int(params.min_loop), bool(scaled), M, cs, workers)
+    elif sweep_width(float(logw.max()), n):
+        low = inside_sweep(codes, logw, allowed, int(params.min_loop), bool(scaled), M, cs,
+                           sweep_width(float(logw.max()), n))
     else:
         low = inside(codes, logw, allowed, int(params.min_loop), bool(scaled), M, cs, b)
     log_z = float(np.sum(cs[:n]) + math.log(M[0, n]))
@@ -179,7 +185,8 @@ def _partition_short(codes_list, params, want_bpp, scaled):
     bpp_all = np.zeros(int(bpp_starts[-1]))
     logw, allowed = _weights(params)
     kernel(codes_all, starts, order, logw, allowed, int(params.min_loop), bool(scaled), bool(want_bpp),
-           workers if kernel is _many_parallel else 1, log_z, bpp_all, bpp_starts, low)
+           workers if kernel is _many_parallel else 1, sweep_width(float(logw.max()), int(lengths.max(initial=0))), log_z,
+           bpp_all, bpp_starts, low)
     results = []
     heavy = params.pair_table().max() > SAFE_WEIGHT * params.unit
     for s, n in enumerate(lengths.tolist()):
