@@ -40,12 +40,15 @@ TINY = 1e-200
 #: times a pair factor (at most exp(weight)) stays below 1e-308 * e^300 of a column's sum.
 SAFE_WEIGHT = 300
 
-#: Sequences up to this length are computed several at a time, one per core; longer ones one at a
-#: time, each column's cells on every core.
+#: Sequences up to this length are computed several at a time, one per core; longer ones too when there
+#: are at least as many as threads, else one at a time (see PARALLEL_LENGTH).
 ONE_CORE_MAX_LENGTH = 800
 
-#: A lone sequence this long or longer has each column's rows shared by the threads.
-PARALLEL_LENGTH = 1000
+#: A lone sequence this long or longer has each column's rows shared by the threads (a column is then
+#: millions of multiply-adds); shorter ones run on one thread, with the columns swept four at a time,
+#: which on the 2-core machine was faster than sharing (2,000 nt with probabilities: 1.9 s against
+#: 3.3 s on two threads, bench/nussinov_partition_cpu.py).
+PARALLEL_LENGTH = 4000
 
 #: Below this much work (sum of n^3) a list runs on the calling thread: a parallel region costs more.
 PARALLEL_WORK = 2e7
