@@ -1,6 +1,6 @@
 """The Nussinov partition function on the CPU (FoldParams.partition_cpu): log Z alone and with base-pair
-probabilities, on one thread and on every core (a lone sequence: each column's cells on every core;
-several sequences: one per core), and ViennaRNA's partition function with probabilities (RNAfold -p,
+probabilities, on one thread and on every core (a lone sequence as the default runs it, and with its
+columns' rows shared by the threads at any length; several sequences: one per core), and ViennaRNA's partition function with probabilities (RNAfold -p,
 a different, energy-based model: it compares tools, not algorithms), all in one process.
 
 Times are the best of --repeats rounds taken in turns (a burst of load on a shared machine hits every
@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _results import save_json  # noqa: E402
 
 from bioaccel.fold import FoldParams  # noqa: E402
+from bioaccel.fold import _nussinov_partition as nussinov_partition  # noqa: E402
 from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.runtime.parallel import available_cores, threads as using_threads  # noqa: E402
 
@@ -68,6 +69,12 @@ def main(argv=None):
             with using_threads(0):
                 name = f"{cores} threads, log Z + P"
                 best[name] = min(best.get(name, np.inf), timed(lambda: params.partition_cpu(codes[:1], True))[0])
+                name = f"{cores} threads, columns shared, log Z + P"
+                default, nussinov_partition.PARALLEL_LENGTH = nussinov_partition.PARALLEL_LENGTH, 0
+                try:               # the lone sequence's columns shared at any length (the default: from 4,000)
+                    best[name] = min(best.get(name, np.inf), timed(lambda: params.partition_cpu(codes[:1], True))[0])
+                finally:
+                    nussinov_partition.PARALLEL_LENGTH = default
                 name = f"{cores} threads, {args.batch} seqs, log Z + P, per seq"
                 best[name] = min(best.get(name, np.inf), timed(lambda: params.partition_cpu(codes, True))[0] / args.batch)
             if not args.no_rnafold:
