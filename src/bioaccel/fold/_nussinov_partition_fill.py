@@ -1,6 +1,6 @@
 """The scaled inside and outside fills of the Nussinov partition function (docs/nussinov-partition.md;
 :mod:`._nussinov_partition` chooses and checks them): one column at a time, on one thread or on
-several through a task queue.
+several through a task queue, or (the inside, on one thread) several columns a sweep over the rows.
 
 One square array holds ``Q[i, e]`` (half-open intervals, scaled) above the diagonal and its mirror
 ``Q[e, i]`` below, so that every sum reads two contiguous rows (the same for the outside ``O``). A
