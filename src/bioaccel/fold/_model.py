@@ -217,6 +217,29 @@ class FoldParams:
 
         return fold_many(codes_list, self, variant=variant, traceback=traceback)
 
+    def partition_cpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(log_z, bpp or None)]`` of each sequence on the CPU, on Numba's current thread count: the
+        natural log of the partition function (a structure weighs exp(sum of its pairs' weights)) and,
+        when ``want_bpp``, the (n, n) float64 base-pair probabilities, ``bpp[i, j]`` for i < j (0-based),
+        zero elsewhere (:mod:`._nussinov_partition`, docs/nussinov-partition.md).
+
+        >>> from bioaccel.inputs.alphabet import encode
+        >>> [(round(z, 4), bpp) for z, bpp in FoldParams(gc=3).partition_cpu([encode("GAAAC")], False)]
+        [(3.0486, None)]
+        """
+        from ._nussinov_partition import partition_many
+
+        return partition_many(codes_list, self, want_bpp)
+
+    def log_weight(self, units: int) -> float:
+        """The natural log of the weight of a structure worth ``units`` (the model's exact integer units):
+        a structure weighs exp(its score), so this is the score itself.
+
+        >>> FoldParams(gu=1.5).log_weight(7)
+        3.5
+        """
+        return int(units) / self.unit
+
     def evaluate(self, codes, pair_to) -> int:
         """The weight in units of the structure ``pair_to`` (partner or -1 per position) on ``codes``:
         the sum of its pairs' weights; a pair of weight 0 or one enclosing fewer than ``min_loop``
