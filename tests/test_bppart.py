@@ -193,4 +193,4 @@ def test_a_pair_that_will_not_fit_is_refused_before_any_row(tmp_path):
     (tmp_path / "t.fa").write_text(">t\n" + "".join(rng.choice("ACGU") for _ in range(20_000)) + "\n")
     out, err = io.StringIO(), io.StringIO()
     code = main(["interact", str(tmp_path / "q.fa"), str(tmp_path / "t.fa"), "--partition"], stdout=out, stderr=err)
-    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1 and "pieces" in err.getvalue()
+    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1 and "--window-target" in err.getvalue()
