@@ -5,7 +5,8 @@ interval of at most L2 bases, one row of the reversed target at a time, from the
 A cell [a0, a1) x [b0, b1) reads only sub-intervals of its own, so the target's rows b0 > b0 + L2
 are never read again once row b0 is done: the tables that later rows read (QI, QIac, and the columns
 of QF and AUX1) are kept as rings of L2 + 1 rows (columns), the others as one row, and time and
-memory grow linearly with the target. Within a row the query intervals go by length, each row of
+memory grow linearly with the target. Within a row the query intervals go by end, each end from the
+shortest interval up (every sub-interval comes first), each row of
 cells left to right: what a cell reads of its own row is then done (docs/bppart.md, "Windows").
 
 ``lam[y]`` multiplies every intermolecular pair of reversed target position y: 1 everywhere for the
@@ -115,80 +116,100 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
         QI[0, s, d] = Q1b[b0, d]
     if D == 0:
         return
-    acc_a, acc_m, acc_s0, acc_aux0, acc_qx = acc[0], acc[1], acc[2], acc[3], acc[4]
-    for A in range(1, P):
-        a0, a1 = starts[A], ends[A]
-        l1 = a1 - a0
-        acc[:, :D + 1] = 0.0
-        # The terms that read other query intervals, for the whole row at once (contiguous row updates).
-        for k1 in range(a0, a1 - 1):            # QIa: a closed block [a0, k1] x [b0, b0 + j), then QI of the rest
-            A1, A2 = idx[a0, k1 + 1], idx[k1 + 1, a1]
+    M = a.shape[0]
+    L1 = (acc.shape[0] - 5) // 2
+    bulk_a, bulk_m = acc[:L1 + 1], acc[L1 + 1:2 * L1 + 2]     # by query length, for one end a1
+    acc_s0, acc_aux0, acc_qx = acc[2 * L1 + 2], acc[2 * L1 + 3], acc[2 * L1 + 4]
+    for a1 in range(1, M + 1):                  # query intervals by end, each end's from the shortest
+        lo = max(0, a1 - L1)
+        bulk_a[:, :D + 1] = 0.0
+        bulk_m[:, :D + 1] = 0.0
+        # QIa's and QIm's double sums of every [a0, a1) at once: they read intervals [a0, c) that end
+        # before a1 (this row, done) and rings [c, a1) of later rows, so each ring row is loaded once
+        # for all a0 (L1 times less memory traffic than interval by interval).
+        for c in range(lo + 1, a1):
+            A2 = idx[c, a1]
             for j in range(1, D + 1):
-                x = QIac[A1, s, j]
-                if x != 0.0:
-                    target = acc_a[j:D + 1]
-                    row = QI[A2, (b0 + j) % R]
-                    for e in range(D + 1 - j):
-                        target[e] += x * row[e]
-        for k1 in range(a0 + 1, a1):            # QIm: first-anchored [a0, k1) x [b0, b0 + j), a closed block after
-            A1, A2 = idx[a0, k1], idx[k1, a1]
-            for j in range(1, D):
-                x = QF[A1, j]
-                if x != 0.0:
-                    target = acc_m[j:D + 1]
-                    row = QIac[A2, (b0 + j) % R]
-                    for e in range(D + 1 - j):
-                        target[e] += x * row[e]
-        if l1 >= 5:
-            for k in range(a0 + 1, a1 - 1):
-                _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
-        for k in range(a0, a1 - 1):
-            _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
-        for k in range(a0 + 1, a1):
-            _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
-        A_last, A_inner, A_rest = idx[a0, a1 - 1], idx[a0 + 1, a1 - 1], idx[a0 + 1, a1]
-        w_query = w1[a[a0], a[a1 - 1]]
-        qi_next = QI[A_rest, (b0 + 1) % R]
-        for d in range(1, D + 1):
-            b1 = b0 + d
-            c = b1 % R
-            s0 = acc_s0[d] * w_query if l1 >= 5 else 0.0
-            s1 = 0.0
-            if d >= 5:                          # b0 pairs b1 - 1 around all of [a0, a1)
-                col = AUX1T[A, (b1 - 1) % R]    # AUX1(A, k, b1 - 1) = col[b1 - 1 - k]
-                total = 0.0
-                for k in range(b0 + 1, b1 - 1):
-                    total += Q1b[b0 + 1, k - b0 - 1] * col[b1 - 1 - k]
-                s1 = total * w2[rb[b0], rb[b1 - 1]]
-            m = 0.0                             # QIm: first element at (a0, b0), last at (a1 - 1, b1 - 1)
-            if l1 == 1 and d == 1:
-                m = wi[a[a0], rb[b0]] * lam[b0]
-            elif l1 >= 2 and d >= 2:
-                m = acc_m[d] + wi[a[a1 - 1], rb[b1 - 1]] * lam[b1 - 1] * QF[A_last, d - 1]
-            T0[A, d] = s0 + m
-            T1[A, d] = s1 + m
-            AUX0[A, d] = acc_aux0[d] + s0 + m
+                slot = (b0 + j) % R
+                row_qi = QI[A2, slot]           # QIac([a0, c), b0, b0 + j) QI([c, a1), b0 + j, b1)
+                row_ac = QIac[A2, slot]         # QF([a0, c), b0, b0 + j) QIac([c, a1), b0 + j, b1)
+                for a0 in range(lo, c):
+                    A1 = idx[a0, c]
+                    x = QIac[A1, s, j]
+                    if x != 0.0:
+                        target = bulk_a[a1 - a0, j:D + 1]
+                        for e in range(D + 1 - j):
+                            target[e] += x * row_qi[e]
+                    y = QF[A1, j]
+                    if y != 0.0 and j < D:
+                        target = bulk_m[a1 - a0, j:D + 1]
+                        for e in range(D + 1 - j):
+                            target[e] += y * row_ac[e]
+        for a0 in range(a1 - 1, lo - 1, -1):
+            _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur,
+                      prev, QF, Rr, T0, AUX0, T1, bulk_a[a1 - a0], bulk_m[a1 - a0], acc_s0, acc_aux0, acc_qx)
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur, prev,
+              QF, Rr, T0, AUX0, T1, acc_a, acc_m, acc_s0, acc_aux0, acc_qx):
+    """The cells of the query interval [a0, a1) on row b0, given QIa's and QIm's double sums over
+    other query intervals (``acc_a``, ``acc_m``); the single sums are added here."""
+    A = idx[a0, a1]
+    l1 = a1 - a0
+    acc_s0[:D + 1] = 0.0
+    acc_aux0[:D + 1] = 0.0
+    acc_qx[:D + 1] = 0.0
+    if l1 >= 5:
+        for k in range(a0 + 1, a1 - 1):
+            _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
+    for k in range(a0, a1 - 1):
+        _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
+    for k in range(a0 + 1, a1):
+        _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
+    A_last, A_inner, A_rest = idx[a0, a1 - 1], idx[a0 + 1, a1 - 1], idx[a0 + 1, a1]
+    w_query = w1[a[a0], a[a1 - 1]]
+    qi_next = QI[A_rest, (b0 + 1) % R]
+    for d in range(1, D + 1):
+        b1 = b0 + d
+        c = b1 % R
+        s0 = acc_s0[d] * w_query if l1 >= 5 else 0.0
+        s1 = 0.0
+        if d >= 5:                          # b0 pairs b1 - 1 around all of [a0, a1)
+            col = AUX1T[A, (b1 - 1) % R]    # AUX1(A, k, b1 - 1) = col[b1 - 1 - k]
             total = 0.0
-            for j in range(1, d + 1):
-                total += T1[A, j] * Q1Tb[b1, d - j]
-            AUX1T[A, c, d] = total
-            both = 0.0
-            if l1 >= 5 and d >= 5:              # both strands closed around an interacting interior
-                both = prev[A_inner, d - 2] * w_query * w2[rb[b0], rb[b1 - 1]]
-            QIac[A, s, d] = s0 + s1 + both
-            qia = acc_a[d]                      # the block spanning all of [a0, a1), the rest of the target alone
-            for j in range(1, d + 1):
-                qia += QIac[A, s, j] * Q1Tb[b1, d - j]
-            qf = wi[a[a0], rb[b0]] * lam[b0] * qi_next[d - 1] + qia
-            QF[A, d] = qf
-            QFT[A, c, d] = qf
-            r = 0.0
-            for j in range(d):                  # Q1(b0, b0 + j) QF(A, b0 + j, b1)
-                r += Q1b[b0, j] * QFT[A, c, d - j]
-            Rr[A, d] = r
-            qx = acc_qx[d] + r
-            cur[A, d] = qx
-            QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
+            for k in range(b0 + 1, b1 - 1):
+                total += Q1b[b0 + 1, k - b0 - 1] * col[b1 - 1 - k]
+            s1 = total * w2[rb[b0], rb[b1 - 1]]
+        m = 0.0                             # QIm: first element at (a0, b0), last at (a1 - 1, b1 - 1)
+        if l1 == 1 and d == 1:
+            m = wi[a[a0], rb[b0]] * lam[b0]
+        elif l1 >= 2 and d >= 2:
+            m = acc_m[d] + wi[a[a1 - 1], rb[b1 - 1]] * lam[b1 - 1] * QF[A_last, d - 1]
+        T0[A, d] = s0 + m
+        T1[A, d] = s1 + m
+        AUX0[A, d] = acc_aux0[d] + s0 + m
+        total = 0.0
+        for j in range(1, d + 1):
+            total += T1[A, j] * Q1Tb[b1, d - j]
+        AUX1T[A, c, d] = total
+        both = 0.0
+        if l1 >= 5 and d >= 5:              # both strands closed around an interacting interior
+            both = prev[A_inner, d - 2] * w_query * w2[rb[b0], rb[b1 - 1]]
+        QIac[A, s, d] = s0 + s1 + both
+        qia = acc_a[d]                      # the block spanning all of [a0, a1), the rest of the target alone
+        for j in range(1, d + 1):
+            qia += QIac[A, s, j] * Q1Tb[b1, d - j]
+        qf = wi[a[a0], rb[b0]] * lam[b0] * qi_next[d - 1] + qia
+        QF[A, d] = qf
+        QFT[A, c, d] = qf
+        r = 0.0
+        for j in range(d):                  # Q1(b0, b0 + j) QF(A, b0 + j, b1)
+            r += Q1b[b0, j] * QFT[A, c, d - j]
+        Rr[A, d] = r
+        qx = acc_qx[d] + r
+        cur[A, d] = qx
+        QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -219,7 +240,7 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi,
     QI, QIac, QFT, AUX1T, QX = _tables(P, L2)
     single = (np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)),
               np.zeros((P, L2 + 1)))
-    acc = np.zeros((5, L2 + 1))
+    acc = np.zeros((2 * L1 + 5, L2 + 1))
     lam = np.ones(N)
     top = min(N, max(hi + L2, yhi))
     for b0 in range(top, lo - 1, -1):
