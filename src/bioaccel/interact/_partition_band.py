@@ -57,14 +57,16 @@ def single_strand_band(codes, weights, unpaired, L):
 
 
 @njit(cache=True, nogil=True)
-def transposed_band(Qb):
-    """QT[c, e] = Q(c - e, c) from Qb[i, d] = Q(i, i + d): a column of Q as a contiguous row."""
+def column_band(Qb):
+    """QE[c, L - e] = Q(c - e, c) from Qb[i, d] = Q(i, i + d): a column of Q as a contiguous row, by
+    start (so that the sums over a split point read both operands forwards and vectorise)."""
     n1, width = Qb.shape
-    QT = np.zeros((n1, width))
+    L = width - 1
+    QE = np.zeros((n1, width))
     for c in range(n1):
-        for e in range(min(width - 1, c) + 1):
-            QT[c, e] = Qb[c - e, e]
-    return QT
+        for e in range(min(L, c) + 1):
+            QE[c, L - e] = Qb[c - e, e]
+    return QE
 
 
 @njit(cache=True, nogil=True)
@@ -157,6 +159,7 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
     other query intervals (``acc_a``, ``acc_m``); the single sums are added here."""
     A = idx[a0, a1]
     l1 = a1 - a0
+    L2 = QI.shape[2] - 1
     acc_s0[:D + 1] = 0.0
     acc_aux0[:D + 1] = 0.0
     acc_qx[:D + 1] = 0.0
@@ -176,11 +179,8 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
         s0 = acc_s0[d] * w_query if l1 >= 5 else 0.0
         s1 = 0.0
         if d >= 5:                          # b0 pairs b1 - 1 around all of [a0, a1)
-            col = AUX1T[A, (b1 - 1) % R]    # AUX1(A, k, b1 - 1) = col[b1 - 1 - k]
-            total = 0.0
-            for k in range(b0 + 1, b1 - 1):
-                total += Q1b[b0 + 1, k - b0 - 1] * col[b1 - 1 - k]
-            s1 = total * w2[rb[b0], rb[b1 - 1]]
+            # AUX1(A, k, b1 - 1) = AUX1T[A, (b1 - 1) % R, k - b1 + 1 + L2] for k = b0 + 1 .. b1 - 2
+            s1 = _dot(Q1b[b0 + 1], AUX1T[A, (b1 - 1) % R, L2 - d + 2:], d - 2) * w2[rb[b0], rb[b1 - 1]]
         m = 0.0                             # QIm: first element at (a0, b0), last at (a1 - 1, b1 - 1)
         if l1 == 1 and d == 1:
             m = wi[a[a0], rb[b0]] * lam[b0]
@@ -189,27 +189,30 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
         T0[A, d] = s0 + m
         T1[A, d] = s1 + m
         AUX0[A, d] = acc_aux0[d] + s0 + m
-        total = 0.0
-        for j in range(1, d + 1):
-            total += T1[A, j] * Q1Tb[b1, d - j]
-        AUX1T[A, c, d] = total
+        AUX1T[A, c, L2 - d] = _dot(T1[A, 1:], Q1Tb[b1, L2 - d + 1:], d)   # T1(A, b0, b0 + j) Q1(b0 + j, b1)
         both = 0.0
         if l1 >= 5 and d >= 5:              # both strands closed around an interacting interior
             both = prev[A_inner, d - 2] * w_query * w2[rb[b0], rb[b1 - 1]]
         QIac[A, s, d] = s0 + s1 + both
-        qia = acc_a[d]                      # the block spanning all of [a0, a1), the rest of the target alone
-        for j in range(1, d + 1):
-            qia += QIac[A, s, j] * Q1Tb[b1, d - j]
+        # and the block spanning all of [a0, a1), the rest of the target alone
+        qia = acc_a[d] + _dot(QIac[A, s, 1:], Q1Tb[b1, L2 - d + 1:], d)
         qf = wi[a[a0], rb[b0]] * lam[b0] * qi_next[d - 1] + qia
         QF[A, d] = qf
-        QFT[A, c, d] = qf
-        r = 0.0
-        for j in range(d):                  # Q1(b0, b0 + j) QF(A, b0 + j, b1)
-            r += Q1b[b0, j] * QFT[A, c, d - j]
+        QFT[A, c, L2 - d] = qf
+        r = _dot(Q1b[b0], QFT[A, c, L2 - d:], d)   # Q1(b0, b0 + j) QF(A, b0 + j, b1)
         Rr[A, d] = r
         qx = acc_qx[d] + r
         cur[A, d] = qx
         QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _dot(x, y, n):
+    """sum of x[j] * y[j] for j < n (views from 0, so that it vectorises)."""
+    total = 0.0
+    for j in range(n):
+        total += x[j] * y[j]
+    return total
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -298,7 +301,7 @@ def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2):
     a row of ``chunks`` each) on every core; ``forbidden`` per chunk, to be added up."""
     M, N = a.shape[0], rb.shape[0]
     idx, starts, ends = window_index(M, L1)
-    Q1Tb = transposed_band(Q1b)
+    Q1Tb = column_band(Q1b)
     rec_qi = np.zeros((2, 2, M + 1, N + 1))
     rec_qx = np.zeros((2, 2, M + 1, N + 1))
     forbidden = np.zeros((chunks.shape[0], N + 1))
