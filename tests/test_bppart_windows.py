@@ -131,6 +131,8 @@ def test_binding_tasks_agree_and_sites_do_not_overlap():
     one = run(a, b, 0.5, 1.0, None, 9, threads=1)
     two = run(a, b, 0.5, 1.0, None, 9, threads=2)
     assert np.max(np.abs(one.binding - two.binding)) <= 1e-13
+    whole = [run(a, b[:30], 0.5, 1.0, None, None, threads=k).binding for k in (1, 2)]   # positions split by cost
+    assert np.max(np.abs(whole[0] - whole[1])) <= 1e-13 and whole[0].shape == (30,)
     rows = bppart(a, b, params=PartitionParams(window_target=9), sites=4)
     starts = [r.target_start for r in rows]
     assert [r.site for r in rows] == [1, 2, 3, 4] and all(abs(x - y) >= 10 for x in starts for y in starts if x != y)
