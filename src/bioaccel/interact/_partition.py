@@ -74,13 +74,14 @@ def _stream(query_list, targets, call, sites, binding) -> Iterator[Partition]:
     for target in targets:
         rb = np.ascontiguousarray(encode(target.sequence)[::-1])
         for query, a in query_list:
-            with using_threads(call.threads):
+            with using_threads(call.threads):   # set only while computing, not while the caller has a row
                 if call.params.windowed or binding:
-                    yield from _window_rows(query.id, target.id, a, rb, call, sites, binding,
-                                            resolve_threads(call.threads))
-                    continue
-                logs = partition_logs(a, rb, call.params)
-            yield _result(query.id, target.id, logs, len(a), len(rb), call.variant)
+                    rows = _window_rows(query.id, target.id, a, rb, call, sites, binding,
+                                        resolve_threads(call.threads))
+                else:
+                    rows = [_result(query.id, target.id, partition_logs(a, rb, call.params), len(a), len(rb),
+                                    call.variant)]
+            yield from rows
 
 
 def _result(query, target, logs, M, N, variant) -> Partition:
