@@ -4,15 +4,20 @@ in the same run on this machine: ``bioaccel interact Q T --partition`` against
 wall time of one process, best of --repeats. The load average is printed before and after, because
 the development machine is shared.
 
+Windowed rows (ours only: the original has no windows): ``--window-target 128`` at 23 x 2,000 and
+23 x 20,000 nt (``--window-sizes``), whole process, with the target rows swept per second.
+
 Build the original outside the repository (docs/bppart.md, "The original program"), then:
 
     python bench/bppart.py --original /tmp/bipart/bppart --json docs/results/bppart_cpu.json
+    python bench/bppart.py --sizes --window-sizes 2000 20000 --json docs/results/bppart_windows_cpu.json
 """
 import argparse
 import json
 import math
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -32,17 +37,20 @@ def target_of(n: int, seed: int = 3) -> str:
 
 def timed(command, cwd) -> "tuple[float, str]":
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    timed.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)   # the last run's
     return time.perf_counter() - start, done.stdout
 
 
-def ours(workdir: Path, n: int, threads: int) -> "tuple[float, float]":
+def ours(workdir: Path, n: int, threads: int, window: "int | None" = None) -> "tuple[float, float]":
     (workdir / "q.fa").write_text(f">q\n{QUERY}\n")
     (workdir / "t.fa").write_text(f">t\n{target_of(n)}\n")
     env_src = str(Path(__file__).resolve().parents[1] / "src")
     command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {env_src!r}); from bioaccel.cli.main import "
                f"console_main; console_main()", "interact", "q.fa", "t.fa", "--partition", "--quiet",
-               "--threads", str(threads)]
+               "--threads", str(threads)] + ([] if window is None else ["--window-target", str(window)])
     seconds, out = timed(command, workdir)
     return seconds, float(out.splitlines()[1].split("\t")[2])
 
@@ -56,12 +64,18 @@ def original(program: str, workdir: Path, n: int, threads: int) -> "tuple[float,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--original", required=True, help="the original bppart program, built outside the repository")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 100])
+    parser.add_argument("--original", help="the original bppart program, built outside the repository (needed "
+                                           "for --sizes)")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[50, 100])
+    parser.add_argument("--window-sizes", type=int, nargs="*", default=[],
+                        help="target lengths of windowed rows (ours only), e.g. 2000 20000")
+    parser.add_argument("--window", type=int, default=128, help="--window-target of the windowed rows")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--repeats", type=int, default=3, help="runs of ours per size (best kept); the original runs once")
     parser.add_argument("--json", default="docs/results/bppart_cpu.json")
     args = parser.parse_args(argv)
+    if args.sizes and not args.original:
+        parser.error("--sizes compares with the original program: give --original PROGRAM (or --sizes with none)")
     load_before = os.getloadavg()
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}; "
           f"{os.cpu_count()} cores; threads {args.threads}")
@@ -69,19 +83,32 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         ours(workdir, 10, args.threads)   # compile once into Numba's cache, as an installed package has it
+        if args.window_sizes:
+            ours(workdir, 40, args.threads, 8)
         for n in args.sizes:
             best = min(ours(workdir, n, args.threads) for _ in range(args.repeats))
             theirs = original(args.original, workdir, n, args.threads)
             rows.append({"query": len(QUERY), "target": n, "ours_s": best[0], "original_s": theirs[0],
                          "ratio": theirs[0] / best[0], "log_z_ours": best[1], "log_z_original": theirs[1]})
+        windowed = []
+        for n in args.window_sizes:   # one run each: the long ones take minutes
+            seconds, log_z = ours(workdir, n, args.threads, args.window)
+            windowed.append({"query": len(QUERY), "target": n, "window": args.window, "ours_s": seconds,
+                             "cpu_s": timed.cpu, "rows_per_s": n / seconds, "log_z": log_z})
     load_after = os.getloadavg()
     print(f"{'pair':>10} {'ours s':>8} {'original s':>11} {'ratio':>7} {'log Z ours':>12} {'log Z orig':>12}")
     for r in rows:
         print(f"{r['query']:>4} x {r['target']:<3} {r['ours_s']:8.3f} {r['original_s']:11.2f} {r['ratio']:6.1f}x "
               f"{r['log_z_ours']:12.6f} {r['log_z_original']:12.6f}")
+    if windowed:
+        # CPU seconds (user + system, both threads) say more than wall time on a shared, loaded machine
+        print(f"{'pair':>12} {'window':>6} {'wall s':>8} {'CPU s':>8} {'rows/s':>8} {'log Z (windowed)':>17}")
+        for r in windowed:
+            print(f"{r['query']:>4} x {r['target']:<6,} {r['window']:>6} {r['ours_s']:8.2f} {r['cpu_s']:8.2f} "
+                  f"{r['rows_per_s']:8.1f} {r['log_z']:17.6f}")
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     save_json({"benchmark": "bppart_cpu", "load_before": load_before, "load_after": load_after,
-               "threads": args.threads, "rows": rows}, args.json)
+               "threads": args.threads, "rows": rows, "windowed": windowed}, args.json)
     return 0
 
 

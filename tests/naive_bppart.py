@@ -39,16 +39,17 @@ def single_strand(s, au, gu):
     return Q
 
 
-def bppart_tables(a, b, au=0.5, gu=1.0):
+def bppart_tables(a, b, au=0.5, gu=1.0, forbid=None):
     """(QI, QX, Q0, Q1): QI and QX as dicts {(a0, a1, b0, b1): value} over every pair of half-open
     intervals of ``a`` and ``rb``; QX = QI - Q0 Q1, the structures with an intermolecular pair, kept as
-    its own sum (the original subtracts) so that it has no cancellation."""
+    its own sum (the original subtracts) so that it has no cancellation. ``forbid``: None, or a position
+    of ``rb`` that may not pair with the query (its intermolecular weights are 0)."""
     rb = b[::-1]
     M, N = len(a), len(rb)
     Q0, Q1 = single_strand(a, au, gu), single_strand(rb, au, gu)
     w1 = lambda x, y: weight(a[x], a[y], au, gu)      # noqa: E731 (pairs inside strand 1)
     w2 = lambda x, y: weight(rb[x], rb[y], au, gu)    # noqa: E731 (pairs inside strand 2)
-    wi = lambda x, y: weight(a[x], rb[y], au, gu)     # noqa: E731 (intermolecular pairs)
+    wi = lambda x, y: 0.0 if y == forbid else weight(a[x], rb[y], au, gu)   # noqa: E731 (intermolecular)
     QI, QX, QIa, QIac, QIs0, QIs1, QIm, QIaux0, QIaux1 = ({} for _ in range(9))
     for l1 in range(M + 1):
         for l2 in range(N + 1):
@@ -205,3 +206,76 @@ def brute_force(a, b, au=0.5, gu=1.0):
     Q1 = sum(math.exp(sum(pair_score(rb[x], rb[y], au, gu) for x, y in s))
              for s in _secondary_structures(rb, au, gu))
     return QI, QX, Q0, Q1, max(s for *_, s in structures)
+
+
+# --- windows and binding (docs/bppart.md, "Windows") ------------------------------------------------
+
+def spans(M, N, window_query=None, window_target=None):
+    """(L1, L2): the window lengths in bases, as BPMax's (``W + 1``, clipped at the strand's length)."""
+    return (M if window_query is None else min(M, window_query + 1),
+            N if window_target is None else min(N, window_target + 1))
+
+
+def _side(n, L):
+    """(sign, start, end) of one strand's inclusion-exclusion: +1 for each window of L bases, -1 for the
+    overlap of each two consecutive windows."""
+    return [(1, s, s + L) for s in range(n - L + 1)] + [(-1, s, s + L - 1) for s in range(1, n - L + 1)]
+
+
+def bppart_windows(a, b, au=0.5, gu=1.0, window_query=None, window_target=None):
+    """(Z, X, Z_query, Z_target, windows) of the structures whose pairs all lie in one window pair:
+    Z over all of them, X over those with an intermolecular pair, Z_query / Z_target over each strand's
+    structures that fit one of its windows; ``windows[q, t]`` = (QI, QX) of the query window starting
+    at q with the target window starting at t (original orientation). Inclusion-exclusion over the
+    window boxes (reversed target coordinates) of the full tables."""
+    M, N = len(a), len(b)
+    L1, L2 = spans(M, N, window_query, window_target)
+    QI, QX, Q0, Q1 = bppart_tables(a, b, au, gu)
+    Z = X = 0.0
+    for s1, a0, a1 in _side(M, L1):
+        for s2, b0, b1 in _side(N, L2):
+            Z += s1 * s2 * QI[a0, a1, b0, b1]
+            X += s1 * s2 * QX[a0, a1, b0, b1]
+    Zq = sum(s * Q0[i][e] for s, i, e in _side(M, L1))
+    Zt = sum(s * Q1[i][e] for s, i, e in _side(N, L2))
+    windows = {(q, t): (QI[q, q + L1, N - t - L2, N - t], QX[q, q + L1, N - t - L2, N - t])
+               for q in range(M - L1 + 1) for t in range(N - L2 + 1)}
+    return Z, X, Zq, Zt, windows
+
+
+def binding_windows(a, b, au=0.5, gu=1.0, window_query=None, window_target=None):
+    """P(target position t, original orientation, pairs with the query) in the ensemble of
+    :func:`bppart_windows`: 1 - Z_t / Z, Z_t with t's intermolecular weights 0, each a constrained
+    run of the whole recurrence."""
+    M, N = len(a), len(b)
+    L1, L2 = spans(M, N, window_query, window_target)
+    Z = bppart_windows(a, b, au, gu, window_query, window_target)[0]
+    out = []
+    for t in range(N):
+        QI = bppart_tables(a, b, au, gu, forbid=N - 1 - t)[0]
+        Zt = sum(s1 * s2 * QI[a0, a1, b0, b1] for s1, a0, a1 in _side(M, L1) for s2, b0, b1 in _side(N, L2))
+        out.append((Z - Zt) / Z)
+    return out
+
+
+def brute_force_windows(a, b, au=0.5, gu=1.0, window_query=None, window_target=None):
+    """(Z, X, binding) by enumeration: every joint structure whose paired query bases lie in L1
+    consecutive bases and paired target bases in L2 (then one window pair holds all of its pairs);
+    ``binding[t]``: the share of them in which target base t (original orientation) pairs with the
+    query."""
+    M, N = len(a), len(b)
+    L1, L2 = spans(M, N, window_query, window_target)
+    Z = X = 0.0
+    bound = [0.0] * N
+    for s1, s2, inter, score in joint_structures(a, b, au, gu):
+        used1 = [x for p in s1 for x in p] + [x for x, _ in inter]
+        used2 = [y for p in s2 for y in p] + [y for _, y in inter]
+        if (used1 and max(used1) - min(used1) >= L1) or (used2 and max(used2) - min(used2) >= L2):
+            continue
+        weight_ = math.exp(score)
+        Z += weight_
+        if inter:
+            X += weight_
+        for _, y in inter:
+            bound[N - 1 - y] += weight_
+    return Z, X, [x / Z for x in bound]

@@ -131,7 +131,10 @@ def test_api_shapes_and_errors():
     assert math.isclose(rows[3].log_z, math.log(204.33376738006737), rel_tol=1e-12)   # AAAA x UUUU
     assert sorted(rows[0].to_dict()) == sorted(["query", "target", "log_z", "log_z_query", "log_z_target",
                                                  "log_z_interaction", "probability", "query_length",
-                                                 "target_length", "variant", "backend"])
+                                                 "target_length", "variant", "backend", "site", "query_start",
+                                                 "query_end", "target_start", "target_end", "window_log_z",
+                                                 "window_log_z_interaction", "window_probability"])
+    assert (rows[0].query_end, rows[0].target_end, rows[0].window_log_z) == (3, 3, rows[0].log_z)
     empty = bppart("", "GGGAAACCC")[0]
     assert (empty.probability, empty.log_z) == (0.0, empty.log_z_target)
     assert [r.log_z for r in iter_bppart("G", ["C"], threads=1)] == [bppart("G", "C")[0].log_z]
@@ -182,8 +185,8 @@ def test_cli_partition_tsv_and_json(pair_files):
     assert code == 0 and rows[0]["log_z"] == expected.log_z and rows[0]["probability"] == expected.probability
 
 
-@pytest.mark.parametrize("option", [["--structure"], ["--sites", "2"], ["--window-target", "8"],
-                                    ["--rank", "gain"], ["--variant", "tiled"]])
+@pytest.mark.parametrize("option", [["--structure"], ["--rank", "gain"], ["--variant", "tiled"],
+                                    ["--window-target", "8", "--backend", "gpu"]])
 def test_cli_partition_refuses_what_it_cannot_honour(pair_files, option):
     code, out, err = _cli([*pair_files, "--partition", "--quiet", *option])
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
@@ -206,4 +209,4 @@ def test_a_pair_that_will_not_fit_is_refused_before_any_row(tmp_path):
     (tmp_path / "t.fa").write_text(">t\n" + "".join(rng.choice("ACGU") for _ in range(20_000)) + "\n")
     out, err = io.StringIO(), io.StringIO()
     code = main(["interact", str(tmp_path / "q.fa"), str(tmp_path / "t.fa"), "--partition"], stdout=out, stderr=err)
-    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1 and "pieces" in err.getvalue()
+    assert code == 2 and out.getvalue() == "" and err.getvalue().count("\n") == 1 and "--window-target" in err.getvalue()

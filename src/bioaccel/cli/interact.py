@@ -42,7 +42,8 @@ def register(subparsers):
                              "weighted exp(its pair scores); columns log_z (all structures), log_z_query, "
                              "log_z_target (each strand alone), log_z_interaction (those with an "
                              "intermolecular pair) and probability (that the strands interact); natural logs; "
-                             "whole strands, cpu only")
+                             "with windows, of the structures that fit one window pair, one row per site "
+                             "(--sites) ranked by the window pair's probability; cpu only")
     add_variant_options(parser, VARIANTS)
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
@@ -61,7 +62,12 @@ def register(subparsers):
     add_output_option(parser)
     parser.add_argument("--profile", metavar="FILE", default=None,
                         help="write the best score covering each target position as bedGraph "
-                             "(0-based half-open, target as given)")
+                             "(0-based half-open, target as given); with --partition the probability that "
+                             "each target position pairs with the query (TSV: query target position "
+                             "probability, 1-based)")
+    parser.add_argument("--windows", metavar="FILE", default=None,
+                        help="with --partition and windows: every target window's own log Z, log Z of its "
+                             "interactions and their probability (TSV, its most probable query window)")
     add_quiet_option(parser)
     add_batch_options(parser, gpu="gpu" in backends_of(VARIANTS))
     parser.set_defaults(run=run)
@@ -163,6 +169,8 @@ def run(args, stdout, stderr):
         from .interact_partition import run_partition
 
         return run_partition(args, stdout, stderr)
+    if args.windows is not None:
+        raise InvalidParameter("--windows is a table of --partition (each target window's partition function)")
     if args.queries == "-" and args.targets == "-":
         raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
     params = InteractParams(au=1.0 if args.au is None else args.au, gu=1.5 if args.gu is None else args.gu, window_query=args.window_query,

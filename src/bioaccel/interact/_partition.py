@@ -11,7 +11,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import InternalError, InvalidParameter
+from ..errors import InternalError, InvalidParameter, NotAvailable
 from ..inputs.alphabet import encode
 from ..runtime.contract import Sequences, check_call, records
 from ..runtime.memory import require_memory
@@ -22,54 +22,101 @@ from ._variants import PARTITION_VARIANTS
 
 
 def bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams | None" = None,
-           backend: str = "cpu", variant: "str | None" = None, threads: int = 0) -> "list[Partition]":
+           backend: str = "cpu", variant: "str | None" = None, threads: int = 0, sites: int = 1,
+           binding: bool = False) -> "list[Partition]":
     """BPPart of every query (strand 1) against every target (strand 2): a list of :class:`Partition`,
     targets outer, queries inner.
 
     ``queries`` / ``targets``: as :func:`~bioaccel.interact.bpmax` takes them (strings, Records,
     ``(id, sequence)`` pairs, or iterables of them); an empty strand is valid (Z is the other strand's
     alone, the probability 0). ``params``: :class:`PartitionParams` (the original's scores AU 0.5,
-    GU 1.0 by default). ``backend``: "cpu" or "gpu" (many targets a launch). ``variant``: None or a name of
+    GU 1.0 by default; its ``window_query`` / ``window_target``: BPMax's windows, docs/bppart.md
+    "Windows"). ``backend``: "cpu" or "gpu" (many targets a launch; windows and binding on the cpu only).
+    ``variant``: None or a name of
     ``bioaccel.interact.PARTITION_VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
+    ``sites``: with windows, how many target windows that share no base to report per pair, the most
+    probable interaction first (one row each). ``binding``: also give each pair's ``binding``, the
+    probability that each target position pairs with the query (costs about L2 + 1 fills with a
+    target window of L2 bases, N / 2 without one).
 
     >>> [(r.target, round(r.log_z, 4), round(r.probability, 4)) for r in bppart("GGG", ["CCC", "AAA"])]
     [('seq1', 9.3856, 0.9999), ('seq2', 0.0, 0.0)]
+    >>> r = bppart("GGG", "AAAAAACCCAAAAAA", params=PartitionParams(window_target=4), binding=True)[0]
+    >>> (r.target_start, r.target_end), round(r.window_probability, 4), [round(p, 3) for p in r.binding[5:10].tolist()]
+    ((4, 9), 0.9999, [0.0, 0.888, 0.888, 0.888, 0.0])
     """
-    return list(iter_bppart(queries, targets, params=params, backend=backend, variant=variant, threads=threads))
+    return list(iter_bppart(queries, targets, params=params, backend=backend, variant=variant, threads=threads,
+                            sites=sites, binding=binding))
 
 
 def iter_bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams | None" = None,
-                backend: str = "cpu", variant: "str | None" = None, threads: int = 0) -> Iterator[Partition]:
+                backend: str = "cpu", variant: "str | None" = None, threads: int = 0, sites: int = 1,
+                binding: bool = False) -> Iterator[Partition]:
     """Like :func:`bppart` but yields each Partition as soon as it is computed (targets read lazily,
     queries at once); the keywords and the queries are checked here, before any target is read.
 
     >>> [round(r.log_z_target, 4) for r in iter_bppart("GGG", ["GGGAAACCC"])]
     [9.3856]
     """
+    from ._sites import check_sites
+
     call = check_call(PARTITION_VARIANTS, params, PartitionParams, backend=backend, variant=variant,
                       threads=threads)
+    check_sites(sites)
+    if not isinstance(binding, bool):
+        raise InvalidParameter(f"binding must be True or False, got {binding!r}")
+    if (call.params.windowed or binding) and call.backend != "cpu":
+        raise NotAvailable("windows and binding probabilities of BPPart are on the cpu backend only")
     query_list = [(q, encode(q.sequence)) for q in records(queries)]
     if call.backend == "gpu":
         from ..runtime.gpu import require_gpu
 
         require_gpu()      # GPUUnavailable now, before any target is read
         return _gpu_stream(query_list, records(targets), call)
-    return _stream(query_list, records(targets), call)
+    return _stream(query_list, records(targets), call, sites, binding)
 
 
-def _stream(query_list, targets, call) -> Iterator[Partition]:
+def _stream(query_list, targets, call, sites, binding) -> Iterator[Partition]:
+    from ..runtime.parallel import resolve_threads
+
     for target in targets:
         rb = np.ascontiguousarray(encode(target.sequence)[::-1])
         for query, a in query_list:
-            with using_threads(call.threads):
-                logs = partition_logs(a, rb, call.params)
-            yield _result(query.id, target.id, logs, len(a), len(rb), call.variant)
+            with using_threads(call.threads):   # set only while computing, not while the caller has a row
+                if call.params.windowed or binding:
+                    rows = _window_rows(query.id, target.id, a, rb, call, sites, binding,
+                                        resolve_threads(call.threads))
+                else:
+                    rows = [_result(query.id, target.id, partition_logs(a, rb, call.params), len(a), len(rb),
+                                    call.variant)]
+            yield from rows
 
 
 def _result(query, target, logs, M, N, variant, backend="cpu") -> Partition:
     log_z, log_x, log_q, log_t = logs
     probability = math.exp(log_x - log_z) if log_x != -math.inf else 0.0
-    return Partition(query, target, log_z, log_q, log_t, log_x, probability, M, N, variant, backend)
+    return Partition(query, target, log_z, log_q, log_t, log_x, probability, M, N, variant, backend, query_end=M,
+                     target_end=N, window_log_z=log_z, window_log_z_interaction=log_x, window_probability=probability)
+
+
+def _window_rows(query, target, a, rb, call, sites, binding, threads) -> "list[Partition]":
+    """One Partition per site of a pair with windows (or with the binding profile)."""
+    from ._partition_windows import pick_sites, windowed_partition
+
+    M, N = len(a), len(rb)
+    L1, L2 = call.params.spans(M, N)
+    check_partition_sizes([M], [N], threads, call.params, binding)
+    w = windowed_partition(a, rb, call.params, L1, L2, threads, binding)
+    probability = math.exp(w.log_z_interaction - w.log_z) if w.log_z_interaction != -math.inf else 0.0
+    rows = []
+    for site, (qs, ts) in enumerate(pick_sites(w.probabilities, L2, sites), start=1):
+        rows.append(Partition(query, target, w.log_z, w.log_z_query, w.log_z_target, w.log_z_interaction, probability,
+                              M, N, call.variant, site=site, query_start=qs, query_end=qs + L1, target_start=ts,
+                              target_end=ts + L2, window_log_z=float(w.log_zs[qs, ts]),
+                              window_log_z_interaction=float(w.log_zs_interaction[qs, ts]),
+                              window_probability=float(w.probabilities[qs, ts]), window_log_zs=w.log_zs,
+                              window_probabilities=w.probabilities, binding=w.binding))
+    return rows
 
 
 def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tuple[float, float]":
@@ -112,21 +159,43 @@ def partition_bytes(M: int, N: int, threads: int = 1) -> int:
     return 8 * (7 * (M + 1) * (M + 2) // 2 * (N + 1) ** 2 + 9 * max(1, threads) * (N + 1) ** 2)
 
 
-def check_partition_sizes(query_lengths, target_lengths, threads: int = 0) -> None:
+def window_bytes(M: int, N: int, L1: int, L2: int, threads: int = 1, binding: bool = False) -> int:
+    """Memory of one pair's sweep (:mod:`._partition_band`): per task four rings of (L2 + 1)^2 cells
+    and seven rows a query interval (twice the rings with ``binding``), and the window records.
+
+    >>> round(window_bytes(23, 20_000, 23, 129, 2) / 2**30, 2)
+    0.31
+    """
+    P = 1 + L1 * M - L1 * (L1 - 1) // 2
+    task = 8 * P * (L2 + 1) * ((8 if binding else 4) * (L2 + 1) + 9)
+    return max(1, threads) * task + 8 * 4 * (M + 1) * (N + 1) * 2
+
+
+def check_partition_sizes(query_lengths, target_lengths, threads: int = 0,
+                          params: "PartitionParams | None" = None, binding: bool = False) -> None:
     """Refuse, before any pair is filled, the largest pair of these lengths if its tables will not fit in
-    the memory available (ResourceError with the estimate; the way out: shorter pieces of the target).
+    the memory available (ResourceError with the estimate; the way out: a target window). ``params``:
+    its windows (with windows, or ``binding``, the sweep's memory is what counts).
 
     >>> check_partition_sizes([20], [100])
+    >>> check_partition_sizes([23], [100_000], params=PartitionParams(window_target=128))
     """
     from ..runtime.parallel import resolve_threads
 
     if not query_lengths or not target_lengths:
         return
     M, N = max(query_lengths), max(target_lengths)
-    require_memory(partition_bytes(M, N, resolve_threads(threads)),
+    threads = resolve_threads(threads)
+    if (params is not None and params.windowed) or binding:
+        L1, L2 = (params or PartitionParams()).spans(M, N)
+        require_memory(window_bytes(M, N, L1, L2, threads, binding),
+                       f"the windowed partition function of {M:,} x {N:,} nt (windows of {L1:,} x {L2:,} nt)",
+                       "a smaller --window-target or --window-query")
+        return
+    require_memory(partition_bytes(M, N, threads),
                    f"the partition function of {M:,} x {N:,} nt (its tables grow as the query's length squared "
                    "times the target's squared)",
-                   "cut the targets into pieces of a few hundred nt (windows are not in BPPart yet)")
+                   "--window-target 128 (time and memory then grow linearly with the target)")
 
 
 def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tuple:

@@ -29,6 +29,9 @@ class PartitionParams:
 
     ``scale``: None (chosen from the strands) or a number c >= 0: every base is weighted exp(-c) while
     the tables fill, so that log Z = log Z~ + c (M + N) (docs/bppart.md, "Scaling"); 0 is plain doubles.
+    ``window_query`` / ``window_target``: None or a whole number W >= 1, BPMax's windows (intervals of
+    at most W + 1 bases): the sum is then over the structures whose pairs all lie in one window pair
+    (docs/bppart.md, "Windows").
 
     >>> PartitionParams().au, PartitionParams().gu
     (0.5, 1.0)
@@ -41,12 +44,32 @@ class PartitionParams:
     au: float = 0.5
     gu: float = 1.0
     scale: "float | None" = None
+    window_query: "int | None" = None
+    window_target: "int | None" = None
 
     def __post_init__(self):
         _check_number("pair score AU", self.au, 0.0, MAX_SCORE)
         _check_number("pair score GU", self.gu, 0.0, MAX_SCORE)
         if self.scale is not None:
             _check_number("scale", self.scale, 0.0, MAX_SCORE)
+        for name in ("window_query", "window_target"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1):
+                raise InvalidParameter(f"{name.replace('_', ' ')} must be a whole number >= 1, got {shown(value)}")
+
+    @property
+    def windowed(self) -> bool:
+        """Whether a window is asked for on either strand."""
+        return self.window_query is not None or self.window_target is not None
+
+    def spans(self, M: int, N: int) -> "tuple[int, int]":
+        """(L1, L2): the window lengths in bases (W + 1, clipped at the strand's length), as BPMax's.
+
+        >>> PartitionParams(window_target=128).spans(23, 2000)
+        (23, 129)
+        """
+        return (M if self.window_query is None else min(M, self.window_query + 1),
+                N if self.window_target is None else min(N, self.window_target + 1))
 
     def weights(self) -> np.ndarray:
         """5 x 5 float64 pair weights over codes (A C G U N): exp(score), 0 where letters do not pair.

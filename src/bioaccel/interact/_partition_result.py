@@ -1,7 +1,9 @@
 """What BPPart of one query against one target gives: :class:`Partition`."""
 from dataclasses import dataclass
 
-from ..results.rows import Result
+import numpy as np
+
+from ..results.rows import Result, hidden
 
 
 @dataclass(frozen=True)
@@ -13,6 +15,15 @@ class Partition(Result):
     intermolecular pair (-inf when the strands cannot pair); ``probability``: 1 - Q0 Q1 / QI, the
     probability that the strands interact. The original program prints QI, Q0, Q1, -log QI and
     -log(QI - Q0 Q1).
+
+    With windows (docs/bppart.md, "Windows") these are of the structures whose pairs all lie in one
+    window pair, and each row is a site, as BPMax's windowed rows: ``site`` (1 the most probable),
+    the window pair ``query_start``/``query_end``, ``target_start``/``target_end`` (0-based,
+    half-open, the target as given) and its own ``window_log_z``, ``window_log_z_interaction`` and
+    ``window_probability`` (the two windows alone). Without windows the one window is the whole of both
+    strands. ``window_probabilities[q, t]``: of every query window q and target window t;
+    ``window_log_zs`` likewise; ``binding`` (asked for with ``binding=True``): for each target
+    position, the probability that it pairs with the query. The arrays stay out of ``to_dict()``.
 
     >>> from bioaccel.interact import bppart
     >>> r = bppart("G", "C")[0]
@@ -31,3 +42,14 @@ class Partition(Result):
     target_length: int
     variant: str = ""
     backend: str = "cpu"
+    site: int = 1
+    query_start: int = 0
+    query_end: int = 0
+    target_start: int = 0
+    target_end: int = 0
+    window_log_z: float = 0.0
+    window_log_z_interaction: float = 0.0
+    window_probability: float = 0.0
+    window_log_zs: "np.ndarray | None" = hidden(default=None, repr=False)
+    window_probabilities: "np.ndarray | None" = hidden(default=None, repr=False)
+    binding: "np.ndarray | None" = hidden(default=None, repr=False)
