@@ -94,16 +94,70 @@ def threshold_key(grid, background, p, precision) -> bytes:
     return h.digest()
 
 
+#: the tables of the database: thresholds (JSON text values) and the scan's hit P-values (blobs,
+#: bioaccel.scan._price_store)
+TABLES = {"thresholds": "TEXT", "pvalues": "BLOB"}
+
+
 def _connect(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=TIMEOUT)
     try:
         db.execute("PRAGMA journal_mode=WAL")       # readers never wait for a writer
-        db.execute("CREATE TABLE IF NOT EXISTS thresholds (key BLOB PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        for table, kind in TABLES.items():
+            db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key BLOB PRIMARY KEY, value {kind} NOT NULL) "
+                       "WITHOUT ROWID")
         db.commit()
     except sqlite3.OperationalError:
         pass                                        # read-only or locked: reads may still work
     return db
+
+
+def read_cache_values(keys, table="pvalues", path=None) -> dict:
+    """The stored values (as stored: bytes for ``pvalues``) of ``keys`` in ``table`` of the cache at
+    ``path`` (default :func:`cache_path`); {} when the cache cannot be read. The store other wings use
+    (the scan keeps its hits' P-values here), keyed by what they hash.
+
+    >>> read_cache_values([b"k"], path=Path("/nonexistent/dir/x.sqlite3"))
+    {}
+    """
+    found = {}
+    if not keys or table not in TABLES:
+        return found
+    try:
+        db = _connect(cache_path() if path is None else path)
+        try:
+            for start in range(0, len(keys), LOOKUP_BATCH):
+                batch = keys[start:start + LOOKUP_BATCH]
+                marks = ",".join("?" * len(batch))
+                for key, value in db.execute(f"SELECT key, value FROM {table} WHERE key IN ({marks})", batch):
+                    found[bytes(key)] = value
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error, ValueError):
+        return {}
+    return found
+
+
+def write_cache_values(entries, table="pvalues", path=None) -> bool:
+    """Store ``entries`` (key -> value) in ``table`` in one transaction (a key already there is kept:
+    two runs computing one entry compute it alike); False when the cache cannot be written.
+
+    >>> write_cache_values({b"k": b"v"}, path=Path("/dev/null/x.sqlite3"))
+    False
+    """
+    if not entries or table not in TABLES:
+        return not entries
+    try:
+        db = _connect(cache_path() if path is None else path)
+        try:
+            with db:
+                db.executemany(f"INSERT OR IGNORE INTO {table} (key, value) VALUES (?, ?)", list(entries.items()))
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return True
 
 
 def read_entries(path, keys) -> dict:

@@ -21,7 +21,7 @@ from numba import njit, prange
 
 from ..runtime.parallel import resolve_threads
 from ._hits import Hits
-from ._pvalues import hit_pvalues
+from ._pvalues import asked_values, tails_of
 
 #: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
 #: a lower score's P-value, computed by another sum, cannot then fall below the cut by rounding (exact
@@ -217,24 +217,32 @@ def _search(setup, jobs, threads) -> dict:
     smaller of the search's and the coarse one of ``setup.bounds`` (both certified): no P-value reported
     is then above the upper bound that :func:`price_best` and the scan's floors take for it."""
     motif = _motifs(setup)
+    questions = {d: asked_values(setup.dists[d][0], jobs[d]) for d in jobs}
+    asked = {d: q[0] for d, q in questions.items()}
+    stored = setup.store.read(asked) if setup.store is not None and asked else {}
     cost = lambda d: (int(setup.dists[d][0].units.shape[0]), jobs[d].size)      # noqa: E731
-    order = sorted(jobs, key=cost, reverse=True)
+    order = sorted((d for d in jobs if d not in stored), key=cost, reverse=True)
 
     def one(d):
         grid, background = setup.dists[d]
-        return hit_pvalues(grid, background, jobs[d])
+        return tails_of(grid, background, asked[d])
 
-    out = {}
     workers = max(1, min(resolve_threads(threads), len(order)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for d, (answer, exact, gap) in zip(order, pool.map(one, order)):
-            values = jobs[d]
-            if not exact:
-                answer = np.minimum(answer, setup.bounds.at(np.full(values.size, d), values, threads=1)[1])
-                k = int(motif[d])
-                setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
-            setup.priced.add(d, values, answer)
-            out[d] = (values, answer, exact)
+        searched = dict(zip(order, pool.map(one, order)))
+    if setup.store is not None and searched:
+        setup.store.write(asked, searched)
+    out = {}
+    for d in sorted(jobs, key=cost, reverse=True):     # the order the searches were made in before
+        tails, exact, gap = stored[d] if d in stored else searched[d]
+        values = jobs[d]
+        answer = np.minimum(tails[questions[d][1]], 1.0)
+        if not exact:
+            answer = np.minimum(answer, setup.bounds.at(np.full(values.size, d), values, threads=1)[1])
+            k = int(motif[d])
+            setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
+        setup.priced.add(d, values, answer)
+        out[d] = (values, answer, exact)
     return out
 
 
