@@ -139,7 +139,7 @@ class _Batch:
         small = self.dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
         order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
         bounds = np.concatenate([[0], np.flatnonzero(np.diff(self.dist[order])) + 1, [order.size]])
-        self.values, self.counts, starts, self.slot = _distinct_by_group(units, order, bounds)
+        self.values, self.counts, starts, self.slot = distinct_by_group(units, order, bounds)
         ds = self.dist[order[bounds[:-1]]]
         self.value_dist = np.repeat(ds, np.diff(starts))
         self.groups = {int(d): [int(a), int(a), int(b)] for d, a, b in zip(ds, starts[:-1], starts[1:])}
@@ -167,6 +167,37 @@ class _Batch:
         for part in self.parts:
             part.pvalue[:] = p[at:at + len(part)]
             at += len(part)
+
+
+#: Batches of at most this many hits are grouped and looked up by NumPy: Numba's parallel kernels
+#: are for the millions of a genome, and a small first run need not compile them (2-3 s)
+SMALL = 1 << 18
+
+
+def distinct_by_group(units, order, bounds):
+    """:func:`_distinct_by_group`, by NumPy for at most :data:`SMALL` hits (the same arrays).
+
+    >>> units = np.array([5, 7, 5, 2, 9])
+    >>> [a.tolist() for a in distinct_by_group(units, np.array([0, 1, 2, 3, 4]), np.array([0, 3, 5]))]
+    [[7, 5, 9, 2], [1, 2, 1, 1], [0, 2, 4], [1, 0, 1, 3, 2]]
+    """
+    if order.size > SMALL:
+        return _distinct_by_group(units, order, bounds)
+    groups = bounds.size - 1
+    group = np.repeat(np.arange(groups, dtype=np.int64), np.diff(bounds))
+    u = units[order]
+    ranked = np.lexsort((-u, group))               # by group, then from the highest value down
+    su, sg = u[ranked], group[ranked]
+    new = np.ones(su.size, np.bool_)
+    new[1:] = (su[1:] != su[:-1]) | (sg[1:] != sg[:-1])
+    values = su[new]
+    index = np.cumsum(new) - 1
+    counts = np.bincount(index, minlength=values.size).astype(np.int64)
+    starts = np.zeros(groups + 1, np.int64)
+    np.cumsum(np.bincount(sg[new], minlength=groups), out=starts[1:])
+    slot = np.full(units.shape[0], -1, np.int64)
+    slot[order[ranked]] = index
+    return values.astype(np.int64), counts, starts, slot
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -271,6 +302,28 @@ def _look_up(start, known, known_p, dist, units):
     return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
 
 
+def _look_up_small(start, known, known_p, dist, units):
+    """:func:`_look_up` by NumPy, one binary search per distribution asked about (few hits)."""
+    out = np.full(dist.shape[0], np.nan)
+    missing = np.ones(dist.shape[0], np.bool_)
+    if dist.size == 0:
+        return out, missing
+    order = np.argsort(dist, kind="stable")
+    edges = np.flatnonzero(np.diff(dist[order])) + 1
+    for group in np.split(order, edges):
+        d = int(dist[group[0]])
+        lo, hi = int(start[d]), int(start[d + 1])
+        if hi == lo:
+            continue
+        at = np.searchsorted(known[lo:hi], units[group]) + lo
+        inside = at < hi
+        found = np.zeros(group.size, np.bool_)
+        found[inside] = known[at[inside]] == units[group[inside]]
+        out[group[found]] = known_p[at[found]]
+        missing[group[found]] = False
+    return out, missing
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _look_up_of(start, known, known_p, motif, strand, dist_index, units):
     """:func:`_look_up` of hits of distributions ``dist_index[motif, strand]`` (``motif`` itself when
@@ -334,8 +387,13 @@ class PriceCache:
 
     def look_up(self, dist, units):
         """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
-        return _look_up(*self._tables(), np.asarray(dist, np.int64), np.asarray(units, np.int64))
+        dist, units = np.asarray(dist, np.int64), np.asarray(units, np.int64)
+        if dist.size <= SMALL:
+            return _look_up_small(*self._tables(), dist, units)
+        return _look_up(*self._tables(), dist, units)
 
     def look_up_hits(self, dist_index, hits):
         """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
+        if len(hits) <= SMALL:
+            return _look_up_small(*self._tables(), dist_index[hits.motif, hits.strand], hits.units)
         return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)

@@ -93,8 +93,10 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
             shown.append(t)
     else:
-        cuts = [g.admits(threshold) for g in grids]
-        shown = [float(threshold)] * len(motifs)
+        # one score for every motif, or (the first run's warming child, ._warm) one score per motif
+        scores = list(threshold) if isinstance(threshold, (list, tuple)) else [threshold] * len(motifs)
+        cuts = [g.admits(score) for g, score in zip(grids, scores)]
+        shown = [float(score) for score in scores]
     plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands, layouts=laid_out)
     dist_index = np.zeros((len(motifs), 2), dtype=np.int64)
     dists = []
