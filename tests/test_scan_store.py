@@ -141,3 +141,20 @@ def test_the_warming_child_scans_its_best_words(monkeypatch, tmp_path):
     assert not os.path.exists(warming.folder)
     assert _warm.start(motifs, fmt="fimo", text=False, strands=(0, 1), slice_length=4, backend="gpu",
                        variant="fused") is None
+
+
+def test_words_at_least_bounds_the_count_of_every_word():
+    """The Python form of the hopeless-search test (its grid_dp shared with the threshold search) still
+    bounds the true count from above: checked against every word of small random matrices."""
+    import itertools
+
+    from bioaccel.scan._coarse import words_at_least
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        m = int(rng.integers(1, 6))
+        Q = rng.integers(-(1 << 20), 1 << 20, size=(m, 4)).astype(np.int64)
+        scores = np.array([sum(Q[j, x] for j, x in enumerate(word)) for word in itertools.product(range(4), repeat=m)])
+        for low in rng.choice(scores, 4).tolist() + [int(scores.max()) + 1]:
+            bound = words_at_least(Q, int(low))
+            assert np.count_nonzero(scores >= low) <= bound <= 4.0 ** m

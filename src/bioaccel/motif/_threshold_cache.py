@@ -75,7 +75,7 @@ def background_digest(background) -> bytes:
     return h.digest()
 
 
-def threshold_key(grid, background, p, precision) -> bytes:
+def threshold_key(grid, background, p, precision, version=None) -> bytes:
     """The key of the threshold of a motif (its :class:`~._exact.Grid`) under a background (its
     :func:`background_digest`) at P-value ``p`` and ``precision`` (None: exact).
 
@@ -85,7 +85,7 @@ def threshold_key(grid, background, p, precision) -> bytes:
     >>> len(threshold_key(g, bg, 0.1, None)), threshold_key(g, bg, 0.1, None) == threshold_key(g, bg, 0.2, None)
     (32, False)
     """
-    h = hashlib.sha256(_version())
+    h = hashlib.sha256(_version() if version is None else version)      # (given: made once for many keys)
     h.update(struct.pack("<3q", grid.bits, *grid.units.shape))
     h.update(grid.units.astype("<i8").tobytes())
     h.update(background)
@@ -217,11 +217,12 @@ def cached_exact_thresholds(items, *, precision=None) -> list:
     items = [(m, check_p(p)) for m, p in items]
     backgrounds = {}
     keys = []
+    version = _version()
     for m, p in items:
         bg = backgrounds.get(id(m.background))
         if bg is None:
             bg = backgrounds[id(m.background)] = background_digest(m.background)
-        keys.append(threshold_key(_exact.Grid.of(m), bg, p, precision))
+        keys.append(threshold_key(_exact.Grid.of(m), bg, p, precision, version))
     path = cache_path()
     stored = read_entries(path, list(set(keys)))
     missing = [i for i, key in enumerate(keys) if key not in stored]

@@ -82,16 +82,23 @@ def bounded_tails(Q, initial, transition, order, v, cells):
     return out, gap
 
 
-@njit(cache=True, nogil=True)
-def words_at_least(Q, low):
+def words_at_least(Q, low) -> float:
     """An upper bound on how many words score at least ``low``: 4**m x P(score >= low) for uniformly
-    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63)."""
+    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63).
+
+    Python around the Numba pieces (not a kernel of its own): its grid_dp is the one the threshold search
+    compiles, so a first run compiles no second copy inside another kernel. The cells are summed in order
+    from the first (``np.add.accumulate``, as a Numba loop sums them: the same float).
+
+    >>> words_at_least(np.array([[0, 1, 1, 1], [0, 0, 0, 1]], dtype=np.int64) << 10, 2 << 10)   # ?T: C, G, T
+    3.0
+    """
     m = Q.shape[0]
     bottom, top = score_range(Q)
     if low > top:
         return 0.0
-    r, E, q, ctop = _coarse(Q, top - bottom, 65536)
-    uniform = np.full((1, 4), 0.25)
-    order = m - m      # 0, typed int64 rather than a literal: grid_dp's one specialization is reused
-    dist, base, lumped = grid_dp(q, np.ones(1), uniform, order, (low - E) >> r, ctop + 1)
-    return (dist.sum() + lumped) * 4.0 ** m
+    r, E, q, ctop = _coarse(Q, int(top - bottom), 65536)
+    dist, base, lumped = grid_dp(q, np.ones(1), np.full((1, 4), 0.25), 0, (int(low) - int(E)) >> int(r),
+                                 int(ctop) + 1)
+    total = float(np.add.accumulate(dist)[-1]) if dist.size else 0.0
+    return (total + float(lumped)) * 4.0 ** m
