@@ -142,6 +142,13 @@ def test_the_warming_child_scans_its_best_words(monkeypatch, tmp_path):
     assert _warm.start(motifs, fmt="fimo", text=False, strands=(0, 1), slice_length=4, backend="gpu",
                        variant="fused") is None
 
+    def no_interpreter(*a, **k):
+        raise OSError("no such file")
+
+    monkeypatch.setattr(_warm.subprocess, "Popen", no_interpreter)          # the scan goes on without it
+    assert _warm.start(motifs, fmt="fimo", text=False, strands=(0, 1), slice_length=4, backend="cpu",
+                       variant="index") is None
+
 
 def test_words_at_least_bounds_the_count_of_every_word():
     """The Python form of the hopeless-search test (its grid_dp shared with the threshold search) still

@@ -13,6 +13,7 @@ writes no threshold or P-value cache. It is stopped when the scan ends (:meth:`W
 """
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,9 +67,7 @@ class Warming:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.process.kill()
-        for name in os.listdir(self.folder):
-            os.unlink(os.path.join(self.folder, name))
-        os.rmdir(self.folder)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def start(motifs, *, fmt, text, strands, slice_length, backend, variant) -> "Warming | None":
@@ -76,13 +75,19 @@ def start(motifs, *, fmt, text, strands, slice_length, backend, variant) -> "War
     Numba's cache is cold and the machine has a second core; else None."""
     if backend != "cpu" or (os.cpu_count() or 1) < 2 or not motifs or not cold():
         return None
-    folder = tempfile.mkdtemp(prefix="bioaccel-warm-")
-    with open(os.path.join(folder, "job.pickle"), "wb") as handle:
-        pickle.dump((list(motifs), dict(fmt=fmt, text=text, strands=strands, slice_length=slice_length,
-                                         variant=variant)), handle)
-    process = subprocess.Popen([sys.executable, "-c", "from bioaccel.scan._warm import main; main()", folder],
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env=os.environ.copy())
+    folder = None
+    try:         # a warming that cannot start (no temporary folder, no interpreter to run) is skipped
+        folder = tempfile.mkdtemp(prefix="bioaccel-warm-")
+        with open(os.path.join(folder, "job.pickle"), "wb") as handle:
+            pickle.dump((list(motifs), dict(fmt=fmt, text=text, strands=strands, slice_length=slice_length,
+                                             variant=variant)), handle)
+        process = subprocess.Popen([sys.executable, "-c", "from bioaccel.scan._warm import main; main()", folder],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env=os.environ.copy())
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        return None
     return Warming(process, folder)
 
 
