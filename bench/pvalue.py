@@ -113,18 +113,18 @@ def jaspar_thresholds(p, cores, with_bucket, single_thread):
     t = time.perf_counter()
     motifs = read_motifs("jaspar:2024/CORE")
     load_s = time.perf_counter() - t
-    thresholds(motifs[0], p)                      # compile outside the timings
+    thresholds(motifs[0], p, cache=False)                     # compile outside the timings
     out = {"matrices": len(motifs), "load_s": load_s,
            "lengths": [min(m.length for m in motifs), max(m.length for m in motifs)]}
     t = time.perf_counter()
-    res = thresholds(motifs, p, threads=cores)
+    res = thresholds(motifs, p, threads=cores, cache=False)
     out["exact_all_cores_s"] = time.perf_counter() - t
     print(f"  JASPAR exact, {cores} threads: {out['exact_all_cores_s']:.2f} s", flush=True)
     out["unreachable"] = sum(1 for r in res if not math.isfinite(r.score))
     out["not_proven_optimal"] = sum(1 for r in res if not r.exact)
     if single_thread:
         t = time.perf_counter()
-        res1 = thresholds(motifs, p, threads=1)
+        res1 = thresholds(motifs, p, threads=1, cache=False)
         out["exact_1_thread_s"] = time.perf_counter() - t
         print(f"  JASPAR exact, 1 thread: {out['exact_1_thread_s']:.2f} s", flush=True)
         assert [r.score for r in res1] == [r.score for r in res]
@@ -223,12 +223,44 @@ def _tfm_pvalue(motifs, p, timeout=120):
                              if failed else "")
 
 
+def _cli_thresholds(p, cached):
+    """(seconds, thresholds) of ``bioaccel motif threshold jaspar:2024/CORE/vertebrates --pvalue p`` run as
+    a command: with ``--no-cache``, or a second run over a fresh threshold cache (the first untimed)."""
+    import subprocess
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="pvalue-cli-")
+    out = os.path.join(folder, "thresholds.tsv")
+    env = dict(os.environ, BIOACCEL_CACHE_DIR=os.path.join(folder, "cache"))
+    argv = [sys.executable, "-m", "bioaccel", "motif", "threshold", "jaspar:2024/CORE/vertebrates", "--pvalue",
+            repr(p), "-q", "-o", out] + ([] if cached else ["--no-cache"])
+    if cached:
+        subprocess.run(argv, env=env, check=True)
+    t = time.perf_counter()
+    subprocess.run(argv, env=env, check=True)
+    seconds = time.perf_counter() - t
+    with open(out) as handle:
+        head = handle.readline().rstrip("\n").split("\t")
+        column = head.index("score")
+        # the table writes NA where no word is that rare (the API's inf)
+        values = [math.inf if cell == "NA" else float(cell) for cell in (line.split("\t")[column] for line in handle)]
+    for name in os.listdir(folder):
+        if name == "cache":
+            for f in os.listdir(os.path.join(folder, name)):
+                os.unlink(os.path.join(folder, name, f))
+            os.rmdir(os.path.join(folder, name))
+        else:
+            os.unlink(os.path.join(folder, name))
+    os.rmdir(folder)
+    return seconds, values
+
+
 def peers_vertebrates(p, cores):
     """Thresholds of every JASPAR 2024 CORE vertebrate matrix at ``p`` by bioaccel, MOODS's
     threshold_from_p and TFM-Pvalue, on the same log-odds matrices, in this one run; each judged by
     enumeration where the matrix has at most 12 columns."""
     motifs = read_motifs("jaspar:2024/CORE/vertebrates")
-    thresholds(motifs[:4], p)                           # compile outside the timings
+    thresholds(motifs[:4], p, cache=False)                          # compile outside the timings
     judged = [i for i, m in enumerate(motifs) if m.length <= 12]
     tools = {}
 
@@ -242,12 +274,17 @@ def peers_vertebrates(p, cores):
 
     for n in (cores, 1):
         t = time.perf_counter()
-        res = thresholds(motifs, p, threads=n)
+        res = thresholds(motifs, p, threads=n, cache=False)     # the search, not the cache on disk
         seconds = time.perf_counter() - t
         unproven = sum(1 for r in res if not r.exact)
         record(f"bioaccel exact, {n} thread{'s' if n > 1 else ''}", seconds, [r.score for r in res],
                f"{len(res) - unproven} exact, {unproven} valid but not proven optimal (lengths "
                f"{sorted(r_m.length for r_m, r in zip(motifs, res) if not r.exact)})")
+    for label, cached in (("--no-cache", False), ("second run, thresholds cached", True)):
+        seconds, values = _cli_thresholds(p, cached)
+        assert values == [r.score for r in res], "the command line's thresholds differ from the API's"
+        record(f"bioaccel motif threshold CLI, {label}", seconds, values,
+               "the whole command: Python's start, imports, reading JASPAR, writing the table")
     try:
         import MOODS.tools
     except ImportError:
@@ -277,6 +314,8 @@ def main(argv=None):
     ap.add_argument("--gpu-only", action="store_true")
     ap.add_argument("--no-jaspar", action="store_true")
     ap.add_argument("--no-peers", action="store_true", help="skip the comparison with MOODS and TFM-Pvalue")
+    ap.add_argument("--peers-only", action="store_true",
+                    help="only the comparison with MOODS and TFM-Pvalue (and the command line's rows)")
     ap.add_argument("--out", default=os.path.join(HERE, "results", "pvalue.json"))
     args = ap.parse_args(argv)
     cores = numba.config.NUMBA_NUM_THREADS
@@ -287,13 +326,14 @@ def main(argv=None):
     gpu = gpu_ceiling() is not None
     print(f"PVALUETOSCORE, N = 4 slices, B = 3600, P = {args.p}; {cores} CPU threads; "
           f"GPU: {gpu_ceiling()[0] if gpu else 'none'}", flush=True)
-    rows, ceiling = seed_experiment(lengths, cpu_max, gpu, args.repeats, args.p, cores)
+    rows, ceiling = seed_experiment(lengths, cpu_max, gpu, args.repeats, args.p, cores) if not args.peers_only \
+        else ([], None)
     jaspar = peers = None
     if not args.no_peers and not args.gpu_only:
         print(f"JASPAR 2024 CORE vertebrates at P = {args.p}, every tool on the same log-odds matrices "
               "(uniform background), in this run:", flush=True)
         peers = peers_vertebrates(args.p, cores)
-    if not args.no_jaspar and not args.gpu_only:
+    if not args.no_jaspar and not args.gpu_only and not args.peers_only:
         jaspar = jaspar_thresholds(args.p, cores, with_bucket=not args.quick, single_thread=True)
 
     print()

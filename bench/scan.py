@@ -381,6 +381,96 @@ def profile_collect(setup, path):
     return spent
 
 
+# ---- the command line against MOODS (--cli) ----------------------------------------------------------
+
+MOODS_SCRIPT = """
+import json, sys, MOODS.scan
+job = json.load(open(sys.argv[1]))
+text = "".join(line.strip() for line in open(sys.argv[2]) if not line.startswith(">")).upper()
+hits = MOODS.scan.scan_dna(text, job["matrices"], [0.25] * 4, job["thresholds"], 7)
+with open(sys.argv[3], "w") as out:
+    for k, found in enumerate(hits):
+        for h in found:
+            out.write(f"{job['ids'][k // 2]}\\t{h.pos + 1}\\t{'+-'[k % 2]}\\t{h.score!r}\\n")
+"""
+
+
+def cli_bench(args):
+    """``bioaccel scan`` of --cli-motifs vertebrate matrices over the sequence through the command line (a
+    second run: thresholds and P-values cached), against MOODS-python scanning the same log-odds matrices
+    with the same score thresholds in this process (``MOODS.scan.scan_dna`` alone: the issue's yardstick)
+    and as a command (Python's start, reading, scanning and writing the hits), in this one run."""
+    import tempfile
+
+    from bioaccel.motif import read_raw_spec, write_motifs
+
+    folder = tempfile.mkdtemp(prefix="scan-cli-", dir=args.workdir)
+    motif_file = os.path.join(folder, "motifs.jaspar")
+    with open(motif_file, "w") as handle:
+        write_motifs(read_raw_spec(args.motifs)[:args.cli_motifs], handle)
+    pssms = read_motifs(motif_file)
+    setup = prepare(pssms, pvalue=P)
+    thresholds = score_thresholds(setup)
+    text = sequence_of(args.sequence)
+    env = dict(os.environ, BIOACCEL_CACHE_DIR=os.path.join(folder, "cache"))
+    out = os.path.join(folder, "hits.tsv")
+    command = [sys.executable, "-m", "bioaccel", "scan", motif_file, args.sequence, "-q", "-o", out]
+    subprocess.run(command, env=env, check=True)                 # fills the caches
+    job = os.path.join(folder, "moods.json")
+    mats, ths = [], []
+    import MOODS.tools
+
+    for k, m in enumerate(pssms):
+        mat = [list(map(float, m.scores[:, b])) for b in range(4)]
+        mats += [mat, MOODS.tools.reverse_complement(mat)]
+        ths += [thresholds[k] - 1e-9] * 2
+    with open(job, "w") as handle:
+        json.dump({"matrices": mats, "thresholds": ths, "ids": [m.motif_id for m in pssms]}, handle)
+    moods_out = os.path.join(folder, "moods.tsv")
+    moods_command = [sys.executable, "-c", MOODS_SCRIPT, job, args.sequence, moods_out]
+    in_process = run_moods(pssms, thresholds, text)
+    rows = {"bioaccel scan (command, second run)": [], "MOODS scan_dna (in process, scan only)": [],
+            "MOODS-python (command: start, read, scan, write)": []}
+    loads = []
+    for _ in range(args.repeats + 1):
+        loads.append(os.getloadavg()[0])
+        t = time.perf_counter()
+        subprocess.run(command, env=env, check=True)
+        rows["bioaccel scan (command, second run)"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        moods_hits = in_process()
+        rows["MOODS scan_dna (in process, scan only)"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        subprocess.run(moods_command, check=True)
+        rows["MOODS-python (command: start, read, scan, write)"].append(time.perf_counter() - t)
+    hits = sum(1 for _ in open(out)) - 1
+    moods_lines = sum(1 for _ in open(moods_out))
+    base = min(rows["bioaccel scan (command, second run)"])
+    print(f"\n## {len(pssms)} matrices ({args.motifs}) over {len(text):,} letters, both strands, P = {P}; "
+          f"load average {min(loads):.2f}-{max(loads):.2f}")
+    print(f"hits: bioaccel {hits:,} (with exact P-values and q-values), MOODS {moods_hits:,} (in process), "
+          f"{moods_lines:,} (command)")
+    print(f"{'tool':52} {'best s':>8} {'median s':>9} {'vs bioaccel':>12}")
+    table = []
+    for name, times in rows.items():
+        times = sorted(times)
+        print(f"{name:52} {times[0]:8.3f} {times[len(times) // 2]:9.3f} {times[0] / base:11.2f}x")
+        table.append({"tool": name, "best_s": times[0], "median_s": times[len(times) // 2], "times": times})
+    write_json({"machine": platform.node(), "cores": os.cpu_count(), "loads": loads, "motifs": args.motifs,
+                "matrices": len(pssms), "sequence": args.sequence, "letters": len(text), "hits": hits,
+                "moods_hits": moods_hits, "rows": table}, os.path.join(os.pardir, os.pardir, "docs", "results",
+                                                                       "scan_cli_vm.json"))
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isdir(path):
+            for f in os.listdir(path):
+                os.unlink(os.path.join(path, f))
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    os.rmdir(folder)
+
+
 def write_json(out, name):
     # through json once with default=str: the rows hold numpy numbers that json alone refuses
     save_json(json.loads(json.dumps(out, default=str)), os.path.join(HERE, "results", name))
@@ -399,7 +489,12 @@ def main():
     parser.add_argument("--variants", default="fused,segments")
     parser.add_argument("--workdir", default="/tmp")
     parser.add_argument("--profile", action="store_true", help="print where scan_batches spends its time")
+    parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")
+    parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
+    if args.cli:
+        cli_bench(args)
+        return
     if args.gpu:
         gpu_bench(args)
     if args.cpu or not args.gpu:

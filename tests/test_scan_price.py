@@ -14,7 +14,7 @@ from bioaccel.scan._pipeline import ScanState, bound_floor, collect
 from bioaccel.scan._setup import prepare
 from bioaccel.scan import _price
 from bioaccel.scan._price import PriceCache, price, price_best
-from bioaccel.scan._pvalues import hit_pvalues
+from bioaccel.scan._pvalues import tails_of
 
 SKEWED = Background.from_frequencies([0.35, 0.15, 0.2, 0.3])
 _RNG = np.random.default_rng(7)
@@ -35,7 +35,9 @@ def fresh(motifs, hits):
     """A setup that has priced nothing yet, and the hits with no P-value."""
     unpriced = copy.deepcopy(hits)
     unpriced.pvalue[:] = np.nan
-    return prepare(motifs, pvalue=0.02), unpriced
+    setup = prepare(motifs, pvalue=0.02)
+    setup.store = None          # every search run here (the store on disk: tests/test_scan_store.py)
+    return setup, unpriced
 
 
 def key(hits):
@@ -93,7 +95,7 @@ def test_bounds_in_place_of_exact_values_keep_the_guarantee(monkeypatch):
     has a lower bound at or above the cut, so could not have been kept."""
     motifs, every = motifs_and_hits(8, SKEWED)
     setup, hits = fresh(motifs, every)
-    monkeypatch.setattr(_price, "hit_pvalues", functools.partial(hit_pvalues, node_cap=10))
+    monkeypatch.setattr(_price, "tails_of", functools.partial(tails_of, node_cap=10))
     price_best(setup, hits, 25)
     priced = np.isfinite(hits.pvalue)
     assert set() != set(setup.inexact) <= set(hits.motif[priced].tolist())      # (short ones stay exact)

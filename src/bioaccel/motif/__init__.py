@@ -33,6 +33,8 @@ _LAZY = {
     "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",
     "MotifParams": "._params", "PRESETS": "._pssm", "PSSM": "._pssm", "Background": "._pssm",
     "RawMotif": "._raw", "read_motifs": ".io", "read_raw": ".io", "iter_motifs": ".io", "read_raw_spec": ".io",
+    "cache_path": "._threshold_cache", "background_digest": "._threshold_cache",
+    "read_cache_values": "._threshold_cache", "write_cache_values": "._threshold_cache",
     "write_motifs": "._export", "plot_distributions": "._plot", "bucket_words": "._bucket",
 }
 __all__ = sorted([*_LAZY, "COMPARE_VARIANTS", "VARIANTS"])

@@ -24,7 +24,7 @@ from numba import get_num_threads
 
 from ..runtime.parallel import on_threads
 from ._exact_kernels import (EXACT, NEG, UNPROVEN, UNREACHABLE, WITHIN_PRECISION, grid_dp, tails_many,
-                             thresholds_many)
+                             threshold_kernel, thresholds_many)
 from ._grid import ScoreDistribution, chain, check_p
 from ._integer import grid_bits, score_to_units, to_score, to_units
 from ._result import PValue, Threshold
@@ -78,10 +78,18 @@ def _batch_threshold(pssms, ps, precision):
     out_float = np.zeros((len(grids), 2), dtype=np.float64)
     initial, transition, order = chain(pssms[0].background)
     rtol = 0.0 if precision is None else float(precision)
-    on_threads(thresholds_many, (Qflat, starts, order_idx, initial, transition, order,
-                                 np.asarray(ps, dtype=np.float64), rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET,
-                                 LIST_CAP, NODE_CAP, SUFFIX_COLUMNS, out_int, out_float, np.zeros(1, np.int64)),
-               min(get_num_threads(), len(grids)))
+    if len(grids) == 1:
+        # one motif: the kernel itself, so that a first run compiles no loop over motifs around it
+        st, T, tT, below, tb, L, U = threshold_kernel(np.ascontiguousarray(grids[0].units), initial, transition, order, float(ps[0]), rtol,
+                                                      int(tol[0]), FIRST_CELLS, MAX_CELLS, LIST_TARGET, LIST_CAP,
+                                                      NODE_CAP, SUFFIX_COLUMNS)
+        out_int[0] = (st, T, below, L, U)
+        out_float[0] = (tT, tb)
+    else:
+        on_threads(thresholds_many, (Qflat, starts, order_idx, initial, transition, order,
+                                     np.asarray(ps, dtype=np.float64), rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET,
+                                     LIST_CAP, NODE_CAP, SUFFIX_COLUMNS, out_int, out_float, np.zeros(1, np.int64)),
+                   min(get_num_threads(), len(grids)))
     return [_threshold_result(m, g, p, out_int[i], out_float[i], precision)
             for i, (m, g, p) in enumerate(zip(pssms, grids, ps))]
 

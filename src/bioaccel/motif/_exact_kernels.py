@@ -168,7 +168,10 @@ def threshold_kernel(Q, initial, transition, order, p, rtol, tol, first_cells, m
         if rtol <= 0.0:
             # how many words the listing would meet (coarse sums that may land in (L - tol, U]); list
             # them when they are few, or when the next grid would be too large to afford anyway
-            cdist, cbase, clumped = grid_dp(qc, ONE, UNIT, 0, (L - tol - E) >> r, ceil_shift(U + 1, r))
+            # arrays of its own and an int64 order (not the read-only globals and a literal 0): the
+            # specialization of grid_dp compiled for the calls above serves this one too
+            cdist, cbase, clumped = grid_dp(qc, np.ones(1), np.ones((1, 4)), order - order, (L - tol - E) >> r,
+                                            ceil_shift(U + 1, r))
             estimate = cdist.sum()
             r2 = max(r - 3, 0)
             last = r == 0 or window_cells(Q >> r2, (L + 1 - max_remainder(Q, r2)) >> r2,
@@ -281,28 +284,24 @@ def thresholds_many(Qflat, starts, order_idx, initial, transition, order, ps, rt
     this thread takes one at a time from the ``counter`` it shares with the others (run on several
     threads by :func:`bioaccel.runtime.parallel.on_threads`), the costliest first (``order_idx``; costs
     differ by orders of magnitude, so static halves would leave a thread idle).
-    out_int[i] = (status, T, below, L, U), out_float[i] = (tail_T, tail_below)."""
+    out_int[i] = (status, T, below, L, U), out_float[i] = (tail_T, tail_below).
+
+    threshold_kernel is called here directly, not through a helper per motif: each level of calls is
+    another module that Numba optimises again whole, callees included (1.3 s a level on the 2-core
+    machine when the cache is empty)."""
     i = _next_motif(counter, order_idx)
     while i >= 0:
-        _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
-                       list_target, list_cap, node_cap, suffix_columns, out_int, out_float)
+        st, T, tT, below, tb, L, U = threshold_kernel(Qflat[starts[i]:starts[i + 1]], initial, transition, order,
+                                                      ps[i], rtol, tol[i], first_cells, max_cells, list_target,
+                                                      list_cap, node_cap, suffix_columns)
+        out_int[i, 0] = st
+        out_int[i, 1] = T
+        out_int[i, 2] = below
+        out_int[i, 3] = L
+        out_int[i, 4] = U
+        out_float[i, 0] = tT
+        out_float[i, 1] = tb
         i = _next_motif(counter, order_idx)
-
-
-@njit(cache=True, nogil=True)
-def _one_threshold(Qflat, starts, i, initial, transition, order, ps, rtol, tol, first_cells, max_cells,
-                   list_target, list_cap, node_cap, suffix_columns, out_int, out_float):
-    Q = Qflat[starts[i]:starts[i + 1]]
-    st, T, tT, below, tb, L, U = threshold_kernel(Q, initial, transition, order, ps[i], rtol, tol[i],
-                                                  first_cells, max_cells, list_target, list_cap, node_cap,
-                                                  suffix_columns)
-    out_int[i, 0] = st
-    out_int[i, 1] = T
-    out_int[i, 2] = below
-    out_int[i, 3] = L
-    out_int[i, 4] = U
-    out_float[i, 0] = tT
-    out_float[i, 1] = tb
 
 
 @njit(cache=True, nogil=True)
@@ -312,17 +311,9 @@ def tails_many(Qflat, starts, order_idx, initial, transition, order, Ts, rtol, f
     (as :func:`thresholds_many`)."""
     i = _next_motif(counter, order_idx)
     while i >= 0:
-        _one_tail(Qflat, starts, i, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
-                  suffix_columns, out_exact, out_bounds)
+        exact, low, high = tail_kernel(Qflat[starts[i]:starts[i + 1]], initial, transition, order, Ts[i], rtol,
+                                       first_cells, max_cells, node_cap, suffix_columns)
+        out_exact[i] = exact
+        out_bounds[i, 0] = low
+        out_bounds[i, 1] = high
         i = _next_motif(counter, order_idx)
-
-
-@njit(cache=True, nogil=True)
-def _one_tail(Qflat, starts, i, initial, transition, order, Ts, rtol, first_cells, max_cells, node_cap,
-              suffix_columns, out_exact, out_bounds):
-    Q = Qflat[starts[i]:starts[i + 1]]
-    exact, low, high = tail_kernel(Q, initial, transition, order, Ts[i], rtol, first_cells, max_cells, node_cap,
-                                   suffix_columns)
-    out_exact[i] = exact
-    out_bounds[i, 0] = low
-    out_bounds[i, 1] = high

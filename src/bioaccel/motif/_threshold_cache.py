@@ -75,7 +75,7 @@ def background_digest(background) -> bytes:
     return h.digest()
 
 
-def threshold_key(grid, background, p, precision) -> bytes:
+def threshold_key(grid, background, p, precision, version=None) -> bytes:
     """The key of the threshold of a motif (its :class:`~._exact.Grid`) under a background (its
     :func:`background_digest`) at P-value ``p`` and ``precision`` (None: exact).
 
@@ -85,7 +85,7 @@ def threshold_key(grid, background, p, precision) -> bytes:
     >>> len(threshold_key(g, bg, 0.1, None)), threshold_key(g, bg, 0.1, None) == threshold_key(g, bg, 0.2, None)
     (32, False)
     """
-    h = hashlib.sha256(_version())
+    h = hashlib.sha256(_version() if version is None else version)      # (given: made once for many keys)
     h.update(struct.pack("<3q", grid.bits, *grid.units.shape))
     h.update(grid.units.astype("<i8").tobytes())
     h.update(background)
@@ -94,16 +94,70 @@ def threshold_key(grid, background, p, precision) -> bytes:
     return h.digest()
 
 
+#: the tables of the database: thresholds (JSON text values) and the scan's hit P-values (blobs,
+#: bioaccel.scan._price_store)
+TABLES = {"thresholds": "TEXT", "pvalues": "BLOB"}
+
+
 def _connect(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(str(path), timeout=TIMEOUT)
     try:
         db.execute("PRAGMA journal_mode=WAL")       # readers never wait for a writer
-        db.execute("CREATE TABLE IF NOT EXISTS thresholds (key BLOB PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        for table, kind in TABLES.items():
+            db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key BLOB PRIMARY KEY, value {kind} NOT NULL) "
+                       "WITHOUT ROWID")
         db.commit()
     except sqlite3.OperationalError:
         pass                                        # read-only or locked: reads may still work
     return db
+
+
+def read_cache_values(keys, table="pvalues", path=None) -> dict:
+    """The stored values (as stored: bytes for ``pvalues``) of ``keys`` in ``table`` of the cache at
+    ``path`` (default :func:`cache_path`); {} when the cache cannot be read. The store other wings use
+    (the scan keeps its hits' P-values here), keyed by what they hash.
+
+    >>> read_cache_values([b"k"], path=Path("/nonexistent/dir/x.sqlite3"))
+    {}
+    """
+    found = {}
+    if not keys or table not in TABLES:
+        return found
+    try:
+        db = _connect(cache_path() if path is None else path)
+        try:
+            for start in range(0, len(keys), LOOKUP_BATCH):
+                batch = keys[start:start + LOOKUP_BATCH]
+                marks = ",".join("?" * len(batch))
+                for key, value in db.execute(f"SELECT key, value FROM {table} WHERE key IN ({marks})", batch):
+                    found[bytes(key)] = value
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error, ValueError):
+        return {}
+    return found
+
+
+def write_cache_values(entries, table="pvalues", path=None) -> bool:
+    """Store ``entries`` (key -> value) in ``table`` in one transaction (a key already there is kept:
+    two runs computing one entry compute it alike); False when the cache cannot be written.
+
+    >>> write_cache_values({b"k": b"v"}, path=Path("/dev/null/x.sqlite3"))
+    False
+    """
+    if not entries or table not in TABLES:
+        return not entries
+    try:
+        db = _connect(cache_path() if path is None else path)
+        try:
+            with db:
+                db.executemany(f"INSERT OR IGNORE INTO {table} (key, value) VALUES (?, ?)", list(entries.items()))
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return True
 
 
 def read_entries(path, keys) -> dict:
@@ -163,11 +217,12 @@ def cached_exact_thresholds(items, *, precision=None) -> list:
     items = [(m, check_p(p)) for m, p in items]
     backgrounds = {}
     keys = []
+    version = _version()
     for m, p in items:
         bg = backgrounds.get(id(m.background))
         if bg is None:
             bg = backgrounds[id(m.background)] = background_digest(m.background)
-        keys.append(threshold_key(_exact.Grid.of(m), bg, p, precision))
+        keys.append(threshold_key(_exact.Grid.of(m), bg, p, precision, version))
     path = cache_path()
     stored = read_entries(path, list(set(keys)))
     missing = [i for i, key in enumerate(keys) if key not in stored]

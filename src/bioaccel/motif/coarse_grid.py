@@ -105,11 +105,12 @@ def partial_windows(q, vlow, vlump):
 
 
 @njit(cache=True, nogil=True)
-def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
+def grid_dp(q, initial, transition, order, vlow, vlump):
     """Distribution of C = sum_j q[j, x_j] under the Markov chain, restricted to C >= vlow, with the
     mass of words certain to reach C >= vlump lumped. Returns (dist, base, lumped): dist[i] =
-    P(C = base + i) for base + i in [vlow, vlump). ``wide``: each column's cells on every core
-    (:func:`_spread_wide`; the same bits), for grids of millions of cells.
+    P(C = base + i) for base + i in [vlow, vlump). :func:`grid_dp_wide` is the same on every core (the
+    same bits), for grids of millions of cells; kept apart so that a caller of this one compiles no
+    parallel region (0.75 s a specialization on the 2-core machine).
 
     >>> import numpy as np
     >>> dist, base, lumped = grid_dp(np.eye(4, dtype=np.int64)[:2], np.ones(1), np.full((1, 4), 0.25), 0, 1, 2)
@@ -117,8 +118,62 @@ def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
     ([0.375], 1, 0.0625)
     """
     m = q.shape[0]
-    nctx = transition.shape[0]
     lo, hi, rmin = partial_windows(q, vlow, vlump)     # kept window of partial sums after j columns
+    start, bufs, width, lumped = _dp_start(q, initial, transition, order, lo, hi, rmin, vlump)
+    cur = bufs[0]
+    for j in range(start, m):
+        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
+        nxt = bufs[(j - start + 1) % 2]
+        lumped = _lump_column(cur, q[j], lo[j], lo[j + 1], transition, width, nwidth, lumped)
+        # the cells inside the new window, each (ctx, x) a loop without a branch (SIMD); every sum in the
+        # order of one loop over i (a cell of 0 adds +0.0, which changes no sum here)
+        nctx = transition.shape[0]
+        for ctx in range(nctx):
+            for i in range(nwidth):
+                nxt[ctx, i] = 0.0
+        for ctx in range(nctx):
+            for x in range(4):
+                prob = transition[ctx, x]
+                base = lo[j] + q[j, x] - lo[j + 1]
+                first, stop = _window_split(base, width, nwidth)
+                row = cur[ctx]
+                out = nxt[(ctx * 4 + x) % nctx]
+                for i in range(first, stop):
+                    out[base + i] += row[i] * prob
+        cur = nxt
+        width = nwidth
+    return _dp_total(cur, width), lo[m], lumped
+
+
+@njit(cache=True, nogil=True)
+def grid_dp_wide(q, initial, transition, order, vlow, vlump):
+    """:func:`grid_dp` with each column's cells on every core (:func:`_spread_wide`; the same bits).
+
+    >>> import numpy as np
+    >>> dist, base, lumped = grid_dp_wide(np.eye(4, dtype=np.int64)[:2], np.ones(1), np.full((1, 4), 0.25), 0, 1, 2)
+    >>> dist.tolist(), int(base), lumped
+    ([0.375], 1, 0.0625)
+    """
+    m = q.shape[0]
+    lo, hi, rmin = partial_windows(q, vlow, vlump)
+    start, bufs, width, lumped = _dp_start(q, initial, transition, order, lo, hi, rmin, vlump)
+    cur = bufs[0]
+    for j in range(start, m):
+        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
+        nxt = bufs[(j - start + 1) % 2]
+        lumped = _lump_column(cur, q[j], lo[j], lo[j + 1], transition, width, nwidth, lumped)
+        _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
+        cur = nxt
+        width = nwidth
+    return _dp_total(cur, width), lo[m], lumped
+
+
+@njit(cache=True, nogil=True)
+def _dp_start(q, initial, transition, order, lo, hi, rmin, vlump):
+    """The first ``order`` letters of :func:`grid_dp` (from the chain's initial distribution): (the
+    column reached, the two buffers, the window's width there, the mass lumped so far)."""
+    m = q.shape[0]
+    nctx = transition.shape[0]
     lumped = 0.0
     start = min(order, m)
     # two buffers as wide as the widest column, used in turn: one allocation each, not one per column
@@ -129,7 +184,6 @@ def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
     bufs = np.zeros((2, nctx, max(widest, 0)), np.float64)
     width = max(hi[start] - lo[start] + 1, 0)
     cur = bufs[0]
-    # the first `order` letters come together from the chain's initial distribution
     for kmer in range(nctx):
         v = 0
         for j in range(start):
@@ -140,41 +194,31 @@ def grid_dp(q, initial, transition, order, vlow, vlump, wide=False):
                 lumped += prob
         elif v >= lo[start]:
             cur[kmer, v - lo[start]] += prob
-    for j in range(start, m):
-        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
-        nxt = bufs[(j - start + 1) % 2]
-        # the cells landing above the new window (certain to reach vlump), in the order of one loop over
-        # ctx, x, i; then those inside it, each (ctx, x) a loop without a branch (SIMD), or with ``wide``
-        # blocks of cells on every core; every sum in the order of one loop over i: the same bits either
-        # way (a cell of 0 adds +0.0, which changes no sum here)
-        for ctx in range(nctx):
-            for x in range(4):
-                prob = transition[ctx, x]
-                base = lo[j] + q[j, x] - lo[j + 1]     # index in nxt of cur[ctx, 0]
-                for i in range(_window_split(base, width, nwidth)[1], width):
-                    lumped += cur[ctx, i] * prob
-        if wide:
-            _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
-        else:
-            for ctx in range(nctx):
-                for i in range(nwidth):
-                    nxt[ctx, i] = 0.0
-            for ctx in range(nctx):
-                for x in range(4):
-                    prob = transition[ctx, x]
-                    base = lo[j] + q[j, x] - lo[j + 1]
-                    first, stop = _window_split(base, width, nwidth)
-                    row = cur[ctx]
-                    out = nxt[(ctx * 4 + x) % nctx]
-                    for i in range(first, stop):
-                        out[base + i] += row[i] * prob
-        cur = nxt
-        width = nwidth
-    dist = np.zeros(width, np.float64)
+    return start, bufs, width, lumped
+
+
+@njit(cache=True, nogil=True)
+def _lump_column(cur, qj, lo_j, lo_next, transition, width, nwidth, lumped):
+    """``lumped`` plus the cells of one column of :func:`grid_dp` landing above the next window
+    (certain to reach vlump), in the order of one loop over ctx, x, i."""
+    nctx = transition.shape[0]
     for ctx in range(nctx):
+        for x in range(4):
+            prob = transition[ctx, x]
+            base = lo_j + qj[x] - lo_next     # index in nxt of cur[ctx, 0]
+            for i in range(_window_split(base, width, nwidth)[1], width):
+                lumped += cur[ctx, i] * prob
+    return lumped
+
+
+@njit(cache=True, nogil=True)
+def _dp_total(cur, width):
+    """The last column's cells summed over the contexts."""
+    dist = np.zeros(width, np.float64)
+    for ctx in range(cur.shape[0]):
         for i in range(width):
             dist[i] += cur[ctx, i]
-    return dist, lo[m], lumped
+    return dist
 
 
 @njit(cache=True, nogil=True)

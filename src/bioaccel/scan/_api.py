@@ -18,11 +18,12 @@ from ..runtime.contract import check_call
 from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, SLICE_LENGTH
 from ._pipeline import PRICE_BATCH, ScanState, collect, scan_batches
 from ._hits import to_frame
-from ._result import ScanHits, ScanReport, write_behind
+from ._result import ScanHits, ScanReport
 from ._setup import prepare
+from ._run import run_setup
 from ._variants import SCAN_VARIANTS
+from ._warm import start as start_warming
 from ._work import ScanWork, describe
-from ._write import HitWriter
 
 
 @dataclass(frozen=True)
@@ -260,23 +261,21 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     if fmt not in FORMATS:
         raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     warming = _warm_gpu() if call.backend == "gpu" else None
-    setup = _setup(motifs, call, pvalue, threshold, slice_length)
-    state = ScanState()
-    options = dict(backend=call.backend, variant=call.variant, threads=threads, chunk_size=chunk_size, state=state,
-                   on_chunk=None if on_chunk is None else (lambda chunk: on_chunk(chunk.windows)))
-    qvalues = qvalues and not text
-    writer = HitWriter(handle, fmt, setup.motifs, state.names, qvalues=qvalues)
-    writer.header()
-    if warming is not None:
-        warming.result()               # raises GPUUnavailable where the scan would have
-    if text:
-        write_behind(writer, scan_batches(setup, sequences, **options))
-        writer.finish()
-    else:
-        hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
-        if qvalue_max is not None:
-            hits = hits.at_most_qvalue(qvalue_max)
-        writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))    # BED, GFF: by position
+    motifs = list(iter_motifs(motifs, params=call.params))
+    # a first run (Numba's cache empty): the scan's kernels compiled by a child while this process
+    # compiles the threshold search
+    compiling = None if threshold is not None else start_warming(
+        motifs, fmt=fmt, text=text, strands=call.strands, slice_length=slice_length, backend=call.backend,
+        variant=call.variant)
+    try:
+        setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=call.strands, slice_length=slice_length,
+                        cache=call.cache)
+        state = run_setup(handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
+                          threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
+                          on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming)
+    finally:
+        if compiling is not None:
+            compiling.stop()
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
                          unreachable=_unreachable(setup, threshold))
 

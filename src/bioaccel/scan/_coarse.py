@@ -6,7 +6,7 @@ bounds a scan's floors are made of (:mod:`._bounds`).
 import numpy as np
 from numba import njit
 
-from ..motif.coarse_grid import ceil_shift, grid_dp, max_remainder, score_range
+from ..motif.coarse_grid import ceil_shift, grid_dp, grid_dp_wide, max_remainder, score_range
 
 
 @njit(cache=True, nogil=True)
@@ -24,20 +24,34 @@ def _coarse(Q, span, cells):
 
 
 @njit(cache=True, nogil=True)
-def coarse_tails(Q, initial, transition, order, vlow, cells, wide=False):
+def coarse_tails(Q, initial, transition, order, vlow, cells):
     """The tails of the coarse sum C on a grid of about ``cells`` cells over [vlow, top] (each entry
     shifted right by r bits): (tail, base, r, E), tail[i] = P(C >= base + i) for i in [0, n) and tail[n]
     the mass above every cell; a word's grid score lies in [C 2**r, C 2**r + E] (:func:`tail_cell`).
-    ``wide``: grid_dp on every core (millions of cells)."""
+    :func:`_coarse_tails_wide` is the same with grid_dp on every core (millions of cells)."""
     top = score_range(Q)[1]
     r, E, q, ctop = _coarse(Q, top - vlow, cells)
-    dist, base, lumped = grid_dp(q, initial, transition, order, (vlow - E) >> r, ctop + 1, wide)
+    dist, base, lumped = grid_dp(q, initial, transition, order, (vlow - E) >> r, ctop + 1)
+    return _tails(dist, lumped), base, r, E
+
+
+@njit(cache=True, nogil=True)
+def _coarse_tails_wide(Q, initial, transition, order, vlow, cells):
+    """:func:`coarse_tails` by :func:`bioaccel.motif.coarse_grid.grid_dp_wide` (the same bits)."""
+    top = score_range(Q)[1]
+    r, E, q, ctop = _coarse(Q, top - vlow, cells)
+    dist, base, lumped = grid_dp_wide(q, initial, transition, order, (vlow - E) >> r, ctop + 1)
+    return _tails(dist, lumped), base, r, E
+
+
+@njit(cache=True, nogil=True)
+def _tails(dist, lumped):
     n = dist.shape[0]
     tail = np.zeros(n + 1, np.float64)
     tail[n] = lumped
     for i in range(n - 1, -1, -1):
         tail[i] = tail[i + 1] + dist[i]
-    return tail, base, r, E
+    return tail
 
 
 @njit(cache=True, nogil=True)
@@ -56,7 +70,7 @@ def bounded_tails(Q, initial, transition, order, v, cells):
     out = np.zeros(K, np.float64)
     if K == 0:
         return out, 0.0
-    tail, base, r, E = coarse_tails(Q, initial, transition, order, v[0], cells, True)
+    tail, base, r, E = _coarse_tails_wide(Q, initial, transition, order, v[0], cells)
     n = tail.shape[0] - 1
     gap = 0.0
     for k in range(K):
@@ -68,15 +82,23 @@ def bounded_tails(Q, initial, transition, order, v, cells):
     return out, gap
 
 
-@njit(cache=True, nogil=True)
-def words_at_least(Q, low):
+def words_at_least(Q, low) -> float:
     """An upper bound on how many words score at least ``low``: 4**m x P(score >= low) for uniformly
-    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63)."""
+    drawn words, from a coarse grid of about 65,536 cells (a float: it can pass 2**63).
+
+    Python around the Numba pieces (not a kernel of its own): its grid_dp is the one the threshold search
+    compiles, so a first run compiles no second copy inside another kernel. The cells are summed in order
+    from the first (``np.add.accumulate``, as a Numba loop sums them: the same float).
+
+    >>> words_at_least(np.array([[0, 1, 1, 1], [0, 0, 0, 1]], dtype=np.int64) << 10, 2 << 10)   # ?T: C, G, T
+    3.0
+    """
     m = Q.shape[0]
     bottom, top = score_range(Q)
     if low > top:
         return 0.0
-    r, E, q, ctop = _coarse(Q, top - bottom, 65536)
-    uniform = np.full((1, 4), 0.25)
-    dist, base, lumped = grid_dp(q, np.ones(1), uniform, 0, (low - E) >> r, ctop + 1)
-    return (dist.sum() + lumped) * 4.0 ** m
+    r, E, q, ctop = _coarse(Q, int(top - bottom), 65536)
+    dist, base, lumped = grid_dp(q, np.ones(1), np.full((1, 4), 0.25), 0, (int(low) - int(E)) >> int(r),
+                                 int(ctop) + 1)
+    total = float(np.add.accumulate(dist)[-1]) if dist.size else 0.0
+    return (total + float(lumped)) * 4.0 ** m

@@ -318,13 +318,19 @@ def _index_arrays(units_flat, units_start, length, threshold, q, candidates):
                 grams[k] = (a << (2 * h)) | Bwords[b]
                 packed[k] = e * 64 + offsets[e]
                 k += 1
-    order = np.argsort(grams, kind="mergesort")
     start = np.zeros((1 << (2 * q)) + 1, np.int64)
     for k in range(grams.shape[0]):
         start[grams[k] + 1] += 1
     for g in range(1 << (2 * q)):
         start[g + 1] += start[g]
-    return start, packed[order]
+    # a counting sort by q-gram, stable: the order of a merge sort (Numba's took 1.5 s for the 2 million
+    # pairs of all JASPAR 2024 CORE matrices, this 0.05 s)
+    out = np.empty_like(packed)
+    fill = start[:-1].copy()
+    for k in range(grams.shape[0]):
+        out[fill[grams[k]]] = packed[k]
+        fill[grams[k]] += 1
+    return start, out
 
 
 def build_index(plan, q=8, candidates=3) -> ScanIndex:

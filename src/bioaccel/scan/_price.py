@@ -21,7 +21,7 @@ from numba import njit, prange
 
 from ..runtime.parallel import resolve_threads
 from ._hits import Hits
-from ._pvalues import hit_pvalues
+from ._pvalues import asked_values, tails_of
 
 #: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
 #: a lower score's P-value, computed by another sum, cannot then fall below the cut by rounding (exact
@@ -139,7 +139,7 @@ class _Batch:
         small = self.dist[miss].astype(np.int16 if len(setup.dists) < (1 << 15) else np.int32)
         order = miss[np.argsort(small, kind="stable")]        # a radix sort for 16-bit keys
         bounds = np.concatenate([[0], np.flatnonzero(np.diff(self.dist[order])) + 1, [order.size]])
-        self.values, self.counts, starts, self.slot = _distinct_by_group(units, order, bounds)
+        self.values, self.counts, starts, self.slot = distinct_by_group(units, order, bounds)
         ds = self.dist[order[bounds[:-1]]]
         self.value_dist = np.repeat(ds, np.diff(starts))
         self.groups = {int(d): [int(a), int(a), int(b)] for d, a, b in zip(ds, starts[:-1], starts[1:])}
@@ -167,6 +167,37 @@ class _Batch:
         for part in self.parts:
             part.pvalue[:] = p[at:at + len(part)]
             at += len(part)
+
+
+#: Batches of at most this many hits are grouped and looked up by NumPy: Numba's parallel kernels
+#: are for the millions of a genome, and a small first run need not compile them (2-3 s)
+SMALL = 1 << 18
+
+
+def distinct_by_group(units, order, bounds):
+    """:func:`_distinct_by_group`, by NumPy for at most :data:`SMALL` hits (the same arrays).
+
+    >>> units = np.array([5, 7, 5, 2, 9])
+    >>> [a.tolist() for a in distinct_by_group(units, np.array([0, 1, 2, 3, 4]), np.array([0, 3, 5]))]
+    [[7, 5, 9, 2], [1, 2, 1, 1], [0, 2, 4], [1, 0, 1, 3, 2]]
+    """
+    if order.size > SMALL:
+        return _distinct_by_group(units, order, bounds)
+    groups = bounds.size - 1
+    group = np.repeat(np.arange(groups, dtype=np.int64), np.diff(bounds))
+    u = units[order]
+    ranked = np.lexsort((-u, group))               # by group, then from the highest value down
+    su, sg = u[ranked], group[ranked]
+    new = np.ones(su.size, np.bool_)
+    new[1:] = (su[1:] != su[:-1]) | (sg[1:] != sg[:-1])
+    values = su[new]
+    index = np.cumsum(new) - 1
+    counts = np.bincount(index, minlength=values.size).astype(np.int64)
+    starts = np.zeros(groups + 1, np.int64)
+    np.cumsum(np.bincount(sg[new], minlength=groups), out=starts[1:])
+    slot = np.full(units.shape[0], -1, np.int64)
+    slot[order[ranked]] = index
+    return values.astype(np.int64), counts, starts, slot
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -217,24 +248,32 @@ def _search(setup, jobs, threads) -> dict:
     smaller of the search's and the coarse one of ``setup.bounds`` (both certified): no P-value reported
     is then above the upper bound that :func:`price_best` and the scan's floors take for it."""
     motif = _motifs(setup)
+    questions = {d: asked_values(setup.dists[d][0], jobs[d]) for d in jobs}
+    asked = {d: q[0] for d, q in questions.items()}
+    stored = setup.store.read(asked) if setup.store is not None and asked else {}
     cost = lambda d: (int(setup.dists[d][0].units.shape[0]), jobs[d].size)      # noqa: E731
-    order = sorted(jobs, key=cost, reverse=True)
+    order = sorted((d for d in jobs if d not in stored), key=cost, reverse=True)
 
     def one(d):
         grid, background = setup.dists[d]
-        return hit_pvalues(grid, background, jobs[d])
+        return tails_of(grid, background, asked[d])
 
-    out = {}
     workers = max(1, min(resolve_threads(threads), len(order)))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for d, (answer, exact, gap) in zip(order, pool.map(one, order)):
-            values = jobs[d]
-            if not exact:
-                answer = np.minimum(answer, setup.bounds.at(np.full(values.size, d), values, threads=1)[1])
-                k = int(motif[d])
-                setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
-            setup.priced.add(d, values, answer)
-            out[d] = (values, answer, exact)
+        searched = dict(zip(order, pool.map(one, order)))
+    if setup.store is not None and searched:
+        setup.store.write(asked, searched)
+    out = {}
+    for d in sorted(jobs, key=cost, reverse=True):     # the order the searches were made in before
+        tails, exact, gap = stored[d] if d in stored else searched[d]
+        values = jobs[d]
+        answer = np.minimum(tails[questions[d][1]], 1.0)
+        if not exact:
+            answer = np.minimum(answer, setup.bounds.at(np.full(values.size, d), values, threads=1)[1])
+            k = int(motif[d])
+            setup.inexact[k] = max(setup.inexact.get(k, 0.0), gap)
+        setup.priced.add(d, values, answer)
+        out[d] = (values, answer, exact)
     return out
 
 
@@ -261,6 +300,28 @@ def _look_up(start, known, known_p, dist, units):
     """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
     distribution d, NaN (and ``missing``) where its value is not there yet."""
     return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
+
+
+def _look_up_small(start, known, known_p, dist, units):
+    """:func:`_look_up` by NumPy, one binary search per distribution asked about (few hits)."""
+    out = np.full(dist.shape[0], np.nan)
+    missing = np.ones(dist.shape[0], np.bool_)
+    if dist.size == 0:
+        return out, missing
+    order = np.argsort(dist, kind="stable")
+    edges = np.flatnonzero(np.diff(dist[order])) + 1
+    for group in np.split(order, edges):
+        d = int(dist[group[0]])
+        lo, hi = int(start[d]), int(start[d + 1])
+        if hi == lo:
+            continue
+        at = np.searchsorted(known[lo:hi], units[group]) + lo
+        inside = at < hi
+        found = np.zeros(group.size, np.bool_)
+        found[inside] = known[at[inside]] == units[group[inside]]
+        out[group[found]] = known_p[at[found]]
+        missing[group[found]] = False
+    return out, missing
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -326,8 +387,13 @@ class PriceCache:
 
     def look_up(self, dist, units):
         """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
-        return _look_up(*self._tables(), np.asarray(dist, np.int64), np.asarray(units, np.int64))
+        dist, units = np.asarray(dist, np.int64), np.asarray(units, np.int64)
+        if dist.size <= SMALL:
+            return _look_up_small(*self._tables(), dist, units)
+        return _look_up(*self._tables(), dist, units)
 
     def look_up_hits(self, dist_index, hits):
         """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
+        if len(hits) <= SMALL:
+            return _look_up_small(*self._tables(), dist_index[hits.motif, hits.strand], hits.units)
         return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)

@@ -267,7 +267,36 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
     units = np.asarray(units, dtype=np.int64)
     if units.size == 0:
         return np.zeros(0), True, 0.0
-    asked, where = np.unique(units - grid.tol, return_inverse=True)
+    asked, where = asked_values(grid, units)
+    tails, ok, gap = tails_of(grid, background, asked, node_cap=node_cap, cells=cells, merge_ratio=merge_ratio)
+    return np.minimum(tails[where], 1.0), ok, gap
+
+
+def asked_values(grid, units) -> tuple:
+    """The distinct values a search is asked about for hits scoring ``units`` (each less the tie
+    tolerance, ascending) and each hit's index among them: what :func:`tails_of` answers.
+
+    >>> from bioaccel.motif import PSSM, Grid
+    >>> g = Grid.of(PSSM(np.eye(4)[:2]))
+    >>> [v.tolist() for v in asked_values(g, np.array([9, 5, 9]))]
+    [[2, 6], [1, 0, 1]]
+    """
+    return np.unique(np.asarray(units, dtype=np.int64) - grid.tol, return_inverse=True)
+
+
+def tails_of(grid, background, asked, *, node_cap=NODE_CAP, cells=BOUND_CELLS, merge_ratio=MERGE_RATIO) -> tuple:
+    """(P(S >= v) for each v of ``asked`` (ascending, distinct grid values), exact, largest relative gap
+    when not exact): one search, or the grid bound past its budget. Which values are asked together
+    decides, for long matrices, whether the answers are exact or bounds, so a stored answer is keyed by
+    all of them (:mod:`._price_store`).
+
+    >>> from bioaccel.motif import PSSM, Grid
+    >>> pssm = PSSM(np.eye(4)[:2])
+    >>> g = Grid.of(pssm)
+    >>> tails, exact, _ = tails_of(g, pssm.background, np.array([(1 << g.bits) - g.tol]))
+    >>> tails.tolist(), exact
+    ([0.4375], True)
+    """
     initial = np.ascontiguousarray(background.initial, dtype=np.float64)
     transition = np.ascontiguousarray(background.transition, dtype=np.float64)
     ok = False
@@ -284,6 +313,4 @@ def hit_pvalues(grid, background, units, *, node_cap=NODE_CAP, cells=BOUND_CELLS
     gap = 0.0
     if not ok:
         tails, gap = bounded_tails(grid.units, initial, transition, background.order, asked, cells)
-    return np.minimum(tails[where], 1.0), bool(ok), float(gap)
-
-
+    return tails, bool(ok), float(gap)

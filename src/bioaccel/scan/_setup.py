@@ -17,6 +17,7 @@ from ._bounds import PriceBounds
 from ._defaults import DEFAULT_PVALUE, SLICE_LENGTH
 from ._plan import FEW, ScanPlan, layouts
 from ._price import PriceCache
+from ._price_store import PriceStore
 
 
 @dataclass
@@ -36,6 +37,7 @@ class ScanSetup:
     inexact: dict = field(default_factory=dict)     # motif index -> largest relative gap of its P-values
     priced: PriceCache = None                       # the P-values priced so far
     bounds: PriceBounds = None                      # certified bounds on them, made when asked for
+    store: PriceStore = None                        # their answers on disk (None: not kept)
 
     @property
     def longest(self) -> int:
@@ -59,7 +61,8 @@ def _grid_value(threshold, grid):
 def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             slice_length=SLICE_LENGTH, cache=True) -> ScanSetup:
     """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions (``cache``: the
-    thresholds read from and kept in the threshold cache on disk, as :func:`bioaccel.motif.thresholds`).
+    thresholds read from and kept in the threshold cache on disk, as :func:`bioaccel.motif.thresholds`,
+    and the hits' P-values too, :mod:`._price_store`).
 
     >>> from bioaccel.motif import PSSM
     >>> setup = prepare([PSSM(np.eye(4)[:2])], pvalue=0.1)
@@ -90,8 +93,10 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
             shown.append(t)
     else:
-        cuts = [g.admits(threshold) for g in grids]
-        shown = [float(threshold)] * len(motifs)
+        # one score for every motif, or (the first run's warming child, ._warm) one score per motif
+        scores = list(threshold) if isinstance(threshold, (list, tuple)) else [threshold] * len(motifs)
+        cuts = [g.admits(score) for g, score in zip(grids, scores)]
+        shown = [float(score) for score in scores]
     plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands, layouts=laid_out)
     dist_index = np.zeros((len(motifs), 2), dtype=np.int64)
     dists = []
@@ -105,4 +110,5 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             dists.append((Grid.of(r), m.background))
     setup = ScanSetup(motifs, shown, plan, tuple(strands), grids, dist_index, dists, priced=PriceCache(len(dists)))
     setup.bounds = PriceBounds(setup)
+    setup.store = PriceStore(dists) if cache else None
     return setup

@@ -202,7 +202,8 @@ def _put_word(buf, pos, word, length):
 def format_rows(kind, buf, motif, strand, sequence, start, units, word, pvalue, qvalue, has_q, lengths, scale,
                 low, high, ids, id_off, alts, alt_off, names, name_off):
     """Write one line per hit into ``buf`` (kind 0 fimo, 1 bed, 2 gff); return the bytes written."""
-    pos = 0
+    # int64s, not literals: Numba compiles a callee once per literal argument (3 more copies on a first run)
+    pos, six, three = np.int64(0), np.int64(6), np.int64(3)
     for r in range(motif.shape[0]):
         k = motif[r]
         m = lengths[k]
@@ -238,13 +239,13 @@ def format_rows(kind, buf, motif, strand, sequence, start, units, word, pvalue, 
             buf[pos] = 9
             buf[pos + 1] = 43 if plus else 45
             buf[pos + 2] = 9
-            pos = put_g(buf, pos + 3, score, 6)
+            pos = put_g(buf, pos + 3, score, six)
             buf[pos] = 9
-            pos = put_g(buf, pos + 1, pvalue[r], 3)
+            pos = put_g(buf, pos + 1, pvalue[r], three)
             buf[pos] = 9
             pos += 1
             if has_q:
-                pos = put_g(buf, pos, qvalue[r], 3)
+                pos = put_g(buf, pos, qvalue[r], three)
             buf[pos] = 9
             pos = _put_word(buf, pos + 1, word[r], m)
             buf[pos] = 10
@@ -257,7 +258,7 @@ def format_rows(kind, buf, motif, strand, sequence, start, units, word, pvalue, 
         buf[pos] = 9
         pos = put_int(buf, pos + 1, start[r] + m)
         buf[pos] = 9
-        pos = put_g(buf, pos + 1, score, 6)
+        pos = put_g(buf, pos + 1, score, six)
         buf[pos] = 9
         buf[pos + 1] = 43 if plus else 45
         pos = _put_bytes(buf, pos + 2, _GFF_NAME)
@@ -274,10 +275,10 @@ def format_rows(kind, buf, motif, strand, sequence, start, units, word, pvalue, 
         buf[pos] = 45
         buf[pos + 1] = 112 if plus else 109                   # p(lus) / m(inus)
         pos = _put_bytes(buf, pos + 2, _GFF_P)
-        pos = put_g(buf, pos, pvalue[r], 3)
+        pos = put_g(buf, pos, pvalue[r], three)
         if has_q:
             pos = _put_bytes(buf, pos, _GFF_Q)
-            pos = put_g(buf, pos, qvalue[r], 3)
+            pos = put_g(buf, pos, qvalue[r], three)
         pos = _put_bytes(buf, pos, _GFF_SEQ)
         pos = _put_word(buf, pos, word[r], m)
         buf[pos] = 10
