@@ -1,0 +1,162 @@
+"""McCaskill's partition function and base-pair probabilities of the Turner 2004 model on the CPU: one
+sequence (the cells of each diagonal over the cores when it is long) or many (each whole on one core).
+The cells are :mod:`._turner_pf_fill`'s; docs/mccaskill.md has the recurrences and the scaling.
+
+>>> import numpy as np
+>>> from bioaccel.inputs.alphabet import encode
+>>> log_z, P = partition(encode("GGGGAAACCCC"), None, want_bpp=True)
+>>> round(-log_z * kt_cal(37.0) / 1000, 4)                 # RNA.fold_compound(seq).pf()[1]
+-4.8669
+>>> round(float(P[0, 10]), 4), P.shape
+(0.8963, (11, 11))
+"""
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from ..runtime.memory import require_memory
+from ._turner_pf_fill import SEG, exterior_inside, inside_cell, outside_cell
+from ._turner_pf_params import boltzmann_tables, kt_cal
+from ._turner_tables import MAX_LENGTH, PAIR_TYPE, kernel_inputs, table_codes
+
+#: Sequences at least this long are filled with the cells of each diagonal spread over the cores.
+PARALLEL_LENGTH = 400
+#: ViennaRNA's ``sfact``: the scale assumes a free energy 7% below the estimate per base
+SFACT = 1.07
+
+
+def table_bytes(n: int) -> int:
+    """Memory of one n-long partition function with probabilities: five n x n float64 tables.
+
+    >>> table_bytes(1_500)
+    90000000
+    """
+    return 40 * n * n
+
+
+def pair_types(E, S, no_lp):
+    """PT[i, j]: the pair type of (i, j) where it may pair (j - i - 1 >= 3; under noLP ViennaRNA's rule
+    for the partition function: (i - 1, j + 1) or (i + 1, j - 1) could pair too), else 0."""
+    n = S.shape[0]
+    table = np.asarray(E[PAIR_TYPE:PAIR_TYPE + 25]).reshape(5, 5)
+    PT = table[S[:, None], S[None, :]].astype(np.int8) if n else np.zeros((0, 0), np.int8)
+    PT = np.triu(PT, 4)
+    if no_lp and n:
+        can = np.zeros_like(PT, dtype=bool)
+        can[1:-1, 1:-1] |= PT[:-2, 2:] != 0        # enclosed by (i - 1, j + 1)
+        can[:-2, 2:] |= PT[1:-1, 1:-1] != 0         # encloses (i + 1, j - 1)
+        PT = np.where(can, PT, 0).astype(np.int8)
+    return np.ascontiguousarray(PT)
+
+
+def _scales(n, log_sc):
+    """(sc, seg, cum) of per-base log scales."""
+    log_sc = np.asarray(log_sc, dtype=np.float64)
+    cum = np.zeros(n + 1)
+    cum[1:] = np.cumsum(log_sc)
+    sc = np.exp(log_sc)
+    seg = np.zeros(max(n, 1) * SEG)
+    for L in range(SEG):
+        a = np.arange(0, n - L + 1) if n - L + 1 > 0 else np.arange(0)
+        a = a[a < n]
+        seg[a * SEG + L] = np.exp(cum[a + L] - cum[a])
+    return sc, seg, cum
+
+
+@njit(cache=True, nogil=True)
+def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, OM, OML):
+    n = S.shape[0]
+    V = np.zeros((4, n + 2))
+    for d in range(4, n):
+        for i in range(n - d):
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, V[(d - 1) & 1], V[d & 1], i, i + d)
+    q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
+    if want_bpp:
+        V[:] = 0.0
+        for d in range(n - 1, 3, -1):
+            for i in range(n - d):
+                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, V[(d + 1) & 1], V[d & 1],
+                             V[2 + ((d + 1) & 1)], V[2 + (d & 1)], i, i + d)
+    return q5[n]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, OM, OML):
+    n = S.shape[0]
+    V = np.zeros((4, n + 2))
+    for d in range(4, n):
+        r_prev = V[(d - 1) & 1]
+        r_cur = V[d & 1]
+        for i in prange(n - d):
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, r_prev, r_cur, i, i + d)
+    q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
+    if want_bpp:
+        V[:] = 0.0
+        for d in range(n - 1, 3, -1):
+            t_prev = V[(d + 1) & 1]
+            t_cur = V[d & 1]
+            o_prev = V[2 + ((d + 1) & 1)]
+            o_cur = V[2 + (d & 1)]
+            for i in prange(n - d):
+                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, t_prev, t_cur, o_prev, o_cur,
+                             i, i + d)
+    return q5[n]
+
+
+@njit(cache=True, nogil=True)
+def _probabilities(QB, z):
+    n = QB.shape[0]
+    P = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 4, n):
+            if QB[i, j] != 0.0:
+                P[i, j] = QB[i, j] * QB[j, i] / z
+    return P
+
+
+def uniform_log_scale(n, energy_estimate, kT):
+    """ViennaRNA's scale: every base weighs exp(sfact * estimate / (n kT)), ``energy_estimate`` in
+    dcal/mol (the MFE), kT in cal/mol; per-base natural logs."""
+    if n == 0:
+        return np.zeros(0)
+    return np.full(n, SFACT * energy_estimate * 10.0 / (n * kT))
+
+
+def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None):
+    """``(log_z, P)`` of one sequence: ln Z (Z in units of the Boltzmann weight of the unfolded chain)
+    and, when ``want_bpp``, the n x n base-pair probabilities (upper triangle, 0-based), else None.
+    ``log_scale``: per-base natural-log scales (default: ViennaRNA's uniform scale from a -0.185
+    kcal/mol-per-base estimate, adjusted by one refill when the result leaves the comfortable range)."""
+    E, lxc, no_lp = kernel_inputs(model)
+    temperature = 37.0 if model is None else model.temperature
+    B, kT = boltzmann_tables(temperature, False if model is None else model.no_gu)
+    S = table_codes(codes)
+    n = S.shape[0]
+    if n > MAX_LENGTH:
+        from ..errors import InvalidParameter
+
+        raise InvalidParameter(f"a sequence of {n:,} bases; the partition function accepts at most {MAX_LENGTH:,}")
+    require_memory(table_bytes(n), f"the partition function of a sequence of length {n:,}",
+                   "fold shorter pieces, or on a machine with more memory")
+    PT = pair_types(E, S, no_lp)
+    if parallel is None:
+        parallel = n >= PARALLEL_LENGTH
+    fill = _fill_parallel if parallel else _fill_serial
+    estimate = (-185 + (temperature - 37.0) * 7.27) * n / 10.0        # ViennaRNA's default, dcal/mol
+    for _ in range(3):
+        logs = uniform_log_scale(n, estimate, kT) if log_scale is None else np.asarray(log_scale, float)
+        sc, seg, cum = _scales(n, logs)
+        tables = [np.zeros((n, n)) for _ in range(5 if want_bpp else 3)]
+        if not want_bpp:
+            tables += [np.zeros((1, 1)), np.zeros((1, 1))]
+        z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables)
+        log_z = math.log(z) - cum[n] if z > 0 and math.isfinite(z) else math.nan
+        if log_scale is not None or (1e-250 < z < 1e250 and not n > 0 and True) or (1e-250 < z < 1e250):
+            break
+        if math.isfinite(log_z):
+            estimate = -log_z * kT / 10.0
+        else:
+            estimate = estimate * (0.5 if z == 0 else 2.0)
+    P = _probabilities(tables[0], z) if want_bpp else None
+    return log_z, P
