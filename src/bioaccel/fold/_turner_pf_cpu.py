@@ -24,6 +24,8 @@ from ._turner_tables import MAX_LENGTH, PAIR_TYPE, kernel_inputs, table_codes
 PARALLEL_LENGTH = 400
 #: ViennaRNA's ``sfact``: the scale assumes a free energy 7% below the estimate per base
 SFACT = 1.07
+#: fills tried before giving up on a scale (each failure halves the bracket on the estimate)
+MAX_REFILLS = 24
 
 
 def table_bytes(n: int) -> int:
@@ -126,16 +128,17 @@ def uniform_log_scale(n, energy_estimate, kT):
 def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None):
     """``(log_z, P)`` of one sequence: ln Z (Z in units of the Boltzmann weight of the unfolded chain)
     and, when ``want_bpp``, the n x n base-pair probabilities (upper triangle, 0-based), else None.
-    ``log_scale``: per-base natural-log scales (default: ViennaRNA's uniform scale from a -0.185
-    kcal/mol-per-base estimate, adjusted by one refill when the result leaves the comfortable range)."""
+    ``log_scale``: per-base natural-log scales (default: ViennaRNA's uniform scale from its -0.185
+    kcal/mol-per-base estimate; when the scaled Z over- or underflows, or lies beyond e^+-300, the fill is
+    redone with a corrected estimate: bisection, then the exact one from ln Z)."""
+    from ..errors import InvalidParameter
+
     E, lxc, no_lp = kernel_inputs(model)
     temperature = 37.0 if model is None else model.temperature
     B, kT = boltzmann_tables(temperature, False if model is None else model.no_gu)
     S = table_codes(codes)
     n = S.shape[0]
     if n > MAX_LENGTH:
-        from ..errors import InvalidParameter
-
         raise InvalidParameter(f"a sequence of {n:,} bases; the partition function accepts at most {MAX_LENGTH:,}")
     require_memory(table_bytes(n), f"the partition function of a sequence of length {n:,}",
                    "fold shorter pieces, or on a machine with more memory")
@@ -144,19 +147,32 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
         parallel = n >= PARALLEL_LENGTH
     fill = _fill_parallel if parallel else _fill_serial
     estimate = (-185 + (temperature - 37.0) * 7.27) * n / 10.0        # ViennaRNA's default, dcal/mol
-    for _ in range(3):
+    low = high = None        # estimates known to underflow (too low) and overflow (too high)
+    for _ in range(MAX_REFILLS):
         logs = uniform_log_scale(n, estimate, kT) if log_scale is None else np.asarray(log_scale, float)
         sc, seg, cum = _scales(n, logs)
         tables = [np.zeros((n, n)) for _ in range(5 if want_bpp else 3)]
         if not want_bpp:
             tables += [np.zeros((1, 1)), np.zeros((1, 1))]
         z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables)
-        log_z = math.log(z) - cum[n] if z > 0 and math.isfinite(z) else math.nan
-        if log_scale is not None or (1e-250 < z < 1e250 and not n > 0 and True) or (1e-250 < z < 1e250):
+        ok = 0 < z < math.inf
+        log_z = math.log(z) - cum[n] if ok else math.nan
+        if log_scale is not None or (ok and abs(math.log(z)) < 300):
             break
-        if math.isfinite(log_z):
-            estimate = -log_z * kT / 10.0
+        if ok:          # in range but far from 1: the next scale is exact (Z-hat ~ 1)
+            estimate = -log_z * kT / 10.0 / SFACT
+            continue
+        if z == 0:
+            low = estimate
+        else:           # inf or nan (inf - inf): the scale was too weak
+            high = estimate
+        if low is not None and high is not None:
+            estimate = (low + high) / 2
         else:
-            estimate = estimate * (0.5 if z == 0 else 2.0)
+            estimate = estimate / 2 if z == 0 else estimate * 2 - n
+    if not math.isfinite(log_z):
+        from ..errors import InternalError
+
+        raise InternalError(f"the partition function of a sequence of {n:,} bases left double range at every scale")
     P = _probabilities(tables[0], z) if want_bpp else None
     return log_z, P
