@@ -164,3 +164,21 @@ class TurnerModel:
         if len(codes_list) == 1:
             return [mfe(codes_list[0], self)]
         return mfe_many(codes_list, self)
+
+    def partition_cpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(ln Z, P or None)]`` of each sequence: McCaskill's partition function as RNAfold -p computes
+        it (:mod:`._turner_pf_cpu`), P the n x n base-pair probabilities (upper triangle, 0-based)."""
+        from ._turner_pf_cpu import partition
+
+        return [partition(codes, self, want_bpp=want_bpp) for codes in codes_list]
+
+    def log_weight(self, units: int) -> float:
+        """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this
+        temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.
+
+        >>> round(TurnerModel().log_weight(-450), 6)
+        7.301512
+        """
+        from ._turner_pf_params import kt_cal
+
+        return -int(units) * 10.0 / kt_cal(self.temperature)
