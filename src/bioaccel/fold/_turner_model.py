@@ -177,7 +177,7 @@ class TurnerModel:
         temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.
 
         >>> round(TurnerModel().log_weight(-450), 6)
-        7.301512
+        7.301393
         """
         from ._turner_pf_params import kt_cal
 

