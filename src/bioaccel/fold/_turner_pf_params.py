@@ -26,7 +26,7 @@ its factor where ``E``'s ends with its energy.
 >>> bool(abs(B[STACK + 8 * 1 + 2] - math.exp(330 * 10 / kT)) < 1e-12)
 True
 >>> round(float(B[TERMINAL_AU]), 6)
-0.922018
+0.444295
 """
 import functools
 import math
