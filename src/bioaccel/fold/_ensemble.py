@@ -30,13 +30,18 @@ class EnsembleResult(Result):
     ``log_z``: the natural log of the partition function Z (Z = sum over structures of
     ``model.log_weight``'s weights; the unfolded chain weighs 1). ``ensemble_energy``: -kT ln Z in
     kcal/mol (energy models; None otherwise). ``structure`` and ``energy`` (or ``score``): the optimum and
-    its value, as :func:`~bioaccel.fold.fold` gives them; ``mfe_frequency``: its Boltzmann probability.
+    its value, as :func:`~bioaccel.fold.fold` gives them; ``mfe_frequency``: its Boltzmann probability (an energy model: from the MFE as a
+    single-precision float, as RNAfold prints it; log_weight is taken to be linear in units).
     ``ensemble_diversity``: the mean base-pair distance of two structures of the ensemble.
     ``centroid`` (pairs of probability above 0.5), ``centroid_energy`` (its value under the model: kcal/mol
     for an energy model, the score otherwise) and ``centroid_distance`` (its expected distance to the
     ensemble); ``mea``, ``mea_energy`` and ``mea_accuracy``: ViennaRNA's maximum expected accuracy
     structure (gamma 1). ``bpp``: the n x n probabilities, P[i, j] for i < j (0-based); ``ensemble_line``:
     RNAfold -p's pseudo-bracket summary of them.
+
+    >>> r = ensemble("GGGGAAACCCC")[0]
+    >>> r.length, r.to_dict()["ensemble_line"], "score" in r.to_dict()
+    (11, '((({...)))}', False)
     """
 
     DERIVED = ("length",)
@@ -98,11 +103,13 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
 
     value, is_energy = _value(model, mfe_units)
     ensemble_energy = None
+    per_unit = _value(model, 100)[0] / 100
     if is_energy:
         # -ln Z / ln(weight of one unit) is the ensemble's value in units; result_values is linear
-        per_unit = _value(model, 100)[0] / 100
         ensemble_energy = float(log_z / model.log_weight(1) * per_unit) if len(record) else 0.0
-    frequency = math.exp(model.log_weight(mfe_units) - log_z)
+    if is_energy:   # RNAfold's frequency: from its MFE as a single-precision float (its printed digits)
+        mfe_units = float(np.float32(value)) / per_unit
+    frequency = math.exp(model.log_weight(1) * mfe_units - log_z)
     c_pairs, c_dist = centroid(P)
     m_pairs, m_acc = mea(P)
     return EnsembleResult(
@@ -135,7 +142,14 @@ def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
 
 
 def check_ensemble_sizes(lengths, model=None) -> None:
-    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError)."""
+    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError).
+
+    >>> check_ensemble_sizes([100, 2_000])
+    >>> check_ensemble_sizes([10_000_000])
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.ResourceError: the partition function of a sequence of length 10,000,000 needs about ...
+    """
     if not lengths:
         return
     n = max(lengths)

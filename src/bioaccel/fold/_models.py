@@ -26,8 +26,8 @@ class FoldModel(Protocol):
     times ``unit`` for Nussinov, dcal/mol for an energy model) until :meth:`result_values` turns them
     into what a :class:`~bioaccel.fold.FoldResult` shows.
 
-    >>> from bioaccel.fold import FoldParams
-    >>> isinstance(FoldParams(), FoldModel), isinstance("GGGAAAUCC", FoldModel)
+    >>> from bioaccel.fold import TurnerModel
+    >>> isinstance(TurnerModel(), FoldModel), isinstance("GGGAAAUCC", FoldModel)
     (True, False)
     """
 

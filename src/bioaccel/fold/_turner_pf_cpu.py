@@ -142,6 +142,8 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
         raise InvalidParameter(f"a sequence of {n:,} bases; the partition function accepts at most {MAX_LENGTH:,}")
     require_memory(table_bytes(n), f"the partition function of a sequence of length {n:,}",
                    "fold shorter pieces, or on a machine with more memory")
+    if n < 5:                       # no pair fits: the unfolded chain alone, Z = 1
+        return 0.0, (np.zeros((n, n)) if want_bpp else None)
     PT = pair_types(E, S, no_lp)
     if parallel is None:
         parallel = n >= PARALLEL_LENGTH
