@@ -19,8 +19,8 @@ from ..results.rows import Result, hidden
 from ..runtime.contract import Sequences, records
 from ..runtime.memory import require_memory
 
-#: bytes per n^2 the partition function's tables take (five n x n float64), for the refusal up front
-TABLE_BYTES_PER_CELL = 40
+#: bytes per n^2 the partition function's tables take (six n x n float64), for the refusal up front
+TABLE_BYTES_PER_CELL = 48
 
 
 @dataclass(frozen=True)

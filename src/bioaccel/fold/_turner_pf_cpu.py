@@ -29,12 +29,12 @@ MAX_REFILLS = 24
 
 
 def table_bytes(n: int) -> int:
-    """Memory of one n-long partition function with probabilities: five n x n float64 tables.
+    """Memory of one n-long partition function with probabilities: six n x n float64 tables.
 
     >>> table_bytes(1_500)
-    90000000
+    108000000
     """
-    return 40 * n * n
+    return 48 * n * n
 
 
 def pair_types(E, S, no_lp):
@@ -67,31 +67,31 @@ def _scales(n, log_sc):
 
 
 @njit(cache=True, nogil=True)
-def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, OM, OML):
+def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
     n = S.shape[0]
     V = np.zeros((4, n + 2))
     for d in range(4, n):
         for i in range(n - d):
-            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, V[(d - 1) & 1], V[d & 1], i, i + d)
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, V[(d - 1) & 1], V[d & 1], i, i + d)
     q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
     if want_bpp:
         V[:] = 0.0
         for d in range(n - 1, 3, -1):
             for i in range(n - d):
-                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, V[(d + 1) & 1], V[d & 1],
+                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, V[(d + 1) & 1], V[d & 1],
                              V[2 + ((d + 1) & 1)], V[2 + (d & 1)], i, i + d)
     return q5[n]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, OM, OML):
+def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
     n = S.shape[0]
     V = np.zeros((4, n + 2))
     for d in range(4, n):
         r_prev = V[(d - 1) & 1]
         r_cur = V[d & 1]
         for i in prange(n - d):
-            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, r_prev, r_cur, i, i + d)
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r_prev, r_cur, i, i + d)
     q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
     if want_bpp:
         V[:] = 0.0
@@ -101,7 +101,7 @@ def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, OM
             o_prev = V[2 + ((d + 1) & 1)]
             o_cur = V[2 + (d & 1)]
             for i in prange(n - d):
-                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, t_prev, t_cur, o_prev, o_cur,
+                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t_prev, t_cur, o_prev, o_cur,
                              i, i + d)
     return q5[n]
 
@@ -153,7 +153,7 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
     for _ in range(MAX_REFILLS):
         logs = uniform_log_scale(n, estimate, kT) if log_scale is None else np.asarray(log_scale, float)
         sc, seg, cum = _scales(n, logs)
-        tables = [np.zeros((n, n)) for _ in range(5 if want_bpp else 3)]
+        tables = [np.zeros((n, n)) for _ in range(6 if want_bpp else 4)]
         if not want_bpp:
             tables += [np.zeros((1, 1)), np.zeros((1, 1))]
         z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables)

@@ -24,7 +24,7 @@ from numba import njit
 
 from ._turner_energy import RTYPE
 from ._turner_pf_loops import exp_ext_stem, exp_hairpin, exp_interior, exp_ml_closing, exp_ml_stem
-from ._turner_tables import MAX_LOOP, ML_BASE
+from ._turner_tables import GENERIC, MAX_LOOP, ML_BASE, MM_INTERIOR
 
 #: longest stretch of the per-base scale table seg (interior loops: 30 unpaired + 1 paired base, + 1)
 SEG = 33
@@ -46,7 +46,20 @@ def _neighbours(S, n, i, j):
 
 
 @njit(**_JIT)
-def inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, r_prev, r_cur, i, j):
+def _special_top(u1, umax):
+    """The largest u2 (3' side unpaired) of a loop with u1 on the 5' side that is not generic (stacks,
+    bulges, 1xn, 2x2, 2x3, 3x2 take exp_interior); the generic ones, u2 above it, a tight sum."""
+    if u1 < 2:
+        return umax
+    if u1 == 2:
+        return min(3, umax)
+    if u1 == 3:
+        return min(2, umax)
+    return min(1, umax)
+
+
+@njit(**_JIT)
+def inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r_prev, r_cur, i, j):
     """qb, qm1, qm of cell (i, j) from the shorter spans; r_prev[i + 1] is R(i + 1, j) of the diagonal
     before (R(i, j) = sum_u mlbase^(u - i) scale(i..u-1) qm1(u, j)), r_cur[i] receives R(i, j)."""
     n = S.shape[0]
@@ -54,23 +67,33 @@ def inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, r_prev, r_cur, 
     qb = 0.0
     if tp:
         qb = exp_hairpin(B, E, kT, lxc, S, i, j, tp) * _segment(seg, cum, i, j)
+        gen = 0.0
         for p in range(i + 1, min(i + MAX_LOOP + 1, j - 4) + 1):
             u1 = p - i - 1
             left = seg[i * SEG + u1 + 1]
-            q = j - 1
-            while q >= p + 4 and u1 + (j - q - 1) <= MAX_LOOP:
+            umax = min(MAX_LOOP - u1, j - p - 5)
+            top = _special_top(u1, umax)
+            for u2 in range(0, top + 1):
+                q = j - 1 - u2
                 t2 = PT[p, q]
                 if t2:
                     z = QB[p, q]
                     if z != 0.0:
-                        qb += exp_interior(B, S, i, j, p, q, tp, RTYPE[t2]) * z * left * seg[(q + 1) * SEG + j - q]
-                q -= 1
+                        qb += exp_interior(B, S, i, j, p, q, tp, RTYPE[t2]) * z * left * seg[(q + 1) * SEG + u2 + 1]
+            g = 0.0
+            for u2 in range(top + 1, umax + 1):
+                q = j - 1 - u2
+                g += B[GENERIC + u2 * 31 + u1] * QI[p, q] * seg[(q + 1) * SEG + u2 + 1]
+            gen += g * left
+        qb += gen * B[MM_INTERIOR + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]
         s = 0.0
         for u in range(i + 6, j - 4):
             s += QM[i + 1, u - 1] * QM1[j - 1, u]
         if s != 0.0:
             qb += s * exp_ml_closing(B, S, i, j, tp) * sc[i] * sc[j]
     QB[i, j] = qb
+    if qb != 0.0 and i > 0 and j < n - 1:
+        QI[i, j] = qb * B[MM_INTERIOR + (RTYPE[tp] * 5 + S[j + 1]) * 5 + S[i - 1]]
     mlb = B[ML_BASE]
     v = QM1[i, j - 1] * mlb * sc[j] if j - i >= 5 else 0.0
     if qb != 0.0:
@@ -113,7 +136,7 @@ def exterior_inside(E, B, S, PT, sc, QB):
 
 
 @njit(**_JIT)
-def outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, t_prev, t_cur, o1_prev, o1_cur, i, j):
+def outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t_prev, t_cur, o1_prev, o1_cur, i, j):
     """om, om1 and ob of cell (i, j) from the longer spans (within the cell in that order). Diagonal
     vectors: t_prev[i - 1] is T(i - 1, j), o1_prev[i] is om1(i, j + 1) (the diagonal before, one longer);
     t_cur[i] and o1_cur[i] receive T(i, j) and om1(i, j). T(u, j) = sum_{a <= u} om(a, j) mlbase^(u - a)
@@ -148,18 +171,27 @@ def outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, t_prev, t_c
     s5, s3 = _neighbours(S, n, i, j)
     ob = q5[i] * exp_ext_stem(B, tp, s5, s3) * q3[j + 1] + o1 * exp_ml_stem(B, tp, s5, s3)
     tq = RTYPE[tp]
+    gen = 0.0
     for a in range(i - 1, max(-1, i - MAX_LOOP - 2), -1):
         u1 = i - a - 1
         left = seg[a * SEG + u1 + 1]
-        b = j + 1
-        while b < n and u1 + (b - j - 1) <= MAX_LOOP:
+        umax = min(MAX_LOOP - u1, n - j - 2)
+        top = _special_top(u1, umax)
+        for u2 in range(0, top + 1):
+            b = j + 1 + u2
             ta = PT[a, b]
             if ta:
                 z = QB[b, a]
                 if z != 0.0:
-                    ob += z * exp_interior(B, S, a, b, i, j, ta, tq) * left * seg[(j + 1) * SEG + b - j]
-            b += 1
+                    ob += z * exp_interior(B, S, a, b, i, j, ta, tq) * left * seg[(j + 1) * SEG + u2 + 1]
+        g = 0.0
+        for u2 in range(top + 1, umax + 1):
+            g += B[GENERIC + u2 * 31 + u1] * QI[a, j + 1 + u2] * seg[(j + 1) * SEG + u2 + 1]
+        gen += g * left
+    if i > 0 and j < n - 1:
+        ob += gen * B[MM_INTERIOR + (tq * 5 + S[j + 1]) * 5 + S[i - 1]]
     QB[j, i] = ob
+    QI[i, j] = ob * B[MM_INTERIOR + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]     # now the outside's OI
     oml = ob * exp_ml_closing(B, S, i, j, tp) * sc[i] * sc[j]
     OML[i, j] = oml
     OML[j, i] = oml
