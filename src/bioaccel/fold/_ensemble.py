@@ -169,16 +169,34 @@ def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
     return _results(call, records(sequences))
 
 
+#: records computed together (one per core) once they hold this much work (sum of n^3) or this many
+CHUNK_WORK, CHUNK_COUNT = 2e9, 256
+
+
 def _results(call, stream):
     from ..runtime.parallel import threads as using_threads
 
     model = call.params
+    chunk, work = [], 0.0
+
+    def flush():
+        with using_threads(call.threads):
+            folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
+            parts = model.partition_cpu([r.codes for r in chunk], True)
+        made = [ensemble_of(r, model, log_z, P, units, pair_to)
+                for r, (units, pair_to), (log_z, P) in zip(chunk, folded, parts)]
+        chunk.clear()
+        return made
+
     for record in stream:
         check_ensemble_sizes([len(record)], model)
-        with using_threads(call.threads):
-            units, pair_to = model.fold_cpu([record.codes], call.variant, True)[0]
-            log_z, P = model.partition_cpu([record.codes], True)[0]
-        yield ensemble_of(record, model, log_z, P, units, pair_to)
+        chunk.append(record)
+        work += float(len(record)) ** 3
+        if work >= CHUNK_WORK or len(chunk) >= CHUNK_COUNT:
+            yield from flush()
+            work = 0.0
+    if chunk:
+        yield from flush()
 
 
 def ensemble(sequences: Sequences, *, params=None, backend: str = "cpu", threads: int = 0,

@@ -167,10 +167,11 @@ class TurnerModel:
 
     def partition_cpu(self, codes_list: list, want_bpp: bool) -> list:
         """``[(ln Z, P or None)]`` of each sequence: McCaskill's partition function as RNAfold -p computes
-        it (:mod:`._turner_pf_cpu`), P the n x n base-pair probabilities (upper triangle, 0-based)."""
-        from ._turner_pf_cpu import partition
+        it (:mod:`._turner_pf_cpu`), P the n x n base-pair probabilities (upper triangle, 0-based); several
+        sequences one per core."""
+        from ._turner_pf_cpu import partition_many
 
-        return [partition(codes, self, want_bpp=want_bpp) for codes in codes_list]
+        return partition_many(codes_list, self, want_bpp=want_bpp)
 
     def log_weight(self, units: int) -> float:
         """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this

@@ -20,8 +20,11 @@ from ._turner_pf_fill import SEG, exterior_inside, inside_cell, outside_cell
 from ._turner_pf_params import boltzmann_tables, kt_cal
 from ._turner_tables import MAX_LENGTH, PAIR_TYPE, kernel_inputs, table_codes
 
-#: Sequences at least this long are filled with the cells of each diagonal spread over the cores.
-PARALLEL_LENGTH = 400
+#: Sequences at least this long are filled with the cells of each diagonal spread over the cores. Off:
+#: the barrier per diagonal made it 20x slower than the serial column order on the loaded 2-core VM (500
+#: nt: 15.8 s against 0.58 s); ``parallel=True`` still takes that path, and tests it. Many sequences run
+#: one per core (:func:`partition_many`).
+PARALLEL_LENGTH = 1 << 40
 #: ViennaRNA's ``sfact``: the scale assumes a free energy 7% below the estimate per base
 SFACT = 1.07
 #: fills tried before giving up on a scale (each failure halves the bracket on the estimate)
@@ -68,18 +71,23 @@ def _scales(n, log_sc):
 
 @njit(cache=True, nogil=True)
 def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
+    # column by column (j up, i down; outside j down, i up), as ViennaRNA: the column's vectors (qm1 and
+    # om of column j, read for every i) stay in cache, where diagonal order streams four rows a cell
     n = S.shape[0]
     V = np.zeros((4, n + 2))
-    for d in range(4, n):
-        for i in range(n - d):
-            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, V[(d - 1) & 1], V[d & 1], i, i + d)
+    r = V[0]
+    for j in range(4, n):
+        for i in range(j - 4, -1, -1):
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r, r, i, j)
     q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
     if want_bpp:
         V[:] = 0.0
-        for d in range(n - 1, 3, -1):
-            for i in range(n - d):
-                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, V[(d + 1) & 1], V[d & 1],
-                             V[2 + ((d + 1) & 1)], V[2 + (d & 1)], i, i + d)
+        t = V[1]
+        for j in range(n - 1, 3, -1):
+            o_prev = V[2 + ((j + 1) & 1)]
+            o_cur = V[2 + (j & 1)]
+            for i in range(0, j - 3):
+                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t, t, o_prev, o_cur, i, j)
     return q5[n]
 
 
@@ -178,3 +186,25 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
         raise InternalError(f"the partition function of a sequence of {n:,} bases left double range at every scale")
     P = _probabilities(tables[0], z) if want_bpp else None
     return log_z, P
+
+
+def partition_many(codes_list, model=None, *, want_bpp=True) -> list:
+    """:func:`partition` of each sequence, in order; several at once on threads of their own (the fill
+    releases the GIL), as many as Numba's thread count, longest first.
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> [round(float(z), 3) for z, _ in partition_many([encode("GGGGAAACCCC"), encode("ACGU")], want_bpp=False)]
+    [7.907, 0.0]
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from numba import get_num_threads
+
+    workers = min(get_num_threads(), len(codes_list))
+    if workers <= 1:
+        return [partition(codes, model, want_bpp=want_bpp) for codes in codes_list]
+    order = sorted(range(len(codes_list)), key=lambda k: -len(codes_list[k]))
+    with ThreadPoolExecutor(workers) as pool:
+        done = dict(zip(order, pool.map(lambda k: partition(codes_list[k], model, want_bpp=want_bpp,
+                                                              parallel=False), order)))
+    return [done[k] for k in range(len(codes_list))]

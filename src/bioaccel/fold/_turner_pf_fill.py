@@ -29,6 +29,8 @@ from ._turner_tables import GENERIC, MAX_LOOP, ML_BASE, MM_INTERIOR
 #: longest stretch of the per-base scale table seg (interior loops: 30 unpaired + 1 paired base, + 1)
 SEG = 33
 _JIT = dict(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+# reassociation lets LLVM vectorise the sums of products (the O(n^3) multiloop parts); no other fast-math flag
+_FAST = dict(_JIT, fastmath={"reassoc", "contract"})
 
 
 @njit(**_JIT)
@@ -58,7 +60,7 @@ def _special_top(u1, umax):
     return min(1, umax)
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r_prev, r_cur, i, j):
     """qb, qm1, qm of cell (i, j) from the shorter spans; r_prev[i + 1] is R(i + 1, j) of the diagonal
     before (R(i, j) = sum_u mlbase^(u - i) scale(i..u-1) qm1(u, j)), r_cur[i] receives R(i, j)."""
@@ -135,7 +137,7 @@ def exterior_inside(E, B, S, PT, sc, QB):
     return q5, q3
 
 
-@njit(**_JIT)
+@njit(**_FAST)
 def outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t_prev, t_cur, o1_prev, o1_cur, i, j):
     """om, om1 and ob of cell (i, j) from the longer spans (within the cell in that order). Diagonal
     vectors: t_prev[i - 1] is T(i - 1, j), o1_prev[i] is om1(i, j + 1) (the diagonal before, one longer);
