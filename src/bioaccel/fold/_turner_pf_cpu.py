@@ -20,11 +20,13 @@ from ._turner_pf_fill import SEG, exterior_inside, inside_cell, outside_cell
 from ._turner_pf_params import boltzmann_tables, kt_cal
 from ._turner_tables import MAX_LENGTH, PAIR_TYPE, kernel_inputs, table_codes
 
-#: Sequences at least this long are filled with the cells of each diagonal spread over the cores. Off:
-#: the barrier per diagonal made it 20x slower than the serial column order on the loaded 2-core VM (500
-#: nt: 15.8 s against 0.58 s); ``parallel=True`` still takes that path, and tests it. Many sequences run
-#: one per core (:func:`partition_many`).
-PARALLEL_LENGTH = 1 << 40
+#: Sequences at least this long are filled in tiles over the cores (shorter: one column-ordered pass on
+#: the calling thread). A barrier per cell diagonal was 20x slower than serial on the loaded 2-core VM
+#: (500 nt: 15.8 s against 0.58 s); a barrier per tile-diagonal gains (1,000 nt: 2.47 s against 3.2 s).
+#: Many sequences run one per core (:func:`partition_many`).
+PARALLEL_LENGTH = 400
+#: tile edge of the parallel fill
+TILE = 64
 #: ViennaRNA's ``sfact``: the scale assumes a free energy 7% below the estimate per base
 SFACT = 1.07
 #: fills tried before giving up on a scale (each failure halves the bracket on the estimate)
@@ -70,47 +72,53 @@ def _scales(n, log_sc):
 
 
 @njit(cache=True, nogil=True)
-def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
-    # column by column (j up, i down; outside j down, i up), as ViennaRNA: the column's vectors (qm1 and
-    # om of column j, read for every i) stay in cache, where diagonal order streams four rows a cell
+def _inside_tile(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r0, r1, c0, c1):
+    """The cells of rows r0..r1-1, columns c0..c1-1 column by column (j up, i down): the column's
+    vectors stay in cache. R(i, j) lives in QI's lower triangle, QI[j, i]."""
+    for j in range(c0, c1):
+        for i in range(min(r1, j - 3) - 1, r0 - 1, -1):
+            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, QI[j], QI[j], i, j)
+
+
+@njit(cache=True, nogil=True)
+def _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, r0, r1, c0, c1):
+    """The outside of a tile, j down, i up. T(i, j) overwrites R in QI[j, i]; om1(i, j) the copy of
+    qm1 in QM1's lower triangle, QM1[j, i] (the outside reads qm1 by rows only)."""
     n = S.shape[0]
-    V = np.zeros((4, n + 2))
-    r = V[0]
-    for j in range(4, n):
-        for i in range(j - 4, -1, -1):
-            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r, r, i, j)
+    for j in range(c1 - 1, c0 - 1, -1):
+        o_prev = QM1[j + 1] if j + 1 < n else QM1[j]
+        for i in range(r0, min(r1, j - 3)):
+            outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, QI[j], QI[j], o_prev, QM1[j],
+                         i, j)
+
+
+@njit(cache=True, nogil=True)
+def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
+    n = S.shape[0]
+    _inside_tile(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, 0, n, 0, n)
     q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
     if want_bpp:
-        V[:] = 0.0
-        t = V[1]
-        for j in range(n - 1, 3, -1):
-            o_prev = V[2 + ((j + 1) & 1)]
-            o_cur = V[2 + (j & 1)]
-            for i in range(0, j - 3):
-                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t, t, o_prev, o_cur, i, j)
+        _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, 0, n, 0, n)
     return q5[n]
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
+def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML, tile):
+    """Tiles of tile x tile cells, tile-diagonal by tile-diagonal (the inside from the main diagonal out,
+    the outside back), the tiles of one tile-diagonal over the cores: a cell needs only cells below and
+    left of it (inside) or above and right (outside), in its own tile or an earlier tile-diagonal."""
     n = S.shape[0]
-    V = np.zeros((4, n + 2))
-    for d in range(4, n):
-        r_prev = V[(d - 1) & 1]
-        r_cur = V[d & 1]
-        for i in prange(n - d):
-            inside_cell(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, r_prev, r_cur, i, i + d)
+    T = (n + tile - 1) // tile
+    for d in range(T):
+        for t in prange(T - d):
+            _inside_tile(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, t * tile, min(n, (t + 1) * tile),
+                         (t + d) * tile, min(n, (t + d + 1) * tile))
     q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
     if want_bpp:
-        V[:] = 0.0
-        for d in range(n - 1, 3, -1):
-            t_prev = V[(d + 1) & 1]
-            t_cur = V[d & 1]
-            o_prev = V[2 + ((d + 1) & 1)]
-            o_cur = V[2 + (d & 1)]
-            for i in prange(n - d):
-                outside_cell(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t_prev, t_cur, o_prev, o_cur,
-                             i, i + d)
+        for d in range(T - 1, -1, -1):
+            for t in prange(T - d):
+                _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t * tile,
+                              min(n, (t + 1) * tile), (t + d) * tile, min(n, (t + d + 1) * tile))
     return q5[n]
 
 
@@ -133,7 +141,7 @@ def uniform_log_scale(n, energy_estimate, kT):
     return np.full(n, SFACT * energy_estimate * 10.0 / (n * kT))
 
 
-def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None):
+def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None, tile=TILE):
     """``(log_z, P)`` of one sequence: ln Z (Z in units of the Boltzmann weight of the unfolded chain)
     and, when ``want_bpp``, the n x n base-pair probabilities (upper triangle, 0-based), else None.
     ``log_scale``: per-base natural-log scales (default: ViennaRNA's uniform scale from its -0.185
@@ -156,6 +164,7 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
     if parallel is None:
         parallel = n >= PARALLEL_LENGTH
     fill = _fill_parallel if parallel else _fill_serial
+    extra = (int(tile),) if parallel else ()
     estimate = (-185 + (temperature - 37.0) * 7.27) * n / 10.0        # ViennaRNA's default, dcal/mol
     low = high = None        # estimates known to underflow (too low) and overflow (too high)
     for _ in range(MAX_REFILLS):
@@ -164,7 +173,7 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
         tables = [np.zeros((n, n)) for _ in range(6 if want_bpp else 4)]
         if not want_bpp:
             tables += [np.zeros((1, 1)), np.zeros((1, 1))]
-        z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables)
+        z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables, *extra)
         ok = 0 < z < math.inf
         log_z = math.log(z) - cum[n] if ok else math.nan
         if log_scale is not None or (ok and abs(math.log(z)) < 300):
