@@ -110,12 +110,14 @@ def test_scaled_equal_plain():
             assert np.abs(P - plain[1]).max() < 1e-12
 
 
-def test_parallel_equal_serial():
+@pytest.mark.parametrize("tile", [1, 7, 64, 1000])
+def test_tiled_parallel_equal_serial(tile):
     rng = random.Random(4)
-    seq = random_rna(rng, 150)
-    a = partition(encode(seq), MODELS["noLP"], parallel=False)
-    b = partition(encode(seq), MODELS["noLP"], parallel=True)
-    assert abs(a[0] - b[0]) < 1e-12 and np.abs(a[1] - b[1]).max() < 1e-14
+    for n in (9, 150):
+        seq = random_rna(rng, n)
+        a = partition(encode(seq), MODELS["noLP"], parallel=False)
+        b = partition(encode(seq), MODELS["noLP"], parallel=True, tile=tile)
+        assert abs(a[0] - b[0]) < 1e-12 and np.abs(a[1] - b[1]).max() < 1e-14
 
 
 def test_probabilities_are_probabilities():
