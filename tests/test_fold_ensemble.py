@@ -124,10 +124,24 @@ def test_cli_bpp_json_and_plot(tmp_path):
     (["-p", "--eval"], "--eval"),
     (["-p", "--format", "ct"], "one structure per record"),
     (["-p", "--backend", "gpu"], "--backend gpu"),
-    (["-p", "--model", "nussinov"], "no partition function"),
 ])
 def test_cli_refusals(tmp_path, argv, says):
     path = tmp_path / "in.fa"
     path.write_text(">a\nGGGGAAACCCC\n")
     code, out, err = run("fold", str(path), *argv)
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_cli_other_model(tmp_path):
+    """Any model with partition_cpu and log_weight runs through the same path (Nussinov once it has them);
+    one without is refused in one line."""
+    from bioaccel.fold import FoldParams
+
+    path = tmp_path / "in.fa"
+    path.write_text(">a\nGGGGAAACCCC\n")
+    code, out, err = run("fold", str(path), "-p", "--model", "nussinov", "--format", "json")
+    if hasattr(FoldParams, "partition_cpu"):
+        row = json.loads(out)
+        assert code == 0 and row["score"] > 0 and "energy" not in row and 0 < row["mfe_frequency"] <= 1
+    else:
+        assert code == 2 and "no partition function" in err and len(err.strip().splitlines()) == 1
