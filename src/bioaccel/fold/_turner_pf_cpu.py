@@ -31,6 +31,8 @@ TILE = 64
 SFACT = 1.07
 #: fills tried before giving up on a scale (each failure halves the bracket on the estimate)
 MAX_REFILLS = 24
+#: the scaled Z is accepted within e^+-LOG_RANGE (doubles reach e^709; the cells stay below the total)
+LOG_RANGE = 500
 
 
 def table_bytes(n: int) -> int:
@@ -93,17 +95,20 @@ def _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, r0, r1
 
 
 @njit(cache=True, nogil=True)
-def _fill_serial(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML):
+def _inside_serial(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI):
     n = S.shape[0]
     _inside_tile(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, 0, n, 0, n)
-    q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
-    if want_bpp:
-        _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, 0, n, 0, n)
-    return q5[n]
+    return exterior_inside(E, B, S, PT, sc, QB)
+
+
+@njit(cache=True, nogil=True)
+def _outside_serial(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, QI, OM, OML):
+    n = S.shape[0]
+    _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, 0, n, 0, n)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI, OM, OML, tile):
+def _inside_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, tile):
     """Tiles of tile x tile cells, tile-diagonal by tile-diagonal (the inside from the main diagonal out,
     the outside back), the tiles of one tile-diagonal over the cores: a cell needs only cells below and
     left of it (inside) or above and right (outside), in its own tile or an earlier tile-diagonal."""
@@ -113,13 +118,17 @@ def _fill_parallel(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, QB, QM, QM1, QI
         for t in prange(T - d):
             _inside_tile(E, B, kT, lxc, S, PT, sc, seg, cum, QB, QM, QM1, QI, t * tile, min(n, (t + 1) * tile),
                          (t + d) * tile, min(n, (t + d + 1) * tile))
-    q5, q3 = exterior_inside(E, B, S, PT, sc, QB)
-    if want_bpp:
-        for d in range(T - 1, -1, -1):
-            for t in prange(T - d):
-                _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t * tile,
-                              min(n, (t + 1) * tile), (t + d) * tile, min(n, (t + d + 1) * tile))
-    return q5[n]
+    return exterior_inside(E, B, S, PT, sc, QB)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _outside_parallel(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, QI, OM, OML, tile):
+    n = S.shape[0]
+    T = (n + tile - 1) // tile
+    for d in range(T - 1, -1, -1):
+        for t in prange(T - d):
+            _outside_tile(E, B, S, PT, sc, seg, q5, q3, QB, QM, QM1, OM, OML, QI, t * tile,
+                          min(n, (t + 1) * tile), (t + d) * tile, min(n, (t + d + 1) * tile))
 
 
 @njit(cache=True, nogil=True)
@@ -145,8 +154,8 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
     """``(log_z, P)`` of one sequence: ln Z (Z in units of the Boltzmann weight of the unfolded chain)
     and, when ``want_bpp``, the n x n base-pair probabilities (upper triangle, 0-based), else None.
     ``log_scale``: per-base natural-log scales (default: ViennaRNA's uniform scale from its -0.185
-    kcal/mol-per-base estimate; when the scaled Z over- or underflows, or lies beyond e^+-300, the fill is
-    redone with a corrected estimate: bisection, then the exact one from ln Z)."""
+    kcal/mol-per-base estimate; when the scaled Z over- or underflows, or lies beyond e^+-500, the inside
+    is redone with a corrected estimate: bisection, then the exact one from ln Z; the outside runs once)."""
     from ..errors import InvalidParameter
 
     E, lxc, no_lp = kernel_inputs(model)
@@ -163,20 +172,19 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
     PT = pair_types(E, S, no_lp)
     if parallel is None:
         parallel = n >= PARALLEL_LENGTH
-    fill = _fill_parallel if parallel else _fill_serial
+    inside, outside = (_inside_parallel, _outside_parallel) if parallel else (_inside_serial, _outside_serial)
     extra = (int(tile),) if parallel else ()
     estimate = (-185 + (temperature - 37.0) * 7.27) * n / 10.0        # ViennaRNA's default, dcal/mol
     low = high = None        # estimates known to underflow (too low) and overflow (too high)
     for _ in range(MAX_REFILLS):
         logs = uniform_log_scale(n, estimate, kT) if log_scale is None else np.asarray(log_scale, float)
         sc, seg, cum = _scales(n, logs)
-        tables = [np.zeros((n, n)) for _ in range(6 if want_bpp else 4)]
-        if not want_bpp:
-            tables += [np.zeros((1, 1)), np.zeros((1, 1))]
-        z = fill(E, B, kT, lxc, S, PT, sc, seg, cum, want_bpp, *tables, *extra)
+        tables = [np.zeros((n, n)) for _ in range(4)]        # QB, QM, QM1, QI
+        q5, q3 = inside(E, B, kT, lxc, S, PT, sc, seg, cum, *tables, *extra)
+        z = q5[n]
         ok = 0 < z < math.inf
         log_z = math.log(z) - cum[n] if ok else math.nan
-        if log_scale is not None or (ok and abs(math.log(z)) < 300):
+        if log_scale is not None or (ok and abs(math.log(z)) < LOG_RANGE):
             break
         if ok:          # in range but far from 1: the next scale is exact (Z-hat ~ 1)
             estimate = -log_z * kT / 10.0 / SFACT
@@ -193,8 +201,10 @@ def partition(codes, model=None, *, want_bpp=True, log_scale=None, parallel=None
         from ..errors import InternalError
 
         raise InternalError(f"the partition function of a sequence of {n:,} bases left double range at every scale")
-    P = _probabilities(tables[0], z) if want_bpp else None
-    return log_z, P
+    if not want_bpp:
+        return log_z, None
+    outside(E, B, S, PT, sc, seg, q5, q3, *tables, np.zeros((n, n)), np.zeros((n, n)), *extra)   # OM, OML
+    return log_z, _probabilities(tables[0], z)
 
 
 def partition_many(codes_list, model=None, *, want_bpp=True) -> list:
