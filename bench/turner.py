@@ -25,6 +25,14 @@ other rows (``20000x200,200x1000``); --no-check skips the CPU comparison (to tim
 without compiling its CPU kernels).
 
     PYTHONPATH=src python3 bench/turner.py --gpu [--quick] [--max-seconds 60] [--fill-only-too]
+
+Partition function (``--partition``): bioaccel's McCaskill with base-pair probabilities
+(``TurnerModel().partition_cpu``, all cores) against ViennaRNA's ``fc.pf()`` + ``fc.bpp()`` (one core) on
+the same random RNAs (500, 1,500, 3,000 nt), one round each by default, in turns; the ensemble free
+energy must agree to 1e-4 kcal/mol (ViennaRNA returns a single-precision float) and every probability to
+1e-9 ("equal"). JSON: docs/results/turner_pf_cpu.json.
+
+    PYTHONPATH=src python3 bench/turner.py --partition [--lengths 500,1500,3000] [--repeats 1]
 """
 import argparse
 import json
@@ -93,6 +101,8 @@ def main(argv=None):
     parser.add_argument("--rows", default="", help="--gpu: rows COUNTxN,... instead of the default ones")
     parser.add_argument("--fill-only-too", action="store_true", help="--gpu: also time each row without traceback")
     parser.add_argument("--no-check", action="store_true", help="--gpu: skip the comparison with the CPU")
+    parser.add_argument("--partition", action="store_true",
+                        help="time the partition function + probabilities against ViennaRNA's fc.pf() + fc.bpp()")
     parser.add_argument("--rnafold-seconds", type=float, default=20.0,
                         help="--gpu: ViennaRNA's RNA.fold beside each row (a process per core) for about this long, "
                              "the whole row projected from it (0: not run; skipped where ViennaRNA is missing)")
@@ -108,6 +118,8 @@ def main(argv=None):
         return gpu_long_main(args, save_json)
     if args.gpu:
         return gpu_main(args)
+    if args.partition:
+        return partition_main(args)
     import RNA
 
     load_before = os.getloadavg()  # other users of a shared machine skew every timing
@@ -277,6 +289,65 @@ def gpu_main(args):
               json_path)
     if any(r["equal_to_cpu_first_20"] is False for r in rows):
         raise SystemExit("the GPU and the CPU disagree: see the table")
+
+
+
+# --- partition function (McCaskill) against ViennaRNA's fc.pf() + fc.bpp() ---
+
+def partition_main(args):
+    """``--partition``: bioaccel's ln Z and probabilities against ViennaRNA's, timed in turns."""
+    import RNA
+
+    lengths = args.lengths if args.lengths != "200,1500,5000" else "500,1500,3000"
+    json_path = args.json if not args.json.endswith("turner_cpu.json") else args.json.replace("turner_cpu", "turner_pf_cpu")
+    load_before = os.getloadavg()
+    threads = args.threads or numba.config.NUMBA_NUM_THREADS
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    rng = np.random.default_rng(args.seed)
+    model = TurnerModel()
+    rows = []
+    rounds = args.repeats if args.repeats != 3 else 1      # 3 is the MFE's default: one round unless asked
+    try:
+        model.partition_cpu([encode(random_rna(600, rng))], True)     # compile or load before timing
+        for n in (int(x) for x in lengths.split(",") if x):
+            sequence = random_rna(n, rng)
+            codes = encode(sequence)
+            ours, theirs = [], []
+            for _ in range(rounds):
+                start = time.perf_counter()
+                log_z, P = model.partition_cpu([codes], True)[0]
+                ours.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                fc = RNA.fold_compound(sequence)
+                _, vienna_g = fc.pf()
+                bpp = fc.bpp()
+                theirs.append(time.perf_counter() - start)
+            dp = float(np.abs(np.array(bpp)[1:, 1:] - P).max())
+            g = log_z / model.log_weight(100)          # kcal/mol: ViennaRNA returns it as a float (single)
+            rows.append({"n": n, "ensemble_energy": g, "vienna_ensemble_energy": vienna_g,
+                         "energy_diff": abs(g - vienna_g), "max_p_diff": dp,
+                         "equal": abs(g - vienna_g) < 1e-4 and dp < 1e-9, "bioaccel_s": min(ours),
+                         "vienna_s": min(theirs), "speedup": min(theirs) / min(ours)})
+    finally:
+        numba.set_num_threads(before)
+    load_after = os.getloadavg()
+    print(f"Turner 2004 partition function + base-pair probabilities, bioaccel on {threads} thread(s) of "
+          f"{os.cpu_count()} core(s) against fc.pf() + fc.bpp() (ViennaRNA {RNA.__version__}, one core); load "
+          f"average {load_before[0]:.2f} before the run, {load_after[0]:.2f} after; best of {rounds} round(s), "
+          "in turns")
+    print(f"{'n':>6}  {'ensemble':>9}  {'bioaccel s':>10}  {'ViennaRNA s':>11}  {'x':>6}  {'|dG|':>8}  "
+          f"{'max |dP|':>8}  equal")
+    for row in rows:
+        print(f"{row['n']:>6}  {row['ensemble_energy']:>9.2f}  {row['bioaccel_s']:>10.3f}  {row['vienna_s']:>11.3f}  "
+              f"{row['speedup']:>6.2f}  {row['energy_diff']:>8.1e}  {row['max_p_diff']:>8.1e}  {row['equal']}")
+    save_json({"benchmark": "turner_pf_cpu", "threads": threads, "cores": os.cpu_count(),
+               "load_average_before": load_before, "load_average_after": load_after, "seed": args.seed,
+               "rounds": rounds,
+               "python": sys.version.split()[0], "numba": numba.__version__, "viennarna": RNA.__version__,
+               "machine": platform.processor() or platform.machine(), "rows": rows}, json_path)
+    if not all(row["equal"] for row in rows):
+        raise SystemExit("bioaccel and ViennaRNA disagree: see the table")
 
 
 if __name__ == "__main__":

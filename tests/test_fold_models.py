@@ -67,6 +67,13 @@ class NegatedPairs:
     def evaluate(self, codes, pair_to):
         return -round(100 * self.per_pair) * FoldParams().evaluate(codes, pair_to)
 
+    def partition_cpu(self, codes_list, want_bpp):
+        # the FoldModel protocol's ensemble methods: Nussinov's partition function, as FoldParams has it
+        return FoldParams().partition_cpu(codes_list, want_bpp)
+
+    def log_weight(self, units):
+        return -units / 100
+
 
 @pytest.fixture
 def toy(monkeypatch):

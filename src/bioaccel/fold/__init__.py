@@ -7,7 +7,9 @@ allowed pairs, weights, minimum hairpin loop), whose algorithms are listed in ``
 RNAfold computes it); ``energy_of(sequence, structure)`` is the free energy of a given structure, and
 ``evaluate([(sequence, structure), ...])`` gives the value of each under any model, as RNAeval does.
 ``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
-like ViennaRNA's ``RNA.fold``; ``scores, structures = nussinov_batch(sequences)`` folds millions, results
+like ViennaRNA's ``RNA.fold``; ``ensemble(sequences)`` gives each one's Boltzmann ensemble
+(:class:`EnsembleResult`: RNAfold -p's partition function, base-pair probabilities, centroid, MEA;
+``plot_dotplot`` draws them); ``scores, structures = nussinov_batch(sequences)`` folds millions, results
 as arrays (``fold_packed`` and ``packed_text``: any model, packed codes in, values, dot-brackets and
 the vienna or JSON text out, for the command line); ``fold_table(sequence)`` gives Nussinov's whole
 table. ``FoldWriter`` writes results as vienna, ct, bpseq or JSON Lines, ``plot_arcs`` draws them.
@@ -49,11 +51,14 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "FoldModel": "._models", "FoldParams": "._model", "FoldResult": "._result",
          "FORMATS": "._formats", "FoldWriter": "._formats", "MAX_PLOT_RECORDS": "._plot", "plot_arcs": "._plot",
          "TurnerModel": "._turner_model", "energy_of": "._turner_energy", "evaluate": "._evaluate",
-         "iter_evaluate": "._evaluate"}
-__all__ = ["FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter", "MAX_PLOT_RECORDS",
-           "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_fold", "energy_of", "evaluate", "fold",
-           "fold_one", "fold_packed",
-           "fold_table", "fold_work", "iter_evaluate", "iter_fold", "iter_nussinov", "nussinov",
-           "nussinov_batch", "packed_limit", "packed_text", "plot_arcs"]
+         "iter_evaluate": "._evaluate", "ensemble": "._ensemble", "iter_ensemble": "._ensemble",
+         "EnsembleResult": "._ensemble", "check_ensemble": "._ensemble",
+         "check_ensemble_sizes": "._ensemble", "plot_dotplot": "._ensemble_plot"}
+__all__ = ["EnsembleResult", "FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
+           "MAX_PLOT_RECORDS", "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_ensemble",
+           "check_ensemble_sizes", "check_fold", "energy_of", "ensemble", "evaluate", "fold", "fold_one",
+           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_evaluate", "iter_fold",
+           "iter_nussinov", "nussinov", "nussinov_batch", "packed_limit", "packed_text", "plot_arcs",
+           "plot_dotplot"]
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

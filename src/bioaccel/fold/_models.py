@@ -26,8 +26,8 @@ class FoldModel(Protocol):
     times ``unit`` for Nussinov, dcal/mol for an energy model) until :meth:`result_values` turns them
     into what a :class:`~bioaccel.fold.FoldResult` shows.
 
-    >>> from bioaccel.fold import FoldParams
-    >>> isinstance(FoldParams(), FoldModel), isinstance("GGGAAAUCC", FoldModel)
+    >>> from bioaccel.fold import TurnerModel
+    >>> isinstance(TurnerModel(), FoldModel), isinstance("GGGAAAUCC", FoldModel)
     (True, False)
     """
 
@@ -71,6 +71,15 @@ class FoldModel(Protocol):
 
     def fold_gpu(self, codes_list: list, variant: str, traceback: bool) -> list:
         """The same on the GPU."""
+
+    def partition_cpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(log_z, bpp)]`` of each sequence on the CPU: the natural log of the partition function (the
+        sum of :meth:`log_weight`'s weights over every structure) and, when ``want_bpp``, the (n, n)
+        float64 base-pair probabilities (P[i, j] for i < j, 0-based, zero elsewhere), else None."""
+
+    def log_weight(self, units: int) -> float:
+        """The natural log of the Boltzmann weight of a structure of value ``units`` (Turner: ``-units /
+        (10 kT)`` with kT in kcal/mol)."""
 
     def evaluate(self, codes, pair_to) -> int:
         """The value in units of the given structure ``pair_to`` on ``codes`` (InputError when the model

@@ -166,3 +166,22 @@ class TurnerModel:
         if len(codes_list) == 1:
             return [mfe(codes_list[0], self)]
         return mfe_many(codes_list, self)
+
+    def partition_cpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(ln Z, P or None)]`` of each sequence: McCaskill's partition function as RNAfold -p computes
+        it (:mod:`._turner_pf_cpu`), P the n x n base-pair probabilities (upper triangle, 0-based); several
+        sequences one per core."""
+        from ._turner_pf_cpu import partition_many
+
+        return partition_many(codes_list, self, want_bpp=want_bpp)
+
+    def log_weight(self, units: int) -> float:
+        """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this
+        temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.
+
+        >>> round(TurnerModel().log_weight(-450), 6)
+        7.301393
+        """
+        from ._turner_pf_params import kt_cal
+
+        return -int(units) * 10.0 / kt_cal(self.temperature)

@@ -1,0 +1,214 @@
+"""The Boltzmann ensemble of each sequence (RNAfold -p): :func:`ensemble` / :func:`iter_ensemble` return an
+:class:`EnsembleResult` per sequence, for any model that provides ``partition_cpu`` and ``log_weight``
+(:class:`~bioaccel.fold._models.FoldModel`) besides its fold.
+
+>>> r = ensemble("GGGGAAACCCC")[0]
+>>> r.structure, r.energy, round(r.ensemble_energy, 2), r.centroid, r.mea
+('((((...))))', -4.5, -4.87, '((((...))))', '((((...))))')
+>>> round(r.mfe_frequency, 3), round(r.ensemble_diversity, 2), r.ensemble_line, r.bpp.shape
+(0.546, 3.53, '((({...)))}', (11, 11))
+"""
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import InvalidParameter
+from ..results.rows import Result, hidden
+from ..runtime.contract import Sequences, records
+from ..runtime.memory import require_memory
+
+#: bytes per n^2 the partition function's tables take (six n x n float64), for the refusal up front
+TABLE_BYTES_PER_CELL = 48
+
+
+@dataclass(frozen=True)
+class EnsembleResult(Result):
+    """The ensemble of one sequence under ``model``.
+
+    ``log_z``: the natural log of the partition function Z (Z = sum over structures of
+    ``model.log_weight``'s weights; the unfolded chain weighs 1). ``ensemble_energy``: -kT ln Z in
+    kcal/mol (energy models; None otherwise). ``structure`` and ``energy`` (or ``score``): the optimum and
+    its value, as :func:`~bioaccel.fold.fold` gives them; ``mfe_frequency``: its Boltzmann probability (an energy model: from the MFE as a
+    single-precision float, as RNAfold prints it; log_weight is taken to be linear in units).
+    ``ensemble_diversity``: the mean base-pair distance of two structures of the ensemble.
+    ``centroid`` (pairs of probability above 0.5), ``centroid_energy`` (its value under the model: kcal/mol
+    for an energy model, the score otherwise) and ``centroid_distance`` (its expected distance to the
+    ensemble); ``mea``, ``mea_energy`` and ``mea_accuracy``: ViennaRNA's maximum expected accuracy
+    structure (gamma 1). ``bpp``: the n x n probabilities, P[i, j] for i < j (0-based); ``ensemble_line``:
+    RNAfold -p's pseudo-bracket summary of them.
+
+    >>> r = ensemble("GGGGAAACCCC")[0]
+    >>> r.length, r.to_dict()["ensemble_line"], "score" in r.to_dict()
+    (11, '((({...)))}', False)
+    """
+
+    DERIVED = ("length",)
+
+    id: str
+    sequence: str
+    model: str
+    log_z: float
+    ensemble_energy: "float | None"
+    structure: str
+    energy: "float | None"
+    score: "float | None"
+    mfe_frequency: float
+    ensemble_diversity: float
+    centroid: str
+    centroid_energy: "float | int"
+    centroid_distance: float
+    mea: str
+    mea_energy: "float | int"
+    mea_accuracy: float
+    ensemble_line: str
+    backend: str = "cpu"
+    bpp: "np.ndarray | None" = hidden(default=None, repr=False)
+    pair_to: "np.ndarray | None" = hidden(default=None, repr=False)
+    description: str = hidden(default="")
+
+    @property
+    def length(self) -> int:
+        return len(self.sequence)
+
+    def to_dict(self) -> dict:
+        row = super().to_dict()
+        for name in ("energy", "score", "ensemble_energy"):
+            if row[name] is None:
+                del row[name]
+        return row
+
+    def pairs_above(self, threshold: float = 1e-5) -> list:
+        """``[(i, j, p)]``, 1-based, i < j, every pair of probability at least ``threshold``, by i then j.
+
+        >>> ensemble("GGGGAAACCCC")[0].pairs_above(0.5)[0][:2]
+        (1, 11)
+        """
+        i, j = np.nonzero(self.bpp >= threshold)
+        return [(a + 1, b + 1, float(self.bpp[a, b])) for a, b in zip(i.tolist(), j.tolist())]
+
+
+def _value(model, units):
+    """The model's value of ``units`` (its result_values' first field) and whether it is an energy."""
+    values = model.result_values(units)
+    name = "energy" if "energy" in values else "score"
+    return values[name], name == "energy"
+
+
+def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> EnsembleResult:
+    """The EnsembleResult of one record from its partition function and its optimum."""
+    from ._ensemble_derived import centroid, ensemble_diversity, mea, pseudo_bracket
+    from ._traceback import dot_bracket
+
+    value, is_energy = _value(model, mfe_units)
+    ensemble_energy = None
+    per_unit = _value(model, 100)[0] / 100
+    if is_energy:
+        # -ln Z / ln(weight of one unit) is the ensemble's value in units; result_values is linear
+        ensemble_energy = float(log_z / model.log_weight(1) * per_unit) if len(record) else 0.0
+    if is_energy:   # RNAfold's frequency: from its MFE as a single-precision float (its printed digits)
+        mfe_units = float(np.float32(value)) / per_unit
+    frequency = math.exp(model.log_weight(1) * mfe_units - log_z)
+    c_pairs, c_dist = centroid(P)
+    m_pairs, m_acc = mea(P)
+    return EnsembleResult(
+        id=record.id, sequence=record.sequence, description=record.description, model=model.name,
+        log_z=float(log_z), ensemble_energy=ensemble_energy, structure=dot_bracket(pair_to),
+        energy=value if is_energy else None, score=None if is_energy else value, mfe_frequency=frequency,
+        ensemble_diversity=ensemble_diversity(P), centroid=dot_bracket(c_pairs),
+        centroid_energy=_value(model, model.evaluate(record.codes, c_pairs))[0], centroid_distance=c_dist,
+        mea=dot_bracket(m_pairs), mea_energy=_value(model, model.evaluate(record.codes, m_pairs))[0],
+        mea_accuracy=m_acc, ensemble_line=pseudo_bracket(P), backend=backend, bpp=P, pair_to=pair_to)
+
+
+def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
+    """The checked keywords (a :class:`~bioaccel.runtime.contract.Call`): the model must have a
+    partition function; the CPU is the only backend.
+
+    >>> check_ensemble(backend="gpu")
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: the partition function runs on the CPU only (backend='cpu'), got 'gpu'
+    """
+    from ._api import check_fold
+
+    if backend != "cpu":
+        raise InvalidParameter(f"the partition function runs on the CPU only (backend='cpu'), got {backend!r}")
+    call = check_fold(params, backend=backend, threads=threads)
+    if not hasattr(call.params, "partition_cpu"):
+        raise InvalidParameter(f"the {call.params.name} model has no partition function")
+    return call
+
+
+def check_ensemble_sizes(lengths, model=None) -> None:
+    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError).
+
+    >>> check_ensemble_sizes([100, 2_000])
+    >>> check_ensemble_sizes([10_000_000])
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.ResourceError: the partition function of a sequence of length 10,000,000 needs about ...
+    """
+    if not lengths:
+        return
+    n = max(lengths)
+    require_memory(TABLE_BYTES_PER_CELL * n * n, f"the partition function of a sequence of length {n:,}",
+                   "fold shorter pieces (a window), or on a machine with more memory")
+
+
+def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
+                  threads: int = 0) -> Iterator[EnsembleResult]:
+    """Like :func:`ensemble`, yielding each result in input order as soon as it is ready (keywords
+    checked here, before any sequence is read).
+
+    >>> next(iter_ensemble(["GGGGAAACCCC"])).centroid_distance < 3
+    True
+    """
+    call = check_ensemble(params, backend=backend, threads=threads)
+    return _results(call, records(sequences))
+
+
+#: records computed together (one per core) once they hold this much work (sum of n^3) or this many
+CHUNK_WORK, CHUNK_COUNT = 2e9, 256
+
+
+def _results(call, stream):
+    from ..runtime.parallel import threads as using_threads
+
+    model = call.params
+    chunk, work = [], 0.0
+
+    def flush():
+        with using_threads(call.threads):
+            folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
+            parts = model.partition_cpu([r.codes for r in chunk], True)
+        made = [ensemble_of(r, model, log_z, P, units, pair_to)
+                for r, (units, pair_to), (log_z, P) in zip(chunk, folded, parts)]
+        chunk.clear()
+        return made
+
+    for record in stream:
+        check_ensemble_sizes([len(record)], model)
+        chunk.append(record)
+        work += float(len(record)) ** 3
+        if work >= CHUNK_WORK or len(chunk) >= CHUNK_COUNT:
+            yield from flush()
+            work = 0.0
+    if chunk:
+        yield from flush()
+
+
+def ensemble(sequences: Sequences, *, params=None, backend: str = "cpu", threads: int = 0,
+             client=None) -> "list[EnsembleResult]":
+    """The Boltzmann ensemble of each sequence under the model ``params`` (default the Turner 2004
+    model, as RNAfold -p): a list of :class:`EnsembleResult` in input order. ``sequences``: as for
+    :func:`~bioaccel.fold.fold`; ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
+    (the partition function runs in this process).
+
+    >>> [r.centroid for r in ensemble(["GGGGAAACCCC", "AAAA"])]
+    ['((((...))))', '....']
+    """
+    if client is not None:
+        raise InvalidParameter("ensemble() runs in this process: client= is not taken (leave it None)")
+    return list(iter_ensemble(sequences, params=params, backend=backend, threads=threads))

@@ -1,0 +1,158 @@
+"""Plain-Python McCaskill for the Turner 2004 model: the recurrences of docs/mccaskill.md written out
+as their definitions (no scaling, no running sums, no table layout), the reference the Numba kernels
+are tested against on small inputs. The Boltzmann factors are those of
+``bioaccel.fold._turner_pf_params.boltzmann_tables``; the loop factors are re-derived here from the
+docs (ViennaRNA's exp_E_* rules), independently of ``_turner_pf_loops``.
+"""
+import math
+
+from bioaccel.fold._turner_pf_params import boltzmann_tables
+from bioaccel.fold._turner_tables import (BULGE, DANGLE3, DANGLE5, GENERIC, HAIRPIN, HEXALOOPS, INT11, INT21,
+                                          INT22, INTERIOR, ML_BASE, ML_CLOSING, ML_INTERN, MM_1N, MM_23,
+                                          MM_EXTERIOR, MM_HAIRPIN, MM_INTERIOR, MM_MULTI, NINIO, ONE_N,
+                                          PAIR_TYPE, STACK, TERMINAL_AU, TETRALOOPS, TRILOOPS,
+                                          kernel_tables_at, table_codes)
+
+RT = [0, 2, 1, 4, 3, 6, 5, 7]
+
+
+def _special(E, S, i, size, start):
+    width = size + 2
+    for row in range(40):
+        at = start + row * (width + 1)
+        if E[at] < 0:
+            return None
+        if all(S[i + k] == E[at + k] for k in range(width)):
+            return at + width
+    return None
+
+
+def hairpin(B, E, kT, lxc, S, i, j, tp):
+    u = j - i - 1
+    q = B[HAIRPIN + u] if u <= 30 else B[HAIRPIN + 30] * math.exp(-(lxc * math.log(u / 30.0)) * 10.0 / kT)
+    if u in (3, 4, 6):
+        at = _special(E, S, i, u, {3: TRILOOPS, 4: TETRALOOPS, 6: HEXALOOPS}[u])
+        if at is not None:
+            return B[at]
+        if u == 3:
+            return q * (B[TERMINAL_AU] if tp > 2 else 1.0)
+    return q * B[MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]
+
+
+def interior(B, S, i, j, p, q, tp, tq):
+    u1, u2 = p - i - 1, j - q - 1
+    nl, ns = max(u1, u2), min(u1, u2)
+    si, sj, sp, sq = S[i + 1], S[j - 1], S[p - 1], S[q + 1]
+    if nl == 0:
+        return B[STACK + tp * 8 + tq]
+    if ns == 0:
+        if nl == 1:
+            return B[BULGE + 1] * B[STACK + tp * 8 + tq]
+        return B[BULGE + nl] * (B[TERMINAL_AU] if tp > 2 else 1) * (B[TERMINAL_AU] if tq > 2 else 1)
+    if (ns, nl) == (1, 1):
+        return B[INT11 + ((tp * 8 + tq) * 5 + si) * 5 + sj]
+    if (ns, nl) == (1, 2):
+        if u1 == 1:
+            return B[INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj]
+        return B[INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp]
+    if ns == 1:
+        return B[ONE_N + nl] * B[MM_1N + (tp * 5 + si) * 5 + sj] * B[MM_1N + (tq * 5 + sq) * 5 + sp]
+    if (ns, nl) == (2, 2):
+        return B[INT22 + ((((tp * 8 + tq) * 5 + si) * 5 + sp) * 5 + sq) * 5 + sj]
+    if (ns, nl) == (2, 3):
+        return B[INTERIOR + 5] * B[NINIO] * B[MM_23 + (tp * 5 + si) * 5 + sj] * B[MM_23 + (tq * 5 + sq) * 5 + sp]
+    return B[GENERIC + u2 * 31 + u1] * B[MM_INTERIOR + (tp * 5 + si) * 5 + sj] * B[MM_INTERIOR + (tq * 5 + sq) * 5 + sp]
+
+
+def stem(B, mismatch, tp, s5, s3):
+    if s5 >= 0 and s3 >= 0:
+        z = B[mismatch + (tp * 5 + s5) * 5 + s3]
+    elif s5 >= 0:
+        z = B[DANGLE5 + tp * 5 + s5]
+    elif s3 >= 0:
+        z = B[DANGLE3 + tp * 5 + s3]
+    else:
+        z = 1.0
+    return z * (B[TERMINAL_AU] if tp > 2 else 1.0)
+
+
+def mccaskill(codes, temperature=37.0, no_lp=False, no_gu=False):
+    """``(log Z, P)``: ln of the partition function and the dict {(i, j): probability} (0-based)."""
+    S = [int(x) for x in table_codes(codes)]
+    n = len(S)
+    E, lxc = kernel_tables_at(temperature, no_gu)
+    B, kT = boltzmann_tables(temperature, no_gu)
+
+    def ptype(i, j):
+        if i < 0 or j >= n or j - i - 1 < 3:
+            return 0
+        return int(E[PAIR_TYPE + S[i] * 5 + S[j]])
+
+    def allowed(i, j):
+        t = ptype(i, j)
+        if t and no_lp and not (ptype(i - 1, j + 1) or ptype(i + 1, j - 1)):
+            return 0
+        return t
+
+    def nb(i, j):
+        return (S[i - 1] if i > 0 else -1), (S[j + 1] if j < n - 1 else -1)
+
+    mlb = B[ML_BASE]
+
+    def mlstem(i, j):
+        return stem(B, MM_MULTI, allowed(i, j), *nb(i, j)) * B[ML_INTERN]
+
+    def mlclose(i, j):
+        return B[ML_CLOSING] * stem(B, MM_MULTI, RT[allowed(i, j)], S[j - 1], S[i + 1]) * B[ML_INTERN]
+
+    qb, qm, qm1 = {}, {}, {}
+    get = lambda t, i, j: t.get((i, j), 0.0)
+    for d in range(4, n):
+        for i in range(n - d):
+            j = i + d
+            tp = allowed(i, j)
+            v = 0.0
+            if tp:
+                v = hairpin(B, E, kT, lxc, S, i, j, tp)
+                for p in range(i + 1, j):
+                    for q in range(p + 4, j):
+                        if (p - i - 1) + (j - q - 1) <= 30 and allowed(p, q):
+                            v += interior(B, S, i, j, p, q, tp, RT[allowed(p, q)]) * get(qb, p, q)
+                v += mlclose(i, j) * sum(get(qm, i + 1, u - 1) * get(qm1, u, j - 1) for u in range(i + 2, j))
+            qb[i, j] = v
+            qm1[i, j] = sum(get(qb, i, l) * mlstem(i, l) * mlb ** (j - l) for l in range(i + 4, j + 1) if allowed(i, l))
+            qm[i, j] = sum((mlb ** (u - i) + get(qm, i, u - 1)) * get(qm1, u, j) for u in range(i, j + 1))
+    q5 = [1.0] * (n + 1)
+    for j in range(n):
+        q5[j + 1] = q5[j] + sum(q5[k] * get(qb, k, j) * stem(B, MM_EXTERIOR, allowed(k, j), *nb(k, j))
+                                for k in range(j) if allowed(k, j))
+    q3 = [1.0] * (n + 2)
+    for i in range(n - 1, -1, -1):
+        q3[i] = q3[i + 1] + sum(get(qb, i, l) * stem(B, MM_EXTERIOR, allowed(i, l), *nb(i, l)) * q3[l + 1]
+                                for l in range(i + 1, n) if allowed(i, l))
+    Z = q5[n]
+    # outside: the adjoint of each rule above, longest spans first
+    ob, om, om1 = {}, {}, {}
+    for d in range(n - 1, 3, -1):
+        for i in range(n - d):
+            j = i + d
+            o = sum(om.get((i, jj), 0.0) * get(qm1, j + 1, jj) for jj in range(j + 1, n))
+            o += sum(ob.get((i - 1, jj), 0.0) * mlclose(i - 1, jj) * get(qm1, j + 1, jj - 1)
+                     for jj in range(j + 2, n) if i > 0 and allowed(i - 1, jj))
+            om[i, j] = o
+            o1 = sum(om[a, j] * (mlb ** (i - a) + get(qm, a, i - 1)) for a in range(0, i + 1))
+            o1 += om1.get((i, j + 1), 0.0) * mlb
+            o1 += sum(ob.get((a, j + 1), 0.0) * mlclose(a, j + 1) * get(qm, a + 1, i - 1)
+                      for a in range(0, i) if j + 1 < n and allowed(a, j + 1))
+            om1[i, j] = o1
+            tp = allowed(i, j)
+            if not tp:
+                continue
+            v = q5[i] * stem(B, MM_EXTERIOR, tp, *nb(i, j)) * q3[j + 1] + o1 * mlstem(i, j)
+            for a in range(0, i):
+                for b in range(j + 1, n):
+                    if (i - a - 1) + (b - j - 1) <= 30 and allowed(a, b):
+                        v += ob[a, b] * interior(B, S, a, b, i, j, allowed(a, b), RT[tp])
+            ob[i, j] = v
+    P = {(i, j): qb[i, j] * ob[i, j] / Z for (i, j) in ob if qb.get((i, j), 0.0) * ob[i, j] != 0.0}
+    return math.log(Z), P
