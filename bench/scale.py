@@ -119,12 +119,11 @@ def build(argv, threads):
 
         return job(args, list(read_fasta(args.fasta)), _params(args), threads)
     if family == "interact":
-        from bioaccel.cli.interact import call_options
+        from bioaccel.cli.interact import call_options, interact_params
         from bioaccel.cli.interact_batch import job
-        from bioaccel.interact import InteractParams, bpmax_work, interaction_columns
+        from bioaccel.interact import bpmax_work, interaction_columns
 
-        params = InteractParams(au=args.au, gu=args.gu, window_query=args.window_query,
-                                window_target=args.window_target)
+        params = interact_params(args)
         queries, targets = list(read_fasta(args.queries)), list(read_fasta(args.targets))
         work = bpmax_work(queries, targets, **call_options(args, params, threads))
         return job(args, work, queries, targets, params, interaction_columns(params))

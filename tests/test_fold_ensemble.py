@@ -132,6 +132,35 @@ def test_cli_refusals(tmp_path, argv, says):
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
 
 
+def test_cli_nussinov_partition(tmp_path):
+    """The Nussinov model's partition function through the same path: ln Z and every probability of
+    --bpp are FoldParams.partition_cpu's, the values are scores (no energy field), and the weights and
+    minimum loop given on the command line are the model's."""
+    import numpy as np
+
+    from bioaccel.fold import FoldParams
+    from bioaccel.inputs.alphabet import encode
+
+    seq = "GGGGAAACCCCAUAUAGCGCUUCGGCGC"
+    path, bpp = tmp_path / "in.fa", tmp_path / "bpp.tsv"
+    path.write_text(f">a desc\n{seq}\n")
+    code, out, err = run("fold", str(path), "-p", "--model", "nussinov", "--gc", "3", "--au", "2", "--min-loop", "3",
+                         "--format", "json", "--bpp", str(bpp))
+    row = json.loads(out)
+    params = FoldParams(gc=3, au=2, min_loop=3)
+    (log_z, P), = params.partition_cpu([encode(seq)], True)
+    assert code == 0, err
+    assert abs(row["log_z"] - log_z) <= 1e-12 * abs(log_z)
+    assert {"score", "centroid_score", "mea_score"} <= set(row) and not any("energy" in k for k in row)
+    assert 0 < row["mfe_frequency"] <= 1 and row["score"] == max(r.score for r in __import__(
+        "bioaccel.fold", fromlist=["nussinov"]).nussinov([seq], params=params))
+    lines = bpp.read_text().splitlines()
+    assert lines[0] == "id\ti\tj\tprobability"
+    got = {(int(i), int(j)): float(p) for _, i, j, p in (line.split("\t") for line in lines[1:])}
+    want = {(i + 1, j + 1): P[i, j] for i, j in zip(*np.nonzero(P >= 1e-5))}
+    assert got.keys() == want.keys() and all(abs(got[k] - want[k]) <= 1e-6 for k in want)
+
+
 def test_cli_other_model(tmp_path):
     """Any model with partition_cpu and log_weight runs through the same path (Nussinov once it has them);
     one without is refused in one line."""

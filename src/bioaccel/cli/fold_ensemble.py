@@ -11,13 +11,14 @@ carry the MFE, centroid and MEA structures; --bpp the probabilities).
 BPP_THRESHOLD = 1e-5
 #: the JSON Lines fields, in order
 JSON_COLUMNS = ("id", "sequence", "structure", "energy", "score", "ensemble_energy", "log_z", "mfe_frequency",
-                "ensemble_diversity", "centroid", "centroid_energy", "centroid_distance", "mea", "mea_energy",
-                "mea_accuracy", "ensemble_line", "length", "model", "backend")
+                "ensemble_diversity", "centroid", "centroid_energy", "centroid_score", "centroid_distance", "mea",
+                "mea_energy", "mea_score", "mea_accuracy", "ensemble_line", "length", "model", "backend")
 
 
 def json_columns(result) -> tuple:
     """JSON_COLUMNS less the value fields the result's model does not have (energy or score)."""
-    absent = ("score",) if result.energy is not None else ("energy", "ensemble_energy")
+    absent = (("score", "centroid_score", "mea_score") if result.energy is not None
+              else ("energy", "ensemble_energy", "centroid_energy", "mea_energy"))
     return tuple(c for c in JSON_COLUMNS if c not in absent)
 
 
@@ -77,7 +78,7 @@ def vienna(result) -> str:
         cen, mea = f"{result.centroid_energy:6.2f}", f"{result.mea_energy:6.2f}"
     else:
         value, ens = f"{result.score:2g}", f"lnZ={result.log_z:.4g}"
-        cen, mea = f"{result.centroid_energy:2g}", f"{result.mea_energy:2g}"
+        cen, mea = f"{result.centroid_score:2g}", f"{result.mea_score:2g}"
     return (f">{header}\n{result.sequence}\n{result.structure} ({value})\n{result.ensemble_line} [{ens}]\n"
             f"{result.centroid} {{{cen} d={result.centroid_distance:.2f}}}\n"
             f"{result.mea} {{{mea} MEA={result.mea_accuracy:.2f}}}\n"

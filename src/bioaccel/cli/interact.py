@@ -73,6 +73,15 @@ def register(subparsers):
     parser.set_defaults(run=run)
 
 
+def interact_params(args):
+    """BPMax's :class:`~bioaccel.interact.InteractParams` from the command line ``args`` (BPMax's
+    default weights, AU 1 and GU 1.5, where --au / --gu are not given)."""
+    from ..interact import InteractParams
+
+    return InteractParams(au=1.0 if args.au is None else args.au, gu=1.5 if args.gu is None else args.gu,
+                          window_query=args.window_query, window_target=args.window_target)
+
+
 def call_options(args, params, threads) -> dict:
     """The keywords of the API call (:func:`bioaccel.interact.iter_bpmax`, :func:`bioaccel.interact.bpmax_work`)
     that the command line ``args`` asks for, with ``params`` and ``threads``."""
@@ -162,7 +171,7 @@ def run(args, stdout, stderr):
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
-    from ..interact import InteractParams, interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
+    from ..interact import interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
     from ..results.output import Outputs
 
     if args.partition:
@@ -173,8 +182,7 @@ def run(args, stdout, stderr):
         raise InvalidParameter("--windows is a table of --partition (each target window's partition function)")
     if args.queries == "-" and args.targets == "-":
         raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
-    params = InteractParams(au=1.0 if args.au is None else args.au, gu=1.5 if args.gu is None else args.gu, window_query=args.window_query,
-                            window_target=args.window_target)
+    params = interact_params(args)
     names = interaction_columns(params, structure=args.structure, sites=args.sites)
     if batch.wanted(args):
         return _run_batch(args, stdout, stderr, params, names)

@@ -33,9 +33,10 @@ class EnsembleResult(Result):
     its value, as :func:`~bioaccel.fold.fold` gives them; ``mfe_frequency``: its Boltzmann probability (an energy model: from the MFE as a
     single-precision float, as RNAfold prints it; log_weight is taken to be linear in units).
     ``ensemble_diversity``: the mean base-pair distance of two structures of the ensemble.
-    ``centroid`` (pairs of probability above 0.5), ``centroid_energy`` (its value under the model: kcal/mol
-    for an energy model, the score otherwise) and ``centroid_distance`` (its expected distance to the
-    ensemble); ``mea``, ``mea_energy`` and ``mea_accuracy``: ViennaRNA's maximum expected accuracy
+    ``centroid`` (pairs of probability above 0.5), ``centroid_energy`` (its free energy in kcal/mol, energy
+    models) or ``centroid_score`` (its weighted pair count, score models) and ``centroid_distance`` (its
+    expected distance to the ensemble); ``mea``, ``mea_energy`` or ``mea_score``, and ``mea_accuracy``:
+    ViennaRNA's maximum expected accuracy
     structure (gamma 1). ``bpp``: the n x n probabilities, P[i, j] for i < j (0-based); ``ensemble_line``:
     RNAfold -p's pseudo-bracket summary of them.
 
@@ -57,10 +58,12 @@ class EnsembleResult(Result):
     mfe_frequency: float
     ensemble_diversity: float
     centroid: str
-    centroid_energy: "float | int"
+    centroid_energy: "float | None"
+    centroid_score: "float | None"
     centroid_distance: float
     mea: str
-    mea_energy: "float | int"
+    mea_energy: "float | None"
+    mea_score: "float | None"
     mea_accuracy: float
     ensemble_line: str
     backend: str = "cpu"
@@ -74,7 +77,7 @@ class EnsembleResult(Result):
 
     def to_dict(self) -> dict:
         row = super().to_dict()
-        for name in ("energy", "score", "ensemble_energy"):
+        for name in VALUE_FIELDS:
             if row[name] is None:
                 del row[name]
         return row
@@ -87,6 +90,12 @@ class EnsembleResult(Result):
         """
         i, j = np.nonzero(self.bpp >= threshold)
         return [(a + 1, b + 1, float(self.bpp[a, b])) for a, b in zip(i.tolist(), j.tolist())]
+
+
+#: the value fields of which a model has either the energy (kcal/mol) or the score: dropped from
+#: ``to_dict`` where None
+VALUE_FIELDS = ("energy", "score", "ensemble_energy", "centroid_energy", "centroid_score", "mea_energy",
+                "mea_score")
 
 
 def _value(model, units):
@@ -112,13 +121,16 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
     frequency = math.exp(model.log_weight(1) * mfe_units - log_z)
     c_pairs, c_dist = centroid(P)
     m_pairs, m_acc = mea(P)
+    c_value = _value(model, model.evaluate(record.codes, c_pairs))[0]
+    m_value = _value(model, model.evaluate(record.codes, m_pairs))[0]
     return EnsembleResult(
         id=record.id, sequence=record.sequence, description=record.description, model=model.name,
         log_z=float(log_z), ensemble_energy=ensemble_energy, structure=dot_bracket(pair_to),
         energy=value if is_energy else None, score=None if is_energy else value, mfe_frequency=frequency,
         ensemble_diversity=ensemble_diversity(P), centroid=dot_bracket(c_pairs),
-        centroid_energy=_value(model, model.evaluate(record.codes, c_pairs))[0], centroid_distance=c_dist,
-        mea=dot_bracket(m_pairs), mea_energy=_value(model, model.evaluate(record.codes, m_pairs))[0],
+        centroid_energy=c_value if is_energy else None, centroid_score=None if is_energy else c_value,
+        centroid_distance=c_dist, mea=dot_bracket(m_pairs), mea_energy=m_value if is_energy else None,
+        mea_score=None if is_energy else m_value,
         mea_accuracy=m_acc, ensemble_line=pseudo_bracket(P), backend=backend, bpp=P, pair_to=pair_to)
 
 
