@@ -2,7 +2,7 @@
 each pair (i, j) of probability p, its area proportional to p (side sqrt(p)); below it the minimum free
 energy structure's pairs as full squares. matplotlib, imported only when a plot is asked for.
 """
-from ..results.plotting import new_figure, plot_format, save_figure
+from ._plot import draw_panels
 
 #: At most this many records are drawn, one panel each, in input order.
 MAX_DOTPLOTS = 6
@@ -34,33 +34,30 @@ def plot_dotplot(results, path, handle=None) -> None:
     >>> b"<svg" in image.getvalue()[:400]
     True
     """
+    draw_panels(results, path, handle, MAX_DOTPLOTS, 5.0, _dot_panel)
+
+
+def _dot_panel(ax, result):
+    """One record's dot plot on ``ax``."""
     import numpy as np
 
-    plot_format(path)
-    results = list(results)[:MAX_DOTPLOTS]
-    fig, axes = new_figure(max(1, len(results)), 1, 5.0)
-    axes = axes[:, 0]
-    for ax, result in zip(axes, results):
-        n = max(result.length, 1)
-        P = result.bpp
-        i, j = np.nonzero(P >= DOT_THRESHOLD) if P is not None and P.size else (np.zeros(0, int),) * 2
-        ax.add_collection(_squares(zip((j + 1).tolist(), (i + 1).tolist()), np.sqrt(P[i, j]).tolist()))
-        pt = np.asarray(result.pair_to)
-        mi = np.flatnonzero(pt > np.arange(len(pt)))
-        ax.add_collection(_squares(zip((mi + 1).tolist(), (pt[mi] + 1).tolist()), [0.95] * len(mi)))
-        ax.plot([0.5, n + 0.5], [0.5, n + 0.5], color="0.6", linewidth=0.5)
-        ax.set_xlim(0.5, n + 0.5)
-        ax.set_ylim(n + 0.5, 0.5)
-        ax.set_aspect("equal")
-        ax.xaxis.tick_top()
-        if result.length <= 60:
-            ticks = np.arange(1, result.length + 1)
-            ax.set_xticks(ticks, list(result.sequence), fontsize=6)
-            ax.set_yticks(ticks, list(result.sequence), fontsize=6)
-        title = f"{result.id}: {result.length} nt; probabilities above, MFE structure below"
-        if result.ensemble_energy is not None:
-            title += f"; ensemble {result.ensemble_energy:.2f} kcal/mol"
-        ax.set_title(title, fontsize=9, loc="left", pad=16)
-    if not results:
-        axes[0].set_axis_off()
-    save_figure(fig, path, handle)
+    n = max(result.length, 1)
+    P = result.bpp
+    i, j = np.nonzero(P >= DOT_THRESHOLD) if P is not None and P.size else (np.zeros(0, int),) * 2
+    ax.add_collection(_squares(zip((j + 1).tolist(), (i + 1).tolist()), np.sqrt(P[i, j]).tolist()))
+    pt = np.asarray(result.pair_to)
+    mi = np.flatnonzero(pt > np.arange(len(pt)))
+    ax.add_collection(_squares(zip((mi + 1).tolist(), (pt[mi] + 1).tolist()), [0.95] * len(mi)))
+    ax.plot([0.5, n + 0.5], [0.5, n + 0.5], color="0.6", linewidth=0.5)
+    ax.set_xlim(0.5, n + 0.5)
+    ax.set_ylim(n + 0.5, 0.5)
+    ax.set_aspect("equal")
+    ax.xaxis.tick_top()
+    if result.length <= 60:
+        ticks = np.arange(1, result.length + 1)
+        ax.set_xticks(ticks, list(result.sequence), fontsize=6)
+        ax.set_yticks(ticks, list(result.sequence), fontsize=6)
+    title = f"{result.id}: {result.length} nt; probabilities above, MFE structure below"
+    if result.ensemble_energy is not None:
+        title += f"; ensemble {result.ensemble_energy:.2f} kcal/mol"
+    ax.set_title(title, fontsize=9, loc="left", pad=16)

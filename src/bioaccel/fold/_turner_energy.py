@@ -52,6 +52,26 @@ def loop_extension(lxc, size):
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def special_hairpin(E, S, i, size):
+    """Where the special hairpin of ``size`` (3, 4 or 6) unpaired bases that starts at i (its closing
+    base) is listed: the offset of its energy in ``E`` (its factor's in the Boltzmann tables, same
+    layout), or -1 if the closing pair and loop are not listed."""
+    # the special list for this size: rows of (size + 2) codes then the energy, ended by code -1
+    loops = TRILOOPS if size == 3 else (TETRALOOPS if size == 4 else HEXALOOPS)
+    width = size + 2
+    for row in range(MAX_SPECIAL):
+        at = loops + row * (width + 1)
+        if E[at] < 0:
+            break
+        k = 0
+        while k < width and S[i + k] == E[at + k]:
+            k += 1
+        if k == width:
+            return at + width
+    return -1
+
+
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hairpin_energy(E, lxc, S, i, j, tp):
     """Hairpin loop closed by (i, j) of pair type tp (j - i - 1 >= 3 unpaired bases).
 
@@ -62,18 +82,9 @@ def hairpin_energy(E, lxc, S, i, j, tp):
     size = j - i - 1
     e = np.int64(E[HAIRPIN + min(size, 30)]) + loop_extension(lxc, size)
     if size == 3 or size == 4 or size == 6:
-        # the special list for this size: rows of (size + 2) codes then the energy, ended by code -1
-        loops = TRILOOPS if size == 3 else (TETRALOOPS if size == 4 else HEXALOOPS)
-        width = size + 2
-        for row in range(MAX_SPECIAL):
-            at = loops + row * (width + 1)
-            if E[at] < 0:
-                break
-            k = 0
-            while k < width and S[i + k] == E[at + k]:
-                k += 1
-            if k == width:
-                return np.int64(E[at + width])
+        at = special_hairpin(E, S, i, size)
+        if at >= 0:
+            return np.int64(E[at])
         if size == 3:
             return e + (E[TERMINAL_AU] if tp > 2 else 0)
     return e + E[MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]

@@ -11,10 +11,10 @@ import math
 
 from numba import njit
 
-from ._turner_energy import RTYPE
-from ._turner_tables import (BULGE, DANGLE3, DANGLE5, GENERIC, HAIRPIN, HEXALOOPS, INT11, INT21, INT22,
-                            INTERIOR, MAX_SPECIAL, MM_INTERIOR, ML_CLOSING, ML_INTERN, MM_1N, MM_23, MM_EXTERIOR,
-                            MM_HAIRPIN, MM_MULTI, NINIO, ONE_N, STACK, TERMINAL_AU, TETRALOOPS, TRILOOPS)
+from ._turner_energy import RTYPE, special_hairpin
+from ._turner_tables import (BULGE, DANGLE3, DANGLE5, GENERIC, HAIRPIN, INT11, INT21, INT22, INTERIOR,
+                            MM_INTERIOR, ML_CLOSING, ML_INTERN, MM_1N, MM_23, MM_EXTERIOR, MM_HAIRPIN, MM_MULTI,
+                            NINIO, ONE_N, STACK, TERMINAL_AU)
 
 _JIT = dict(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
@@ -30,17 +30,9 @@ def exp_hairpin(B, E, kT, lxc, S, i, j, tp):
     else:
         q = B[HAIRPIN + 30] * math.exp(-(lxc * math.log(u / 30.0)) * 10.0 / kT)
     if u == 3 or u == 4 or u == 6:
-        loops = TRILOOPS if u == 3 else (TETRALOOPS if u == 4 else HEXALOOPS)
-        width = u + 2
-        for row in range(MAX_SPECIAL):
-            at = loops + row * (width + 1)
-            if E[at] < 0:
-                break
-            k = 0
-            while k < width and S[i + k] == E[at + k]:
-                k += 1
-            if k == width:
-                return B[at + width]
+        at = special_hairpin(E, S, i, u)
+        if at >= 0:
+            return B[at]
         if u == 3:
             return q * B[TERMINAL_AU] if tp > 2 else q
     return q * B[MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]]
