@@ -16,7 +16,7 @@ from ..inputs.alphabet import encode
 from ..runtime.contract import Sequences, check_call, records
 from ..runtime.memory import require_memory
 from ..runtime.parallel import threads as using_threads
-from ._partition_model import PartitionParams
+from ._partition_model import PartitionParams, strand_scales
 from ._partition_result import Partition
 from ._variants import PARTITION_VARIANTS
 
@@ -127,26 +127,23 @@ def choose_scales(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> "tu
     >>> choose_scales(encode("GGGAAACCC"), encode("AAAA"), PartitionParams())
     (1.0428459133331107, 0.0)
     """
-    if params.scale is not None:
-        return float(params.scale), float(params.scale)
+    return strand_scales(params, (a, rb), _own_scale)
+
+
+def _own_scale(codes, weights, first) -> float:
+    """The per-base log scale of one strand (choose_scales'): its growth log Q / n, Q folded at ``first``
+    (lower while Q underflows); 0 for an empty strand."""
     from ._partition_cpu import single_strand_scaled
 
-    weights = params.weights()
-    # each base is in at most one pair, and at most 2.62^n structures (Motzkin growth) weigh in
-    first = max(3.0, params.au, params.gu) / 2 + 1.0
-    scales = []
-    for codes in (a, rb):
-        n = codes.shape[0]
-        if n == 0:
-            scales.append(0.0)
-            continue
-        scale = first
+    n = codes.shape[0]
+    if n == 0:
+        return 0.0
+    scale = first
+    q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
+    while q == 0.0 and scale > 0.0:   # grows slower than the first guess (a long random strand): e^700 less
+        scale = max(0.0, scale - 700.0 / n)
         q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
-        while q == 0.0 and scale > 0.0:   # grows slower than the first guess (a long random strand): e^700 less
-            scale = max(0.0, scale - 700.0 / n)
-            q = single_strand_scaled(codes, weights, math.exp(-scale))[0, n]
-        scales.append(max(0.0, scale + math.log(q) / n))
-    return scales[0], scales[1]
+    return max(0.0, scale + math.log(q) / n)
 
 
 def partition_bytes(M: int, N: int, threads: int = 1) -> int:
@@ -210,13 +207,7 @@ def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tu
     check_partition_sizes([len(a)], [len(rb)])
     c1, c2 = choose_scales(a, rb, params)
     logs = tuple(float(x) for x in fill_partition(a, rb, params.weights(), c1, c2))
-    if not all(math.isfinite(x) for x in (logs[0], logs[2], logs[3])) or math.isnan(logs[1]) \
-            or logs[1] == math.inf:
-        if params.scale is not None:
-            raise InvalidParameter(f"scale {params.scale} lets the tables of {len(a)} x {len(rb)} nt over- or "
-                                   f"underflow; leave it out to have it chosen")
-        raise InternalError(f"the partition function of {len(a)} x {len(rb)} nt overflowed at scales {c1}, {c2}")
-    return logs
+    return _checked(logs, len(a), len(rb), params, c1, c2)
 
 
 #: Target bases read per round on the GPU (a query meets a round's targets in as few launches as fit).
@@ -260,7 +251,8 @@ def _gpu_round(query_list, round_, call) -> "list[Partition]":
 
 
 def _checked(logs, M, N, params, c1, c2) -> tuple:
-    """``logs`` unless the scaled tables over- or underflowed (partition_logs' check and messages)."""
+    """``logs`` unless the scaled tables over- or underflowed (InvalidParameter with a given scale, else
+    InternalError): the check of partition_logs and of the GPU's rows."""
     if not all(math.isfinite(x) for x in (logs[0], logs[2], logs[3])) or math.isnan(logs[1]) \
             or logs[1] == math.inf:
         if params.scale is not None:

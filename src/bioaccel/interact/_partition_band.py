@@ -17,6 +17,8 @@ exp(-c) per base it covers, so a cell holds Z exp(-c1 l1 - c2 l2).
 import numpy as np
 from numba import njit, prange
 
+from ._partition_cpu import _dot   # the fill's vectorised dot product, shared
+
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
 
 
@@ -204,15 +206,6 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
         qx = acc_qx[d] + r
         cur[A, d] = qx
         QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
-
-
-@njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _dot(x, y, n):
-    """sum of x[j] * y[j] for j < n (views from 0, so that it vectorises)."""
-    total = 0.0
-    for j in range(n):
-        total += x[j] * y[j]
-    return total
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)

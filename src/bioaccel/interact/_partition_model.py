@@ -82,3 +82,21 @@ class PartitionParams:
         for x, y, score in ((0, 3, self.au), (1, 2, 3.0), (2, 3, self.gu)):
             w[x, y] = w[y, x] = math.exp(score)
         return w
+
+
+def strand_scales(params: PartitionParams, strands, scale_of) -> "tuple[float, float]":
+    """(c1, c2): the per-base log scale of each of the two ``strands``: ``params.scale`` when given, else
+    ``scale_of(strand, weights, first)``, ``first`` a scale at which no strand's fold can overflow.
+
+    >>> strand_scales(PartitionParams(scale=2), ("GG", "C"), None)
+    (2.0, 2.0)
+    >>> strand_scales(PartitionParams(), ("GG", "C"), lambda strand, weights, first: first * len(strand))
+    (5.0, 2.5)
+    """
+    if params.scale is not None:
+        return float(params.scale), float(params.scale)
+    weights = params.weights()
+    # each base is in at most one pair, and at most 2.62^n structures (Motzkin growth) weigh in
+    first = max(3.0, params.au, params.gu) / 2 + 1.0
+    c1, c2 = (scale_of(strand, weights, first) for strand in strands)
+    return c1, c2

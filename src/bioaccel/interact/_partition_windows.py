@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InternalError, InvalidParameter
+from ._partition_model import strand_scales
+from ._sites import greedy_sites
 
 
 @dataclass(frozen=True)
@@ -49,22 +51,21 @@ def window_scales(a, rb, params, L1: int, L2: int) -> "tuple[float, float]":
     >>> window_scales(encode("GGGAAACCC"), encode("AAAA"), PartitionParams(), 9, 4)
     (1.0428459133331107, 0.0)
     """
-    if params.scale is not None:
-        return float(params.scale), float(params.scale)
+    return strand_scales(params, ((a, L1), (rb, L2)), _window_scale)
+
+
+def _window_scale(strand, weights, first) -> float:
+    """The per-base log scale of one ``(codes, L)`` strand (window_scales'): the largest growth of its
+    windows of L bases, folded at ``first``; 0 for an empty strand or window."""
     from ._partition_band import single_strand_band
 
-    weights = params.weights()
-    first = max(3.0, params.au, params.gu) / 2 + 1.0
-    scales = []
-    for codes, L in ((a, L1), (rb, L2)):
-        n = codes.shape[0]
-        if n == 0 or L == 0:
-            scales.append(0.0)
-            continue
-        band = single_strand_band(codes, weights, math.exp(-first), L)
-        growth = float(np.max(np.log(band[:n - L + 1, L]))) / L
-        scales.append(max(0.0, first + growth))
-    return scales[0], scales[1]
+    codes, L = strand
+    n = codes.shape[0]
+    if n == 0 or L == 0:
+        return 0.0
+    band = single_strand_band(codes, weights, math.exp(-first), L)
+    growth = float(np.max(np.log(band[:n - L + 1, L]))) / L
+    return max(0.0, first + growth)
 
 
 def plan_chunks(N: int, L2: int, threads: int, binding: bool) -> np.ndarray:
@@ -176,14 +177,4 @@ def pick_sites(probabilities: np.ndarray, target_window: int, count: int) -> lis
     """
     best = probabilities.max(axis=0)
     query_of = probabilities.argmax(axis=0)
-    order = np.lexsort((np.arange(best.shape[0]), -best))
-    blocked = np.zeros(best.shape[0], dtype=bool)
-    sites = []
-    for t in order.tolist():
-        if blocked[t]:
-            continue
-        sites.append((int(query_of[t]), t))
-        if len(sites) == count:
-            break
-        blocked[max(0, t - target_window + 1):t + target_window] = True
-    return sites
+    return greedy_sites(best, query_of, target_window, count)

@@ -66,7 +66,17 @@ def pick_sites(units: np.ndarray, target_window: int, count: int) -> list:
     """
     best = units.max(axis=0)
     query_of = units.argmax(axis=0)  # the first (leftmost) query window holding the maximum
-    order = np.lexsort((np.arange(best.shape[0]), -best.astype(np.int64)))
+    return greedy_sites(best.astype(np.int64), query_of, target_window, count)
+
+
+def greedy_sites(best: np.ndarray, query_of: np.ndarray, target_window: int, count: int) -> list:
+    """``(query_of[t], t)`` of up to ``count`` target windows t that share no base (|t - t'| >=
+    ``target_window``), picked greedily by ``best[t]``: the highest first, ties to the leftmost.
+
+    >>> greedy_sites(np.array([1, 5, 5, 2, 4, 0]), np.array([0, 0, 1, 0, 2, 0]), 2, 3)
+    [(0, 1), (2, 4)]
+    """
+    order = np.lexsort((np.arange(best.shape[0]), -best))
     blocked = np.zeros(best.shape[0], dtype=bool)
     sites = []
     for t in order.tolist():
