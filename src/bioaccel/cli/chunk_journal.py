@@ -28,7 +28,7 @@ import os
 
 from .. import __version__
 from ..errors import InputError, InvalidParameter
-from .journal import _lock
+from .journal import open_locked
 
 #: bytes copied from the journal to the output at a time
 COPY_BYTES = 1 << 24
@@ -77,17 +77,8 @@ class ChunkJournal:
             self.fingerprint = self.fingerprint()
         return _header(self.fingerprint)
 
-    def _open(self, mode):
-        try:
-            handle = open(self.path, mode)
-        except OSError as exc:
-            raise InvalidParameter(f"{self.path}: cannot write the results so far "
-                                   f"({(exc.strerror or str(exc)).lower()})") from None
-        _lock(handle, self.path)
-        return handle
-
     def _load(self):
-        handle = self._open("r+b")
+        handle = open_locked(self.path, "r+b")
         size = os.fstat(handle.fileno()).st_size
         first = handle.readline()
         if first.endswith(b"\n"):
@@ -127,7 +118,7 @@ class ChunkJournal:
     def add(self, text) -> None:
         """Keep the text (bytes, or a uint8 array) of the next chunk; written and flushed at once."""
         if self._handle is None:
-            self._handle = self._open("wb")
+            self._handle = open_locked(self.path, "wb")
             self._handle.write(self._header())
         data = memoryview(text).cast("B")
         self._handle.write(json.dumps({"chunk": len(self.spans), "bytes": data.nbytes},

@@ -9,7 +9,7 @@ import argparse
 
 from . import fold_ensemble
 from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
-                      add_quiet_option, add_threads_option)
+                      add_plot_option, add_quiet_option, add_threads_option)
 from ..fold import FORMATS, MAX_PLOT_RECORDS, MODELS
 
 
@@ -66,9 +66,7 @@ def register(subparsers):
                              "print each structure's free energy (turner2004) or weighted pairs (nussinov) "
                              "instead of folding, as RNAeval does")
     add_output_option(parser)
-    parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
-                        help=f"also draw arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS}); "
-                             "needs matplotlib (bioaccel[plot])")
+    add_plot_option(parser, f"arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS})")
     add_quiet_option(parser)
     fold_ensemble.add_options(parser)
     add_batch_options(parser, gpu="gpu" in MODELS.backends())

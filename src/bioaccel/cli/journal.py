@@ -34,6 +34,7 @@ bioaccel.errors.InvalidParameter: ...out.tsv.partial holds the results of anothe
 """
 import json
 import os
+from typing import BinaryIO
 
 from .. import __version__
 from ..errors import InputError, InvalidParameter
@@ -52,6 +53,29 @@ def _lock(handle, path):
     except OSError:
         handle.close()
         raise InvalidParameter(f"{path}: another bioaccel run is writing it; wait for it to end") from None
+
+
+def open_locked(path: str, mode: str) -> BinaryIO:
+    """``path`` opened in ``mode`` (binary) for a journal and locked to this run; one that cannot be
+    opened, or that another run is writing, is refused in one line.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with open_locked(os.path.join(folder, "out.partial"), "wb") as handle:
+    ...     handle.write(b"{}\\n")
+    3
+    >>> open_locked(folder, "wb")
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: ...: cannot write the results so far (is a directory)
+    """
+    try:
+        handle = open(path, mode)
+    except OSError as exc:
+        raise InvalidParameter(f"{path}: cannot write the results so far "
+                               f"({(exc.strerror or str(exc)).lower()})") from None
+    _lock(handle, path)
+    return handle
 
 
 class Journal:
@@ -76,17 +100,8 @@ class Journal:
     def _header(self) -> bytes:
         return _line({"bioaccel": __version__, "batch": self.fingerprint})
 
-    def _open(self, mode):
-        try:
-            handle = open(self.path, mode)
-        except OSError as exc:
-            raise InvalidParameter(f"{self.path}: cannot write the results so far "
-                                   f"({(exc.strerror or str(exc)).lower()})") from None
-        _lock(handle, self.path)
-        return handle
-
     def _load(self):
-        handle = self._open("r+b")
+        handle = open_locked(self.path, "r+b")
         data = handle.read()
         lines = data.split(b"\n")
         end = 0                                     # the end of the last whole line
@@ -136,7 +151,7 @@ class Journal:
             self._record(row, entry)
             return True
         if self._handle is None:
-            self._handle = self._open("wb")
+            self._handle = open_locked(self.path, "wb")
             self._handle.write(self._header())
         offset = self._handle.tell()
         text = _line(row)

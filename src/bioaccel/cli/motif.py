@@ -8,7 +8,7 @@ from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add
                             add_reading_options, add_scoring_options, motif_params, stdin_once)
 from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, interval, plot_items,
                          read_scores, write_stats)
-from .options import (add_backend_option, add_output_option, add_quiet_option, add_threads_option,
+from .options import (add_backend_option, add_output_option, add_plot_option, add_quiet_option, add_threads_option,
                       add_variant_options)
 from ..motif import COMPARE_VARIANTS, VARIANTS
 
@@ -37,9 +37,7 @@ def _common(parser, registry=None):
                             help="exact variant: answers are exact by default (the optimal threshold; a P-value to "
                                  "the last word); with R, stop once the uncertain words weigh at most R x P "
                                  "(faster on long matrices; the results then say exact False)")
-        parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
-                            help="also draw the score distribution and P-value curve of the first motifs; needs "
-                                 "matplotlib (bioaccel[plot])")
+        add_plot_option(parser, "the score distribution and P-value curve of the first motifs")
     parser.add_argument("--format", choices=FORMATS, default="tsv",
                         help="tsv (default; text is the same) or json (JSON Lines: one object per row)")
     add_output_option(parser)

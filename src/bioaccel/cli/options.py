@@ -119,6 +119,18 @@ def add_output_option(parser):
              "succeeds (a device such as /dev/null is written directly)")
 
 
+def add_plot_option(parser, what: str) -> None:
+    """``--plot FILE``: also draw ``what`` (said in its help) with matplotlib.
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(); add_plot_option(p, "arc diagrams")
+    >>> p.parse_args(["--plot", "arcs.svg"]).plot, p.parse_args([]).plot
+    ('arcs.svg', None)
+    """
+    parser.add_argument("--plot", metavar="FILE.svg|png|pdf", default=None,
+                        help=f"also draw {what}; needs matplotlib (bioaccel[plot])")
+
+
 def scheduler_address(text):
     """argparse type of ``--scheduler``: a Dask scheduler's address, never empty."""
     if not text.strip():
