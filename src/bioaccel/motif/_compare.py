@@ -67,12 +67,8 @@ def _pair_dp(q1, q2, initial, transition, order, c1lo, c1hi, c2lo, c2hi):
     n2 = hi2[start] - lo2[start] + 3
     cur = np.zeros((nctx, n1, n2), np.float64)
     for kmer in range(nctx):
-        v1 = 0
-        v2 = 0
-        for j in range(start):
-            letter = (kmer >> (2 * (order - 1 - j))) & 3
-            v1 += q1[j, letter]
-            v2 += q2[j, letter]
+        # the first `start` letters of the k-mer (all `order` of them unless the span is shorter)
+        v1, v2, _, _ = word_scores(kmer >> (2 * (order - start)), start, q1, q2, initial, transition, order)
         cur[kmer, _index(v1, lo1[start], hi1[start]), _index(v2, lo2[start], hi2[start])] += initial[kmer]
     for j in range(start, L):
         m1 = hi1[j + 1] - lo1[j + 1] + 3

@@ -118,13 +118,10 @@ def grid_dp(q, initial, transition, order, vlow, vlump):
     ([0.375], 1, 0.0625)
     """
     m = q.shape[0]
-    lo, hi, rmin = partial_windows(q, vlow, vlump)     # kept window of partial sums after j columns
-    start, bufs, width, lumped = _dp_start(q, initial, transition, order, lo, hi, rmin, vlump)
+    lo, hi, start, bufs, width, lumped = _dp_start(q, initial, transition, order, vlow, vlump)
     cur = bufs[0]
     for j in range(start, m):
-        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
-        nxt = bufs[(j - start + 1) % 2]
-        lumped = _lump_column(cur, q[j], lo[j], lo[j + 1], transition, width, nwidth, lumped)
+        nxt, nwidth, lumped = _dp_column(cur, bufs, q, lo, hi, j, start, transition, width, lumped)
         # the cells inside the new window, each (ctx, x) a loop without a branch (SIMD); every sum in the
         # order of one loop over i (a cell of 0 adds +0.0, which changes no sum here)
         nctx = transition.shape[0]
@@ -150,18 +147,16 @@ def grid_dp_wide(q, initial, transition, order, vlow, vlump):
     """:func:`grid_dp` with each column's cells on every core (:func:`_spread_wide`; the same bits).
 
     >>> import numpy as np
-    >>> dist, base, lumped = grid_dp_wide(np.eye(4, dtype=np.int64)[:2], np.ones(1), np.full((1, 4), 0.25), 0, 1, 2)
-    >>> dist.tolist(), int(base), lumped
-    ([0.375], 1, 0.0625)
+    >>> args = (np.arange(12, dtype=np.int64).reshape(3, 4), np.ones(1), np.full((1, 4), 0.25), 0, 5, 20)
+    >>> wide, one = grid_dp_wide(*args), grid_dp(*args)
+    >>> wide[0].tolist() == one[0].tolist() and wide[1:] == one[1:]
+    True
     """
     m = q.shape[0]
-    lo, hi, rmin = partial_windows(q, vlow, vlump)
-    start, bufs, width, lumped = _dp_start(q, initial, transition, order, lo, hi, rmin, vlump)
+    lo, hi, start, bufs, width, lumped = _dp_start(q, initial, transition, order, vlow, vlump)
     cur = bufs[0]
     for j in range(start, m):
-        nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
-        nxt = bufs[(j - start + 1) % 2]
-        lumped = _lump_column(cur, q[j], lo[j], lo[j + 1], transition, width, nwidth, lumped)
+        nxt, nwidth, lumped = _dp_column(cur, bufs, q, lo, hi, j, start, transition, width, lumped)
         _spread_wide(cur, nxt, q[j], lo[j], lo[j + 1], transition, width, nwidth)
         cur = nxt
         width = nwidth
@@ -169,9 +164,21 @@ def grid_dp_wide(q, initial, transition, order, vlow, vlump):
 
 
 @njit(cache=True, nogil=True)
-def _dp_start(q, initial, transition, order, lo, hi, rmin, vlump):
-    """The first ``order`` letters of :func:`grid_dp` (from the chain's initial distribution): (the
-    column reached, the two buffers, the window's width there, the mass lumped so far)."""
+def _dp_column(cur, bufs, q, lo, hi, j, start, transition, width, lumped):
+    """Column j of :func:`grid_dp` and :func:`grid_dp_wide` opened: (the buffer of the next column, the
+    next window's width, the mass lumped so far with that of the cells that leave the window above)."""
+    nwidth = max(hi[j + 1] - lo[j + 1] + 1, 0)
+    nxt = bufs[(j - start + 1) % 2]
+    lumped = _lump_column(cur, q[j], lo[j], lo[j + 1], transition, width, nwidth, lumped)
+    return nxt, nwidth, lumped
+
+
+@njit(cache=True, nogil=True)
+def _dp_start(q, initial, transition, order, vlow, vlump):
+    """The first ``order`` letters of :func:`grid_dp` and :func:`grid_dp_wide` (from the chain's initial
+    distribution): (the kept window [lo[j], hi[j]] of partial sums after j columns, the column reached,
+    the two buffers, the window's width there, the mass lumped so far)."""
+    lo, hi, rmin = partial_windows(q, vlow, vlump)
     m = q.shape[0]
     nctx = transition.shape[0]
     lumped = 0.0
@@ -194,7 +201,7 @@ def _dp_start(q, initial, transition, order, lo, hi, rmin, vlump):
                 lumped += prob
         elif v >= lo[start]:
             cur[kmer, v - lo[start]] += prob
-    return start, bufs, width, lumped
+    return lo, hi, start, bufs, width, lumped
 
 
 @njit(cache=True, nogil=True)

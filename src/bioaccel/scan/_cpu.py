@@ -64,18 +64,25 @@ def gram_codes(codes, q):
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _block_entry(b, e, windows, n, length, threshold):
+    """Entry e on block b of the slices and lookahead kernels: (the first window, the end of the
+    windows it scores there: those of the block that fit in the ``n`` letters, its length, its
+    threshold)."""
+    lo = b * BLOCK
+    m = length[e]
+    return lo, min(windows, lo + BLOCK, n - m + 1), m, threshold[e]
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def scan_slices(codes, windows, idx, bad, threshold, length, slice_start, slice_offset, slice_len, table_start,
                 tables, out_entry, out_pos, out_score, counter):
     """The Slices Strategy, every slice summed: blocks of windows in parallel, every entry per block."""
     n = codes.shape[0]
     for b in prange((windows + BLOCK - 1) // BLOCK):
-        lo = b * BLOCK
-        hi = min(windows, lo + BLOCK)
         for e in range(threshold.shape[0]):
-            m = length[e]
-            T = threshold[e]
-            for i in range(lo, min(hi, n - m + 1)):
+            lo, end, m, T = _block_entry(b, e, windows, n, length, threshold)
+            for i in range(lo, end):
                 s = 0
                 for sl in range(slice_start[e], slice_start[e + 1]):
                     s += tables[table_start[sl] + idx[slice_len[sl] - 1, i + slice_offset[sl]]]
@@ -110,11 +117,8 @@ def scan_lookahead(codes, windows, threshold, length, slice_start, slice_offset,
     position, which is what a scan of one or a few motifs costs), N windows refused at the end."""
     n = codes.shape[0]
     for b in prange((windows + BLOCK - 1) // BLOCK):
-        lo = b * BLOCK
-        hi = min(windows, lo + BLOCK)
         for e in range(threshold.shape[0]):
-            m = length[e]
-            T = threshold[e]
+            lo, end, m, T = _block_entry(b, e, windows, n, length, threshold)
             first = slice_start[e]
             stop = slice_start[e + 1]
             # the first slice alone settles most windows: its test hoisted out of the slice loop
@@ -123,7 +127,6 @@ def scan_lookahead(codes, windows, threshold, length, slice_start, slice_offset,
             l0 = slice_len[first]
             need0 = T - bound[first]
             mask = (1 << (2 * l0)) - 1
-            end = min(hi, n - m + 1)
             # the first slice's word rolls along the block: one letter read a window
             w = _word(codes, lo + o0, l0 - 1) if lo < end else 0
             for i in range(lo, end):
