@@ -29,10 +29,10 @@ def plot_dotplot(results, path, handle=None) -> None:
 
     >>> import io
     >>> from bioaccel.fold import ensemble
-    >>> image = io.BytesIO()
-    >>> plot_dotplot(ensemble("GGGGAAACCCC"), "dot.svg", image)
-    >>> b"<svg" in image.getvalue()[:400]
-    True
+    >>> png = io.BytesIO()
+    >>> plot_dotplot(ensemble(["GGGGAAACCCC", "GCGCUUCGGCGC"]), "dots.png", png)   # two panels, as PNG
+    >>> png.getvalue()[:4]
+    b'\x89PNG'
     """
     draw_panels(results, path, handle, MAX_DOTPLOTS, 5.0, _dot_panel)
 
