@@ -13,6 +13,14 @@ def threshold_cache_dir(tmp_path_factory):
         yield path
 
 
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A fresh, empty cache (BIOACCEL_CACHE_DIR) for this test, for the tests of what the cache keeps."""
+    path = tmp_path / "cache"
+    monkeypatch.setenv("BIOACCEL_CACHE_DIR", str(path))
+    return path
+
+
 def _gpu_reason():
     """None when a CUDA device can be used, else why not."""
     try:

@@ -17,6 +17,15 @@ import math
 from bioaccel.fold._turner_model import TurnerModel
 from bioaccel.fold._turner_tables import MAX_LOOP
 
+#: The model settings every Turner reference is checked under (RNAfold's default, --noLP, --noGU, -T)
+MODELS = {
+    "default": TurnerModel(),
+    "noLP": TurnerModel(no_lp=True),
+    "noGU": TurnerModel(no_gu=True),
+    "25C": TurnerModel(temperature=25.0),
+    "50C": TurnerModel(temperature=50.0),
+}
+
 INF = 10_000_000
 CODE = {"A": 1, "C": 2, "G": 3, "U": 4, "T": 4}
 PAIR = {(2, 3): 1, (3, 2): 2, (3, 4): 3, (4, 3): 4, (1, 4): 5, (4, 1): 6}

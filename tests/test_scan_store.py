@@ -22,13 +22,6 @@ GENOME = os.path.join(ROOT, "examples", "sars-cov-2.fasta")
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    path = tmp_path / "cache"
-    monkeypatch.setenv("BIOACCEL_CACHE_DIR", str(path))
-    return path
-
-
-@pytest.fixture
 def searches(monkeypatch):
     """The distributions searched (every call of the pricing's search)."""
     seen = []

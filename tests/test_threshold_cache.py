@@ -22,14 +22,6 @@ THREE_PRIME = os.path.join(ROOT, "examples", "sars-cov-2-3prime.fa")
 
 
 @pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    """A fresh, empty cache for this test."""
-    path = tmp_path / "cache"
-    monkeypatch.setenv("BIOACCEL_CACHE_DIR", str(path))
-    return path
-
-
-@pytest.fixture
 def searched(monkeypatch):
     """The motifs the exact search ran on (every call of its batch), in order."""
     seen = []

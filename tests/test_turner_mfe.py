@@ -12,17 +12,10 @@ from bioaccel.fold._turner_cpu import mfe, mfe_many, table_bytes
 from bioaccel.fold._turner_energy import eval_structure
 from bioaccel.fold._turner_model import TurnerModel
 
-from naive_turner import brute_force_mfe, naive_mfe
+from naive_turner import MODELS, brute_force_mfe, naive_mfe
 
 import RNA  # noqa: E402  (ViennaRNA, a [test] extra: the reference of the Turner model)
 
-MODELS = {
-    "default": TurnerModel(),
-    "noLP": TurnerModel(no_lp=True),
-    "noGU": TurnerModel(no_gu=True),
-    "25C": TurnerModel(temperature=25.0),
-    "50C": TurnerModel(temperature=50.0),
-}
 
 
 def vienna_md(model):

@@ -8,22 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from bioaccel.fold._turner_model import TurnerModel
 from bioaccel.fold._turner_pf_cpu import partition
 from bioaccel.fold._turner_pf_params import kt_cal
 from bioaccel.inputs.alphabet import encode
 
 from naive_mccaskill import mccaskill
+from naive_turner import MODELS
 
 import RNA  # noqa: E402  (ViennaRNA, a [test] extra: the reference of the Turner model)
 
-MODELS = {
-    "default": TurnerModel(),
-    "noLP": TurnerModel(no_lp=True),
-    "noGU": TurnerModel(no_gu=True),
-    "25C": TurnerModel(temperature=25.0),
-    "50C": TurnerModel(temperature=50.0),
-}
 #: ln Z to 1e-9 (ensemble energy ~ 6e-10 kcal/mol; measured ~1e-13), probabilities to 1e-9 (asked: 1e-6)
 LOG_Z_TOL, P_TOL = 1e-9, 1e-9
 SPECIAL = [
