@@ -112,11 +112,11 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
 
     value, is_energy = _value(model, mfe_units)
     ensemble_energy = None
-    per_unit = _value(model, 100)[0] / 100
     if is_energy:
+        per_unit = _value(model, 100)[0] / 100
         # -ln Z / ln(weight of one unit) is the ensemble's value in units; result_values is linear
         ensemble_energy = float(log_z / model.log_weight(1) * per_unit) if len(record) else 0.0
-    if is_energy:   # RNAfold's frequency: from its MFE as a single-precision float (its printed digits)
+        # RNAfold's frequency: from its MFE as a single-precision float (its printed digits)
         mfe_units = float(np.float32(value)) / per_unit
     frequency = math.exp(model.log_weight(1) * mfe_units - log_z)
     c_pairs, c_dist = centroid(P)
