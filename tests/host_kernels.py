@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import bioaccel
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
+from bioaccel.fold._turner_pf_launch import PfSizes
 from bioaccel.fold._turner_tiled_gpu import TiledSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
@@ -76,6 +77,8 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],
+        "fold/kernels/turner_pf_batch.cu": [("turner_pf", (pf.threads, pf.min_blocks)) for pf in
+                                            (PfSizes(), PfSizes(threads=TEST_TURNER_THREADS))],
         "fold/kernels/turner_tiled.cu": [kernel for tiled in (TiledSizes(), TEST_TURNER_TILED) for kernel in
                                          (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)), ("turner_finish", (tiled.tile, tiled.finish_lanes)))]
         + [("turner_exterior_bulk", ()), ("turner_exterior_chunk", ()), ("turner_tiled_trace", ())],

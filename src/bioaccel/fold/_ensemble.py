@@ -136,25 +136,28 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
 
 def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
     """The checked keywords (a :class:`~bioaccel.runtime.contract.Call`): the model must have a
-    partition function; the CPU is the only backend.
+    partition function; the GPU (backend="gpu") computes the Turner 2004 model's only.
 
-    >>> check_ensemble(backend="gpu")
+    >>> from bioaccel.fold import FoldParams
+    >>> check_ensemble(FoldParams(), backend="gpu")
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: the partition function runs on the CPU only (backend='cpu'), got 'gpu'
+    bioaccel.errors.InvalidParameter: the nussinov model's partition function runs on the CPU only (backend='cpu'), got 'gpu'
     """
     from ._api import check_fold
 
-    if backend != "cpu":
-        raise InvalidParameter(f"the partition function runs on the CPU only (backend='cpu'), got {backend!r}")
+    if backend == "gpu" and getattr(params, "name", "turner2004") != "turner2004":
+        raise InvalidParameter(f"the {params.name} model's partition function runs on the CPU only "
+                               f"(backend='cpu'), got {backend!r}")
     call = check_fold(params, backend=backend, threads=threads)
     if not hasattr(call.params, "partition_cpu"):
         raise InvalidParameter(f"the {call.params.name} model has no partition function")
     return call
 
 
-def check_ensemble_sizes(lengths, model=None) -> None:
-    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError).
+def check_ensemble_sizes(lengths, model=None, backend: str = "cpu") -> None:
+    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError; on
+    the GPU: :func:`._turner_pf_gpu.check_batch`, its length limit and device memory).
 
     >>> check_ensemble_sizes([100, 2_000])
     >>> check_ensemble_sizes([10_000_000])
@@ -164,6 +167,10 @@ def check_ensemble_sizes(lengths, model=None) -> None:
     """
     if not lengths:
         return
+    if backend == "gpu":
+        from ._turner_pf_gpu import check_batch
+
+        return check_batch(lengths)
     n = max(lengths)
     require_memory(TABLE_BYTES_PER_CELL * n * n, f"the partition function of a sequence of length {n:,}",
                    "fold shorter pieces (a window), or on a machine with more memory")
@@ -183,6 +190,8 @@ def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
 
 #: records computed together (one per core) once they hold this much work (sum of n^3) or this many
 CHUNK_WORK, CHUNK_COUNT = 2e9, 256
+#: the same for the GPU batch (one launch: enough to fill the GPU; the dense P of each is kept until written)
+GPU_CHUNK_WORK, GPU_CHUNK_COUNT = 2e11, 8192
 
 
 def _results(call, stream):
@@ -191,20 +200,28 @@ def _results(call, stream):
     model = call.params
     chunk, work = [], 0.0
 
+    gpu = call.backend == "gpu"
+    most_work, most_count = (GPU_CHUNK_WORK, GPU_CHUNK_COUNT) if gpu else (CHUNK_WORK, CHUNK_COUNT)
+
     def flush():
-        with using_threads(call.threads):
-            folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
-            parts = model.partition_cpu([r.codes for r in chunk], True)
-        made = [ensemble_of(r, model, log_z, P, units, pair_to)
+        if gpu:
+            from ._turner_pf_gpu import fold_and_partition
+
+            folded, parts = zip(*fold_and_partition(model, call.variant, [r.codes for r in chunk]))
+        else:
+            with using_threads(call.threads):
+                folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
+                parts = model.partition_cpu([r.codes for r in chunk], True)
+        made = [ensemble_of(r, model, log_z, P, units, pair_to, call.backend)
                 for r, (units, pair_to), (log_z, P) in zip(chunk, folded, parts)]
         chunk.clear()
         return made
 
     for record in stream:
-        check_ensemble_sizes([len(record)], model)
+        check_ensemble_sizes([len(record)], model, call.backend)
         chunk.append(record)
         work += float(len(record)) ** 3
-        if work >= CHUNK_WORK or len(chunk) >= CHUNK_COUNT:
+        if work >= most_work or len(chunk) >= most_count:
             yield from flush()
             work = 0.0
     if chunk:
@@ -215,7 +232,9 @@ def ensemble(sequences: Sequences, *, params=None, backend: str = "cpu", threads
              client=None) -> "list[EnsembleResult]":
     """The Boltzmann ensemble of each sequence under the model ``params`` (default the Turner 2004
     model, as RNAfold -p): a list of :class:`EnsembleResult` in input order. ``sequences``: as for
-    :func:`~bioaccel.fold.fold`; ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
+    :func:`~bioaccel.fold.fold`; ``backend``: "cpu" or "gpu" (the Turner 2004 model: many RNAs of up to
+    4,000 nt per launch, FP64, the CPU's numbers within 1e-10 relative in ln Z and 1e-9 in every
+    probability); ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
     (the partition function runs in this process).
 
     >>> [r.centroid for r in ensemble(["GGGGAAACCCC", "AAAA"])]
