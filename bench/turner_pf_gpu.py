@@ -96,7 +96,7 @@ def summary_rows(model, lengths, energies, pair_to, starts, batch):
                              frequency.tolist(), batch.diversity.tolist(), centroid, batch.centroid_distance.tolist()))]
 
 
-def row(count, n, args, folder):
+def row(count, n, args, folder, caps=()):
     from bioaccel.fold import _turner_gpu, _turner_pf_gpu
     from bioaccel.fold._turner_model import TurnerModel
     from bioaccel.fold._turner_pf_cpu import partition as cpu_partition
@@ -133,6 +133,19 @@ def row(count, n, args, folder):
         P = batch.dense(k, n)
         listed = want_P >= args.cutoff
         worst_p = max(worst_p, float(np.abs(np.where(listed, want_P, 0.0) - P).max()))
+    by_cap = {}
+    for cap in caps:                    # the same partition step with blocks of at most `cap` threads
+        from bioaccel.fold import _turner_pf_launch as launch
+
+        kept = launch.SIZES
+        launch.SIZES = kept.replace(block_cap=cap)
+        try:
+            start = time.perf_counter()
+            again = _turner_pf_gpu.partition_packed(joined, starts, model, cutoff=args.cutoff)
+            by_cap[cap] = time.perf_counter() - start
+            assert np.array_equal(again.offsets, batch.offsets) and np.abs(again.p - batch.p).max(initial=0) < 1e-12
+        finally:
+            launch.SIZES = kept
     cpu = cpu_beside(model, joined, starts, args.cpu_seconds) if args.cpu_seconds > 0 else None
     fmas = pf_fmas(n) * count
     result = {"count": count, "n": n, "cutoff": args.cutoff, "mfe_s": t1 - t0, "partition_s": t2 - t1,
@@ -141,7 +154,8 @@ def row(count, n, args, folder):
               "bpp_bytes": os.path.getsize(os.path.join(folder, "bpp.npy")), "fmas": fmas,
               "fraction_of_fp64_ceiling": fmas / (t2 - t1) / FP64_FMA_CEILING,
               "max_rel_log_z_vs_cpu_first_20": worst_z, "max_abs_p_vs_cpu_first_20": worst_p,
-              "equal_within_bound": worst_z <= 1e-10 and worst_p <= 1e-9, "cpu": cpu}
+              "equal_within_bound": worst_z <= 1e-10 and worst_p <= 1e-9, "cpu": cpu,
+              "partition_s_by_block_cap": by_cap}
     if cpu:
         result["cpu_over_gpu_partition"] = cpu["projected_s"] / (t2 - t1)
     return result
@@ -165,23 +179,52 @@ def cpu_beside(model, joined, starts, budget):
     return {"threads": threads, "computed": k, "seconds": seconds, "projected_s": seconds * len(codes) / k}
 
 
+def cli_row(count, n, seed, folder):
+    """``bioaccel fold -p --backend gpu --format json --bpp`` on ``count`` random RNAs of n nt, in this
+    process: every RNAfold -p field (MEA, centroid and their energies, the ensemble line) per record on
+    the host, and the --bpp text at 1e-5."""
+    import io
+
+    from bioaccel.cli.main import main as cli
+
+    rng = np.random.default_rng(seed + 1)
+    fasta = os.path.join(folder, "cli.fa")
+    with open(fasta, "w") as handle:
+        handle.writelines(f">c{k}\n{''.join('ACGU'[c] for c in rng.integers(0, 4, n))}\n" for k in range(count))
+    argv = ["fold", fasta, "-p", "--backend", "gpu", "--format", "json", "-o", os.path.join(folder, "cli.jsonl"),
+            "--bpp", os.path.join(folder, "cli_bpp.tsv"), "-q"]
+    start = time.perf_counter()
+    code = cli(argv, io.StringIO(), io.StringIO())
+    seconds = time.perf_counter() - start
+    with open(os.path.join(folder, "cli_bpp.tsv")) as handle:
+        lines = sum(1 for _ in handle) - 1
+    return {"count": count, "n": n, "exit": code, "seconds": seconds, "per_rna_ms": 1000 * seconds / count,
+            "bpp_lines": lines}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", default="", help="COUNTxN,... (default 100000x200,2000x1000)")
     parser.add_argument("--cutoff", type=float, default=1e-5, help="probabilities listed: at least this")
     parser.add_argument("--cpu-seconds", type=float, default=15.0, help="CPU beside each row for about this long")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cli", type=int, default=0, help="also time the command line (fold -p --backend gpu "
+                                                           "--bpp) on this many 200-nt RNAs")
+    parser.add_argument("--block-caps", default="", help="first row: also time the partition step with blocks "
+                                                         "of at most these many threads, e.g. 64,128")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                        "results", "turner_pf_gpu_h100.json"))
     args = parser.parse_args(argv)
+    args.block_caps = [int(c) for c in args.block_caps.split(",") if c]
     from bioaccel.runtime.gpu import device_name
 
     chosen = [tuple(int(v) for v in r.split("x")) for r in args.rows.split(",") if r] or ROWS
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        for count, n in chosen:
-            rows.append(row(count, n, args, folder))
+        for at, (count, n) in enumerate(chosen):
+            rows.append(row(count, n, args, folder, args.block_caps if at == 0 else ()))
+        cli = cli_row(args.cli, 200, args.seed, folder) if args.cli else None
     load_after = os.getloadavg()
     name = device_name()
     print(f"Turner 2004 partition function, GPU batch (FP64, one block per sequence) on {name}; probabilities "
@@ -189,13 +232,19 @@ def main(argv=None):
     print(f"{'count':>8} x {'n':>5}  {'mfe s':>6}  {'pf s':>6}  {'summ s':>6}  {'bpp s':>6}  {'total s':>7}  "
           f"{'pairs':>11}  {'of FP64':>7}  {'CPU s (proj.)':>13}  {'CPU/GPU':>7}  equal")
     for r in rows:
+        for cap, seconds in r["partition_s_by_block_cap"].items():
+            print(f"{r['count']:>8,} x {r['n']:>5}: partition step with blocks of at most {cap} threads: {seconds:.2f} s")
+    for r in rows:
         cpu = r["cpu"]
         cpu_text = f"{cpu['projected_s']:>13.1f}" if cpu else f"{'-':>13}"
         ratio = f"{r['cpu_over_gpu_partition']:>7.1f}" if cpu else f"{'-':>7}"
         print(f"{r['count']:>8,} x {r['n']:>5}  {r['mfe_s']:>6.2f}  {r['partition_s']:>6.2f}  {r['summary_s']:>6.2f}  "
               f"{r['bpp_npy_s']:>6.2f}  {r['end_to_end_s']:>7.2f}  {r['pairs_listed']:>11,}  "
               f"{r['fraction_of_fp64_ceiling']:>7.2%}  {cpu_text}  {ratio}  {r['equal_within_bound']}")
-    save_json({"benchmark": "turner_pf_gpu", "device": name, "seed": args.seed, "cutoff": args.cutoff,
+    if cli:
+        print(f"bioaccel fold -p --backend gpu --format json --bpp, {cli['count']:,} x {cli['n']} nt: {cli['seconds']:.2f} s "
+              f"({cli['per_rna_ms']:.1f} ms per RNA, exit {cli['exit']}, {cli['bpp_lines']:,} --bpp lines)")
+    save_json({"benchmark": "turner_pf_gpu", "cli": cli, "device": name, "seed": args.seed, "cutoff": args.cutoff,
                "ceiling": "FP64 FMA 17e12/s (H100 SXM, /work/shared/design/limits.md)", "cores": os.cpu_count(),
                "load_average_before": load_before, "load_average_after": load_after, "rows": rows}, args.json)
     if not all(r["equal_within_bound"] for r in rows):

@@ -207,7 +207,7 @@ def test_small_launches_groups_and_pair_buffers(monkeypatch):
     same numbers."""
     from bioaccel.fold import _turner_pf_launch as launch
 
-    monkeypatch.setattr(launch, "SIZES", launch.SIZES.replace(threads=32, group=5, pair_bytes=16 * 600,
+    monkeypatch.setattr(launch, "SIZES", launch.SIZES.replace(threads=32, group=5, pair_bytes=16 * 12_000,
                                                               table_bytes=6 << 20))
     seqs = random_rnas(14, seed=5, longest=120)
     check_against_cpu(seqs, TurnerModel(), gpu_batch(seqs, TurnerModel()))

@@ -28,7 +28,8 @@ class PfSizes(LaunchSizes):
 
     threads: int = 256                # most threads of a block (a power of two: 32..1024)
     min_blocks: int = 4               # blocks of `threads` an SM must hold: 64 registers, no spills (nvcc -v)
-    table_bytes: int = 8 << 30        # device bytes of the blocks' tables
+    block_cap: int = 256              # most threads a launch's blocks use (<= threads; same kernel)
+    table_bytes: int = 24 << 30       # device bytes of the blocks' tables (a third of the free memory at most)
     pair_bytes: int = 8 << 30         # device bytes of one group's listed pairs
     group: int = 1 << 17              # most sequences per group (one pair buffer)
 
@@ -103,7 +104,8 @@ class Launcher:
         key_buf = cp.empty(max(1, capacity), dtype=np.int64)
         prob_buf = cp.empty(max(1, capacity), dtype=np.float64)
         found = cp.zeros(1, dtype=np.uint64)
-        launches = plan(lengths, SimpleNamespace(threads=self.sizes.threads, max_blocks=1 << 30))
+        cap = min(self.sizes.block_cap, self.sizes.threads)
+        launches = plan(lengths, SimpleNamespace(threads=cap, max_blocks=1 << 30))
         grids = [grid_blocks(last - a, int(lengths[a]), threads, self.multiprocessors, self.sizes, self.table_budget)
                  for a, last, threads in launches]
         words = [block_doubles(int(lengths[a])) for a, _, _ in launches]
