@@ -7,8 +7,8 @@ is not milliseconds per record of pure-Python loops.
 >>> import numpy as np
 >>> P = np.zeros((6, 6)); P[0, 5] = 0.9; P[1, 4] = 0.3
 >>> pair_to, value = mea(P)
->>> pair_to.tolist(), round(value, 2), pseudo_bracket(P)
-([5, -1, -1, -1, -1, 0], 5.8, '(,,,,)')
+>>> pair_to.tolist(), round(value, 2), pseudo_bracket(P)       # as _ensemble_derived's
+([5, -1, -1, -1, -1, 0], 5.2, '(....)')
 """
 import numpy as np
 from numba import njit
