@@ -192,7 +192,7 @@ def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
 #: records computed together (one per core) once they hold this much work (sum of n^3) or this many
 CHUNK_WORK, CHUNK_COUNT = 2e9, 256
 #: the same for the GPU batch (one launch: enough to fill the GPU; the dense P of each is kept until written)
-GPU_CHUNK_WORK, GPU_CHUNK_COUNT = 2e11, 8192
+GPU_CHUNK_WORK, GPU_CHUNK_COUNT = 2e11, 2048
 
 
 def _results(call, stream):
