@@ -136,20 +136,23 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
 
 def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
     """The checked keywords (a :class:`~bioaccel.runtime.contract.Call`): the model must have a
-    partition function; the CPU is the only backend.
+    partition function on that backend ("cpu", or "gpu": the Turner model's, with a GPU here).
 
-    >>> check_ensemble(backend="gpu")
+    >>> check_ensemble(backend="tpu")
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: the partition function runs on the CPU only (backend='cpu'), got 'gpu'
+    bioaccel.errors.InvalidParameter: backend must be 'cpu' or 'gpu', got 'tpu'
     """
     from ._api import check_fold
 
-    if backend != "cpu":
-        raise InvalidParameter(f"the partition function runs on the CPU only (backend='cpu'), got {backend!r}")
+    if backend not in ("cpu", "gpu"):
+        raise InvalidParameter(f"backend must be 'cpu' or 'gpu', got {backend!r}")
     call = check_fold(params, backend=backend, threads=threads)
     if not hasattr(call.params, "partition_cpu"):
         raise InvalidParameter(f"the {call.params.name} model has no partition function")
+    if backend == "gpu" and not hasattr(call.params, "partition_gpu"):
+        raise InvalidParameter(f"the {call.params.name} model's partition function runs on the CPU only "
+                               "(backend='cpu')")
     return call
 
 
@@ -192,10 +195,15 @@ def _results(call, stream):
     chunk, work = [], 0.0
 
     def flush():
-        with using_threads(call.threads):
-            folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
-            parts = model.partition_cpu([r.codes for r in chunk], True)
-        made = [ensemble_of(r, model, log_z, P, units, pair_to)
+        codes = [r.codes for r in chunk]
+        if call.backend == "gpu":
+            folded = model.fold_gpu(codes, call.variant, True)
+            parts = model.partition_gpu(codes, True)
+        else:
+            with using_threads(call.threads):
+                folded = model.fold_cpu(codes, call.variant, True)
+                parts = model.partition_cpu(codes, True)
+        made = [ensemble_of(r, model, log_z, P, units, pair_to, call.backend)
                 for r, (units, pair_to), (log_z, P) in zip(chunk, folded, parts)]
         chunk.clear()
         return made

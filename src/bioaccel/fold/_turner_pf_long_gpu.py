@@ -90,7 +90,7 @@ def check_fits(n, free_bytes, sizes=None) -> None:
     >>> check_fits(50_000, 80 << 30)
     Traceback (most recent call last):
     ...
-    bioaccel.errors.ResourceError: the partition function of a sequence of length 50,000 on the GPU needs about 93.2 GiB of device memory (five n x n float64 tables) but only 80.0 GiB is free; run it on a GPU with more memory, or fold shorter pieces (a window)
+    bioaccel.errors.ResourceError: the partition function of a sequence of length 50,000 on the GPU needs about 93.4 GiB of device memory (five n x n float64 tables) but only 80.0 GiB is free; run it on a GPU with more memory, or fold shorter pieces (a window)
     """
     need = device_bytes(n, sizes)
     if need > GPU_MEMORY_FRACTION * free_bytes:
