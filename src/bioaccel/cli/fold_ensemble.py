@@ -106,7 +106,7 @@ def run_partition(args, stdout, stderr, params) -> int:
         check_plot(args.plot)
     lengths = scan_lengths(args.fasta)
     if lengths:
-        check_ensemble_sizes(lengths, call.params)       # refused before the first is computed
+        check_ensemble_sizes(lengths, call.params, call.backend)       # refused before the first is computed
     names = {"-o": "-" if args.output is None else args.output, "--plot": args.plot}
     if args.bpp is not None:
         names["--bpp"] = args.bpp

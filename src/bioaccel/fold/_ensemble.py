@@ -21,6 +21,8 @@ from ..runtime.memory import require_memory
 
 #: bytes per n^2 the partition function's tables take (six n x n float64), for the refusal up front
 TABLE_BYTES_PER_CELL = 48
+#: host bytes per n^2 with the GPU's partition function: the probabilities and the MEA's table (float64)
+HOST_BYTES_PER_CELL_GPU = 16
 
 
 @dataclass(frozen=True)
@@ -156,8 +158,10 @@ def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
     return call
 
 
-def check_ensemble_sizes(lengths, model=None) -> None:
-    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError).
+def check_ensemble_sizes(lengths, model=None, backend: str = "cpu") -> None:
+    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError): on
+    the CPU its tables, on the GPU the probabilities and the MEA's table in host memory and the model's
+    device tables (``model.check_partition_gpu``).
 
     >>> check_ensemble_sizes([100, 2_000])
     >>> check_ensemble_sizes([10_000_000])
@@ -168,8 +172,11 @@ def check_ensemble_sizes(lengths, model=None) -> None:
     if not lengths:
         return
     n = max(lengths)
-    require_memory(TABLE_BYTES_PER_CELL * n * n, f"the partition function of a sequence of length {n:,}",
+    per_cell = TABLE_BYTES_PER_CELL if backend == "cpu" else HOST_BYTES_PER_CELL_GPU
+    require_memory(per_cell * n * n, f"the partition function of a sequence of length {n:,}",
                    "fold shorter pieces (a window), or on a machine with more memory")
+    if backend == "gpu" and hasattr(model, "check_partition_gpu"):
+        model.check_partition_gpu(lengths)
 
 
 def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
@@ -209,7 +216,7 @@ def _results(call, stream):
         return made
 
     for record in stream:
-        check_ensemble_sizes([len(record)], model)
+        check_ensemble_sizes([len(record)], model, call.backend)
         chunk.append(record)
         work += float(len(record)) ** 3
         if work >= CHUNK_WORK or len(chunk) >= CHUNK_COUNT:

@@ -192,6 +192,13 @@ class TurnerModel:
 
         return partition_many(codes_list, self, want_bpp=want_bpp)
 
+    def check_partition_gpu(self, lengths) -> None:
+        """Refuse (ResourceError), where a GPU is here, a longest sequence whose partition function will
+        not fit its free memory (:func:`._turner_pf_long_gpu.check_lengths`)."""
+        from ._turner_pf_long_gpu import check_lengths
+
+        check_lengths(lengths)
+
     def log_weight(self, units: int) -> float:
         """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this
         temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.

@@ -100,6 +100,18 @@ def check_fits(n, free_bytes, sizes=None) -> None:
                             "shorter pieces (a window)")
 
 
+def check_lengths(lengths) -> None:
+    """Refuse, before any is computed, a longest sequence whose tables will not fit the GPU here (no GPU:
+    nothing to check; the call itself then says so).
+
+    >>> check_lengths([])
+    """
+    from ..runtime import gpu as _gpu
+
+    if lengths and _gpu.gpu_available():
+        check_fits(max(lengths), _gpu.free_memory())
+
+
 def goes_long(n, variant="batch") -> bool:
     """Whether an n-long sequence takes this path: with variant ``tiled`` always, with the GPU's default
     when it is longer than the batch takes.
