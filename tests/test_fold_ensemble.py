@@ -69,7 +69,7 @@ def test_empty_and_short():
 
 def test_refusals():
     with pytest.raises(InvalidParameter):
-        ensemble("GGGAAACCC", backend="gpu")
+        ensemble("GGGAAACCC", backend="tpu")
     with pytest.raises(InvalidParameter):
         ensemble("GGGAAACCC", client="local")
     with pytest.raises(ResourceError):
@@ -123,7 +123,7 @@ def test_cli_bpp_json_and_plot(tmp_path):
     (["--bpp", "x.tsv"], "add --partition"),
     (["-p", "--eval"], "--eval"),
     (["-p", "--format", "ct"], "one structure per record"),
-    (["-p", "--backend", "gpu"], "--backend gpu"),
+    (["-p", "--variant", "batch"], "--variant"),
 ])
 def test_cli_refusals(tmp_path, argv, says):
     path = tmp_path / "in.fa"

@@ -44,14 +44,14 @@ def _check(args):
     if not args.partition:
         raise InvalidParameter("--bpp writes the base-pair probabilities of --partition: add --partition")
     refused = [(option, value) for option, value in (
-        ("--eval", args.eval), ("--backend gpu", args.backend == "gpu"), ("--variant", args.variant),
+        ("--eval", args.eval), ("--variant", args.variant),
         ("--workers", args.workers), ("--scheduler", args.scheduler), ("--gpus", getattr(args, "gpus", None)),
         ("--resume", args.resume), (f"--format {args.format}", args.format in ("ct", "bpseq")))
         if value]
     if refused:
         option = refused[0][0]
         why = ("holds one structure per record; use --format vienna or json" if option.startswith("--format")
-               else "is not available with it (the partition function runs here, on the CPU)")
+               else "is not available with it (the partition function runs here, on the CPU or one GPU)")
         raise InvalidParameter(f"--partition: {option} {why}")
     if args.bpp is not None and args.bpp == args.output and args.bpp != "-":
         raise InvalidParameter("--bpp and -o name the same file; give them different files")
@@ -106,7 +106,7 @@ def run_partition(args, stdout, stderr, params) -> int:
         check_plot(args.plot)
     lengths = scan_lengths(args.fasta)
     if lengths:
-        check_ensemble_sizes(lengths, call.params)       # refused before the first is computed
+        check_ensemble_sizes(lengths, call.params, call.backend)       # refused before the first is computed
     names = {"-o": "-" if args.output is None else args.output, "--plot": args.plot}
     if args.bpp is not None:
         names["--bpp"] = args.bpp
@@ -116,7 +116,8 @@ def run_partition(args, stdout, stderr, params) -> int:
         table = None
         drawn = []
         shown = progress_wanted(args.quiet, stderr)
-        results = iter_ensemble(read_fasta(args.fasta), params=call.params, threads=call.threads)
+        results = iter_ensemble(read_fasta(args.fasta), params=call.params, backend=call.backend,
+                                threads=call.threads)
         with progress(total=len(lengths) if lengths else None, unit="seq", desc="fold -p", enabled=shown,
                       stream=stderr) as bar:
             for result in results:

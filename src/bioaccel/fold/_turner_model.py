@@ -183,6 +183,22 @@ class TurnerModel:
 
         return partition_many(codes_list, self, want_bpp=want_bpp)
 
+    def partition_gpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(ln Z, P or None)]`` of each sequence on the GPU, one at a time over the whole GPU
+        (:mod:`._turner_pf_long_gpu`, FP64; the CPU's numbers within rounding). Sequences up to
+        :data:`._turner_pf_long_gpu.LONG_LENGTH` are the many-short-RNAs batch's once it is wired here
+        (:func:`._turner_pf_long_gpu.goes_long`); until then every length takes the long path."""
+        from ._turner_pf_long_gpu import partition_many
+
+        return partition_many(codes_list, self, want_bpp=want_bpp)
+
+    def check_partition_gpu(self, lengths) -> None:
+        """Refuse (ResourceError), where a GPU is here, a longest sequence whose partition function will
+        not fit its free memory (:func:`._turner_pf_long_gpu.check_lengths`)."""
+        from ._turner_pf_long_gpu import check_lengths
+
+        check_lengths(lengths)
+
     def log_weight(self, units: int) -> float:
         """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this
         temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.

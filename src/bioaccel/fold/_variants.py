@@ -5,9 +5,10 @@ without importing Numba.
 
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("Ours1", "gpu")
 ('tiled', 'blocked')
->>> TURNER_VARIANTS.resolve(None, "gpu")
-'batch'
+>>> TURNER_VARIANTS.resolve(None, "gpu"), TURNER_PARTITION_VARIANTS.resolve(None, "gpu")
+('batch', 'tiled')
 """
 from ..runtime.registry import declared_in
 
-VARIANTS, TURNER_VARIANTS = declared_in(__file__, "nussinov", "turner2004")
+VARIANTS, TURNER_VARIANTS, TURNER_PARTITION_VARIANTS = declared_in(__file__, "nussinov", "turner2004",
+                                                                   "turner2004_partition")
