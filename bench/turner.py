@@ -33,6 +33,9 @@ energy must agree to 1e-4 kcal/mol (ViennaRNA returns a single-precision float) 
 1e-9 ("equal"). JSON: docs/results/turner_pf_cpu.json.
 
     PYTHONPATH=src python3 bench/turner.py --partition [--lengths 500,1500,3000] [--repeats 1]
+
+One long RNA's partition function and probabilities on the GPU (``--gpu-long-pf``, the SARS-CoV-2 genome):
+bench/_turner_pf_long.py; JSON: docs/results/turner_pf_gpu_long.json.
 """
 import argparse
 import json
@@ -111,7 +114,14 @@ def main(argv=None):
     parser.add_argument("--genome", default="", help="--gpu-long: FASTA of the long RNA (the SARS-CoV-2 genome)")
     parser.add_argument("--cpu-length", type=int, default=5000, help="--gpu-long: a random RNA on GPU and CPU (0: none)")
     parser.add_argument("--alternatives", default="", help="--gpu-long: other tiled sizes, 'tile=64;stage=8,tile=64'")
+    parser.add_argument("--gpu-long-pf", action="store_true",
+                        help="time the partition function of one long RNA on the GPU: bench/_turner_pf_long.py")
+    parser.add_argument("--pf-sizes", default="5000,10000", help="--gpu-long-pf: random RNAs timed before the genome")
     args = parser.parse_args(argv)
+    if args.gpu_long_pf:
+        from _turner_pf_long import gpu_long_pf_main
+
+        return gpu_long_pf_main(args, save_json)
     if args.gpu_long:
         from _turner_long import gpu_long_main
 

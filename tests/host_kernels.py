@@ -17,6 +17,7 @@ import bioaccel
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
+from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
 from bioaccel.fold._turner_tiled_gpu import TiledSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
@@ -36,6 +37,8 @@ TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
 TEST_TURNER_TILED = TiledSizes(tile=16, stage=8, exterior=64, blocks_per_sm=3, min_chunk=16, product_min_blocks=1,
                                finish_lanes=4)
+#: the long partition function's sizes in tests (tests/test_turner_pf_long_gpu.py)
+TEST_PF_LONG = PfLongSizes(tile=16, stage=16, lanes=4)
 
 
 def host_kernels(sizes) -> dict:
@@ -82,6 +85,11 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/turner_tiled.cu": [kernel for tiled in (TiledSizes(), TEST_TURNER_TILED) for kernel in
                                          (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)), ("turner_finish", (tiled.tile, tiled.finish_lanes)))]
         + [("turner_exterior_bulk", ()), ("turner_exterior_chunk", ()), ("turner_tiled_trace", ())],
+        "fold/kernels/turner_pf_long.cu": [kernel for pf in (PfLongSizes(), TEST_PF_LONG) for kernel in
+                                           (("pf_product", (pf.tile, pf.stage)),
+                                            ("pf_inside_finish", (pf.tile, pf.lanes)),
+                                            ("pf_outside_finish", (pf.tile, pf.lanes)))]
+        + [("pf_exterior", ()), ("pf_probabilities", ())],
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],

@@ -68,10 +68,8 @@ def test_empty_and_short():
 
 
 def test_refusals():
-    from bioaccel.fold import FoldParams
-
-    with pytest.raises(InvalidParameter):             # the GPU computes the Turner model's only
-        ensemble("GGGAAACCC", params=FoldParams(), backend="gpu")
+    with pytest.raises(InvalidParameter):
+        ensemble("GGGAAACCC", backend="tpu")
     with pytest.raises(InvalidParameter):
         ensemble("GGGAAACCC", client="local")
     with pytest.raises(ResourceError):
@@ -125,7 +123,7 @@ def test_cli_bpp_json_and_plot(tmp_path):
     (["--bpp", "x.tsv"], "add --partition"),
     (["-p", "--eval"], "--eval"),
     (["-p", "--format", "ct"], "one structure per record"),
-    (["-p", "--backend", "gpu", "--model", "nussinov"], "runs on the CPU only"),
+    (["-p", "--variant", "batch"], "--variant"),
 ])
 def test_cli_refusals(tmp_path, argv, says):
     path = tmp_path / "in.fa"

@@ -175,6 +175,27 @@ def test_the_launcher_on_a_simulated_device(host_library, monkeypatch, ls):
     check_against_cpu(seqs, TurnerModel(), batch)
 
 
+def test_partition_gpu_sends_the_long_ones_to_the_long_path(host_library, monkeypatch):
+    """TurnerModel.partition_gpu: up to 4,000 nt in the batch (here on the simulated device), longer ones
+    by the long path (here a recording stand-in), each result in its input place."""
+    from bioaccel.fold import _turner_pf_long_gpu
+
+    _fake_gpu(host_library, monkeypatch)
+    sent = []
+
+    def long_many(codes_list, model=None, *, want_bpp=True):
+        sent.extend(len(c) for c in codes_list)
+        return [(-1.0 * len(c), None) for c in codes_list]
+
+    monkeypatch.setattr(_turner_pf_long_gpu, "partition_many", long_many)
+    seqs = ["GGGGAAACCCC", "A" * 4001, "GGGAAAUCCC" * 3, "C" * 4500]
+    got = TurnerModel().partition_gpu([encode(s) for s in seqs], True)
+    assert sent == [4001, 4500] and [z for z, _ in got[1::2]] == [-4001.0, -4500.0]
+    for (log_z, P), seq in zip(got[::2], seqs[::2]):
+        want_z, want_P = cpu(seq, TurnerModel())
+        assert abs(log_z - want_z) <= LOG_Z_TOL * max(1.0, abs(want_z)) and np.abs(P - want_P).max() <= P_TOL
+
+
 def test_compiled_mea_and_ensemble_line_equal_the_reference():
     """_ensemble_derived_jit (what ensemble() uses) equals _ensemble_derived's pure Python bit for bit: the
     MEA structure and value, the ensemble line, on probabilities of random RNAs and on made-up ones with
@@ -303,11 +324,6 @@ def test_cli_partition_on_the_gpu(tmp_path):
         out[backend] = {(r[0], int(r[1]), int(r[2])): float(r[3]) for r in rows}
     assert set(out["cpu"]) == set(out["gpu"])
     assert max(abs(out["cpu"][k] - out["gpu"][k]) for k in out["cpu"]) <= 1e-6
-    long = tmp_path / "long.fa"
-    long.write_text(">long\n" + "ACGU" * 1001 + "\n")
-    err = io.StringIO()
-    assert main(["fold", str(long), "-p", "--backend", "gpu"], io.StringIO(), err) == 2
-    assert "at most 4,000" in err.getvalue() and len(err.getvalue().strip().splitlines()) == 1
 
 
 def test_refusals_up_front(tmp_path):

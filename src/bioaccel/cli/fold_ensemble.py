@@ -52,7 +52,7 @@ def _check(args):
     if refused:
         option = refused[0][0]
         why = ("holds one structure per record; use --format vienna or json" if option.startswith("--format")
-               else "is not available with it (the partition function runs here)")
+               else "is not available with it (the partition function runs here, on the CPU or one GPU)")
         raise InvalidParameter(f"--partition: {option} {why}")
     if args.bpp is not None and args.bpp == args.output and args.bpp != "-":
         raise InvalidParameter("--bpp and -o name the same file; give them different files")
@@ -107,7 +107,7 @@ def run_partition(args, stdout, stderr, params) -> int:
         check_plot(args.plot)
     lengths = scan_lengths(args.fasta)
     if lengths:
-        check_ensemble_sizes(lengths, call.params, call.backend)    # refused before the first is computed
+        check_ensemble_sizes(lengths, call.params, call.backend)       # refused before the first is computed
     names = {"-o": "-" if args.output is None else args.output, "--plot": args.plot}
     if args.bpp is not None:
         names["--bpp"] = args.bpp

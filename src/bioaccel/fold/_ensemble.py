@@ -21,6 +21,8 @@ from ..runtime.memory import require_memory
 
 #: bytes per n^2 the partition function's tables take (six n x n float64), for the refusal up front
 TABLE_BYTES_PER_CELL = 48
+#: host bytes per n^2 with the GPU's partition function: the probabilities and the MEA's table (float64)
+HOST_BYTES_PER_CELL_GPU = 16
 
 
 @dataclass(frozen=True)
@@ -137,28 +139,30 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
 
 def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
     """The checked keywords (a :class:`~bioaccel.runtime.contract.Call`): the model must have a
-    partition function; the GPU (backend="gpu") computes the Turner 2004 model's only.
+    partition function on that backend ("cpu", or "gpu": the Turner model's, with a GPU here).
 
-    >>> from bioaccel.fold import FoldParams
-    >>> check_ensemble(FoldParams(), backend="gpu")
+    >>> check_ensemble(backend="tpu")
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: the nussinov model's partition function runs on the CPU only (backend='cpu'), got 'gpu'
+    bioaccel.errors.InvalidParameter: backend must be 'cpu' or 'gpu', got 'tpu'
     """
     from ._api import check_fold
 
-    if backend == "gpu" and getattr(params, "name", "turner2004") != "turner2004":
-        raise InvalidParameter(f"the {params.name} model's partition function runs on the CPU only "
-                               f"(backend='cpu'), got {backend!r}")
+    if backend not in ("cpu", "gpu"):
+        raise InvalidParameter(f"backend must be 'cpu' or 'gpu', got {backend!r}")
     call = check_fold(params, backend=backend, threads=threads)
     if not hasattr(call.params, "partition_cpu"):
         raise InvalidParameter(f"the {call.params.name} model has no partition function")
+    if backend == "gpu" and not hasattr(call.params, "partition_gpu"):
+        raise InvalidParameter(f"the {call.params.name} model's partition function runs on the CPU only "
+                               "(backend='cpu')")
     return call
 
 
 def check_ensemble_sizes(lengths, model=None, backend: str = "cpu") -> None:
-    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError; on
-    the GPU: :func:`._turner_pf_gpu.check_batch`, its length limit and device memory).
+    """Refuse, before any is computed, a longest sequence whose tables will not fit (ResourceError): on
+    the CPU its tables, on the GPU the probabilities and the MEA's table in host memory and the model's
+    device tables (``model.check_partition_gpu``).
 
     >>> check_ensemble_sizes([100, 2_000])
     >>> check_ensemble_sizes([10_000_000])
@@ -168,13 +172,12 @@ def check_ensemble_sizes(lengths, model=None, backend: str = "cpu") -> None:
     """
     if not lengths:
         return
-    if backend == "gpu":
-        from ._turner_pf_gpu import check_batch
-
-        return check_batch(lengths)
     n = max(lengths)
-    require_memory(TABLE_BYTES_PER_CELL * n * n, f"the partition function of a sequence of length {n:,}",
+    per_cell = TABLE_BYTES_PER_CELL if backend == "cpu" else HOST_BYTES_PER_CELL_GPU
+    require_memory(per_cell * n * n, f"the partition function of a sequence of length {n:,}",
                    "fold shorter pieces (a window), or on a machine with more memory")
+    if backend == "gpu" and hasattr(model, "check_partition_gpu"):
+        model.check_partition_gpu(lengths)
 
 
 def iter_ensemble(sequences: Sequences, *, params=None, backend: str = "cpu",
@@ -200,19 +203,18 @@ def _results(call, stream):
 
     model = call.params
     chunk, work = [], 0.0
-
     gpu = call.backend == "gpu"
     most_work, most_count = (GPU_CHUNK_WORK, GPU_CHUNK_COUNT) if gpu else (CHUNK_WORK, CHUNK_COUNT)
 
     def flush():
-        if gpu:
-            from ._turner_pf_gpu import fold_and_partition
-
-            folded, parts = zip(*fold_and_partition(model, call.variant, [r.codes for r in chunk]))
+        codes = [r.codes for r in chunk]
+        if call.backend == "gpu":
+            folded = model.fold_gpu(codes, call.variant, True)
+            parts = model.partition_gpu(codes, True)
         else:
             with using_threads(call.threads):
-                folded = model.fold_cpu([r.codes for r in chunk], call.variant, True)
-                parts = model.partition_cpu([r.codes for r in chunk], True)
+                folded = model.fold_cpu(codes, call.variant, True)
+                parts = model.partition_cpu(codes, True)
         made = [ensemble_of(r, model, log_z, P, units, pair_to, call.backend)
                 for r, (units, pair_to), (log_z, P) in zip(chunk, folded, parts)]
         chunk.clear()
@@ -234,8 +236,8 @@ def ensemble(sequences: Sequences, *, params=None, backend: str = "cpu", threads
     """The Boltzmann ensemble of each sequence under the model ``params`` (default the Turner 2004
     model, as RNAfold -p): a list of :class:`EnsembleResult` in input order. ``sequences``: as for
     :func:`~bioaccel.fold.fold`; ``backend``: "cpu" or "gpu" (the Turner 2004 model: many RNAs of up to
-    4,000 nt per launch, FP64, the CPU's numbers within 1e-10 relative in ln Z and 1e-9 in every
-    probability); ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
+    4,000 nt per launch, longer ones one at a time over the whole GPU; FP64, the CPU's numbers within
+    1e-10 relative in ln Z and 1e-9 in every probability); ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
     (the partition function runs in this process).
 
     >>> [r.centroid for r in ensemble(["GGGGAAACCCC", "AAAA"])]

@@ -183,6 +183,25 @@ class TurnerModel:
 
         return partition_many(codes_list, self, want_bpp=want_bpp)
 
+    def partition_gpu(self, codes_list: list, want_bpp: bool) -> list:
+        """``[(ln Z, P or None)]`` of each sequence on the GPU, FP64, the CPU's numbers within rounding:
+        sequences up to :data:`._turner_pf_long_gpu.LONG_LENGTH` many per launch, one thread block each
+        (:mod:`._turner_pf_gpu`, variant ``batch``), longer ones one at a time over the whole GPU
+        (:mod:`._turner_pf_long_gpu`, variant ``tiled``; :func:`._turner_pf_long_gpu.goes_long`)."""
+        from ._turner_pf_gpu import partition_many
+
+        return partition_many(codes_list, self, want_bpp=want_bpp)
+
+    def check_partition_gpu(self, lengths) -> None:
+        """Refuse (ResourceError), where a GPU is here, sequences whose partition function will not fit
+        its free memory: the batch's (:func:`._turner_pf_gpu.check_batch`) and the long path's
+        (:func:`._turner_pf_long_gpu.check_lengths`)."""
+        from ._turner_pf_gpu import check_batch
+        from ._turner_pf_long_gpu import check_lengths, goes_long
+
+        check_batch(lengths)
+        check_lengths([n for n in lengths if goes_long(n)])
+
     def log_weight(self, units: int) -> float:
         """The natural log of the Boltzmann weight of a structure of ``units`` dcal/mol at this
         temperature: ``-units * 10 / kT``, kT in cal/mol as ViennaRNA's.

@@ -13,7 +13,9 @@ What comes back, per sequence: ln Z, the ensemble diversity and the centroid's e
 over every pair, on the device), and the probabilities of at least ``cutoff`` as one sorted sparse list
 (``cutoff=0``: every non-zero one, the CPU's matrix). Sequences are taken longest first, in launches of
 lengths within a factor 2 (the MFE batch's plan); the pair list of a group of launches that overflows
-its buffer is redone in halves. Pure Python until called: importing this needs no GPU.
+its buffer is redone in halves. ``TurnerModel.partition_gpu`` (``ensemble(..., backend="gpu")``, ``bioaccel
+fold -p --backend gpu``) sends the sequences up to 4,000 nt here (:func:`partition_many`) and longer ones
+to the long path (:mod:`._turner_pf_long_gpu`). Pure Python until called: importing this needs no GPU.
 
 >>> round(block_doubles(200) * 8 / 2 ** 20, 2)            # MiB of one block's tables at 200 nt
 2.79
@@ -25,10 +27,9 @@ import numpy as np
 
 from ..errors import InvalidParameter, ResourceError
 from ..runtime.memory import format_bytes
+from ._turner_gpu import MAX_GPU_LENGTH      # the longest the batch takes, as the MFE batch's
 from ._turner_pf_launch import block_doubles
 
-#: Longest sequence the batch takes (one block computes it alone; longer: the CPU or the tiled GPU path)
-MAX_GPU_LENGTH = 4000
 #: Shortest sequence with a possible pair; shorter ones have Z = 1 and are not launched
 MIN_PAIRED = 5
 #: fills tried per sequence before giving up on a scale (as the CPU's MAX_REFILLS)
@@ -46,13 +47,13 @@ def check_lengths(lengths) -> None:
     >>> check_lengths([4001])
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: the longest sequence has 4,001 bases; the GPU partition function batch takes at most 4,000 (one thread block per sequence): compute longer ones with --backend cpu
+    bioaccel.errors.InvalidParameter: the longest sequence has 4,001 bases; the GPU partition function batch takes at most 4,000 (one thread block per sequence): longer ones take the long path (TurnerModel.partition_gpu)
     """
     longest = max(lengths, default=0)
     if longest > MAX_GPU_LENGTH:
         raise InvalidParameter(f"the longest sequence has {longest:,} bases; the GPU partition function batch takes "
-                               f"at most {MAX_GPU_LENGTH:,} (one thread block per sequence): compute longer ones "
-                               "with --backend cpu")
+                               f"at most {MAX_GPU_LENGTH:,} (one thread block per sequence): longer ones take the "
+                               "long path (TurnerModel.partition_gpu)")
 
 
 def device_bytes(lengths, per_pair: float = 0.0) -> int:
@@ -213,21 +214,30 @@ def _rescale(todo, zhat, lengths, scale, estimate, low, high, kT):
         scale[k] = sfact * estimate[k] * 10.0 / (n * kT)
 
 
-def fold_and_partition(model, variant: str, codes_list: list) -> list:
-    """``[((MFE in dcal/mol, pair_to), (ln Z, P))]`` of each sequence on the GPU, for
-    :func:`._ensemble.iter_ensemble` with ``backend="gpu"``: the MFE batch's fold and this batch's
-    partition function with every non-zero probability (P dense, n x n, as the CPU's)."""
-    folded = model.fold_gpu(codes_list, variant, True)
-    batch = partition(codes_list, model, cutoff=0.0)
-    return [(f, (float(batch.log_z[k]), batch.dense(k, len(codes)))) for k, (f, codes) in
-            enumerate(zip(folded, codes_list))]
+def partition_many(codes_list, model=None, *, want_bpp: bool = True) -> list:
+    """``[(ln Z, P or None)]`` of each sequence, in order (:meth:`.TurnerModel.partition_gpu`): those the
+    batch takes in one :func:`partition` (every non-zero probability: P dense, n x n, as the CPU's), the
+    longer ones (:func:`._turner_pf_long_gpu.goes_long`) one at a time over the whole GPU."""
+    from ._turner_pf_long_gpu import goes_long
+    from ._turner_pf_long_gpu import partition_many as long_many
+
+    out = [None] * len(codes_list)
+    short = [k for k, codes in enumerate(codes_list) if not goes_long(len(codes))]
+    if short:
+        batch = partition([codes_list[k] for k in short], model, cutoff=0.0, want_bpp=want_bpp)
+        for at, k in enumerate(short):
+            out[k] = (float(batch.log_z[at]), batch.dense(at, len(codes_list[k])) if want_bpp else None)
+    rest = [k for k, codes in enumerate(codes_list) if goes_long(len(codes))]
+    for k, result in zip(rest, long_many([codes_list[k] for k in rest], model, want_bpp=want_bpp)):
+        out[k] = result
+    return out
 
 
 def check_batch(lengths) -> None:
-    """Refuse up front (InvalidParameter, ResourceError with the estimate) a batch the GPU cannot take:
-    a sequence longer than the batch takes, or the least device memory more than is free."""
+    """Refuse up front (ResourceError with the estimate), where a GPU is here, a batch whose least device
+    memory is more than is free (lengths the batch takes; longer ones are the long path's to check)."""
     from ..runtime import gpu as _gpu
 
-    check_lengths(lengths)
-    if len(lengths):
-        check_fits(list(lengths), _gpu.free_memory())
+    taken = [n for n in lengths if n <= MAX_GPU_LENGTH]
+    if taken and _gpu.gpu_available():
+        check_fits(taken, _gpu.free_memory())

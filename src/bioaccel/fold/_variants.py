@@ -11,4 +11,4 @@ without importing Numba.
 from ..runtime.registry import declared_in
 
 VARIANTS, TURNER_VARIANTS, TURNER_PARTITION_VARIANTS = declared_in(__file__, "nussinov", "turner2004",
-                                                                  "turner2004_partition")
+                                                                   "turner2004_partition")
