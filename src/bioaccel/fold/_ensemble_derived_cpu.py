@@ -1,0 +1,183 @@
+"""Numba kernels of :mod:`._ensemble_derived`: the MEA fill and traceback over candidate pairs in CSR form
+(memory O(n + pairs), after ViennaRNA's MEA.c), RNAfold -p's float32 sums per base in one row-major sweep,
+and NumPy's pairwise summation replayed over P without its n x n temporaries. Each gives the bits of the
+NumPy/Python code it replaces (tests/naive_ensemble_derived.py).
+
+>>> import numpy as np
+>>> P = np.zeros((6, 6)); P[0, 5] = 0.9; P[1, 4] = 0.3
+>>> round(2.0 * pairwise_sum(P, False, 0), 4)           # the ensemble diversity, 2 sum p (1 - p)
+0.6
+>>> p0, p1, p2 = probability_sums(P)
+>>> [round(float(x), 2) for x in p0], round(float(p1[0]), 2), round(float(p2[5]), 2)
+([0.1, 0.7, 1.0, 1.0, 0.7, 0.1], 0.9, 0.9)
+"""
+import numpy as np
+from numba import njit
+
+#: NumPy's pairwise summation: blocks of at most 128 values summed with 8 accumulators, larger ranges
+#: halved (at a multiple of 8); numpy/_core/src/umath/loops_utils.h.src
+PW_BLOCK = 128
+
+
+@njit(cache=True, nogil=True)
+def _leaf(buf, m):
+    """NumPy's sum of the m <= 128 values in buf (one leaf of its pairwise tree)."""
+    if m < 8:
+        res = 0.0
+        for t in range(m):
+            res += buf[t]
+        return res
+    r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]
+    r4, r5, r6, r7 = buf[4], buf[5], buf[6], buf[7]
+    t = 8
+    while t < m - m % 8:
+        r0 += buf[t]
+        r1 += buf[t + 1]
+        r2 += buf[t + 2]
+        r3 += buf[t + 3]
+        r4 += buf[t + 4]
+        r5 += buf[t + 5]
+        r6 += buf[t + 6]
+        r7 += buf[t + 7]
+        t += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while t < m:
+        res += buf[t]
+        t += 1
+    return res
+
+
+@njit(cache=True, nogil=True)
+def _pairwise(flat, m, skip_half, cursor, buf):
+    """NumPy's pairwise sum of the next m values from flat[cursor[0]:]: p (1 - p) of each (skip_half
+    False), or p of those not above 0.5 (skip_half True); cursor advances past what was read."""
+    if m <= PW_BLOCK:
+        c = cursor[0]
+        for t in range(m):
+            if skip_half:
+                while flat[c] > 0.5:
+                    c += 1
+                buf[t] = flat[c]
+            else:
+                buf[t] = flat[c] * (1.0 - flat[c])
+            c += 1
+        cursor[0] = c
+        return _leaf(buf, m)
+    m2 = m // 2
+    m2 -= m2 % 8
+    left = _pairwise(flat, m2, skip_half, cursor, buf)
+    return left + _pairwise(flat, m - m2, skip_half, cursor, buf)
+
+
+def pairwise_sum(P, skip_half: bool, count: int) -> float:
+    """``np.sum(P * (1 - P))`` (skip_half False) or ``np.sum(P[~(P > 0.5)])`` (skip_half True, count: how
+    many entries are above 0.5), bit for bit, for a C-contiguous float64 P, with no temporary.
+
+    >>> P = np.array([[0.0, 0.7], [0.2, 0.1]])
+    >>> bool(pairwise_sum(P, True, 1) == np.sum(P[~(P > 0.5)]))
+    True
+    """
+    flat = P.reshape(-1)
+    m = flat.shape[0] - (count if skip_half else 0)
+    if m == 0:
+        return 0.0
+    return float(_pairwise(flat, m, skip_half, np.zeros(1, np.int64), np.empty(PW_BLOCK)))
+
+
+@njit(cache=True, nogil=True)
+def probability_sums(P):
+    """``(p0, p1, p2)`` float32 per base as RNAfold -p sums them: unpaired 1 - sum of its pairs, paired
+    downstream (row j), paired upstream (column j), each added one value at a time in ViennaRNA's order
+    (column before row for p0). One row-major sweep: column j's sums grow as the rows i < j go by."""
+    n = P.shape[0]
+    p0 = np.ones(n, np.float32)
+    p1 = np.zeros(n, np.float32)
+    p2 = np.zeros(n, np.float32)
+    for i in range(n):
+        a0 = p0[i]
+        a1 = np.float32(0.0)
+        for c in range(i + 1, n):
+            v = np.float32(P[i, c])
+            a0 = a0 - v
+            a1 = a1 + v
+            p0[c] = p0[c] - v
+            p2[c] = p2[c] + v
+        p0[i] = a0
+        p1[i] = a1
+    return p0, p1, p2
+
+
+@njit(cache=True, nogil=True)
+def _row(row, i, j, pu, indptr, ks, wa, inner):
+    """M[i][i..j] into row[i..j]: base j unpaired, or paired with k in [i, j) (pairs ending at j,
+    ascending k, so that the walk down stops at k < i). The max is the same whatever the order."""
+    for c in range(i, j + 1):
+        best = (row[c - 1] if c > i else 0.0) + pu[c]
+        for e in range(indptr[c + 1] - 1, indptr[c] - 1, -1):
+            k = ks[e]
+            if k < i:
+                break
+            v = wa[e] + (row[k - 1] if k > i else 0.0) + inner[e]
+            if v > best:
+                best = v
+        row[c] = best
+
+
+@njit(cache=True, nogil=True)
+def mea_fill(n, pu, indptr, ks, js, wa, by_start, start_ptr):
+    """``(inner, value)``: M[k + 1][j - 1] of each candidate pair (k, j) (0 where j - 1 < k + 1) and
+    M[0][n - 1], filling rows i from the 3' end in one row buffer: before row i overwrites it, the
+    pairs starting at i read row i + 1. CSR by 3' end (indptr, ks ascending, js, wa = 2 gamma p);
+    by_start[start_ptr[i]:start_ptr[i + 1]]: the pairs starting at i."""
+    row = np.zeros(n + 1)
+    inner = np.zeros(ks.shape[0])
+    for i in range(n - 1, -1, -1):
+        for s in range(start_ptr[i], start_ptr[i + 1]):
+            e = by_start[s]
+            inner[e] = row[js[e] - 1] if js[e] - 1 >= i + 1 else 0.0
+        _row(row, i, n - 1, pu, indptr, ks, wa, inner)
+    return inner, (row[n - 1] if n else 0.0)
+
+
+@njit(cache=True, nogil=True)
+def mea_traceback(n, pu, indptr, ks, wa, inner):
+    """``(pair_to, ok)`` of the MEA structure; ok False where a cell matches no case. Each interval's row is
+    recomputed (its values equal the full table's), then traced as the Python reference does: base j
+    unpaired when M[i][j] is within 1e-12 (relative, at least absolute) of that case, else the pair (k, j)
+    of the smallest such k."""
+    pair_to = np.full(n, -1, np.int64)
+    row = np.zeros(n + 1)
+    stack_i = np.empty(n + 1, np.int64)
+    stack_j = np.empty(n + 1, np.int64)
+    top = 0
+    if n:
+        stack_i[0], stack_j[0] = 0, n - 1
+        top = 1
+    while top:
+        top -= 1
+        i, j = stack_i[top], stack_j[top]
+        if j < i:
+            continue
+        _row(row, i, j, pu, indptr, ks, wa, inner)
+        while j >= i:
+            mij = row[j]
+            tol = 1e-12 * max(1.0, abs(mij))
+            if mij <= (row[j - 1] if j > i else 0.0) + pu[j] + tol:
+                j -= 1
+                continue
+            found = False
+            for e in range(indptr[j], indptr[j + 1]):
+                k = ks[e]
+                if k < i:
+                    continue
+                v = wa[e] + (row[k - 1] if k > i else 0.0) + inner[e]
+                if mij <= v + tol:
+                    pair_to[k], pair_to[j] = j, k
+                    stack_i[top], stack_j[top] = k + 1, j - 1
+                    top += 1
+                    j = k - 1
+                    found = True
+                    break
+            if not found:
+                return pair_to, False
+    return pair_to, True
