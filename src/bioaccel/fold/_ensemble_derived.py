@@ -18,7 +18,7 @@ pairwise sums are replayed in the same tree, RNAfold's float32 sums in the same 
 """
 import numpy as np
 
-from ._ensemble_derived_cpu import mea_fill, mea_traceback, pairwise_sum, probability_sums
+from ._ensemble_derived_cpu import mea_fill, mea_traceback, pairwise_sum, probability_sums, scan_candidates
 
 #: values of P read per block of rows (32 MB of float64), whatever n
 BLOCK_VALUES = 1 << 22
@@ -77,7 +77,7 @@ def candidate_pairs(P: np.ndarray, gamma: float = 1.0):
     """``(pu, indptr, ks, js, wa)``: the unpaired probabilities ViennaRNA's MEA uses (1 - the listed
     pairs' probabilities, those above 1e-4 / (1 + gamma)) and its candidate pairs (k, j), k < j, with
     2 gamma p > pu_k + pu_j, in CSR form by 3' end: ks[indptr[j]:indptr[j + 1]] ascending, wa = 2 gamma p.
-    Read in blocks of rows; the sums are NumPy's (rows pairwise, columns one row at a time).
+    One pass over P; the sums are NumPy's (rows pairwise, columns one row at a time).
 
     >>> P = np.zeros((6, 6)); P[0, 5] = 0.9; P[1, 4] = 0.01
     >>> pu, indptr, ks, js, wa = candidate_pairs(P)
@@ -86,9 +86,25 @@ def candidate_pairs(P: np.ndarray, gamma: float = 1.0):
     """
     n = P.shape[0]
     threshold = 1e-4 / (1 + gamma)
+    if _replayable(P):
+        rowsum, colsum, i, j, p = scan_candidates(P, threshold)
+    else:
+        rowsum, colsum, i, j, p = _scan_blocks(P, threshold)
+    pu = 1.0 - colsum - rowsum
+    keep = 2 * gamma * p > pu[i] + pu[j]
+    i, j, wa = i[keep], j[keep], 2 * gamma * p[keep]
+    order = np.argsort(j, kind="stable")           # i stays ascending within each j (row-major finds)
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(j, minlength=n), out=indptr[1:])
+    return pu, indptr, i[order], j[order], np.ascontiguousarray(wa[order], dtype=np.float64)
+
+
+def _scan_blocks(P, threshold):
+    """:func:`scan_candidates` in NumPy, by blocks of rows, for P that is not C-contiguous float64."""
+    n = P.shape[0]
     rowsum = np.zeros(n)
     colsum = np.zeros((1, n))
-    found = []
+    found = [(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))]
     for r0, r1 in _row_blocks(n):
         block = P[r0:r1]
         listed = np.where(block > threshold, block, 0.0)
@@ -99,16 +115,8 @@ def candidate_pairs(P: np.ndarray, gamma: float = 1.0):
         upper = b > a + r0
         a, b = a[upper], b[upper]
         found.append((a + r0, b, block[a, b]))
-    pu = 1.0 - colsum[0] - rowsum
-    i = np.concatenate([f[0] for f in found]).astype(np.int64) if found else np.zeros(0, np.int64)
-    j = np.concatenate([f[1] for f in found]).astype(np.int64) if found else np.zeros(0, np.int64)
-    p = np.concatenate([f[2] for f in found]) if found else np.zeros(0)
-    keep = 2 * gamma * p > pu[i] + pu[j]
-    i, j, wa = i[keep], j[keep], 2 * gamma * p[keep]
-    order = np.argsort(j, kind="stable")           # i stays ascending within each j (row-major finds)
-    indptr = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(j, minlength=n), out=indptr[1:])
-    return pu, indptr, i[order], j[order], np.ascontiguousarray(wa[order], dtype=np.float64)
+    i, j, p = (np.concatenate([f[t] for f in found]) for t in range(3))
+    return rowsum, colsum[0], i, j, p
 
 
 def mea(P: np.ndarray, gamma: float = 1.0) -> "tuple[np.ndarray, float]":

@@ -19,54 +19,79 @@ from numba import njit
 PW_BLOCK = 128
 
 
+#: what a pairwise sum adds of each value p of P: p (1 - p); p, those above 0.5 left out; p above a
+#: threshold, else 0
+PRODUCTS, AT_MOST_HALF, ABOVE = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _term(p, mode, threshold):
+    if mode == PRODUCTS:
+        return p * (1.0 - p)
+    if mode == ABOVE:
+        return p if p > threshold else 0.0
+    return p
+
+
 @njit(cache=True, nogil=True)
-def _leaf(buf, m):
-    """NumPy's sum of the m <= 128 values in buf (one leaf of its pairwise tree)."""
+def _leaf(src, off, m, mode, threshold):
+    """NumPy's sum of the terms of the m <= 128 values src[off:off + m] (one leaf of its pairwise
+    tree: 8 accumulators, then the rest one at a time)."""
     if m < 8:
         res = 0.0
-        for t in range(m):
-            res += buf[t]
+        for t in range(off, off + m):
+            res += _term(src[t], mode, threshold)
         return res
-    r0, r1, r2, r3 = buf[0], buf[1], buf[2], buf[3]
-    r4, r5, r6, r7 = buf[4], buf[5], buf[6], buf[7]
+    r0, r1 = _term(src[off], mode, threshold), _term(src[off + 1], mode, threshold)
+    r2, r3 = _term(src[off + 2], mode, threshold), _term(src[off + 3], mode, threshold)
+    r4, r5 = _term(src[off + 4], mode, threshold), _term(src[off + 5], mode, threshold)
+    r6, r7 = _term(src[off + 6], mode, threshold), _term(src[off + 7], mode, threshold)
     t = 8
     while t < m - m % 8:
-        r0 += buf[t]
-        r1 += buf[t + 1]
-        r2 += buf[t + 2]
-        r3 += buf[t + 3]
-        r4 += buf[t + 4]
-        r5 += buf[t + 5]
-        r6 += buf[t + 6]
-        r7 += buf[t + 7]
+        r0 += _term(src[off + t], mode, threshold)
+        r1 += _term(src[off + t + 1], mode, threshold)
+        r2 += _term(src[off + t + 2], mode, threshold)
+        r3 += _term(src[off + t + 3], mode, threshold)
+        r4 += _term(src[off + t + 4], mode, threshold)
+        r5 += _term(src[off + t + 5], mode, threshold)
+        r6 += _term(src[off + t + 6], mode, threshold)
+        r7 += _term(src[off + t + 7], mode, threshold)
         t += 8
     res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while t < m:
-        res += buf[t]
+        res += _term(src[off + t], mode, threshold)
         t += 1
     return res
 
 
 @njit(cache=True, nogil=True)
-def _pairwise(flat, m, skip_half, cursor, buf):
-    """NumPy's pairwise sum of the next m values from flat[cursor[0]:]: p (1 - p) of each (skip_half
-    False), or p of those not above 0.5 (skip_half True); cursor advances past what was read."""
+def _pairwise(flat, m, mode, threshold, cursor, buf):
+    """NumPy's pairwise sum of the terms of the next m values from flat[cursor[0]:] (AT_MOST_HALF: of
+    the next m values not above 0.5); cursor advances past what was read."""
     if m <= PW_BLOCK:
         c = cursor[0]
-        for t in range(m):
-            if skip_half:
-                while flat[c] > 0.5:
-                    c += 1
-                buf[t] = flat[c]
-            else:
-                buf[t] = flat[c] * (1.0 - flat[c])
+        if mode != AT_MOST_HALF:
+            cursor[0] = c + m
+            return _leaf(flat, c, m, mode, threshold)
+        clear = True
+        for t in range(c, min(c + m, flat.shape[0])):
+            if flat[t] > 0.5:
+                clear = False
+                break
+        if clear:
+            cursor[0] = c + m
+            return _leaf(flat, c, m, mode, threshold)
+        for t in range(m):                      # the rare leaf with a value above 0.5: gather the rest
+            while flat[c] > 0.5:
+                c += 1
+            buf[t] = flat[c]
             c += 1
         cursor[0] = c
-        return _leaf(buf, m)
+        return _leaf(buf, 0, m, mode, threshold)
     m2 = m // 2
     m2 -= m2 % 8
-    left = _pairwise(flat, m2, skip_half, cursor, buf)
-    return left + _pairwise(flat, m - m2, skip_half, cursor, buf)
+    left = _pairwise(flat, m2, mode, threshold, cursor, buf)
+    return left + _pairwise(flat, m - m2, mode, threshold, cursor, buf)
 
 
 def pairwise_sum(P, skip_half: bool, count: int) -> float:
@@ -81,7 +106,43 @@ def pairwise_sum(P, skip_half: bool, count: int) -> float:
     m = flat.shape[0] - (count if skip_half else 0)
     if m == 0:
         return 0.0
-    return float(_pairwise(flat, m, skip_half, np.zeros(1, np.int64), np.empty(PW_BLOCK)))
+    mode = AT_MOST_HALF if skip_half else PRODUCTS
+    return float(_pairwise(flat, m, mode, 0.0, np.zeros(1, np.int64), np.empty(PW_BLOCK)))
+
+
+@njit(cache=True, nogil=True)
+def scan_candidates(P, threshold):
+    """``(rowsum, colsum, i, j, p)``: the sums of each row and column of P's values above threshold, as
+    NumPy sums ``np.where(P > threshold, P, 0)`` over an axis (rows pairwise, columns one row at a
+    time), and the values above threshold in the upper triangle, row-major, in one pass over P."""
+    n = P.shape[0]
+    rowsum = np.zeros(n)
+    colsum = np.zeros(n)
+    count = 0
+    cursor = np.zeros(1, np.int64)
+    buf = np.empty(PW_BLOCK)
+    for i in range(n):
+        row = P[i]
+        cursor[0] = 0
+        rowsum[i] = _pairwise(row, n, ABOVE, threshold, cursor, buf)
+        for c in range(n):
+            v = row[c]
+            if v > threshold:
+                colsum[c] += v
+                if c > i:
+                    count += 1
+    # a second pass fills the pairs: growing arrays in the first made it 50x slower
+    ii = np.empty(count, np.int64)
+    jj = np.empty(count, np.int64)
+    pp = np.empty(count)
+    t = 0
+    for i in range(n):
+        for c in range(i + 1, n):
+            v = P[i, c]
+            if v > threshold:
+                ii[t], jj[t], pp[t] = i, c, v
+                t += 1
+    return rowsum, colsum, ii, jj, pp
 
 
 @njit(cache=True, nogil=True)
