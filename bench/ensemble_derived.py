@@ -8,7 +8,10 @@ genome's 12 per base) and weak long-range stems between bases mostly unpaired. T
 --old-max bases (its MEA keeps an (n + 1)^2 table and loops in Python; its diversity and centroid make
 n x n temporaries); beyond, its time is extrapolated as n^2 from the largest size it ran (marked ~). Where
 both run, their results are checked equal. The load average is printed before and after; peak memory
-beyond P is the process's maximum RSS growth during the new code's calls (P's pages touched first).
+beyond P is the growth of the process's peak RSS during the new code's calls (P's pages touched first);
+the old code's largest temporaries are counted from their shapes (MEA: its (n + 1)^2 table, the n x n
+float and bool arrays of its candidate selection; diversity: P * (1 - P) and 1 - P; centroid: P[~chosen]
+and two masks; pseudo-bracket: P as float32).
 
     python3 bench/ensemble_derived.py [--real 2000] [--synthetic 8000,30000] [--old-max 8000]
 """
@@ -113,9 +116,12 @@ def main(argv=None):
             int(np.count_nonzero(P[r:r + 512] >= 1e-5)) for r in range(0, n, 512))
         rss_before = max_rss_bytes()
         row = dict(case=label, n=n, pairs_ge_1e5=pairs, new_s={}, old_s={}, old_extrapolated={}, equal={})
+        values = {}
         for name in QUANTITIES:
-            seconds, value = timed(getattr(new, name), P)
-            row["new_s"][name] = seconds
+            row["new_s"][name], values[name] = timed(getattr(new, name), P)
+        row["new_peak_rss_growth_bytes"] = max_rss_bytes() - rss_before
+        for name in QUANTITIES:
+            value = values[name]
             if n <= args.old_max:
                 seconds_old, value_old = timed(getattr(old, name), P)
                 row["old_s"][name] = seconds_old
@@ -127,9 +133,11 @@ def main(argv=None):
             elif name in old_rate:
                 row["old_s"][name] = old_rate[name] * n ** 2
                 row["old_extrapolated"][name] = True
-        row["new_peak_rss_growth_bytes"] = max_rss_bytes() - rss_before
         row["P_bytes"] = P.nbytes
-        row["mea_pairs"] = int(np.count_nonzero(new.mea(P)[0] >= 0) // 2) if n <= 4000 else None
+        # what the old code allocates beyond P (its largest temporaries, by their shapes)
+        row["old_temporaries_bytes"] = dict(mea=8 * (n + 1) ** 2 + 9 * n * n, ensemble_diversity=16 * n * n,
+                                            centroid=10 * n * n, pseudo_bracket=4 * n * n)
+        row["mea_pairs"] = int(np.count_nonzero(values["mea"][0] >= 0) // 2)
         rows.append(row)
         del P
         print_row(row)
@@ -142,7 +150,10 @@ def main(argv=None):
 
 def print_row(row):
     print(f"\n{row['case']}: n = {row['n']:,}, pairs >= 1e-5: {row['pairs_ge_1e5']:,}, P {row['P_bytes'] / 1e9:.2f} GB,"
-          f" new code's peak RSS growth {row['new_peak_rss_growth_bytes'] / 1e6:.0f} MB")
+          f" new code's peak RSS growth {row['new_peak_rss_growth_bytes'] / 1e6:.0f} MB;"
+          f" MEA: {row['mea_pairs']:,} pairs")
+    print("  old code's largest temporaries beyond P (GB): " + ", ".join(
+        f"{k} {v / 1e9:.2f}" for k, v in row["old_temporaries_bytes"].items()))
     print(f"  {'quantity':<20} {'old (s)':>10} {'new (s)':>10} {'speed-up':>9}  equal")
     for name in QUANTITIES:
         t_new = row["new_s"][name]

@@ -118,3 +118,10 @@ def test_candidate_pairs_csr():
         assert np.all(np.diff(k) > 0) and np.all(js[indptr[j]:indptr[j + 1]] == j)
         assert np.array_equal(wa[indptr[j]:indptr[j + 1]], 2 * P[k, j])
         assert np.all(2 * P[k, j] > pu[k] + pu[j])
+
+
+def test_scans_agree():
+    """The one-pass Numba scan and the NumPy blocks (for P that is not C-contiguous) find the same."""
+    P = real_P(90, 11)
+    for a, b in zip(derived.candidate_pairs(P, 0.7), derived.candidate_pairs(np.asfortranarray(P), 0.7)):
+        assert np.array_equal(a, b)
