@@ -127,3 +127,17 @@ def test_scans_agree(monkeypatch):
     monkeypatch.setattr(derived, "BLOCK_VALUES", 7 * 90)
     for a, b in zip(derived.scan_candidates(P, 1e-4 / 1.7), derived._scan_blocks(P, 1e-4 / 1.7)):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("n", [1, 3, 12, 40, 301])
+def test_sums_with_many_values_above_half(n):
+    """NumPy's pairwise tree replayed while leaving out many values above 0.5 (runs of them, the first
+    and the last entry too), and over p (1 - p) of all."""
+    rng = np.random.default_rng(n)
+    P = rng.random((n, n)) ** 3
+    P[0, 0] = P[-1, -1] = 0.9
+    P[n // 2, :] = 0.7
+    assert derived.pairwise_sum(P, np.flatnonzero(P > 0.5)) == np.sum(P[~(P > 0.5)])
+    assert derived.pairwise_sum(P) == np.sum(P * (1.0 - P))
+    (c, d), (c0, d0) = derived.centroid(P), naive.centroid(P)
+    assert np.array_equal(c, c0) and d == d0

@@ -18,7 +18,8 @@ pairwise sums are replayed in the same tree, RNAfold's float32 sums in the same 
 """
 import numpy as np
 
-from ._ensemble_derived_cpu import mea_fill, mea_traceback, pairwise_sum, probability_sums, scan_candidates
+from ._ensemble_derived_cpu import (above_half, mea_fill, mea_traceback, pairwise_sum, probability_sums,
+                                   scan_candidates)
 
 #: values of P read per block of rows (32 MB of float64), whatever n
 BLOCK_VALUES = 1 << 22
@@ -45,7 +46,7 @@ def ensemble_diversity(P: np.ndarray) -> float:
     """
     if not _replayable(P):
         return float(2.0 * np.sum(P * (1.0 - P)))
-    return float(2.0 * pairwise_sum(P, False, 0))
+    return float(2.0 * pairwise_sum(P))
 
 
 def centroid(P: np.ndarray) -> "tuple[np.ndarray, float]":
@@ -60,6 +61,11 @@ def centroid(P: np.ndarray) -> "tuple[np.ndarray, float]":
     """
     n = P.shape[0]
     pair_to = np.full(n, -1, dtype=np.int64)
+    if _replayable(P):
+        i, j, chosen = above_half(P)
+        pair_to[i] = j
+        pair_to[j] = i
+        return pair_to, float(np.sum(1.0 - chosen) + pairwise_sum(P, i * n + j))
     found = [(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, P.dtype))]
     for r0, r1 in _row_blocks(n):
         block = P[r0:r1]
@@ -68,9 +74,7 @@ def centroid(P: np.ndarray) -> "tuple[np.ndarray, float]":
     i, j, chosen = (np.concatenate([f[t] for f in found]) for t in range(3))
     pair_to[i] = j
     pair_to[j] = i
-    if not _replayable(P):
-        return pair_to, float(np.sum(1.0 - chosen) + np.sum(P[~(P > 0.5)]))
-    return pair_to, float(np.sum(1.0 - chosen) + pairwise_sum(P, True, chosen.shape[0]))
+    return pair_to, float(np.sum(1.0 - chosen) + np.sum(P[~(P > 0.5)]))
 
 
 def candidate_pairs(P: np.ndarray, gamma: float = 1.0):

@@ -5,7 +5,7 @@ NumPy/Python code it replaces (tests/naive_ensemble_derived.py).
 
 >>> import numpy as np
 >>> P = np.zeros((6, 6)); P[0, 5] = 0.9; P[1, 4] = 0.3
->>> round(2.0 * pairwise_sum(P, False, 0), 4)           # the ensemble diversity, 2 sum p (1 - p)
+>>> round(2.0 * pairwise_sum(P), 4)           # the ensemble diversity, 2 sum p (1 - p)
 0.6
 >>> p0, p1, p2 = probability_sums(P)
 >>> [round(float(x), 2) for x in p0], round(float(p1[0]), 2), round(float(p2[5]), 2)
@@ -65,49 +65,68 @@ def _leaf(src, off, m, mode, threshold):
 
 
 @njit(cache=True, nogil=True)
-def _pairwise(flat, m, mode, threshold, cursor, buf):
+def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
     """NumPy's pairwise sum of the terms of the next m values from flat[cursor[0]:] (AT_MOST_HALF: of
-    the next m values not above 0.5); cursor advances past what was read."""
+    the next m values not above 0.5, whose flat positions are skipped[cursor[1]:], ascending); cursor
+    advances past what was read."""
     if m <= PW_BLOCK:
         c = cursor[0]
-        if mode != AT_MOST_HALF:
+        if mode != AT_MOST_HALF or cursor[1] == skipped.shape[0] or skipped[cursor[1]] >= c + m:
             cursor[0] = c + m
             return _leaf(flat, c, m, mode, threshold)
-        clear = True
-        for t in range(c, min(c + m, flat.shape[0])):
-            if flat[t] > 0.5:
-                clear = False
-                break
-        if clear:
-            cursor[0] = c + m
-            return _leaf(flat, c, m, mode, threshold)
+        s = cursor[1]
         for t in range(m):                      # the rare leaf with a value above 0.5: gather the rest
-            while flat[c] > 0.5:
+            while s < skipped.shape[0] and skipped[s] == c:
                 c += 1
+                s += 1
             buf[t] = flat[c]
             c += 1
-        cursor[0] = c
+        while s < skipped.shape[0] and skipped[s] == c:     # next leaf starts past skipped values
+            c += 1
+            s += 1
+        cursor[0], cursor[1] = c, s
         return _leaf(buf, 0, m, mode, threshold)
     m2 = m // 2
     m2 -= m2 % 8
-    left = _pairwise(flat, m2, mode, threshold, cursor, buf)
-    return left + _pairwise(flat, m - m2, mode, threshold, cursor, buf)
+    left = _pairwise(flat, m2, mode, threshold, cursor, buf, skipped)
+    return left + _pairwise(flat, m - m2, mode, threshold, cursor, buf, skipped)
 
 
-def pairwise_sum(P, skip_half: bool, count: int) -> float:
-    """``np.sum(P * (1 - P))`` (skip_half False) or ``np.sum(P[~(P > 0.5)])`` (skip_half True, count: how
-    many entries are above 0.5), bit for bit, for a C-contiguous float64 P, with no temporary.
+def pairwise_sum(P, skipped=None) -> float:
+    """``np.sum(P * (1 - P))`` (skipped None) or ``np.sum(P[~(P > 0.5)])`` (skipped: the flat positions of
+    the entries above 0.5, ascending), bit for bit, for a C-contiguous float64 P, with no temporary.
 
     >>> P = np.array([[0.0, 0.7], [0.2, 0.1]])
-    >>> bool(pairwise_sum(P, True, 1) == np.sum(P[~(P > 0.5)]))
+    >>> bool(pairwise_sum(P, np.array([1])) == np.sum(P[~(P > 0.5)]))
     True
     """
     flat = P.reshape(-1)
-    m = flat.shape[0] - (count if skip_half else 0)
+    skip = np.zeros(0, np.int64) if skipped is None else np.asarray(skipped, dtype=np.int64)
+    m = flat.shape[0] - skip.shape[0]
     if m == 0:
         return 0.0
-    mode = AT_MOST_HALF if skip_half else PRODUCTS
-    return float(_pairwise(flat, m, mode, 0.0, np.zeros(1, np.int64), np.empty(PW_BLOCK)))
+    mode = PRODUCTS if skipped is None else AT_MOST_HALF
+    cursor = np.zeros(2, np.int64)
+    return float(_pairwise(flat, m, mode, 0.0, cursor, np.empty(PW_BLOCK), skip))
+
+
+@njit(cache=True, nogil=True)
+def above_half(P):
+    """``(i, j, p)`` of P's entries above 0.5, in row-major order (``np.nonzero``'s)."""
+    count = 0
+    for i in range(P.shape[0]):
+        for c in range(P.shape[1]):
+            count += P[i, c] > 0.5
+    ii = np.empty(count, np.int64)
+    jj = np.empty(count, np.int64)
+    pp = np.empty(count, P.dtype)
+    t = 0
+    for i in range(P.shape[0]):
+        for c in range(P.shape[1]):
+            if P[i, c] > 0.5:
+                ii[t], jj[t], pp[t] = i, c, P[i, c]
+                t += 1
+    return ii, jj, pp
 
 
 @njit(cache=True, nogil=True)
@@ -118,31 +137,47 @@ def scan_candidates(P, threshold):
     n = P.shape[0]
     rowsum = np.zeros(n)
     colsum = np.zeros(n)
-    count = 0
-    cursor = np.zeros(1, np.int64)
+    cursor = np.zeros(2, np.int64)
     buf = np.empty(PW_BLOCK)
+    nothing = np.zeros(0, np.int64)
+    found_j = np.empty(n, np.int64)             # one row's pairs, appended after the row: growing the
+    found_p = np.empty(n)                       # output inside the hot loop made it 50x slower
+    ii = np.empty(1024, np.int64)
+    jj = np.empty(1024, np.int64)
+    pp = np.empty(1024)
+    count = 0
     for i in range(n):
         row = P[i]
         cursor[0] = 0
-        rowsum[i] = _pairwise(row, n, ABOVE, threshold, cursor, buf)
-        for c in range(n):
+        rowsum[i] = _pairwise(row, n, ABOVE, threshold, cursor, buf, nothing)
+        for c in range(i + 1):
             v = row[c]
             if v > threshold:
                 colsum[c] += v
-                if c > i:
-                    count += 1
-    # a second pass fills the pairs: growing arrays in the first made it 50x slower
-    ii = np.empty(count, np.int64)
-    jj = np.empty(count, np.int64)
-    pp = np.empty(count)
-    t = 0
-    for i in range(n):
+        here = 0
         for c in range(i + 1, n):
-            v = P[i, c]
+            v = row[c]
             if v > threshold:
-                ii[t], jj[t], pp[t] = i, c, v
-                t += 1
-    return rowsum, colsum, ii, jj, pp
+                colsum[c] += v
+                found_j[here] = c
+                found_p[here] = v
+                here += 1
+        if count + here > ii.shape[0]:
+            size = max(2 * ii.shape[0], count + here)
+            ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
+        ii[count:count + here] = i
+        jj[count:count + here] = found_j[:here]
+        pp[count:count + here] = found_p[:here]
+        count += here
+    return rowsum, colsum, ii[:count].copy(), jj[:count].copy(), pp[:count].copy()
+
+
+@njit(cache=True, nogil=True)
+def _grown(a, size):
+    b = np.empty(size, a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
 
 
 @njit(cache=True, nogil=True)
