@@ -184,22 +184,39 @@ def _grown(a, size):
 def probability_sums(P):
     """``(p0, p1, p2)`` float32 per base as RNAfold -p sums them: unpaired 1 - sum of its pairs, paired
     downstream (row j), paired upstream (column j), each added one value at a time in ViennaRNA's order
-    (column before row for p0). One row-major sweep: column j's sums grow as the rows i < j go by."""
+    (column before row for p0). Row-major: column j's sums grow as the rows i < j go by; four rows at
+    a time past their own corner, so that their eight sums advance side by side (each in its order)."""
     n = P.shape[0]
     p0 = np.ones(n, np.float32)
     p1 = np.zeros(n, np.float32)
     p2 = np.zeros(n, np.float32)
-    for i in range(n):
-        a0 = p0[i]
-        a1 = np.float32(0.0)
-        for c in range(i + 1, n):
-            v = np.float32(P[i, c])
-            a0 = a0 - v
-            a1 = a1 + v
-            p0[c] = p0[c] - v
-            p2[c] = p2[c] + v
-        p0[i] = a0
-        p1[i] = a1
+    g0 = 0
+    while g0 < n:
+        g1 = min(n, g0 + 4)
+        for i in range(g0, g1):                 # the group's corner, one row after the other
+            a0 = p0[i]
+            a1 = np.float32(0.0)
+            for c in range(i + 1, g1):
+                v = np.float32(P[i, c])
+                a0 = a0 - v
+                a1 = a1 + v
+                p0[c] = p0[c] - v
+                p2[c] = p2[c] + v
+            p0[i] = a0
+            p1[i] = a1
+        if g1 - g0 == 4:
+            b0, b1, b2, b3 = p0[g0], p0[g0 + 1], p0[g0 + 2], p0[g0 + 3]
+            c0, c1, c2, c3 = p1[g0], p1[g0 + 1], p1[g0 + 2], p1[g0 + 3]
+            for c in range(g1, n):
+                v0, v1 = np.float32(P[g0, c]), np.float32(P[g0 + 1, c])
+                v2, v3 = np.float32(P[g0 + 2, c]), np.float32(P[g0 + 3, c])
+                b0, b1, b2, b3 = b0 - v0, b1 - v1, b2 - v2, b3 - v3
+                c0, c1, c2, c3 = c0 + v0, c1 + v1, c2 + v2, c3 + v3
+                p0[c] = p0[c] - v0 - v1 - v2 - v3
+                p2[c] = p2[c] + v0 + v1 + v2 + v3
+            p0[g0], p0[g0 + 1], p0[g0 + 2], p0[g0 + 3] = b0, b1, b2, b3
+            p1[g0], p1[g0 + 1], p1[g0 + 2], p1[g0 + 3] = c0, c1, c2, c3
+        g0 = g1
     return p0, p1, p2
 
 
