@@ -65,31 +65,56 @@ def _leaf(src, off, m, mode, threshold):
 
 
 @njit(cache=True, nogil=True)
-def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
-    """NumPy's pairwise sum of the terms of the next m values from flat[cursor[0]:] (AT_MOST_HALF: of
-    the next m values not above 0.5, whose flat positions are skipped[cursor[1]:], ascending); cursor
-    advances past what was read."""
-    if m <= PW_BLOCK:
-        c = cursor[0]
-        if mode != AT_MOST_HALF or cursor[1] == skipped.shape[0] or skipped[cursor[1]] >= c + m:
-            cursor[0] = c + m
-            return _leaf(flat, c, m, mode, threshold)
-        s = cursor[1]
-        for t in range(m):                      # the rare leaf with a value above 0.5: gather the rest
-            while s < skipped.shape[0] and skipped[s] == c:
-                c += 1
-                s += 1
-            buf[t] = flat[c]
-            c += 1
-        while s < skipped.shape[0] and skipped[s] == c:     # next leaf starts past skipped values
+def _next_leaf(flat, m, mode, threshold, cursor, buf, skipped):
+    """The sum of the next m <= 128 terms from flat[cursor[0]:] (AT_MOST_HALF: of the next m values not
+    above 0.5, whose flat positions are skipped[cursor[1]:], ascending); cursor advances past them."""
+    c = cursor[0]
+    if mode != AT_MOST_HALF or cursor[1] == skipped.shape[0] or skipped[cursor[1]] >= c + m:
+        cursor[0] = c + m
+        return _leaf(flat, c, m, mode, threshold)
+    s = cursor[1]
+    for t in range(m):                          # the rare leaf with a value above 0.5: gather the rest
+        while s < skipped.shape[0] and skipped[s] == c:
             c += 1
             s += 1
-        cursor[0], cursor[1] = c, s
-        return _leaf(buf, 0, m, mode, threshold)
-    m2 = m // 2
-    m2 -= m2 % 8
-    left = _pairwise(flat, m2, mode, threshold, cursor, buf, skipped)
-    return left + _pairwise(flat, m - m2, mode, threshold, cursor, buf, skipped)
+        buf[t] = flat[c]
+        c += 1
+    while s < skipped.shape[0] and skipped[s] == c:         # the next leaf starts past skipped values
+        c += 1
+        s += 1
+    cursor[0], cursor[1] = c, s
+    return _leaf(buf, 0, m, mode, threshold)
+
+
+@njit(cache=True, nogil=True)
+def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
+    """NumPy's pairwise sum of the next m terms (:func:`_next_leaf`): ranges above 128 values halved at
+    a multiple of 8, left + right. Walked with a stack (Numba's recursive calls cost ~150 ns each)."""
+    if m <= PW_BLOCK:
+        return _next_leaf(flat, m, mode, threshold, cursor, buf, skipped)
+    sizes = np.empty(64, np.int64)              # the open ranges: size, and 0 (left next), 1 (right
+    states = np.empty(64, np.int64)             # next) or 2 (both summed)
+    values = np.empty(64)
+    top, nvalues = 1, 0
+    sizes[0], states[0] = m, 0
+    while top:
+        size, state = sizes[top - 1], states[top - 1]
+        half = size // 2
+        half -= half % 8
+        if state == 2:
+            top -= 1
+            values[nvalues - 2] = values[nvalues - 2] + values[nvalues - 1]
+            nvalues -= 1
+            continue
+        states[top - 1] = state + 1
+        part = half if state == 0 else size - half
+        if part <= PW_BLOCK:
+            values[nvalues] = _next_leaf(flat, part, mode, threshold, cursor, buf, skipped)
+            nvalues += 1
+        else:
+            sizes[top], states[top] = part, 0
+            top += 1
+    return values[0]
 
 
 def pairwise_sum(P, skipped=None) -> float:
