@@ -138,20 +138,29 @@ def pairwise_sum(P, skipped=None) -> float:
 @njit(cache=True, nogil=True)
 def above_half(P):
     """``(i, j, p)`` of P's entries above 0.5, in row-major order (``np.nonzero``'s)."""
+    found_j = np.empty(P.shape[1], np.int64)    # one row's, appended after the row (one pass over P)
+    found_p = np.empty(P.shape[1], P.dtype)
+    ii = np.empty(16, np.int64)
+    jj = np.empty(16, np.int64)
+    pp = np.empty(16, P.dtype)
     count = 0
     for i in range(P.shape[0]):
+        here = 0
         for c in range(P.shape[1]):
-            count += P[i, c] > 0.5
-    ii = np.empty(count, np.int64)
-    jj = np.empty(count, np.int64)
-    pp = np.empty(count, P.dtype)
-    t = 0
-    for i in range(P.shape[0]):
-        for c in range(P.shape[1]):
-            if P[i, c] > 0.5:
-                ii[t], jj[t], pp[t] = i, c, P[i, c]
-                t += 1
-    return ii, jj, pp
+            v = P[i, c]
+            if v > 0.5:
+                found_j[here] = c
+                found_p[here] = v
+                here += 1
+        if here:
+            if count + here > ii.shape[0]:
+                size = max(2 * ii.shape[0], count + here)
+                ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
+            ii[count:count + here] = i
+            jj[count:count + here] = found_j[:here]
+            pp[count:count + here] = found_p[:here]
+            count += here
+    return ii[:count].copy(), jj[:count].copy(), pp[:count].copy()
 
 
 @njit(cache=True, nogil=True)
