@@ -258,8 +258,9 @@ def probability_sums(P):
 def _row(row, i, j, pu, indptr, ks, wa, inner):
     """M[i][i..j] into row[i..j]: base j unpaired, or paired with k in [i, j) (pairs ending at j,
     ascending k, so that the walk down stops at k < i). The max is the same whatever the order."""
+    prev = 0.0                                  # row[c - 1] kept in a register: it is the critical path
     for c in range(i, j + 1):
-        best = (row[c - 1] if c > i else 0.0) + pu[c]
+        best = (prev if c > i else 0.0) + pu[c]
         for e in range(indptr[c + 1] - 1, indptr[c] - 1, -1):
             k = ks[e]
             if k < i:
@@ -268,6 +269,7 @@ def _row(row, i, j, pu, indptr, ks, wa, inner):
             if v > best:
                 best = v
         row[c] = best
+        prev = best
 
 
 @njit(cache=True, nogil=True)
