@@ -117,7 +117,7 @@ def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
     return values[0]
 
 
-def pairwise_sum(P, skipped=None) -> float:
+def pairwise_sum(P: np.ndarray, skipped: "np.ndarray | None" = None) -> float:
     """``np.sum(P * (1 - P))`` (skipped None) or ``np.sum(P[~(P > 0.5)])`` (skipped: the flat positions of
     the entries above 0.5, ascending), bit for bit, for a C-contiguous float64 P, with no temporary.
 
