@@ -42,7 +42,7 @@ def band_pair_types(PTAB, Sx, m, D, no_lp):
             y = x + d
             t = PTAB[Sx[x], Sx[y]]
             if t and no_lp:
-                out = Sx[x - 1] >= 0 and Sx[y + 1] >= 0 and PTAB[Sx[x - 1], Sx[y + 1]] != 0
+                out = d + 2 <= D and Sx[x - 1] >= 0 and Sx[y + 1] >= 0 and PTAB[Sx[x - 1], Sx[y + 1]] != 0
                 inner = d >= 6 and PTAB[Sx[x + 1], Sx[y - 1]] != 0
                 if not (out or inner):
                     t = 0
