@@ -10,7 +10,7 @@ exactly from the bases ``[s - W - 1, e + W + 1)``; the halo of 2 W bases is the 
 >>> from bioaccel.inputs.alphabet import encode
 >>> part = next(window_chunks(encode("GGGGAAACCCCAUAUGGGGAAACCCC"), window=11, span=11, cutoff=0.5))
 >>> [(int(i), int(j), round(float(p), 3)) for i, j, p in zip(part.i, part.j, part.p)][:2]
-[(1, 11, 0.916), (2, 10, 0.789)]
+[(1, 11, 0.935), (9, 18, 0.66)]
 """
 import math
 from dataclasses import dataclass
@@ -72,7 +72,7 @@ def stretch_bytes(rows: int, window: int, span: int) -> int:
     base, two of window cells).
 
     >>> stretch_bytes(1_000, 70, 70)
-    7304000
+    7350000
     """
     return rows * (11 * span + 2 * window) * 8 + rows * span
 
