@@ -30,15 +30,22 @@ def add_options(parser) -> None:
                              "centroid and MEA structures (turner2004; CPU); with --plot, dot plots")
     parser.add_argument("--bpp", metavar="FILE", default=None,
                         help="with --partition: write the base-pair probabilities to FILE ('-': standard "
-                             "output), columns id i j probability (1-based, i < j, p >= 1e-5)")
+                             "output), columns id i j probability (1-based, i < j, p >= 1e-5; with --window: "
+                             "p >= --cutoff)")
+    from . import fold_local
+
+    fold_local.add_options(parser)
 
 
 def wanted(args) -> bool:
-    """Whether the partition path runs (--partition or --bpp given)."""
-    return bool(args.partition or args.bpp)
+    """Whether the partition path runs (--partition, --bpp or a local folding option given)."""
+    from . import fold_local
+
+    return bool(args.partition or args.bpp) or fold_local.wanted(args)
 
 
-def _check(args):
+def check_options(args) -> None:
+    """The options --partition refuses (one line each), before any record is read."""
     from ..errors import InvalidParameter
 
     if not args.partition:
@@ -92,7 +99,11 @@ def bpp_lines(result) -> str:
 
 
 def run_partition(args, stdout, stderr, params) -> int:
-    """The fold command with --partition."""
+    """The fold command with --partition (with --window: :func:`.fold_local.run_local`)."""
+    from . import fold_local
+
+    if fold_local.wanted(args):
+        return fold_local.run_local(args, stdout, stderr, params)
     from .fold_batch import written
     from .progress import progress, wanted as progress_wanted
     from ..fold import check_ensemble, check_ensemble_sizes, iter_ensemble
@@ -100,7 +111,7 @@ def run_partition(args, stdout, stderr, params) -> int:
     from ..results.output import Outputs
     from ..results.plotting import check_plot
 
-    _check(args)
+    check_options(args)
     call = check_ensemble(params, backend=args.backend, threads=args.threads)
     if args.plot:
         check_plot(args.plot)
