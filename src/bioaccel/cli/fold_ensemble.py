@@ -32,16 +32,11 @@ def add_options(parser) -> None:
                         help="with --partition: write the base-pair probabilities to FILE ('-': standard "
                              "output), columns id i j probability (1-based, i < j, p >= 1e-5; with --window: "
                              "p >= --cutoff)")
-    from . import fold_local
-
-    fold_local.add_options(parser)
 
 
 def wanted(args) -> bool:
-    """Whether the partition path runs (--partition, --bpp or a local folding option given)."""
-    from . import fold_local
-
-    return bool(args.partition or args.bpp) or fold_local.wanted(args)
+    """Whether the partition path runs (--partition or --bpp given)."""
+    return bool(args.partition or args.bpp)
 
 
 def check_options(args) -> None:
@@ -99,11 +94,7 @@ def bpp_lines(result) -> str:
 
 
 def run_partition(args, stdout, stderr, params) -> int:
-    """The fold command with --partition (with --window: :func:`.fold_local.run_local`)."""
-    from . import fold_local
-
-    if fold_local.wanted(args):
-        return fold_local.run_local(args, stdout, stderr, params)
+    """The fold command with --partition."""
     from .fold_batch import written
     from .progress import progress, wanted as progress_wanted
     from ..fold import check_ensemble, check_ensemble_sizes, iter_ensemble

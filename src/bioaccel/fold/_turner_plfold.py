@@ -35,7 +35,13 @@ class WindowChunk:
     """The pairs of one stretch: ``i``, ``j`` (1-based, i < j, by i then j) and ``p``, the windowed
     probability of each pair at least the cutoff; ``start``/``end``: the stretch's left pair ends
     (1-based, inclusive); ``unpaired``: with ``unpaired=True``, the probability that each base of
-    ``start .. end`` is unpaired (RNAplfold -u 1), else None."""
+    ``start .. end`` is unpaired (RNAplfold -u 1), else None.
+
+    >>> from bioaccel.inputs.alphabet import encode
+    >>> chunk = next(window_chunks(encode("GGGGAAACCCC"), window=11, cutoff=0.5, unpaired=True))
+    >>> chunk.start, chunk.end, chunk.i.tolist(), chunk.j.tolist(), chunk.unpaired.shape
+    (1, 11, [1, 2, 3, 4], [11, 10, 9, 8], (11,))
+    """
 
     start: int
     end: int
