@@ -22,8 +22,9 @@ import numpy as np
 from numba import njit
 
 from ._turner_energy import RTYPE
+from ._turner_pf_fill import _special_top
 from ._turner_pf_loops import exp_ext_stem, exp_hairpin, exp_interior, exp_ml_closing, exp_ml_stem
-from ._turner_tables import MAX_LOOP, ML_BASE
+from ._turner_tables import GENERIC, MAX_LOOP, ML_BASE, MM_INTERIOR
 
 #: longest unpaired stretch whose scale product is tabulated (interior loops: 30 + 2)
 SEG = 33
@@ -60,7 +61,7 @@ def _segment(Sg, cum, x, y):
 
 
 @njit(**_FAST)
-def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc, ecol):
+def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc, ecol):
     """Every cell (x, y), x from y down to y - W + 1, with sc[y] = 1 (the caller scales the column)."""
     mlb = B[ML_BASE]
     r = 0.0                                   # R(x + 1, y): sum_u mlb^(u - x) scale(x .. u-1) qm1(u, y)
@@ -71,15 +72,25 @@ def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QM, QM1, 
         qb = 0.0
         if tp:
             qb = exp_hairpin(B, E, kT, lxc, Sx, x, y, tp) * _segment(Sg, cum, x, y)
+            gen = 0.0
             for p in range(x + 1, min(x + MAX_LOOP + 1, y - 5) + 1):
                 u1 = p - x - 1
                 left = Sg[x, u1 + 1]
-                for q in range(y - 1, max(p + 4, y - 1 - (MAX_LOOP - u1)) - 1, -1):
+                umax = min(MAX_LOOP - u1, y - p - 5)
+                top = _special_top(u1, umax)
+                for u2 in range(0, top + 1):             # stacks, bulges, 1xn, 2x2, 2x3: the loop function
+                    q = y - 1 - u2
                     t2 = PT[p, q - p]
                     if t2:
                         z = QB[p, q - p]
                         if z != 0.0:
-                            qb += exp_interior(B, Sx, x, y, p, q, tp, RTYPE[t2]) * z * left * Sg[q + 1, y - q]
+                            qb += exp_interior(B, Sx, x, y, p, q, tp, RTYPE[t2]) * z * left * Sg[q + 1, u2 + 1]
+                g = 0.0
+                for u2 in range(top + 1, umax + 1):      # generic: size and asymmetry, both mismatches
+                    q = y - 1 - u2
+                    g += B[GENERIC + u2 * 31 + u1] * QI[p, q - p] * Sg[q + 1, u2 + 1]
+                gen += g * left
+            qb += gen * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]
             s = 0.0
             for u in range(x + 6, y - 4):
                 s += QM[x + 1, u - x - 2] * QM1c[y - 1, y - 1 - u]
@@ -87,6 +98,8 @@ def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QM, QM1, 
                 qb += s * exp_ml_closing(B, Sx, x, y, tp) * sc[x]
         if d <= D:
             QB[x, d] = qb
+            if qb != 0.0 and Sx[x - 1] >= 0 and Sx[y + 1] >= 0:     # qb times its mismatch as an inner pair
+                QI[x, d] = qb * B[MM_INTERIOR + (RTYPE[tp] * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
             v = QM1[x, d - 1] * mlb if d >= 5 else 0.0
             if qb != 0.0:
                 v += qb * exp_ml_stem(B, tp, Sx[x - 1], Sx[y + 1])
@@ -110,7 +123,7 @@ def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QM, QM1, 
 
 
 @njit(**_JIT)
-def _scale_column(m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc):
+def _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc):
     """sc[y]: the inverse of base y's marginal weight in the longest segment ending at it; the column's
     values, its scale products and the prefix sums of ln sc take it."""
     x0 = max(1, y - W + 1)
@@ -126,6 +139,7 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc):
         Qc[y, d] *= f
         if d <= D:
             QB[x, d] *= f
+            QI[x, d] *= f
             QM[x, d] *= f
             QM1[x, d] *= f
             QMc[y, d] *= f
@@ -133,7 +147,7 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc):
 
 
 @njit(**_FAST)
-def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, QB, QM1, QMc, Q, Qc, OB, OM, OMc, OML, OMLc, Tcol):
+def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc, Tcol):
     """om, om1 and ob of every cell (x, y), y from x + D down to x + 4 (the adjoint of the inside: longer
     spans first), summed over the windows that hold the cell."""
     mlb = B[ML_BASE]
@@ -169,19 +183,29 @@ def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, QB, QM1, QMc, Q, Qc, OB, OM, 
         for a in range(max(1, y - W + 1), min(x, amax) + 1):
             left = Qc[x - 1, x - 1 - a] if a < x else 1.0
             right = Q[y + 1, a + W - 2 - y] if a + W - 1 > y else 1.0
-            ext += left * right / Q[a, W - 1]
+            ext += left * right * invZ[a]
         ob = ext * exp_ext_stem(B, tp, s5, s3) + o * exp_ml_stem(B, tp, s5, s3)
         tq = RTYPE[tp]
+        gen = 0.0
         for a in range(x - 1, max(0, x - MAX_LOOP - 2), -1):
             u1 = x - a - 1
             left = Sg[a, u1 + 1]
-            for b in range(y + 1, min(m, y + 1 + MAX_LOOP - u1, a + D) + 1):
+            umax = min(MAX_LOOP - u1, m - y - 1, a + D - y - 1)
+            top = _special_top(u1, umax)
+            for u2 in range(0, top + 1):
+                b = y + 1 + u2
                 ta = PT[a, b - a]
                 if ta:
                     z = OB[a, b - a]
                     if z != 0.0:
-                        ob += z * exp_interior(B, Sx, a, b, x, y, ta, tq) * left * Sg[y + 1, b - y]
+                        ob += z * exp_interior(B, Sx, a, b, x, y, ta, tq) * left * Sg[y + 1, u2 + 1]
+            g = 0.0
+            for u2 in range(top + 1, umax + 1):
+                g += B[GENERIC + u2 * 31 + u1] * OI[a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
+            gen += g * left
+        ob += gen * B[MM_INTERIOR + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
         OB[x, d] = ob
+        OI[x, d] = ob * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]     # as an outer pair
         oml = ob * exp_ml_closing(B, Sx, x, y, tp) * sc[x] * sc[y]
         OML[x, d] = oml
         OMLc[y, d] = oml
@@ -200,6 +224,7 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     cum = np.zeros(m + 3)
     Sg = np.ones((m + 2, SEG))
     QB = np.zeros((m + 2, D + 1))
+    QI = np.zeros((m + 2, D + 1))
     QM = np.zeros((m + 2, D + 1))
     QM1 = np.zeros((m + 2, D + 1))
     QMc = np.zeros((m + 2, D + 1))
@@ -212,23 +237,30 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
         cum[y + 1] = cum[y]
         for L in range(1, min(SEG - 1, y) + 1):
             Sg[y - L + 1, L] = Sg[y - L + 1, L - 1]
-        _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc, ecol)
-        _scale_column(m, W, D, y, sc, Sg, cum, QB, QM, QM1, QMc, QM1c, Q, Qc)
+        _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc, ecol)
+        _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc)
     ok = True
     for y in range(1, m + 1):
         if not (0.0 < sc[y] < math.inf):
             ok = False
-    OB = np.zeros((m + 2, D + 1))
-    OM = np.zeros((m + 2, D + 1))
+    amax = m - W + 1
+    invZ = np.zeros(m + 2)
+    for a in range(1, amax + 1):
+        invZ[a] = 1.0 / Q[a, W - 1]
+    # the outside reads qm by columns and qm1 by rows only: their other copies and QI hold the outside
+    OB, OI, OM = QM, QI, QM1c
+    OB[:] = 0.0
+    OI[:] = 0.0
+    OM[:] = 0.0
     OMc = np.zeros((m + 2, D + 1))
     OML = np.zeros((m + 2, D + 1))
     OMLc = np.zeros((m + 2, D + 1))
     Tcol = np.zeros(m + 2)
     P = np.zeros((max(core1 - core0, 0), D + 1))
     mass = np.zeros(max(core1 - core0, 0) + D)
-    amax = m - W + 1
     for x in range(1, min(core1, m + 1)):
-        _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, QB, QM1, QMc, Q, Qc, OB, OM, OMc, OML, OMLc, Tcol)
+        _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc,
+                     Tcol)
         if x < core0:
             continue
         for d in range(4, min(D, m - x) + 1):
