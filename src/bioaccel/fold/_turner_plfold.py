@@ -85,13 +85,17 @@ def stretch_bytes(rows: int, window: int, span: int) -> int:
 
 def plan(n: int, window: int, span: int, workers: int) -> list:
     """The stretches' left pair ends, ``[(s, e)]`` 0-based: as long as STRETCH_BYTES allows (4 windows at
-    least), at most a core's share of the sequence, so that every core has one.
+    least), and as many as a multiple of ``workers`` (no core idles while another has a last one).
 
     >>> plan(10_000, 70, 70, 2)
     [(0, 5000), (5000, 10000)]
+    >>> len(plan(10_000, 240, 160, 2))
+    4
     """
     rows = max(4 * window, STRETCH_BYTES // max(1, stretch_bytes(1, window, span)) - 2 * window)
-    size = max(4 * window, min(rows, math.ceil(n / max(1, workers))))
+    workers = max(1, workers)
+    count = workers * math.ceil(math.ceil(n / rows) / workers)
+    size = max(4 * window, math.ceil(n / count))
     return [(s, min(n, s + size)) for s in range(0, n, size)] or [(0, 0)]
 
 
