@@ -84,17 +84,20 @@ def stretch_bytes(rows: int, window: int, span: int) -> int:
 
 
 def plan(n: int, window: int, span: int, workers: int) -> list:
-    """The stretches' left pair ends, ``[(s, e)]`` 0-based: as long as STRETCH_BYTES allows (4 windows at
-    least), and as many as a multiple of ``workers`` (no core idles while another has a last one).
+    """The stretches' left pair ends, ``[(s, e)]`` 0-based: about four per worker (a core slowed by
+    another process does not hold up the rest), each at least 16 windows long (the halo of 2 windows
+    stays below 12% of the work) and at most what STRETCH_BYTES allows; as many as a multiple of
+    ``workers``.
 
     >>> plan(10_000, 70, 70, 2)
-    [(0, 5000), (5000, 10000)]
-    >>> len(plan(10_000, 240, 160, 2))
-    4
+    [(0, 1250), (1250, 2500), (2500, 3750), (3750, 5000), (5000, 6250), (6250, 7500), (7500, 8750), (8750, 10000)]
+    >>> len(plan(10_000, 240, 160, 2)), len(plan(300, 70, 70, 2))
+    (4, 2)
     """
-    rows = max(4 * window, STRETCH_BYTES // max(1, stretch_bytes(1, window, span)) - 2 * window)
     workers = max(1, workers)
-    count = workers * math.ceil(math.ceil(n / rows) / workers)
+    rows = max(4 * window, STRETCH_BYTES // max(1, stretch_bytes(1, window, span)) - 2 * window)
+    size = max(4 * window, min(rows, max(16 * window, math.ceil(n / (4 * workers)))))
+    count = workers * math.ceil(math.ceil(n / size) / workers)
     size = max(4 * window, math.ceil(n / count))
     return [(s, min(n, s + size)) for s in range(0, n, size)] or [(0, 0)]
 
