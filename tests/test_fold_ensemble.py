@@ -71,7 +71,7 @@ def test_refusals():
     with pytest.raises(InvalidParameter):
         ensemble("GGGAAACCC", backend="gpu")
     with pytest.raises(InvalidParameter):
-        ensemble("GGGAAACCC", client="local")
+        ensemble("GGGAAACCC", backend="gpu", client="local")        # refused before a cluster starts
     with pytest.raises(ResourceError):
         check_ensemble_sizes([10_000_000])
 

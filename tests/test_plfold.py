@@ -147,7 +147,7 @@ def test_empty_short_and_refusals():
     assert rs[0].unpaired.shape == (0,) and rs[1].unpaired.tolist() == [1.0, 1.0, 1.0]
     for kwargs, says in (({"window": 10, "span": 11}, "at most the window"), ({"window": 0}, "window"),
                          ({"cutoff": 1.5}, "cutoff"), ({"backend": "gpu"}, "CPU only"),
-                         ({"client": "local"}, "client"), ({"params": __import__("bioaccel.fold", fromlist=["x"])
+                         ({"params": __import__("bioaccel.fold", fromlist=["x"])
                                                              .FoldParams()}, "turner2004")):
         with pytest.raises(InvalidParameter, match=says):
             local_ensemble("GGGGAAACCCC", **kwargs)

@@ -8,6 +8,7 @@ docs/mccaskill.md ("Local folding").
 >>> [(i, j, round(p, 3)) for i, j, p in r.pairs_above(0.6)]          # RNA.pfl_fold(seq, 11, 11, 0.6)
 [(1, 11, 0.935), (9, 18, 0.66), (16, 25, 0.672), (17, 24, 0.636)]
 """
+import functools
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -156,13 +157,48 @@ def local_ensemble(sequences: Sequences, *, window: int = WINDOW, span: "int | N
     the sequence); ``span``: pairs span fewer bases than this (-L, default the window; at most the
     window); ``cutoff``: pairs of lower probability are left out (-c, default 0.01); ``unpaired``: also
     each base's probability of being unpaired (-u 1). ``params``: a TurnerModel (temperature, no_lp,
-    no_gu; None: 37 C); ``threads``: stretches computed at once (0: every core); ``client``: not taken
-    (the work runs in this process). Time grows linearly with the length, memory with the window.
+    no_gu; None: 37 C); ``threads``: stretches computed at once (0: every core); ``client``: compute on
+    a Dask cluster instead (a ``dask.distributed.Client``, a scheduler's address, or "local"), one
+    sequence per task (:func:`local_ensemble_work`). Time grows linearly with the length, memory with the
+    window.
 
     >>> [r.pairs for r in local_ensemble(["GGGGAAACCCC", "AAAA"], window=11)]
     [10, 0]
     """
+    options = dict(window=window, span=span, cutoff=cutoff, unpaired=unpaired, params=params, backend=backend,
+                   threads=threads)
     if client is not None:
-        raise InvalidParameter("local_ensemble() runs in this process: client= is not taken (leave it None)")
+        from ..distribution.work import run_work
+
+        return run_work(local_ensemble_work(sequences, **options), client)
     return list(iter_local_ensemble(sequences, window=window, span=span, cutoff=cutoff, unpaired=unpaired,
                                     params=params, backend=backend, threads=threads))
+
+
+def local_ensemble_work(sequences: Sequences, **options):
+    """The windowed ensembles of ``sequences`` as a batch (:class:`~bioaccel.distribution.work.Work`): one
+    item per record, costing n W^2, computed where it runs by :func:`iter_local_ensemble` (the keywords
+    are :func:`local_ensemble`'s, checked here).
+
+    >>> work = local_ensemble_work(["GGGGAAACCCC", ("x", "GC")], window=11)
+    >>> [item.label for item in work.items], [r.pairs for r in work.function([i.payload for i in work.items])]
+    (["record 'seq1'", "record 'x'"], [10, 0])
+    """
+    from ..distribution.batch import Item
+    from ..distribution.work import Work
+
+    _, window, span, cutoff = check_local(options.get("params"), backend=options.get("backend", "cpu"),
+                                          threads=options.get("threads", 0), window=options.get("window", WINDOW),
+                                          span=options.get("span"), cutoff=options.get("cutoff", CUTOFF))
+    items = [Item(key, f"record {record.id!r}", float(len(record)) * window * window + 1.0, record)
+             for key, record in enumerate(records(sequences))]
+    return Work(items, functools.partial(local_payloads, **options))
+
+
+def local_payloads(payloads: list, **options) -> "list[LocalEnsembleResult]":
+    """The worker function of :func:`local_ensemble_work`: the result of each record of ``payloads``.
+
+    >>> local_payloads(["GGGGAAACCCC"], window=11)[0].pairs
+    10
+    """
+    return list(iter_local_ensemble(payloads, **options))
