@@ -179,11 +179,17 @@ def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB
         s5 = Sx[x - 1]
         s3 = Sx[y + 1]
         # exterior: sum over the windows [a, a + W - 1] that hold (x, y) of q(a, x-1) q(y+1, a+W-1) / q(a, a+W-1)
+        # (the two end windows, where one side is empty, apart: the loop between them has no branch)
         ext = 0.0
-        for a in range(max(1, y - W + 1), min(x, amax) + 1):
-            left = Qc[x - 1, x - 1 - a] if a < x else 1.0
-            right = Q[y + 1, a + W - 2 - y] if a + W - 1 > y else 1.0
-            ext += left * right * invZ[a]
+        first, last = max(1, y - W + 1), min(x, amax)
+        if first == y - W + 1 and first <= last:                # the window ending at y
+            ext += (Qc[x - 1, x - 1 - first] if first < x else 1.0) * invZ[first]
+            first += 1
+        if last == x and first <= last:                         # the window starting at x
+            ext += Q[y + 1, x + W - 2 - y] * invZ[x]
+            last -= 1
+        for a in range(first, last + 1):
+            ext += Qc[x - 1, x - 1 - a] * Q[y + 1, a + W - 2 - y] * invZ[a]
         ob = ext * exp_ext_stem(B, tp, s5, s3) + o * exp_ml_stem(B, tp, s5, s3)
         tq = RTYPE[tp]
         gen = 0.0
