@@ -61,11 +61,14 @@ def _segment(Sg, cum, x, y):
 
 
 @njit(**_FAST)
-def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc, ecol):
+def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc,
+                   ecol):
     """Every cell (x, y), x from y down to y - W + 1, with sc[y] = 1 (the caller scales the column)."""
     mlb = B[ML_BASE]
     r = 0.0                                   # R(x + 1, y): sum_u mlb^(u - x) scale(x .. u-1) qm1(u, y)
     x0 = max(1, y - W + 1)
+    for L in range(1, min(SEG - 1, y) + 1):   # suffix[L]: the scales of the L bases ending at y, in a row
+        suffix[L] = Sg[y - L + 1, L]
     for x in range(y, x0 - 1, -1):
         d = y - x
         tp = PT[x, d] if d <= D else 0
@@ -87,8 +90,7 @@ def _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QI, QM, Q
                             qb += exp_interior(B, Sx, x, y, p, q, tp, RTYPE[t2]) * z * left * Sg[q + 1, u2 + 1]
                 g = 0.0
                 for u2 in range(top + 1, umax + 1):      # generic: size and asymmetry, both mismatches
-                    q = y - 1 - u2
-                    g += B[GENERIC + u2 * 31 + u1] * QI[p, q - p] * Sg[q + 1, u2 + 1]
+                    g += G[u1, u2] * QI[p, y - 1 - u2 - p] * suffix[u2 + 1]
                 gen += g * left
             qb += gen * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]
             s = 0.0
@@ -147,12 +149,16 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc):
 
 
 @njit(**_FAST)
-def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc, Tcol):
+def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc, Tcol):
     """om, om1 and ob of every cell (x, y), y from x + D down to x + 4 (the adjoint of the inside: longer
     spans first), summed over the windows that hold the cell."""
     mlb = B[ML_BASE]
     o1 = 0.0                                                   # om1(x, y + 1)
     amax = m - W + 1                                           # the last window's start
+    # lrow[a - base] = q(a, x - 1) / Z_a for the windows a that may hold a pair starting at x, ascending
+    base = x - W + 1
+    for a in range(max(1, base), min(x, amax) + 1):
+        lrow[a - base] = (Qc[x - 1, x - 1 - a] if a < x else 1.0) * invZ[a]
     for y in range(min(m, x + D), x + 3, -1):
         d = y - x
         om = 0.0
@@ -179,17 +185,15 @@ def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB
         s5 = Sx[x - 1]
         s3 = Sx[y + 1]
         # exterior: sum over the windows [a, a + W - 1] that hold (x, y) of q(a, x-1) q(y+1, a+W-1) / q(a, a+W-1)
-        # (the two end windows, where one side is empty, apart: the loop between them has no branch)
+        # sum over the windows a of lrow(a) q(y + 1, a + W - 1); the window ending at y (its right side
+        # empty) apart, so that the loop is two ascending streams
         ext = 0.0
         first, last = max(1, y - W + 1), min(x, amax)
-        if first == y - W + 1 and first <= last:                # the window ending at y
-            ext += (Qc[x - 1, x - 1 - first] if first < x else 1.0) * invZ[first]
+        if first == y - W + 1 and first <= last:
+            ext += lrow[first - base]
             first += 1
-        if last == x and first <= last:                         # the window starting at x
-            ext += Q[y + 1, x + W - 2 - y] * invZ[x]
-            last -= 1
         for a in range(first, last + 1):
-            ext += Qc[x - 1, x - 1 - a] * Q[y + 1, a + W - 2 - y] * invZ[a]
+            ext += lrow[a - base] * Q[y + 1, a + W - 2 - y]
         ob = ext * exp_ext_stem(B, tp, s5, s3) + o * exp_ml_stem(B, tp, s5, s3)
         tq = RTYPE[tp]
         gen = 0.0
@@ -207,7 +211,7 @@ def _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB
                         ob += z * exp_interior(B, Sx, a, b, x, y, ta, tq) * left * Sg[y + 1, u2 + 1]
             g = 0.0
             for u2 in range(top + 1, umax + 1):
-                g += B[GENERIC + u2 * 31 + u1] * OI[a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
+                g += G[u1, u2] * OI[a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
             gen += g * left
         ob += gen * B[MM_INTERIOR + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
         OB[x, d] = ob
@@ -238,12 +242,18 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     Q = np.zeros((m + 2, W))
     Qc = np.zeros((m + 2, W))
     ecol = np.zeros(W)
+    suffix = np.ones(SEG)
+    G = np.zeros((MAX_LOOP + 1, MAX_LOOP + 1))        # G[u1, u2]: a generic loop's size and asymmetry factor
+    for u1 in range(MAX_LOOP + 1):
+        for u2 in range(MAX_LOOP + 1 - u1):
+            G[u1, u2] = B[GENERIC + u2 * 31 + u1]
     for y in range(1, m + 1):
         # with sc[y] = 1 for now: the products of scales ending at y are those ending at y - 1
         cum[y + 1] = cum[y]
         for L in range(1, min(SEG - 1, y) + 1):
             Sg[y - L + 1, L] = Sg[y - L + 1, L - 1]
-        _inside_column(E, B, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc, ecol)
+        _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QI, QM, QM1, QMc, QM1c, Q,
+                       Qc, ecol)
         _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc)
     ok = True
     for y in range(1, m + 1):
@@ -262,10 +272,11 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     OML = np.zeros((m + 2, D + 1))
     OMLc = np.zeros((m + 2, D + 1))
     Tcol = np.zeros(m + 2)
+    lrow = np.zeros(W)
     P = np.zeros((max(core1 - core0, 0), D + 1))
     mass = np.zeros(max(core1 - core0, 0) + D)
     for x in range(1, min(core1, m + 1)):
-        _outside_row(E, B, Sx, PT, m, W, D, x, sc, Sg, invZ, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc,
+        _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc,
                      Tcol)
         if x < core0:
             continue
