@@ -103,14 +103,13 @@ def plan(n: int, window: int, span: int, workers: int) -> list:
 
 
 def _stretch(args):
-    E, B, kT, lxc, PTAB, S, n, W, D, no_lp, s, e = args
+    E, B, kT, lxc, PTAB, codes, n, W, D, no_lp, s, e = args
     lo, hi = max(0, s - W - 1), min(n, e + W + 1)
+    # the stretch's table codes with a neighbour each side (-1 past the sequence's ends): a genome's
+    # codes stay one byte a base, converted a stretch at a time
     Sx = np.full(hi - lo + 2, -1, np.int64)
-    Sx[1:-1] = S[lo:hi]
-    if lo > 0:
-        Sx[0] = S[lo - 1]
-    if hi < n:
-        Sx[-1] = S[hi]
+    a, b = max(0, lo - 1), min(n, hi + 1)
+    Sx[1 - (lo - a):hi - lo + 1 + (b - hi)] = table_codes(codes[a:b])
     P, mass, ok = window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, s - lo + 1, e - lo + 1)
     if not ok:
         raise InternalError(f"the windowed partition function of bases {s + 1:,}..{e:,} left double range")
@@ -128,8 +127,8 @@ def window_chunks(codes, model=None, *, window: int = WINDOW, span: "int | None"
     temperature = 37.0 if model is None else model.temperature
     B, kT = boltzmann_tables(temperature, False if model is None else model.no_gu)
     PTAB = np.ascontiguousarray(np.asarray(E[PAIR_TYPE:PAIR_TYPE + 25]).reshape(5, 5), dtype=np.int64)
-    S = table_codes(codes)
-    n = S.shape[0]
+    codes = np.asarray(codes, dtype=np.uint8)
+    n = codes.shape[0]
     W = min(window, n)
     D = min(span, W) - 1
     if n < 5 or D < 4:                               # no pair fits: every base unpaired
@@ -141,9 +140,8 @@ def window_chunks(codes, model=None, *, window: int = WINDOW, span: "int | None"
     longest = max(e - s for s, e in stretches) + 2 * W + 4
     require_memory(stretch_bytes(longest, W, D + 1) * min(workers, len(stretches)),
                    f"the windowed partition function (window {W}, span {D + 1})", "use fewer threads or a smaller window")
-    windows = np.minimum(np.arange(n), n - W) - np.maximum(0, np.arange(n) - W + 1) + 1
     mass = np.zeros(0)                               # paired mass carried into the next stretch (-u)
-    jobs = ((E, B, kT, lxc, PTAB, S, n, W, D, no_lp, s, e) for s, e in stretches)
+    jobs = ((E, B, kT, lxc, PTAB, codes, n, W, D, no_lp, s, e) for s, e in stretches)
     pool = None
     if workers <= 1 or len(stretches) == 1:
         done = map(_stretch, jobs)
@@ -160,7 +158,8 @@ def window_chunks(codes, model=None, *, window: int = WINDOW, span: "int | None"
                 carried = np.zeros(part.shape[0])
                 carried[:mass.shape[0]] = mass[:part.shape[0]]
                 total = part + carried
-                up = 1.0 - total[:e - s] / windows[s:e]
+                k = np.arange(s, e)                      # the windows that hold each base
+                up = 1.0 - total[:e - s] / (np.minimum(k, n - W) - np.maximum(0, k - W + 1) + 1)
                 mass = total[e - s:]
             yield WindowChunk(s + 1, e, rows + s + 1, rows + s + 1 + d, P[rows, d], up)
     finally:
