@@ -29,15 +29,15 @@ def pairs_of(result):
 def vienna_plfold(seq, window, span, cutoff, model):
     """RNA.pfl_fold's pairs {(i, j): p} and pfl_fold_up's unpaired probabilities under ``model`` (the
     old API reads the temperature and noLP from ViennaRNA's global defaults: set and restored)."""
-    before = RNA.cvar.temperature, RNA.cvar.noLP
-    RNA.cvar.temperature, RNA.cvar.noLP = model.temperature, int(model.no_lp)
+    before = RNA.cvar.temperature, RNA.cvar.noLP, RNA.cvar.noGU
+    RNA.cvar.temperature, RNA.cvar.noLP, RNA.cvar.noGU = model.temperature, int(model.no_lp), int(model.no_gu)
     try:
         pairs = {(e.i, e.j): e.p for e in RNA.pfl_fold(seq, window, span, cutoff)}
         if len(seq) < 5:                # no pair fits (and pfl_fold_up corrupts its heap on 2-4 bases)
             return pairs, [1.0] * len(seq)
         up = RNA.pfl_fold_up(seq, 1, min(window, len(seq)), min(span, window, len(seq)))
     finally:
-        RNA.cvar.temperature, RNA.cvar.noLP = before
+        RNA.cvar.temperature, RNA.cvar.noLP, RNA.cvar.noGU = before
     return pairs, [up[k][1] for k in range(1, len(seq) + 1)]
 
 
@@ -67,12 +67,12 @@ def test_equals_naive_definition(short_stretches, n, window, span, model, worker
 
 
 @pytest.mark.parametrize("model", [TurnerModel(), TurnerModel(temperature=25.0), TurnerModel(no_lp=True),
-                                   TurnerModel(temperature=50.0, no_lp=True)])
+                                   TurnerModel(temperature=50.0, no_lp=True), TurnerModel(no_gu=True)])
 def test_equals_rnaplfold(model):
     """Every pair RNA.pfl_fold reports (probability >= cutoff) and no other, to 1e-6 (ViennaRNA's list
     holds single-precision floats), and every base's unpaired probability (pfl_fold_up); pairs within
     1e-6 of the cutoff may fall either side. Random RNAs of 1-300 nt, a third with N."""
-    rng = random.Random(int(model.temperature) + 2 * model.no_lp)
+    rng = random.Random(int(model.temperature) + 2 * model.no_lp + 3 * model.no_gu)
     cases = [(1, 70, None, 0.01), (5, 70, None, 0.0)]
     cases += [(rng.randint(6, 300), rng.randint(5, 120), None, rng.choice([0.0, 0.01, 0.1])) for _ in range(12)]
     for k, (n, window, span, cutoff) in enumerate(cases):
