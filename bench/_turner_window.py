@@ -1,6 +1,6 @@
 """``bench/turner.py --window``: local folding (RNAplfold) of a genome, bioaccel's ``local_ensemble``
-(--threads threads, default 2) against ViennaRNA's ``RNA.pfl_fold`` (one core: RNAplfold is
-single-threaded) on the same sequence, the first 10,000 bases and the whole of the SARS-CoV-2 genome
+(--threads threads, default 2, and one thread) against ViennaRNA's ``RNA.pfl_fold`` (one core:
+RNAplfold is single-threaded) on the same sequence, the first 10,000 bases and the whole of the SARS-CoV-2 genome
 (examples/sars-cov-2.fasta, 29,903 nt), with RNAplfold's default window (-W 70, -L 70) and the window
 used for accessibility (-W 240 -L 160), cutoff 0.01; in turns, best of --repeats rounds. Every pair
 ViennaRNA reports must be ours to 1e-6 (its list holds single-precision floats) and no other (pairs
@@ -50,11 +50,15 @@ def window_main(args, save_json):
     for window, span in SETTINGS:
         for n in lengths:
             sequence = genome[:n]
-            ours_s, theirs_s = [], []
+            ours_s, one_s, theirs_s = [], [], []
             for _ in range(rounds):
                 start = time.perf_counter()
                 r = local_ensemble(sequence, window=window, span=span, cutoff=CUTOFF, threads=threads)[0]
                 ours_s.append(time.perf_counter() - start)
+                if threads > 1:                                  # the same on one core, as RNAplfold runs
+                    start = time.perf_counter()
+                    local_ensemble(sequence, window=window, span=span, cutoff=CUTOFF, threads=1)
+                    one_s.append(time.perf_counter() - start)
                 start = time.perf_counter()
                 theirs = RNA.pfl_fold(sequence, window, span, CUTOFF)
                 theirs_s.append(time.perf_counter() - start)
@@ -64,6 +68,8 @@ def window_main(args, save_json):
             rows.append({"n": n, "window": window, "span": span, "cutoff": CUTOFF, "pairs": r.pairs,
                          "vienna_pairs": len(theirs), "equal": equal, "max_p_diff": dp, "bioaccel_s": min(ours_s),
                          "vienna_s": min(theirs_s), "speedup": min(theirs_s) / min(ours_s),
+                         "bioaccel_one_thread_s": min(one_s) if one_s else min(ours_s),
+                         "speedup_one_thread": min(theirs_s) / (min(one_s) if one_s else min(ours_s)),
                          "bioaccel_nt_per_s": n / min(ours_s), "vienna_nt_per_s": n / min(theirs_s),
                          "memory_bytes_100mb": stretch_bytes(stretch, window, span) * threads})
     load_after = os.getloadavg()
@@ -71,11 +77,12 @@ def window_main(args, save_json):
           f"local_ensemble on {threads} thread(s) of {os.cpu_count()} core(s) against RNA.pfl_fold (ViennaRNA "
           f"{RNA.__version__}, one core); load average {load_before[0]:.2f} before the run, {load_after[0]:.2f} "
           f"after; best of {rounds} round(s), in turns")
-    print(f"{'W':>4} {'L':>4} {'n':>7}  {'bioaccel s':>10}  {'ViennaRNA s':>11}  {'x':>5}  {'pairs':>7}  "
-          f"{'max |dP|':>8}  equal")
+    print(f"{'W':>4} {'L':>4} {'n':>7}  {'bioaccel s':>10}  {'1 thread s':>10}  {'ViennaRNA s':>11}  {'x':>5}  "
+          f"{'x 1 thr':>7}  {'pairs':>7}  {'max |dP|':>8}  equal")
     for row in rows:
-        print(f"{row['window']:>4} {row['span']:>4} {row['n']:>7,}  {row['bioaccel_s']:>10.2f}  {row['vienna_s']:>11.2f}  "
-              f"{row['speedup']:>5.2f}  {row['pairs']:>7,}  {row['max_p_diff']:>8.1e}  {row['equal']}")
+        print(f"{row['window']:>4} {row['span']:>4} {row['n']:>7,}  {row['bioaccel_s']:>10.2f}  "
+              f"{row['bioaccel_one_thread_s']:>10.2f}  {row['vienna_s']:>11.2f}  {row['speedup']:>5.2f}  "
+              f"{row['speedup_one_thread']:>7.2f}  {row['pairs']:>7,}  {row['max_p_diff']:>8.1e}  {row['equal']}")
     for window, span in SETTINGS:
         row = max((r for r in rows if r["window"] == window), key=lambda r: r["n"])
         ours_h = PROJECTED / row["bioaccel_nt_per_s"] / 3600
