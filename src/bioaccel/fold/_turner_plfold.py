@@ -74,13 +74,13 @@ def check_window(window, span, cutoff) -> "tuple[int, int, float]":
 
 
 def stretch_bytes(rows: int, window: int, span: int) -> int:
-    """Memory of the tables of a stretch of ``rows`` bases (ten band tables of ``span`` cells per
+    """Memory of the tables of a stretch of ``rows`` bases (twelve band tables of ``span`` cells per
     base, two of ``window`` cells).
 
     >>> stretch_bytes(1_000, 70, 70)
-    6790000
+    7910000
     """
-    return rows * (10 * span + 2 * window) * 8 + rows * span
+    return rows * (12 * span + 2 * window) * 8 + rows * span
 
 
 def plan(n: int, window: int, span: int, workers: int) -> list:

@@ -24,7 +24,7 @@ from numba import njit
 from ._turner_energy import RTYPE
 from ._turner_pf_fill import _special_top
 from ._turner_pf_loops import exp_ext_stem, exp_hairpin, exp_interior, exp_ml_closing, exp_ml_stem
-from ._turner_tables import GENERIC, MAX_LOOP, ML_BASE, MM_INTERIOR
+from ._turner_tables import BULGE, GENERIC, MAX_LOOP, ML_BASE, MM_1N, MM_INTERIOR, ONE_N, TERMINAL_AU
 
 #: longest unpaired stretch whose scale product is tabulated (interior loops: 30 + 2)
 SEG = 33
@@ -61,7 +61,7 @@ def _segment(Sg, cum, x, y):
 
 
 @njit(**_FAST)
-def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc,
+def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QX, QM, QM1, QMc, QM1c, Q, Qc,
                    ecol):
     """Every cell (x, y), x from y down to y - W + 1, with sc[y] = 1 (the caller scales the column)."""
     mlb = B[ML_BASE]
@@ -81,7 +81,17 @@ def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB
                 left = Sg[x, u1 + 1]
                 umax = min(MAX_LOOP - u1, y - p - 5)
                 top = _special_top(u1, umax)
-                for u2 in range(0, top + 1):             # stacks, bulges, 1xn, 2x2, 2x3: the loop function
+                one_by_one = top                         # the loops evaluated one by one
+                if u1 < 2:                               # bulges (u1 = 0) and 1xn loops (u1 = 1): tight sums
+                    one_by_one = min(top, u1 + 1)
+                    t = 0.0
+                    for u2 in range(u1 + 2, umax + 1):
+                        t += B[(BULGE if u1 == 0 else ONE_N) + u2] * QX[1 + u1, p, y - 1 - u2 - p] * suffix[u2 + 1]
+                    if u1 == 0:
+                        qb += t * left * (B[TERMINAL_AU] if tp > 2 else 1.0)
+                    else:
+                        qb += t * left * B[MM_1N + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]
+                for u2 in range(0, one_by_one + 1):      # stacks, bulges of 1, 1x1, 1x2, 2x2, 2x3, ...
                     q = y - 1 - u2
                     t2 = PT[p, q - p]
                     if t2:
@@ -90,7 +100,7 @@ def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB
                             qb += exp_interior(B, Sx, x, y, p, q, tp, RTYPE[t2]) * z * left * Sg[q + 1, u2 + 1]
                 g = 0.0
                 for u2 in range(top + 1, umax + 1):      # generic: size and asymmetry, both mismatches
-                    g += G[u1, u2] * QI[p, y - 1 - u2 - p] * suffix[u2 + 1]
+                    g += G[u1, u2] * QX[0, p, y - 1 - u2 - p] * suffix[u2 + 1]
                 gen += g * left
             qb += gen * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]
             s = 0.0
@@ -100,8 +110,11 @@ def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB
                 qb += s * exp_ml_closing(B, Sx, x, y, tp) * sc[x]
         if d <= D:
             QB[x, d] = qb
-            if qb != 0.0 and Sx[x - 1] >= 0 and Sx[y + 1] >= 0:     # qb times its mismatch as an inner pair
-                QI[x, d] = qb * B[MM_INTERIOR + (RTYPE[tp] * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
+            if qb != 0.0 and Sx[x - 1] >= 0 and Sx[y + 1] >= 0:     # qb times its factors as an inner pair
+                tq = RTYPE[tp]
+                QX[0, x, d] = qb * B[MM_INTERIOR + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]     # generic
+                QX[1, x, d] = qb * B[TERMINAL_AU] if tp > 2 else qb                          # bulge
+                QX[2, x, d] = qb * B[MM_1N + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]           # 1xn
             v = QM1[x, d - 1] * mlb if d >= 5 else 0.0
             if qb != 0.0:
                 v += qb * exp_ml_stem(B, tp, Sx[x - 1], Sx[y + 1])
@@ -125,7 +138,7 @@ def _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB
 
 
 @njit(**_JIT)
-def _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc):
+def _scale_column(m, W, D, y, sc, Sg, cum, QB, QX, QM, QM1, QMc, QM1c, Q, Qc):
     """sc[y]: the inverse of base y's marginal weight in the longest segment ending at it; the column's
     values, its scale products and the prefix sums of ln sc take it."""
     x0 = max(1, y - W + 1)
@@ -141,7 +154,9 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc):
         Qc[y, d] *= f
         if d <= D:
             QB[x, d] *= f
-            QI[x, d] *= f
+            QX[0, x, d] *= f
+            QX[1, x, d] *= f
+            QX[2, x, d] *= f
             QM[x, d] *= f
             QM1[x, d] *= f
             QMc[y, d] *= f
@@ -149,7 +164,7 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc):
 
 
 @njit(**_FAST)
-def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc, Tcol):
+def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OX, OM, OMc, OML, OMLc, Tcol):
     """om, om1 and ob of every cell (x, y), y from x + D down to x + 4 (the adjoint of the inside: longer
     spans first), summed over the windows that hold the cell."""
     mlb = B[ML_BASE]
@@ -202,7 +217,17 @@ def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, 
             left = Sg[a, u1 + 1]
             umax = min(MAX_LOOP - u1, m - y - 1, a + D - y - 1)
             top = _special_top(u1, umax)
-            for u2 in range(0, top + 1):
+            one_by_one = top
+            if u1 < 2:                                   # bulges and 1xn loops: tight sums
+                one_by_one = min(top, u1 + 1)
+                t = 0.0
+                for u2 in range(u1 + 2, umax + 1):
+                    t += B[(BULGE if u1 == 0 else ONE_N) + u2] * OX[1 + u1, a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
+                if u1 == 0:
+                    ob += t * left * (B[TERMINAL_AU] if tp > 2 else 1.0)
+                else:
+                    ob += t * left * B[MM_1N + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
+            for u2 in range(0, one_by_one + 1):
                 b = y + 1 + u2
                 ta = PT[a, b - a]
                 if ta:
@@ -211,11 +236,13 @@ def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, 
                         ob += z * exp_interior(B, Sx, a, b, x, y, ta, tq) * left * Sg[y + 1, u2 + 1]
             g = 0.0
             for u2 in range(top + 1, umax + 1):
-                g += G[u1, u2] * OI[a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
+                g += G[u1, u2] * OX[0, a, y + 1 + u2 - a] * Sg[y + 1, u2 + 1]
             gen += g * left
         ob += gen * B[MM_INTERIOR + (tq * 5 + Sx[y + 1]) * 5 + Sx[x - 1]]
         OB[x, d] = ob
-        OI[x, d] = ob * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]     # as an outer pair
+        OX[0, x, d] = ob * B[MM_INTERIOR + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]     # its factors as an outer pair
+        OX[1, x, d] = ob * B[TERMINAL_AU] if tp > 2 else ob
+        OX[2, x, d] = ob * B[MM_1N + (tp * 5 + Sx[x + 1]) * 5 + Sx[y - 1]]
         oml = ob * exp_ml_closing(B, Sx, x, y, tp) * sc[x] * sc[y]
         OML[x, d] = oml
         OMLc[y, d] = oml
@@ -234,7 +261,7 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     cum = np.zeros(m + 3)
     Sg = np.ones((m + 2, SEG))
     QB = np.zeros((m + 2, D + 1))
-    QI = np.zeros((m + 2, D + 1))
+    QX = np.zeros((3, m + 2, D + 1))          # qb times its generic, bulge and 1xn factors as an inner pair
     QM = np.zeros((m + 2, D + 1))
     QM1 = np.zeros((m + 2, D + 1))
     QMc = np.zeros((m + 2, D + 1))
@@ -252,9 +279,9 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
         cum[y + 1] = cum[y]
         for L in range(1, min(SEG - 1, y) + 1):
             Sg[y - L + 1, L] = Sg[y - L + 1, L - 1]
-        _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QI, QM, QM1, QMc, QM1c, Q,
+        _inside_column(E, B, G, kT, lxc, Sx, PT, m, W, D, y, sc, Sg, suffix, cum, QB, QX, QM, QM1, QMc, QM1c, Q,
                        Qc, ecol)
-        _scale_column(m, W, D, y, sc, Sg, cum, QB, QI, QM, QM1, QMc, QM1c, Q, Qc)
+        _scale_column(m, W, D, y, sc, Sg, cum, QB, QX, QM, QM1, QMc, QM1c, Q, Qc)
     ok = True
     for y in range(1, m + 1):
         if not (0.0 < sc[y] < math.inf):
@@ -263,10 +290,10 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     invZ = np.zeros(m + 2)
     for a in range(1, amax + 1):
         invZ[a] = 1.0 / Q[a, W - 1]
-    # the outside reads qm by columns and qm1 by rows only: their other copies and QI hold the outside
-    OB, OI, OM = QM, QI, QM1c
+    # the outside reads qm by columns and qm1 by rows only: their other copies and QX hold the outside
+    OB, OX, OM = QM, QX, QM1c
     OB[:] = 0.0
-    OI[:] = 0.0
+    OX[:] = 0.0
     OM[:] = 0.0
     OMc = np.zeros((m + 2, D + 1))
     OML = np.zeros((m + 2, D + 1))
@@ -276,7 +303,7 @@ def window_stretch(E, B, kT, lxc, PTAB, Sx, W, D, no_lp, core0, core1):
     P = np.zeros((max(core1 - core0, 0), D + 1))
     mass = np.zeros(max(core1 - core0, 0) + D)
     for x in range(1, min(core1, m + 1)):
-        _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OI, OM, OMc, OML, OMLc,
+        _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OX, OM, OMc, OML, OMLc,
                      Tcol)
         if x < core0:
             continue
