@@ -172,7 +172,7 @@ def test_cli_bpp_and_unpaired_equal_rnaplfold(tmp_path):
     assert lines[0] == "id\ti\tj\tprobability"
     got = {(name, int(i), int(j)): float(p) for name, i, j, p in (x.split("\t") for x in lines[1:])}
     ups = [x.split("\t") for x in up.read_text().splitlines()]
-    assert ups[0] == ["id", "i", "unpaired"] and len(ups) == 1 + sum(len(s) for _, s in records)
+    assert ups[0] == ["id", "i", "unpaired_probability"] and len(ups) == 1 + sum(len(s) for _, s in records)
     for name, seq in records:
         want, want_up = vienna_plfold(seq, 50, 30, 0.001, TurnerModel(temperature=30.0))
         mine = {(i, j): p for (a, i, j), p in got.items() if a == name}

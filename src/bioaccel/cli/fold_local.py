@@ -1,8 +1,8 @@
 """``bioaccel fold --partition --window W``: RNAplfold. Every record's windowed base-pair probabilities
 (:func:`bioaccel.fold.iter_local_chunks`, stretch by stretch, so that a genome streams): ``--bpp FILE``
 gets every pair of probability at least ``--cutoff`` (``id i j probability``, 1-based, i < j, as
-without --window), ``--unpaired FILE`` each base's probability of being unpaired (``id i unpaired``,
-RNAplfold -u 1). The MFE, centroid and MEA lines of --partition and dot plots belong to whole-sequence
+without --window), ``--unpaired FILE`` each base's probability of being unpaired
+(``id i unpaired_probability``, RNAplfold -u 1). The MFE, centroid and MEA lines of --partition and dot plots belong to whole-sequence
 ensembles, so -o, --format and --plot are refused with --window.
 """
 
@@ -20,7 +20,7 @@ def add_options(parser) -> None:
                              "default 0.01)")
     parser.add_argument("--unpaired", metavar="FILE", default=None,
                         help="with --window: write each base's probability of being unpaired to FILE ('-': "
-                             "standard output), columns id i unpaired (RNAplfold -u 1)")
+                             "standard output), columns id i unpaired_probability (RNAplfold -u 1)")
 
 
 def wanted(args) -> bool:
@@ -61,7 +61,7 @@ def pair_lines(name: str, chunk) -> str:
 
 
 def unpaired_lines(name: str, chunk) -> str:
-    """``id i unpaired`` of every base of a stretch.
+    """``id i unpaired_probability`` of every base of a stretch.
 
     >>> from bioaccel.fold import iter_local_chunks
     >>> unpaired_lines("a", next(iter_local_chunks("GGGGAAACCCC", window=11, unpaired=True))[1]).split()[:6]
@@ -90,7 +90,7 @@ def run_local(args, stdout, stderr, params) -> int:
         if args.bpp is not None:
             outputs["--bpp"].write("id\ti\tj\tprobability\n")
         if args.unpaired is not None:
-            outputs["--unpaired"].write("id\ti\tunpaired\n")
+            outputs["--unpaired"].write("id\ti\tunpaired_probability\n")
         shown = progress_wanted(args.quiet, stderr)
         chunks = iter_local_chunks(read_fasta(args.fasta), window=window, span=span, cutoff=cutoff,
                                    unpaired=args.unpaired is not None, params=call.params, threads=call.threads)

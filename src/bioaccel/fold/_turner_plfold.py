@@ -139,7 +139,8 @@ def window_chunks(codes, model=None, *, window: int = WINDOW, span: "int | None"
     stretches = plan(n, W, D + 1, workers)
     longest = max(e - s for s, e in stretches) + 2 * W + 4
     require_memory(stretch_bytes(longest, W, D + 1) * min(workers, len(stretches)),
-                   f"the windowed partition function (window {W}, span {D + 1})", "use fewer threads or a smaller window")
+                   f"the windowed partition function (window {W}, span {D + 1})",
+                   "use fewer threads or a smaller window")
     mass = np.zeros(0)                               # paired mass carried into the next stretch (-u)
     jobs = ((E, B, kT, lxc, PTAB, codes, n, W, D, no_lp, s, e) for s, e in stretches)
     pool = None

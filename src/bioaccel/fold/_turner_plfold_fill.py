@@ -164,7 +164,8 @@ def _scale_column(m, W, D, y, sc, Sg, cum, QB, QX, QM, QM1, QMc, QM1c, Q, Qc):
 
 
 @njit(**_FAST)
-def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OX, OM, OMc, OML, OMLc, Tcol):
+def _outside_row(E, B, G, Sx, PT, m, W, D, x, sc, Sg, invZ, lrow, QB, QM1, QMc, Q, Qc, OB, OX, OM, OMc, OML, OMLc,
+                 Tcol):
     """om, om1 and ob of every cell (x, y), y from x + D down to x + 4 (the adjoint of the inside: longer
     spans first), summed over the windows that hold the cell."""
     mlb = B[ML_BASE]
