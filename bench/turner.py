@@ -36,6 +36,11 @@ energy must agree to 1e-4 kcal/mol (ViennaRNA returns a single-precision float) 
 
 One long RNA's partition function and probabilities on the GPU (``--gpu-long-pf``, the SARS-CoV-2 genome):
 bench/_turner_pf_long.py; JSON: docs/results/turner_pf_gpu_long.json.
+
+Local folding (``--window``, bench/_turner_window.py): ``local_ensemble`` against ``RNA.pfl_fold`` on the
+SARS-CoV-2 genome (10 kb and whole), RNAplfold's -W 70 and -W 240 -L 160, and a 100 Mb projection.
+
+    PYTHONPATH=src python3 bench/turner.py --window [--lengths 10000,29903] [--threads 2]
 """
 import argparse
 import json
@@ -106,6 +111,8 @@ def main(argv=None):
     parser.add_argument("--no-check", action="store_true", help="--gpu: skip the comparison with the CPU")
     parser.add_argument("--partition", action="store_true",
                         help="time the partition function + probabilities against ViennaRNA's fc.pf() + fc.bpp()")
+    parser.add_argument("--window", action="store_true",
+                        help="time local folding (RNAplfold) against RNA.pfl_fold on the SARS-CoV-2 genome")
     parser.add_argument("--rnafold-seconds", type=float, default=20.0,
                         help="--gpu: ViennaRNA's RNA.fold beside each row (a process per core) for about this long, "
                              "the whole row projected from it (0: not run; skipped where ViennaRNA is missing)")
@@ -130,6 +137,10 @@ def main(argv=None):
         return gpu_main(args)
     if args.partition:
         return partition_main(args)
+    if args.window:
+        from _turner_window import window_main
+
+        return window_main(args, save_json)
     import RNA
 
     load_before = os.getloadavg()  # other users of a shared machine skew every timing

@@ -11,7 +11,7 @@ import pytest
 
 from bioaccel.cli.main import main
 from bioaccel.errors import InvalidParameter, ResourceError
-from bioaccel.fold import TurnerModel, check_ensemble_sizes, ensemble
+from bioaccel.fold import TurnerModel, check_ensemble_sizes, ensemble, ensemble_work
 
 import RNA  # noqa: E402  (ViennaRNA, a [test] extra: the reference of the Turner model)
 
@@ -71,7 +71,9 @@ def test_refusals():
     with pytest.raises(InvalidParameter):
         ensemble("GGGAAACCC", backend="tpu")
     with pytest.raises(InvalidParameter):
-        ensemble("GGGAAACCC", client="local")
+        ensemble("GGGAAACCC", backend="tpu", client="local")        # refused before a cluster starts
+    work = ensemble_work(["GGGAAACCC"])
+    assert work.function.keywords["backend"] == "cpu" and not work.gpu   # CPU work: any worker
     with pytest.raises(ResourceError):
         check_ensemble_sizes([10_000_000])
 

@@ -7,7 +7,7 @@ in ``run``. The command builds the public API call (:func:`bioaccel.fold.iter_fo
 """
 import argparse
 
-from . import fold_ensemble
+from . import fold_ensemble, fold_local
 from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
                       add_plot_option, add_quiet_option, add_threads_option)
 from ..fold import FORMATS, MAX_PLOT_RECORDS, MODELS
@@ -69,6 +69,7 @@ def register(subparsers):
     add_plot_option(parser, f"arc diagrams, one panel per record (the first {MAX_PLOT_RECORDS})")
     add_quiet_option(parser)
     fold_ensemble.add_options(parser)
+    fold_local.add_options(parser)
     add_batch_options(parser, gpu="gpu" in MODELS.backends())
     parser.set_defaults(run=run)
 
@@ -197,6 +198,8 @@ def run(args, stdout, stderr):
     from ..results.tables import chunked
 
     params = _params(args)
+    if fold_local.wanted(args):                         # --window: RNAplfold (cli/fold_local.py)
+        return fold_local.run_local(args, stdout, stderr, params)
     if fold_ensemble.wanted(args):                      # --partition: RNAfold -p (cli/fold_ensemble.py)
         return fold_ensemble.run_partition(args, stdout, stderr, params)
     if args.eval:

@@ -31,7 +31,8 @@ def add_options(parser) -> None:
                              "short RNAs per launch); with --plot, dot plots")
     parser.add_argument("--bpp", metavar="FILE", default=None,
                         help="with --partition: write the base-pair probabilities to FILE ('-': standard "
-                             "output), columns id i j probability (1-based, i < j, p >= 1e-5)")
+                             "output), columns id i j probability (1-based, i < j, p >= 1e-5; with --window: "
+                             "p >= --cutoff)")
 
 
 def wanted(args) -> bool:
@@ -39,7 +40,8 @@ def wanted(args) -> bool:
     return bool(args.partition or args.bpp)
 
 
-def _check(args):
+def check_options(args) -> None:
+    """The options --partition refuses (one line each), before any record is read."""
     from ..errors import InvalidParameter
 
     if not args.partition:
@@ -101,7 +103,7 @@ def run_partition(args, stdout, stderr, params) -> int:
     from ..results.output import Outputs
     from ..results.plotting import check_plot
 
-    _check(args)
+    check_options(args)
     call = check_ensemble(params, backend=args.backend, threads=args.threads)
     if args.plot:
         check_plot(args.plot)

@@ -9,7 +9,8 @@ RNAfold computes it); ``energy_of(sequence, structure)`` is the free energy of a
 ``iter_fold``/``iter_nussinov`` stream the results; ``fold_one(sequence)`` returns ``(structure, value)``
 like ViennaRNA's ``RNA.fold``; ``ensemble(sequences)`` gives each one's Boltzmann ensemble
 (:class:`EnsembleResult`: RNAfold -p's partition function, base-pair probabilities, centroid, MEA;
-``plot_dotplot`` draws them); ``scores, structures = nussinov_batch(sequences)`` folds millions, results
+``plot_dotplot`` draws them); ``local_ensemble(sequences, window=70)`` gives RNAplfold's windowed
+base-pair probabilities (:class:`LocalEnsembleResult`; ``iter_local_chunks`` streams a genome); ``scores, structures = nussinov_batch(sequences)`` folds millions, results
 as arrays (``fold_packed`` and ``packed_text``: any model, packed codes in, values, dot-brackets and
 the vienna or JSON text out, for the command line); ``fold_table(sequence)`` gives Nussinov's whole
 table. ``FoldWriter`` writes results as vienna, ct, bpseq or JSON Lines, ``plot_arcs`` draws them.
@@ -53,11 +54,16 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "TurnerModel": "._turner_model", "energy_of": "._turner_energy", "evaluate": "._evaluate",
          "iter_evaluate": "._evaluate", "ensemble": "._ensemble", "iter_ensemble": "._ensemble",
          "EnsembleResult": "._ensemble", "check_ensemble": "._ensemble",
-         "check_ensemble_sizes": "._ensemble", "plot_dotplot": "._ensemble_plot"}
-__all__ = ["EnsembleResult", "FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
+         "check_ensemble_sizes": "._ensemble", "plot_dotplot": "._ensemble_plot",
+         "local_ensemble": "._ensemble_local", "iter_local_ensemble": "._ensemble_local",
+         "iter_local_chunks": "._ensemble_local", "LocalEnsembleResult": "._ensemble_local",
+         "check_local": "._ensemble_local", "ensemble_work": "._ensemble",
+         "local_ensemble_work": "._ensemble_local", "WindowChunk": "._turner_plfold"}
+__all__ = ["EnsembleResult", "FORMATS", "LocalEnsembleResult", "WindowChunk", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
            "MAX_PLOT_RECORDS", "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_ensemble",
            "check_ensemble_sizes", "check_fold", "energy_of", "ensemble", "evaluate", "fold", "fold_one",
-           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_evaluate", "iter_fold",
+           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_evaluate", "iter_fold", "iter_local_chunks", "iter_local_ensemble", "local_ensemble", "check_local",
+           "ensemble_work", "local_ensemble_work",
            "iter_nussinov", "nussinov", "nussinov_batch", "packed_limit", "packed_text", "plot_arcs",
            "plot_dotplot"]
 

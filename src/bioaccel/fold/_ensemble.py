@@ -8,6 +8,7 @@
 >>> round(r.mfe_frequency, 3), round(r.ensemble_diversity, 2), r.ensemble_line, r.bpp.shape
 (0.546, 3.53, '((({...)))}', (11, 11))
 """
+import functools
 import math
 from dataclasses import dataclass
 from typing import Iterator
@@ -237,12 +238,44 @@ def ensemble(sequences: Sequences, *, params=None, backend: str = "cpu", threads
     model, as RNAfold -p): a list of :class:`EnsembleResult` in input order. ``sequences``: as for
     :func:`~bioaccel.fold.fold`; ``backend``: "cpu" or "gpu" (the Turner 2004 model: many RNAs of up to
     4,000 nt per launch, longer ones one at a time over the whole GPU; FP64, the CPU's numbers within
-    1e-10 relative in ln Z and 1e-9 in every probability); ``threads``: CPU threads (0 = all cores); ``client``: not taken yet
-    (the partition function runs in this process).
+    1e-10 relative in ln Z and 1e-9 in every probability); ``threads``: CPU threads (0 = all cores);
+    ``client``: compute on a Dask cluster instead (a ``dask.distributed.Client``, a scheduler's address, or
+    "local"), the work of :func:`ensemble_work`.
 
     >>> [r.centroid for r in ensemble(["GGGGAAACCCC", "AAAA"])]
     ['((((...))))', '....']
     """
     if client is not None:
-        raise InvalidParameter("ensemble() runs in this process: client= is not taken (leave it None)")
+        from ..distribution.work import run_work
+
+        return run_work(ensemble_work(sequences, params=params, backend=backend, threads=threads), client)
     return list(iter_ensemble(sequences, params=params, backend=backend, threads=threads))
+
+
+def ensemble_work(sequences: Sequences, *, params=None, backend: str = "cpu", threads: int = 0):
+    """The ensembles of ``sequences`` as a batch (:class:`~bioaccel.distribution.work.Work`): one item per
+    record, costing n^3, labelled ``record 'id'``; its function computes a list of records where it runs
+    with :func:`iter_ensemble`, the in-process path's code. ``client=`` runs it.
+
+    >>> work = ensemble_work(["GGGGAAACCCC", ("x", "GC")])
+    >>> [item.label for item in work.items], [r.centroid for r in work.function([i.payload for i in work.items])]
+    (["record 'seq1'", "record 'x'"], ['((((...))))', '..'])
+    """
+    from ..distribution.batch import Item
+    from ..distribution.work import Work
+
+    call = check_ensemble(params, backend=backend, threads=threads)
+    items = [Item(key, f"record {record.id!r}", float(len(record)) ** 3 + 1.0, record)
+             for key, record in enumerate(records(sequences))]
+    # the workers compute on the same backend: a GPU batch goes to GPU workers only
+    return Work(items, functools.partial(ensemble_payloads, params=call.params, backend=backend, threads=threads),
+                gpu=backend == "gpu")
+
+
+def ensemble_payloads(payloads: list, **options) -> "list[EnsembleResult]":
+    """The worker function of :func:`ensemble_work`: the EnsembleResult of each record of ``payloads``.
+
+    >>> ensemble_payloads(["GGGGAAACCCC"])[0].structure
+    '((((...))))'
+    """
+    return list(iter_ensemble(payloads, **options))
