@@ -8,13 +8,14 @@ Rows:
   QIa and QIm; sweep: every cell by tiles), useful multiply-adds a second (:func:`bppart_gpu.useful_fma`
   over the band) and their fraction of the FP64 FMA ceiling of ../shared/design/limits.md;
 - the CPU's windowed sweep on all cores where N <= --cpu-max, and the relative difference of log Z;
-- at the longest N, the device seconds of the cross products at each shape of --shapes;
+- at the longest N, the device seconds of the cross products at each shape of --shapes and of the sweep
+  at each of --sweeps (the first design's peers), each one's log Z against the production's;
 - the screen: --screen-queries queries of 23 nt against --screen-transcripts random transcripts of
   --screen-min .. --screen-max nt (one ``bppart`` call), pairs a second and the hours for 32,000
   transcripts of the same mean length on one GPU (time is linear in the bases).
 
-    python3 bench/bppart_gpu_windows.py                 # 23 x 2,000 and 20,000 nt, the screen
-    python3 bench/bppart_gpu_windows.py --quick         # 23 x 2,000, a small screen
+    python3 bench/bppart_gpu_windows.py                 # 23 x 1,000 and 20,000 nt, the screen
+    python3 bench/bppart_gpu_windows.py --quick         # 23 x 1,000, a small screen
 """
 import argparse
 import os
@@ -44,18 +45,29 @@ def device_phases(q, t, params, sizes=None) -> dict:
     from bioaccel.interact._partition_band_gpu import gpu_windows
 
     phases = {}
-    gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
-    return phases
+    found = gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
+    return phases, found[0]
+
+
+def _against(w, reference) -> dict:
+    """How far a variant's windows are from the production's: log Z (relative), window probabilities."""
+    import numpy as np
+
+    return dict(log_z_rel_diff=abs(w.log_z - reference.log_z) / abs(reference.log_z),
+                probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 20000])
-    parser.add_argument("--cpu-max", type=int, default=2000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="32x32x16,64x32x16,32x16x16,64x64x16",
-                        help="cross product tiles rows x columns x chunk compared at the longest size")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
+    parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
+    parser.add_argument("--shapes", default="64x32x16xTx4,64x32x16xFx4,32x32x16xTx8,64x64x16xTx2",
+                        help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks, compared at the "
+                             "longest size (the first: the production's)")
+    parser.add_argument("--sweeps", default="8xlaunches,16xpersistent,16xlaunches",
+                        help="sweep tile x mode compared at the longest size (the first: the production's)")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
     parser.add_argument("--screen-min", type=int, default=500)
@@ -67,7 +79,7 @@ def main(argv=None):
     from bioaccel.interact import _partition_launch
     from bioaccel.runtime import gpu as _gpu
 
-    sizes = [2000] if args.quick else args.sizes
+    sizes = [1000] if args.quick else args.sizes
     transcripts = 8 if args.quick else args.screen_transcripts
     load_before = os.getloadavg()
     print(f"# {_gpu.device_name()}, {os.cpu_count()} CPU cores, load average {load_before}", flush=True)
@@ -83,7 +95,7 @@ def main(argv=None):
             start = time.perf_counter()
             grow = bppart(query, target, params=params, backend="gpu")[0]
             times.append(time.perf_counter() - start)
-        phases = device_phases(query, target, params)
+        phases, _ = device_phases(query, target, params)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, **{f"{k}_s": v for k, v in phases.items()},
@@ -97,13 +109,22 @@ def main(argv=None):
             row["speedup"] = row["cpu_s"] / row["gpu_s"]
         rows.append(row)
         print(row, flush=True)
-    shapes = []
+    shapes, sweeps = [], []
+    reference = None
     for shape in args.shapes.split(","):
-        r, c, k = (int(x) for x in shape.split("x"))
-        phases = device_phases(query, target, params, _partition_launch.SIZES.replace(band_rows=r, band_cols=c,
-                                                                                          band_chunk=k))
-        shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"]))
+        r, c, k, prefetch, blocks = shape.split("x")
+        sizes_ = _partition_launch.SIZES.replace(band_rows=int(r), band_cols=int(c), band_chunk=int(k),
+                                                 band_prefetch=prefetch == "T", band_blocks=int(blocks))
+        phases, w = device_phases(query, target, params, sizes_)
+        reference = reference or w
+        shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
         print(shapes[-1], flush=True)
+    for sweep in args.sweeps.split(","):
+        tile, mode = sweep.split("x")
+        phases, w = device_phases(query, target, params, _partition_launch.SIZES.replace(band_tile=int(tile),
+                                                                                         band_sweep=mode))
+        sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
+        print(sweeps[-1], flush=True)
 
     queries = [(f"sv{i}", random_rna(rng, 23)) for i in range(args.screen_queries)]
     targets = [(f"tx{i}", random_rna(rng, rng.randint(args.screen_min, args.screen_max))) for i in range(transcripts)]
@@ -129,13 +150,20 @@ def main(argv=None):
         cpu = f"{r['cpu_s']:.2f} | {r['speedup']:.0f}x | {r['rel_diff']:.1e}" if "cpu_s" in r else "not run | | "
         print(f"| 23 x {r['N']:,} | {r['gpu_s']:.3f} | {r['single_s']:.4f} | {r['cross_s']:.4f} | {r['sweep_s']:.4f} | "
               f"{r['fma_per_s'] / 1e9:.0f} | {r['ceiling_fraction']:.1%} ({r['device_ceiling_fraction']:.1%}) | {cpu} |")
-    print(f"\ncross product tiles at 23 x {sizes[-1]:,}: " + ", ".join(
-        f"{s['shape']} {s['cross_s']:.4f} s" for s in shapes))
+    print(f"\nat 23 x {sizes[-1]:,} (device seconds; log Z against the first shape's):")
+    print("| cross tiles (rows x cols x chunk x prefetch x blocks) | cross (s) | log Z rel. diff | window probability "
+          "max diff |\n|---|---|---|---|")
+    for x in shapes:
+        print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
+    print("| sweep (tile x mode) | sweep (s) | log Z rel. diff | window probability max diff |\n|---|---|---|---|")
+    for x in sweeps:
+        print(f"| {x['sweep']} | {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
     print(f"\nscreen: {len(queries)} x {len(targets)} transcripts ({bases:,} nt, mean {mean:.0f}): {screen_s:.2f} s, "
           f"{screen['pairs_per_s']:.1f} pairs/s, {screen['ceiling_fraction']:.1%} of the ceiling; "
           f"{SCREEN_GOAL:,} transcripts of that mean length: {hours:.2f} h on one GPU")
     save_json(dict(device=_gpu.device_name(), host=platform.node(), cpu_cores=os.cpu_count(), load_before=load_before,
-                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, rows=rows, shapes=shapes, screen=screen),
+                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, rows=rows, shapes=shapes, sweeps=sweeps,
+                   screen=screen),
               args.json)
     return 0
 

@@ -59,10 +59,16 @@ def _gpu(q, targets, params):
     return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
 
 
-@pytest.mark.parametrize("au, gu", WEIGHTS)
-def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, au, gu):
+@pytest.mark.parametrize("au, gu, sweep, prefetch", [(*WEIGHTS[0], "persistent", True),
+                                                     (*WEIGHTS[1], "launches", False)])
+def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch):
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
-    in several launches, short ones together), target windows of 1 to 13 bases, query windows too."""
+    in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
+    sweep persistent or a launch per tile diagonal, the cross products' loads prefetched or not."""
+    from bioaccel.interact import _partition_launch
+
+    monkeypatch.setattr(_partition_launch, "SIZES", small_launch_sizes.bppart.replace(band_sweep=sweep,
+                                                                                      band_prefetch=prefetch))
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
         params = PartitionParams(au=au, gu=gu, window_query=wq, window_target=wt)

@@ -194,7 +194,7 @@ class _Tables:
         device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
-        cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk)
+        cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
         tiles = _kernel("bppart_band_tiles", B)
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         nt = -(-(n + 1) // B)
@@ -215,9 +215,13 @@ class _Tables:
                       (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D)))
             mark("cross")
             mark("sweep")
-            grid = max(1, min(sms * sizes.blocks_per_sm, mats * nt))
-            tiles((grid,), (B * B,), (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims,
-                                      np.int32(l1), np.int32(nt), np.int32(dmax), counters[l1:]))
+            tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))
+            if sizes.band_sweep == "persistent":
+                grid = max(1, min(sms * sizes.blocks_per_sm, mats * nt))
+                tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]))
+            else:               # a tile diagonal a launch: a block per tile, no barrier
+                for d in range(dmax + 1):
+                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]))
             mark("sweep")
         if timings is not None:
             for key, marks in events.items():

@@ -72,21 +72,30 @@ __global__ void bppart_band_single(const unsigned char* __restrict__ codes, cons
     Q[(size_t)i * W1 + len] = total;
 }
 
+// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then).
+__device__ __forceinline__ void band_copy8(double* smem, const double* gmem, bool valid) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+}
+
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
 //   ACCA[b0, b1] = sum_{k1 = a0 .. a1-2} sum_k QIac([a0, k1+1))[b0, k] * QI([k1+1, a1))[k, b1]
 //   ACCM[b0, b1] = sum_{k1 = a0+1 .. a1-1} sum_k QF([a0, k1))[b0, k] * QIac([k1, a1))[k, b1]
 // as bppart_cross, on band matrices: tile (I, J = I + delta) for delta = 0 .. D, k clipped to
 // [max(r0 + 1, c0 - L2), min(c0 + TC, r0 + TR + L2, n + 1)). 4 x 4 cells a thread. gridDim.z > 1 splits
-// the l1 - 1 products among blocks (atomicAdd into sums the host zeroed).
-template <int TR, int TC, int KC>
-__global__ void __launch_bounds__((TR / 4) * (TC / 4))
+// the l1 - 1 products among blocks (atomicAdd into sums the host zeroed). PREFETCH: two shared buffers,
+// each chunk copied with cp.async (zero-filled outside the band) while the previous one multiplies.
+// MINB: blocks a multiprocessor should hold (launch bounds; the registers a thread may use follow).
+template <int TR, int TC, int KC, bool PREFETCH, int MINB>
+__global__ void __launch_bounds__((TR / 4) * (TC / 4), MINB)
 bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                   double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt, int D) {
     constexpr int RT = TR / 4, CT = TC / 4, THREADS = RT * CT;
     static_assert(TR % 4 == 0 && TC % 4 == 0 && (TR * KC) % THREADS == 0 && (TC * KC) % THREADS == 0,
                   "tile and chunk must share the threads evenly");
-    __shared__ double As[TR][KC + 1];
-    __shared__ double Bs[KC][TC];
+    constexpr int BUFS = PREFETCH ? 2 : 1;
+    __shared__ double As[BUFS][TR][KC + 1];
+    __shared__ double Bs[BUFS][KC][TC];
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
@@ -104,23 +113,48 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
         for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
-            for (int k0 = kbeg; k0 < kend; k0 += KC) {
+            // PREFETCH: chunk k0 + KC is copied (cp.async) into the other buffer while chunk k0 multiplies
+            auto issue = [&](int buf, int from) {
                 for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
-                    const int r = e / KC, k = e % KC, col = k0 + k;
-                    As[r][k] = col < kend ? band_at(L, r0 + r, col, W1, n) : 0.0;
+                    const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
+                    const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
                 }
                 for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
-                    const int k = e / TC, c = e % TC, row = k0 + k;
-                    Bs[k][c] = row < kend ? band_at(R, row, c0 + c, W1, n) : 0.0;
+                    const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
+                    const bool in = row < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
+                }
+                asm volatile("cp.async.commit_group;\n" ::);
+            };
+            if (PREFETCH && kbeg < kend) issue(0, kbeg);
+            int buf = 0;
+            for (int k0 = kbeg; k0 < kend; k0 += KC, buf ^= BUFS - 1) {
+                if (PREFETCH) {
+                    if (k0 + KC < kend) {
+                        issue(buf ^ 1, k0 + KC);
+                        asm volatile("cp.async.wait_group 1;\n" ::);   // this chunk's copies are done
+                    } else {
+                        asm volatile("cp.async.wait_group 0;\n" ::);
+                    }
+                } else {
+                    for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
+                        const int r = e / KC, k = e % KC, col = k0 + k;
+                        As[0][r][k] = col < kend ? band_at(L, r0 + r, col, W1, n) : 0.0;
+                    }
+                    for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
+                        const int k = e / TC, c = e % TC, row = k0 + k;
+                        Bs[0][k][c] = row < kend ? band_at(R, row, c0 + c, W1, n) : 0.0;
+                    }
                 }
                 __syncthreads();
 #pragma unroll
                 for (int k = 0; k < KC; ++k) {
                     double av[4], bv[4];
 #pragma unroll
-                    for (int i = 0; i < 4; ++i) av[i] = As[ty + RT * i][k];
+                    for (int i = 0; i < 4; ++i) av[i] = As[buf][ty + RT * i][k];
 #pragma unroll
-                    for (int j = 0; j < 4; ++j) bv[j] = Bs[k][tx + CT * j];
+                    for (int j = 0; j < 4; ++j) bv[j] = Bs[buf][k][tx + CT * j];
 #pragma unroll
                     for (int i = 0; i < 4; ++i)
 #pragma unroll
@@ -145,16 +179,20 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     }
 }
 
-// Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = 0 .. dmax),
-// a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here). A
-// cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped.
+// Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = dfirst ..
+// dlast), a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here).
+// A cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped. With
+// dfirst < dlast the grid is persistent (sized to be resident: a barrier between tile diagonals); the
+// production launches one tile diagonal a launch (dfirst = dlast, a block per tile, no barrier), so
+// that as many blocks as fit share a multiprocessor: a tile's near part is a chain of 2 B - 1 steps
+// with few threads busy, and other blocks fill the gaps.
 template <int B>
-__global__ void __launch_bounds__(B * B, 2)
+__global__ void __launch_bounds__(B * B, B <= 8 ? 8 : 2)   // 8-tiles: 8 blocks of 64 threads a multiprocessor
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
                   double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
                   const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
-                  int nt, int dmax, unsigned int* counter) {
+                  int nt, int dfirst, int dlast, unsigned int* counter) {
     __shared__ double X[7][B][B + 1];
     __shared__ double C[4][B][B + 1];
     __shared__ double V[8][B][B + 1];
@@ -165,7 +203,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
-    for (int d = 0; d <= dmax; ++d) {
+    for (int d = dfirst; d <= dlast; ++d) {
         const long long items = (long long)mats * (nt - d);
         for (long long item = blockIdx.x; item < items; item += gridDim.x) {
             const int I = item % (nt - d);
@@ -182,12 +220,16 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             double s0 = 0.0, m = 0.0, both = 0.0, pqx = 0.0, qfbase = 0.0, qibase = 0.0, acca = 0.0;
             if (valid) {
                 double ps0 = 0.0, pa0 = 0.0;
-                for (int k = a0; k <= a1 - 1; ++k) {
-                    if (l1 >= 5 && k >= a0 + 1 && k <= a1 - 2)
+                // three loops without branches, unrolled: their loads are in flight together
+                if (l1 >= 5) {
+#pragma unroll 4
+                    for (int k = a0 + 1; k <= a1 - 2; ++k)
                         ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[band_interval(M, k, a1 - 1) * S + c];
-                    if (k <= a1 - 2) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
-                    if (k >= a0 + 1) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
                 }
+#pragma unroll 4
+                for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
+#pragma unroll 4
+                for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
                 s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
                 if (l1 == 1 && l2 == 1)
                     m = wi[x0 * 5 + y0];
@@ -283,6 +325,6 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 __syncthreads();
             }
         }
-        if (d < dmax) band_barrier(counter, (unsigned int)(d + 1) * gridDim.x);
+        if (d < dlast) band_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }
