@@ -63,7 +63,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="64x32x16xTx4,64x32x16xFx4,32x32x16xTx8,64x64x16xTx2",
+    parser.add_argument("--shapes", default="32x32x16xTx8,64x32x16xTx4,64x32x16xFx4,64x64x16xTx2",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks, compared at the "
                              "longest size (the first: the production's)")
     parser.add_argument("--sweeps", default="8xlaunches,16xpersistent,16xlaunches",
