@@ -3,7 +3,8 @@
 Every target meets every query (targets outer, queries inner, as BPMax's rows). The keywords are
 checked once, before any input is read, by the shared contract; each pair is filled on the CPU
 (:mod:`._partition_cpu`) with the scale of :func:`choose_scales`; on the GPU, each query against
-a round of targets at once (:mod:`._partition_gpu`), with the same scales.
+a round of targets at once (:mod:`._partition_gpu`), with the same scales, or with windows on the band
+of target intervals (:mod:`._partition_band_gpu`, unscaled where the windows allow).
 """
 import math
 from concurrent.futures import ThreadPoolExecutor
