@@ -4,6 +4,10 @@ in the same run on this machine: ``bioaccel interact Q T --partition`` against
 wall time of one process, best of --repeats. The load average is printed before and after, because
 the development machine is shared.
 
+In process (one Python process per size): the import of bioaccel.interact, the first pair (Numba's
+cached code loaded, then the fill) and the fill alone (best of 3 more), to say what the whole process
+spends where.
+
 Windowed rows (ours only: the original has no windows): ``--window-target 128`` at 23 x 2,000 and
 23 x 20,000 nt (``--window-sizes``), whole process, with the target rows swept per second.
 
@@ -55,6 +59,33 @@ def ours(workdir: Path, n: int, threads: int, window: "int | None" = None) -> "t
     return seconds, float(out.splitlines()[1].split("\t")[2])
 
 
+IN_PROCESS = """
+import sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {src!r})
+from bioaccel.interact import bppart
+t1 = time.perf_counter()
+first = bppart({query!r}, {target!r}, threads={threads})[0]
+t2 = time.perf_counter()
+fills = []
+for _ in range(3):
+    start = time.perf_counter()
+    bppart({query!r}, {target!r}, threads={threads})
+    fills.append(time.perf_counter() - start)
+print(t1 - t0, t2 - t1, min(fills), first.log_z)
+"""
+
+
+def in_process(n: int, threads: int) -> dict:
+    """Inside one Python process: importing bioaccel.interact (NumPy, Numba's dispatchers), the first
+    pair (Numba's cached machine code loaded, then the fill), and the fill alone (best of 3 more)."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    code = IN_PROCESS.format(src=src, query=QUERY, target=target_of(n), threads=threads)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported, first, fill, _ = (float(x) for x in done.stdout.split())
+    return {"import_s": imported, "first_pair_s": first, "fill_s": fill}
+
+
 def original(program: str, workdir: Path, n: int, threads: int) -> "tuple[float, float]":
     (workdir / "pairs.fa").write_text(f">p\n{QUERY}&{target_of(n)}\n")
     seconds, _ = timed([program, "-q", f"--proc={threads}", "pairs.fa"], workdir)
@@ -89,17 +120,21 @@ def main(argv=None) -> int:
             best = min(ours(workdir, n, args.threads) for _ in range(args.repeats))
             theirs = original(args.original, workdir, n, args.threads)
             rows.append({"query": len(QUERY), "target": n, "ours_s": best[0], "original_s": theirs[0],
-                         "ratio": theirs[0] / best[0], "log_z_ours": best[1], "log_z_original": theirs[1]})
+                         "ratio": theirs[0] / best[0], "log_z_ours": best[1], "log_z_original": theirs[1],
+                         **in_process(n, args.threads)})
         windowed = []
         for n in args.window_sizes:   # one run each: the long ones take minutes
             seconds, log_z = ours(workdir, n, args.threads, args.window)
             windowed.append({"query": len(QUERY), "target": n, "window": args.window, "ours_s": seconds,
                              "cpu_s": timed.cpu, "rows_per_s": n / seconds, "log_z": log_z})
     load_after = os.getloadavg()
-    print(f"{'pair':>10} {'ours s':>8} {'original s':>11} {'ratio':>7} {'log Z ours':>12} {'log Z orig':>12}")
+    print("| pair | ours, whole process (s) | original (s) | ratio | in process: import (s) | first pair (s) | "
+          "fill alone (s) | original / fill | log Z ours | log Z original |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"{r['query']:>4} x {r['target']:<3} {r['ours_s']:8.3f} {r['original_s']:11.2f} {r['ratio']:6.1f}x "
-              f"{r['log_z_ours']:12.6f} {r['log_z_original']:12.6f}")
+        print(f"| {r['query']} x {r['target']} | {r['ours_s']:.3f} | {r['original_s']:.2f} | {r['ratio']:.1f}x | "
+              f"{r['import_s']:.3f} | {r['first_pair_s']:.3f} | {r['fill_s']:.4f} | {r['original_s'] / r['fill_s']:.0f}x | "
+              f"{r['log_z_ours']:.6f} | {r['log_z_original']:.6f} |")
     if windowed:
         # CPU seconds (user + system, both threads) say more than wall time on a shared, loaded machine
         print(f"{'pair':>12} {'window':>6} {'wall s':>8} {'CPU s':>8} {'rows/s':>8} {'log Z (windowed)':>17}")

@@ -34,13 +34,13 @@ def random_rna(rng, n):
     return "".join(rng.choice("ACGU") for _ in range(n))
 
 
-def useful_fma(M: int, N: int) -> int:
+def useful_fma(M: int, N: int, L2: "int | None" = None) -> int:
     """The recurrence's multiply-adds for M x N (bioaccel's form, docs/bppart.md): per query interval of
     l1 bases, QIa's and QIm's double sums over the other intervals (l1 - 1 triangular products each),
     the four single sums along the target (AUX1, QIa's and R's own terms, QIs1) and the three along
-    the query (QIs0, AUX0, QX) of every cell."""
+    the query (QIs0, AUX0, QX) of every cell. ``L2``: a target window (cells of at most L2 bases)."""
     def cells_times(f):
-        return sum((N - l + 1) * f(l) for l in range(1, N + 1))
+        return sum((N - l + 1) * f(l) for l in range(1, min(N, L2 or N) + 1))
     gap0, gap1 = cells_times(lambda l: l), cells_times(lambda l: l - 1)
     along_target = cells_times(lambda l: 3 * (l - 1) + (l - 2 if l >= 5 else 0))
     cells = cells_times(lambda l: 1)

@@ -15,6 +15,9 @@ Batches (random inputs, fixed seeds; written to a temporary folder):
 * interact: the svRNA screen, the three SARS-CoV svRNAs of examples/sars-cov-svrna.fa against random
   transcripts of 300 to 3,000 nt (16 on the CPU, 600 on GPUs), target window 128, one item per pair (a
   GPU task's pairs share their launches);
+* partition: the svRNA screen with ``--partition`` (BPPart, window 128): the three svRNAs against the
+  interact batch's transcripts on GPUs, against 4 random transcripts of 200 to 600 nt on the CPU
+  (``--families partition``; a GPU task's pairs of one query share their launches);
 * scan: random motifs of 6 to 16 columns (MEME file) over a random genome, both strands, P = 1e-4, one
   item per group of 32 motifs scanning every sequence (bioaccel.scan.scan_work).
 
@@ -25,7 +28,8 @@ before and after (the development machine's 2 cores are shared).
 
     python3 bench/scale.py                       # CPU: fold, turner, interact, scan on 1 and 2 workers (~4 min on 2 cores)
     python3 bench/scale.py --quick               # smaller batches (under a minute)
-    python3 bench/scale.py --gpus 0,1            # GPU: fold, interact and scan on GPU 0, then on GPUs 0 and 1
+    python3 bench/scale.py --gpus 0,1            # GPU: fold, turner, interact, partition, scan on GPU 0, then 0 and 1
+    python3 bench/scale.py --gpus 0,1 --families partition    # the svRNA screen with --partition alone
     python3 bench/scale.py --families fold       # one family
 
 Prints a table and writes JSON to bench/results/scale-cpu.json or bench/results/scale-gpu.json.
@@ -93,6 +97,7 @@ def inputs(folder, gpu, quick):
                         200 if gpu else 100, 1000 if gpu else 400, rng)
     transcripts = random_rnas(os.path.join(folder, "transcripts.fa"), int((600 if gpu else 16) * scale) or 4, 300,
                               3000, rng)
+    screen = transcripts if gpu else random_rnas(os.path.join(folder, "screen.fa"), int(4 * scale) or 2, 200, 600, rng)
     motifs = random_motifs(os.path.join(folder, "motifs.meme"), int((512 if gpu else 256) * scale), rng)
     genome = random_genome(os.path.join(folder, "genome.fa"), 4, int((8_000_000 if gpu else 250_000) * scale), rng)
     backend = ["--backend", "gpu"] if gpu else []
@@ -101,6 +106,8 @@ def inputs(folder, gpu, quick):
         "turner": ["fold", short, "--model", "turner2004", *backend],
         "interact": ["interact", os.path.join(EXAMPLES, "sars-cov-svrna.fa"), transcripts, "--window-target", "128",
                      *backend],
+        "partition": ["interact", "--partition", os.path.join(EXAMPLES, "sars-cov-svrna.fa"), screen, "--window-target",
+                      "128", *backend],
         "scan": ["scan", motifs, genome, *backend],
     }
 
@@ -118,6 +125,17 @@ def build(argv, threads):
         from bioaccel.cli.fold import _params
 
         return job(args, list(read_fasta(args.fasta)), _params(args), threads)
+    if family == "interact" and args.partition:
+        from bioaccel.cli.interact_batch import partition_job
+        from bioaccel.cli.interact_partition import partition_columns, partition_params
+        from bioaccel.interact import partition_work
+
+        params = partition_params(args)
+        queries, targets = list(read_fasta(args.queries)), list(read_fasta(args.targets))
+        work = partition_work(queries, targets, params=params, backend=args.backend, variant=args.variant,
+                              threads=threads, sites=args.sites)
+        return partition_job(args, work, queries, targets, params,
+                             partition_columns(args.window_query, args.window_target, args.sites), [])
     if family == "interact":
         from bioaccel.cli.interact import call_options, interact_params
         from bioaccel.cli.interact_batch import job
@@ -184,7 +202,7 @@ def main(argv=None):
                         help="GPU rows on these devices: the first one alone, then all of them")
     parser.add_argument("--workers", default="1,2", help="CPU rows: numbers of workers (default 1,2)")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads per CPU worker (default 1)")
-    parser.add_argument("--families", default=None, help="fold,turner,interact,scan (default: all)")
+    parser.add_argument("--families", default=None, help="fold,turner,interact,partition,scan (default: all; partition on GPUs only)")
     parser.add_argument("--quick", action="store_true", help="smaller batches")
     parser.add_argument("--output", default=None, help="JSON file (default bench/results/scale-cpu|gpu.json)")
     args = parser.parse_args(argv)
@@ -201,7 +219,7 @@ def main(argv=None):
         devices = list(range(gpu_count()))
     configs = [devices[:k] for k in range(1, len(devices) + 1)] if gpu else \
         [int(n) for n in args.workers.split(",")]
-    default = ["fold", "turner", "interact", "scan"]
+    default = ["fold", "turner", "interact", "scan"] + (["partition"] if gpu else [])
     families = args.families.split(",") if args.families else default
     threads = max(1, (os.cpu_count() or 1) // max(1, len(devices))) if gpu else args.threads
     load_before = os.getloadavg()

@@ -69,8 +69,12 @@ def _small_sizes():
         # small blocks, segments and budgets: every border (segments, groups, buffers) is reached
         scan=ScanSizes(threads=32, per_thread=2, segment=64, buffer=8, fused_words=600, segment_words=200),
         # BPPart: 16-cell product tiles of 8-index chunks split among blocks, 8-cell sweep tiles, 64-thread
-        # diagonal sweep blocks, 3 pairs a launch
-        bppart=BPPartSizes(tile=16, chunk=8, cross_blocks=10_000, sweep_tile=8, threads=64, blocks_per_sm=1, pairs=3),
+        # diagonal sweep blocks, 3 pairs a launch; windows: 16 x 8 product tiles, 8-cell sweep tiles (persistent:
+        # its barriers; the production's launch a diagonal is tested at its own sizes), targets cut into pieces
+        # of 40 bases (several launches)
+        bppart=BPPartSizes(tile=16, chunk=8, cross_blocks=10_000, sweep_tile=8, threads=64, blocks_per_sm=1, pairs=3,
+                           band_rows=16, band_cols=8, band_chunk=8, band_blocks=1, band_tile=8, band_bases=40,
+                           band_sweep="persistent"),
     )
 
 

@@ -32,6 +32,11 @@ CU_FILES = sorted(PACKAGE.rglob("kernels/*.cu"))
 NVCC = shutil.which("nvcc")
 PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=ProductSizes(), motif=BucketSizes(),
                              scan=ScanSizes(), turner=TurnerSizes(), bppart=BPPartSizes())
+#: the windowed BPPart cross products' other shapes (bench/bppart_gpu.py compares them; the tests' small one)
+BAND_CROSS_ALTERNATIVES = [(64, 32, 16, False, 4), (64, 64, 16, True, 2), (64, 32, 16, True, 4), (16, 8, 8, True, 1),
+                           (16, 8, 8, False, 1)]
+#: the windowed sweep's other tile sides (the first design's 16)
+BAND_TILE_ALTERNATIVES = [16]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -93,6 +98,12 @@ def host_kernels(sizes) -> dict:
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
+        "interact/kernels/bppart_band.cu": [("bppart_band_single", ()),
+                                            ("bppart_band_cross", (bp.band_rows, bp.band_cols, bp.band_chunk,
+                                                                   bp.band_prefetch, bp.band_blocks)),
+                                            ("bppart_band_tiles", (bp.band_tile,))]
+        + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
+        + [("bppart_band_tiles", (tile,)) for tile in BAND_TILE_ALTERNATIVES],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

@@ -186,7 +186,7 @@ def test_cli_partition_tsv_and_json(pair_files):
 
 
 @pytest.mark.parametrize("option", [["--structure"], ["--rank", "gain"], ["--variant", "tiled"],
-                                    ["--window-target", "8", "--backend", "gpu"]])
+                                    ["--window-target", "8", "--profile", "p.tsv", "--backend", "gpu"]])
 def test_cli_partition_refuses_what_it_cannot_honour(pair_files, option):
     code, out, err = _cli([*pair_files, "--partition", "--quiet", *option])
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

@@ -43,7 +43,7 @@ def register(subparsers):
                              "log_z_target (each strand alone), log_z_interaction (those with an "
                              "intermolecular pair) and probability (that the strands interact); natural logs; "
                              "with windows, of the structures that fit one window pair, one row per site "
-                             "(--sites) ranked by the window pair's probability; cpu only")
+                             "(--sites) ranked by the window pair's probability; --profile on the cpu only")
     add_variant_options(parser, VARIANTS)
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)

@@ -1,5 +1,6 @@
 """``bioaccel interact`` as a batch (:mod:`bioaccel.cli.batch_run`): the Job built from
-:func:`bioaccel.interact.bpmax_work`, one item per (target, query) pair costing its BPMax work.
+:func:`bioaccel.interact.bpmax_work` (or, with ``--partition``, :func:`bioaccel.interact.partition_work`),
+one item per (target, query) pair costing its work.
 
 The Job takes the Work's items and GPU flag; its function calls the Work's function (the code of the
 in-process path, its single-strand tables kept across the pairs of one target) and formats each
@@ -72,3 +73,63 @@ def job(args, work, queries, targets, params, names) -> Job:
                write=functools.partial(_write, names=names, fmt=args.format),
                outputs={"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                fingerprint=digest, gpu=work.gpu)
+
+
+def partition_entries(compute, payloads, *, columns, fmt, extras) -> list:
+    """``compute(payloads)`` (:func:`bioaccel.interact.partition_work`'s function: each pair's rows, or
+    its error), each pair's rows as ``bioaccel interact --partition`` writes them: in ``columns`` and
+    format ``fmt``, and each of ``extras`` (``(option, columns, rows of a pair's first row)``: the
+    ``--profile`` and ``--windows`` tables, TSV).
+
+    >>> from bioaccel.interact import partition_work
+    >>> made = partition_work("GGG", [("t", "CCC")])
+    >>> partition_entries(made.function, [made.items[0].payload], columns=["query", "target", "log_z"], fmt="tsv",
+    ...                   extras=[])
+    [{'-o': 'seq1\\tt\\t9.3856...\\n'}]
+    """
+    from ..results.tables import TableWriter
+
+    entries = []
+    for value in compute(payloads):
+        if isinstance(value, BioaccelError):
+            entries.append(value)
+            continue
+        text = io.StringIO()
+        TableWriter(text, columns, fmt, header=False).write(value)
+        entry = {"-o": text.getvalue()}
+        for option, table_columns, rows in extras:
+            table = io.StringIO()
+            TableWriter(table, table_columns, "tsv", header=False).write(rows(value[0]))
+            entry[option] = table.getvalue()
+        entries.append(entry)
+    return entries
+
+
+def _write_partition(outputs, pairs, *, columns, fmt, extras):
+    from ..results.tables import TableWriter
+
+    TableWriter(outputs["-o"], columns, fmt).header()
+    for option, table_columns, _ in extras:
+        TableWriter(outputs[option], table_columns, "tsv").header()
+    for _, entry in pairs:
+        if entry is None:                # failed: named on standard error
+            continue
+        outputs["-o"].write(entry["-o"])
+        for option, _, _ in extras:
+            outputs[option].write(entry[option])
+
+
+def partition_job(args, work, queries, targets, params, columns, extras) -> Job:
+    """The batch of ``bioaccel interact --partition`` from ``work`` (:func:`bioaccel.interact.partition_work`
+    of every query against every target, lists of Records, with ``params``), written in ``columns``,
+    with the ``extras`` tables (``(option, columns, rows)``: --profile, --windows)."""
+    digest = fingerprint("interact --partition", dataclasses.asdict(params), args.sites, args.format, columns,
+                         [option for option, _, _ in extras], *[f"{r.id}\t{r.sequence}" for r in queries], "targets",
+                         *[f"{r.id}\t{r.sequence}" for r in targets])
+    outputs = {"-o": "-" if args.output is None else args.output}
+    outputs.update({option: getattr(args, option[2:]) for option, _, _ in extras})
+    return Job(prog="bioaccel interact", unit="pair", items=work.items,
+               function=functools.partial(partition_entries, work.function, columns=columns, fmt=args.format,
+                                          extras=extras),
+               write=functools.partial(_write_partition, columns=columns, fmt=args.format, extras=extras),
+               outputs=outputs, fingerprint=digest, gpu=work.gpu)

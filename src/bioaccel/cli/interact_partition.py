@@ -5,9 +5,10 @@ the probability that each target position pairs with the query; ``--windows FILE
 window's own partition function.
 
 The options of BPMax's best structure that have no meaning for a sum over all structures (or that
-BPPart does not have yet: batches) are refused in one line before any input is read. ``--backend gpu``
-fills many targets of a query per launch (variant ``diagonals``); windows and ``--profile`` are on the
-cpu backend.
+BPPart does not have) are refused in one line before any input is read. ``--backend gpu``
+fills many targets of a query per launch (variant ``diagonals``, windows too); ``--profile`` is on the
+cpu backend. ``--workers``, ``--scheduler``, ``--gpus``, ``--resume``: the pairs as a batch
+(:mod:`.interact_batch`), the same output.
 """
 
 #: Columns of a row, as :class:`bioaccel.interact.Partition` names them (natural logs).
@@ -88,10 +89,7 @@ def refused_option(args) -> "str | None":
     (None, '--rank')
     """
     checks = [("--structure", args.structure), ("--rank", args.rank != "score"),
-              (f"--backend {args.backend}", args.backend not in ("cpu", "gpu")),
-              ("--workers", args.workers is not None),
-              ("--scheduler", args.scheduler is not None), ("--gpus", getattr(args, "gpus", None) is not None),
-              ("--resume", args.resume)]
+              (f"--backend {args.backend}", args.backend not in ("cpu", "gpu"))]
     return next((name for name, given in checks if given), None)
 
 
@@ -99,27 +97,19 @@ def run_partition(args, stdout, stderr) -> int:
     """The rows of :func:`bioaccel.interact.iter_bppart` for the command line ``args``, as TSV with a
     header or JSON Lines, to standard output or ``-o FILE``."""
     from .progress import progress, wanted
-    from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
     from ..inputs.fasta import scan_lengths
-    from ..interact import PartitionParams, check_partition_sizes, iter_bppart
+    from ..interact import check_partition_sizes, iter_bppart
     from ..results.output import Outputs
     from ..results.tables import TableWriter
 
-    refused = refused_option(args)
-    if refused is not None:
-        raise InvalidParameter(f"{refused} is not available with --partition (BPPart: one row per pair, or per "
-                               f"site ranked by the probability of interaction)")
-    if args.queries == "-" and args.targets == "-":
-        raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
-    params = PartitionParams(au=DEFAULT_AU if args.au is None else args.au,
-                             gu=DEFAULT_GU if args.gu is None else args.gu, window_query=args.window_query,
-                             window_target=args.window_target)
+    from . import batch_run as batch
+
+    params = partition_params(args)
     binding = args.profile is not None
     windows_file = getattr(args, "windows", None)
-    if windows_file is not None and not params.windowed:
-        raise InvalidParameter("--windows needs --window-target or --window-query (without windows the one "
-                               "window is the whole pair: its row is the output)")
+    if batch.distributed(args) or args.resume:
+        return _run_batch(args, stdout, stderr, params, binding, windows_file)
     results = iter_bppart(read_fasta(args.queries), read_fasta(args.targets), params=params,
                           backend=args.backend, variant=args.variant, threads=args.threads, sites=args.sites,
                           binding=binding)
@@ -147,3 +137,44 @@ def run_partition(args, stdout, stderr) -> int:
                         table.write(rows(item))
                     bar.update(1)
     return 0
+
+
+def partition_params(args):
+    """The :class:`~bioaccel.interact.PartitionParams` of the command line ``args``, after refusing in
+    one line what --partition cannot honour (before any input is read)."""
+    from ..errors import InvalidParameter
+    from ..interact import PartitionParams
+
+    refused = refused_option(args)
+    if refused is not None:
+        raise InvalidParameter(f"{refused} is not available with --partition (BPPart: one row per pair, or per "
+                               f"site ranked by the probability of interaction)")
+    if args.queries == "-" and args.targets == "-":
+        raise InvalidParameter("QUERIES and TARGETS both read standard input ('-'); give at most one as '-'")
+    params = PartitionParams(au=DEFAULT_AU if args.au is None else args.au,
+                             gu=DEFAULT_GU if args.gu is None else args.gu, window_query=args.window_query,
+                             window_target=args.window_target)
+    if getattr(args, "windows", None) is not None and not params.windowed:
+        raise InvalidParameter("--windows needs --window-target or --window-query (without windows the one "
+                               "window is the whole pair: its row is the output)")
+    return params
+
+
+def _run_batch(args, stdout, stderr, params, binding, windows_file) -> int:
+    """--workers, --scheduler, --gpus, --resume: every (target, query) pair an item of the batch layer
+    (:func:`bioaccel.interact.partition_work`), the output byte for byte that of the run without them."""
+    from . import batch_run as batch
+    from .interact_batch import partition_job
+    from ..inputs.fasta import read_fasta
+    from ..interact import PARTITION_VARIANTS, partition_work
+
+    batch.check(args, PARTITION_VARIANTS)
+    queries, targets = list(read_fasta(args.queries)), list(read_fasta(args.targets))
+    work = partition_work(queries, targets, params=params, backend=args.backend, variant=args.variant,
+                          threads=batch.item_threads(args), sites=args.sites, binding=binding)
+    extras = [(name, columns, rows) for name, path, columns, rows in
+              (("--profile", args.profile, PROFILE_COLUMNS, profile_rows),
+               ("--windows", windows_file, WINDOW_COLUMNS, window_rows)) if path is not None]
+    made = partition_job(args, work, queries, targets, params,
+                         partition_columns(args.window_query, args.window_target, args.sites), extras)
+    return batch.run(made, args, stdout, stderr)

@@ -3,7 +3,8 @@
 Every target meets every query (targets outer, queries inner, as BPMax's rows). The keywords are
 checked once, before any input is read, by the shared contract; each pair is filled on the CPU
 (:mod:`._partition_cpu`) with the scale of :func:`choose_scales`; on the GPU, each query against
-a round of targets at once (:mod:`._partition_gpu`), with the same scales.
+a round of targets at once (:mod:`._partition_gpu`), with the same scales, or with windows on the band
+of target intervals (:mod:`._partition_band_gpu`, unscaled where the windows allow).
 """
 import math
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +32,7 @@ def bppart(queries: Sequences, targets: Sequences, *, params: "PartitionParams |
     ``(id, sequence)`` pairs, or iterables of them); an empty strand is valid (Z is the other strand's
     alone, the probability 0). ``params``: :class:`PartitionParams` (the original's scores AU 0.5,
     GU 1.0 by default; its ``window_query`` / ``window_target``: BPMax's windows, docs/bppart.md
-    "Windows"). ``backend``: "cpu" or "gpu" (many targets a launch; windows and binding on the cpu only).
+    "Windows"). ``backend``: "cpu" or "gpu" (many targets a launch, windows too; binding on the cpu only).
     ``variant``: None or a name of
     ``bioaccel.interact.PARTITION_VARIANTS``. ``threads``: CPU threads for the call (0 = all cores).
     ``sites``: with windows, how many target windows that share no base to report per pair, the most
@@ -65,14 +66,14 @@ def iter_bppart(queries: Sequences, targets: Sequences, *, params: "PartitionPar
     check_sites(sites)
     if not isinstance(binding, bool):
         raise InvalidParameter(f"binding must be True or False, got {binding!r}")
-    if (call.params.windowed or binding) and call.backend != "cpu":
-        raise NotAvailable("windows and binding probabilities of BPPart are on the cpu backend only")
+    if binding and call.backend != "cpu":
+        raise NotAvailable("binding probabilities of BPPart are on the cpu backend only")
     query_list = [(q, encode(q.sequence)) for q in records(queries)]
     if call.backend == "gpu":
         from ..runtime.gpu import require_gpu
 
         require_gpu()      # GPUUnavailable now, before any target is read
-        return _gpu_stream(query_list, records(targets), call)
+        return _gpu_stream(query_list, records(targets), call, sites)
     return _stream(query_list, records(targets), call, sites, binding)
 
 
@@ -101,17 +102,25 @@ def _result(query, target, logs, M, N, variant, backend="cpu") -> Partition:
 
 def _window_rows(query, target, a, rb, call, sites, binding, threads) -> "list[Partition]":
     """One Partition per site of a pair with windows (or with the binding profile)."""
-    from ._partition_windows import pick_sites, windowed_partition
+    from ._partition_windows import windowed_partition
 
     M, N = len(a), len(rb)
     L1, L2 = call.params.spans(M, N)
     check_partition_sizes([M], [N], threads, call.params, binding)
-    w = windowed_partition(a, rb, call.params, L1, L2, threads, binding)
+    return _site_rows(query, target, windowed_partition(a, rb, call.params, L1, L2, threads, binding), M, N,
+                      call.variant, sites)
+
+
+def _site_rows(query, target, w, M, N, variant, sites, backend="cpu") -> "list[Partition]":
+    """One Partition per site of a pair's :class:`._partition_windows.Windowed` ``w``."""
+    from ._partition_windows import pick_sites
+
+    L1, L2 = w.query_window, w.target_window
     probability = math.exp(w.log_z_interaction - w.log_z) if w.log_z_interaction != -math.inf else 0.0
     rows = []
     for site, (qs, ts) in enumerate(pick_sites(w.probabilities, L2, sites), start=1):
         rows.append(Partition(query, target, w.log_z, w.log_z_query, w.log_z_target, w.log_z_interaction, probability,
-                              M, N, call.variant, site=site, query_start=qs, query_end=qs + L1, target_start=ts,
+                              M, N, variant, backend, site=site, query_start=qs, query_end=qs + L1, target_start=ts,
                               target_end=ts + L2, window_log_z=float(w.log_zs[qs, ts]),
                               window_log_z_interaction=float(w.log_zs_interaction[qs, ts]),
                               window_probability=float(w.probabilities[qs, ts]), window_log_zs=w.log_zs,
@@ -214,7 +223,7 @@ def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tu
 GPU_ROUND_BASES = 1_000_000
 
 
-def _gpu_stream(query_list, targets, call) -> Iterator[Partition]:
+def _gpu_stream(query_list, targets, call, sites=1) -> Iterator[Partition]:
     """The rows of the GPU backend: targets in rounds, each query against a round's targets together
     (:func:`._partition_gpu.gpu_logs`), rows in the usual order (targets outer, queries inner)."""
     round_, total = [], 0
@@ -222,17 +231,19 @@ def _gpu_stream(query_list, targets, call) -> Iterator[Partition]:
         round_.append(target)
         total += len(target.sequence)
         if total >= GPU_ROUND_BASES:
-            yield from _gpu_round(query_list, round_, call)
+            yield from _gpu_round(query_list, round_, call, sites)
             round_, total = [], 0
     if round_:
-        yield from _gpu_round(query_list, round_, call)
+        yield from _gpu_round(query_list, round_, call, sites)
 
 
-def _gpu_round(query_list, round_, call) -> "list[Partition]":
+def _gpu_round(query_list, round_, call, sites=1) -> "list[Partition]":
     from ._partition_gpu import gpu_logs
 
     params = call.params
     rbs = [np.ascontiguousarray(encode(t.sequence)[::-1]) for t in round_]
+    if params.windowed:
+        return _gpu_window_round(query_list, round_, rbs, call, sites)
     with using_threads(call.threads) as threads, ThreadPoolExecutor(threads) as pool:
         # the strands' folds release the GIL (nogil): every core folds targets at once
         c2s = list(pool.map(lambda rb: choose_scales(rb[:0], rb, params)[1], rbs))
@@ -248,6 +259,22 @@ def _gpu_round(query_list, round_, call) -> "list[Partition]":
                 found[t, q] = partition_logs(a, rbs[t], params)
     return [_result(query.id, target.id, found[t, q], len(a), len(rbs[t]), call.variant, "gpu")
             for t, target in enumerate(round_) for q, (query, a) in enumerate(query_list)]
+
+
+def _gpu_window_round(query_list, round_, rbs, call, sites) -> "list[Partition]":
+    """The rows of a round with windows: each query against the round's targets on the GPU
+    (:func:`._partition_band_gpu.gpu_windows`), an empty strand on the CPU (nothing to fill)."""
+    from ._partition_band_gpu import gpu_windows
+
+    found = {}
+    for q, (query, a) in enumerate(query_list):
+        both = [t for t, rb in enumerate(rbs) if len(rb) and len(a)]
+        for t, w in zip(both, gpu_windows(a, [rbs[t] for t in both], call.params) if both else []):
+            found[t, q] = _site_rows(query.id, round_[t].id, w, len(a), len(rbs[t]), call.variant, sites, "gpu")
+        for t in set(range(len(rbs))) - set(both):
+            with using_threads(call.threads) as threads:
+                found[t, q] = _window_rows(query.id, round_[t].id, a, rbs[t], call, sites, False, threads)
+    return [row for t in range(len(rbs)) for q in range(len(query_list)) for row in found[t, q]]
 
 
 def _checked(logs, M, N, params, c1, c2) -> tuple:

@@ -23,6 +23,14 @@ class BPPartSizes(LaunchSizes):
     threads: int = 256        # diagonals sweep: threads of a block (a warp per cell)
     blocks_per_sm: int = 2    # sweeps: blocks per multiprocessor (the grid barrier needs them all resident)
     pairs: int = 0            # pairs per launch at most (0: as many as the device memory holds)
+    band_rows: int = 32       # windows, cross products (bppart_band_cross): output tile rows (4 x 4 cells a thread)
+    band_cols: int = 32       # windows, cross products: output tile columns
+    band_chunk: int = 16      # windows, cross products: reduction indices staged at a time
+    band_prefetch: bool = True   # windows, cross products: the next chunk copied (cp.async) while one multiplies
+    band_blocks: int = 8      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
+    band_tile: int = 8        # windows, sweep (bppart_band_tiles): side of a tile
+    band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
+    band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 
 SIZES = BPPartSizes()

@@ -107,14 +107,33 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     M, N = a.shape[0], rb.shape[0]
     c1, c2 = window_scales(a, rb, params, L1, L2)
     u1, u2 = math.exp(-c1), math.exp(-c2)
-    f1, f2 = u1, u2           # an overlap is one base shorter than a window
     weights = params.weights()
     Q0b = single_strand_band(a, weights, u1, L1)
     Q1b = single_strand_band(rb, weights, u2, L2)
     chunks = plan_chunks(N, L2, threads, binding)
     rec_qi, rec_qx, forbidden = sweep(a, rb, weights * (u1 * u1), weights * (u2 * u2), weights * (u1 * u2), Q0b, Q1b,
-                                      L1, L2, chunks, f1, f2)
+                                      L1, L2, chunks, u1, u2)
     nq, nt = M - L1 + 1, N - L2 + 1
+    zq = float(Q0b[:nq, L1].sum()) - (u1 * float(Q0b[1:nq, L1 - 1].sum()) if L1 else 0.0)
+    zt = float(Q1b[:nt, L2].sum()) - (u2 * float(Q1b[1:nt, L2 - 1].sum()) if L2 else 0.0)
+    return assemble(rec_qi, rec_qx, zq, zt, M, N, L1, L2, c1, c2, params.scale,
+                    forbidden.sum(axis=0) if binding else None)
+
+
+def assemble(rec_qi, rec_qx, zq: float, zt: float, M: int, N: int, L1: int, L2: int, c1: float, c2: float,
+             scale: "float | None", forbidden=None) -> Windowed:
+    """The Windowed of a sweep's records (``rec_qi`` / ``rec_qx``: [query length class, target length
+    class, query start, reversed row], the windows and their overlaps), each strand's windowed sum
+    ``zq`` / ``zt`` (scaled), the scales c1, c2 (``scale``: the one given, or None), and, for the binding profile, the forbidden sums per
+    reversed position (None: no profile). The CPU's sweep and the GPU's (_partition_band_gpu) end here.
+
+    >>> rec = np.zeros((2, 2, 2, 2)); rec[0, 0, 0, 0] = 3.0
+    >>> w = assemble(rec, rec / 3, 1.0, 1.0, 1, 1, 1, 1, 0.0, 0.0, None)
+    >>> round(w.log_z, 6), round(float(w.probabilities[0, 0]), 6)
+    (1.098612, 0.333333)
+    """
+    nq, nt = M - L1 + 1, N - L2 + 1
+    f1, f2 = math.exp(-c1), math.exp(-c2)     # an overlap is one base shorter than a window
 
     def combined(rec):
         total = 0.0
@@ -127,22 +146,20 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
 
     z, x = combined(rec_qi), combined(rec_qx)
     shift = c1 * L1 + c2 * L2
-    zq = float(Q0b[:nq, L1].sum()) - (f1 * float(Q0b[1:nq, L1 - 1].sum()) if L1 else 0.0)
-    zt = float(Q1b[:nt, L2].sum()) - (f2 * float(Q1b[1:nt, L2 - 1].sum()) if L2 else 0.0)
     values = (z, zq, zt, x)
     if not all(math.isfinite(v) for v in values) or min(z, zq, zt) <= 0.0 or x < 0.0:
-        if params.scale is not None:
-            raise InvalidParameter(f"scale {params.scale} lets the tables of {M} x {N} nt over- or underflow; "
+        if scale is not None:
+            raise InvalidParameter(f"scale {scale} lets the tables of {M} x {N} nt over- or underflow; "
                                    f"leave it out to have it chosen")
         raise InternalError(f"the windowed partition function of {M} x {N} nt overflowed at scales {c1}, {c2}")
     qi = rec_qi[0, 0, :nq, :nt][:, ::-1]       # target windows in the original orientation
     qx = rec_qx[0, 0, :nq, :nt][:, ::-1]
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):
         log_zs = np.log(qi) + shift
         log_xs = np.log(qx) + shift
     profile = None
-    if binding:
-        profile = _binding(rec_qi, forbidden.sum(axis=0), M, N, L1, L2, f1, f2) / z
+    if forbidden is not None:
+        profile = _binding(rec_qi, forbidden, M, N, L1, L2, f1, f2) / z
         profile = np.clip(profile[:N][::-1], 0.0, 1.0)   # rounding can leave -1e-17
     return Windowed(math.log(z) + shift, math.log(x) + shift if x > 0 else -math.inf, math.log(zq) + c1 * L1,
                     math.log(zt) + c2 * L2, L1, L2, log_zs, log_xs, qx / qi, profile)

@@ -1,0 +1,330 @@
+// BPPart with target windows on the GPU (interact/_partition_band_gpu.py): docs/bppart.md's recurrence
+// in bioaccel's form, FP64, every query interval of at most L1 bases against every target interval of
+// at most L2 bases of one long target (the pieces of many targets laid back to back).
+//
+// Layout: band storage. A table holds, per query interval, the cells [b0, b1) of the reversed target
+// with 0 <= b1 - b0 <= L2 as rows of W1 = L2 + 1 cells: T[interval][b0][b1 - b0], rows b0 = 0 .. n
+// (n = the launch's bases). Query intervals are numbered 0 for every empty one, then by length and
+// start (band_interval). Level tables (T1, AUX1, ACCA, ACCM) hold one matrix per query interval of the
+// level being filled: L[a0][b0][b1 - b0]. A cell outside the band (or past n) is read as zero: the
+// cells a banded cell reads are its sub-intervals, all inside the band, and the rest are zero exactly
+// where the full matrices of kernels/bppart.cu are zero (below the diagonal, unwritten), so the
+// tiled sums of that file carry over with every global read masked by the band.
+//
+// Cells that cross from one target (piece) to the next are computed and never read by the cells of
+// either: a cell reads sub-intervals of its own only.
+//
+// One level (query intervals of one length l1) is two launches, as in kernels/bppart.cu:
+// - bppart_band_cross: QIa's and QIm's double sums over the other query intervals, tiled FP64 products
+//   of TR x TC output tiles in absolute target coordinates, only the tiles that meet the band, each
+//   reduction clipped to the indices the band leaves nonzero;
+// - bppart_band_tiles: every cell of the level by B x B tiles, tile diagonal after tile diagonal (a
+//   grid barrier between them): about L2 / B + 1 diagonals a level, whatever the target's length.
+// bppart_band_single folds the target alone (Q1 on the band), one launch per interval length.
+// (no headers: NVRTC has no C++ standard library here)
+
+__device__ __forceinline__ long long band_interval(int M, int i, int e) {
+    const long long len = e - i;
+    return len == 0 ? 0 : len * (M + 1) - len * (len - 1) / 2 + i - M;
+}
+
+// T[row][col - row] of a band matrix with W1 cells a row and rows 0 .. n; zero outside.
+__device__ __forceinline__ double band_at(const double* T, int row, int col, int W1, int n) {
+    const int o = col - row;
+    return (o >= 0 && o < W1 && col <= n) ? T[(size_t)row * W1 + o] : 0.0;
+}
+
+__device__ __forceinline__ double band_cg(const double* T, int row, int col, int W1, int n) {
+    const int o = col - row;
+    return (o >= 0 && o < W1 && col <= n) ? __ldcg(T + (size_t)row * W1 + o) : 0.0;
+}
+
+__device__ __forceinline__ void band_barrier(unsigned int* counter, unsigned int target) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (*(volatile unsigned int*)counter < target) __nanosleep(40);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// The single-strand band of the codes, intervals of length ``len`` (shorter ones done): a thread per
+// start i, as _partition_band.single_strand_band (Z: i pairs inside; powers[k] = u^k, pair = u^2 w).
+__global__ void bppart_band_single(const unsigned char* __restrict__ codes, const double* __restrict__ w,
+                                   const double* __restrict__ powers, double* __restrict__ Q, double* __restrict__ Z,
+                                   int n, int W1, int len) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i + len > n) return;
+    const int e = i + len;
+    if (len < 5) {
+        Q[(size_t)i * W1 + len] = powers[len];
+        return;
+    }
+    const double pair = powers[2];
+    double z = 0.0;
+    for (int p = i + 4; p < e; ++p)
+        z += w[codes[i] * 5 + codes[p]] * pair * Q[(size_t)(i + 1) * W1 + (p - i - 1)] * Q[(size_t)(p + 1) * W1 + (e - p - 1)];
+    Z[(size_t)i * W1 + len] = z;
+    double total = powers[len] + z;             // d = i: this thread's z
+    for (int d = i + 1; d < e - 4; ++d) total += powers[d - i] * Z[(size_t)d * W1 + (e - d)];
+    Q[(size_t)i * W1 + len] = total;
+}
+
+// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then).
+__device__ __forceinline__ void band_copy8(double* smem, const double* gmem, bool valid) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+}
+
+// The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
+//   ACCA[b0, b1] = sum_{k1 = a0 .. a1-2} sum_k QIac([a0, k1+1))[b0, k] * QI([k1+1, a1))[k, b1]
+//   ACCM[b0, b1] = sum_{k1 = a0+1 .. a1-1} sum_k QF([a0, k1))[b0, k] * QIac([k1, a1))[k, b1]
+// as bppart_cross, on band matrices: tile (I, J = I + delta) for delta = 0 .. D, k clipped to
+// [max(r0 + 1, c0 - L2), min(c0 + TC, r0 + TR + L2, n + 1)). 4 x 4 cells a thread. gridDim.z > 1 splits
+// the l1 - 1 products among blocks (atomicAdd into sums the host zeroed). PREFETCH: two shared buffers,
+// each chunk copied with cp.async (zero-filled outside the band) while the previous one multiplies.
+// MINB: blocks a multiprocessor should hold (launch bounds; the registers a thread may use follow).
+template <int TR, int TC, int KC, bool PREFETCH, int MINB>
+__global__ void __launch_bounds__((TR / 4) * (TC / 4), MINB)
+bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
+                  double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt, int D) {
+    constexpr int RT = TR / 4, CT = TC / 4, THREADS = RT * CT;
+    static_assert(TR % 4 == 0 && TC % 4 == 0 && (TR * KC) % THREADS == 0 && (TC * KC) % THREADS == 0,
+                  "tile and chunk must share the threads evenly");
+    constexpr int BUFS = PREFETCH ? 2 : 1;
+    __shared__ double As[BUFS][TR][KC + 1];
+    __shared__ double Bs[BUFS][KC][TC];
+    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
+    const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
+    if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    const size_t S = (size_t)(n + 1) * W1;
+    const int a0 = blockIdx.y, a1 = a0 + l1;
+    const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
+    const int tx = threadIdx.x % CT, ty = threadIdx.x / CT;
+    for (int which = 0; which < 2; ++which) {
+        double acc[4][4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+        const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
+        for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
+            const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
+            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            // PREFETCH: chunk k0 + KC is copied (cp.async) into the other buffer while chunk k0 multiplies
+            auto issue = [&](int buf, int from) {
+                for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
+                    const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
+                    const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
+                }
+                for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
+                    const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
+                    const bool in = row < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
+                }
+                asm volatile("cp.async.commit_group;\n" ::);
+            };
+            if (PREFETCH && kbeg < kend) issue(0, kbeg);
+            int buf = 0;
+            for (int k0 = kbeg; k0 < kend; k0 += KC, buf ^= BUFS - 1) {
+                if (PREFETCH) {
+                    if (k0 + KC < kend) {
+                        issue(buf ^ 1, k0 + KC);
+                        asm volatile("cp.async.wait_group 1;\n" ::);   // this chunk's copies are done
+                    } else {
+                        asm volatile("cp.async.wait_group 0;\n" ::);
+                    }
+                } else {
+                    for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
+                        const int r = e / KC, k = e % KC, col = k0 + k;
+                        As[0][r][k] = col < kend ? band_at(L, r0 + r, col, W1, n) : 0.0;
+                    }
+                    for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
+                        const int k = e / TC, c = e % TC, row = k0 + k;
+                        Bs[0][k][c] = row < kend ? band_at(R, row, c0 + c, W1, n) : 0.0;
+                    }
+                }
+                __syncthreads();
+#pragma unroll
+                for (int k = 0; k < KC; ++k) {
+                    double av[4], bv[4];
+#pragma unroll
+                    for (int i = 0; i < 4; ++i) av[i] = As[buf][ty + RT * i][k];
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) bv[j] = Bs[buf][k][tx + CT * j];
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+#pragma unroll
+                        for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+                }
+                __syncthreads();
+            }
+        }
+        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                const int row = r0 + ty + RT * i, col = c0 + tx + CT * j, o = col - row;
+                if (o >= 0 && o < W1 && col <= n) {
+                    if (gridDim.z > 1)
+                        atomicAdd(out + (size_t)row * W1 + o, acc[i][j]);
+                    else
+                        out[(size_t)row * W1 + o] = acc[i][j];
+                }
+            }
+    }
+}
+
+// Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = dfirst ..
+// dlast), a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here).
+// A cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped. With
+// dfirst < dlast the grid is persistent (sized to be resident: a barrier between tile diagonals); the
+// production launches one tile diagonal a launch (dfirst = dlast, a block per tile, no barrier), so
+// that as many blocks as fit share a multiprocessor: a tile's near part is a chain of 2 B - 1 steps
+// with few threads busy, and other blocks fill the gaps.
+template <int B>
+__global__ void __launch_bounds__(B * B, B <= 8 ? 8 : 2)   // 8-tiles: 8 blocks of 64 threads a multiprocessor
+bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                  const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
+                  double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
+                  const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
+                  int nt, int dfirst, int dlast, unsigned int* counter) {
+    __shared__ double X[7][B][B + 1];
+    __shared__ double C[4][B][B + 1];
+    __shared__ double V[8][B][B + 1];
+    __shared__ double halo[B];
+    const int ti = threadIdx.x / B, tj = threadIdx.x % B;
+    const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
+    const size_t S = (size_t)(n + 1) * W1;
+    const double* w1 = W;
+    const double* w2 = W + 25;
+    const double* wi = W + 50;
+    for (int d = dfirst; d <= dlast; ++d) {
+        const long long items = (long long)mats * (nt - d);
+        for (long long item = blockIdx.x; item < items; item += gridDim.x) {
+            const int I = item % (nt - d);
+            const int a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
+            const int IB = I * B, JB = J * B;
+            if (JB - (IB + B - 1) > L2) continue;          // block-uniform: no cell in the band
+            const size_t lb = (size_t)a0 * S;
+            const size_t A = band_interval(M, a0, a1) * S;
+            const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
+            const bool valid = l2 > 0 && l2 <= L2 && b1 <= n;
+            const size_t c = valid ? (size_t)b0 * W1 + l2 : 0;
+            const int x0 = a[a0], x1 = a[a1 - 1];
+            const int y0 = valid ? rb[b0] : 4, y1 = valid ? rb[b1 - 1] : 4;
+            double s0 = 0.0, m = 0.0, both = 0.0, pqx = 0.0, qfbase = 0.0, qibase = 0.0, acca = 0.0;
+            if (valid) {
+                double ps0 = 0.0, pa0 = 0.0;
+                // three loops without branches, unrolled: their loads are in flight together
+                if (l1 >= 5) {
+#pragma unroll 4
+                    for (int k = a0 + 1; k <= a1 - 2; ++k)
+                        ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[band_interval(M, k, a1 - 1) * S + c];
+                }
+#pragma unroll 4
+                for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
+#pragma unroll 4
+                for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
+                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
+                if (l1 == 1 && l2 == 1)
+                    m = wi[x0 * 5 + y0];
+                else if (l1 >= 2 && l2 >= 2)
+                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[band_interval(M, a0, a1 - 1) * S + c - 1];
+                if (l1 >= 5 && l2 >= 5)
+                    both = QX[band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2] * w1[x0 * 5 + x1]
+                           * w2[y0 * 5 + y1];
+                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
+                qfbase = wi[x0 * 5 + y0] * QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1];
+                qibase = Q0[a0 * M1 + a1] * Q1[c];
+                T0[A + c] = s0 + m;
+                AUX0[A + c] = pa0 + s0 + m;
+            }
+            double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
+            for (int K = I; K <= J && d >= 1; ++K) {
+                const int KB = K * B, row = IB + ti, col = KB + tj;
+                if (K < J) {
+                    X[0][ti][tj] = band_cg(T1 + lb, row, col, W1, n);
+                    X[1][ti][tj] = band_cg(QIac + A, row, col, W1, n);
+                    X[2][ti][tj] = band_at(Q1, KB + ti, JB + tj, W1, n);
+                }
+                if (K > I) {
+                    X[3][ti][tj] = band_at(Q1, row, col, W1, n);
+                    X[4][ti][tj] = band_cg(QF + A, KB + ti, JB + tj, W1, n);
+                    X[5][ti][tj] = band_at(Q1, row + 1, col, W1, n);
+                    X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
+                }
+                __syncthreads();
+                if (K < J) {
+#pragma unroll
+                    for (int k = 0; k < B; ++k) {
+                        fa += X[0][ti][k] * X[2][k][tj];
+                        fq += X[1][ti][k] * X[2][k][tj];
+                    }
+                }
+                if (K > I) {
+#pragma unroll
+                    for (int k = 0; k < B; ++k) {
+                        fr += X[3][ti][k] * X[4][k][tj];
+                        fs += X[5][ti][k] * X[6][k][tj];
+                    }
+                }
+                __syncthreads();
+            }
+            V[0][ti][tj] = fs;
+            V[1][ti][tj] = m;
+            V[2][ti][tj] = fa;
+            V[3][ti][tj] = acca + fq + s0 + both;
+            V[4][ti][tj] = qfbase;
+            V[5][ti][tj] = fr;
+            V[6][ti][tj] = s0 + both;
+            V[7][ti][tj] = pqx;
+            X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
+            X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
+            if (threadIdx.x < B)
+                halo[threadIdx.x] = d >= 1 ? band_cg(AUX1 + lb, IB + threadIdx.x, JB - 1, W1, n) : 0.0;
+            __syncthreads();
+            for (int step = 1 - B; step < B; ++step) {
+                if (tj - ti == step && valid) {
+                    const int i = ti, j = tj;
+                    double s1n = 0.0;
+                    const int s1_last = min(b1 - 2 - IB, B - 1);
+                    for (int k = i + 1; k <= s1_last; ++k)
+                        s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
+                    const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
+                    const double t1 = s1 + V[1][i][j];
+                    double auxn = 0.0, qian = 0.0;
+                    for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
+                        auxn += C[0][i][k] * X[1][k][j];
+                        qian += C[1][i][k] * X[1][k][j];
+                    }
+                    const double aux = V[2][i][j] + auxn + t1;
+                    const double closed = V[6][i][j] + s1;
+                    const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
+                    C[0][i][j] = t1;
+                    C[1][i][j] = closed;
+                    C[2][i][j] = qf;
+                    C[3][i][j] = aux;
+                    double rn = 0.0;
+                    const int r_last = min(B - 1, b1 - 1 - IB);
+                    for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
+                    const double r = V[5][i][j] + rn + qf;
+                    const double qx = V[7][i][j] + r;
+                    T1[lb + c] = t1;
+                    AUX1[lb + c] = aux;
+                    QIac[A + c] = closed;
+                    QF[A + c] = qf;
+                    R[A + c] = r;
+                    QX[A + c] = qx;
+                    QI[A + c] = qibase + qx;
+                }
+                __syncthreads();
+            }
+        }
+        if (d < dlast) band_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+    }
+}

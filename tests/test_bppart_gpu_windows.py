@@ -1,0 +1,133 @@
+"""BPPart with target windows on the GPU (kernels/bppart_band.cu) against the CPU's sweep
+(_partition_band, itself checked against the naive reference and brute force in test_bppart_windows.py):
+every log and every window's log Z and probability equal to 1e-12 relative, on random pairs with the
+tests' small launch sizes (16 x 8 product tiles split among blocks, 8-cell sweep tiles, targets cut into
+pieces of 40 bases: many pieces and launches, the pieces of several targets in one launch), at the
+production sizes on a longer pair, scaled (a given scale: the CPU's scales) and plain, the API's sites
+and the command line. Marker ``gpu``: skipped where there is no CUDA device."""
+import io
+import math
+import random
+
+import numpy as np
+import pytest
+
+from bioaccel.errors import NotAvailable
+from bioaccel.inputs.alphabet import encode
+from bioaccel.interact import PartitionParams, bppart
+from bioaccel.interact._partition_windows import windowed_partition
+
+pytestmark = pytest.mark.gpu
+
+WEIGHTS = [(0.5, 1.0), (1.0, 1.5)]
+
+
+def random_rna(rng, n):
+    return "".join(rng.choice("ACGU") for _ in range(n))
+
+
+def _close(x, y, rel=1e-12):
+    if y == -math.inf:
+        assert x == -math.inf, (x, y)
+    else:
+        assert math.isfinite(x) and abs(x - y) <= rel * max(1.0, abs(y)), (x, y)
+
+
+def _same_windows(got, expected):
+    """Every log of two Windowed (or of a GPU row and a CPU Windowed) to 1e-12, the per-window arrays too."""
+    for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+        _close(getattr(got, name), getattr(expected, name))
+    assert got.log_zs.shape == expected.log_zs.shape
+    finite = np.isfinite(expected.log_zs_interaction)
+    assert (np.isfinite(got.log_zs_interaction) == finite).all()
+    scale = np.maximum(1.0, np.abs(expected.log_zs))
+    assert (np.abs(got.log_zs - expected.log_zs) <= 1e-12 * scale).all()
+    assert (np.abs(got.log_zs_interaction[finite] - expected.log_zs_interaction[finite])
+            <= 1e-12 * np.maximum(1.0, np.abs(expected.log_zs_interaction[finite]))).all()
+    assert (np.abs(got.probabilities - expected.probabilities) <= 1e-12).all()
+
+
+def _cpu(q, t, params):
+    a, rb = encode(q), np.ascontiguousarray(encode(t)[::-1])
+    L1, L2 = params.spans(len(a), len(rb))
+    return windowed_partition(a, rb, params, L1, L2, 1, False)
+
+
+def _gpu(q, targets, params):
+    from bioaccel.interact._partition_band_gpu import gpu_windows
+
+    return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
+
+
+@pytest.mark.parametrize("au, gu, sweep, prefetch", [(*WEIGHTS[0], "persistent", True),
+                                                     (*WEIGHTS[1], "launches", False)])
+def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch):
+    """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
+    in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
+    sweep persistent or a launch per tile diagonal, the cross products' loads prefetched or not."""
+    from bioaccel.interact import _partition_launch
+
+    monkeypatch.setattr(_partition_launch, "SIZES", small_launch_sizes.bppart.replace(band_sweep=sweep,
+                                                                                      band_prefetch=prefetch))
+    rng = random.Random(int(au * 10 + gu * 100))
+    for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
+        params = PartitionParams(au=au, gu=gu, window_query=wq, window_target=wt)
+        targets = [random_rna(rng, n) for n in (150, 1, 9, rng.randint(2, 60), 41, rng.randint(2, 90))]
+        for q in (random_rna(rng, rng.randint(1, 12)), random_rna(rng, 12)):
+            for t, got in zip(targets, _gpu(q, targets, params)):
+                _same_windows(got, _cpu(q, t, params))
+
+
+def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
+    """A given scale: the GPU fills at the CPU's scales and agrees with the CPU, and with the plain fill."""
+    rng = random.Random(5)
+    q, targets = random_rna(rng, 10), [random_rna(rng, 70), random_rna(rng, 33)]
+    scaled = PartitionParams(scale=0.7, window_target=9)
+    plain = PartitionParams(window_target=9)
+    for t, got, unscaled in zip(targets, _gpu(q, targets, scaled), _gpu(q, targets, plain)):
+        _same_windows(got, _cpu(q, t, scaled))
+        _same_windows(unscaled, got)
+
+
+def test_gpu_windows_production_sizes_at_window_128():
+    """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes."""
+    rng = random.Random(7)
+    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
+    params = PartitionParams(window_target=128)
+    for t, got in zip(targets, _gpu(q, targets, params)):
+        _same_windows(got, _cpu(q, t, params))
+
+
+def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):
+    """The API's rows (sites, window coordinates) and the command line's output on both backends."""
+    from bioaccel.cli.main import main
+
+    rng = random.Random(9)
+    queries = [("q1", random_rna(rng, 9)), ("q2", "")]
+    targets = [("t1", random_rna(rng, 80)), ("t2", random_rna(rng, 6)), ("t3", "")]
+    params = PartitionParams(window_target=8)
+    cpu = bppart(queries, targets, params=params, sites=3)
+    gpu = bppart(queries, targets, params=params, sites=3, backend="gpu")
+    assert [(r.query, r.target, r.site, r.target_start, r.query_start) for r in gpu] == \
+        [(r.query, r.target, r.site, r.target_start, r.query_start) for r in cpu]
+    for g, c in zip(gpu, cpu):
+        for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target", "window_log_z",
+                     "window_log_z_interaction"):
+            _close(getattr(g, name), getattr(c, name))
+        assert abs(g.window_probability - c.window_probability) <= 1e-12
+    with pytest.raises(NotAvailable, match="binding"):
+        bppart("GGG", "CCC", params=params, backend="gpu", binding=True)
+    outputs = []
+    (tmp_path / "q.fa").write_text(">q\nGGGAAACCCAUGC\n")
+    (tmp_path / "t.fa").write_text(">t\nGGGUUUCCCAAAAAGGGUUUCCAGAGAGCUCUC\n")
+    for backend in ("cpu", "gpu"):
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["interact", "--partition", "--window-target", "8", "--quiet", "--backend", backend,
+                     "--sites", "2", str(tmp_path / "q.fa"), str(tmp_path / "t.fa")], stdout=out, stderr=err)
+        assert code == 0, err.getvalue()
+        outputs.append([line.split("\t") for line in out.getvalue().splitlines()])
+    assert len(outputs[0]) == len(outputs[1]) == 3
+    for c, g in zip(outputs[0][1:], outputs[1][1:]):
+        assert c[:3] == g[:3] and c[-2:] == g[-2:]
+        for x, y in zip(g[3:-2], c[3:-2]):
+            _close(float(x), float(y))
