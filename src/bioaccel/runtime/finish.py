@@ -15,8 +15,9 @@ from typing import NoReturn
 
 
 def finish_process(code: int) -> NoReturn:
-    """Join the threads that are not daemons, run the ``atexit`` handlers, flush standard output and
-    error, and end the process with status ``code`` (``os._exit``: no module teardown).
+    """Join the threads that are not daemons (as the interpreter's exit does), run the ``atexit``
+    handlers, flush standard output and error, and end the process with status ``code`` (``os._exit``:
+    no module teardown).
 
     Only for the ``bioaccel`` executable's last step, once its output is written.
 
@@ -27,9 +28,15 @@ def finish_process(code: int) -> NoReturn:
     >>> run.stdout, run.returncode
     ('done handlers run\\n', 3)
     """
-    for thread in threading.enumerate():
-        if thread is not threading.current_thread() and not thread.daemon:
-            thread.join()
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None and threading.current_thread() is threading.main_thread():
+        # what the interpreter's exit runs first: the threading module's exit calls (an idle thread
+        # pool's workers are told to end), then every thread that is not a daemon joined
+        shutdown()
+    else:
+        for thread in threading.enumerate():
+            if thread is not threading.current_thread() and not thread.daemon:
+                thread.join()
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
