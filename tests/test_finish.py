@@ -30,3 +30,13 @@ def test_exit_joins_threads_runs_handlers_and_flushes(tmp_path):
     assert proc.returncode == 5, proc.stderr
     assert proc.stdout.split() == ["unflushed", "thread", "done", "handler", "run"]
     assert target.read_text() == "kept"
+
+
+def test_a_profiler_still_writes_its_results(tmp_path):
+    """Under ``python -m cProfile -o`` the command ends as Python ends it: the profile is written."""
+    profile = tmp_path / "fold.prof"
+    proc = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "bioaccel", "fold",
+                           os.path.join(ROOT, "examples", "rnas.fa")], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "src")))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("(-") == 3 and profile.stat().st_size > 0

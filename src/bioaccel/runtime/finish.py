@@ -19,7 +19,9 @@ def finish_process(code: int) -> NoReturn:
     handlers, flush standard output and error, and end the process with status ``code`` (``os._exit``:
     no module teardown).
 
-    Only for the ``bioaccel`` executable's last step, once its output is written.
+    Only for the ``bioaccel`` executable's last step, once its output is written. Under a tracer or a
+    profiler (``sys.settrace``, ``sys.setprofile``: coverage, ``python -m cProfile``) the process ends
+    as Python ends it, so that they can write what they gathered.
 
     >>> import subprocess, sys
     >>> code = ("import atexit; atexit.register(print, 'handlers run'); "
@@ -28,6 +30,8 @@ def finish_process(code: int) -> NoReturn:
     >>> run.stdout, run.returncode
     ('done handlers run\\n', 3)
     """
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        sys.exit(code)         # a tracer or profiler (coverage, cProfile) writes its results after this
     shutdown = getattr(threading, "_shutdown", None)
     if shutdown is not None and threading.current_thread() is threading.main_thread():
         # what the interpreter's exit runs first: the threading module's exit calls (an idle thread
