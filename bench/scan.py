@@ -458,8 +458,8 @@ def cli_bench(args):
         table.append({"tool": name, "best_s": times[0], "median_s": times[len(times) // 2], "times": times})
     write_json({"machine": platform.node(), "cores": os.cpu_count(), "loads": loads, "motifs": args.motifs,
                 "matrices": len(pssms), "sequence": args.sequence, "letters": len(text), "hits": hits,
-                "moods_hits": moods_hits, "rows": table}, os.path.join(os.pardir, os.pardir, "docs", "results",
-                                                                       "scan_cli_vm.json"))
+                "moods_hits": moods_hits, "rows": table},
+               os.path.join(os.path.dirname(HERE), "docs", "results", "scan_cli_vm.json"))   # absolute: kept
     for name in os.listdir(folder):
         path = os.path.join(folder, name)
         if os.path.isdir(path):

@@ -282,10 +282,15 @@ def test_a_windowed_long_target_takes_memory_linear_in_its_length(monkeypatch):
         check_sizes([20], [100_000])
 
 
-def test_tiled_equals_naive_cell_by_cell_at_vector_widths():
+@pytest.mark.parametrize("small_work", [2e11, -1], ids=["python-threads", "prange"])
+def test_tiled_equals_naive_cell_by_cell_at_vector_widths(monkeypatch, small_work):
     """Targets of 100-300 nt reach the 64-column register kernels (four vectors wide, partial chunks on
     the left), several tasks per anti-diagonal and the ring of rows; naive is checked against the
-    plain-Python reference above."""
+    plain-Python reference above. Both ways of running the workers: Python threads (small fills) and
+    the ``prange`` kernel (the others)."""
+    import bioaccel.interact.tiled.fill as tiled_fill
+
+    monkeypatch.setattr(tiled_fill, "SMALL_WORK", small_work)
     rng = random.Random(17)
     for M, N, w1, w2 in ((4, 150, None, None), (6, 230, None, 70), (5, 300, 3, 100), (3, 129, None, 64)):
         a, b = random_rna(rng, M), random_rna(rng, N)

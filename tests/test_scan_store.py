@@ -13,7 +13,7 @@ import pytest
 
 from bioaccel.cli.main import main
 from bioaccel.motif import PSSM, Background, Grid
-from bioaccel.scan import _price, _price_store, _warm
+from bioaccel.scan import _index_store, _plan, _price, _price_store, _warm
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 MEME = os.path.join(ROOT, "examples", "motifs.meme")
@@ -47,9 +47,12 @@ def _stored(cache_dir):
 
 
 @pytest.mark.parametrize("extra", [[], ["--background", "0.3,0.2,0.2,0.3"], ["--format", "bed", "--pvalue", "1e-3"]])
-def test_a_second_scan_reads_the_pvalues_and_writes_the_same_bytes(cache_dir, searches, extra):
+def test_a_second_scan_reads_the_pvalues_and_writes_the_same_bytes(cache_dir, searches, extra, monkeypatch):
+    indexes = []                                   # the q-gram indexes kept beside them (._index_store)
+    build = _index_store.build_index
+    monkeypatch.setattr(_index_store, "build_index", lambda *a: indexes.append(1) or build(*a))
     first = _scan(MEME, GENOME, *extra)
-    assert searches and _stored(cache_dir) == len(searches)
+    assert searches and _stored(cache_dir) == len(searches) + len(indexes)
     done = len(searches)
     second = _scan(MEME, GENOME, *extra)
     assert len(searches) == done                   # nothing searched again
@@ -158,3 +161,34 @@ def test_words_at_least_bounds_the_count_of_every_word():
         for low in rng.choice(scores, 4).tolist() + [int(scores.max()) + 1]:
             bound = words_at_least(Q, int(low))
             assert np.count_nonzero(scores >= low) <= bound <= 4.0 ** m
+
+
+def test_a_second_scan_reads_the_qgram_index_back(cache_dir, monkeypatch, tmp_path):
+    """The index variant's q-gram index is kept on disk (bioaccel.scan._index_store): the same arrays as
+    built, read back by a second scan (which builds nothing); --no-cache builds it again."""
+    built = []
+    build = _plan.build_index
+
+    def counting(plan, q=8, candidates=3):
+        built.append(q)
+        return build(plan, q, candidates)
+
+    monkeypatch.setattr(_index_store, "build_index", counting)
+    monkeypatch.setattr(_plan, "build_index", counting)
+    rng = np.random.default_rng(5)
+    motifs = [PSSM(rng.normal(size=(m, 4)).round(2), motif_id=f"M{m}") for m in (6, 9, 12, 15, 8, 10)]
+    path = tmp_path / "m.jaspar"                    # counts of the same shapes, JASPAR's format
+    path.write_text("".join(f">M{k} m{k}\n" + "".join(f"{b} [ {' '.join(str(c) for c in rng.integers(0, 30, m.length))} ]\n"
+                                                       for b in "ACGT") for k, m in enumerate(motifs)))
+    first = _scan(str(path), GENOME)
+    assert built == [8] and first[0].count("\n") > 10
+    assert _scan(str(path), GENOME) == first and built == [8]
+    assert _scan(str(path), GENOME, "--no-cache") == first and built == [8, 8]
+    plan = _plan.ScanPlan.build(motifs, [(1 << 44, 2 << 44)] * len(motifs))
+    fresh, stored = build(plan, 6), _index_store.stored_index(plan, q=6)
+    again = _index_store.stored_index(plan, q=6)
+    for index in (stored, again):
+        assert index.q == fresh.q and np.array_equal(index.gram_start, fresh.gram_start)
+        assert np.array_equal(index.gram_entry, fresh.gram_entry) and index.gram_entry.dtype == np.int32
+    assert built == [8, 8, 6]                       # the second stored_index read it
+    assert _index_store.decode(b"short") is None and _index_store.decode(_index_store.encode(fresh) + b"x") is None

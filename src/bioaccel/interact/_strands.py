@@ -10,12 +10,18 @@ dense table's values on those intervals (tests/test_interact.py checks it agains
 plain-Python reference).
 
 Without a window the band is the whole triangle; then the dense table of the fold wing's tiled,
-parallel fill is the faster way to it and :func:`strand_band` takes that path.
+parallel fill is the faster way to it and :func:`strand_band` takes that path, unless the strand is
+short (at most SMALL_STRAND bases, a query): its band fill takes a millisecond, where the first call of
+the parallel fill compiles it (seconds).
 """
 import numpy as np
 from numba import njit
 
 from ..fold import fold_table
+
+#: Strands of at most this many bases get the band fill even as the whole triangle (n^3 / 2 steps: 0.03 s
+#: at 500 bases), so that a run of short queries never compiles or loads the fold wing's parallel fill.
+SMALL_STRAND = 500
 
 
 @njit(cache=True, nogil=True)
@@ -86,8 +92,8 @@ def band_of_dense(dense: np.ndarray, width: int) -> np.ndarray:
 
 def strand_band(codes: np.ndarray, fold_params, width: int, threads: int = 0, dense: bool = False) -> np.ndarray:
     """S over ``codes`` as a band of ``width`` (at most the strand's length): the band fill when the
-    band is narrower than the strand, else (or with ``dense``) the dense table of
-    :func:`bioaccel.fold.fold_table` on ``threads`` threads, cut to the band.
+    band is narrower than the strand or the strand short (SMALL_STRAND), else (or with ``dense``) the dense
+    table of :func:`bioaccel.fold.fold_table` on ``threads`` threads, cut to the band.
 
     >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.fold import FoldParams
@@ -95,10 +101,13 @@ def strand_band(codes: np.ndarray, fold_params, width: int, threads: int = 0, de
     >>> np.array_equal(strand_band(codes, FoldParams.bpmax(), 8),
     ...                strand_band(codes, FoldParams.bpmax(), 8, dense=True))
     True
+    >>> np.array_equal(strand_band(codes, FoldParams.bpmax(), 17),      # the whole triangle
+    ...                strand_band(codes, FoldParams.bpmax(), 17, dense=True))
+    True
     """
     n = codes.shape[0]
     width = min(int(width), n)
-    if width < n and not dense:
+    if (width < n or n <= SMALL_STRAND) and not dense:
         return fold_band(codes, fold_params, width)
     table = single_strand_table(codes, fold_params, threads)
     if width == n:  # the whole triangle: shift each row left in place (no second n x n array)

@@ -209,6 +209,20 @@ def _by_lookahead(plan, codes, windows, idx, bad, out):
 KERNELS = {"index": _by_index, "naive": _by_naive, "slices": _by_slices, "lookahead": _by_lookahead}
 
 
+def uses_index(plan, variant: str) -> bool:
+    """Whether a CPU scan of ``plan`` with ``variant`` reads its q-gram index: the ``index`` variant on more
+    than FEW entries (a handful of matrices: the index pass and gram codes cost more than the windows they
+    skip, bench/scan.py, and the plan opened their look-ahead with a 7-column slice; they are scanned by
+    look-ahead).
+
+    >>> from bioaccel.motif import PSSM
+    >>> from bioaccel.scan._plan import ScanPlan
+    >>> uses_index(ScanPlan.build([PSSM(np.eye(4)[:2])], [2 << 44]), "index")
+    False
+    """
+    return variant == "index" and plan.entries > FEW
+
+
 def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
     """The hits of every entry of ``plan`` in the first ``windows`` windows of ``codes``:
     ``(entry, start, score)`` arrays (any order).
@@ -223,9 +237,7 @@ def scan_chunk(plan, codes, windows, variant, *, capacity=1 << 16):
     """
     codes = np.ascontiguousarray(codes, dtype=np.uint8)
     slice_len = int(plan.slice_len.max()) if plan.slice_len.size else 1
-    if variant == "index" and plan.entries <= FEW:
-        # a handful of matrices: the index pass and gram codes cost more than the windows they skip
-        # (bench/scan.py), and the plan opened their look-ahead with a 7-column slice
+    if variant == "index" and not uses_index(plan, variant):
         variant = "lookahead"
     idx = bad = None
     if variant != "lookahead":

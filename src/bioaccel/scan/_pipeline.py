@@ -27,6 +27,7 @@ import numpy as np
 from ..runtime.parallel import threads as using_threads
 from ._defaults import CHUNK_SIZE, MAX_STORED_HITS
 from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
+from ._index_store import keep_stored_index
 from ._price import FLOOR_MARGIN, price, price_best
 from ._sequences import chunks, read_ahead, valid_windows
 from ._variants import SCAN_VARIANTS
@@ -146,6 +147,7 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     state = state if state is not None else ScanState()
     state.tests = np.zeros(len(setup.motifs), np.int64) if state.tests is None else state.tests
     variant = SCAN_VARIANTS.resolve(variant, backend)
+    keep_stored_index(setup, backend, variant)
     scanner = Scanner(setup.plan, backend, variant)
     lengths = np.array([m.length for m in setup.motifs], dtype=np.int64)
     distinct = np.unique(lengths)

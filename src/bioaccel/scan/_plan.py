@@ -104,6 +104,10 @@ class ScanPlan:
             self._index = build_index(self, self.index_q)
         return self._index
 
+    def keep_index(self, index: "ScanIndex") -> None:
+        """Use ``index``, this plan's own (read back from the cache: :mod:`._index_store`), as :attr:`index`."""
+        self._index = index
+
     @property
     def entries(self) -> int:
         return self.length.shape[0]

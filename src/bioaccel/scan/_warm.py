@@ -70,6 +70,12 @@ class Warming:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+#: The child's program: a process that runs only bioaccel's kernels, so Numba starts without SciPy and
+#: cffi (:mod:`bioaccel.runtime.numba_start`: 0.2 s), as in the command itself.
+CHILD = ("from bioaccel.runtime.numba_start import skip_numba_optionals; skip_numba_optionals(); "
+         "from bioaccel.scan._warm import main; main()")
+
+
 def start(motifs, *, fmt, text, strands, slice_length, backend, variant) -> "Warming | None":
     """A child process compiling the scan's kernels for ``motifs`` (PSSMs) and these options, when
     Numba's cache is cold and the machine has a second core; else None."""
@@ -81,7 +87,7 @@ def start(motifs, *, fmt, text, strands, slice_length, backend, variant) -> "War
         with open(os.path.join(folder, "job.pickle"), "wb") as handle:
             pickle.dump((list(motifs), dict(fmt=fmt, text=text, strands=strands, slice_length=slice_length,
                                              variant=variant)), handle)
-        process = subprocess.Popen([sys.executable, "-c", "from bioaccel.scan._warm import main; main()", folder],
+        process = subprocess.Popen([sys.executable, "-c", CHILD, folder],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    env=os.environ.copy())
     except (OSError, pickle.PicklingError, TypeError, AttributeError):

@@ -7,7 +7,8 @@ from the top down:
 - ``fill``: the fill itself. One task is a block of 32 target rows of one query interval's target
   matrix; a task starts its rows with the terms that read shorter query intervals (the strand-1 pair,
   then the double reduction D with R3/R4 as its border terms), then finishes them bottom-up with the
-  terms inside the matrix (R1, the strand-2 pair, R2). Numba workers take tasks from one shared queue.
+  terms inside the matrix (R1, the strand-2 pair, R2). Workers take tasks from one shared queue: a
+  ``prange`` kernel's, or for a small fill Python threads (no ``prange`` kernel to compile or load).
 - ``layout``: where the cells live (:class:`StreamPlan`): one banded matrix per query interval, or
   under a target window a ring of rows whose length does not grow with the target; the memory a fill
   takes (the up-front refusal reads it); the padded band rows of S2 and of the strand-2 pair scores.

@@ -24,7 +24,8 @@ computes a block of 32 consecutive rows of one query interval: first the terms t
 query intervals (strand-1 pair, then D with R3/R4, k1 outermost so that F(k1+1, j1) stays in cache
 while all rows of the block use it), then, bottom-up (a valid Nussinov order), R1, the strand-2 pair
 and R2. Tasks come from the shared task queue of :mod:`bioaccel.runtime.parallel` in the order of schedule,
-each waiting only for the tasks whose completion implies its inputs.
+each waiting only for the tasks whose completion implies its inputs The workers are a ``prange`` kernel's
+(:func:`_stream`) or, for a fill of at most SMALL_WORK, Python threads each running :func:`_worker`.
 
 Because a row only reads rows at most W2 below it, a target window needs only a ring of
 W2 + 1 + 32 (L1 + 3) rows per query interval: memory does not grow with the target's length. Without a
@@ -38,8 +39,8 @@ row (with every other term in) and S2, through the same kernel as D (see _row_fi
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from ...runtime.parallel import chunksize, claim, complete
-from .._model import sentinel
+from ...runtime.parallel import chunksize, claim, complete, on_threads
+from .._model import sentinel, work
 from .layout import ROWS_PER_TASK, StreamPlan, padded_band
 from .rows import narrow, ranged, ranged_list, rows_ranged
 from .schedule import task_order
@@ -187,6 +188,27 @@ def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, 
             complete(queue, k)
 
 
+@njit(cache=True, nogil=True)
+def _worker(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record, order_i1,
+            order_l1, order_block, queue):
+    """One worker of :func:`_stream` as a plain (not ``prange``) kernel, for Python threads
+    (:func:`~bioaccel.runtime.parallel.on_threads`): the same tasks, taken from the same queue."""
+    while True:
+        k = claim(queue)
+        if k < 0:
+            break
+        _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
+              order_i1[k], order_l1[k], order_block[k])
+        complete(queue, k)
+
+
+#: Fills of at most this much work (:func:`bioaccel.interact._model.work`; an 18-22 nt query against a
+#: target of 1,500 nt under a 128-base window is 3-5e10) run their workers on Python threads
+#: (:func:`_worker`): a first run then compiles no ``prange`` kernel (about 3 s of the README's first
+#: interaction on the 2-core machine) and loads none (nor Numba's threading layer) on later runs.
+SMALL_WORK = 2e11
+
+
 def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=ROWS_PER_TASK):
     """Run the streamed fill on Numba's current thread count. Returns (win, plan, buf, rowstart, mat_id).
 
@@ -223,7 +245,11 @@ def fill_tiled(a, rb, S1, S2, params, *, keep=False, record=None, rows_per_task=
         record = np.zeros((0, 0, 0, 0), dtype=np.int32)
     gaps, _, r1, r2 = term_lists(S2p, P2p, rowstart, plan.Wd)
     order_i1, order_l1, order_block, queue = task_order(M, N, plan.L1, rows_per_task, plan.wraps)
-    with chunksize(1):  # one worker loop per thread
-        _stream(a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, gaps, r1,
-                r2, win, record, order_i1, order_l1, order_block, queue, get_num_threads())
+    args = (a, rb, pairs, S1d, S2p, P2p, plan.L1, plan.Wd, rows_per_task, mat_id, buf, rowstart, gaps, r1, r2, win,
+            record, order_i1, order_l1, order_block, queue)
+    if work(M, N, plan.L1, plan.Wd) <= SMALL_WORK:
+        on_threads(_worker, args, get_num_threads())
+    else:
+        with chunksize(1):  # one worker loop per thread
+            _stream(*args, get_num_threads())
     return win, plan, buf, rowstart, mat_id
