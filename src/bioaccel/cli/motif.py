@@ -6,8 +6,8 @@ NumPy, Numba and the readers load in the ``run`` functions. The choices of --mot
 """
 from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add_cache_option,
                             add_reading_options, add_scoring_options, motif_params, stdin_once)
-from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, interval, plot_items,
-                         read_scores, write_stats)
+from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, AnswerBar, interval,
+                         plot_items, read_scores, write_stats)
 from .options import (add_backend_option, add_output_option, add_plot_option, add_quiet_option, add_threads_option,
                       add_variant_options)
 from ..motif import COMPARE_VARIANTS, VARIANTS
@@ -234,7 +234,9 @@ def run_pvalue(args, stdout, stderr):
             raise InvalidParameter("give at least one --score S, --scores FILE or --word ACGT")
         source = _source(args, args.motif, params)
         options = dict(params=params, **_options(args))
-        answers = iter_pvalues(source, scores, **options)         # its options checked before any motif is read
+        bar = AnswerBar(args, stderr)
+        # its options checked before any motif is read
+        answers = iter_pvalues(source, scores, on_answer=bar.on_answer, **options)
         motifs = source.read()
         for word in args.word:      # a word is asked of the motifs of its length
             if not any(len(word) == m.length for m in motifs):
@@ -247,7 +249,7 @@ def run_pvalue(args, stdout, stderr):
             for motif in motifs:
                 words = [(w, motif.score(w.upper().replace("U", "T"))) for w in args.word if len(w) == motif.length]
                 found = [next(answers) for _ in scores]
-                found += iter_pvalues(motif, [s for _, s in words], **options) if words else []
+                found += iter_pvalues(motif, [s for _, s in words], on_answer=bar.on_answer, **options) if words else []
                 for word, r in zip([None] * len(scores) + [w for w, _ in words], found):
                     row = {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
                     if args.word:
@@ -256,7 +258,8 @@ def run_pvalue(args, stdout, stderr):
 
         columns = PVALUE_COLUMNS[:4] + (["word"] if args.word else []) + PVALUE_COLUMNS[4:]
         json_columns = columns[:-2] + ["grid_step", "backend", "note"]
-        return write_stats(args, stderr, outputs, motifs, rows(), columns, json_columns, options)
+        return write_stats(args, stderr, outputs, motifs, rows(), columns, json_columns, options, bar,
+                           lambda m: len(scores) + sum(len(w) == m.length for w in args.word))
 
 
 def run_threshold(args, stdout, stderr):
@@ -268,8 +271,9 @@ def run_threshold(args, stdout, stderr):
     with _outputs(args, stdout) as outputs:
         source = _source(args, args.motif, params)
         options = dict(params=params, **_options(args))
+        bar = AnswerBar(args, stderr)
         # its options checked before any motif is read
-        answers = iter_thresholds(source, args.pvalue, cache=args.cache, **options)
+        answers = iter_thresholds(source, args.pvalue, cache=args.cache, on_answer=bar.on_answer, **options)
         motifs = source.read()
         _announce_bucket(args, stderr, motifs)
 
@@ -278,7 +282,8 @@ def run_threshold(args, stdout, stderr):
                 yield motif, {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
 
         json_columns = THRESHOLD_COLUMNS[:-1] + ["grid_step", "backend", "note"]
-        return write_stats(args, stderr, outputs, motifs, rows(), THRESHOLD_COLUMNS, json_columns, options)
+        return write_stats(args, stderr, outputs, motifs, rows(), THRESHOLD_COLUMNS, json_columns, options, bar,
+                           lambda m: 1)
 
 
 def run_compare(args, stdout, stderr):

@@ -36,10 +36,67 @@ def plot_items(args, motifs, marks, options):
         yield score_distribution(m, args.variant, **options), mark, f"{m.motif_id} {m.name}"
 
 
-def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, options):
-    """One row per answer (TSV: ``columns``; JSON: ``json_columns``); a progress bar over the motifs;
-    then the plot, if asked for (``options``: the API's keywords)."""
-    from .progress import progress, wanted
+class AnswerBar:
+    """The progress bar of ``motif pvalue`` and ``motif threshold``, drawn where a person watches:
+    :attr:`on_answer` goes to the API before the motifs are read (None where no bar is drawn), and
+    :meth:`over` draws it over them, each answer weighing its motif's estimated work (the exact
+    search's :func:`~bioaccel.motif.search_work`, the bucket variant's words), so that the bar moves as
+    the parallel search finishes motifs, the costliest first, with an honest time left."""
+
+    def __init__(self, args, stderr):
+        from .progress import wanted
+
+        self.args, self.stderr, self.bar = args, stderr, None
+        self.enabled = wanted(args.quiet, stderr)
+
+    @property
+    def on_answer(self):
+        return self._answer if self.enabled else None
+
+    def _work(self, motif):
+        from ..motif import VARIANTS, bucket_words, search_work
+
+        if VARIANTS.resolve(self.args.variant, self.args.backend) == "bucket":
+            return float(bucket_words(motif.length, **({} if self.args.slices is None else
+                                                       {"slices": self.args.slices})))
+        return search_work(motif)
+
+    def _answer(self, motif, searched):
+        if self.bar is not None:
+            asked = self.asked(motif)
+            left = self.left[id(motif)] = self.left.get(id(motif), asked) - 1
+            self.bar.done(self._work(motif) / asked, searched, finished=int(left == 0))
+
+    def over(self, motifs, asked):
+        """The bar over ``motifs``, ``asked(motif)`` values asked of each (a context manager)."""
+        from .progress import work_progress
+
+        self.asked, self.left = asked, {}
+        motifs = [m for m in motifs if asked(m)] if self.enabled else motifs      # those with rows
+        bar = work_progress(sum(self._work(m) for m in motifs) if self.enabled else 0.0, len(motifs), "motif",
+                            desc="motif", enabled=self.enabled, stream=self.stderr)
+        return _Holding(self, bar)
+
+
+class _Holding:
+    """``with``: the :class:`AnswerBar`'s bar open while the rows are written."""
+
+    def __init__(self, owner, bar):
+        self.owner, self.bar = owner, bar
+
+    def __enter__(self):
+        self.owner.bar = self.bar.__enter__()
+        return self.owner.bar
+
+    def __exit__(self, *exc):
+        self.owner.bar = None
+        return self.bar.__exit__(*exc)
+
+
+def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, options, bar, asked):
+    """One row per answer (TSV: ``columns``; JSON: ``json_columns``); ``bar`` (an :class:`AnswerBar`) over
+    the motifs, ``asked(motif)`` values asked of each; then the plot, if asked for (``options``: the
+    API's keywords)."""
     from ..results.tables import TableWriter, chunked
     from ..results.values import format_number
 
@@ -53,16 +110,10 @@ def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, opti
                                                    "score_low": lambda v: format_number(v)})
     marks = []              # (motif, score) of each row: the one asked, or the threshold found
     writer.header()
-    with progress(total=len(motifs), unit="motif", desc="motif", enabled=wanted(args.quiet, stderr),
-                  stream=stderr) as bar:
-        last = None
+    with bar.over(motifs, asked):
         for chunk in chunked(rows):
             writer.write([row for _, row in chunk])
             marks.extend((motif, row["score"]) for motif, row in chunk)
-            for motif, _ in chunk:
-                if motif is not last:
-                    bar.update(1)
-                    last = motif
     if args.plot:
         from ..motif import plot_distributions
 
