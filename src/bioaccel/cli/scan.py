@@ -57,6 +57,10 @@ def register(subparsers):
     parser.add_argument("--max-stored-hits", type=positive, default=MAX_STORED_HITS, metavar="N",
                         help=f"keep at most N hits, those of smallest P-value (default {MAX_STORED_HITS:,}, as "
                              "FIMO); a warning says how many were dropped. Not used with --text")
+    parser.add_argument("--best-per-motif", type=positive, default=None, metavar="N",
+                        help="write only each motif's N hits of smallest P-value (after --qv-thresh); hits tied at "
+                             "a motif's cut are kept or dropped together, as --max-stored-hits does, so a motif "
+                             "may get fewer (a note says which). Not used with --text")
     parser.add_argument("--no-qvalue", action="store_true", help="do not compute q-values (as FIMO's --no-qvalue)")
     parser.add_argument("--motif", action="append", default=None, metavar="ID", dest="motif_ids",
                         help="scan only this motif of MOTIFS (repeat for several), as FIMO's --motif")
@@ -83,6 +87,8 @@ def _check(args):
                                                ("--threshold", args.threshold is not None)) if given), None)
         if clash:
             raise InvalidParameter(f"--qv-thresh bounds the q-values, which {clash} does without")
+    if args.best_per_motif is not None and args.text:
+        raise InvalidParameter("--best-per-motif needs every hit held, which --text does without")
     if args.sequences != "-":
         if not os.path.exists(args.sequences):
             raise InvalidParameter(f"{args.sequences}: no such file")
@@ -127,7 +133,7 @@ def run(args, stdout, stderr):
             report = write_scan(outputs["-o"], MotifSource(args, args.motifs, params), args.sequences,
                                 fmt=args.format, max_stored_hits=args.max_stored_hits, qvalues=not args.no_qvalue,
                                 text=args.text, on_chunk=bar.update, qvalue_max=_qvalue_max(args),
-                                **_scan_options(args, params, args.threads))
+                                best_per_motif=args.best_per_motif, **_scan_options(args, params, args.threads))
         # said once the scan has succeeded: a run that fails on bad input prints its one error line only
         _notes(args, stderr, report)
     return 0
@@ -161,7 +167,7 @@ def _run_batch(args, stdout, stderr):
               function=functools.partial(entries, described.work.function),
               write=functools.partial(_write_groups, described=described, fmt=args.format, limit=limit,
                                       qvalues=not args.no_qvalue, text=args.text, reports=reports,
-                                      qvalue_max=_qvalue_max(args)),
+                                      qvalue_max=_qvalue_max(args), best_per_motif=args.best_per_motif),
               outputs={"-o": "-" if args.output is None else args.output}, fingerprint=digest,
               gpu=described.work.gpu, notes=functools.partial(_batch_notes, args=args, reports=reports))
     return batch.run(job, args, stdout, stderr)
@@ -178,15 +184,15 @@ def _qvalue_max(args) -> "float | None":
     return args.pvalue if args.qv_thresh else None
 
 
-def _write_groups(outputs, pairs, *, described, fmt, limit, qvalues, text, reports, qvalue_max=None):
+def _write_groups(outputs, pairs, *, described, fmt, limit, qvalues, text, reports, qvalue_max=None,
+                  best_per_motif=None):
     """The output of a batch: every item's entry merged (:meth:`~bioaccel.scan.ScanWork.merge`) and
     written as the in-process scan writes (``--text``: in sequence order, no q-values)."""
     from ..scan import GroupHits
 
     values = (None if entry is None else GroupHits.from_dict(entry) for _, entry in pairs)
     merged = described.merge(values, max_stored_hits=limit, qvalues=qvalues and not text, in_sequence_order=text)
-    merged.write(outputs["-o"], fmt, qvalue_max=qvalue_max)
-    reports.append(merged.report)
+    reports.append(merged.write(outputs["-o"], fmt, qvalue_max=qvalue_max, best_per_motif=best_per_motif))
 
 
 def _batch_notes(stderr, *, args, reports):
@@ -209,6 +215,13 @@ def _notes(args, stderr, report):
               f"{report.cut:.3g} or more were dropped (hits tied at that P-value go together, so fewer than "
               f"{args.max_stored_hits:,} may be written). Raise --max-stored-hits, lower --pvalue, or use --text to "
               "write every hit", file=stderr)
+    if report.best_lost and not args.quiet:
+        lost, short = report.best_lost, list(report.best_short)
+        n = args.best_per_motif
+        print(f"bioaccel scan: note: --best-per-motif {n:,} dropped {sum(lost.values()):,} hits of {len(lost):,} "
+              f"motif{'s' if len(lost) != 1 else ''}"
+              + (f"; {len(short):,} kept fewer than {n:,} ({_listed(short)}): hits tied at a motif's cut are dropped "
+                 "together" if short else ""), file=stderr)
     if report.inexact:
         ids = list(report.inexact)
         gap = max(report.inexact.values())

@@ -238,14 +238,17 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
                threads: int = 0, fmt: str = "fimo", strands: str = "both", slice_length: int = SLICE_LENGTH,
                chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, qvalues: bool = True,
                text: bool = False, on_chunk: "Callable[[int], None] | None" = None, cache: bool = True,
-               qvalue_max: "float | None" = None) -> ScanReport:
+               qvalue_max: "float | None" = None, best_per_motif: "int | None" = None) -> ScanReport:
     """The hits of :func:`scan` written to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or
     ``gff``: :data:`FORMATS`); what they must be told about them is returned (a :class:`ScanReport`).
     ``text``: every hit written as it is found, in sequence order, without q-values and without holding
     them (``max_stored_hits`` unused), as FIMO's ``--text``; else the hits are held, cut to
     ``max_stored_hits`` and written in FIMO's order with their q-values (unless ``qvalues`` is False).
     ``on_chunk(letters)`` is called as each chunk of sequence is scanned (a progress bar). With
-    ``backend="gpu"`` the GPU is made ready while the motifs' thresholds are found.
+    ``backend="gpu"`` the GPU is made ready while the motifs' thresholds are found. ``qvalue_max``:
+    only the hits of q-value at most it (FIMO's --qv-thresh); ``best_per_motif``: then only each motif's
+    N hits of smallest P-value, those tied at a motif's cut all or none (as ``max_stored_hits`` cuts),
+    what each motif lost in the report (``best_lost``, ``best_short``).
 
     >>> import io
     >>> from bioaccel.motif import PSSM
@@ -258,6 +261,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
                       max_stored_hits, cache)
     check_qvalue_max(qvalue_max, qvalues=qvalues, text=text)
+    check_best_per_motif(best_per_motif, text=text)
     if fmt not in FORMATS:
         raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     warming = _warm_gpu() if call.backend == "gpu" else None
@@ -270,14 +274,35 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     try:
         setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=call.strands, slice_length=slice_length,
                         cache=call.cache)
-        state = run_setup(handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
-                          threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
-                          on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming)
+        state, (written, lost) = run_setup(
+            handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
+            threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
+            on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming, best_per_motif=best_per_motif)
     finally:
         if compiling is not None:
             compiling.stop()
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
-                         unreachable=_unreachable(setup, threshold))
+                         unreachable=_unreachable(setup, threshold)).with_best(setup.motifs, written, lost,
+                                                                               best_per_motif)
+
+
+def check_best_per_motif(best_per_motif, *, text: bool = False) -> None:
+    """A per-motif cut is a whole number >= 1, and needs every hit held, so not ``text``.
+
+    >>> check_best_per_motif(None, text=True), check_best_per_motif(5)
+    (None, None)
+    >>> check_best_per_motif(0)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: best_per_motif must be a whole number >= 1, got 0
+    """
+    if best_per_motif is None:
+        return
+    if not _whole(best_per_motif, 1):
+        raise InvalidParameter(f"best_per_motif must be a whole number >= 1, got {best_per_motif!r}")
+    if text:
+        raise InvalidParameter("a per-motif cut needs every hit held, which a scan writing hits as it finds them "
+                               "(text) does not do")
 
 
 def _warm_gpu():
