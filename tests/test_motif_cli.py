@@ -120,7 +120,7 @@ def test_list_variants_and_tsv_numbers():
     (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"], "not available on the gpu"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "magic"], "choose one of exact, bucket"),
-    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "homer"], "unknown preset"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "bogus"], "unknown preset"),
     (["show", JASPAR, "--motif-format", "fasta"], "unknown motif format"),
     (["pvalue", JASPAR, "--score", "1", "--pseudocount", "nan"], "pseudocount"),
 ])

@@ -11,7 +11,8 @@ from .motif_options import (MOTIF_HELP, MotifSource, add_cache_option, add_readi
                             motif_params, stdin_once)
 from .options import (add_backend_option, add_batch_options, add_output_option, add_quiet_option,
                       add_threads_option, add_variant_options, backends_of, positive)
-from ..scan import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, MAX_STORED_HITS, SCAN_VARIANTS, SLICE_LENGTH
+from ..scan import (CHUNK_SIZE, DEFAULT_PVALUE, FILE_THRESHOLD, FORMATS, MAX_SLICE, MAX_STORED_HITS, SCAN_VARIANTS,
+                    SLICE_LENGTH)
 
 
 def register(subparsers):
@@ -21,7 +22,9 @@ def register(subparsers):
                     "Giraud & Varré): every window whose score reaches the motif's threshold is a hit, with its "
                     "score, its exact P-value and a q-value (Benjamini-Hochberg per motif over every window "
                     "tested). The threshold is each motif's exact score threshold of P-value --pvalue (default "
-                    "1e-4, as FIMO), or the score --threshold. Windows with a letter other than A, C, G, T/U are "
+                    "1e-4, as FIMO), or the score --threshold; with neither, motifs that all come from HOMER files "
+                    "are scored as HOMER scores them and cut at their files' own log-odds thresholds, as HOMER's "
+                    "scanMotifGenomeWide.pl does. Windows with a letter other than A, C, G, T/U are "
                     "skipped (as FIMO does). Sequences are read in chunks, so genomes of any size scan in bounded "
                     "memory.")
     parser.add_argument("motifs", metavar="MOTIFS", nargs="+",
@@ -29,9 +32,9 @@ def register(subparsers):
     parser.add_argument("sequences", metavar="SEQUENCES",
                         help="a FASTA file of DNA or RNA (plain, gzip, bzip2 or xz; '-' reads standard input)")
     cut = parser.add_mutually_exclusive_group()
-    cut.add_argument("--pvalue", type=float, default=DEFAULT_PVALUE, metavar="P",
+    cut.add_argument("--pvalue", type=float, default=None, metavar="P",
                      help=f"report windows whose score reaches the motif's exact threshold of P-value P (default "
-                          f"{DEFAULT_PVALUE:g}); a number in (0, 1]")
+                          f"{DEFAULT_PVALUE:g}, or a HOMER file's own thresholds: see above); a number in (0, 1]")
     cut.add_argument("--threshold", type=float, default=None, metavar="S",
                      help="report windows scoring at least S, in the motifs' own units (instead of --pvalue)")
     parser.add_argument("--norc", action="store_true",
@@ -96,6 +99,46 @@ def _check(args):
             raise InvalidParameter(f"{args.sequences}: is a folder, expected a FASTA file")
 
 
+def _homer_cut(args, source, stderr):
+    """With no --pvalue, --threshold or --qv-thresh, and no scoring option other than --preset homer:
+    when every motif comes from a HOMER file with its log-odds detection threshold, the motifs scored
+    as HOMER scores them (the homer preset) and ``args.threshold`` set to each one's own threshold, as
+    HOMER's scanMotifGenomeWide.pl cuts them (a note says so). Otherwise ``args.pvalue`` becomes the
+    default P-value. Returns the motifs to scan (``source`` itself, or the motifs scored anew)."""
+    given = args.pvalue is not None or args.threshold is not None or args.qv_thresh
+    scoring = args.preset not in (None, "homer") or args.pseudocount is not None or args.log_base is not None
+    if args.pvalue is None:
+        args.pvalue = DEFAULT_PVALUE
+    if given or scoring or args.kind == "logodds" or not _homer_files(args):
+        return source
+    motifs = source.read()
+    if not motifs or any(m.file_threshold is None or m.counts is None for m in motifs):
+        return source
+    from ..motif import PSSM
+
+    args.threshold = FILE_THRESHOLD
+    if not args.quiet:
+        print("bioaccel scan: note: each motif cut at its HOMER file's log-odds threshold, scored as HOMER scores it "
+              "(--preset homer); --pvalue P cuts at P-values instead", file=stderr)
+    return [PSSM.from_counts(m.counts, motif_id=m.motif_id, name=m.name, background=m.background, preset="homer",
+                             source=m.source, file_threshold=m.file_threshold) for m in motifs]
+
+
+#: HOMER motif files' extensions (bioaccel.motif.io reads them as HOMER; a test keeps the two equal)
+HOMER_EXTENSIONS = (".motif", ".motifs", ".homer")
+
+
+def _homer_files(args) -> bool:
+    """Whether every motif source is a HOMER file, by --motif-format or its extension (so that other
+    sources are not read before the scan's options are checked)."""
+    if args.motif_format == "homer":
+        return True
+    if args.motif_format != "auto":
+        return False
+    plain = [spec.rsplit(".", 1)[0] if spec.endswith((".gz", ".bz2", ".xz")) else spec for spec in args.motifs]
+    return all(name.lower().endswith(HOMER_EXTENSIONS) for name in plain)
+
+
 def _scan_options(args, params, threads) -> dict:
     """The API's keywords of the command line's options."""
     return dict(pvalue=args.pvalue, threshold=args.threshold, params=params, backend=args.backend,
@@ -127,10 +170,11 @@ def run(args, stdout, stderr):
         return _run_batch(args, stdout, stderr)
     _check(args)
     params = motif_params(args)
+    motifs = _homer_cut(args, MotifSource(args, args.motifs, params), stderr)
     with Outputs({"-o": "-" if args.output is None else args.output}, stdout=stdout) as outputs:
         with progress(total=_sequence_bytes(args.sequences), unit="nt", desc="scan", scale=True,
                       enabled=wanted(args.quiet, stderr), stream=stderr) as bar:
-            report = write_scan(outputs["-o"], MotifSource(args, args.motifs, params), args.sequences,
+            report = write_scan(outputs["-o"], motifs, args.sequences,
                                 fmt=args.format, max_stored_hits=args.max_stored_hits, qvalues=not args.no_qvalue,
                                 text=args.text, on_chunk=bar.update, qvalue_max=_qvalue_max(args),
                                 best_per_motif=args.best_per_motif, **_scan_options(args, params, args.threads))
@@ -154,8 +198,9 @@ def _run_batch(args, stdout, stderr):
     batch.check(args, SCAN_VARIANTS)        # --gpus sets the backend
     _check(args)
     params = motif_params(args)
+    motifs = _homer_cut(args, MotifSource(args, args.motifs, params), stderr)
     limit = None if args.text else args.max_stored_hits
-    described = scan_work(MotifSource(args, args.motifs, params), args.sequences, max_stored_hits=limit,
+    described = scan_work(motifs, args.sequences, max_stored_hits=limit,
                           **_scan_options(args, params, batch.item_threads(args)))
     motifs = described.motifs
     # backend, variant, slices, chunks and threads are left out: they do not change the hits

@@ -15,7 +15,7 @@ from ..distribution.work import run_work
 from ..errors import InvalidParameter
 from ..motif import MotifParams, check_p, iter_motifs
 from ..runtime.contract import check_call
-from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, SLICE_LENGTH
+from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FILE_THRESHOLD, FORMATS, MAX_SLICE, SLICE_LENGTH
 from ._pipeline import PRICE_BATCH, ScanState, collect, scan_batches
 from ._hits import to_frame
 from ._result import ScanHits, ScanReport
@@ -56,8 +56,10 @@ def check_scan(pvalue, threshold, params, backend, variant, threads, strands, sl
     """
     if threshold is None:
         check_p(pvalue)
+    elif threshold == FILE_THRESHOLD:
+        pass                                    # each motif's own (checked as the motifs are read)
     elif isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
-        raise InvalidParameter(f"threshold must be a finite score, got {threshold!r}")
+        raise InvalidParameter(f"threshold must be a finite score or {FILE_THRESHOLD!r}, got {threshold!r}")
     call = check_call(SCAN_VARIANTS, params, MotifParams, backend=backend, variant=variant, threads=threads)
     if strands not in ("both", "+"):
         raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
@@ -110,7 +112,9 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
       holding a letter other than A, C, G, T/U are skipped (as FIMO skips them); an empty sequence
       has no window, so no hit.
     * ``pvalue``: a window is a hit when its score reaches the motif's exact threshold of P-value
-      ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units.
+      ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units, or
+      ``"file"``: each motif's own threshold from its file (``PSSM.file_threshold``: a HOMER file's
+      log-odds detection threshold, meant for motifs scored under the ``homer`` preset).
       Under a background that is not strand-symmetric the reverse strand gets its own threshold and
       P-values.
     * ``backend``: ``"cpu"`` or ``"gpu"``; ``variant``: a name of ``SCAN_VARIANTS`` (None: the
