@@ -105,7 +105,9 @@ def register(subparsers):
                                       "the probability of the words scoring above both thresholds, above one only "
                                       "and above neither, at the best shift and strand (or at every one). Columns: "
                                       "alpha, beta (the two thresholds), both, only1, only2, neither (certified "
-                                      "intervals low..high), similarity = both / (both + only1 + only2).")
+                                      "intervals low..high), similarity = both / (both + only1 + only2) from the "
+                                      "middle of each interval: 1 when the sites are the same words (a motif "
+                                      "against itself), 0 when they share none.")
     cmp_.add_argument("motif1", metavar="M1", help="the first motifs (" + MOTIF_HELP + ")")
     cmp_.add_argument("motif2", metavar="M2", help="the second motifs, as M1 (not both '-')")
     cmp_.add_argument("--pvalue", type=float, default=COMPARE_DEFAULT_P, metavar="P",
