@@ -180,7 +180,25 @@ def run(args, stdout, stderr):
                                 best_per_motif=args.best_per_motif, **_scan_options(args, params, args.threads))
         # said once the scan has succeeded: a run that fails on bad input prints its one error line only
         _notes(args, stderr, report)
+    _forget_journal(args.output)
     return 0
+
+
+def _forget_journal(output) -> None:
+    """A scan in this process keeps no journal; one that an earlier batch left beside FILE (interrupted,
+    or refused by --resume as another run's) is of no use once FILE holds this run's hits, and would
+    make every later --resume refuse: removed ('run without --resume to start over', as the refusal
+    says)."""
+    import os
+
+    from .batch_run import journal_path
+
+    path = journal_path(output)
+    if path is not None:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
 
 
 # ---- a batch run: --workers, --scheduler, --gpus, --resume --------------------------------------------
@@ -256,10 +274,12 @@ def _notes(args, stderr, report):
         print(f"bioaccel scan: note: {len(unreachable)} motif{'s' if len(unreachable) != 1 else ''} cannot reach "
               f"P <= {args.pvalue:g} (no word is that rare), so cannot be hit: {_listed(unreachable)}", file=stderr)
     if report.dropped:
+        tied = 0 if report.stored is None else max(0, args.max_stored_hits - report.stored)
+        ties = (f", so {report.stored:,} were kept, not {args.max_stored_hits:,}: the cut fell among hits tied at "
+                "that P-value, which are kept or dropped together") if tied else ""
         print(f"bioaccel scan: warning: more than {args.max_stored_hits:,} hits: the {report.dropped:,} of P-value "
-              f"{report.cut:.3g} or more were dropped (hits tied at that P-value go together, so fewer than "
-              f"{args.max_stored_hits:,} may be written). Raise --max-stored-hits, lower --pvalue, or use --text to "
-              "write every hit", file=stderr)
+              f"{report.cut:.3g} or more were dropped{ties}. Raise --max-stored-hits, lower --pvalue, or use --text "
+              "to write every hit", file=stderr)
     if report.best_lost and not args.quiet:
         lost, short = report.best_lost, list(report.best_short)
         n = args.best_per_motif

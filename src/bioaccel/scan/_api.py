@@ -278,7 +278,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     try:
         setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=call.strands, slice_length=slice_length,
                         cache=call.cache)
-        state, (written, lost) = run_setup(
+        state, (held, written, lost) = run_setup(
             handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
             threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
             on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming, best_per_motif=best_per_motif)
@@ -286,8 +286,8 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
         if compiling is not None:
             compiling.stop()
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
-                         unreachable=_unreachable(setup, threshold)).with_best(setup.motifs, written, lost,
-                                                                               best_per_motif)
+                         unreachable=_unreachable(setup, threshold)).with_written(setup.motifs, held, written,
+                                                                                  lost, best_per_motif)
 
 
 def check_best_per_motif(best_per_motif, *, text: bool = False) -> None:

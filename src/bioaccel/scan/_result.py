@@ -18,7 +18,8 @@ class ScanReport:
     the motifs whose P-values are certified upper bounds rather than exact, with the largest relative
     gap (in the motifs' order); ``unreachable``: the motifs that no word can hit at the scan's P-value;
     ``best_lost``: the hits each motif lost to a cut to its best ``best_per_motif`` (by motif id, those
-    that lost any), ``best_short``: the motifs of them that kept fewer, their hits tied at the cut.
+    that lost any), ``best_short``: the motifs of them that kept fewer, their hits tied at the cut;
+    ``stored``: the hits held after the ``max_stored_hits`` cut (None where they were streamed).
 
     >>> ScanReport({"m": 10}).dropped, ScanReport({"m": 10}).cut
     (0, inf)
@@ -31,19 +32,25 @@ class ScanReport:
     unreachable: tuple = ()
     best_lost: dict = field(default_factory=dict)
     best_short: tuple = ()
+    stored: "int | None" = None
 
-    def with_best(self, motifs, hits, lost, keep) -> "ScanReport":
-        """This report with a per-motif cut's numbers: ``lost`` (by motif number, from
-        :meth:`~._hits.Hits.best_per_motif`), ``hits`` the hits kept, ``keep`` the cut's N."""
+    def with_written(self, motifs, stored, hits, lost=None, keep=None) -> "ScanReport":
+        """This report with the number of hits ``stored`` (held after the ``max_stored_hits`` cut) and a
+        per-motif cut's numbers: ``hits`` written, ``lost`` (by motif number, from
+        :meth:`~._hits.Hits.best_per_motif`; None: no such cut), ``keep`` its N. Unchanged where the
+        hits were streamed (``stored`` None)."""
         import dataclasses
 
         import numpy as np
 
-        if lost is None or not lost.any():
+        if stored is None:
             return self
+        report = dataclasses.replace(self, stored=int(stored))
+        if lost is None or not lost.any():
+            return report
         kept = np.bincount(hits.motif, minlength=lost.size)
         return dataclasses.replace(
-            self, best_lost={motifs[k].motif_id: int(lost[k]) for k in np.flatnonzero(lost)},
+            report, best_lost={motifs[k].motif_id: int(lost[k]) for k in np.flatnonzero(lost)},
             best_short=tuple(motifs[k].motif_id for k in np.flatnonzero((lost > 0) & (kept[:lost.size] < keep))))
 
     @classmethod
@@ -98,14 +105,14 @@ class ScanHits:
         """Write the hits to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or ``gff``), its header
         first (:class:`~._write.HitWriter`); ``qvalue_max``: only those of q-value at most it;
         ``best_per_motif``: then only each motif's best N (:func:`as_written`). Returns the report,
-        with the per-motif cut's numbers."""
+        with the hits written and the per-motif cut's numbers."""
         from ._write import HitWriter
 
         hits, lost = as_written(self.hits, fmt, qvalue_max=qvalue_max, best_per_motif=best_per_motif)
         writer = HitWriter(handle, fmt, self.motifs, self.names, qvalues=self.qvalues)
         writer.header()
         writer.write(hits)
-        return self.report.with_best(self.motifs, hits, lost, best_per_motif)
+        return self.report.with_written(self.motifs, len(self.hits), hits, lost, best_per_motif)
 
 
 def as_written(hits, fmt, *, qvalue_max=None, best_per_motif=None) -> "tuple[Hits, object]":

@@ -13,7 +13,8 @@ def run_setup(handle, setup, sequences, *, fmt, text, backend, variant, threads=
               best_per_motif=None) -> "tuple[ScanState, object]":
     """:func:`bioaccel.scan.write_scan` once the motifs are prepared (``setup``, :func:`._setup.prepare`);
     ``warming``: the GPU's warm-up to wait for before the first chunk. Returns the scan's ScanState,
-    and the hits written and lost by motif to ``best_per_motif`` (None and None without it).
+    and (the number of hits held, the hits written, those lost by motif to ``best_per_motif``): None
+    where ``text`` streamed them, and the last None without a per-motif cut.
 
     >>> import io
     >>> from bioaccel.motif import PSSM
@@ -35,8 +36,9 @@ def run_setup(handle, setup, sequences, *, fmt, text, backend, variant, threads=
     if text:
         write_behind(writer, scan_batches(setup, sequences, **options))
         writer.finish()
-        return state, (None, None)
+        return state, (None, None, None)
     hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
+    held = len(hits)
     hits, lost = as_written(hits, fmt, qvalue_max=qvalue_max, best_per_motif=best_per_motif)   # BED, GFF: by position
     writer.write(hits)
-    return state, (hits if lost is not None else None, lost)
+    return state, (held, hits, lost)
