@@ -117,3 +117,32 @@ def test_pvalue_words_count_each_motif_once(monkeypatch):
                 stderr=err)
     assert code == 0, err.getvalue()
     assert len(out.getvalue().splitlines()) == 1 + 4 and len(seen) == 4 and sum(seen) == 2
+
+
+def test_threshold_rows_are_short_and_mean_what_the_full_numbers_mean():
+    """Issue 25: threshold rows printed 16-digit scores, and pvalue and pvalue_below alike (0.001 both).
+    The score written selects the same words (its P-value is the row's), the three P-values read apart."""
+    from bioaccel.motif import pvalues, thresholds
+
+    def rows(spec):
+        out = io.StringIO()
+        assert main(["motif", "threshold", spec, "--pvalue", "1e-3", "-q"], stdout=out, stderr=io.StringIO()) == 0
+        return [line.split("\t") for line in out.getvalue().splitlines()[1:]]
+
+    meme = os.path.join(os.path.dirname(__file__), os.pardir, "examples", "motifs.meme")
+    written = rows("jaspar:MA0066.1")
+    assert written[0][3:6] == ["0.001", "-1.31927726", "0.000999999968"] and written[0][9] == "0.00100000003"
+    checked = 0
+    for p in (1e-3, 1e-2):
+        out = io.StringIO()
+        assert main(["motif", "threshold", meme, "--pvalue", str(p), "-q"], stdout=out, stderr=io.StringIO()) == 0
+        every = read_motifs(meme)
+        for row, t, m in zip([r.split("\t") for r in out.getvalue().splitlines()[1:]], thresholds(every, p), every):
+            assert row[0] == m.motif_id
+            if t.exact and t.pvalue_below is not None and t.score != float("inf"):
+                checked += 1
+                assert len(row[4]) <= max(9, len(repr(t.score)) - 4)
+                assert pvalues(m, float(row[4]))[0].pvalue == t.pvalue          # the same words
+                assert len({row[3], row[5], row[9]}) == 3                        # p, pvalue, pvalue_below apart
+                assert float(row[5]) <= p < float(row[9])
+    assert checked >= 6

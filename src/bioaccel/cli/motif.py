@@ -7,7 +7,7 @@ NumPy, Numba and the readers load in the ``run`` functions. The choices of --mot
 from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add_cache_option,
                             add_reading_options, add_scoring_options, motif_params, stdin_once)
 from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, AnswerBar, interval,
-                         plot_items, read_scores, write_stats)
+                         plot_items, read_scores, threshold_texts, write_stats)
 from .options import (add_backend_option, add_output_option, add_plot_option, add_quiet_option, add_threads_option,
                       add_variant_options)
 from ..motif import COMPARE_VARIANTS, VARIANTS
@@ -94,7 +94,12 @@ def register(subparsers):
                     help="the score threshold of a P-value for each motif (PVALUETOSCORE)",
                     description="The optimal score threshold of each motif at P-value P: the smallest "
                                 "attainable score whose P-value is <= P, with its exact P-value and the next "
-                                "score down.")
+                                "score down. Columns: p (asked); score (the threshold, written as the shortest "
+                                "number that selects the same words); pvalue (its P-value, <= p) with its bounds "
+                                "pvalue_low and pvalue_high; score_low (the next attainable score down) and "
+                                "pvalue_below (its P-value, > p); exact; variant; note (why a row is not exact). "
+                                "P-values have 6 significant digits, or as many as it takes to tell p, pvalue and "
+                                "pvalue_below apart; --format json keeps every digit.")
     th.add_argument("--pvalue", type=float, required=True, metavar="P",
                     help="the P-value, in (0, 1] (e.g. 1e-4)")
     _common(th, VARIANTS)
@@ -285,7 +290,7 @@ def run_threshold(args, stdout, stderr):
 
         json_columns = THRESHOLD_COLUMNS[:-1] + ["grid_step", "backend", "note"]
         return write_stats(args, stderr, outputs, motifs, rows(), THRESHOLD_COLUMNS, json_columns, options, bar,
-                           lambda m: 1)
+                           lambda m: 1, threshold_texts)
 
 
 def run_compare(args, stdout, stderr):

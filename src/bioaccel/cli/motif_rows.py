@@ -1,5 +1,6 @@
 """How ``bioaccel motif`` writes its answers: the columns of its TSV and JSON rows, the progress bar over
 the motifs, the plot of their distributions, and the scores file ``pvalue --scores`` reads."""
+import math
 
 PVALUE_COLUMNS = ["motif_id", "name", "length", "score", "pvalue", "pvalue_low", "pvalue_high", "exact", "variant",
                   "note"]
@@ -16,7 +17,63 @@ COMPARE_JSON = ["motif1", "motif2", "strand", "shift", "span", "pvalue", "alpha"
 def _pvalue_text(value):
     from ..results.values import format_number
 
-    return format_number(value, digits=6)
+    return value if isinstance(value, str) else format_number(value, digits=6)
+
+
+def _distinct_digits(values, least=6) -> int:
+    """The fewest significant digits (at least ``least``) at which the distinct numbers of ``values``
+    (None left out) print distinctly.
+
+    >>> _distinct_digits([0.001, 0.0009999999683714123, 0.0010000000338550308])
+    9
+    """
+    numbers = sorted({float(v) for v in values if v is not None and math.isfinite(v)})
+    for digits in range(least, 18):
+        texts = [f"{v:.{digits}g}" for v in numbers]
+        if len(set(texts)) == len(texts):
+            return digits
+    return 17
+
+
+def _short_between(low, high) -> str:
+    """``high`` with the fewest significant digits (6 at least) that keep it in the upper half of
+    (``low``, ``high``]: read back as a score, it selects the words ``high`` does when no attainable
+    score lies between the two (``high`` an exact threshold, ``low`` the next attainable score down),
+    whatever the grid's rounding.
+
+    >>> _short_between(-1.319277281431198, -1.31927725512071)
+    '-1.31927726'
+    >>> _short_between(10.593613843981188, 10.758907469210271)
+    '10.7589'
+    """
+    middle = (low + high) / 2.0
+    for digits in range(6, 18):
+        text = f"{high:.{digits}g}"
+        if middle < float(text) <= high:
+            return text
+    return repr(high)
+
+
+def threshold_texts(row) -> dict:
+    """A threshold row's numbers as the TSV shows them, each as short as it can be while saying what the
+    full number says (JSON keeps every digit): the P-values with 6 significant digits, or as many more as
+    it takes to tell the P-value asked, the one found (<= it) and the one below (> it) apart (0.001,
+    0.00099999997, 0.00100000003, not 0.001 three times); an exact row's score as the shortest decimal
+    that selects the same words (between score_low, the next attainable score down, and the score:
+    ``scan --threshold`` or ``pvalue --score`` given it answer as for the score itself), score_low with as
+    many digits as it takes to differ from it. Other rows (bounds, buckets) keep their scores whole."""
+    from ..results.values import format_number
+
+    out = dict(row)
+    digits = _distinct_digits([row["p"], row["pvalue"], row["pvalue_below"]])
+    for column in ("p", "pvalue", "pvalue_low", "pvalue_high", "pvalue_below"):
+        out[column] = format_number(row[column], digits=digits if column != "p" else 6)
+    score, low = row["score"], row["score_low"]
+    if row["exact"] and row["variant"] == "exact" and all(v is not None and math.isfinite(v) for v in (score, low)) \
+            and low < score:
+        out["score"] = _short_between(low, score)
+        out["score_low"] = format_number(low, digits=_distinct_digits([low, float(out["score"])]))
+    return out
 
 
 def interval(bounds):
@@ -93,10 +150,10 @@ class _Holding:
         return self.bar.__exit__(*exc)
 
 
-def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, options, bar, asked):
-    """One row per answer (TSV: ``columns``; JSON: ``json_columns``); ``bar`` (an :class:`AnswerBar`) over
-    the motifs, ``asked(motif)`` values asked of each; then the plot, if asked for (``options``: the
-    API's keywords)."""
+def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, options, bar, asked, texts=None):
+    """One row per answer (TSV: ``columns``, each row through ``texts`` when given; JSON: ``json_columns``);
+    ``bar`` (an :class:`AnswerBar`) over the motifs, ``asked(motif)`` values asked of each; then the plot,
+    if asked for (``options``: the API's keywords)."""
     from ..results.tables import TableWriter, chunked
     from ..results.values import format_number
 
@@ -107,12 +164,14 @@ def write_stats(args, stderr, outputs, motifs, rows, columns, json_columns, opti
         writer = TableWriter(out, columns, "tsv", {**{c: _pvalue_text for c in
                                                       ("p", "pvalue", "pvalue_low", "pvalue_high", "pvalue_below")},
                                                    "note": lambda v: "-" if v is None else str(v),
-                                                   "score_low": lambda v: format_number(v)})
+                                                   "score_low": lambda v: v if isinstance(v, str) else
+                                                   format_number(v)})
     marks = []              # (motif, score) of each row: the one asked, or the threshold found
     writer.header()
     with bar.over(motifs, asked):
         for chunk in chunked(rows):
-            writer.write([row for _, row in chunk])
+            shaped = texts if texts is not None and args.format != "json" else (lambda row: row)
+            writer.write([shaped(row) for _, row in chunk])
             marks.extend((motif, row["score"]) for motif, row in chunk)
     if args.plot:
         from ..motif import plot_distributions
