@@ -329,7 +329,7 @@ def _combinations():
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"],
          "not available"),
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--variant", ""], "empty"),
-        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--preset", "bogus"], "unknown preset"),
+        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--preset", "bogus"], "--preset must be one of"),
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--kind", "probabilities"], "invalid choice"),
         ("motif", ["threshold", "jaspar:MA0066.1", "--pvalue", "1e-3", "--kind", "bogus"], "invalid choice"),
         ("motif", ["show", jaspar, "--background", "0.5,0.5,0.5,0.5"], "must add up to 1, got 2"),

@@ -120,7 +120,7 @@ def test_list_variants_and_tsv_numbers():
     (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"], "not available on the gpu"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "magic"], "choose one of exact, bucket"),
-    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "bogus"], "unknown preset"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "bogus"], "--preset must be one of"),
     (["show", JASPAR, "--motif-format", "fasta"], "unknown motif format"),
     (["pvalue", JASPAR, "--score", "1", "--pseudocount", "nan"], "pseudocount"),
 ])
@@ -276,3 +276,15 @@ def test_a_meme_background_file_is_read_for_its_letter_frequencies(tmp_path):
     code, out, err = run("threshold", JASPAR, "--pvalue", "1e-4", "--background", str(bfile),
                          "--background-order", "1")
     assert code == 2 and "MEME background file" in err
+
+
+def test_help_says_in_words_what_the_papers_name():
+    """Issue 25: help texts spoke the papers' jargon. Each paper's name comes after plain words."""
+    from bioaccel.cli.main import _command, build_parser
+
+    parser = build_parser()
+    for prog, words, name in (("bioaccel motif", "how likely a score is among random words", "BUCKETSCOREDISTRIBUTION"),
+                              ("bioaccel motif compare", "How alike motifs are", "COMPARE"),
+                              ("bioaccel motif threshold", "Columns: p (asked)", "PVALUETOSCORE")):
+        text = " ".join(_command(parser, prog).format_help().split())
+        assert words in text and (name not in text or text.index(words) < text.index(name))

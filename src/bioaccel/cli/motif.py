@@ -56,9 +56,10 @@ def _on_motifs(sub, name, run, **texts):
 def register(subparsers):
     parser = subparsers.add_parser(
         "motif", help="position weight matrices: P-values, thresholds, COMPARE",
-        description="Statistics of position weight matrices (Giraud & Varré): score distributions with "
-                    "certified error bounds by bioaccel's exact grid or BUCKETSCOREDISTRIBUTION, on the CPU or a "
-                    "GPU. MOTIF is a file (JASPAR, MEME, TRANSFAC, HOMER, plain matrix; may hold many motifs; "
+        description="Statistics of position weight matrices: how likely a score is among random words "
+                    "(P-values), the score a P-value asks for (thresholds), how alike two motifs are (compare), "
+                    "each with certified error bounds, by bioaccel's exact method or by Giraud & Varré's buckets "
+                    "(their BUCKETSCOREDISTRIBUTION), on the CPU or a GPU. MOTIF is a file (JASPAR, MEME, TRANSFAC, HOMER, plain matrix; may hold many motifs; "
                     "plain or compressed; '-': standard input) or jaspar:ID / jaspar:YEAR/COLLECTION[/TAXON] "
                     f"from the database shipped in pyjaspar (JASPAR {DEFAULT_JASPAR_RELEASE} unless a year is "
                     "given: jaspar:MA0066.1 and jaspar:2026/MA0066.1).")
@@ -106,8 +107,8 @@ def register(subparsers):
     add_cache_option(th)
     cmp_ = sub.add_parser("compare", help="how alike two motifs are: the words that pass both thresholds, one, or neither, at "
                                                "every shift (COMPARE)",
-                          description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
-                                      "the probability of the words scoring above both thresholds, above one only "
+                          description="How alike motifs are, as Giraud & Varré's COMPARE measures it: for every "
+                                      "motif of M1 against every motif of M2, the probability of the words scoring above both thresholds, above one only "
                                       "and above neither, at the best shift and strand (or at every one). Columns: "
                                       "alpha, beta (the two thresholds), both, only1, only2, neither (certified "
                                       "intervals low..high), similarity = both / (both + only1 + only2) from the "

@@ -150,7 +150,7 @@ class PSSM:
         [[1.0, 0.0, -1.0, -1.0]]
         """
         if preset not in PRESETS:
-            raise InvalidParameter(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+            raise InvalidParameter(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
         ps = PRESETS[preset]["pseudocount"] if pseudocount is None else float(pseudocount)
         base = PRESETS[preset]["log_base"] if log_base is None else float(log_base)
         if not (math.isfinite(ps) and ps >= 0):

@@ -52,7 +52,7 @@ def check_scan(pvalue, threshold, params, backend, variant, threads, strands, sl
     >>> check_scan(1e-4, None, None, "cpu", None, 0, "both", 9, 100)
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: slice length must be a whole number from 1 to 8, got 9
+    bioaccel.errors.InvalidParameter: slice_length must be a whole number from 1 to 8, got 9
     """
     if threshold is None:
         check_p(pvalue)
@@ -64,9 +64,9 @@ def check_scan(pvalue, threshold, params, backend, variant, threads, strands, sl
     if strands not in ("both", "+"):
         raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
     if not _whole(slice_length, 1) or slice_length > MAX_SLICE:
-        raise InvalidParameter(f"slice length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
+        raise InvalidParameter(f"slice_length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
     if not _whole(chunk_size, 1):
-        raise InvalidParameter(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
+        raise InvalidParameter(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
     if max_stored_hits is not None and not _whole(max_stored_hits, 1):
         raise InvalidParameter(f"max_stored_hits must be a whole number >= 1 or None, got {max_stored_hits!r}")
     if not isinstance(cache, bool):
