@@ -288,3 +288,32 @@ def test_help_says_in_words_what_the_papers_name():
                               ("bioaccel motif threshold", "Columns: p (asked)", "PVALUETOSCORE")):
         text = " ".join(_command(parser, prog).format_help().split())
         assert words in text and (name not in text or text.index(words) < text.index(name))
+
+
+@pytest.mark.parametrize("content", ["meme", "fasta"])
+def test_a_background_through_a_named_pipe(tmp_path, content):
+    """Issue 25: a MEME background file given as <(cat bg.txt) was read as FASTA (a pipe is read once).
+    Now a pipe is copied once and read as the regular file would be, and named as the user gave it."""
+    import tempfile
+    import threading
+
+    def copies():
+        return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("bioaccel-background-")}
+
+    before = copies()
+    text = "# order 0\nA 0.3\nC 0.2\nG 0.2\nT 0.3\n" if content == "meme" else ">g\nAACGTTTGCA\n"
+    plain = tmp_path / "bg.txt"
+    plain.write_text(text)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(text))
+    writer.start()
+    code, out, err = run("show", "jaspar:MA0004.1", "--background", str(fifo), "--format", "json")
+    writer.join()
+    assert code == 0, err
+    code, expected, _ = run("show", "jaspar:MA0004.1", "--background", str(plain), "--format", "json")
+    piped, regular = json_lines(out)[0], json_lines(expected)[0]
+    assert piped["pssm"] == regular["pssm"]
+    assert piped["background"]["description"] == regular["background"]["description"].replace(str(plain), str(fifo))
+    assert ("MEME background file" in piped["background"]["description"]) == (content == "meme")
+    assert copies() <= before                    # the copy removed
