@@ -98,7 +98,9 @@ def register(subparsers):
                                 "score down. Columns: p (asked); score (the threshold, written as the shortest "
                                 "number that selects the same words); pvalue (its P-value, <= p) with its bounds "
                                 "pvalue_low and pvalue_high; score_low (the next attainable score down) and "
-                                "pvalue_below (its P-value, > p); exact; variant; note (why a row is not exact). "
+                                "pvalue_below (its P-value, > p); exact (False where --precision allowed a gap, or the "
+                                "search ran past its work budget); variant (the method, exact or bucket, whichever "
+                                "the row's exactness); note (why a row is not exact). "
                                 "P-values have 6 significant digits, or as many as it takes to tell p, pvalue and "
                                 "pvalue_below apart; --format json keeps every digit.")
     th.add_argument("--pvalue", type=float, required=True, metavar="P",
