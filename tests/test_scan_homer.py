@@ -126,3 +126,13 @@ def test_the_api_takes_the_file_threshold_and_refuses_it_without_one():
 
 def test_the_extensions_agree_with_the_reader():
     assert set(HOMER_EXTENSIONS) == {ext for ext, fmt in _EXTENSIONS.items() if fmt == "homer"}
+
+
+def test_a_batch_cuts_at_the_files_thresholds_too(case, tmp_path):
+    path, fasta, _, _ = case
+    out = io.StringIO()
+    assert main(["scan", path, fasta, "-q"], stdout=out, stderr=io.StringIO()) == 0
+    target = tmp_path / "hits.tsv"
+    assert main(["scan", path, fasta, "-q", "--resume", "-o", str(target)], stdout=io.StringIO(),
+                stderr=io.StringIO()) == 0
+    assert target.read_text() == out.getvalue() and out.getvalue().count("\n") > 20
