@@ -123,7 +123,8 @@ def genome_records(tmp_path_factory):
                                      ["--pvalue", "1e-3", "--text"], ["--threshold", "8", "--format", "bed"],
                                      ["--pvalue", "1e-3", "--norc", "--format", "gff"],
                                      ["--pvalue", "1e-3", "--background", "0.3,0.2,0.2,0.3", "--no-qvalue"],
-                                     ["--pvalue", "0.7", "--qv-thresh", "--max-stored-hits", "20000"]])
+                                     ["--pvalue", "0.7", "--qv-thresh", "--max-stored-hits", "20000"],
+                                     ["--pvalue", "1e-3", "--best-per-motif", "3", "--format", "gff"]])
 def test_scan_on_the_cluster(tmp_path, scheduler, small_groups, genome_records, options):
     _, err, err_batch = same_as_in_process(["scan", MOTIFS, genome_records, *options], tmp_path,
                                            ["--scheduler", scheduler])

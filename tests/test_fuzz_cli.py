@@ -329,7 +329,7 @@ def _combinations():
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"],
          "not available"),
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--variant", ""], "empty"),
-        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--preset", "homer"], "unknown preset"),
+        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--preset", "bogus"], "--preset must be one of"),
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--kind", "probabilities"], "invalid choice"),
         ("motif", ["threshold", "jaspar:MA0066.1", "--pvalue", "1e-3", "--kind", "bogus"], "invalid choice"),
         ("motif", ["show", jaspar, "--background", "0.5,0.5,0.5,0.5"], "must add up to 1, got 2"),
@@ -575,3 +575,21 @@ def test_the_suite_size():
         print(f"\nfuzz cases run: {sum(RAN.values())}: " + "; ".join(f"{k}: {v}" for k, v in RAN.items()))
     if len(RAN) == len(COUNT):
         assert sum(RAN.values()) >= 300, RAN
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["fold", "{rnas}", "--min-loop", "2"], "no option --min-loop (a Nussinov option"),
+    (["scan", "{meme}", "{genome}", "--slice-length", "9"], "--slice-length must be a whole number from 1 to 8"),
+    (["motif", "threshold", "{meme}", "--pvalue", "1e-3", "--preset", "x"], "--preset must be one of")])
+def test_messages_name_the_options_typed(argv, said):
+    """Issue 25: internal names in messages ('min_loop must be...' for --min-loop), wherever they stand."""
+    import io as _io
+
+    from bioaccel.cli.main import main as _main
+
+    examples = os.path.join(os.path.dirname(__file__), os.pardir, "examples")
+    files = {"rnas": os.path.join(examples, "rnas.fa"), "meme": os.path.join(examples, "motifs.meme"),
+             "genome": os.path.join(examples, "sars-cov-2.fasta")}
+    err = _io.StringIO()
+    assert _main([a.format(**files) for a in argv], stdout=_io.StringIO(), stderr=err) == 2
+    assert said in err.getvalue() and "_" not in err.getvalue().split(":", 2)[2].split("(")[0]

@@ -84,7 +84,7 @@ def test_threads_set_for_the_call_only():
 
 def test_motif_params_checked_on_construction(tmp_path):
     for bad in (dict(pseudocount=float("nan")), dict(pseudocount=float("inf")), dict(pseudocount=-1.0),
-                dict(log_base=1.0), dict(log_base=float("inf")), dict(log_base=float("nan")), dict(preset="homer"),
+                dict(log_base=1.0), dict(log_base=float("inf")), dict(log_base=float("nan")), dict(preset="bogus"),
                 dict(background_order=-1), dict(background_order=True), dict(background_order=6),
                 dict(background="0,0,0,1"), dict(background=3), dict(background_order=1)):
         with pytest.raises(InvalidParameter):

@@ -120,7 +120,7 @@ def test_list_variants_and_tsv_numbers():
     (["compare", JASPAR, JASPAR, "--pvalue", "1e-2", "--backend", "gpu"], "invalid choice: 'gpu' (choose from 'cpu')"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "exact", "--backend", "gpu"], "not available on the gpu"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "magic"], "choose one of exact, bucket"),
-    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "homer"], "unknown preset"),
+    (["threshold", JASPAR, "--pvalue", "1e-3", "--preset", "bogus"], "--preset must be one of"),
     (["show", JASPAR, "--motif-format", "fasta"], "unknown motif format"),
     (["pvalue", JASPAR, "--score", "1", "--pseudocount", "nan"], "pseudocount"),
 ])
@@ -276,3 +276,44 @@ def test_a_meme_background_file_is_read_for_its_letter_frequencies(tmp_path):
     code, out, err = run("threshold", JASPAR, "--pvalue", "1e-4", "--background", str(bfile),
                          "--background-order", "1")
     assert code == 2 and "MEME background file" in err
+
+
+def test_help_says_in_words_what_the_papers_name():
+    """Issue 25: help texts spoke the papers' jargon. Each paper's name comes after plain words."""
+    from bioaccel.cli.main import _command, build_parser
+
+    parser = build_parser()
+    for prog, words, name in (("bioaccel motif", "how likely a score is among random words", "BUCKETSCOREDISTRIBUTION"),
+                              ("bioaccel motif compare", "How alike motifs are", "COMPARE"),
+                              ("bioaccel motif threshold", "Columns: p (asked)", "PVALUETOSCORE")):
+        text = " ".join(_command(parser, prog).format_help().split())
+        assert words in text and (name not in text or text.index(words) < text.index(name))
+
+
+@pytest.mark.parametrize("content", ["meme", "fasta"])
+def test_a_background_through_a_named_pipe(tmp_path, content):
+    """Issue 25: a MEME background file given as <(cat bg.txt) was read as FASTA (a pipe is read once).
+    Now a pipe is copied once and read as the regular file would be, and named as the user gave it."""
+    import tempfile
+    import threading
+
+    def copies():
+        return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("bioaccel-background-")}
+
+    before = copies()
+    text = "# order 0\nA 0.3\nC 0.2\nG 0.2\nT 0.3\n" if content == "meme" else ">g\nAACGTTTGCA\n"
+    plain = tmp_path / "bg.txt"
+    plain.write_text(text)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(text))
+    writer.start()
+    code, out, err = run("show", "jaspar:MA0004.1", "--background", str(fifo), "--format", "json")
+    writer.join()
+    assert code == 0, err
+    code, expected, _ = run("show", "jaspar:MA0004.1", "--background", str(plain), "--format", "json")
+    piped, regular = json_lines(out)[0], json_lines(expected)[0]
+    assert piped["pssm"] == regular["pssm"]
+    assert piped["background"]["description"] == regular["background"]["description"].replace(str(plain), str(fifo))
+    assert ("MEME background file" in piped["background"]["description"]) == (content == "meme")
+    assert copies() <= before                    # the copy removed

@@ -142,3 +142,39 @@ def test_bucket_compare_widths_within_error_bound(bg):
                 allowed = near(scores1, prob, r.alpha, e1) + near(scores2, prob, r.beta, e2)
                 for lo, hi in (r.both, r.only1, r.only2, r.neither):
                     assert hi - lo <= allowed + TOL, (slices, buckets, r, allowed)
+
+
+@pytest.mark.parametrize("bg", BACKGROUNDS, ids=["uniform", "skewed", "markov1"])
+def test_a_matrix_against_itself_is_its_own_tails_on_the_grid_path(monkeypatch, bg):
+    """Past the exact spans (here forced to 0), a matrix laid against itself is answered from its own
+    tails: exact, equal to brute force, none above one threshold only when the thresholds are equal, and
+    the words between them when they are not."""
+    monkeypatch.setattr(_compare, "ENUMERATE_SPAN", 0)
+    monkeypatch.setattr(_compare, "MITM_SPAN", 0)
+    rng = np.random.default_rng(19)
+    a = PSSM(rng.normal(size=(6, 4)) * 2, motif_id="a", background=bg)
+    for alpha, beta in [(1.0, 1.0), (0.5, 2.0), (2.0, -1.0)]:
+        r = _compare.compare_at_shift(a, a, alpha, beta, 0)
+        truth = padded_truth(r, a, a, bg)
+        assert all(lo == hi for lo, hi in (r.both, r.only1, r.only2, r.neither)), r
+        assert [lo for lo, _ in (r.both, r.only1, r.only2, r.neither)] == pytest.approx(truth, abs=1e-12)
+        if alpha == beta:
+            assert r.only1 == r.only2 == (0.0, 0.0) and r.similarity == 1.0
+
+
+@pytest.mark.parametrize("variant", ["exact", "bucket"])
+def test_long_motifs_against_themselves_have_similarity_one(variant):
+    """Issue 25: MA0066.1 (20 columns) against itself read 0.84, the 2-D grid's uncertain words counted
+    as possibly above one threshold only. Now 1, and (exact) both is the threshold's exact P-value."""
+    from bioaccel.motif import best_per_pair, read_motifs, thresholds
+
+    for m in read_motifs(["jaspar:MA0066.1", "jaspar:MA0065.2"][:1 if variant == "bucket" else 2]):
+        options = {"variant": "bucket", "slices": 5} if variant == "bucket" else {}
+        best, = best_per_pair(compare(m, m, pvalue=1e-3, shifts=[-1, 0, 1], **options))
+        assert (best.strand, best.shift) == ("+", 0) and best.similarity == 1.0
+        assert best.only1 == best.only2 == (0.0, 0.0)
+        if variant == "exact":
+            p = thresholds(m, 1e-3)[0].pvalue
+            assert best.both == (p, p) and best.neither == pytest.approx((1 - p, 1 - p), abs=1e-15)
+        else:
+            assert best.both[0] < best.both[1]           # the buckets' interval, whole, on both

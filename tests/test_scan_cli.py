@@ -206,10 +206,24 @@ def test_max_stored_hits_drops_the_worst_with_one_warning():
     lines = [line for line in err.splitlines() if "warning" in line]      # (and a note: MA0066.1's P-values)
     assert len(lines) == 1 and lines[0].startswith("bioaccel scan: warning: more than 10 hits: the ")
     assert f"the {len(every) - len(kept):,} of P-value" in lines[0] and "--max-stored-hits" in lines[0]
-    assert "tied at that P-value go together" in lines[0]          # why fewer than N may be written
+    # fewer than N kept: the warning says how many and why (hits tied at the cut go together); N kept: no word
+    assert (f"so {len(kept)} were kept, not 10: the cut fell among hits tied" in lines[0]) == (len(kept) < 10)
     worst_kept = max(float(r[7]) for r in kept)
     dropped = [r for r in every if r[:6] not in [k[:6] for k in kept]]
     assert min(float(r[7]) for r in dropped) >= worst_kept
+
+
+@pytest.mark.parametrize("limit", ["26", "50"])
+def test_a_cut_among_ties_says_how_many_were_kept(limit):
+    """Issue 25: '--max-stored-hits 100,000' wrote 77,185 hits without a word. The five example motifs at
+    P 1e-3 tie at the 26th hit (two of P 1.98e-4 straddle it), not at the 50th."""
+    code, out, err = run(MEME, GENOME, "--pvalue", "1e-3", "--max-stored-hits", limit)
+    kept = len(table(out))
+    warning, = [line for line in err.splitlines() if "warning" in line]
+    if limit == "26":
+        assert kept == 25 and "so 25 were kept, not 26: the cut fell among hits tied at that P-value" in warning
+    else:
+        assert kept == 50 and "were kept" not in warning
 
 
 def test_output_file_is_written_only_when_the_run_succeeds(tmp_path, planted):
@@ -236,11 +250,11 @@ BAD = {
     "pvalue -1": (["{meme}", "{fasta}", "--pvalue", "-1"], "-1"),
     "pvalue 1.5": (["{meme}", "{fasta}", "--pvalue", "1.5"], "1.5"),
     "pvalue abc": (["{meme}", "{fasta}", "--pvalue", "abc"], "abc"),
-    "threshold nan": (["{meme}", "{fasta}", "--threshold", "nan"], "threshold"),
+    "threshold nan": (["{meme}", "{fasta}", "--threshold", "nan"], "--threshold must be a finite score"),
     "both cuts": (["{meme}", "{fasta}", "--threshold", "1", "--pvalue", "0.1"], "--threshold"),
     "unknown variant": (["{meme}", "{fasta}", "--variant", "fastest"], "fastest"),
     "gpu variant on cpu": (["{meme}", "{fasta}", "--variant", "fused"], "fused"),
-    "slice length": (["{meme}", "{fasta}", "--slice-length", "9"], "9"),
+    "slice length": (["{meme}", "{fasta}", "--slice-length", "9"], "--slice-length must be a whole"),
     "chunk size": (["{meme}", "{fasta}", "--chunk-size", "0"], "0"),
     "max stored hits": (["{meme}", "{fasta}", "--max-stored-hits", "-3"], "-3"),
     "missing motif file": (["{tmp}/nothing.meme", "{fasta}"], "nothing.meme"),
@@ -378,3 +392,18 @@ def test_several_motif_sources_are_scanned_together():
         assert main(["scan", *argv, genome, "--pvalue", "1e-3"], stdout=out, stderr=io.StringIO()) == 0
         outs.append(out.getvalue().splitlines())
     assert outs[2] == outs[0] + outs[1][1:] and len(outs[0]) > 1 and len(outs[1]) > 1
+
+
+def test_a_fresh_scan_clears_another_runs_journal(tmp_path):
+    """Issue 25: after a refused --resume (FILE.partial of another run) and a fresh run, later --resume
+    calls were refused until the journal was deleted by hand. A plain scan that writes FILE removes it."""
+    out = tmp_path / "hits.tsv"
+    journal = tmp_path / "hits.tsv.partial"
+    journal.write_text('{"bioaccel":"0","batch":"another run"}\n')
+    argv = [MEME, GENOME, "-o", str(out), "-q"]
+    code, _, err = run(*argv, "--resume")
+    assert code == 2 and "another run" in err and journal.exists()
+    assert run(*argv)[0] == 0 and not journal.exists()
+    first = out.read_text()
+    code, _, err = run(*argv, "--resume")
+    assert code == 0 and err == "" and out.read_text() == first and not journal.exists()

@@ -27,9 +27,9 @@ def searched(monkeypatch):
     seen = []
     batch = _exact._batch_threshold
 
-    def counting(pssms, ps, precision):
+    def counting(pssms, ps, precision, report=None):
         seen.extend(m.motif_id for m in pssms)
-        return batch(pssms, ps, precision)
+        return batch(pssms, ps, precision, report)
 
     monkeypatch.setattr(_exact, "_batch_threshold", counting)
     return seen

@@ -167,14 +167,21 @@ def in_option_words(message: str, parser) -> str:
     '--min-loop must be a whole number from 0 to 1,000,000, got -1'
     >>> in_option_words("min_looped", p)
     'min_looped'
+    >>> in_option_words("the turner2004 model has no option min_loop (a Nussinov option)", p)
+    'the turner2004 model has no option --min-loop (a Nussinov option)'
     """
-    word = message.split(" ", 1)[0]
-    if parser is None or word == message:
+    import re
+
+    if parser is None:
         return message
-    for action in parser._actions:
-        if action.dest == word and action.option_strings:
-            return max(action.option_strings, key=len) + message[len(word):]
-    return message
+    options = {action.dest: max(action.option_strings, key=len) for action in parser._actions
+               if action.option_strings}
+    word = message.split(" ", 1)[0]
+    if word != message and word in options:
+        return options[word] + message[len(word):]
+    # elsewhere in the message only names no sentence uses as a word (min_loop, max_stored_hits)
+    return re.sub(r"(?<![\w-])([a-z]+(?:_[a-z]+)+)(?![\w-])",
+                  lambda m: options.get(m.group(1), m.group(1)), message)
 
 
 def _run_in_worker(args, stdout, stderr):

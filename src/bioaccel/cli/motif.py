@@ -6,8 +6,8 @@ NumPy, Numba and the readers load in the ``run`` functions. The choices of --mot
 """
 from .motif_options import (DEFAULT_JASPAR_RELEASE, MOTIF_HELP, MotifSource, add_cache_option,
                             add_reading_options, add_scoring_options, motif_params, stdin_once)
-from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, interval, plot_items,
-                         read_scores, write_stats)
+from .motif_rows import (COMPARE_COLUMNS, COMPARE_JSON, PVALUE_COLUMNS, THRESHOLD_COLUMNS, AnswerBar, interval,
+                         plot_items, read_scores, threshold_texts, write_stats)
 from .options import (add_backend_option, add_output_option, add_plot_option, add_quiet_option, add_threads_option,
                       add_variant_options)
 from ..motif import COMPARE_VARIANTS, VARIANTS
@@ -56,9 +56,10 @@ def _on_motifs(sub, name, run, **texts):
 def register(subparsers):
     parser = subparsers.add_parser(
         "motif", help="position weight matrices: P-values, thresholds, COMPARE",
-        description="Statistics of position weight matrices (Giraud & Varré): score distributions with "
-                    "certified error bounds by bioaccel's exact grid or BUCKETSCOREDISTRIBUTION, on the CPU or a "
-                    "GPU. MOTIF is a file (JASPAR, MEME, TRANSFAC, HOMER, plain matrix; may hold many motifs; "
+        description="Statistics of position weight matrices: how likely a score is among random words "
+                    "(P-values), the score a P-value asks for (thresholds), how alike two motifs are (compare), "
+                    "each with certified error bounds, by bioaccel's exact method or by Giraud & Varré's buckets "
+                    "(their BUCKETSCOREDISTRIBUTION), on the CPU or a GPU. MOTIF is a file (JASPAR, MEME, TRANSFAC, HOMER, plain matrix; may hold many motifs; "
                     "plain or compressed; '-': standard input) or jaspar:ID / jaspar:YEAR/COLLECTION[/TAXON] "
                     f"from the database shipped in pyjaspar (JASPAR {DEFAULT_JASPAR_RELEASE} unless a year is "
                     "given: jaspar:MA0066.1 and jaspar:2026/MA0066.1).")
@@ -94,18 +95,27 @@ def register(subparsers):
                     help="the score threshold of a P-value for each motif (PVALUETOSCORE)",
                     description="The optimal score threshold of each motif at P-value P: the smallest "
                                 "attainable score whose P-value is <= P, with its exact P-value and the next "
-                                "score down.")
+                                "score down. Columns: p (asked); score (the threshold, written as the shortest "
+                                "number that selects the same words); pvalue (its P-value, <= p) with its bounds "
+                                "pvalue_low and pvalue_high; score_low (the next attainable score down) and "
+                                "pvalue_below (its P-value, > p); exact (False where --precision allowed a gap, or the "
+                                "search ran past its work budget); variant (the method, exact or bucket, whichever "
+                                "the row's exactness); note (why a row is not exact). "
+                                "P-values have 6 significant digits, or as many as it takes to tell p, pvalue and "
+                                "pvalue_below apart; --format json keeps every digit.")
     th.add_argument("--pvalue", type=float, required=True, metavar="P",
                     help="the P-value, in (0, 1] (e.g. 1e-4)")
     _common(th, VARIANTS)
     add_cache_option(th)
     cmp_ = sub.add_parser("compare", help="how alike two motifs are: the words that pass both thresholds, one, or neither, at "
                                                "every shift (COMPARE)",
-                          description="COMPARE (Giraud & Varré): for every motif of M1 against every motif of M2, "
-                                      "the probability of the words scoring above both thresholds, above one only "
+                          description="How alike motifs are, as Giraud & Varré's COMPARE measures it: for every "
+                                      "motif of M1 against every motif of M2, the probability of the words scoring above both thresholds, above one only "
                                       "and above neither, at the best shift and strand (or at every one). Columns: "
                                       "alpha, beta (the two thresholds), both, only1, only2, neither (certified "
-                                      "intervals low..high), similarity = both / (both + only1 + only2).")
+                                      "intervals low..high), similarity = both / (both + only1 + only2) from the "
+                                      "middle of each interval: 1 when the sites are the same words (a motif "
+                                      "against itself), 0 when they share none.")
     cmp_.add_argument("motif1", metavar="M1", help="the first motifs (" + MOTIF_HELP + ")")
     cmp_.add_argument("motif2", metavar="M2", help="the second motifs, as M1 (not both '-')")
     cmp_.add_argument("--pvalue", type=float, default=COMPARE_DEFAULT_P, metavar="P",
@@ -234,7 +244,9 @@ def run_pvalue(args, stdout, stderr):
             raise InvalidParameter("give at least one --score S, --scores FILE or --word ACGT")
         source = _source(args, args.motif, params)
         options = dict(params=params, **_options(args))
-        answers = iter_pvalues(source, scores, **options)         # its options checked before any motif is read
+        bar = AnswerBar(args, stderr)
+        # its options checked before any motif is read
+        answers = iter_pvalues(source, scores, on_answer=bar.on_answer, **options)
         motifs = source.read()
         for word in args.word:      # a word is asked of the motifs of its length
             if not any(len(word) == m.length for m in motifs):
@@ -247,7 +259,7 @@ def run_pvalue(args, stdout, stderr):
             for motif in motifs:
                 words = [(w, motif.score(w.upper().replace("U", "T"))) for w in args.word if len(w) == motif.length]
                 found = [next(answers) for _ in scores]
-                found += iter_pvalues(motif, [s for _, s in words], **options) if words else []
+                found += iter_pvalues(motif, [s for _, s in words], on_answer=bar.on_answer, **options) if words else []
                 for word, r in zip([None] * len(scores) + [w for w, _ in words], found):
                     row = {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
                     if args.word:
@@ -256,7 +268,8 @@ def run_pvalue(args, stdout, stderr):
 
         columns = PVALUE_COLUMNS[:4] + (["word"] if args.word else []) + PVALUE_COLUMNS[4:]
         json_columns = columns[:-2] + ["grid_step", "backend", "note"]
-        return write_stats(args, stderr, outputs, motifs, rows(), columns, json_columns, options)
+        return write_stats(args, stderr, outputs, motifs, rows(), columns, json_columns, options, bar,
+                           lambda m: len(scores) + sum(len(w) == m.length for w in args.word))
 
 
 def run_threshold(args, stdout, stderr):
@@ -268,8 +281,9 @@ def run_threshold(args, stdout, stderr):
     with _outputs(args, stdout) as outputs:
         source = _source(args, args.motif, params)
         options = dict(params=params, **_options(args))
+        bar = AnswerBar(args, stderr)
         # its options checked before any motif is read
-        answers = iter_thresholds(source, args.pvalue, cache=args.cache, **options)
+        answers = iter_thresholds(source, args.pvalue, cache=args.cache, on_answer=bar.on_answer, **options)
         motifs = source.read()
         _announce_bucket(args, stderr, motifs)
 
@@ -278,7 +292,8 @@ def run_threshold(args, stdout, stderr):
                 yield motif, {"motif_id": motif.motif_id, "name": motif.name, "length": motif.length, **r.to_dict()}
 
         json_columns = THRESHOLD_COLUMNS[:-1] + ["grid_step", "backend", "note"]
-        return write_stats(args, stderr, outputs, motifs, rows(), THRESHOLD_COLUMNS, json_columns, options)
+        return write_stats(args, stderr, outputs, motifs, rows(), THRESHOLD_COLUMNS, json_columns, options, bar,
+                           lambda m: 1, threshold_texts)
 
 
 def run_compare(args, stdout, stderr):

@@ -38,10 +38,11 @@ def add_reading_options(parser) -> None:
 
 def add_scoring_options(parser) -> None:
     """How counts become log-odds: the preset, the pseudocount, the log base."""
-    parser.add_argument("--preset", default="fimo", metavar="NAME",
+    parser.add_argument("--preset", default=None, metavar="NAME",
                         help="how counts become log-odds: fimo (pseudocount 0.1, bits, each column against its own "
                              "total; default), meme (0.1, bits, one site count per motif: scores equal FIMO's on "
-                             "the same MEME file) or moods (0.01, natural log)")
+                             "the same MEME file), moods (0.01, natural log) or homer (no pseudocount, each "
+                             "frequency at least 0.001, natural log: HOMER's scores)")
     parser.add_argument("--pseudocount", type=float, default=None, metavar="PS",
                         help="total pseudocount per column, shared by the background (overrides the preset)")
     parser.add_argument("--log-base", type=float, default=None, metavar="B",
@@ -65,7 +66,7 @@ def motif_params(args):
     from ..motif import MotifParams
 
     return MotifParams(background=args.background, background_order=args.background_order,
-                       preset=getattr(args, "preset", "fimo"), pseudocount=getattr(args, "pseudocount", None),
+                       preset=getattr(args, "preset", None) or "fimo", pseudocount=getattr(args, "pseudocount", None),
                        log_base=getattr(args, "log_base", None))
 
 

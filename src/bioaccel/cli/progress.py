@@ -11,10 +11,15 @@ import sys
 class _Silent:
     """A bar that shows nothing (the same methods as tqdm's)."""
 
+    n = total = 0
+
     def update(self, n=1):
         pass
 
-    def set_postfix_str(self, text):
+    def set_postfix_str(self, text, refresh=True):
+        pass
+
+    def refresh(self):
         pass
 
     def close(self):
@@ -49,6 +54,56 @@ def progress(total=None, *, unit="it", desc="", enabled=None, stream=None, scale
                leave=False, mininterval=0.5, initial=initial)
     try:
         yield bar
+    finally:
+        bar.close()
+
+
+class WorkBar:
+    """A bar over items of unequal work (a motif's exact search takes from microseconds to a tenth of a
+    second): its percentage and time left go by the work done, each item weighing an estimate of its
+    work, so that the time left is honest when the costliest come first; its count says how many items
+    are done. Work done without its cost (read from a cache) leaves the work left smaller instead.
+
+    >>> import io
+    >>> with work_progress(10.0, 2, "motif", enabled=True, stream=io.StringIO()) as bar:
+    ...     bar.done(8.0)
+    ...     bar.done(2.0, worked=False)
+    ...     (bar.items, bar.bar.n, bar.bar.total)
+    (2, 8.0, 8.0)
+    """
+
+    def __init__(self, bar, items, unit):
+        self.bar, self.total, self.unit = bar, items, unit
+        self.items = 0
+
+    def done(self, work, worked=True, finished=1):
+        """``work`` done (an estimate), ``finished`` items with it (0: part of an item); ``worked``
+        False: done without its cost (a cache)."""
+        self.items += finished
+        self.bar.set_postfix_str(f"{self.items:,}/{self.total:,} {self.unit}{'s' if self.total != 1 else ''}",
+                                 refresh=False)
+        if not worked:
+            self.bar.total = max(self.bar.n, self.bar.total - work)
+        self.bar.update(work if worked else 0)        # drawn at most every mininterval
+
+
+@contextlib.contextmanager
+def work_progress(work, items, unit, *, desc="", enabled=None, stream=None):
+    """A :class:`WorkBar` over ``items`` weighing ``work`` in all, or one that shows nothing when
+    ``enabled`` is False (None: :func:`wanted`)."""
+    stream = sys.stderr if stream is None else stream
+    if enabled is None:
+        enabled = wanted(stream=stream)
+    if not enabled:
+        yield WorkBar(_Silent(), items, unit)
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=work, desc=desc, file=stream, dynamic_ncols=True, leave=False, mininterval=0.5,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+               postfix=f"0/{items:,} {unit}{'s' if items != 1 else ''}")
+    try:
+        yield WorkBar(bar, items, unit)
     finally:
         bar.close()
 

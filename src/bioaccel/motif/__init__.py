@@ -29,7 +29,7 @@ _LAZY = {
     "iter_thresholds": "._api",
     "pvalues": "._api", "thresholds": "._api",
     "score_distribution": "._stats", "ScoreDistribution": "._grid", "ExactDistribution": "._exact",
-    "Grid": "._exact", "check_p": "._grid",
+    "Grid": "._exact", "search_work": "._exact", "check_p": "._grid",
     "CompareResult": "._result", "PValue": "._result", "Threshold": "._result",
     "MotifParams": "._params", "PRESETS": "._pssm", "PSSM": "._pssm", "Background": "._pssm",
     "RawMotif": "._raw", "read_motifs": ".io", "read_raw": ".io", "iter_motifs": ".io", "read_raw_spec": ".io",

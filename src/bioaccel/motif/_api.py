@@ -13,7 +13,7 @@ import functools
 import math
 import numbers
 import os  # noqa: F401  (os.PathLike: in string annotations)
-from collections.abc import Iterable, Iterator  # noqa: F401  (Iterable: in string annotations)
+from collections.abc import Callable, Iterable, Iterator  # noqa: F401  (Callable, Iterable: in annotations)
 
 from ..distribution.batch import Item
 from ..distribution.work import Work, run_work
@@ -81,38 +81,51 @@ def check_cache(cache) -> bool:
     return cache
 
 
+def _callable(on_answer):
+    if on_answer is not None and not callable(on_answer):
+        raise InvalidParameter(f"on_answer must be a function or None, got {on_answer!r}")
+    return on_answer
+
+
 def _score(value):
     if not isinstance(value, numbers.Real) or math.isnan(value):
         raise InvalidParameter(f"score must be a number, got {value!r}")
     return float(value)
 
 
-def _exact_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache):
+def _exact_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache, on_answer):
     # a chunk of motifs at once in one parallel kernel (every core busy, no GIL); thresholds found
     # before are read from the cache on disk (._threshold_cache)
     solve = exact_pvalues if ask != "threshold" else cached_exact_thresholds if cache else exact_thresholds
     for chunk in chunked(pssms, size=POOL_CHUNK, seconds=math.inf):
         with using_threads(threads):
-            yield from solve([(m, v) for m in chunk for v in values], precision=check_precision(precision))
+            yield from solve([(m, v) for m in chunk for v in values], precision=check_precision(precision),
+                             on_answer=on_answer)
 
 
-def _distribution_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache):
+def _distribution_answers(pssms, values, ask, backend, threads, precision, slices, buckets, cache, on_answer):
     # the bucket variant: each motif's whole distribution, then every value asked of it (never cached:
     # it is the reference the exact answers are checked against, and the GPU's)
     for pssm in pssms:
         dist = score_distribution(pssm, "bucket", backend=backend, slices=slices, buckets=buckets, threads=threads)
-        yield from [getattr(dist, ask)(v) for v in values]
+        found = [getattr(dist, ask)(v) for v in values]
+        for _ in found if on_answer is not None else ():
+            on_answer(pssm, True)
+        yield from found
 
 
 #: How each variant answers: (motifs, values, "threshold" or "pvalue_result", backend, threads,
-#: precision, slices, buckets, cache) -> every (motif, value) answer, motif by motif, values in order.
+#: precision, slices, buckets, cache, on_answer) -> every (motif, value) answer, motif by motif, values
+#: in order.
 ANSWERS = {"exact": _exact_answers, "bucket": _distribution_answers}
 
 
-def answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets, cache=False) -> Iterator:
+def answers(pssms, values, ask, variant, backend, threads, precision, slices, buckets, cache=False,
+            on_answer=None) -> Iterator:
     """Every (motif, value) answer of ``variant``, motif by motif, values in order (``cache``: the exact
-    variant's thresholds read from and kept in the cache on disk)."""
-    return ANSWERS[variant](pssms, values, ask, backend, threads, precision, slices, buckets, cache)
+    variant's thresholds read from and kept in the cache on disk; ``on_answer(pssm, searched)``: called
+    for each answer as it is found, ``searched`` False where it was read from the cache)."""
+    return ANSWERS[variant](pssms, values, ask, backend, threads, precision, slices, buckets, cache, on_answer)
 
 
 def answer_motifs(pssms, *, values, ask, variant, backend, threads, precision, slices, buckets,
@@ -125,8 +138,11 @@ def answer_motifs(pssms, *, values, ask, variant, backend, threads, precision, s
 
 def iter_pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
                  variant: "str | None" = None, threads: int = 0, precision: "float | None" = None,
-                 slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS) -> Iterator[PValue]:
-    """Like :func:`pvalues`, but yields each :class:`PValue` as soon as it is ready.
+                 slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS,
+                 on_answer: "Callable[[PSSM, bool], None] | None" = None) -> Iterator[PValue]:
+    """Like :func:`pvalues`, but yields each :class:`PValue` as soon as it is ready. ``on_answer(pssm,
+    True)`` is called for each (motif, score) as its answer is found, which with many motifs is before
+    it is yielded (the exact variant answers them together): a progress bar.
 
     >>> import numpy as np
     >>> next(iter_pvalues(PSSM(np.eye(4)[:2]), 2.0)).pvalue
@@ -135,7 +151,7 @@ def iter_pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None"
     call = check_options(VARIANTS, params, backend, variant, threads, precision, slices, buckets)
     scores = numbers_of(scores, _score, "scores")
     return answers(iter_motifs(motifs, params=call.params), scores, "pvalue_result", call.variant, call.backend,
-                   threads, precision, slices, buckets)
+                   threads, precision, slices, buckets, on_answer=_callable(on_answer))
 
 
 def pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
@@ -164,9 +180,11 @@ def pvalues(motifs: Motifs, scores: Values, *, params: "MotifParams | None" = No
 
 def iter_thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",
                     variant: "str | None" = None, threads: int = 0, precision: "float | None" = None,
-                    slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS,
-                    cache: bool = True) -> Iterator[Threshold]:
+                    slices: int = DEFAULT_SLICES, buckets: int = DEFAULT_BUCKETS, cache: bool = True,
+                    on_answer: "Callable[[PSSM, bool], None] | None" = None) -> Iterator[Threshold]:
     """Like :func:`thresholds`, but yields each :class:`Threshold` as soon as it is ready.
+    ``on_answer(pssm, searched)`` is called for each (motif, P-value) as its answer is found, before
+    it is yielded (``searched`` False: read from the threshold cache): a progress bar.
 
     >>> import numpy as np
     >>> next(iter_thresholds(PSSM(np.eye(4)[:2]), 0.1)).score
@@ -176,7 +194,7 @@ def iter_thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | No
     cache = check_cache(cache)
     ps = numbers_of(pvalue, check_p, "pvalue")
     return answers(iter_motifs(motifs, params=call.params), ps, "threshold", call.variant, call.backend, threads,
-                   precision, slices, buckets, cache)
+                   precision, slices, buckets, cache, on_answer=_callable(on_answer))
 
 
 def thresholds(motifs: Motifs, pvalue: Values, *, params: "MotifParams | None" = None, backend: str = "cpu",

@@ -114,8 +114,9 @@ class Background:
                           description)
 
     @staticmethod
-    def from_fasta(path, order=0, pseudocount=1.0) -> "Background":
-        """Estimate an order-``order`` chain from the A, C, G, T letters of a FASTA file.
+    def from_fasta(path, order=0, pseudocount=1.0, name=None) -> "Background":
+        """Estimate an order-``order`` chain from the A, C, G, T letters of a FASTA file (its description
+        names ``name``, default ``path``).
 
         Counts (k+1)-mers within each record (windows holding another letter are skipped), adds
         ``pseudocount`` to every count, and takes the k-mer frequencies as the initial distribution.
@@ -151,7 +152,7 @@ class Background:
         if counts.sum() == 0:
             raise InvalidParameter(f"{path}: no window of {k + 1} A/C/G/T letters to estimate a background from")
         table = (counts + pseudocount).reshape(4 ** k, 4)
-        desc = f"{path} (order {k})"
+        desc = f"{path if name is None else name} (order {k})"
         if k == 0:
             return Background.from_frequencies(table[0], desc)
         return Background.markov(kmer_counts + pseudocount, table, desc)
@@ -189,13 +190,51 @@ class Background:
             values = _parse_frequencies(text)
             _check_proportions(text, values)
             return Background.from_frequencies(values)
-        meme = _meme_background_file(text)
-        if meme is not None:                    # MEME's background file (FIMO's --bfile): its letter frequencies
-            if order:
-                raise InvalidParameter(f"background order {order} needs a FASTA file; {text} is a MEME background "
-                                       "file, read for its letter frequencies (order 0)")
-            return Background.from_frequencies(meme, f"MEME background file {text}")
-        return Background.from_fasta(text, order=order)
+        with _regular(text) as path:            # a pipe or standard input: read once, into a file
+            meme = _meme_background_file(path)
+            if meme is not None:                # MEME's background file (FIMO's --bfile): its letter frequencies
+                if order:
+                    raise InvalidParameter(f"background order {order} needs a FASTA file; {text} is a MEME "
+                                           "background file, read for its letter frequencies (order 0)")
+                return Background.from_frequencies(meme, f"MEME background file {text}")
+            return Background.from_fasta(path, order=order, name=text)
+
+
+def _regular(path):
+    """A context giving a path that can be read twice: ``path`` itself when it is a regular file (or
+    missing: the reader names it), else (standard input, a named pipe such as ``<(cat bg.txt)``) a
+    temporary file holding its bytes, copied once in blocks and removed afterwards; messages about it
+    name ``path``."""
+    import contextlib
+    import os
+    import shutil
+    import sys
+    import tempfile
+
+    from ..errors import BioaccelError
+    from ..inputs.files import display_name, is_regular_file
+
+    @contextlib.contextmanager
+    def copied():
+        if path != "-" and (is_regular_file(path) or not os.path.exists(path)):
+            yield path
+            return
+        handle, copy = tempfile.mkstemp(prefix="bioaccel-background-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                if path == "-":
+                    shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+                else:
+                    with open(path, "rb") as source:
+                        shutil.copyfileobj(source, out, 1 << 20)
+            try:
+                yield copy
+            except BioaccelError as error:
+                raise type(error)(str(error).replace(copy, display_name(path))) from None
+        finally:
+            os.unlink(copy)
+
+    return copied()
 
 
 _MEME_ENTRY = re.compile(r"^([ACGTUacgtu]+)\s+([0-9.eE+-]+)\s*$")

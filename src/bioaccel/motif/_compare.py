@@ -12,7 +12,10 @@ above or below collapse into two sentinel states. At the end each axis is *below
 certainly < threshold), *above* (certainly >=) or *uncertain* (within the rounding error of the
 threshold), and the 3 x 3 table gives certified lower and upper bounds of the four probabilities
 (:func:`class_bounds`). Spans up to ``MITM_SPAN`` columns are exact instead (see
-:func:`compare_at_shift`).
+:func:`compare_at_shift`), and so is a matrix laid against the same matrix (a motif against itself at
+shift 0 on its own strand: :func:`_one_matrix`), whose words score alike under both, so that its
+similarity is 1 as the measure says (the 2-D grid cannot tell that the words it leaves uncertain on
+one axis are the ones uncertain on the other, and gave MA0066.1 against itself 0.84).
 """
 import math
 
@@ -134,20 +137,26 @@ def _cuts(threshold, step, err_units):
 BELOW, UNSURE, ABOVE = 0, 1, 2
 
 
-def class_bounds(table) -> tuple:
+def class_bounds(table, same=False) -> tuple:
     """Certified (low, high) of both / only1 / only2 / neither from the 3 x 3 table of probabilities
-    by class (below, uncertain, above) of matrix 1 (rows) and matrix 2 (columns).
+    by class (below, uncertain, above) of matrix 1 (rows) and matrix 2 (columns). ``same``: the two
+    axes are one matrix and one threshold on one grid (a motif against itself), so a word uncertain on
+    both is above both or below both, never above one only.
 
     >>> t = np.zeros((3, 3)); t[ABOVE, ABOVE] = 0.1; t[UNSURE, ABOVE] = 0.2; t[BELOW, BELOW] = 0.7
     >>> class_bounds(t)[0], class_bounds(t)[2]
     ((0.1, 0.30000000000000004), (0.0, 0.2))
+    >>> t = np.zeros((3, 3)); t[ABOVE, ABOVE] = 0.1; t[UNSURE, UNSURE] = 0.2; t[BELOW, BELOW] = 0.7
+    >>> class_bounds(t)[1], class_bounds(t, same=True)[1]
+    ((0.0, 0.2), (0.0, 0.0))
     """
     t = table
     not_below = [UNSURE, ABOVE]
     not_above = [BELOW, UNSURE]
     both = (t[ABOVE, ABOVE], t[np.ix_(not_below, not_below)].sum())
-    only1 = (t[ABOVE, BELOW], t[np.ix_(not_below, not_above)].sum())
-    only2 = (t[BELOW, ABOVE], t[np.ix_(not_above, not_below)].sum())
+    diagonal = t[UNSURE, UNSURE] if same else 0.0
+    only1 = (t[ABOVE, BELOW], t[np.ix_(not_below, not_above)].sum() - diagonal)
+    only2 = (t[BELOW, ABOVE], t[np.ix_(not_above, not_below)].sum() - diagonal)
     neither = (t[BELOW, BELOW], t[np.ix_(not_above, not_above)].sum())
     return tuple(tuple(float(min(1.0, v)) for v in pair) for pair in (both, only1, only2, neither))
 
@@ -182,6 +191,35 @@ def _exact_classes(both, p1, p2):
     return tuple((v, v) for v in (both, only1, only2, neither))
 
 
+def _one_matrix(Q, A, B, initial, transition, order):
+    """The classes of two aligned matrices with the same grid scores ``Q`` (a motif against itself at
+    shift 0, on its own strand, or against a copy): every word scores the same under both, so the joint
+    distribution is the one matrix's and the classes are its tails, P(S >= A) and P(S >= B), exact
+    (bounds where a tail outgrows the exact search): both = the higher cut's tail, the one motif only
+    between the cuts, neither below both.
+
+    >>> from bioaccel.motif import Background
+    >>> uniform = chain(Background.uniform())
+    >>> Q = np.eye(4, dtype=np.int64)[:2]                   # 1 for the right letter: AC scores 2
+    >>> _one_matrix(Q, 2, 2, *uniform)[:3]                  # both: AC; only1, only2: none
+    ((0.0625, 0.0625), (0.0, 0.0), (0.0, 0.0))
+    >>> _one_matrix(Q, 1, 2, *uniform)[1]                   # above 1, not 2: 6 words of 16
+    (0.375, 0.375)
+    """
+    def tail(T):
+        _, low, high = tail_kernel(Q, initial, transition, order, T, 0.0, FIRST_CELLS, MAX_CELLS_1D, NODE_CAP,
+                                   SUFFIX_COLUMNS)
+        return float(low), float(high)
+
+    low_cut, high_cut = tail(min(A, B)), tail(max(A, B))
+    both = high_cut
+    between = (max(0.0, low_cut[0] - high_cut[1]), max(0.0, low_cut[1] - high_cut[0]))     # one motif only
+    none = (0.0, 0.0)
+    only1, only2 = (between, none) if A < B else ((none, between) if B < A else (none, none))
+    neither = (max(0.0, 1.0 - low_cut[1]), 1.0 - low_cut[0])
+    return both, only1, only2, neither
+
+
 def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cells=(256, 1024, 4096),
                      strand="+") -> CompareResult:
     """COMPARE at one shift by the exact variant. Scores are summed on each motif's integer grid and a
@@ -213,6 +251,12 @@ def compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, rtol=DEFAULT_RTOL, cel
                              SUFFIX_COLUMNS)[2]
             bounds = _exact_classes(float(both), float(p1), float(p2))
         return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *bounds, strand=strand)
+    g1, g2 = Grid.of(pssm1), Grid.of(pssm2)
+    if g1.bits == g2.bits:
+        Q1, Q2 = to_units(s1, g1.bits), to_units(s2, g2.bits)
+        if np.array_equal(Q1, Q2):          # one matrix twice: its own tails, exact (the 2-D grid is not)
+            bounds = _one_matrix(Q1, g1.admits(alpha), g2.admits(beta), initial, transition, order)
+            return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *bounds, strand=strand)
     result = None
     for n in cells:
         step1 = max(pssm1.max_score - pssm1.min_score, 1e-9) / n

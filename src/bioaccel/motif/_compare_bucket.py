@@ -106,5 +106,8 @@ def bucket_compare_at_shift(pssm1, pssm2, alpha, beta, shift, *, slices=4, bucke
     c2 = _classes(root.offset[1], root.step[1], root.error[1], beta, nb)
     out = np.zeros((3, 3))
     np.add.at(out, (c1[:, None].repeat(nb, 1), c2[None, :].repeat(nb, 0)), grid)
-    return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *class_bounds(out),
+    # one matrix twice (a motif against itself): both axes' grids are one grid, each word in the same
+    # bucket on both, so none is above one threshold only
+    same = np.array_equal(q1, q2) and shift1 == shift2 and alpha == beta
+    return CompareResult(pssm1.motif_id, pssm2.motif_id, shift, span, alpha, beta, *class_bounds(out, same),
                          variant="bucket", strand=strand)

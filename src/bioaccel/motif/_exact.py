@@ -17,6 +17,7 @@ about 25 columns and more), the answer is the best certified one and says so in 
 Many motifs are answered together by one parallel kernel (:func:`exact_thresholds`).
 """
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,7 @@ LIST_TARGET = 65_536       # refine until the interval holds about this many wor
 LIST_CAP = 1 << 23         # at most this many listed words
 NODE_CAP = 60_000_000      # and this many nodes of the prefix search (about a second)
 SUFFIX_COLUMNS = 8         # the last 8 columns' 65,536 words are tabulated and sorted
+POLL_SECONDS = 0.1         # how often a batch's finished motifs are reported while its kernel runs
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,54 @@ class Grid:
         return score_to_units(score, self.bits, self.units.shape[0])
 
 
-def _batch_threshold(pssms, ps, precision):
-    """Thresholds of (pssm, p) pairs sharing one background: one parallel kernel call."""
+def search_work(pssm) -> float:
+    """A rough measure of the exact search's work on ``pssm`` (relative units; for a progress bar's
+    estimate of the time left): the searches of the 879 JASPAR 2024 vertebrate matrices at P 1e-4 take
+    about 1.8x longer per column up to 20 columns, and about as long past it (the work budget), so
+    that the longest 50 take 73% of the time.
+
+    >>> from bioaccel.motif import PSSM
+    >>> [round(search_work(PSSM(np.eye(4)[[i % 4 for i in range(n)]])), 1) for n in (6, 11, 30)]
+    [1.0, 16.0, 2352.5]
+    """
+    return 2.0 ** (0.8 * (min(pssm.length, 20) - 6))
+
+
+def _watched(kernel, args, workers, status, report):
+    """``on_threads(kernel, args, workers)``; with ``report``, the kernel runs on a thread of its own
+    while this one calls ``report(indices)`` with the motifs newly finished every POLL_SECONDS: those
+    whose ``status`` entry (set to -1 before; the kernel writes a motif's status when it is done) is
+    no longer -1. Every motif is reported once, the last ones when the kernel returns."""
+    if report is None:
+        on_threads(kernel, args, workers)
+        return
+    failed = []
+
+    def run():
+        try:
+            on_threads(kernel, args, workers)
+        except BaseException as error:        # raised again by the calling thread
+            failed.append(error)
+
+    thread = threading.Thread(target=run, name="bioaccel-exact", daemon=True)
+    thread.start()
+    seen = np.zeros(len(status), dtype=np.bool_)
+    while True:
+        thread.join(POLL_SECONDS)
+        done = thread.is_alive() is False
+        new = (status != -1) & ~seen
+        if new.any():
+            seen |= new
+            report(np.flatnonzero(new))
+        if done:
+            break
+    if failed:
+        raise failed[0]
+
+
+def _batch_threshold(pssms, ps, precision, report=None):
+    """Thresholds of (pssm, p) pairs sharing one background: one parallel kernel call (``report``: see
+    :func:`_watched`)."""
     grids = [Grid.of(m) for m in pssms]
     starts = np.zeros(len(grids) + 1, dtype=np.int64)
     np.cumsum([g.units.shape[0] for g in grids], out=starts[1:])
@@ -75,6 +123,7 @@ def _batch_threshold(pssms, ps, precision):
     order_idx = np.argsort(-np.diff(starts), kind="stable").astype(np.int64)     # longest first
     tol = np.array([g.tol for g in grids], dtype=np.int64)
     out_int = np.zeros((len(grids), 5), dtype=np.int64)
+    out_int[:, 0] = -1                       # no status yet: the motif's search is not done
     out_float = np.zeros((len(grids), 2), dtype=np.float64)
     initial, transition, order = chain(pssms[0].background)
     rtol = 0.0 if precision is None else float(precision)
@@ -85,11 +134,13 @@ def _batch_threshold(pssms, ps, precision):
                                                       NODE_CAP, SUFFIX_COLUMNS)
         out_int[0] = (st, T, below, L, U)
         out_float[0] = (tT, tb)
+        if report is not None:
+            report(np.zeros(1, dtype=np.int64))
     else:
-        on_threads(thresholds_many, (Qflat, starts, order_idx, initial, transition, order,
-                                     np.asarray(ps, dtype=np.float64), rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET,
-                                     LIST_CAP, NODE_CAP, SUFFIX_COLUMNS, out_int, out_float, np.zeros(1, np.int64)),
-                   min(get_num_threads(), len(grids)))
+        _watched(thresholds_many, (Qflat, starts, order_idx, initial, transition, order,
+                                   np.asarray(ps, dtype=np.float64), rtol, tol, FIRST_CELLS, MAX_CELLS, LIST_TARGET,
+                                   LIST_CAP, NODE_CAP, SUFFIX_COLUMNS, out_int, out_float, np.zeros(1, np.int64)),
+                 min(get_num_threads(), len(grids)), out_int[:, 0], report)
     return [_threshold_result(m, g, p, out_int[i], out_float[i], precision)
             for i, (m, g, p) in enumerate(zip(pssms, grids, ps))]
 
@@ -112,8 +163,9 @@ def _threshold_result(pssm, grid, p, ints, floats, precision):
                      exact=False, why=why, precision=precision)
 
 
-def _batch_tail(pssms, scores, precision):
-    """P-values of (pssm, score) pairs sharing one background: one parallel kernel call."""
+def _batch_tail(pssms, scores, precision, report=None):
+    """P-values of (pssm, score) pairs sharing one background: one parallel kernel call (``report``:
+    see :func:`_watched`)."""
     grids = [Grid.of(m) for m in pssms]
     starts = np.zeros(len(grids) + 1, dtype=np.int64)
     np.cumsum([g.units.shape[0] for g in grids], out=starts[1:])
@@ -122,48 +174,56 @@ def _batch_tail(pssms, scores, precision):
     Ts = np.array([g.admits(s) for g, s in zip(grids, scores)], dtype=np.int64)
     out_exact = np.zeros(len(grids), dtype=np.bool_)
     out_bounds = np.zeros((len(grids), 2), dtype=np.float64)
+    out_bounds[:, 1] = -1.0                  # no upper bound yet (a P-value is >= 0): not done
     initial, transition, order = chain(pssms[0].background)
     rtol = 0.0 if precision is None else float(precision)
-    on_threads(tails_many, (Qflat, starts, order_idx, initial, transition, order, Ts, rtol, FIRST_CELLS, MAX_CELLS,
-                            NODE_CAP, SUFFIX_COLUMNS, out_exact, out_bounds, np.zeros(1, np.int64)),
-               min(get_num_threads(), len(grids)))
+    _watched(tails_many, (Qflat, starts, order_idx, initial, transition, order, Ts, rtol, FIRST_CELLS, MAX_CELLS,
+                          NODE_CAP, SUFFIX_COLUMNS, out_exact, out_bounds, np.zeros(1, np.int64)),
+             min(get_num_threads(), len(grids)), out_bounds[:, 1], report)
     return [PValue(m.motif_id, float(s), float(b[1]), float(b[0]), float(b[1]), "exact", 0.0, exact=bool(e),
                    precision=precision)
             for m, s, e, b in zip(pssms, scores, out_exact, out_bounds)]
 
 
-def _by_background(items, solve):
-    """Run ``solve`` on the items (pssm, value) grouped by background, answers in item order."""
+def _by_background(items, solve, on_answer=None):
+    """Run ``solve(pssms, values, report)`` on the items (pssm, value) grouped by background, answers in
+    item order; ``on_answer(pssm, True)`` for each item as its answer is found (``report``: the indices
+    of a group's items newly answered)."""
     groups = {}
     for i, (pssm, _) in enumerate(items):
         groups.setdefault(id(pssm.background), []).append(i)
     out = [None] * len(items)
     for idx in groups.values():
-        answers = solve([items[i][0] for i in idx], [items[i][1] for i in idx])
+        report = None if on_answer is None else (
+            lambda found, idx=idx: [on_answer(items[idx[k]][0], True) for k in found])
+        answers = solve([items[i][0] for i in idx], [items[i][1] for i in idx], report)
         for i, answer in zip(idx, answers):
             out[i] = answer
     return out
 
 
-def exact_thresholds(items, *, precision=None) -> list:
-    """PVALUETOSCORE of every (pssm, p) in ``items``, in order, on all of Numba's threads.
+def exact_thresholds(items, *, precision=None, on_answer=None) -> list:
+    """PVALUETOSCORE of every (pssm, p) in ``items``, in order, on all of Numba's threads;
+    ``on_answer(pssm, True)`` is called for each item as its answer is found (a progress bar).
 
     >>> from bioaccel.motif import PSSM
     >>> [t.score for t in exact_thresholds([(PSSM(np.eye(4)[:2]), 0.1), (PSSM(np.eye(4)[:3]), 0.1)])]
     [2.0, 3.0]
     """
     items = [(m, check_p(p)) for m, p in items]
-    return _by_background(items, lambda ms, ps: _batch_threshold(ms, ps, precision))
+    return _by_background(items, lambda ms, ps, report: _batch_threshold(ms, ps, precision, report), on_answer)
 
 
-def exact_pvalues(items, *, precision=None) -> list:
-    """SCORETOPVALUE of every (pssm, score) in ``items``, in order, on all of Numba's threads.
+def exact_pvalues(items, *, precision=None, on_answer=None) -> list:
+    """SCORETOPVALUE of every (pssm, score) in ``items``, in order, on all of Numba's threads
+    (``on_answer``: as :func:`exact_thresholds`).
 
     >>> from bioaccel.motif import PSSM
     >>> [r.pvalue for r in exact_pvalues([(PSSM(np.eye(4)[:2]), 1.0), (PSSM(np.eye(4)[:2]), 2.0)])]
     [0.4375, 0.0625]
     """
-    return _by_background([(m, float(s)) for m, s in items], lambda ms, ss: _batch_tail(ms, ss, precision))
+    return _by_background([(m, float(s)) for m, s in items],
+                          lambda ms, ss, report: _batch_tail(ms, ss, precision, report), on_answer)
 
 
 def exact_threshold(pssm, p, *, precision=None) -> Threshold:

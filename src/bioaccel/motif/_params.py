@@ -47,7 +47,7 @@ class MotifParams:
             raise InvalidParameter(
                 f"background order must be a whole number from 0 to {MAX_BACKGROUND_ORDER}, got {shown(order)}")
         if self.preset not in PRESETS:
-            raise InvalidParameter(f"unknown preset {self.preset!r}; choose one of {', '.join(PRESETS)}")
+            raise InvalidParameter(f"preset must be one of {', '.join(PRESETS)}, got {self.preset!r}")
         ps, base = self.pseudocount, self.log_base
         if ps is not None and not (_number(ps) and math.isfinite(ps) and ps >= 0):
             raise InvalidParameter(f"pseudocount must be a finite number >= 0, got {shown(ps)}")

@@ -21,6 +21,10 @@ the log base, and the site count N the pseudocount is weighed against:
   FIMO's on the same file.
 * ``"moods"``: ps = 0.01 (``moods-dna.py --ps`` default, ``MOODS.tools.log_odds(mat, bg, ps)``),
   natural logarithm, each column against its own total.
+* ``"homer"``: as HOMER scores its ``.motif`` files (``homer2``, ``scanMotifGenomeWide.pl``): each
+  column's frequencies, every one below 0.001 raised to 0.001 and the others scaled down so that the
+  column still sums to 1, no pseudocount, natural logarithm against the background (HOMER's is
+  uniform, 0.25 a letter): the units of the log-odds detection threshold in a HOMER file's headers.
 
 Frequency matrices are turned into counts with ``nsites`` (the file's own value where the format
 carries one, otherwise 20, MEME's default) before the pseudocount is added.
@@ -40,7 +44,25 @@ PRESETS = {
     "fimo": {"pseudocount": 0.1, "log_base": 2.0, "sites": "column"},
     "meme": {"pseudocount": 0.1, "log_base": 2.0, "sites": "motif"},
     "moods": {"pseudocount": 0.01, "log_base": math.e, "sites": "column"},
+    "homer": {"pseudocount": 0.0, "log_base": math.e, "sites": "homer"},
 }
+HOMER_MIN_PROB = 0.001     # HOMER's MIN_MATRIX_PROB: no letter of a column is less likely than this
+
+
+def homer_probabilities(freqs) -> np.ndarray:
+    """Each row of ``freqs`` as HOMER adjusts a motif's column: normalised to sum 1, entries below
+    HOMER_MIN_PROB raised to it and the others scaled by (over - under x HOMER_MIN_PROB) / over, where
+    ``over`` is their sum and ``under`` the number raised, so that the row sums to 1 again.
+
+    >>> homer_probabilities([[0.997, 0.003, 0.0, 0.0]]).round(6).tolist()      # 0.998 of 1 left for the two
+    [[0.995006, 0.002994, 0.001, 0.001]]
+    """
+    p = np.asarray(freqs, dtype=np.float64)
+    p = p / p.sum(axis=1, keepdims=True)
+    low = p < HOMER_MIN_PROB
+    over = np.where(low, 0.0, p).sum(axis=1, keepdims=True)
+    scale = (over - low.sum(axis=1, keepdims=True) * HOMER_MIN_PROB) / over
+    return np.where(low, HOMER_MIN_PROB, p * scale)
 DEFAULT_PRESET = "fimo"
 DEFAULT_NSITES = 20.0
 
@@ -69,6 +91,9 @@ class PSSM:
     pseudocount: float = None
     log_base: float = None
     source: str = ""
+    #: the score threshold the motif's file gives (a HOMER file's log-odds detection threshold, in the
+    #: units of the ``homer`` preset), None where it gives none
+    file_threshold: "float | None" = None
 
     def __post_init__(self):
         s = np.ascontiguousarray(self.scores, dtype=np.float64)
@@ -116,7 +141,8 @@ class PSSM:
 
     @classmethod
     def from_counts(cls, counts, *, motif_id="motif", name="", background=None, preset=DEFAULT_PRESET,
-                    pseudocount=None, log_base=None, kind="counts", nsites=None, source="") -> "PSSM":
+                    pseudocount=None, log_base=None, kind="counts", nsites=None, source="",
+                    file_threshold=None) -> "PSSM":
         """Build scores from counts (or frequencies, with ``kind="frequencies"``) per ``preset``;
         ``pseudocount`` and ``log_base`` override the preset's values.
 
@@ -124,7 +150,7 @@ class PSSM:
         [[1.0, 0.0, -1.0, -1.0]]
         """
         if preset not in PRESETS:
-            raise InvalidParameter(f"unknown preset {preset!r}; expected one of {', '.join(PRESETS)}")
+            raise InvalidParameter(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
         ps = PRESETS[preset]["pseudocount"] if pseudocount is None else float(pseudocount)
         base = PRESETS[preset]["log_base"] if log_base is None else float(log_base)
         if not (math.isfinite(ps) and ps >= 0):
@@ -141,7 +167,9 @@ class PSSM:
         totals = c.sum(axis=1, keepdims=True)
         if np.any(totals + ps <= 0):
             raise InvalidParameter(f"{motif_id}: a column has no counts and the pseudocount is 0")
-        if PRESETS[preset]["sites"] == "motif":         # MEME: frequencies and one site count per motif
+        if PRESETS[preset]["sites"] == "homer":         # HOMER: frequencies, each at least 0.001
+            probs = homer_probabilities((c + ps * bg) / (totals + ps))
+        elif PRESETS[preset]["sites"] == "motif":       # MEME: frequencies and one site count per motif
             sites = float(nsites or DEFAULT_NSITES) if kind == "frequencies" else float(totals[0, 0])
             freqs = np.divide(c, totals, out=np.full_like(c, 0.25), where=totals > 0)
             probs = (freqs * sites + ps * bg) / (sites + ps)
@@ -150,7 +178,7 @@ class PSSM:
         with np.errstate(divide="ignore"):
             scores = (np.log(probs) - np.log(bg)) / math.log(base)
         return cls(scores, motif_id=motif_id, name=name, background=background, counts=c,
-                   probabilities=probs, pseudocount=ps, log_base=base, source=source)
+                   probabilities=probs, pseudocount=ps, log_base=base, source=source, file_threshold=file_threshold)
 
     @classmethod
     def from_biopython(cls, obj, *, motif_id=None, background=None, preset=DEFAULT_PRESET, pseudocount=None,

@@ -12,7 +12,8 @@ from ._pssm import PSSM
 @dataclass
 class RawMotif:
     """``values`` (m, 4) in A, C, G, T order, and their ``kind``: counts, frequencies (with ``nsites``,
-    the number of sites they were counted from, when the file says) or log-odds.
+    the number of sites they were counted from, when the file says) or log-odds; ``threshold``: the
+    score threshold the file gives (a HOMER file's log-odds detection threshold), None where none.
 
     >>> raw = RawMotif("m", "", [[4, 2, 1, 1], [1, 1, 2, 4]], "counts")
     >>> raw.to_pssm(MotifParams(pseudocount=0.0)).max_score
@@ -25,6 +26,7 @@ class RawMotif:
     kind: str
     nsites: "float | None" = None
     source: str = ""
+    threshold: "float | None" = None
 
     def __post_init__(self):
         self.values = np.asarray(self.values, dtype=np.float64)
@@ -38,6 +40,6 @@ class RawMotif:
         scoring = params.scoring()
         if self.kind == "logodds":
             return PSSM(self.values, motif_id=self.motif_id, name=self.name, background=scoring["background"],
-                        source=self.source)
+                        source=self.source, file_threshold=self.threshold)
         return PSSM.from_counts(self.values, motif_id=self.motif_id, name=self.name, kind=self.kind,
-                                nsites=self.nsites, source=self.source, **scoring)
+                                nsites=self.nsites, source=self.source, file_threshold=self.threshold, **scoring)

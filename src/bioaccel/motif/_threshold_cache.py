@@ -205,9 +205,11 @@ def write_entries(path, entries) -> bool:
     return True
 
 
-def cached_exact_thresholds(items, *, precision=None) -> list:
+def cached_exact_thresholds(items, *, precision=None, on_answer=None) -> list:
     """:func:`~._exact.exact_thresholds` of the (pssm, p) ``items``, in order, each answer read from the
     cache where it is there and computed (then stored) where it is not: the same results either way.
+    ``on_answer(pssm, searched)`` is called for each item as its answer is found (``searched`` False:
+    read from the cache, first).
 
     >>> import numpy as np
     >>> from bioaccel.motif import PSSM
@@ -226,7 +228,12 @@ def cached_exact_thresholds(items, *, precision=None) -> list:
     path = cache_path()
     stored = read_entries(path, list(set(keys)))
     missing = [i for i, key in enumerate(keys) if key not in stored]
-    computed = _exact.exact_thresholds([items[i] for i in missing], precision=precision) if missing else []
+    if on_answer is not None:
+        for (m, _), key in zip(items, keys):
+            if key in stored:
+                on_answer(m, False)
+    computed = _exact.exact_thresholds([items[i] for i in missing], precision=precision,
+                                       on_answer=on_answer) if missing else []
     write_entries(path, {keys[i]: t for i, t in zip(missing, computed)})
     out = [None] * len(items)
     for i, t in zip(missing, computed):

@@ -10,6 +10,7 @@ by the letter, ``A [ ... ]`` or ``A: ...``) or 4 columns, one motif per file; ``
 silent switch to log-odds.
 """
 import io
+import math
 import os
 import re
 from collections.abc import Iterator  # noqa: F401  (in string annotations)
@@ -244,9 +245,20 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
             fields = m.name.split("\t")
             ident = fields[1] if len(fields) > 1 and fields[1] else fields[0]
             out.append(RawMotif(ident, fields[0] if len(fields) > 1 else "", _counts_array(m),
-                                "frequencies" if kind == "auto" else kind, source=path))
+                                "frequencies" if kind == "auto" else kind, source=path,
+                                threshold=_homer_threshold(fields)))
         return out
     return _read_matrix(path, text, kind)          # pfm and plain matrices
+
+
+def _homer_threshold(fields):
+    """A HOMER header's third column, its log-odds detection threshold (None when absent or not a
+    finite number)."""
+    try:
+        value = float(fields[2]) if len(fields) > 2 else math.nan
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def read_raw_spec(spec, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":

@@ -14,12 +14,13 @@ The names load on first use (PEP 562), so that the command line can read the var
 importing Numba.
 """
 from ..runtime.lazy import lazy_names
-from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, MAX_STORED_HITS, SLICE_LENGTH  # noqa: F401
+from ._defaults import (CHUNK_SIZE, DEFAULT_PVALUE, FILE_THRESHOLD, FORMATS, MAX_SLICE, MAX_STORED_HITS,  # noqa: F401
+                        SLICE_LENGTH)
 from ._variants import SCAN_VARIANTS
 
 _LAZY = {"scan": "._api", "iter_scan": "._api", "write_scan": "._api", "scan_work": "._api",
          "ScanReport": "._result", "ScanHits": "._result", "ScanWork": "._work", "GroupHits": "._work"}
-__all__ = sorted(["CHUNK_SIZE", "DEFAULT_PVALUE", "FORMATS", "MAX_SLICE", "MAX_STORED_HITS", "SCAN_VARIANTS",
-                  "SLICE_LENGTH", *_LAZY])
+__all__ = sorted(["CHUNK_SIZE", "DEFAULT_PVALUE", "FILE_THRESHOLD", "FORMATS", "MAX_SLICE", "MAX_STORED_HITS",
+                  "SCAN_VARIANTS", "SLICE_LENGTH", *_LAZY])
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

@@ -15,7 +15,7 @@ from ..distribution.work import run_work
 from ..errors import InvalidParameter
 from ..motif import MotifParams, check_p, iter_motifs
 from ..runtime.contract import check_call
-from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FORMATS, MAX_SLICE, SLICE_LENGTH
+from ._defaults import CHUNK_SIZE, DEFAULT_PVALUE, FILE_THRESHOLD, FORMATS, MAX_SLICE, SLICE_LENGTH
 from ._pipeline import PRICE_BATCH, ScanState, collect, scan_batches
 from ._hits import to_frame
 from ._result import ScanHits, ScanReport
@@ -52,19 +52,21 @@ def check_scan(pvalue, threshold, params, backend, variant, threads, strands, sl
     >>> check_scan(1e-4, None, None, "cpu", None, 0, "both", 9, 100)
     Traceback (most recent call last):
     ...
-    bioaccel.errors.InvalidParameter: slice length must be a whole number from 1 to 8, got 9
+    bioaccel.errors.InvalidParameter: slice_length must be a whole number from 1 to 8, got 9
     """
     if threshold is None:
         check_p(pvalue)
+    elif threshold == FILE_THRESHOLD:
+        pass                                    # each motif's own (checked as the motifs are read)
     elif isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or not math.isfinite(threshold):
-        raise InvalidParameter(f"threshold must be a finite score, got {threshold!r}")
+        raise InvalidParameter(f"threshold must be a finite score or {FILE_THRESHOLD!r}, got {threshold!r}")
     call = check_call(SCAN_VARIANTS, params, MotifParams, backend=backend, variant=variant, threads=threads)
     if strands not in ("both", "+"):
         raise InvalidParameter(f"strands must be 'both' or '+', got {strands!r}")
     if not _whole(slice_length, 1) or slice_length > MAX_SLICE:
-        raise InvalidParameter(f"slice length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
+        raise InvalidParameter(f"slice_length must be a whole number from 1 to {MAX_SLICE}, got {slice_length!r}")
     if not _whole(chunk_size, 1):
-        raise InvalidParameter(f"chunk size must be a whole number >= 1, got {chunk_size!r}")
+        raise InvalidParameter(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
     if max_stored_hits is not None and not _whole(max_stored_hits, 1):
         raise InvalidParameter(f"max_stored_hits must be a whole number >= 1 or None, got {max_stored_hits!r}")
     if not isinstance(cache, bool):
@@ -110,7 +112,9 @@ def scan(motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, threshold: "float
       holding a letter other than A, C, G, T/U are skipped (as FIMO skips them); an empty sequence
       has no window, so no hit.
     * ``pvalue``: a window is a hit when its score reaches the motif's exact threshold of P-value
-      ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units.
+      ``pvalue`` (default 1e-4, FIMO's); or ``threshold``: the score to reach, in the motifs' units, or
+      ``"file"``: each motif's own threshold from its file (``PSSM.file_threshold``: a HOMER file's
+      log-odds detection threshold, meant for motifs scored under the ``homer`` preset).
       Under a background that is not strand-symmetric the reverse strand gets its own threshold and
       P-values.
     * ``backend``: ``"cpu"`` or ``"gpu"``; ``variant``: a name of ``SCAN_VARIANTS`` (None: the
@@ -238,14 +242,17 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
                threads: int = 0, fmt: str = "fimo", strands: str = "both", slice_length: int = SLICE_LENGTH,
                chunk_size: int = CHUNK_SIZE, max_stored_hits: "int | None" = None, qvalues: bool = True,
                text: bool = False, on_chunk: "Callable[[int], None] | None" = None, cache: bool = True,
-               qvalue_max: "float | None" = None) -> ScanReport:
+               qvalue_max: "float | None" = None, best_per_motif: "int | None" = None) -> ScanReport:
     """The hits of :func:`scan` written to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or
     ``gff``: :data:`FORMATS`); what they must be told about them is returned (a :class:`ScanReport`).
     ``text``: every hit written as it is found, in sequence order, without q-values and without holding
     them (``max_stored_hits`` unused), as FIMO's ``--text``; else the hits are held, cut to
     ``max_stored_hits`` and written in FIMO's order with their q-values (unless ``qvalues`` is False).
     ``on_chunk(letters)`` is called as each chunk of sequence is scanned (a progress bar). With
-    ``backend="gpu"`` the GPU is made ready while the motifs' thresholds are found.
+    ``backend="gpu"`` the GPU is made ready while the motifs' thresholds are found. ``qvalue_max``:
+    only the hits of q-value at most it (FIMO's --qv-thresh); ``best_per_motif``: then only each motif's
+    N hits of smallest P-value, those tied at a motif's cut all or none (as ``max_stored_hits`` cuts),
+    what each motif lost in the report (``best_lost``, ``best_short``).
 
     >>> import io
     >>> from bioaccel.motif import PSSM
@@ -258,6 +265,7 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     call = check_scan(pvalue, threshold, params, backend, variant, threads, strands, slice_length, chunk_size,
                       max_stored_hits, cache)
     check_qvalue_max(qvalue_max, qvalues=qvalues, text=text)
+    check_best_per_motif(best_per_motif, text=text)
     if fmt not in FORMATS:
         raise InvalidParameter(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     warming = _warm_gpu() if call.backend == "gpu" else None
@@ -270,14 +278,35 @@ def write_scan(handle, motifs, sequences, *, pvalue: float = DEFAULT_PVALUE, thr
     try:
         setup = prepare(motifs, pvalue=pvalue, threshold=threshold, strands=call.strands, slice_length=slice_length,
                         cache=call.cache)
-        state = run_setup(handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
-                          threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
-                          on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming)
+        state, (held, written, lost) = run_setup(
+            handle, setup, sequences, fmt=fmt, text=text, backend=call.backend, variant=call.variant,
+            threads=threads, chunk_size=chunk_size, max_stored_hits=max_stored_hits, qvalues=qvalues,
+            on_chunk=on_chunk, qvalue_max=qvalue_max, warming=warming, best_per_motif=best_per_motif)
     finally:
         if compiling is not None:
             compiling.stop()
     return ScanReport.of(setup.motifs, state.tests, dropped=state.dropped, cut=state.cut, inexact=setup.inexact,
-                         unreachable=_unreachable(setup, threshold))
+                         unreachable=_unreachable(setup, threshold)).with_written(setup.motifs, held, written,
+                                                                                  lost, best_per_motif)
+
+
+def check_best_per_motif(best_per_motif, *, text: bool = False) -> None:
+    """A per-motif cut is a whole number >= 1, and needs every hit held, so not ``text``.
+
+    >>> check_best_per_motif(None, text=True), check_best_per_motif(5)
+    (None, None)
+    >>> check_best_per_motif(0)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.InvalidParameter: best_per_motif must be a whole number >= 1, got 0
+    """
+    if best_per_motif is None:
+        return
+    if not _whole(best_per_motif, 1):
+        raise InvalidParameter(f"best_per_motif must be a whole number >= 1, got {best_per_motif!r}")
+    if text:
+        raise InvalidParameter("a per-motif cut needs every hit held, which a scan writing hits as it finds them "
+                               "(text) does not do")
 
 
 def _warm_gpu():

@@ -15,3 +15,5 @@ MAX_SLICE = 8
 CHUNK_SIZE = 1 << 22
 #: What the hits are written as: FIMO's TSV, BED6, GFF3.
 FORMATS = ("fimo", "bed", "gff")
+#: ``threshold=FILE_THRESHOLD``: each motif's own score threshold from its file (a HOMER file's).
+FILE_THRESHOLD = "file"

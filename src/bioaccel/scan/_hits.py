@@ -105,6 +105,36 @@ class Hits:
         return self.take(self.pvalue < cut), cut
 
 
+    def best_per_motif(self, keep) -> "tuple[Hits, np.ndarray]":
+        """The ``keep`` hits of smallest P-value of each motif, in this order, as :meth:`best` keeps them
+        (ties at a motif's cut: all or none of them, so a motif may keep fewer), and how many hits each
+        motif lost (an array by motif number, as long as the largest number seen + 1).
+
+        >>> p = np.array([0.1, 0.3, 0.3, 0.2, 0.5, 0.4])
+        >>> h = Hits(np.array([0, 0, 0, 0, 1, 1], np.int32), np.zeros(6, np.int8), np.zeros(6, np.int32),
+        ...          np.arange(6), np.zeros(6, np.int64), np.zeros((6, 1), np.uint64), p, np.full(6, np.nan))
+        >>> kept, lost = h.best_per_motif(2)      # motif 0: 0.1, 0.2 (then 0.3 twice); motif 1: both
+        >>> kept.start.tolist(), lost.tolist()
+        ([0, 3, 4, 5], [2, 0])
+        >>> kept, lost = h.best_per_motif(3)      # the two of P = 0.3 tie at motif 0's cut: neither kept
+        >>> kept.start.tolist(), lost.tolist()
+        ([0, 3, 4, 5], [2, 0])
+        """
+        if len(self) == 0:
+            return self, np.zeros(0, np.int64)
+        order = np.lexsort((self.pvalue, self.motif))
+        motif, pvalue = self.motif[order], self.pvalue[order]
+        first = np.flatnonzero(np.r_[True, motif[1:] != motif[:-1]])         # each motif's first hit
+        rank = np.arange(len(order)) - np.repeat(first, np.diff(np.r_[first, len(order)]))
+        # a motif's cut: the P-value of its (keep + 1)-th best hit (inf where it has no more than keep)
+        cut = np.full(int(motif.max()) + 1, np.inf)
+        over = rank == keep
+        cut[motif[over]] = pvalue[over]
+        kept = self.pvalue < cut[self.motif]
+        lost = np.bincount(self.motif[~kept], minlength=cut.size).astype(np.int64)
+        return self.take(np.flatnonzero(kept)), lost
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def pack_words(codes, starts, lengths, strands, words):
     """The letters ``codes[start:start + length]`` of each hit, reverse-complemented where its strand is

@@ -16,7 +16,10 @@ class ScanReport:
     """The notes of one scan. ``tests``: windows tested per motif (on every strand scanned), by motif
     id; ``dropped``: hits dropped by ``max_stored_hits``, those of P-value ``cut`` or more; ``inexact``:
     the motifs whose P-values are certified upper bounds rather than exact, with the largest relative
-    gap (in the motifs' order); ``unreachable``: the motifs that no word can hit at the scan's P-value.
+    gap (in the motifs' order); ``unreachable``: the motifs that no word can hit at the scan's P-value;
+    ``best_lost``: the hits each motif lost to a cut to its best ``best_per_motif`` (by motif id, those
+    that lost any), ``best_short``: the motifs of them that kept fewer, their hits tied at the cut;
+    ``stored``: the hits held after the ``max_stored_hits`` cut (None where they were streamed).
 
     >>> ScanReport({"m": 10}).dropped, ScanReport({"m": 10}).cut
     (0, inf)
@@ -27,6 +30,28 @@ class ScanReport:
     cut: float = math.inf
     inexact: dict = field(default_factory=dict)
     unreachable: tuple = ()
+    best_lost: dict = field(default_factory=dict)
+    best_short: tuple = ()
+    stored: "int | None" = None
+
+    def with_written(self, motifs, stored, hits, lost=None, keep=None) -> "ScanReport":
+        """This report with the number of hits ``stored`` (held after the ``max_stored_hits`` cut) and a
+        per-motif cut's numbers: ``hits`` written, ``lost`` (by motif number, from
+        :meth:`~._hits.Hits.best_per_motif`; None: no such cut), ``keep`` its N. Unchanged where the
+        hits were streamed (``stored`` None)."""
+        import dataclasses
+
+        import numpy as np
+
+        if stored is None:
+            return self
+        report = dataclasses.replace(self, stored=int(stored))
+        if lost is None or not lost.any():
+            return report
+        kept = np.bincount(hits.motif, minlength=lost.size)
+        return dataclasses.replace(
+            report, best_lost={motifs[k].motif_id: int(lost[k]) for k in np.flatnonzero(lost)},
+            best_short=tuple(motifs[k].motif_id for k in np.flatnonzero((lost > 0) & (kept[:lost.size] < keep))))
 
     @classmethod
     def of(cls, motifs, tests, *, dropped=0, cut=math.inf, inexact=None, unreachable=()) -> "ScanReport":
@@ -47,7 +72,8 @@ class ScanHits:
     >>> import numpy as np
     >>> from bioaccel.motif import PSSM
     >>> out = io.StringIO()
-    >>> ScanHits(Hits.empty(), [PSSM(np.eye(4)[:2])], [], ScanReport({"motif": 0})).write(out, "gff")
+    >>> ScanHits(Hits.empty(), [PSSM(np.eye(4)[:2])], [], ScanReport({"motif": 0})).write(out, "gff").tests
+    {'motif': 0}
     >>> out.getvalue()
     '##gff-version 3\\n'
     """
@@ -74,15 +100,40 @@ class ScanHits:
         frame.attrs["inexact"] = dict(self.report.inexact)
         return frame
 
-    def write(self, handle, fmt="fimo", qvalue_max: "float | None" = None) -> None:
+    def write(self, handle, fmt="fimo", qvalue_max: "float | None" = None,
+              best_per_motif: "int | None" = None) -> ScanReport:
         """Write the hits to the text ``handle`` as ``fmt`` (``fimo``, ``bed`` or ``gff``), its header
-        first (:class:`~._write.HitWriter`); ``qvalue_max``: only those of q-value at most it."""
+        first (:class:`~._write.HitWriter`); ``qvalue_max``: only those of q-value at most it;
+        ``best_per_motif``: then only each motif's best N (:func:`as_written`). Returns the report,
+        with the hits written and the per-motif cut's numbers."""
         from ._write import HitWriter
 
-        hits = self.hits if qvalue_max is None else self.hits.at_most_qvalue(qvalue_max)
+        hits, lost = as_written(self.hits, fmt, qvalue_max=qvalue_max, best_per_motif=best_per_motif)
         writer = HitWriter(handle, fmt, self.motifs, self.names, qvalues=self.qvalues)
         writer.header()
-        writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))
+        writer.write(hits)
+        return self.report.with_written(self.motifs, len(self.hits), hits, lost, best_per_motif)
+
+
+def as_written(hits, fmt, *, qvalue_max=None, best_per_motif=None) -> "tuple[Hits, object]":
+    """The held ``hits`` (in FIMO's order) as they are written: those of q-value at most ``qvalue_max``
+    (FIMO's --qv-thresh), then the best ``best_per_motif`` of each motif by P-value (ties at a motif's
+    cut all or none, as ``max_stored_hits`` cuts), in FIMO's order or by position (BED, GFF); and the
+    hits each motif lost to the per-motif cut (None without it).
+
+    >>> import numpy as np
+    >>> h = Hits(np.zeros(3, np.int32), np.zeros(3, np.int8), np.zeros(3, np.int32), np.array([5, 1, 3]),
+    ...          np.zeros(3, np.int64), np.zeros((3, 1), np.uint64), np.array([0.1, 0.2, 0.3]), np.full(3, 0.5))
+    >>> kept, lost = as_written(h, "bed", best_per_motif=2)
+    >>> kept.start.tolist(), lost.tolist()
+    ([1, 5], [1])
+    """
+    if qvalue_max is not None:
+        hits = hits.at_most_qvalue(qvalue_max)
+    lost = None
+    if best_per_motif is not None:
+        hits, lost = hits.best_per_motif(best_per_motif)
+    return (hits if fmt == "fimo" else hits.take(hits.position_order())), lost
 
 
 def write_behind(writer, batches, depth=2) -> None:

@@ -4,20 +4,23 @@ import numpy as np  # noqa: F401  (the example uses it)
 
 from ._defaults import CHUNK_SIZE
 from ._pipeline import ScanState, collect, scan_batches
-from ._result import write_behind
+from ._result import as_written, write_behind
 from ._write import HitWriter
 
 
 def run_setup(handle, setup, sequences, *, fmt, text, backend, variant, threads=0, chunk_size=CHUNK_SIZE,
-              max_stored_hits=None, qvalues=True, on_chunk=None, qvalue_max=None, warming=None) -> ScanState:
+              max_stored_hits=None, qvalues=True, on_chunk=None, qvalue_max=None, warming=None,
+              best_per_motif=None) -> "tuple[ScanState, object]":
     """:func:`bioaccel.scan.write_scan` once the motifs are prepared (``setup``, :func:`._setup.prepare`);
-    ``warming``: the GPU's warm-up to wait for before the first chunk. Returns the scan's ScanState.
+    ``warming``: the GPU's warm-up to wait for before the first chunk. Returns the scan's ScanState,
+    and (the number of hits held, the hits written, those lost by motif to ``best_per_motif``): None
+    where ``text`` streamed them, and the last None without a per-motif cut.
 
     >>> import io
     >>> from bioaccel.motif import PSSM
     >>> from ._setup import prepare
     >>> out = io.StringIO()
-    >>> state = run_setup(out, prepare([PSSM(np.eye(4)[:2], motif_id="AC")], threshold=2), [("s", "GACT")],
+    >>> state, _ = run_setup(out, prepare([PSSM(np.eye(4)[:2], motif_id="AC")], threshold=2), [("s", "GACT")],
     ...                   fmt="bed", text=False, backend="cpu", variant=None)
     >>> out.getvalue()
     's\\t1\\t3\\tAC\\t1000\\t+\\n'
@@ -33,9 +36,9 @@ def run_setup(handle, setup, sequences, *, fmt, text, backend, variant, threads=
     if text:
         write_behind(writer, scan_batches(setup, sequences, **options))
         writer.finish()
-    else:
-        hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
-        if qvalue_max is not None:
-            hits = hits.at_most_qvalue(qvalue_max)
-        writer.write(hits if fmt == "fimo" else hits.take(hits.position_order()))    # BED, GFF: by position
-    return state
+        return state, (None, None, None)
+    hits, _ = collect(setup, sequences, max_stored_hits=max_stored_hits, qvalues=qvalues, **options)
+    held = len(hits)
+    hits, lost = as_written(hits, fmt, qvalue_max=qvalue_max, best_per_motif=best_per_motif)   # BED, GFF: by position
+    writer.write(hits)
+    return state, (held, hits, lost)

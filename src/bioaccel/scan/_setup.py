@@ -14,7 +14,7 @@ import numpy as np
 
 from ..motif import Grid, thresholds
 from ._bounds import PriceBounds
-from ._defaults import DEFAULT_PVALUE, SLICE_LENGTH
+from ._defaults import DEFAULT_PVALUE, FILE_THRESHOLD, SLICE_LENGTH
 from ._plan import FEW, ScanPlan, layouts
 from ._price import PriceCache
 from ._price_store import PriceStore
@@ -58,6 +58,21 @@ def _grid_value(threshold, grid):
     return int(round(threshold.score * 2.0 ** grid.bits))
 
 
+def file_threshold(motif) -> float:
+    """The score threshold ``motif``'s file gives (``threshold="file"``), or InvalidParameter naming it.
+
+    >>> from bioaccel.motif import PSSM
+    >>> file_threshold(PSSM(np.eye(4)[:2], file_threshold=1.5))
+    1.5
+    """
+    from ..errors import InvalidParameter
+
+    if motif.file_threshold is None:
+        raise InvalidParameter(f"motif {motif.motif_id}: its file gives no threshold (only HOMER files do); give a "
+                               "P-value or a score threshold")
+    return float(motif.file_threshold)
+
+
 def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             slice_length=SLICE_LENGTH, cache=True) -> ScanSetup:
     """The :class:`ScanSetup` of ``motifs`` (PSSMs): thresholds, plan and distributions (``cache``: the
@@ -93,8 +108,14 @@ def prepare(motifs, *, pvalue=DEFAULT_PVALUE, threshold=None, strands=(0, 1),
             cuts.append((_grid_value(t, g), _grid_value(t_rc, g)))
             shown.append(t)
     else:
-        # one score for every motif, or (the first run's warming child, ._warm) one score per motif
-        scores = list(threshold) if isinstance(threshold, (list, tuple)) else [threshold] * len(motifs)
+        # one score for every motif, each motif's own from its file (a HOMER file's), or (the first run's
+        # warming child, ._warm) one score per motif
+        if isinstance(threshold, (list, tuple)):
+            scores = list(threshold)
+        elif threshold == FILE_THRESHOLD:
+            scores = [file_threshold(m) for m in motifs]
+        else:
+            scores = [threshold] * len(motifs)
         cuts = [g.admits(score) for g, score in zip(grids, scores)]
         shown = [float(score) for score in scores]
     plan = ScanPlan.build(motifs, cuts, slice_len=slice_length, strands=strands, layouts=laid_out)
