@@ -35,9 +35,16 @@ def test_dash_reads_standard_input(monkeypatch):
     assert code == 0 and out.startswith(">a\nGGGAAAUCC\n......... (  0.00)\n>b\nGCGCAAAAGCGC\n((((....)))) ( -5.10)")
 
 
-def test_a_missing_input_argument_is_one_line():
+def test_a_missing_input_argument_is_one_line(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())      # nothing piped in: fold has nothing to read
     code, out, err = run("fold", "--min-loop", "2")
-    assert code == 2 and err.count("\n") == 1 and "required: FASTA" in err
+    assert code == 2 and err.count("\n") == 1 and "no input: give a FASTA file" in err
+    code, out, err = run("interact", "x.fa")
+    assert code == 2 and err.count("\n") == 1 and "required: TARGETS" in err
 
 
 def test_warnings_never_reach_the_user(monkeypatch, tmp_path):

@@ -64,6 +64,17 @@ def test_a_bare_sequence_on_standard_input_is_folded_as_rnafold_does():
                                         "........ (  0.00)"]
 
 
+def test_fold_without_a_file_reads_the_pipe_as_rnafold_does():
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-m", "bioaccel", "fold"], input="GGGGAAACCCC\n", capture_output=True,
+                          text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [">seq1", "GGGGAAACCCC", "((((...)))) ( -4.50)"]
+    empty = subprocess.run([sys.executable, "-m", "bioaccel", "fold"], stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, env=env)
+    assert empty.returncode == 2 and empty.stderr.count("\n") == 1 and "no FASTA records" in empty.stderr
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
 @pytest.mark.parametrize("how", ["-o", ">"])
 def test_a_full_disk_is_one_line_and_status_2(how):

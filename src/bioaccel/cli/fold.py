@@ -6,6 +6,7 @@ in ``run``. The command builds the public API call (:func:`bioaccel.fold.iter_fo
 :func:`bioaccel.fold.fold_work`) and writes its results with the wing's writers.
 """
 import argparse
+import sys
 
 from . import fold_ensemble, fold_local
 from .options import (Listing, add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
@@ -34,8 +35,9 @@ def register(subparsers):
                     "weighted number of base pairs (Nussinov's algorithm and the papers' variants). "
                     "--eval gives the free energy of structures you provide, as RNAeval.",
     )
-    parser.add_argument("fasta", metavar="FASTA",
-                        help="FASTA file, plain or compressed (gzip, bzip2, xz); '-' reads standard input")
+    parser.add_argument("fasta", metavar="FASTA", nargs="?", default=None,
+                        help="FASTA file, plain or compressed (gzip, bzip2, xz); '-' or none reads standard "
+                             "input (as RNAfold: a bare sequence without a '>' header is folded too)")
     parser.add_argument("--model", choices=MODELS.names(), default=MODELS.default.name,
                         help=f"the folding model (default {MODELS.default.name}: {MODELS.default.description}); "
                              "--list-models shows them")
@@ -197,6 +199,12 @@ def run(args, stdout, stderr):
     from ..results.plotting import check_plot
     from ..results.tables import chunked
 
+    if args.fasta is None:                               # RNAfold's convention: no file, standard input
+        if sys.stdin is None or sys.stdin.isatty():
+            from ..errors import InvalidParameter
+
+            raise InvalidParameter("no input: give a FASTA file, or pipe sequences in (bioaccel fold < x.fa)")
+        args.fasta = "-"
     params = _params(args)
     if fold_local.wanted(args):                         # --window: RNAplfold (cli/fold_local.py)
         return fold_local.run_local(args, stdout, stderr, params)

@@ -72,6 +72,14 @@ def _bare_command(parser, argv):
     return node
 
 
+def _terminal(stream) -> bool:
+    """Whether ``stream`` is missing or a terminal (nothing piped in)."""
+    try:
+        return stream is None or stream.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return True
+
+
 class Terminated(BaseException):
     """SIGTERM, raised in the main thread while it waits for the run."""
 
@@ -105,6 +113,8 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     bare = _bare_command(parser, argv)
+    if bare is not None and bare.prog.endswith(" fold") and not _terminal(sys.stdin):
+        bare = None                      # `... | bioaccel fold` reads the pipe, as RNAfold does
     if bare is not None:
         stderr.write(bare.format_usage())
         print(f"{bare.prog}: give the input files ('-' reads standard input); {bare.prog} --help "
