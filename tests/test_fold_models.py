@@ -130,7 +130,7 @@ def test_the_command_line_folds_with_a_registered_model(toy, tmp_fasta):
     assert [line.split()[0] for line in listed.getvalue().splitlines()] == ["model", "turner2004", "nussinov", "toy-negated"]
     err = io.StringIO()
     assert main(["fold", path, "--model", "toy-negated", "--min-loop", "2"], stdout=io.StringIO(), stderr=err) == 2
-    assert "no option min_loop" in err.getvalue()
+    assert "no option --min-loop" in err.getvalue()
     err = io.StringIO()
     assert main(["fold", path, "--model", "toy-negated", "--variant", "tiled"], stdout=io.StringIO(), stderr=err) == 2
     assert "--variant tiled is a variant of the turner2004 model, not of toy-negated" in err.getvalue()
