@@ -308,7 +308,7 @@ def _combinations():
         ("scan", [os.path.join(DATA, "two.jaspar"), "-", "--workers", "2"], "not standard input"),
         ("fold", ["{fa}", "--bogus"], "unrecognized"),
         ("fold", ["{fa}", "{fa}"], "unrecognized"),
-        ("fold", ["--min-loop", "2"], "no FASTA records"),     # no file: the (empty) pipe is read
+        ("fold", ["--model", "nussinov"], "no FASTA records"),     # no file: the (empty) pipe is read
         ("interact", ["-", "-"], "both read standard input"),
         ("interact", ["{fa}"], "required"),
         ("interact", ["{fa}", "{fa}", "--backend", "gpu", "--variant", "tiled"], "not available on the gpu"),
