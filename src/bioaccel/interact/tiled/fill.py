@@ -173,26 +173,12 @@ def _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1
                 record[i1, i1 + l1 - 1, i2, i2 + c] = acc[off + c]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
-            order_i1, order_l1, order_block, queue, workers):
-    """Every worker takes the next task from the queue (the order of schedule) and computes it once the
-    tasks it reads are done."""
-    for _ in prange(workers):
-        while True:
-            k = claim(queue)
-            if k < 0:
-                break
-            _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
-                  order_i1[k], order_l1[k], order_block[k])
-            complete(queue, k)
-
-
 @njit(cache=True, nogil=True)
 def _worker(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record, order_i1,
             order_l1, order_block, queue):
-    """One worker of :func:`_stream` as a plain (not ``prange``) kernel, for Python threads
-    (:func:`~bioaccel.runtime.parallel.on_threads`): the same tasks, taken from the same queue."""
+    """One worker: takes the next task from the queue (the order of schedule) and computes it once the
+    tasks it reads are done, until none is left. A plain (not ``prange``) kernel: run as it is on Python
+    threads (:func:`~bioaccel.runtime.parallel.on_threads`), or by each of :func:`_stream`'s workers."""
     while True:
         k = claim(queue)
         if k < 0:
@@ -200,6 +186,15 @@ def _worker(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, 
         _task(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
               order_i1[k], order_l1[k], order_block[k])
         complete(queue, k)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _stream(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record,
+            order_i1, order_l1, order_block, queue, workers):
+    """:func:`_worker` on each of ``workers`` ``prange`` workers, all taking from the same queue."""
+    for _ in prange(workers):
+        _worker(a, rb, pairs, S1, S2p, P2p, L1, Wd, B, mat_id, buf, rowstart, gaps, r1, r2, win, record, order_i1,
+                order_l1, order_block, queue)
 
 
 #: Fills of at most this much work (:func:`bioaccel.interact._model.work`; an 18-22 nt query against a
