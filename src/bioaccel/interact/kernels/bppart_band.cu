@@ -21,7 +21,8 @@
 // - bppart_band_tiles: every cell of the level by B x B tiles, tile diagonal after tile diagonal (a
 //   grid barrier between them): about L2 / B + 1 diagonals a level, whatever the target's length.
 // bppart_band_single folds the target alone (Q1 on the band), one launch per interval length.
-// (no headers: NVRTC has no C++ standard library here)
+// (no standard headers: NVRTC has no C++ standard library here)
+#include "bppart_tile.cuh"
 
 __device__ __forceinline__ long long band_interval(int M, int i, int e) {
     const long long len = e - i;
@@ -37,17 +38,6 @@ __device__ __forceinline__ double band_at(const double* T, int row, int col, int
 __device__ __forceinline__ double band_cg(const double* T, int row, int col, int W1, int n) {
     const int o = col - row;
     return (o >= 0 && o < W1 && col <= n) ? __ldcg(T + (size_t)row * W1 + o) : 0.0;
-}
-
-__device__ __forceinline__ void band_barrier(unsigned int* counter, unsigned int target) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(counter, 1u);
-        while (*(volatile unsigned int*)counter < target) __nanosleep(40);
-        __threadfence();
-    }
-    __syncthreads();
 }
 
 // The single-strand band of the codes, intervals of length ``len`` (shorter ones done): a thread per
@@ -259,72 +249,18 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
                 }
                 __syncthreads();
-                if (K < J) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fa += X[0][ti][k] * X[2][k][tj];
-                        fq += X[1][ti][k] * X[2][k][tj];
-                    }
-                }
-                if (K > I) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fr += X[3][ti][k] * X[4][k][tj];
-                        fs += X[5][ti][k] * X[6][k][tj];
-                    }
-                }
+                bppart_far_step<B>(X, ti, tj, K < J, K > I, fa, fq, fr, fs);
                 __syncthreads();
             }
-            V[0][ti][tj] = fs;
-            V[1][ti][tj] = m;
-            V[2][ti][tj] = fa;
-            V[3][ti][tj] = acca + fq + s0 + both;
-            V[4][ti][tj] = qfbase;
-            V[5][ti][tj] = fr;
-            V[6][ti][tj] = s0 + both;
-            V[7][ti][tj] = pqx;
+            bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
             if (threadIdx.x < B)
                 halo[threadIdx.x] = d >= 1 ? band_cg(AUX1 + lb, IB + threadIdx.x, JB - 1, W1, n) : 0.0;
             __syncthreads();
-            for (int step = 1 - B; step < B; ++step) {
-                if (tj - ti == step && valid) {
-                    const int i = ti, j = tj;
-                    double s1n = 0.0;
-                    const int s1_last = min(b1 - 2 - IB, B - 1);
-                    for (int k = i + 1; k <= s1_last; ++k)
-                        s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
-                    const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
-                    const double t1 = s1 + V[1][i][j];
-                    double auxn = 0.0, qian = 0.0;
-                    for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
-                        auxn += C[0][i][k] * X[1][k][j];
-                        qian += C[1][i][k] * X[1][k][j];
-                    }
-                    const double aux = V[2][i][j] + auxn + t1;
-                    const double closed = V[6][i][j] + s1;
-                    const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
-                    C[0][i][j] = t1;
-                    C[1][i][j] = closed;
-                    C[2][i][j] = qf;
-                    C[3][i][j] = aux;
-                    double rn = 0.0;
-                    const int r_last = min(B - 1, b1 - 1 - IB);
-                    for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
-                    const double r = V[5][i][j] + rn + qf;
-                    const double qx = V[7][i][j] + r;
-                    T1[lb + c] = t1;
-                    AUX1[lb + c] = aux;
-                    QIac[A + c] = closed;
-                    QF[A + c] = qf;
-                    R[A + c] = r;
-                    QX[A + c] = qx;
-                    QI[A + c] = qibase + qx;
-                }
-                __syncthreads();
-            }
+            bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb, AUX1 + lb,
+                           QIac + A, QF + A, R + A, QX + A, QI + A);
         }
-        if (d < dlast) band_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+        if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }
