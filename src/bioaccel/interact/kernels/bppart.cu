@@ -93,10 +93,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
     const int tx = threadIdx.x % TPR, ty = threadIdx.x / TPR;
     for (int which = 0; which < 2; ++which) {
         double acc[4][4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+        cross_zero(acc);
         const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
         for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + tb + interval(M, a0, k1 + 1) * S : QF + tb + interval(M, a0, k1) * S;
@@ -111,18 +108,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
                     Bs[k][c] = (row < kend && col <= n) ? R[(size_t)row * n1 + col] : 0.0;
                 }
                 __syncthreads();
-#pragma unroll
-                for (int k = 0; k < KC; ++k) {
-                    double av[4], bv[4];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) av[i] = As[ty + TPR * i][k];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bv[j] = Bs[k][tx + TPR * j];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
-                }
+                cross_chunk<KC, TPR, TPR>(As, Bs, ty, tx, acc);
                 __syncthreads();
             }
         }
@@ -133,10 +119,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + TPR * i, col = c0 + tx + TPR * j;
                 if (row <= n && col <= n) {
-                    if (gridDim.z > 1)
-                        atomicAdd(out + (size_t)row * n1 + col, acc[i][j]);
-                    else
-                        out[(size_t)row * n1 + col] = acc[i][j];
+                    cross_put(out + (size_t)row * n1 + col, acc[i][j]);
                 }
             }
     }

@@ -95,10 +95,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     const int tx = threadIdx.x % CT, ty = threadIdx.x / CT;
     for (int which = 0; which < 2; ++which) {
         double acc[4][4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+        cross_zero(acc);
         const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
         for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
@@ -138,18 +135,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
                     }
                 }
                 __syncthreads();
-#pragma unroll
-                for (int k = 0; k < KC; ++k) {
-                    double av[4], bv[4];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) av[i] = As[buf][ty + RT * i][k];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bv[j] = Bs[buf][k][tx + CT * j];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
-                }
+                cross_chunk<KC, RT, CT>(As[buf], Bs[buf], ty, tx, acc);
                 __syncthreads();
             }
         }
@@ -160,10 +146,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + RT * i, col = c0 + tx + CT * j, o = col - row;
                 if (o >= 0 && o < W1 && col <= n) {
-                    if (gridDim.z > 1)
-                        atomicAdd(out + (size_t)row * W1 + o, acc[i][j]);
-                    else
-                        out[(size_t)row * W1 + o] = acc[i][j];
+                    cross_put(out + (size_t)row * W1 + o, acc[i][j]);
                 }
             }
     }

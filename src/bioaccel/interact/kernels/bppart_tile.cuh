@@ -102,3 +102,40 @@ __device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double 
         __syncthreads();
     }
 }
+
+// The cross products' register tiles (bppart_cross, bppart_band_cross): a thread's 4 x 4 output cells,
+// rows ty + RS i and columns tx + CS j of the block's tile.
+__device__ __forceinline__ void cross_zero(double (&acc)[4][4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+}
+
+// acc += As Bs over one staged chunk of KC (As: rows by chunk columns, padded; Bs: chunk rows by columns),
+// one FMA a cell and k, k in order.
+template <int KC, int RS, int CS, int ROWS, int COLS>
+__device__ __forceinline__ void cross_chunk(const double (&As)[ROWS][KC + 1], const double (&Bs)[KC][COLS], int ty,
+                                            int tx, double (&acc)[4][4]) {
+#pragma unroll
+    for (int k = 0; k < KC; ++k) {
+        double av[4], bv[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) av[i] = As[ty + RS * i][k];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) bv[j] = Bs[k][tx + CS * j];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+    }
+}
+
+// A cell's sum: added to what other blocks of the same cell add (gridDim.z > 1 splits the products;
+// the host zeroed the sums), or stored.
+__device__ __forceinline__ void cross_put(double* at, double v) {
+    if (gridDim.z > 1)
+        atomicAdd(at, v);
+    else
+        *at = v;
+}
