@@ -262,19 +262,12 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
                     if (k <= a1 - 2) pa0 += Q0[(k + 1) * M1 + a1] * T0[tb + interval(M, a0, k + 1) * S + c];
                     if (k >= a0 + 1) pqx += Q0[a0 * M1 + k] * R[tb + interval(M, k, a1) * S + c];
                 }
-                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
-                if (l1 == 1 && l2 == 1)
-                    m = wi[x0 * 5 + y0];
-                else if (l1 >= 2 && l2 >= 2)
-                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[tb + interval(M, a0, a1 - 1) * S + (size_t)b0 * n1 + b1 - 1];
-                if (l1 >= 5 && l2 >= 5)
-                    both = QX[tb + interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * n1 + b1 - 1] * w1[x0 * 5 + x1]
-                           * w2[y0 * 5 + y1];
-                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
-                qfbase = wi[x0 * 5 + y0] * QI[tb + interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * n1 + b1];
-                qibase = Q0[a0 * M1 + a1] * q1[c];
-                T0[A + c] = s0 + m;
-                AUX0[A + c] = pa0 + s0 + m;
+                bppart_outer_terms(l1, l2, w1, w2, wi, x0, x1, y0, y1, ps0, pa0, ACCM + (lb + c), ACCA + (lb + c),
+                                   QF + (tb + interval(M, a0, a1 - 1) * S + (size_t)b0 * n1 + b1 - 1),
+                                   QX + (tb + interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * n1 + b1 - 1),
+                                   QI + (tb + interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * n1 + b1),
+                                   Q0[a0 * M1 + a1], q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
+                                   qibase);
             }
             // far sums over the tiles of earlier tile diagonals (this launch wrote them: __ldcg)
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;

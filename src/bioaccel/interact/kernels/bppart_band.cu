@@ -203,19 +203,12 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
 #pragma unroll 4
                 for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
-                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
-                if (l1 == 1 && l2 == 1)
-                    m = wi[x0 * 5 + y0];
-                else if (l1 >= 2 && l2 >= 2)
-                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[band_interval(M, a0, a1 - 1) * S + c - 1];
-                if (l1 >= 5 && l2 >= 5)
-                    both = QX[band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2] * w1[x0 * 5 + x1]
-                           * w2[y0 * 5 + y1];
-                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
-                qfbase = wi[x0 * 5 + y0] * QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1];
-                qibase = Q0[a0 * M1 + a1] * Q1[c];
-                T0[A + c] = s0 + m;
-                AUX0[A + c] = pa0 + s0 + m;
+                bppart_outer_terms(l1, l2, w1, w2, wi, x0, x1, y0, y1, ps0, pa0, ACCM + (lb + c), ACCA + (lb + c),
+                                   QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
+                                   QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
+                                   QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1),
+                                   Q0[a0 * M1 + a1], Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
+                                   qibase);
             }
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
             for (int K = I; K <= J && d >= 1; ++K) {
