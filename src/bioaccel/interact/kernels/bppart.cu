@@ -271,7 +271,7 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
             }
             // far sums over the tiles of earlier tile diagonals (this launch wrote them: __ldcg)
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
-            for (int K = I; K <= J && d >= 1; ++K) {
+            auto stage = [&](int K) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
                     const bool in = row <= N && col <= N;
@@ -287,10 +287,8 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
                     X[6][ti][tj] = (KB + ti <= N && JB + tj - 1 <= N) ? __ldcg(AUX1 + lb + (size_t)(KB + ti) * n1 + JB + tj - 1)
                                                                        : 0.0;
                 }
-                __syncthreads();
-                bppart_far_step<B>(X, ti, tj, K < J, K > I, fa, fq, fr, fs);
-                __syncthreads();
-            }
+            };
+            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = (IB + ti <= N && IB + tj <= N) ? q1[(size_t)(IB + ti) * n1 + IB + tj] : 0.0;
             X[1][ti][tj] = (JB + ti <= N && JB + tj <= N) ? q1[(size_t)(JB + ti) * n1 + JB + tj] : 0.0;

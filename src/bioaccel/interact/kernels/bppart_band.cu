@@ -211,7 +211,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                    qibase);
             }
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
-            for (int K = I; K <= J && d >= 1; ++K) {
+            auto stage = [&](int K) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
                     X[0][ti][tj] = band_cg(T1 + lb, row, col, W1, n);
@@ -224,10 +224,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     X[5][ti][tj] = band_at(Q1, row + 1, col, W1, n);
                     X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
                 }
-                __syncthreads();
-                bppart_far_step<B>(X, ti, tj, K < J, K > I, fa, fq, fr, fs);
-                __syncthreads();
-            }
+            };
+            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);

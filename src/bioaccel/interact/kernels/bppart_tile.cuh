@@ -18,24 +18,31 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
     __syncthreads();
 }
 
-// One staged step of the far sums: this thread's cell of the block-local products of the tiles in X
-// (T1 and QIac by Q1 when ``left`` (K < J), Q1 by QF and Q1 shifted by AUX1 when ``right`` (K > I)).
-template <int B>
-__device__ __forceinline__ void bppart_far_step(const double (*X)[B][B + 1], int ti, int tj, bool left, bool right,
-                                                double& fa, double& fq, double& fr, double& fs) {
-    if (left) {
+// A cell's far sums over the tiles K = I .. J of earlier tile diagonals (none on the first, d = 0): per
+// K, ``stage(K)`` copies the layout's tiles into X (T1 and QIac of (I, K) and Q1 of (K, J) where K < J;
+// Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where K > I), then this thread's cell
+// of the block-local products: fa, fq (T1 and QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1).
+template <int B, class Stage>
+__device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                Stage stage, double& fa, double& fq, double& fr, double& fs) {
+    for (int K = I; K <= J && d >= 1; ++K) {
+        stage(K);
+        __syncthreads();
+        if (K < J) {
 #pragma unroll
-        for (int k = 0; k < B; ++k) {
-            fa += X[0][ti][k] * X[2][k][tj];
-            fq += X[1][ti][k] * X[2][k][tj];
+            for (int k = 0; k < B; ++k) {
+                fa += X[0][ti][k] * X[2][k][tj];
+                fq += X[1][ti][k] * X[2][k][tj];
+            }
         }
-    }
-    if (right) {
+        if (K > I) {
 #pragma unroll
-        for (int k = 0; k < B; ++k) {
-            fr += X[3][ti][k] * X[4][k][tj];
-            fs += X[5][ti][k] * X[6][k][tj];
+            for (int k = 0; k < B; ++k) {
+                fr += X[3][ti][k] * X[4][k][tj];
+                fs += X[5][ti][k] * X[6][k][tj];
+            }
         }
+        __syncthreads();
     }
 }
 
