@@ -11,11 +11,10 @@
 // a stretch of L bases weighs pw(L) = exp(L ls): a value is a segment's partition function times the
 // weight of its bases, each base counted once in every decomposition (docs/mccaskill.md, "Scaling").
 #pragma once
-#include "turner_energy.cuh"
+#include "turner_boltz.cuh"  // the single loops' factors (and turner_energy.cuh)
 
 #ifdef TURNER_HOST
 #include <cmath>
-static inline double __ldg(const double* p) { return *p; }
 #endif
 
 namespace turner {
@@ -47,80 +46,26 @@ struct PfTables {
 
 TDEV double bl(const PfCtx& x, int at) { return __ldg(x.B + at); }
 TDEV double seg_weight(const PfCtx& x, int L) { return L < SEG ? x.pw[L] : exp(L * x.ls); }
-TDEV int pf_ptype(const PfCtx& x, int a, int b) { return __ldg(x.E + PAIR_TYPE + a * 5 + b); }
+TDEV int pf_ptype(const PfCtx& x, int a, int b) { return boltz_ptype(x.E, a, b); }
 
-// PT[i, j] of _turner_pf_cpu.pair_types: the pair type where (i, j) may pair (j - i >= 4; under noLP
-// ViennaRNA's rule for the partition function: (i - 1, j + 1) or (i + 1, j - 1) could pair too)
-TDEV int pf_allowed(const PfCtx& x, int i, int j, bool no_lp) {
-    const unsigned char* S = x.S;
-    if (j - i < 4) return 0;
-    const int tp = pf_ptype(x, S[i], S[j]);
-    if (!tp || !no_lp) return tp;
-    const bool outer = i > 0 && j < x.n - 1 && pf_ptype(x, S[i - 1], S[j + 1]);
-    const bool inner = j - i - 2 >= 4 && pf_ptype(x, S[i + 1], S[j - 1]);
-    return (outer || inner) ? tp : 0;
-}
+// PT[i, j] of _turner_pf_cpu.pair_types (turner_boltz.cuh)
+TDEV int pf_allowed(const PfCtx& x, int i, int j, bool no_lp) { return boltz_allowed(x.E, x.S, x.n, i, j, no_lp); }
 
 // _turner_pf_loops.exp_hairpin (the size term extrapolated past 30 unrounded; a listed loop's factor
 // instead of everything), u = j - i - 1 >= 3
 TDEV double pf_hairpin(const PfCtx& x, int i, int j, int tp) {
-    const unsigned char* S = x.S;
     const int u = j - i - 1;
-    double q = u <= 30 ? bl(x, HAIRPIN + u) : bl(x, HAIRPIN + 30) * exp(-(x.lxc * log(u / 30.0)) * 10.0 / x.kT);
-    if (u == 3 || u == 4 || u == 6) {
-        const int loops = u == 3 ? TRILOOPS : (u == 4 ? TETRALOOPS : HEXALOOPS);
-        const int width = u + 2;
-        for (int row = 0; row < MAX_SPECIAL; ++row) {
-            const int at = loops + row * (width + 1);
-            if (__ldg(x.E + at) < 0) break;
-            int k = 0;
-            while (k < width && S[i + k] == __ldg(x.E + at + k)) ++k;
-            if (k == width) return bl(x, at + width);
-        }
-        if (u == 3) return tp > 2 ? q * bl(x, TERMINAL_AU) : q;
-    }
-    return q * bl(x, MM_HAIRPIN + (tp * 5 + S[i + 1]) * 5 + S[j - 1]);
+    const double q = u <= 30 ? bl(x, HAIRPIN + u) : bl(x, HAIRPIN + 30) * exp(-(x.lxc * log(u / 30.0)) * 10.0 / x.kT);
+    return boltz_hairpin(x.B, x.E, x.S, i, j, tp, q);
 }
 
 // _turner_pf_loops.exp_interior: (i, j) > (p, q), tp = type(i, j), tq = type(q, p)
 TDEV double pf_interior(const PfCtx& x, int i, int j, int p, int q, int tp, int tq) {
-    const unsigned char* S = x.S;
-    const int u1 = p - i - 1, u2 = j - q - 1;
-    const int nl = imax(u1, u2), ns = imin(u1, u2);
-    if (nl == 0) return bl(x, STACK + tp * 8 + tq);
-    const int si = S[i + 1], sj = S[j - 1], sp = S[p - 1], sq = S[q + 1];
-    if (ns == 0) {
-        double z = bl(x, BULGE + nl);
-        if (nl == 1) return z * bl(x, STACK + tp * 8 + tq);
-        if (tp > 2) z *= bl(x, TERMINAL_AU);
-        if (tq > 2) z *= bl(x, TERMINAL_AU);
-        return z;
-    }
-    if (ns == 1) {
-        if (nl == 1) return bl(x, INT11 + ((tp * 8 + tq) * 5 + si) * 5 + sj);
-        if (nl == 2) {
-            if (u1 == 1) return bl(x, INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj);
-            return bl(x, INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp);
-        }
-        return bl(x, ONE_N + nl) * (bl(x, MM_1N + (tp * 5 + si) * 5 + sj) * bl(x, MM_1N + (tq * 5 + sq) * 5 + sp));
-    }
-    if (ns == 2) {
-        if (nl == 2) return bl(x, INT22 + ((((tp * 8 + tq) * 5 + si) * 5 + sp) * 5 + sq) * 5 + sj);
-        if (nl == 3)
-            return (bl(x, INTERIOR + 5) * bl(x, NINIO)) *
-                   (bl(x, MM_23 + (tp * 5 + si) * 5 + sj) * bl(x, MM_23 + (tq * 5 + sq) * 5 + sp));
-    }
-    return bl(x, GENERIC + u2 * 31 + u1) *
-           (bl(x, MM_INTERIOR + (tp * 5 + si) * 5 + sj) * bl(x, MM_INTERIOR + (tq * 5 + sq) * 5 + sp));
+    return boltz_interior(x.B, x.S, i, j, p, q, tp, tq);
 }
 
 TDEV double pf_stem_ends(const PfCtx& x, int mismatch, int tp, int s5, int s3) {
-    double z = 1.0;
-    if (s5 >= 0 && s3 >= 0) z = bl(x, mismatch + (tp * 5 + s5) * 5 + s3);
-    else if (s5 >= 0) z = bl(x, DANGLE5 + tp * 5 + s5);
-    else if (s3 >= 0) z = bl(x, DANGLE3 + tp * 5 + s3);
-    if (tp > 2) z *= bl(x, TERMINAL_AU);
-    return z;
+    return boltz_stem_ends(x.B, mismatch, tp, s5, s3);
 }
 TDEV double pf_ml_stem(const PfCtx& x, int tp, int s5, int s3) { return pf_stem_ends(x, MM_MULTI, tp, s5, s3) * bl(x, ML_INTERN); }
 TDEV double pf_ext_stem(const PfCtx& x, int tp, int s5, int s3) { return pf_stem_ends(x, MM_EXTERIOR, tp, s5, s3); }

@@ -36,6 +36,25 @@ __device__ __forceinline__ void product_range(int mode, int I, int J, int T, int
     const unsigned char* __restrict__ S, const double* __restrict__ sc, const double* __restrict__ seg, \
     const double* __restrict__ cum, int n_, int no_lp
 
+namespace pflong {
+
+// A thread of a finish block (tile (I, J = I + D), TILE * LANES threads): its lane, its row r of the tile
+// (thread row r = tid / LANES) and row i of the sequence; with the sequence's inputs x, its length n and
+// the multiloop's unpaired-base factor mlb.
+struct FinishThread {
+    Pf x;
+    int I, J, n, lane, r, i;
+    double mlb;
+};
+
+template <int TILE, int LANES>
+__device__ __forceinline__ FinishThread finish_thread(const Pf& x, int D) {
+    const int I = blockIdx.x, tid = threadIdx.x;
+    return FinishThread{x, I, I + D, x.n, tid % LANES, tid / LANES, I * TILE + tid / LANES, b(x, turner::ML_BASE)};
+}
+
+}  // namespace pflong
+
 // One block per tile (I, I + D) and mode (blockIdx.y + mode0): scratch[slot][I] = the tile's sum over
 // its k range. TILE x TILE cells, 256 threads of (TILE / 16)^2 cells each (rows ty + 16 x, columns
 // tx + 16 y); KC splits a stage, the operands staged in shared memory.
@@ -116,11 +135,7 @@ __global__ void __launch_bounds__(TILE* LANES) pf_inside_finish(PF_ARGS, double*
                                                                long long N, int D) {
     using namespace pflong;
     using namespace turner;
-    const Pf x{B, E, hp, S, sc, seg, cum, n_, no_lp};
-    const int I = blockIdx.x, J = I + D, n = x.n;
-    const int tid = threadIdx.x, lane = tid % LANES, r = tid / LANES;
-    const int i = I * TILE + r;
-    const double mlb = b(x, ML_BASE);
+    const auto [x, I, J, n, lane, r, i, mlb] = finish_thread<TILE, LANES>(Pf{B, E, hp, S, sc, seg, cum, n_, no_lp}, D);
     const double* part = scratch + (long long)I * TILE * TILE;
     const int skip0 = (I + 1) * TILE, skip1 = J * TILE;  // the product's splits (none where D = 0)
     for (int s = 0; s < 2 * TILE - 1; ++s) {
@@ -233,11 +248,7 @@ __global__ void __launch_bounds__(TILE* LANES) pf_outside_finish(PF_ARGS, double
                                                                 int D) {
     using namespace pflong;
     using namespace turner;
-    const Pf x{B, E, hp, S, sc, seg, cum, n_, no_lp};
-    const int I = blockIdx.x, J = I + D, n = x.n;
-    const int tid = threadIdx.x, lane = tid % LANES, r = tid / LANES;
-    const int i = I * TILE + r;
-    const double mlb = b(x, ML_BASE);
+    const auto [x, I, J, n, lane, r, i, mlb] = finish_thread<TILE, LANES>(Pf{B, E, hp, S, sc, seg, cum, n_, no_lp}, D);
     const double* part_om = scratch + (long long)I * TILE * TILE;
     const double* part_om1 = scratch + ((long long)gridDim.x + I) * TILE * TILE;
     for (int s = 2 * TILE - 2; s >= 0; --s) {

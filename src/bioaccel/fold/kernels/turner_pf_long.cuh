@@ -5,7 +5,7 @@
 // itself for the pair types and the special hairpins' codes.
 #pragma once
 
-#include "turner_energy.cuh"  // table offsets, rtype, MAX_LOOP, MAX_SPECIAL
+#include "turner_boltz.cuh"  // the single loops' factors; turner_energy.cuh: offsets, rtype, MAX_LOOP
 
 namespace pflong {
 
@@ -29,20 +29,12 @@ struct Pf {
 };
 
 __device__ __forceinline__ double b(const Pf& x, int at) { return __ldg(x.B + at); }
-__device__ __forceinline__ int ptype(const Pf& x, int a, int c) {
-    return __ldg(x.E + turner::PAIR_TYPE + a * 5 + c);
-}
+__device__ __forceinline__ int ptype(const Pf& x, int a, int c) { return turner::boltz_ptype(x.E, a, c); }
 
-// The pair type of (i, j) where it may pair (j - i >= 4, inside the sequence; with noLP ViennaRNA's rule
-// for the partition function: (i - 1, j + 1) or (i + 1, j - 1) could pair too), else 0
-// (_turner_pf_cpu.pair_types).
+// The pair type of (i, j) where it may pair (turner_boltz.cuh), 0 outside the sequence.
 __device__ __forceinline__ int pair_type(const Pf& x, int i, int j) {
-    if (i < 0 || j >= x.n || j - i < 4) return 0;
-    const int t = ptype(x, x.S[i], x.S[j]);
-    if (!t || !x.no_lp) return t;
-    const bool outer = i > 0 && j < x.n - 1 && ptype(x, x.S[i - 1], x.S[j + 1]);
-    const bool inner = j - i >= 6 && ptype(x, x.S[i + 1], x.S[j - 1]);
-    return (outer || inner) ? t : 0;
+    if (i < 0 || j >= x.n) return 0;
+    return turner::boltz_allowed(x.E, x.S, x.n, i, j, x.no_lp != 0);
 }
 
 // The product of the scales of bases a .. c (1 if c < a).
@@ -52,67 +44,18 @@ __device__ __forceinline__ double segment(const Pf& x, int a, int c) {
     return exp(__ldg(x.cum + c + 1) - __ldg(x.cum + a));
 }
 
-// exp_hairpin: size term, a listed tetra-/hexa-/triloop's factor instead, a loop of 3 with the terminal
-// AU/GU factor, or the hairpin mismatch.
+// exp_hairpin with the host-made size term (turner_boltz.cuh)
 __device__ __forceinline__ double exp_hairpin(const Pf& x, int i, int j, int tp) {
-    using namespace turner;
-    const int u = j - i - 1;
-    const double q = __ldg(x.hp + u);
-    if (u == 3 || u == 4 || u == 6) {
-        const int loops = u == 3 ? TRILOOPS : (u == 4 ? TETRALOOPS : HEXALOOPS);
-        const int width = u + 2;
-        for (int row = 0; row < MAX_SPECIAL; ++row) {
-            const int at = loops + row * (width + 1);
-            if (__ldg(x.E + at) < 0) break;
-            int k = 0;
-            while (k < width && x.S[i + k] == __ldg(x.E + at + k)) ++k;
-            if (k == width) return b(x, at + width);
-        }
-        if (u == 3) return tp > 2 ? q * b(x, TERMINAL_AU) : q;
-    }
-    return q * b(x, MM_HAIRPIN + (tp * 5 + x.S[i + 1]) * 5 + x.S[j - 1]);
+    return turner::boltz_hairpin(x.B, x.E, x.S, i, j, tp, __ldg(x.hp + (j - i - 1)));
 }
 
 // exp_interior: the interior loop (i, j) > (p, q), tp = type(i, j), tq = type(q, p).
 __device__ __forceinline__ double exp_interior(const Pf& x, int i, int j, int p, int q, int tp, int tq) {
-    using namespace turner;
-    const int u1 = p - i - 1, u2 = j - q - 1;
-    const int nl = imax(u1, u2), ns = imin(u1, u2);
-    if (nl == 0) return b(x, STACK + tp * 8 + tq);
-    const int si = x.S[i + 1], sj = x.S[j - 1], sp = x.S[p - 1], sq = x.S[q + 1];
-    if (ns == 0) {
-        double z = b(x, BULGE + nl);
-        if (nl == 1) return z * b(x, STACK + tp * 8 + tq);
-        if (tp > 2) z *= b(x, TERMINAL_AU);
-        if (tq > 2) z *= b(x, TERMINAL_AU);
-        return z;
-    }
-    if (ns == 1) {
-        if (nl == 1) return b(x, INT11 + ((tp * 8 + tq) * 5 + si) * 5 + sj);
-        if (nl == 2) {
-            if (u1 == 1) return b(x, INT21 + (((tp * 8 + tq) * 5 + si) * 5 + sq) * 5 + sj);
-            return b(x, INT21 + (((tq * 8 + tp) * 5 + sq) * 5 + si) * 5 + sp);
-        }
-        return b(x, ONE_N + nl) * (b(x, MM_1N + (tp * 5 + si) * 5 + sj) * b(x, MM_1N + (tq * 5 + sq) * 5 + sp));
-    }
-    if (ns == 2) {
-        if (nl == 2) return b(x, INT22 + ((((tp * 8 + tq) * 5 + si) * 5 + sp) * 5 + sq) * 5 + sj);
-        if (nl == 3)
-            return (b(x, INTERIOR + 5) * b(x, NINIO)) *
-                   (b(x, MM_23 + (tp * 5 + si) * 5 + sj) * b(x, MM_23 + (tq * 5 + sq) * 5 + sp));
-    }
-    return b(x, GENERIC + u2 * 31 + u1) *
-           (b(x, MM_INTERIOR + (tp * 5 + si) * 5 + sj) * b(x, MM_INTERIOR + (tq * 5 + sq) * 5 + sp));
+    return turner::boltz_interior(x.B, x.S, i, j, p, q, tp, tq);
 }
 
 __device__ __forceinline__ double stem_ends(const Pf& x, int mismatch, int tp, int s5, int s3) {
-    using namespace turner;
-    double z = 1.0;
-    if (s5 >= 0 && s3 >= 0) z = b(x, mismatch + (tp * 5 + s5) * 5 + s3);
-    else if (s5 >= 0) z = b(x, DANGLE5 + tp * 5 + s5);
-    else if (s3 >= 0) z = b(x, DANGLE3 + tp * 5 + s3);
-    if (tp > 2) z *= b(x, TERMINAL_AU);
-    return z;
+    return turner::boltz_stem_ends(x.B, mismatch, tp, s5, s3);
 }
 // a stem of pair (i, j), type tp, in a multiloop (with MLintern) or in the exterior loop; its neighbours
 // i - 1 and j + 1 where they exist

@@ -20,7 +20,8 @@
 //   barrier between diagonals.
 // The persistent grids are sized to be resident at once (multiprocessors x blocks_per_sm, which the
 // launch bounds allow), as their software barrier needs.
-// (no headers: NVRTC has no C++ standard library here)
+// (no standard headers: NVRTC has no C++ standard library here)
+#include "bppart_tile.cuh"
 
 // The packed index of the query interval [i, e) among M + 1 ... (by length, then start).
 __device__ __forceinline__ long long interval(int M, int i, int e) {
@@ -32,19 +33,6 @@ __device__ __forceinline__ double warp_sum(double v) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     return v;
-}
-
-// All blocks of the grid meet here (they are all resident: the host sizes the grid to the device).
-// ``target``: the number of arrivals that completes this round, (round + 1) * gridDim.x.
-__device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int target) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(counter, 1u);
-        while (*(volatile unsigned int*)counter < target) __nanosleep(40);
-        __threadfence();
-    }
-    __syncthreads();
 }
 
 // QI of the empty intervals: an empty target interval is the query interval alone (Q0), an empty query
@@ -105,10 +93,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
     const int tx = threadIdx.x % TPR, ty = threadIdx.x / TPR;
     for (int which = 0; which < 2; ++which) {
         double acc[4][4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+        cross_zero(acc);
         const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
         for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + tb + interval(M, a0, k1 + 1) * S : QF + tb + interval(M, a0, k1) * S;
@@ -123,18 +108,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
                     Bs[k][c] = (row < kend && col <= n) ? R[(size_t)row * n1 + col] : 0.0;
                 }
                 __syncthreads();
-#pragma unroll
-                for (int k = 0; k < KC; ++k) {
-                    double av[4], bv[4];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) av[i] = As[ty + TPR * i][k];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bv[j] = Bs[k][tx + TPR * j];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
-                }
+                cross_chunk<KC, TPR, TPR>(As, Bs, ty, tx, acc);
                 __syncthreads();
             }
         }
@@ -145,10 +119,7 @@ bppart_cross(const double* __restrict__ QIac, const double* __restrict__ QI, con
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + TPR * i, col = c0 + tx + TPR * j;
                 if (row <= n && col <= n) {
-                    if (gridDim.z > 1)
-                        atomicAdd(out + (size_t)row * n1 + col, acc[i][j]);
-                    else
-                        out[(size_t)row * n1 + col] = acc[i][j];
+                    cross_put(out + (size_t)row * n1 + col, acc[i][j]);
                 }
             }
     }
@@ -291,23 +262,16 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
                     if (k <= a1 - 2) pa0 += Q0[(k + 1) * M1 + a1] * T0[tb + interval(M, a0, k + 1) * S + c];
                     if (k >= a0 + 1) pqx += Q0[a0 * M1 + k] * R[tb + interval(M, k, a1) * S + c];
                 }
-                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
-                if (l1 == 1 && l2 == 1)
-                    m = wi[x0 * 5 + y0];
-                else if (l1 >= 2 && l2 >= 2)
-                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[tb + interval(M, a0, a1 - 1) * S + (size_t)b0 * n1 + b1 - 1];
-                if (l1 >= 5 && l2 >= 5)
-                    both = QX[tb + interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * n1 + b1 - 1] * w1[x0 * 5 + x1]
-                           * w2[y0 * 5 + y1];
-                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
-                qfbase = wi[x0 * 5 + y0] * QI[tb + interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * n1 + b1];
-                qibase = Q0[a0 * M1 + a1] * q1[c];
-                T0[A + c] = s0 + m;
-                AUX0[A + c] = pa0 + s0 + m;
+                bppart_outer_terms(l1, l2, w1, w2, wi, x0, x1, y0, y1, ps0, pa0, ACCM + (lb + c), ACCA + (lb + c),
+                                   QF + (tb + interval(M, a0, a1 - 1) * S + (size_t)b0 * n1 + b1 - 1),
+                                   QX + (tb + interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * n1 + b1 - 1),
+                                   QI + (tb + interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * n1 + b1),
+                                   Q0[a0 * M1 + a1], q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
+                                   qibase);
             }
             // far sums over the tiles of earlier tile diagonals (this launch wrote them: __ldcg)
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
-            for (int K = I; K <= J && d >= 1; ++K) {
+            auto stage = [&](int K) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
                     const bool in = row <= N && col <= N;
@@ -323,74 +287,17 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
                     X[6][ti][tj] = (KB + ti <= N && JB + tj - 1 <= N) ? __ldcg(AUX1 + lb + (size_t)(KB + ti) * n1 + JB + tj - 1)
                                                                        : 0.0;
                 }
-                __syncthreads();
-                if (K < J) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fa += X[0][ti][k] * X[2][k][tj];
-                        fq += X[1][ti][k] * X[2][k][tj];
-                    }
-                }
-                if (K > I) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fr += X[3][ti][k] * X[4][k][tj];
-                        fs += X[5][ti][k] * X[6][k][tj];
-                    }
-                }
-                __syncthreads();
-            }
-            V[0][ti][tj] = fs;                    // s1's far part (before its pair weight)
-            V[1][ti][tj] = m;
-            V[2][ti][tj] = fa;                    // AUX1's far part
-            V[3][ti][tj] = acca + fq + s0 + both; // QIa's but its near part and s1
-            V[4][ti][tj] = qfbase;
-            V[5][ti][tj] = fr;                    // R's far part
-            V[6][ti][tj] = s0 + both;
-            V[7][ti][tj] = pqx;
+            };
+            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = (IB + ti <= N && IB + tj <= N) ? q1[(size_t)(IB + ti) * n1 + IB + tj] : 0.0;
             X[1][ti][tj] = (JB + ti <= N && JB + tj <= N) ? q1[(size_t)(JB + ti) * n1 + JB + tj] : 0.0;
             if (threadIdx.x < B)
                 halo[threadIdx.x] = (d >= 1 && IB + threadIdx.x <= N) ? __ldcg(AUX1 + lb + (size_t)(IB + threadIdx.x) * n1 + JB - 1)
                                                                      : 0.0;
             __syncthreads();
-            // the near parts, local diagonal after local diagonal (j - i from -(B - 1) to B - 1)
-            for (int step = 1 - B; step < B; ++step) {
-                if (tj - ti == step && valid) {
-                    const int i = ti, j = tj;
-                    double s1n = 0.0;
-                    const int s1_last = min(b1 - 2 - IB, B - 1);
-                    for (int k = i + 1; k <= s1_last; ++k)
-                        s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
-                    const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
-                    const double t1 = s1 + V[1][i][j];
-                    double auxn = 0.0, qian = 0.0;
-                    for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
-                        auxn += C[0][i][k] * X[1][k][j];
-                        qian += C[1][i][k] * X[1][k][j];
-                    }
-                    const double aux = V[2][i][j] + auxn + t1;
-                    const double closed = V[6][i][j] + s1;
-                    const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
-                    C[0][i][j] = t1;
-                    C[1][i][j] = closed;
-                    C[2][i][j] = qf;
-                    C[3][i][j] = aux;
-                    double rn = 0.0;
-                    const int r_last = min(B - 1, b1 - 1 - IB);
-                    for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
-                    const double r = V[5][i][j] + rn + qf;
-                    const double qx = V[7][i][j] + r;
-                    T1[lb + c] = t1;
-                    AUX1[lb + c] = aux;
-                    QIac[A + c] = closed;
-                    QF[A + c] = qf;
-                    R[A + c] = r;
-                    QX[A + c] = qx;
-                    QI[A + c] = qibase + qx;
-                }
-                __syncthreads();
-            }
+            bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb, AUX1 + lb,
+                           QIac + A, QF + A, R + A, QX + A, QI + A);
         }
         if (d + 1 < nt) grid_barrier(counter, (unsigned int)(d + 1) * gridDim.x);
     }

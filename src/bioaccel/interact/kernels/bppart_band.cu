@@ -21,7 +21,8 @@
 // - bppart_band_tiles: every cell of the level by B x B tiles, tile diagonal after tile diagonal (a
 //   grid barrier between them): about L2 / B + 1 diagonals a level, whatever the target's length.
 // bppart_band_single folds the target alone (Q1 on the band), one launch per interval length.
-// (no headers: NVRTC has no C++ standard library here)
+// (no standard headers: NVRTC has no C++ standard library here)
+#include "bppart_tile.cuh"
 
 __device__ __forceinline__ long long band_interval(int M, int i, int e) {
     const long long len = e - i;
@@ -37,17 +38,6 @@ __device__ __forceinline__ double band_at(const double* T, int row, int col, int
 __device__ __forceinline__ double band_cg(const double* T, int row, int col, int W1, int n) {
     const int o = col - row;
     return (o >= 0 && o < W1 && col <= n) ? __ldcg(T + (size_t)row * W1 + o) : 0.0;
-}
-
-__device__ __forceinline__ void band_barrier(unsigned int* counter, unsigned int target) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(counter, 1u);
-        while (*(volatile unsigned int*)counter < target) __nanosleep(40);
-        __threadfence();
-    }
-    __syncthreads();
 }
 
 // The single-strand band of the codes, intervals of length ``len`` (shorter ones done): a thread per
@@ -105,10 +95,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     const int tx = threadIdx.x % CT, ty = threadIdx.x / CT;
     for (int which = 0; which < 2; ++which) {
         double acc[4][4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+        cross_zero(acc);
         const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
         for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
@@ -148,18 +135,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
                     }
                 }
                 __syncthreads();
-#pragma unroll
-                for (int k = 0; k < KC; ++k) {
-                    double av[4], bv[4];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i) av[i] = As[buf][ty + RT * i][k];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bv[j] = Bs[buf][k][tx + CT * j];
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
-                }
+                cross_chunk<KC, RT, CT>(As[buf], Bs[buf], ty, tx, acc);
                 __syncthreads();
             }
         }
@@ -170,10 +146,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + RT * i, col = c0 + tx + CT * j, o = col - row;
                 if (o >= 0 && o < W1 && col <= n) {
-                    if (gridDim.z > 1)
-                        atomicAdd(out + (size_t)row * W1 + o, acc[i][j]);
-                    else
-                        out[(size_t)row * W1 + o] = acc[i][j];
+                    cross_put(out + (size_t)row * W1 + o, acc[i][j]);
                 }
             }
     }
@@ -230,22 +203,15 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
 #pragma unroll 4
                 for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
-                s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
-                if (l1 == 1 && l2 == 1)
-                    m = wi[x0 * 5 + y0];
-                else if (l1 >= 2 && l2 >= 2)
-                    m = ACCM[lb + c] + wi[x1 * 5 + y1] * QF[band_interval(M, a0, a1 - 1) * S + c - 1];
-                if (l1 >= 5 && l2 >= 5)
-                    both = QX[band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2] * w1[x0 * 5 + x1]
-                           * w2[y0 * 5 + y1];
-                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
-                qfbase = wi[x0 * 5 + y0] * QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1];
-                qibase = Q0[a0 * M1 + a1] * Q1[c];
-                T0[A + c] = s0 + m;
-                AUX0[A + c] = pa0 + s0 + m;
+                bppart_outer_terms(l1, l2, w1, w2, wi, x0, x1, y0, y1, ps0, pa0, ACCM + (lb + c), ACCA + (lb + c),
+                                   QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
+                                   QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
+                                   QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1),
+                                   Q0[a0 * M1 + a1], Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
+                                   qibase);
             }
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
-            for (int K = I; K <= J && d >= 1; ++K) {
+            auto stage = [&](int K) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
                     X[0][ti][tj] = band_cg(T1 + lb, row, col, W1, n);
@@ -258,73 +224,17 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     X[5][ti][tj] = band_at(Q1, row + 1, col, W1, n);
                     X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
                 }
-                __syncthreads();
-                if (K < J) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fa += X[0][ti][k] * X[2][k][tj];
-                        fq += X[1][ti][k] * X[2][k][tj];
-                    }
-                }
-                if (K > I) {
-#pragma unroll
-                    for (int k = 0; k < B; ++k) {
-                        fr += X[3][ti][k] * X[4][k][tj];
-                        fs += X[5][ti][k] * X[6][k][tj];
-                    }
-                }
-                __syncthreads();
-            }
-            V[0][ti][tj] = fs;
-            V[1][ti][tj] = m;
-            V[2][ti][tj] = fa;
-            V[3][ti][tj] = acca + fq + s0 + both;
-            V[4][ti][tj] = qfbase;
-            V[5][ti][tj] = fr;
-            V[6][ti][tj] = s0 + both;
-            V[7][ti][tj] = pqx;
+            };
+            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
             if (threadIdx.x < B)
                 halo[threadIdx.x] = d >= 1 ? band_cg(AUX1 + lb, IB + threadIdx.x, JB - 1, W1, n) : 0.0;
             __syncthreads();
-            for (int step = 1 - B; step < B; ++step) {
-                if (tj - ti == step && valid) {
-                    const int i = ti, j = tj;
-                    double s1n = 0.0;
-                    const int s1_last = min(b1 - 2 - IB, B - 1);
-                    for (int k = i + 1; k <= s1_last; ++k)
-                        s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
-                    const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
-                    const double t1 = s1 + V[1][i][j];
-                    double auxn = 0.0, qian = 0.0;
-                    for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
-                        auxn += C[0][i][k] * X[1][k][j];
-                        qian += C[1][i][k] * X[1][k][j];
-                    }
-                    const double aux = V[2][i][j] + auxn + t1;
-                    const double closed = V[6][i][j] + s1;
-                    const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
-                    C[0][i][j] = t1;
-                    C[1][i][j] = closed;
-                    C[2][i][j] = qf;
-                    C[3][i][j] = aux;
-                    double rn = 0.0;
-                    const int r_last = min(B - 1, b1 - 1 - IB);
-                    for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
-                    const double r = V[5][i][j] + rn + qf;
-                    const double qx = V[7][i][j] + r;
-                    T1[lb + c] = t1;
-                    AUX1[lb + c] = aux;
-                    QIac[A + c] = closed;
-                    QF[A + c] = qf;
-                    R[A + c] = r;
-                    QX[A + c] = qx;
-                    QI[A + c] = qibase + qx;
-                }
-                __syncthreads();
-            }
+            bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb, AUX1 + lb,
+                           QIac + A, QF + A, R + A, QX + A, QI + A);
         }
-        if (d < dlast) band_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+        if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }

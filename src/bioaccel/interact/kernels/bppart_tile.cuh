@@ -1,0 +1,173 @@
+// The pieces of a BPPart tile that the square tables (kernels/bppart.cu, bppart_tiles) and the band
+// tables (kernels/bppart_band.cu, bppart_band_tiles) share: the two differ only in how a cell's global
+// address is formed and masked, never in the arithmetic of a tile once its operands are in shared
+// memory. Every function here is called by all B x B threads of the block (they hold __syncthreads).
+// (no headers: NVRTC has no C++ standard library here)
+#pragma once
+
+// All blocks of the grid meet here (they are all resident: the host sizes the grid to the device).
+// ``target``: the number of arrivals that completes this round, (round + 1) * gridDim.x.
+__device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int target) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (*(volatile unsigned int*)counter < target) __nanosleep(40);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// A cell's far sums over the tiles K = I .. J of earlier tile diagonals (none on the first, d = 0): per
+// K, ``stage(K)`` copies the layout's tiles into X (T1 and QIac of (I, K) and Q1 of (K, J) where K < J;
+// Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where K > I), then this thread's cell
+// of the block-local products: fa, fq (T1 and QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1).
+template <int B, class Stage>
+__device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                Stage stage, double& fa, double& fq, double& fr, double& fs) {
+    for (int K = I; K <= J && d >= 1; ++K) {
+        stage(K);
+        __syncthreads();
+        if (K < J) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fa += X[0][ti][k] * X[2][k][tj];
+                fq += X[1][ti][k] * X[2][k][tj];
+            }
+        }
+        if (K > I) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fr += X[3][ti][k] * X[4][k][tj];
+                fs += X[5][ti][k] * X[6][k][tj];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// The per-cell values the near part reads: the far sums and the terms over other query intervals.
+template <int B>
+__device__ __forceinline__ void bppart_keep_far(double (*V)[B][B + 1], int ti, int tj, double fs, double m, double fa,
+                                                double acca, double fq, double s0, double both, double qfbase,
+                                                double fr, double pqx) {
+    V[0][ti][tj] = fs;                    // s1's far part (before its pair weight)
+    V[1][ti][tj] = m;
+    V[2][ti][tj] = fa;                    // AUX1's far part
+    V[3][ti][tj] = acca + fq + s0 + both; // QIa's but its near part and s1
+    V[4][ti][tj] = qfbase;
+    V[5][ti][tj] = fr;                    // R's far part
+    V[6][ti][tj] = s0 + both;
+    V[7][ti][tj] = pqx;
+}
+
+// The near parts, local diagonal after local diagonal (j - i from -(B - 1) to B - 1), with the Q1
+// tiles (I, I) and (J, J) in X[0], X[1] and AUX1 of tile (I, J - 1)'s last column in ``halo``; writes
+// the cell's T1, AUX1 (at t1s[c], aux1[c]) and its interval's QIac, QF, R, QX, QI (at qiac[c] ...);
+// w2[y0 * 5 + y1]: the target pair's weight.
+template <int B>
+__device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double (*C)[B][B + 1],
+                                            const double (*V)[B][B + 1], const double* halo, int ti, int tj,
+                                            bool valid, int IB, int JB, int b0, int b1, int l2, const double* w2,
+                                            int y0, int y1,
+                                            double qibase, size_t c, double* t1s, double* aux1, double* qiac,
+                                            double* qfs, double* rs, double* qxs, double* qis) {
+    for (int step = 1 - B; step < B; ++step) {
+        if (tj - ti == step && valid) {
+            const int i = ti, j = tj;
+            double s1n = 0.0;
+            const int s1_last = min(b1 - 2 - IB, B - 1);
+            for (int k = i + 1; k <= s1_last; ++k)
+                s1n += X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
+            const double s1 = l2 >= 5 ? w2[y0 * 5 + y1] * (V[0][i][j] + s1n) : 0.0;
+            const double t1 = s1 + V[1][i][j];
+            double auxn = 0.0, qian = 0.0;
+            for (int k = max(0, b0 + 1 - JB); k < j; ++k) {
+                auxn += C[0][i][k] * X[1][k][j];
+                qian += C[1][i][k] * X[1][k][j];
+            }
+            const double aux = V[2][i][j] + auxn + t1;
+            const double closed = V[6][i][j] + s1;
+            const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
+            C[0][i][j] = t1;
+            C[1][i][j] = closed;
+            C[2][i][j] = qf;
+            C[3][i][j] = aux;
+            double rn = 0.0;
+            const int r_last = min(B - 1, b1 - 1 - IB);
+            for (int k = i + 1; k <= r_last; ++k) rn += X[0][i][k] * C[2][k][j];
+            const double r = V[5][i][j] + rn + qf;
+            const double qx = V[7][i][j] + r;
+            t1s[c] = t1;
+            aux1[c] = aux;
+            qiac[c] = closed;
+            qfs[c] = qf;
+            rs[c] = r;
+            qxs[c] = qx;
+            qis[c] = qibase + qx;
+        }
+        __syncthreads();
+    }
+}
+
+// A cell's terms over other query intervals (previous launches wrote them), from the split sums ps0 and
+// pa0 and the cells named by pointer (read only where the lengths l1, l2 use them): s0, m and both, the
+// cross sum acca, the bases of QF and QI; writes the cell's T0 and AUX0.
+__device__ __forceinline__ void bppart_outer_terms(int l1, int l2, const double* w1, const double* w2,
+                                                   const double* wi, int x0, int x1, int y0, int y1, double ps0,
+                                                   double pa0, const double* accm, const double* acca_at,
+                                                   const double* qf_short, const double* qx_inner,
+                                                   const double* qi_inner, double q0, double q1, double* t0,
+                                                   double* aux0, double& s0, double& m, double& both, double& acca,
+                                                   double& qfbase, double& qibase) {
+    s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
+    if (l1 == 1 && l2 == 1)
+        m = wi[x0 * 5 + y0];
+    else if (l1 >= 2 && l2 >= 2)
+        m = *accm + wi[x1 * 5 + y1] * *qf_short;
+    if (l1 >= 5 && l2 >= 5)
+        both = *qx_inner * w1[x0 * 5 + x1]
+               * w2[y0 * 5 + y1];
+    acca = l1 >= 2 ? *acca_at : 0.0;
+    qfbase = wi[x0 * 5 + y0] * *qi_inner;
+    qibase = q0 * q1;
+    *t0 = s0 + m;
+    *aux0 = pa0 + s0 + m;
+}
+
+// The cross products' register tiles (bppart_cross, bppart_band_cross): a thread's 4 x 4 output cells,
+// rows ty + RS i and columns tx + CS j of the block's tile.
+__device__ __forceinline__ void cross_zero(double (&acc)[4][4]) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = 0.0;
+}
+
+// acc += As Bs over one staged chunk of KC (As: rows by chunk columns, padded; Bs: chunk rows by columns),
+// one FMA a cell and k, k in order.
+template <int KC, int RS, int CS, int ROWS, int COLS>
+__device__ __forceinline__ void cross_chunk(const double (&As)[ROWS][KC + 1], const double (&Bs)[KC][COLS], int ty,
+                                            int tx, double (&acc)[4][4]) {
+#pragma unroll
+    for (int k = 0; k < KC; ++k) {
+        double av[4], bv[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) av[i] = As[ty + RS * i][k];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) bv[j] = Bs[k][tx + CS * j];
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j] = fma(av[i], bv[j], acc[i][j]);
+    }
+}
+
+// A cell's sum: added to what other blocks of the same cell add (gridDim.z > 1 splits the products;
+// the host zeroed the sums), or stored.
+__device__ __forceinline__ void cross_put(double* at, double v) {
+    if (gridDim.z > 1)
+        atomicAdd(at, v);
+    else
+        *at = v;
+}
