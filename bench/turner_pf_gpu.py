@@ -205,13 +205,10 @@ def cli_row(count, n, seed, folder):
 
 def host_main(args):
     """``--host`` (no GPU): the host's share per record of ``ensemble()`` (ensemble_of: centroid, MEA and
-    their energies, the ensemble line) and of ``--bpp`` (bpp_lines), on 200-nt RNAs, with the compiled
-    MEA and ensemble line (_ensemble_derived_jit) and with the pure-Python reference, in turns."""
+    their energies, the ensemble line) and of ``--bpp`` (bpp_lines), on 200-nt RNAs, record by record."""
     import random
 
     from bioaccel.cli.fold_ensemble import bpp_lines
-    from bioaccel.fold import _ensemble_derived as ref
-    from bioaccel.fold import _ensemble_derived_jit as jit
     from bioaccel.fold import ensemble
     from bioaccel.fold._ensemble import ensemble_of
     from bioaccel.fold._turner_model import TurnerModel
@@ -221,27 +218,21 @@ def host_main(args):
     done = ensemble(["".join(rng.choice("ACGU") for _ in range(200)) for _ in range(20)])
     model = TurnerModel()
     recs = [next(iter(records([r.sequence]))) for r in done]
-    compiled = (jit.mea, jit.pseudo_bracket)
     load_before = os.getloadavg()
-    times = {"compiled": [], "reference": []}
+    times = []
     for _ in range(3):
-        for name, (m, pb) in (("compiled", compiled), ("reference", (ref.mea, ref.pseudo_bracket))):
-            jit.mea, jit.pseudo_bracket = m, pb
-            start = time.perf_counter()
-            for rec, r in zip(recs, done):
-                ensemble_of(rec, model, r.log_z, r.bpp, int(round(r.energy * 100)), r.pair_to)
-            times[name].append((time.perf_counter() - start) / len(done))
-    jit.mea, jit.pseudo_bracket = compiled
+        start = time.perf_counter()
+        for rec, r in zip(recs, done):
+            ensemble_of(rec, model, r.log_z, r.bpp, int(round(r.energy * 100)), r.pair_to)
+        times.append((time.perf_counter() - start) / len(done))
     start = time.perf_counter()
     for r in done:
         bpp_lines(r)
     lines = (time.perf_counter() - start) / len(done)
     load_after = os.getloadavg()
-    best = {k: min(v) for k, v in times.items()}
     print(f"host share per 200-nt record (best of 3; load average {load_before[0]:.2f} before, {load_after[0]:.2f} "
-          f"after): ensemble_of {1e3 * best['compiled']:.2f} ms compiled, {1e3 * best['reference']:.2f} ms pure "
-          f"Python ({best['reference'] / best['compiled']:.1f}x); bpp_lines {1e3 * lines:.2f} ms")
-    save_json({"benchmark": "turner_pf_host", "records": len(done), "n": 200, "ensemble_of_s": best,
+          f"after): ensemble_of {1e3 * min(times):.2f} ms; bpp_lines {1e3 * lines:.2f} ms")
+    save_json({"benchmark": "turner_pf_host", "records": len(done), "n": 200, "ensemble_of_s": min(times),
                "bpp_lines_s": lines, "load_average_before": load_before, "load_average_after": load_after,
                "cores": os.cpu_count()}, args.json.replace("turner_pf_gpu_h100", "turner_pf_host_vm"))
 
@@ -259,7 +250,7 @@ def main(argv=None):
     parser.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                        "results", "turner_pf_gpu_h100.json"))
     parser.add_argument("--host", action="store_true", help="no GPU: the host's share per record of ensemble() "
-                                                             "and --bpp, compiled and pure-Python MEA")
+                                                             "and --bpp, record by record")
     args = parser.parse_args(argv)
     if args.host:
         return host_main(args)

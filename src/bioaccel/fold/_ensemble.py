@@ -109,8 +109,7 @@ def _value(model, units):
 
 def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> EnsembleResult:
     """The EnsembleResult of one record from its partition function and its optimum."""
-    from ._ensemble_derived import centroid, ensemble_diversity
-    from ._ensemble_derived_jit import mea, pseudo_bracket      # the reference's arithmetic, compiled
+    from ._ensemble_derived import centroid, ensemble_diversity, mea, pseudo_bracket
     from ._traceback import dot_bracket
 
     value, is_energy = _value(model, mfe_units)
