@@ -53,11 +53,13 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "TurnerModel": "._turner_model", "energy_of": "._turner_energy", "evaluate": "._evaluate",
          "iter_evaluate": "._evaluate", "ensemble": "._ensemble", "iter_ensemble": "._ensemble",
          "EnsembleResult": "._ensemble", "check_ensemble": "._ensemble",
-         "check_ensemble_sizes": "._ensemble", "plot_dotplot": "._ensemble_plot"}
-__all__ = ["EnsembleResult", "FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
+         "check_ensemble_sizes": "._ensemble", "plot_dotplot": "._ensemble_plot",
+         "iter_ensemble_chunks": "._ensemble_arrays", "EnsembleChunk": "._ensemble_arrays",
+         "bpp_text": "._ensemble_text"}
+__all__ = ["EnsembleChunk", "EnsembleResult", "FORMATS", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
            "MAX_PLOT_RECORDS", "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_ensemble",
-           "check_ensemble_sizes", "check_fold", "energy_of", "ensemble", "evaluate", "fold", "fold_one",
-           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_evaluate", "iter_fold",
+           "bpp_text", "check_ensemble_sizes", "check_fold", "energy_of", "ensemble", "evaluate", "fold", "fold_one",
+           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_ensemble_chunks", "iter_evaluate", "iter_fold",
            "iter_nussinov", "nussinov", "nussinov_batch", "packed_limit", "packed_text", "plot_arcs",
            "plot_dotplot"]
 
