@@ -141,3 +141,8 @@ def test_sums_with_many_values_above_half(n):
     assert derived.pairwise_sum(P) == np.sum(P * (1.0 - P))
     (c, d), (c0, d0) = derived.centroid(P), naive.centroid(P)
     assert np.array_equal(c, c0) and d == d0
+
+
+@pytest.mark.slow
+def test_real_matrix_long():
+    same_everything(real_P(1200, 5))

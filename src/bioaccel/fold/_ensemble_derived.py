@@ -77,7 +77,7 @@ def centroid(P: np.ndarray) -> "tuple[np.ndarray, float]":
     return pair_to, float(np.sum(1.0 - chosen) + np.sum(P[~(P > 0.5)]))
 
 
-def candidate_pairs(P: np.ndarray, gamma: float = 1.0):
+def candidate_pairs(P: np.ndarray, gamma: float = 1.0) -> tuple:
     """``(pu, indptr, ks, js, wa)``: the unpaired probabilities ViennaRNA's MEA uses (1 - the listed
     pairs' probabilities, those above 1e-4 / (1 + gamma)) and its candidate pairs (k, j), k < j, with
     2 gamma p > pu_k + pu_j, in CSR form by 3' end: ks[indptr[j]:indptr[j + 1]] ascending, wa = 2 gamma p.

@@ -117,7 +117,7 @@ def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
     return values[0]
 
 
-def pairwise_sum(P, skipped=None) -> float:
+def pairwise_sum(P: np.ndarray, skipped: "np.ndarray | None" = None) -> float:
     """``np.sum(P * (1 - P))`` (skipped None) or ``np.sum(P[~(P > 0.5)])`` (skipped: the flat positions of
     the entries above 0.5, ascending), bit for bit, for a C-contiguous float64 P, with no temporary.
 
@@ -138,20 +138,29 @@ def pairwise_sum(P, skipped=None) -> float:
 @njit(cache=True, nogil=True)
 def above_half(P):
     """``(i, j, p)`` of P's entries above 0.5, in row-major order (``np.nonzero``'s)."""
+    found_j = np.empty(P.shape[1], np.int64)    # one row's, appended after the row (one pass over P)
+    found_p = np.empty(P.shape[1], P.dtype)
+    ii = np.empty(16, np.int64)
+    jj = np.empty(16, np.int64)
+    pp = np.empty(16, P.dtype)
     count = 0
     for i in range(P.shape[0]):
+        here = 0
         for c in range(P.shape[1]):
-            count += P[i, c] > 0.5
-    ii = np.empty(count, np.int64)
-    jj = np.empty(count, np.int64)
-    pp = np.empty(count, P.dtype)
-    t = 0
-    for i in range(P.shape[0]):
-        for c in range(P.shape[1]):
-            if P[i, c] > 0.5:
-                ii[t], jj[t], pp[t] = i, c, P[i, c]
-                t += 1
-    return ii, jj, pp
+            v = P[i, c]
+            if v > 0.5:
+                found_j[here] = c
+                found_p[here] = v
+                here += 1
+        if here:
+            if count + here > ii.shape[0]:
+                size = max(2 * ii.shape[0], count + here)
+                ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
+            ii[count:count + here] = i
+            jj[count:count + here] = found_j[:here]
+            pp[count:count + here] = found_p[:here]
+            count += here
+    return ii[:count].copy(), jj[:count].copy(), pp[:count].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -249,8 +258,9 @@ def probability_sums(P):
 def _row(row, i, j, pu, indptr, ks, wa, inner):
     """M[i][i..j] into row[i..j]: base j unpaired, or paired with k in [i, j) (pairs ending at j,
     ascending k, so that the walk down stops at k < i). The max is the same whatever the order."""
+    prev = 0.0                                  # row[c - 1] kept in a register: it is the critical path
     for c in range(i, j + 1):
-        best = (row[c - 1] if c > i else 0.0) + pu[c]
+        best = (prev if c > i else 0.0) + pu[c]
         for e in range(indptr[c + 1] - 1, indptr[c] - 1, -1):
             k = ks[e]
             if k < i:
@@ -259,6 +269,7 @@ def _row(row, i, j, pu, indptr, ks, wa, inner):
             if v > best:
                 best = v
         row[c] = best
+        prev = best
 
 
 @njit(cache=True, nogil=True)
