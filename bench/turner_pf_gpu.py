@@ -180,27 +180,14 @@ def cpu_beside(model, joined, starts, budget):
     return {"threads": threads, "computed": k, "seconds": seconds, "projected_s": seconds * len(codes) / k}
 
 
-def cli_row(count, n, seed, folder):
-    """``bioaccel fold -p --backend gpu --format json --bpp`` on ``count`` random RNAs of n nt, in this
-    process: every RNAfold -p field (MEA, centroid and their energies, the ensemble line) per record on
-    the host, and the --bpp text at 1e-5."""
-    import io
+def cli_row(count, n, seed, folder, before=1000):
+    """``bioaccel fold -p --backend gpu`` on ``count`` random RNAs of n nt, in this process (bench/ensemble_cli.py):
+    the command line with --format json and --bpp, vienna without --bpp, the bulk API (iter_ensemble_chunks and
+    bpp_text) end to end, and the record-by-record path of before on the first ``before``, projected."""
+    from ensemble_cli import measure
 
-    from bioaccel.cli.main import main as cli
-
-    rng = np.random.default_rng(seed + 1)
-    fasta = os.path.join(folder, "cli.fa")
-    with open(fasta, "w") as handle:
-        handle.writelines(f">c{k}\n{''.join('ACGU'[c] for c in rng.integers(0, 4, n))}\n" for k in range(count))
-    argv = ["fold", fasta, "-p", "--backend", "gpu", "--format", "json", "-o", os.path.join(folder, "cli.jsonl"),
-            "--bpp", os.path.join(folder, "cli_bpp.tsv"), "-q"]
-    start = time.perf_counter()
-    code = cli(argv, io.StringIO(), io.StringIO())
-    seconds = time.perf_counter() - start
-    with open(os.path.join(folder, "cli_bpp.tsv")) as handle:
-        lines = sum(1 for _ in handle) - 1
-    return {"count": count, "n": n, "exit": code, "seconds": seconds, "per_rna_ms": 1000 * seconds / count,
-            "bpp_lines": lines}
+    rows = measure(count, n, "gpu", min(before, count), folder, seed + 1)
+    return {"count": count, "n": n, "rows": rows}
 
 
 def host_main(args):
@@ -243,8 +230,9 @@ def main(argv=None):
     parser.add_argument("--cutoff", type=float, default=1e-5, help="probabilities listed: at least this")
     parser.add_argument("--cpu-seconds", type=float, default=15.0, help="CPU beside each row for about this long")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cli", type=int, default=0, help="also time the command line (fold -p --backend gpu "
-                                                           "--bpp) on this many 200-nt RNAs")
+    parser.add_argument("--cli", type=int, default=0, help="also time the command line (fold -p --backend gpu, "
+                                                           "json --bpp and vienna), the bulk API and the per-record "
+                                                           "path on this many 200-nt RNAs")
     parser.add_argument("--block-caps", default="", help="first row: also time the partition step with blocks "
                                                          "of at most these many threads, e.g. 64,128")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
@@ -281,8 +269,12 @@ def main(argv=None):
               f"{r['bpp_npy_s']:>6.2f}  {r['end_to_end_s']:>7.2f}  {r['pairs_listed']:>11,}  "
               f"{r['fraction_of_fp64_ceiling']:>7.2%}  {cpu_text}  {ratio}  {r['equal_within_bound']}")
     if cli:
-        print(f"bioaccel fold -p --backend gpu --format json --bpp, {cli['count']:,} x {cli['n']} nt: {cli['seconds']:.2f} s "
-              f"({cli['per_rna_ms']:.1f} ms per RNA, exit {cli['exit']}, {cli['bpp_lines']:,} --bpp lines)")
+        print(f"bioaccel fold -p --backend gpu, {cli['count']:,} x {cli['n']} nt (bench/ensemble_cli.py):")
+        for r in cli["rows"]:
+            total = r.get("projected_s", r["seconds"])
+            lines = f", {r['bpp_lines']:,} --bpp lines" if r["bpp_lines"] else ""
+            print(f"  {r['row']:<24} {r['records']:>9,} records {r['seconds']:>8.2f} s  {r['ms_per_rna']:.3f} ms per RNA"
+                  f"  ({total:.1f} s for all{lines})")
     save_json({"benchmark": "turner_pf_gpu", "cli": cli, "device": name, "seed": args.seed, "cutoff": args.cutoff,
                "ceiling": "FP64 FMA 17e12/s (H100 SXM, /work/shared/design/limits.md)", "cores": os.cpu_count(),
                "load_average_before": load_before, "load_average_after": load_after, "rows": rows}, args.json)

@@ -124,7 +124,7 @@ def run_partition(args, stdout, stderr, params) -> int:
             if not args.plot:               # many records at kernel speed, the same bytes
                 from .fold_ensemble_arrays import write_chunks
 
-                write_chunks(args, call, read_fasta(args.fasta), outputs, bar)
+                write_chunks(args, call, read_fasta(args.fasta), outputs, bar, (vienna, json_columns, BPP_THRESHOLD))
                 results = ()
             for result in results:
                 (result,) = written([result], args.noconv)

@@ -9,9 +9,10 @@ byte formatter over the chunk's pair lists): every byte as the record-by-record 
 """
 
 
-def write_chunks(args, call, sequences, outputs, bar) -> None:
+def write_chunks(args, call, sequences, outputs, bar, layout) -> None:
     """Write every chunk's text to ``outputs["-o"]`` (and ``outputs["--bpp"]`` with --bpp), counting
-    records on ``bar``.
+    records on ``bar``; ``layout``: the per-record path's (vienna, json_columns, --bpp threshold), so that
+    both write the same bytes.
 
     >>> import argparse, io
     >>> from bioaccel.fold import check_ensemble
@@ -19,14 +20,15 @@ def write_chunks(args, call, sequences, outputs, bar) -> None:
     >>> args = argparse.Namespace(format="vienna", bpp="-", noconv=False)
     >>> class Bar:
     ...     def update(self, k): pass
-    >>> write_chunks(args, check_ensemble(), [("r", "GGGGAAACCCC")], out, Bar())
+    >>> from bioaccel.cli.fold_ensemble import BPP_THRESHOLD, json_columns, vienna
+    >>> write_chunks(args, check_ensemble(), [("r", "GGGGAAACCCC")], out, Bar(), (vienna, json_columns, BPP_THRESHOLD))
     >>> out["-o"].getvalue().splitlines()[2], out["--bpp"].getvalue().splitlines()[0]
-    ('((((...)))) ( -4.50)', 'r\\t1\\t10\\t0.0129261')
+    ('((((...)))) ( -4.50)', 'r\\t1\\t8\\t1.21937e-05')
     """
     from .fold_batch import written
-    from .fold_ensemble import BPP_THRESHOLD, json_columns, vienna
     from ..fold import bpp_text, iter_ensemble_chunks
 
+    vienna, json_columns, threshold = layout
     table = None
     for chunk in iter_ensemble_chunks(sequences, params=call.params, backend=call.backend, threads=call.threads):
         results = written(chunk.results, args.noconv)
@@ -40,5 +42,5 @@ def write_chunks(args, call, sequences, outputs, bar) -> None:
             outputs["-o"].write("".join(map(vienna, results)))
         if args.bpp is not None:
             outputs["--bpp"].write(bpp_text([r.id for r in results], chunk.offsets, chunk.i, chunk.j, chunk.p,
-                                            BPP_THRESHOLD))
+                                            threshold))
         bar.update(len(results))

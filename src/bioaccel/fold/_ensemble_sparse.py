@@ -11,7 +11,7 @@ pass). The MEA fill and traceback are :mod:`._ensemble_derived_cpu`'s.
 >>> d = derive_sparse(np.array([6]), np.array([0, 2]), np.array([0, 1]), np.array([5, 4]), np.array([0.9, 0.3]))
 >>> diversity, c_to, c_dist, m_to, m_acc, line, ok = d
 >>> round(float(diversity[0]), 4), c_to.tolist(), round(float(c_dist[0]), 2), m_to.tolist(), line.tolist()
-(0.6, [5, -1, -1, -1, -1, 0], 0.4, [5, -1, -1, -1, -1, 0], [1, 6, 0, 0, 6, 2])
+(0.6, [5, -1, -1, -1, -1, 0], 0.4, [5, -1, -1, -1, -1, 0], [1, 0, 0, 0, 0, 2])
 """
 import numpy as np
 from numba import njit, prange
