@@ -14,7 +14,11 @@ r1	2	5	1.23457e-05
 r2	1	10	1
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
+
+
+#: exact powers of ten (a global array is a constant to Numba: no pow per value)
+POW10 = 10.0 ** np.arange(23)
 
 
 @njit(cache=True, nogil=True)
@@ -27,7 +31,7 @@ def _digits(x):
     m = 0.0
     for _ in range(3):                  # log10 may be one off at a power of ten
         k = 5 - e
-        m = x * 10.0 ** k if k >= 0 else x / 10.0 ** (-k)
+        m = x * POW10[k] if k >= 0 else x / POW10[-k]
         if m >= 1e6:
             e += 1
         elif m < 1e5:
@@ -49,12 +53,9 @@ def _digits(x):
 
 @njit(cache=True, nogil=True)
 def _put_int(out, at, v):
-    if v == 0:
-        out[at] = 48
-        return at + 1
-    width = 0
+    width = 1
     t = v
-    while t:
+    while t >= 10:
         width += 1
         t //= 10
     for w in range(width - 1, -1, -1):
@@ -64,45 +65,41 @@ def _put_int(out, at, v):
 
 
 @njit(cache=True, nogil=True)
+def _put_digits(out, at, v, nd, point):
+    """The nd digits of v, a point after the first ``point`` of them (none where point >= nd)."""
+    width = nd + (1 if point < nd else 0)
+    for w in range(nd - 1, -1, -1):
+        out[at + w + (1 if w >= point else 0)] = 48 + v % 10
+        v //= 10
+    if point < nd:
+        out[at + point] = 46
+    return at + width
+
+
+@njit(cache=True, nogil=True)
 def _put_g6(out, at, digits, e):
     """Python's ``.6g`` of digits * 10^(e - 5): fixed for -4 <= e < 6, else d.ddddde+XX; trailing zeros
     (and a bare point) left out."""
-    buf = np.empty(6, np.uint8)
-    for w in range(5, -1, -1):
-        buf[w] = 48 + digits % 10
+    nd = 6
+    while nd > 1 and digits % 10 == 0:
         digits //= 10
-    last = 5
-    while last > 0 and buf[last] == 48:
-        last -= 1
+        nd -= 1
     if -4 <= e < 6:
         if e >= 0:
-            for w in range(e + 1):
-                out[at] = buf[w]
-                at += 1
-            if last > e:
-                out[at] = 46
-                at += 1
-                for w in range(e + 1, last + 1):
-                    out[at] = buf[w]
+            if nd <= e + 1:
+                at = _put_int(out, at, digits)
+                for _ in range(e + 1 - nd):
+                    out[at] = 48
                     at += 1
-        else:
-            out[at], out[at + 1] = 48, 46
-            at += 2
-            for _ in range(-e - 1):
-                out[at] = 48
-                at += 1
-            for w in range(last + 1):
-                out[at] = buf[w]
-                at += 1
-        return at
-    out[at] = buf[0]
-    at += 1
-    if last > 0:
-        out[at] = 46
-        at += 1
-        for w in range(1, last + 1):
-            out[at] = buf[w]
+                return at
+            return _put_digits(out, at, digits, nd, e + 1)
+        out[at], out[at + 1] = 48, 46
+        at += 2
+        for _ in range(-e - 1):
+            out[at] = 48
             at += 1
+        return _put_digits(out, at, digits, nd, nd)
+    at = _put_digits(out, at, digits, nd, 1)
     out[at], out[at + 1] = 101, 45 if e < 0 else 43
     at += 2
     a = abs(e)
@@ -112,27 +109,40 @@ def _put_g6(out, at, digits, e):
     return _put_int(out, at, a)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, parallel=True)
 def _unformatted(p, chosen):
-    """The positions in ``chosen`` of the values that need Python's formatting."""
+    """Whether each chosen value needs Python's formatting."""
     bad = np.zeros(chosen.shape[0], np.bool_)
-    for t in range(chosen.shape[0]):
+    for t in prange(chosen.shape[0]):
         bad[t] = not _digits(p[chosen[t]])[2]
-    return np.flatnonzero(bad)
+    return bad
 
 
 @njit(cache=True, nogil=True)
-def _write(id_bytes, id_starts, owner, chosen, I, J, p, bad, spare, spare_starts):
-    size = spare_starts[-1]
-    for t in range(chosen.shape[0]):
-        r = owner[t]
-        size += id_starts[r + 1] - id_starts[r] + 64
-    out = np.empty(size, np.uint8)
-    at = 0
-    b = 0
-    for t in range(chosen.shape[0]):
-        e, r = chosen[t], owner[t]
-        for c in range(id_starts[r], id_starts[r + 1]):
+def _width(v):
+    w = 1
+    while v >= 10:
+        w += 1
+        v //= 10
+    return w
+
+
+@njit(cache=True, nogil=True)
+def _widest(offsets, I, J):
+    """The largest index of each record's entries (its lines' widest number, less one)."""
+    out = np.zeros(offsets.shape[0] - 1, np.int64)
+    for r in range(out.shape[0]):
+        for e in range(offsets[r], offsets[r + 1]):
+            out[r] = max(out[r], I[e], J[e])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _lines(out, at, id_bytes, id0, id1, chosen, a, b, I, J, p, spare_of, spare, spare_starts):
+    """Write the lines of chosen[a:b] (one record's) from out[at]; the end."""
+    for t in range(a, b):
+        e = chosen[t]
+        for c in range(id0, id1):
             out[at] = id_bytes[c]
             at += 1
         out[at] = 9
@@ -141,17 +151,41 @@ def _write(id_bytes, id_starts, owner, chosen, I, J, p, bad, spare, spare_starts
         at = _put_int(out, at + 1, J[e] + 1)
         out[at] = 9
         at += 1
-        if b < bad.shape[0] and bad[b] == t:
-            for c in range(spare_starts[b], spare_starts[b + 1]):
+        s = spare_of[t]
+        if s >= 0:
+            for c in range(spare_starts[s], spare_starts[s + 1]):
                 out[at] = spare[c]
                 at += 1
-            b += 1
         else:
             digits, ex, _ = _digits(p[e])
             at = _put_g6(out, at, digits, ex)
         out[at] = 10
         at += 1
-    return out[:at]
+    return at
+
+
+@njit(cache=True, parallel=True)
+def _write(id_bytes, id_starts, ranges, widest, chosen, I, J, p, spare_of, spare, spare_starts):
+    """Each record's lines into its own slot (bounded by its id, its widest index and 12 characters of
+    probability, or its spare text), in parallel over records, then joined."""
+    count = ranges.shape[0] - 1
+    slots = np.zeros(count + 1, np.int64)
+    longest_spare = 0
+    for s in range(spare_starts.shape[0] - 1):
+        longest_spare = max(longest_spare, spare_starts[s + 1] - spare_starts[s])
+    for r in range(count):
+        per_line = id_starts[r + 1] - id_starts[r] + 4 + 2 * _width(widest[r] + 1) + max(12, longest_spare)
+        slots[r + 1] = slots[r] + per_line * (ranges[r + 1] - ranges[r])
+    out = np.empty(slots[count], np.uint8)
+    used = np.zeros(count + 1, np.int64)
+    for r in prange(count):
+        used[r + 1] = _lines(out, slots[r], id_bytes, id_starts[r], id_starts[r + 1], chosen, ranges[r],
+                             ranges[r + 1], I, J, p, spare_of, spare, spare_starts) - slots[r]
+    ends = np.cumsum(used)
+    joined = np.empty(ends[count], np.uint8)
+    for r in prange(count):
+        joined[ends[r]:ends[r + 1]] = out[slots[r]:slots[r] + used[r + 1]]
+    return joined
 
 
 def _flat(chunks):
@@ -173,10 +207,14 @@ def bpp_text(ids: list, offsets: np.ndarray, i: np.ndarray, j: np.ndarray, p: np
     chosen = np.flatnonzero(p >= threshold)
     if not len(chosen):
         return ""
-    owner = np.searchsorted(np.asarray(offsets, dtype=np.int64), chosen, side="right") - 1
+    offsets = np.asarray(offsets, dtype=np.int64)
+    i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+    ranges = np.searchsorted(chosen, offsets)
+    widest = _widest(offsets, i, j)
     id_bytes, id_starts = _flat([str(x).encode() for x in ids])
-    bad = _unformatted(p, chosen)
+    bad = np.flatnonzero(_unformatted(p, chosen))
     spare, spare_starts = _flat([f"{p[chosen[t]]:.6g}".encode() for t in bad.tolist()])
-    out = _write(id_bytes, id_starts, owner, chosen, np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64),
-                 p, bad, spare, spare_starts)
+    spare_of = np.full(len(chosen), -1, np.int64)
+    spare_of[bad] = np.arange(len(bad))
+    out = _write(id_bytes, id_starts, ranges, widest, chosen, i, j, p, spare_of, spare, spare_starts)
     return out.tobytes().decode()
