@@ -190,38 +190,65 @@ def cli_row(count, n, seed, folder, before=1000):
     return {"count": count, "n": n, "rows": rows}
 
 
-def host_main(args):
-    """``--host`` (no GPU): the host's share per record of ``ensemble()`` (ensemble_of: centroid, MEA and
-    their energies, the ensemble line) and of ``--bpp`` (bpp_lines), on 200-nt RNAs, record by record."""
+def host_main(args, count=256, n=200):
+    """``--host`` (no GPU): the host's share per record of ``fold -p --format json --bpp`` once the partition
+    functions are done (what the GPU leaves to the host), on ``count`` RNAs of n nt, best of 3: record by
+    record (ensemble_of on the dense P, the JSON line, bpp_lines) and by chunk (the sparse lists, as the GPU gives them, through
+    _ensemble_arrays.chunk_from, the JSON lines, bpp_text), the same bytes."""
+    import io
     import random
 
-    from bioaccel.cli.fold_ensemble import bpp_lines
-    from bioaccel.fold import ensemble
+    from bioaccel.cli.fold_ensemble import BPP_THRESHOLD, bpp_lines, json_columns
+    from bioaccel.fold import bpp_text, check_ensemble
     from bioaccel.fold._ensemble import ensemble_of
-    from bioaccel.fold._turner_model import TurnerModel
+    from bioaccel.fold._ensemble_arrays import _sparse, chunk_from
+    from bioaccel.results.tables import TableWriter
     from bioaccel.runtime.contract import records
 
     rng = random.Random(args.seed)
-    done = ensemble(["".join(rng.choice("ACGU") for _ in range(200)) for _ in range(20)])
-    model = TurnerModel()
-    recs = [next(iter(records([r.sequence]))) for r in done]
+    recs = list(records(["".join(rng.choice("ACGU") for _ in range(n)) for _ in range(count)]))
+    call = check_ensemble()
+    model = call.params
+    codes = [r.codes for r in recs]
+    folded = model.fold_cpu(codes, call.variant, True)
+    parts = model.partition_cpu(codes, True)
+    log_z = [z for z, _ in parts]
+
+    def per_record():
+        out, bpp = io.StringIO(), io.StringIO()
+        table = None
+        for rec, (units, pair_to), (z, P) in zip(recs, folded, parts):
+            result = ensemble_of(rec, model, z, P, units, pair_to)
+            table = table or TableWriter(out, json_columns(result), "json")
+            table.write([result])
+            bpp.write(bpp_lines(result))
+        return out.getvalue(), bpp.getvalue()
+
+    pairs = _sparse([P for _, P in parts])           # the GPU hands these over as they are: not timed
+
+    def by_chunk():
+        chunk = chunk_from(call, recs, folded, log_z, pairs)
+        out = io.StringIO()
+        TableWriter(out, json_columns(chunk.results[0]), "json").write(chunk.results)
+        return out.getvalue(), bpp_text([r.id for r in chunk.results], *pairs, BPP_THRESHOLD)
+
+    assert per_record() == by_chunk(), "the chunk path wrote other bytes"
     load_before = os.getloadavg()
-    times = []
+    times = {"per_record": [], "by_chunk": []}
     for _ in range(3):
-        start = time.perf_counter()
-        for rec, r in zip(recs, done):
-            ensemble_of(rec, model, r.log_z, r.bpp, int(round(r.energy * 100)), r.pair_to)
-        times.append((time.perf_counter() - start) / len(done))
-    start = time.perf_counter()
-    for r in done:
-        bpp_lines(r)
-    lines = (time.perf_counter() - start) / len(done)
+        for name, f in (("per_record", per_record), ("by_chunk", by_chunk)):
+            start = time.perf_counter()
+            f()
+            times[name].append((time.perf_counter() - start) / count)
     load_after = os.getloadavg()
-    print(f"host share per 200-nt record (best of 3; load average {load_before[0]:.2f} before, {load_after[0]:.2f} "
-          f"after): ensemble_of {1e3 * min(times):.2f} ms; bpp_lines {1e3 * lines:.2f} ms")
-    save_json({"benchmark": "turner_pf_host", "records": len(done), "n": 200, "ensemble_of_s": min(times),
-               "bpp_lines_s": lines, "load_average_before": load_before, "load_average_after": load_after,
-               "cores": os.cpu_count()}, args.json.replace("turner_pf_gpu_h100", "turner_pf_host_vm"))
+    best = {k: min(v) for k, v in times.items()}
+    print(f"host share per {n}-nt record of fold -p --format json --bpp, partition functions done ({count} records, "
+          f"best of 3, {os.cpu_count()} cores; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after): "
+          f"record by record {1e3 * best['per_record']:.3f} ms, by chunk {1e3 * best['by_chunk']:.3f} ms "
+          f"({best['per_record'] / best['by_chunk']:.1f}x); same bytes")
+    save_json({"benchmark": "turner_pf_host", "records": count, "n": n, "seconds_per_record": best,
+               "load_average_before": load_before, "load_average_after": load_after, "cores": os.cpu_count()},
+              args.json.replace("turner_pf_gpu_h100", "turner_pf_host_vm"))
 
 
 def main(argv=None):
@@ -237,8 +264,8 @@ def main(argv=None):
                                                          "of at most these many threads, e.g. 64,128")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                        "results", "turner_pf_gpu_h100.json"))
-    parser.add_argument("--host", action="store_true", help="no GPU: the host's share per record of ensemble() "
-                                                             "and --bpp, record by record")
+    parser.add_argument("--host", action="store_true", help="no GPU: the host's share per record of fold -p "
+                                                             "--bpp, record by record and by chunk")
     args = parser.parse_args(argv)
     if args.host:
         return host_main(args)

@@ -133,6 +133,17 @@ def test_command_line_bytes_equal_the_per_record_path(tmp_path, fmt):
     assert (tmp_path / "out").read_bytes() == text.encode() and (tmp_path / "bpp").read_bytes() == bpp.encode()
 
 
+
+
+def test_bpp_to_standard_output_alone(tmp_path):
+    """--bpp - with -o FILE: the pairs on standard output, as record by record."""
+    fasta = write_fasta(tmp_path / "in.fa", mixed_records(6, seed=29, longest=50))
+    out = io.StringIO()
+    assert main(["fold", fasta, "-p", "-o", str(tmp_path / "out"), "--bpp", "-", "-q"], stdout=out,
+                stderr=io.StringIO()) == 0
+    text, bpp = per_record_text(fasta, "vienna")
+    assert out.getvalue() == bpp and (tmp_path / "out").read_text() == text
+
 # ---- the GPU, simulated: the device kernel emulated by its host build (test_turner_pf_gpu.py) ---------
 
 from test_turner_pf_gpu import _fake_gpu, host_library, host_pf  # noqa: E402,F401  (fixtures)

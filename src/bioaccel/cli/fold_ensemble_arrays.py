@@ -29,7 +29,7 @@ def write_chunks(args, call, sequences, outputs, bar, layout) -> None:
     from ..fold import bpp_text, iter_ensemble_chunks
 
     vienna, json_columns, threshold = layout
-    table = None
+    table = None            # (-o and --bpp never share a stream: Outputs refuses it)
     for chunk in iter_ensemble_chunks(sequences, params=call.params, backend=call.backend, threads=call.threads):
         results = written(chunk.results, args.noconv)
         if args.format == "json":
@@ -37,7 +37,8 @@ def write_chunks(args, call, sequences, outputs, bar, layout) -> None:
                 from ..results.tables import TableWriter
 
                 table = TableWriter(outputs["-o"], json_columns(results[0]), "json")
-            table.write(results)
+            if table is not None:
+                table.write(results)
         else:
             outputs["-o"].write("".join(map(vienna, results)))
         if args.bpp is not None:

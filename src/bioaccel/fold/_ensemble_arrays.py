@@ -46,13 +46,9 @@ class EnsembleChunk:
 
 def _sparse(dense):
     """(offsets, i, j, p) of dense matrices' non-zero entries, row-major."""
-    offsets = np.zeros(len(dense) + 1, np.int64)
-    found = [np.nonzero(P) for P in dense]
-    np.cumsum([len(a) for a, _ in found], out=offsets[1:])
-    i = np.concatenate([a for a, _ in found] + [np.zeros(0, np.int64)])
-    j = np.concatenate([b for _, b in found] + [np.zeros(0, np.int64)])
-    p = np.concatenate([P[a, b] for P, (a, b) in zip(dense, found)] + [np.zeros(0)])
-    return offsets, i, j, p
+    from ._ensemble_sparse import sparse_lists
+
+    return sparse_lists(dense)
 
 
 def _partition(call, codes):
@@ -112,12 +108,20 @@ def _units(model, chunk, starts, c_to, m_to):
 
 def chunk_of(call, chunk) -> EnsembleChunk:
     """The :class:`EnsembleChunk` of records (runtime.contract records) under a checked call."""
+    codes = [r.codes for r in chunk]
+    folded = _fold(call, codes)
+    log_z, pairs = _partition(call, codes)
+    return chunk_from(call, chunk, folded, log_z, pairs)
+
+
+def chunk_from(call, chunk, folded, log_z, pairs) -> EnsembleChunk:
+    """The :class:`EnsembleChunk` of records from their optima ``folded`` ([(units, pair_to)]), ``log_z``
+    and pair lists ``pairs`` = (offsets, i, j, p): every non-zero probability, row-major per record."""
     from ._ensemble_sparse import SYMBOLS, derive_sparse
 
     model = call.params
+    offsets, i, j, p = pairs
     codes = [r.codes for r in chunk]
-    folded = _fold(call, codes)
-    log_z, (offsets, i, j, p) = _partition(call, codes)
     lengths = np.fromiter(map(len, codes), np.int64, len(codes))
     starts = np.zeros(len(codes) + 1, np.int64)
     np.cumsum(lengths, out=starts[1:])

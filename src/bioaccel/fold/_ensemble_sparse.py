@@ -214,3 +214,33 @@ def derive_sparse(lengths, offsets, I, J, p):
                              c_to[s0:s1], m_to[s0:s1], line[s0:s1])
         diversity[r], c_dist[r], m_acc[r], ok[r] = d, c, m, good
     return diversity, c_to, c_dist, m_to, m_acc, line, ok
+
+
+@njit(cache=True, nogil=True)
+def _fill(P, at, I, J, p):
+    """P's non-zero entries, row-major, into I, J, p from ``at``."""
+    for a in range(P.shape[0]):
+        for b in range(P.shape[1]):
+            v = P[a, b]
+            if v != 0.0:
+                I[at], J[at], p[at] = a, b, v
+                at += 1
+    return at
+
+
+def sparse_lists(dense: list) -> tuple:
+    """``(offsets, i, j, p)``: the non-zero entries of each matrix, row-major (``np.nonzero``'s order),
+    matrix r's at offsets[r]:offsets[r + 1], in one pass over each.
+
+    >>> offsets, i, j, p = sparse_lists([np.array([[0.0, 0.5], [0.0, 0.0]]), np.zeros((0, 0))])
+    >>> offsets.tolist(), i.tolist(), j.tolist(), p.tolist()
+    ([0, 1, 1], [0], [1], [0.5])
+    """
+    offsets = np.zeros(len(dense) + 1, np.int64)
+    np.cumsum([np.count_nonzero(P) for P in dense], out=offsets[1:])
+    total = int(offsets[-1])
+    i, j, p = np.empty(total, np.int64), np.empty(total, np.int64), np.empty(total)
+    for r, P in enumerate(dense):
+        if offsets[r + 1] > offsets[r]:
+            _fill(np.ascontiguousarray(P, dtype=np.float64), int(offsets[r]), i, j, p)
+    return offsets, i, j, p

@@ -185,7 +185,7 @@ def _write(id_bytes, id_starts, ranges, widest, chosen, I, J, p, spare_of, spare
     joined = np.empty(ends[count], np.uint8)
     for r in prange(count):
         joined[ends[r]:ends[r + 1]] = out[slots[r]:slots[r] + used[r + 1]]
-    return joined
+    return joined, ends
 
 
 def _flat(chunks):
@@ -196,17 +196,20 @@ def _flat(chunks):
 
 
 def bpp_text(ids: list, offsets: np.ndarray, i: np.ndarray, j: np.ndarray, p: np.ndarray,
-             threshold: float) -> str:
+             threshold: float, per_record: bool = False) -> "str | list[str]":
     """The lines ``id\\ti\\tj\\tprobability\\n`` of record r's listed pairs offsets[r]:offsets[r + 1] of
-    (i, j, p) (0-based, written 1-based) of probability at least ``threshold``, in their order.
+    (i, j, p) (0-based, written 1-based) of probability at least ``threshold``, in their order; with
+    ``per_record``, a list of each record's lines.
 
     >>> bpp_text(["s"], np.array([0, 2]), np.array([0, 0]), np.array([3, 4]), np.array([0.5, 1e-6]), 1e-5)
     's\\t1\\t4\\t0.5\\n'
+    >>> bpp_text(["a", "b"], np.array([0, 1, 2]), np.array([0, 1]), np.array([3, 4]), np.array([0.5, 1.0]), 1e-5, True)
+    ['a\\t1\\t4\\t0.5\\n', 'b\\t2\\t5\\t1\\n']
     """
     p = np.asarray(p, dtype=np.float64)
     chosen = np.flatnonzero(p >= threshold)
     if not len(chosen):
-        return ""
+        return [""] * len(ids) if per_record else ""
     offsets = np.asarray(offsets, dtype=np.int64)
     i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
     ranges = np.searchsorted(chosen, offsets)
@@ -216,5 +219,8 @@ def bpp_text(ids: list, offsets: np.ndarray, i: np.ndarray, j: np.ndarray, p: np
     spare, spare_starts = _flat([f"{p[chosen[t]]:.6g}".encode() for t in bad.tolist()])
     spare_of = np.full(len(chosen), -1, np.int64)
     spare_of[bad] = np.arange(len(bad))
-    out = _write(id_bytes, id_starts, ranges, widest, chosen, i, j, p, spare_of, spare, spare_starts)
+    out, ends = _write(id_bytes, id_starts, ranges, widest, chosen, i, j, p, spare_of, spare, spare_starts)
+    if per_record:
+        ends = ends.tolist()
+        return [out[a:b].tobytes().decode() for a, b in zip(ends[:-1], ends[1:])]
     return out.tobytes().decode()
