@@ -169,3 +169,19 @@ def test_simulated_gpu_bytes_equal_the_per_record_path(tmp_path, simulated_gpu, 
     assert code == 0
     text, bpp = per_record_text(fasta, fmt, backend="gpu")
     assert (tmp_path / "out").read_bytes() == text.encode() and (tmp_path / "bpp").read_bytes() == bpp.encode()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fmt", ["vienna", "json"])
+def test_gpu_chunks_and_command_line_equal_the_per_record_path(tmp_path, fmt):
+    """On the device: the chunk path's results and bytes as the per-record path's, both on the GPU."""
+    records = mixed_records(40, seed=31, longest=200)
+    want = list(iter_ensemble(records, backend="gpu"))
+    assert [r.to_dict() for c in iter_ensemble_chunks(records, backend="gpu") for r in c.results] == \
+        [r.to_dict() for r in want]
+    fasta = write_fasta(tmp_path / "in.fa", records)
+    code = main(["fold", fasta, "-p", "--backend", "gpu", "--format", fmt, "-o", str(tmp_path / "out"),
+                 "--bpp", str(tmp_path / "bpp"), "-q"], stdout=io.StringIO(), stderr=io.StringIO())
+    assert code == 0
+    text, bpp = per_record_text(fasta, fmt, backend="gpu")
+    assert (tmp_path / "out").read_bytes() == text.encode() and (tmp_path / "bpp").read_bytes() == bpp.encode()
