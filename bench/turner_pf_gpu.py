@@ -180,70 +180,75 @@ def cpu_beside(model, joined, starts, budget):
     return {"threads": threads, "computed": k, "seconds": seconds, "projected_s": seconds * len(codes) / k}
 
 
-def cli_row(count, n, seed, folder):
-    """``bioaccel fold -p --backend gpu --format json --bpp`` on ``count`` random RNAs of n nt, in this
-    process: every RNAfold -p field (MEA, centroid and their energies, the ensemble line) per record on
-    the host, and the --bpp text at 1e-5."""
+def cli_row(count, n, seed, folder, before=1000):
+    """``bioaccel fold -p --backend gpu`` on ``count`` random RNAs of n nt, in this process (bench/ensemble_cli.py):
+    the command line with --format json and --bpp, vienna without --bpp, the bulk API (iter_ensemble_chunks and
+    bpp_text) end to end, and the record-by-record path of before on the first ``before``, projected."""
+    from ensemble_cli import measure
+
+    rows = measure(count, n, "gpu", min(before, count), folder, seed + 1)
+    return {"count": count, "n": n, "rows": rows}
+
+
+def host_main(args, count=256, n=200):
+    """``--host`` (no GPU): the host's share per record of ``fold -p --format json --bpp`` once the partition
+    functions are done (what the GPU leaves to the host), on ``count`` RNAs of n nt, best of 3: record by
+    record (ensemble_of on the dense P, the JSON line, bpp_lines) and by chunk (the sparse lists, as the GPU gives them, through
+    _ensemble_arrays.chunk_from, the JSON lines, bpp_text), the same bytes."""
     import io
-
-    from bioaccel.cli.main import main as cli
-
-    rng = np.random.default_rng(seed + 1)
-    fasta = os.path.join(folder, "cli.fa")
-    with open(fasta, "w") as handle:
-        handle.writelines(f">c{k}\n{''.join('ACGU'[c] for c in rng.integers(0, 4, n))}\n" for k in range(count))
-    argv = ["fold", fasta, "-p", "--backend", "gpu", "--format", "json", "-o", os.path.join(folder, "cli.jsonl"),
-            "--bpp", os.path.join(folder, "cli_bpp.tsv"), "-q"]
-    start = time.perf_counter()
-    code = cli(argv, io.StringIO(), io.StringIO())
-    seconds = time.perf_counter() - start
-    with open(os.path.join(folder, "cli_bpp.tsv")) as handle:
-        lines = sum(1 for _ in handle) - 1
-    return {"count": count, "n": n, "exit": code, "seconds": seconds, "per_rna_ms": 1000 * seconds / count,
-            "bpp_lines": lines}
-
-
-def host_main(args):
-    """``--host`` (no GPU): the host's share per record of ``ensemble()`` (ensemble_of: centroid, MEA and
-    their energies, the ensemble line) and of ``--bpp`` (bpp_lines), on 200-nt RNAs, with the compiled
-    MEA and ensemble line (_ensemble_derived_jit) and with the pure-Python reference, in turns."""
     import random
 
-    from bioaccel.cli.fold_ensemble import bpp_lines
-    from bioaccel.fold import _ensemble_derived as ref
-    from bioaccel.fold import _ensemble_derived_jit as jit
-    from bioaccel.fold import ensemble
+    from bioaccel.cli.fold_ensemble import BPP_THRESHOLD, bpp_lines, json_columns
+    from bioaccel.fold import bpp_text, check_ensemble
     from bioaccel.fold._ensemble import ensemble_of
-    from bioaccel.fold._turner_model import TurnerModel
+    from bioaccel.fold._ensemble_arrays import _sparse, chunk_from
+    from bioaccel.results.tables import TableWriter
     from bioaccel.runtime.contract import records
 
     rng = random.Random(args.seed)
-    done = ensemble(["".join(rng.choice("ACGU") for _ in range(200)) for _ in range(20)])
-    model = TurnerModel()
-    recs = [next(iter(records([r.sequence]))) for r in done]
-    compiled = (jit.mea, jit.pseudo_bracket)
+    recs = list(records(["".join(rng.choice("ACGU") for _ in range(n)) for _ in range(count)]))
+    call = check_ensemble()
+    model = call.params
+    codes = [r.codes for r in recs]
+    folded = model.fold_cpu(codes, call.variant, True)
+    parts = model.partition_cpu(codes, True)
+    log_z = [z for z, _ in parts]
+
+    def per_record():
+        out, bpp = io.StringIO(), io.StringIO()
+        table = None
+        for rec, (units, pair_to), (z, P) in zip(recs, folded, parts):
+            result = ensemble_of(rec, model, z, P, units, pair_to)
+            table = table or TableWriter(out, json_columns(result), "json")
+            table.write([result])
+            bpp.write(bpp_lines(result))
+        return out.getvalue(), bpp.getvalue()
+
+    pairs = _sparse([P for _, P in parts])           # the GPU hands these over as they are: not timed
+
+    def by_chunk():
+        chunk = chunk_from(call, recs, folded, log_z, pairs)
+        out = io.StringIO()
+        TableWriter(out, json_columns(chunk.results[0]), "json").write(chunk.results)
+        return out.getvalue(), bpp_text([r.id for r in chunk.results], *pairs, BPP_THRESHOLD)
+
+    assert per_record() == by_chunk(), "the chunk path wrote other bytes"
     load_before = os.getloadavg()
-    times = {"compiled": [], "reference": []}
+    times = {"per_record": [], "by_chunk": []}
     for _ in range(3):
-        for name, (m, pb) in (("compiled", compiled), ("reference", (ref.mea, ref.pseudo_bracket))):
-            jit.mea, jit.pseudo_bracket = m, pb
+        for name, f in (("per_record", per_record), ("by_chunk", by_chunk)):
             start = time.perf_counter()
-            for rec, r in zip(recs, done):
-                ensemble_of(rec, model, r.log_z, r.bpp, int(round(r.energy * 100)), r.pair_to)
-            times[name].append((time.perf_counter() - start) / len(done))
-    jit.mea, jit.pseudo_bracket = compiled
-    start = time.perf_counter()
-    for r in done:
-        bpp_lines(r)
-    lines = (time.perf_counter() - start) / len(done)
+            f()
+            times[name].append((time.perf_counter() - start) / count)
     load_after = os.getloadavg()
     best = {k: min(v) for k, v in times.items()}
-    print(f"host share per 200-nt record (best of 3; load average {load_before[0]:.2f} before, {load_after[0]:.2f} "
-          f"after): ensemble_of {1e3 * best['compiled']:.2f} ms compiled, {1e3 * best['reference']:.2f} ms pure "
-          f"Python ({best['reference'] / best['compiled']:.1f}x); bpp_lines {1e3 * lines:.2f} ms")
-    save_json({"benchmark": "turner_pf_host", "records": len(done), "n": 200, "ensemble_of_s": best,
-               "bpp_lines_s": lines, "load_average_before": load_before, "load_average_after": load_after,
-               "cores": os.cpu_count()}, args.json.replace("turner_pf_gpu_h100", "turner_pf_host_vm"))
+    print(f"host share per {n}-nt record of fold -p --format json --bpp, partition functions done ({count} records, "
+          f"best of 3, {os.cpu_count()} cores; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after): "
+          f"record by record {1e3 * best['per_record']:.3f} ms, by chunk {1e3 * best['by_chunk']:.3f} ms "
+          f"({best['per_record'] / best['by_chunk']:.1f}x); same bytes")
+    save_json({"benchmark": "turner_pf_host", "records": count, "n": n, "seconds_per_record": best,
+               "load_average_before": load_before, "load_average_after": load_after, "cores": os.cpu_count()},
+              args.json.replace("turner_pf_gpu_h100", "turner_pf_host_vm"))
 
 
 def main(argv=None):
@@ -252,14 +257,15 @@ def main(argv=None):
     parser.add_argument("--cutoff", type=float, default=1e-5, help="probabilities listed: at least this")
     parser.add_argument("--cpu-seconds", type=float, default=15.0, help="CPU beside each row for about this long")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cli", type=int, default=0, help="also time the command line (fold -p --backend gpu "
-                                                           "--bpp) on this many 200-nt RNAs")
+    parser.add_argument("--cli", type=int, default=0, help="also time the command line (fold -p --backend gpu, "
+                                                           "json --bpp and vienna), the bulk API and the per-record "
+                                                           "path on this many 200-nt RNAs")
     parser.add_argument("--block-caps", default="", help="first row: also time the partition step with blocks "
                                                          "of at most these many threads, e.g. 64,128")
     parser.add_argument("--json", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
                                                        "results", "turner_pf_gpu_h100.json"))
-    parser.add_argument("--host", action="store_true", help="no GPU: the host's share per record of ensemble() "
-                                                             "and --bpp, compiled and pure-Python MEA")
+    parser.add_argument("--host", action="store_true", help="no GPU: the host's share per record of fold -p "
+                                                             "--bpp, record by record and by chunk")
     args = parser.parse_args(argv)
     if args.host:
         return host_main(args)
@@ -290,8 +296,12 @@ def main(argv=None):
               f"{r['bpp_npy_s']:>6.2f}  {r['end_to_end_s']:>7.2f}  {r['pairs_listed']:>11,}  "
               f"{r['fraction_of_fp64_ceiling']:>7.2%}  {cpu_text}  {ratio}  {r['equal_within_bound']}")
     if cli:
-        print(f"bioaccel fold -p --backend gpu --format json --bpp, {cli['count']:,} x {cli['n']} nt: {cli['seconds']:.2f} s "
-              f"({cli['per_rna_ms']:.1f} ms per RNA, exit {cli['exit']}, {cli['bpp_lines']:,} --bpp lines)")
+        print(f"bioaccel fold -p --backend gpu, {cli['count']:,} x {cli['n']} nt (bench/ensemble_cli.py):")
+        for r in cli["rows"]:
+            total = r.get("projected_s", r["seconds"])
+            lines = f", {r['bpp_lines']:,} --bpp lines" if r["bpp_lines"] else ""
+            print(f"  {r['row']:<24} {r['records']:>9,} records {r['seconds']:>8.2f} s  {r['ms_per_rna']:.3f} ms per RNA"
+                  f"  ({total:.1f} s for all{lines})")
     save_json({"benchmark": "turner_pf_gpu", "cli": cli, "device": name, "seed": args.seed, "cutoff": args.cutoff,
                "ceiling": "FP64 FMA 17e12/s (H100 SXM, /work/shared/design/limits.md)", "cores": os.cpu_count(),
                "load_average_before": load_before, "load_average_after": load_after, "rows": rows}, args.json)

@@ -196,29 +196,6 @@ def test_partition_gpu_sends_the_long_ones_to_the_long_path(host_library, monkey
         assert abs(log_z - want_z) <= LOG_Z_TOL * max(1.0, abs(want_z)) and np.abs(P - want_P).max() <= P_TOL
 
 
-def test_compiled_mea_and_ensemble_line_equal_the_reference():
-    """_ensemble_derived_jit (what ensemble() uses) equals _ensemble_derived's pure Python bit for bit: the
-    MEA structure and value, the ensemble line, on probabilities of random RNAs and on made-up ones with
-    ties."""
-    from bioaccel.fold import _ensemble_derived as ref
-    from bioaccel.fold import _ensemble_derived_jit as jit
-
-    matrices = [cpu(seq, TurnerModel())[1] for seq in random_rnas(8, seed=31, longest=120)]
-    rng = np.random.default_rng(3)
-    for _ in range(150):
-        n = int(rng.integers(1, 30))
-        P = np.zeros((n, n))
-        for _ in range(int(rng.integers(0, n))):
-            i, j = sorted(rng.integers(0, n, 2).tolist())
-            if j > i:
-                P[i, j] = rng.choice([0.25, 0.5, 0.3, 1e-5, 0.1, 0.9, rng.random() / 3])
-        matrices.append(P)
-    for P in matrices:
-        (want, want_value), (got, value) = ref.mea(P), jit.mea(P)
-        assert np.array_equal(want, got) and want_value == value
-        assert ref.pseudo_bracket(P) == jit.pseudo_bracket(P)
-
-
 # ---- the GPU -----------------------------------------------------------------------------------------
 
 def gpu_batch(seqs, model, **keywords):

@@ -123,6 +123,11 @@ def run_partition(args, stdout, stderr, params) -> int:
                                 threads=call.threads)
         with progress(total=len(lengths) if lengths else None, unit="seq", desc="fold -p", enabled=shown,
                       stream=stderr) as bar:
+            if not args.plot:               # many records at kernel speed, the same bytes
+                from .fold_ensemble_arrays import write_chunks
+
+                write_chunks(args, call, read_fasta(args.fasta), outputs, bar, (vienna, json_columns, BPP_THRESHOLD))
+                results = ()
             for result in results:
                 (result,) = written([result], args.noconv)
                 if args.format == "json":

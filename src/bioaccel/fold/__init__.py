@@ -58,12 +58,15 @@ _LAZY = {"check_fold": "._api", "fold": "._api", "fold_one": "._api", "fold_tabl
          "local_ensemble": "._ensemble_local", "iter_local_ensemble": "._ensemble_local",
          "iter_local_chunks": "._ensemble_local", "LocalEnsembleResult": "._ensemble_local",
          "check_local": "._ensemble_local", "ensemble_work": "._ensemble",
-         "local_ensemble_work": "._ensemble_local", "WindowChunk": "._turner_plfold"}
-__all__ = ["EnsembleResult", "FORMATS", "LocalEnsembleResult", "WindowChunk", "FoldBatch", "FoldModel", "FoldParams", "FoldResult", "FoldWriter",
-           "MAX_PLOT_RECORDS", "MODELS", "PACKED_FORMATS", "TurnerModel", "VARIANTS", "check_ensemble",
-           "check_ensemble_sizes", "check_fold", "energy_of", "ensemble", "evaluate", "fold", "fold_one",
-           "fold_packed", "fold_table", "fold_work", "iter_ensemble", "iter_evaluate", "iter_fold", "iter_local_chunks", "iter_local_ensemble", "local_ensemble", "check_local",
-           "ensemble_work", "local_ensemble_work",
+         "local_ensemble_work": "._ensemble_local", "WindowChunk": "._turner_plfold",
+         "iter_ensemble_chunks": "._ensemble_arrays", "EnsembleChunk": "._ensemble_arrays",
+         "bpp_text": "._ensemble_text"}
+__all__ = ["EnsembleChunk", "EnsembleResult", "FORMATS", "LocalEnsembleResult", "WindowChunk", "FoldBatch",
+           "FoldModel", "FoldParams", "FoldResult", "FoldWriter", "MAX_PLOT_RECORDS", "MODELS", "PACKED_FORMATS",
+           "TurnerModel", "VARIANTS", "bpp_text", "check_ensemble", "check_ensemble_sizes", "check_fold",
+           "check_local", "energy_of", "ensemble", "ensemble_work", "evaluate", "fold", "fold_one", "fold_packed",
+           "fold_table", "fold_work", "iter_ensemble", "iter_ensemble_chunks", "iter_evaluate", "iter_fold",
+           "iter_local_chunks", "iter_local_ensemble", "local_ensemble", "local_ensemble_work",
            "iter_nussinov", "nussinov", "nussinov_batch", "packed_limit", "packed_text", "plot_arcs",
            "plot_dotplot"]
 

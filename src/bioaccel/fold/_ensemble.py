@@ -110,10 +110,22 @@ def _value(model, units):
 
 def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> EnsembleResult:
     """The EnsembleResult of one record from its partition function and its optimum."""
-    from ._ensemble_derived import centroid, ensemble_diversity
-    from ._ensemble_derived_jit import mea, pseudo_bracket      # the reference's arithmetic, compiled
+    from ._ensemble_derived import centroid, ensemble_diversity, mea, pseudo_bracket
     from ._traceback import dot_bracket
 
+    c_pairs, c_dist = centroid(P)
+    m_pairs, m_acc = mea(P)
+    derived = (ensemble_diversity(P), dot_bracket(c_pairs), c_dist, dot_bracket(m_pairs), m_acc,
+               pseudo_bracket(P), model.evaluate(record.codes, c_pairs), model.evaluate(record.codes, m_pairs))
+    return assemble(record, model, log_z, mfe_units, dot_bracket(pair_to), derived, backend, P, pair_to)
+
+
+def assemble(record, model, log_z, mfe_units, structure, derived, backend="cpu", P=None,
+             pair_to=None) -> EnsembleResult:
+    """The EnsembleResult of one record from its ln Z, its optimum (units, dot-bracket) and ``derived``:
+    (diversity, centroid, centroid distance, MEA, MEA accuracy, ensemble line, the centroid's and the
+    MEA's units), the structures as dot-brackets."""
+    diversity, c_text, c_dist, m_text, m_acc, line, c_units, m_units = derived
     value, is_energy = _value(model, mfe_units)
     ensemble_energy = None
     if is_energy:
@@ -123,19 +135,17 @@ def ensemble_of(record, model, log_z, P, mfe_units, pair_to, backend="cpu") -> E
         # RNAfold's frequency: from its MFE as a single-precision float (its printed digits)
         mfe_units = float(np.float32(value)) / per_unit
     frequency = math.exp(model.log_weight(1) * mfe_units - log_z)
-    c_pairs, c_dist = centroid(P)
-    m_pairs, m_acc = mea(P)
-    c_value = _value(model, model.evaluate(record.codes, c_pairs))[0]
-    m_value = _value(model, model.evaluate(record.codes, m_pairs))[0]
+    c_value = _value(model, c_units)[0]
+    m_value = _value(model, m_units)[0]
     return EnsembleResult(
         id=record.id, sequence=record.sequence, description=record.description, model=model.name,
-        log_z=float(log_z), ensemble_energy=ensemble_energy, structure=dot_bracket(pair_to),
+        log_z=float(log_z), ensemble_energy=ensemble_energy, structure=structure,
         energy=value if is_energy else None, score=None if is_energy else value, mfe_frequency=frequency,
-        ensemble_diversity=ensemble_diversity(P), centroid=dot_bracket(c_pairs),
+        ensemble_diversity=float(diversity), centroid=c_text,
         centroid_energy=c_value if is_energy else None, centroid_score=None if is_energy else c_value,
-        centroid_distance=c_dist, mea=dot_bracket(m_pairs), mea_energy=m_value if is_energy else None,
+        centroid_distance=float(c_dist), mea=m_text, mea_energy=m_value if is_energy else None,
         mea_score=None if is_energy else m_value,
-        mea_accuracy=m_acc, ensemble_line=pseudo_bracket(P), backend=backend, bpp=P, pair_to=pair_to)
+        mea_accuracy=float(m_acc), ensemble_line=line, backend=backend, bpp=P, pair_to=pair_to)
 
 
 def check_ensemble(params=None, *, backend: str = "cpu", threads: int = 0):
