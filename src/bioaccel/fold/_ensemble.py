@@ -22,8 +22,9 @@ from ..runtime.memory import require_memory
 
 #: bytes per n^2 the partition function's tables take (six n x n float64), for the refusal up front
 TABLE_BYTES_PER_CELL = 48
-#: host bytes per n^2 with the GPU's partition function: the probabilities and the MEA's table (float64)
-HOST_BYTES_PER_CELL_GPU = 16
+#: host bytes per n^2 with the GPU's partition function: the probabilities (float64; the derived
+#: structures take O(n + pairs) beyond them, fold/_ensemble_derived_cpu.py)
+HOST_BYTES_PER_CELL_GPU = 8
 
 
 @dataclass(frozen=True)
