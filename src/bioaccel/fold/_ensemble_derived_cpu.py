@@ -86,19 +86,26 @@ def _next_leaf(flat, m, mode, threshold, cursor, buf, skipped):
     return _leaf(buf, 0, m, mode, threshold)
 
 
-@njit(cache=True, nogil=True)
-def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
-    """NumPy's pairwise sum of the next m terms (:func:`_next_leaf`): ranges above 128 values halved at
-    a multiple of 8, left + right. Walked with a stack (Numba's recursive calls cost ~150 ns each)."""
-    if m <= PW_BLOCK:
-        return _next_leaf(flat, m, mode, threshold, cursor, buf, skipped)
-    sizes = np.empty(64, np.int64)              # the open ranges: size, and 0 (left next), 1 (right
-    states = np.empty(64, np.int64)             # next) or 2 (both summed)
+@njit(cache=True, nogil=True, inline="always")
+def tree_stack(m):
+    """``(offs, sizes, states, values)``: the stack of a walk over NumPy's pairwise tree of m values, the
+    open ranges' offsets, sizes and states (0: left half next, 1: right half next, 2: both summed), and
+    the sums found; the whole range [0, m) open (Numba's recursive calls cost ~150 ns each)."""
+    offs = np.empty(64, np.int64)
+    sizes = np.empty(64, np.int64)
+    states = np.empty(64, np.int64)
     values = np.empty(64)
-    top, nvalues = 1, 0
-    sizes[0], states[0] = m, 0
+    offs[0], sizes[0], states[0] = 0, m, 0
+    return offs, sizes, states, values
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tree_next(offs, sizes, states, values, top, nvalues):
+    """``(top, nvalues, off, size)``: the next half range to sum (into values[nvalues]) or to open
+    (:func:`tree_push`), ranges above 128 values halved at a multiple of 8; the ranges whose halves are
+    both summed closed on the way (left + right); size 0 once the whole sum is values[0]."""
     while top:
-        size, state = sizes[top - 1], states[top - 1]
+        off, size, state = offs[top - 1], sizes[top - 1], states[top - 1]
         half = size // 2
         half -= half % 8
         if state == 2:
@@ -107,13 +114,34 @@ def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
             nvalues -= 1
             continue
         states[top - 1] = state + 1
-        part = half if state == 0 else size - half
+        if state == 0:
+            return top, nvalues, off, half
+        return top, nvalues, off + half, size - half
+    return top, nvalues, 0, 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def tree_push(offs, sizes, states, top, off, size):
+    """Opens the range [off, off + size) on the stack: the new top."""
+    offs[top], sizes[top], states[top] = off, size, 0
+    return top + 1
+
+
+@njit(cache=True, nogil=True)
+def _pairwise(flat, m, mode, threshold, cursor, buf, skipped):
+    """NumPy's pairwise sum of the next m terms (:func:`_next_leaf`): ranges above 128 values halved at
+    a multiple of 8, left + right, walked with :func:`tree_next`'s stack."""
+    if m <= PW_BLOCK:
+        return _next_leaf(flat, m, mode, threshold, cursor, buf, skipped)
+    offs, sizes, states, values = tree_stack(m)
+    top, nvalues, off, part = tree_next(offs, sizes, states, values, 1, 0)
+    while part:
         if part <= PW_BLOCK:
             values[nvalues] = _next_leaf(flat, part, mode, threshold, cursor, buf, skipped)
             nvalues += 1
         else:
-            sizes[top], states[top] = part, 0
-            top += 1
+            top = tree_push(offs, sizes, states, top, off, part)
+        top, nvalues, off, part = tree_next(offs, sizes, states, values, top, nvalues)
     return values[0]
 
 
@@ -153,13 +181,7 @@ def above_half(P):
                 found_p[here] = v
                 here += 1
         if here:
-            if count + here > ii.shape[0]:
-                size = max(2 * ii.shape[0], count + here)
-                ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
-            ii[count:count + here] = i
-            jj[count:count + here] = found_j[:here]
-            pp[count:count + here] = found_p[:here]
-            count += here
+            ii, jj, pp, count = _appended(ii, jj, pp, count, i, found_j, found_p, here)
     return ii[:count].copy(), jj[:count].copy(), pp[:count].copy()
 
 
@@ -196,13 +218,7 @@ def scan_candidates(P, threshold):
                 found_j[here] = c
                 found_p[here] = v
                 here += 1
-        if count + here > ii.shape[0]:
-            size = max(2 * ii.shape[0], count + here)
-            ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
-        ii[count:count + here] = i
-        jj[count:count + here] = found_j[:here]
-        pp[count:count + here] = found_p[:here]
-        count += here
+        ii, jj, pp, count = _appended(ii, jj, pp, count, i, found_j, found_p, here)
     return rowsum, colsum, ii[:count].copy(), jj[:count].copy(), pp[:count].copy()
 
 
@@ -211,6 +227,19 @@ def _grown(a, size):
     b = np.empty(size, a.dtype)
     b[:a.shape[0]] = a
     return b
+
+
+@njit(cache=True, nogil=True)
+def _appended(ii, jj, pp, count, i, found_j, found_p, here):
+    """``(ii, jj, pp, count)`` with row i's ``here`` pairs found_j, found_p appended after the first
+    count entries (the arrays doubled when full)."""
+    if count + here > ii.shape[0]:
+        size = max(2 * ii.shape[0], count + here)
+        ii, jj, pp = _grown(ii, size), _grown(jj, size), _grown(pp, size)
+    ii[count:count + here] = i
+    jj[count:count + here] = found_j[:here]
+    pp[count:count + here] = found_p[:here]
+    return ii, jj, pp, count + here
 
 
 

@@ -16,7 +16,7 @@ pass). The MEA fill and traceback are :mod:`._ensemble_derived_cpu`'s.
 import numpy as np
 from numba import njit, prange
 
-from ._ensemble_derived_cpu import PW_BLOCK, mea_fill, mea_traceback
+from ._ensemble_derived_cpu import PW_BLOCK, mea_fill, mea_traceback, tree_next, tree_push, tree_stack
 
 #: the ensemble line's characters by code (:func:`._ensemble_derived._symbol`'s)
 SYMBOLS = b".(){}|,:"
@@ -48,36 +48,22 @@ def _leaf(pos, val, e, stop, off, m):
 @njit(cache=True, nogil=True)
 def sparse_pairwise(pos, val, e, stop, m):
     """NumPy's pairwise sum of m values zero but at the listed positions pos[e:stop] (ascending), walked
-    with a stack; a range with none listed is 0 without descending."""
+    with :func:`._ensemble_derived_cpu.tree_next`'s stack; a range with none listed is 0 without
+    descending."""
     if m <= PW_BLOCK:
         return _leaf(pos, val, e, stop, 0, m)[0]
-    offs = np.empty(64, np.int64)
-    sizes = np.empty(64, np.int64)
-    states = np.empty(64, np.int64)
-    values = np.empty(64)
-    top, nvalues = 1, 0
-    offs[0], sizes[0], states[0] = 0, m, 0
-    while top:
-        off, size, state = offs[top - 1], sizes[top - 1], states[top - 1]
-        half = size // 2
-        half -= half % 8
-        if state == 2:
-            top -= 1
-            values[nvalues - 2] = values[nvalues - 2] + values[nvalues - 1]
-            nvalues -= 1
-            continue
-        states[top - 1] = state + 1
-        part_off = off if state == 0 else off + half
-        part = half if state == 0 else size - half
-        if e >= stop or pos[e] >= part_off + part:
+    offs, sizes, states, values = tree_stack(m)
+    top, nvalues, off, part = tree_next(offs, sizes, states, values, 1, 0)
+    while part:
+        if e >= stop or pos[e] >= off + part:
             values[nvalues] = 0.0
             nvalues += 1
         elif part <= PW_BLOCK:
-            values[nvalues], e = _leaf(pos, val, e, stop, part_off, part)
+            values[nvalues], e = _leaf(pos, val, e, stop, off, part)
             nvalues += 1
         else:
-            offs[top], sizes[top], states[top] = part_off, part, 0
-            top += 1
+            top = tree_push(offs, sizes, states, top, off, part)
+        top, nvalues, off, part = tree_next(offs, sizes, states, values, top, nvalues)
     return values[0]
 
 
