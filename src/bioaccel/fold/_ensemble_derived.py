@@ -18,8 +18,8 @@ pairwise sums are replayed in the same tree, RNAfold's float32 sums in the same 
 """
 import numpy as np
 
-from ._ensemble_derived_cpu import (above_half, mea_fill, mea_traceback, pairwise_sum, probability_sums,
-                                   scan_candidates)
+from ._ensemble_derived_cpu import (SYMBOLS, above_half, line_codes, mea_fill, mea_traceback, pairwise_sum,
+                                   probability_sums, scan_candidates)
 
 #: values of P read per block of rows (32 MB of float64), whatever n
 BLOCK_VALUES = 1 << 22
@@ -159,22 +159,4 @@ def pseudo_bracket(P: np.ndarray) -> str:
     '(....)'
     """
     p0, p1, p2 = probability_sums(P)
-    return "".join(_symbol(a, b, c) for a, b, c in zip(p0.tolist(), p1.tolist(), p2.tolist()))
-
-
-def _symbol(p0, p1, p2):
-    if p0 > 0.667:
-        return "."
-    if p1 > 0.667:
-        return "("
-    if p2 > 0.667:
-        return ")"
-    if p1 + p2 > p0:
-        if p1 / (p1 + p2) > 0.667:
-            return "{"
-        if p2 / (p1 + p2) > 0.667:
-            return "}"
-        return "|"
-    if p0 > p1 + p2:
-        return ","
-    return ":"
+    return np.frombuffer(SYMBOLS, np.uint8)[line_codes(p0, p1, p2)].tobytes().decode("ascii")

@@ -283,6 +283,41 @@ def probability_sums(P):
     return p0, p1, p2
 
 
+#: the ensemble line's characters by the codes of :func:`symbol_code`
+SYMBOLS = b".(){}|,:"
+
+
+@njit(cache=True, nogil=True)
+def symbol_code(p0, p1, p2):
+    """RNAfold -p's ensemble-line character (its code in SYMBOLS) of a base with unpaired, paired upstream
+    and paired downstream probabilities p0, p1, p2 (float64 of RNAfold's float32 sums): ``.`` ``(``
+    ``)`` above 0.667, ``{`` ``}`` ``|`` where paired dominates, ``,`` or ``:`` otherwise."""
+    if p0 > 0.667:
+        return 0
+    if p1 > 0.667:
+        return 1
+    if p2 > 0.667:
+        return 2
+    if p1 + p2 > p0:
+        if p1 / (p1 + p2) > 0.667:
+            return 3
+        if p2 / (p1 + p2) > 0.667:
+            return 4
+        return 5
+    if p0 > p1 + p2:
+        return 6
+    return 7
+
+
+@njit(cache=True, nogil=True)
+def line_codes(p0, p1, p2):
+    """:func:`symbol_code` of every base (float32 sums, compared in float64 as RNAfold's doubles)."""
+    out = np.empty(p0.shape[0], dtype=np.uint8)
+    for k in range(p0.shape[0]):
+        out[k] = symbol_code(np.float64(p0[k]), np.float64(p1[k]), np.float64(p2[k]))
+    return out
+
+
 @njit(cache=True, nogil=True)
 def _row(row, i, j, pu, indptr, ks, wa, inner):
     """M[i][i..j] into row[i..j]: base j unpaired, or paired with k in [i, j) (pairs ending at j,

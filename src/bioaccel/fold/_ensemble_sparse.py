@@ -16,10 +16,8 @@ pass). The MEA fill and traceback are :mod:`._ensemble_derived_cpu`'s.
 import numpy as np
 from numba import njit, prange
 
-from ._ensemble_derived_cpu import PW_BLOCK, mea_fill, mea_traceback, tree_next, tree_push, tree_stack
-
-#: the ensemble line's characters by code (:func:`._ensemble_derived._symbol`'s)
-SYMBOLS = b".(){}|,:"
+from ._ensemble_derived_cpu import (PW_BLOCK, SYMBOLS, mea_fill, mea_traceback, symbol_code, tree_next, tree_push,
+                                   tree_stack)
 
 
 @njit(cache=True, nogil=True)
@@ -65,26 +63,6 @@ def sparse_pairwise(pos, val, e, stop, m):
             top = tree_push(offs, sizes, states, top, off, part)
         top, nvalues, off, part = tree_next(offs, sizes, states, values, top, nvalues)
     return values[0]
-
-
-@njit(cache=True, nogil=True)
-def _symbol(p0, p1, p2):
-    """The code in SYMBOLS of :func:`._ensemble_derived._symbol`'s character."""
-    if p0 > 0.667:
-        return 0
-    if p1 > 0.667:
-        return 1
-    if p2 > 0.667:
-        return 2
-    if p1 + p2 > p0:
-        if p1 / (p1 + p2) > 0.667:
-            return 3
-        if p2 / (p1 + p2) > 0.667:
-            return 4
-        return 5
-    if p0 > p1 + p2:
-        return 6
-    return 7
 
 
 @njit(cache=True, nogil=True)
@@ -171,7 +149,7 @@ def _one(n, I, J, p, c_to, m_to, line):
             p0[a] = p0[a] - v
             p1[a] = p1[a] + v
     for c in range(n):
-        line[c] = _symbol(np.float64(p0[c]), np.float64(p1[c]), np.float64(p2[c]))
+        line[c] = symbol_code(np.float64(p0[c]), np.float64(p1[c]), np.float64(p2[c]))
     return diversity, c_dist, value, ok
 
 
