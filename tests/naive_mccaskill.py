@@ -82,19 +82,30 @@ def mccaskill(codes, temperature=37.0, no_lp=False, no_gu=False):
     n = len(S)
     E, lxc = kernel_tables_at(temperature, no_gu)
     B, kT = boltzmann_tables(temperature, no_gu)
+    Z, P = fold_window(S, 0, n - 1, n + 1, no_lp, E, lxc, B, kT)      # the whole sequence, any span
+    return math.log(Z), P
+
+
+def fold_window(S, a, b, span, no_lp, E, lxc, B, kT):
+    """``(Z, {(i, j): probability})`` of the bases a .. b (0-based, inclusive) of the table-coded sequence
+    S folded on their own, pairs spanning fewer than ``span`` bases; the exterior stems' dangles are the
+    whole sequence's neighbours (RNAplfold's rule for a window; none beyond the sequence's ends)."""
+    n = len(S)
 
     def ptype(i, j):
-        if i < 0 or j >= n or j - i - 1 < 3:
+        if i < 0 or j >= n or j - i - 1 < 3 or j - i >= span:
             return 0
         return int(E[PAIR_TYPE + S[i] * 5 + S[j]])
 
     def allowed(i, j):
+        if i < a or j > b:
+            return 0
         t = ptype(i, j)
         if t and no_lp and not (ptype(i - 1, j + 1) or ptype(i + 1, j - 1)):
             return 0
         return t
 
-    def nb(i, j):
+    def nb(i, j):                       # the whole sequence's neighbours (RNAplfold's exterior dangles)
         return (S[i - 1] if i > 0 else -1), (S[j + 1] if j < n - 1 else -1)
 
     mlb = B[ML_BASE]
@@ -107,8 +118,8 @@ def mccaskill(codes, temperature=37.0, no_lp=False, no_gu=False):
 
     qb, qm, qm1 = {}, {}, {}
     get = lambda t, i, j: t.get((i, j), 0.0)
-    for d in range(4, n):
-        for i in range(n - d):
+    for d in range(4, b - a + 1):
+        for i in range(a, b - d + 1):
             j = i + d
             tp = allowed(i, j)
             v = 0.0
@@ -122,37 +133,36 @@ def mccaskill(codes, temperature=37.0, no_lp=False, no_gu=False):
             qb[i, j] = v
             qm1[i, j] = sum(get(qb, i, l) * mlstem(i, l) * mlb ** (j - l) for l in range(i + 4, j + 1) if allowed(i, l))
             qm[i, j] = sum((mlb ** (u - i) + get(qm, i, u - 1)) * get(qm1, u, j) for u in range(i, j + 1))
-    q5 = [1.0] * (n + 1)
-    for j in range(n):
+    # q5[t]: bases a .. t - 1; q3[t]: bases t .. b
+    q5 = {a: 1.0}
+    for j in range(a, b + 1):
         q5[j + 1] = q5[j] + sum(q5[k] * get(qb, k, j) * stem(B, MM_EXTERIOR, allowed(k, j), *nb(k, j))
-                                for k in range(j) if allowed(k, j))
-    q3 = [1.0] * (n + 2)
-    for i in range(n - 1, -1, -1):
+                                for k in range(a, j) if allowed(k, j))
+    q3 = {b + 1: 1.0}
+    for i in range(b, a - 1, -1):
         q3[i] = q3[i + 1] + sum(get(qb, i, l) * stem(B, MM_EXTERIOR, allowed(i, l), *nb(i, l)) * q3[l + 1]
-                                for l in range(i + 1, n) if allowed(i, l))
-    Z = q5[n]
-    # outside: the adjoint of each rule above, longest spans first
+                                for l in range(i + 1, b + 1) if allowed(i, l))
+    Z = q5[b + 1]
     ob, om, om1 = {}, {}, {}
-    for d in range(n - 1, 3, -1):
-        for i in range(n - d):
+    for d in range(b - a, 3, -1):
+        for i in range(a, b - d + 1):
             j = i + d
-            o = sum(om.get((i, jj), 0.0) * get(qm1, j + 1, jj) for jj in range(j + 1, n))
+            o = sum(om.get((i, jj), 0.0) * get(qm1, j + 1, jj) for jj in range(j + 1, b + 1))
             o += sum(ob.get((i - 1, jj), 0.0) * mlclose(i - 1, jj) * get(qm1, j + 1, jj - 1)
-                     for jj in range(j + 2, n) if i > 0 and allowed(i - 1, jj))
+                     for jj in range(j + 2, b + 1) if i > a and allowed(i - 1, jj))
             om[i, j] = o
-            o1 = sum(om[a, j] * (mlb ** (i - a) + get(qm, a, i - 1)) for a in range(0, i + 1))
+            o1 = sum(om[x, j] * (mlb ** (i - x) + get(qm, x, i - 1)) for x in range(a, i + 1))
             o1 += om1.get((i, j + 1), 0.0) * mlb
-            o1 += sum(ob.get((a, j + 1), 0.0) * mlclose(a, j + 1) * get(qm, a + 1, i - 1)
-                      for a in range(0, i) if j + 1 < n and allowed(a, j + 1))
+            o1 += sum(ob.get((x, j + 1), 0.0) * mlclose(x, j + 1) * get(qm, x + 1, i - 1)
+                      for x in range(a, i) if j + 1 <= b and allowed(x, j + 1))
             om1[i, j] = o1
             tp = allowed(i, j)
             if not tp:
                 continue
             v = q5[i] * stem(B, MM_EXTERIOR, tp, *nb(i, j)) * q3[j + 1] + o1 * mlstem(i, j)
-            for a in range(0, i):
-                for b in range(j + 1, n):
-                    if (i - a - 1) + (b - j - 1) <= 30 and allowed(a, b):
-                        v += ob[a, b] * interior(B, S, a, b, i, j, allowed(a, b), RT[tp])
+            for x in range(a, i):
+                for y in range(j + 1, b + 1):
+                    if (i - x - 1) + (y - j - 1) <= 30 and allowed(x, y):
+                        v += ob[x, y] * interior(B, S, x, y, i, j, allowed(x, y), RT[tp])
             ob[i, j] = v
-    P = {(i, j): qb[i, j] * ob[i, j] / Z for (i, j) in ob if qb.get((i, j), 0.0) * ob[i, j] != 0.0}
-    return math.log(Z), P
+    return Z, {(i, j): qb[i, j] * ob[i, j] / Z for (i, j) in ob if qb.get((i, j), 0.0) * ob[i, j] != 0.0}
