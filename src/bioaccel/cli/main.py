@@ -72,6 +72,12 @@ def _bare_command(parser, argv):
     return node
 
 
+def _requires_arguments(command) -> bool:
+    """Whether ``command`` (a subcommand's parser) has a positional argument that must be given (fold's
+    FASTA is optional: standard input)."""
+    return any(action.required for action in command._actions if not action.option_strings)
+
+
 def _terminal(stream) -> bool:
     """Whether ``stream`` is missing or a terminal (nothing piped in)."""
     try:
@@ -113,7 +119,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()
     bare = _bare_command(parser, argv)
-    if bare is not None and bare.prog.endswith(" fold") and not _terminal(sys.stdin):
+    if bare is not None and not _requires_arguments(bare) and not _terminal(sys.stdin):
         bare = None                      # `... | bioaccel fold` reads the pipe, as RNAfold does
     if bare is not None:
         stderr.write(bare.format_usage())
