@@ -16,6 +16,8 @@ r2	1	10	1
 import numpy as np
 from numba import njit, prange
 
+from ..results.digits import put_int
+
 
 #: exact powers of ten (a global array is a constant to Numba: no pow per value)
 POW10 = 10.0 ** np.arange(23)
@@ -52,19 +54,6 @@ def _digits(x):
 
 
 @njit(cache=True, nogil=True)
-def _put_int(out, at, v):
-    width = 1
-    t = v
-    while t >= 10:
-        width += 1
-        t //= 10
-    for w in range(width - 1, -1, -1):
-        out[at + w] = 48 + v % 10
-        v //= 10
-    return at + width
-
-
-@njit(cache=True, nogil=True)
 def _put_digits(out, at, v, nd, point):
     """The nd digits of v, a point after the first ``point`` of them (none where point >= nd)."""
     width = nd + (1 if point < nd else 0)
@@ -87,7 +76,7 @@ def _put_g6(out, at, digits, e):
     if -4 <= e < 6:
         if e >= 0:
             if nd <= e + 1:
-                at = _put_int(out, at, digits)
+                at = put_int(out, at, digits)
                 for _ in range(e + 1 - nd):
                     out[at] = 48
                     at += 1
@@ -106,7 +95,7 @@ def _put_g6(out, at, digits, e):
     if a < 10:
         out[at] = 48
         at += 1
-    return _put_int(out, at, a)
+    return put_int(out, at, a)
 
 
 @njit(cache=True, parallel=True)
@@ -146,9 +135,9 @@ def _lines(out, at, id_bytes, id0, id1, chosen, a, b, I, J, p, spare_of, spare, 
             out[at] = id_bytes[c]
             at += 1
         out[at] = 9
-        at = _put_int(out, at + 1, I[e] + 1)
+        at = put_int(out, at + 1, I[e] + 1)
         out[at] = 9
-        at = _put_int(out, at + 1, J[e] + 1)
+        at = put_int(out, at + 1, J[e] + 1)
         out[at] = 9
         at += 1
         s = spare_of[t]

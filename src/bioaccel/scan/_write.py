@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from ..results.digits import put_int
 from ._defaults import FORMATS
 
 #: Hits formatted per buffer.
@@ -36,27 +37,6 @@ _GFF_ID = np.frombuffer(b";ID=", dtype=np.uint8)
 _GFF_P = np.frombuffer(b";pvalue=", dtype=np.uint8)
 _GFF_Q = np.frombuffer(b";qvalue=", dtype=np.uint8)
 _GFF_SEQ = np.frombuffer(b";sequence=", dtype=np.uint8)
-
-
-@njit(cache=True, nogil=True)
-def put_int(buf, pos, value):
-    """Write the decimal digits of ``value`` at ``pos``; return the position after them."""
-    if value < 0:
-        buf[pos] = 45           # '-'
-        pos += 1
-        value = -value
-    if value == 0:
-        buf[pos] = 48
-        return pos + 1
-    n = 0
-    v = value
-    while v > 0:
-        n += 1
-        v //= 10
-    for i in range(n - 1, -1, -1):
-        buf[pos + i] = 48 + value % 10
-        value //= 10
-    return pos + n
 
 
 @njit(cache=True, nogil=True)
