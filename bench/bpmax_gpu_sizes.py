@@ -1,11 +1,14 @@
 """BPMax on the GPU: the launch sizes of interact/_gpu_launch.py compared on Gildemaster 2021's shape
-(a 23 nt query against a 20,000 nt target, target window 128), one row per setting, all in one run.
+(a 23 nt query against a 20,000 nt target, target window 128), one row per setting, all in one run;
+with ``--wide``, the finishes of bands too wide for shared memory (targets without a window: the tiled
+finish against the older diagonal-by-diagonal one) on 23 x --targets nt.
 
 Each row: device seconds of the products and of the finish (each phase synchronised on its own), end to
 end (median of --repeats), and the fraction of the int16x2 DPX ceiling of ../shared/design/limits.md
 (30.8 T/s) on the recurrence's useful updates. Every row must find the same best window score.
 
     python3 bench/bpmax_gpu_sizes.py [--repeats 5] [--json bench/results/bpmax_gpu_sizes.json]
+    python3 bench/bpmax_gpu_sizes.py --wide --targets 1000,2000 [--repeats 3]
 """
 import argparse
 import os
@@ -27,11 +30,19 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
 }
 
+WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
+    "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal"),
+    "wide finish tiled, 64-tiles (default)": dict(wide_finish="tiled", wide_tile=64),
+    "wide finish tiled, 32-tiles": dict(wide_finish="tiled", wide_tile=32),
+}
+
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--target", type=int, default=20_000)
+    parser.add_argument("--wide", action="store_true", help="no window: compare the wide-band finishes")
+    parser.add_argument("--targets", default="1000,2000", help="with --wide: target lengths (nt)")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "bpmax_gpu_sizes.json"))
     args = parser.parse_args(argv)
     import cupy as cp
@@ -39,23 +50,29 @@ def main(argv=None) -> int:
     from bioaccel.interact import InteractParams
     from bioaccel.interact._gpu_launch import SIZES
 
-    params = InteractParams(window_target=128)
-    rows = []
-    for name, change in SETTINGS.items():
-        sizes = replace(SIZES, **change)
-        row = gpu_row(cp, 23, args.target, params, args.repeats, random.Random(5), sizes=sizes)
-        row.pop("a"), row.pop("rb")
-        rows.append(dict(setting=name, sizes=asdict(sizes), **row))
-    best = {r["best_units"] for r in rows}
+    params = InteractParams() if args.wide else InteractParams(window_target=128)
+    targets = [int(n) for n in args.targets.split(",")] if args.wide else [args.target]
+    print(f"# load average {os.getloadavg()}", flush=True)
+    rows, same = [], True
+    for N in targets:
+        found = []
+        for name, change in (WIDE if args.wide else SETTINGS).items():
+            sizes = replace(SIZES, **change)
+            row = gpu_row(cp, 23, N, params, args.repeats, random.Random(5), sizes=sizes)
+            row.pop("a"), row.pop("rb")
+            rows.append(dict(setting=name, sizes=asdict(sizes), **row))
+            found.append(row["best_units"])
+            print(rows[-1]["setting"], N, row["products_s"], row["finish_s"], row["end_to_end_s"], flush=True)
+        same = same and len(set(found)) == 1
     print(f"## BPMax launch sizes on {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
-          f"23 x {args.target:,} nt, window 128 (same best score in every row: {len(best) == 1})")
-    print("| setting | products s | finish s | end to end s | of int16x2 ceiling |")
-    print("|---|---|---|---|---|")
+          f"window {params.window_target or 'none'} (same best score in every row of a shape: {same})")
+    print("| setting | query x target | products s | finish s | end to end s | of int16x2 ceiling |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['setting']} | {r['products_s']:.4f} | {r['finish_s']:.4f} | {r['end_to_end_s']:.4f} | "
-              f"{100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% |")
+        print(f"| {r['setting']} | 23 x {r['N']:,} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
+              f"{r['end_to_end_s']:.4f} | {100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% |")
     save_json(rows, args.json)
-    return 0 if len(best) == 1 else 1
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -35,6 +35,8 @@ PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=Produ
 #: the windowed BPPart cross products' other shapes (bench/bppart_gpu.py compares them; the tests' small one)
 BAND_CROSS_ALTERNATIVES = [(64, 32, 16, False, 4), (64, 64, 16, True, 2), (64, 32, 16, True, 4), (16, 8, 8, True, 1),
                            (16, 8, 8, False, 1)]
+#: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
+WIDE_TEST_TILES = (8, 16)
 #: the windowed sweep's other tile sides (the first design's 16)
 BAND_TILE_ALTERNATIVES = [16]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
@@ -67,6 +69,8 @@ def host_kernels(sizes) -> dict:
                   for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
+    bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
+              for flag in (False, True)]
     for cell in ("short", "int"):
         bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
                   ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]

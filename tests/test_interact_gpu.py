@@ -2,7 +2,8 @@
 product library of _maxplus_gpu) equal to the CPU default (``tiled``) cell by cell on random
 pairs, windowed and not, both weight settings; the svRNAs against SARS-CoV-2 pieces (scores, profiles,
 structures); many targets in one launch; the streamed path (a target cut into overlapping pieces) and
-the global-memory finish forced on small cases.
+the finish of wide bands (tiled, and the older diagonal by diagonal one) forced on small cases and run
+at its production tile on an unwindowed target of a few hundred bases.
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none). Most checks run
 with the small launch sizes of tests/conftest.py (8-row tiles, 8-row finish segments), so targets of a
@@ -31,7 +32,9 @@ LAYOUTS = {
     "test sizes": {},
     "production sizes": None,
     "streamed": dict(piece=12),
-    "global finish": dict(segment_rows=0, finish_bytes=1),
+    "global finish": dict(segment_rows=0, finish_bytes=1, wide_tile=8),
+    "global finish, 16-tiles": dict(segment_rows=0, finish_bytes=1, wide_tile=16),
+    "global finish, diagonals": dict(segment_rows=0, finish_bytes=1, wide_finish="diagonal"),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
 }
@@ -145,6 +148,37 @@ def test_streamed_pieces_equal_one_launch():
     streamed = window_scores(ca, S1, [rb], params, sizes=BPMaxSizes(piece=300), record=record)
     assert len(record[0][0]) > 6                      # the pieces of the target
     assert np.array_equal(whole[0][0], streamed[0][0]) and np.array_equal(whole[0][1], streamed[0][1])
+
+
+def test_wide_band_finishes_equal_each_other_and_the_cpu():
+    """Without a window, 12 x 300 nt: the band (300 wide) takes the wide-band finish; the tiled one
+    (production 64-tiles and 16-tiles, several targets in one launch) and the diagonal one give the
+    same device tables (every cell of F and S2), and the window scores equal the CPU's."""
+    rng = random.Random(29)
+    params = InteractParams()
+    ca = np.ascontiguousarray(random_rna_codes(rng, 12))
+    rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (300, 180)]
+    S1 = strand_band(ca, params.fold_params, len(ca))
+    tables = []
+    for change in (dict(), dict(wide_tile=16), dict(wide_finish="diagonal")):
+        record = []
+        found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
+        tables.append((found, record))
+    (first, [(_, F0, S0, _)]) = tables[0]
+    for found, [(_, F, S, _)] in tables[1:]:
+        assert np.array_equal(F, F0) and np.array_equal(S, S0)
+        for (w, f), (w0, f0) in zip(found, first):
+            assert np.array_equal(w, w0) and np.array_equal(f, f0)
+    for rb, (win, _) in zip(rbs, first):
+        L1, L2 = params.spans(len(ca), len(rb))
+        cpu = fill_tiled(ca, rb, S1, strand_band(rb, params.fold_params, L2), params)[0]
+        assert np.array_equal(win, cpu[:, :len(rb) - L2 + 1])
+
+
+def random_rna_codes(rng, n):
+    from bioaccel.inputs.alphabet import encode
+
+    return encode(random_rna(rng, n))
 
 
 def test_a_too_long_target_without_window_is_refused_with_the_estimate():
