@@ -566,31 +566,56 @@ __device__ __forceinline__ void band_words(const Dims& g, const short* __restric
     }
 }
 
-// acc[r][c] = max over k2 in [k0, k1) of (S2, F)(IB + 4 tr + r, k2) + (F, S2)(k2 + 1, JB + 4 tc + c)
+// acc[r][c] = max over k2 in [k0, k1) of (S2, F)(IB + 4 tr + r, k2) + (F, S2)(k2 + 1, JB + 4 tc + c); the
+// next chunk's 16-byte loads are issued before the current chunk's updates (in registers until stored)
 template <int B>
 __device__ __forceinline__ void tiled_middle(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
                                              unsigned* As, unsigned* Bs, int IB, int JB, int k0, int k1,
                                              unsigned (&acc)[4][4]) {
     using S = TiledShape<B>;
-    constexpr int AS = S::AS, KC = S::KC;
+    constexpr int AS = S::AS, KC = S::KC, T = S::THREADS;
+    constexpr int XA = (KC / 8) * B, XB = KC * (B / 8), NA = (XA + T - 1) / T, NB = (XB + T - 1) / T;
     const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
-    for (int kc = k0; kc < k1 && kc < g.N; kc += KC) {
-        for (int x = tid; x < (KC / 8) * B; x += S::THREADS) {   // A: transposed, halves swapped
-            const int row = x % B, v = x / B;
-            unsigned w[8];
-            band_words(g, mat, S2, IB + row, kc + 8 * v, w);
+    k1 = min(k1, g.N);
+    if (k0 >= k1) return;
+    uint4 fa[NA], sa[NA], fb[NB], sb[NB];
+    auto load = [&](int kc) {
 #pragma unroll
-            for (int h = 0; h < 8; ++h) As[(8 * v + h) * AS + row] = swap_halves(w[h]);
+        for (int n = 0; n < NA; ++n) {
+            const int x = tid + n * T, row = x % B, v = x / B;
+            if (x < XA) fa[n] = band_vector(g, mat, IB + row, kc + 8 * v), sa[n] = band_vector(g, S2, IB + row, kc + 8 * v);
         }
-        for (int x = tid; x < KC * (B / 8); x += S::THREADS) {   // B: rows k2 + 1 as they lie
-            const int v = x % (B / 8), k = x / (B / 8);
-            unsigned w[8];
-            band_words(g, mat, S2, kc + k + 1, JB + 8 * v, w);
+#pragma unroll
+        for (int n = 0; n < NB; ++n) {
+            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
+            if (x < XB) fb[n] = band_vector(g, mat, kc + k + 1, JB + 8 * v), sb[n] = band_vector(g, S2, kc + k + 1, JB + 8 * v);
+        }
+    };
+    load(k0);
+    for (int kc = k0; kc < k1; kc += KC) {
+#pragma unroll
+        for (int n = 0; n < NA; ++n) {                       // A: transposed, halves swapped: (S2, F)
+            const int x = tid + n * T, row = x % B, v = x / B;
+            if (x >= XA) continue;
+            const unsigned fw[4] = {fa[n].x, fa[n].y, fa[n].z, fa[n].w}, sw[4] = {sa[n].x, sa[n].y, sa[n].z, sa[n].w};
+#pragma unroll
+            for (int h = 0; h < 4; ++h) {
+                As[(8 * v + 2 * h) * AS + row] = __byte_perm(sw[h], fw[h], 0x5410);
+                As[(8 * v + 2 * h + 1) * AS + row] = __byte_perm(sw[h], fw[h], 0x7632);
+            }
+        }
+#pragma unroll
+        for (int n = 0; n < NB; ++n) {                       // B: rows k2 + 1 as they lie, (F, S2)
+            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
+            if (x >= XB) continue;
             uint4* to = reinterpret_cast<uint4*>(Bs + k * AS + 8 * v);
-            to[0] = make_uint4(w[0], w[1], w[2], w[3]);
-            to[1] = make_uint4(w[4], w[5], w[6], w[7]);
+            to[0] = make_uint4(__byte_perm(fb[n].x, sb[n].x, 0x5410), __byte_perm(fb[n].x, sb[n].x, 0x7632),
+                               __byte_perm(fb[n].y, sb[n].y, 0x5410), __byte_perm(fb[n].y, sb[n].y, 0x7632));
+            to[1] = make_uint4(__byte_perm(fb[n].z, sb[n].z, 0x5410), __byte_perm(fb[n].z, sb[n].z, 0x7632),
+                               __byte_perm(fb[n].w, sb[n].w, 0x5410), __byte_perm(fb[n].w, sb[n].w, 0x7632));
         }
         __syncthreads();
+        if (kc + KC < k1) load(kc + KC);
         if (tid < S::PT) {
 #pragma unroll 8
             for (int k = 0; k < KC; ++k) {
@@ -615,7 +640,7 @@ __device__ __forceinline__ bool in_band(const Dims& g, int i, int j) {
 }
 
 template <int B, bool SELF, bool EAGER>
-__global__ void __launch_bounds__(TiledShape<B>::THREADS)
+__global__ void __launch_bounds__(TiledShape<B>::THREADS, 4)
 bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int tiles, const int d, const int per_mat) {
     DIMS;
@@ -666,7 +691,18 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
         return;
     }
 
-    // the tile (the products' T, or 0 for S2) and the row below it, its row- and column-tiles
+    // the tile (the products' T, or 0 for S2) and the row below it, its row- and column-tiles; the codes
+    // of its rows and columns, the pair scores and F(IB + r + 1, JB - 1) (pair operands of column 0)
+    __shared__ int pt[25];
+    __shared__ code_t cI[B], cJ[B];
+    __shared__ short left[B];
+    if (tid < 25) pt[tid] = g.pairs[tid];
+    for (int x = tid; x < B; x += S::THREADS) {
+        cI[x] = IB + x < N ? rb[IB + x] : 4;
+        cJ[x] = JB + x < N ? rb[JB + x] : 4;
+        const int i = IB + x + 1, j = JB - 1;
+        left[x] = d > 0 && in_band(g, i, j) ? mat[cell_at(g, i, j - i)] : (short)sentinel<short>();
+    }
     for (int x = tid; x < (B + 1) * (B / 8); x += S::THREADS) {
         const int r = x / (B / 8), c = 8 * (x % (B / 8));
         unsigned w[8];
@@ -724,8 +760,7 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
         if (active && h == 0) {
             int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
             if (j - i >= 4)
-                v = max(v, pair_score(g, rb[i], rb[j]) +
-                               (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)mat[cell_at(g, i + 1, j - i - 2)]));
+                v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
             Pf[2 * (r * SR + c)] = (short)v;
             if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
         }
