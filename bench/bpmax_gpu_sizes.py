@@ -44,6 +44,7 @@ def main(argv=None) -> int:
     parser.add_argument("--target", type=int, default=20_000)
     parser.add_argument("--wide", action="store_true", help="no window: compare the wide-band finishes")
     parser.add_argument("--targets", default="1000,2000", help="with --wide: target lengths (nt)")
+    parser.add_argument("--only", default="", help="comma-separated numbers (from 0) of the settings to run")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "bpmax_gpu_sizes.json"))
     args = parser.parse_args(argv)
     import cupy as cp
@@ -57,7 +58,10 @@ def main(argv=None) -> int:
     rows, same = [], True
     for N in targets:
         found = []
-        for name, change in (WIDE if args.wide else SETTINGS).items():
+        settings = list((WIDE if args.wide else SETTINGS).items())
+        if args.only:
+            settings = [settings[int(k)] for k in args.only.split(",")]
+        for name, change in settings:
             sizes = replace(SIZES, **change)
             row = gpu_row(cp, 23, N, params, args.repeats, random.Random(5), sizes=sizes)
             row.pop("a"), row.pop("rb")

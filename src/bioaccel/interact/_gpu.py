@@ -336,7 +336,7 @@ def _tiled_finisher(rb, dims, N, Wb, B, eager):
     diagonals = min(tiles, (Wb - 2) // B + 2)      # a tile d >= 1 holds diagonals e >= (d - 1) B + 1
     threads = max(B * B // 16, B)
     kc = min(B, 32)
-    smem = 4 * ((B + 1) * (B + 1) + max(2 * kc * (B + 4), 2 * B * (B + 1)))
+    smem = 4 * (((B + 1) * (B + 1) + 3) // 4 * 4 + max(2 * kc * (B + 4), 2 * B * (B + 1)))   # TiledShape::WORDS
     kernels = {s: _kernel("bpmax_finish_tiled", B, s, eager) for s in (True, False)}
     for kernel in kernels.values():
         kernel.max_dynamic_shared_size_bytes = smem

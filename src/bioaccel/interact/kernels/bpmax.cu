@@ -551,7 +551,8 @@ struct TiledShape {
     static constexpr int SR = B + 1;                      // words per tile row in shared memory
     static constexpr int AS = B + 4;                      // words per staged row (16-byte aligned)
     static constexpr int UNION = 2 * KC * AS > 2 * B * SR ? 2 * KC * AS : 2 * B * SR;
-    static constexpr int WORDS = (B + 1) * SR + UNION;    // tile and the row below, staging or (I, I), (J, J)
+    static constexpr int TILE = ((B + 1) * SR + 3) & ~3;  // the tile and the row below: 16-byte multiple
+    static constexpr int WORDS = TILE + UNION;            // and staging (uint4 stores) or (I, I), (J, J)
 };
 
 // (F, S2) words of 8 cells of band row i at absolute columns j .. j + 7 (j a multiple of 8): out[0 .. 7]
@@ -649,7 +650,7 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* Pc = reinterpret_cast<unsigned*>(smem);       // Pc[r * SR + c] = (F, S2)(IB + r, JB + c), r <= B
     short* Pf = reinterpret_cast<short*>(smem);              // its F halves: Pf[2 * (r * SR + c)]
-    unsigned* U = Pc + (B + 1) * SR;
+    unsigned* U = Pc + S::TILE;
     unsigned* As = U;                                        // middle: As[k][r] = (S2, F)(IB + r, kc + k)
     unsigned* Bs = U + KC * S::AS;                           //         Bs[k][c] = (F, S2)(kc + k + 1, JB + c)
     unsigned* PdI = U;                                       // closure: (F, S2)(IB + r, IB + x)
