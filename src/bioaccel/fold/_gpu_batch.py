@@ -33,6 +33,11 @@ BATCH_TILED_MAX = 6000
 BATCH_TABLE_BYTES = 4 << 30
 #: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
 MAX_GRID_Y = 65_535
+#: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
+#: DPX instruction, issue 29) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
+SHORT_KERNEL = "x2"
+#: Largest V that batch_fold_x2 holds (its empty cells are -16384: two of them still sum within int16).
+X2_MAX_SCORE = 16_383
 
 
 @dataclass
@@ -56,6 +61,19 @@ def shared_bytes(n):
     return (N * (N + 1) + 15) // 16 * 16 + (N + 1) * 8
 
 
+def x2_shared_bytes(n):
+    """Dynamic shared memory of batch_fold_x2 for an n-long sequence: the row copy (groups of 8 rows, an
+    odd number of 16-byte units each), the column copy (1 mod 8 units a column), the row and column
+    offsets, the traceback stack (kernels/nussinov_batch.cu).
+
+    >>> x2_shared_bytes(200), x2_shared_bytes(256)
+    (102040, 159768)
+    """
+    groups, chunks = (n + 7) // 8, (n + 8) // 8
+    cells = sum(64 * (((chunks - g) | 1) + 8 * ((g + 7) // 8) + 1) for g in range(groups))
+    return 2 * cells + 4 * 8 * groups + 4 * ((8 * groups + 2) // 2 * 2) + 8 * (n + 2)
+
+
 def block_threads(lengths, sizes):
     """Threads of the batch_fold block of each length: one per cell of the widest diagonal computed
     (n - 1 cells), in whole warps, at most ``sizes.batch_threads``.
@@ -74,11 +92,11 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk):
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, x2):
     sizes = _launch.SIZES
-    fold = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
+    fold = kernel("nussinov_batch.cu", "batch_fold_x2" if x2 else "batch_fold", sizes.batch_threads)
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
-        shared = shared_bytes(int(lengths[bin_ids].max()))
+        shared = (x2_shared_bytes if x2 else shared_bytes)(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
                                            np.int32(walk), out.scores, out.pair_to, out.chars, status),
@@ -175,8 +193,10 @@ def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if shared.any():
-        _fold_shared(cp, codes_dev, starts_dev, ids[shared], lengths, pm, out, status, walk)
+    x2 = shared & ((lengths // 2) * int(params.pair_table().max()) <= X2_MAX_SCORE) & (SHORT_KERNEL == "x2")
+    for part, use_x2 in ((shared & ~x2, False), (x2, True)):
+        if part.any():
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, use_x2)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():
