@@ -390,18 +390,22 @@ def test_short_kernels_x2_and_b1_agree_with_the_cpu(params, sizes, monkeypatch):
         assert gpu.structures.tolist() == cpu.structures.tolist(), kernel
 
 
-def test_gpu_encoding_of_a_list_and_its_bad_letters():
-    """A list of strings is encoded on the device (lower case, T, N); a bad or non-ASCII letter still gets
-    the host's message naming the sequence and position; Records and pairs take the host path."""
+@pytest.mark.parametrize("chunk", [0, 2])
+def test_gpu_encoding_of_a_list_and_its_bad_letters(chunk, monkeypatch):
+    """A list of strings is encoded on the device (lower case, T, N), in chunks of ``chunk`` sequences
+    (0: one); a bad or non-ASCII letter still gets the host's message naming the sequence and position;
+    Records and pairs take the host path."""
     from bioaccel.errors import InputError
-    from bioaccel.fold import nussinov_batch
+    from bioaccel.fold import _arrays_gpu, nussinov_batch
     from bioaccel.inputs.fasta import Record
 
+    monkeypatch.setattr(_arrays_gpu, "CHUNK", chunk)
     scores, structures = nussinov_batch(["gggaaaTcc", "", "GGGNAAACCC", "A"], backend="gpu")
     assert scores.tolist() == [3, 0, 3, 0] and structures.tolist() == [b"(((...)))", b"", b"(((....)))", b"."]
-    assert nussinov_batch([Record("r", "GGGAAAUCC"), ("p", "gggaaatcc")], backend="gpu").scores.tolist() == [3, 3]
+    mixed = ["GGGAAAUCC", "A", "GGGAAAUCC", Record("r", "GGGAAAUCC"), ("p", "gggaaatcc")]
+    assert nussinov_batch(mixed, backend="gpu").scores.tolist() == [3, 0, 3, 3, 3]
     assert nussinov_batch([], backend="gpu").scores.shape == (0,)
-    with pytest.raises(InputError, match="sequence 2: invalid character 'X' at position 3"):
-        nussinov_batch(["ACGU", "ACXU"], backend="gpu")
+    with pytest.raises(InputError, match="sequence 4: invalid character 'X' at position 3"):
+        nussinov_batch(["ACGU", "GGGAAACCC", "A", "ACXU", "GGGAAACCC"], backend="gpu")
     with pytest.raises(InputError, match="sequence 1: invalid character"):
         nussinov_batch(["AC\u00e9U"], backend="gpu")

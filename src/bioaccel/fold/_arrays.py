@@ -139,46 +139,6 @@ def nussinov_batch(sequences, *, params: "FoldParams | None" = None, backend: st
     return BY_BACKEND[backend](codes, starts, call, traceback)
 
 
-def joined_letters(sequences):
-    """``(letters, starts)`` of a plain list of strings: their ASCII bytes back to back (uint8, other
-    characters as '?') and where each starts; None for anything else (Records, pairs, bytes, one string),
-    which :func:`encode_packed` reads. One ``str.join``, no Python step per sequence.
-
-    >>> letters, starts = joined_letters(["GGa", "", "uN"])
-    >>> letters.tobytes(), starts.tolist()
-    (b'GGauN', [0, 3, 3, 5])
-    >>> joined_letters(("x", "GGA")) is None
-    True
-    """
-    if type(sequences) is not list:
-        return None
-    try:
-        text = "".join(sequences)
-    except TypeError:                     # not all strings
-        return None
-    starts = np.zeros(len(sequences) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences)), out=starts[1:])
-    return np.frombuffer(text.encode("ascii", errors="replace"), dtype=np.uint8), starts
-
-
-def _codes_on_gpu(cp, sequences):
-    """``(codes on the device, starts)``: a list of strings goes to the GPU as raw bytes and is encoded
-    there by one table look-up (the host's translate and checks of 200 MB took about a second); any bad
-    letter sends the batch to :func:`encode_packed`, whose message names the sequence and position."""
-    from ..inputs.alphabet import code_of_byte
-
-    joined = joined_letters(sequences)
-    if joined is not None:
-        letters, starts = joined
-        if letters.size == 0:
-            return cp.zeros(0, dtype=np.uint8), starts
-        codes = cp.asarray(code_of_byte())[cp.asarray(letters)]
-        if not bool((codes == 255).any()):
-            return codes, starts
-    codes, starts = encode_packed(sequences)
-    return cp.asarray(codes), starts
-
-
 def _on_cpu(codes, starts, call, traceback):
     with using_threads(call.threads):
         units, pair_to = _packed_or_alone(codes, starts, call.params, traceback)
@@ -186,14 +146,9 @@ def _on_cpu(codes, starts, call, traceback):
 
 
 def _on_gpu(sequences, call, traceback):
-    from ..runtime import gpu as _gpu
-    from ._gpu_batch import fold_packed
+    from ._arrays_gpu import fold_on_gpu
 
-    cp = _gpu.require_gpu()
-    codes, starts = _codes_on_gpu(cp, sequences)
-    out = fold_packed(codes, starts, call.params, traceback=traceback)
-    units = cp.asnumpy(out.scores)
-    chars = cp.asnumpy(out.chars) if traceback else None
+    units, starts, chars = fold_on_gpu(sequences, call.params, traceback, encode_packed)
     return FoldBatch(_scores(units, call.params), structure_array(starts, chars=chars) if traceback else None)
 
 

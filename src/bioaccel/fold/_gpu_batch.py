@@ -36,8 +36,9 @@ MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
 #: DPX instruction, issue 29) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
 SHORT_KERNEL = "x2"
-#: Largest V that batch_fold_x2 holds (its empty cells are -16384: two of them still sum within int16).
-X2_MAX_SCORE = 16_383
+#: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
+#: with an empty operand stays below 0, two empty ones within int16).
+X2_MAX_SCORE = (127, 16_383)
 
 
 @dataclass
@@ -49,6 +50,7 @@ class PackedFolds:
     scores: object
     pair_to: object
     chars: object
+    status: object = None       # int32 on the device: non-zero where a traceback failed (check_packed)
 
 
 def shared_bytes(n):
@@ -61,17 +63,20 @@ def shared_bytes(n):
     return (N * (N + 1) + 15) // 16 * 16 + (N + 1) * 8
 
 
-def x2_shared_bytes(n):
-    """Dynamic shared memory of batch_fold_x2 for an n-long sequence: the row copy (groups of 8 rows, an
-    odd number of 16-byte units each), the column copy (1 mod 8 units a column), the row and column
-    offsets, the traceback stack (kernels/nussinov_batch.cu).
+def x2_shared_bytes(n, cell="signed char"):
+    """Dynamic shared memory of batch_fold_x2 for an n-long sequence: the row and column copies (chunk
+    by chunk, 16 bytes a chunk of a row or column), the traceback stack, the pair model, the codes
+    (kernels/nussinov_batch.cu, X2Layout).
 
-    >>> x2_shared_bytes(200), x2_shared_bytes(256)
-    (102040, 159768)
+    >>> x2_shared_bytes(200), x2_shared_bytes(200, "short"), x2_shared_bytes(255)
+    (46720, 88320, 71775)
     """
-    groups, chunks = (n + 7) // 8, (n + 8) // 8
-    cells = sum(64 * (((chunks - g) | 1) + 8 * ((g + 7) // 8) + 1) for g in range(groups))
-    return 2 * cells + 4 * 8 * groups + 4 * ((8 * groups + 2) // 2 * 2) + 8 * (n + 2)
+    per = 16 if cell == "signed char" else 8                  # cells a chunk
+    full, chunks = n // per, (n + per) // per
+    rows = per * full * (full + 1) // 2 + (chunks - full) * n          # chunks = full + 1: the last one n rows
+    col_chunks = (n - 1) // per + 1
+    cols = col_chunks * n - per * col_chunks * (col_chunks - 1) // 2
+    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
 def block_threads(lengths, sizes):
@@ -94,11 +99,16 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, x2):
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None):
+    """Shared-memory bins: b1 (``cell`` None) or batch_fold_x2 with ``cell`` ("short", "signed char")."""
     sizes = _launch.SIZES
-    fold = kernel("nussinov_batch.cu", "batch_fold_x2" if x2 else "batch_fold", sizes.batch_threads)
+    if cell is None:
+        fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
+    else:
+        fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
+        shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
-        shared = (x2_shared_bytes if x2 else shared_bytes)(int(lengths[bin_ids].max()))
+        shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
                                            np.int32(walk), out.scores, out.pair_to, out.chars, status),
@@ -172,10 +182,11 @@ def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
         cp.get_default_memory_pool().free_all_blocks()
 
 
-def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
+def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> PackedFolds:
     """Fold every sequence of a packed batch (``codes_dev`` on the device, ``starts`` int64 on the host,
     one more than the sequences); device arrays of scores, pair_to and dot-bracket letters (the last two
-    left at -1 and '.' with ``traceback=False``)."""
+    left at -1 and '.' with ``traceback=False``). ``check=False``: return once the launches are queued
+    (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`."""
     cp = _gpu.require_gpu()
     starts = np.asarray(starts, dtype=np.int64)
     lengths = np.diff(starts)
@@ -188,6 +199,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
     pm = pair_model(cp, params)
     starts_dev = cp.asarray(starts)
     status = cp.zeros(1, dtype=np.int32)
+    out.status = status
     walk = bool(traceback)
     ids = np.arange(len(lengths))
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
@@ -195,19 +207,31 @@ def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    x2 = shared & ((lengths // 2) * int(params.pair_table().max()) <= X2_MAX_SCORE) & (SHORT_KERNEL == "x2")
-    for part, use_x2 in ((shared & ~x2, False), (x2, True)):
+    if SHORT_KERNEL == "x2":
+        score = (lengths // 2) * int(params.pair_table().max())
+        byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
+        parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
+    else:
+        parts = ((shared, None),)
+    for part, cell in parts:
         if part.any():
-            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, use_x2)
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():
         _fold_alone(cp, codes_dev, starts, ids[alone], params, pm, out, walk)
-    if int(status.get()[0]) != 0:
+    if check:
+        check_packed(out)
+    return out
+
+
+def check_packed(out) -> None:
+    """Raise InternalError where a batch's traceback failed or a sequence got no score (waits for the
+    batch's launches)."""
+    if int(out.status.get()[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
     if bool((out.scores < 0).any()):
         raise InternalError("the GPU batch left a sequence without a score")
-    return out
 
 
 def fold_list(codes_list, params, *, traceback=True) -> list:
