@@ -21,6 +21,8 @@ where its predicted time stays under --budget; the fraction of the int16x2 ceili
 sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``RNA.fold``, minimum
 free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
 core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
+``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
+run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests.
 """
 import argparse
 import json
@@ -292,7 +294,9 @@ def main_batch(args):
               f"{r['encode_s']:>7.3f} {r.get('gpu_records_api_s', float('nan')):>10.3f} "
               f"{r.get('cpu_s', float('nan')):>8.2f} {r.get('rnafold_s', float('nan')):>8.2f} "
               f"{'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'} {r['same_digest']}")
-    payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows}
+    print(f"CPU load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows,
+               "load_average": list(os.getloadavg())}
     save_json(payload, args.json.replace(".json", "_batch.json"))
 
 

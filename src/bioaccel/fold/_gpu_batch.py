@@ -6,7 +6,9 @@ The sequences arrive back to back (uint8 codes on the device, ``starts`` on the 
 the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
-  traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths.
+  traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
+  kernel is batch_fold_x2 (row and column copies, two splits per DPX instruction, int8 cells where
+  every V <= 127, else int16 to 16,383), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
