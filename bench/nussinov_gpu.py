@@ -139,7 +139,8 @@ def _batch_setting(kernel, tile):
 
     from bioaccel.fold import _gpu_batch
 
-    _gpu_batch.SHORT_KERNEL = kernel
+    _gpu_batch.SHORT_KERNEL = "x2" if kernel == "x2c" else kernel
+    _gpu_batch.SHARED_CARVEOUT = 100 if kernel == "x2c" else None       # x2c: x2 with all shared memory
     _launch.SIZES = replace(_launch.SIZES, batch_tile=tile)
 
 
@@ -212,6 +213,8 @@ def time_stages(cp, seqs):
     lap("copy_in")
     codes = cp.minimum(cp.asarray(code_of_byte())[letters_dev], 4)
     lap("encode_on_device")
+    fold_packed(codes, starts, FoldParams(), traceback=False)
+    lap("fold_without_traceback")
     out = fold_packed(codes, starts, FoldParams())
     lap("fold")
     chars = cp.asnumpy(out.chars)
@@ -306,8 +309,8 @@ def main():
     parser.add_argument("--rows", default=BATCH_ROWS, help="batch rows, COUNTxLENGTH,...")
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
     parser.add_argument("--settings", default="x2:64:gpu",
-                        help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1 or "
-                             "x2: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
+                        help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2 or "
+                             "x2c (x2, shared-memory carveout 100%%): the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
                              "b1 path: encoded on the host) or gpu (raw bytes encoded on the device)); the "
                              "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)

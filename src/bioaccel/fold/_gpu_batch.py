@@ -38,6 +38,9 @@ MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
 #: DPX instruction, issue 29) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
 SHORT_KERNEL = "x2"
+#: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
+#: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
+SHARED_CARVEOUT = None
 #: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
 #: with an empty operand stays below 0, two empty ones within int16).
 X2_MAX_SCORE = (127, 16_383)
@@ -112,6 +115,8 @@ def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk,
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
         shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
+        if SHARED_CARVEOUT is not None:
+            fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
                                            np.int32(walk), out.scores, out.pair_to, out.chars, status),
              shared_mem=shared)
