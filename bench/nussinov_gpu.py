@@ -21,6 +21,8 @@ where its predicted time stays under --budget; the fraction of the int16x2 ceili
 sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``RNA.fold``, minimum
 free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
 core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
+``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
+run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests.
 """
 import argparse
 import json
@@ -131,20 +133,51 @@ def time_rnafold(seqs, budget):
         return time.perf_counter() - t0
 
 
-def time_batch_row(cp, count, n, args):
-    from bioaccel.fold import nussinov, nussinov_batch
-    from bioaccel.fold._arrays import encode_packed
-    from bioaccel.fold._gpu_batch import ceiling_fraction, fold_packed
+def _batch_setting(kernel, tile):
+    """Select the short-RNA kernel (b1 or x2) and the tiled batch's tile edge for the next runs."""
+    from dataclasses import replace
 
-    seqs = random_batch(count, n, seed=count + n)
-    lengths = [n] * count
-    row = {"count": count, "n": n, "useful_updates": count * n ** 3 / 6}
+    from bioaccel.fold import _gpu_batch
+
+    _gpu_batch.SHORT_KERNEL = "x2" if kernel == "x2c" else kernel
+    _gpu_batch.SHARED_CARVEOUT = 100 if kernel == "x2c" else None       # x2c: x2 with all shared memory
+    _launch.SIZES = replace(_launch.SIZES, batch_tile=tile)
+
+
+def _end_to_end_host_encoded(cp, seqs):
+    """The b1 path of nussinov_batch(backend="gpu"): encoded on the host, codes copied to the device."""
+    from bioaccel.fold._arrays import FoldBatch, _scores, encode_packed, structure_array
+    from bioaccel.fold._gpu_batch import fold_packed
+
+    codes, starts = encode_packed(seqs)
+    out = fold_packed(cp.asarray(codes), starts, FoldParams())
+    return FoldBatch(_scores(cp.asnumpy(out.scores), FoldParams()),
+                     structure_array(starts, chars=cp.asnumpy(out.chars)))
+
+
+def _digest(scores, structures):
+    import hashlib
+
+    return hashlib.sha256(np.asarray(scores, dtype=np.int64).tobytes() + structures.tobytes()).hexdigest()[:16]
+
+
+def time_setting(cp, seqs, setting, repeats):
+    """End to end and fold seconds (medians) of one ``kernel:tile:encode`` setting, and its digest."""
+    from bioaccel.fold import nussinov_batch
+    from bioaccel.fold._arrays import encode_packed
+    from bioaccel.fold._gpu_batch import fold_packed
+
+    kernel, tile, where = setting.split(":")
+    _batch_setting(kernel, int(tile))
     ends, folds = [], []
-    for _ in range(args.repeats):
+    codes, starts = encode_packed(seqs)
+    for _ in range(repeats):
         t0 = time.perf_counter()
-        scores, structures = nussinov_batch(seqs, backend="gpu")
+        if where == "host":
+            scores, structures = _end_to_end_host_encoded(cp, seqs)
+        else:
+            scores, structures = nussinov_batch(seqs, backend="gpu")
         ends.append(time.perf_counter() - t0)
-        codes, starts = encode_packed(seqs)
         codes_dev = cp.asarray(codes)
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         start.record()
@@ -153,13 +186,64 @@ def time_batch_row(cp, count, n, args):
         stop.synchronize()
         folds.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
         del codes_dev
+    return {"setting": setting, "end_to_end_s": float(np.median(ends)), "end_to_end_runs": ends,
+            "fold_s": float(np.median(folds)), "fold_runs": folds, "digest": _digest(scores, structures)}, \
+        (scores, structures)
+
+
+def time_stages(cp, seqs):
+    """Seconds of each step of the GPU end to end, one after the other (no overlap): the strings joined,
+    copied as bytes and encoded on the device, folded, the letters copied back, the S array made."""
+    from bioaccel.fold._arrays import structure_array
+    from bioaccel.fold._arrays_gpu import joined_letters
+    from bioaccel.fold._gpu_batch import fold_packed
+    from bioaccel.inputs.alphabet import code_of_byte
+
+    stages, t0 = {}, time.perf_counter()
+
+    def lap(name):
+        nonlocal t0
+        cp.cuda.get_current_stream().synchronize()
+        stages[name] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+
+    letters, starts = joined_letters(seqs)
+    lap("join")
+    letters_dev = cp.asarray(letters)
+    lap("copy_in")
+    codes = cp.minimum(cp.asarray(code_of_byte())[letters_dev], 4)
+    lap("encode_on_device")
+    fold_packed(codes, starts, FoldParams(), traceback=False)
+    lap("fold_without_traceback")
+    out = fold_packed(codes, starts, FoldParams())
+    lap("fold")
+    chars = cp.asnumpy(out.chars)
+    lap("copy_out")
+    structure_array(starts, chars=chars)
+    lap("structure_array")
+    return stages
+
+
+def time_batch_row(cp, count, n, args):
+    from bioaccel.fold import nussinov, nussinov_batch
+    from bioaccel.fold._arrays import encode_packed
+    from bioaccel.fold._gpu_batch import ceiling_fraction
+
+    seqs = random_batch(count, n, seed=count + n)
+    lengths = [n] * count
+    row = {"count": count, "n": n, "useful_updates": count * n ** 3 / 6, "settings": []}
+    for setting in args.settings.split(","):
+        timed, (scores, structures) = time_setting(cp, seqs, setting, args.repeats)
+        timed["ceiling_fraction_fold"] = ceiling_fraction(lengths, timed["fold_s"])
+        row["settings"].append(timed)
+    row["same_digest"] = len({s["digest"] for s in row["settings"]}) == 1
+    last = row["settings"][-1]                 # the new default: the row's main numbers
+    row["gpu_end_to_end_s"], row["gpu_end_to_end_runs"] = last["end_to_end_s"], last["end_to_end_runs"]
+    row["gpu_fold_s"], row["gpu_fold_runs"] = last["fold_s"], last["fold_runs"]
+    row["stages_s"] = time_stages(cp, seqs)
     t0 = time.perf_counter()
     encode_packed(seqs)
     row["encode_s"] = time.perf_counter() - t0
-    row["gpu_end_to_end_s"] = float(np.median(ends))
-    row["gpu_end_to_end_runs"] = ends
-    row["gpu_fold_s"] = float(np.median(folds))
-    row["gpu_fold_runs"] = folds
     row["seq_per_s"] = count / row["gpu_end_to_end_s"]
     row["ceiling_fraction_end_to_end"] = ceiling_fraction(lengths, row["gpu_end_to_end_s"])
     row["ceiling_fraction_fold"] = ceiling_fraction(lengths, row["gpu_fold_s"])
@@ -181,6 +265,11 @@ def time_batch_row(cp, count, n, args):
         row["rnafold_s"] = rnafold
     print(f"  {count:>9,} x {n:>5}: {json.dumps({k: v for k, v in row.items() if not k.endswith('runs')})}",
           flush=True)
+    for s in row["settings"]:
+        print(f"    {s['setting']:>12}: end to end {s['end_to_end_s']:.3f} s (runs "
+              f"{', '.join(f'{x:.3f}' for x in s['end_to_end_runs'])}), fold {s['fold_s']:.4f} s "
+              f"({s['ceiling_fraction_fold']:.1%}; runs {', '.join(f'{x:.4f}' for x in s['fold_runs'])}), "
+              f"digest {s['digest']}", flush=True)
     return row
 
 
@@ -190,7 +279,9 @@ def main_batch(args):
     cp = gpu._gpu.require_gpu()
     device = gpu._gpu.device_name()
     warm = [random_rna(n, n) for n in (0, 1, 120, 200, 300, 1000, 3000)]
-    nussinov_batch(warm, backend="gpu")                      # compile every kernel outside the timings
+    for setting in args.settings.split(","):                # compile every kernel outside the timings
+        _batch_setting(setting.split(":")[0], int(setting.split(":")[1]))
+        nussinov_batch(warm, backend="gpu")
     nussinov_batch(warm, backend="cpu")
     rows = []
     for spec in args.rows.split(","):
@@ -199,14 +290,16 @@ def main_batch(args):
     print(f"\nNussinov batches on {device} (CPU: {os.cpu_count()} cores): seconds, sequences per second, "
           "fraction of the int16x2 ceiling (n^3/6 per sequence)")
     print(f"{'batch':>16} {'GPU end to end':>15} {'seq/s':>10} {'ceiling':>8} {'GPU fold':>9} {'ceiling':>8} "
-          f"{'encode':>7} {'nussinov()':>10} {'CPU':>8} {'RNAfold':>8} agree")
+          f"{'encode':>7} {'nussinov()':>10} {'CPU':>8} {'RNAfold':>8} agree same-digest")
     for r in rows:
         print(f"{r['count']:>9,} x {r['n']:>4} {r['gpu_end_to_end_s']:>15.3f} {r['seq_per_s']:>10,.0f} "
               f"{r['ceiling_fraction_end_to_end']:>8.1%} {r['gpu_fold_s']:>9.3f} {r['ceiling_fraction_fold']:>8.1%} "
               f"{r['encode_s']:>7.3f} {r.get('gpu_records_api_s', float('nan')):>10.3f} "
               f"{r.get('cpu_s', float('nan')):>8.2f} {r.get('rnafold_s', float('nan')):>8.2f} "
-              f"{'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'}")
-    payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows}
+              f"{'-' if 'agree' not in r else 'yes' if r['agree'] else 'NO'} {r['same_digest']}")
+    print(f"CPU load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    payload = {"device": device, "cpu_cores": os.cpu_count(), "ceilings": CEILING, "rows": rows,
+               "load_average": list(os.getloadavg())}
     save_json(payload, args.json.replace(".json", "_batch.json"))
 
 
@@ -215,6 +308,11 @@ def main():
     parser.add_argument("--batch", action="store_true", help="time batches of many RNAs (see --rows)")
     parser.add_argument("--rows", default=BATCH_ROWS, help="batch rows, COUNTxLENGTH,...")
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
+    parser.add_argument("--settings", default="x2:64:gpu",
+                        help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2 or "
+                             "x2c (x2, shared-memory carveout 100%%): the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
+                             "b1 path: encoded on the host) or gpu (raw bytes encoded on the device)); the "
+                             "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")

@@ -85,7 +85,8 @@ def host_kernels(sizes) -> dict:
                                               ("diagonal_cell_per_grid", (f.chang_block,))],
         "fold/kernels/nussinov_blocked.cu": [("blocked_tile_diagonal", (layout, f.seed_tile))
                                              for layout in ("SquareLayout", "PackedRowsLayout")],
-        "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))],
+        "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))] + [
+            ("batch_fold_x2", (f.batch_threads, cell)) for cell in ("signed char", "short")],
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],

@@ -368,3 +368,44 @@ def test_offset_encoding_equals_int32_where_int16_overflows(n, params):
     assert np.array_equal(pair_to, table_ops.trace_structure(plain, codes_dev, pm))
     seq = "".join("ACGU"[x] for x in codes)
     assert structure_score(seq, _dot_bracket(pair_to), params) == score
+
+
+@pytest.mark.parametrize("params", [FoldParams(), FoldParams(min_loop=0, au=127, gc=127, gu=127),
+                                    FoldParams(min_loop=1, au=128, gc=200, gu=1)],
+                         ids=["default", "scores up to the x2 limit", "past the x2 limit (b1)"])
+def test_short_kernels_x2_and_b1_agree_with_the_cpu(params, sizes, monkeypatch):
+    """batch_fold_x2 (two splits a DPX, empty cells -16384) and b1 against the CPU, every length to 256
+    nt's edges (chunks of 8, groups of 8 rows and columns), with N; weights whose scores reach 16,256
+    (x2) and 25,600 (over X2_MAX_SCORE: those sequences go to b1)."""
+    from bioaccel.fold import _gpu_batch, nussinov_batch
+
+    rng = random.Random(29)
+    lengths = [2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 120, 200, 255, 256] + [rng.randint(2, 256) for _ in range(20)]
+    seqs = ["".join(rng.choice("ACGUACGUN") for _ in range(n)) for n in lengths] + ["GC" * 128, "G" * 128 + "C" * 128]
+    cpu = nussinov_batch(seqs, params=params)
+    for kernel in ("x2", "b1"):
+        monkeypatch.setattr(_gpu_batch, "SHORT_KERNEL", kernel)
+        gpu = nussinov_batch(seqs, params=params, backend="gpu")
+        assert gpu.scores.tolist() == cpu.scores.tolist(), kernel
+        assert gpu.structures.tolist() == cpu.structures.tolist(), kernel
+
+
+@pytest.mark.parametrize("chunk", [0, 2])
+def test_gpu_encoding_of_a_list_and_its_bad_letters(chunk, monkeypatch):
+    """A list of strings is encoded on the device (lower case, T, N), in chunks of ``chunk`` sequences
+    (0: one); a bad or non-ASCII letter still gets the host's message naming the sequence and position;
+    Records and pairs take the host path."""
+    from bioaccel.errors import InputError
+    from bioaccel.fold import _arrays_gpu, nussinov_batch
+    from bioaccel.inputs.fasta import Record
+
+    monkeypatch.setattr(_arrays_gpu, "CHUNK", chunk)
+    scores, structures = nussinov_batch(["gggaaaTcc", "", "GGGNAAACCC", "A"], backend="gpu")
+    assert scores.tolist() == [3, 0, 3, 0] and structures.tolist() == [b"(((...)))", b"", b"(((....)))", b"."]
+    mixed = ["GGGAAAUCC", "A", "GGGAAAUCC", Record("r", "GGGAAAUCC"), ("p", "gggaaatcc")]
+    assert nussinov_batch(mixed, backend="gpu").scores.tolist() == [3, 0, 3, 3, 3]
+    assert nussinov_batch([], backend="gpu").scores.shape == (0,)
+    with pytest.raises(InputError, match="sequence 4: invalid character 'X' at position 3"):
+        nussinov_batch(["ACGU", "GGGAAACCC", "A", "ACXU", "GGGAAACCC"], backend="gpu")
+    with pytest.raises(InputError, match="sequence 1: invalid character"):
+        nussinov_batch(["AC\u00e9U"], backend="gpu")

@@ -133,6 +133,8 @@ def nussinov_batch(sequences, *, params: "FoldParams | None" = None, backend: st
     ([3, 3, 0], ['(((...)))', '(((...)))', '.'])
     """
     call = check_call(VARIANTS, params, FoldParams, backend=backend, threads=threads)
+    if backend == "gpu":
+        return _on_gpu(sequences, call, traceback)
     codes, starts = encode_packed(sequences)
     return BY_BACKEND[backend](codes, starts, call, traceback)
 
@@ -143,19 +145,15 @@ def _on_cpu(codes, starts, call, traceback):
     return FoldBatch(_scores(units, call.params), structure_array(starts, pair_to=pair_to) if traceback else None)
 
 
-def _on_gpu(codes, starts, call, traceback):
-    from ..runtime import gpu as _gpu
-    from ._gpu_batch import fold_packed
+def _on_gpu(sequences, call, traceback):
+    from ._arrays_gpu import fold_on_gpu
 
-    cp = _gpu.require_gpu()
-    out = fold_packed(cp.asarray(codes), starts, call.params, traceback=traceback)
-    units = cp.asnumpy(out.scores)
-    chars = cp.asnumpy(out.chars) if traceback else None
+    units, starts, chars = fold_on_gpu(sequences, call.params, traceback, encode_packed)
     return FoldBatch(_scores(units, call.params), structure_array(starts, chars=chars) if traceback else None)
 
 
-#: backend -> how a packed batch is folded there
-BY_BACKEND = {"cpu": _on_cpu, "gpu": _on_gpu}
+#: backend -> how a packed batch is folded there (the GPU's is called with the sequences: it encodes them there)
+BY_BACKEND = {"cpu": _on_cpu}
 
 
 #: Sequences longer than ONE_CORE_MAX_LENGTH still join the packed batch (one per core, a table each) when

@@ -6,7 +6,9 @@ The sequences arrive back to back (uint8 codes on the device, ``starts`` on the 
 the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
-  traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths.
+  traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
+  kernel is batch_fold_x2 (row and column copies, two splits per DPX instruction, int8 cells where
+  every V <= 127, else int16 to 16,383), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
@@ -33,6 +35,15 @@ BATCH_TILED_MAX = 6000
 BATCH_TABLE_BYTES = 4 << 30
 #: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
 MAX_GRID_Y = 65_535
+#: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
+#: DPX instruction, issue 29) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
+SHORT_KERNEL = "x2"
+#: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
+#: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
+SHARED_CARVEOUT = None
+#: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
+#: with an empty operand stays below 0, two empty ones within int16).
+X2_MAX_SCORE = (127, 16_383)
 
 
 @dataclass
@@ -44,6 +55,7 @@ class PackedFolds:
     scores: object
     pair_to: object
     chars: object
+    status: object = None       # int32 on the device: non-zero where a traceback failed (check_packed)
 
 
 def shared_bytes(n):
@@ -54,6 +66,22 @@ def shared_bytes(n):
     """
     N = n + 1
     return (N * (N + 1) + 15) // 16 * 16 + (N + 1) * 8
+
+
+def x2_shared_bytes(n, cell="signed char"):
+    """Dynamic shared memory of batch_fold_x2 for an n-long sequence: the row and column copies (chunk
+    by chunk, 16 bytes a chunk of a row or column), the traceback stack, the pair model, the codes
+    (kernels/nussinov_batch.cu, X2Layout).
+
+    >>> x2_shared_bytes(200), x2_shared_bytes(200, "short"), x2_shared_bytes(255)
+    (46720, 88320, 71775)
+    """
+    per = 16 if cell == "signed char" else 8                  # cells a chunk
+    full, chunks = n // per, (n + per) // per
+    rows = per * full * (full + 1) // 2 + (chunks - full) * n          # chunks = full + 1: the last one n rows
+    col_chunks = (n - 1) // per + 1
+    cols = col_chunks * n - per * col_chunks * (col_chunks - 1) // 2
+    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
 def block_threads(lengths, sizes):
@@ -68,18 +96,27 @@ def block_threads(lengths, sizes):
 
 def _bins(keys, ids):
     """``(key, ids with that key)`` for each distinct key, ids in input order within a bin."""
+    if len(keys) and keys.min() == keys.max():          # one bin (a million of one length: no sort)
+        return [(int(keys[0]), ids)]
     order = np.argsort(keys, kind="stable")
     keys, ids = keys[order], ids[order]
     cuts = np.flatnonzero(np.diff(keys)) + 1
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk):
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None):
+    """Shared-memory bins: b1 (``cell`` None) or batch_fold_x2 with ``cell`` ("short", "signed char")."""
     sizes = _launch.SIZES
-    fold = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
+    if cell is None:
+        fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
+    else:
+        fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
+        shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
     for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
-        shared = shared_bytes(int(lengths[bin_ids].max()))
+        shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
+        if SHARED_CARVEOUT is not None:
+            fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
                                            np.int32(walk), out.scores, out.pair_to, out.chars, status),
              shared_mem=shared)
@@ -152,10 +189,11 @@ def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
         cp.get_default_memory_pool().free_all_blocks()
 
 
-def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
+def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> PackedFolds:
     """Fold every sequence of a packed batch (``codes_dev`` on the device, ``starts`` int64 on the host,
     one more than the sequences); device arrays of scores, pair_to and dot-bracket letters (the last two
-    left at -1 and '.' with ``traceback=False``)."""
+    left at -1 and '.' with ``traceback=False``). ``check=False``: return once the launches are queued
+    (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`."""
     cp = _gpu.require_gpu()
     starts = np.asarray(starts, dtype=np.int64)
     lengths = np.diff(starts)
@@ -168,6 +206,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
     pm = pair_model(cp, params)
     starts_dev = cp.asarray(starts)
     status = cp.zeros(1, dtype=np.int32)
+    out.status = status
     walk = bool(traceback)
     ids = np.arange(len(lengths))
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
@@ -175,17 +214,31 @@ def fold_packed(codes_dev, starts, params, *, traceback=True) -> PackedFolds:
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if shared.any():
-        _fold_shared(cp, codes_dev, starts_dev, ids[shared], lengths, pm, out, status, walk)
+    if SHORT_KERNEL == "x2":
+        score = (lengths // 2) * int(params.pair_table().max())
+        byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
+        parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
+    else:
+        parts = ((shared, None),)
+    for part, cell in parts:
+        if part.any():
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():
         _fold_alone(cp, codes_dev, starts, ids[alone], params, pm, out, walk)
-    if int(status.get()[0]) != 0:
+    if check:
+        check_packed(out)
+    return out
+
+
+def check_packed(out) -> None:
+    """Raise InternalError where a batch's traceback failed or a sequence got no score (waits for the
+    batch's launches)."""
+    if int(out.status.get()[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
     if bool((out.scores < 0).any()):
         raise InternalError("the GPU batch left a sequence without a score")
-    return out
 
 
 def fold_list(codes_list, params, *, traceback=True) -> list:

@@ -32,6 +32,17 @@ def _lookup(sequence):
     return raw, np.frombuffer(bytearray(raw.translate(_CODE_TABLE)), dtype=np.uint8)
 
 
+def code_of_byte() -> np.ndarray:
+    """The code of every byte value (uint8, 256 entries; 255 where the byte is no letter), for encoders
+    elsewhere (a GPU look-up over raw bytes).
+
+    >>> table = code_of_byte()
+    >>> table[[ord("A"), ord("t"), ord("N"), ord("-")]].tolist()
+    [0, 3, 4, 255]
+    """
+    return _CODE_OF_BYTE.copy()
+
+
 def describe_letter(letter):
     """How an error message shows a letter: quoted when printable ASCII, else by its byte value.
 

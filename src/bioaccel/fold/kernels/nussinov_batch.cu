@@ -65,3 +65,140 @@ batch_fold(const code_t* __restrict__ codes, const long long* __restrict__ start
     if (tid == 0) scores[id] = Vs[L.at(0, n)];
     if (walk) walk_structure(Vs, L, s, pm, n, stack, pair_to + start, chars + start, status);
 }
+
+// ---- batch_fold_x2 (issue 29): the same fold with two splits per instruction -------------------------
+// b1 above spends ~7 instructions per scalar update (two 16-bit loads, two step updates, the max-plus,
+// the loop). Here the table is kept twice in shared memory: a row copy R (V(i, m), m > i) and a column
+// copy C (V(m, c), m < c), both cut in 16-byte chunks of CH cells along m (CH = 8 int16 or 16 int8
+// cells). The splits m of cell (i, c) then read both operands a chunk at a time, and one
+// __viaddmax_s16x2 does two splits. Cells not filled yet and the lower triangles hold EMPTY (-16384 in
+// int16 cells, -128 in int8 ones, unpacked to int16 lanes): a split with an empty operand sums below 0
+// (V <= 16383, resp. 127: fold/_gpu_batch.py picks the cell type), so whole chunks are read with no
+// bounds checks. int8 cells (V <= 127: unit weights up to 255 nt) halve the shared memory, so twice the
+// blocks fit on an SM, and are widened to int16 lanes by a sign-extending byte permute (PRMT).
+//
+// Chunk-major triangles: chunk k of every row that has one sits side by side (R: rows 0 .. min(n,
+// CH (k + 1)) - 1; C: columns CH k + 1 .. n), so the 8 threads served together by a 16-byte load (rows
+// i = 8q .. 8q + 7, columns c = i + D, all at the same chunk k) read 8 consecutive 16-byte units: no bank
+// conflicts, and no padding beyond the triangle's chunks.
+template <typename Cell> struct X2Cells;
+template <> struct X2Cells<short> {
+    static constexpr int CH = 8;
+    static constexpr int EMPTY4 = (int)0xC000C000u;        // -16384 in both halves
+    __device__ static __forceinline__ void step(const int4& a, const int4& b, int (&acc)[4]) {
+        acc[0] = __viaddmax_s16x2(a.x, b.x, acc[0]);
+        acc[1] = __viaddmax_s16x2(a.y, b.y, acc[1]);
+        acc[2] = __viaddmax_s16x2(a.z, b.z, acc[2]);
+        acc[3] = __viaddmax_s16x2(a.w, b.w, acc[3]);
+    }
+};
+__device__ __forceinline__ unsigned x2_widen(unsigned x, unsigned sel) {    // bytes to int16 lanes, signed
+    unsigned r;
+    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "r"(sel));
+    return r;
+}
+template <> struct X2Cells<signed char> {
+    static constexpr int CH = 16;
+    static constexpr int EMPTY4 = (int)0x80808080u;        // -128 in every byte
+    __device__ static __forceinline__ void word(unsigned a, unsigned b, int& lo, int& hi) {
+        // selector 0x9180: bytes 0, 1 each followed by its sign; 0xB3A2: bytes 2, 3
+        lo = __viaddmax_s16x2(x2_widen(a, 0x9180), x2_widen(b, 0x9180), lo);
+        hi = __viaddmax_s16x2(x2_widen(a, 0xB3A2), x2_widen(b, 0xB3A2), hi);
+    }
+    __device__ static __forceinline__ void step(const int4& a, const int4& b, int (&acc)[4]) {
+        word(a.x, b.x, acc[0], acc[1]);
+        word(a.y, b.y, acc[2], acc[3]);
+        word(a.z, b.z, acc[0], acc[1]);
+        word(a.w, b.w, acc[2], acc[3]);
+    }
+};
+
+// Where the chunks sit, in 16-byte units: R's chunk k starts at row_block(k) (row i at + i), C's at
+// col_block(k) (column c at + c - CH k - 1). K = chunks of a row (m = 0 .. n), KC = of a column.
+template <int CH> struct X2Layout {
+    int n;
+    __device__ __forceinline__ int row_block(int k) const {
+        const int full = n / CH;                              // chunks k' < full hold CH (k' + 1) <= n rows
+        return k <= full ? CH * k * (k + 1) / 2 : CH * full * (full + 1) / 2 + (k - full) * n;
+    }
+    __device__ __forceinline__ int col_block(int k) const { return k * n - CH * k * (k - 1) / 2; }
+    __device__ __forceinline__ int rows_units() const { return row_block((n + CH) / CH); }
+    __device__ __forceinline__ int cols_units() const { return col_block((n - 1) / CH + 1); }
+    // cell offsets (in cells) of V(i, m) in R and V(m, c) in C
+    __device__ __forceinline__ int r_at(int i, int m) const { return (row_block(m / CH) + i) * CH + m % CH; }
+    __device__ __forceinline__ int c_at(int m, int c) const {
+        return (col_block(m / CH) + c - CH * (m / CH) - 1) * CH + m % CH;
+    }
+};
+
+template <int CH>
+struct X2Columns {               // the traceback reads the column copy
+    X2Layout<CH> L;
+    __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
+};
+
+// Dynamic shared memory (fold/_gpu_batch.py x2_shared_bytes): R, C (16-byte units), the traceback stack
+// (N + 1 int2), the pair model, the sequence's codes.
+template <int MAX_THREADS, typename Cell>
+__global__ void __launch_bounds__(MAX_THREADS)
+batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
+              const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
+              unsigned char* __restrict__ chars, int* __restrict__ status) {
+    typedef X2Cells<Cell> Cells;
+    constexpr int CH = Cells::CH;
+    extern __shared__ __align__(16) unsigned char batch_smem[];
+    const int id = ids[blockIdx.x];
+    const long long start = starts[id];
+    const int n = (int)(starts[id + 1] - start);
+    const int tid = threadIdx.x, nthreads = blockDim.x;
+    const X2Layout<CH> L{n};
+    const int r_units = L.rows_units(), c_units = L.cols_units();
+    int4* Ru = reinterpret_cast<int4*>(batch_smem);
+    int4* Cu = Ru + r_units;
+    Cell* R = reinterpret_cast<Cell*>(Ru);
+    Cell* C = reinterpret_cast<Cell*>(Cu);
+    int2* stack = reinterpret_cast<int2*>(Cu + c_units);
+    PairModel* pm = reinterpret_cast<PairModel*>(stack + n + 2);
+    code_t* s = reinterpret_cast<code_t*>(pm + 1);
+    // codes and weights in shared memory: every cell of every diagonal reads them (global: a chain of
+    // L1 round trips on each diagonal's critical path)
+    for (int x = tid; x < n; x += nthreads) s[x] = codes[start + x];
+    for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
+    for (int x = tid; x < r_units + c_units; x += nthreads)
+        Ru[x] = make_int4(Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4);
+    __syncthreads();
+    for (int i = tid; i < n; i += nthreads) {          // V(i, i + 1) = 0
+        R[L.r_at(i, i + 1)] = 0;
+        C[L.c_at(i, i + 1)] = 0;
+    }
+    __syncthreads();
+    for (int D = 2; D <= n; ++D) {
+        for (int i = tid; i <= n - D; i += nthreads) {
+            const int c = i + D;
+            int best = 0;
+            const int w = pair_weight(pm, s, i, c);
+            if (w > 0 && D > 2) best = (int)C[L.c_at(i + 1, c - 1)] + w;   // V(i+1, c-1)
+            else if (w > 0) best = w;
+            // chunks i / CH .. (c - 1) / CH (the first may hold m <= i, the last m >= c: empty there)
+            const int k0 = i / CH, chunks = (c - 1) / CH - k0 + 1;
+            int ra = L.row_block(k0) + i, rstep = min(n, CH * (k0 + 1));
+            int ca = L.col_block(k0) + c - CH * k0 - 1, cstep = n - CH * (k0 + 1);
+            int acc[4] = {0, 0, 0, 0};
+#pragma unroll 2
+            for (int k = 0; k < chunks; ++k) {
+                Cells::step(Ru[ra], Cu[ca], acc);
+                ra += rstep;
+                rstep = min(n, rstep + CH);
+                ca += cstep;
+                cstep -= CH;
+            }
+            const int m2 = __vmaxs2(__vmaxs2(acc[0], acc[1]), __vmaxs2(acc[2], acc[3]));
+            best = max(best, max((int)(short)(m2 & 0xffff), (int)(short)(m2 >> 16)));
+            R[L.r_at(i, c)] = (Cell)best;
+            C[L.c_at(i, c)] = (Cell)best;
+        }
+        __syncthreads();
+    }
+    if (tid == 0) scores[id] = C[L.c_at(0, n)];
+    if (walk) walk_structure(C, X2Columns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+}
