@@ -168,6 +168,12 @@ def _run_batch(args, stdout, stderr, params, names):
 
 def run(args, stdout, stderr):
     from . import batch_run as batch
+
+    if args.backend == "gpu" and not batch.distributed(args):
+        from ..runtime.gpu import warm_up
+
+        warm_up()       # CuPy's import and the CUDA context made while the inputs are read
+    from .bursts import bursts
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
@@ -203,10 +209,16 @@ def run(args, stdout, stderr):
         total = len(queries) * len(target_lengths) if target_lengths else None
         with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
                       stream=stderr) as bar:
-            for item in results:
-                writer.write([item])  # a row as soon as it is computed
-                if item.site == 1:  # the profile and the count once per pair
-                    if profile is not None:
-                        write_bedgraph(profile, [item])
-                    bar.update(1)
+            for rows in bursts(results, prepare=_prepare_writer):
+                writer.write(rows)  # the rows as soon as they are computed, those ready together
+                firsts = [row for row in rows if row.site == 1]     # the profile and the count once per pair
+                if profile is not None:
+                    write_bedgraph(profile, firsts)
+                bar.update(len(firsts))
     return 0
+
+
+def _prepare_writer():
+    """What the first rows' writing would wait for, done while they are computed: the writer formats
+    its rows through pandas (an import of a few tenths of a second)."""
+    import pandas  # noqa: F401
