@@ -174,6 +174,7 @@ def run(args, stdout, stderr):
 
         warm_up()       # CuPy's import and the CUDA context made while the inputs are read
     from .bursts import bursts
+    from .interact_batch import prepare_writer
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
@@ -209,7 +210,7 @@ def run(args, stdout, stderr):
         total = len(queries) * len(target_lengths) if target_lengths else None
         with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
                       stream=stderr) as bar:
-            for rows in bursts(results, prepare=_prepare_writer):
+            for rows in bursts(results, prepare=prepare_writer):
                 writer.write(rows)  # the rows as soon as they are computed, those ready together
                 firsts = [row for row in rows if row.site == 1]     # the profile and the count once per pair
                 if profile is not None:
@@ -217,8 +218,3 @@ def run(args, stdout, stderr):
                 bar.update(len(firsts))
     return 0
 
-
-def _prepare_writer():
-    """What the first rows' writing would wait for, done while they are computed: the writer formats
-    its rows through pandas (an import of a few tenths of a second)."""
-    import pandas  # noqa: F401
