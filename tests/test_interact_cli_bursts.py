@@ -60,6 +60,20 @@ def test_an_error_comes_after_the_results_before_it():
     assert seen == [1]
 
 
+def test_first_runs_in_the_computing_thread_before_the_first_result():
+    seen = []
+
+    def results():
+        seen.append(("result", threading.current_thread().name))
+        yield 1
+
+    def first():
+        seen.append(("first", threading.current_thread().name))
+
+    assert list(bursts(results(), first=first)) == [[1]]
+    assert seen == [("first", "bioaccel-compute"), ("result", "bioaccel-compute")]
+
+
 def test_a_reader_that_stops_stops_the_computing():
     computed = []
     gate = threading.Event()
@@ -173,3 +187,24 @@ def test_warm_up_then_require_gpu_answers_as_without_it():
     else:
         with pytest.raises(gpu.GPUUnavailable):
             gpu.require_gpu()
+
+
+@pytest.mark.gpu
+def test_the_gpu_screen_writes_what_the_cpu_writes(tmp_path):
+    """The GPU's warm-up (a tiny pair in the background), the computing thread and the bursts leave
+    the text of the CPU's, to standard output and through the batch layer (-o)."""
+    queries, targets = tmp_path / "q.fa", tmp_path / "t.fa"
+    queries.write_text(">q1\nGAGGAAGAAGAGGACGAT\n>q2\nAGGAACTGGCCCAGAAGCTTC\n")
+    targets.write_text("".join(f">t{k}\n" + "GGGAAAUCCCAUGCAUGCAUCGAUCGAUGCUUAGC"[k:] * 3 + "\n" for k in range(5)))
+    texts = []
+    for backend in ("cpu", "gpu"):
+        argv = ["interact", str(queries), str(targets), "--window-target", "16", "--sites", "2", "--backend",
+                backend, "-q"]
+        out, err = io.StringIO(), io.StringIO()
+        assert main(argv, stdout=out, stderr=err) == 0, err.getvalue()
+        texts.append(out.getvalue())
+        path = tmp_path / f"{backend}.tsv"
+        assert main([*argv, "-o", str(path)], stdout=io.StringIO(), stderr=err) == 0, err.getvalue()
+        texts.append(path.read_text())
+    assert len(set(texts)) == 1 and texts[0].count("\n") == 1 + 2 * 5 * 2
+    assert "warm" in gpu._STATE

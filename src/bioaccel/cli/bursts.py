@@ -21,8 +21,10 @@ class _Failed:
 _END = object()
 
 
-def _produce(results: Iterable, into: queue.Queue, stop: threading.Event) -> None:
+def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first) -> None:
     try:
+        if first is not None:
+            first()
         for result in results:
             into.put(result)
             if stop.is_set():           # the command stopped reading (an output error): compute no more
@@ -32,10 +34,12 @@ def _produce(results: Iterable, into: queue.Queue, stop: threading.Event) -> Non
         into.put(_Failed(exc))
 
 
-def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None) -> Iterator[list]:
+def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None,
+           first: Optional[Callable[[], None]] = None) -> Iterator[list]:
     """Lists of consecutive ``results`` (computed in a background thread), each as long as what was
     ready when it was asked for, never empty. ``prepare()``: work for the command's thread while the
-    first results are computed (imports its writer needs).
+    first results are computed (imports its writer needs); ``first()``: called in the computing thread
+    before the first result is asked for (the GPU's warm-up awaited).
 
     >>> sorted(x for burst in bursts(iter(range(5))) for x in burst)
     [0, 1, 2, 3, 4]
@@ -49,7 +53,7 @@ def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None) -> I
     """
     ready: queue.Queue = queue.Queue()
     stop = threading.Event()
-    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop), name="bioaccel-compute",
+    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop, first), name="bioaccel-compute",
                               daemon=True)
     thread.start()
     try:

@@ -47,26 +47,43 @@ def _checked_cupy():
     return cp
 
 
-def warm_up() -> None:
+def warm_up(then=None) -> None:
     """Start, in a background thread, what the first use of the GPU waits for: CuPy's import, the
     device check and the CUDA context of the current device (made by a call that releases the GIL, so
-    that the caller's own Python work goes on meanwhile). Nothing is raised there: a GPU that cannot be
-    used is named, as always, by :func:`require_gpu`. A second call does nothing.
+    that the caller's own Python work goes on meanwhile), then ``then()`` if given (a tiny computation
+    of the caller's kind, which loads its kernels from CuPy's cache). Nothing is raised there: a GPU
+    that cannot be used is named, as always, by :func:`require_gpu`, and an error of ``then`` by the
+    caller's own computation. A second call does nothing.
 
     >>> warm_up(); warm_up()            # without CuPy or a GPU too: require_gpu() says why
     >>> _STATE["warm"].join()
     """
+    import numpy  # noqa: F401  - imported here first, not by two threads at once (CuPy's import needs it)
+
     with _LOCK:
         if "warm" in _STATE:
             return
-        _STATE["warm"] = threading.Thread(target=_warm, name="bioaccel-gpu-warm-up", daemon=True)
+        _STATE["warm"] = threading.Thread(target=_warm, args=(then,), name="bioaccel-gpu-warm-up", daemon=True)
     _STATE["warm"].start()
 
 
-def _warm():
+def warmed() -> None:
+    """Wait for the warm-up (:func:`warm_up`) to end, where one was started, so that the computation it
+    warmed runs alone (one thread on the device and on the caches it filled).
+
+    >>> warmed()
+    """
+    thread = _STATE.get("warm")
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+def _warm(then):
     try:
         cupy().cuda.runtime.deviceSynchronize()      # the first call that needs the context makes it
-    except Exception:                                # noqa: BLE001 - said by require_gpu where it matters
+        if then is not None:
+            then()
+    except Exception:                                # noqa: BLE001 - said where it matters, see warm_up
         pass
 
 
