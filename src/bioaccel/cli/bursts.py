@@ -21,10 +21,11 @@ class _Failed:
 _END = object()
 
 
-def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first) -> None:
+def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first, started: threading.Event) -> None:
     try:
         if first is not None:
             first()
+        started.set()
         for result in results:
             into.put(result)
             if stop.is_set():           # the command stopped reading (an output error): compute no more
@@ -32,14 +33,17 @@ def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first)
         into.put(_END)
     except BaseException as exc:        # noqa: BLE001 - raised again in the command's thread
         into.put(_Failed(exc))
+    finally:
+        started.set()
 
 
 def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None,
            first: Optional[Callable[[], None]] = None) -> Iterator[list]:
     """Lists of consecutive ``results`` (computed in a background thread), each as long as what was
     ready when it was asked for, never empty. ``prepare()``: work for the command's thread while the
-    first results are computed (imports its writer needs); ``first()``: called in the computing thread
-    before the first result is asked for (the GPU's warm-up awaited).
+    first results are computed (imports its writer needs), begun once ``first()`` has returned in the
+    computing thread, where it is called before the first result is asked for (the GPU's warm-up
+    awaited): the command's thread then takes no time from what the computing waits for.
 
     >>> sorted(x for burst in bursts(iter(range(5))) for x in burst)
     [0, 1, 2, 3, 4]
@@ -52,12 +56,13 @@ def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None,
     ValueError: bad input
     """
     ready: queue.Queue = queue.Queue()
-    stop = threading.Event()
-    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop, first), name="bioaccel-compute",
-                              daemon=True)
+    stop, started = threading.Event(), threading.Event()
+    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop, first, started),
+                              name="bioaccel-compute", daemon=True)
     thread.start()
     try:
         if prepare is not None:
+            started.wait()
             prepare()
         while True:
             burst, last = [], ready.get()
