@@ -6,10 +6,12 @@ worker, after a warm-up, the cluster's start left out. A user runs ``bioaccel in
 script times that whole process on the same files, twice (the first run may compile the kernels into
 CuPy's cache; the second is what every later screen costs), to standard output and to a file (``-o``,
 the batch layer with its journal), and checks that every output is the same text. Pairs per second of
-each, and the ratio to the batch's rate.
+each, and the ratio to the batch's rate. With ``--old SRC`` the command of another copy of the package
+(the code before a change) runs beside each run, on the same files, its outputs in the same check.
 
     python3 bench/interact_cli.py                 # on a GPU machine (about 2 minutes on an H100)
     python3 bench/interact_cli.py --targets 60    # smaller
+    python3 bench/interact_cli.py --old ../main/src --repeat 1    # and the code before, each run beside
 
 Prints a table and writes JSON to docs/results/interact_cli_gpu.json.
 """
@@ -30,11 +32,15 @@ sys.path.insert(0, HERE)
 import scale  # noqa: E402  (bench/scale.py: the same inputs, the same Job)
 
 
-def run_cli(argv, output=None) -> tuple:
-    """(seconds, sha256 of what was written) of ``bioaccel ARGV -q`` as a whole process."""
+def run_cli(argv, output=None, src=None) -> tuple:
+    """(seconds, sha256 of what was written) of ``bioaccel ARGV -q`` as a whole process (``src``: the
+    package's source folder to run, first on PYTHONPATH; None: this one's)."""
     command = [sys.executable, "-m", "bioaccel", *argv, "-q"] + (["-o", output] if output else [])
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([src] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, check=True)
+    done = subprocess.run(command, capture_output=True, check=True, env=env)
     seconds = time.perf_counter() - start
     text = open(output, "rb").read() if output else done.stdout
     return seconds, hashlib.sha256(text).hexdigest()
@@ -59,6 +65,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", type=int, default=600, help="random transcripts (default 600)")
     parser.add_argument("--output", default=os.path.join(HERE, "..", "docs", "results", "interact_cli_gpu.json"))
+    parser.add_argument("--old", metavar="SRC", default=None,
+                        help="also time the command of the package in SRC (its src folder: the code before a "
+                             "change), in the same run, each of its runs beside the same run of this code")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each command line (default 2)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores); GPUs: "
@@ -74,15 +84,19 @@ def main(argv=None) -> int:
     assert items == pairs
     rows.append({"run": "batch layer, 1 GPU worker, warm (bench/scale.py)", "seconds": seconds})
     digests = set()
-    for k in (1, 2):
-        seconds, digest = run_cli(screen)
-        digests.add(digest)
-        rows.append({"run": f"bioaccel interact > stdout, run {k}", "seconds": seconds})
-    for k in (1, 2):
-        out = os.path.join(folder, f"screen{k}.tsv")
-        seconds, digest = run_cli(screen, out)
-        digests.add(digest)
-        rows.append({"run": f"bioaccel interact -o FILE, run {k}", "seconds": seconds})
+    codes = [("", None)]
+    if args.old:                            # its Numba functions compiled into its cache first, untimed
+        small = scale.random_rnas(os.path.join(folder, "small.fa"), 3, 300, 400, random.Random(1))
+        run_cli([*screen[:1], screen[1], small, *screen[3:]], src=args.old)
+        codes = [(" (old code)", args.old), ("", None)]
+    for output in (False, True):
+        for k in range(1, args.repeat + 1):
+            for label, src in codes:
+                out = os.path.join(folder, f"screen{k}{label.strip(' ()').replace(' ', '_')}.tsv") if output else None
+                seconds, digest = run_cli(screen, out, src)
+                digests.add(digest)
+                where = "-o FILE" if output else "> stdout"
+                rows.append({"run": f"bioaccel interact {where}, run {k}{label}", "seconds": seconds})
     base = pairs / rows[0]["seconds"]
     print(f"\n{pairs:,} pairs (3 svRNAs x {args.targets:,} transcripts of 300-3,000 nt, window 128)\n")
     print("| run | seconds | pairs/s | vs batch layer |")

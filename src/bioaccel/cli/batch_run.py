@@ -48,6 +48,7 @@ class Job:
     modes: dict = field(default_factory=dict)
     announce: Callable = None      # announce(items) before the items left to run: their time, when long
     notes: Callable = None         # notes(stderr) after the outputs are written (warnings)
+    prepare: Callable = None       # prepare() in this process while its GPU computes the first items
 
 
 def wanted(args) -> bool:
@@ -217,10 +218,23 @@ def _cluster(args):
     return contextlib.nullcontext(None)
 
 
+def _outcomes(job: Job, todo: list, client):
+    """The outcomes of the items ``todo``; a GPU batch in this process computes in a thread of its
+    own (:mod:`.bursts`), once the GPU's warm-up is over, so that the journal is written, and
+    ``job.prepare`` done, while the device works on the next items."""
+    from ..distribution.batch import run_items
+    from ..runtime.gpu import warmed
+    from .bursts import bursts
+
+    outcomes = run_items(job.function, todo, client=client, gpu=job.gpu)
+    if client is not None or not job.gpu:
+        return outcomes
+    return (outcome for burst in bursts(outcomes, prepare=job.prepare, first=warmed) for outcome in burst)
+
+
 def run(job: Job, args, stdout, stderr) -> int:
     """Run ``job`` as the command line asks (``args``: workers, scheduler, gpus, resume, output, quiet);
     the exit status."""
-    from ..distribution.batch import run_items
     from .journal import Journal
     from ..results.output import Outputs, check_outputs
     from .progress import format_duration, progress, wanted as bar_wanted
@@ -237,7 +251,7 @@ def run(job: Job, args, stdout, stderr) -> int:
         with _cluster(args) as client, progress(total=len(job.items), unit=job.unit, desc=job.prog.split()[-1],
                                                 initial=len(job.items) - len(todo), enabled=shown,
                                                 stream=stderr) as bar:
-            for outcome in run_items(job.function, todo, client=client, gpu=job.gpu):
+            for outcome in _outcomes(job, todo, client):
                 if outcome.error is not None:
                     journal.add(outcome.key, error=outcome.error)
                 else:

@@ -5,6 +5,8 @@ The command builds the call of :func:`bioaccel.interact.iter_bpmax` (or, for a b
 its rows with the wing's writers. Only argparse, the command-line helpers and the variant registry
 load when the parser is built; the algorithms (NumPy, Numba, pandas) load in ``run``.
 """
+import functools
+
 from .options import (add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
                       add_quiet_option, add_threads_option, add_variant_options, backends_of)
 from ..interact import VARIANTS
@@ -80,6 +82,19 @@ def interact_params(args):
 
     return InteractParams(au=1.0 if args.au is None else args.au, gu=1.5 if args.gu is None else args.gu,
                           window_query=args.window_query, window_target=args.window_target)
+
+
+def _warm_kernels(args):
+    """A tiny pair on the GPU with the command's weights and windows (its kernels loaded from CuPy's
+    cache, compiled on a first run), where the command's pairs use the same cells (int16: windows, or
+    queries and targets of a few thousand nt), so that no other kernels are compiled for nothing."""
+    import numpy as np
+
+    from ..interact import bpmax
+
+    params = interact_params(args)
+    if params.cell_dtype(1000, 10 ** 7) == np.int16:
+        bpmax("GGGAAACCC", "GGGUUUCCC", params=params, backend="gpu", variant=args.variant, threads=1)
 
 
 def call_options(args, params, threads) -> dict:
@@ -168,6 +183,15 @@ def _run_batch(args, stdout, stderr, params, names):
 
 def run(args, stdout, stderr):
     from . import batch_run as batch
+
+    if args.backend == "gpu" and not batch.distributed(args):
+        from ..runtime.gpu import warm_up
+
+        # CuPy's import, the CUDA context and (BPMax) the kernels' loading made while the inputs are read
+        warm_up(None if args.partition else functools.partial(_warm_kernels, args))
+    from .bursts import bursts
+    from .interact_batch import prepare_writer
+    from ..runtime.gpu import warmed
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
@@ -203,10 +227,11 @@ def run(args, stdout, stderr):
         total = len(queries) * len(target_lengths) if target_lengths else None
         with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
                       stream=stderr) as bar:
-            for item in results:
-                writer.write([item])  # a row as soon as it is computed
-                if item.site == 1:  # the profile and the count once per pair
-                    if profile is not None:
-                        write_bedgraph(profile, [item])
-                    bar.update(1)
+            for rows in bursts(results, prepare=prepare_writer, first=warmed):
+                writer.write(rows)  # the rows as soon as they are computed, those ready together
+                firsts = [row for row in rows if row.site == 1]     # the profile and the count once per pair
+                if profile is not None:
+                    write_bedgraph(profile, firsts)
+                bar.update(len(firsts))
     return 0
+

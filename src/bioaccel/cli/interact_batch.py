@@ -16,18 +16,31 @@ from ..errors import BioaccelError
 from .batch_run import Job, fingerprint
 
 
-def _entry(rows, names, fmt, profile):
-    """One pair's rows (and bedGraph track) as the command writes them."""
-    from ..interact import interaction_writer, write_bedgraph
+def _texts(pairs, names, fmt) -> list:
+    """Each pair's rows (a list of lists of Interactions) as the command writes them, one text a pair:
+    the rows of all the pairs formatted together (the writer's cost is one frame, not one a pair),
+    then cut into each pair's lines (a row is one line in TSV and in JSON Lines); a pair at a time
+    should a row ever take more than a line."""
+    from ..interact import interaction_writer
 
     text = io.StringIO()
-    interaction_writer(text, names, fmt, header=False).write(rows)
-    entry = {"-o": text.getvalue()}
-    if profile:
-        track = io.StringIO()
-        write_bedgraph(track, [row for row in rows if row.site == 1])
-        entry["--profile"] = track.getvalue()
-    return entry
+    interaction_writer(text, names, fmt, header=False).write([row for rows in pairs for row in rows])
+    lines = text.getvalue().split("\n")[:-1]
+    if len(lines) != sum(len(rows) for rows in pairs):
+        return [_texts([rows], names, fmt)[0] for rows in pairs] if len(pairs) > 1 else [text.getvalue()]
+    texts, at = [], 0
+    for rows in pairs:
+        texts.append("".join(line + "\n" for line in lines[at:at + len(rows)]))
+        at += len(rows)
+    return texts
+
+
+def _track(rows):
+    from ..interact import write_bedgraph
+
+    track = io.StringIO()
+    write_bedgraph(track, [row for row in rows if row.site == 1])
+    return track.getvalue()
 
 
 def pair_entries(compute, payloads, *, names, fmt, profile) -> list:
@@ -42,8 +55,16 @@ def pair_entries(compute, payloads, *, names, fmt, profile) -> list:
     ...              profile=False)
     [{'-o': 'q\\tt\\t21\\n'}]
     """
-    return [value if isinstance(value, BioaccelError) else _entry(value, names, fmt, profile)
-            for value in compute(payloads)]
+    values = compute(payloads)
+    done = [value for value in values if not isinstance(value, BioaccelError)]
+    texts = iter(_texts(done, names, fmt))
+    entries = []
+    for value in values:
+        if isinstance(value, BioaccelError):
+            entries.append(value)
+            continue
+        entries.append({"-o": next(texts), **({"--profile": _track(value)} if profile else {})})
+    return entries
 
 
 def _write(outputs, pairs, *, names, fmt):
@@ -72,7 +93,16 @@ def job(args, work, queries, targets, params, names) -> Job:
                                           profile=profile),
                write=functools.partial(_write, names=names, fmt=args.format),
                outputs={"-o": "-" if args.output is None else args.output, "--profile": args.profile},
-               fingerprint=digest, gpu=work.gpu)
+               fingerprint=digest, gpu=work.gpu, prepare=prepare_writer)
+
+
+def prepare_writer() -> None:
+    """What the first rows' writing would wait for, done while they are computed: the writer formats
+    rows through pandas (an import of a few tenths of a second).
+
+    >>> prepare_writer()
+    """
+    import pandas  # noqa: F401
 
 
 def partition_entries(compute, payloads, *, columns, fmt, extras) -> list:

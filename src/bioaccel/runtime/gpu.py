@@ -2,18 +2,33 @@
 CUDA C++ sources shipped as package data, and :func:`kernel`, the one way a family gets a kernel.
 
 Nothing here runs at import time of bioaccel. ``require_gpu()`` is the single place that decides
-whether the GPU backend can run, and its error is the one line users see.
+whether the GPU backend can run, and its error is the one line users see. :func:`warm_up` starts
+CuPy's import and the CUDA context in the background, for a command that knows early that it will
+compute on the GPU: the context is made while the command reads its inputs.
 """
 import functools
+import threading
 from importlib import resources
 
 from ..errors import GPUUnavailable
 from .launch import expression
 
 
-@functools.lru_cache(maxsize=1)
+#: CuPy once checked (``"cp"``), under a lock so that a caller waits for the import that
+#: :func:`warm_up` started rather than making a second one; ``"warm"``: the warm-up thread.
+_STATE: dict = {}
+_LOCK = threading.Lock()
+
+
 def cupy():
     """Return the ``cupy`` module, or raise :class:`GPUUnavailable` saying why it cannot be used."""
+    with _LOCK:                  # a failure is not kept: the next call says why again
+        if "cp" not in _STATE:
+            _STATE["cp"] = _checked_cupy()
+        return _STATE["cp"]
+
+
+def _checked_cupy():
     try:
         import cupy as cp
     except Exception as exc:  # ImportError, or a CUDA library that fails to load
@@ -30,6 +45,46 @@ def cupy():
     if count < 1:
         raise GPUUnavailable("the GPU backend is not available: no CUDA device found; use --backend cpu")
     return cp
+
+
+def warm_up(then=None) -> None:
+    """Start, in a background thread, what the first use of the GPU waits for: CuPy's import, the
+    device check and the CUDA context of the current device (made by a call that releases the GIL, so
+    that the caller's own Python work goes on meanwhile), then ``then()`` if given (a tiny computation
+    of the caller's kind, which loads its kernels from CuPy's cache). Nothing is raised there: a GPU
+    that cannot be used is named, as always, by :func:`require_gpu`, and an error of ``then`` by the
+    caller's own computation. A second call does nothing.
+
+    >>> warm_up(); warm_up()            # without CuPy or a GPU too: require_gpu() says why
+    >>> _STATE["warm"].join()
+    """
+    import numpy  # noqa: F401  - imported here first, not by two threads at once (CuPy's import needs it)
+
+    with _LOCK:
+        if "warm" in _STATE:
+            return
+        _STATE["warm"] = threading.Thread(target=_warm, args=(then,), name="bioaccel-gpu-warm-up", daemon=True)
+    _STATE["warm"].start()
+
+
+def warmed() -> None:
+    """Wait for the warm-up (:func:`warm_up`) to end, where one was started, so that the computation it
+    warmed runs alone (one thread on the device and on the caches it filled).
+
+    >>> warmed()
+    """
+    thread = _STATE.get("warm")
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+def _warm(then):
+    try:
+        cupy().cuda.runtime.deviceSynchronize()      # the first call that needs the context makes it
+        if then is not None:
+            then()
+    except Exception:                                # noqa: BLE001 - said where it matters, see warm_up
+        pass
 
 
 def require_gpu():
