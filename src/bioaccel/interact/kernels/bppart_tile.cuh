@@ -46,6 +46,38 @@ __device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int
     }
 }
 
+// bppart_far_sums with the loads of tile K + 1 in flight while tile K multiplies: ``load(K, v)`` reads the
+// seven values ``stage`` would store (only those its K uses are read later) into registers, stored into
+// X at the top of the next step. Same products, same order of k.
+template <int B, class Load>
+__device__ __forceinline__ void bppart_far_sums_prefetch(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                         Load load, double& fa, double& fq, double& fr, double& fs) {
+    if (d < 1) return;
+    double v[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    load(I, v);
+    for (int K = I; K <= J; ++K) {
+#pragma unroll
+        for (int t = 0; t < 7; ++t) X[t][ti][tj] = v[t];
+        __syncthreads();
+        if (K < J) load(K + 1, v);
+        if (K < J) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fa += X[0][ti][k] * X[2][k][tj];
+                fq += X[1][ti][k] * X[2][k][tj];
+            }
+        }
+        if (K > I) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fr += X[3][ti][k] * X[4][k][tj];
+                fs += X[5][ti][k] * X[6][k][tj];
+            }
+        }
+        __syncthreads();
+    }
+}
+
 // The per-cell values the near part reads: the far sums and the terms over other query intervals.
 template <int B>
 __device__ __forceinline__ void bppart_keep_far(double (*V)[B][B + 1], int ti, int tj, double fs, double m, double fa,
