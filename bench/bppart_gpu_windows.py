@@ -72,8 +72,9 @@ def shape_sizes(base, shape):
 
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
-    tile, mode, split, blocks = sweep.split("x")
-    return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks))
+    tile, mode, split, blocks, lanes = sweep.split("x")
+    return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
+                        band_lanes=lanes == "T")
 
 
 def timed(sizes, call):
@@ -100,11 +101,11 @@ def main(argv=None):
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores), compared at the longest size (the "
                              "first: the production's)")
-    parser.add_argument("--sweeps", default="8xlaunchesxTx16,8xlaunchesxFx0,8xlaunchesxTx0,8xlaunchesxTx12,"
-                                            "16xlaunchesxTx0",
-                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor, compared at the longest size "
-                             "(the first: the production's)")
-    parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0",
+    parser.add_argument("--sweeps", default="8xlaunchesxTx16xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx0xF,"
+                                            "8xlaunchesxTx12xT,16xlaunchesxTx0xT",
+                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F), compared at "
+                             "the longest size (the first: the production's)")
+    parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
@@ -212,7 +213,7 @@ def main(argv=None):
           "window probability max diff |\n|---|---|---|---|")
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print("| sweep (tile x mode x split x blocks) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
+    print("| sweep (tile x mode x split x blocks x lanes) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
           "\n|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "

@@ -37,9 +37,10 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
                            (16, 8, 8, True, 1), (16, 8, 8, False, 1)]
 #: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks), the tests' one
 BAND_MMA_ALTERNATIVES = [(64, 32, 16, 4), (16, 32, 16, 8), (32, 64, 16, 4), (16, 32, 8, 1)]
-#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor): the first designs' and
-#: the split one at other occupancies
-BAND_TILE_ALTERNATIVES = [(8, False, 0), (16, False, 0), (8, True, 0), (8, True, 12), (8, True, 16), (16, True, 0)]
+#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes): the first designs',
+#: the split one at other occupancies, with a thread a cell in the near part or a group
+BAND_TILE_ALTERNATIVES = [(8, False, 0, False), (16, False, 0, False), (8, True, 0, False), (8, True, 16, False),
+                          (8, True, 12, True), (16, True, 0, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -109,7 +110,8 @@ def host_kernels(sizes) -> dict:
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
-                                            ("bppart_band_tiles", (bp.band_tile, bp.band_split, bp.band_tile_blocks))]
+                                            ("bppart_band_tiles", (bp.band_tile, bp.band_split, bp.band_tile_blocks,
+                                                                   bp.band_lanes))]
         + [("bppart_band_outer", ())] * bp.band_split
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]

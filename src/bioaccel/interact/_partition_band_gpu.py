@@ -201,7 +201,7 @@ class _Tables:
         else:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
             threads = (TR // 4) * (TC // 4)
-        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks)
+        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes)
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         nt = -(-(n + 1) // B)

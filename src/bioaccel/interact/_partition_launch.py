@@ -35,6 +35,8 @@ class BPPartSizes(LaunchSizes):
     #                           (bppart_band_outer), and the far part's next tile loaded during a product
     band_tile_blocks: int = 16   # windows, sweep: blocks a multiprocessor should hold (launch bounds; 0: 8 for
     #                              8-tiles, 2 for larger, the first design's)
+    band_lanes: bool = True   # windows, sweep: a tile's near part a group of threads a cell (shuffled sums), not
+    #                           a thread a cell
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

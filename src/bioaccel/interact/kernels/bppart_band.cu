@@ -250,8 +250,9 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 //
 // SPLIT: the terms over other query intervals come parked by bppart_band_outer (five loads a cell instead
 // of three sums over the query), and the far part's tile K + 1 is loaded while tile K multiplies.
-// MINB: blocks a multiprocessor should hold (0: 8 for 8-tiles, 2 for larger).
-template <int B, bool SPLIT, int MINB>
+// MINB: blocks a multiprocessor should hold (0: 8 for 8-tiles, 2 for larger). LANES: the near part a
+// group of B threads a cell (bppart_near_lanes), else a thread a cell (bppart_near).
+template <int B, bool SPLIT, int MINB, bool LANES>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -260,8 +261,9 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   int nt, int dfirst, int dlast, unsigned int* counter) {
     __shared__ double X[7][B][B + 1];
     __shared__ double C[4][B][B + 1];
-    __shared__ double V[8][B][B + 1];
+    __shared__ double V[LANES ? 9 : 8][B][B + 1];
     __shared__ double halo[B];
+    __shared__ unsigned char yrow[B], ycol[B];
     const int ti = threadIdx.x / B, tj = threadIdx.x % B;
     const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
     const size_t S = (size_t)(n + 1) * W1;
@@ -347,9 +349,20 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
             if (threadIdx.x < B)
                 halo[threadIdx.x] = d >= 1 ? band_cg(AUX1 + lb, IB + threadIdx.x, JB - 1, W1, n) : 0.0;
+            if (LANES) {
+                V[LANES ? 8 : 0][ti][tj] = qibase;
+                if (ti == 0) {
+                    yrow[tj] = IB + tj < n ? rb[IB + tj] : 4;
+                    ycol[tj] = JB + tj - 1 >= 0 && JB + tj - 1 < n ? rb[JB + tj - 1] : 4;
+                }
+            }
             __syncthreads();
-            bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb, AUX1 + lb,
-                           QIac + A, QF + A, R + A, QX + A, QI + A);
+            if (LANES)
+                bppart_near_lanes<B>(X, C, V, halo, yrow, ycol, ti, tj, IB, JB, n, W1, w2, T1 + lb, AUX1 + lb,
+                                     QIac + A, QF + A, R + A, QX + A, QI + A);
+            else
+                bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
+                               AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
         }
         if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
