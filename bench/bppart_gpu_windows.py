@@ -61,10 +61,10 @@ def _against(w, reference) -> dict:
 
 def shape_sizes(base, shape):
     """Launch sizes ``base`` with the cross products of a --shapes entry."""
-    if shape.startswith("m"):
+    if shape[0] in "ms":
         r, c, k, blocks = shape[1:].split("x")
-        return base.replace(band_mma=True, band_rows=int(r), band_cols=int(c), band_chunk=int(k),
-                            band_blocks=int(blocks))
+        return base.replace(band_mma=True, band_strip=shape[0] == "s", band_rows=int(r), band_cols=int(c),
+                            band_chunk=int(k), band_blocks=int(blocks))
     r, c, k, prefetch, blocks = shape.split("x")
     return base.replace(band_mma=False, band_rows=int(r), band_cols=int(c), band_chunk=int(k),
                         band_prefetch=prefetch == "T", band_blocks=int(blocks))
@@ -97,12 +97,13 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="m32x32x16x8,32x32x16xTx8,m64x32x16x4,m16x32x16x8,m32x64x16x4",
+    parser.add_argument("--shapes", default="s32x160x8x2,32x32x16xTx8,m32x32x16x8,m32x64x16x4,s32x160x8x1,"
+                                            "s64x192x8x1",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
-                             "m rows x columns x chunk x blocks (tensor cores), compared at the longest size (the "
-                             "first: the production's)")
-    parser.add_argument("--sweeps", default="8xlaunchesxTx16xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx0xF,"
-                                            "8xlaunchesxTx12xT,16xlaunchesxTx0xT",
+                             "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
+                             "cores, strips), compared at the longest size (the first: the production's)")
+    parser.add_argument("--sweeps", default="8xlaunchesxTx12xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx16xT,"
+                                            "16xlaunchesxTx4xT,16xlaunchesxTx3xT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F), compared at "
                              "the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
@@ -209,7 +210,7 @@ def main(argv=None):
               f"{r['useful_fma'] / r['baseline_gpu_s'] / 1e9:.0f} | | | | log Z {r['baseline_log_z_rel_diff']:.1e}, "
               f"probabilities {r['baseline_windows']['probability_max_diff']:.1e} from the production's |")
     print(f"\nat 23 x {sizes[-1]:,} (device seconds; log Z against the first shape's):")
-    print("| cross tiles (rows x cols x chunk x prefetch x blocks; m: tensor cores) | cross (s) | log Z rel. diff | "
+    print("| cross tiles (rows x cols x chunk x prefetch x blocks; m, s: tensor cores, s: strips) | cross (s) | log Z rel. diff | "
           "window probability max diff |\n|---|---|---|---|")
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")

@@ -35,12 +35,14 @@ PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=Produ
 #: the windowed BPPart cross products' other shapes (bench/bppart_gpu.py compares them; the tests' small one)
 BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 64, 16, True, 2), (64, 32, 16, True, 4),
                            (16, 8, 8, True, 1), (16, 8, 8, False, 1)]
-#: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks), the tests' one
-BAND_MMA_ALTERNATIVES = [(64, 32, 16, 4), (16, 32, 16, 8), (32, 64, 16, 4), (16, 32, 8, 1)]
+#: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks x strip), the
+#: tests' ones
+BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
+                         (16, 32, 8, 1, False), (16, 32, 8, 1, True)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes): the first designs',
 #: the split one at other occupancies, with a thread a cell in the near part or a group
-BAND_TILE_ALTERNATIVES = [(8, False, 0, False), (16, False, 0, False), (8, True, 0, False), (8, True, 16, False),
-                          (8, True, 12, True), (16, True, 0, True)]
+BAND_TILE_ALTERNATIVES = [(8, False, 0, False), (16, False, 0, False), (8, True, 16, False), (8, True, 16, True),
+                          (16, True, 0, True), (16, True, 4, True), (16, True, 3, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -53,7 +55,7 @@ TEST_PF_LONG = PfLongSizes(tile=16, stage=16, lanes=4)
 def _band_cross(bp):
     """The windowed cross products' kernel under launch sizes ``bp`` (as _partition_band_gpu picks it)."""
     if bp.band_mma and bp.band_rows % 16 == 0 and bp.band_cols % 32 == 0:
-        return "bppart_band_cross_mma", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_blocks)
+        return "bppart_band_cross_mma", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_blocks, bp.band_strip)
     return "bppart_band_cross", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_prefetch, bp.band_blocks)
 
 

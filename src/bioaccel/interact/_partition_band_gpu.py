@@ -195,8 +195,9 @@ class _Tables:
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
+        strip = mma and sizes.band_strip
         if mma:
-            cross = _kernel("bppart_band_cross_mma", TR, TC, sizes.band_chunk, sizes.band_blocks)
+            cross = _kernel("bppart_band_cross_mma", TR, TC, sizes.band_chunk, sizes.band_blocks, strip)
             threads = (TR // 16) * (TC // 32) * 32
         else:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
@@ -204,6 +205,8 @@ class _Tables:
         tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes)
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
+        if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
+            D = -(-(TR + self.L2) // TC) - 1
         nt = -(-(n + 1) // B)
         dmax = min(nt - 1, (self.L2 + B - 1) // B)
         counters = cp.zeros(L1 + 1, dtype=np.uint32)

@@ -157,23 +157,29 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
 // 8 x 8 a step of 4 indices; the chunks copied as in bppart_band_cross (cp.async, two buffers). Fragments
 // (PTX ISA, mma.m8n8k4 .f64): lane = 4 g + t holds A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]. Rows of
 // As padded to KC + 4 and of Bs to TC + 4 doubles: a half warp's fragment loads meet 16 distinct banks.
-template <int TR, int TC, int KC, int MINB>
+// STRIP: the column tiles start at the row tile's first row (c0 = r0 + j TC, j = 0 .. D), so that one
+// tile of TC >= TR + L2 columns holds the whole band of its rows: each operand row is copied once a
+// product (absolute tiles copy a row into every tile it meets), and a warp skips the chunks where its
+// rows' and columns' bands leave no nonzero product.
+template <int TR, int TC, int KC, int MINB, bool STRIP>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt, int D) {
     constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
-    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0 && (TR * KC) % THREADS == 0 && (TC * KC) % THREADS == 0,
-                  "tile and chunk must share the warps evenly");
+    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
     __shared__ double As[2][TR][KC + 4];
     __shared__ double Bs[2][KC][TC + 4];
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
-    const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
+    const int r0 = I * TR, c0 = STRIP ? r0 + (blockIdx.x % (D + 1)) * TC : J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
     const size_t S = (size_t)(n + 1) * W1;
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
+    // the indices k where this warp's rows and columns both have band cells: A[row][k] needs row <= k <=
+    // row + L2, B[k][col] needs col - L2 <= k <= col
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
     for (int which = 0; which < 2; ++which) {
         double acc[2][4][2];
 #pragma unroll
@@ -186,14 +192,14 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
             auto issue = [&](int buf, int from) {
 #pragma unroll 1
-                for (int e0 = 0; e0 < TR * KC; e0 += THREADS) {
-                    const int e = e0 + threadIdx.x, r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
+                for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
+                    const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
                     const bool in = col < kend && o >= 0 && o < W1 && col <= n;
                     band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
                 }
 #pragma unroll 1
-                for (int e0 = 0; e0 < TC * KC; e0 += THREADS) {
-                    const int e = e0 + threadIdx.x, k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
+                for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
+                    const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
                     const bool in = row < kend && o >= 0 && o < W1 && col <= n;
                     band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
                 }
@@ -211,6 +217,7 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
                 __syncthreads();
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
+                    if (STRIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
                     double af[2], bf[4];
 #pragma unroll
                     for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
