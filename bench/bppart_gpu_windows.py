@@ -97,7 +97,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="s32x160x8x2,32x32x16xTx8,m32x32x16x8,m32x64x16x4,s32x160x8x1,"
+    parser.add_argument("--shapes", default="m32x32x16x8,32x32x16xTx8,m32x64x16x4,s32x160x8x2,s32x160x8x1,"
                                             "s64x192x8x1",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "

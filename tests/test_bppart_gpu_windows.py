@@ -60,7 +60,7 @@ def _gpu(q, targets, params):
 
 
 @pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes", [
-    (*WEIGHTS[0], "persistent", True, 32, True, True, 8, 12, True),    # tensor-core strips, the production's sweep
+    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True),   # tensor cores, split sweep with lanes
     (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False),    # FMA products (no prefetch), the first sweep
     (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True),     # tensor cores, split sweep of 16-tiles
     (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False),     # FMA products, split sweep, a thread a cell
@@ -70,8 +70,8 @@ def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, 
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
     in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
     sweep persistent or a launch per tile diagonal, split (bppart_band_outer first) or not, its near part
-    a thread a cell or a group of lanes, the cross products on tensor cores (16 x 32 tiles, absolute or
-    strips from the row tile's first row) or FMA (16 x 8), their loads prefetched or not."""
+    a thread a cell or a group of lanes, the cross products on tensor cores (16 x 32 tiles) or FMA
+    (16 x 8), their loads prefetched or not."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep=sweep, band_prefetch=prefetch, band_cols=cols,

@@ -6,8 +6,9 @@ intervals of at most L2 bases, so time and memory grow linearly with the target.
 into pieces that overlap by L2 - 1 bases (every window lies whole in the first piece that holds its
 start, as BPMax's streamed GPU path, :func:`._gpu.cut`) and the pieces of many targets are laid back to
 back as one long target: a cell reads only its own sub-intervals, so the cells that cross from one
-piece into the next are computed and never read. Per launch group, a query of L1-base windows costs
-2 L1 launches, each with about L2 / 16 grid barriers, whatever the length of the targets.
+piece into the next are computed and never read. Per launch group and query length l1: the cross
+products (FP64 tensor cores), the terms over other query intervals (a thread a cell), and the sweep by
+tiles, a launch per tile diagonal (about L2 / 8 + 1), whatever the length of the targets.
 
 Scale: a box of n = L1 + L2 bases has at most 6^n joint structures (3^L each strand alone, 2^n
 monotone sets of intermolecular pairs), each weighing at most exp(s / 2) a base (s the largest pair

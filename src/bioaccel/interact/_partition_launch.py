@@ -24,14 +24,15 @@ class BPPartSizes(LaunchSizes):
     blocks_per_sm: int = 2    # sweeps: blocks per multiprocessor (the grid barrier needs them all resident)
     pairs: int = 0            # pairs per launch at most (0: as many as the device memory holds)
     band_rows: int = 32       # windows, cross products (bppart_band_cross): output tile rows (4 x 4 cells a thread)
-    band_cols: int = 160      # windows, cross products: output tile columns
-    band_chunk: int = 8       # windows, cross products: reduction indices staged at a time
+    band_cols: int = 32       # windows, cross products: output tile columns
+    band_chunk: int = 16      # windows, cross products: reduction indices staged at a time
     band_prefetch: bool = True   # windows, cross products: the next chunk copied (cp.async) while one multiplies
-    band_blocks: int = 2      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
+    band_blocks: int = 8      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
     band_mma: bool = True     # windows, cross products on FP64 tensor cores (bppart_band_cross_mma) where the tile
     #                           takes them (rows a multiple of 16, columns of 32); else FMA (bppart_band_cross)
-    band_strip: bool = True   # windows, tensor-core cross products: column tiles from the row tile's first row
-    #                           (a tile of rows + window columns holds its rows' whole band), not absolute
+    band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
+    #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
+    #                           run on a GPU (docs/bppart-gpu-notes.md)
     band_tile: int = 8        # windows, sweep (bppart_band_tiles): side of a tile
     band_split: bool = True   # windows, sweep: the terms over other query intervals first, a thread a cell
     #                           (bppart_band_outer), and the far part's next tile loaded during a product

@@ -144,8 +144,7 @@ __device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double 
 
 // bppart_near with the B threads of a tile row's group (ti = i) on one cell a step, the cell (i, i + step):
 // lane q takes the q-th term of each of its four sums over earlier steps' cells (s1's, AUX1's, QIac's,
-// R's), the group adds them by shuffles (each lane gets the sums), every lane finishes the cell and
-// stores one of its seven values. 2 B - 1 steps as before, each one
+// R's), the group adds them by shuffles, lane 0 finishes the cell. 2 B - 1 steps as before, each one
 // round of loads and log2(B) of shuffles instead of chains of up to B - 1. The cell's own values come
 // from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1.
 template <int B>
@@ -176,19 +175,26 @@ __device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], d
                 qian += __shfl_xor_sync(mask, qian, off, B);
                 rn += __shfl_xor_sync(mask, rn, off, B);
             }
-            // every lane holds the four sums: each finishes the cell and stores one of its values
-            const double s1 = l2 >= 5 ? w2[yrow[i] * 5 + ycol[j]] * (V[0][i][j] + s1n) : 0.0;
-            const double t1 = s1 + V[1][i][j];
-            const double aux = V[2][i][j] + auxn + t1;
-            const double closed = V[6][i][j] + s1;
-            const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
-            const double r = V[5][i][j] + rn + qf;
-            const double qx = V[7][i][j] + r;
-            if (q < 4) C[q][i][j] = q == 0 ? t1 : q == 1 ? closed : q == 2 ? qf : aux;
-            if (q < 7) {
-                double* to = q == 0 ? t1s : q == 1 ? aux1 : q == 2 ? qiac : q == 3 ? qfs : q == 4 ? rs : q == 5 ? qxs : qis;
-                to[(size_t)b0 * W1 + l2] = q == 0 ? t1 : q == 1 ? aux : q == 2 ? closed : q == 3 ? qf : q == 4 ? r
-                                         : q == 5 ? qx : V[8][i][j] + qx;
+            if (q == 0) {
+                const double s1 = l2 >= 5 ? w2[yrow[i] * 5 + ycol[j]] * (V[0][i][j] + s1n) : 0.0;
+                const double t1 = s1 + V[1][i][j];
+                const double aux = V[2][i][j] + auxn + t1;
+                const double closed = V[6][i][j] + s1;
+                const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
+                C[0][i][j] = t1;
+                C[1][i][j] = closed;
+                C[2][i][j] = qf;
+                C[3][i][j] = aux;
+                const double r = V[5][i][j] + rn + qf;
+                const double qx = V[7][i][j] + r;
+                const size_t c = (size_t)b0 * W1 + l2;
+                t1s[c] = t1;
+                aux1[c] = aux;
+                qiac[c] = closed;
+                qfs[c] = qf;
+                rs[c] = r;
+                qxs[c] = qx;
+                qis[c] = V[8][i][j] + qx;
             }
         }
         __syncthreads();
