@@ -9,10 +9,12 @@ Rows:
   over the band) and their fraction of the FP64 FMA ceiling of ../shared/design/limits.md;
 - the CPU's windowed sweep on all cores where N <= --cpu-max, and the relative difference of log Z;
 - at the longest N, the device seconds of the cross products at each shape of --shapes and of the sweep
-  at each of --sweeps (the first design's peers), each one's log Z against the production's;
+  at each of --sweeps (the first designs' peers), each one's log Z and window probabilities against the
+  production's; end to end with the previous production's sizes (--baseline) in the same run;
 - the screen: --screen-queries queries of 23 nt against --screen-transcripts random transcripts of
   --screen-min .. --screen-max nt (one ``bppart`` call), pairs a second and the hours for 32,000
-  transcripts of the same mean length on one GPU (time is linear in the bases).
+  transcripts of the same mean length on one GPU (time is linear in the bases), with the production's
+  sizes and with --baseline's.
 
     python3 bench/bppart_gpu_windows.py                 # 23 x 1,000 and 20,000 nt, the screen
     python3 bench/bppart_gpu_windows.py --quick         # 23 x 1,000, a small screen
@@ -57,17 +59,55 @@ def _against(w, reference) -> dict:
                 probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))))
 
 
+def shape_sizes(base, shape):
+    """Launch sizes ``base`` with the cross products of a --shapes entry."""
+    if shape[0] in "ms":
+        r, c, k, blocks = shape[1:].split("x")
+        return base.replace(band_mma=True, band_strip=shape[0] == "s", band_rows=int(r), band_cols=int(c),
+                            band_chunk=int(k), band_blocks=int(blocks))
+    r, c, k, prefetch, blocks = shape.split("x")
+    return base.replace(band_mma=False, band_rows=int(r), band_cols=int(c), band_chunk=int(k),
+                        band_prefetch=prefetch == "T", band_blocks=int(blocks))
+
+
+def sweep_sizes(base, sweep):
+    """Launch sizes ``base`` with the sweep of a --sweeps entry."""
+    tile, mode, split, blocks, lanes = sweep.split("x")
+    return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
+                        band_lanes=lanes == "T")
+
+
+def timed(sizes, call):
+    """``call()`` run with ``sizes`` as the production's launch sizes; (seconds, its result)."""
+    from bioaccel.interact import _partition_launch
+
+    saved = _partition_launch.SIZES
+    _partition_launch.SIZES = sizes
+    try:
+        start = time.perf_counter()
+        found = call()
+        return time.perf_counter() - start, found
+    finally:
+        _partition_launch.SIZES = saved
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="32x32x16xTx8,64x32x16xTx4,64x32x16xFx4,64x64x16xTx2",
-                        help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks, compared at the "
-                             "longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="8xlaunches,16xpersistent,16xlaunches",
-                        help="sweep tile x mode compared at the longest size (the first: the production's)")
+    parser.add_argument("--shapes", default="m32x32x16x8,32x32x16xTx8,m32x64x16x4,s32x160x8x2,s32x160x8x1,"
+                                            "s64x192x8x1",
+                        help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
+                             "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
+                             "cores, strips), compared at the longest size (the first: the production's)")
+    parser.add_argument("--sweeps", default="8xlaunchesxTx12xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx16xT,"
+                                            "16xlaunchesxTx4xT,16xlaunchesxTx3xT",
+                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F), compared at "
+                             "the longest size (the first: the production's)")
+    parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
+                        help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
     parser.add_argument("--screen-min", type=int, default=500)
@@ -86,21 +126,33 @@ def main(argv=None):
     params = PartitionParams(window_target=WINDOW)
     rng = random.Random(2028)
     query = random_rna(rng, 23)
-    bppart(query, random_rna(rng, 300), params=params, backend="gpu")   # compiles the kernels
+    production = _partition_launch.SIZES
+    base_shape, base_sweep = args.baseline.split(",")
+    baseline = sweep_sizes(shape_sizes(production, base_shape), base_sweep)
+    for sizes_ in (production, baseline):      # compiles the kernels
+        timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
     rows = []
     for N in sizes:
         target = random_rna(rng, N)
-        times = []
+        times, base_times = [], []
         for _ in range(args.repeats):
-            start = time.perf_counter()
-            grow = bppart(query, target, params=params, backend="gpu")[0]
-            times.append(time.perf_counter() - start)
-        phases, _ = device_phases(query, target, params)
+            seconds, found = timed(production, lambda: bppart(query, target, params=params, backend="gpu"))
+            times.append(seconds)
+            grow = found[0]
+            seconds, found = timed(baseline, lambda: bppart(query, target, params=params, backend="gpu"))
+            base_times.append(seconds)
+            brow = found[0]
+        phases, w = device_phases(query, target, params)
+        base_phases, bw = device_phases(query, target, params, baseline)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, **{f"{k}_s": v for k, v in phases.items()},
                    useful_fma=fma, fma_per_s=fma / _median(times), ceiling_fraction=fma / _median(times) / CEILING_FP64_FMA,
-                   device_ceiling_fraction=fma / device / CEILING_FP64_FMA, log_z=grow.log_z)
+                   device_ceiling_fraction=fma / device / CEILING_FP64_FMA, log_z=grow.log_z,
+                   baseline_gpu_s=_median(base_times), baseline_gpu_all_s=base_times,
+                   **{f"baseline_{k}_s": v for k, v in base_phases.items()},
+                   baseline_log_z_rel_diff=abs(brow.log_z - grow.log_z) / abs(grow.log_z),
+                   baseline_windows=_against(bw, w))
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
             start = time.perf_counter()
@@ -112,58 +164,70 @@ def main(argv=None):
     shapes, sweeps = [], []
     reference = None
     for shape in args.shapes.split(","):
-        r, c, k, prefetch, blocks = shape.split("x")
-        sizes_ = _partition_launch.SIZES.replace(band_rows=int(r), band_cols=int(c), band_chunk=int(k),
-                                                 band_prefetch=prefetch == "T", band_blocks=int(blocks))
-        phases, w = device_phases(query, target, params, sizes_)
+        phases, w = device_phases(query, target, params, shape_sizes(production, shape))
         reference = reference or w
         shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
         print(shapes[-1], flush=True)
     for sweep in args.sweeps.split(","):
-        tile, mode = sweep.split("x")
-        phases, w = device_phases(query, target, params, _partition_launch.SIZES.replace(band_tile=int(tile),
-                                                                                         band_sweep=mode))
-        sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
+        phases, w = device_phases(query, target, params, sweep_sizes(production, sweep))
+        sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
+                           **_against(w, reference)))
         print(sweeps[-1], flush=True)
 
     queries = [(f"sv{i}", random_rna(rng, 23)) for i in range(args.screen_queries)]
     targets = [(f"tx{i}", random_rna(rng, rng.randint(args.screen_min, args.screen_max))) for i in range(transcripts)]
     bases = sum(len(t) for _, t in targets)
-    start = time.perf_counter()
-    found = bppart(queries, targets, params=params, backend="gpu")
-    screen_s = time.perf_counter() - start
     pairs = len(queries) * len(targets)
     mean = bases / len(targets)
-    hours = screen_s / bases * mean * SCREEN_GOAL / 3600
     fma = sum(useful_fma(23, len(t), WINDOW + 1) for _, t in targets) * len(queries)
-    screen = dict(queries=len(queries), transcripts=len(targets), bases=bases, mean_length=mean, rows=len(found),
-                  gpu_s=screen_s, pairs_per_s=pairs / screen_s, hours_for_32000=hours,
-                  ceiling_fraction=fma / screen_s / CEILING_FP64_FMA)
+    screens, found = {}, {}
+    for name, sizes_ in (("production", production), ("baseline", baseline)):
+        screen_s, found[name] = timed(sizes_, lambda: bppart(queries, targets, params=params, backend="gpu"))
+        screens[name] = dict(queries=len(queries), transcripts=len(targets), bases=bases, mean_length=mean,
+                             rows=len(found[name]), gpu_s=screen_s, pairs_per_s=pairs / screen_s,
+                             hours_for_32000=screen_s / bases * mean * SCREEN_GOAL / 3600,
+                             ceiling_fraction=fma / screen_s / CEILING_FP64_FMA)
+        print(name, screens[name], flush=True)
+    screens["baseline"]["log_z_max_rel_diff"] = max(abs(b.log_z - p.log_z) / abs(p.log_z)
+                                                    for p, b in zip(found["production"], found["baseline"]))
+    screens["baseline"]["window_probability_max_diff"] = max(
+        abs(b.window_probability - p.window_probability) for p, b in zip(found["production"], found["baseline"]))
     load_after = os.getloadavg()
 
     print(f"\n## BPPart windows ({WINDOW}) on {_gpu.device_name()} (FP64) and the CPU ({os.cpu_count()} cores)")
     print(f"load average before {load_before}, after {load_after}; FP64 FMA ceiling {CEILING_FP64_FMA / 1e12} T/s")
-    print("| pair | GPU end to end (s) | single (s) | cross (s) | sweep (s) | useful G FMA/s | of ceiling (device only) "
-          "| CPU (s) | CPU / GPU | log Z rel. diff |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"baseline (the previous production): cross {base_shape}, sweep {base_sweep}")
+    print("| pair | sizes | GPU end to end (s) | single (s) | cross (s) | outer (s) | sweep (s) | useful G FMA/s | "
+          "of ceiling (device only) | CPU (s) | CPU / GPU | log Z rel. diff |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         cpu = f"{r['cpu_s']:.2f} | {r['speedup']:.0f}x | {r['rel_diff']:.1e}" if "cpu_s" in r else "not run | | "
-        print(f"| 23 x {r['N']:,} | {r['gpu_s']:.3f} | {r['single_s']:.4f} | {r['cross_s']:.4f} | {r['sweep_s']:.4f} | "
-              f"{r['fma_per_s'] / 1e9:.0f} | {r['ceiling_fraction']:.1%} ({r['device_ceiling_fraction']:.1%}) | {cpu} |")
+        print(f"| 23 x {r['N']:,} | production | {r['gpu_s']:.3f} | {r['single_s']:.4f} | {r['cross_s']:.4f} | "
+              f"{r['outer_s']:.4f} | {r['sweep_s']:.4f} | {r['fma_per_s'] / 1e9:.0f} | {r['ceiling_fraction']:.1%} "
+              f"({r['device_ceiling_fraction']:.1%}) | {cpu} |")
+        print(f"| 23 x {r['N']:,} | baseline | {r['baseline_gpu_s']:.3f} | {r['baseline_single_s']:.4f} | "
+              f"{r['baseline_cross_s']:.4f} | {r['baseline_outer_s']:.4f} | {r['baseline_sweep_s']:.4f} | "
+              f"{r['useful_fma'] / r['baseline_gpu_s'] / 1e9:.0f} | | | | log Z {r['baseline_log_z_rel_diff']:.1e}, "
+              f"probabilities {r['baseline_windows']['probability_max_diff']:.1e} from the production's |")
     print(f"\nat 23 x {sizes[-1]:,} (device seconds; log Z against the first shape's):")
-    print("| cross tiles (rows x cols x chunk x prefetch x blocks) | cross (s) | log Z rel. diff | window probability "
-          "max diff |\n|---|---|---|---|")
+    print("| cross tiles (rows x cols x chunk x prefetch x blocks; m, s: tensor cores, s: strips) | cross (s) | log Z rel. diff | "
+          "window probability max diff |\n|---|---|---|---|")
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print("| sweep (tile x mode) | sweep (s) | log Z rel. diff | window probability max diff |\n|---|---|---|---|")
+    print("| sweep (tile x mode x split x blocks x lanes) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
+          "\n|---|---|---|---|")
     for x in sweeps:
-        print(f"| {x['sweep']} | {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print(f"\nscreen: {len(queries)} x {len(targets)} transcripts ({bases:,} nt, mean {mean:.0f}): {screen_s:.2f} s, "
-          f"{screen['pairs_per_s']:.1f} pairs/s, {screen['ceiling_fraction']:.1%} of the ceiling; "
-          f"{SCREEN_GOAL:,} transcripts of that mean length: {hours:.2f} h on one GPU")
+        print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
+              f"{x['probability_max_diff']:.1e} |")
+    for name, screen in screens.items():
+        print(f"\nscreen, {name}: {len(queries)} x {len(targets)} transcripts ({bases:,} nt, mean {mean:.0f}): "
+              f"{screen['gpu_s']:.2f} s, {screen['pairs_per_s']:.1f} pairs/s, {screen['ceiling_fraction']:.1%} of the "
+              f"ceiling; {SCREEN_GOAL:,} transcripts of that mean length: {screen['hours_for_32000']:.2f} h on one GPU")
+    print(f"baseline screen against the production's: log Z {screens['baseline']['log_z_max_rel_diff']:.1e}, window "
+          f"probability {screens['baseline']['window_probability_max_diff']:.1e}")
     save_json(dict(device=_gpu.device_name(), host=platform.node(), cpu_cores=os.cpu_count(), load_before=load_before,
-                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, rows=rows, shapes=shapes, sweeps=sweeps,
-                   screen=screen),
+                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline, rows=rows,
+                   shapes=shapes, sweeps=sweeps, screen=screens["production"], baseline_screen=screens["baseline"]),
               args.json)
     return 0
 

@@ -33,12 +33,18 @@ NVCC = shutil.which("nvcc")
 PRODUCTION = SimpleNamespace(fold=FoldSizes(), bpmax=BPMaxSizes(), maxplus=ProductSizes(), motif=BucketSizes(),
                              scan=ScanSizes(), turner=TurnerSizes(), bppart=BPPartSizes())
 #: the windowed BPPart cross products' other shapes (bench/bppart_gpu.py compares them; the tests' small one)
-BAND_CROSS_ALTERNATIVES = [(64, 32, 16, False, 4), (64, 64, 16, True, 2), (64, 32, 16, True, 4), (16, 8, 8, True, 1),
-                           (16, 8, 8, False, 1)]
+BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 64, 16, True, 2), (64, 32, 16, True, 4),
+                           (16, 8, 8, True, 1), (16, 8, 8, False, 1)]
+#: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks x strip), the
+#: tests' one
+BAND_MMA_ALTERNATIVES = [(32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
+                         (16, 32, 8, 1, False)]
+#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes): the first designs',
+#: the split one at other occupancies, with a thread a cell in the near part or a group
+BAND_TILE_ALTERNATIVES = [(8, False, 0, False), (16, False, 0, False), (8, True, 16, False), (8, True, 16, True),
+                          (16, True, 0, True), (16, True, 4, True), (16, True, 3, True)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
-#: the windowed sweep's other tile sides (the first design's 16)
-BAND_TILE_ALTERNATIVES = [16]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -46,6 +52,13 @@ TEST_TURNER_TILED = TiledSizes(tile=16, stage=8, exterior=64, blocks_per_sm=3, m
                                finish_lanes=4)
 #: the long partition function's sizes in tests (tests/test_turner_pf_long_gpu.py)
 TEST_PF_LONG = PfLongSizes(tile=16, stage=16, lanes=4)
+
+
+def _band_cross(bp):
+    """The windowed cross products' kernel under launch sizes ``bp`` (as _partition_band_gpu picks it)."""
+    if bp.band_mma and bp.band_rows % 16 == 0 and bp.band_cols % 32 == 0:
+        return "bppart_band_cross_mma", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_blocks, bp.band_strip)
+    return "bppart_band_cross", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_prefetch, bp.band_blocks)
 
 
 def host_kernels(sizes) -> dict:
@@ -103,12 +116,13 @@ def host_kernels(sizes) -> dict:
         "interact/kernels/bpmax.cu": bpmax,
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
-        "interact/kernels/bppart_band.cu": [("bppart_band_single", ()),
-                                            ("bppart_band_cross", (bp.band_rows, bp.band_cols, bp.band_chunk,
-                                                                   bp.band_prefetch, bp.band_blocks)),
-                                            ("bppart_band_tiles", (bp.band_tile,))]
+        "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
+                                            ("bppart_band_tiles", (bp.band_tile, bp.band_split, bp.band_tile_blocks,
+                                                                   bp.band_lanes))]
+        + [("bppart_band_outer", ())] * bp.band_split
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
-        + [("bppart_band_tiles", (tile,)) for tile in BAND_TILE_ALTERNATIVES],
+        + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
+        + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

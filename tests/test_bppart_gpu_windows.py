@@ -59,16 +59,25 @@ def _gpu(q, targets, params):
     return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
 
 
-@pytest.mark.parametrize("au, gu, sweep, prefetch", [(*WEIGHTS[0], "persistent", True),
-                                                     (*WEIGHTS[1], "launches", False)])
-def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch):
+@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes", [
+    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True),   # tensor cores, split sweep with lanes
+    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False),    # FMA products (no prefetch), the first sweep
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True),     # tensor cores, split sweep of 16-tiles
+    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False),     # FMA products, split sweep, a thread a cell
+])
+def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch, cols, strip,
+                                               split, tile, blocks, lanes):
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
     in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
-    sweep persistent or a launch per tile diagonal, the cross products' loads prefetched or not."""
+    sweep persistent or a launch per tile diagonal, split (bppart_band_outer first) or not, its near part
+    a thread a cell or a group of lanes, the cross products on tensor cores (16 x 32 tiles) or FMA
+    (16 x 8), their loads prefetched or not."""
     from bioaccel.interact import _partition_launch
 
-    monkeypatch.setattr(_partition_launch, "SIZES", small_launch_sizes.bppart.replace(band_sweep=sweep,
-                                                                                      band_prefetch=prefetch))
+    sizes = small_launch_sizes.bppart.replace(band_sweep=sweep, band_prefetch=prefetch, band_cols=cols,
+                                              band_strip=strip, band_split=split, band_tile=tile, band_tile_blocks=blocks,
+                                              band_lanes=lanes)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
         params = PartitionParams(au=au, gu=gu, window_query=wq, window_target=wt)

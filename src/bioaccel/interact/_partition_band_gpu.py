@@ -6,8 +6,9 @@ intervals of at most L2 bases, so time and memory grow linearly with the target.
 into pieces that overlap by L2 - 1 bases (every window lies whole in the first piece that holds its
 start, as BPMax's streamed GPU path, :func:`._gpu.cut`) and the pieces of many targets are laid back to
 back as one long target: a cell reads only its own sub-intervals, so the cells that cross from one
-piece into the next are computed and never read. Per launch group, a query of L1-base windows costs
-2 L1 launches, each with about L2 / 16 grid barriers, whatever the length of the targets.
+piece into the next are computed and never read. Per launch group and query length l1: the cross
+products (FP64 tensor cores), the terms over other query intervals (a thread a cell), and the sweep by
+tiles, a launch per tile diagonal (about L2 / 8 + 1), whatever the length of the targets.
 
 Scale: a box of n = L1 + L2 bases has at most 6^n joint structures (3^L each strand alone, 2^n
 monotone sets of intermolecular pairs), each weighing at most exp(s / 2) a base (s the largest pair
@@ -70,7 +71,7 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
     """The :class:`._partition_windows.Windowed` of query codes ``a`` against each REVERSED target of
     ``rbs`` (every strand at least one base), windows ``params.spans``, without the binding profile.
     ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now); ``timings``: a dict that
-    accumulates the device seconds of the "single", "cross" and "sweep" launches."""
+    accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches."""
     from ._partition_windows import window_scales
 
     cp = _gpu.require_gpu()
@@ -167,7 +168,7 @@ class _Tables:
         n = len(codes)
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
         rb = cp.asarray(codes)
-        events = {"single": [], "cross": [], "sweep": []}
+        events = {"single": [], "cross": [], "outer": [], "sweep": []}
 
         def mark(key):
             if timings is not None:
@@ -194,9 +195,19 @@ class _Tables:
         device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
-        cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
-        tiles = _kernel("bppart_band_tiles", B)
+        mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
+        strip = mma and sizes.band_strip
+        if mma:
+            cross = _kernel("bppart_band_cross_mma", TR, TC, sizes.band_chunk, sizes.band_blocks, strip)
+            threads = (TR // 16) * (TC // 32) * 32
+        else:
+            cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
+            threads = (TR // 4) * (TC // 4)
+        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes)
+        outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
+        if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
+            D = -(-(TR + self.L2) // TC) - 1
         nt = -(-(n + 1) // B)
         dmax = min(nt - 1, (self.L2 + B - 1) // B)
         counters = cp.zeros(L1 + 1, dtype=np.uint32)
@@ -211,9 +222,15 @@ class _Tables:
                 if split > 1:
                     ACCA.fill(0)
                     ACCM.fill(0)
-                cross((ntr * (D + 1), mats, split), ((TR // 4) * (TC // 4),),
+                cross((ntr * (D + 1), mats, split), (threads,),
                       (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D)))
             mark("cross")
+            mark("outer")
+            if outer is not None:
+                outer((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
+                                                                 flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
+                                                                 ACCM, *dims, np.int32(l1)))
+            mark("outer")
             mark("sweep")
             tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))
             if sizes.band_sweep == "persistent":

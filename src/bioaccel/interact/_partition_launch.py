@@ -28,7 +28,18 @@ class BPPartSizes(LaunchSizes):
     band_chunk: int = 16      # windows, cross products: reduction indices staged at a time
     band_prefetch: bool = True   # windows, cross products: the next chunk copied (cp.async) while one multiplies
     band_blocks: int = 8      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
+    band_mma: bool = True     # windows, cross products on FP64 tensor cores (bppart_band_cross_mma) where the tile
+    #                           takes them (rows a multiple of 16, columns of 32); else FMA (bppart_band_cross)
+    band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
+    #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
+    #                           run on a GPU (docs/bppart-gpu-notes.md)
     band_tile: int = 8        # windows, sweep (bppart_band_tiles): side of a tile
+    band_split: bool = True   # windows, sweep: the terms over other query intervals first, a thread a cell
+    #                           (bppart_band_outer), and the far part's next tile loaded during a product
+    band_tile_blocks: int = 12   # windows, sweep: blocks a multiprocessor should hold (launch bounds; 0: 8 for
+    #                              8-tiles, 2 for larger, the first design's)
+    band_lanes: bool = True   # windows, sweep: a tile's near part a group of threads a cell (shuffled sums), not
+    #                           a thread a cell
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

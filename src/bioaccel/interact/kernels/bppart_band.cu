@@ -152,6 +152,101 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     }
 }
 
+// bppart_band_cross on FP64 tensor cores (DMMA, mma.sync m8n8k4 f64: an 8 x 4 by 4 x 8 product a warp
+// instruction, twice the FMA ceiling): a warp per 16 x 32 block of the output tile, 2 x 4 products of
+// 8 x 8 a step of 4 indices; the chunks copied as in bppart_band_cross (cp.async, two buffers). Fragments
+// (PTX ISA, mma.m8n8k4 .f64): lane = 4 g + t holds A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]. Rows of
+// As padded to KC + 4 and of Bs to TC + 4 doubles: a half warp's fragment loads meet 16 distinct banks.
+// STRIP: the column tiles start at the row tile's first row (c0 = r0 + j TC, j = 0 .. D), so that one
+// tile of TC >= TR + L2 columns holds the whole band of its rows: each operand row is copied once a
+// product (absolute tiles copy a row into every tile it meets), and a warp skips the chunks where its
+// rows' and columns' bands leave no nonzero product.
+template <int TR, int TC, int KC, int MINB, bool STRIP>
+__global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
+bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
+                      double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt, int D) {
+    constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
+    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
+    __shared__ double As[2][TR][KC + 4];
+    __shared__ double Bs[2][KC][TC + 4];
+    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
+    const int r0 = I * TR, c0 = STRIP ? r0 + (blockIdx.x % (D + 1)) * TC : J * TC, L2 = W1 - 1;
+    if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    const size_t S = (size_t)(n + 1) * W1;
+    const int a0 = blockIdx.y, a1 = a0 + l1;
+    const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
+    // the indices k where this warp's rows and columns both have band cells: A[row][k] needs row <= k <=
+    // row + L2, B[k][col] needs col - L2 <= k <= col
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
+    for (int which = 0; which < 2; ++which) {
+        double acc[2][4][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
+        const int first = which == 0 ? a0 : a0 + 1, last = which == 0 ? a1 - 2 : a1 - 1;
+        for (int k1 = first + blockIdx.z; k1 <= last; k1 += gridDim.z) {
+            const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
+            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            auto issue = [&](int buf, int from) {
+#pragma unroll 1
+                for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
+                    const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
+                    const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
+                }
+#pragma unroll 1
+                for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
+                    const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
+                    const bool in = row < kend && o >= 0 && o < W1 && col <= n;
+                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
+                }
+                asm volatile("cp.async.commit_group;\n" ::);
+            };
+            if (kbeg < kend) issue(0, kbeg);
+            int buf = 0;
+            for (int k0 = kbeg; k0 < kend; k0 += KC, buf ^= 1) {
+                if (k0 + KC < kend) {
+                    issue(buf ^ 1, k0 + KC);
+                    asm volatile("cp.async.wait_group 1;\n" ::);
+                } else {
+                    asm volatile("cp.async.wait_group 0;\n" ::);
+                }
+                __syncthreads();
+#pragma unroll
+                for (int ks = 0; ks < KC; ks += 4) {
+                    if (STRIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
+                    double af[2], bf[4];
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
+#pragma unroll
+                    for (int i = 0; i < 2; ++i)
+#pragma unroll
+                        for (int j = 0; j < 4; ++j)
+                            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                                         : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                                         : "d"(af[i]), "d"(bf[j]));
+                }
+                __syncthreads();
+            }
+        }
+        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
+                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+                }
+    }
+}
+
 // Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = dfirst ..
 // dlast), a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here).
 // A cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped. With
@@ -159,8 +254,13 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
 // production launches one tile diagonal a launch (dfirst = dlast, a block per tile, no barrier), so
 // that as many blocks as fit share a multiprocessor: a tile's near part is a chain of 2 B - 1 steps
 // with few threads busy, and other blocks fill the gaps.
-template <int B>
-__global__ void __launch_bounds__(B * B, B <= 8 ? 8 : 2)   // 8-tiles: 8 blocks of 64 threads a multiprocessor
+//
+// SPLIT: the terms over other query intervals come parked by bppart_band_outer (five loads a cell instead
+// of three sums over the query), and the far part's tile K + 1 is loaded while tile K multiplies.
+// MINB: blocks a multiprocessor should hold (0: 8 for 8-tiles, 2 for larger). LANES: the near part a
+// group of B threads a cell (bppart_near_lanes), else a thread a cell (bppart_near).
+template <int B, bool SPLIT, int MINB, bool LANES>
+__global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
                   double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
@@ -168,8 +268,9 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   int nt, int dfirst, int dlast, unsigned int* counter) {
     __shared__ double X[7][B][B + 1];
     __shared__ double C[4][B][B + 1];
-    __shared__ double V[8][B][B + 1];
+    __shared__ double V[LANES ? 9 : 8][B][B + 1];
     __shared__ double halo[B];
+    __shared__ unsigned char yrow[B], ycol[B];
     const int ti = threadIdx.x / B, tj = threadIdx.x % B;
     const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
     const size_t S = (size_t)(n + 1) * W1;
@@ -191,7 +292,14 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             const int x0 = a[a0], x1 = a[a1 - 1];
             const int y0 = valid ? rb[b0] : 4, y1 = valid ? rb[b1 - 1] : 4;
             double s0 = 0.0, m = 0.0, both = 0.0, pqx = 0.0, qfbase = 0.0, qibase = 0.0, acca = 0.0;
-            if (valid) {
+            if (valid && SPLIT) {
+                m = ACCM[lb + c];
+                s0 = QIac[A + c];                   // s0 + both
+                pqx = QX[A + c];
+                qfbase = R[A + c];
+                acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
+                qibase = Q0[a0 * M1 + a1] * Q1[c];
+            } else if (valid) {
                 double ps0 = 0.0, pa0 = 0.0;
                 // three loops without branches, unrolled: their loads are in flight together
                 if (l1 >= 5) {
@@ -211,6 +319,20 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                    qibase);
             }
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
+            auto load = [&](int K, double (&v)[7]) {
+                const int KB = K * B, row = IB + ti, col = KB + tj;
+                if (K < J) {
+                    v[0] = band_cg(T1 + lb, row, col, W1, n);
+                    v[1] = band_cg(QIac + A, row, col, W1, n);
+                    v[2] = band_at(Q1, KB + ti, JB + tj, W1, n);
+                }
+                if (K > I) {
+                    v[3] = band_at(Q1, row, col, W1, n);
+                    v[4] = band_cg(QF + A, KB + ti, JB + tj, W1, n);
+                    v[5] = band_at(Q1, row + 1, col, W1, n);
+                    v[6] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
+                }
+            };
             auto stage = [&](int K) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
@@ -225,16 +347,72 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
                 }
             };
-            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            if (SPLIT)
+                bppart_far_sums_prefetch<B>(X, I, J, d, ti, tj, load, fa, fq, fr, fs);
+            else
+                bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
             if (threadIdx.x < B)
                 halo[threadIdx.x] = d >= 1 ? band_cg(AUX1 + lb, IB + threadIdx.x, JB - 1, W1, n) : 0.0;
+            if (LANES) {
+                V[LANES ? 8 : 0][ti][tj] = qibase;
+                if (ti == 0) {
+                    yrow[tj] = IB + tj < n ? rb[IB + tj] : 4;
+                    ycol[tj] = JB + tj - 1 >= 0 && JB + tj - 1 < n ? rb[JB + tj - 1] : 4;
+                }
+            }
             __syncthreads();
-            bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb, AUX1 + lb,
-                           QIac + A, QF + A, R + A, QX + A, QI + A);
+            if (LANES)
+                bppart_near_lanes<B>(X, C, V, halo, yrow, ycol, ti, tj, IB, JB, n, W1, w2, T1 + lb, AUX1 + lb,
+                                     QIac + A, QF + A, R + A, QX + A, QI + A);
+            else
+                bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
+                               AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
         }
         if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
+}
+
+// The terms of the level l1's cells over other query intervals, a thread per cell (grid y: the query
+// interval's start): they read only shorter query intervals, so they need no order inside the level.
+// Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
+// own cells, which the sweep overwrites after reading them: s0 + both in QIac, the query sum of R in
+// QX, QF's base in R, m in ACCM (the level table; the cross sum stays in ACCA).
+__global__ void __launch_bounds__(256)
+bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                  const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W,
+                  const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R,
+                  double* T0, double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1,
+                  int l1) {
+    const long long cells = (long long)(n + 1) * W1;
+    const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (c >= cells) return;
+    const int b0 = c / W1, l2 = c % W1, b1 = b0 + l2;
+    if (l2 == 0 || b1 > n) return;
+    const int a0 = blockIdx.y, a1 = a0 + l1, M1 = M + 1;
+    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
+    const double* w1 = W;
+    const double* w2 = W + 25;
+    const double* wi = W + 50;
+    double ps0 = 0.0, pa0 = 0.0, pqx = 0.0;
+    if (l1 >= 5) {
+#pragma unroll 4
+        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[band_interval(M, k, a1 - 1) * S + c];
+    }
+#pragma unroll 4
+    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
+#pragma unroll 4
+    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
+    double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
+    bppart_outer_terms(l1, l2, w1, w2, wi, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
+                       ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
+                       QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
+                       QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1), Q0[a0 * M1 + a1],
+                       Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase);
+    QIac[A + c] = s0 + both;
+    QX[A + c] = pqx;
+    R[A + c] = qfbase;
+    ACCM[lb + c] = m;
 }

@@ -46,6 +46,38 @@ __device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int
     }
 }
 
+// bppart_far_sums with the loads of tile K + 1 in flight while tile K multiplies: ``load(K, v)`` reads the
+// seven values ``stage`` would store (only those its K uses are read later) into registers, stored into
+// X at the top of the next step. Same products, same order of k.
+template <int B, class Load>
+__device__ __forceinline__ void bppart_far_sums_prefetch(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                         Load load, double& fa, double& fq, double& fr, double& fs) {
+    if (d < 1) return;
+    double v[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    load(I, v);
+    for (int K = I; K <= J; ++K) {
+#pragma unroll
+        for (int t = 0; t < 7; ++t) X[t][ti][tj] = v[t];
+        __syncthreads();
+        if (K < J) load(K + 1, v);
+        if (K < J) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fa += X[0][ti][k] * X[2][k][tj];
+                fq += X[1][ti][k] * X[2][k][tj];
+            }
+        }
+        if (K > I) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fr += X[3][ti][k] * X[4][k][tj];
+                fs += X[5][ti][k] * X[6][k][tj];
+            }
+        }
+        __syncthreads();
+    }
+}
+
 // The per-cell values the near part reads: the far sums and the terms over other query intervals.
 template <int B>
 __device__ __forceinline__ void bppart_keep_far(double (*V)[B][B + 1], int ti, int tj, double fs, double m, double fa,
@@ -105,6 +137,65 @@ __device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double 
             rs[c] = r;
             qxs[c] = qx;
             qis[c] = qibase + qx;
+        }
+        __syncthreads();
+    }
+}
+
+// bppart_near with the B threads of a tile row's group (ti = i) on one cell a step, the cell (i, i + step):
+// lane q takes the q-th term of each of its four sums over earlier steps' cells (s1's, AUX1's, QIac's,
+// R's), the group adds them by shuffles, lane 0 finishes the cell. 2 B - 1 steps as before, each one
+// round of loads and log2(B) of shuffles instead of chains of up to B - 1. The cell's own values come
+// from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1.
+template <int B>
+__device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], double (*C)[B][B + 1],
+                                                  const double (*V)[B][B + 1], const double* halo,
+                                                  const unsigned char* yrow, const unsigned char* ycol, int ti, int tj,
+                                                  int IB, int JB, int n, int W1, const double* w2, double* t1s,
+                                                  double* aux1, double* qiac, double* qfs, double* rs, double* qxs,
+                                                  double* qis) {
+    const int i = ti, q = tj, b0 = IB + i;
+    const unsigned mask = B >= 32 ? 0xffffffffu : ((1u << B) - 1u) << ((threadIdx.x % 32) / B * B);
+    for (int step = 1 - B; step < B; ++step) {
+        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
+        if (j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n) {       // the same for the group's B lanes
+            double s1n = 0.0, auxn = 0.0, qian = 0.0, rn = 0.0;
+            int k = i + 1 + q;
+            if (k <= min(b1 - 2 - IB, B - 1)) s1n = X[0][i + 1][k] * (j >= 1 ? C[3][k][j - 1] : halo[k]);
+            if (k <= min(B - 1, b1 - 1 - IB)) rn = X[0][i][k] * C[2][k][j];
+            k = q;
+            if (k >= b0 + 1 - JB && k < j) {
+                auxn = C[0][i][k] * X[1][k][j];
+                qian = C[1][i][k] * X[1][k][j];
+            }
+#pragma unroll
+            for (int off = B / 2; off > 0; off /= 2) {
+                s1n += __shfl_xor_sync(mask, s1n, off, B);
+                auxn += __shfl_xor_sync(mask, auxn, off, B);
+                qian += __shfl_xor_sync(mask, qian, off, B);
+                rn += __shfl_xor_sync(mask, rn, off, B);
+            }
+            if (q == 0) {
+                const double s1 = l2 >= 5 ? w2[yrow[i] * 5 + ycol[j]] * (V[0][i][j] + s1n) : 0.0;
+                const double t1 = s1 + V[1][i][j];
+                const double aux = V[2][i][j] + auxn + t1;
+                const double closed = V[6][i][j] + s1;
+                const double qf = V[4][i][j] + V[3][i][j] + qian + s1;
+                C[0][i][j] = t1;
+                C[1][i][j] = closed;
+                C[2][i][j] = qf;
+                C[3][i][j] = aux;
+                const double r = V[5][i][j] + rn + qf;
+                const double qx = V[7][i][j] + r;
+                const size_t c = (size_t)b0 * W1 + l2;
+                t1s[c] = t1;
+                aux1[c] = aux;
+                qiac[c] = closed;
+                qfs[c] = qf;
+                rs[c] = r;
+                qxs[c] = qx;
+                qis[c] = V[8][i][j] + qx;
+            }
         }
         __syncthreads();
     }
