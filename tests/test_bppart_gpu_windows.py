@@ -107,6 +107,27 @@ def test_gpu_windows_production_sizes_at_window_128():
         _same_windows(got, _cpu(q, t, params))
 
 
+def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
+    """At the production sizes a target's numbers are the same to the last bit alone, after another
+    target in its launch, and cut into pieces (as when a batch runs on one GPU or two, or with more or
+    less free memory): each piece starts on a multiple of the tiles' side, and no sum is split."""
+    from bioaccel.interact import _partition_launch
+
+    rng = random.Random(11)
+    q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
+    params = PartitionParams(window_target=128)
+    alone = _gpu(q, [t], params)[0]
+    after = _gpu(q, [other, t], params)[1]
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(band_bases=300))
+    in_pieces = _gpu(q, [other, t], params)[1]
+    for got in (after, in_pieces):
+        for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+            assert getattr(got, name) == getattr(alone, name), name
+        for name in ("log_zs", "log_zs_interaction", "probabilities"):
+            assert np.array_equal(getattr(got, name), getattr(alone, name)), name
+    _same_windows(alone, _cpu(q, t, params))
+
+
 def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):
     """The API's rows (sites, window coordinates) and the command line's output on both backends."""
     from bioaccel.cli.main import main

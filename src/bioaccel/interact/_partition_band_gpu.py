@@ -6,7 +6,11 @@ intervals of at most L2 bases, so time and memory grow linearly with the target.
 into pieces that overlap by L2 - 1 bases (every window lies whole in the first piece that holds its
 start, as BPMax's streamed GPU path, :func:`._gpu.cut`) and the pieces of many targets are laid back to
 back as one long target: a cell reads only its own sub-intervals, so the cells that cross from one
-piece into the next are computed and never read. Per launch group and query length l1: the cross
+piece into the next are computed and never read. Each piece starts on a multiple of the tiles' common
+side (:func:`aligned`; filler bases after each piece) and the pieces of a target start every multiple of
+it, so every cell falls at the same place in its tiles, and its sums are taken in the same order,
+whatever shares its launch, how many GPUs share the batch or how much memory is free: a pair's numbers
+are the same to the last bit. Per launch group and query length l1: the cross
 products (FP64 tensor cores), the terms over other query intervals (a thread a cell), and the sweep by
 tiles, a launch per tile diagonal (about L2 / 8 + 1), whatever the length of the targets.
 
@@ -34,6 +38,7 @@ KERNELS = "bioaccel.interact.kernels"
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
 LEVEL_TABLES = 4              # T1, AUX1, ACCA, ACCM (the query intervals of one length)
+N_CODE = 4                    # the code of a base that pairs with nothing (PartitionParams.weights)
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
 
 
@@ -108,6 +113,9 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale) -> list:
                             f"used; give a smaller --window-target, or use --backend cpu")
     if sizes.band_bases:          # a cap for tests and benchmarks; a piece holds a window at least
         most = min(most, max(sizes.band_bases, L2))
+    side = aligned(1, sizes)
+    # pieces of a target every multiple of the tiles' side (their step is most - L2 + 1 bases)
+    most = max(L2 - 1 + side, L2 - 1 + (most - L2 + 1) // side * side)
     u1 = math.exp(-c1)
     Q0 = single_strand_scaled(a, weights, u1)
     pieces = [p for t, rb in enumerate(rbs) for p in cut(t, rb, L2, most)]
@@ -115,20 +123,33 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale) -> list:
     x_records = [np.zeros((2, 2, M + 1, len(rb) + 1)) for rb in rbs]
     ends = [np.zeros((2, len(rb) + 1)) for rb in rbs]      # Q1 of the windows and of their overlaps
     launch, total = [], 0
+    most = aligned(most, sizes)   # a launch's rows: whole pieces, each laid from a multiple of the side
     state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2),
-                   min(most, sum(len(p.codes) for p in pieces)))
+                    min(most, sum(aligned(len(p.codes), sizes) for p in pieces)))
     for piece in pieces + [None]:
-        if piece is None or (launch and total + len(piece.codes) > most):
+        if piece is None or (launch and total + aligned(len(piece.codes), sizes) > most):
             state.fill(launch, sizes, timings)
             state.gather(launch, [len(rb) for rb in rbs], records, x_records, ends)
             launch, total = [], 0
         if piece is not None:
             launch.append(piece)
-            total += len(piece.codes)
+            total += aligned(len(piece.codes), sizes)
     nq = M - L1 + 1
     zq = float(sum(Q0[q, q + L1] for q in range(nq))) - u1 * float(sum(Q0[q, q + L1 - 1] for q in range(1, nq)))
     return [assemble(records[t], x_records[t], zq, _target_alone(ends[t], len(rb), L2, math.exp(-c2)), M,
                      len(rb), L1, L2, c1, c2, scale) for t, rb in enumerate(rbs)]
+
+
+def aligned(bases: int, sizes) -> int:
+    """``bases`` rounded up to a multiple of the tiles' common side under launch ``sizes`` (the cross
+    products' rows and columns, the sweep's side): where a piece starts in its launch.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> aligned(1, SIZES), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
+    (32, 48)
+    """
+    side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
+    return -(-bases // side) * side
 
 
 def _target_alone(ends, N, L2, f2) -> float:
@@ -164,8 +185,11 @@ class _Tables:
     def fill(self, pieces, sizes, timings):
         """Every table of the pieces laid back to back (n bases in all)."""
         cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
-        codes = np.concatenate([p.codes for p in pieces]).astype(np.uint8)
+        filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
+        codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
+                                       constant_values=filler) for p in pieces]).astype(np.uint8)
         n = len(codes)
+        self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
         rb = cp.asarray(codes)
         events = {"single": [], "cross": [], "outer": [], "sweep": []}
@@ -259,7 +283,7 @@ class _Tables:
             rows.append(offset + t - p.start)
             targets.append(np.full(t.size, p.target))
             windows.append(t)
-            offset += len(p.codes)
+            offset += aligned(len(p.codes), self.sizes)
         rows_h, targets_h, windows_h = np.concatenate(rows), np.concatenate(targets), np.concatenate(windows)
         r = cp.asarray(rows_h)
         for iq in range(2):

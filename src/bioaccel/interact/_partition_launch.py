@@ -16,8 +16,10 @@ from ..runtime.launch import LaunchSizes
 class BPPartSizes(LaunchSizes):
     tile: int = 64            # cross products: side of an output tile (4 x 4 cells a thread)
     chunk: int = 16           # cross products: reduction indices staged in shared memory at a time
-    cross_blocks: int = 0     # cross products: blocks a level should have at least, its products split among
-    #                           blocks until it does (0: 4 per multiprocessor); 1 never splits
+    cross_blocks: int = 1     # cross products: 1 never splits, so that each sum is taken in one block in one
+    #                           order and a pair's numbers do not depend on what shares its launch; above 1
+    #                           (tests, benchmarks) a level's products are split among blocks (atomic adds)
+    #                           until it has that many (0: 4 per multiprocessor)
     sweep: str = "tiles"      # the sweep of a level's cells: "tiles" (bppart_tiles) or "diagonals" (bppart_sweep)
     sweep_tile: int = 16      # tiles sweep: side of a tile (a thread per cell)
     threads: int = 256        # diagonals sweep: threads of a block (a warp per cell)
