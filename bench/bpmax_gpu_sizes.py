@@ -33,8 +33,7 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal"),
     "wide finish tiled, 64-tiles (default)": dict(wide_finish="tiled", wide_tile=64),
-    "wide finish tiled eager, 64-tiles": dict(wide_finish="eager", wide_tile=64),
-    "wide finish tiled eager, 32-tiles": dict(wide_finish="eager", wide_tile=32),
+    "wide finish tiled, 32-tiles": dict(wide_finish="tiled", wide_tile=32),
 }
 
 

@@ -82,8 +82,8 @@ def host_kernels(sizes) -> dict:
                   for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
-    bpmax += [("bpmax_finish_tiled", (tile, flag, eager)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
-              for flag in (False, True) for eager in (False, True)]
+    bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
+              for flag in (False, True)]
     for cell in ("short", "int"):
         bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
                   ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]

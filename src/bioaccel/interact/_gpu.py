@@ -307,8 +307,8 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
                            (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 
-    if cell == "short" and sizes.wide_finish in ("tiled", "eager"):   # bands too wide: tiles, a launch per tile diagonal
-        return _tiled_finisher(rb, dims, N, Wb, sizes.wide_tile, sizes.wide_finish == "eager")
+    if cell == "short" and sizes.wide_finish == "tiled":   # bands too wide: tiles, a launch per tile diagonal
+        return _tiled_finisher(rb, dims, N, Wb, sizes.wide_tile)
     # else diagonal by diagonal over diagonal-major copies (see the kernel)
     cp = _gpu.cupy()
     Dg = cp.empty(M * Wb * N, dtype=dtype)       # the widest level has M matrices
@@ -328,27 +328,24 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     return finish
 
 
-def _tiled_finisher(rb, dims, N, Wb, B, eager):
+def _tiled_finisher(rb, dims, N, Wb, B):
     """The finish of bands too wide for shared memory, short cells: B x B tiles, one launch per tile
-    diagonal that holds band cells (kernels/bpmax.cu bpmax_finish_tiled); ``eager``: each launch also
-    adds the middle blocks its predecessor completed to the tiles of later diagonals."""
+    diagonal that holds band cells (kernels/bpmax.cu bpmax_finish_tiled)."""
     tiles = -(-N // B)
     diagonals = min(tiles, (Wb - 2) // B + 2)      # a tile d >= 1 holds diagonals e >= (d - 1) B + 1
     threads = max(B * B // 16, B)
     kc = min(B, 32)
-    smem = 4 * (((B + 1) * (B + 1) + 3) // 4 * 4 + max(2 * kc * (B + 4), 2 * B * (B + 1)))   # TiledShape::WORDS
-    kernels = {s: _kernel("bpmax_finish_tiled", B, s, eager) for s in (True, False)}
+    smem = 4 * (B * (B + 1) + max(2 * kc * (B + 4), 2 * B * (B + 1)) + B)
+    kernels = {s: _kernel("bpmax_finish_tiled", B, s) for s in (True, False)}
     for kernel in kernels.values():
         kernel.max_dynamic_shared_size_bytes = smem
 
     def finish(F, S2, first, mats, self_):
         target, count = (S2, 1) if self_ else (F, mats)
         for d in range(diagonals):
-            adding = range(d + 1, min(2 * d - 2, diagonals - 1) + 1) if eager else ()
-            per_mat = (tiles - d) + sum(tiles - D for D in adding)
-            kernels[self_]((count * per_mat,), (threads,),
-                           (rb, target, S2, *dims, np.int32(first), np.int32(tiles - d), np.int32(d),
-                            np.int32(per_mat)), shared_mem=smem)
+            kernels[self_]((count * (tiles - d),), (threads,),
+                           (rb, target, S2, *dims, np.int32(first), np.int32(tiles - d), np.int32(d)),
+                           shared_mem=smem)
     return finish
 
 

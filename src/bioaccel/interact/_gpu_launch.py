@@ -23,8 +23,7 @@ class BPMaxSizes(LaunchSizes):
     finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
     finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    wide_finish: str = "tiled"   # finish of bands too wide for segments (short cells): "tiled", "eager" (not yet
-    #                              measured on a GPU), "diagonal"
+    wide_finish: str = "tiled"   # finish of bands too wide for segments (short cells): "tiled" or "diagonal"
     wide_tile: int = 64          # tiled wide finish: tile side (a multiple of 8)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)

@@ -524,23 +524,18 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
 // ---------------------------------------------------------------------------------------------------
 // finish for short cells in bands too wide for a segment in shared memory (long targets without a
 // window), by tiles: the band's cells in B x B tiles (I, J) of rows i2 and absolute columns j2, one
-// launch per tile diagonal d = J - I. A cell's splits k2 in [i2, j2) fall in three ranges:
-//   the middle, k2 in [IB + B, JB) (tile columns K, I < K < J): both operands in tiles of smaller
-//     diagonals, final: a max-plus product staged in shared memory KC splits at a time, 4 x 4 cells a
-//     thread, with the (F, S2) words of the windowed finish (one __viaddmax_s16x2 for the R1 and the
-//     R2 term of a split);
+// launch per tile diagonal d = J - I, a block per (matrix of the level, tile of the diagonal). A cell's
+// splits k2 in [i2, j2) fall in three ranges:
+//   the middle, k2 in [IB + B, JB): both operands in tiles of smaller diagonals, final: a max-plus
+//     product over (d - 1) B splits staged in shared memory KC at a time, 4 x 4 cells a thread, the
+//     (F, S2) words of the windowed finish (one __viaddmax_s16x2 for the R1 and the R2 term of a split);
 //   the two edges, k2 in [i2, IB + B) and [JB, j2): one operand in the tile itself (the column below
 //     the cell, the row left of it), so the tile is closed anti-diagonal by anti-diagonal (c - r), its
-//     row-tile (I, I), column-tile (J, J) and the row below it in shared memory, L threads per cell;
+//     row-tile (I, I) and column-tile (J, J) beside it in shared memory, L threads per cell;
 // and the strand-2 pair reads F(i2 + 1, j2 - 1), in the tile or in a final one. d = 0 (tiles on the
-// band's diagonal) is a Nussinov-like closure of the tile, diagonal by diagonal.
-// EAGER: the middle block K of tile (I, J) is final after launch max(K - I, J - K) (its rows k2 + 1 lie
-// in tiles (K, J) and (K + 1, J)), so launch d adds, for every tile at a diagonal D in [d, 2d - 2], the
-// blocks K = I + d - 1 and J - d + 1 that launch d - 1 completed (read-max-write of the tile's F in
-// global memory: any value between the products' T and the final F is a valid start, and no block
-// reads that tile before its own launch). Each block then runs at most two K blocks, where without
-// EAGER the tile of diagonal d runs d - 1 of them in its own launch: the launches' critical path no
-// longer grows with d. Blocks [0, tiles) of a matrix close tiles of diagonal d, the rest only add.
+// band's diagonal) is a Nussinov-like closure of the tile, diagonal by diagonal. Where the old finish
+// (bpmax_finish_diagonal) ran a thread per cell of a diagonal of the whole band in global memory, this
+// keeps a tile's closure in shared memory and runs the bulk of the splits as a register-tiled product.
 // SELF: the matrix is S2 itself (cells start at 0, both halves of a word updated).
 template <int B>
 struct TiledShape {
@@ -551,72 +546,66 @@ struct TiledShape {
     static constexpr int SR = B + 1;                      // words per tile row in shared memory
     static constexpr int AS = B + 4;                      // words per staged row (16-byte aligned)
     static constexpr int UNION = 2 * KC * AS > 2 * B * SR ? 2 * KC * AS : 2 * B * SR;
-    static constexpr int TILE = ((B + 1) * SR + 3) & ~3;  // the tile and the row below: 16-byte multiple
-    static constexpr int WORDS = TILE + UNION;            // and staging (uint4 stores) or (I, I), (J, J)
+    static constexpr int WORDS = B * SR + UNION + B;      // tile, staging or (I, I) and (J, J), row below
 };
 
-// (F, S2) words of 8 cells of band row i at absolute columns j .. j + 7 (j a multiple of 8): out[0 .. 7]
-__device__ __forceinline__ void band_words(const Dims& g, const short* __restrict__ m, const short* __restrict__ s2,
-                                           int i, int j, unsigned* out) {
-    const uint4 f = band_vector(g, m, i, j), s = band_vector(g, s2, i, j);
-    const unsigned fw[4] = {f.x, f.y, f.z, f.w}, sw[4] = {s.x, s.y, s.z, s.w};
-#pragma unroll
-    for (int h = 0; h < 4; ++h) {
-        out[2 * h] = __byte_perm(fw[h], sw[h], 0x5410);
-        out[2 * h + 1] = __byte_perm(fw[h], sw[h], 0x7632);
-    }
+// the (F, S2) word of cell (i, j) from global memory; sentinels outside the band and the target
+__device__ __forceinline__ unsigned band_word(const Dims& g, const short* __restrict__ m,
+                                              const short* __restrict__ s2, int i, int j) {
+    if (i >= g.N || j >= g.N || j < i || j - i >= g.Wb) return 0xC000C000u;
+    const long long at = cell_at(g, i, j - i);
+    return pack2(m[at], s2[at]);
 }
 
-// acc[r][c] = max over k2 in [k0, k1) of (S2, F)(IB + 4 tr + r, k2) + (F, S2)(k2 + 1, JB + 4 tc + c); the
-// next chunk's 16-byte loads are issued before the current chunk's updates (in registers until stored)
-template <int B>
-__device__ __forceinline__ void tiled_middle(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
-                                             unsigned* As, unsigned* Bs, int IB, int JB, int k0, int k1,
-                                             unsigned (&acc)[4][4]) {
+template <int B, bool SELF>
+__global__ void __launch_bounds__(TiledShape<B>::THREADS)
+bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
+                   const int first_mat, const int tiles, const int d) {
+    DIMS;
     using S = TiledShape<B>;
-    constexpr int AS = S::AS, KC = S::KC, T = S::THREADS;
-    constexpr int XA = (KC / 8) * B, XB = KC * (B / 8), NA = (XA + T - 1) / T, NB = (XB + T - 1) / T;
-    const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
-    k1 = min(k1, g.N);
-    if (k0 >= k1) return;
-    uint4 fa[NA], sa[NA], fb[NB], sb[NB];
-    auto load = [&](int kc) {
+    constexpr int SR = S::SR, AS = S::AS, KC = S::KC, L = S::L;
+    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned* Pc = reinterpret_cast<unsigned*>(smem);       // the tile: Pc[r * SR + c] = (F, S2)(IB + r, JB + c)
+    short* Pf = reinterpret_cast<short*>(smem);              // its F halves: Pf[2 * (r * SR + c)]
+    unsigned* U = Pc + B * SR;
+    unsigned* As = U;                                        // middle: As[k][r] = (S2, F)(IB + r, kc + k)
+    unsigned* Bs = U + KC * AS;                              //         Bs[k][c] = (F, S2)(kc + k + 1, JB + c)
+    unsigned* PdI = U;                                       // closure: (F, S2)(IB + r, IB + x)
+    unsigned* PdJ = U + B * SR;                              //          (F, S2)(JB + y, JB + c)
+    unsigned* Pext = U + S::UNION;                           //          (F, S2)(IB + B, JB + c)
+    const int q = blockIdx.x / tiles, I = blockIdx.x % tiles;
+    const int IB = I * B, JB = (I + d) * B;
+    short* mat = F + (first_mat + q) * g.mat_stride;
+    const int tid = threadIdx.x;
+
+    unsigned acc[4][4];
 #pragma unroll
-        for (int n = 0; n < NA; ++n) {
-            const int x = tid + n * T, row = x % B, v = x / B;
-            if (x < XA) fa[n] = band_vector(g, mat, IB + row, kc + 8 * v), sa[n] = band_vector(g, S2, IB + row, kc + 8 * v);
-        }
+    for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int n = 0; n < NB; ++n) {
-            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
-            if (x < XB) fb[n] = band_vector(g, mat, kc + k + 1, JB + 8 * v), sb[n] = band_vector(g, S2, kc + k + 1, JB + 8 * v);
-        }
-    };
-    load(k0);
-    for (int kc = k0; kc < k1; kc += KC) {
-#pragma unroll
-        for (int n = 0; n < NA; ++n) {                       // A: transposed, halves swapped: (S2, F)
-            const int x = tid + n * T, row = x % B, v = x / B;
-            if (x >= XA) continue;
-            const unsigned fw[4] = {fa[n].x, fa[n].y, fa[n].z, fa[n].w}, sw[4] = {sa[n].x, sa[n].y, sa[n].z, sa[n].w};
+        for (int c = 0; c < 4; ++c) acc[r][c] = 0xC000C000u;
+    const int tr = tid / (B / 4), tc = tid % (B / 4);
+    for (int kc = IB + B; kc < JB && kc < N; kc += KC) {
+        for (int x = tid; x < (KC / 8) * B; x += S::THREADS) {
+            const int row = x % B, v = x / B;
+            const uint4 f = band_vector(g, mat, IB + row, kc + 8 * v), s = band_vector(g, S2, IB + row, kc + 8 * v);
+            unsigned* column = As + 8 * v * AS + row;
+            const unsigned fw[4] = {f.x, f.y, f.z, f.w}, sw[4] = {s.x, s.y, s.z, s.w};
 #pragma unroll
             for (int h = 0; h < 4; ++h) {
-                As[(8 * v + 2 * h) * AS + row] = __byte_perm(sw[h], fw[h], 0x5410);
-                As[(8 * v + 2 * h + 1) * AS + row] = __byte_perm(sw[h], fw[h], 0x7632);
+                column[(2 * h) * AS] = __byte_perm(sw[h], fw[h], 0x5410);
+                column[(2 * h + 1) * AS] = __byte_perm(sw[h], fw[h], 0x7632);
             }
         }
-#pragma unroll
-        for (int n = 0; n < NB; ++n) {                       // B: rows k2 + 1 as they lie, (F, S2)
-            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
-            if (x >= XB) continue;
+        for (int x = tid; x < KC * (B / 8); x += S::THREADS) {
+            const int v = x % (B / 8), k = x / (B / 8);
+            const uint4 f = band_vector(g, mat, kc + k + 1, JB + 8 * v), s = band_vector(g, S2, kc + k + 1, JB + 8 * v);
             uint4* to = reinterpret_cast<uint4*>(Bs + k * AS + 8 * v);
-            to[0] = make_uint4(__byte_perm(fb[n].x, sb[n].x, 0x5410), __byte_perm(fb[n].x, sb[n].x, 0x7632),
-                               __byte_perm(fb[n].y, sb[n].y, 0x5410), __byte_perm(fb[n].y, sb[n].y, 0x7632));
-            to[1] = make_uint4(__byte_perm(fb[n].z, sb[n].z, 0x5410), __byte_perm(fb[n].z, sb[n].z, 0x7632),
-                               __byte_perm(fb[n].w, sb[n].w, 0x5410), __byte_perm(fb[n].w, sb[n].w, 0x7632));
+            to[0] = make_uint4(__byte_perm(f.x, s.x, 0x5410), __byte_perm(f.x, s.x, 0x7632),
+                               __byte_perm(f.y, s.y, 0x5410), __byte_perm(f.y, s.y, 0x7632));
+            to[1] = make_uint4(__byte_perm(f.z, s.z, 0x5410), __byte_perm(f.z, s.z, 0x7632),
+                               __byte_perm(f.w, s.w, 0x5410), __byte_perm(f.w, s.w, 0x7632));
         }
         __syncthreads();
-        if (kc + KC < k1) load(kc + KC);
         if (tid < S::PT) {
 #pragma unroll 8
             for (int k = 0; k < KC; ++k) {
@@ -632,99 +621,18 @@ __device__ __forceinline__ void tiled_middle(const Dims& g, const short* __restr
         }
         __syncthreads();
     }
-}
 
-__device__ __forceinline__ int both_max(unsigned w) { return max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16)); }
-
-__device__ __forceinline__ bool in_band(const Dims& g, int i, int j) {
-    return i < g.N && j < g.N && j >= i && j - i < g.Wb;
-}
-
-template <int B, bool SELF, bool EAGER>
-__global__ void __launch_bounds__(TiledShape<B>::THREADS, 4)
-bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
-                   const int first_mat, const int tiles, const int d, const int per_mat) {
-    DIMS;
-    using S = TiledShape<B>;
-    constexpr int SR = S::SR, KC = S::KC, L = S::L;
-    extern __shared__ __align__(16) unsigned char smem[];
-    unsigned* Pc = reinterpret_cast<unsigned*>(smem);       // Pc[r * SR + c] = (F, S2)(IB + r, JB + c), r <= B
-    short* Pf = reinterpret_cast<short*>(smem);              // its F halves: Pf[2 * (r * SR + c)]
-    unsigned* U = Pc + S::TILE;
-    unsigned* As = U;                                        // middle: As[k][r] = (S2, F)(IB + r, kc + k)
-    unsigned* Bs = U + KC * S::AS;                           //         Bs[k][c] = (F, S2)(kc + k + 1, JB + c)
-    unsigned* PdI = U;                                       // closure: (F, S2)(IB + r, IB + x)
-    unsigned* PdJ = U + B * SR;                              //          (F, S2)(JB + y, JB + c)
-    const int q = blockIdx.x / per_mat;
-    int b = blockIdx.x % per_mat, D = d;
-    const bool closing = !EAGER || b < tiles;
-    if (!closing) {                                          // an adding block: which tile of which diagonal
-        b -= tiles;
-        for (D = d + 1; b >= tiles + d - D; ++D) b -= tiles + d - D;
-    }
-    const int I = b, IB = I * B, JB = (I + D) * B;
-    short* mat = F + (first_mat + q) * g.mat_stride;
-    const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
-
-    unsigned acc[4][4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) acc[r][c] = 0xC000C000u;
-    if (!EAGER) {
-        tiled_middle<B>(g, mat, S2, As, Bs, IB, JB, IB + B, JB, acc);
-    } else if (d >= 2) {
-        const int K1 = I + d - 1, K2 = I + D - d + 1;
-        tiled_middle<B>(g, mat, S2, As, Bs, IB, JB, K1 * B, K1 * B + B, acc);
-        if (K2 != K1) tiled_middle<B>(g, mat, S2, As, Bs, IB, JB, K2 * B, K2 * B + B, acc);
-    }
-    if (!closing) {
-        if (tid < S::PT)
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-#pragma unroll
-                for (int c = 0; c < 4; ++c) {
-                    const int i = IB + tr * 4 + r, j = JB + tc * 4 + c;
-                    if (!in_band(g, i, j)) continue;
-                    const long long at = cell_at(g, i, j - i);
-                    mat[at] = (short)max((int)mat[at], both_max(acc[r][c]));
-                }
-        return;
-    }
-
-    // the tile (the products' T, or 0 for S2) and the row below it, its row- and column-tiles; the codes
-    // of its rows and columns, the pair scores and F(IB + r + 1, JB - 1) (pair operands of column 0)
-    __shared__ int pt[25];
-    __shared__ code_t cI[B], cJ[B];
-    __shared__ short left[B];
-    if (tid < 25) pt[tid] = g.pairs[tid];
-    for (int x = tid; x < B; x += S::THREADS) {
-        cI[x] = IB + x < N ? rb[IB + x] : 4;
-        cJ[x] = JB + x < N ? rb[JB + x] : 4;
-        const int i = IB + x + 1, j = JB - 1;
-        left[x] = d > 0 && in_band(g, i, j) ? mat[cell_at(g, i, j - i)] : (short)sentinel<short>();
-    }
-    for (int x = tid; x < (B + 1) * (B / 8); x += S::THREADS) {
-        const int r = x / (B / 8), c = 8 * (x % (B / 8));
-        unsigned w[8];
-        band_words(g, mat, S2, IB + r, JB + c, w);
-#pragma unroll
-        for (int h = 0; h < 8; ++h) {
-            if (SELF && r < B) {            // S2 starts at 0 (and what earlier launches added, EAGER)
-                const int v = max(0, (int)(short)(w[h] & 0xFFFF));
-                w[h] = in_band(g, IB + r, JB + c + h) ? pack2(v, v) : 0xC000C000u;
-            }
-            Pc[r * SR + c + h] = w[h];
-        }
-        if (d > 0 && r < B) {
-            band_words(g, mat, S2, IB + r, IB + c, w);
-#pragma unroll
-            for (int h = 0; h < 8; ++h) PdI[r * SR + c + h] = w[h];
-            band_words(g, mat, S2, JB + r, JB + c, w);
-#pragma unroll
-            for (int h = 0; h < 8; ++h) PdJ[r * SR + c + h] = w[h];
+    // the tile (the products' T, or 0 for S2), its row- and column-tiles and the row below it
+    for (int x = tid; x < B * B; x += S::THREADS) {
+        const int r = x / B, c = x % B, i = IB + r, j = JB + c;
+        Pc[r * SR + c] = SELF ? (i < N && j < N && j >= i && j - i < Wb ? 0u : 0xC000C000u) : band_word(g, mat, S2, i, j);
+        if (d > 0) {
+            PdI[r * SR + c] = band_word(g, mat, S2, i, IB + c);
+            PdJ[r * SR + c] = band_word(g, mat, S2, JB + r, j);
         }
     }
+    if (d > 0)
+        for (int c = tid; c < B; c += S::THREADS) Pext[c] = band_word(g, mat, S2, IB + B, JB + c);
     __syncthreads();
     if (tid < S::PT && d > 1) {
 #pragma unroll
@@ -732,7 +640,7 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
             for (int c = 0; c < 4; ++c) {
                 const int at = (tr * 4 + r) * SR + tc * 4 + c;
-                const int v = max((int)Pf[2 * at], both_max(acc[r][c]));
+                const int v = max((int)Pf[2 * at], max((int)(short)(acc[r][c] & 0xFFFF), (int)(short)(acc[r][c] >> 16)));
                 Pf[2 * at] = (short)v;
                 if (SELF) Pf[2 * at + 1] = (short)v;
             }
@@ -743,25 +651,28 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
     const int cell = tid / L, h = tid % L;
     for (int s = d == 0 ? 1 : 1 - B; s < B; ++s) {
         const int r = (s < 0 ? -s : 0) + cell, c = r + s, i = IB + r, j = JB + c;
-        const bool active = r < B && c < B && in_band(g, i, j);
+        const bool active = r < B && c < B && i < N && j < N && j - i < Wb;
         unsigned both = 0xC000C000u;
         if (active) {
             if (d == 0) {
-#pragma unroll 4
                 for (int x = r + h; x < c; x += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + x]), Pc[(x + 1) * SR + c], both);
             } else {
-#pragma unroll 4
-                for (int x = r + h; x < B; x += L) both = __viaddmax_s16x2(swap_halves(PdI[r * SR + x]), Pc[(x + 1) * SR + c], both);
-#pragma unroll 4
+                for (int x = r + h; x < B; x += L)
+                    both = __viaddmax_s16x2(swap_halves(PdI[r * SR + x]), x + 1 < B ? Pc[(x + 1) * SR + c] : Pext[c], both);
                 for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SR + c], both);
             }
         }
 #pragma unroll
         for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
         if (active && h == 0) {
-            int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
-            if (j - i >= 4)
-                v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
+            int v = max((int)Pf[2 * (r * SR + c)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+            if (j - i >= 4) {
+                int inner;
+                if (r + 1 < B && c >= 1) inner = Pf[2 * ((r + 1) * SR + c - 1)];
+                else if (c >= 1) inner = (short)(Pext[c - 1] & 0xFFFF);
+                else inner = mat[cell_at(g, i + 1, j - i - 2)];
+                v = max(v, pair_score(g, rb[i], rb[j]) + inner);
+            }
             Pf[2 * (r * SR + c)] = (short)v;
             if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
         }
@@ -769,7 +680,7 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
     }
     for (int x = tid; x < B * B; x += S::THREADS) {
         const int r = x / B, c = x % B, i = IB + r, j = JB + c;
-        if (in_band(g, i, j)) mat[cell_at(g, i, j - i)] = Pf[2 * (r * SR + c)];
+        if (i < N && j < N && j >= i && j - i < Wb) mat[cell_at(g, i, j - i)] = Pf[2 * (r * SR + c)];
     }
 }
 
