@@ -12,7 +12,7 @@ it, so every cell falls at the same place in its tiles, and its sums are taken i
 whatever shares its launch, how many GPUs share the batch or how much memory is free: a pair's numbers
 are the same to the last bit. Per launch group and query length l1: the cross
 products (FP64 tensor cores), the terms over other query intervals (a thread a cell), and the sweep by
-tiles, a launch per tile diagonal (about L2 / 8 + 1), whatever the length of the targets.
+tiles, a launch per tile diagonal (about L2 / 16 + 1), whatever the length of the targets.
 
 Scale: a box of n = L1 + L2 bases has at most 6^n joint structures (3^L each strand alone, 2^n
 monotone sets of intermolecular pairs), each weighing at most exp(s / 2) a base (s the largest pair

@@ -35,10 +35,10 @@ class BPPartSizes(LaunchSizes):
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
-    band_tile: int = 8        # windows, sweep (bppart_band_tiles): side of a tile
+    band_tile: int = 16       # windows, sweep (bppart_band_tiles): side of a tile
     band_split: bool = True   # windows, sweep: the terms over other query intervals first, a thread a cell
     #                           (bppart_band_outer), and the far part's next tile loaded during a product
-    band_tile_blocks: int = 12   # windows, sweep: blocks a multiprocessor should hold (launch bounds; 0: 8 for
+    band_tile_blocks: int = 4    # windows, sweep: blocks a multiprocessor should hold (launch bounds; 0: 8 for
     #                              8-tiles, 2 for larger, the first design's)
     band_lanes: bool = True   # windows, sweep: a tile's near part a group of threads a cell (shuffled sums), not
     #                           a thread a cell
