@@ -23,14 +23,17 @@ def test_results_ready_together_come_in_one_burst_in_order():
     ready = threading.Event()
 
     def results():
-        ready.wait(10)                  # nothing is asked for before all three are queued
+        yield 0
+        ready.wait(10)
         yield from (1, 2, 3)
 
-    def prepare():
-        ready.set()
-        threading.Event().wait(0.2)     # the three are queued meanwhile
-
-    assert list(bursts(results(), prepare=prepare)) == [[1, 2, 3]]
+    handed = []
+    for burst in bursts(results()):
+        handed.append(burst)
+        if burst == [0]:
+            ready.set()
+            threading.Event().wait(0.3)     # the command writes; the three are computed meanwhile
+    assert handed == [[0], [1, 2, 3]]
 
 
 def test_a_result_computed_alone_is_handed_out_before_the_next_is_computed():
@@ -152,15 +155,13 @@ def _write(outputs, pairs):
 
 @pytest.mark.parametrize("gpu", [False, True])
 def test_a_batch_here_writes_the_same_with_its_computing_in_a_thread(tmp_path, gpu):
-    prepared = []
     job = batch_run.Job(prog="bioaccel demo", unit="item", items=[Item(k, f"item {k}", 1.0, k) for k in range(50)],
                         function=_squares, write=_write, outputs={"-o": str(tmp_path / "out.txt")},
-                        fingerprint="demo", gpu=gpu, prepare=lambda: prepared.append(1))
+                        fingerprint="demo", gpu=gpu)
     args = type("Args", (), dict(workers=None, scheduler=None, gpus=None, resume=False, quiet=True,
                                  output=str(tmp_path / "out.txt")))()
     assert batch_run.run(job, args, io.StringIO(), io.StringIO()) == 0
     assert (tmp_path / "out.txt").read_text() == "".join(f"{k * k}\n" for k in range(50))
-    assert prepared == ([1] if gpu else [])
     assert not (tmp_path / "out.txt.partial").exists()
 
 

@@ -48,7 +48,6 @@ class Job:
     modes: dict = field(default_factory=dict)
     announce: Callable = None      # announce(items) before the items left to run: their time, when long
     notes: Callable = None         # notes(stderr) after the outputs are written (warnings)
-    prepare: Callable = None       # prepare() in this process while its GPU computes the first items
 
 
 def wanted(args) -> bool:
@@ -220,8 +219,8 @@ def _cluster(args):
 
 def _outcomes(job: Job, todo: list, client):
     """The outcomes of the items ``todo``; a GPU batch in this process computes in a thread of its
-    own (:mod:`.bursts`), once the GPU's warm-up is over, so that the journal is written, and
-    ``job.prepare`` done, while the device works on the next items."""
+    own (:mod:`.bursts`), once the GPU's warm-up is over, so that the journal is written while the
+    device works on the next items."""
     from ..distribution.batch import run_items
     from ..runtime.gpu import warmed
     from .bursts import bursts
@@ -229,7 +228,7 @@ def _outcomes(job: Job, todo: list, client):
     outcomes = run_items(job.function, todo, client=client, gpu=job.gpu)
     if client is not None or not job.gpu:
         return outcomes
-    return (outcome for burst in bursts(outcomes, prepare=job.prepare, first=warmed) for outcome in burst)
+    return (outcome for burst in bursts(outcomes, first=warmed) for outcome in burst)
 
 
 def run(job: Job, args, stdout, stderr) -> int:

@@ -2,8 +2,8 @@
 every result ready by the time the previous one was written.
 
 A command that wrote each result as it came (``for row in results: writer.write([row])``) paid the
-writer's cost once per result (a pandas frame a row: a few seconds for the thousands of rows a GPU
-round gives at once), and its computing waited while it wrote. Here the computing goes on in the
+writer's cost once per result (then a pandas frame a row: a few seconds for the thousands of rows a
+GPU round gives at once), and its computing waited while it wrote. Here the computing goes on in the
 thread while the command writes, and the rows that are ready together are written together, yet a
 result computed alone (a long CPU pair) is still written as soon as it is ready. The results come in
 the order given; an error raised while computing is raised here after the results before it.
@@ -21,11 +21,10 @@ class _Failed:
 _END = object()
 
 
-def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first, started: threading.Event) -> None:
+def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first) -> None:
     try:
         if first is not None:
             first()
-        started.set()
         for result in results:
             into.put(result)
             if stop.is_set():           # the command stopped reading (an output error): compute no more
@@ -33,17 +32,12 @@ def _produce(results: Iterable, into: queue.Queue, stop: threading.Event, first,
         into.put(_END)
     except BaseException as exc:        # noqa: BLE001 - raised again in the command's thread
         into.put(_Failed(exc))
-    finally:
-        started.set()
 
 
-def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None,
-           first: Optional[Callable[[], None]] = None) -> Iterator[list]:
+def bursts(results: Iterable, first: Optional[Callable[[], None]] = None) -> Iterator[list]:
     """Lists of consecutive ``results`` (computed in a background thread), each as long as what was
-    ready when it was asked for, never empty. ``prepare()``: work for the command's thread while the
-    first results are computed (imports its writer needs), begun once ``first()`` has returned in the
-    computing thread, where it is called before the first result is asked for (the GPU's warm-up
-    awaited): the command's thread then takes no time from what the computing waits for.
+    ready when it was asked for, never empty. ``first()`` is called in the computing thread before the
+    first result is asked for (the GPU's warm-up awaited there).
 
     >>> sorted(x for burst in bursts(iter(range(5))) for x in burst)
     [0, 1, 2, 3, 4]
@@ -56,14 +50,11 @@ def bursts(results: Iterable, prepare: Optional[Callable[[], None]] = None,
     ValueError: bad input
     """
     ready: queue.Queue = queue.Queue()
-    stop, started = threading.Event(), threading.Event()
-    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop, first, started),
+    stop = threading.Event()
+    thread = threading.Thread(target=_produce, args=(iter(results), ready, stop, first),
                               name="bioaccel-compute", daemon=True)
     thread.start()
     try:
-        if prepare is not None:
-            started.wait()
-            prepare()
         while True:
             burst, last = [], ready.get()
             while last is not _END and not isinstance(last, _Failed):

@@ -190,7 +190,6 @@ def run(args, stdout, stderr):
         # CuPy's import, the CUDA context and (BPMax) the kernels' loading made while the inputs are read
         warm_up(None if args.partition else functools.partial(_warm_kernels, args))
     from .bursts import bursts
-    from .interact_batch import prepare_writer
     from ..runtime.gpu import warmed
     from .progress import progress, wanted
     from ..errors import InvalidParameter
@@ -227,7 +226,7 @@ def run(args, stdout, stderr):
         total = len(queries) * len(target_lengths) if target_lengths else None
         with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
                       stream=stderr) as bar:
-            for rows in bursts(results, prepare=prepare_writer, first=warmed):
+            for rows in bursts(results, first=warmed):
                 writer.write(rows)  # the rows as soon as they are computed, those ready together
                 firsts = [row for row in rows if row.site == 1]     # the profile and the count once per pair
                 if profile is not None:

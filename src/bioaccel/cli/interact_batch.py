@@ -93,16 +93,7 @@ def job(args, work, queries, targets, params, names) -> Job:
                                           profile=profile),
                write=functools.partial(_write, names=names, fmt=args.format),
                outputs={"-o": "-" if args.output is None else args.output, "--profile": args.profile},
-               fingerprint=digest, gpu=work.gpu, prepare=prepare_writer)
-
-
-def prepare_writer() -> None:
-    """What the first rows' writing would wait for, done while they are computed: the writer formats
-    rows through pandas (an import of a few tenths of a second).
-
-    >>> prepare_writer()
-    """
-    import pandas  # noqa: F401
+               fingerprint=digest, gpu=work.gpu)
 
 
 def partition_entries(compute, payloads, *, columns, fmt, extras) -> list:
