@@ -20,19 +20,20 @@ from bioaccel.runtime import gpu
 
 
 def test_results_ready_together_come_in_one_burst_in_order():
-    ready = threading.Event()
+    ready, queued = threading.Event(), threading.Event()
 
     def results():
         yield 0
         ready.wait(10)
         yield from (1, 2, 3)
+        queued.set()                    # runs once the third is queued (the next result is asked for)
 
     handed = []
     for burst in bursts(results()):
         handed.append(burst)
         if burst == [0]:
             ready.set()
-            threading.Event().wait(0.3)     # the command writes; the three are computed meanwhile
+            assert queued.wait(10)      # the command writes; the three are computed meanwhile
     assert handed == [[0], [1, 2, 3]]
 
 
