@@ -61,6 +61,18 @@ def batch_rate(argv) -> tuple:
     return seconds, len(job.items)
 
 
+def screen_inputs(targets: int, backend: str, prefix: str) -> tuple:
+    """Print the load average and the GPUs, write ``targets`` random transcripts of 300-3,000 nt (the
+    batch's own, bench/scale.py) into a new folder; (the folder, the screen's ``bioaccel`` arguments)."""
+    load = os.getloadavg()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in load)} ({os.cpu_count()} cores); GPUs: "
+          f"{', '.join(scale.gpu_names())}", flush=True)
+    folder = tempfile.mkdtemp(prefix=prefix)
+    transcripts = scale.random_rnas(os.path.join(folder, "transcripts.fa"), targets, 300, 3000, random.Random(2026))
+    return folder, ["interact", os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa"), transcripts,
+                    "--window-target", "128", "--backend", backend]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", type=int, default=600, help="random transcripts (default 600)")
@@ -71,13 +83,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs of each command line (default 2)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores); GPUs: "
-          f"{', '.join(scale.gpu_names())}", flush=True)
-    folder = tempfile.mkdtemp(prefix="bioaccel-screen-")
-    transcripts = scale.random_rnas(os.path.join(folder, "transcripts.fa"), args.targets, 300, 3000,
-                                    random.Random(2026))
-    screen = ["interact", os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa"), transcripts,
-              "--window-target", "128", "--backend", "gpu"]
+    folder, screen = screen_inputs(args.targets, "gpu", "bioaccel-screen-")
     pairs = 3 * args.targets
     rows = []
     seconds, items = batch_rate(screen)

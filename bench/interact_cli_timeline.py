@@ -18,16 +18,15 @@ import argparse
 import json
 import os
 import platform
-import random
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import scale  # noqa: E402  (the same random transcripts)
+from interact_cli import screen_inputs  # noqa: E402
 
 CHILD = r"""
 import json, sys, time
@@ -99,13 +98,7 @@ def main(argv=None) -> int:
                                                          "interact_cli_timeline_gpu.json"))
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in load_before)} ({os.cpu_count()} cores); GPUs: "
-          f"{', '.join(scale.gpu_names())}", flush=True)
-    folder = tempfile.mkdtemp(prefix="bioaccel-timeline-")
-    transcripts = scale.random_rnas(os.path.join(folder, "transcripts.fa"), args.targets, 300, 3000,
-                                    random.Random(2026))
-    screen = ["interact", os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa"), transcripts,
-              "--window-target", "128", "--backend", args.backend]
+    folder, screen = screen_inputs(args.targets, args.backend, "bioaccel-timeline-")
     runs = {"> stdout": timeline(screen), "-o FILE": timeline([*screen, "-o", os.path.join(folder, "out.tsv")])}
     names = list(runs["> stdout"]["phases"])
     print(f"\n{3 * args.targets:,} pairs (3 svRNAs x {args.targets:,} transcripts), seconds\n")
