@@ -45,18 +45,18 @@ def _example(name):
     return os.path.join(ROOT, "examples", name)
 
 
+#: the README's first interaction (a TSV table on standard output)
+README_INTERACTION = ["interact", _example("sars-cov-svrna.fa"), _example("sars-cov-2-3prime.fa"),
+                      "--window-target", "128"]
+
 #: name -> (what it runs, argv, goal in seconds, cold: empty caches every run)
 CASES = {
     "fold": ("first fold of examples/rnas.fa, empty caches", ["fold", _example("rnas.fa")], 8.0, True),
-    "interact": ("first README interaction, empty caches",
-                 ["interact", _example("sars-cov-svrna.fa"), _example("sars-cov-2-3prime.fa"),
-                  "--window-target", "128"], 12.0, True),
+    "interact": ("first README interaction, empty caches", README_INTERACTION, 12.0, True),
     "scan": ("first MA0066.1 scan, empty caches", ["scan", "jaspar:MA0066.1", _example("sars-cov-2.fasta"), "-q"],
              15.0, True),
     "warm-fold": ("warm fold of examples/rnas.fa", ["fold", _example("rnas.fa")], 0.7, False),
-    "warm-interact": ("warm README interaction (a TSV table)",
-                      ["interact", _example("sars-cov-svrna.fa"), _example("sars-cov-2-3prime.fa"),
-                       "--window-target", "128"], None, False),
+    "warm-interact": ("warm README interaction (a TSV table)", README_INTERACTION, None, False),
     "second-scan": ("second scan, 2,346 matrices", ["scan", "jaspar:2024/CORE", _example("sars-cov-2.fasta"), "-q"],
                     2.0, False),
 }
