@@ -184,7 +184,8 @@ def _run_batch(args, stdout, stderr, params, names):
 def run(args, stdout, stderr):
     from . import batch_run as batch
 
-    if args.backend == "gpu" and not batch.distributed(args):
+    here_on_gpu = args.backend == "gpu" and not batch.distributed(args)
+    if here_on_gpu:
         from ..runtime.gpu import warm_up
 
         # CuPy's import, the CUDA context and (BPMax) the kernels' loading made while the inputs are read
@@ -196,6 +197,13 @@ def run(args, stdout, stderr):
     from ..inputs.fasta import checked_lengths, read_fasta
     from ..interact import interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
     from ..results.output import Outputs
+
+    if here_on_gpu:
+        from ..runtime.numba_start import start_cpu_target
+
+        # the strands' folds are Numba's: its one-off start made now, while the warm-up's thread waits
+        # for the CUDA context (GIL released), rather than after the context, in the warm-up's pair
+        start_cpu_target()
 
     if args.partition:
         from .interact_partition import run_partition

@@ -28,7 +28,7 @@ def cupy():
         return _STATE["cp"]
 
 
-def _checked_cupy():
+def _checked_cupy(context: bool = False):
     try:
         import cupy as cp
     except Exception as exc:  # ImportError, or a CUDA library that fails to load
@@ -36,6 +36,13 @@ def _checked_cupy():
             f"the GPU backend is not available: CuPy cannot be imported ({exc.__class__.__name__}: {exc}); "
             "install bioaccel[gpu] on a machine with an NVIDIA GPU, or use --backend cpu"
         ) from None
+    if context:
+        # the driver's start (cuInit) and the device's context made first by a call that releases the
+        # GIL (getDeviceCount below would start the driver holding it: other threads would stop)
+        try:
+            cp.cuda.runtime.deviceSynchronize()
+        except Exception:            # noqa: BLE001 - no device: said below, as without this call
+            pass
     try:
         count = cp.cuda.runtime.getDeviceCount()
     except Exception as exc:
@@ -49,8 +56,9 @@ def _checked_cupy():
 
 def warm_up(then=None) -> None:
     """Start, in a background thread, what the first use of the GPU waits for: CuPy's import, the
-    device check and the CUDA context of the current device (made by a call that releases the GIL, so
-    that the caller's own Python work goes on meanwhile), then ``then()`` if given (a tiny computation
+    driver's start and the CUDA context of the current device (made by a call that releases the GIL,
+    so that the caller's own Python work goes on meanwhile: Numba's start, see
+    :func:`bioaccel.runtime.numba_start.start_cpu_target`), the device check, then ``then()`` if given (a tiny computation
     of the caller's kind, which loads its kernels from CuPy's cache). Nothing is raised there: a GPU
     that cannot be used is named, as always, by :func:`require_gpu`, and an error of ``then`` by the
     caller's own computation. A second call does nothing.
@@ -80,7 +88,9 @@ def warmed() -> None:
 
 def _warm(then):
     try:
-        cupy().cuda.runtime.deviceSynchronize()      # the first call that needs the context makes it
+        with _LOCK:                                  # a caller of cupy() meanwhile waits, as for the import
+            if "cp" not in _STATE:
+                _STATE["cp"] = _checked_cupy(context=True)
         if then is not None:
             then()
     except Exception:                                # noqa: BLE001 - said where it matters, see warm_up

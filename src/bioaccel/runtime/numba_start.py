@@ -17,6 +17,11 @@ bioaccel's kernels, answers *Numba's own* imports of these packages with ImportE
 installed. Nothing of Numba is patched, and the same packages imported from anywhere else (bioaccel, a
 plug-in) load as usual. A library user's process is never touched: their own jitted code may use
 ``np.dot``.
+
+:func:`start_cpu_target` does the rest of that first load's one-off work (Numba's CPU target made
+ready: every implementation registered) at a moment the caller chooses: ``bioaccel interact --backend
+gpu`` makes it while the CUDA context is created in another thread (a call that releases the GIL),
+rather than after it, in the first pair.
 """
 import sys
 
@@ -74,3 +79,26 @@ def skip_numba_optionals() -> bool:
         return False
     sys.meta_path.insert(0, NumbaOptionalsFinder())
     return True
+
+
+def start_cpu_target() -> float:
+    """Make Numba's CPU target ready now (its implementations and typing registered: the one-off part
+    of a process's first compile or cache load, 0.1-0.3 s), as that first load would, under Numba's
+    compiler lock (a compile in another thread waits, as for any compile); the seconds it took (about
+    0 when it was ready already).
+
+    >>> import subprocess, sys
+    >>> code = ("from bioaccel.runtime.numba_start import start_cpu_target as s; "
+    ...         "first, again = s(), s(); print(first > again)")
+    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.split()
+    ['True']
+    """
+    import time
+
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+
+    start = time.perf_counter()
+    with global_compiler_lock:
+        cpu_target.target_context.refresh()       # what Numba's cache load calls first (caching.Cache)
+    return time.perf_counter() - start
