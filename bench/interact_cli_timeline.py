@@ -7,7 +7,9 @@ the GPU's warm-up ends, each device computation of a query's targets (bioaccel.i
 window_scores: start and end), the pairs' sites (their total time), and when the command returns; the
 parent stamps before starting it and after it exits. So: interpreter start, the command's imports and
 inputs before the first device computation, the device computations, what follows the last one, and
-the interpreter's exit (CuPy's memory and the CUDA context given back).
+the process's exit (as the ``bioaccel`` executable ends: its atexit handlers, then ``os._exit``, the
+driver giving back CuPy's memory and the CUDA context). The warm-up's CuPy check (with the CUDA
+context) and Numba's start (bioaccel.runtime.numba_start.start_cpu_target) are stamped too.
 
     python3 bench/interact_cli_timeline.py                 # on a GPU machine (about 30 s on an H100)
     python3 bench/interact_cli_timeline.py --targets 60
@@ -29,20 +31,27 @@ import scale  # noqa: E402  (the same random transcripts)
 from interact_cli import screen_inputs  # noqa: E402
 
 CHILD = r"""
-import json, sys, time
+import atexit, json, sys, time
 stamps = {"child start": time.time()}
 device, sites = [], [0.0]
-from bioaccel.runtime import gpu
+from bioaccel.runtime.numba_start import skip_numba_optionals
+skip_numba_optionals()                  # as the bioaccel executable (cli.main.console_main)
+from bioaccel.runtime import gpu, numba_start
 from bioaccel.interact import _gpu, _pairs_gpu
 
-checked, warm = gpu._checked_cupy, gpu._warm
-def _checked():
-    value = checked()
+checked, warm, start_cpu_target = gpu._checked_cupy, gpu._warm, numba_start.start_cpu_target
+def _checked(*args, **kwargs):
+    value = checked(*args, **kwargs)
     stamps.setdefault("CuPy checked", time.time())
     return value
 def _warm(then):
     warm(then)
     stamps["warm-up over"] = time.time()
+def _start_cpu_target():
+    stamps["Numba's start begun"] = time.time()
+    value = start_cpu_target()
+    stamps["Numba's start over"] = time.time()
+    return value
 window_scores, site_rows = _gpu.window_scores, _pairs_gpu.site_rows
 def _window_scores(*args, **kwargs):
     start = time.time()
@@ -55,12 +64,17 @@ def _site_rows(*args, **kwargs):
     sites[0] += time.perf_counter() - start
     return value
 gpu._checked_cupy, gpu._warm, _gpu.window_scores, _pairs_gpu.site_rows = _checked, _warm, _window_scores, _site_rows
+numba_start.start_cpu_target = _start_cpu_target
 
 from bioaccel.cli.main import main
+from bioaccel.runtime.finish import finish_process
 stamps["command start"] = time.time()
 code = main(sys.argv[1:], stdout=open("/dev/null", "w"))
 stamps["command end"] = time.time()
-print(json.dumps({"stamps": stamps, "device": device, "sites": sites[0], "code": code}))
+atexit._run_exitfuncs()                 # what finish_process runs first (then none are left)
+stamps["atexit handlers run"] = time.time()
+print(json.dumps({"stamps": stamps, "device": device, "sites": sites[0], "code": code}), flush=True)
+finish_process(code)                    # the process ends as the bioaccel executable's does
 """
 
 
@@ -83,10 +97,14 @@ def timeline(argv) -> dict:
         "sites of the pairs (site_rows, summed)": found["sites"],
         "last device computation to the command's end": stamps["command end"] - device[-1][1],
         "command's end to the process's exit": end - start - stamps["command end"],
+        "of which atexit handlers": stamps["atexit handlers run"] - stamps["command end"],
         "whole process": end - start,
     }
-    if "warm-up over" in stamps:
-        phases["command start to the warm-up's end"] = stamps["warm-up over"] - stamps["command start"]
+    for name, stamp in (("command start to the warm-up's end", "warm-up over"),
+                        ("command start to Numba's start begun", "Numba's start begun"),
+                        ("command start to Numba's start over", "Numba's start over")):
+        if stamp in stamps:
+            phases[name] = stamps[stamp] - stamps["command start"]
     return {"phases": phases, "device_calls": len(device)}
 
 
