@@ -58,10 +58,10 @@ def warm_up(then=None) -> None:
     """Start, in a background thread, what the first use of the GPU waits for: CuPy's import, the
     driver's start and the CUDA context of the current device (made by a call that releases the GIL,
     so that the caller's own Python work goes on meanwhile: Numba's start, see
-    :func:`bioaccel.runtime.numba_start.start_cpu_target`), the device check, then ``then()`` if given (a tiny computation
-    of the caller's kind, which loads its kernels from CuPy's cache). Nothing is raised there: a GPU
-    that cannot be used is named, as always, by :func:`require_gpu`, and an error of ``then`` by the
-    caller's own computation. A second call does nothing.
+    :func:`bioaccel.runtime.numba_start.start_cpu_target`), the device check, then ``then()`` if given
+    (a tiny computation of the caller's kind, which loads its kernels from CuPy's cache). Nothing is
+    raised there: a GPU that cannot be used is named, as always, by :func:`require_gpu`, and an error
+    of ``then`` by the caller's own computation. A second call does nothing.
 
     >>> warm_up(); warm_up()            # without CuPy or a GPU too: require_gpu() says why
     >>> _STATE["warm"].join()
