@@ -333,24 +333,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     v[6] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
                 }
             };
-            auto stage = [&](int K) {
-                const int KB = K * B, row = IB + ti, col = KB + tj;
-                if (K < J) {
-                    X[0][ti][tj] = band_cg(T1 + lb, row, col, W1, n);
-                    X[1][ti][tj] = band_cg(QIac + A, row, col, W1, n);
-                    X[2][ti][tj] = band_at(Q1, KB + ti, JB + tj, W1, n);
-                }
-                if (K > I) {
-                    X[3][ti][tj] = band_at(Q1, row, col, W1, n);
-                    X[4][ti][tj] = band_cg(QF + A, KB + ti, JB + tj, W1, n);
-                    X[5][ti][tj] = band_at(Q1, row + 1, col, W1, n);
-                    X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
-                }
-            };
-            if (SPLIT)
-                bppart_far_sums_prefetch<B>(X, I, J, d, ti, tj, load, fa, fq, fr, fs);
-            else
-                bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs);
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);

@@ -19,47 +19,25 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
 }
 
 // A cell's far sums over the tiles K = I .. J of earlier tile diagonals (none on the first, d = 0): per
-// K, ``stage(K)`` copies the layout's tiles into X (T1 and QIac of (I, K) and Q1 of (K, J) where K < J;
-// Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where K > I), then this thread's cell
-// of the block-local products: fa, fq (T1 and QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1).
-template <int B, class Stage>
-__device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
-                                                Stage stage, double& fa, double& fq, double& fr, double& fs) {
-    for (int K = I; K <= J && d >= 1; ++K) {
-        stage(K);
-        __syncthreads();
-        if (K < J) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fa += X[0][ti][k] * X[2][k][tj];
-                fq += X[1][ti][k] * X[2][k][tj];
-            }
-        }
-        if (K > I) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fr += X[3][ti][k] * X[4][k][tj];
-                fs += X[5][ti][k] * X[6][k][tj];
-            }
-        }
-        __syncthreads();
-    }
-}
-
-// bppart_far_sums with the loads of tile K + 1 in flight while tile K multiplies: ``load(K, v)`` reads the
-// seven values ``stage`` would store (only those its K uses are read later) into registers, stored into
-// X at the top of the next step. Same products, same order of k.
-template <int B, class Load>
-__device__ __forceinline__ void bppart_far_sums_prefetch(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
-                                                         Load load, double& fa, double& fq, double& fr, double& fs) {
+// K, ``load(K, v)`` reads this thread's values of the layout's tiles into v (T1 and QIac of (I, K) and Q1
+// of (K, J) where K < J: v[0..2]; Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where
+// K > I: v[3..6]), stored into X, then this thread's cell of the block-local products: fa, fq (T1 and
+// QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1). PREFETCH: the loads of tile K + 1 in flight while
+// tile K multiplies (read into registers, stored at the top of the next step). The same products in the
+// same order of k either way.
+template <int B, bool PREFETCH, class Load>
+__device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                Load load, double& fa, double& fq, double& fr, double& fs) {
     if (d < 1) return;
     double v[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    load(I, v);
+    if (PREFETCH) load(I, v);
     for (int K = I; K <= J; ++K) {
+        if (!PREFETCH) load(K, v);
 #pragma unroll
-        for (int t = 0; t < 7; ++t) X[t][ti][tj] = v[t];
+        for (int t = 0; t < 7; ++t)
+            if (t < 3 ? K < J : K > I) X[t][ti][tj] = v[t];
         __syncthreads();
-        if (K < J) load(K + 1, v);
+        if (PREFETCH && K < J) load(K + 1, v);
         if (K < J) {
 #pragma unroll
             for (int k = 0; k < B; ++k) {
