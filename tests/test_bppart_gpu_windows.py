@@ -128,6 +128,30 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     _same_windows(alone, _cpu(q, t, params))
 
 
+def test_gpu_windows_kept_tables_give_the_same_bits(monkeypatch):
+    """Launch sizes ``band_keep``: a call on the tables an earlier call (another query, a longer target)
+    kept and left full of its values gives the same bits as fresh tables, and reuses them."""
+    from bioaccel.interact import _partition_band_gpu, _partition_launch
+
+    rng = random.Random(13)
+    q, t, other_q, other = random_rna(rng, 23), random_rna(rng, 500), random_rna(rng, 23), random_rna(rng, 900)
+    params = PartitionParams(window_target=128)
+    fresh = _gpu(q, [t], params)[0]
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(band_keep=True))
+    try:
+        _gpu(other_q, [other], params)
+        tables = _partition_band_gpu._KEPT["tables"]
+        kept = _gpu(q, [t], params)[0]
+        assert _partition_band_gpu._KEPT["tables"] is tables
+    finally:
+        _partition_band_gpu.release_tables()
+    assert not _partition_band_gpu._KEPT
+    for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+        assert getattr(kept, name) == getattr(fresh, name), name
+    for name in ("log_zs", "log_zs_interaction", "probabilities"):
+        assert np.array_equal(getattr(kept, name), getattr(fresh, name)), name
+
+
 def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):
     """The API's rows (sites, window coordinates) and the command line's output on both backends."""
     from bioaccel.cli.main import main

@@ -44,6 +44,8 @@ class BPPartSizes(LaunchSizes):
     #                           a thread a cell
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
+    band_keep: bool = False   # windows: the tables kept after a call for the next one of the same query length and
+    #                           windows (no allocation, no zeroing; _partition_band_gpu.release_tables frees them)
 
 
 SIZES = BPPartSizes()
