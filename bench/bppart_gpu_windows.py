@@ -65,6 +65,18 @@ def _against(w, reference) -> dict:
                 probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))))
 
 
+def windows_hash(w) -> str:
+    """A digest of a Windowed's logs and per-window arrays (trees compared by their bits)."""
+    import hashlib
+
+    import numpy as np
+
+    digest = hashlib.sha256(np.array([w.log_z, w.log_z_interaction, w.log_z_query, w.log_z_target]).tobytes())
+    for x in (w.log_zs, w.log_zs_interaction, w.probabilities):
+        digest.update(np.ascontiguousarray(x).tobytes())
+    return digest.hexdigest()[:16]
+
+
 def shape_sizes(base, shape):
     """Launch sizes ``base`` with the cross products of a --shapes entry."""
     if shape[0] in "ms":
@@ -208,6 +220,7 @@ def main(argv=None):
                    baseline_log_z_rel_diff=abs(brow.log_z - grow.log_z) / abs(grow.log_z),
                    baseline_windows=_against(bw, w))
         row["host_gap_s"] = row["gpu_s"] - device
+        row["windows_sha256"] = windows_hash(w)
         if args.keep:
             row.update(kept_gpu_s=_median(kept_times), kept_gpu_all_s=kept_times, kept_first_s=kept_first)
         if N <= args.cpu_max:
