@@ -15,8 +15,7 @@ Rows:
   --screen-min .. --screen-max nt (one ``bppart`` call), pairs a second and the hours for 32,000
   transcripts of the same mean length on one GPU (time is linear in the bases), with the production's
   sizes and with --baseline's (--screen-transcripts 0: no screen);
-- end to end, each size's first call (its tables allocated) apart from the repeats (median), with --keep
-  the production keeping its tables between calls too (launch sizes ``band_keep``);
+- end to end, each size's first call in the process apart from the repeats (median);
 - --timeline: the host stages of a call (``gpu_windows(timeline=...)``: perf_counter, the device
   synchronised at each stage's end) for the first call at a size and a later one, and what is left
   outside ``gpu_windows`` (encoding, rows).
@@ -90,9 +89,9 @@ def shape_sizes(base, shape):
 
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
-    tile, mode, split, blocks, lanes = sweep.split("x")
+    tile, mode, split, blocks, lanes, *trim = sweep.split("x")
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
-                        band_lanes=lanes == "T")
+                        band_lanes=lanes == "T", band_trim=trim == ["T"])
 
 
 def timed(sizes, call):
@@ -140,13 +139,12 @@ def main(argv=None):
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="8xlaunchesxTx12xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx16xT,"
-                                            "16xlaunchesxTx4xT,16xlaunchesxTx3xT",
-                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F), compared at "
-                             "the longest size (the first: the production's)")
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
+                                            "16xlaunchesxTx3xT",
+                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
+                             "F when left out)], compared at the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
-    parser.add_argument("--keep", action="store_true", help="time the production keeping its tables too")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
@@ -171,7 +169,6 @@ def main(argv=None):
     baseline = sweep_sizes(shape_sizes(production, base_shape), base_sweep)
     for sizes_ in (production, baseline):      # compiles the kernels
         timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
-    kept = production.replace(band_keep=True) if args.keep else None    # (older trees lack band_keep)
     rows, timelines = [], []
     for N in sizes:
         target = random_rna(rng, N)
@@ -179,15 +176,13 @@ def main(argv=None):
         def run():
             return bppart(query, target, params=params, backend="gpu")
 
-        times, base_times, kept_times = [], [], []
+        times, base_times = [], []
         if args.timeline:              # the first call at this size: its tables allocated
             first, found, stages = traced(production, run)
             timelines.append(dict(N=N, call="production, first at this size", total_s=first, **stages))
         else:
             first, found = timed(production, run)
         base_first, _ = timed(baseline, run)
-        if args.keep:
-            kept_first, _ = timed(kept, run)
         for _ in range(args.repeats):
             seconds, found = timed(production, run)
             times.append(seconds)
@@ -195,18 +190,9 @@ def main(argv=None):
             seconds, found = timed(baseline, run)
             base_times.append(seconds)
             brow = found[0]
-            if args.keep:
-                seconds, found = timed(kept, run)
-                kept_times.append(seconds)
-                assert found[0].log_z == grow.log_z and found[0].window_probability == grow.window_probability
         if args.timeline:
-            for name, sizes_ in (("production, later", production), ("kept, later", kept))[:1 + args.keep]:
-                seconds, _, stages = traced(sizes_, run)
-                timelines.append(dict(N=N, call=name, total_s=seconds, **stages))
-        if args.keep:
-            from bioaccel.interact._partition_band_gpu import release_tables
-
-            release_tables()
+            seconds, _, stages = traced(production, run)
+            timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
         phases, w = device_phases(query, target, params)
         base_phases, bw = device_phases(query, target, params, baseline)
         fma = useful_fma(23, N, WINDOW + 1)
@@ -221,8 +207,6 @@ def main(argv=None):
                    baseline_windows=_against(bw, w))
         row["host_gap_s"] = row["gpu_s"] - device
         row["windows_sha256"] = windows_hash(w)
-        if args.keep:
-            row.update(kept_gpu_s=_median(kept_times), kept_gpu_all_s=kept_times, kept_first_s=kept_first)
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
             start = time.perf_counter()
@@ -298,12 +282,11 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
               f"{r['useful_fma'] / r['baseline_gpu_s'] / 1e9:.0f} | | | | log Z {r['baseline_log_z_rel_diff']:.1e}, "
               f"probabilities {r['baseline_windows']['probability_max_diff']:.1e} from the production's |")
     print("\n| pair | end to end, first call (s) | median of repeats (s) | all (s) | device, phases summed (s) | "
-          "host gap (s) | kept tables: first, median (s) | baseline: first, median (s) |\n|---|---|---|---|---|---|---|---|")
+          "host gap (s) | baseline: first, median (s) |\n|---|---|---|---|---|---|---|")
     for r in rows:
         device = r["gpu_s"] - r["host_gap_s"]
-        kept = f"{r['kept_first_s']:.3f}, {r['kept_gpu_s']:.3f}" if "kept_gpu_s" in r else ""
         print(f"| 23 x {r['N']:,} | {r['first_s']:.3f} | {r['gpu_s']:.3f} | {', '.join(f'{x:.3f}' for x in r['gpu_all_s'])} "
-              f"| {device:.3f} | {r['host_gap_s']:.3f} | {kept} | {r['baseline_first_s']:.3f}, {r['baseline_gpu_s']:.3f} |")
+              f"| {device:.3f} | {r['host_gap_s']:.3f} | {r['baseline_first_s']:.3f}, {r['baseline_gpu_s']:.3f} |")
     if timelines:
         names = list(dict.fromkeys(k for t in timelines for k in t if k not in ("N", "call")))
         print("\nhost stages (s; the device synchronised at each stage's end):\n| N | call | " + " | ".join(names)
@@ -315,7 +298,7 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
           "window probability max diff |\n|---|---|---|---|")
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print("| sweep (tile x mode x split x blocks x lanes) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
+    print("| sweep (tile x mode x split x blocks x lanes x trim) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
           "\n|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "

@@ -41,7 +41,7 @@ FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query inter
 LEVEL_TABLES = 4              # T1, AUX1, ACCA, ACCM (the query intervals of one length)
 N_CODE = 4                    # the code of a base that pairs with nothing (PartitionParams.weights)
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
-_KEPT: dict = {}              # "tables": the last launch group's _Tables, where launch sizes ``band_keep`` keep them
+FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
 
 
 def band_intervals(M: int, L1: int) -> int:
@@ -113,8 +113,7 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
 
     M = len(a)
     per_row = row_bytes(M, L1, L2)
-    kept = _KEPT.pop("tables", None)      # an earlier call's tables: their memory counts as free
-    capacity = int((_gpu.free_memory() + (kept.bytes if kept is not None else 0)) * MEMORY_MARGIN)
+    capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
     most = capacity // per_row - 1
     if most < L2:
         raise ResourceError(f"the windowed partition function of {L1:,}-nt x {L2:,}-nt windows needs about "
@@ -135,10 +134,7 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
     most = aligned(most, sizes)   # a launch's rows: whole pieces, each laid from a multiple of the side
     rows = min(most, sum(aligned(len(p.codes), sizes) for p in pieces))
     clock.lap("setup")
-    if kept is not None and not kept.holds(M, L1, L2, rows):
-        kept = None               # its memory back to the pool before the new tables take theirs
-    state = kept or _Tables(cp, M, L1, L2, rows)
-    state.prepare(a, Q0, weights, u1, math.exp(-c2))
+    state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2), rows)
     clock.lap("tables")
     for piece in pieces + [None]:
         if piece is None or (launch and total + aligned(len(piece.codes), sizes) > most):
@@ -149,22 +145,12 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
         if piece is not None:
             launch.append(piece)
             total += aligned(len(piece.codes), sizes)
-    if sizes.band_keep:
-        _KEPT["tables"] = state
     nq = M - L1 + 1
     zq = float(sum(Q0[q, q + L1] for q in range(nq))) - u1 * float(sum(Q0[q, q + L1 - 1] for q in range(1, nq)))
     found = [assemble(records[t], x_records[t], zq, _target_alone(ends[t], len(rb), L2, math.exp(-c2)), M,
                       len(rb), L1, L2, c1, c2, scale) for t, rb in enumerate(rbs)]
     clock.lap("assemble")
     return found
-
-
-def release_tables() -> None:
-    """Give the tables kept by launch sizes ``band_keep`` back to CuPy's memory pool (nothing kept: no-op).
-
-    >>> release_tables()
-    """
-    _KEPT.clear()
 
 
 class _Clock:
@@ -202,28 +188,23 @@ def _target_alone(ends, N, L2, f2) -> float:
 
 
 class _Tables:
-    """The device tables of one launch group, sized for ``rows`` bases and reused by its launches (and,
-    with launch sizes ``band_keep``, by later calls of the same query length and windows): a launch
-    reads only cells it wrote, the empty target intervals (set by each launch) and, as zero, the cells
-    outside the band (masked, not read)."""
+    """The device tables of one launch group, sized for ``rows`` bases and reused by its launches: a
+    launch reads only cells it wrote and the empty target intervals (set by each launch); the cells
+    outside the band are masked, not read. So the tables start unset (no zeroing: 42 GB, 14 ms at 23 x
+    20,000 nt), whatever an earlier launch or call left in the pool's memory; the tests fill them with
+    NaN (:data:`FRESH_FILL`)."""
 
-    def __init__(self, cp, M, L1, L2, rows):
-        self.cp, self.M, self.L1, self.L2, self.W1, self.rows = cp, M, L1, L2, L2 + 1, rows
+    def __init__(self, cp, a, Q0, weights, M, L1, L2, u1, u2, rows):
+        self.cp, self.M, self.L1, self.L2, self.W1 = cp, M, L1, L2, L2 + 1
         self.n_int = band_intervals(M, L1)
         self.S = (rows + 1) * self.W1
-        self.full = [cp.zeros(self.n_int * self.S) for _ in range(FULL_TABLES)]
-        self.level = [cp.zeros(M * self.S) for _ in range(LEVEL_TABLES)]
-        self.Q1 = cp.zeros(self.S)
-        self.Z = cp.zeros(self.S)
-        self.bytes = 8 * self.S * (FULL_TABLES * self.n_int + LEVEL_TABLES * M + 2)
-
-    def holds(self, M, L1, L2, rows) -> bool:
-        """Whether these tables serve a group of query length M, windows L1 x L2 and ``rows`` bases."""
-        return (self.M, self.L1, self.L2) == (M, L1, L2) and rows <= self.rows
-
-    def prepare(self, a, Q0, weights, u1, u2):
-        """The query's values for the next launches: its codes, folds and the scaled weights."""
-        cp, M, L1, L2 = self.cp, self.M, self.L1, self.L2
+        self.full = [cp.empty(self.n_int * self.S) for _ in range(FULL_TABLES)]
+        self.level = [cp.empty(M * self.S) for _ in range(LEVEL_TABLES)]
+        self.Q1 = cp.empty(self.S)
+        self.Z = cp.empty(self.S)
+        if FRESH_FILL is not None:
+            for table in self.full + self.level + [self.Q1, self.Z]:
+                table.fill(FRESH_FILL)
         self.a = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
         self.Q0 = cp.asarray(np.ascontiguousarray(Q0))
         self.q0_cells = cp.asarray(np.array([Q0[i, e] for length in range(1, L1 + 1)
@@ -282,7 +263,8 @@ class _Tables:
         else:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
             threads = (TR // 4) * (TC // 4)
-        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes)
+        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes,
+                        sizes.band_trim)
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns

@@ -24,10 +24,11 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
 // K > I: v[3..6]), stored into X, then this thread's cell of the block-local products: fa, fq (T1 and
 // QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1). PREFETCH: the loads of tile K + 1 in flight while
 // tile K multiplies (read into registers, stored at the top of the next step). The same products in the
-// same order of k either way.
+// same order of k either way. ``multiply``: false where no cell reads this thread's sums (they stay 0).
 template <int B, bool PREFETCH, class Load>
 __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
-                                                Load load, double& fa, double& fq, double& fr, double& fs) {
+                                                Load load, double& fa, double& fq, double& fr, double& fs,
+                                                bool multiply = true) {
     if (d < 1) return;
     double v[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (PREFETCH) load(I, v);
@@ -38,14 +39,14 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
             if (t < 3 ? K < J : K > I) X[t][ti][tj] = v[t];
         __syncthreads();
         if (PREFETCH && K < J) load(K + 1, v);
-        if (K < J) {
+        if (K < J && multiply) {
 #pragma unroll
             for (int k = 0; k < B; ++k) {
                 fa += X[0][ti][k] * X[2][k][tj];
                 fq += X[1][ti][k] * X[2][k][tj];
             }
         }
-        if (K > I) {
+        if (K > I && multiply) {
 #pragma unroll
             for (int k = 0; k < B; ++k) {
                 fr += X[3][ti][k] * X[4][k][tj];
