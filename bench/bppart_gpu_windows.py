@@ -45,7 +45,7 @@ def _median(values):
     return statistics.median(values)
 
 
-def device_phases(q, t, params, sizes=None) -> dict:
+def device_phases(q, t, params, sizes=None, by_diagonal_out=None) -> dict:
     import numpy as np
 
     from bioaccel.inputs.alphabet import encode
@@ -53,6 +53,9 @@ def device_phases(q, t, params, sizes=None) -> dict:
 
     phases = {}
     found = gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
+    by_diagonal = phases.pop("sweep_by_diagonal", None)     # (within "sweep"; older trees lack it)
+    if by_diagonal is not None and by_diagonal_out is not None:
+        by_diagonal_out.update(by_diagonal)
     return phases, found[0]
 
 
@@ -90,8 +93,9 @@ def shape_sizes(base, shape):
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
     tile, mode, split, blocks, lanes, *trim = sweep.split("x")
+    more = {"band_trim": trim == ["T"]} if hasattr(base, "band_trim") else {}    # (older trees lack it)
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
-                        band_lanes=lanes == "T", band_trim=trim == ["T"])
+                        band_lanes=lanes == "T", **more)
 
 
 def timed(sizes, call):
@@ -193,7 +197,8 @@ def main(argv=None):
         if args.timeline:
             seconds, _, stages = traced(production, run)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
-        phases, w = device_phases(query, target, params)
+        by_diagonal = {}
+        phases, w = device_phases(query, target, params, by_diagonal_out=by_diagonal)
         base_phases, bw = device_phases(query, target, params, baseline)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
@@ -207,6 +212,7 @@ def main(argv=None):
                    baseline_windows=_against(bw, w))
         row["host_gap_s"] = row["gpu_s"] - device
         row["windows_sha256"] = windows_hash(w)
+        row["sweep_by_diagonal_s"] = {str(d): t for d, t in sorted(by_diagonal.items())}
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
             start = time.perf_counter()
@@ -287,6 +293,11 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
         device = r["gpu_s"] - r["host_gap_s"]
         print(f"| 23 x {r['N']:,} | {r['first_s']:.3f} | {r['gpu_s']:.3f} | {', '.join(f'{x:.3f}' for x in r['gpu_all_s'])} "
               f"| {device:.3f} | {r['host_gap_s']:.3f} | {r['baseline_first_s']:.3f}, {r['baseline_gpu_s']:.3f} |")
+    for r in rows:
+        if r["sweep_by_diagonal_s"]:
+            print(f"\nsweep by tile diagonal at 23 x {r['N']:,} (device s, all levels; d = 0: the near part alone):\n| "
+                  + " | ".join(r["sweep_by_diagonal_s"]) + " |\n|" + "---|" * len(r["sweep_by_diagonal_s"]) + "\n| "
+                  + " | ".join(f"{t:.4f}" for t in r["sweep_by_diagonal_s"].values()) + " |")
     if timelines:
         names = list(dict.fromkeys(k for t in timelines for k in t if k not in ("N", "call")))
         print("\nhost stages (s; the device synchronised at each stage's end):\n| N | call | " + " | ".join(names)

@@ -79,7 +79,8 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
     """The :class:`._partition_windows.Windowed` of query codes ``a`` against each REVERSED target of
     ``rbs`` (every strand at least one base), windows ``params.spans``, without the binding profile.
     ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now); ``timings``: a dict that
-    accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches; ``timeline``: a
+    accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches (and, launched a
+    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}); ``timeline``: a
     list that gets (stage, host seconds) of each stage, the device synchronised at each stage's end (so a
     stage holds its device work; "issue": the host's time to enqueue a launch's kernels, "device": the
     wait for them after it)."""
@@ -232,7 +233,7 @@ class _Tables:
 
         def mark(key):
             if timings is not None:
-                events[key].append(cp.cuda.Event())
+                events.setdefault(key, []).append(cp.cuda.Event())
                 events[key][-1].record()
 
         Q1, Z = self.Q1[:S], self.Z[:S]
@@ -299,14 +300,18 @@ class _Tables:
                 tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]))
             else:               # a tile diagonal a launch: a block per tile, no barrier
                 for d in range(dmax + 1):
+                    mark(("sweep", d))
                     tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]))
+                    mark(("sweep", d))
             mark("sweep")
         clock.lap("issue", sync=False)
         clock.lap("device")
-        if timings is not None:
+        if timings is not None:    # ("sweep", d): the sweep's launches of tile diagonal d, apart (a profile)
             for key, marks in events.items():
                 marks[-1].synchronize()
-                timings[key] = timings.get(key, 0.0) + sum(
+                into = timings.setdefault("sweep_by_diagonal", {}) if isinstance(key, tuple) else timings
+                key = key[1] if isinstance(key, tuple) else key
+                into[key] = into.get(key, 0.0) + sum(
                     cp.cuda.get_elapsed_time(start, stop) for start, stop in zip(marks[::2], marks[1::2])) / 1e3
         self.n, self.tables = n, (QI, QX)
 
