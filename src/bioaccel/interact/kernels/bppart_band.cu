@@ -262,7 +262,9 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // loads only the rows and columns of its tiles that a cell of the band reads (cell (i, j) of tile
 // diagonal d has l2 = d B + j - i: rows i >= d B - L2, columns j <= L2 + B - 1 - d B) and multiplies only
 // for the cells at their crossings; on the last tile diagonal (d B - (B - 1) = L2 at 16-tiles and window
-// 128) a tile holds one cell of the band, and without TRIM loads and multiplies whole tiles for it.
+// 128) a tile holds one cell of the band, and without TRIM loads and multiplies whole tiles for it. With
+// LANES, TRIM also runs only the near part's steps j - i that hold a band cell (0 < d B + step <= L2):
+// 15 of 31 on the first tile diagonal, 1 on the last at window 128.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
@@ -355,7 +357,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             __syncthreads();
             if (LANES)
                 bppart_near_lanes<B>(X, C, V, halo, yrow, ycol, ti, tj, IB, JB, n, W1, w2, T1 + lb, AUX1 + lb,
-                                     QIac + A, QF + A, R + A, QX + A, QI + A);
+                                     QIac + A, QF + A, R + A, QX + A, QI + A,
+                                     TRIM ? max(1 - B, 1 - d * B) : 1 - B, TRIM ? min(B - 1, L2 - d * B) : B - 1);
             else
                 bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
                                AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);

@@ -125,17 +125,18 @@ __device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double 
 // lane q takes the q-th term of each of its four sums over earlier steps' cells (s1's, AUX1's, QIac's,
 // R's), the group adds them by shuffles, lane 0 finishes the cell. 2 B - 1 steps as before, each one
 // round of loads and log2(B) of shuffles instead of chains of up to B - 1. The cell's own values come
-// from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1.
+// from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1. Steps
+// ``first`` .. ``last`` only (block-uniform; the caller may leave out steps where no cell lies in the band).
 template <int B>
 __device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], double (*C)[B][B + 1],
                                                   const double (*V)[B][B + 1], const double* halo,
                                                   const unsigned char* yrow, const unsigned char* ycol, int ti, int tj,
                                                   int IB, int JB, int n, int W1, const double* w2, double* t1s,
                                                   double* aux1, double* qiac, double* qfs, double* rs, double* qxs,
-                                                  double* qis) {
+                                                  double* qis, int first = 1 - B, int last = B - 1) {
     const int i = ti, q = tj, b0 = IB + i;
     const unsigned mask = B >= 32 ? 0xffffffffu : ((1u << B) - 1u) << ((threadIdx.x % 32) / B * B);
-    for (int step = 1 - B; step < B; ++step) {
+    for (int step = first; step <= last; ++step) {
         const int j = i + step, b1 = JB + j, l2 = b1 - b0;
         if (j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n) {       // the same for the group's B lanes
             double s1n = 0.0, auxn = 0.0, qian = 0.0, rn = 0.0;
