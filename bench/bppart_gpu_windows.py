@@ -14,7 +14,11 @@ Rows:
 - the screen: --screen-queries queries of 23 nt against --screen-transcripts random transcripts of
   --screen-min .. --screen-max nt (one ``bppart`` call), pairs a second and the hours for 32,000
   transcripts of the same mean length on one GPU (time is linear in the bases), with the production's
-  sizes and with --baseline's.
+  sizes and with --baseline's (--screen-transcripts 0: no screen);
+- end to end, each size's first call in the process apart from the repeats (median);
+- --timeline: the host stages of a call (``gpu_windows(timeline=...)``: perf_counter, the device
+  synchronised at each stage's end) for the first call at a size and a later one, and what is left
+  outside ``gpu_windows`` (encoding, rows).
 
     python3 bench/bppart_gpu_windows.py                 # 23 x 1,000 and 20,000 nt, the screen
     python3 bench/bppart_gpu_windows.py --quick         # 23 x 1,000, a small screen
@@ -23,6 +27,7 @@ import argparse
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 
@@ -37,10 +42,10 @@ SCREEN_GOAL = 32_000
 
 
 def _median(values):
-    return sorted(values)[len(values) // 2]
+    return statistics.median(values)
 
 
-def device_phases(q, t, params, sizes=None) -> dict:
+def device_phases(q, t, params, sizes=None, by_diagonal_out=None) -> dict:
     import numpy as np
 
     from bioaccel.inputs.alphabet import encode
@@ -48,6 +53,9 @@ def device_phases(q, t, params, sizes=None) -> dict:
 
     phases = {}
     found = gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
+    by_diagonal = phases.pop("sweep_by_diagonal", None)     # (within "sweep"; older trees lack it)
+    if by_diagonal is not None and by_diagonal_out is not None:
+        by_diagonal_out.update(by_diagonal)
     return phases, found[0]
 
 
@@ -57,6 +65,18 @@ def _against(w, reference) -> dict:
 
     return dict(log_z_rel_diff=abs(w.log_z - reference.log_z) / abs(reference.log_z),
                 probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))))
+
+
+def windows_hash(w) -> str:
+    """A digest of a Windowed's logs and per-window arrays (trees compared by their bits)."""
+    import hashlib
+
+    import numpy as np
+
+    digest = hashlib.sha256(np.array([w.log_z, w.log_z_interaction, w.log_z_query, w.log_z_target]).tobytes())
+    for x in (w.log_zs, w.log_zs_interaction, w.probabilities):
+        digest.update(np.ascontiguousarray(x).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def shape_sizes(base, shape):
@@ -72,9 +92,10 @@ def shape_sizes(base, shape):
 
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
-    tile, mode, split, blocks, lanes = sweep.split("x")
+    tile, mode, split, blocks, lanes, *trim = sweep.split("x")
+    more = {"band_trim": trim == ["T"]} if hasattr(base, "band_trim") else {}    # (older trees lack it)
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
-                        band_lanes=lanes == "T")
+                        band_lanes=lanes == "T", **more)
 
 
 def timed(sizes, call):
@@ -91,6 +112,26 @@ def timed(sizes, call):
         _partition_launch.SIZES = saved
 
 
+def traced(sizes, call):
+    """``call()`` as :func:`timed` with every ``gpu_windows`` it makes keeping a timeline: (seconds, its
+    result, [(stage, host seconds)], the stages summed)."""
+    import functools
+
+    from bioaccel.interact import _partition_band_gpu
+
+    stages, saved = [], _partition_band_gpu.gpu_windows
+    _partition_band_gpu.gpu_windows = functools.partial(saved, timeline=stages)
+    try:
+        seconds, found = timed(sizes, call)
+    finally:
+        _partition_band_gpu.gpu_windows = saved
+    summed = {}
+    for stage, t in stages:
+        summed[stage] = summed.get(stage, 0.0) + t
+    summed["outside gpu_windows"] = seconds - sum(t for _, t in stages)
+    return seconds, found, summed
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -102,12 +143,13 @@ def main(argv=None):
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="8xlaunchesxTx12xT,8xlaunchesxFx0xF,8xlaunchesxTx16xF,8xlaunchesxTx16xT,"
-                                            "16xlaunchesxTx4xT,16xlaunchesxTx3xT",
-                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F), compared at "
-                             "the longest size (the first: the production's)")
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
+                                            "16xlaunchesxTx3xT",
+                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
+                             "F when left out)], compared at the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
+    parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
     parser.add_argument("--screen-min", type=int, default=500)
@@ -131,28 +173,46 @@ def main(argv=None):
     baseline = sweep_sizes(shape_sizes(production, base_shape), base_sweep)
     for sizes_ in (production, baseline):      # compiles the kernels
         timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
-    rows = []
+    rows, timelines = [], []
     for N in sizes:
         target = random_rna(rng, N)
+
+        def run():
+            return bppart(query, target, params=params, backend="gpu")
+
         times, base_times = [], []
+        if args.timeline:              # the first call at this size: its tables allocated
+            first, found, stages = traced(production, run)
+            timelines.append(dict(N=N, call="production, first at this size", total_s=first, **stages))
+        else:
+            first, found = timed(production, run)
+        base_first, _ = timed(baseline, run)
         for _ in range(args.repeats):
-            seconds, found = timed(production, lambda: bppart(query, target, params=params, backend="gpu"))
+            seconds, found = timed(production, run)
             times.append(seconds)
             grow = found[0]
-            seconds, found = timed(baseline, lambda: bppart(query, target, params=params, backend="gpu"))
+            seconds, found = timed(baseline, run)
             base_times.append(seconds)
             brow = found[0]
-        phases, w = device_phases(query, target, params)
+        if args.timeline:
+            seconds, _, stages = traced(production, run)
+            timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
+        by_diagonal = {}
+        phases, w = device_phases(query, target, params, by_diagonal_out=by_diagonal)
         base_phases, bw = device_phases(query, target, params, baseline)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
-        row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, **{f"{k}_s": v for k, v in phases.items()},
+        row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, first_s=first,
+                   baseline_first_s=base_first, **{f"{k}_s": v for k, v in phases.items()},
                    useful_fma=fma, fma_per_s=fma / _median(times), ceiling_fraction=fma / _median(times) / CEILING_FP64_FMA,
                    device_ceiling_fraction=fma / device / CEILING_FP64_FMA, log_z=grow.log_z,
                    baseline_gpu_s=_median(base_times), baseline_gpu_all_s=base_times,
                    **{f"baseline_{k}_s": v for k, v in base_phases.items()},
                    baseline_log_z_rel_diff=abs(brow.log_z - grow.log_z) / abs(grow.log_z),
                    baseline_windows=_against(bw, w))
+        row["host_gap_s"] = row["gpu_s"] - device
+        row["windows_sha256"] = windows_hash(w)
+        row["sweep_by_diagonal_s"] = {str(d): t for d, t in sorted(by_diagonal.items())}
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
             start = time.perf_counter()
@@ -162,17 +222,30 @@ def main(argv=None):
         rows.append(row)
         print(row, flush=True)
     shapes, sweeps = [], []
-    reference = None
-    for shape in args.shapes.split(","):
+    reference = w                      # the production's windows at the longest size
+    for shape in filter(None, args.shapes.split(",")):
         phases, w = device_phases(query, target, params, shape_sizes(production, shape))
-        reference = reference or w
         shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
         print(shapes[-1], flush=True)
-    for sweep in args.sweeps.split(","):
+    for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(production, sweep))
         sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
                            **_against(w, reference)))
         print(sweeps[-1], flush=True)
+
+    screens = screen(args, transcripts, rng, params, production, baseline) if transcripts else {}
+    load_after = os.getloadavg()
+    report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, base_sweep, load_before, load_after)
+    save_json(dict(device=_gpu.device_name(), host=platform.node(), cpu_cores=os.cpu_count(), load_before=load_before,
+                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline, rows=rows,
+                   shapes=shapes, sweeps=sweeps, screen=screens.get("production"),
+                   baseline_screen=screens.get("baseline"), timelines=timelines), args.json)
+    return 0
+
+
+def screen(args, transcripts, rng, params, production, baseline) -> dict:
+    """The screen's rows at the production's sizes and the baseline's."""
+    from bioaccel.interact import bppart
 
     queries = [(f"sv{i}", random_rna(rng, 23)) for i in range(args.screen_queries)]
     targets = [(f"tx{i}", random_rna(rng, rng.randint(args.screen_min, args.screen_max))) for i in range(transcripts)]
@@ -192,7 +265,12 @@ def main(argv=None):
                                                     for p, b in zip(found["production"], found["baseline"]))
     screens["baseline"]["window_probability_max_diff"] = max(
         abs(b.window_probability - p.window_probability) for p, b in zip(found["production"], found["baseline"]))
-    load_after = os.getloadavg()
+    return screens
+
+
+def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, base_sweep, load_before, load_after):
+    """The tables of the run (markdown)."""
+    from bioaccel.runtime import gpu as _gpu
 
     print(f"\n## BPPart windows ({WINDOW}) on {_gpu.device_name()} (FP64) and the CPU ({os.cpu_count()} cores)")
     print(f"load average before {load_before}, after {load_after}; FP64 FMA ceiling {CEILING_FP64_FMA / 1e12} T/s")
@@ -209,27 +287,40 @@ def main(argv=None):
               f"{r['baseline_cross_s']:.4f} | {r['baseline_outer_s']:.4f} | {r['baseline_sweep_s']:.4f} | "
               f"{r['useful_fma'] / r['baseline_gpu_s'] / 1e9:.0f} | | | | log Z {r['baseline_log_z_rel_diff']:.1e}, "
               f"probabilities {r['baseline_windows']['probability_max_diff']:.1e} from the production's |")
+    print("\n| pair | end to end, first call (s) | median of repeats (s) | all (s) | device, phases summed (s) | "
+          "host gap (s) | baseline: first, median (s) |\n|---|---|---|---|---|---|---|")
+    for r in rows:
+        device = r["gpu_s"] - r["host_gap_s"]
+        print(f"| 23 x {r['N']:,} | {r['first_s']:.3f} | {r['gpu_s']:.3f} | {', '.join(f'{x:.3f}' for x in r['gpu_all_s'])} "
+              f"| {device:.3f} | {r['host_gap_s']:.3f} | {r['baseline_first_s']:.3f}, {r['baseline_gpu_s']:.3f} |")
+    for r in rows:
+        if r["sweep_by_diagonal_s"]:
+            print(f"\nsweep by tile diagonal at 23 x {r['N']:,} (device s, all levels; d = 0: the near part alone):\n| "
+                  + " | ".join(r["sweep_by_diagonal_s"]) + " |\n|" + "---|" * len(r["sweep_by_diagonal_s"]) + "\n| "
+                  + " | ".join(f"{t:.4f}" for t in r["sweep_by_diagonal_s"].values()) + " |")
+    if timelines:
+        names = list(dict.fromkeys(k for t in timelines for k in t if k not in ("N", "call")))
+        print("\nhost stages (s; the device synchronised at each stage's end):\n| N | call | " + " | ".join(names)
+              + " |\n|---|---|" + "---|" * len(names))
+        for t in timelines:
+            print(f"| {t['N']:,} | {t['call']} | " + " | ".join(f"{t.get(k, 0.0):.4f}" for k in names) + " |")
     print(f"\nat 23 x {sizes[-1]:,} (device seconds; log Z against the first shape's):")
     print("| cross tiles (rows x cols x chunk x prefetch x blocks; m, s: tensor cores, s: strips) | cross (s) | log Z rel. diff | "
           "window probability max diff |\n|---|---|---|---|")
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print("| sweep (tile x mode x split x blocks x lanes) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
+    print("| sweep (tile x mode x split x blocks x lanes x trim) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
           "\n|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
               f"{x['probability_max_diff']:.1e} |")
-    for name, screen in screens.items():
-        print(f"\nscreen, {name}: {len(queries)} x {len(targets)} transcripts ({bases:,} nt, mean {mean:.0f}): "
-              f"{screen['gpu_s']:.2f} s, {screen['pairs_per_s']:.1f} pairs/s, {screen['ceiling_fraction']:.1%} of the "
-              f"ceiling; {SCREEN_GOAL:,} transcripts of that mean length: {screen['hours_for_32000']:.2f} h on one GPU")
-    print(f"baseline screen against the production's: log Z {screens['baseline']['log_z_max_rel_diff']:.1e}, window "
-          f"probability {screens['baseline']['window_probability_max_diff']:.1e}")
-    save_json(dict(device=_gpu.device_name(), host=platform.node(), cpu_cores=os.cpu_count(), load_before=load_before,
-                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline, rows=rows,
-                   shapes=shapes, sweeps=sweeps, screen=screens["production"], baseline_screen=screens["baseline"]),
-              args.json)
-    return 0
+    for name, x in screens.items():
+        print(f"\nscreen, {name}: {x['queries']} x {x['transcripts']} transcripts ({x['bases']:,} nt, mean "
+              f"{x['mean_length']:.0f}): {x['gpu_s']:.2f} s, {x['pairs_per_s']:.1f} pairs/s, {x['ceiling_fraction']:.1%} "
+              f"of the ceiling; {SCREEN_GOAL:,} transcripts of that mean length: {x['hours_for_32000']:.2f} h on one GPU")
+    if screens:
+        print(f"baseline screen against the production's: log Z {screens['baseline']['log_z_max_rel_diff']:.1e}, window "
+              f"probability {screens['baseline']['window_probability_max_diff']:.1e}")
 
 
 if __name__ == "__main__":

@@ -39,10 +39,12 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
 #: tests' one
 BAND_MMA_ALTERNATIVES = [(32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
-#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes): the first designs',
-#: the split one at other occupancies, with a thread a cell in the near part or a group
-BAND_TILE_ALTERNATIVES = [(8, False, 0, False), (16, False, 0, False), (8, True, 16, False), (8, True, 16, True),
-                          (16, True, 0, True), (16, True, 4, True), (16, True, 3, True)]
+#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim): the first designs',
+#: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
+BAND_TILE_ALTERNATIVES = [(8, False, 0, False, False), (16, False, 0, False, False), (8, True, 16, False, False),
+                          (8, True, 16, True, False), (16, True, 0, True, False), (16, True, 4, True, False),
+                          (16, True, 3, True, False), (16, True, 4, True, True), (8, True, 16, True, True),
+                          (16, True, 0, True, True), (8, True, 16, False, True)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
@@ -118,7 +120,7 @@ def host_kernels(sizes) -> dict:
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", (bp.band_tile, bp.band_split, bp.band_tile_blocks,
-                                                                   bp.band_lanes))]
+                                                                   bp.band_lanes, bp.band_trim))]
         + [("bppart_band_outer", ())] * bp.band_split
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]

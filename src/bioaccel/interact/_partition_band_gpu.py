@@ -24,6 +24,7 @@ windows, or a given ``scale``, take the CPU's scales (:func:`._partition_windows
 launch group per target.
 """
 import math
+import time
 
 import numpy as np
 
@@ -40,6 +41,7 @@ FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query inter
 LEVEL_TABLES = 4              # T1, AUX1, ACCA, ACCM (the query intervals of one length)
 N_CODE = 4                    # the code of a base that pairs with nothing (PartitionParams.weights)
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
+FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
 
 
 def band_intervals(M: int, L1: int) -> int:
@@ -72,14 +74,20 @@ def plain_fits(weights: np.ndarray, L1: int, L2: int) -> bool:
     return (L1 + L2) * (math.log(6.0) + top / 2) <= PLAIN_LIMIT
 
 
-def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict | None" = None) -> list:
+def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict | None" = None,
+                timeline: "list | None" = None) -> list:
     """The :class:`._partition_windows.Windowed` of query codes ``a`` against each REVERSED target of
     ``rbs`` (every strand at least one base), windows ``params.spans``, without the binding profile.
     ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now); ``timings``: a dict that
-    accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches."""
+    accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches (and, launched a
+    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}); ``timeline``: a
+    list that gets (stage, host seconds) of each stage, the device synchronised at each stage's end (so a
+    stage holds its device work; "issue": the host's time to enqueue a launch's kernels, "device": the
+    wait for them after it)."""
     from ._partition_windows import window_scales
 
     cp = _gpu.require_gpu()
+    clock = _Clock(cp, timeline)
     sizes = sizes or _partition_launch.SIZES
     weights = params.weights()
     M = len(a)
@@ -92,14 +100,15 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
             key = (L1, L2, *window_scales(a, rb, params, L1, L2), t)
         groups.setdefault(key, []).append(t)
     out = [None] * len(rbs)
+    clock.lap("groups")
     for (L1, L2, c1, c2, _), members in groups.items():
-        found = _group(cp, a, [rbs[t] for t in members], weights, L1, L2, c1, c2, sizes, timings, params.scale)
+        found = _group(cp, a, [rbs[t] for t in members], weights, L1, L2, c1, c2, sizes, timings, params.scale, clock)
         for t, w in zip(members, found):
             out[t] = w
     return out
 
 
-def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale) -> list:
+def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) -> list:
     """The targets of one window length and scale: their pieces in launches, then each one's windows."""
     from ._partition_windows import assemble
 
@@ -124,20 +133,42 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale) -> list:
     ends = [np.zeros((2, len(rb) + 1)) for rb in rbs]      # Q1 of the windows and of their overlaps
     launch, total = [], 0
     most = aligned(most, sizes)   # a launch's rows: whole pieces, each laid from a multiple of the side
-    state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2),
-                    min(most, sum(aligned(len(p.codes), sizes) for p in pieces)))
+    rows = min(most, sum(aligned(len(p.codes), sizes) for p in pieces))
+    clock.lap("setup")
+    state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2), rows)
+    clock.lap("tables")
     for piece in pieces + [None]:
         if piece is None or (launch and total + aligned(len(piece.codes), sizes) > most):
-            state.fill(launch, sizes, timings)
+            state.fill(launch, sizes, timings, clock)
             state.gather(launch, [len(rb) for rb in rbs], records, x_records, ends)
+            clock.lap("gather")
             launch, total = [], 0
         if piece is not None:
             launch.append(piece)
             total += aligned(len(piece.codes), sizes)
     nq = M - L1 + 1
     zq = float(sum(Q0[q, q + L1] for q in range(nq))) - u1 * float(sum(Q0[q, q + L1 - 1] for q in range(1, nq)))
-    return [assemble(records[t], x_records[t], zq, _target_alone(ends[t], len(rb), L2, math.exp(-c2)), M,
-                     len(rb), L1, L2, c1, c2, scale) for t, rb in enumerate(rbs)]
+    found = [assemble(records[t], x_records[t], zq, _target_alone(ends[t], len(rb), L2, math.exp(-c2)), M,
+                      len(rb), L1, L2, c1, c2, scale) for t, rb in enumerate(rbs)]
+    clock.lap("assemble")
+    return found
+
+
+class _Clock:
+    """The host stages of a call for a ``timeline`` list: (stage, seconds since the previous stage), the
+    device synchronised first unless ``sync`` is false; nothing at all without a list."""
+
+    def __init__(self, cp, timeline):
+        self.cp, self.timeline, self.last = cp, timeline, time.perf_counter()
+
+    def lap(self, stage, sync=True):
+        if self.timeline is None:
+            return
+        if sync:
+            self.cp.cuda.Device().synchronize()
+        now = time.perf_counter()
+        self.timeline.append((stage, now - self.last))
+        self.last = now
 
 
 def aligned(bases: int, sizes) -> int:
@@ -159,17 +190,22 @@ def _target_alone(ends, N, L2, f2) -> float:
 
 class _Tables:
     """The device tables of one launch group, sized for ``rows`` bases and reused by its launches: a
-    launch reads only cells it wrote, the empty target intervals (set by each launch) and, as zero,
-    the cells outside the band (masked, not read)."""
+    launch reads only cells it wrote and the empty target intervals (set by each launch); the cells
+    outside the band are masked, not read. So the tables start unset (no zeroing: 42 GB, 14 ms at 23 x
+    20,000 nt), whatever an earlier launch or call left in the pool's memory; the tests fill them with
+    NaN (:data:`FRESH_FILL`)."""
 
     def __init__(self, cp, a, Q0, weights, M, L1, L2, u1, u2, rows):
         self.cp, self.M, self.L1, self.L2, self.W1 = cp, M, L1, L2, L2 + 1
         self.n_int = band_intervals(M, L1)
         self.S = (rows + 1) * self.W1
-        self.full = [cp.zeros(self.n_int * self.S) for _ in range(FULL_TABLES)]
-        self.level = [cp.zeros(M * self.S) for _ in range(LEVEL_TABLES)]
-        self.Q1 = cp.zeros(self.S)
-        self.Z = cp.zeros(self.S)
+        self.full = [cp.empty(self.n_int * self.S) for _ in range(FULL_TABLES)]
+        self.level = [cp.empty(M * self.S) for _ in range(LEVEL_TABLES)]
+        self.Q1 = cp.empty(self.S)
+        self.Z = cp.empty(self.S)
+        if FRESH_FILL is not None:
+            for table in self.full + self.level + [self.Q1, self.Z]:
+                table.fill(FRESH_FILL)
         self.a = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
         self.Q0 = cp.asarray(np.ascontiguousarray(Q0))
         self.q0_cells = cp.asarray(np.array([Q0[i, e] for length in range(1, L1 + 1)
@@ -182,7 +218,7 @@ class _Tables:
             powers[k] = powers[k - 1] * u2
         self.powers = cp.asarray(powers)
 
-    def fill(self, pieces, sizes, timings):
+    def fill(self, pieces, sizes, timings, clock):
         """Every table of the pieces laid back to back (n bases in all)."""
         cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
@@ -192,11 +228,12 @@ class _Tables:
         self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
         rb = cp.asarray(codes)
+        clock.lap("codes")
         events = {"single": [], "cross": [], "outer": [], "sweep": []}
 
         def mark(key):
             if timings is not None:
-                events[key].append(cp.cuda.Event())
+                events.setdefault(key, []).append(cp.cuda.Event())
                 events[key][-1].record()
 
         Q1, Z = self.Q1[:S], self.Z[:S]
@@ -227,7 +264,8 @@ class _Tables:
         else:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
             threads = (TR // 4) * (TC // 4)
-        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes)
+        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes,
+                        sizes.band_trim)
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
@@ -262,12 +300,18 @@ class _Tables:
                 tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]))
             else:               # a tile diagonal a launch: a block per tile, no barrier
                 for d in range(dmax + 1):
+                    mark(("sweep", d))
                     tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]))
+                    mark(("sweep", d))
             mark("sweep")
-        if timings is not None:
+        clock.lap("issue", sync=False)
+        clock.lap("device")
+        if timings is not None:    # ("sweep", d): the sweep's launches of tile diagonal d, apart (a profile)
             for key, marks in events.items():
                 marks[-1].synchronize()
-                timings[key] = timings.get(key, 0.0) + sum(
+                into = timings.setdefault("sweep_by_diagonal", {}) if isinstance(key, tuple) else timings
+                key = key[1] if isinstance(key, tuple) else key
+                into[key] = into.get(key, 0.0) + sum(
                     cp.cuda.get_elapsed_time(start, stop) for start, stop in zip(marks[::2], marks[1::2])) / 1e3
         self.n, self.tables = n, (QI, QX)
 

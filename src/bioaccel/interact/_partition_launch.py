@@ -42,6 +42,9 @@ class BPPartSizes(LaunchSizes):
     #                              8-tiles, 2 for larger, the first design's)
     band_lanes: bool = True   # windows, sweep: a tile's near part a group of threads a cell (shuffled sums), not
     #                           a thread a cell
+    band_trim: bool = True    # windows, sweep: the far part loads and multiplies only the tiles' rows and columns
+    #                           that cells of the band read (the last tile diagonal holds one such cell a tile), and
+    #                           the near part (lanes) runs only the steps that hold a band cell
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

@@ -271,24 +271,24 @@ bppart_tiles(const unsigned char* __restrict__ a, const unsigned char* __restric
             }
             // far sums over the tiles of earlier tile diagonals (this launch wrote them: __ldcg)
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
-            auto stage = [&](int K) {
+            auto load = [&](int K, double (&v)[7]) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
                     const bool in = row <= N && col <= N;
-                    X[0][ti][tj] = in ? __ldcg(T1 + lb + (size_t)row * n1 + col) : 0.0;
-                    X[1][ti][tj] = in ? __ldcg(QIac + A + (size_t)row * n1 + col) : 0.0;
-                    X[2][ti][tj] = (KB + ti <= N && JB + tj <= N) ? q1[(size_t)(KB + ti) * n1 + JB + tj] : 0.0;
+                    v[0] = in ? __ldcg(T1 + lb + (size_t)row * n1 + col) : 0.0;
+                    v[1] = in ? __ldcg(QIac + A + (size_t)row * n1 + col) : 0.0;
+                    v[2] = (KB + ti <= N && JB + tj <= N) ? q1[(size_t)(KB + ti) * n1 + JB + tj] : 0.0;
                 }
                 if (K > I) {
-                    X[3][ti][tj] = (row <= N && col <= N) ? q1[(size_t)row * n1 + col] : 0.0;
+                    v[3] = (row <= N && col <= N) ? q1[(size_t)row * n1 + col] : 0.0;
                     const bool kin = KB + ti <= N && JB + tj <= N;
-                    X[4][ti][tj] = kin ? __ldcg(QF + A + (size_t)(KB + ti) * n1 + JB + tj) : 0.0;
-                    X[5][ti][tj] = (row + 1 <= N && col <= N) ? q1[(size_t)(row + 1) * n1 + col] : 0.0;
-                    X[6][ti][tj] = (KB + ti <= N && JB + tj - 1 <= N) ? __ldcg(AUX1 + lb + (size_t)(KB + ti) * n1 + JB + tj - 1)
-                                                                       : 0.0;
+                    v[4] = kin ? __ldcg(QF + A + (size_t)(KB + ti) * n1 + JB + tj) : 0.0;
+                    v[5] = (row + 1 <= N && col <= N) ? q1[(size_t)(row + 1) * n1 + col] : 0.0;
+                    v[6] = (KB + ti <= N && JB + tj - 1 <= N) ? __ldcg(AUX1 + lb + (size_t)(KB + ti) * n1 + JB + tj - 1)
+                                                                 : 0.0;
                 }
             };
-            bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            bppart_far_sums<B, false>(X, I, J, d, ti, tj, load, fa, fq, fr, fs);
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = (IB + ti <= N && IB + tj <= N) ? q1[(size_t)(IB + ti) * n1 + IB + tj] : 0.0;
             X[1][ti][tj] = (JB + ti <= N && JB + tj <= N) ? q1[(size_t)(JB + ti) * n1 + JB + tj] : 0.0;

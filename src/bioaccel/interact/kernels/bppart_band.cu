@@ -258,8 +258,14 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // SPLIT: the terms over other query intervals come parked by bppart_band_outer (five loads a cell instead
 // of three sums over the query), and the far part's tile K + 1 is loaded while tile K multiplies.
 // MINB: blocks a multiprocessor should hold (0: 8 for 8-tiles, 2 for larger). LANES: the near part a
-// group of B threads a cell (bppart_near_lanes), else a thread a cell (bppart_near).
-template <int B, bool SPLIT, int MINB, bool LANES>
+// group of B threads a cell (bppart_near_lanes), else a thread a cell (bppart_near). TRIM: the far part
+// loads only the rows and columns of its tiles that a cell of the band reads (cell (i, j) of tile
+// diagonal d has l2 = d B + j - i: rows i >= d B - L2, columns j <= L2 + B - 1 - d B) and multiplies only
+// for the cells at their crossings; on the last tile diagonal (d B - (B - 1) = L2 at 16-tiles and window
+// 128) a tile holds one cell of the band, and without TRIM loads and multiplies whole tiles for it. With
+// LANES, TRIM also runs only the near part's steps j - i that hold a band cell (0 < d B + step <= L2):
+// 15 of 31 on the first tile diagonal, 1 on the last at window 128.
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -319,38 +325,23 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                    qibase);
             }
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
+            // TRIM: this thread's row (column) of the left (right) tiles is read by a cell of the band
+            const bool rowed = !TRIM || ti >= d * B - L2, columned = !TRIM || tj <= L2 + B - 1 - d * B;
             auto load = [&](int K, double (&v)[7]) {
                 const int KB = K * B, row = IB + ti, col = KB + tj;
                 if (K < J) {
-                    v[0] = band_cg(T1 + lb, row, col, W1, n);
-                    v[1] = band_cg(QIac + A, row, col, W1, n);
-                    v[2] = band_at(Q1, KB + ti, JB + tj, W1, n);
+                    v[0] = rowed ? band_cg(T1 + lb, row, col, W1, n) : 0.0;
+                    v[1] = rowed ? band_cg(QIac + A, row, col, W1, n) : 0.0;
+                    v[2] = columned ? band_at(Q1, KB + ti, JB + tj, W1, n) : 0.0;
                 }
                 if (K > I) {
-                    v[3] = band_at(Q1, row, col, W1, n);
-                    v[4] = band_cg(QF + A, KB + ti, JB + tj, W1, n);
-                    v[5] = band_at(Q1, row + 1, col, W1, n);
-                    v[6] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
+                    v[3] = rowed ? band_at(Q1, row, col, W1, n) : 0.0;
+                    v[4] = columned ? band_cg(QF + A, KB + ti, JB + tj, W1, n) : 0.0;
+                    v[5] = rowed ? band_at(Q1, row + 1, col, W1, n) : 0.0;
+                    v[6] = columned ? band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n) : 0.0;
                 }
             };
-            auto stage = [&](int K) {
-                const int KB = K * B, row = IB + ti, col = KB + tj;
-                if (K < J) {
-                    X[0][ti][tj] = band_cg(T1 + lb, row, col, W1, n);
-                    X[1][ti][tj] = band_cg(QIac + A, row, col, W1, n);
-                    X[2][ti][tj] = band_at(Q1, KB + ti, JB + tj, W1, n);
-                }
-                if (K > I) {
-                    X[3][ti][tj] = band_at(Q1, row, col, W1, n);
-                    X[4][ti][tj] = band_cg(QF + A, KB + ti, JB + tj, W1, n);
-                    X[5][ti][tj] = band_at(Q1, row + 1, col, W1, n);
-                    X[6][ti][tj] = band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n);
-                }
-            };
-            if (SPLIT)
-                bppart_far_sums_prefetch<B>(X, I, J, d, ti, tj, load, fa, fq, fr, fs);
-            else
-                bppart_far_sums<B>(X, I, J, d, ti, tj, stage, fa, fq, fr, fs);
+            bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);
@@ -366,7 +357,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             __syncthreads();
             if (LANES)
                 bppart_near_lanes<B>(X, C, V, halo, yrow, ycol, ti, tj, IB, JB, n, W1, w2, T1 + lb, AUX1 + lb,
-                                     QIac + A, QF + A, R + A, QX + A, QI + A);
+                                     QIac + A, QF + A, R + A, QX + A, QI + A,
+                                     TRIM ? max(1 - B, 1 - d * B) : 1 - B, TRIM ? min(B - 1, L2 - d * B) : B - 1);
             else
                 bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
                                AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);

@@ -19,55 +19,34 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
 }
 
 // A cell's far sums over the tiles K = I .. J of earlier tile diagonals (none on the first, d = 0): per
-// K, ``stage(K)`` copies the layout's tiles into X (T1 and QIac of (I, K) and Q1 of (K, J) where K < J;
-// Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where K > I), then this thread's cell
-// of the block-local products: fa, fq (T1 and QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1).
-template <int B, class Stage>
-__device__ __forceinline__ void bppart_far_sums(const double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
-                                                Stage stage, double& fa, double& fq, double& fr, double& fs) {
-    for (int K = I; K <= J && d >= 1; ++K) {
-        stage(K);
-        __syncthreads();
-        if (K < J) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fa += X[0][ti][k] * X[2][k][tj];
-                fq += X[1][ti][k] * X[2][k][tj];
-            }
-        }
-        if (K > I) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fr += X[3][ti][k] * X[4][k][tj];
-                fs += X[5][ti][k] * X[6][k][tj];
-            }
-        }
-        __syncthreads();
-    }
-}
-
-// bppart_far_sums with the loads of tile K + 1 in flight while tile K multiplies: ``load(K, v)`` reads the
-// seven values ``stage`` would store (only those its K uses are read later) into registers, stored into
-// X at the top of the next step. Same products, same order of k.
-template <int B, class Load>
-__device__ __forceinline__ void bppart_far_sums_prefetch(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
-                                                         Load load, double& fa, double& fq, double& fr, double& fs) {
+// K, ``load(K, v)`` reads this thread's values of the layout's tiles into v (T1 and QIac of (I, K) and Q1
+// of (K, J) where K < J: v[0..2]; Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where
+// K > I: v[3..6]), stored into X, then this thread's cell of the block-local products: fa, fq (T1 and
+// QIac by Q1), fr (Q1 by QF), fs (Q1 shifted by AUX1). PREFETCH: the loads of tile K + 1 in flight while
+// tile K multiplies (read into registers, stored at the top of the next step). The same products in the
+// same order of k either way. ``multiply``: false where no cell reads this thread's sums (they stay 0).
+template <int B, bool PREFETCH, class Load>
+__device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                Load load, double& fa, double& fq, double& fr, double& fs,
+                                                bool multiply = true) {
     if (d < 1) return;
     double v[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    load(I, v);
+    if (PREFETCH) load(I, v);
     for (int K = I; K <= J; ++K) {
+        if (!PREFETCH) load(K, v);
 #pragma unroll
-        for (int t = 0; t < 7; ++t) X[t][ti][tj] = v[t];
+        for (int t = 0; t < 7; ++t)
+            if (t < 3 ? K < J : K > I) X[t][ti][tj] = v[t];
         __syncthreads();
-        if (K < J) load(K + 1, v);
-        if (K < J) {
+        if (PREFETCH && K < J) load(K + 1, v);
+        if (K < J && multiply) {
 #pragma unroll
             for (int k = 0; k < B; ++k) {
                 fa += X[0][ti][k] * X[2][k][tj];
                 fq += X[1][ti][k] * X[2][k][tj];
             }
         }
-        if (K > I) {
+        if (K > I && multiply) {
 #pragma unroll
             for (int k = 0; k < B; ++k) {
                 fr += X[3][ti][k] * X[4][k][tj];
@@ -146,17 +125,18 @@ __device__ __forceinline__ void bppart_near(const double (*X)[B][B + 1], double 
 // lane q takes the q-th term of each of its four sums over earlier steps' cells (s1's, AUX1's, QIac's,
 // R's), the group adds them by shuffles, lane 0 finishes the cell. 2 B - 1 steps as before, each one
 // round of loads and log2(B) of shuffles instead of chains of up to B - 1. The cell's own values come
-// from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1.
+// from V (V[8]: QI's base), its bases from yrow[i] = target code at b0, ycol[j] = at b1 - 1. Steps
+// ``first`` .. ``last`` only (block-uniform; the caller may leave out steps where no cell lies in the band).
 template <int B>
 __device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], double (*C)[B][B + 1],
                                                   const double (*V)[B][B + 1], const double* halo,
                                                   const unsigned char* yrow, const unsigned char* ycol, int ti, int tj,
                                                   int IB, int JB, int n, int W1, const double* w2, double* t1s,
                                                   double* aux1, double* qiac, double* qfs, double* rs, double* qxs,
-                                                  double* qis) {
+                                                  double* qis, int first = 1 - B, int last = B - 1) {
     const int i = ti, q = tj, b0 = IB + i;
     const unsigned mask = B >= 32 ? 0xffffffffu : ((1u << B) - 1u) << ((threadIdx.x % 32) / B * B);
-    for (int step = 1 - B; step < B; ++step) {
+    for (int step = first; step <= last; ++step) {
         const int j = i + step, b1 = JB + j, l2 = b1 - b0;
         if (j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n) {       // the same for the group's B lanes
             double s1n = 0.0, auxn = 0.0, qian = 0.0, rn = 0.0;
