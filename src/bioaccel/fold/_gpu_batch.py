@@ -36,11 +36,12 @@ BATCH_TABLE_BYTES = 4 << 30
 #: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
 MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
-#: DPX instruction, issue 29), "x2t", "x2t2", "x2t4" (batch_fold_x2t: a 2 x 2 tile of cells a thread, with
-#: 1, 2 or 4 lanes a tile) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
+#: DPX instruction, issue 29), "x2t", "x2t2", "x2t4", "x2tm" (batch_fold_x2t: a 2 x 2 tile of cells a
+#: thread, with 1, 2 or 4 lanes a tile; m: int8 cells widened by masks, not PRMT) or "b1" (batch_fold: a
+#: thread per cell, one split at a time), kept for A/B.
 SHORT_KERNEL = "x2"
-#: Lanes a tile of each batch_fold_x2t setting.
-X2T_LANES = {"x2t": 1, "x2t2": 2, "x2t4": 4}
+#: (lanes a tile, widening: 0 PRMT, 1 masks) of each batch_fold_x2t setting.
+X2T_SETTINGS = {"x2t": (1, 0), "x2t2": (2, 0), "x2t4": (4, 0), "x2tm": (1, 1)}
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
@@ -145,15 +146,17 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, lanes=0):
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, x2t=None):
     """Shared-memory bins: b1 (``cell`` None), batch_fold_x2 with ``cell`` ("short", "signed char"), or
-    batch_fold_x2t with ``cell`` and ``lanes`` (1, 2, 4) a tile."""
+    batch_fold_x2t with ``cell`` and ``x2t`` = (lanes a tile, widening), a value of X2T_SETTINGS."""
     sizes = _launch.SIZES
     widths = block_threads(lengths[ids], sizes)
     if cell is None:
         fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
-    elif lanes:
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(lanes, sizes), cell, lanes)
+    elif x2t:
+        lanes, widen = x2t
+        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(lanes, sizes), cell, lanes,
+                      widen if cell == "signed char" else 0)
         shared_of = lambda n: x2t_shared_bytes(n, cell)     # noqa: E731
         widths = x2t_threads(lengths[ids], lanes, sizes)
     else:
@@ -261,17 +264,17 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL == "x2" or SHORT_KERNEL in X2T_LANES:
+    if SHORT_KERNEL == "x2" or SHORT_KERNEL in X2T_SETTINGS:
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
     else:
         parts = ((shared, None),)
-    lanes = X2T_LANES.get(SHORT_KERNEL, 0)
+    x2t = X2T_SETTINGS.get(SHORT_KERNEL)
     for part, cell in parts:
         if part.any():
             _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell,
-                         lanes if cell else 0)
+                         x2t if cell else None)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():

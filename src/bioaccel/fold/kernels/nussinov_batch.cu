@@ -258,16 +258,27 @@ struct X2TColumns {              // the traceback reads the column copy
     __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
 };
 
-template <typename Cell> struct X2TCells;
-template <> struct X2TCells<short> {
-    static constexpr int CH = 8, HALVES = 1;
+// How a loaded word becomes int16 lanes (HALVES words of lanes), and what a lane holds for V = 0 (BIAS).
+// WIDEN 0: int8 cells sign-extended by PRMT (2 PRMT a word); WIDEN 1: by masks, each lane V + 128
+// (EMPTY 0): (x ^ 0x80808080) & 0x00ff00ff is one LOP3, and the odd bytes take x >> 8 as __umulhi(x,
+// 2^24) first (the multiplier's pipe, not the ALU's). A split with an empty operand then sums below 256.
+template <typename Cell, int WIDEN> struct X2TCells;
+template <int WIDEN> struct X2TCells<short, WIDEN> {
+    static constexpr int CH = 8, HALVES = 1, BIAS = 0;
     static constexpr int EMPTY4 = (int)0xC000C000u;
     __device__ static __forceinline__ unsigned lanes(unsigned x, int) { return x; }
 };
-template <> struct X2TCells<signed char> {
-    static constexpr int CH = 16, HALVES = 2;
+template <> struct X2TCells<signed char, 0> {
+    static constexpr int CH = 16, HALVES = 2, BIAS = 0;
     static constexpr int EMPTY4 = (int)0x80808080u;
     __device__ static __forceinline__ unsigned lanes(unsigned x, int h) { return x2_widen(x, h ? 0xB3A2 : 0x9180); }
+};
+template <> struct X2TCells<signed char, 1> {
+    static constexpr int CH = 16, HALVES = 2, BIAS = 256;
+    static constexpr int EMPTY4 = (int)0x80808080u;
+    __device__ static __forceinline__ unsigned lanes(unsigned x, int h) {
+        return ((h ? __umulhi(x, 1u << 24) : x) ^ 0x80808080u) & 0x00ff00ffu;
+    }
 };
 
 __device__ __forceinline__ unsigned x2t_word(const int4& v, int w) {
@@ -285,13 +296,13 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
 
 // Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
 // the codes, as batch_fold_x2. blockDim.x: 32 / G tiles a warp, (n / 2) tiles at t = 1.
-template <int MAX_THREADS, typename Cell, int G>
+template <int MAX_THREADS, typename Cell, int G, int WIDEN>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
                const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
                unsigned char* __restrict__ chars, int* __restrict__ status) {
-    typedef X2TCells<Cell> Cells;
-    constexpr int CH = Cells::CH, PER = 32 / G;
+    typedef X2TCells<Cell, WIDEN> Cells;
+    constexpr int CH = Cells::CH, PER = 32 / G, BIAS2 = Cells::BIAS * 0x10001;
     extern __shared__ __align__(16) unsigned char batch_smem[];
     const int id = ids[blockIdx.x];
     const long long start = starts[id];
@@ -317,19 +328,19 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
     }
     __syncthreads();
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
-    const int warp_first = (tid / 32) * PER, part = (tid % 32) / PER;
-    const int a = warp_first + (tid % 32) % PER, i0 = 2 * a, i1 = i0 + 1;
-    const int s0 = a < half ? s[i0] : 0, s1 = a < half ? s[i1] : 0;
-    const int k0 = i0 / CH;                            // rows i0 and i1: the same chunks
+    const int round = (nthreads / 32) * PER, part = (tid % 32) / PER;     // tiles a block folds at once
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
-        if (warp_first < tiles) {                      // the whole warp, for the shuffles
+        for (int first = (tid / 32) * PER; first < tiles; first += round) {   // the whole warp (shuffles)
+            const int a = first + (tid % 32) % PER, i0 = 2 * a, i1 = i0 + 1;
             const bool live = a < tiles;
+            const int s0 = live ? s[i0] : 0, s1 = live ? s[i1] : 0;
+            const int k0 = i0 / CH;                    // rows i0 and i1: the same chunks
             const int b = a + t, c0 = 2 * b;
             const bool right = c0 + 1 <= n;            // C and D exist
             const int cr = right ? c0 + 1 : c0;        // column read for C, D (c0 where they do not exist)
             const int ke = c0 / CH;                    // column c0 + 1's last chunk (c0's, or its padding)
-            int acc[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};     // A, B, C, D
+            int acc[4][2] = {{BIAS2, BIAS2}, {BIAS2, BIAS2}, {BIAS2, BIAS2}, {BIAS2, BIAS2}};   // A, B, C, D
             int4 nx0, nx1, ny0, ny1;                   // the next chunk, loaded while this one is used
             const auto load = [&](int k) {
                 const int rb = L.row_block(k), cb = L.col_block(k);
@@ -358,7 +369,7 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
             }
             int v[4];
 #pragma unroll
-            for (int x = 0; x < 4; ++x) v[x] = x2t_best(acc[x][0], acc[x][1]);
+            for (int x = 0; x < 4; ++x) v[x] = x2t_best(acc[x][0], acc[x][1]) - Cells::BIAS;
             if (G > 1) {
 #pragma unroll
                 for (int o = PER; o < 32; o <<= 1)
