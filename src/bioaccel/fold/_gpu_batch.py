@@ -39,7 +39,7 @@ MAX_GRID_Y = 65_535
 #: DPX instruction, issue 29), "x2t", "x2t2", "x2t4", "x2tm" (batch_fold_x2t: a 2 x 2 tile of cells a
 #: thread, with 1, 2 or 4 lanes a tile; m: int8 cells widened by masks, not PRMT) or "b1" (batch_fold: a
 #: thread per cell, one split at a time), kept for A/B.
-SHORT_KERNEL = "x2"
+SHORT_KERNEL = "x2t"
 #: (lanes a tile, widening: 0 PRMT, 1 masks) of each batch_fold_x2t setting.
 X2T_SETTINGS = {"x2t": (1, 0), "x2t2": (2, 0), "x2t4": (4, 0), "x2tm": (1, 1)}
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
