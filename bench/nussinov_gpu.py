@@ -134,7 +134,7 @@ def time_rnafold(seqs, budget):
 
 
 def _batch_setting(kernel, tile):
-    """Select the short-RNA kernel (b1, x2, x2t, x2t2, x2t4, x2tm; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
+    """Select the short-RNA kernel (b1, x2, x2t; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
     from dataclasses import replace
 
     from bioaccel.fold import _gpu_batch
@@ -334,10 +334,10 @@ def main():
     parser.add_argument("--batch", action="store_true", help="time batches of many RNAs (see --rows)")
     parser.add_argument("--rows", default=BATCH_ROWS, help="batch rows, COUNTxLENGTH,...")
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
-    parser.add_argument("--settings", default="x2:64:gpu",
+    parser.add_argument("--settings", default="x2t:64:gpu",
                         help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2, "
-                             "x2t, x2t2, x2t4, x2tm (2 x 2 cells a thread, 1, 2 or 4 lanes a tile, m: widened by masks), "
-                             "a trailing s: int16 cells, then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
+                             "x2t (2 x 2 cells a thread, the default); a trailing s: int16 cells even where int8 hold, "
+                             "then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
                              "b1 path: encoded on the host) or gpu (raw bytes encoded on the device)); the "
                              "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)

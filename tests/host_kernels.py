@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import bioaccel
-from bioaccel.fold._gpu_batch import X2T_SETTINGS, x2t_max_threads
+from bioaccel.fold._gpu_batch import x2t_max_threads
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
@@ -101,8 +101,7 @@ def host_kernels(sizes) -> dict:
                                              for layout in ("SquareLayout", "PackedRowsLayout")],
         "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))] + [
             ("batch_fold_x2", (f.batch_threads, cell)) for cell in ("signed char", "short")] + [
-            ("batch_fold_x2t", (x2t_max_threads(lanes, f), cell, lanes, widen if cell == "signed char" else 0))
-            for cell in ("signed char", "short") for lanes, widen in X2T_SETTINGS.values()],
+            ("batch_fold_x2t", (x2t_max_threads(f), cell)) for cell in ("signed char", "short")],
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],

@@ -7,8 +7,9 @@ the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
-  kernel is batch_fold_x2 (row and column copies, two splits per DPX instruction, int8 cells where
-  every V <= 127, else int16 to 16,383), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
+  kernel is batch_fold_x2t (row and column copies, a 2 x 2 tile of cells a thread, two splits per DPX
+  instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
+  with ``SHORT_KERNEL = "x2"``), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
@@ -35,13 +36,10 @@ BATCH_TILED_MAX = 6000
 BATCH_TABLE_BYTES = 4 << 30
 #: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
 MAX_GRID_Y = 65_535
-#: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
-#: DPX instruction, issue 29), "x2t", "x2t2", "x2t4", "x2tm" (batch_fold_x2t: a 2 x 2 tile of cells a
-#: thread, with 1, 2 or 4 lanes a tile; m: int8 cells widened by masks, not PRMT) or "b1" (batch_fold: a
-#: thread per cell, one split at a time), kept for A/B.
+#: The shared-memory kernel of short sequences: "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread,
+#: issue 29, 2026-11-27), "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX
+#: instruction) or "b1" (batch_fold: a thread per cell, one split at a time), the last two kept for A/B.
 SHORT_KERNEL = "x2t"
-#: (lanes a tile, widening: 0 PRMT, 1 masks) of each batch_fold_x2t setting.
-X2T_SETTINGS = {"x2t": (1, 0), "x2t2": (2, 0), "x2t4": (4, 0), "x2tm": (1, 1)}
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
@@ -103,27 +101,24 @@ def x2t_shared_bytes(n, cell="signed char"):
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def x2t_threads(lengths, lanes, sizes):
-    """Threads of the batch_fold_x2t block of each length: ``lanes`` for each of the n // 2 tiles of the
-    first tile-diagonal, in whole warps.
+def x2t_threads(lengths, sizes):
+    """Threads of the batch_fold_x2t block of each length: one for each of the n // 2 tiles of the first
+    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
 
-    >>> x2t_threads(np.array([2, 33, 200, 256]), 1, _launch.SIZES).tolist()
+    >>> x2t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
     [32, 32, 128, 128]
-    >>> x2t_threads(np.array([2, 200]), 2, _launch.SIZES).tolist()
-    [32, 224]
     """
-    per = 32 // lanes
-    return np.minimum(sizes.batch_threads, np.maximum(1, (lengths // 2 + per - 1) // per) * 32)
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 2 + 31) // 32 * 32))
 
 
-def x2t_max_threads(lanes, sizes):
+def x2t_max_threads(sizes):
     """The block width batch_fold_x2t is compiled for (its __launch_bounds__): the widest block of
     :func:`x2t_threads` up to ``sizes.batch_shared_max`` nt.
 
-    >>> x2t_max_threads(1, _launch.SIZES), x2t_max_threads(4, _launch.SIZES)
-    (128, 512)
+    >>> x2t_max_threads(_launch.SIZES)
+    128
     """
-    return int(x2t_threads(np.array([sizes.batch_shared_max]), lanes, sizes)[0])
+    return int(x2t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
 
 
 def block_threads(lengths, sizes):
@@ -146,19 +141,17 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, x2t=None):
-    """Shared-memory bins: b1 (``cell`` None), batch_fold_x2 with ``cell`` ("short", "signed char"), or
-    batch_fold_x2t with ``cell`` and ``x2t`` = (lanes a tile, widening), a value of X2T_SETTINGS."""
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, tiles=False):
+    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") batch_fold_x2t
+    (``tiles``) or batch_fold_x2."""
     sizes = _launch.SIZES
     widths = block_threads(lengths[ids], sizes)
     if cell is None:
         fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
-    elif x2t:
-        lanes, widen = x2t
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(lanes, sizes), cell, lanes,
-                      widen if cell == "signed char" else 0)
+    elif tiles:
+        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell)
         shared_of = lambda n: x2t_shared_bytes(n, cell)     # noqa: E731
-        widths = x2t_threads(lengths[ids], lanes, sizes)
+        widths = x2t_threads(lengths[ids], sizes)
     else:
         fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
         shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
@@ -264,17 +257,16 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL == "x2" or SHORT_KERNEL in X2T_SETTINGS:
+    if SHORT_KERNEL in ("x2", "x2t"):
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
     else:
         parts = ((shared, None),)
-    x2t = X2T_SETTINGS.get(SHORT_KERNEL)
     for part, cell in parts:
         if part.any():
             _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell,
-                         x2t if cell else None)
+                         SHORT_KERNEL == "x2t")
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():

@@ -223,8 +223,9 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
 //   A = (2a+1, 2b) needs nothing of the tile;  B = (2a, 2b) and C = (2a+1, 2b+1) each get the split
 //   through A (V(2a, 2a+1) = V(2b, 2b+1) = 0);  D = (2a, 2b+1) the splits through B and C and its pair
 //   interior V(2a+1, 2b) = A.
-// Every other operand lies in a tile of a lower tile-diagonal. With G > 1, the G lanes of a tile take
-// every G-th chunk and join by warp shuffles (more warps on the short tile-diagonals).
+// Every other operand lies in a tile of a lower tile-diagonal. A block narrower than a tile-diagonal
+// folds it in rounds. (Measured and dropped, docs/gpu-notes.md: 2 or 4 lanes a tile, joined by shuffles;
+// int8 widened by masks instead of PRMT; int16 cells.)
 //
 // Layout (X2TLayout): chunk blocks as X2Layout's, but the rows of a chunk block, and the columns, are
 // stored even ones first, then odd ones, so that 8 neighbouring tiles (rows 2a, or 2a + 1, and columns
@@ -258,27 +259,17 @@ struct X2TColumns {              // the traceback reads the column copy
     __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
 };
 
-// How a loaded word becomes int16 lanes (HALVES words of lanes), and what a lane holds for V = 0 (BIAS).
-// WIDEN 0: int8 cells sign-extended by PRMT (2 PRMT a word); WIDEN 1: by masks, each lane V + 128
-// (EMPTY 0): (x ^ 0x80808080) & 0x00ff00ff is one LOP3, and the odd bytes take x >> 8 as __umulhi(x,
-// 2^24) first (the multiplier's pipe, not the ALU's). A split with an empty operand then sums below 256.
-template <typename Cell, int WIDEN> struct X2TCells;
-template <int WIDEN> struct X2TCells<short, WIDEN> {
-    static constexpr int CH = 8, HALVES = 1, BIAS = 0;
+// How a loaded word becomes int16 lanes (HALVES words of lanes): int8 cells sign-extended by PRMT.
+template <typename Cell> struct X2TCells;
+template <> struct X2TCells<short> {
+    static constexpr int CH = 8, HALVES = 1;
     static constexpr int EMPTY4 = (int)0xC000C000u;
     __device__ static __forceinline__ unsigned lanes(unsigned x, int) { return x; }
 };
-template <> struct X2TCells<signed char, 0> {
-    static constexpr int CH = 16, HALVES = 2, BIAS = 0;
+template <> struct X2TCells<signed char> {
+    static constexpr int CH = 16, HALVES = 2;
     static constexpr int EMPTY4 = (int)0x80808080u;
     __device__ static __forceinline__ unsigned lanes(unsigned x, int h) { return x2_widen(x, h ? 0xB3A2 : 0x9180); }
-};
-template <> struct X2TCells<signed char, 1> {
-    static constexpr int CH = 16, HALVES = 2, BIAS = 256;
-    static constexpr int EMPTY4 = (int)0x80808080u;
-    __device__ static __forceinline__ unsigned lanes(unsigned x, int h) {
-        return ((h ? __umulhi(x, 1u << 24) : x) ^ 0x80808080u) & 0x00ff00ffu;
-    }
 };
 
 __device__ __forceinline__ unsigned x2t_word(const int4& v, int w) {
@@ -295,14 +286,14 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
 }
 
 // Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
-// the codes, as batch_fold_x2. blockDim.x: 32 / G tiles a warp, (n / 2) tiles at t = 1.
-template <int MAX_THREADS, typename Cell, int G, int WIDEN>
+// the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
+template <int MAX_THREADS, typename Cell>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
                const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
                unsigned char* __restrict__ chars, int* __restrict__ status) {
-    typedef X2TCells<Cell, WIDEN> Cells;
-    constexpr int CH = Cells::CH, PER = 32 / G, BIAS2 = Cells::BIAS * 0x10001;
+    typedef X2TCells<Cell> Cells;
+    constexpr int CH = Cells::CH;
     extern __shared__ __align__(16) unsigned char batch_smem[];
     const int id = ids[blockIdx.x];
     const long long start = starts[id];
@@ -328,19 +319,17 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
     }
     __syncthreads();
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
-    const int round = (nthreads / 32) * PER, part = (tid % 32) / PER;     // tiles a block folds at once
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
-        for (int first = (tid / 32) * PER; first < tiles; first += round) {   // the whole warp (shuffles)
-            const int a = first + (tid % 32) % PER, i0 = 2 * a, i1 = i0 + 1;
-            const bool live = a < tiles;
-            const int s0 = live ? s[i0] : 0, s1 = live ? s[i1] : 0;
+        for (int a = tid; a < tiles; a += nthreads) {
+            const int i0 = 2 * a, i1 = i0 + 1;
+            const int s0 = s[i0], s1 = s[i1];
             const int k0 = i0 / CH;                    // rows i0 and i1: the same chunks
             const int b = a + t, c0 = 2 * b;
             const bool right = c0 + 1 <= n;            // C and D exist
             const int cr = right ? c0 + 1 : c0;        // column read for C, D (c0 where they do not exist)
             const int ke = c0 / CH;                    // column c0 + 1's last chunk (c0's, or its padding)
-            int acc[4][2] = {{BIAS2, BIAS2}, {BIAS2, BIAS2}, {BIAS2, BIAS2}, {BIAS2, BIAS2}};   // A, B, C, D
+            int acc[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};     // A, B, C, D
             int4 nx0, nx1, ny0, ny1;                   // the next chunk, loaded while this one is used
             const auto load = [&](int k) {
                 const int rb = L.row_block(k), cb = L.col_block(k);
@@ -349,10 +338,10 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
                 ny0 = Cu[cb + L.col_pos(c0, k)];
                 ny1 = Cu[cb + L.col_pos(cr, k)];
             };
-            if (live && k0 + part <= ke) load(k0 + part);
-            for (int k = k0 + part; live && k <= ke; k += G) {
+            load(k0);                                  // (k0 <= ke: the tile is past the diagonal)
+            for (int k = k0; k <= ke; ++k) {
                 const int4 x0 = nx0, x1 = nx1, y0 = ny0, y1 = ny1;
-                load(min(k + G, ke));                  // (the last chunk again at the end: unused)
+                load(min(k + 1, ke));                  // (the last chunk again at the end: unused)
 #pragma unroll
                 for (int w = 0; w < 4; ++w) {
 #pragma unroll
@@ -369,36 +358,28 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
             }
             int v[4];
 #pragma unroll
-            for (int x = 0; x < 4; ++x) v[x] = x2t_best(acc[x][0], acc[x][1]) - Cells::BIAS;
-            if (G > 1) {
-#pragma unroll
-                for (int o = PER; o < 32; o <<= 1)
-#pragma unroll
-                    for (int x = 0; x < 4; ++x) v[x] = max(v[x], __shfl_xor_sync(0xffffffffu, v[x], o));
-            }
-            if (live && part == 0) {
-                const int sl = s[c0 - 1], sr = right ? s[c0] : 0;       // letters at 2b - 1 and 2b
-                const int wA = x2t_weight(pm, s1, sl, i1, c0 - 1), wB = x2t_weight(pm, s0, sl, i0, c0 - 1);
-                int A = v[0], B = v[1];
-                if (wA > 0) A = max(A, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0 - 1)] : 0) + wA);
-                if (wB > 0) B = max(B, (t >= 2 ? (int)C[L.c_at(i1, c0 - 1)] : 0) + wB);
-                B = max(B, A);                                          // split 2a + 1
-                R[L.r_at(i1, c0)] = (Cell)A;
-                C[L.c_at(i1, c0)] = (Cell)A;
-                R[L.r_at(i0, c0)] = (Cell)B;
-                C[L.c_at(i0, c0)] = (Cell)B;
-                if (right) {
-                    const int c1 = c0 + 1;
-                    const int wC = x2t_weight(pm, s1, sr, i1, c0), wD = x2t_weight(pm, s0, sr, i0, c0);
-                    int Cv = max(v[2], A), D = max(v[3], B);             // C: split 2b; D: split 2b
-                    if (wC > 0) Cv = max(Cv, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0)] : 0) + wC);
-                    D = max(D, Cv);                                     // split 2a + 1
-                    if (wD > 0) D = max(D, A + wD);
-                    R[L.r_at(i1, c1)] = (Cell)Cv;
-                    C[L.c_at(i1, c1)] = (Cell)Cv;
-                    R[L.r_at(i0, c1)] = (Cell)D;
-                    C[L.c_at(i0, c1)] = (Cell)D;
-                }
+            for (int x = 0; x < 4; ++x) v[x] = x2t_best(acc[x][0], acc[x][1]);
+            const int sl = s[c0 - 1], sr = right ? s[c0] : 0;       // letters at 2b - 1 and 2b
+            const int wA = x2t_weight(pm, s1, sl, i1, c0 - 1), wB = x2t_weight(pm, s0, sl, i0, c0 - 1);
+            int A = v[0], B = v[1];
+            if (wA > 0) A = max(A, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0 - 1)] : 0) + wA);
+            if (wB > 0) B = max(B, (t >= 2 ? (int)C[L.c_at(i1, c0 - 1)] : 0) + wB);
+            B = max(B, A);                                          // split 2a + 1
+            R[L.r_at(i1, c0)] = (Cell)A;
+            C[L.c_at(i1, c0)] = (Cell)A;
+            R[L.r_at(i0, c0)] = (Cell)B;
+            C[L.c_at(i0, c0)] = (Cell)B;
+            if (right) {
+                const int c1 = c0 + 1;
+                const int wC = x2t_weight(pm, s1, sr, i1, c0), wD = x2t_weight(pm, s0, sr, i0, c0);
+                int Cv = max(v[2], A), D = max(v[3], B);             // C: split 2b; D: split 2b
+                if (wC > 0) Cv = max(Cv, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0)] : 0) + wC);
+                D = max(D, Cv);                                     // split 2a + 1
+                if (wD > 0) D = max(D, A + wD);
+                R[L.r_at(i1, c1)] = (Cell)Cv;
+                C[L.c_at(i1, c1)] = (Cell)Cv;
+                R[L.r_at(i0, c1)] = (Cell)D;
+                C[L.c_at(i0, c1)] = (Cell)D;
             }
         }
         __syncthreads();
