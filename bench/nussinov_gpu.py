@@ -191,29 +191,8 @@ def time_setting(cp, seqs, setting, repeats):
         folds.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
         del codes_dev
     return {"setting": setting, "end_to_end_s": float(np.median(ends)), "end_to_end_runs": ends,
-            "fold_s": float(np.median(folds)), "fold_runs": folds, "digest": _digest(scores, structures),
-            "waves": _waves(cp, codes, starts)}, (scores, structures)
-
-
-def _waves(cp, codes, starts):
-    """Fold seconds (median of 3) of the first 132 x W sequences, W = 1, 2, 4, 8 (a wave of W blocks an
-    SM on 132 SMs, where that many fit): a block's own time, and how well W blocks an SM overlap."""
-    from bioaccel.fold._gpu_batch import fold_packed
-
-    out = {}
-    for per_sm in (1, 2, 4, 8):
-        count = min(132 * per_sm, len(starts) - 1)
-        codes_dev = cp.asarray(codes[:int(starts[count])])
-        runs = []
-        for _ in range(3):
-            start, stop = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            fold_packed(codes_dev, starts[:count + 1], FoldParams(), traceback=False)
-            stop.record()
-            stop.synchronize()
-            runs.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
-        out[str(count)] = float(np.median(runs))
-    return out
+            "fold_s": float(np.median(folds)), "fold_runs": folds, "digest": _digest(scores, structures)}, \
+        (scores, structures)
 
 
 def time_stages(cp, seqs):
@@ -294,8 +273,7 @@ def time_batch_row(cp, count, n, args):
         print(f"    {s['setting']:>12}: end to end {s['end_to_end_s']:.3f} s (runs "
               f"{', '.join(f'{x:.3f}' for x in s['end_to_end_runs'])}), fold {s['fold_s']:.4f} s "
               f"({s['ceiling_fraction_fold']:.1%}; runs {', '.join(f'{x:.4f}' for x in s['fold_runs'])}), "
-              f"digest {s['digest']}; first N sequences, no traceback: "
-              f"{', '.join(f'{k}: {v * 1e3:.2f} ms' for k, v in s['waves'].items())}", flush=True)
+              f"digest {s['digest']}", flush=True)
     return row
 
 
