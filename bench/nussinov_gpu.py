@@ -134,13 +134,17 @@ def time_rnafold(seqs, budget):
 
 
 def _batch_setting(kernel, tile):
-    """Select the short-RNA kernel (b1 or x2) and the tiled batch's tile edge for the next runs."""
+    """Select the short-RNA kernel (b1, x2, x2t; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
     from dataclasses import replace
 
     from bioaccel.fold import _gpu_batch
 
-    _gpu_batch.SHORT_KERNEL = "x2" if kernel == "x2c" else kernel
-    _gpu_batch.SHARED_CARVEOUT = 100 if kernel == "x2c" else None       # x2c: x2 with all shared memory
+    carveout = kernel.endswith("c")                        # x2c, x2tc, ...: the kernel with all shared memory
+    kernel = kernel[:-1] if carveout else kernel
+    short = kernel.endswith("s")                           # x2ts, ...: int16 cells even where int8 ones hold
+    _gpu_batch.SHORT_KERNEL = kernel[:-1] if short else kernel
+    _gpu_batch.SHARED_CARVEOUT = 100 if carveout else None
+    _gpu_batch.X2_MAX_SCORE = (-1 if short else 127, 16_383)
     _launch.SIZES = replace(_launch.SIZES, batch_tile=tile)
 
 
@@ -308,9 +312,10 @@ def main():
     parser.add_argument("--batch", action="store_true", help="time batches of many RNAs (see --rows)")
     parser.add_argument("--rows", default=BATCH_ROWS, help="batch rows, COUNTxLENGTH,...")
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
-    parser.add_argument("--settings", default="x2:64:gpu",
-                        help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2 or "
-                             "x2c (x2, shared-memory carveout 100%%): the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
+    parser.add_argument("--settings", default="x2t:64:gpu",
+                        help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2, "
+                             "x2t (2 x 2 cells a thread, the default); a trailing s: int16 cells even where int8 hold, "
+                             "then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
                              "b1 path: encoded on the host) or gpu (raw bytes encoded on the device)); the "
                              "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)

@@ -7,8 +7,9 @@ the host loops over bins, never over sequences.
 
 * up to ``SIZES.batch_shared_max`` nt: one block per sequence, the whole table in shared memory,
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
-  kernel is batch_fold_x2 (row and column copies, two splits per DPX instruction, int8 cells where
-  every V <= 127, else int16 to 16,383), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
+  kernel is batch_fold_x2t (row and column copies, a 2 x 2 tile of cells a thread, two splits per DPX
+  instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
+  with ``SHORT_KERNEL = "x2"``), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
@@ -35,9 +36,10 @@ BATCH_TILED_MAX = 6000
 BATCH_TABLE_BYTES = 4 << 30
 #: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
 MAX_GRID_Y = 65_535
-#: The shared-memory kernel of short sequences: "x2" (batch_fold_x2: row and column copies, two splits a
-#: DPX instruction, issue 29) or "b1" (batch_fold: a thread per cell, one split at a time), kept for A/B.
-SHORT_KERNEL = "x2"
+#: The shared-memory kernel of short sequences: "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread,
+#: issue 29, 2026-11-27), "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX
+#: instruction) or "b1" (batch_fold: a thread per cell, one split at a time), the last two kept for A/B.
+SHORT_KERNEL = "x2t"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
@@ -84,6 +86,41 @@ def x2_shared_bytes(n, cell="signed char"):
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
+def x2t_shared_bytes(n, cell="signed char"):
+    """Dynamic shared memory of batch_fold_x2t for an n-long sequence: row blocks of CH (k + 1) rows and
+    column blocks of columns CH k .. n, 16 bytes a chunk (kernels/nussinov_batch.cu, X2TLayout), then the
+    traceback stack, the pair model, the codes.
+
+    >>> x2t_shared_bytes(200), x2t_shared_bytes(200, "short"), x2t_shared_bytes(255)
+    (47056, 88864, 72047)
+    """
+    per = 16 if cell == "signed char" else 8                  # cells a chunk
+    chunks = n // per + 1
+    rows = per * chunks * (chunks + 1) // 2
+    cols = chunks * (n + 1) - per * chunks * (chunks - 1) // 2
+    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
+
+
+def x2t_threads(lengths, sizes):
+    """Threads of the batch_fold_x2t block of each length: one for each of the n // 2 tiles of the first
+    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
+
+    >>> x2t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
+    [32, 32, 128, 128]
+    """
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 2 + 31) // 32 * 32))
+
+
+def x2t_max_threads(sizes):
+    """The block width batch_fold_x2t is compiled for (its __launch_bounds__): the widest block of
+    :func:`x2t_threads` up to ``sizes.batch_shared_max`` nt.
+
+    >>> x2t_max_threads(_launch.SIZES)
+    128
+    """
+    return int(x2t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
+
+
 def block_threads(lengths, sizes):
     """Threads of the batch_fold block of each length: one per cell of the widest diagonal computed
     (n - 1 cells), in whole warps, at most ``sizes.batch_threads``.
@@ -104,15 +141,21 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None):
-    """Shared-memory bins: b1 (``cell`` None) or batch_fold_x2 with ``cell`` ("short", "signed char")."""
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, tiles=False):
+    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") batch_fold_x2t
+    (``tiles``) or batch_fold_x2."""
     sizes = _launch.SIZES
+    widths = block_threads(lengths[ids], sizes)
     if cell is None:
         fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
+    elif tiles:
+        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell)
+        shared_of = lambda n: x2t_shared_bytes(n, cell)     # noqa: E731
+        widths = x2t_threads(lengths[ids], sizes)
     else:
         fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
         shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
-    for threads, bin_ids in _bins(block_threads(lengths[ids], sizes), ids):
+    for threads, bin_ids in _bins(widths, ids):
         shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
         if SHARED_CARVEOUT is not None:
@@ -214,7 +257,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL == "x2":
+    if SHORT_KERNEL in ("x2", "x2t"):
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
@@ -222,7 +265,8 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
         parts = ((shared, None),)
     for part, cell in parts:
         if part.any():
-            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell)
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell,
+                         SHORT_KERNEL == "x2t")
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():

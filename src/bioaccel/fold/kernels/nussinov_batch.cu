@@ -93,9 +93,18 @@ template <> struct X2Cells<short> {
     }
 };
 __device__ __forceinline__ unsigned x2_widen(unsigned x, unsigned sel) {    // bytes to int16 lanes, signed
+#ifdef NUSSINOV_BATCH_HOST                 // the host build of the checks (byte b or its sign, per nibble)
+    unsigned r = 0;
+    for (int k = 0; k < 4; ++k) {
+        const unsigned nib = (sel >> (4 * k)) & 15, byte = (x >> (8 * (nib & 3))) & 0xff;
+        r |= ((nib & 8) ? ((byte & 0x80) ? 0xffu : 0u) : byte) << (8 * k);
+    }
+    return r;
+#else
     unsigned r;
     asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "r"(sel));
     return r;
+#endif
 }
 template <> struct X2Cells<signed char> {
     static constexpr int CH = 16;
@@ -201,4 +210,180 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
     }
     if (tid == 0) scores[id] = C[L.c_at(0, n)];
     if (walk) walk_structure(C, X2Columns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+}
+
+// ---- batch_fold_x2t (issue 29, 2026-11-27): a 2 x 2 tile of cells a thread -----------------------------
+// x2 loads two 16-byte chunks (and, in int8, widens both: 16 PRMT) for 16 splits of ONE cell: 1.5 ALU
+// instructions a split and 2 bytes of shared memory, one barrier a diagonal, one cell of latency a thread.
+// Here thread a folds the tile rows {2a, 2a+1} x columns {2b, 2b+1} (b = a + t) at tile-diagonal t: the
+// four cells read two rows and two columns, so each loaded and widened chunk serves two cells (1 ALU
+// instruction a split in int8, 0.5 in int16; half the shared-memory bytes), a thread has four independent
+// accumulator chains, and there is one barrier per two diagonals. The tile's own cells are added after
+// the chunks (during them they still hold EMPTY, or their final value, both harmless):
+//   A = (2a+1, 2b) needs nothing of the tile;  B = (2a, 2b) and C = (2a+1, 2b+1) each get the split
+//   through A (V(2a, 2a+1) = V(2b, 2b+1) = 0);  D = (2a, 2b+1) the splits through B and C and its pair
+//   interior V(2a+1, 2b) = A.
+// Every other operand lies in a tile of a lower tile-diagonal. A block narrower than a tile-diagonal
+// folds it in rounds. (Measured and dropped, docs/gpu-notes.md: 2 or 4 lanes a tile, joined by shuffles;
+// int8 widened by masks instead of PRMT; int16 cells.)
+//
+// Layout (X2TLayout): chunk blocks as X2Layout's, but the rows of a chunk block, and the columns, are
+// stored even ones first, then odd ones, so that 8 neighbouring tiles (rows 2a, or 2a + 1, and columns
+// 2b, or 2b + 1, two apart) read 8 consecutive 16-byte units. Row block k holds CH (k + 1) rows (the last
+// padded); column block k holds columns CH k .. n (column CH k empty padding: column 2b's chunk 2b / CH
+// then exists, so the four cells read the same chunks without a test).
+template <int CH> struct X2TLayout {
+    int n;
+    __device__ __forceinline__ int row_block(int k) const { return CH * k * (k + 1) / 2; }
+    __device__ __forceinline__ int row_pos(int i, int k) const { return (i >> 1) + (i & 1) * (CH / 2) * (k + 1); }
+    __device__ __forceinline__ int col_block(int k) const { return k * (n + 1) - CH * k * (k - 1) / 2; }
+    __device__ __forceinline__ int col_pos(int c, int k) const {
+        const int j = c - CH * k;
+        return (j >> 1) + (j & 1) * ((n - CH * k) / 2 + 1);         // the odd ones after the even ones
+    }
+    __device__ __forceinline__ int rows_units() const { return row_block(n / CH + 1); }
+    __device__ __forceinline__ int cols_units() const { return col_block(n / CH + 1); }
+    __device__ __forceinline__ int r_at(int i, int m) const {
+        const int k = m / CH;
+        return (row_block(k) + row_pos(i, k)) * CH + m % CH;
+    }
+    __device__ __forceinline__ int c_at(int m, int c) const {
+        const int k = m / CH;
+        return (col_block(k) + col_pos(c, k)) * CH + m % CH;
+    }
+};
+
+template <int CH>
+struct X2TColumns {              // the traceback reads the column copy
+    X2TLayout<CH> L;
+    __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
+};
+
+// How a loaded word becomes int16 lanes (HALVES words of lanes): int8 cells sign-extended by PRMT.
+template <typename Cell> struct X2TCells;
+template <> struct X2TCells<short> {
+    static constexpr int CH = 8, HALVES = 1;
+    static constexpr int EMPTY4 = (int)0xC000C000u;
+    __device__ static __forceinline__ unsigned lanes(unsigned x, int) { return x; }
+};
+template <> struct X2TCells<signed char> {
+    static constexpr int CH = 16, HALVES = 2;
+    static constexpr int EMPTY4 = (int)0x80808080u;
+    __device__ static __forceinline__ unsigned lanes(unsigned x, int h) { return x2_widen(x, h ? 0xB3A2 : 0x9180); }
+};
+
+__device__ __forceinline__ unsigned x2t_word(const int4& v, int w) {
+    return (unsigned)(w == 0 ? v.x : w == 1 ? v.y : w == 2 ? v.z : v.w);
+}
+
+__device__ __forceinline__ int x2t_best(int p, int q) {          // the largest of four int16 lanes
+    const int m2 = __vmaxs2(p, q);
+    return max((int)(short)(m2 & 0xffff), (int)(short)(m2 >> 16));
+}
+
+__device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, int i, int j) {   // pair (i, j)
+    return j - i - 1 >= pm->min_loop ? pm->weight[si * 5 + sj] : 0;
+}
+
+// Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
+// the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
+template <int MAX_THREADS, typename Cell>
+__global__ void __launch_bounds__(MAX_THREADS)
+batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
+               const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
+               unsigned char* __restrict__ chars, int* __restrict__ status) {
+    typedef X2TCells<Cell> Cells;
+    constexpr int CH = Cells::CH;
+    extern __shared__ __align__(16) unsigned char batch_smem[];
+    const int id = ids[blockIdx.x];
+    const long long start = starts[id];
+    const int n = (int)(starts[id + 1] - start);
+    const int tid = threadIdx.x, nthreads = blockDim.x;
+    const X2TLayout<CH> L{n};
+    const int r_units = L.rows_units(), c_units = L.cols_units();
+    int4* Ru = reinterpret_cast<int4*>(batch_smem);
+    int4* Cu = Ru + r_units;
+    Cell* R = reinterpret_cast<Cell*>(Ru);
+    Cell* C = reinterpret_cast<Cell*>(Cu);
+    int2* stack = reinterpret_cast<int2*>(Cu + c_units);
+    PairModel* pm = reinterpret_cast<PairModel*>(stack + n + 2);
+    code_t* s = reinterpret_cast<code_t*>(pm + 1);
+    for (int x = tid; x < n; x += nthreads) s[x] = codes[start + x];
+    for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
+    for (int x = tid; x < r_units + c_units; x += nthreads)
+        Ru[x] = make_int4(Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4);
+    __syncthreads();
+    for (int i = tid; i < n; i += nthreads) {          // V(i, i + 1) = 0
+        R[L.r_at(i, i + 1)] = 0;
+        C[L.c_at(i, i + 1)] = 0;
+    }
+    __syncthreads();
+    const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
+    for (int t = 1; t <= half; ++t) {
+        const int tiles = half - t + 1;
+        for (int a = tid; a < tiles; a += nthreads) {
+            const int i0 = 2 * a, i1 = i0 + 1;
+            const int s0 = s[i0], s1 = s[i1];
+            const int k0 = i0 / CH;                    // rows i0 and i1: the same chunks
+            const int b = a + t, c0 = 2 * b;
+            const bool right = c0 + 1 <= n;            // C and D exist
+            const int cr = right ? c0 + 1 : c0;        // column read for C, D (c0 where they do not exist)
+            const int ke = c0 / CH;                    // column c0 + 1's last chunk (c0's, or its padding)
+            int acc[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};     // A, B, C, D
+            int4 nx0, nx1, ny0, ny1;                   // the next chunk, loaded while this one is used
+            const auto load = [&](int k) {
+                const int rb = L.row_block(k), cb = L.col_block(k);
+                nx0 = Ru[rb + L.row_pos(i0, k)];
+                nx1 = Ru[rb + L.row_pos(i1, k)];
+                ny0 = Cu[cb + L.col_pos(c0, k)];
+                ny1 = Cu[cb + L.col_pos(cr, k)];
+            };
+            load(k0);                                  // (k0 <= ke: the tile is past the diagonal)
+            for (int k = k0; k <= ke; ++k) {
+                const int4 x0 = nx0, x1 = nx1, y0 = ny0, y1 = ny1;
+                load(min(k + 1, ke));                  // (the last chunk again at the end: unused)
+#pragma unroll
+                for (int w = 0; w < 4; ++w) {
+#pragma unroll
+                    for (int h = 0; h < Cells::HALVES; ++h) {
+                        const int q = (w * Cells::HALVES + h) & 1;
+                        const unsigned u0 = Cells::lanes(x2t_word(x0, w), h), u1 = Cells::lanes(x2t_word(x1, w), h);
+                        const unsigned v0 = Cells::lanes(x2t_word(y0, w), h), v1 = Cells::lanes(x2t_word(y1, w), h);
+                        acc[0][q] = __viaddmax_s16x2(u1, v0, acc[0][q]);
+                        acc[1][q] = __viaddmax_s16x2(u0, v0, acc[1][q]);
+                        acc[2][q] = __viaddmax_s16x2(u1, v1, acc[2][q]);
+                        acc[3][q] = __viaddmax_s16x2(u0, v1, acc[3][q]);
+                    }
+                }
+            }
+            int v[4];
+#pragma unroll
+            for (int x = 0; x < 4; ++x) v[x] = x2t_best(acc[x][0], acc[x][1]);
+            const int sl = s[c0 - 1], sr = right ? s[c0] : 0;       // letters at 2b - 1 and 2b
+            const int wA = x2t_weight(pm, s1, sl, i1, c0 - 1), wB = x2t_weight(pm, s0, sl, i0, c0 - 1);
+            int A = v[0], B = v[1];
+            if (wA > 0) A = max(A, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0 - 1)] : 0) + wA);
+            if (wB > 0) B = max(B, (t >= 2 ? (int)C[L.c_at(i1, c0 - 1)] : 0) + wB);
+            B = max(B, A);                                          // split 2a + 1
+            R[L.r_at(i1, c0)] = (Cell)A;
+            C[L.c_at(i1, c0)] = (Cell)A;
+            R[L.r_at(i0, c0)] = (Cell)B;
+            C[L.c_at(i0, c0)] = (Cell)B;
+            if (right) {
+                const int c1 = c0 + 1;
+                const int wC = x2t_weight(pm, s1, sr, i1, c0), wD = x2t_weight(pm, s0, sr, i0, c0);
+                int Cv = max(v[2], A), D = max(v[3], B);             // C: split 2b; D: split 2b
+                if (wC > 0) Cv = max(Cv, (t >= 2 ? (int)C[L.c_at(i1 + 1, c0)] : 0) + wC);
+                D = max(D, Cv);                                     // split 2a + 1
+                if (wD > 0) D = max(D, A + wD);
+                R[L.r_at(i1, c1)] = (Cell)Cv;
+                C[L.c_at(i1, c1)] = (Cell)Cv;
+                R[L.r_at(i0, c1)] = (Cell)D;
+                C[L.c_at(i0, c1)] = (Cell)D;
+            }
+        }
+        __syncthreads();
+    }
+    if (tid == 0) scores[id] = n >= 2 ? C[L.c_at(0, n)] : 0;
+    if (walk) walk_structure(C, X2TColumns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
 }
