@@ -45,6 +45,9 @@ class BPPartSizes(LaunchSizes):
     band_trim: bool = True    # windows, sweep: the far part loads and multiplies only the tiles' rows and columns
     #                           that cells of the band read (the last tile diagonal holds one such cell a tile), and
     #                           the near part (lanes) runs only the steps that hold a band cell
+    band_pipe: int = 0        # windows, sweep: 2 or 3: the far part's tiles copied by cp.async 1 or 2 steps ahead (a
+    #                           ring of stages, one barrier a step); 0: loaded into registers a step ahead. Launches
+    #                           mode only (the persistent sweep takes 0)
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

@@ -57,6 +57,50 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
     }
 }
 
+// bppart_far_sums with the tiles of step K copied by cp.async, ``issue(K, tiles)`` (8-byte copies into the
+// 7 tiles of one stage, zero-filled where the band or the trim leaves nothing: the values load() gives),
+// STAGES - 1 steps ahead into a ring of STAGES x 7 tiles at ``ring``: no registers hold loads in flight, a
+// step waits only for its own copies, and one barrier a step instead of two (a stage is refilled only after
+// the barrier that follows its last product). The same products in the same order of k: the same bits.
+// Ends with a barrier: the caller may reuse the ring's shared memory (the near part's tiles alias it).
+template <int B, int STAGES, class Issue>
+__device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][B + 1], int I, int J, int d, int ti, int tj,
+                                                      Issue issue, double& fa, double& fq, double& fr, double& fs,
+                                                      bool multiply = true) {
+    static_assert(STAGES >= 2, "a stage in use and one in flight at least");
+    if (d < 1) return;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (I + s <= J) issue(I + s, ring + 7 * s);
+        asm volatile("cp.async.commit_group;\n" ::);   // empty groups too: group K - I is step K's
+    }
+    int stage = 0, refill = STAGES - 1;
+    for (int K = I; K <= J; ++K) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // step K's copies (this thread's) done
+        __syncthreads();                                                // everyone's, and stage ``refill`` free
+        if (K + STAGES - 1 <= J) issue(K + STAGES - 1, ring + 7 * refill);
+        asm volatile("cp.async.commit_group;\n" ::);
+        const double(*X)[B][B + 1] = ring + 7 * stage;
+        if (K < J && multiply) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fa += X[0][ti][k] * X[2][k][tj];
+                fq += X[1][ti][k] * X[2][k][tj];
+            }
+        }
+        if (K > I && multiply) {
+#pragma unroll
+            for (int k = 0; k < B; ++k) {
+                fr += X[3][ti][k] * X[4][k][tj];
+                fs += X[5][ti][k] * X[6][k][tj];
+            }
+        }
+        stage = stage == STAGES - 1 ? 0 : stage + 1;
+        refill = refill == STAGES - 1 ? 0 : refill + 1;
+    }
+    __syncthreads();
+}
+
 // The per-cell values the near part reads: the far sums and the terms over other query intervals.
 template <int B>
 __device__ __forceinline__ void bppart_keep_far(double (*V)[B][B + 1], int ti, int tj, double fs, double m, double fa,
