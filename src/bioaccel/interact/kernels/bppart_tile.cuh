@@ -63,8 +63,10 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
 // step waits only for its own copies, and one barrier a step instead of two (a stage is refilled only after
 // the barrier that follows its last product). The same products in the same order of k: the same bits.
 // Ends with a barrier: the caller may reuse the ring's shared memory (the near part's tiles alias it).
-template <int B, int STAGES, class Issue>
-__device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][B + 1], int I, int J, int d, int ti, int tj,
+// RP: the ring's row pitch (B + 1, or B + 2 with V2: rows 16-byte aligned, the row operands read two k at a
+// time by ld.shared.v2.f64, each k still one fma in order: the same bits).
+template <int B, int STAGES, int RP, bool V2, class Issue>
+__device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int I, int J, int d, int ti, int tj,
                                                       Issue issue, double& fa, double& fq, double& fr, double& fs,
                                                       bool multiply = true) {
     static_assert(STAGES >= 2, "a stage in use and one in flight at least");
@@ -80,19 +82,45 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][B + 1], 
         __syncthreads();                                                // everyone's, and stage ``refill`` free
         if (K + STAGES - 1 <= J) issue(K + STAGES - 1, ring + 7 * refill);
         asm volatile("cp.async.commit_group;\n" ::);
-        const double(*X)[B][B + 1] = ring + 7 * stage;
-        if (K < J && multiply) {
+        const double(*X)[B][RP] = ring + 7 * stage;
+        if (V2) {
+            static_assert(!V2 || (RP % 2 == 0 && B % 2 == 0), "16-byte rows, k in pairs");
+            if (K < J && multiply) {
 #pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fa += X[0][ti][k] * X[2][k][tj];
-                fq += X[1][ti][k] * X[2][k][tj];
+                for (int k = 0; k < B; k += 2) {
+                    const double2 a = *reinterpret_cast<const double2*>(&X[0][ti][k]);
+                    const double2 q = *reinterpret_cast<const double2*>(&X[1][ti][k]);
+                    fa += a.x * X[2][k][tj];
+                    fq += q.x * X[2][k][tj];
+                    fa += a.y * X[2][k + 1][tj];
+                    fq += q.y * X[2][k + 1][tj];
+                }
             }
-        }
-        if (K > I && multiply) {
+            if (K > I && multiply) {
 #pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fr += X[3][ti][k] * X[4][k][tj];
-                fs += X[5][ti][k] * X[6][k][tj];
+                for (int k = 0; k < B; k += 2) {
+                    const double2 r = *reinterpret_cast<const double2*>(&X[3][ti][k]);
+                    const double2 s = *reinterpret_cast<const double2*>(&X[5][ti][k]);
+                    fr += r.x * X[4][k][tj];
+                    fs += s.x * X[6][k][tj];
+                    fr += r.y * X[4][k + 1][tj];
+                    fs += s.y * X[6][k + 1][tj];
+                }
+            }
+        } else {
+            if (K < J && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; ++k) {
+                    fa += X[0][ti][k] * X[2][k][tj];
+                    fq += X[1][ti][k] * X[2][k][tj];
+                }
+            }
+            if (K > I && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; ++k) {
+                    fr += X[3][ti][k] * X[4][k][tj];
+                    fs += X[5][ti][k] * X[6][k][tj];
+                }
             }
         }
         stage = stage == STAGES - 1 ? 0 : stage + 1;
