@@ -93,10 +93,10 @@ def shape_sizes(base, shape):
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
     tile, mode, split, blocks, lanes, *more_fields = sweep.split("x")
-    trim, pipe, vrows = more_fields + ["F", "0", "F"][len(more_fields):]
+    trim, pipe, far = more_fields + ["F", "0", "0"][len(more_fields):]
     more = {"band_trim": trim == "T"} if hasattr(base, "band_trim") else {}    # (older trees lack it)
     if hasattr(base, "band_pipe"):
-        more.update(band_pipe=int(pipe), band_vrows=vrows == "T")
+        more.update(band_pipe=int(pipe), band_far=int(far))
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
                         band_lanes=lanes == "T", **more)
 
@@ -149,8 +149,8 @@ def main(argv=None):
     parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
                                             "16xlaunchesxTx3xT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
-                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x two-k row loads "
-                             "(T/F)]]], "
+                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x far products: 0 a thread a "
+                             "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
@@ -324,7 +324,7 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} | "
               f"{x.get('windows_sha256', '')} |")
-    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x two-k) | outer + sweep (s) | log Z rel. diff | window "
+    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far) | outer + sweep (s) | log Z rel. diff | window "
           "probability max diff | windows digest |\n|---|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "

@@ -68,30 +68,32 @@ def _gpu(q, targets, params):
     return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
 
 
-@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim, pipe, vrows", [
-    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True, 0, False),   # tensor cores, split, lanes
-    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False, 0, False),   # FMA products, first sweep
-    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True, 0, False),     # split sweep of 16-tiles
-    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True, 0, False),     # FMA, split, a thread a cell
-    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, False),     # far part: cp.async ring of 3
-    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 2, True),      # ring of 2, two-k row loads
-    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, True),      # 16-tiles, ring of 3, two-k
+@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim, pipe, far", [
+    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True, 0, 0),   # tensor cores, split, lanes
+    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False, 0, 0),   # FMA products, first sweep
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True, 0, 0),     # split sweep of 16-tiles
+    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True, 0, 0),     # FMA, split, a thread a cell
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 0),     # far part: cp.async ring of 3
+    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 2, 1),     # ring of 2, two-k row loads
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 2),     # ring of 3, tensor cores
+    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, 1),     # 16-tiles, ring of 3, two-k
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 4, True, True, 2, 2),     # 16-tiles, ring of 2, tensor
 ])
 def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch, cols, strip,
-                                               split, tile, blocks, lanes, trim, pipe, vrows):
+                                               split, tile, blocks, lanes, trim, pipe, far):
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
     in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
     sweep persistent or a launch per tile diagonal, split (bppart_band_outer first) or not, its near part
     a thread a cell or a group of lanes, its far part on whole tiles or trimmed to the band's rows and
     columns, its far part's tiles loaded a step ahead into registers or copied by cp.async into a ring of
-    2 or 3 stages (row operands read one or two k at a time), the cross products on tensor cores (16 x 32 tiles) or FMA (16 x 8), their loads
+    2 or 3 stages (its products' row operands read one or two k at a time, or on tensor cores), the cross products on tensor cores (16 x 32 tiles) or FMA (16 x 8), their loads
     prefetched or not. Fresh tables hold NaN (tests/conftest.py): a cell read before it is written shows."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep=sweep, band_prefetch=prefetch, band_cols=cols,
                                               band_strip=strip, band_split=split, band_tile=tile, band_tile_blocks=blocks,
                                               band_lanes=lanes, band_trim=trim, band_pipe=pipe,
-                                              band_vrows=vrows)
+                                              band_far=far)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -145,8 +147,9 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
 
 @pytest.mark.parametrize("variant", [
     dict(band_pipe=3),                                                   # the sweep's far part, a ring of 3
-    dict(band_pipe=3, band_vrows=True),                                  # ... its row operands two k at a time
-    dict(band_pipe=2, band_vrows=True),                                  # a ring of 2, two k at a time
+    dict(band_pipe=3, band_far=1),                                       # ... its row operands two k at a time
+    dict(band_pipe=2, band_far=1),                                       # a ring of 2, two k at a time
+    dict(band_pipe=3, band_far=2),                                       # a ring of 3, the products on tensor cores
     dict(band_rows=32, band_cols=64, band_chunk=16, band_blocks=4),      # cross tiles m32x64x16x4
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):

@@ -48,8 +48,9 @@ class BPPartSizes(LaunchSizes):
     band_pipe: int = 0        # windows, sweep: 2 or 3: the far part's tiles copied by cp.async 1 or 2 steps ahead (a
     #                           ring of stages, one barrier a step); 0: loaded into registers a step ahead. Launches
     #                           mode only (the persistent sweep takes 0)
-    band_vrows: bool = False  # windows, sweep with a ring (band_pipe): its rows padded to 16 bytes and the far products'
-    #                           row operands read two at a time (5 shared loads a k for 4 multiply-adds, not 7)
+    band_far: int = 0         # windows, sweep with a ring (band_pipe): the far products a thread a cell (0), the same
+    #                           with row operands read two k at a time (1: 5 shared loads a k for 4 multiply-adds, not
+    #                           7), or on FP64 tensor cores (2)
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

@@ -279,10 +279,12 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // ahead into a ring of PIPE stages (bppart_far_sums_async: one barrier a step, no loads held in registers),
 // the ring's shared memory reused by the near part's tiles (X, C, V) after it: 21 tiles of 16 x 17 doubles
 // at PIPE = 3, 45.7 KB a block, 4 blocks a multiprocessor as PIPE = 0's 43.5 KB. Same products, same bits.
-// VROWS (with PIPE only): the ring's rows padded to B + 2 doubles (16-byte aligned; 48.4 KB at PIPE = 3) and
-// the far products' row operands read two k at a time (ld.shared.v2.f64): 5 shared loads a k instead of 7
-// for the 4 multiply-adds (the far part is bound by shared loads, not FMAs). Same products, same order.
-template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, bool VROWS>
+// FAR (with PIPE only; bppart_far_sums_async): 0, the far products a thread a cell, 7 shared loads a k for its
+// 4 multiply-adds; 1, the ring's rows padded to B + 2 doubles (16-byte aligned; 48.4 KB at PIPE = 3) and the
+// row operands read two k at a time (ld.shared.v2.f64, 5 loads a k); 2, on FP64 tensor cores (mma m8n8k4,
+// a fragment load feeds 64 multiply-adds), rows padded to B + 4 where the ring fits 48 KB (conflict-free
+// fragment loads), else B + 2. 0 and 1: the same products in the same order (the same bits).
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -290,8 +292,9 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
                   int nt, int dfirst, int dlast, unsigned int* counter) {
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
-    static_assert(PIPE > 0 || !VROWS, "two-k row loads read the ring");
-    constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV, RP = VROWS ? B + 2 : B + 1;
+    static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
+    constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
+    constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || 7 * PIPE * B * (B + 4) * 8 > 47 * 1024 ? B + 2 : B + 4;
     constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
     // PIPE: the near part's tiles X[0..1], C, V alias the ring (free once bppart_far_sums_async returns)
     __shared__ __align__(16) double U[RING > TILES ? RING : TILES];
@@ -381,7 +384,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, VROWS>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
                                                                          fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
