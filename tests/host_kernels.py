@@ -38,7 +38,7 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
                            (16, 8, 8, True, 1), (16, 8, 8, False, 1)]
 #: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks x strip), the
 #: tests' one
-BAND_MMA_ALTERNATIVES = [(32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
+BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products): the first designs', the split one at other occupancies, with a thread a cell in the near part or a group,

@@ -146,15 +146,15 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
 
 
 @pytest.mark.parametrize("variant", [
-    dict(band_pipe=3),                                                   # the sweep's far part, a ring of 3
-    dict(band_pipe=3, band_far=1),                                       # ... its row operands two k at a time
-    dict(band_pipe=2, band_far=1),                                       # a ring of 2, two k at a time
-    dict(band_pipe=3, band_far=2),                                       # a ring of 3, the products on tensor cores
-    dict(band_rows=32, band_cols=64, band_chunk=16, band_blocks=4),      # cross tiles m32x64x16x4
+    dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0),          # v5's production: m32x32 cross, no ring
+    dict(band_pipe=3, band_far=1),                                       # a ring of 3, row operands two k at a time
+    dict(band_pipe=3, band_far=2),                                       # a ring of 3, tensor cores
+    dict(band_pipe=3, band_far=0),                                       # a ring of 3, a thread a cell
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
-    """The production's candidates at the production sizes and window 128 (23 x 700 nt, after a 333-nt
-    target in the launch): every log and window number equal to the production's to the last bit."""
+    """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
+    launch; the production: m32x64 cross, ring of 2, tensor-core far products): every log and window number
+    equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(13)

@@ -176,7 +176,7 @@ def aligned(bases: int, sizes) -> int:
     products' rows and columns, the sweep's side): where a piece starts in its launch.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> aligned(1, SIZES), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
+    >>> aligned(1, SIZES.replace(band_cols=32)), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
     (32, 48)
     """
     side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
