@@ -141,12 +141,13 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="m32x32x16x8,32x32x16xTx8,m32x64x16x4,s32x160x8x2,s32x160x8x1,"
+    parser.add_argument("--shapes", default="m32x64x16x4,m32x32x16x8,32x32x16xTx8,s32x160x8x2,s32x160x8x1,"
                                             "s64x192x8x1",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xTxT,16xlaunchesxTx4xTxTx3x1,16xlaunchesxTx4xT,"
+                                            "8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
                                             "16xlaunchesxTx3xT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x far products: 0 a thread a "
