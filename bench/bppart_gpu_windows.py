@@ -92,8 +92,11 @@ def shape_sizes(base, shape):
 
 def sweep_sizes(base, sweep):
     """Launch sizes ``base`` with the sweep of a --sweeps entry."""
-    tile, mode, split, blocks, lanes, *trim = sweep.split("x")
-    more = {"band_trim": trim == ["T"]} if hasattr(base, "band_trim") else {}    # (older trees lack it)
+    tile, mode, split, blocks, lanes, *more_fields = sweep.split("x")
+    trim, pipe, far = more_fields + ["F", "0", "0"][len(more_fields):]
+    more = {"band_trim": trim == "T"} if hasattr(base, "band_trim") else {}    # (older trees lack it)
+    if hasattr(base, "band_pipe"):
+        more.update(band_pipe=int(pipe), band_far=int(far))
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
                         band_lanes=lanes == "T", **more)
 
@@ -138,17 +141,23 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="m32x32x16x8,32x32x16xTx8,m32x64x16x4,s32x160x8x2,s32x160x8x1,"
+    parser.add_argument("--shapes", default="m32x64x16x4,m32x32x16x8,32x32x16xTx8,s32x160x8x2,s32x160x8x1,"
                                             "s64x192x8x1",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xTxT,16xlaunchesxTx4xTxTx3x1,16xlaunchesxTx4xT,"
+                                            "8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
                                             "16xlaunchesxTx3xT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
-                             "F when left out)], compared at the longest size (the first: the production's)")
+                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x far products: 0 a thread a "
+                             "cell, 1 two k a row load, 2 tensor cores]]], "
+                             "compared at the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
+    parser.add_argument("--production", default="",
+                        help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "
+                             "against --baseline); empty: the package's launch sizes")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
@@ -169,8 +178,11 @@ def main(argv=None):
     rng = random.Random(2028)
     query = random_rna(rng, 23)
     production = _partition_launch.SIZES
+    if args.production:
+        candidate_shape, candidate_sweep = args.production.split(",")
+        production = sweep_sizes(shape_sizes(production, candidate_shape), candidate_sweep)
     base_shape, base_sweep = args.baseline.split(",")
-    baseline = sweep_sizes(shape_sizes(production, base_shape), base_sweep)
+    baseline = sweep_sizes(shape_sizes(_partition_launch.SIZES, base_shape), base_sweep)
     for sizes_ in (production, baseline):      # compiles the kernels
         timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
     rows, timelines = [], []
@@ -198,7 +210,7 @@ def main(argv=None):
             seconds, _, stages = traced(production, run)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
         by_diagonal = {}
-        phases, w = device_phases(query, target, params, by_diagonal_out=by_diagonal)
+        phases, w = device_phases(query, target, params, production, by_diagonal_out=by_diagonal)
         base_phases, bw = device_phases(query, target, params, baseline)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
@@ -212,6 +224,7 @@ def main(argv=None):
                    baseline_windows=_against(bw, w))
         row["host_gap_s"] = row["gpu_s"] - device
         row["windows_sha256"] = windows_hash(w)
+        row["baseline_windows_sha256"] = windows_hash(bw)
         row["sweep_by_diagonal_s"] = {str(d): t for d, t in sorted(by_diagonal.items())}
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
@@ -225,19 +238,21 @@ def main(argv=None):
     reference = w                      # the production's windows at the longest size
     for shape in filter(None, args.shapes.split(",")):
         phases, w = device_phases(query, target, params, shape_sizes(production, shape))
-        shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference)))
+        shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference),
+                           windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(production, sweep))
         sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
-                           **_against(w, reference)))
+                           **_against(w, reference), windows_sha256=windows_hash(w)))
         print(sweeps[-1], flush=True)
 
     screens = screen(args, transcripts, rng, params, production, baseline) if transcripts else {}
     load_after = os.getloadavg()
     report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, base_sweep, load_before, load_after)
     save_json(dict(device=_gpu.device_name(), host=platform.node(), cpu_cores=os.cpu_count(), load_before=load_before,
-                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline, rows=rows,
+                   load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline,
+                   production=args.production or "package launch sizes", rows=rows,
                    shapes=shapes, sweeps=sweeps, screen=screens.get("production"),
                    baseline_screen=screens.get("baseline"), timelines=timelines), args.json)
     return 0
@@ -306,14 +321,15 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
             print(f"| {t['N']:,} | {t['call']} | " + " | ".join(f"{t.get(k, 0.0):.4f}" for k in names) + " |")
     print(f"\nat 23 x {sizes[-1]:,} (device seconds; log Z against the first shape's):")
     print("| cross tiles (rows x cols x chunk x prefetch x blocks; m, s: tensor cores, s: strips) | cross (s) | log Z rel. diff | "
-          "window probability max diff |\n|---|---|---|---|")
+          "window probability max diff | windows digest |\n|---|---|---|---|---|")
     for x in shapes:
-        print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} |")
-    print("| sweep (tile x mode x split x blocks x lanes x trim) | outer + sweep (s) | log Z rel. diff | window probability max diff |"
-          "\n|---|---|---|---|")
+        print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} | "
+              f"{x.get('windows_sha256', '')} |")
+    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far) | outer + sweep (s) | log Z rel. diff | window "
+          "probability max diff | windows digest |\n|---|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
-              f"{x['probability_max_diff']:.1e} |")
+              f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
     for name, x in screens.items():
         print(f"\nscreen, {name}: {x['queries']} x {x['transcripts']} transcripts ({x['bases']:,} nt, mean "
               f"{x['mean_length']:.0f}): {x['gpu_s']:.2f} s, {x['pairs_per_s']:.1f} pairs/s, {x['ceiling_fraction']:.1%} "

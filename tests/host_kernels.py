@@ -22,6 +22,7 @@ from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
 from bioaccel.fold._turner_tiled_gpu import TiledSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
+from bioaccel.interact._partition_band_gpu import band_tiles_arguments
 from bioaccel.interact._partition_launch import BPPartSizes
 from bioaccel.motif._launch import BucketSizes
 from bioaccel.runtime.launch import expression
@@ -38,14 +39,20 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
                            (16, 8, 8, True, 1), (16, 8, 8, False, 1)]
 #: the windowed cross products on tensor cores: other shapes (rows x columns x chunk x blocks x strip), the
 #: tests' one
-BAND_MMA_ALTERNATIVES = [(32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
+BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
-#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim): the first designs',
-#: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
-BAND_TILE_ALTERNATIVES = [(8, False, 0, False, False), (16, False, 0, False, False), (8, True, 16, False, False),
-                          (8, True, 16, True, False), (16, True, 0, True, False), (16, True, 4, True, False),
-                          (16, True, 3, True, False), (16, True, 4, True, True), (8, True, 16, True, True),
-                          (16, True, 0, True, True), (8, True, 16, False, True)]
+#: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
+#: products): the first designs', the split one at other occupancies, with a thread a cell in the near part or a group,
+#: whole tiles or trimmed
+BAND_TILE_ALTERNATIVES = [(8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0),
+                          (8, True, 16, False, False, 0, 0), (8, True, 16, True, False, 0, 0),
+                          (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
+                          (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0),
+                          (8, True, 16, True, True, 0, 0), (16, True, 0, True, True, 0, 0),
+                          (8, True, 16, False, True, 0, 0)] + [
+    # the far part through a cp.async ring of 2 or 3 stages, its products a thread a cell, two k a load, tensor cores
+    (tile, True, blocks, True, True, pipe, far) for tile, blocks in ((16, 4), (8, 16)) for pipe in (2, 3)
+    for far in (0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
@@ -121,8 +128,7 @@ def host_kernels(sizes) -> dict:
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
-                                            ("bppart_band_tiles", (bp.band_tile, bp.band_split, bp.band_tile_blocks,
-                                                                   bp.band_lanes, bp.band_trim))]
+                                            ("bppart_band_tiles", band_tiles_arguments(bp))]
         + [("bppart_band_outer", ())] * bp.band_split
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]

@@ -68,25 +68,32 @@ def _gpu(q, targets, params):
     return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
 
 
-@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim", [
-    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True),   # tensor cores, split sweep with lanes
-    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False),   # FMA products (no prefetch), the first sweep
-    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True),     # tensor cores, split sweep of 16-tiles
-    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True),     # FMA products, split sweep, a thread a cell
+@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim, pipe, far", [
+    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True, 0, 0),   # tensor cores, split, lanes
+    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False, 0, 0),   # FMA products, first sweep
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True, 0, 0),     # split sweep of 16-tiles
+    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True, 0, 0),     # FMA, split, a thread a cell
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 0),     # far part: cp.async ring of 3
+    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 2, 1),     # ring of 2, two-k row loads
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 2),     # ring of 3, tensor cores
+    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, 1),     # 16-tiles, ring of 3, two-k
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 4, True, True, 2, 2),     # 16-tiles, ring of 2, tensor
 ])
 def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch, cols, strip,
-                                               split, tile, blocks, lanes, trim):
+                                               split, tile, blocks, lanes, trim, pipe, far):
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
     in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
     sweep persistent or a launch per tile diagonal, split (bppart_band_outer first) or not, its near part
     a thread a cell or a group of lanes, its far part on whole tiles or trimmed to the band's rows and
-    columns, the cross products on tensor cores (16 x 32 tiles) or FMA (16 x 8), their loads prefetched or
-    not. Fresh tables hold NaN (tests/conftest.py): a cell read before it is written shows."""
+    columns, its far part's tiles loaded a step ahead into registers or copied by cp.async into a ring of
+    2 or 3 stages (its products' row operands read one or two k at a time, or on tensor cores), the cross products on tensor cores (16 x 32 tiles) or FMA (16 x 8), their loads
+    prefetched or not. Fresh tables hold NaN (tests/conftest.py): a cell read before it is written shows."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep=sweep, band_prefetch=prefetch, band_cols=cols,
                                               band_strip=strip, band_split=split, band_tile=tile, band_tile_blocks=blocks,
-                                              band_lanes=lanes, band_trim=trim)
+                                              band_lanes=lanes, band_trim=trim, band_pipe=pipe,
+                                              band_far=far)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -136,6 +143,30 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
         for name in ("log_zs", "log_zs_interaction", "probabilities"):
             assert np.array_equal(getattr(got, name), getattr(alone, name)), name
     _same_windows(alone, _cpu(q, t, params))
+
+
+@pytest.mark.parametrize("variant", [
+    dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0),          # v5's production: m32x32 cross, no ring
+    dict(band_pipe=3, band_far=1),                                       # a ring of 3, row operands two k at a time
+    dict(band_pipe=3, band_far=2),                                       # a ring of 3, tensor cores
+    dict(band_pipe=3, band_far=0),                                       # a ring of 3, a thread a cell
+])
+def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
+    """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
+    launch; the production: m32x64 cross, ring of 2, tensor-core far products): every log and window number
+    equal to the production's to the last bit."""
+    from bioaccel.interact import _partition_launch
+
+    rng = random.Random(13)
+    q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
+    params = PartitionParams(window_target=128)
+    production = _gpu(q, [other, t], params)
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
+    for got, expected in zip(_gpu(q, [other, t], params), production):
+        for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+            assert getattr(got, name) == getattr(expected, name), name
+        for name in ("log_zs", "log_zs_interaction", "probabilities"):
+            assert np.array_equal(getattr(got, name), getattr(expected, name)), name
 
 
 def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):

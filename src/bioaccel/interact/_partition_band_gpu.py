@@ -176,11 +176,27 @@ def aligned(bases: int, sizes) -> int:
     products' rows and columns, the sweep's side): where a piece starts in its launch.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> aligned(1, SIZES), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
+    >>> aligned(1, SIZES.replace(band_cols=32)), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
     (32, 48)
     """
     side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
     return -(-bases // side) * side
+
+
+def band_tiles_arguments(sizes) -> tuple:
+    """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
+    split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
+    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2))
+    (16, True, 4, True, True, 3, 2)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent"))
+    (16, True, 4, True, True, 0, 0)
+    """
+    pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
+    return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
+            sizes.band_far if pipe else 0)
 
 
 def _target_alone(ends, N, L2, f2) -> float:
@@ -264,8 +280,7 @@ class _Tables:
         else:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
             threads = (TR // 4) * (TC // 4)
-        tiles = _kernel("bppart_band_tiles", B, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes,
-                        sizes.band_trim)
+        tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns

@@ -26,10 +26,10 @@ class BPPartSizes(LaunchSizes):
     blocks_per_sm: int = 2    # sweeps: blocks per multiprocessor (the grid barrier needs them all resident)
     pairs: int = 0            # pairs per launch at most (0: as many as the device memory holds)
     band_rows: int = 32       # windows, cross products (bppart_band_cross): output tile rows (4 x 4 cells a thread)
-    band_cols: int = 32       # windows, cross products: output tile columns
+    band_cols: int = 64       # windows, cross products: output tile columns (v6: 64 at 4 blocks, 32 at 8 before)
     band_chunk: int = 16      # windows, cross products: reduction indices staged at a time
     band_prefetch: bool = True   # windows, cross products: the next chunk copied (cp.async) while one multiplies
-    band_blocks: int = 8      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
+    band_blocks: int = 4      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
     band_mma: bool = True     # windows, cross products on FP64 tensor cores (bppart_band_cross_mma) where the tile
     #                           takes them (rows a multiple of 16, columns of 32); else FMA (bppart_band_cross)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
@@ -45,6 +45,12 @@ class BPPartSizes(LaunchSizes):
     band_trim: bool = True    # windows, sweep: the far part loads and multiplies only the tiles' rows and columns
     #                           that cells of the band read (the last tile diagonal holds one such cell a tile), and
     #                           the near part (lanes) runs only the steps that hold a band cell
+    band_pipe: int = 2        # windows, sweep: 2 or 3: the far part's tiles copied by cp.async 1 or 2 steps ahead (a
+    #                           ring of stages, one barrier a step); 0: loaded into registers a step ahead (v5).
+    #                           Launches mode only (the persistent sweep takes 0)
+    band_far: int = 2         # windows, sweep with a ring (band_pipe): the far products a thread a cell (0), the same
+    #                           with row operands read two k at a time (1: 5 shared loads a k for 4 multiply-adds, not
+    #                           7), or on FP64 tensor cores (2; the same bits as 0 on an H100, tests)
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

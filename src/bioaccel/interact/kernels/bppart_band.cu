@@ -68,6 +68,14 @@ __device__ __forceinline__ void band_copy8(double* smem, const double* gmem, boo
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
 }
 
+// cp.async of band cell T[row][col - row] into ``smem``; zero where it lies outside the band or past n, or
+// where ``want`` is false (the values band_at and band_cg give there).
+__device__ __forceinline__ void band_async(double* smem, const double* T, int row, int col, int W1, int n, bool want) {
+    const int o = col - row;
+    const bool in = want && o >= 0 && o < W1 && col <= n;
+    band_copy8(smem, in ? T + (size_t)row * W1 + o : T, in);
+}
+
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
 //   ACCA[b0, b1] = sum_{k1 = a0 .. a1-2} sum_k QIac([a0, k1+1))[b0, k] * QI([k1+1, a1))[k, b1]
 //   ACCM[b0, b1] = sum_{k1 = a0+1 .. a1-1} sum_k QF([a0, k1))[b0, k] * QIac([k1, a1))[k, b1]
@@ -265,16 +273,35 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // 128) a tile holds one cell of the band, and without TRIM loads and multiplies whole tiles for it. With
 // LANES, TRIM also runs only the near part's steps j - i that hold a band cell (0 < d B + step <= L2):
 // 15 of 31 on the first tile diagonal, 1 on the last at window 128.
-template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM>
+//
+// PIPE (0, 2 or 3; launches mode only, as cp.async reads through L1, which another block's writes of the
+// same launch would leave stale under grid barriers): the far part's tiles copied by cp.async PIPE - 1 steps
+// ahead into a ring of PIPE stages (bppart_far_sums_async: one barrier a step, no loads held in registers),
+// the ring's shared memory reused by the near part's tiles (X, C, V) after it: 21 tiles of 16 x 17 doubles
+// at PIPE = 3, 45.7 KB a block, 4 blocks a multiprocessor as PIPE = 0's 43.5 KB. Same products, same bits.
+// FAR (with PIPE only; bppart_far_sums_async): 0, the far products a thread a cell, 7 shared loads a k for its
+// 4 multiply-adds; 1, the ring's rows padded to B + 2 doubles (16-byte aligned; 48.4 KB at PIPE = 3) and the
+// row operands read two k at a time (ld.shared.v2.f64, 5 loads a k); 2, on FP64 tensor cores (mma m8n8k4,
+// a fragment load feeds 64 multiply-adds), rows padded to B + 4 where the ring fits 48 KB (conflict-free
+// fragment loads), else B + 2. 0 and 1: the same products in the same order (the same bits).
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
                   double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
                   const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
                   int nt, int dfirst, int dlast, unsigned int* counter) {
-    __shared__ double X[7][B][B + 1];
-    __shared__ double C[4][B][B + 1];
-    __shared__ double V[LANES ? 9 : 8][B][B + 1];
+    static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
+    static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
+    constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
+    constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || 7 * PIPE * B * (B + 4) * 8 > 47 * 1024 ? B + 2 : B + 4;
+    constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
+    // PIPE: the near part's tiles X[0..1], C, V alias the ring (free once bppart_far_sums_async returns)
+    __shared__ __align__(16) double U[RING > TILES ? RING : TILES];
+    double(*X)[B][B + 1] = reinterpret_cast<double(*)[B][B + 1]>(U);
+    double(*C)[B][B + 1] = X + (PIPE > 0 ? 2 : 7);
+    double(*V)[B][B + 1] = X + (PIPE > 0 ? 6 : 11);
+    double(*ring)[B][RP] = reinterpret_cast<double(*)[B][RP]>(U);
     __shared__ double halo[B];
     __shared__ unsigned char yrow[B], ycol[B];
     const int ti = threadIdx.x / B, tj = threadIdx.x % B;
@@ -341,7 +368,27 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                     v[6] = columned ? band_cg(AUX1 + lb, KB + ti, JB + tj - 1, W1, n) : 0.0;
                 }
             };
-            bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
+            if (PIPE > 0) {
+                // the same cells as load(), copied (zero-filled where load() gives 0.0)
+                auto issue = [&](int K, double(*T)[B][RP]) {
+                    const int KB = K * B, row = IB + ti, col = KB + tj;
+                    if (K < J) {
+                        band_async(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
+                        band_async(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
+                        band_async(&T[2][ti][tj], Q1, KB + ti, JB + tj, W1, n, columned);
+                    }
+                    if (K > I) {
+                        band_async(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
+                        band_async(&T[4][ti][tj], QF + A, KB + ti, JB + tj, W1, n, columned);
+                        band_async(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
+                        band_async(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
+                    }
+                };
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
+                                                                         fs, !TRIM || (rowed && columned));
+            } else {
+                bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
+            }
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);
             X[1][ti][tj] = band_at(Q1, JB + ti, JB + tj, W1, n);

@@ -57,6 +57,116 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
     }
 }
 
+// bppart_far_sums with the tiles of step K copied by cp.async, ``issue(K, tiles)`` (8-byte copies into the
+// 7 tiles of one stage, zero-filled where the band or the trim leaves nothing: the values load() gives),
+// STAGES - 1 steps ahead into a ring of STAGES x 7 tiles at ``ring``: no registers hold loads in flight, a
+// step waits only for its own copies, and one barrier a step instead of two (a stage is refilled only after
+// the barrier that follows its last product). The same products in the same order of k: the same bits.
+// Ends with a barrier: the caller may reuse the ring's shared memory (the near part's tiles alias it).
+// RP: the ring's row pitch. FAR: 0, a thread's cell by fma over k in order; 1, the same with the row operands
+// read two k at a time by ld.shared.v2.f64 (rows 16-byte aligned, RP even; the same bits); 2, on FP64 tensor
+// cores (mma.sync m8n8k4 f64, as bppart_band_cross_mma): warp w takes the two 8 x 8 output blocks 2 w, 2 w + 1
+// of the 4 sums' (B / 8)^2 blocks each, steps of 4 k in order, and the sums reach their cells' threads through
+// the ring's first 4 tiles at the end. ``multiply`` is per thread, so FAR = 2 multiplies every cell (the
+// trimmed rows and columns are zero-filled: the band's cells get the same products).
+template <int B, int STAGES, int RP, int FAR, class Issue>
+__device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int I, int J, int d, int ti, int tj,
+                                                      Issue issue, double& fa, double& fq, double& fr, double& fs,
+                                                      bool multiply = true) {
+    static_assert(STAGES >= 2, "a stage in use and one in flight at least");
+    if (d < 1) return;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (I + s <= J) issue(I + s, ring + 7 * s);
+        asm volatile("cp.async.commit_group;\n" ::);   // empty groups too: group K - I is step K's
+    }
+    int stage = 0, refill = STAGES - 1;
+    constexpr int QB = B / 8, Q = QB * QB;
+    double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x / 32;
+    for (int K = I; K <= J; ++K) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // step K's copies (this thread's) done
+        __syncthreads();                                                // everyone's, and stage ``refill`` free
+        if (K + STAGES - 1 <= J) issue(K + STAGES - 1, ring + 7 * refill);
+        asm volatile("cp.async.commit_group;\n" ::);
+        const double(*X)[B][RP] = ring + 7 * stage;
+        if (FAR == 2) {
+            static_assert(FAR != 2 || (B % 8 == 0 && 2 * (B * B / 32) == 4 * Q), "two 8 x 8 blocks a warp");
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int job = 2 * warp + h, sum = job / Q, r0 = (job % Q) / QB * 8, c0 = (job % Q) % QB * 8;
+                if (sum < 2 ? K < J : K > I) {          // warp-uniform
+                    const int left = sum == 0 ? 0 : sum == 1 ? 1 : sum == 2 ? 3 : 5;
+                    const int right = sum < 2 ? 2 : sum == 2 ? 4 : 6;
+#pragma unroll
+                    for (int k0 = 0; k0 < B; k0 += 4) {
+                        const double a = X[left][r0 + g][k0 + t], b = X[right][k0 + t][c0 + g];
+                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                            : "+d"(acc[h][0]), "+d"(acc[h][1])
+                            : "d"(a), "d"(b));
+                    }
+                }
+            }
+        } else if (FAR == 1) {
+            static_assert(FAR != 1 || (RP % 2 == 0 && B % 2 == 0), "16-byte rows, k in pairs");
+            if (K < J && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; k += 2) {
+                    const double2 a = *reinterpret_cast<const double2*>(&X[0][ti][k]);
+                    const double2 q = *reinterpret_cast<const double2*>(&X[1][ti][k]);
+                    fa += a.x * X[2][k][tj];
+                    fq += q.x * X[2][k][tj];
+                    fa += a.y * X[2][k + 1][tj];
+                    fq += q.y * X[2][k + 1][tj];
+                }
+            }
+            if (K > I && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; k += 2) {
+                    const double2 r = *reinterpret_cast<const double2*>(&X[3][ti][k]);
+                    const double2 s = *reinterpret_cast<const double2*>(&X[5][ti][k]);
+                    fr += r.x * X[4][k][tj];
+                    fs += s.x * X[6][k][tj];
+                    fr += r.y * X[4][k + 1][tj];
+                    fs += s.y * X[6][k + 1][tj];
+                }
+            }
+        } else {
+            if (K < J && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; ++k) {
+                    fa += X[0][ti][k] * X[2][k][tj];
+                    fq += X[1][ti][k] * X[2][k][tj];
+                }
+            }
+            if (K > I && multiply) {
+#pragma unroll
+                for (int k = 0; k < B; ++k) {
+                    fr += X[3][ti][k] * X[4][k][tj];
+                    fs += X[5][ti][k] * X[6][k][tj];
+                }
+            }
+        }
+        stage = stage == STAGES - 1 ? 0 : stage + 1;
+        refill = refill == STAGES - 1 ? 0 : refill + 1;
+    }
+    __syncthreads();
+    if (FAR == 2) {             // fragments (lane 4 g + t: C[g][2 t], C[g][2 t + 1]) to their cells' threads
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int job = 2 * warp + h, sum = job / Q, r0 = (job % Q) / QB * 8, c0 = (job % Q) % QB * 8;
+            ring[sum][r0 + g][c0 + 2 * t] = acc[h][0];
+            ring[sum][r0 + g][c0 + 2 * t + 1] = acc[h][1];
+        }
+        __syncthreads();
+        fa = ring[0][ti][tj];
+        fq = ring[1][ti][tj];
+        fr = ring[2][ti][tj];
+        fs = ring[3][ti][tj];
+        __syncthreads();
+    }
+}
+
 // The per-cell values the near part reads: the far sums and the terms over other query intervals.
 template <int B>
 __device__ __forceinline__ void bppart_keep_far(double (*V)[B][B + 1], int ti, int tj, double fs, double m, double fa,
