@@ -148,6 +148,42 @@ struct X2Columns {               // the traceback reads the column copy
 
 // Dynamic shared memory (fold/_gpu_batch.py x2_shared_bytes): R, C (16-byte units), the traceback stack
 // (N + 1 int2), the pair model, the sequence's codes.
+template <typename Cell> struct X2Shared {
+    Cell* R;
+    Cell* C;
+    int2* stack;
+    PairModel* pm;
+    code_t* s;
+};
+
+// The x2 kernels' start (either layout): the regions above laid out, the codes and the weights copied
+// in (every cell of every diagonal reads them; from global memory each diagonal's critical path would be
+// a chain of L1 round trips), R and C filled with EMPTY, then V(i, i + 1) = 0. Ends with a barrier.
+template <typename Cell, int EMPTY4, typename Layout>
+__device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const Layout& L, const code_t* codes, int n,
+                                                    const PairModel* pm_global) {
+    const int tid = threadIdx.x, nthreads = blockDim.x;
+    const int r_units = L.rows_units(), c_units = L.cols_units();
+    int4* Ru = reinterpret_cast<int4*>(smem);
+    int4* Cu = Ru + r_units;
+    X2Shared<Cell> sh;
+    sh.R = reinterpret_cast<Cell*>(Ru);
+    sh.C = reinterpret_cast<Cell*>(Cu);
+    sh.stack = reinterpret_cast<int2*>(Cu + c_units);
+    sh.pm = reinterpret_cast<PairModel*>(sh.stack + n + 2);
+    sh.s = reinterpret_cast<code_t*>(sh.pm + 1);
+    for (int x = tid; x < n; x += nthreads) sh.s[x] = codes[x];
+    for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(sh.pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
+    for (int x = tid; x < r_units + c_units; x += nthreads) Ru[x] = make_int4(EMPTY4, EMPTY4, EMPTY4, EMPTY4);
+    __syncthreads();
+    for (int i = tid; i < n; i += nthreads) {          // V(i, i + 1) = 0
+        sh.R[L.r_at(i, i + 1)] = 0;
+        sh.C[L.c_at(i, i + 1)] = 0;
+    }
+    __syncthreads();
+    return sh;
+}
+
 template <int MAX_THREADS, typename Cell>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
@@ -161,26 +197,14 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
     const int n = (int)(starts[id + 1] - start);
     const int tid = threadIdx.x, nthreads = blockDim.x;
     const X2Layout<CH> L{n};
-    const int r_units = L.rows_units(), c_units = L.cols_units();
-    int4* Ru = reinterpret_cast<int4*>(batch_smem);
-    int4* Cu = Ru + r_units;
-    Cell* R = reinterpret_cast<Cell*>(Ru);
-    Cell* C = reinterpret_cast<Cell*>(Cu);
-    int2* stack = reinterpret_cast<int2*>(Cu + c_units);
-    PairModel* pm = reinterpret_cast<PairModel*>(stack + n + 2);
-    code_t* s = reinterpret_cast<code_t*>(pm + 1);
-    // codes and weights in shared memory: every cell of every diagonal reads them (global: a chain of
-    // L1 round trips on each diagonal's critical path)
-    for (int x = tid; x < n; x += nthreads) s[x] = codes[start + x];
-    for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
-    for (int x = tid; x < r_units + c_units; x += nthreads)
-        Ru[x] = make_int4(Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4);
-    __syncthreads();
-    for (int i = tid; i < n; i += nthreads) {          // V(i, i + 1) = 0
-        R[L.r_at(i, i + 1)] = 0;
-        C[L.c_at(i, i + 1)] = 0;
-    }
-    __syncthreads();
+    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
+    Cell* R = sh.R;
+    Cell* C = sh.C;
+    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
+    const int4* Cu = reinterpret_cast<const int4*>(C);
+    int2* stack = sh.stack;
+    const PairModel* pm = sh.pm;
+    const code_t* s = sh.s;
     for (int D = 2; D <= n; ++D) {
         for (int i = tid; i <= n - D; i += nthreads) {
             const int c = i + D;
@@ -300,24 +324,14 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
     const int n = (int)(starts[id + 1] - start);
     const int tid = threadIdx.x, nthreads = blockDim.x;
     const X2TLayout<CH> L{n};
-    const int r_units = L.rows_units(), c_units = L.cols_units();
-    int4* Ru = reinterpret_cast<int4*>(batch_smem);
-    int4* Cu = Ru + r_units;
-    Cell* R = reinterpret_cast<Cell*>(Ru);
-    Cell* C = reinterpret_cast<Cell*>(Cu);
-    int2* stack = reinterpret_cast<int2*>(Cu + c_units);
-    PairModel* pm = reinterpret_cast<PairModel*>(stack + n + 2);
-    code_t* s = reinterpret_cast<code_t*>(pm + 1);
-    for (int x = tid; x < n; x += nthreads) s[x] = codes[start + x];
-    for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
-    for (int x = tid; x < r_units + c_units; x += nthreads)
-        Ru[x] = make_int4(Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4, Cells::EMPTY4);
-    __syncthreads();
-    for (int i = tid; i < n; i += nthreads) {          // V(i, i + 1) = 0
-        R[L.r_at(i, i + 1)] = 0;
-        C[L.c_at(i, i + 1)] = 0;
-    }
-    __syncthreads();
+    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
+    Cell* R = sh.R;
+    Cell* C = sh.C;
+    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
+    const int4* Cu = reinterpret_cast<const int4*>(C);
+    int2* stack = sh.stack;
+    const PairModel* pm = sh.pm;
+    const code_t* s = sh.s;
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
