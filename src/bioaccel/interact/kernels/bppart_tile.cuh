@@ -18,6 +18,27 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
     __syncthreads();
 }
 
+// One far step's four dot products for a thread's cell, by fma over k in order: QIa's and QIac's rows by
+// the column tile while K < J, the two Q1 products while K > I (X: the step's 7 tiles, any row pitch).
+template <int B, class Tiles>
+__device__ __forceinline__ void bppart_far_step(Tiles X, int I, int J, int K, int ti, int tj, bool multiply,
+                                                double& fa, double& fq, double& fr, double& fs) {
+    if (K < J && multiply) {
+#pragma unroll
+        for (int k = 0; k < B; ++k) {
+            fa += X[0][ti][k] * X[2][k][tj];
+            fq += X[1][ti][k] * X[2][k][tj];
+        }
+    }
+    if (K > I && multiply) {
+#pragma unroll
+        for (int k = 0; k < B; ++k) {
+            fr += X[3][ti][k] * X[4][k][tj];
+            fs += X[5][ti][k] * X[6][k][tj];
+        }
+    }
+}
+
 // A cell's far sums over the tiles K = I .. J of earlier tile diagonals (none on the first, d = 0): per
 // K, ``load(K, v)`` reads this thread's values of the layout's tiles into v (T1 and QIac of (I, K) and Q1
 // of (K, J) where K < J: v[0..2]; Q1 of (I, K) and of its next row, QF and AUX1 shifted of (K, J) where
@@ -39,20 +60,7 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
             if (t < 3 ? K < J : K > I) X[t][ti][tj] = v[t];
         __syncthreads();
         if (PREFETCH && K < J) load(K + 1, v);
-        if (K < J && multiply) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fa += X[0][ti][k] * X[2][k][tj];
-                fq += X[1][ti][k] * X[2][k][tj];
-            }
-        }
-        if (K > I && multiply) {
-#pragma unroll
-            for (int k = 0; k < B; ++k) {
-                fr += X[3][ti][k] * X[4][k][tj];
-                fs += X[5][ti][k] * X[6][k][tj];
-            }
-        }
+        bppart_far_step<B>(X, I, J, K, ti, tj, multiply, fa, fq, fr, fs);
         __syncthreads();
     }
 }
@@ -132,20 +140,7 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
                 }
             }
         } else {
-            if (K < J && multiply) {
-#pragma unroll
-                for (int k = 0; k < B; ++k) {
-                    fa += X[0][ti][k] * X[2][k][tj];
-                    fq += X[1][ti][k] * X[2][k][tj];
-                }
-            }
-            if (K > I && multiply) {
-#pragma unroll
-                for (int k = 0; k < B; ++k) {
-                    fr += X[3][ti][k] * X[4][k][tj];
-                    fs += X[5][ti][k] * X[6][k][tj];
-                }
-            }
+            bppart_far_step<B>(X, I, J, K, ti, tj, multiply, fa, fq, fr, fs);
         }
         stage = stage == STAGES - 1 ? 0 : stage + 1;
         refill = refill == STAGES - 1 ? 0 : refill + 1;
