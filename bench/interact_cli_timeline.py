@@ -9,15 +9,20 @@ total time), and when the command returns; the parent stamps before starting it 
 So: interpreter start, the command's imports and inputs before the first device computation, the
 device computations, what follows the last one, and the process's exit (as the ``bioaccel``
 executable ends: its atexit handlers, then ``os._exit``, the driver giving back CuPy's memory and the
-CUDA context). The warm-up's CuPy check (with the CUDA context) and Numba's start
-(bioaccel.runtime.numba_start.start_cpu_target) are stamped too. The child imports the modules it
-stamps before the command starts (NumPy, Numba): the command's own time is that much shorter than
-in a plain ``bioaccel`` process.
+CUDA context; with ``--free-pool`` a third run frees CuPy's pool first, timed). The warm-up's CuPy
+check (with the CUDA context), bioaccel.runtime.numba_start.start_cpu_target and Numba's CPU target
+made ready (its first ``refresh``: Numba's start, in whichever thread makes it, if any) are stamped
+too. The child imports the modules it stamps before the command starts (NumPy, Numba): the command's
+own time is that much shorter than in a plain ``bioaccel`` process. ``--fake-device`` stands in for
+CuPy and the device (FAKE below), so that the command's own work is timed on any machine.
 
     python3 bench/interact_cli_timeline.py                 # on a GPU machine (about 30 s on an H100)
     python3 bench/interact_cli_timeline.py --targets 60
+    python3 bench/interact_cli_timeline.py --free-pool --runs 3     # and the exit with CuPy's pool freed
+    python3 bench/interact_cli_timeline.py --fake-device 9.0 --runs 3   # any machine: a stand-in device
 
-Prints a table and writes JSON to docs/results/interact_cli_timeline_gpu.json.
+Prints a table and writes JSON to docs/results/interact_cli_timeline_gpu.json (_fake.json with a stand-in
+device).
 """
 import argparse
 import json
@@ -34,7 +39,7 @@ import scale  # noqa: E402  (the same random transcripts)
 from interact_cli import screen_inputs  # noqa: E402
 
 CHILD = r"""
-import atexit, json, sys, threading, time
+import atexit, json, os, sys, threading, time
 stamps = {"child start": time.time()}
 device, sites = [], [0.0]
 from bioaccel.runtime.numba_start import skip_numba_optionals
@@ -88,6 +93,11 @@ from bioaccel.runtime.finish import finish_process
 stamps["command start"] = time.time()
 code = main(sys.argv[1:], stdout=open("/dev/null", "w"))
 stamps["command end"] = time.time()
+if os.environ.get("FREE_POOL"):         # CuPy's memory given back before the exit (--free-pool)
+    import cupy
+    cupy.get_default_memory_pool().free_all_blocks()
+    cupy.cuda.runtime.deviceSynchronize()
+    stamps["CuPy's pool freed"] = time.time()
 atexit._run_exitfuncs()                 # what finish_process runs first (then none are left)
 stamps["atexit handlers run"] = time.time()
 print(json.dumps({"stamps": stamps, "device": device, "sites": sites[0], "code": code}), flush=True)
@@ -96,9 +106,12 @@ finish_process(code)                    # the process ends as the bioaccel execu
 
 
 #: With --fake-device: CuPy's import stood in for by another large package's (--fake-import: pandas,
-#: 0.3 s here, as CuPy's on the H100 host about), the CUDA context by a sleep (the GIL released, as the driver's calls do), and each device computation by window scores of the right shapes after a
-#: sleep as long as its share of the screen's device time (by query x target bases). So the command's
-#: own Python work around the device (imports, inputs, folds, sites, writing) is timed on any machine.
+#: 0.26 s here by -X importtime; CuPy's own import on the H100 host is not timed apart from the
+#: context), the CUDA context by a sleep (--fake-context; the GIL released, as the driver's calls do),
+#: and each device computation by window scores of the right shapes after a sleep as long as its share
+#: of the screen's device time (by query x target bases). So the command's own Python work around the
+#: device (imports, inputs, folds, sites, writing) and its contention with the warm-up's thread for the
+#: GIL are timed on any machine; the values of the rows are not the device's.
 FAKE = r"""
 import os, types
 import numpy as np
@@ -135,11 +148,11 @@ def _bases(path) -> list:
     return lengths
 
 
-def timeline(argv, fake=None) -> dict:
+def timeline(argv, fake=None, free_pool=False) -> dict:
     """The child's stamps for ``bioaccel ARGV`` and the parent's, in seconds from the parent's start
     (``fake``: (device seconds of the whole screen, the context's seconds, the package imported for CuPy's) for a
     stand-in device)."""
-    child, env = CHILD, dict(os.environ)
+    child, env = CHILD, dict(os.environ, FREE_POOL="1" if free_pool else "")
     if fake is not None:
         cells = sum(_bases(argv[1])) * sum(_bases(argv[2]))
         env.update(FAKE_SECONDS_PER_CELL=repr(fake[0] / cells), FAKE_CONTEXT_SECONDS=repr(fake[1]),
@@ -164,6 +177,8 @@ def timeline(argv, fake=None) -> dict:
         "last device computation to the command's end": stamps["command end"] - device[-1][1],
         "command's end to the process's exit": end - start - stamps["command end"],
         "of which atexit handlers": stamps["atexit handlers run"] - stamps["command end"],
+        "of which CuPy's pool freed (--free-pool)": stamps.get("CuPy's pool freed", stamps["command end"])
+                                                     - stamps["command end"],
         "whole process": end - start,
     }
     for name, stamp in (("command start to the warm-up's end", "warm-up over"),
@@ -195,6 +210,9 @@ def main(argv=None) -> int:
     parser.add_argument("--fake-context", type=float, default=0.3, metavar="SECONDS")
     parser.add_argument("--fake-import", default="pandas", metavar="PACKAGE",
                         help="imported for CuPy's import with --fake-device (default pandas; '' none)")
+    parser.add_argument("--free-pool", action="store_true",
+                        help="also -o FILE with CuPy's memory pool freed after the command (GPU only): does the "
+                             "exit (the driver's teardown) shrink by more than the freeing takes?")
     parser.add_argument("--runs", type=int, default=1, help="runs of each (default 1); the table shows the median")
     parser.add_argument("--output", default=None, help="JSON file (default docs/results/"
                                                        "interact_cli_timeline_gpu.json, _fake.json with --fake-device)")
@@ -207,6 +225,9 @@ def main(argv=None) -> int:
     runs = {"> stdout": _median([timeline(screen, fake) for _ in range(args.runs)]),
             "-o FILE": _median([timeline([*screen, "-o", os.path.join(folder, "out.tsv")], fake)
                                 for _ in range(args.runs)])}
+    if args.free_pool:
+        runs["-o FILE, pool freed"] = _median([timeline([*screen, "-o", os.path.join(folder, "out.tsv")], fake, True)
+                                              for _ in range(args.runs)])
     names = list(runs["> stdout"]["phases"])
     print(f"\n{3 * args.targets:,} pairs (3 svRNAs x {args.targets:,} transcripts), seconds\n")
     print("| phase | " + " | ".join(runs) + " |")
@@ -220,7 +241,8 @@ def main(argv=None) -> int:
     print(f"\nload average after: {' '.join(f'{x:.2f}' for x in load_after)}")
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as handle:
-        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(), "fake_device": fake,
+        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
+                   "fake_device": fake,
                    "pairs": 3 * args.targets, "load_average": [load_before, load_after], "runs": runs},
                   handle, indent=1)
     print(f"wrote {args.output}")
