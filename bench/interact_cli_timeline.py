@@ -20,6 +20,7 @@ CuPy and the device (FAKE below), so that the command's own work is timed on any
     python3 bench/interact_cli_timeline.py --targets 60
     python3 bench/interact_cli_timeline.py --free-pool --runs 3     # and the exit with CuPy's pool freed
     python3 bench/interact_cli_timeline.py --fake-device 9.0 --runs 3   # any machine: a stand-in device
+    python3 bench/interact_cli_timeline.py --old ../main/src --runs 3    # and the code before, each run beside
 
 Prints a table and writes JSON to docs/results/interact_cli_timeline_gpu.json (_fake.json with a stand-in
 device).
@@ -148,11 +149,13 @@ def _bases(path) -> list:
     return lengths
 
 
-def timeline(argv, fake=None, free_pool=False) -> dict:
+def timeline(argv, fake=None, free_pool=False, src=None) -> dict:
     """The child's stamps for ``bioaccel ARGV`` and the parent's, in seconds from the parent's start
     (``fake``: (device seconds of the whole screen, the context's seconds, the package imported for CuPy's) for a
     stand-in device)."""
     child, env = CHILD, dict(os.environ, FREE_POOL="1" if free_pool else "")
+    if src is not None:                 # another copy of the package first on the path (--old)
+        env["PYTHONPATH"] = os.pathsep.join([src] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     if fake is not None:
         cells = sum(_bases(argv[1])) * sum(_bases(argv[2]))
         env.update(FAKE_SECONDS_PER_CELL=repr(fake[0] / cells), FAKE_CONTEXT_SECONDS=repr(fake[1]),
@@ -213,6 +216,8 @@ def main(argv=None) -> int:
     parser.add_argument("--free-pool", action="store_true",
                         help="also -o FILE with CuPy's memory pool freed after the command (GPU only): does the "
                              "exit (the driver's teardown) shrink by more than the freeing takes?")
+    parser.add_argument("--old", metavar="SRC", default=None,
+                        help="also the package in SRC (its src folder: the code before a change), each run beside")
     parser.add_argument("--runs", type=int, default=1, help="runs of each (default 1); the table shows the median")
     parser.add_argument("--output", default=None, help="JSON file (default docs/results/"
                                                        "interact_cli_timeline_gpu.json, _fake.json with --fake-device)")
@@ -222,13 +227,17 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     folder, screen = screen_inputs(args.targets, args.backend, "bioaccel-timeline-")
     fake = None if args.fake_device is None else (args.fake_device, args.fake_context, args.fake_import)
-    runs = {"> stdout": _median([timeline(screen, fake) for _ in range(args.runs)]),
-            "-o FILE": _median([timeline([*screen, "-o", os.path.join(folder, "out.tsv")], fake)
-                                for _ in range(args.runs)])}
-    if args.free_pool:
-        runs["-o FILE, pool freed"] = _median([timeline([*screen, "-o", os.path.join(folder, "out.tsv")], fake, True)
-                                              for _ in range(args.runs)])
-    names = list(runs["> stdout"]["phases"])
+    out = os.path.join(folder, "out.tsv")
+    kinds = [("> stdout", screen, False), ("-o FILE", [*screen, "-o", out], False)] + \
+        ([("-o FILE, pool freed", [*screen, "-o", out], True)] if args.free_pool else [])
+    codes = [("", None)] + ([(", old code", args.old)] if args.old else [])
+    found = {}
+    for _ in range(args.runs):          # each run of each kind beside the old code's (if any)
+        for kind, argv, free_pool in kinds:
+            for label, src in codes:
+                found.setdefault(kind + label, []).append(timeline(argv, fake, free_pool, src))
+    runs = {name: _median(each) for name, each in found.items()}
+    names = list(dict.fromkeys(name for run in runs.values() for name in run["phases"]))
     print(f"\n{3 * args.targets:,} pairs (3 svRNAs x {args.targets:,} transcripts), seconds\n")
     print("| phase | " + " | ".join(runs) + " |")
     print("|---|" + "---|" * len(runs))
@@ -242,7 +251,7 @@ def main(argv=None) -> int:
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     with open(args.output, "w") as handle:
         json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
-                   "fake_device": fake,
+                   "fake_device": fake, "old": args.old,
                    "pairs": 3 * args.targets, "load_average": [load_before, load_after], "runs": runs},
                   handle, indent=1)
     print(f"wrote {args.output}")
