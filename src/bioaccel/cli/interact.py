@@ -173,12 +173,34 @@ def _run_batch(args, stdout, stderr, params, names):
     queries, targets = [], []
     work = bpmax_work(_kept(read_fasta(args.queries), queries), _kept(read_fasta(args.targets), targets),
                       **call_options(args, params, batch.item_threads(args)))
+    if args.backend == "gpu" and not batch.distributed(args):
+        _numba_for_queries(args, queries)
     made = job(args, work, queries, targets, params, names)
     if not args.scheduler:                          # a cluster's speed is not known here
         made.announce = lambda todo: _announce(
             args, stderr, [len(q) for q in queries], [len(t) for t in targets], params,
             workers=batch.local_workers(args), pairs=[(len(i.payload[1]), len(i.payload[0])) for i in todo])
     return batch.run(made, args, stdout, stderr)
+
+
+#: Queries of at most this many bases are folded without Numba on this process's GPU (the interact
+#: wing's PYTHON_FILL_BASES, tests/test_interact_cli_numba.py checks they agree): their targets are
+#: folded on the device and their sites made with NumPy, so such a screen never waits for Numba's start.
+PYTHON_FOLDED_QUERY = 64
+
+
+def _start_numba():
+    from ..runtime.numba_start import start_cpu_target
+
+    start_cpu_target()
+
+
+def _numba_for_queries(args, queries):
+    """Numba's one-off start made now (the queries read, the warm-up's thread waiting for the CUDA
+    context) where this process's GPU run needs Numba for a query's fold; for a screen of short queries
+    (svRNAs) it is never made: the first launch then waits for no 0.4 s of Numba's start."""
+    if not (args.partition or args.structure) and any(len(q) > PYTHON_FOLDED_QUERY for q in queries):
+        _start_numba()
 
 
 def run(args, stdout, stderr):
@@ -198,12 +220,10 @@ def run(args, stdout, stderr):
     from ..interact import interaction_columns, interaction_writer, iter_bpmax, write_bedgraph
     from ..results.output import Outputs
 
-    if here_on_gpu:
-        from ..runtime.numba_start import start_cpu_target
-
-        # the strands' folds are Numba's: its one-off start made now, while the warm-up's thread waits
-        # for the CUDA context (GIL released), rather than after the context, in the warm-up's pair
-        start_cpu_target()
+    if here_on_gpu and (args.partition or args.structure):
+        # Numba computes (BPPart's tables; the tracebacks): its one-off start made now, while the
+        # warm-up's thread waits for the CUDA context (GIL released), rather than after the context
+        _start_numba()
 
     if args.partition:
         from .interact_partition import run_partition
@@ -223,6 +243,8 @@ def run(args, stdout, stderr):
         targets = _each_announced(args, stderr, targets, queries, params)
     # the options are checked before any input is read; the queries are read now, the targets as they come
     results = iter_bpmax(_kept(read_fasta(args.queries), queries), targets, **call_options(args, params, args.threads))
+    if here_on_gpu:
+        _numba_for_queries(args, queries)
     with Outputs({"-o": "-" if args.output is None else args.output, "--profile": args.profile},
                  stdout=stdout) as outputs:
         target_lengths = checked_lengths(args.targets)     # a bad target refused before the first row

@@ -13,7 +13,19 @@ Without a window the band is the whole triangle; then the dense table of the fol
 parallel fill is the faster way to it and :func:`strand_band` takes that path, unless the strand is
 short (at most SMALL_STRAND bases, a query): its band fill takes a millisecond, where the first call of
 the parallel fill compiles it (seconds).
+
+A strand of at most PYTHON_FILL_BASES (a screen's svRNA, 18-22 nt) is filled by the same function run
+as Python (``_fill_band.py_func``: one recurrence, the same integers) while Numba's fill is not loaded
+in this process, up to PYTHON_FILL_SECONDS in all: 0.3 ms at 22 nt and 6 ms at 64 nt on the 2-core
+development machine, where a process's first Numba function costs Numba's start (0.44 s here: its CPU
+target, then the cached function's load; 0.44-0.5 s on the H100 host), all of it holding the GIL. So
+the GPU's first launch, which waits for its query's fold, no longer waits for Numba, and a GPU screen
+of short queries (their targets folded on the device, the sites in NumPy) never starts Numba. Past the
+budget (many short queries) Numba's fill is loaded and used, so a process pays at most
+PYTHON_FILL_SECONDS more than with Numba alone.
 """
+import time
+
 import numpy as np
 from numba import njit
 
@@ -22,6 +34,14 @@ from ..fold import fold_table
 #: Strands of at most this many bases get the band fill even as the whole triangle (n^3 / 2 steps: 0.03 s
 #: at 500 bases), so that a run of short queries never compiles or loads the fold wing's parallel fill.
 SMALL_STRAND = 500
+
+#: Strands of at most this many bases are filled in Python (``_fill_band.py_func``) while Numba's fill
+#: is not loaded: at most 6 ms each here (64 nt, the whole triangle), about 1/70 of Numba's start.
+PYTHON_FILL_BASES = 64
+#: Seconds of Python fills a process spends before it loads Numba's fill anyway (a run of many short
+#: queries): a quarter of Numba's start, the most this path can cost a process.
+PYTHON_FILL_SECONDS = 0.1
+_python_fills = [0.0]      # seconds this process spent in Python fills
 
 
 @njit(cache=True, nogil=True)
@@ -73,8 +93,24 @@ def fold_band(codes: np.ndarray, fold_params, width: int) -> np.ndarray:
     """
     codes = np.ascontiguousarray(codes)
     band = np.zeros((codes.shape[0], max(int(width), 1)), dtype=np.int32)
-    _fill_band(codes, fold_params.pair_table(), fold_params.min_loop, band)
+    if python_fill(codes.shape[0]):
+        start = time.perf_counter()
+        _fill_band.py_func(codes, fold_params.pair_table(), fold_params.min_loop, band)
+        _python_fills[0] += time.perf_counter() - start
+    else:
+        _fill_band(codes, fold_params.pair_table(), fold_params.min_loop, band)
     return band
+
+
+def python_fill(n: int) -> bool:
+    """Whether :func:`fold_band` fills a strand of ``n`` bases in Python now: a short strand (at most
+    PYTHON_FILL_BASES) while Numba's fill is not loaded in this process and the Python fills have taken
+    less than PYTHON_FILL_SECONDS in all. Either way the band holds the same integers.
+
+    >>> python_fill(PYTHON_FILL_BASES + 1)
+    False
+    """
+    return n <= PYTHON_FILL_BASES and not _fill_band.signatures and _python_fills[0] < PYTHON_FILL_SECONDS
 
 
 def band_of_dense(dense: np.ndarray, width: int) -> np.ndarray:
