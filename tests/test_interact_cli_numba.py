@@ -6,7 +6,6 @@ import sys
 
 import pytest
 
-from bioaccel.cli import interact as cli_interact
 from bioaccel.interact import _strands
 
 CHILD = r"""
@@ -45,10 +44,6 @@ print(repr((code, first[0] if first else None, len(out.getvalue().splitlines()))
 def _fasta(path, records):
     path.write_text("".join(f">{name}\n{seq}\n" for name, seq in records))
     return str(path)
-
-
-def test_the_cli_threshold_is_the_python_fills():
-    assert cli_interact.PYTHON_FOLDED_QUERY == _strands.PYTHON_FILL_BASES
 
 
 @pytest.mark.parametrize("query_length, numba_before", [(22, False), (_strands.PYTHON_FILL_BASES + 1, True)])

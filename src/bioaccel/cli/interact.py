@@ -183,12 +183,6 @@ def _run_batch(args, stdout, stderr, params, names):
     return batch.run(made, args, stdout, stderr)
 
 
-#: Queries of at most this many bases are folded without Numba on this process's GPU (the interact
-#: wing's PYTHON_FILL_BASES, tests/test_interact_cli_numba.py checks they agree): their targets are
-#: folded on the device and their sites made with NumPy, so such a screen never waits for Numba's start.
-PYTHON_FOLDED_QUERY = 64
-
-
 def _start_numba():
     from ..runtime.numba_start import start_cpu_target
 
@@ -198,8 +192,11 @@ def _start_numba():
 def _numba_for_queries(args, queries):
     """Numba's one-off start made now (the queries read, the warm-up's thread waiting for the CUDA
     context) where this process's GPU run needs Numba for a query's fold; for a screen of short queries
-    (svRNAs) it is never made: the first launch then waits for no 0.4 s of Numba's start."""
-    if not (args.partition or args.structure) and any(len(q) > PYTHON_FOLDED_QUERY for q in queries):
+    (svRNAs, at most PYTHON_FILL_BASES: folded in Python, their targets on the device, their sites with
+    NumPy) it is never made: the first launch then waits for no 0.4 s of Numba's start."""
+    from ..interact import PYTHON_FILL_BASES
+
+    if not (args.partition or args.structure) and any(len(q) > PYTHON_FILL_BASES for q in queries):
         _start_numba()
 
 
