@@ -33,6 +33,10 @@ MAX_TASK_ITEMS = 256
 #: ... and in this process, where a task costs no scheduling, up to this many (a family folds or scans
 #: many short items in one call, and one task's items are what an interruption may cost).
 LOCAL_TASK_ITEMS = 4096
+#: Tasks at least of a GPU batch in this process: one device's batch, where each task's launches and its
+#: last sites (not overlapped by the device's next work) cost a few tens of milliseconds on an H100, while
+#: the progress bar and what an interruption may cost still move a quarter at a time.
+LOCAL_GPU_TASKS = 4
 #: Tasks in flight per worker on Dask: one running, one queued so that no worker waits for the next.
 IN_FLIGHT_PER_WORKER = 2
 
@@ -107,16 +111,18 @@ def _inverse(values):
     return [1 / v for v in values]
 
 
-def plan_tasks(items: list, workers: int, max_items: int = MAX_TASK_ITEMS) -> list:
+def plan_tasks(items: list, workers: int, max_items: int = MAX_TASK_ITEMS, per_worker: int = TASKS_PER_WORKER) -> list:
     """The items cut into tasks (lists of items, contiguous in the order given) of about equal cost:
-    at least ``TASKS_PER_WORKER`` per worker, at most ``max_items`` items each.
+    at least ``per_worker`` per worker, at most ``max_items`` items each.
 
     >>> [len(t) for t in plan_tasks([Item(k, "", 1.0, None) for k in range(20)], workers=1)]
     [3, 2, 3, 2, 3, 2, 3, 2]
+    >>> [len(t) for t in plan_tasks([Item(k, "", 1.0, None) for k in range(20)], workers=1, per_worker=4)]
+    [5, 5, 5, 5]
     """
     from .cluster import balanced_chunks
 
-    parts = max(workers * TASKS_PER_WORKER, math.ceil(len(items) / max_items))
+    parts = max(workers * per_worker, math.ceil(len(items) / max_items))
     ranges = balanced_chunks([max(float(item.cost), 1e-9) for item in items], parts)
     return [items[a:b] for a, b in ranges]
 
@@ -134,7 +140,7 @@ def run_items(function: Callable, items: list, *, client=None, gpu: bool = False
     if not items:
         return
     if client is None:
-        for task in plan_tasks(items, 1, LOCAL_TASK_ITEMS):
+        for task in plan_tasks(items, 1, LOCAL_TASK_ITEMS, LOCAL_GPU_TASKS if gpu else TASKS_PER_WORKER):
             yield from run_task(function, [i.key for i in task], [i.payload for i in task])
         return
     yield from _on_dask(function, items, client, gpu)
