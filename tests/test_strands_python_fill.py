@@ -8,29 +8,13 @@ import sys
 import numpy as np
 import pytest
 
+import naive
+
 from bioaccel.fold import FoldParams
 from bioaccel.interact import _strands
 
 WEIGHTS = [dict(au=1, gc=3, gu=1.5), dict(au=2, gc=3, gu=1), dict(au=1, gc=1, gu=0), dict(au=0.5, gc=3, gu=0.25),
            dict(au=3, gc=2, gu=2)]
-
-
-def _reference(codes, pairs, min_loop):
-    """The dense S by the recurrence as written: S(i, j) = max(S(i + 1, j - 1) + w(i, j) when (i, j) may
-    pair, max over k of S(i, k) + S(k + 1, j)); 0 on intervals of one base."""
-    n = len(codes)
-    S = [[0] * n for _ in range(n)]
-    for span in range(1, n):
-        for i in range(n - span):
-            j = i + span
-            best = 0
-            w = int(pairs[codes[i], codes[j]])
-            if w > 0 and j - i - 1 >= min_loop:
-                best = (S[i + 1][j - 1] if i + 1 <= j - 1 else 0) + w
-            for k in range(i, j):
-                best = max(best, S[i][k] + S[k + 1][j])
-            S[i][j] = best
-    return S
 
 
 @pytest.mark.parametrize("weights", WEIGHTS)
@@ -49,7 +33,7 @@ def test_python_fill_equals_numba_fill_on_random_strands(weights, min_loop):
             assert python_band.dtype == numba_band.dtype
             assert (python_band == numba_band).all(), (n, width)
         if n <= 30:       # and both as the recurrence as written (whole triangle)
-            S = _reference(codes, pairs, min_loop)
+            S = naive.nussinov_table("".join("ACGU"[c] for c in codes), params)
             assert [[S[i][i + d] if i + d < n else 0 for d in range(n)] for i in range(n)] == python_band.tolist()
 
 
