@@ -93,7 +93,7 @@ template <> struct X2Cells<short> {
     }
 };
 __device__ __forceinline__ unsigned x2_widen(unsigned x, unsigned sel) {    // bytes to int16 lanes, signed
-#ifdef NUSSINOV_BATCH_HOST                 // the host build of the checks (byte b or its sign, per nibble)
+#ifdef NUSSINOV_BATCH_HOST                 // tests/nussinov_batch_host.cpp (byte b or its sign, per nibble)
     unsigned r = 0;
     for (int k = 0; k < 4; ++k) {
         const unsigned nib = (sel >> (4 * k)) & 15, byte = (x >> (8 * (nib & 3))) & 0xff;

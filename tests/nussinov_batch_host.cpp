@@ -1,0 +1,106 @@
+// Host build of fold/kernels/nussinov_batch.cu's shared-memory kernels (batch_fold_x2, batch_fold_x2t) with
+// NUSSINOV_BATCH_HOST: one block run by a std::thread per GPU thread, std::barrier for __syncthreads, the DPX
+// and SIMD intrinsics by their definitions (two signed 16-bit lanes). The block's shared memory is a static
+// array filled with 0x7f first, so that a write past the dynamic shared memory the host sizes shows. Fill only
+// (walk = 0): the traceback's block-shared state cannot be per-thread locals. tests/test_nussinov_batch_host.py
+// builds it with g++ and compares every cell and the score with the CPU's fill.
+#include <algorithm>
+#include <barrier>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __align__(x) __attribute__((aligned(x)))
+#define __shared__
+struct int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+inline int2 make_int2(int x, int y) { return {x, y}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+struct Dim3 { unsigned x, y, z; };
+thread_local Dim3 threadIdx;
+Dim3 blockIdx, blockDim;
+static std::barrier<>* block_barrier;
+inline void __syncthreads() { block_barrier->arrive_and_wait(); }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int atomicMin(int* p, int v) { int o = *p; if (v < o) *p = v; return o; }   // the walk's only
+inline unsigned lane16(int v, int k) { return ((unsigned)v >> (16 * k)) & 0xffff; }
+inline int __viaddmax_s16x2(int a, int b, int c) {        // per lane max(a + b, c), the sum wrapping at 16 bits
+    unsigned r = 0;
+    for (int k = 0; k < 2; ++k) {
+        const short s = (short)(lane16(a, k) + lane16(b, k)), m = (short)lane16(c, k);
+        r |= (unsigned)(unsigned short)(s > m ? s : m) << (16 * k);
+    }
+    return (int)r;
+}
+inline int __vmaxs2(int a, int b) {
+    unsigned r = 0;
+    for (int k = 0; k < 2; ++k) {
+        const short x = (short)lane16(a, k), y = (short)lane16(b, k);
+        r |= (unsigned)(unsigned short)(x > y ? x : y) << (16 * k);
+    }
+    return (int)r;
+}
+inline int __viaddmax_s32(int a, int b, int c) { return max(a + b, c); }
+alignas(16) unsigned char batch_smem[1 << 20];
+#define NUSSINOV_BATCH_HOST
+#include "nussinov_batch.cu"
+
+// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t) with ``threads`` threads;
+// ``table`` gets V(i, c) of every half-open interval, (n + 1) x (n + 1), from the column copy (the one the
+// traceback reads); -1, or the first byte written past ``shared``.
+template <int KERNEL, typename Cell>
+static int run(const unsigned char* codes, int n, const int* pm, int shared, int threads, int* table, int* score) {
+    memset(batch_smem, 0x7f, sizeof batch_smem);
+    long long starts[2] = {0, n};
+    int ids[1] = {0}, status = 0;
+    std::vector<int> pair_to(n + 1);
+    std::vector<unsigned char> chars(n + 1);
+    blockIdx = {0, 0, 0};
+    blockDim = {(unsigned)threads, 1, 1};
+    std::barrier<> barrier(threads);
+    block_barrier = &barrier;
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            threadIdx = {(unsigned)t, 0, 0};
+            const auto* model = reinterpret_cast<const PairModel*>(pm);
+            if (KERNEL == 0)
+                batch_fold_x2<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
+            else
+                batch_fold_x2t<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
+        });
+    for (auto& thread : pool) thread.join();
+    for (int x = shared; x < (int)sizeof batch_smem; ++x)
+        if (batch_smem[x] != 0x7f) return x;
+    const Cell* cells = reinterpret_cast<const Cell*>(batch_smem);
+    for (int i = 0; i <= n; ++i)
+        for (int c = 0; c <= n; ++c) {
+            int v = 0;
+            if (c - i >= 2) {
+                if (KERNEL == 0) {
+                    const X2Layout<X2Cells<Cell>::CH> L{n};
+                    v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
+                } else {
+                    const X2TLayout<X2TCells<Cell>::CH> L{n};
+                    v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
+                }
+            }
+            table[i * (n + 1) + c] = v;
+        }
+    return -1;
+}
+
+extern "C" int fold(int kernel, int cell_short, const unsigned char* codes, int n, const int* pm, int shared,
+                    int threads, int* table, int* score) {
+    if (kernel == 0)
+        return cell_short ? run<0, short>(codes, n, pm, shared, threads, table, score)
+                          : run<0, signed char>(codes, n, pm, shared, threads, table, score);
+    return cell_short ? run<1, short>(codes, n, pm, shared, threads, table, score)
+                      : run<1, signed char>(codes, n, pm, shared, threads, table, score);
+}
