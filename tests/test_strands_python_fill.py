@@ -18,7 +18,7 @@ WEIGHTS = [dict(au=1, gc=3, gu=1.5), dict(au=2, gc=3, gu=1), dict(au=1, gc=1, gu
 
 
 @pytest.mark.parametrize("weights", WEIGHTS)
-@pytest.mark.parametrize("min_loop", [1, 2, 3, 4])     # BPMax's is 3; the band fill reads S(i+1, i+d-2), d >= 2
+@pytest.mark.parametrize("min_loop", [0, 1, 2, 3, 4])     # BPMax's is 3
 def test_python_fill_equals_numba_fill_on_random_strands(weights, min_loop):
     params = FoldParams(min_loop=min_loop, **weights)
     pairs = params.pair_table()

@@ -59,7 +59,8 @@ def _fill_band(codes, pairs, min_loop, band):
         for d in range(width):
             row[d] = 0
         for d in range(min_loop + 1, m):  # the pair (i, i+d), at least min_loop bases inside
-            row[d] = band[i + 1, d - 2] + pairs[codes[i], codes[i + d]]
+            inside = band[i + 1, d - 2] if d >= 2 else 0     # min_loop 0: (i, i+1) holds nothing
+            row[d] = inside + pairs[codes[i], codes[i + d]]
         for x in range(m - 1):  # the split S(i, i+x) + S(i+x+1, i+d), d > x
             v = row[x]
             below = band[i + x + 1]
