@@ -72,7 +72,31 @@ def warm_up(then=None) -> None:
         if "warm" in _STATE:
             return
         _STATE["warm"] = threading.Thread(target=_warm, args=(then,), name="bioaccel-gpu-warm-up", daemon=True)
+    # the driver's start and the device's context made beside CuPy's import (which holds the GIL), not
+    # after it: CuPy's runtime then finds the primary context made
+    threading.Thread(target=retain_primary_context, name="bioaccel-gpu-context", daemon=True).start()
     _STATE["warm"].start()
+
+
+def retain_primary_context(ordinal: int = 0) -> bool:
+    """Start the CUDA driver and retain device ``ordinal``'s primary context (the one CuPy's runtime
+    uses) through the driver library itself, without CuPy: a call that holds no GIL (ctypes releases
+    it), so it can run while CuPy is imported. True where the context is made; False, quietly, where
+    there is no driver or device (:func:`require_gpu` says why where it matters). The context is kept
+    until the process ends, as CuPy keeps it.
+
+    >>> retain_primary_context() in (True, False)
+    True
+    """
+    import ctypes
+
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    device, context = ctypes.c_int(), ctypes.c_void_p()
+    return (driver.cuInit(0) == 0 and driver.cuDeviceGet(ctypes.byref(device), ordinal) == 0
+            and driver.cuDevicePrimaryCtxRetain(ctypes.byref(context), device) == 0)
 
 
 def warmed() -> None:
