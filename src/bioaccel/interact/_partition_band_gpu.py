@@ -186,17 +186,18 @@ def aligned(bases: int, sizes) -> int:
 def band_tiles_arguments(sizes) -> tuple:
     """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
     split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
-    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form.
+    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
+    the near part by one warp.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2))
-    (16, True, 4, True, True, 3, 2)
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent"))
-    (16, True, 4, True, True, 0, 0)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False))
+    (16, True, 4, True, True, 3, 2, False)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
+    (16, True, 4, True, True, 0, 0, True)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
-            sizes.band_far if pipe else 0)
+            sizes.band_far if pipe else 0, sizes.band_warp)
 
 
 def _target_alone(ends, N, L2, f2) -> float:

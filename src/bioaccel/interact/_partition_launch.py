@@ -51,6 +51,9 @@ class BPPartSizes(LaunchSizes):
     band_far: int = 2         # windows, sweep with a ring (band_pipe): the far products a thread a cell (0), the same
     #                           with row operands read two k at a time (1: 5 shared loads a k for 4 multiply-adds, not
     #                           7), or on FP64 tensor cores (2; the same bits as 0 on an H100, tests)
+    band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,
+    #                           no block barrier; the cells stored after the last step), the same bits as the lanes
+    #                           (v7); False: band_lanes' forms
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
