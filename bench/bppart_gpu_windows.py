@@ -95,8 +95,10 @@ def sweep_sizes(base, sweep):
     tile, mode, split, blocks, lanes, *more_fields = sweep.split("x")
     trim, pipe, far = more_fields + ["F", "0", "0"][len(more_fields):]
     more = {"band_trim": trim == "T"} if hasattr(base, "band_trim") else {}    # (older trees lack it)
+    if hasattr(base, "band_dynamic"):  # ring "3d": its stages in dynamic shared memory (rows padded to B + 4)
+        more.update(band_dynamic=pipe.endswith("d"))
     if hasattr(base, "band_pipe"):
-        more.update(band_pipe=int(pipe), band_far=int(far))
+        more.update(band_pipe=int(pipe.rstrip("d")), band_far=int(far))
     if hasattr(base, "band_warp"):     # lanes "W": the near part by one warp (v7); older trees lack it
         more.update(band_warp=lanes == "W")
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
@@ -152,7 +154,7 @@ def main(argv=None):
                                             "16xlaunchesxTx4xFxTx2x2,16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,"
                                             "8xlaunchesxTx12xT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F; W: one warp, v7) [x trim (T/F; "
-                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x far products: 0 a thread a "
+                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
     parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xTxTx2x2",
