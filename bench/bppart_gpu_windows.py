@@ -150,9 +150,9 @@ def main(argv=None):
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="16xlaunchesxTx4xWxTx2x2,16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xWxTx3x2,"
-                                            "16xlaunchesxTx4xFxTx2x2,16xlaunchesxTx4xTxT,16xlaunchesxTx4xT,"
-                                            "8xlaunchesxTx12xT",
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xWxTx3x2,16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xWxTx2x2,"
+                                            "16xlaunchesxTx4xWxTx3dx2,16xlaunchesxTx5xWxTx2x2,16xlaunchesxTx4xFxTx2x2,"
+                                            "16xlaunchesxTx4xTxT",
                         help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F; W: one warp, v7) [x trim (T/F; "
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "

@@ -162,14 +162,14 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     dict(band_far=1, band_warp=False, band_dynamic=False),               # a ring of 3, row operands two k at a time
     dict(band_warp=False, band_dynamic=False),                           # a ring of 3, tensor cores, lanes
     dict(band_far=0, band_warp=False, band_dynamic=False),               # a ring of 3, a thread a cell
-    dict(band_dynamic=False),                                            # one warp's near part, static ring of 3
+    dict(band_dynamic=True),                                             # one warp's near part, dynamic ring of 3
     dict(band_pipe=2, band_dynamic=False),                               # ... after a ring of 2
     dict(band_pipe=0, band_far=0),                                       # ... after registers a step ahead
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
-    launch; the production: m32x64 cross, ring of 3 in dynamic shared memory, tensor-core far products, the near
-    part by one warp): every log and window number equal to the production's to the last bit."""
+    launch; the production: m32x64 cross, a ring of 3 on tensor cores, the near part by one warp): every log
+    and window number equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(13)
