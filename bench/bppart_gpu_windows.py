@@ -95,10 +95,14 @@ def sweep_sizes(base, sweep):
     tile, mode, split, blocks, lanes, *more_fields = sweep.split("x")
     trim, pipe, far = more_fields + ["F", "0", "0"][len(more_fields):]
     more = {"band_trim": trim == "T"} if hasattr(base, "band_trim") else {}    # (older trees lack it)
+    if hasattr(base, "band_dynamic"):  # ring "3d": its stages in dynamic shared memory (rows padded to B + 4)
+        more.update(band_dynamic=pipe.endswith("d"))
     if hasattr(base, "band_pipe"):
-        more.update(band_pipe=int(pipe), band_far=int(far))
+        more.update(band_pipe=int(pipe.rstrip("d")), band_far=int(far))
+    if hasattr(base, "band_warp"):     # lanes "W": the near part by one warp (v7); older trees lack it
+        more.update(band_warp=lanes == "W")
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
-                        band_lanes=lanes == "T", **more)
+                        band_lanes=lanes in "TW", **more)
 
 
 def timed(sizes, call):
@@ -146,14 +150,14 @@ def main(argv=None):
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
-    parser.add_argument("--sweeps", default="16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xTxT,16xlaunchesxTx4xTxTx3x1,16xlaunchesxTx4xT,"
-                                            "8xlaunchesxTx12xT,8xlaunchesxFx0xF,"
-                                            "16xlaunchesxTx3xT",
-                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F) [x trim (T/F; "
-                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out) [x far products: 0 a thread a "
+    parser.add_argument("--sweeps", default="16xlaunchesxTx4xWxTx3x2,16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xWxTx2x2,"
+                                            "16xlaunchesxTx4xWxTx3dx2,16xlaunchesxTx5xWxTx2x2,16xlaunchesxTx4xFxTx2x2,"
+                                            "16xlaunchesxTx4xTxT",
+                        help="sweep tile x mode x split (T/F) x blocks a multiprocessor x lanes (T/F; W: one warp, v7) [x trim (T/F; "
+                             "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
-    parser.add_argument("--baseline", default="32x32x16xTx8,8xlaunchesxFx0xF",
+    parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xTxTx2x2",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "

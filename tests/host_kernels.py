@@ -42,17 +42,22 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
 BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
-#: products): the first designs', the split one at other occupancies, with a thread a cell in the near part or a group,
-#: whole tiles or trimmed
-BAND_TILE_ALTERNATIVES = [(8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0),
-                          (8, True, 16, False, False, 0, 0), (8, True, 16, True, False, 0, 0),
-                          (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
-                          (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0),
-                          (8, True, 16, True, True, 0, 0), (16, True, 0, True, True, 0, 0),
-                          (8, True, 16, False, True, 0, 0)] + [
-    # the far part through a cp.async ring of 2 or 3 stages, its products a thread a cell, two k a load, tensor cores
-    (tile, True, blocks, True, True, pipe, far) for tile, blocks in ((16, 4), (8, 16)) for pipe in (2, 3)
-    for far in (0, 1, 2)]
+#: products, near part by one warp, dynamic shared memory): the first designs', the split one at other occupancies,
+#: with a thread a cell in the near part or a group, whole tiles or trimmed
+BAND_TILE_ALTERNATIVES = [tiles + (False, False) for tiles in [
+    (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
+    (8, True, 16, True, False, 0, 0), (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
+    (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0), (8, True, 16, True, True, 0, 0),
+    (16, True, 0, True, True, 0, 0), (8, True, 16, False, True, 0, 0)]] + [
+    # the far part through a cp.async ring of 2 or 3 stages, its products a thread a cell, two k a load, tensor cores;
+    # the near part by a group of lanes a cell or by one warp (v7), static or dynamic shared memory
+    (tile, True, blocks, True, True, pipe, far, warp, dynamic) for tile, blocks in ((16, 4), (8, 16)) for pipe in (2, 3)
+    for far in (0, 1, 2) for warp in (False, True) for dynamic in (False, True)] + [
+    # the near part by one warp after the other far forms: registers a step ahead, whole tiles, persistent grids; 5
+    # blocks a multiprocessor
+    (16, True, 4, True, True, 0, 0, True, False), (8, True, 16, True, True, 0, 0, True, False),
+    (8, True, 8, False, False, 0, 0, True, False), (16, False, 0, False, False, 0, 0, True, False),
+    (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)

@@ -68,23 +68,34 @@ def _gpu(q, targets, params):
     return gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1]) for t in targets], params)
 
 
-@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim, pipe, far", [
-    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True, 0, 0),   # tensor cores, split, lanes
-    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False, 0, 0),   # FMA products, first sweep
-    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True, 0, 0),     # split sweep of 16-tiles
-    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True, 0, 0),     # FMA, split, a thread a cell
-    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 0),     # far part: cp.async ring of 3
-    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 2, 1),     # ring of 2, two-k row loads
-    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 2),     # ring of 3, tensor cores
-    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, 1),     # 16-tiles, ring of 3, two-k
-    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 4, True, True, 2, 2),     # 16-tiles, ring of 2, tensor
+@pytest.mark.parametrize("au, gu, sweep, prefetch, cols, strip, split, tile, blocks, lanes, trim, pipe, far, warp, dynamic", [
+    (*WEIGHTS[0], "persistent", True, 32, False, True, 8, 16, True, True, 0, 0, False, False),   # tensor cores, split, lanes
+    (*WEIGHTS[1], "launches", False, 8, False, False, 8, 0, False, False, 0, 0, False, False),   # FMA products, first sweep
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 0, True, True, 0, 0, False, False),     # split sweep of 16-tiles
+    (*WEIGHTS[0], "launches", True, 8, False, True, 8, 16, False, True, 0, 0, False, False),     # FMA, split, a thread a cell
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 0, False, False),     # far part: cp.async ring of 3
+    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 2, 1, False, False),     # ring of 2, two-k row loads
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 2, False, False),     # ring of 3, tensor cores
+    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, 1, False, False),     # 16-tiles, ring of 3, two-k
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 4, True, True, 2, 2, False, False),     # 16-tiles, ring of 2, tensor
+    # the near part by one warp (v7): after a ring of 2 on tensor cores (call 1's production), a ring of 3, registers
+    # a step ahead, persistent grids, the first sweep (not split, not trimmed)
+    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 2, 2, True, False),
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 2, 2, True, False),
+    (*WEIGHTS[0], "launches", True, 32, False, True, 8, 16, True, True, 3, 1, True, False),
+    (*WEIGHTS[1], "launches", True, 32, False, True, 16, 4, True, True, 0, 0, True, False),
+    (*WEIGHTS[1], "persistent", True, 32, False, True, 8, 8, False, False, 0, 0, True, False),
+    (*WEIGHTS[0], "launches", False, 8, False, False, 16, 0, False, False, 0, 0, True, False),
+    # rings of 3 and 2 in dynamic shared memory (rows padded to B + 4), one warp's near part or lanes
+    (*WEIGHTS[0], "launches", True, 32, False, True, 16, 4, True, True, 3, 2, True, True),
+    (*WEIGHTS[1], "launches", True, 32, False, True, 8, 16, True, True, 3, 2, False, True),
 ])
 def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, sweep, prefetch, cols, strip,
-                                               split, tile, blocks, lanes, trim, pipe, far):
+                                               split, tile, blocks, lanes, trim, pipe, far, warp, dynamic):
     """Queries of 1 to 12 nt against a batch of targets of 1 to 150 nt (pieces of 40 bases: a long target
     in several launches, short ones together), target windows of 1 to 13 bases, query windows too; the
     sweep persistent or a launch per tile diagonal, split (bppart_band_outer first) or not, its near part
-    a thread a cell or a group of lanes, its far part on whole tiles or trimmed to the band's rows and
+    a thread a cell, a group of lanes or one warp, its far part on whole tiles or trimmed to the band's rows and
     columns, its far part's tiles loaded a step ahead into registers or copied by cp.async into a ring of
     2 or 3 stages (its products' row operands read one or two k at a time, or on tensor cores), the cross products on tensor cores (16 x 32 tiles) or FMA (16 x 8), their loads
     prefetched or not. Fresh tables hold NaN (tests/conftest.py): a cell read before it is written shows."""
@@ -93,7 +104,7 @@ def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, 
     sizes = small_launch_sizes.bppart.replace(band_sweep=sweep, band_prefetch=prefetch, band_cols=cols,
                                               band_strip=strip, band_split=split, band_tile=tile, band_tile_blocks=blocks,
                                               band_lanes=lanes, band_trim=trim, band_pipe=pipe,
-                                              band_far=far)
+                                              band_far=far, band_warp=warp, band_dynamic=dynamic)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -146,15 +157,19 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
 
 
 @pytest.mark.parametrize("variant", [
-    dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0),          # v5's production: m32x32 cross, no ring
-    dict(band_pipe=3, band_far=1),                                       # a ring of 3, row operands two k at a time
-    dict(band_pipe=3, band_far=2),                                       # a ring of 3, tensor cores
-    dict(band_pipe=3, band_far=0),                                       # a ring of 3, a thread a cell
+    dict(band_warp=False, band_pipe=2, band_dynamic=False),              # v6's production: ring of 2, lanes
+    dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0, band_warp=False),   # v5's: m32x32 cross, no ring
+    dict(band_far=1, band_warp=False, band_dynamic=False),               # a ring of 3, row operands two k at a time
+    dict(band_warp=False, band_dynamic=False),                           # a ring of 3, tensor cores, lanes
+    dict(band_far=0, band_warp=False, band_dynamic=False),               # a ring of 3, a thread a cell
+    dict(band_dynamic=True),                                             # one warp's near part, dynamic ring of 3
+    dict(band_pipe=2, band_dynamic=False),                               # ... after a ring of 2
+    dict(band_pipe=0, band_far=0),                                       # ... after registers a step ahead
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
-    launch; the production: m32x64 cross, ring of 2, tensor-core far products): every log and window number
-    equal to the production's to the last bit."""
+    launch; the production: m32x64 cross, a ring of 3 on tensor cores, the near part by one warp): every log
+    and window number equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(13)

@@ -186,17 +186,39 @@ def aligned(bases: int, sizes) -> int:
 def band_tiles_arguments(sizes) -> tuple:
     """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
     split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
-    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form.
+    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
+    the near part by one warp, dynamic shared memory.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2))
-    (16, True, 4, True, True, 3, 2)
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent"))
-    (16, True, 4, True, True, 0, 0)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
+    (16, True, 4, True, True, 3, 2, False, False)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
+    (16, True, 4, True, True, 0, 0, True, False)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
-            sizes.band_far if pipe else 0)
+            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0)
+
+
+def band_tiles_shared(sizes) -> int:
+    """Bytes of dynamic shared memory the sweep's kernel takes under launch ``sizes`` (0: static only): the
+    largest of its cp.async ring, the near part's tiles and the one-warp near part's (bppart_band_tiles' UD; the
+    kernel traps when given less).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_tiles_shared(SIZES.replace(band_pipe=3, band_far=2, band_dynamic=True))
+    53760
+    >>> band_tiles_shared(SIZES.replace(band_dynamic=False))
+    0
+    """
+    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)
+    if not dynamic:
+        return 0
+    pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4
+    ring = 7 * pipe * B * pitch
+    tiles = (2 + 4 + (9 if lanes else 8)) * B * (B + 1)
+    near_warp = (2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B) if warp else 0
+    return 8 * max(ring, tiles, near_warp)
 
 
 def _target_alone(ends, N, L2, f2) -> float:
@@ -281,6 +303,9 @@ class _Tables:
             cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
             threads = (TR // 4) * (TC // 4)
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
+        shared = band_tiles_shared(sizes)
+        if shared:
+            tiles.max_dynamic_shared_size_bytes = shared
         outer = _kernel("bppart_band_outer") if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
@@ -312,11 +337,12 @@ class _Tables:
             tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))
             if sizes.band_sweep == "persistent":
                 grid = max(1, min(sms * sizes.blocks_per_sm, mats * nt))
-                tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]))
+                tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]), shared_mem=shared)
             else:               # a tile diagonal a launch: a block per tile, no barrier
                 for d in range(dmax + 1):
                     mark(("sweep", d))
-                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]))
+                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]),
+                          shared_mem=shared)
                     mark(("sweep", d))
             mark("sweep")
         clock.lap("issue", sync=False)

@@ -45,12 +45,17 @@ class BPPartSizes(LaunchSizes):
     band_trim: bool = True    # windows, sweep: the far part loads and multiplies only the tiles' rows and columns
     #                           that cells of the band read (the last tile diagonal holds one such cell a tile), and
     #                           the near part (lanes) runs only the steps that hold a band cell
-    band_pipe: int = 2        # windows, sweep: 2 or 3: the far part's tiles copied by cp.async 1 or 2 steps ahead (a
+    band_pipe: int = 3        # windows, sweep: 2 or 3 (v7; v6: 2): the far part's tiles copied by cp.async 1 or 2 ahead (a
     #                           ring of stages, one barrier a step); 0: loaded into registers a step ahead (v5).
     #                           Launches mode only (the persistent sweep takes 0)
     band_far: int = 2         # windows, sweep with a ring (band_pipe): the far products a thread a cell (0), the same
     #                           with row operands read two k at a time (1: 5 shared loads a k for 4 multiply-adds, not
     #                           7), or on FP64 tensor cores (2; the same bits as 0 on an H100, tests)
+    band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
+    #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
+    band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,
+    #                           no block barrier; the cells stored after the last step), the same bits as the lanes
+    #                           (v7); False: band_lanes' forms
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 

@@ -284,7 +284,14 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // row operands read two k at a time (ld.shared.v2.f64, 5 loads a k); 2, on FP64 tensor cores (mma m8n8k4,
 // a fragment load feeds 64 multiply-adds), rows padded to B + 4 where the ring fits 48 KB (conflict-free
 // fragment loads), else B + 2. 0 and 1: the same products in the same order (the same bits).
-template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR>
+//
+// WARP: the near part by one warp of the block (bppart_near_warp: two lanes a tile row, a __syncwarp a step
+// instead of a block barrier, the cells stored after the last step, a thread a cell), the same arithmetic as
+// LANES (the same bits); LANES is then not read. The warp is blockIdx.x % (B B / 32), so that the near parts of
+// the blocks a multiprocessor holds spread over its four schedulers.
+// DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
+// the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -294,10 +301,20 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
     static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
-    constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || 7 * PIPE * B * (B + 4) * 8 > 47 * 1024 ? B + 2 : B + 4;
+    constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || (!DYN && 7 * PIPE * B * (B + 4) * 8 > 47 * 1024) ? B + 2 : B + 4;
     constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
-    // PIPE: the near part's tiles X[0..1], C, V alias the ring (free once bppart_far_sums_async returns)
-    __shared__ __align__(16) double U[RING > TILES ? RING : TILES];
+    constexpr int WTILES = WARP ? NearWarp<B>::DOUBLES : 0, FIRST = RING > TILES ? RING : TILES;
+    // PIPE: the near part's tiles X[0..1], C, V alias the ring (free once bppart_far_sums_async returns); WARP: its
+    // tiles (NearWarp) likewise
+    constexpr int UD = FIRST > WTILES ? FIRST : WTILES;
+    __shared__ __align__(16) double Ustatic[DYN ? 2 : UD];
+    extern __shared__ __align__(16) double Udynamic[];
+    double* const U = DYN ? Udynamic : Ustatic;
+    if (DYN) {
+        unsigned given;
+        asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
+        if (given < UD * 8u) __trap();          // the host's band_tiles_shared disagrees with this kernel
+    }
     double(*X)[B][B + 1] = reinterpret_cast<double(*)[B][B + 1]>(U);
     double(*C)[B][B + 1] = X + (PIPE > 0 ? 2 : 7);
     double(*V)[B][B + 1] = X + (PIPE > 0 ? 6 : 11);
@@ -388,6 +405,22 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                                                          fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
+            }
+            if (WARP) {
+                const NearWarp<B> S(U);
+                bppart_near_warp_stage<B>(S, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx, qibase,
+                                          valid ? w2[y0 * 5 + y1] : 0.0, band_at(Q1, IB + ti + 1, IB + tj, W1, n),
+                                          band_at(Q1, IB + ti, IB + tj, W1, n), band_at(Q1, JB + ti, JB + tj, W1, n),
+                                          tj == 0 && d >= 1 ? band_cg(AUX1 + lb, IB + ti, JB - 1, W1, n) : 0.0);
+                __syncthreads();
+                if (threadIdx.x / 32 == blockIdx.x % (B * B / 32))
+                    bppart_near_warp<B>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
+                                        TRIM ? min(B - 1, L2 - d * B) : B - 1);
+                __syncthreads();
+                if (valid)
+                    bppart_near_warp_cell<B>(S, ti, tj, c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
+                __syncthreads();      // (a persistent grid's next tile reuses U)
+                continue;
             }
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
             X[0][ti][tj] = band_at(Q1, IB + ti, IB + tj, W1, n);

@@ -286,6 +286,141 @@ __device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], d
     }
 }
 
+// The near part by ONE warp (bppart_band_tiles' WARP): lanes i and i + B take tile row i's cell of a step, lane i
+// its sums along the row (AUX1's and QIac's: T1 and QIac of the row's earlier cells by Q1 of tile (J, J)), lane
+// i + B those down the columns (s1's: Q1 of tile (I, I) by AUX1 of column j - 1; R's: by QF of column j); a
+// __syncwarp a step instead of a block barrier, and the cells' seven values stored to global memory after the
+// last step, a thread a cell (coalesced rows) instead of a lane per cell and step. The same arithmetic as
+// bppart_near_lanes, bit for bit: each sum's B terms are rounded products (__dmul_rn: never fused) added in the
+// lanes' xor butterfly's order (near_tree), and the cell finished by the same expressions. The lanes leave out
+// (as zero) exactly the terms whose tile cell has no interval (l2 <= 0), is not computed yet (to the right in
+// the row), lies past the tile (k >= B) or has no Q1 row: here every term is multiplied, and those operands are
+// zeros (E and D zeroed before the steps and written only for cells of the band, P's columns past B zero) by
+// finite ones (Q1 and the cells' values), so the products are +0 and the sums the same bits.
+// Shared memory (NearWarp, aliasing the far part's ring): double2 tiles P[i][k] = (Q1(I)[i + 1][k], Q1(I)[i][k])
+// (k < 2 B, zero past B), Y[k][j] = (Q1(J)[k][j], twice), E[i][j] = (T1, QIac), D[k][j] = (AUX1 of (k, j - 1),
+// QF of (k, j)) (D[k][0].x: AUX1 of tile (I, J - 1)'s last column), then a cell's ten values Vc[i][j][0..9] (the
+// far sums and terms as bppart_keep_far's V[0..7], QI's base, the target pair's weight; after the cell: R, QX,
+// QI), finite everywhere: D's rows past B (read for zero P columns) fall in Vc. Pitches P 2 B, E B + 1, Y and D
+// B + 2 (double2), so that 8 lanes' 16-byte loads meet distinct banks.
+template <int B>
+struct NearWarp {
+    static constexpr int PP = 2 * B, PE = B + 1, PD = B + 2, SLOTS = 10;
+    static constexpr int OY = 2 * B * PP, OE = OY + 2 * B * PD, OD = OE + 2 * B * PE, OV = OD + 2 * B * PD;
+    static constexpr int DOUBLES = OV + SLOTS * B * B;
+    static_assert((2 * B - 1) * PD + B <= B * PD + SLOTS * B * B / 2, "D's rows read past B lie in Vc");
+    double2 (*P)[PP];
+    double2 (*Y)[PD];
+    double2 (*E)[PE];
+    double2 (*D)[PD];
+    double (*Vc)[B][SLOTS];
+    __device__ explicit NearWarp(double* U)
+        : P(reinterpret_cast<double2(*)[PP]>(U)), Y(reinterpret_cast<double2(*)[PD]>(U + OY)),
+          E(reinterpret_cast<double2(*)[PE]>(U + OE)), D(reinterpret_cast<double2(*)[PD]>(U + OD)),
+          Vc(reinterpret_cast<double(*)[B][SLOTS]>(U + OV)) {}
+};
+
+struct NearPair {
+    double a, b;
+};
+
+// The butterfly's sum of the terms leaf(0 .. B - 1) (two sums at once): node(q, half) = node(q, 2 half) +
+// node(q + half, 2 half), leaves at half = B, the root node(0, 1): what lane 0 of a group of B holds after xor
+// shuffles at B / 2, B / 4, .., 1 (each a commutative add of two equal partial sums). Depth first: few live terms.
+template <int B, int Q, int HALF, class Leaf>
+__device__ __forceinline__ NearPair near_tree(const Leaf& leaf) {
+    if constexpr (HALF == B) {
+        return leaf(Q);
+    } else {
+        const NearPair x = near_tree<B, Q, 2 * HALF>(leaf), y = near_tree<B, Q + HALF, 2 * HALF>(leaf);
+        return {x.a + y.a, x.b + y.b};
+    }
+}
+
+// Before bppart_near_warp, every thread (ti, tj) its cell's values and its elements of the Q1 tiles: q1i_next =
+// Q1(I)[ti + 1][tj], q1i = Q1(I)[ti][tj], q1j = Q1(J)[ti][tj], halo = AUX1 of tile (I, J - 1)'s last column at
+// row ti (read where tj == 0), w: the target pair's weight; zeros where NearWarp needs them. The values as
+// bppart_keep_far's (the same expressions).
+template <int B>
+__device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int ti, int tj, double fs, double m,
+                                                       double fa, double acca, double fq, double s0, double both,
+                                                       double qfbase, double fr, double pqx, double qibase, double w,
+                                                       double q1i_next, double q1i, double q1j, double halo) {
+    double2* v = reinterpret_cast<double2*>(S.Vc[ti][tj]);
+    v[0] = make_double2(fs, m);
+    v[1] = make_double2(fa, acca + fq + s0 + both);
+    v[2] = make_double2(qfbase, fr);
+    v[3] = make_double2(s0 + both, pqx);
+    v[4] = make_double2(qibase, w);
+    const double2 zero = make_double2(0.0, 0.0);
+    S.P[ti][tj] = make_double2(q1i_next, q1i);
+    S.P[ti][B + tj] = zero;
+    S.Y[ti][tj] = make_double2(q1j, q1j);
+    S.E[ti][tj] = zero;
+    S.D[ti][tj] = make_double2(tj == 0 ? halo : 0.0, 0.0);
+}
+
+// The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
+// bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
+// lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
+template <int B>
+__device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
+                                                 int last) {
+    static_assert(2 * B <= 32, "two lanes a tile row");
+    const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
+    for (int step = first; step <= last; ++step) {
+        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
+        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
+        // this lane's B terms: h = 0, k = q: (T1, QIac)(i, k) by Q1(J)[k][j]; h = 1, k = i + 1 + q: Q1(I)[i + 1][k]
+        // by AUX1(k, j - 1), Q1(I)[i][k] by QF(k, j) (other lanes: anything inside U, never used)
+        const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
+        const double2* g = h == 0 ? &S.Y[0][0] + j : h == 1 ? &S.D[i + 1][0] + j : &S.Y[0][0];
+        if (!valid) g = &S.Y[0][0];
+        const NearPair sums = near_tree<B, 0, 1>([&](int q) {
+            const double2 x = f[q], y = g[q * NearWarp<B>::PD];
+            return NearPair{__dmul_rn(x.x, y.x), __dmul_rn(x.y, y.y)};
+        });
+        const double s1n = __shfl_down_sync(0xffffffffu, sums.a, B);
+        const double rn = __shfl_down_sync(0xffffffffu, sums.b, B);
+        if (valid && h == 0) {
+            double2* v = reinterpret_cast<double2*>(S.Vc[i][j]);
+            const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
+            const double auxn = sums.a, qian = sums.b;
+            const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + s1n) : 0.0;
+            const double t1 = s1 + v01.y;
+            const double aux = v23.x + auxn + t1;
+            const double closed = v67.x + s1;
+            const double qf = v45.x + v23.y + qian + s1;
+            const double r = v45.y + rn + qf;
+            const double qx = v67.y + r;
+            const double qi = v89.x + qx;
+            S.E[i][j] = make_double2(t1, closed);
+            S.D[i][j].y = qf;
+            S.D[i][j + 1].x = aux;
+            v[0] = make_double2(r, qx);
+            v[1].x = qi;
+        }
+        __syncwarp();
+    }
+}
+
+// After bppart_near_warp and a block barrier: cell (ti, tj)'s T1, AUX1, QIac, QF, R, QX, QI (at index c of each).
+template <int B>
+__device__ __forceinline__ void bppart_near_warp_cell(const NearWarp<B>& S, int ti, int tj, size_t c, double* t1s,
+                                                      double* aux1, double* qiac, double* qfs, double* rs, double* qxs,
+                                                      double* qis) {
+    const double2 e = S.E[ti][tj];
+    const double2* v = reinterpret_cast<const double2*>(S.Vc[ti][tj]);
+    const double2 rq = v[0];
+    t1s[c] = e.x;
+    aux1[c] = S.D[ti][tj + 1].x;
+    qiac[c] = e.y;
+    qfs[c] = S.D[ti][tj].y;
+    rs[c] = rq.x;
+    qxs[c] = rq.y;
+    qis[c] = v[1].x;
+}
+
 // A cell's terms over other query intervals (previous launches wrote them), from the split sums ps0 and
 // pa0 and the cells named by pointer (read only where the lengths l1, l2 use them): s0, m and both, the
 // cross sum acca, the bases of QF and QI; writes the cell's T0 and AUX0.
