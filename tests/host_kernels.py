@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import bioaccel
-from bioaccel.fold._gpu_batch import x2t_max_threads
+from bioaccel.fold._gpu_batch import X4T_MIN_BLOCKS, x2t_max_threads, x4t_max_threads
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
@@ -111,6 +111,8 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))] + [
             ("batch_fold_x2", (f.batch_threads, cell)) for cell in ("signed char", "short")] + [
             ("batch_fold_x2t", (x2t_max_threads(f), cell)) for cell in ("signed char", "short")],
+        "fold/kernels/nussinov_batch_x4t.cu": [("batch_fold_x4t", (x4t_max_threads(f), X4T_MIN_BLOCKS, cell))
+                                               for cell in ("signed char", "short")],
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],

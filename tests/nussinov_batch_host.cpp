@@ -1,4 +1,5 @@
-// Host build of fold/kernels/nussinov_batch.cu's shared-memory kernels (batch_fold_x2, batch_fold_x2t) with
+// Host build of fold/kernels/nussinov_batch.cu's shared-memory kernels (batch_fold_x2, batch_fold_x2t, and
+// nussinov_batch_x4t.cu's batch_fold_x4t) with
 // NUSSINOV_BATCH_HOST: one block run by a std::thread per GPU thread, std::barrier for __syncthreads, the DPX
 // and SIMD intrinsics by their definitions (two signed 16-bit lanes). The block's shared memory is a static
 // array filled with 0x7f first, so that a write past the dynamic shared memory the host sizes shows. Fill only
@@ -14,7 +15,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __align__(x) __attribute__((aligned(x)))
 #define __shared__
 struct int2 { int x, y; };
@@ -49,9 +50,9 @@ inline int __vmaxs2(int a, int b) {
 inline int __viaddmax_s32(int a, int b, int c) { return max(a + b, c); }
 alignas(16) unsigned char batch_smem[1 << 20];
 #define NUSSINOV_BATCH_HOST
-#include "nussinov_batch.cu"
+#include "nussinov_batch_x4t.cu"       // (it includes nussinov_batch.cu)
 
-// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t) with ``threads`` threads;
+// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t, 2: batch_fold_x4t) with ``threads`` threads;
 // ``table`` gets V(i, c) of every half-open interval, (n + 1) x (n + 1), from the column copy (the one the
 // traceback reads); -1, or the first byte written past ``shared``.
 template <int KERNEL, typename Cell>
@@ -72,8 +73,10 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
             const auto* model = reinterpret_cast<const PairModel*>(pm);
             if (KERNEL == 0)
                 batch_fold_x2<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
-            else
+            else if (KERNEL == 1)
                 batch_fold_x2t<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
+            else
+                batch_fold_x4t<1024, 1, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
         });
     for (auto& thread : pool) thread.join();
     for (int x = shared; x < (int)sizeof batch_smem; ++x)
@@ -86,8 +89,11 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
                 if (KERNEL == 0) {
                     const X2Layout<X2Cells<Cell>::CH> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
-                } else {
+                } else if (KERNEL == 1) {
                     const X2TLayout<X2TCells<Cell>::CH> L{n};
+                    v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
+                } else {
+                    const XTLayout<X2TCells<Cell>::CH, 4> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 }
             }
@@ -101,6 +107,9 @@ extern "C" int fold(int kernel, int cell_short, const unsigned char* codes, int 
     if (kernel == 0)
         return cell_short ? run<0, short>(codes, n, pm, shared, threads, table, score)
                           : run<0, signed char>(codes, n, pm, shared, threads, table, score);
-    return cell_short ? run<1, short>(codes, n, pm, shared, threads, table, score)
-                      : run<1, signed char>(codes, n, pm, shared, threads, table, score);
+    if (kernel == 1)
+        return cell_short ? run<1, short>(codes, n, pm, shared, threads, table, score)
+                          : run<1, signed char>(codes, n, pm, shared, threads, table, score);
+    return cell_short ? run<2, short>(codes, n, pm, shared, threads, table, score)
+                      : run<2, signed char>(codes, n, pm, shared, threads, table, score);
 }

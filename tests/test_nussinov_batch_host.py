@@ -1,9 +1,10 @@
 """The GPU batch's shared-memory Nussinov kernels (fold/kernels/nussinov_batch.cu: batch_fold_x2, a thread a
-cell, and batch_fold_x2t, the default, a 2 x 2 tile of cells a thread) built for the host with g++
+cell, and batch_fold_x2t, a 2 x 2 tile of cells a thread; nussinov_batch_x4t.cu: batch_fold_x4t, a 4 x 4 tile)
+built for the host with g++
 (tests/nussinov_batch_host.cpp: a std::thread per GPU thread, std::barrier for __syncthreads): every cell of
 the table and the score equal to the CPU fill's, at the edges of their chunked layouts (lengths around
 multiples of 8 and 16, up to the 256 nt they take), int8 and int16 cells, the production block widths and
-32-thread blocks (x2t then folds a diagonal of tiles in rounds), and nothing written past the dynamic shared
+32-thread blocks (x2t and x4t then fold a diagonal of tiles in rounds), and nothing written past the dynamic shared
 memory the host sizes (fold/_gpu_batch.py). The kernels' logic is checked on every run, without a GPU;
 tests/test_fold_gpu.py runs them on the device. Skipped where there is no g++.
 """
@@ -23,7 +24,7 @@ from bioaccel.inputs.alphabet import encode
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 
-X2, X2T = 0, 1
+X2, X2T, X4T = 0, 1, 2
 LENGTHS = [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 120, 200, 255, 256]
 PARAMS = [FoldParams(), FoldParams(min_loop=1, au=2, gc=3, gu=1), FoldParams(min_loop=0),
           FoldParams(min_loop=0, au=127, gc=127, gu=127)]     # the last: past int8 cells at every length
@@ -49,9 +50,12 @@ def host_fold(tmp_path_factory):
         if kernel == X2:
             shared = _gpu_batch.x2_shared_bytes(n, cell)
             threads = int(_gpu_batch.block_threads(np.array([n]), _launch.SIZES)[0])
-        else:
+        elif kernel == X2T:
             shared = _gpu_batch.x2t_shared_bytes(n, cell)
             threads = int(_gpu_batch.x2t_threads(np.array([n]), _launch.SIZES)[0])
+        else:
+            shared = _gpu_batch.x4t_shared_bytes(n, cell)
+            threads = int(_gpu_batch.x4t_threads(np.array([n]), _launch.SIZES)[0])
         table = np.zeros((n + 1) * (n + 1), dtype=np.int32)
         score = np.zeros(1, dtype=np.int32)
         past = lib.fold(kernel, int(cell == "short"), codes.ctypes.data_as(ctypes.c_void_p), n,
@@ -73,12 +77,12 @@ def _cpu_half_open(seq, params):
     return want
 
 
-@pytest.mark.parametrize("kernel", [X2, X2T], ids=["x2", "x2t"])
+@pytest.mark.parametrize("kernel", [X2, X2T, X4T], ids=["x2", "x2t", "x4t"])
 @pytest.mark.parametrize("narrow", [False, True], ids=["production-block", "32-threads"])
 @pytest.mark.parametrize("params", PARAMS, ids=["default", "weights-2-3-1", "min-loop-0", "int16-cells"])
 def test_host_kernel_table_equals_cpu(host_fold, kernel, narrow, params):
     rng = random.Random(29 + kernel)
-    lengths = LENGTHS if kernel == X2T else [n for n in LENGTHS if n <= 65] + [200]   # x2: fewer (a thread a cell)
+    lengths = LENGTHS if kernel != X2 else [n for n in LENGTHS if n <= 65] + [200]   # x2: fewer (a thread a cell)
     for n in lengths + [rng.randint(2, 256) for _ in range(2)]:
         seq = "GC" * (n // 2) if n in (200, 256) else "".join(rng.choice("ACGUN") for _ in range(n))
         want = _cpu_half_open(seq, params)

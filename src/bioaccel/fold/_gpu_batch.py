@@ -43,6 +43,9 @@ SHORT_KERNEL = "x2t"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
+#: Blocks an SM that batch_fold_x4t is compiled for (its __launch_bounds__): four tables of 200 nt (47.7 KB
+#: each) fit in an H100 SM's shared memory.
+X4T_MIN_BLOCKS = 4
 #: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
 #: with an empty operand stays below 0, two empty ones within int16).
 X2_MAX_SCORE = (127, 16_383)
@@ -121,6 +124,31 @@ def x2t_max_threads(sizes):
     return int(x2t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
 
 
+def x4t_shared_bytes(n, cell="signed char"):
+    """Dynamic shared memory of batch_fold_x4t for an n-long sequence: row blocks of CH (k + 1) rows and
+    column blocks of 4 strides of n // 4 + 1 - k CH / 4 columns, 16 bytes a chunk
+    (kernels/nussinov_batch_x4t.cu, XTLayout), then the traceback stack, the pair model, the codes.
+
+    >>> x4t_shared_bytes(200), x4t_shared_bytes(200, "short"), x4t_shared_bytes(255)
+    (47680, 90112, 73327)
+    """
+    per = 16 if cell == "signed char" else 8                  # cells a chunk
+    chunks = n // per + 1
+    rows = per * chunks * (chunks + 1) // 2
+    cols = chunks * 4 * (n // 4 + 1) - per * chunks * (chunks - 1) // 2
+    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
+
+
+def x4t_threads(lengths, sizes):
+    """Threads of the batch_fold_x4t block of each length: one for each of the n // 4 tiles of the first
+    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
+
+    >>> x4t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
+    [32, 32, 64, 64]
+    """
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 4 + 31) // 32 * 32))
+
+
 def block_threads(lengths, sizes):
     """Threads of the batch_fold block of each length: one per cell of the widest diagonal computed
     (n - 1 cells), in whole warps, at most ``sizes.batch_threads``.
@@ -141,20 +169,35 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, tiles=False):
-    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") batch_fold_x2t
-    (``tiles``) or batch_fold_x2."""
-    sizes = _launch.SIZES
-    widths = block_threads(lengths[ids], sizes)
+def x4t_max_threads(sizes):
+    """The block width batch_fold_x4t is compiled for: the widest block of :func:`x4t_threads` up to
+    ``sizes.batch_shared_max`` nt.
+
+    >>> x4t_max_threads(_launch.SIZES)
+    64
+    """
+    return int(x4t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
+
+
+def _short_kernel(name, cell, lengths, sizes):
+    """``(kernel, block width of each length, shared bytes of n)`` of a shared-memory kernel: b1 (``cell``
+    None), else ``name`` ("x2", "x2t", "x4t") with ``cell`` ("short", "signed char")."""
     if cell is None:
-        fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
-    elif tiles:
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell)
-        shared_of = lambda n: x2t_shared_bytes(n, cell)     # noqa: E731
-        widths = x2t_threads(lengths[ids], sizes)
-    else:
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
-        shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
+        return (kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), block_threads(lengths, sizes),
+                shared_bytes)
+    if name == "x4t":
+        return (kernel("nussinov_batch_x4t.cu", "batch_fold_x4t", x4t_max_threads(sizes), X4T_MIN_BLOCKS, cell),
+                x4t_threads(lengths, sizes), lambda n: x4t_shared_bytes(n, cell))
+    if name == "x2t":
+        return (kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell),
+                x2t_threads(lengths, sizes), lambda n: x2t_shared_bytes(n, cell))
+    return (kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell), block_threads(lengths, sizes),
+            lambda n: x2_shared_bytes(n, cell))
+
+
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, name=SHORT_KERNEL):
+    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the kernel ``name``."""
+    fold, widths, shared_of = _short_kernel(name, cell, lengths[ids], _launch.SIZES)
     for threads, bin_ids in _bins(widths, ids):
         shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
@@ -257,7 +300,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL in ("x2", "x2t"):
+    if SHORT_KERNEL in ("x2", "x2t", "x4t"):
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
@@ -265,8 +308,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
         parts = ((shared, None),)
     for part, cell in parts:
         if part.any():
-            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell,
-                         SHORT_KERNEL == "x2t")
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell, SHORT_KERNEL)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():

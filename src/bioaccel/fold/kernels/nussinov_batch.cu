@@ -184,27 +184,62 @@ __device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const L
     return sh;
 }
 
+// The parameters of every shared-memory batch kernel (fold/_gpu_batch.py launches them alike).
+#define BATCH_FOLD_PARAMS                                                                                         \
+    const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,        \
+        const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to, \
+        unsigned char* __restrict__ chars, int* __restrict__ status
+
+// One block's sequence (ids[blockIdx.x]: codes[starts[id] .. starts[id + 1])) and its shared memory.
+template <typename Cell, typename Layout> struct X2Block {
+    int id;
+    long long start;
+    int n;
+    Layout L;
+    X2Shared<Cell> sh;
+};
+
+template <typename Cell, int EMPTY4, typename Layout>
+__device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, const code_t* codes, const long long* starts,
+                                                          const int* ids, const PairModel* pm_global) {
+    X2Block<Cell, Layout> blk;
+    blk.id = ids[blockIdx.x];
+    blk.start = starts[blk.id];
+    blk.n = (int)(starts[blk.id + 1] - blk.start);
+    blk.L = Layout{blk.n};
+    blk.sh = x2_shared<Cell, EMPTY4>(smem, blk.L, codes + blk.start, blk.n, pm_global);
+    return blk;
+}
+
+// The start of a shared-memory kernel body: the block's sequence, its layout, the regions by name.
+#define X2_BLOCK(LAYOUT)                                                                                        \
+    extern __shared__ __align__(16) unsigned char batch_smem[];                                                  \
+    const X2Block<Cell, LAYOUT> blk = x2_block<Cell, Cells::EMPTY4, LAYOUT>(batch_smem, codes, starts, ids, pm_global); \
+    const int n = blk.n, tid = threadIdx.x, nthreads = blockDim.x;                                               \
+    const LAYOUT L = blk.L;                                                                                      \
+    Cell* R = blk.sh.R;                                                                                          \
+    Cell* C = blk.sh.C;                                                                                          \
+    const int4* Ru = reinterpret_cast<const int4*>(R); /* the same, in 16-byte units */                          \
+    const int4* Cu = reinterpret_cast<const int4*>(C);                                                           \
+    const PairModel* pm = blk.sh.pm;                                                                             \
+    const code_t* s = blk.sh.s
+
+// The end: the score V(0, n), then (with `walk`) the traceback over the column copy.
+template <typename Cell, typename Layout, typename Columns>
+__device__ __forceinline__ void x2_finish(const X2Block<Cell, Layout>& blk, const Columns& cols, int walk,
+                                          int* scores, int* pair_to, unsigned char* chars, int* status) {
+    if (threadIdx.x == 0) scores[blk.id] = blk.n >= 2 ? blk.sh.C[cols.at(0, blk.n)] : 0;
+    if (walk)
+        walk_structure(blk.sh.C, cols, blk.sh.s, blk.sh.pm, blk.n, blk.sh.stack, blk.start + pair_to, blk.start + chars,
+                       status);
+}
+
 template <int MAX_THREADS, typename Cell>
 __global__ void __launch_bounds__(MAX_THREADS)
-batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
-              const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
-              unsigned char* __restrict__ chars, int* __restrict__ status) {
+batch_fold_x2(BATCH_FOLD_PARAMS) {
     typedef X2Cells<Cell> Cells;
     constexpr int CH = Cells::CH;
-    extern __shared__ __align__(16) unsigned char batch_smem[];
-    const int id = ids[blockIdx.x];
-    const long long start = starts[id];
-    const int n = (int)(starts[id + 1] - start);
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    const X2Layout<CH> L{n};
-    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
-    Cell* R = sh.R;
-    Cell* C = sh.C;
-    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
-    const int4* Cu = reinterpret_cast<const int4*>(C);
-    int2* stack = sh.stack;
-    const PairModel* pm = sh.pm;
-    const code_t* s = sh.s;
+    X2_BLOCK(X2Layout<CH>);
     for (int D = 2; D <= n; ++D) {
         for (int i = tid; i <= n - D; i += nthreads) {
             const int c = i + D;
@@ -232,8 +267,7 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
         }
         __syncthreads();
     }
-    if (tid == 0) scores[id] = C[L.c_at(0, n)];
-    if (walk) walk_structure(C, X2Columns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+    x2_finish(blk, X2Columns<CH>{L}, walk, scores, pair_to, chars, status);
 }
 
 // ---- batch_fold_x2t (issue 29, 2026-11-27): a 2 x 2 tile of cells a thread -----------------------------
@@ -313,25 +347,10 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
 // the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
 template <int MAX_THREADS, typename Cell>
 __global__ void __launch_bounds__(MAX_THREADS)
-batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
-               const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
-               unsigned char* __restrict__ chars, int* __restrict__ status) {
+batch_fold_x2t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
     constexpr int CH = Cells::CH;
-    extern __shared__ __align__(16) unsigned char batch_smem[];
-    const int id = ids[blockIdx.x];
-    const long long start = starts[id];
-    const int n = (int)(starts[id + 1] - start);
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    const X2TLayout<CH> L{n};
-    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
-    Cell* R = sh.R;
-    Cell* C = sh.C;
-    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
-    const int4* Cu = reinterpret_cast<const int4*>(C);
-    int2* stack = sh.stack;
-    const PairModel* pm = sh.pm;
-    const code_t* s = sh.s;
+    X2_BLOCK(X2TLayout<CH>);
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
@@ -398,6 +417,5 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
         }
         __syncthreads();
     }
-    if (tid == 0) scores[id] = n >= 2 ? C[L.c_at(0, n)] : 0;
-    if (walk) walk_structure(C, X2TColumns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+    x2_finish(blk, X2TColumns<CH>{L}, walk, scores, pair_to, chars, status);
 }
