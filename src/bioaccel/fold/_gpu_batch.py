@@ -130,7 +130,7 @@ def x4t_shared_bytes(n, cell="signed char"):
     (kernels/nussinov_batch_x4t.cu, XTLayout), then the traceback stack, the pair model, the codes.
 
     >>> x4t_shared_bytes(200), x4t_shared_bytes(200, "short"), x4t_shared_bytes(255)
-    (47680, 90112, 73327)
+    (47680, 90112, 72047)
     """
     per = 16 if cell == "signed char" else 8                  # cells a chunk
     chunks = n // per + 1
@@ -318,12 +318,19 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     return out
 
 
-def check_packed(out) -> None:
+def check_packed(out, *, units=None, stream=None) -> None:
     """Raise InternalError where a batch's traceback failed or a sequence got no score (waits for the
-    batch's launches)."""
-    if int(out.status.get()[0]) != 0:
+    batch's launches, or for ``stream``). ``units``: the scores already copied to the host, checked there.
+
+    >>> check_packed(PackedFolds(np.zeros(2, np.int32), None, None, np.zeros(1, np.int32)))
+    >>> check_packed(PackedFolds(None, None, None, np.ones(1, np.int32)), units=np.zeros(2))
+    Traceback (most recent call last):
+    bioaccel.errors.InternalError: internal error: the GPU batch traceback found a table value no split ...
+    """
+    status = out.status if isinstance(out.status, np.ndarray) else out.status.get(stream=stream)
+    if int(status[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
-    if bool((out.scores < 0).any()):
+    if bool((out.scores < 0 if units is None else units < 0).any()):
         raise InternalError("the GPU batch left a sequence without a score")
 
 
