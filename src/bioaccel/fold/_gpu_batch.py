@@ -114,16 +114,6 @@ def x2t_threads(lengths, sizes):
     return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 2 + 31) // 32 * 32))
 
 
-def x2t_max_threads(sizes):
-    """The block width batch_fold_x2t is compiled for (its __launch_bounds__): the widest block of
-    :func:`x2t_threads` up to ``sizes.batch_shared_max`` nt.
-
-    >>> x2t_max_threads(_launch.SIZES)
-    128
-    """
-    return int(x2t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
-
-
 def x4t_shared_bytes(n, cell="signed char"):
     """Dynamic shared memory of batch_fold_x4t for an n-long sequence: row blocks of CH (k + 1) rows and
     column blocks of 4 strides of n // 4 + 1 - k CH / 4 columns, 16 bytes a chunk
@@ -169,42 +159,80 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def x4t_max_threads(sizes):
-    """The block width batch_fold_x4t is compiled for: the widest block of :func:`x4t_threads` up to
-    ``sizes.batch_shared_max`` nt.
+#: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
+#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu).
+SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
+                 "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False),
+                 "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True),
+                 "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False),
+                 "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True)}
+#: Counters of the turns (kernels/nussinov_batch.cu, SM_TURNS), by the device's number.
+SM_TURNS = 1024
+_turns = {}
 
-    >>> x4t_max_threads(_launch.SIZES)
-    64
+
+def short_shared_bytes(name, n, cell):
+    """Dynamic shared memory of the shared-memory kernel ``name`` for an n-long sequence.
+
+    >>> short_shared_bytes("x4tr", 200, "signed char") == x4t_shared_bytes(200)
+    True
     """
-    return int(x4t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
+    layout = SHORT_KERNELS[name][2]
+    return {"x2": x2_shared_bytes, "x2t": x2t_shared_bytes, "x4t": x4t_shared_bytes}[layout](n, cell)
 
 
-def _short_kernel(name, cell, lengths, sizes):
-    """``(kernel, block width of each length, shared bytes of n)`` of a shared-memory kernel: b1 (``cell``
-    None), else ``name`` ("x2", "x2t", "x4t") with ``cell`` ("short", "signed char")."""
+def short_threads(name, lengths, sizes):
+    """Block width of the shared-memory kernel ``name`` for each length.
+
+    >>> short_threads("x4t", np.array([200]), _launch.SIZES).tolist(), short_threads("x4tr", np.array([200]), _launch.SIZES).tolist()
+    ([64], [128])
+    """
+    widths = SHORT_KERNELS[name][3]
+    return {"x2": block_threads, "x2t": x2t_threads, "x4t": x4t_threads}[widths](lengths, sizes)
+
+
+def short_kernel_arguments(name, cell, sizes):
+    """``(file, kernel, template arguments)`` of the shared-memory kernel ``name`` with ``cell``.
+
+    >>> short_kernel_arguments("x4tr", "signed char", _launch.SIZES)
+    ('nussinov_batch_x4t.cu', 'batch_fold_x4t', (128, 4, 'signed char', True))
+    """
+    filename, function, _, _, turns = SHORT_KERNELS[name]
+    widest = int(short_threads(name, np.array([sizes.batch_shared_max]), sizes)[0])
+    if function == "batch_fold_x2":
+        return filename, function, (widest, cell)
+    if function == "batch_fold_x2t":
+        return filename, function, (widest, cell, turns)
+    return filename, function, (widest, X4T_MIN_BLOCKS, cell, turns)
+
+
+def _short_kernel(name, cell, sizes):
+    """The kernel object of a shared-memory kernel: b1 (``cell`` None), else ``name`` with ``cell``."""
     if cell is None:
-        return (kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), block_threads(lengths, sizes),
-                shared_bytes)
-    if name == "x4t":
-        return (kernel("nussinov_batch_x4t.cu", "batch_fold_x4t", x4t_max_threads(sizes), X4T_MIN_BLOCKS, cell),
-                x4t_threads(lengths, sizes), lambda n: x4t_shared_bytes(n, cell))
-    if name == "x2t":
-        return (kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell),
-                x2t_threads(lengths, sizes), lambda n: x2t_shared_bytes(n, cell))
-    return (kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell), block_threads(lengths, sizes),
-            lambda n: x2_shared_bytes(n, cell))
+        return kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
+    filename, function, arguments = short_kernel_arguments(name, cell, sizes)
+    return kernel(filename, function, *arguments)
 
 
 def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, name=SHORT_KERNEL):
     """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the kernel ``name``."""
-    fold, widths, shared_of = _short_kernel(name, cell, lengths[ids], _launch.SIZES)
+    sizes = _launch.SIZES
+    fold = _short_kernel(name, cell, sizes)
+    if cell is None:
+        widths, shared_of, extra = block_threads(lengths[ids], sizes), shared_bytes, ()
+    else:
+        widths, shared_of = short_threads(name, lengths[ids], sizes), lambda n: short_shared_bytes(name, n, cell)
+        device = cp.cuda.Device().id
+        if device not in _turns:
+            _turns[device] = cp.zeros(SM_TURNS, dtype=np.uint32)
+        extra = (_turns[device],)
     for threads, bin_ids in _bins(widths, ids):
         shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
         if SHARED_CARVEOUT is not None:
             fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
-                                           np.int32(walk), out.scores, out.pair_to, out.chars, status),
+                                           np.int32(walk), out.scores, out.pair_to, out.chars, status) + extra,
              shared_mem=shared)
 
 
@@ -300,7 +328,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL in ("x2", "x2t", "x4t"):
+    if SHORT_KERNEL in SHORT_KERNELS:
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))

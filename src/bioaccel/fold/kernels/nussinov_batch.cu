@@ -188,7 +188,7 @@ __device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const L
 #define BATCH_FOLD_PARAMS                                                                                         \
     const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,        \
         const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to, \
-        unsigned char* __restrict__ chars, int* __restrict__ status
+        unsigned char* __restrict__ chars, int* __restrict__ status, unsigned* __restrict__ sm_turns
 
 // One block's sequence (ids[blockIdx.x]: codes[starts[id] .. starts[id + 1])) and its shared memory.
 template <typename Cell, typename Layout> struct X2Block {
@@ -198,6 +198,33 @@ template <typename Cell, typename Layout> struct X2Block {
     Layout L;
     X2Shared<Cell> sh;
 };
+
+// Turns (issue 29): the tiles of a tile-diagonal go to the block's first warps, so that its first warp
+// runs most of the block's instructions (x2t at 200 nt: ~57% of them, the fourth ~1%). If the SM puts
+// every block's first warp on the same one of its 4 schedulers, that scheduler's integer pipe bounds
+// the fold while the others idle. With turns, the blocks an SM runs take turns (a counter per SM,
+// sm_turns[smid], any start value) and a block with turn r gives its first tiles to warp r mod warps:
+// four blocks side by side put their busiest warps on four schedulers wherever the SM places warps.
+constexpr int SM_TURNS = 1024;              // counters (fold/_gpu_batch.py allocates them)
+#ifdef NUSSINOV_BATCH_HOST
+#define BLOCK_SHARED static                 // (tests/nussinov_batch_host.cpp: a block at a time, a std::thread a thread)
+#else
+#define BLOCK_SHARED __shared__
+#endif
+
+__device__ __forceinline__ void take_turn(unsigned* sm_turns, int* turn) {
+    unsigned smid = 0;
+#ifndef NUSSINOV_BATCH_HOST
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+#endif
+    *turn = (int)atomicAdd(&sm_turns[smid % SM_TURNS], 1u);
+}
+
+// The first tile (of a tile-diagonal) this thread folds: its thread number, its warp turned by `turn`.
+__device__ __forceinline__ int turned_thread(int turn) {
+    const int warps = blockDim.x / 32;
+    return ((threadIdx.x / 32 + turn) % warps) * 32 + threadIdx.x % 32;
+}
 
 template <typename Cell, int EMPTY4, typename Layout>
 __device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, const code_t* codes, const long long* starts,
@@ -345,16 +372,19 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
 
 // Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
 // the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
-template <int MAX_THREADS, typename Cell>
+template <int MAX_THREADS, typename Cell, bool TURNS>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
     constexpr int CH = Cells::CH;
+    BLOCK_SHARED int turn;
+    if (TURNS && threadIdx.x == 0) take_turn(sm_turns, &turn);     // (read after x2_block's barriers)
     X2_BLOCK(X2TLayout<CH>);
+    const int first = TURNS ? turned_thread(turn) : tid;
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
-        for (int a = tid; a < tiles; a += nthreads) {
+        for (int a = first; a < tiles; a += nthreads) {
             const int i0 = 2 * a, i1 = i0 + 1;
             const int s0 = s[i0], s1 = s[i1];
             const int k0 = i0 / CH;                    // rows i0 and i1: the same chunks

@@ -49,14 +49,18 @@ struct XTColumns {               // the traceback reads the column copy
 };
 
 // Dynamic shared memory (fold/_gpu_batch.py x4t_shared_bytes): R, C, the traceback stack, the pair model,
-// the codes, as batch_fold_x2t. blockDim.x: a thread a tile, n / 4 tiles at t = 1 (fewer: in rounds).
-template <int MAX_THREADS, int MIN_BLOCKS, typename Cell>
+// the codes, as batch_fold_x2t. blockDim.x: a thread a tile, n / 4 tiles at t = 1 (fewer: in rounds); with
+// TURNS (nussinov_batch.cu, take_turn) the tiles start at the warp of the block's turn.
+template <int MAX_THREADS, int MIN_BLOCKS, typename Cell, bool TURNS>
 __global__ void __launch_bounds__(MAX_THREADS, MIN_BLOCKS)
 batch_fold_x4t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
     constexpr int CH = Cells::CH, P = 4;
     typedef XTLayout<CH, P> Layout;
+    BLOCK_SHARED int turn;
+    if (TURNS && threadIdx.x == 0) take_turn(sm_turns, &turn);     // (read after x2_block's barriers)
     X2_BLOCK(Layout);
+    const int first = TURNS ? turned_thread(turn) : tid;
     const int q = n / P;                               // tile columns 0 .. q; tile-diagonal t has q - t + 1 tiles
     for (int a = tid; a <= q; a += nthreads) {         // tile-diagonal 0: V(i, i + 2), V(i, i + 3)
         const int i = P * a;
@@ -76,7 +80,7 @@ batch_fold_x4t(BATCH_FOLD_PARAMS) {
     __syncthreads();
     for (int t = 1; t <= q; ++t) {
         const int tiles = q - t + 1;
-        for (int a = tid; a < tiles; a += nthreads) {
+        for (int a = first; a < tiles; a += nthreads) {
             const int b = a + t, i0 = P * a, c0 = P * b;
             const int k0 = i0 / CH, ke = c0 / CH;      // the chunks of rows i0 .. i0 + 3 and columns c0 .. c0 + 3
             int cr[P];                                 // columns read (n for those past the table: unused)
