@@ -135,7 +135,7 @@ def time_rnafold(seqs, budget):
 
 
 def _batch_setting(kernel, tile):
-    """Select the short-RNA kernel (b1, x2, x2t; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
+    """Select the short-RNA kernel (b1, x2, x2t, x4t, x2tr, x4tr; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
     from dataclasses import replace
 
     from bioaccel.fold import _gpu_batch
@@ -341,7 +341,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
     parser.add_argument("--settings", default="x2t:64:gpu",
                         help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2, "
-                             "x2t (2 x 2 cells a thread), x4t (4 x 4 cells a thread); a trailing s: int16 cells even where int8 hold, "
+                             "x2t (2 x 2 cells a thread, the default), x4t (4 x 4 cells a thread), x2tr and x4tr (blocks of an SM "
+                             "taking turns at the busiest warp); a trailing s: int16 cells even where int8 hold, "
                              "then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
                              "b1 path: encoded on the host), gpu (raw bytes encoded on the device, results copied back a chunk at a "
                              "time) or gpuend (the same with every result copied at the end, as before)); the "

@@ -9,7 +9,8 @@ the host loops over bins, never over sequences.
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
   kernel is batch_fold_x2t (row and column copies, a 2 x 2 tile of cells a thread, two splits per DPX
   instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
-  with ``SHORT_KERNEL = "x2"``), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
+  with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
+  batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
@@ -38,7 +39,9 @@ BATCH_TABLE_BYTES = 4 << 30
 MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread,
 #: issue 29, 2026-11-27), "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX
-#: instruction) or "b1" (batch_fold: a thread per cell, one split at a time), the last two kept for A/B.
+#: instruction), "x4t" (batch_fold_x4t: a 4 x 4 tile a thread), "x2tr", "x4tr" (with turns, see
+#: SHORT_KERNELS) or "b1" (batch_fold: a thread per cell, one split at a time), all but x2t kept for A/B
+#: (docs/gpu-notes.md: x4t 1.54x, x2tr 1.47x, x4tr 2.3x slower than x2t at 1M x 200 nt on an H100).
 SHORT_KERNEL = "x2t"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
