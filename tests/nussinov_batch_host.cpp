@@ -98,7 +98,7 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
                     const X2Layout<X2Cells<Cell>::CH> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 } else if (KERNEL == 1) {
-                    const X2TLayout<X2TCells<Cell>::CH> L{n};
+                    const XTLayout<X2TCells<Cell>::CH, 2> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 } else {
                     const XTLayout<X2TCells<Cell>::CH, 4> L{n};

@@ -46,7 +46,7 @@ SHORT_KERNEL = "x2t"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
-#: Blocks an SM that batch_fold_x4t is compiled for (its __launch_bounds__): four tables of 200 nt (47.7 KB
+#: Blocks an SM that batch_fold_x4t is compiled for (its __launch_bounds__): four tables of 200 nt (47.5 KB
 #: each) fit in an H100 SM's shared memory.
 X4T_MIN_BLOCKS = 4
 #: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
@@ -92,54 +92,34 @@ def x2_shared_bytes(n, cell="signed char"):
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def x2t_shared_bytes(n, cell="signed char"):
-    """Dynamic shared memory of batch_fold_x2t for an n-long sequence: row blocks of CH (k + 1) rows and
-    column blocks of columns CH k .. n, 16 bytes a chunk (kernels/nussinov_batch.cu, X2TLayout), then the
-    traceback stack, the pair model, the codes.
+def xt_shared_bytes(n, cell="signed char", edge=2):
+    """Dynamic shared memory of batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) for an n-long sequence:
+    row blocks of CH (k + 1) rows and column blocks of columns CH k .. n by residue mod ``edge``, 16 bytes
+    a chunk (kernels/nussinov_batch.cu, XTLayout), then the traceback stack, the pair model, the codes.
 
-    >>> x2t_shared_bytes(200), x2t_shared_bytes(200, "short"), x2t_shared_bytes(255)
+    >>> xt_shared_bytes(200), xt_shared_bytes(200, "short"), xt_shared_bytes(255)
     (47056, 88864, 72047)
+    >>> xt_shared_bytes(200, edge=4), xt_shared_bytes(200, "short", 4), xt_shared_bytes(255, edge=4)
+    (47472, 89696, 72047)
     """
     per = 16 if cell == "signed char" else 8                  # cells a chunk
     chunks = n // per + 1
     rows = per * chunks * (chunks + 1) // 2
-    cols = chunks * (n + 1) - per * chunks * (chunks - 1) // 2
+    cols = chunks * ((edge - 1) * (n // edge + 1) + (n + 1) // edge) - per * chunks * (chunks - 1) // 2
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def x2t_threads(lengths, sizes):
-    """Threads of the batch_fold_x2t block of each length: one for each of the n // 2 tiles of the first
-    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
+def tile_threads(lengths, sizes, edge=2):
+    """Threads of the batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) block of each length: one for each
+    of the n // edge tiles of the first tile-diagonal, in whole warps, at most ``sizes.batch_threads``
+    (fewer: the kernel folds in rounds).
 
-    >>> x2t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
+    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
     [32, 32, 128, 128]
-    """
-    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 2 + 31) // 32 * 32))
-
-
-def x4t_shared_bytes(n, cell="signed char"):
-    """Dynamic shared memory of batch_fold_x4t for an n-long sequence: row blocks of CH (k + 1) rows and
-    column blocks of 4 strides of n // 4 + 1 - k CH / 4 columns, 16 bytes a chunk
-    (kernels/nussinov_batch_x4t.cu, XTLayout), then the traceback stack, the pair model, the codes.
-
-    >>> x4t_shared_bytes(200), x4t_shared_bytes(200, "short"), x4t_shared_bytes(255)
-    (47680, 90112, 72047)
-    """
-    per = 16 if cell == "signed char" else 8                  # cells a chunk
-    chunks = n // per + 1
-    rows = per * chunks * (chunks + 1) // 2
-    cols = chunks * 4 * (n // 4 + 1) - per * chunks * (chunks - 1) // 2
-    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
-
-
-def x4t_threads(lengths, sizes):
-    """Threads of the batch_fold_x4t block of each length: one for each of the n // 4 tiles of the first
-    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
-
-    >>> x4t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
+    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES, 4).tolist()
     [32, 32, 64, 64]
     """
-    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 4 + 31) // 32 * 32))
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // edge + 31) // 32 * 32))
 
 
 def block_threads(lengths, sizes):
@@ -177,11 +157,11 @@ _turns = {}
 def short_shared_bytes(name, n, cell):
     """Dynamic shared memory of the shared-memory kernel ``name`` for an n-long sequence.
 
-    >>> short_shared_bytes("x4tr", 200, "signed char") == x4t_shared_bytes(200)
+    >>> short_shared_bytes("x4tr", 200, "signed char") == xt_shared_bytes(200, edge=4)
     True
     """
     layout = SHORT_KERNELS[name][2]
-    return {"x2": x2_shared_bytes, "x2t": x2t_shared_bytes, "x4t": x4t_shared_bytes}[layout](n, cell)
+    return x2_shared_bytes(n, cell) if layout == "x2" else xt_shared_bytes(n, cell, 4 if layout == "x4t" else 2)
 
 
 def short_threads(name, lengths, sizes):
@@ -191,7 +171,7 @@ def short_threads(name, lengths, sizes):
     ([64], [128])
     """
     widths = SHORT_KERNELS[name][3]
-    return {"x2": block_threads, "x2t": x2t_threads, "x4t": x4t_threads}[widths](lengths, sizes)
+    return block_threads(lengths, sizes) if widths == "x2" else tile_threads(lengths, sizes, 4 if widths == "x4t" else 2)
 
 
 def short_kernel_arguments(name, cell, sizes):

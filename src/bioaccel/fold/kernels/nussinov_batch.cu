@@ -312,19 +312,24 @@ batch_fold_x2(BATCH_FOLD_PARAMS) {
 // folds it in rounds. (Measured and dropped, docs/gpu-notes.md: 2 or 4 lanes a tile, joined by shuffles;
 // int8 widened by masks instead of PRMT; int16 cells.)
 //
-// Layout (X2TLayout): chunk blocks as X2Layout's, but the rows of a chunk block, and the columns, are
-// stored even ones first, then odd ones, so that 8 neighbouring tiles (rows 2a, or 2a + 1, and columns
-// 2b, or 2b + 1, two apart) read 8 consecutive 16-byte units. Row block k holds CH (k + 1) rows (the last
-// padded); column block k holds columns CH k .. n (column CH k empty padding: column 2b's chunk 2b / CH
-// then exists, so the four cells read the same chunks without a test).
-template <int CH> struct X2TLayout {
+// Layout (XTLayout<CH, P>, P = 2 here, 4 in nussinov_batch_x4t.cu): chunk blocks as X2Layout's, but the
+// rows of a chunk block, and the columns, are stored by residue mod P (even ones first, then odd ones), so
+// that 8 neighbouring tiles (rows Pa + r and columns Pb + r', P apart) read 8 consecutive 16-byte units.
+// Row block k holds CH (k + 1) rows (the last padded); column block k holds columns CH k .. n (column CH k
+// empty padding: column Pb's chunk Pb / CH then exists, so a tile's cells read the same chunks without a
+// test), residue r at r times (n - CH k) / P + 1, the last residue only as long as it is.
+template <int CH, int P> struct XTLayout {
     int n;
     __device__ __forceinline__ int row_block(int k) const { return CH * k * (k + 1) / 2; }
-    __device__ __forceinline__ int row_pos(int i, int k) const { return (i >> 1) + (i & 1) * (CH / 2) * (k + 1); }
-    __device__ __forceinline__ int col_block(int k) const { return k * (n + 1) - CH * k * (k - 1) / 2; }
+    __device__ __forceinline__ int row_pos(int i, int k) const {
+        return (int)((unsigned)i / P) + (int)((unsigned)i % P) * (CH / P) * (k + 1);
+    }
+    __device__ __forceinline__ int col_block(int k) const {      // (P = 2: k (n + 1) - CH k (k - 1) / 2)
+        return k * ((P - 1) * (n / P + 1) + (n + 1) / P) - CH * k * (k - 1) / 2;
+    }
     __device__ __forceinline__ int col_pos(int c, int k) const {
-        const int j = c - CH * k;
-        return (j >> 1) + (j & 1) * ((n - CH * k) / 2 + 1);         // the odd ones after the even ones
+        const unsigned j = c - CH * k;
+        return (int)(j / P) + (int)(j % P) * ((n - CH * k) / P + 1);
     }
     __device__ __forceinline__ int rows_units() const { return row_block(n / CH + 1); }
     __device__ __forceinline__ int cols_units() const { return col_block(n / CH + 1); }
@@ -337,10 +342,11 @@ template <int CH> struct X2TLayout {
         return (col_block(k) + col_pos(c, k)) * CH + m % CH;
     }
 };
+template <int CH> using X2TLayout = XTLayout<CH, 2>;
 
-template <int CH>
-struct X2TColumns {              // the traceback reads the column copy
-    X2TLayout<CH> L;
+template <int CH, int P>
+struct XTColumns {               // the traceback reads the column copy
+    XTLayout<CH, P> L;
     __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
 };
 
@@ -370,7 +376,7 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
     return j - i - 1 >= pm->min_loop ? pm->weight[si * 5 + sj] : 0;
 }
 
-// Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
+// Dynamic shared memory (fold/_gpu_batch.py xt_shared_bytes): R, C, the traceback stack, the pair model,
 // the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
 template <int MAX_THREADS, typename Cell, bool TURNS>
 __global__ void __launch_bounds__(MAX_THREADS)
@@ -447,5 +453,5 @@ batch_fold_x2t(BATCH_FOLD_PARAMS) {
         }
         __syncthreads();
     }
-    x2_finish(blk, X2TColumns<CH>{L}, walk, scores, pair_to, chars, status);
+    x2_finish(blk, XTColumns<CH, 2>{L}, walk, scores, pair_to, chars, status);
 }

@@ -15,40 +15,10 @@
 // and left, or a cell of a lower tile-diagonal on the tile's bottom row or left column. Every other
 // operand lies in a tile of a lower tile-diagonal. A block narrower than a tile-diagonal folds it in rounds.
 //
-// Layout (XTLayout<CH, P>, P = 4): X2TLayout's chunk blocks with the rows of a block, and its columns,
-// stored by residue mod P (all rows 4a first, then 4a + 1, ...), so that 8 neighbouring tiles read 8
-// consecutive 16-byte units; column block k holds columns CH k .. n, P strides of n / P + 1 - k CH / P.
+// Layout: XTLayout<CH, 4> (nussinov_batch.cu), rows and columns of a chunk block by residue mod 4.
 #include "nussinov_batch.cu"
 
-template <int CH, int P> struct XTLayout {
-    int n;
-    __device__ __forceinline__ int row_block(int k) const { return CH * k * (k + 1) / 2; }
-    __device__ __forceinline__ int row_pos(int i, int k) const { return i / P + (i % P) * (CH / P) * (k + 1); }
-    __device__ __forceinline__ int col_stride(int k) const { return n / P + 1 - (CH / P) * k; }
-    __device__ __forceinline__ int col_block(int k) const { return k * P * (n / P + 1) - CH * k * (k - 1) / 2; }
-    __device__ __forceinline__ int col_pos(int c, int k) const {
-        const int j = c - CH * k;
-        return j / P + (j % P) * col_stride(k);
-    }
-    __device__ __forceinline__ int rows_units() const { return row_block(n / CH + 1); }
-    __device__ __forceinline__ int cols_units() const { return col_block(n / CH + 1); }
-    __device__ __forceinline__ int r_at(int i, int m) const {
-        const int k = m / CH;
-        return (row_block(k) + row_pos(i, k)) * CH + m % CH;
-    }
-    __device__ __forceinline__ int c_at(int m, int c) const {
-        const int k = m / CH;
-        return (col_block(k) + col_pos(c, k)) * CH + m % CH;
-    }
-};
-
-template <int CH, int P>
-struct XTColumns {               // the traceback reads the column copy
-    XTLayout<CH, P> L;
-    __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
-};
-
-// Dynamic shared memory (fold/_gpu_batch.py x4t_shared_bytes): R, C, the traceback stack, the pair model,
+// Dynamic shared memory (fold/_gpu_batch.py xt_shared_bytes): R, C, the traceback stack, the pair model,
 // the codes, as batch_fold_x2t. blockDim.x: a thread a tile, n / 4 tiles at t = 1 (fewer: in rounds); with
 // TURNS (nussinov_batch.cu, take_turn) the tiles start at the warp of the block's turn.
 template <int MAX_THREADS, int MIN_BLOCKS, typename Cell, bool TURNS>
