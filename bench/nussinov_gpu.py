@@ -22,7 +22,8 @@ sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``
 free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
 core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
 ``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
-run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests.
+run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests; ENCODE
+``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
 import json
@@ -134,7 +135,7 @@ def time_rnafold(seqs, budget):
 
 
 def _batch_setting(kernel, tile):
-    """Select the short-RNA kernel (b1, x2, x2t; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
+    """Select the short-RNA kernel (b1, x2, x2t, x4t, x2tr, x4tr; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
     from dataclasses import replace
 
     from bioaccel.fold import _gpu_batch
@@ -159,6 +160,30 @@ def _end_to_end_host_encoded(cp, seqs):
                      structure_array(starts, chars=cp.asnumpy(out.chars)))
 
 
+def _end_to_end_copied_at_end(cp, seqs, chunk=1 << 17):
+    """The device-encoded path as it was before the per-chunk copies (issue 29, x2t's session): chunks of
+    ``chunk`` sequences, each joined while the GPU folds the one before, every result copied back at the end."""
+    from bioaccel.fold._arrays import FoldBatch, _scores, structure_array
+    from bioaccel.fold._arrays_gpu import joined_letters
+    from bioaccel.fold._gpu_batch import check_packed, fold_packed
+    from bioaccel.inputs.alphabet import OTHER, code_of_byte
+
+    table, runs = cp.asarray(code_of_byte()), []
+    for a in range(0, len(seqs), chunk):
+        letters, starts = joined_letters(seqs[a:a + chunk])
+        codes = cp.minimum(table[cp.asarray(letters)], OTHER)
+        runs.append((starts, fold_packed(codes, starts, FoldParams(), check=False)))
+    offsets = np.cumsum([0] + [int(starts[-1]) for starts, _ in runs])
+    all_starts = np.concatenate([starts[:-1] + offset for (starts, _), offset in zip(runs, offsets)]
+                                + [offsets[-1:]]).astype(np.int64)
+    units = np.concatenate([cp.asnumpy(out.scores) for _, out in runs])
+    chars = np.empty(int(offsets[-1]), dtype=np.uint8)
+    for (starts, out), offset in zip(runs, offsets):
+        check_packed(out)
+        out.chars[:int(starts[-1])].get(out=chars[offset:offset + int(starts[-1])])
+    return FoldBatch(_scores(units, FoldParams()), structure_array(all_starts, chars=chars))
+
+
 def _digest(scores, structures):
     import hashlib
 
@@ -179,6 +204,8 @@ def time_setting(cp, seqs, setting, repeats):
         t0 = time.perf_counter()
         if where == "host":
             scores, structures = _end_to_end_host_encoded(cp, seqs)
+        elif where == "gpuend":
+            scores, structures = _end_to_end_copied_at_end(cp, seqs)
         else:
             scores, structures = nussinov_batch(seqs, backend="gpu")
         ends.append(time.perf_counter() - t0)
@@ -314,9 +341,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
     parser.add_argument("--settings", default="x2t:64:gpu",
                         help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2, "
-                             "x2t (2 x 2 cells a thread, the default); a trailing s: int16 cells even where int8 hold, "
+                             "x2t (2 x 2 cells a thread, the default), x4t (4 x 4 cells a thread), x2tr and x4tr (blocks of an SM "
+                             "taking turns at the busiest warp); a trailing s: int16 cells even where int8 hold, "
                              "then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
-                             "b1 path: encoded on the host) or gpu (raw bytes encoded on the device)); the "
+                             "b1 path: encoded on the host), gpu (raw bytes encoded on the device, results copied back a chunk at a "
+                             "time) or gpuend (the same with every result copied at the end, as before)); the "
                              "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import bioaccel
-from bioaccel.fold._gpu_batch import x2t_max_threads
+from bioaccel.fold._gpu_batch import SHORT_KERNELS, short_kernel_arguments
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
@@ -114,8 +114,11 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/nussinov_blocked.cu": [("blocked_tile_diagonal", (layout, f.seed_tile))
                                              for layout in ("SquareLayout", "PackedRowsLayout")],
         "fold/kernels/nussinov_batch.cu": [("batch_fold", (f.batch_threads,))] + [
-            ("batch_fold_x2", (f.batch_threads, cell)) for cell in ("signed char", "short")] + [
-            ("batch_fold_x2t", (x2t_max_threads(f), cell)) for cell in ("signed char", "short")],
+            short_kernel_arguments(name, cell, f)[1:] for name in SHORT_KERNELS for cell in ("signed char", "short")
+            if SHORT_KERNELS[name][0] == "nussinov_batch.cu"],
+        "fold/kernels/nussinov_batch_x4t.cu": [
+            short_kernel_arguments(name, cell, f)[1:] for name in SHORT_KERNELS for cell in ("signed char", "short")
+            if SHORT_KERNELS[name][0] == "nussinov_batch_x4t.cu"],
         "fold/kernels/turner_batch.cu": [("turner_fold", (turner.threads, turner.min_blocks)) for turner in
                                          (getattr(sizes, "turner", PRODUCTION.turner),
                                           PRODUCTION.turner.replace(threads=TEST_TURNER_THREADS))],

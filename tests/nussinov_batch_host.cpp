@@ -1,4 +1,5 @@
-// Host build of fold/kernels/nussinov_batch.cu's shared-memory kernels (batch_fold_x2, batch_fold_x2t) with
+// Host build of fold/kernels/nussinov_batch.cu's shared-memory kernels (batch_fold_x2, batch_fold_x2t, and
+// nussinov_batch_x4t.cu's batch_fold_x4t) with
 // NUSSINOV_BATCH_HOST: one block run by a std::thread per GPU thread, std::barrier for __syncthreads, the DPX
 // and SIMD intrinsics by their definitions (two signed 16-bit lanes). The block's shared memory is a static
 // array filled with 0x7f first, so that a write past the dynamic shared memory the host sizes shows. Fill only
@@ -14,7 +15,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __align__(x) __attribute__((aligned(x)))
 #define __shared__
 struct int2 { int x, y; };
@@ -29,6 +30,7 @@ inline void __syncthreads() { block_barrier->arrive_and_wait(); }
 inline int max(int a, int b) { return a > b ? a : b; }
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int atomicMin(int* p, int v) { int o = *p; if (v < o) *p = v; return o; }   // the walk's only
+inline unsigned atomicAdd(unsigned* p, unsigned v) { unsigned o = *p; *p += v; return o; }   // thread 0's turn
 inline unsigned lane16(int v, int k) { return ((unsigned)v >> (16 * k)) & 0xffff; }
 inline int __viaddmax_s16x2(int a, int b, int c) {        // per lane max(a + b, c), the sum wrapping at 16 bits
     unsigned r = 0;
@@ -49,18 +51,21 @@ inline int __vmaxs2(int a, int b) {
 inline int __viaddmax_s32(int a, int b, int c) { return max(a + b, c); }
 alignas(16) unsigned char batch_smem[1 << 20];
 #define NUSSINOV_BATCH_HOST
-#include "nussinov_batch.cu"
+#include "nussinov_batch_x4t.cu"       // (it includes nussinov_batch.cu)
 
-// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t) with ``threads`` threads;
-// ``table`` gets V(i, c) of every half-open interval, (n + 1) x (n + 1), from the column copy (the one the
-// traceback reads); -1, or the first byte written past ``shared``.
-template <int KERNEL, typename Cell>
-static int run(const unsigned char* codes, int n, const int* pm, int shared, int threads, int* table, int* score) {
+// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t, 2: batch_fold_x4t; with
+// TURNS, the block's turn counter starting at ``turn``) with ``threads`` threads; ``table`` gets V(i, c) of
+// every half-open interval, (n + 1) x (n + 1), from the column copy (the one the traceback reads); -1, or
+// the first byte written past ``shared``.
+template <int KERNEL, typename Cell, bool TURNS>
+static int run(const unsigned char* codes, int n, const int* pm, int shared, int threads, unsigned turn, int* table,
+               int* score) {
     memset(batch_smem, 0x7f, sizeof batch_smem);
     long long starts[2] = {0, n};
     int ids[1] = {0}, status = 0;
     std::vector<int> pair_to(n + 1);
     std::vector<unsigned char> chars(n + 1);
+    std::vector<unsigned> turns(SM_TURNS, turn);
     blockIdx = {0, 0, 0};
     blockDim = {(unsigned)threads, 1, 1};
     std::barrier<> barrier(threads);
@@ -71,11 +76,17 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
             threadIdx = {(unsigned)t, 0, 0};
             const auto* model = reinterpret_cast<const PairModel*>(pm);
             if (KERNEL == 0)
-                batch_fold_x2<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
+                batch_fold_x2<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status,
+                                          turns.data());
+            else if (KERNEL == 1)
+                batch_fold_x2t<1024, Cell, TURNS>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(),
+                                                  &status, turns.data());
             else
-                batch_fold_x2t<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status);
+                batch_fold_x4t<1024, 1, Cell, TURNS>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(),
+                                                     &status, turns.data());
         });
     for (auto& thread : pool) thread.join();
+    if (TURNS && turns[0] != turn + 1) return -2;               // the block took one turn
     for (int x = shared; x < (int)sizeof batch_smem; ++x)
         if (batch_smem[x] != 0x7f) return x;
     const Cell* cells = reinterpret_cast<const Cell*>(batch_smem);
@@ -86,8 +97,11 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
                 if (KERNEL == 0) {
                     const X2Layout<X2Cells<Cell>::CH> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
+                } else if (KERNEL == 1) {
+                    const XTLayout<X2TCells<Cell>::CH, 2> L{n};
+                    v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 } else {
-                    const X2TLayout<X2TCells<Cell>::CH> L{n};
+                    const XTLayout<X2TCells<Cell>::CH, 4> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 }
             }
@@ -96,11 +110,21 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
     return -1;
 }
 
+template <int KERNEL, bool TURNS>
+static int run_cell(int cell_short, const unsigned char* codes, int n, const int* pm, int shared, int threads,
+                    unsigned turn, int* table, int* score) {
+    return cell_short ? run<KERNEL, short, TURNS>(codes, n, pm, shared, threads, turn, table, score)
+                      : run<KERNEL, signed char, TURNS>(codes, n, pm, shared, threads, turn, table, score);
+}
+
+// ``turn`` < 0: the kernel without turns.
 extern "C" int fold(int kernel, int cell_short, const unsigned char* codes, int n, const int* pm, int shared,
-                    int threads, int* table, int* score) {
-    if (kernel == 0)
-        return cell_short ? run<0, short>(codes, n, pm, shared, threads, table, score)
-                          : run<0, signed char>(codes, n, pm, shared, threads, table, score);
-    return cell_short ? run<1, short>(codes, n, pm, shared, threads, table, score)
-                      : run<1, signed char>(codes, n, pm, shared, threads, table, score);
+                    int threads, int turn, int* table, int* score) {
+    const unsigned start = turn < 0 ? 0u : (unsigned)turn;
+    if (kernel == 0) return run_cell<0, false>(cell_short, codes, n, pm, shared, threads, start, table, score);
+    if (kernel == 1)
+        return turn < 0 ? run_cell<1, false>(cell_short, codes, n, pm, shared, threads, start, table, score)
+                        : run_cell<1, true>(cell_short, codes, n, pm, shared, threads, start, table, score);
+    return turn < 0 ? run_cell<2, false>(cell_short, codes, n, pm, shared, threads, start, table, score)
+                    : run_cell<2, true>(cell_short, codes, n, pm, shared, threads, start, table, score);
 }

@@ -1,9 +1,11 @@
 """The GPU batch's shared-memory Nussinov kernels (fold/kernels/nussinov_batch.cu: batch_fold_x2, a thread a
-cell, and batch_fold_x2t, the default, a 2 x 2 tile of cells a thread) built for the host with g++
+cell, and batch_fold_x2t, a 2 x 2 tile of cells a thread; nussinov_batch_x4t.cu: batch_fold_x4t, a 4 x 4 tile)
+built for the host with g++
 (tests/nussinov_batch_host.cpp: a std::thread per GPU thread, std::barrier for __syncthreads): every cell of
 the table and the score equal to the CPU fill's, at the edges of their chunked layouts (lengths around
 multiples of 8 and 16, up to the 256 nt they take), int8 and int16 cells, the production block widths and
-32-thread blocks (x2t then folds a diagonal of tiles in rounds), and nothing written past the dynamic shared
+32-thread blocks (x2t and x4t then fold a diagonal of tiles in rounds), the blocks that take turns at which
+warp folds the first tiles (x2tr, x4tr) at several turns, and nothing written past the dynamic shared
 memory the host sizes (fold/_gpu_batch.py). The kernels' logic is checked on every run, without a GPU;
 tests/test_fold_gpu.py runs them on the device. Skipped where there is no g++.
 """
@@ -23,7 +25,8 @@ from bioaccel.inputs.alphabet import encode
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 
-X2, X2T = 0, 1
+#: tests/nussinov_batch_host.cpp's number of each kernel of fold/_gpu_batch.py SHORT_KERNELS
+KERNELS = {"x2": 0, "x2t": 1, "x2tr": 1, "x4t": 2, "x4tr": 2}
 LENGTHS = [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 120, 200, 255, 256]
 PARAMS = [FoldParams(), FoldParams(min_loop=1, au=2, gc=3, gu=1), FoldParams(min_loop=0),
           FoldParams(min_loop=0, au=127, gc=127, gu=127)]     # the last: past int8 cells at every length
@@ -39,24 +42,22 @@ def host_fold(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr
     lib = ctypes.CDLL(str(library))
 
-    def fold(kernel, seq, params, narrow):
+    def fold(name, seq, params, narrow, turn=-1):
         """The kernel's table V(i, c) of half-open intervals, (n + 1) x (n + 1), and its score."""
         n = len(seq)
         codes = np.ascontiguousarray(encode(seq).astype(np.uint8))
         pm = np.ascontiguousarray(np.append(params.pair_table().ravel(), params.min_loop).astype(np.int32))
         score_bound = (n // 2) * int(params.pair_table().max())
         cell = "signed char" if score_bound <= _gpu_batch.X2_MAX_SCORE[0] else "short"
-        if kernel == X2:
-            shared = _gpu_batch.x2_shared_bytes(n, cell)
-            threads = int(_gpu_batch.block_threads(np.array([n]), _launch.SIZES)[0])
-        else:
-            shared = _gpu_batch.x2t_shared_bytes(n, cell)
-            threads = int(_gpu_batch.x2t_threads(np.array([n]), _launch.SIZES)[0])
+        shared = _gpu_batch.short_shared_bytes(name, n, cell)
+        threads = int(_gpu_batch.short_threads(name, np.array([n]), _launch.SIZES)[0])
         table = np.zeros((n + 1) * (n + 1), dtype=np.int32)
         score = np.zeros(1, dtype=np.int32)
-        past = lib.fold(kernel, int(cell == "short"), codes.ctypes.data_as(ctypes.c_void_p), n,
+        past = lib.fold(KERNELS[name], int(cell == "short"), codes.ctypes.data_as(ctypes.c_void_p), n,
                         pm.ctypes.data_as(ctypes.c_void_p), shared, 32 if narrow else threads,
+                        turn if _gpu_batch.SHORT_KERNELS[name][4] else -1,
                         table.ctypes.data_as(ctypes.c_void_p), score.ctypes.data_as(ctypes.c_void_p))
+        assert past != -2, "the block did not take one turn"
         assert past == -1, f"byte {past} written past the {shared} bytes of shared memory (n = {n}, {cell})"
         return table.reshape(n + 1, n + 1), int(score[0])
 
@@ -73,15 +74,17 @@ def _cpu_half_open(seq, params):
     return want
 
 
-@pytest.mark.parametrize("kernel", [X2, X2T], ids=["x2", "x2t"])
+@pytest.mark.parametrize("name", list(KERNELS))
 @pytest.mark.parametrize("narrow", [False, True], ids=["production-block", "32-threads"])
 @pytest.mark.parametrize("params", PARAMS, ids=["default", "weights-2-3-1", "min-loop-0", "int16-cells"])
-def test_host_kernel_table_equals_cpu(host_fold, kernel, narrow, params):
-    rng = random.Random(29 + kernel)
-    lengths = LENGTHS if kernel == X2T else [n for n in LENGTHS if n <= 65] + [200]   # x2: fewer (a thread a cell)
+def test_host_kernel_table_equals_cpu(host_fold, name, narrow, params):
+    rng = random.Random(29 + KERNELS[name])
+    lengths = LENGTHS if name != "x2" else [n for n in LENGTHS if n <= 65] + [200]   # x2: fewer (a thread a cell)
+    if name.endswith("r") and narrow:
+        lengths = [n for n in LENGTHS if n >= 64]           # (one warp: no turn to take)
     for n in lengths + [rng.randint(2, 256) for _ in range(2)]:
         seq = "GC" * (n // 2) if n in (200, 256) else "".join(rng.choice("ACGUN") for _ in range(n))
         want = _cpu_half_open(seq, params)
-        got, score = host_fold(kernel, seq, params, narrow)
+        got, score = host_fold(name, seq, params, narrow, turn=1 + n % 7)
         assert score == want[0, n], (n, score, want[0, n])
         assert np.array_equal(got, want), (n, np.argwhere(got != want)[:5].tolist())

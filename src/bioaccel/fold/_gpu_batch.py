@@ -9,7 +9,8 @@ the host loops over bins, never over sequences.
   traceback by the same block (kernels/nussinov_batch.cu); one launch per bin of block widths. The
   kernel is batch_fold_x2t (row and column copies, a 2 x 2 tile of cells a thread, two splits per DPX
   instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
-  with ``SHORT_KERNEL = "x2"``), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
+  with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
+  batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
   batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
   launch doing one tile diagonal of every table, then one traceback block per table.
@@ -38,11 +39,16 @@ BATCH_TABLE_BYTES = 4 << 30
 MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread,
 #: issue 29, 2026-11-27), "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX
-#: instruction) or "b1" (batch_fold: a thread per cell, one split at a time), the last two kept for A/B.
+#: instruction), "x4t" (batch_fold_x4t: a 4 x 4 tile a thread), "x2tr", "x4tr" (with turns, see
+#: SHORT_KERNELS) or "b1" (batch_fold: a thread per cell, one split at a time), all but x2t kept for A/B
+#: (docs/gpu-notes.md: x4t 1.54x, x2tr 1.47x, x4tr 2.3x slower than x2t at 1M x 200 nt on an H100).
 SHORT_KERNEL = "x2t"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
 #: Not measured yet (docs/gpu-notes.md, issue 29): the bench's setting ``x2c`` sets it to 100.
 SHARED_CARVEOUT = None
+#: Blocks an SM that batch_fold_x4t is compiled for (its __launch_bounds__): four tables of 200 nt (47.5 KB
+#: each) fit in an H100 SM's shared memory.
+X4T_MIN_BLOCKS = 4
 #: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
 #: with an empty operand stays below 0, two empty ones within int16).
 X2_MAX_SCORE = (127, 16_383)
@@ -86,39 +92,34 @@ def x2_shared_bytes(n, cell="signed char"):
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def x2t_shared_bytes(n, cell="signed char"):
-    """Dynamic shared memory of batch_fold_x2t for an n-long sequence: row blocks of CH (k + 1) rows and
-    column blocks of columns CH k .. n, 16 bytes a chunk (kernels/nussinov_batch.cu, X2TLayout), then the
-    traceback stack, the pair model, the codes.
+def xt_shared_bytes(n, cell="signed char", edge=2):
+    """Dynamic shared memory of batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) for an n-long sequence:
+    row blocks of CH (k + 1) rows and column blocks of columns CH k .. n by residue mod ``edge``, 16 bytes
+    a chunk (kernels/nussinov_batch.cu, XTLayout), then the traceback stack, the pair model, the codes.
 
-    >>> x2t_shared_bytes(200), x2t_shared_bytes(200, "short"), x2t_shared_bytes(255)
+    >>> xt_shared_bytes(200), xt_shared_bytes(200, "short"), xt_shared_bytes(255)
     (47056, 88864, 72047)
+    >>> xt_shared_bytes(200, edge=4), xt_shared_bytes(200, "short", 4), xt_shared_bytes(255, edge=4)
+    (47472, 89696, 72047)
     """
     per = 16 if cell == "signed char" else 8                  # cells a chunk
     chunks = n // per + 1
     rows = per * chunks * (chunks + 1) // 2
-    cols = chunks * (n + 1) - per * chunks * (chunks - 1) // 2
+    cols = chunks * ((edge - 1) * (n // edge + 1) + (n + 1) // edge) - per * chunks * (chunks - 1) // 2
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def x2t_threads(lengths, sizes):
-    """Threads of the batch_fold_x2t block of each length: one for each of the n // 2 tiles of the first
-    tile-diagonal, in whole warps, at most ``sizes.batch_threads`` (fewer: the kernel folds in rounds).
+def tile_threads(lengths, sizes, edge=2):
+    """Threads of the batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) block of each length: one for each
+    of the n // edge tiles of the first tile-diagonal, in whole warps, at most ``sizes.batch_threads``
+    (fewer: the kernel folds in rounds).
 
-    >>> x2t_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
+    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
     [32, 32, 128, 128]
+    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES, 4).tolist()
+    [32, 32, 64, 64]
     """
-    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // 2 + 31) // 32 * 32))
-
-
-def x2t_max_threads(sizes):
-    """The block width batch_fold_x2t is compiled for (its __launch_bounds__): the widest block of
-    :func:`x2t_threads` up to ``sizes.batch_shared_max`` nt.
-
-    >>> x2t_max_threads(_launch.SIZES)
-    128
-    """
-    return int(x2t_threads(np.array([sizes.batch_shared_max]), sizes)[0])
+    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // edge + 31) // 32 * 32))
 
 
 def block_threads(lengths, sizes):
@@ -141,27 +142,80 @@ def _bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, tiles=False):
-    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") batch_fold_x2t
-    (``tiles``) or batch_fold_x2."""
-    sizes = _launch.SIZES
-    widths = block_threads(lengths[ids], sizes)
+#: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
+#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu).
+SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
+                 "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False),
+                 "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True),
+                 "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False),
+                 "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True)}
+#: Counters of the turns (kernels/nussinov_batch.cu, SM_TURNS), by the device's number.
+SM_TURNS = 1024
+_turns = {}
+
+
+def short_shared_bytes(name, n, cell):
+    """Dynamic shared memory of the shared-memory kernel ``name`` for an n-long sequence.
+
+    >>> short_shared_bytes("x4tr", 200, "signed char") == xt_shared_bytes(200, edge=4)
+    True
+    """
+    layout = SHORT_KERNELS[name][2]
+    return x2_shared_bytes(n, cell) if layout == "x2" else xt_shared_bytes(n, cell, 4 if layout == "x4t" else 2)
+
+
+def short_threads(name, lengths, sizes):
+    """Block width of the shared-memory kernel ``name`` for each length.
+
+    >>> short_threads("x4t", np.array([200]), _launch.SIZES).tolist(), short_threads("x4tr", np.array([200]), _launch.SIZES).tolist()
+    ([64], [128])
+    """
+    widths = SHORT_KERNELS[name][3]
+    return block_threads(lengths, sizes) if widths == "x2" else tile_threads(lengths, sizes, 4 if widths == "x4t" else 2)
+
+
+def short_kernel_arguments(name, cell, sizes):
+    """``(file, kernel, template arguments)`` of the shared-memory kernel ``name`` with ``cell``.
+
+    >>> short_kernel_arguments("x4tr", "signed char", _launch.SIZES)
+    ('nussinov_batch_x4t.cu', 'batch_fold_x4t', (128, 4, 'signed char', True))
+    """
+    filename, function, _, _, turns = SHORT_KERNELS[name]
+    widest = int(short_threads(name, np.array([sizes.batch_shared_max]), sizes)[0])
+    if function == "batch_fold_x2":
+        return filename, function, (widest, cell)
+    if function == "batch_fold_x2t":
+        return filename, function, (widest, cell, turns)
+    return filename, function, (widest, X4T_MIN_BLOCKS, cell, turns)
+
+
+def _short_kernel(name, cell, sizes):
+    """The kernel object of a shared-memory kernel: b1 (``cell`` None), else ``name`` with ``cell``."""
     if cell is None:
-        fold, shared_of = kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads), shared_bytes
-    elif tiles:
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2t", x2t_max_threads(sizes), cell)
-        shared_of = lambda n: x2t_shared_bytes(n, cell)     # noqa: E731
-        widths = x2t_threads(lengths[ids], sizes)
+        return kernel("nussinov_batch.cu", "batch_fold", sizes.batch_threads)
+    filename, function, arguments = short_kernel_arguments(name, cell, sizes)
+    return kernel(filename, function, *arguments)
+
+
+def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, name=SHORT_KERNEL):
+    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the kernel ``name``."""
+    sizes = _launch.SIZES
+    fold = _short_kernel(name, cell, sizes)
+    if cell is None:
+        widths, shared_of, extra = block_threads(lengths[ids], sizes), shared_bytes, ()
     else:
-        fold = kernel("nussinov_batch.cu", "batch_fold_x2", sizes.batch_threads, cell)
-        shared_of = lambda n: x2_shared_bytes(n, cell)      # noqa: E731
+        widths, shared_of = short_threads(name, lengths[ids], sizes), lambda n: short_shared_bytes(name, n, cell)
+        device = cp.cuda.Device().id
+        if device not in _turns:
+            _turns[device] = cp.zeros(SM_TURNS, dtype=np.uint32)
+        extra = (_turns[device],)
     for threads, bin_ids in _bins(widths, ids):
         shared = shared_of(int(lengths[bin_ids].max()))
         fold.max_dynamic_shared_size_bytes = shared
         if SHARED_CARVEOUT is not None:
             fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
         fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
-                                           np.int32(walk), out.scores, out.pair_to, out.chars, status),
+                                           np.int32(walk), out.scores, out.pair_to, out.chars, status) + extra,
              shared_mem=shared)
 
 
@@ -257,7 +311,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
-    if SHORT_KERNEL in ("x2", "x2t"):
+    if SHORT_KERNEL in SHORT_KERNELS:
         score = (lengths // 2) * int(params.pair_table().max())
         byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
@@ -265,8 +319,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
         parts = ((shared, None),)
     for part, cell in parts:
         if part.any():
-            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell,
-                         SHORT_KERNEL == "x2t")
+            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell, SHORT_KERNEL)
     if tiled.any():
         _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
     if alone.any():
@@ -276,12 +329,19 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     return out
 
 
-def check_packed(out) -> None:
+def check_packed(out, *, units=None, stream=None) -> None:
     """Raise InternalError where a batch's traceback failed or a sequence got no score (waits for the
-    batch's launches)."""
-    if int(out.status.get()[0]) != 0:
+    batch's launches, or for ``stream``). ``units``: the scores already copied to the host, checked there.
+
+    >>> check_packed(PackedFolds(np.zeros(2, np.int32), None, None, np.zeros(1, np.int32)))
+    >>> check_packed(PackedFolds(None, None, None, np.ones(1, np.int32)), units=np.zeros(2))
+    Traceback (most recent call last):
+    bioaccel.errors.InternalError: internal error: the GPU batch traceback found a table value no split ...
+    """
+    status = out.status if isinstance(out.status, np.ndarray) else out.status.get(stream=stream)
+    if int(status[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
-    if bool((out.scores < 0).any()):
+    if bool((out.scores < 0 if units is None else units < 0).any()):
         raise InternalError("the GPU batch left a sequence without a score")
 
 

@@ -184,27 +184,89 @@ __device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const L
     return sh;
 }
 
+// The parameters of every shared-memory batch kernel (fold/_gpu_batch.py launches them alike).
+#define BATCH_FOLD_PARAMS                                                                                         \
+    const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,        \
+        const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to, \
+        unsigned char* __restrict__ chars, int* __restrict__ status, unsigned* __restrict__ sm_turns
+
+// One block's sequence (ids[blockIdx.x]: codes[starts[id] .. starts[id + 1])) and its shared memory.
+template <typename Cell, typename Layout> struct X2Block {
+    int id;
+    long long start;
+    int n;
+    Layout L;
+    X2Shared<Cell> sh;
+};
+
+// Turns (issue 29): the tiles of a tile-diagonal go to the block's first warps, so that its first warp
+// runs most of the block's instructions (x2t at 200 nt: ~57% of them, the fourth ~1%). If the SM puts
+// every block's first warp on the same one of its 4 schedulers, that scheduler's integer pipe bounds
+// the fold while the others idle. With turns, the blocks an SM runs take turns (a counter per SM,
+// sm_turns[smid], any start value) and a block with turn r gives its first tiles to warp r mod warps:
+// four blocks side by side put their busiest warps on four schedulers wherever the SM places warps.
+constexpr int SM_TURNS = 1024;              // counters (fold/_gpu_batch.py allocates them)
+#ifdef NUSSINOV_BATCH_HOST
+#define BLOCK_SHARED static                 // (tests/nussinov_batch_host.cpp: a block at a time, a std::thread a thread)
+#else
+#define BLOCK_SHARED __shared__
+#endif
+
+__device__ __forceinline__ void take_turn(unsigned* sm_turns, int* turn) {
+    unsigned smid = 0;
+#ifndef NUSSINOV_BATCH_HOST
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+#endif
+    *turn = (int)atomicAdd(&sm_turns[smid % SM_TURNS], 1u);
+}
+
+// The first tile (of a tile-diagonal) this thread folds: its thread number, its warp turned by `turn`.
+__device__ __forceinline__ int turned_thread(int turn) {
+    const int warps = blockDim.x / 32;
+    return ((threadIdx.x / 32 + turn) % warps) * 32 + threadIdx.x % 32;
+}
+
+template <typename Cell, int EMPTY4, typename Layout>
+__device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, const code_t* codes, const long long* starts,
+                                                          const int* ids, const PairModel* pm_global) {
+    X2Block<Cell, Layout> blk;
+    blk.id = ids[blockIdx.x];
+    blk.start = starts[blk.id];
+    blk.n = (int)(starts[blk.id + 1] - blk.start);
+    blk.L = Layout{blk.n};
+    blk.sh = x2_shared<Cell, EMPTY4>(smem, blk.L, codes + blk.start, blk.n, pm_global);
+    return blk;
+}
+
+// The start of a shared-memory kernel body: the block's sequence, its layout, the regions by name.
+#define X2_BLOCK(LAYOUT)                                                                                        \
+    extern __shared__ __align__(16) unsigned char batch_smem[];                                                  \
+    const X2Block<Cell, LAYOUT> blk = x2_block<Cell, Cells::EMPTY4, LAYOUT>(batch_smem, codes, starts, ids, pm_global); \
+    const int n = blk.n, tid = threadIdx.x, nthreads = blockDim.x;                                               \
+    const LAYOUT L = blk.L;                                                                                      \
+    Cell* R = blk.sh.R;                                                                                          \
+    Cell* C = blk.sh.C;                                                                                          \
+    const int4* Ru = reinterpret_cast<const int4*>(R); /* the same, in 16-byte units */                          \
+    const int4* Cu = reinterpret_cast<const int4*>(C);                                                           \
+    const PairModel* pm = blk.sh.pm;                                                                             \
+    const code_t* s = blk.sh.s
+
+// The end: the score V(0, n), then (with `walk`) the traceback over the column copy.
+template <typename Cell, typename Layout, typename Columns>
+__device__ __forceinline__ void x2_finish(const X2Block<Cell, Layout>& blk, const Columns& cols, int walk,
+                                          int* scores, int* pair_to, unsigned char* chars, int* status) {
+    if (threadIdx.x == 0) scores[blk.id] = blk.n >= 2 ? blk.sh.C[cols.at(0, blk.n)] : 0;
+    if (walk)
+        walk_structure(blk.sh.C, cols, blk.sh.s, blk.sh.pm, blk.n, blk.sh.stack, blk.start + pair_to, blk.start + chars,
+                       status);
+}
+
 template <int MAX_THREADS, typename Cell>
 __global__ void __launch_bounds__(MAX_THREADS)
-batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
-              const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
-              unsigned char* __restrict__ chars, int* __restrict__ status) {
+batch_fold_x2(BATCH_FOLD_PARAMS) {
     typedef X2Cells<Cell> Cells;
     constexpr int CH = Cells::CH;
-    extern __shared__ __align__(16) unsigned char batch_smem[];
-    const int id = ids[blockIdx.x];
-    const long long start = starts[id];
-    const int n = (int)(starts[id + 1] - start);
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    const X2Layout<CH> L{n};
-    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
-    Cell* R = sh.R;
-    Cell* C = sh.C;
-    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
-    const int4* Cu = reinterpret_cast<const int4*>(C);
-    int2* stack = sh.stack;
-    const PairModel* pm = sh.pm;
-    const code_t* s = sh.s;
+    X2_BLOCK(X2Layout<CH>);
     for (int D = 2; D <= n; ++D) {
         for (int i = tid; i <= n - D; i += nthreads) {
             const int c = i + D;
@@ -232,8 +294,7 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
         }
         __syncthreads();
     }
-    if (tid == 0) scores[id] = C[L.c_at(0, n)];
-    if (walk) walk_structure(C, X2Columns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+    x2_finish(blk, X2Columns<CH>{L}, walk, scores, pair_to, chars, status);
 }
 
 // ---- batch_fold_x2t (issue 29, 2026-11-27): a 2 x 2 tile of cells a thread -----------------------------
@@ -251,19 +312,24 @@ batch_fold_x2(const code_t* __restrict__ codes, const long long* __restrict__ st
 // folds it in rounds. (Measured and dropped, docs/gpu-notes.md: 2 or 4 lanes a tile, joined by shuffles;
 // int8 widened by masks instead of PRMT; int16 cells.)
 //
-// Layout (X2TLayout): chunk blocks as X2Layout's, but the rows of a chunk block, and the columns, are
-// stored even ones first, then odd ones, so that 8 neighbouring tiles (rows 2a, or 2a + 1, and columns
-// 2b, or 2b + 1, two apart) read 8 consecutive 16-byte units. Row block k holds CH (k + 1) rows (the last
-// padded); column block k holds columns CH k .. n (column CH k empty padding: column 2b's chunk 2b / CH
-// then exists, so the four cells read the same chunks without a test).
-template <int CH> struct X2TLayout {
+// Layout (XTLayout<CH, P>, P = 2 here, 4 in nussinov_batch_x4t.cu): chunk blocks as X2Layout's, but the
+// rows of a chunk block, and the columns, are stored by residue mod P (even ones first, then odd ones), so
+// that 8 neighbouring tiles (rows Pa + r and columns Pb + r', P apart) read 8 consecutive 16-byte units.
+// Row block k holds CH (k + 1) rows (the last padded); column block k holds columns CH k .. n (column CH k
+// empty padding: column Pb's chunk Pb / CH then exists, so a tile's cells read the same chunks without a
+// test), residue r at r times (n - CH k) / P + 1, the last residue only as long as it is.
+template <int CH, int P> struct XTLayout {
     int n;
     __device__ __forceinline__ int row_block(int k) const { return CH * k * (k + 1) / 2; }
-    __device__ __forceinline__ int row_pos(int i, int k) const { return (i >> 1) + (i & 1) * (CH / 2) * (k + 1); }
-    __device__ __forceinline__ int col_block(int k) const { return k * (n + 1) - CH * k * (k - 1) / 2; }
+    __device__ __forceinline__ int row_pos(int i, int k) const {
+        return (int)((unsigned)i / P) + (int)((unsigned)i % P) * (CH / P) * (k + 1);
+    }
+    __device__ __forceinline__ int col_block(int k) const {      // (P = 2: k (n + 1) - CH k (k - 1) / 2)
+        return k * ((P - 1) * (n / P + 1) + (n + 1) / P) - CH * k * (k - 1) / 2;
+    }
     __device__ __forceinline__ int col_pos(int c, int k) const {
-        const int j = c - CH * k;
-        return (j >> 1) + (j & 1) * ((n - CH * k) / 2 + 1);         // the odd ones after the even ones
+        const unsigned j = c - CH * k;
+        return (int)(j / P) + (int)(j % P) * ((n - CH * k) / P + 1);
     }
     __device__ __forceinline__ int rows_units() const { return row_block(n / CH + 1); }
     __device__ __forceinline__ int cols_units() const { return col_block(n / CH + 1); }
@@ -276,10 +342,11 @@ template <int CH> struct X2TLayout {
         return (col_block(k) + col_pos(c, k)) * CH + m % CH;
     }
 };
+template <int CH> using X2TLayout = XTLayout<CH, 2>;
 
-template <int CH>
-struct X2TColumns {              // the traceback reads the column copy
-    X2TLayout<CH> L;
+template <int CH, int P>
+struct XTColumns {               // the traceback reads the column copy
+    XTLayout<CH, P> L;
     __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
 };
 
@@ -309,33 +376,21 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
     return j - i - 1 >= pm->min_loop ? pm->weight[si * 5 + sj] : 0;
 }
 
-// Dynamic shared memory (fold/_gpu_batch.py x2t_shared_bytes): R, C, the traceback stack, the pair model,
+// Dynamic shared memory (fold/_gpu_batch.py xt_shared_bytes): R, C, the traceback stack, the pair model,
 // the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
-template <int MAX_THREADS, typename Cell>
+template <int MAX_THREADS, typename Cell, bool TURNS>
 __global__ void __launch_bounds__(MAX_THREADS)
-batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ starts, const int* __restrict__ ids,
-               const PairModel* __restrict__ pm_global, int walk, int* __restrict__ scores, int* __restrict__ pair_to,
-               unsigned char* __restrict__ chars, int* __restrict__ status) {
+batch_fold_x2t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
     constexpr int CH = Cells::CH;
-    extern __shared__ __align__(16) unsigned char batch_smem[];
-    const int id = ids[blockIdx.x];
-    const long long start = starts[id];
-    const int n = (int)(starts[id + 1] - start);
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    const X2TLayout<CH> L{n};
-    const X2Shared<Cell> sh = x2_shared<Cell, Cells::EMPTY4>(batch_smem, L, codes + start, n, pm_global);
-    Cell* R = sh.R;
-    Cell* C = sh.C;
-    const int4* Ru = reinterpret_cast<const int4*>(R);     // the same, in 16-byte units
-    const int4* Cu = reinterpret_cast<const int4*>(C);
-    int2* stack = sh.stack;
-    const PairModel* pm = sh.pm;
-    const code_t* s = sh.s;
+    BLOCK_SHARED int turn;
+    if (TURNS && threadIdx.x == 0) take_turn(sm_turns, &turn);     // (read after x2_block's barriers)
+    X2_BLOCK(X2TLayout<CH>);
+    const int first = TURNS ? turned_thread(turn) : tid;
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
     for (int t = 1; t <= half; ++t) {
         const int tiles = half - t + 1;
-        for (int a = tid; a < tiles; a += nthreads) {
+        for (int a = first; a < tiles; a += nthreads) {
             const int i0 = 2 * a, i1 = i0 + 1;
             const int s0 = s[i0], s1 = s[i1];
             const int k0 = i0 / CH;                    // rows i0 and i1: the same chunks
@@ -398,6 +453,5 @@ batch_fold_x2t(const code_t* __restrict__ codes, const long long* __restrict__ s
         }
         __syncthreads();
     }
-    if (tid == 0) scores[id] = n >= 2 ? C[L.c_at(0, n)] : 0;
-    if (walk) walk_structure(C, X2TColumns<CH>{L}, s, pm, n, stack, pair_to + start, chars + start, status);
+    x2_finish(blk, XTColumns<CH, 2>{L}, walk, scores, pair_to, chars, status);
 }
