@@ -17,6 +17,7 @@ exp(-c) per base it covers, so a cell holds Z exp(-c1 l1 - c2 l2).
 import numpy as np
 from numba import njit, prange
 
+from ._partition_band_cross import LEFT, RIGHT, cross_sums
 from ._partition_cpu import _dot   # the fill's vectorised dot product, shared
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
@@ -94,9 +95,11 @@ def window_index(M, L1):
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
 def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX, QF, Rr, T0,
-         AUX0, T1, acc):
+         AUX0, T1, acc, QIr, QIacr, blocked):
     """Every table at reversed target row b0 (cells [a0, a1) x [b0, b0 + d), d <= L2), for every query
-    interval; rows b0 + 1 .. b0 + L2 of the rings are done."""
+    interval; rows b0 + 1 .. b0 + L2 of the rings are done. ``blocked``: QIa's and QIm's double sums by
+    :func:`._partition_band_cross.cross_sums` (QI and QIac also kept as padded rings QIr, QIacr), else
+    by row updates."""
     N = rb.shape[0]
     R = QI.shape[1]
     s = b0 % R
@@ -116,6 +119,11 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
             AUX0[A, d] = 0.0
             T1[A, d] = 0.0
         QI[A, s, 0] = Q0b[starts[A], ends[A] - starts[A]]   # an empty target interval: the query alone
+        if blocked:
+            for d in range(L2 + 1):
+                QIr[A, s, LEFT + d] = 0.0
+                QIacr[A, s, LEFT + d] = 0.0
+            QIr[A, s, LEFT] = QI[A, s, 0]
     for d in range(D + 1):         # an empty query interval: the target alone
         QI[0, s, d] = Q1b[b0, d]
     if D == 0:
@@ -123,15 +131,25 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
     M = a.shape[0]
     L1 = (acc.shape[0] - 5) // 2
     bulk_a, bulk_m = acc[:L1 + 1], acc[L1 + 1:2 * L1 + 2]     # by query length, for one end a1
+    rows = np.empty(L2 + 1, dtype=np.int64)                   # the ring slot of row b0 + j
+    for j in range(L2 + 1):
+        rows[j] = (b0 + j) % R
     acc_s0, acc_aux0, acc_qx = acc[2 * L1 + 2], acc[2 * L1 + 3], acc[2 * L1 + 4]
     for a1 in range(1, M + 1):                  # query intervals by end, each end's from the shortest
         lo = max(0, a1 - L1)
-        bulk_a[:, :D + 1] = 0.0
-        bulk_m[:, :D + 1] = 0.0
+        if blocked:
+            bulk_a[:, :] = 0.0                  # the tiles write past D too
+            bulk_m[:, :] = 0.0
+            cross_sums(a1, lo, D, s, idx, QIac, QF, QIr, QIacr, rows, bulk_a, bulk_m)
+            c_first = a1                        # the row updates below: none
+        else:
+            bulk_a[:, :D + 1] = 0.0
+            bulk_m[:, :D + 1] = 0.0
+            c_first = lo + 1
         # QIa's and QIm's double sums of every [a0, a1) at once: they read intervals [a0, c) that end
         # before a1 (this row, done) and rings [c, a1) of later rows, so each ring row is loaded once
         # for all a0 (L1 times less memory traffic than interval by interval).
-        for c in range(lo + 1, a1):
+        for c in range(c_first, a1):
             A2 = idx[c, a1]
             for j in range(1, D + 1):
                 slot = (b0 + j) % R
@@ -151,12 +169,13 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
                             target[e] += y * row_ac[e]
         for a0 in range(a1 - 1, lo - 1, -1):
             _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur,
-                      prev, QF, Rr, T0, AUX0, T1, bulk_a[a1 - a0], bulk_m[a1 - a0], acc_s0, acc_aux0, acc_qx)
+                      prev, QF, Rr, T0, AUX0, T1, bulk_a[a1 - a0], bulk_m[a1 - a0], acc_s0, acc_aux0, acc_qx, QIr,
+                      QIacr, blocked)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
 def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur, prev,
-              QF, Rr, T0, AUX0, T1, acc_a, acc_m, acc_s0, acc_aux0, acc_qx):
+              QF, Rr, T0, AUX0, T1, acc_a, acc_m, acc_s0, acc_aux0, acc_qx, QIr, QIacr, blocked):
     """The cells of the query interval [a0, a1) on row b0, given QIa's and QIm's double sums over
     other query intervals (``acc_a``, ``acc_m``); the single sums are added here."""
     A = idx[a0, a1]
@@ -196,6 +215,8 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
         if l1 >= 5 and d >= 5:              # both strands closed around an interacting interior
             both = prev[A_inner, d - 2] * w_query * w2[rb[b0], rb[b1 - 1]]
         QIac[A, s, d] = s0 + s1 + both
+        if blocked:
+            QIacr[A, s, LEFT + d] = s0 + s1 + both
         # and the block spanning all of [a0, a1), the rest of the target alone
         qia = acc_a[d] + _dot(QIac[A, s, 1:], Q1Tb[b1, L2 - d + 1:], d)
         qf = wi[a[a0], rb[b0]] * lam[b0] * qi_next[d - 1] + qia
@@ -206,6 +227,8 @@ def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, 
         qx = acc_qx[d] + r
         cur[A, d] = qx
         QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
+        if blocked:
+            QIr[A, s, LEFT + d] = QI[A, s, d]
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -217,40 +240,44 @@ def _add_scaled(out, factor, row, D):
 
 
 @njit(cache=True, nogil=True)
-def _tables(P, L2):
+def _tables(P, L2, blocked):
     R = L2 + 1
     rings = (np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)),
              np.zeros((2, P, L2 + 1)))
-    return rings
+    # QI and QIac with zeros on both sides of each row (the blocked products' right operands)
+    padded = (np.zeros((P, R, LEFT + L2 + 1 + RIGHT)), np.zeros((P, R, LEFT + L2 + 1 + RIGHT))) if blocked else \
+        (np.zeros((1, 1, 1)), np.zeros((1, 1, 1)))
+    return rings, padded
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
 def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi, ylo, yhi, f1, f2, rec_qi, rec_qx,
-           forbidden):
+           forbidden, blocked):
     """Rows [lo, hi) of the sweep: their window cells into rec_qi / rec_qx ([query length class, target
     length class, query start, row]); for each reversed target position y in [ylo, yhi), the sum over
     the boxes at rows [lo, hi) that hold y of sign * scale * QI with y forbidden, into forbidden[y]."""
     N = rb.shape[0]
     M = a.shape[0]
     P = starts.shape[0]
-    QI, QIac, QFT, AUX1T, QX = _tables(P, L2)
+    (QI, QIac, QFT, AUX1T, QX), (QIr, QIacr) = _tables(P, L2, blocked)
     single = (np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)),
               np.zeros((P, L2 + 1)))
-    acc = np.zeros((2 * L1 + 5, L2 + 1))
+    acc = np.zeros((2 * L1 + 5, L2 + 1 + RIGHT))
     lam = np.ones(N)
     top = min(N, max(hi + L2, yhi))
     for b0 in range(top, lo - 1, -1):
         if ylo <= b0 < yhi:                     # the rows that see b0, refilled with b0 forbidden
             wQI, wQIac, wQFT, wAUX1T, wQX = QI.copy(), QIac.copy(), QFT.copy(), AUX1T.copy(), QX.copy()
+            wQIr, wQIacr = QIr.copy(), QIacr.copy()
             lam[b0] = 0.0
             for r in range(b0, max(lo, b0 - L2 + 1) - 1, -1):
                 _row(r, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, wQI, wQIac, wQFT, wAUX1T, wQX,
-                     single[0], single[1], single[2], single[3], single[4], acc)
+                     single[0], single[1], single[2], single[3], single[4], acc, wQIr, wQIacr, blocked)
                 if r < hi:
                     forbidden[b0] += _boxes_at(r, b0, M, N, L1, L2, idx, wQI, f1, f2)
             lam[b0] = 1.0
         _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX,
-             single[0], single[1], single[2], single[3], single[4], acc)
+             single[0], single[1], single[2], single[3], single[4], acc, QIr, QIacr, blocked)
         if b0 < hi:
             s = b0 % (L2 + 1)
             for iq in range(2):
@@ -289,9 +316,10 @@ def _boxes_at(r, y, M, N, L1, L2, idx, QI, f1, f2):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2):
+def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2, blocked):
     """(rec_qi, rec_qx, forbidden) of the whole sweep, its chunks (rows [lo, hi), positions [ylo, yhi)
-    a row of ``chunks`` each) on every core; ``forbidden`` per chunk, to be added up."""
+    a row of ``chunks`` each) on every core; ``forbidden`` per chunk, to be added up. ``blocked``: the
+    double sums as register-blocked products (the default), else as row updates (the first form)."""
     M, N = a.shape[0], rb.shape[0]
     idx, starts, ends = window_index(M, L1)
     Q1Tb = column_band(Q1b)
@@ -300,5 +328,5 @@ def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2):
     forbidden = np.zeros((chunks.shape[0], N + 1))
     for c in prange(chunks.shape[0]):
         _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, chunks[c, 0], chunks[c, 1], chunks[c, 2],
-               chunks[c, 3], f1, f2, rec_qi, rec_qx, forbidden[c])
+               chunks[c, 3], f1, f2, rec_qi, rec_qx, forbidden[c], blocked)
     return rec_qi, rec_qx, forbidden

@@ -91,7 +91,8 @@ def plan_chunks(N: int, L2: int, threads: int, binding: bool) -> np.ndarray:
                      for lo, hi in zip(cuts, cuts[1:])], dtype=np.int64)
 
 
-def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: bool) -> Windowed:
+def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: bool,
+                       variant: str = "blocked") -> Windowed:
     """The windowed partition function of the query codes ``a`` and the REVERSED target codes ``rb``
     with windows of L1 and L2 bases (the whole strands where they are the lengths), and the binding
     profile when asked for.
@@ -112,7 +113,7 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     Q1b = single_strand_band(rb, weights, u2, L2)
     chunks = plan_chunks(N, L2, threads, binding)
     rec_qi, rec_qx, forbidden = sweep(a, rb, weights * (u1 * u1), weights * (u2 * u2), weights * (u1 * u2), Q0b, Q1b,
-                                      L1, L2, chunks, u1, u2)
+                                      L1, L2, chunks, u1, u2, variant == "blocked")
     nq, nt = M - L1 + 1, N - L2 + 1
     zq = float(Q0b[:nq, L1].sum()) - (u1 * float(Q0b[1:nq, L1 - 1].sum()) if L1 else 0.0)
     zt = float(Q1b[:nt, L2].sum()) - (u2 * float(Q1b[1:nt, L2 - 1].sum()) if L2 else 0.0)

@@ -1,0 +1,147 @@
+"""QIa's and QIm's double sums of the windowed sweep (:mod:`._partition_band`) as register-blocked
+products: the ``blocked`` variant of the sweep.
+
+At reversed target row b0 and query end a1, for every start a0 (docs/bppart.md, "bioaccel's form"):
+```
+acc_a[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QIac([a0, c), b0, b0 + j) QI([c, a1), b0 + j, b0 + d)
+acc_m[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QF([a0, c), b0, b0 + j) QIac([c, a1), b0 + j, b0 + d)
+```
+For one (c, a1) this is a product of a matrix of this row's cells (starts a0 x lengths j) with one of
+later rows' (rows b0 + j x ends b0 + d), upper triangular. The row form adds one output row segment
+per split point (loaded and stored for every multiply-add: bound by loads and stores, 1.8 G
+multiply-adds a second per core). Here a tile of 4 starts x 16 ends stays in 16 vector registers of
+4 doubles over the whole sum over j: per j, 4 row loads and 4 broadcasts feed 16 vector multiply-adds.
+The right operand is read along its rows by absolute end column, b0 + j + len = b0 + d, so each row of
+the rings is kept with ``LEFT`` zeros before it (the lengths below 0 of the tile's lower triangle) and
+``RIGHT`` after it (the tile's ends past the row's last): ``QIr[A, slot, LEFT + len]``.
+
+Numba has no vector type: :data:`lanes` is one (four float64 in an LLVM vector, so that they stay in a
+register), with the three operations the tile needs (``_zero``, ``_load``, ``_fma``, ``_add_to``).
+"""
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic, models, register_model
+
+#: Zero cells before each ring row (a tile's lengths down to -15) and after it (its ends up to +15).
+LEFT, RIGHT = 16, 16
+_WIDTH = 16                         # ends per tile: four vectors of four
+_VEC = ir.VectorType(ir.DoubleType(), 4)
+
+
+class _Lanes(types.Type):
+    """Four float64 in one LLVM vector <4 x double> (a register of AVX2; halves on SSE2)."""
+
+    def __init__(self):
+        super().__init__(name="float64x4")
+
+
+lanes = _Lanes()
+
+
+@register_model(_Lanes)
+class _LanesModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, _VEC)
+
+
+def _address(context, builder, array_type, array, index):
+    data = context.make_array(array_type)(context, builder, array).data
+    return builder.bitcast(builder.gep(data, [index]), _VEC.as_pointer())
+
+
+@intrinsic
+def _zero(typingctx):
+    """Four zeros."""
+    def codegen(context, builder, signature, args):
+        return ir.Constant(_VEC, [0.0] * 4)
+    return lanes(), codegen
+
+
+@intrinsic
+def _load(typingctx, array, index):
+    """array[index:index + 4] of a contiguous 1-D float64 array (no bounds check)."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_address(context, builder, signature.args[0], args[0], args[1]), align=8)
+    return lanes(array, types.intp), codegen
+
+
+@intrinsic
+def _fma(typingctx, acc, x, y):
+    """acc + x * y, x a float64 broadcast to the four lanes, one rounding (a fused multiply-add)."""
+    def codegen(context, builder, signature, args):
+        acc, x, y = args
+        one = builder.insert_element(ir.Constant(_VEC, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+        broadcast = builder.shuffle_vector(one, ir.Constant(_VEC, ir.Undefined),
+                                           ir.Constant(ir.VectorType(ir.IntType(32), 4), [0] * 4))
+        fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_VEC, [_VEC] * 3), "llvm.fma.v4f64")
+        return builder.call(fma, [broadcast, y, acc])
+    return lanes(lanes, types.float64, lanes), codegen
+
+
+@intrinsic
+def _add_to(typingctx, array, index, value):
+    """array[index:index + 4] += value (contiguous 1-D float64, no bounds check)."""
+    def codegen(context, builder, signature, args):
+        address = _address(context, builder, signature.args[0], args[0], args[1])
+        builder.store(builder.fadd(builder.load(address, align=8), args[2]), address, align=8)
+        return context.get_dummy_value()
+    return types.none(array, types.intp, lanes), codegen
+
+
+@njit(cache=True, nogil=True)
+def cross_sums(a1, lo, D, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m):
+    """Add QIa's and QIm's double sums of every query interval [a0, a1), lo <= a0 < a1 - 1, at this row
+    (target lengths d = 1 .. D, slot ``s`` of the rings) to ``acc_a[a1 - a0, d]`` and
+    ``acc_m[a1 - a0, d]`` (both at least D + 16 wide; past D they receive junk): the intervals [a0, c)
+    of this row are done (``QIac[:, s]``, ``QF``), and so are the later rows of the padded rings ``QIr``,
+    ``QIacr`` (row b0 + j in slot ``rows[j]``)."""
+    for c in range(lo + 1, a1):
+        A2 = idx[c, a1]
+        for g in range(lo, c, 4):               # 4 starts a0 at a time (a short block repeats its first)
+            k = min(4, c - g)
+            A10 = idx[g, c]
+            A11 = idx[g + 1, c] if k > 1 else A10
+            A12 = idx[g + 2, c] if k > 2 else A10
+            A13 = idx[g + 3, c] if k > 3 else A10
+            for d0 in range(1, D + 1, _WIDTH):
+                n = min(D, d0 + _WIDTH - 1)     # j <= d of the tile's last end
+                _tile(QIac[A10, s], QIac[A11, s], QIac[A12, s], QIac[A13, s], QIr[A2], rows, d0, n, acc_a, a1 - g, k)
+                _tile(QF[A10], QF[A11], QF[A12], QF[A13], QIacr[A2], rows, d0, n, acc_m, a1 - g, k)
+
+
+@njit(cache=True, nogil=True)
+def _tile(x0, x1, x2, x3, Y, rows, d0, n, out, l0, k):
+    """out[l0 - i, d0 + t] += sum_{j = 1 .. n} x_i[j] Y[rows[j], LEFT + d0 + t - j] for i < k, t < 16."""
+    a00 = a01 = a02 = a03 = _zero()
+    a10 = a11 = a12 = a13 = _zero()
+    a20 = a21 = a22 = a23 = _zero()
+    a30 = a31 = a32 = a33 = _zero()
+    for j in range(1, n + 1):
+        y = Y[rows[j]]
+        o = LEFT + d0 - j
+        y0, y1, y2, y3 = _load(y, o), _load(y, o + 4), _load(y, o + 8), _load(y, o + 12)
+        v = x0[j]
+        a00, a01, a02, a03 = _fma(a00, v, y0), _fma(a01, v, y1), _fma(a02, v, y2), _fma(a03, v, y3)
+        v = x1[j]
+        a10, a11, a12, a13 = _fma(a10, v, y0), _fma(a11, v, y1), _fma(a12, v, y2), _fma(a13, v, y3)
+        v = x2[j]
+        a20, a21, a22, a23 = _fma(a20, v, y0), _fma(a21, v, y1), _fma(a22, v, y2), _fma(a23, v, y3)
+        v = x3[j]
+        a30, a31, a32, a33 = _fma(a30, v, y0), _fma(a31, v, y1), _fma(a32, v, y2), _fma(a33, v, y3)
+    _add_row(out[l0], d0, a00, a01, a02, a03)
+    if k > 1:
+        _add_row(out[l0 - 1], d0, a10, a11, a12, a13)
+    if k > 2:
+        _add_row(out[l0 - 2], d0, a20, a21, a22, a23)
+    if k > 3:
+        _add_row(out[l0 - 3], d0, a30, a31, a32, a33)
+
+
+@njit(cache=True, nogil=True)
+def _add_row(row, d0, t0, t1, t2, t3):
+    """row[d0:d0 + 16] += the four vectors."""
+    _add_to(row, d0, t0)
+    _add_to(row, d0 + 4, t1)
+    _add_to(row, d0 + 8, t2)
+    _add_to(row, d0 + 12, t3)
