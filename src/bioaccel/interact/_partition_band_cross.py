@@ -90,34 +90,35 @@ def _add_to(typingctx, array, index, value):
 
 
 @njit(cache=True, nogil=True)
-def cross_sums(a1, lo, D, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m):
-    """Add QIa's and QIm's double sums of every query interval [a0, a1), lo <= a0 < a1 - 1, at this row
-    (target lengths d = 1 .. D, slot ``s`` of the rings) to ``acc_a[a1 - a0, d]`` and
-    ``acc_m[a1 - a0, d]`` (both at least D + 16 wide; past D they receive junk): the intervals [a0, c)
-    of this row are done (``QIac[:, s]``, ``QF``), and so are the later rows of the padded rings ``QIr``,
-    ``QIacr`` (row b0 + j in slot ``rows[j]``)."""
-    for c in range(lo + 1, a1):
-        A2 = idx[c, a1]
-        for g in range(lo, c, 4):               # 4 starts a0 at a time (a short block repeats its first)
-            k = min(4, c - g)
-            A10 = idx[g, c]
-            A11 = idx[g + 1, c] if k > 1 else A10
-            A12 = idx[g + 2, c] if k > 2 else A10
-            A13 = idx[g + 3, c] if k > 3 else A10
-            for d0 in range(1, D + 1, _WIDTH):
-                n = min(D, d0 + _WIDTH - 1)     # j <= d of the tile's last end
-                _tile(QIac[A10, s], QIac[A11, s], QIac[A12, s], QIac[A13, s], QIr[A2], rows, d0, n, acc_a, a1 - g, k)
-                _tile(QF[A10], QF[A11], QF[A12], QF[A13], QIacr[A2], rows, d0, n, acc_m, a1 - g, k)
+def cross_pair(c, a1, lo, D, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m, jlo):
+    """Add the terms of split point c, rows b0 + jlo .. b0 + D of the right operand, of QIa's and QIm's
+    double sums of every query interval [a0, a1), lo <= a0 < c, at row b0 (target lengths d = 1 .. D,
+    slot ``s`` of the rings) to ``acc_a[a1 - a0, d]`` and ``acc_m[a1 - a0, d]`` (both at least D + 16
+    wide; past D they receive junk): the intervals [a0, c) of row b0 are done (``QIac[:, s]``, ``QF``),
+    and so are the rows b0 + j of [c, a1) in the padded rings ``QIr``, ``QIacr`` (slot ``rows[j]``)."""
+    A2 = idx[c, a1]
+    for g in range(lo, c, 4):               # 4 starts a0 at a time (a short block repeats its first)
+        k = min(4, c - g)
+        A10 = idx[g, c]
+        A11 = idx[g + 1, c] if k > 1 else A10
+        A12 = idx[g + 2, c] if k > 2 else A10
+        A13 = idx[g + 3, c] if k > 3 else A10
+        for d0 in range(1, D + 1, _WIDTH):
+            n = min(D, d0 + _WIDTH - 1)     # j <= d of the tile's last end
+            if n < jlo:
+                continue
+            _tile(QIac[A10, s], QIac[A11, s], QIac[A12, s], QIac[A13, s], QIr[A2], rows, d0, jlo, n, acc_a, a1 - g, k)
+            _tile(QF[A10], QF[A11], QF[A12], QF[A13], QIacr[A2], rows, d0, jlo, n, acc_m, a1 - g, k)
 
 
 @njit(cache=True, nogil=True)
-def _tile(x0, x1, x2, x3, Y, rows, d0, n, out, l0, k):
-    """out[l0 - i, d0 + t] += sum_{j = 1 .. n} x_i[j] Y[rows[j], LEFT + d0 + t - j] for i < k, t < 16."""
+def _tile(x0, x1, x2, x3, Y, rows, d0, jlo, n, out, l0, k):
+    """out[l0 - i, d0 + t] += sum_{j = jlo .. n} x_i[j] Y[rows[j], LEFT + d0 + t - j] for i < k, t < 16."""
     a00 = a01 = a02 = a03 = _zero()
     a10 = a11 = a12 = a13 = _zero()
     a20 = a21 = a22 = a23 = _zero()
     a30 = a31 = a32 = a33 = _zero()
-    for j in range(1, n + 1):
+    for j in range(jlo, n + 1):
         y = Y[rows[j]]
         o = LEFT + d0 - j
         y0, y1, y2, y3 = _load(y, o), _load(y, o + 4), _load(y, o + 8), _load(y, o + 12)

@@ -22,6 +22,9 @@ from ..errors import InternalError, InvalidParameter
 from ._partition_model import strand_scales
 from ._sites import greedy_sites
 
+#: Rows at a time of the blocked sweep (docs/bppart.md, "Windows").
+GROUP = 4
+
 
 @dataclass(frozen=True)
 class Windowed:
@@ -113,7 +116,7 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     Q1b = single_strand_band(rb, weights, u2, L2)
     chunks = plan_chunks(N, L2, threads, binding)
     rec_qi, rec_qx, forbidden = sweep(a, rb, weights * (u1 * u1), weights * (u2 * u2), weights * (u1 * u2), Q0b, Q1b,
-                                      L1, L2, chunks, u1, u2, variant == "blocked")
+                                      L1, L2, chunks, u1, u2, GROUP if variant == "blocked" else 0)
     nq, nt = M - L1 + 1, N - L2 + 1
     zq = float(Q0b[:nq, L1].sum()) - (u1 * float(Q0b[1:nq, L1 - 1].sum()) if L1 else 0.0)
     zt = float(Q1b[:nt, L2].sum()) - (u2 * float(Q1b[1:nt, L2 - 1].sum()) if L2 else 0.0)
