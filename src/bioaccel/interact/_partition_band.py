@@ -159,7 +159,7 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi, ylo, yhi, f1, f2, rec_qi, rec_qx,
+def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo, hi, ylo, yhi, f1, f2, rec_qi, rec_qx,
            forbidden, group):
     """Rows [lo, hi) of the sweep: their window cells into rec_qi / rec_qx ([query length class, target
     length class, query start, row]); for each reversed target position y in [ylo, yhi), the sum over
@@ -176,8 +176,10 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi,
     width = LEFT + L2 + 1 + RIGHT if group else 1   # QI and QIac padded (the blocked products' right operands)
     QIr, QIacr = np.zeros((P, R if group else 1, width)), np.zeros((P, R if group else 1, width))
     scratch = np.zeros((5, K, P, L2 + 1))   # QF, R, T0, AUX0, T1 of each row at work
-    acc = np.zeros((K, 2 * L1 + 5, L2 + 1 + RIGHT if group else L2 + 1))   # the tiles write up to 15 past D
-    rows = np.zeros((K, L2 + 1), dtype=np.int64)
+    # per row: sums by query length (QIa's, QIm's), three single sums, (blocked) two rows of products
+    acc = np.zeros((K, 2 * L1 + 7, L2 + 1 + RIGHT)) if group else np.zeros((1, 2 * L1 + 5, L2 + 1))
+    rows = np.zeros((K + 1, L2 + 1), dtype=np.int64)
+    rows[K] = np.arange(L2 + 1)
     lam = np.ones(N)
     b0 = min(N, max(hi + L2, yhi))
     b0 += (N - b0) % K    # groups start at rows N - i K in any chunking: a row's place in its group (its arithmetic) is fixed
@@ -189,7 +191,7 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi,
             r, last = b0, max(lo, b0 - L2 + 1)
             while r >= last:
                 k = min(K, r - last + 1)
-                _rows(r, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, wQI, wQIac, wQFT,
+                _rows(r, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, wQI, wQIac, wQFT,
                       wAUX1T, wQX, wQIr, wQIacr, scratch, acc, rows)
                 for i in range(k):
                     if r - i < hi:
@@ -199,7 +201,7 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi,
             k = 1
         else:                                   # a group stops above the positions refilled
             k = min(K, b0 - lo + 1, b0 - yhi + 1) if b0 >= yhi and ylo < yhi else min(K, b0 - lo + 1)
-        _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+        _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
               QIr, QIacr, scratch, acc, rows)
         for r in range(b0, b0 - k, -1):
             if r < hi:
@@ -208,11 +210,11 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi,
 
 
 @njit(cache=True, nogil=True)
-def _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+def _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
           QIr, QIacr, scratch, acc, rows):
     """Rows b0 .. b0 - k + 1 by the variant ``group`` chooses (0: the rows variant, one row)."""
     if group:
-        rows_group(b0, k, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+        rows_group(b0, k, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
                    QIr, QIacr, scratch, acc, rows)
     else:
         _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX,
@@ -267,10 +269,13 @@ def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2, group):
     M, N = a.shape[0], rb.shape[0]
     idx, starts, ends = window_index(M, L1)
     Q1Tb = column_band(Q1b)
+    Q1p = np.zeros((N + 1, LEFT + L2 + 1 + RIGHT) if group else (1, 1))   # Q1b, zeros around its rows
+    if group:
+        Q1p[:, LEFT:LEFT + L2 + 1] = Q1b
     rec_qi = np.zeros((2, 2, M + 1, N + 1))
     rec_qx = np.zeros((2, 2, M + 1, N + 1))
     forbidden = np.zeros((chunks.shape[0], N + 1))
     for c in prange(chunks.shape[0]):
-        _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, chunks[c, 0], chunks[c, 1], chunks[c, 2],
+        _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, chunks[c, 0], chunks[c, 1], chunks[c, 2],
                chunks[c, 3], f1, f2, rec_qi, rec_qx, forbidden[c], group)
     return rec_qi, rec_qx, forbidden

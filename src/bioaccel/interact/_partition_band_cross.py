@@ -146,3 +146,21 @@ def _add_row(row, d0, t0, t1, t2, t3):
     _add_to(row, d0 + 4, t1)
     _add_to(row, d0 + 8, t2)
     _add_to(row, d0 + 12, t3)
+
+
+@njit(cache=True, nogil=True)
+def tile_pair(x0, x1, Y, rows, d0, n, out0, out1):
+    """out0[d0 + t] += sum_{j = 1 .. n} x0[j] Y[rows[j], LEFT + d0 + t - j], out1 likewise with x1, t < 16:
+    two rows against one right operand (a query interval's T1 and QIac against the target alone)."""
+    a00 = a01 = a02 = a03 = _zero()
+    a10 = a11 = a12 = a13 = _zero()
+    for j in range(1, n + 1):
+        y = Y[rows[j]]
+        o = LEFT + d0 - j
+        y0, y1, y2, y3 = _load(y, o), _load(y, o + 4), _load(y, o + 8), _load(y, o + 12)
+        v = x0[j]
+        a00, a01, a02, a03 = _fma(a00, v, y0), _fma(a01, v, y1), _fma(a02, v, y2), _fma(a03, v, y3)
+        v = x1[j]
+        a10, a11, a12, a13 = _fma(a10, v, y0), _fma(a11, v, y1), _fma(a12, v, y2), _fma(a13, v, y3)
+    _add_row(out0, d0, a00, a01, a02, a03)
+    _add_row(out1, d0, a10, a11, a12, a13)

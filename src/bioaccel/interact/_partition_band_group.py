@@ -22,18 +22,19 @@ first k of the L2 rows, as row updates). A row of the group still finds every ce
 """
 from numba import njit
 
-from ._partition_band_cells import interval_cells
+from ._partition_band_cells import interval_cells_blocked
 from ._partition_band_cross import LEFT, cross_pair
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
                QIr, QIacr, scratch, acc, rows):
     """Every table at reversed target rows b0, b0 - 1, .., b0 - K + 1 (cells [a0, a1) x [r, r + d), d <= L2),
     for every query interval; rows b0 + 1 .. b0 + L2 of the rings are done. ``scratch[t, k]``: row
-    b0 - k's QF, R, T0, AUX0, T1 (t = 0 .. 4); ``acc[k]`` its sums; ``rows[k]`` its ring slots."""
+    b0 - k's QF, R, T0, AUX0, T1 (t = 0 .. 4); ``acc[k]`` its sums; ``rows[k]`` its ring slots (``rows[-1]``:
+    0, 1, 2, ..); ``Q1p``: Q1b with LEFT zeros before each row."""
     N, M = rb.shape[0], a.shape[0]
     R = L2 + 1
     P = QI.shape[0]
@@ -74,9 +75,10 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends,
                 bulk_a, bulk_m = acc[k, a1 - a0], acc[k, L1 + 1 + a1 - a0]
                 if k > 0:
                     _near(a0, a1, k, D, s, idx, QIac, QF, QIr, QIacr, rows[k], bulk_a, bulk_m)
-                interval_cells(a0, a1, r, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T,
-                               QX[r % S], QX[(r + 1) % S], QF, Rr, T0, AUX0, T1, bulk_a, bulk_m, acc[k, 2 * L1 + 2],
-                               acc[k, 2 * L1 + 3], acc[k, 2 * L1 + 4], QIr, QIacr, True)
+                interval_cells_blocked(a0, a1, r, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, rows[-1], idx, QI, QIac,
+                                       QFT, AUX1T, QX[r % S], QX[(r + 1) % S], QF, Rr, T0, AUX0, T1, bulk_a, bulk_m,
+                                       acc[k, 2 * L1 + 2], acc[k, 2 * L1 + 3], acc[k, 2 * L1 + 4], QIr, QIacr,
+                                       acc[k, 2 * L1 + 5:])
 
 
 @njit(cache=True, nogil=True)
