@@ -164,3 +164,26 @@ def tile_pair(x0, x1, Y, rows, d0, n, out0, out1):
         a10, a11, a12, a13 = _fma(a10, v, y0), _fma(a11, v, y1), _fma(a12, v, y2), _fma(a13, v, y3)
     _add_row(out0, d0, a00, a01, a02, a03)
     _add_row(out1, d0, a10, a11, a12, a13)
+
+
+@njit(cache=True, nogil=True)
+def near_tile(a0, a1, n, d0, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m):
+    """acc_a[a1 - a0, d0 + t] += sum_{a0 < c < a1} sum_{j = 1 .. n} QIac([a0, c), j) QIr([c, a1), rows[j], d0 + t - j),
+    and acc_m likewise with QF and QIacr, t < 16: one interval's terms of a few rows (those of its group)."""
+    a0v = a1v = a2v = a3v = _zero()
+    m0 = m1 = m2 = m3 = _zero()
+    for c in range(a0 + 1, a1):
+        A1, A2 = idx[a0, c], idx[c, a1]
+        xa, xm, ya, ym = QIac[A1, s], QF[A1], QIr[A2], QIacr[A2]
+        for j in range(1, n + 1):
+            o = LEFT + d0 - j
+            y = ya[rows[j]]
+            v = xa[j]
+            a0v, a1v = _fma(a0v, v, _load(y, o)), _fma(a1v, v, _load(y, o + 4))
+            a2v, a3v = _fma(a2v, v, _load(y, o + 8)), _fma(a3v, v, _load(y, o + 12))
+            y = ym[rows[j]]
+            v = xm[j]
+            m0, m1 = _fma(m0, v, _load(y, o)), _fma(m1, v, _load(y, o + 4))
+            m2, m3 = _fma(m2, v, _load(y, o + 8)), _fma(m3, v, _load(y, o + 12))
+    _add_row(acc_a, d0, a0v, a1v, a2v, a3v)
+    _add_row(acc_m, d0, m0, m1, m2, m3)

@@ -23,7 +23,7 @@ first k of the L2 rows, as row updates). A row of the group still finds every ce
 from numba import njit
 
 from ._partition_band_cells import interval_cells_blocked
-from ._partition_band_cross import LEFT, cross_pair
+from ._partition_band_cross import LEFT, cross_pair, near_tile
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
 
@@ -102,22 +102,9 @@ def _clear(A, s, sx, q0, L2, QI, QIac, QFT, AUX1T, QX, QIr, QIacr, QF, Rr, T0, A
     QIr[A, s, LEFT] = q0
 
 
-@njit(cache=True, nogil=True, fastmath=_FLAGS)
+@njit(cache=True, nogil=True)
 def _near(a0, a1, k, D, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m):
     """The near terms of [a0, a1) at the group's row r = b0 - k: the double sums' terms that read the
-    rings of [c, a1) at the group's rows r + j, j = 1 .. k (done), as row updates."""
-    for c in range(a0 + 1, a1):
-        A1, A2 = idx[a0, c], idx[c, a1]
-        for j in range(1, min(k, D) + 1):
-            x = QIac[A1, s, j]
-            if x != 0.0:
-                row = QIr[A2, rows[j], LEFT:]
-                target = acc_a[j:]
-                for e in range(D + 1 - j):
-                    target[e] += x * row[e]
-            y = QF[A1, j]
-            if y != 0.0:
-                row = QIacr[A2, rows[j], LEFT:]
-                target = acc_m[j:]
-                for e in range(D + 1 - j):
-                    target[e] += y * row[e]
+    rings of [c, a1) at the group's rows r + j, j = 1 .. k (done), 16 ends at a time in registers."""
+    for d0 in range(1, D + 1, 16):
+        near_tile(a0, a1, min(k, D, d0 + 15), d0, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m)
