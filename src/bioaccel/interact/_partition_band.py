@@ -169,15 +169,16 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo
     M = a.shape[0]
     P = starts.shape[0]
     R = L2 + 1
-    K = max(1, min(group, L2))             # row b0 - k takes the slot of row b0 - k + L2 + 1: not one of the group
-    QI, QIac, QFT, AUX1T = np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), \
+    K = max(1, min(group, L2, RIGHT))      # row b0 - k takes the slot of row b0 - k + L2 + 1: not one of the group
+    extra = RIGHT if group else 0           # the blocked tiles read QIac's and QF's rows up to K - 1 past L2
+    QI, QIac, QFT, AUX1T = np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1 + extra)), np.zeros((P, R, L2 + 1)), \
         np.zeros((P, R, L2 + 1))
     QX = np.zeros((K + 1, P, L2 + 1))       # read one row down: K + 1 rows
     width = LEFT + L2 + 1 + RIGHT if group else 1   # QI and QIac padded (the blocked products' right operands)
     QIr, QIacr = np.zeros((P, R if group else 1, width)), np.zeros((P, R if group else 1, width))
-    scratch = np.zeros((5, K, P, L2 + 1))   # QF, R, T0, AUX0, T1 of each row at work
+    scratch = np.zeros((5, K, P, L2 + 1 + extra))   # QF, R, T0, AUX0, T1 of each row at work
     # per row: sums by query length (QIa's, QIm's), three single sums, (blocked) two rows of products
-    acc = np.zeros((K, 2 * L1 + 7, L2 + 1 + RIGHT)) if group else np.zeros((1, 2 * L1 + 5, L2 + 1))
+    acc = np.zeros((K, 2 * L1 + 7, L2 + 1 + 2 * RIGHT)) if group else np.zeros((1, 2 * L1 + 5, L2 + 1))
     rows = np.zeros((K + 1, L2 + 1), dtype=np.int64)
     rows[K] = np.arange(L2 + 1)
     lam = np.ones(N)

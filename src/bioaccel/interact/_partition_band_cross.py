@@ -187,3 +187,80 @@ def near_tile(a0, a1, n, d0, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m):
             m2, m3 = _fma(m2, v, _load(y, o + 8)), _fma(m3, v, _load(y, o + 12))
     _add_row(acc_a, d0, a0v, a1v, a2v, a3v)
     _add_row(acc_m, d0, m0, m1, m2, m3)
+
+
+@njit(cache=True, nogil=True)
+def cross_group(c, a1, lo, b0, K, D0, idx, QIac, QFs, QIr, QIacr, rows0, Ds, acc, L1):
+    """The far terms of split point c of QIa's and QIm's double sums of every query interval [a0, a1),
+    lo <= a0 < c, at the group's rows b0 - k, k < K (their ring slots from ``rows0``: row b0 + j in
+    ``rows0[j]``; row b0 - k's QF in ``QFs[k]``, its last length ``Ds[k]``, its sums in ``acc[k]``):
+    the terms that read rows b0 + 1 .. b0 + D0 of [c, a1)'s rings. In absolute target columns these
+    rows and columns are the same for every row of the group, so a tile's 4 rows are any 4 (a0, k)."""
+    R = rows0.shape[0]
+    A2 = idx[c, a1]
+    ya, ym = QIr[A2], QIacr[A2]
+    for B in range(1, D0 + 1, _WIDTH):      # columns b0 + B .. b0 + B + 15
+        n = min(D0, B + _WIDTH - 1)         # rows b0 + 1 .. b0 + n
+        p, pairs = 0, (c - lo) * K
+        while p < pairs:
+            cnt = 0
+            A10 = A11 = A12 = A13 = 0
+            k0 = k1 = k2 = k3 = 0
+            l0 = l1 = l2 = l3 = 0
+            while p < pairs and cnt < 4:
+                a0, k = lo + p // K, p % K
+                p += 1
+                if B > Ds[k] - k:           # none of row b0 - k's far ends in this tile
+                    continue
+                A1 = idx[a0, c]
+                if cnt == 0:
+                    A10, k0, l0 = A1, k, a1 - a0
+                elif cnt == 1:
+                    A11, k1, l1 = A1, k, a1 - a0
+                elif cnt == 2:
+                    A12, k2, l2 = A1, k, a1 - a0
+                else:
+                    A13, k3, l3 = A1, k, a1 - a0
+                cnt += 1
+            if cnt == 0:
+                break
+            if cnt < 4:                     # the tile's empty places repeat its first (never stored)
+                A13, k3, l3 = A10, k0, l0
+                if cnt < 3:
+                    A12, k2, l2 = A10, k0, l0
+                if cnt < 2:
+                    A11, k1, l1 = A10, k0, l0
+            s0, s1, s2, s3 = (b0 - k0) % R, (b0 - k1) % R, (b0 - k2) % R, (b0 - k3) % R
+            _tile_pairs(QIac[A10, s0, k0:], QIac[A11, s1, k1:], QIac[A12, s2, k2:], QIac[A13, s3, k3:], ya, rows0, B,
+                        n, acc[k0, l0], B + k0, acc[k1, l1], B + k1, acc[k2, l2], B + k2, acc[k3, l3], B + k3, cnt)
+            _tile_pairs(QFs[k0, A10, k0:], QFs[k1, A11, k1:], QFs[k2, A12, k2:], QFs[k3, A13, k3:], ym, rows0, B, n,
+                        acc[k0, L1 + 1 + l0], B + k0, acc[k1, L1 + 1 + l1], B + k1, acc[k2, L1 + 1 + l2], B + k2,
+                        acc[k3, L1 + 1 + l3], B + k3, cnt)
+
+
+@njit(cache=True, nogil=True)
+def _tile_pairs(x0, x1, x2, x3, Y, rows, B, n, o0, e0, o1, e1, o2, e2, o3, e3, cnt):
+    """o_i[e_i + t] += sum_{j = 1 .. n} x_i[j] Y[rows[j], LEFT + B + t - j] for i < cnt, t < 16."""
+    a00 = a01 = a02 = a03 = _zero()
+    a10 = a11 = a12 = a13 = _zero()
+    a20 = a21 = a22 = a23 = _zero()
+    a30 = a31 = a32 = a33 = _zero()
+    for j in range(1, n + 1):
+        y = Y[rows[j]]
+        o = LEFT + B - j
+        y0, y1, y2, y3 = _load(y, o), _load(y, o + 4), _load(y, o + 8), _load(y, o + 12)
+        v = x0[j]
+        a00, a01, a02, a03 = _fma(a00, v, y0), _fma(a01, v, y1), _fma(a02, v, y2), _fma(a03, v, y3)
+        v = x1[j]
+        a10, a11, a12, a13 = _fma(a10, v, y0), _fma(a11, v, y1), _fma(a12, v, y2), _fma(a13, v, y3)
+        v = x2[j]
+        a20, a21, a22, a23 = _fma(a20, v, y0), _fma(a21, v, y1), _fma(a22, v, y2), _fma(a23, v, y3)
+        v = x3[j]
+        a30, a31, a32, a33 = _fma(a30, v, y0), _fma(a31, v, y1), _fma(a32, v, y2), _fma(a33, v, y3)
+    _add_row(o0, e0, a00, a01, a02, a03)
+    if cnt > 1:
+        _add_row(o1, e1, a10, a11, a12, a13)
+    if cnt > 2:
+        _add_row(o2, e2, a20, a21, a22, a23)
+    if cnt > 3:
+        _add_row(o3, e3, a30, a31, a32, a33)

@@ -20,10 +20,11 @@ first k of the L2 rows, as row updates). A row of the group still finds every ce
   which the rows above do first. So each interval's slot is cleared just before its cells are done,
   not the whole row at once; and QX (read one row down) is a ring of K + 1 rows.
 """
+import numpy as np
 from numba import njit
 
 from ._partition_band_cells import interval_cells_blocked
-from ._partition_band_cross import LEFT, cross_pair, near_tile
+from ._partition_band_cross import LEFT, cross_group, near_tile
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
 
@@ -39,9 +40,11 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
     R = L2 + 1
     P = QI.shape[0]
     S = QX.shape[0]
+    Ds = np.empty(K, dtype=np.int64)   # each row's last target length
     for k in range(K):
         r = b0 - k
         s = r % R
+        Ds[k] = min(L2, N - r)
         for j in range(L2 + 1):
             rows[k, j] = (r + j) % R
         for d in range(L2 + 1):         # an empty query interval: the target alone
@@ -56,12 +59,7 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
             acc[k, :L1 + 1, :] = 0.0
             acc[k, L1 + 1:2 * L1 + 2, :] = 0.0
         for c in range(lo + 1, a1):             # the far terms, every row of the group on [c, a1)'s rings
-            for k in range(K):
-                r = b0 - k
-                D = min(L2, N - r)
-                if D > k:
-                    cross_pair(c, a1, lo, D, r % R, idx, QIac, scratch[0, k], QIr, QIacr, rows[k], acc[k, :L1 + 1],
-                               acc[k, L1 + 1:2 * L1 + 2], k + 1)
+            cross_group(c, a1, lo, b0, K, Ds[0], idx, QIac, scratch[0], QIr, QIacr, rows[0], Ds, acc, L1)
         for a0 in range(a1 - 1, lo - 1, -1):
             A = idx[a0, a1]
             for k in range(K):

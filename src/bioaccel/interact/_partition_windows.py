@@ -23,7 +23,7 @@ from ._partition_model import strand_scales
 from ._sites import greedy_sites
 
 #: Rows at a time of the blocked sweep (docs/bppart.md, "Windows").
-GROUP = 4
+GROUP = 16
 
 
 @dataclass(frozen=True)
