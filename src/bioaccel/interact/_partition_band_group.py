@@ -69,7 +69,8 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
                     continue
                 s = r % R
                 QF, Rr, T0, AUX0, T1 = scratch[0, k], scratch[1, k], scratch[2, k], scratch[3, k], scratch[4, k]
-                _clear(A, s, r % S, Q0b[a0, a1 - a0], L2, QI, QIac, QFT, AUX1T, QX, QIr, QIacr, QF, Rr, T0, AUX0, T1)
+                _clear(A, s, r % S, Q0b[a0, a1 - a0], L2 if D < L2 else 0, QI, QIac, QFT, AUX1T, QX, QIr, QIacr, QF, Rr,
+                       T0, AUX0, T1)
                 bulk_a, bulk_m = acc[k, a1 - a0], acc[k, L1 + 1 + a1 - a0]
                 if k > 0:
                     _near(a0, a1, k, D, s, idx, QIac, QF, QIr, QIacr, rows[k], bulk_a, bulk_m)
@@ -80,10 +81,15 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
 
 
 @njit(cache=True, nogil=True)
-def _clear(A, s, sx, q0, L2, QI, QIac, QFT, AUX1T, QX, QIr, QIacr, QF, Rr, T0, AUX0, T1):
-    """Interval A's cells of the row in ring slot s (QX slot sx) set to 0, but its empty target interval
-    (the query alone, ``q0``)."""
-    for d in range(L2 + 1):
+def _clear(A, s, sx, q0, last, QI, QIac, QFT, AUX1T, QX, QIr, QIacr, QF, Rr, T0, AUX0, T1):
+    """Interval A's cells [0, last] of the row in ring slot s (QX slot sx) set to 0, but its empty target
+    interval (the query alone, ``q0``); and the cell [r, r) of its columns (QFT, AUX1T). A row of L2
+    lengths writes every other cell before anything reads it (``last`` = 0 is enough), a shorter one
+    (the target's last L2 rows) leaves lengths past its end, which must be zero (``last`` = L2)."""
+    L2 = QFT.shape[2] - 1
+    QFT[A, s, L2] = 0.0
+    AUX1T[A, s, L2] = 0.0
+    for d in range(last + 1):
         QI[A, s, d] = 0.0
         QIac[A, s, d] = 0.0
         QFT[A, s, d] = 0.0
