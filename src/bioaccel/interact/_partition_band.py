@@ -9,6 +9,12 @@ memory grow linearly with the target. Within a row the query intervals go by end
 shortest interval up (every sub-interval comes first), each row of
 cells left to right: what a cell reads of its own row is then done (docs/bppart.md, "Windows").
 
+Two variants (``sweep``'s ``group``): ``rows`` (0), the first form, QIa's and QIm's double sums as
+row updates one row at a time (:func:`_row`); ``blocked`` (rows at a time, the default), those sums as
+register-blocked products over groups of rows (:mod:`._partition_band_group`), 2.9 to 3.2 times less
+CPU time at window 128 (docs/bppart.md, "Speed anchors"). Both end in the same cells
+(:mod:`._partition_band_cells`) and give the same values to rounding.
+
 ``lam[y]`` multiplies every intermolecular pair of reversed target position y: 1 everywhere for the
 plain fill, 0 at y for the fill in which y may not pair with the query (the binding profile: the
 structures in which y is bound weigh Z - Z_y). Scaling as in _partition_cpu: every weight carries

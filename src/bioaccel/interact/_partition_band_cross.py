@@ -1,22 +1,25 @@
-"""QIa's and QIm's double sums of the windowed sweep (:mod:`._partition_band`) as register-blocked
-products: the ``blocked`` variant of the sweep.
+"""QIa's and QIm's double sums of the windowed sweep as register-blocked products: the kernels of the
+``blocked`` variant (:mod:`._partition_band_group`), and its sums along the target alone.
 
-At reversed target row b0 and query end a1, for every start a0 (docs/bppart.md, "bioaccel's form"):
+At reversed target row r and query end a1, for every start a0 (docs/bppart.md, "bioaccel's form"):
 ```
-acc_a[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QIac([a0, c), b0, b0 + j) QI([c, a1), b0 + j, b0 + d)
-acc_m[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QF([a0, c), b0, b0 + j) QIac([c, a1), b0 + j, b0 + d)
+acc_a[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QIac([a0, c), r, r + j) QI([c, a1), r + j, r + d)
+acc_m[a1 - a0, d] = sum_{a0 < c < a1} sum_{j = 1 .. d} QF([a0, c), r, r + j) QIac([c, a1), r + j, r + d)
 ```
-For one (c, a1) this is a product of a matrix of this row's cells (starts a0 x lengths j) with one of
-later rows' (rows b0 + j x ends b0 + d), upper triangular. The row form adds one output row segment
-per split point (loaded and stored for every multiply-add: bound by loads and stores, 1.8 G
-multiply-adds a second per core). Here a tile of 4 starts x 16 ends stays in 16 vector registers of
-4 doubles over the whole sum over j: per j, 4 row loads and 4 broadcasts feed 16 vector multiply-adds.
-The right operand is read along its rows by absolute end column, b0 + j + len = b0 + d, so each row of
-the rings is kept with ``LEFT`` zeros before it (the lengths below 0 of the tile's lower triangle) and
-``RIGHT`` after it (the tile's ends past the row's last): ``QIr[A, slot, LEFT + len]``.
+For one (c, a1) this is a product of a matrix of row r's cells (starts a0 x lengths j) with one of
+later rows' (rows r + j x ends r + d), upper triangular. The row form (the ``rows`` variant) adds one
+output row segment per split point and ring row, loading and storing it for every multiply-add: 1.8 G
+multiply-adds a second per core. Here a tile of 4 output rows x 16 ends stays in 16 vector registers
+of 4 doubles over the whole sum over j: per j, 4 row loads and 4 broadcasts feed 16 vector multiply-adds
+(25 G multiply-adds a second per core on the 2-core machine with the operands in cache). The right
+operand is read along its rows by absolute end column, so each ring row is kept with ``LEFT`` zeros
+before it (the tile's lengths below 0, its lower triangle) and ``RIGHT`` after it (ends past the row's
+last): ``QIr[A, slot, LEFT + len]``. In absolute columns the rows a group of target rows reads past
+itself are the same for all of them, so a tile's 4 output rows are any 4 (start, row) pairs
+(:func:`cross_group`): no tile repeats a row for lack of starts.
 
 Numba has no vector type: :data:`lanes` is one (four float64 in an LLVM vector, so that they stay in a
-register), with the three operations the tile needs (``_zero``, ``_load``, ``_fma``, ``_add_to``).
+register), with the operations the tiles need (``_zero``, ``_load``, ``_fma``, ``_add_to``).
 """
 from llvmlite import ir
 from numba import njit, types
@@ -87,56 +90,6 @@ def _add_to(typingctx, array, index, value):
         builder.store(builder.fadd(builder.load(address, align=8), args[2]), address, align=8)
         return context.get_dummy_value()
     return types.none(array, types.intp, lanes), codegen
-
-
-@njit(cache=True, nogil=True)
-def cross_pair(c, a1, lo, D, s, idx, QIac, QF, QIr, QIacr, rows, acc_a, acc_m, jlo):
-    """Add the terms of split point c, rows b0 + jlo .. b0 + D of the right operand, of QIa's and QIm's
-    double sums of every query interval [a0, a1), lo <= a0 < c, at row b0 (target lengths d = 1 .. D,
-    slot ``s`` of the rings) to ``acc_a[a1 - a0, d]`` and ``acc_m[a1 - a0, d]`` (both at least D + 16
-    wide; past D they receive junk): the intervals [a0, c) of row b0 are done (``QIac[:, s]``, ``QF``),
-    and so are the rows b0 + j of [c, a1) in the padded rings ``QIr``, ``QIacr`` (slot ``rows[j]``)."""
-    A2 = idx[c, a1]
-    for g in range(lo, c, 4):               # 4 starts a0 at a time (a short block repeats its first)
-        k = min(4, c - g)
-        A10 = idx[g, c]
-        A11 = idx[g + 1, c] if k > 1 else A10
-        A12 = idx[g + 2, c] if k > 2 else A10
-        A13 = idx[g + 3, c] if k > 3 else A10
-        for d0 in range(1, D + 1, _WIDTH):
-            n = min(D, d0 + _WIDTH - 1)     # j <= d of the tile's last end
-            if n < jlo:
-                continue
-            _tile(QIac[A10, s], QIac[A11, s], QIac[A12, s], QIac[A13, s], QIr[A2], rows, d0, jlo, n, acc_a, a1 - g, k)
-            _tile(QF[A10], QF[A11], QF[A12], QF[A13], QIacr[A2], rows, d0, jlo, n, acc_m, a1 - g, k)
-
-
-@njit(cache=True, nogil=True)
-def _tile(x0, x1, x2, x3, Y, rows, d0, jlo, n, out, l0, k):
-    """out[l0 - i, d0 + t] += sum_{j = jlo .. n} x_i[j] Y[rows[j], LEFT + d0 + t - j] for i < k, t < 16."""
-    a00 = a01 = a02 = a03 = _zero()
-    a10 = a11 = a12 = a13 = _zero()
-    a20 = a21 = a22 = a23 = _zero()
-    a30 = a31 = a32 = a33 = _zero()
-    for j in range(jlo, n + 1):
-        y = Y[rows[j]]
-        o = LEFT + d0 - j
-        y0, y1, y2, y3 = _load(y, o), _load(y, o + 4), _load(y, o + 8), _load(y, o + 12)
-        v = x0[j]
-        a00, a01, a02, a03 = _fma(a00, v, y0), _fma(a01, v, y1), _fma(a02, v, y2), _fma(a03, v, y3)
-        v = x1[j]
-        a10, a11, a12, a13 = _fma(a10, v, y0), _fma(a11, v, y1), _fma(a12, v, y2), _fma(a13, v, y3)
-        v = x2[j]
-        a20, a21, a22, a23 = _fma(a20, v, y0), _fma(a21, v, y1), _fma(a22, v, y2), _fma(a23, v, y3)
-        v = x3[j]
-        a30, a31, a32, a33 = _fma(a30, v, y0), _fma(a31, v, y1), _fma(a32, v, y2), _fma(a33, v, y3)
-    _add_row(out[l0], d0, a00, a01, a02, a03)
-    if k > 1:
-        _add_row(out[l0 - 1], d0, a10, a11, a12, a13)
-    if k > 2:
-        _add_row(out[l0 - 2], d0, a20, a21, a22, a23)
-    if k > 3:
-        _add_row(out[l0 - 3], d0, a30, a31, a32, a33)
 
 
 @njit(cache=True, nogil=True)

@@ -1,14 +1,15 @@
 """The ``blocked`` variant of the windowed sweep (:mod:`._partition_band`): K rows of the reversed
-target at a time, QIa's and QIm's double sums as register-blocked products
+target at a time (a group, K = 16), QIa's and QIm's double sums as register-blocked products
 (:mod:`._partition_band_cross`).
 
-Why K rows: at each row the double sums read, for every query interval, the L2 later rows of its QI
-and QIac rings (2 x 130 x 161 doubles at window 128: 74 MB a row for 23 nt, from memory, which bounds
-the products at 5 to 7 G multiply-adds a second, 17 with the rings in cache). Row b0 - k of a group
-starting at b0 reads the rings of [c, a1) at rows b0 - k + j: those with j > k (rows past the group,
-done before it) for all K rows of the group in a row while the two rings are in cache (``far``), the
-others (rows of the group itself) after the group's earlier rows have done [c, a1) (``near``, the
-first k of the L2 rows, as row updates). A row of the group still finds every cell it reads done:
+Why groups: at each row the double sums read, for every query interval, the L2 later rows of its QI
+and QIac rings (2 x 130 x 161 doubles at window 128: 74 MB a row for 23 nt, from memory, which held
+the products at 5 to 7 G multiply-adds a second where the tiles reach 17 with the rings in cache).
+Row b0 - k of a group starting at b0 reads the rings of [c, a1) at rows b0 - k + j: those past the
+group (j > k, done before it) for all K rows of the group while the two rings are in cache (``far``,
+:func:`._partition_band_cross.cross_group`), the others (rows of the group itself, j <= k) after the
+group's earlier rows have done [c, a1) (``near``). A row of the group still finds every cell it reads
+done:
 
 - at each query end a1, the far sums of every row of the group, then the intervals by start from the
   last, each interval's rows from the first (b0) down: an interval [a0, a1) of row b0 - k reads the
@@ -19,6 +20,10 @@ first k of the L2 rows, as row updates). A row of the group still finds every ce
   interval of end a1 (the far sums come first); its columns (QFT, AUX1T) in the interval's own cells,
   which the rows above do first. So each interval's slot is cleared just before its cells are done,
   not the whole row at once; and QX (read one row down) is a ring of K + 1 rows.
+
+A row's arithmetic depends on its place k in its group (which terms are far, which near): groups
+start at rows N - i K whatever the chunking (:func:`._partition_band._chunk`), so one task and two
+give the same bits.
 """
 import numpy as np
 from numba import njit

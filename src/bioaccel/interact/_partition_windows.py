@@ -98,7 +98,8 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
                        variant: str = "blocked") -> Windowed:
     """The windowed partition function of the query codes ``a`` and the REVERSED target codes ``rb``
     with windows of L1 and L2 bases (the whole strands where they are the lengths), and the binding
-    profile when asked for.
+    profile when asked for. ``variant``: the sweep's, ``"blocked"`` (register-blocked products,
+    :data:`GROUP` rows at a time) or ``"rows"`` (the first form, for comparison: bench/bppart_windows_cpu.py).
 
     >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.interact import PartitionParams
@@ -108,6 +109,8 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     """
     from ._partition_band import single_strand_band, sweep
 
+    if variant not in ("blocked", "rows"):
+        raise InvalidParameter(f"the windowed sweep's variant is 'blocked' or 'rows', not {variant!r}")
     M, N = a.shape[0], rb.shape[0]
     c1, c2 = window_scales(a, rb, params, L1, L2)
     u1, u2 = math.exp(-c1), math.exp(-c2)
