@@ -188,6 +188,9 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo
     rows = np.zeros((K + 1, L2 + 1), dtype=np.int64)
     rows[K] = np.arange(L2 + 1)
     lam = np.ones(N)
+    # rows [lo, hi) read no cell past column hi - 1 + L2: the blocked variant does no other (the rows
+    # variant, the first form, does every cell of the rows it sweeps)
+    end = min(N, hi - 1 + L2) if group else N
     b0 = min(N, max(hi + L2, yhi))
     b0 += (N - b0) % K    # groups start at rows N - i K in any chunking: a row's place in its group (its arithmetic) is fixed
     while b0 >= lo:
@@ -198,7 +201,7 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo
             r, last = b0, max(lo, b0 - L2 + 1)
             while r >= last:
                 k = min(K, r - last + 1)
-                _rows(r, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, wQI, wQIac, wQFT,
+                _rows(r, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, wQI, wQIac, wQFT,
                       wAUX1T, wQX, wQIr, wQIacr, scratch, acc, rows)
                 for i in range(k):
                     if r - i < hi:
@@ -208,7 +211,7 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo
             k = 1
         else:                                   # a group stops above the positions refilled
             k = min(K, b0 - lo + 1, b0 - yhi + 1) if b0 >= yhi and ylo < yhi else min(K, b0 - lo + 1)
-        _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+        _rows(b0, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
               QIr, QIacr, scratch, acc, rows)
         for r in range(b0, b0 - k, -1):
             if r < hi:
@@ -217,11 +220,11 @@ def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo
 
 
 @njit(cache=True, nogil=True)
-def _rows(b0, k, group, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+def _rows(b0, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
           QIr, QIacr, scratch, acc, rows):
     """Rows b0 .. b0 - k + 1 by the variant ``group`` chooses (0: the rows variant, one row)."""
     if group:
-        rows_group(b0, k, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+        rows_group(b0, k, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
                    QIr, QIacr, scratch, acc, rows)
     else:
         _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX,

@@ -35,13 +35,14 @@ _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/Na
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+def rows_group(b0, K, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
                QIr, QIacr, scratch, acc, rows):
     """Every table at reversed target rows b0, b0 - 1, .., b0 - K + 1 (cells [a0, a1) x [r, r + d), d <= L2),
     for every query interval; rows b0 + 1 .. b0 + L2 of the rings are done. ``scratch[t, k]``: row
     b0 - k's QF, R, T0, AUX0, T1 (t = 0 .. 4); ``acc[k]`` its sums; ``rows[k]`` its ring slots (``rows[-1]``:
-    0, 1, 2, ..); ``Q1p``: Q1b with LEFT zeros before each row."""
-    N, M = rb.shape[0], a.shape[0]
+    0, 1, 2, ..); ``Q1p``: Q1b with LEFT zeros before each row. Only the cells [r, b1) with b1 <= ``end``
+    are done (a task's rows past its own read no more: its first L2 rows cost a third of full ones)."""
+    M = a.shape[0]
     R = L2 + 1
     P = QI.shape[0]
     S = QX.shape[0]
@@ -49,12 +50,12 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
     for k in range(K):
         r = b0 - k
         s = r % R
-        Ds[k] = min(L2, N - r)
+        Ds[k] = max(0, min(L2, end - r))
         for j in range(L2 + 1):
             rows[k, j] = (r + j) % R
         for d in range(L2 + 1):         # an empty query interval: the target alone
-            QI[0, s, d] = Q1b[r, d] if d <= N - r else 0.0
-        if r == N:                      # the last row: every target interval is empty (nothing else at it)
+            QI[0, s, d] = Q1b[r, d] if d <= Ds[k] else 0.0
+        if Ds[k] == 0:                  # the last row: every target interval is empty (nothing else at it)
             for A in range(1, P):
                 _clear(A, s, r % S, Q0b[starts[A], ends[A] - starts[A]], L2, QI, QIac, QFT, AUX1T, QX, QIr, QIacr,
                        scratch[0, k], scratch[1, k], scratch[2, k], scratch[3, k], scratch[4, k])
@@ -69,7 +70,7 @@ def rows_group(b0, K, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, 
             A = idx[a0, a1]
             for k in range(K):
                 r = b0 - k
-                D = min(L2, N - r)
+                D = Ds[k]
                 if D == 0:
                     continue
                 s = r % R
