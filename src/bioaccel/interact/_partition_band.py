@@ -11,8 +11,8 @@ cells left to right: what a cell reads of its own row is then done (docs/bppart.
 
 Two variants (``sweep``'s ``group``): ``rows`` (0), the first form, QIa's and QIm's double sums as
 row updates one row at a time (:func:`_row`); ``blocked`` (rows at a time, the default), those sums as
-register-blocked products over groups of rows (:mod:`._partition_band_group`), 2.9 to 3.2 times less
-CPU time at window 128 (docs/bppart.md, "Speed anchors"). Both end in the same cells
+register-blocked products over groups of rows (:mod:`._partition_band_group`), 2.8 times (23 x 500 nt,
+one task) and 3.1 times (23 x 2,000 nt, two) less CPU time at window 128 (docs/bppart.md, "Speed anchors"). Both end in the same cells
 (:mod:`._partition_band_cells`) and give the same values to rounding.
 
 ``lam[y]`` multiplies every intermolecular pair of reversed target position y: 1 everywhere for the
