@@ -9,6 +9,12 @@ memory grow linearly with the target. Within a row the query intervals go by end
 shortest interval up (every sub-interval comes first), each row of
 cells left to right: what a cell reads of its own row is then done (docs/bppart.md, "Windows").
 
+Two variants (``sweep``'s ``group``): ``rows`` (0), the first form, QIa's and QIm's double sums as
+row updates one row at a time (:func:`_row`); ``blocked`` (rows at a time, the default), those sums as
+register-blocked products over groups of rows (:mod:`._partition_band_group`), 2.8 times (23 x 500 nt,
+one task) and 3.1 times (23 x 2,000 nt, two) less CPU time at window 128 (docs/bppart.md, "Speed anchors"). Both end in the same cells
+(:mod:`._partition_band_cells`) and give the same values to rounding.
+
 ``lam[y]`` multiplies every intermolecular pair of reversed target position y: 1 everywhere for the
 plain fill, 0 at y for the fill in which y may not pair with the query (the binding profile: the
 structures in which y is bound weigh Z - Z_y). Scaling as in _partition_cpu: every weight carries
@@ -17,7 +23,9 @@ exp(-c) per base it covers, so a cell holds Z exp(-c1 l1 - c2 l2).
 import numpy as np
 from numba import njit, prange
 
-from ._partition_cpu import _dot   # the fill's vectorised dot product, shared
+from ._partition_band_cells import interval_cells
+from ._partition_band_cross import LEFT, RIGHT
+from ._partition_band_group import rows_group
 
 _FLAGS = {"reassoc", "contract"}   # lets LLVM vectorise the row updates; inf/NaN stay detectable
 
@@ -96,7 +104,8 @@ def window_index(M, L1):
 def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX, QF, Rr, T0,
          AUX0, T1, acc):
     """Every table at reversed target row b0 (cells [a0, a1) x [b0, b0 + d), d <= L2), for every query
-    interval; rows b0 + 1 .. b0 + L2 of the rings are done."""
+    interval; rows b0 + 1 .. b0 + L2 of the rings are done (the ``rows`` variant: QIa's and QIm's double
+    sums as row updates, one output row segment per split point and ring row)."""
     N = rb.shape[0]
     R = QI.shape[1]
     s = b0 % R
@@ -150,119 +159,92 @@ def _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, 
                         for e in range(D + 1 - j):
                             target[e] += y * row_ac[e]
         for a0 in range(a1 - 1, lo - 1, -1):
-            _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur,
-                      prev, QF, Rr, T0, AUX0, T1, bulk_a[a1 - a0], bulk_m[a1 - a0], acc_s0, acc_aux0, acc_qx)
+            interval_cells(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T,
+                           cur, prev, QF, Rr, T0, AUX0, T1, bulk_a[a1 - a0], bulk_m[a1 - a0], acc_s0, acc_aux0, acc_qx,
+                           QI, QI, False)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _interval(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, QI, QIac, QFT, AUX1T, cur, prev,
-              QF, Rr, T0, AUX0, T1, acc_a, acc_m, acc_s0, acc_aux0, acc_qx):
-    """The cells of the query interval [a0, a1) on row b0, given QIa's and QIm's double sums over
-    other query intervals (``acc_a``, ``acc_m``); the single sums are added here."""
-    A = idx[a0, a1]
-    l1 = a1 - a0
-    L2 = QI.shape[2] - 1
-    acc_s0[:D + 1] = 0.0
-    acc_aux0[:D + 1] = 0.0
-    acc_qx[:D + 1] = 0.0
-    if l1 >= 5:
-        for k in range(a0 + 1, a1 - 1):
-            _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
-    for k in range(a0, a1 - 1):
-        _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
-    for k in range(a0 + 1, a1):
-        _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
-    A_last, A_inner, A_rest = idx[a0, a1 - 1], idx[a0 + 1, a1 - 1], idx[a0 + 1, a1]
-    w_query = w1[a[a0], a[a1 - 1]]
-    qi_next = QI[A_rest, (b0 + 1) % R]
-    for d in range(1, D + 1):
-        b1 = b0 + d
-        c = b1 % R
-        s0 = acc_s0[d] * w_query if l1 >= 5 else 0.0
-        s1 = 0.0
-        if d >= 5:                          # b0 pairs b1 - 1 around all of [a0, a1)
-            # AUX1(A, k, b1 - 1) = AUX1T[A, (b1 - 1) % R, k - b1 + 1 + L2] for k = b0 + 1 .. b1 - 2
-            s1 = _dot(Q1b[b0 + 1], AUX1T[A, (b1 - 1) % R, L2 - d + 2:], d - 2) * w2[rb[b0], rb[b1 - 1]]
-        m = 0.0                             # QIm: first element at (a0, b0), last at (a1 - 1, b1 - 1)
-        if l1 == 1 and d == 1:
-            m = wi[a[a0], rb[b0]] * lam[b0]
-        elif l1 >= 2 and d >= 2:
-            m = acc_m[d] + wi[a[a1 - 1], rb[b1 - 1]] * lam[b1 - 1] * QF[A_last, d - 1]
-        T0[A, d] = s0 + m
-        T1[A, d] = s1 + m
-        AUX0[A, d] = acc_aux0[d] + s0 + m
-        AUX1T[A, c, L2 - d] = _dot(T1[A, 1:], Q1Tb[b1, L2 - d + 1:], d)   # T1(A, b0, b0 + j) Q1(b0 + j, b1)
-        both = 0.0
-        if l1 >= 5 and d >= 5:              # both strands closed around an interacting interior
-            both = prev[A_inner, d - 2] * w_query * w2[rb[b0], rb[b1 - 1]]
-        QIac[A, s, d] = s0 + s1 + both
-        # and the block spanning all of [a0, a1), the rest of the target alone
-        qia = acc_a[d] + _dot(QIac[A, s, 1:], Q1Tb[b1, L2 - d + 1:], d)
-        qf = wi[a[a0], rb[b0]] * lam[b0] * qi_next[d - 1] + qia
-        QF[A, d] = qf
-        QFT[A, c, L2 - d] = qf
-        r = _dot(Q1b[b0], QFT[A, c, L2 - d:], d)   # Q1(b0, b0 + j) QF(A, b0 + j, b1)
-        Rr[A, d] = r
-        qx = acc_qx[d] + r
-        cur[A, d] = qx
-        QI[A, s, d] = Q0b[a0, l1] * Q1b[b0, d] + qx
-
-
-@njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _add_scaled(out, factor, row, D):
-    """out[1:D+1] += factor * row[1:D+1]."""
-    if factor != 0.0:
-        for d in range(1, D + 1):
-            out[d] += factor * row[d]
-
-
-@njit(cache=True, nogil=True)
-def _tables(P, L2):
-    R = L2 + 1
-    rings = (np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1)),
-             np.zeros((2, P, L2 + 1)))
-    return rings
-
-
-@njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, lo, hi, ylo, yhi, f1, f2, rec_qi, rec_qx,
-           forbidden):
+def _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, lo, hi, ylo, yhi, f1, f2, rec_qi, rec_qx,
+           forbidden, group):
     """Rows [lo, hi) of the sweep: their window cells into rec_qi / rec_qx ([query length class, target
     length class, query start, row]); for each reversed target position y in [ylo, yhi), the sum over
-    the boxes at rows [lo, hi) that hold y of sign * scale * QI with y forbidden, into forbidden[y]."""
+    the boxes at rows [lo, hi) that hold y of sign * scale * QI with y forbidden, into forbidden[y].
+    ``group``: rows at a time of the blocked variant (:mod:`._partition_band_group`); 0: the rows variant."""
     N = rb.shape[0]
     M = a.shape[0]
     P = starts.shape[0]
-    QI, QIac, QFT, AUX1T, QX = _tables(P, L2)
-    single = (np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)), np.zeros((P, L2 + 1)),
-              np.zeros((P, L2 + 1)))
-    acc = np.zeros((2 * L1 + 5, L2 + 1))
+    R = L2 + 1
+    K = max(1, min(group, L2, RIGHT))      # row b0 - k takes the slot of row b0 - k + L2 + 1: not one of the group
+    extra = RIGHT if group else 0           # the blocked tiles read QIac's and QF's rows up to K - 1 past L2
+    QI, QIac, QFT, AUX1T = np.zeros((P, R, L2 + 1)), np.zeros((P, R, L2 + 1 + extra)), np.zeros((P, R, L2 + 1)), \
+        np.zeros((P, R, L2 + 1))
+    QX = np.zeros((K + 1, P, L2 + 1))       # read one row down: K + 1 rows
+    width = LEFT + L2 + 1 + RIGHT if group else 1   # QI and QIac padded (the blocked products' right operands)
+    QIr, QIacr = np.zeros((P, R if group else 1, width)), np.zeros((P, R if group else 1, width))
+    scratch = np.zeros((5, K, P, L2 + 1 + extra))   # QF, R, T0, AUX0, T1 of each row at work
+    # per row: sums by query length (QIa's, QIm's), three single sums, (blocked) two rows of products
+    acc = np.zeros((K, 2 * L1 + 7, L2 + 1 + 2 * RIGHT)) if group else np.zeros((1, 2 * L1 + 5, L2 + 1))
+    rows = np.zeros((K + 1, L2 + 1), dtype=np.int64)
+    rows[K] = np.arange(L2 + 1)
     lam = np.ones(N)
-    top = min(N, max(hi + L2, yhi))
-    for b0 in range(top, lo - 1, -1):
+    # rows [lo, hi) read no cell past column hi - 1 + L2: the blocked variant does no other (the rows
+    # variant, the first form, does every cell of the rows it sweeps)
+    end = min(N, hi - 1 + L2) if group else N
+    b0 = min(N, max(hi + L2, yhi))
+    b0 += (N - b0) % K    # groups start at rows N - i K in any chunking: a row's place in its group (its arithmetic) is fixed
+    while b0 >= lo:
         if ylo <= b0 < yhi:                     # the rows that see b0, refilled with b0 forbidden
             wQI, wQIac, wQFT, wAUX1T, wQX = QI.copy(), QIac.copy(), QFT.copy(), AUX1T.copy(), QX.copy()
+            wQIr, wQIacr = QIr.copy(), QIacr.copy()
             lam[b0] = 0.0
-            for r in range(b0, max(lo, b0 - L2 + 1) - 1, -1):
-                _row(r, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, wQI, wQIac, wQFT, wAUX1T, wQX,
-                     single[0], single[1], single[2], single[3], single[4], acc)
-                if r < hi:
-                    forbidden[b0] += _boxes_at(r, b0, M, N, L1, L2, idx, wQI, f1, f2)
+            r, last = b0, max(lo, b0 - L2 + 1)
+            while r >= last:
+                k = min(K, r - last + 1)
+                _rows(r, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, wQI, wQIac, wQFT,
+                      wAUX1T, wQX, wQIr, wQIacr, scratch, acc, rows)
+                for i in range(k):
+                    if r - i < hi:
+                        forbidden[b0] += _boxes_at(r - i, b0, M, N, L1, L2, idx, wQI, f1, f2)
+                r -= k
             lam[b0] = 1.0
+            k = 1
+        else:                                   # a group stops above the positions refilled
+            k = min(K, b0 - lo + 1, b0 - yhi + 1) if b0 >= yhi and ylo < yhi else min(K, b0 - lo + 1)
+        _rows(b0, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+              QIr, QIacr, scratch, acc, rows)
+        for r in range(b0, b0 - k, -1):
+            if r < hi:
+                _record(r, M, N, L1, L2, idx, QI, QX[r % (K + 1)], rec_qi, rec_qx)
+        b0 -= k
+
+
+@njit(cache=True, nogil=True)
+def _rows(b0, k, group, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+          QIr, QIacr, scratch, acc, rows):
+    """Rows b0 .. b0 - k + 1 by the variant ``group`` chooses (0: the rows variant, one row)."""
+    if group:
+        rows_group(b0, k, end, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1p, idx, starts, ends, L1, L2, QI, QIac, QFT, AUX1T, QX,
+                   QIr, QIacr, scratch, acc, rows)
+    else:
         _row(b0, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L2, QI, QIac, QFT, AUX1T, QX,
-             single[0], single[1], single[2], single[3], single[4], acc)
-        if b0 < hi:
-            s = b0 % (L2 + 1)
-            for iq in range(2):
-                lq = L1 - iq
-                for it in range(2):
-                    lt = L2 - it
-                    if lq < 0 or lt < 0 or b0 + lt > N:
-                        continue
-                    for q in range(M - lq + 1):
-                        A = idx[q, q + lq]
-                        rec_qi[iq, it, q, b0] = QI[A, s, lt]
-                        rec_qx[iq, it, q, b0] = QX[b0 % 2, A, lt] if A > 0 and lt > 0 else 0.0
+             scratch[0, 0], scratch[1, 0], scratch[2, 0], scratch[3, 0], scratch[4, 0], acc[0])
+
+
+@njit(cache=True, nogil=True)
+def _record(r, M, N, L1, L2, idx, QI, QXr, rec_qi, rec_qx):
+    """Row r's window cells (and their overlaps') into rec_qi / rec_qx."""
+    s = r % (L2 + 1)
+    for iq in range(2):
+        lq = L1 - iq
+        for it in range(2):
+            lt = L2 - it
+            if lq < 0 or lt < 0 or r + lt > N:
+                continue
+            for q in range(M - lq + 1):
+                A = idx[q, q + lq]
+                rec_qi[iq, it, q, r] = QI[A, s, lt]
+                rec_qx[iq, it, q, r] = QXr[A, lt] if A > 0 and lt > 0 else 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -289,16 +271,21 @@ def _boxes_at(r, y, M, N, L1, L2, idx, QI, f1, f2):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2):
+def sweep(a, rb, w1, w2, wi, Q0b, Q1b, L1, L2, chunks, f1, f2, group):
     """(rec_qi, rec_qx, forbidden) of the whole sweep, its chunks (rows [lo, hi), positions [ylo, yhi)
-    a row of ``chunks`` each) on every core; ``forbidden`` per chunk, to be added up."""
+    a row of ``chunks`` each) on every core; ``forbidden`` per chunk, to be added up. ``group``: rows at
+    a time of the blocked variant (double sums as register-blocked products); 0: the rows variant (as
+    row updates, one row at a time)."""
     M, N = a.shape[0], rb.shape[0]
     idx, starts, ends = window_index(M, L1)
     Q1Tb = column_band(Q1b)
+    Q1p = np.zeros((N + 1, LEFT + L2 + 1 + RIGHT) if group else (1, 1))   # Q1b, zeros around its rows
+    if group:
+        Q1p[:, LEFT:LEFT + L2 + 1] = Q1b
     rec_qi = np.zeros((2, 2, M + 1, N + 1))
     rec_qx = np.zeros((2, 2, M + 1, N + 1))
     forbidden = np.zeros((chunks.shape[0], N + 1))
     for c in prange(chunks.shape[0]):
-        _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, idx, starts, ends, L1, L2, chunks[c, 0], chunks[c, 1], chunks[c, 2],
-               chunks[c, 3], f1, f2, rec_qi, rec_qx, forbidden[c])
+        _chunk(a, rb, w1, w2, wi, Q0b, Q1b, Q1Tb, Q1p, idx, starts, ends, L1, L2, chunks[c, 0], chunks[c, 1], chunks[c, 2],
+               chunks[c, 3], f1, f2, rec_qi, rec_qx, forbidden[c], group)
     return rec_qi, rec_qx, forbidden

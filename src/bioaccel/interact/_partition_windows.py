@@ -22,6 +22,9 @@ from ..errors import InternalError, InvalidParameter
 from ._partition_model import strand_scales
 from ._sites import greedy_sites
 
+#: Rows at a time of the blocked sweep (docs/bppart.md, "Windows").
+GROUP = 16
+
 
 @dataclass(frozen=True)
 class Windowed:
@@ -91,10 +94,12 @@ def plan_chunks(N: int, L2: int, threads: int, binding: bool) -> np.ndarray:
                      for lo, hi in zip(cuts, cuts[1:])], dtype=np.int64)
 
 
-def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: bool) -> Windowed:
+def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: bool,
+                       variant: str = "blocked") -> Windowed:
     """The windowed partition function of the query codes ``a`` and the REVERSED target codes ``rb``
     with windows of L1 and L2 bases (the whole strands where they are the lengths), and the binding
-    profile when asked for.
+    profile when asked for. ``variant``: the sweep's, ``"blocked"`` (register-blocked products,
+    :data:`GROUP` rows at a time) or ``"rows"`` (the first form, for comparison: bench/bppart_windows_cpu.py).
 
     >>> from bioaccel.inputs.alphabet import encode
     >>> from bioaccel.interact import PartitionParams
@@ -104,6 +109,8 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     """
     from ._partition_band import single_strand_band, sweep
 
+    if variant not in ("blocked", "rows"):
+        raise InvalidParameter(f"the windowed sweep's variant is 'blocked' or 'rows', not {variant!r}")
     M, N = a.shape[0], rb.shape[0]
     c1, c2 = window_scales(a, rb, params, L1, L2)
     u1, u2 = math.exp(-c1), math.exp(-c2)
@@ -112,7 +119,7 @@ def windowed_partition(a, rb, params, L1: int, L2: int, threads: int, binding: b
     Q1b = single_strand_band(rb, weights, u2, L2)
     chunks = plan_chunks(N, L2, threads, binding)
     rec_qi, rec_qx, forbidden = sweep(a, rb, weights * (u1 * u1), weights * (u2 * u2), weights * (u1 * u2), Q0b, Q1b,
-                                      L1, L2, chunks, u1, u2)
+                                      L1, L2, chunks, u1, u2, GROUP if variant == "blocked" else 0)
     nq, nt = M - L1 + 1, N - L2 + 1
     zq = float(Q0b[:nq, L1].sum()) - (u1 * float(Q0b[1:nq, L1 - 1].sum()) if L1 else 0.0)
     zt = float(Q1b[:nt, L2].sum()) - (u2 * float(Q1b[1:nt, L2 - 1].sum()) if L2 else 0.0)
