@@ -19,16 +19,7 @@ def interval_cells(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, 
     A = idx[a0, a1]
     l1 = a1 - a0
     L2 = QI.shape[2] - 1
-    acc_s0[:D + 1] = 0.0
-    acc_aux0[:D + 1] = 0.0
-    acc_qx[:D + 1] = 0.0
-    if l1 >= 5:
-        for k in range(a0 + 1, a1 - 1):
-            _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
-    for k in range(a0, a1 - 1):
-        _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
-    for k in range(a0 + 1, a1):
-        _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
+    _query_split_sums(a0, a1, D, Q0b, idx, AUX0, T0, Rr, acc_s0, acc_aux0, acc_qx)
     A_last, A_inner, A_rest = idx[a0, a1 - 1], idx[a0 + 1, a1 - 1], idx[a0 + 1, a1]
     w_query = w1[a[a0], a[a1 - 1]]
     qi_next = QI[A_rest, (b0 + 1) % R]
@@ -70,6 +61,23 @@ def interval_cells(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b, Q1Tb, 
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _query_split_sums(a0, a1, D, Q0b, idx, AUX0, T0, Rr, acc_s0, acc_aux0, acc_qx):
+    """The sums over the query's split points k of [a0, a1) on this row, for every target length d <= D,
+    into ``acc_s0`` (the query's closing pair around AUX0), ``acc_aux0`` (T0 after an unpaired query
+    stretch) and ``acc_qx`` (R after one): the same in both variants."""
+    acc_s0[:D + 1] = 0.0
+    acc_aux0[:D + 1] = 0.0
+    acc_qx[:D + 1] = 0.0
+    if a1 - a0 >= 5:
+        for k in range(a0 + 1, a1 - 1):
+            _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
+    for k in range(a0, a1 - 1):
+        _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
+    for k in range(a0 + 1, a1):
+        _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
 def _add_scaled(out, factor, row, D):
     """out[1:D+1] += factor * row[1:D+1]."""
     if factor != 0.0:
@@ -88,16 +96,7 @@ def interval_cells_blocked(a0, a1, b0, D, s, R, a, rb, lam, w1, w2, wi, Q0b, Q1b
     A = idx[a0, a1]
     l1 = a1 - a0
     L2 = QI.shape[2] - 1
-    acc_s0[:D + 1] = 0.0
-    acc_aux0[:D + 1] = 0.0
-    acc_qx[:D + 1] = 0.0
-    if l1 >= 5:
-        for k in range(a0 + 1, a1 - 1):
-            _add_scaled(acc_s0, Q0b[a0 + 1, k - a0 - 1], AUX0[idx[k, a1 - 1]], D)
-    for k in range(a0, a1 - 1):
-        _add_scaled(acc_aux0, Q0b[k + 1, a1 - k - 1], T0[idx[a0, k + 1]], D)
-    for k in range(a0 + 1, a1):
-        _add_scaled(acc_qx, Q0b[a0, k - a0], Rr[idx[k, a1]], D)
+    _query_split_sums(a0, a1, D, Q0b, idx, AUX0, T0, Rr, acc_s0, acc_aux0, acc_qx)
     A_last, A_inner, A_rest = idx[a0, a1 - 1], idx[a0 + 1, a1 - 1], idx[a0 + 1, a1]
     w_query = w1[a[a0], a[a1 - 1]]
     for d in range(1, D + 1):
