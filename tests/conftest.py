@@ -1,6 +1,17 @@
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from stale_caches import remove_stale
+
+
+def pytest_sessionstart(session):
+    """Numba's caches of functions whose imported modules changed since they were compiled, removed
+    before any test loads them (tests/stale_caches.py: Numba checks a function's own file only)."""
+    removed = remove_stale(Path(__file__).resolve().parent.parent / "src" / "bioaccel")
+    if removed:
+        print(f"\nremoved the stale Numba caches of {removed} functions (a module they import changed)")
 
 
 @pytest.fixture(scope="session", autouse=True)
