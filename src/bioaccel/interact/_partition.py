@@ -176,16 +176,14 @@ def window_bytes(M: int, N: int, L1: int, L2: int, threads: int = 1, binding: bo
     0.73
     """
     from ._partition_band_cross import LEFT, RIGHT
-    from ._partition_windows import GROUP
+    from ._partition_windows import GROUP, plan_chunks
 
     P = 1 + L1 * M - L1 * (L1 - 1) // 2         # query intervals of at most L1 bases, and the empty one
     width = L2 + 1 + LEFT + RIGHT                # a padded row of a ring
     rings = (12 if binding else 6) * P * (L2 + 1) * width
     rows = P * width * (6 * GROUP + 1 + (GROUP + 1 if binding else 0)) + GROUP * (2 * L1 + 7) * width
     pair = 5 * (N + 1) * width + 4 * (M + 1) * (N + 1) * 2
-    # the sweep's tasks (_partition_windows.plan_chunks): pieces of at least 4 windows, or with one window
-    # the binding positions
-    tasks = max(1, min(threads, (N + 1) // (4 * L2) if L2 < N else (N if binding else 1)))
+    tasks = len(plan_chunks(N, L2, max(1, threads), binding))   # as the sweep plans them
     return 8 * (tasks * (rings + rows) + pair)
 
 
