@@ -91,6 +91,9 @@ def host_kernels(sizes) -> dict:
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     for cell in ("short", "int"):
         tiled += [("tiled_finish", (cell, t)), ("tiled_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
+        tiled += [("batch_finish_sub", (cell, bt))]                # issue 29: the tiled batch's sub-tiled form
+    tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
+              ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [(name, (cell, arg)) for cell in ("short", "int")

@@ -219,10 +219,12 @@ def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk,
              shared_mem=shared)
 
 
-def tiled_bytes(n, itemsize, tile):
-    """Device bytes of one table of a tiled batch: table, one row of int32 scratch tiles, stack."""
+def tiled_bytes(n, itemsize, tile, form="sub"):
+    """Device bytes of one table of a tiled batch: table, stack and (``form`` "wavefront") one row of
+    int32 scratch tiles."""
     nt = tiles_per_side(n, tile)
-    return nt * (nt + 1) // 2 * tile * tile * itemsize + nt * tile * tile * 4 + (n + 2) * 8
+    scratch = nt * tile * tile * 4 if form == "wavefront" else 0
+    return nt * (nt + 1) // 2 * tile * tile * itemsize + scratch + (n + 2) * 8
 
 
 def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status, walk):
@@ -230,7 +232,7 @@ def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status
     T = sizes.batch_tile
     for nt, bin_ids in _bins(np.array([tiles_per_side(int(n), T) for n in lengths[ids]], dtype=np.int64), ids):
         dtype = params.cell_dtype(int(lengths[bin_ids].max()))
-        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T)
+        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T, sizes.batch_finish)
         group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
         for first in range(0, len(bin_ids), group):
             _fold_tiled_group(cp, codes_dev, starts_dev, bin_ids[first:first + group], lengths, nt, dtype,
@@ -239,27 +241,43 @@ def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status
 
 def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, out, status, walk):
     """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
-    diagonal (all products of a tile in one block, then the finish), then traced back."""
+    diagonal (all products of a tile in one block, then the finish), then traced back.
+
+    ``SIZES.batch_finish`` "sub": the products' maxima go into the tile's own cells (batch_bulk_direct,
+    launched from d = 1: its zeros), the tiles off the diagonal finish sub-tiled (batch_finish_sub);
+    "wavefront" (the form before issue 29): maxima in int32 scratch tiles by atomicMax, every tile
+    finished wavefront by wavefront (batch_finish)."""
     sizes = _launch.SIZES
     T = sizes.batch_tile
     tag = "short" if dtype == np.int16 else "int"
     count = len(ids)
     table_cells = nt * (nt + 1) // 2 * T * T
-    scratch_cells = nt * T * T
+    sub = sizes.batch_finish == "sub"
+    scratch_cells = 0 if sub else nt * T * T
     tables = cp.full(count * table_cells, POISON, dtype=dtype)
-    scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
+    scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
-    bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
+    lanes = _launch.batch_lanes(sizes.int16_lanes)
+    stage = sizes.batch_stage_bytes if dtype == np.int16 else 0
+    bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk", lanes)
     finish = kernel("nussinov_tiled.cu", "batch_finish", tag, T)
     finish_shared = finish_shared_bytes(dtype, T)
     finish.max_dynamic_shared_size_bytes = finish_shared
+    if sub:
+        finish_sub = kernel("nussinov_tiled.cu", "batch_finish_sub", tag, T)
+        sub_shared = finish_shared_bytes(dtype, T, "sub")
+        finish_sub.max_dynamic_shared_size_bytes = sub_shared
     nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
     for d in range(nt):
+        d_ = np.int32(d)
+        if sub and d >= 1:
+            bulk((nt - d, count), ((T // 8) ** 2,), (tables, tables, nt_, d_, tc), shared_mem=bulk_shared)
+            finish_sub((nt - d, count), (2 * T,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, d_, tc),
+                       shared_mem=sub_shared)
+            continue
         if d >= 2:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc),
-                 shared_mem=bulk_shared)
-        finish((nt - d, count), (T * 4,),
-               (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
+            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, d_, tc, sc), shared_mem=bulk_shared)
+        finish((nt - d, count), (T * 4,), (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, d_, tc, sc),
                shared_mem=finish_shared)
     longest = int(lengths[ids].max())
     stack = cp.empty((count, longest + 2, 2), dtype=np.int32)

@@ -20,6 +20,9 @@ class FoldSizes(LaunchSizes):
     batch_threads: int = 1024         # most threads of a batch block (one short sequence each, a thread per cell)
     batch_shared_max: int = 256       # longest sequence folded in shared memory (nussinov_batch.cu)
     batch_tile: int = 64              # tile edge of the tiled batches (longer sequences, many per launch)
+    batch_finish: str = "sub"         # tiled batches: "sub" (bulk maxima into the table, sub-tiled finish off
+    #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
+    batch_stage_bytes: int = 0        # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
