@@ -22,9 +22,11 @@ sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``
 free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
 core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
 ``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
-run (short-RNA kernel, tiled batch tile (``64w``: the tiled batch's wavefront form, before issue 29's
-sub-tiled one; ``64/64``: 64-byte bulk stages), host or device encoding) and compares their digests; ``--phases`` adds each kernel's
-device seconds in one fold of every setting; ENCODE
+run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests. The tile
+may carry the tiled batch's form and options: ``64w`` the wavefront form (before issue 29's sub-tiled
+one), then after "/" ``s64`` 64-byte bulk stages, ``x1`` one stream, ``t32`` 32-thread traceback blocks
+(``64w/x1``: the form before issue 29). ``--phases`` adds each kernel's device seconds in one fold of
+every setting (with several streams the kernels overlap: their sum passes the fold). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
@@ -138,12 +140,17 @@ def time_rnafold(seqs, budget):
 
 def _batch_setting(kernel, tile):
     """Select the short-RNA kernel (b1, x2, x2t, x4t, x2tr, x4tr; a trailing s: int16 cells, then c: carveout 100%)
-    and the tiled batch's tile edge (``"64"``; ``"64w"``: the wavefront form, SIZES.batch_finish) for the next runs."""
+    and the tiled batch's tile edge and options (``"64"``, ``"64w"``, ``"64/s64/x1/t32"``) for the next runs."""
     from dataclasses import replace
 
-    tile, _, stage = str(tile).partition("/")               # 64/64: 64-byte bulk stages (int16 cells)
+    # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells), x1 one stream,
+    # t32 32-thread traceback blocks (64/s64/x1/t32)
+    tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
+    option = {o[0]: int(o[1:]) for o in options}
+    tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", 0), batch_streams=option.get("x", 2),
+                 batch_traceback_threads=option.get("t", 128))
 
     from bioaccel.fold import _gpu_batch
 
@@ -153,7 +160,7 @@ def _batch_setting(kernel, tile):
     _gpu_batch.SHORT_KERNEL = kernel[:-1] if short else kernel
     _gpu_batch.SHARED_CARVEOUT = 100 if carveout else None
     _gpu_batch.X2_MAX_SCORE = (-1 if short else 127, 16_383)
-    _launch.SIZES = replace(_launch.SIZES, batch_tile=tile, batch_finish=form, batch_stage_bytes=int(stage or 0))
+    _launch.SIZES = replace(_launch.SIZES, batch_tile=tile, **tiled)
 
 
 def _end_to_end_host_encoded(cp, seqs):

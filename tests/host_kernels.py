@@ -94,10 +94,15 @@ def host_kernels(sizes) -> dict:
         tiled += [("batch_finish_sub", (cell, bt))]                # issue 29: the tiled batch's sub-tiled form
     tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
               ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
+    # the tiled batch's alternatives in bench/nussinov_gpu.py and tests/test_fold_gpu.py: 64-byte stages, 128-tiles
+    tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, 64)),
+              ("batch_bulk_direct", (batch_lanes(f.int16_lanes), 128, 2, stage_bytes(128, 2))),
+              ("batch_finish_sub", ("short", 128)), ("batch_finish", ("short", 128))]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [(name, (cell, arg)) for cell in ("short", "int")
                   for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
+    traceback += [("batch_traceback", ("short", 128))]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})

@@ -220,8 +220,7 @@ def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk,
 
 
 def tiled_bytes(n, itemsize, tile, form="sub"):
-    """Device bytes of one table of a tiled batch: table, stack and (``form`` "wavefront") one row of
-    int32 scratch tiles."""
+    """Device bytes of one table of a tiled batch: table, stack, ("wavefront") one row of int32 scratch tiles."""
     nt = tiles_per_side(n, tile)
     scratch = nt * tile * tile * 4 if form == "wavefront" else 0
     return nt * (nt + 1) // 2 * tile * tile * itemsize + scratch + (n + 2) * 8
@@ -241,12 +240,10 @@ def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status
 
 def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, out, status, walk):
     """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
-    diagonal (all products of a tile in one block, then the finish), then traced back.
-
-    ``SIZES.batch_finish`` "sub": the products' maxima go into the tile's own cells (batch_bulk_direct,
-    launched from d = 1: its zeros), the tiles off the diagonal finish sub-tiled (batch_finish_sub);
-    "wavefront" (the form before issue 29): maxima in int32 scratch tiles by atomicMax, every tile
-    finished wavefront by wavefront (batch_finish)."""
+    diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
+    "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
+    tiles off the diagonal finish sub-tiled (batch_finish_sub); "wavefront" (before issue 29): maxima in
+    int32 scratch tiles by atomicMax, every tile finished wavefront by wavefront (batch_finish)."""
     sizes = _launch.SIZES
     T = sizes.batch_tile
     tag = "short" if dtype == np.int16 else "int"
@@ -257,34 +254,45 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     tables = cp.full(count * table_cells, POISON, dtype=dtype)
     scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
-    lanes = _launch.batch_lanes(sizes.int16_lanes)
     stage = sizes.batch_stage_bytes if dtype == np.int16 else 0
-    bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk", lanes)
-    finish = kernel("nussinov_tiled.cu", "batch_finish", tag, T)
-    finish_shared = finish_shared_bytes(dtype, T)
-    finish.max_dynamic_shared_size_bytes = finish_shared
-    if sub:
-        finish_sub = kernel("nussinov_tiled.cu", "batch_finish_sub", tag, T)
-        sub_shared = finish_shared_bytes(dtype, T, "sub")
-        finish_sub.max_dynamic_shared_size_bytes = sub_shared
+    bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
+                                    _launch.batch_lanes(sizes.int16_lanes))
+    finish, finish_sub = (kernel("nussinov_tiled.cu", name, tag, T) for name in ("batch_finish", "batch_finish_sub"))
+    finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
+    finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
     nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
-    for d in range(nt):
-        d_ = np.int32(d)
-        if sub and d >= 1:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, tables, nt_, d_, tc), shared_mem=bulk_shared)
-            finish_sub((nt - d, count), (2 * T,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, d_, tc),
-                       shared_mem=sub_shared)
-            continue
-        if d >= 2:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, d_, tc, sc), shared_mem=bulk_shared)
-        finish((nt - d, count), (T * 4,), (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, d_, tc, sc),
-               shared_mem=finish_shared)
-    longest = int(lengths[ids].max())
-    stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
+    stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
     trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
-    trace((count,), (sizes.batch_traceback_threads,),
-          (tables, tc, nt_, ids_dev, starts_dev, codes_dev, pm, np.int32(walk), stack, np.int32(longest + 2),
-           out.scores, out.pair_to, out.chars, status))
+    # the tables in parts, each on its own stream: one part's finish (latency-bound) runs beside another's
+    # bulk, and a launch's last wave beside the next launch of another part
+    parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
+    caller = cp.cuda.get_current_stream()
+    streams = [caller] if len(parts) == 1 else [cp.cuda.Stream(non_blocking=True) for _ in parts]
+    begin, views = caller.record(), []
+    for stream, part in zip(streams, parts):
+        a, b = int(part[0]), int(part[-1]) + 1
+        stream.wait_event(begin)
+        acc = scratch[a * scratch_cells:b * scratch_cells] if scratch_cells else scratch
+        views.append((stream, b - a, tables[a * table_cells:b * table_cells], acc, ids_dev[a:b], stack[a:b]))
+    for d, d_ in ((d, np.int32(d)) for d in range(nt)):
+        for stream, size, V, acc, part_ids, _ in views:
+            with stream:
+                if sub and d >= 1:
+                    bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=bulk_shared)
+                    finish_sub((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
+                               shared_mem=sub_shared)
+                    continue
+                if d >= 2:
+                    bulk((nt - d, size), ((T // 8) ** 2,), (V, acc, nt_, d_, tc, sc), shared_mem=bulk_shared)
+                finish((nt - d, size), (T * 4,), (V, acc, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc, sc),
+                       shared_mem=finish_shared)
+    for stream, size, V, _, part_ids, part_stack in views:
+        with stream:
+            trace((size,), (sizes.batch_traceback_threads,),
+                  (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack, np.int32(stack.shape[1]),
+                   out.scores, out.pair_to, out.chars, status))
+        if stream is not caller:
+            caller.wait_event(stream.record())
 
 
 def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
