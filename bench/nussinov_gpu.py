@@ -24,9 +24,10 @@ core, a process per core, where a probe of its first sequences predicts at most 
 ``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
 run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests. The tile
 may carry the tiled batch's form and options: ``64w`` the wavefront form (before issue 29's sub-tiled
-one), then after "/" ``s64`` 64-byte bulk stages, ``x1`` one stream, ``t32`` 32-thread traceback blocks
-(``64w/x1``: the form before issue 29). ``--phases`` adds each kernel's device seconds in one fold of
-every setting (with several streams the kernels overlap: their sum passes the fold). ENCODE
+one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
+32-thread traceback blocks, production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
+kernels overlap: their sum passes the fold). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
@@ -143,14 +144,15 @@ def _batch_setting(kernel, tile):
     and the tiled batch's tile edge and options (``"64"``, ``"64w"``, ``"64/s64/x1/t32"``) for the next runs."""
     from dataclasses import replace
 
-    # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells), x1 one stream,
-    # t32 32-thread traceback blocks (64/s64/x1/t32)
+    # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
+    # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29)
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
-    option = {o[0]: int(o[1:]) for o in options}
-    tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", 0), batch_streams=option.get("x", 2),
-                 batch_traceback_threads=option.get("t", 128))
+    option, default = {o[0]: int(o[1:]) for o in options}, _launch.FoldSizes()     # unnamed: production's
+    tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", default.batch_stage_bytes),
+                 batch_streams=option.get("x", default.batch_streams),
+                 batch_traceback_threads=option.get("t", default.batch_traceback_threads))
 
     from bioaccel.fold import _gpu_batch
 
@@ -263,7 +265,8 @@ def time_phases(cp, seqs, setting):
 
     plain_kernel, plain_bulk = _gpu_batch.kernel, _gpu_batch.bulk_kernel
     _gpu_batch.kernel = lambda filename, name, *a: Timed(plain_kernel(filename, name, *a), name)
-    _gpu_batch.bulk_kernel = lambda *a, **k: (lambda b: (Timed(b[0], k.get("kernel_name")), b[1]))(plain_bulk(*a, **k))
+    _gpu_batch.bulk_kernel = lambda *a, **k: (lambda b: (Timed(b[0], k.get("kernel_name", a[3] if len(a) > 3 else "bulk")),
+                                                          b[1]))(plain_bulk(*a, **k))
     try:
         codes, starts = encode_packed(seqs)
         codes_dev = cp.asarray(codes)
@@ -278,6 +281,7 @@ def time_phases(cp, seqs, setting):
             phases = {"fold": cp.cuda.get_elapsed_time(start, stop) / 1e3}
             for name, a, b in events:
                 phases[name] = phases.get(name, 0.0) + cp.cuda.get_elapsed_time(a, b) / 1e3
+            phases["outside kernels"] = phases["fold"] - sum(v for k, v in phases.items() if k != "fold")
     finally:
         _gpu_batch.kernel, _gpu_batch.bulk_kernel = plain_kernel, plain_bulk
     return phases

@@ -11,9 +11,9 @@ the host loops over bins, never over sequences.
   instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
   with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
   batch_fold past that or with ``SHORT_KERNEL = "b1"``.
-* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
-  batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
-  launch doing one tile diagonal of every table, then one traceback block per table.
+* up to ``BATCH_TILED_MAX`` nt: the tiled fill's kernels (kernels/nussinov_tiled.cu) with a batch index:
+  a bin's tables back to back, on two streams, each launch one tile diagonal of every table (products
+  into the tiles, sub-tiled finish: issue 29), then one traceback block per table.
 * longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
   :mod:`._gpu_fill`).
 
@@ -249,22 +249,23 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     tag = "short" if dtype == np.int16 else "int"
     count = len(ids)
     table_cells = nt * (nt + 1) // 2 * T * T
-    sub = sizes.batch_finish == "sub"
-    scratch_cells = 0 if sub else nt * T * T
-    tables = cp.full(count * table_cells, POISON, dtype=dtype)
+    scratch_cells = 0 if (sub := sizes.batch_finish == "sub") else nt * T * T
+    # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end,
+    # only ever reaches cells past the end)
+    tables = cp.empty(count * table_cells, dtype=dtype) if sub else cp.full(count * table_cells, POISON, dtype=dtype)
     scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
     stage = sizes.batch_stage_bytes if dtype == np.int16 else 0
     bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
                                     _launch.batch_lanes(sizes.int16_lanes))
-    finish, finish_sub = (kernel("nussinov_tiled.cu", name, tag, T) for name in ("batch_finish", "batch_finish_sub"))
     finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
+    finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel(
+        "nussinov_tiled.cu", "batch_finish_sub", tag, T, _launch.finish_sub_blocks(sub_shared))
     finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
-    nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
+    nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel(
+        "nussinov_traceback.cu", "batch_traceback", tag, T)
     stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
-    trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
-    # the tables in parts, each on its own stream: one part's finish (latency-bound) runs beside another's
-    # bulk, and a launch's last wave beside the next launch of another part
+    # the tables in parts, each on its own stream: a part's finish (latency-bound) beside another's bulk
     parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
     caller = cp.cuda.get_current_stream()
     streams = [caller] if len(parts) == 1 else [cp.cuda.Stream(non_blocking=True) for _ in parts]

@@ -858,10 +858,11 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
 // The batch form of the sub-tiled finish (tiles off the diagonal, d >= 1), after batch_bulk_direct: the
 // products' maxima are in the tile's own cells (FROM_TABLE). No ready-made A operands (the batches' bulk
 // is Int16x2Dup or Int32x1).
-// Compiled for the same 128 registers a thread as tiled_finish_sub at 128-tiles: at 64-tiles (128 threads)
-// four blocks an SM, so that the closure's latency hides behind other blocks.
-template <typename score_t, int TILE>
-__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 512 / (32 * (TILE / FINISH_SUB)))
+// MIN_BLOCKS: the blocks an SM that its shared memory holds (fold/_gpu_batch.py), so that the registers do
+// not hold fewer: the closure is latency-bound, and every block more on an SM hides it better (64-tiles,
+// int16: 7 blocks at 72 registers, where 128 registers a thread gave 96 and 5 blocks).
+template <typename score_t, int TILE, int MIN_BLOCKS>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
                  const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, int d, long long table_cells) {
     const long long z = blockIdx.y;
