@@ -12,8 +12,8 @@ the host loops over bins, never over sequences.
   with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
   batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill's kernels (kernels/nussinov_tiled.cu) with a batch index:
-  a bin's tables back to back, on two streams, each launch one tile diagonal of every table (products
-  into the tiles, sub-tiled finish: issue 29), then one traceback block per table.
+  a bin's tables back to back, each launch one tile diagonal of every table (the products' maxima into
+  the tiles, the sub-tiled finish: issue 29), then one traceback block per table.
 * longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
   :mod:`._gpu_fill`).
 
@@ -265,7 +265,7 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel(
         "nussinov_traceback.cu", "batch_traceback", tag, T)
     stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
-    # the tables in parts, each on its own stream: a part's finish (latency-bound) beside another's bulk
+    # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
     parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
     caller = cp.cuda.get_current_stream()
     streams = [caller] if len(parts) == 1 else [cp.cuda.Stream(non_blocking=True) for _ in parts]
