@@ -22,7 +22,12 @@ sequence. Each GPU time is the median of --repeats runs. ViennaRNA's RNAfold (``
 free energy: a different model, for scale; ``pip install ViennaRNA``) folds the same batch on every
 core, a process per core, where a probe of its first sequences predicts at most --budget seconds.
 ``--settings b1:64:host,x2:64:gpu`` times the old and the new batch code one after the other in the same
-run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests; ENCODE
+run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests. The tile
+may carry the tiled batch's form and options: ``64w`` the wavefront form (before issue 29's sub-tiled
+one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
+32-thread traceback blocks, production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
+kernels overlap: their sum passes the fold). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
@@ -135,8 +140,19 @@ def time_rnafold(seqs, budget):
 
 
 def _batch_setting(kernel, tile):
-    """Select the short-RNA kernel (b1, x2, x2t, x4t, x2tr, x4tr; a trailing s: int16 cells, then c: carveout 100%) and the tiled batch's tile edge for the next runs."""
+    """Select the short-RNA kernel (b1, x2, x2t, x4t, x2tr, x4tr; a trailing s: int16 cells, then c: carveout 100%)
+    and the tiled batch's tile edge and options (``"64"``, ``"64w"``, ``"64/s64/x1/t32"``) for the next runs."""
     from dataclasses import replace
+
+    # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
+    # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29)
+    tile, *options = str(tile).split("/")
+    form = "wavefront" if tile.endswith("w") else "sub"
+    tile = int(tile.rstrip("w"))
+    option, default = {o[0]: int(o[1:]) for o in options}, _launch.FoldSizes()     # unnamed: production's
+    tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", default.batch_stage_bytes),
+                 batch_streams=option.get("x", default.batch_streams),
+                 batch_traceback_threads=option.get("t", default.batch_traceback_threads))
 
     from bioaccel.fold import _gpu_batch
 
@@ -146,7 +162,7 @@ def _batch_setting(kernel, tile):
     _gpu_batch.SHORT_KERNEL = kernel[:-1] if short else kernel
     _gpu_batch.SHARED_CARVEOUT = 100 if carveout else None
     _gpu_batch.X2_MAX_SCORE = (-1 if short else 127, 16_383)
-    _launch.SIZES = replace(_launch.SIZES, batch_tile=tile)
+    _launch.SIZES = replace(_launch.SIZES, batch_tile=tile, **tiled)
 
 
 def _end_to_end_host_encoded(cp, seqs):
@@ -197,7 +213,7 @@ def time_setting(cp, seqs, setting, repeats):
     from bioaccel.fold._gpu_batch import fold_packed
 
     kernel, tile, where = setting.split(":")
-    _batch_setting(kernel, int(tile))
+    _batch_setting(kernel, tile)
     ends, folds = [], []
     codes, starts = encode_packed(seqs)
     for _ in range(repeats):
@@ -220,6 +236,55 @@ def time_setting(cp, seqs, setting, repeats):
     return {"setting": setting, "end_to_end_s": float(np.median(ends)), "end_to_end_runs": ends,
             "fold_s": float(np.median(folds)), "fold_runs": folds, "digest": _digest(scores, structures)}, \
         (scores, structures)
+
+
+def time_phases(cp, seqs, setting):
+    """Device seconds of each kernel of one ``fold_packed`` under ``setting`` (an event pair around every
+    launch, summed by kernel name), and of the whole fold: where the tiled batch's time goes."""
+    from bioaccel.fold import _gpu_batch
+    from bioaccel.fold._arrays import encode_packed
+
+    kernel, tile, _ = setting.split(":")
+    _batch_setting(kernel, tile)
+    events = []
+
+    class Timed:
+        def __init__(self, fn, name):
+            object.__setattr__(self, "fn", fn)
+            object.__setattr__(self, "name", name)
+
+        def __setattr__(self, key, value):
+            setattr(self.fn, key, value)
+
+        def __call__(self, *args, **kwargs):
+            start, stop = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            self.fn(*args, **kwargs)
+            stop.record()
+            events.append((self.name, start, stop))
+
+    plain_kernel, plain_bulk = _gpu_batch.kernel, _gpu_batch.bulk_kernel
+    _gpu_batch.kernel = lambda filename, name, *a: Timed(plain_kernel(filename, name, *a), name)
+    _gpu_batch.bulk_kernel = lambda *a, **k: (lambda b: (Timed(b[0], k.get("kernel_name", a[3] if len(a) > 3 else "bulk")),
+                                                          b[1]))(plain_bulk(*a, **k))
+    try:
+        codes, starts = encode_packed(seqs)
+        codes_dev = cp.asarray(codes)
+        phases = {}
+        for _ in range(2):                                  # the second run counts
+            events.clear()
+            start, stop = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            _gpu_batch.fold_packed(codes_dev, starts, FoldParams())
+            stop.record()
+            stop.synchronize()
+            phases = {"fold": cp.cuda.get_elapsed_time(start, stop) / 1e3}
+            for name, a, b in events:
+                phases[name] = phases.get(name, 0.0) + cp.cuda.get_elapsed_time(a, b) / 1e3
+            phases["outside kernels"] = phases["fold"] - sum(v for k, v in phases.items() if k != "fold")
+    finally:
+        _gpu_batch.kernel, _gpu_batch.bulk_kernel = plain_kernel, plain_bulk
+    return phases
 
 
 def time_stages(cp, seqs):
@@ -268,6 +333,12 @@ def time_batch_row(cp, count, n, args):
         timed["ceiling_fraction_fold"] = ceiling_fraction(lengths, timed["fold_s"])
         row["settings"].append(timed)
     row["same_digest"] = len({s["digest"] for s in row["settings"]}) == 1
+    if args.phases:
+        for timed in row["settings"]:
+            timed["phases_s"] = time_phases(cp, seqs, timed["setting"])
+            print(f"    {timed['setting']:>12} phases: "
+                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["phases_s"].items()), flush=True)
+        _batch_setting(*args.settings.split(",")[-1].split(":")[:2])
     last = row["settings"][-1]                 # the new default: the row's main numbers
     row["gpu_end_to_end_s"], row["gpu_end_to_end_runs"] = last["end_to_end_s"], last["end_to_end_runs"]
     row["gpu_fold_s"], row["gpu_fold_runs"] = last["fold_s"], last["fold_runs"]
@@ -311,9 +382,11 @@ def main_batch(args):
     device = gpu._gpu.device_name()
     warm = [random_rna(n, n) for n in (0, 1, 120, 200, 300, 1000, 3000)]
     for setting in args.settings.split(","):                # compile every kernel outside the timings
-        _batch_setting(setting.split(":")[0], int(setting.split(":")[1]))
+        _batch_setting(setting.split(":")[0], setting.split(":")[1])
         nussinov_batch(warm, backend="gpu")
-    nussinov_batch(warm, backend="cpu")
+    specs = [tuple(int(x) for x in spec.lower().split("x")) for spec in args.rows.split(",")]
+    if any(count * n ** 3 / (3.2e10 * (os.cpu_count() or 1)) <= args.budget for count, n in specs):
+        nussinov_batch(warm, backend="cpu")                 # (compiled only where a row times the CPU)
     rows = []
     for spec in args.rows.split(","):
         count, n = (int(x) for x in spec.lower().split("x"))
@@ -347,6 +420,8 @@ def main():
                              "b1 path: encoded on the host), gpu (raw bytes encoded on the device, results copied back a chunk at a "
                              "time) or gpuend (the same with every result copied at the end, as before)); the "
                              "last one gives the row's main numbers; digests of scores and structures compared")
+    parser.add_argument("--phases", action="store_true",
+                        help="with --batch: also the device seconds of each kernel of one fold, by setting")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")

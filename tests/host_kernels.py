@@ -13,9 +13,13 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
+
 import bioaccel
 from bioaccel.fold._gpu_batch import SHORT_KERNELS, short_kernel_arguments
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
+from bioaccel.fold._launch import finish_sub_blocks
+from bioaccel.fold._gpu_tiled import finish_shared_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
 from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
@@ -91,10 +95,21 @@ def host_kernels(sizes) -> dict:
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     for cell in ("short", "int"):
         tiled += [("tiled_finish", (cell, t)), ("tiled_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
+        # issue 29: the tiled batch's sub-tiled form, compiled for as many blocks an SM as its shared memory allows
+        sub_shared = finish_shared_bytes(np.int16 if cell == "short" else np.int32, bt, "sub")
+        tiled += [("batch_finish_sub", (cell, bt, finish_sub_blocks(sub_shared)))]
+    tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, f.batch_stage_bytes or stage_bytes(bt, 2))),
+              ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
+    # the tiled batch's alternatives in bench/nussinov_gpu.py and tests/test_fold_gpu.py: 64-byte stages, 128-tiles
+    tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
+              ("batch_bulk_direct", (batch_lanes(f.int16_lanes), 128, 2, f.batch_stage_bytes or stage_bytes(128, 2))),
+              ("batch_finish_sub", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")))),
+              ("batch_finish", ("short", 128))]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [(name, (cell, arg)) for cell in ("short", "int")
                   for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
+    traceback += [("batch_traceback", ("short", 128))]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})

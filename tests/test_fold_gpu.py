@@ -410,3 +410,31 @@ def test_gpu_encoding_of_a_list_and_its_bad_letters(chunk, monkeypatch):
         nussinov_batch(["ACGU", "GGGAAACCC", "A", "ACXU", "GGGAAACCC"], backend="gpu")
     with pytest.raises(InputError, match="sequence 1: invalid character"):
         nussinov_batch(["AC\u00e9U"], backend="gpu")
+
+
+@pytest.mark.parametrize("params", [FoldParams(), FoldParams(min_loop=0, au=1000, gc=700, gu=0)],
+                         ids=["int16 cells", "int32 cells"])
+@pytest.mark.parametrize("form, tile, stage, streams, threads",
+                         [("sub", 32, 0, 1, 32), ("sub", 64, 64, 2, 128), ("sub", 64, 0, 3, 32), ("sub", 128, 64, 2, 128),
+                          ("wavefront", 64, 0, 1, 128), ("wavefront", 32, 0, 2, 64)])
+def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, params, monkeypatch):
+    """Every form of the tiled batch (issue 29's "sub": the products' maxima straight into the tile, the
+    sub-tiled finish; the "wavefront" form before it), 32- to 128-tiles, 64-byte stages, one to three
+    streams, against the CPU: short and odd lengths (the shared-memory kernels switched off, so that they
+    take the tiled path too) and bins from 257 to 1,100 nt, scores and structures identical."""
+    from bioaccel.fold import _launch, nussinov_batch
+
+    if params.cell_dtype(1100) == np.int32 and (tile, stage) not in ((64, 64), (32, 0)):
+        pytest.skip("int32 cells: the production and the tests' tile suffice")
+    sizes = _launch.SIZES.replace(batch_tile=tile, batch_finish=form, batch_stage_bytes=stage, batch_streams=streams,
+                                  batch_traceback_threads=threads, batch_shared_max=1)
+    monkeypatch.setattr(_launch, "SIZES", sizes)
+    rng = random.Random(tile + stage + streams)
+    lengths = [2, 3, 5, 17, 31, 33, 64, 65, 127, 129, 200, 257, 258, 301, 383, 385, 511, 513, 640, 777, 999, 1000,
+               1023, 1099, 1100] + [rng.randint(257, 1100) for _ in range(6)] + [1000] * 4
+    seqs = ["".join(rng.choice("ACGUACGUN") for _ in range(n)) for n in lengths]
+    cpu = nussinov_batch(seqs, params=params)
+    gpu = nussinov_batch(seqs, params=params, backend="gpu")
+    assert gpu.scores.tolist() == cpu.scores.tolist()
+    assert gpu.structures.tolist() == cpu.structures.tolist()
+    assert max(cpu.scores.tolist()) > 0

@@ -11,9 +11,9 @@ the host loops over bins, never over sequences.
   instruction, int8 cells where every V <= 127, else int16 to 16,383; batch_fold_x2, a thread a cell,
   with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
   batch_fold past that or with ``SHORT_KERNEL = "b1"``.
-* up to ``BATCH_TILED_MAX`` nt: the tiled fill of one long sequence (kernels/nussinov_tiled.cu) with a
-  batch index: the tables of a bin (same tiles per side) packed back to back in one allocation, each
-  launch doing one tile diagonal of every table, then one traceback block per table.
+* up to ``BATCH_TILED_MAX`` nt: the tiled fill's kernels (kernels/nussinov_tiled.cu) with a batch index:
+  a bin's tables back to back, each launch one tile diagonal of every table (the products' maxima into
+  the tiles, the sub-tiled finish: issue 29), then one traceback block per table.
 * longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
   :mod:`._gpu_fill`).
 
@@ -219,10 +219,11 @@ def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk,
              shared_mem=shared)
 
 
-def tiled_bytes(n, itemsize, tile):
-    """Device bytes of one table of a tiled batch: table, one row of int32 scratch tiles, stack."""
+def tiled_bytes(n, itemsize, tile, form="sub"):
+    """Device bytes of one table of a tiled batch: table, stack, ("wavefront") one row of int32 scratch tiles."""
     nt = tiles_per_side(n, tile)
-    return nt * (nt + 1) // 2 * tile * tile * itemsize + nt * tile * tile * 4 + (n + 2) * 8
+    scratch = nt * tile * tile * 4 if form == "wavefront" else 0
+    return nt * (nt + 1) // 2 * tile * tile * itemsize + scratch + (n + 2) * 8
 
 
 def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status, walk):
@@ -230,7 +231,7 @@ def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status
     T = sizes.batch_tile
     for nt, bin_ids in _bins(np.array([tiles_per_side(int(n), T) for n in lengths[ids]], dtype=np.int64), ids):
         dtype = params.cell_dtype(int(lengths[bin_ids].max()))
-        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T)
+        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T, sizes.batch_finish)
         group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
         for first in range(0, len(bin_ids), group):
             _fold_tiled_group(cp, codes_dev, starts_dev, bin_ids[first:first + group], lengths, nt, dtype,
@@ -239,34 +240,60 @@ def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status
 
 def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, out, status, walk):
     """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
-    diagonal (all products of a tile in one block, then the finish), then traced back."""
+    diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
+    "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
+    tiles off the diagonal finish sub-tiled (batch_finish_sub); "wavefront" (before issue 29): maxima in
+    int32 scratch tiles by atomicMax, every tile finished wavefront by wavefront (batch_finish)."""
     sizes = _launch.SIZES
     T = sizes.batch_tile
     tag = "short" if dtype == np.int16 else "int"
     count = len(ids)
     table_cells = nt * (nt + 1) // 2 * T * T
-    scratch_cells = nt * T * T
-    tables = cp.full(count * table_cells, POISON, dtype=dtype)
-    scratch = cp.zeros(count * scratch_cells, dtype=np.int32)
+    scratch_cells = 0 if (sub := sizes.batch_finish == "sub") else nt * T * T
+    # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end,
+    # only ever reaches cells past the end)
+    tables = cp.empty(count * table_cells, dtype=dtype) if sub else cp.full(count * table_cells, POISON, dtype=dtype)
+    scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
     ids_dev = cp.asarray(ids.astype(np.int32))
-    bulk, bulk_shared = bulk_kernel(dtype, T, kernel_name="batch_bulk")
-    finish = kernel("nussinov_tiled.cu", "batch_finish", tag, T)
-    finish_shared = finish_shared_bytes(dtype, T)
-    finish.max_dynamic_shared_size_bytes = finish_shared
-    nt_, tc, sc = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells)
-    for d in range(nt):
-        if d >= 2:
-            bulk((nt - d, count), ((T // 8) ** 2,), (tables, scratch, nt_, np.int32(d), tc, sc),
-                 shared_mem=bulk_shared)
-        finish((nt - d, count), (T * 4,),
-               (tables, scratch, codes_dev, starts_dev, ids_dev, pm, nt_, np.int32(d), tc, sc),
-               shared_mem=finish_shared)
-    longest = int(lengths[ids].max())
-    stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
-    trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
-    trace((count,), (sizes.batch_traceback_threads,),
-          (tables, tc, nt_, ids_dev, starts_dev, codes_dev, pm, np.int32(walk), stack, np.int32(longest + 2),
-           out.scores, out.pair_to, out.chars, status))
+    stage = sizes.batch_stage_bytes if dtype == np.int16 else 0
+    bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
+                                    _launch.batch_lanes(sizes.int16_lanes))
+    finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
+    finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel(
+        "nussinov_tiled.cu", "batch_finish_sub", tag, T, _launch.finish_sub_blocks(sub_shared))
+    finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
+    nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel(
+        "nussinov_traceback.cu", "batch_traceback", tag, T)
+    stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
+    # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
+    parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
+    caller = cp.cuda.get_current_stream()
+    streams = [caller] if len(parts) == 1 else [cp.cuda.Stream(non_blocking=True) for _ in parts]
+    begin, views = caller.record(), []
+    for stream, part in zip(streams, parts):
+        a, b = int(part[0]), int(part[-1]) + 1
+        stream.wait_event(begin)
+        acc = scratch[a * scratch_cells:b * scratch_cells] if scratch_cells else scratch
+        views.append((stream, b - a, tables[a * table_cells:b * table_cells], acc, ids_dev[a:b], stack[a:b]))
+    for d, d_ in ((d, np.int32(d)) for d in range(nt)):
+        for stream, size, V, acc, part_ids, _ in views:
+            with stream:
+                if sub and d >= 1:
+                    bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=bulk_shared)
+                    finish_sub((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
+                               shared_mem=sub_shared)
+                    continue
+                if d >= 2:
+                    bulk((nt - d, size), ((T // 8) ** 2,), (V, acc, nt_, d_, tc, sc), shared_mem=bulk_shared)
+                finish((nt - d, size), (T * 4,), (V, acc, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc, sc),
+                       shared_mem=finish_shared)
+    for stream, size, V, _, part_ids, part_stack in views:
+        with stream:
+            trace((size,), (sizes.batch_traceback_threads,),
+                  (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack, np.int32(stack.shape[1]),
+                   out.scores, out.pair_to, out.chars, status))
+        if stream is not caller:
+            caller.wait_event(stream.record())
 
 
 def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):

@@ -20,6 +20,10 @@ class FoldSizes(LaunchSizes):
     batch_threads: int = 1024         # most threads of a batch block (one short sequence each, a thread per cell)
     batch_shared_max: int = 256       # longest sequence folded in shared memory (nussinov_batch.cu)
     batch_tile: int = 64              # tile edge of the tiled batches (longer sequences, many per launch)
+    batch_finish: str = "sub"         # tiled batches: "sub" (bulk maxima into the table, sub-tiled finish off
+    #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
+    batch_stage_bytes: int = 64       # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
+    batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
@@ -50,3 +54,13 @@ def batch_lanes(lanes):
     ('Int16x2Dup', 'Int16x2')
     """
     return "Int16x2Dup" if lanes == "Int16x2Pre" else lanes
+
+
+def finish_sub_blocks(shared, sm_bytes=233_472):
+    """Blocks of batch_finish_sub an SM holds by its ``shared`` bytes (fold/_gpu_tiled.finish_shared_bytes,
+    and 2 KB more: static, reserved), at most 8: its __launch_bounds__ (int16 cells: 7 at 64-tiles, 2 at 128).
+
+    >>> finish_sub_blocks(30_096), finish_sub_blocks(109_072)
+    (7, 2)
+    """
+    return max(1, min(8, sm_bytes // (shared + 2048)))

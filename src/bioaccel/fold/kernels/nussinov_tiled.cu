@@ -98,11 +98,17 @@ struct Int32x1 : DpxS32 {
 // back), so the DPX max-plus compares like with like, in int16. A product with off < skip_below
 // (fold/_gpu_tiled.py: -(32767 - 4 T w)) is skipped: each of its sums a + b + off <= 4 T w + off
 // is below 0, no cell can take it, and keeping it would move the frame out of int16.
-template <typename P, int TILE, int STAGE_BYTES>
+//
+// DIRECT (batches, edges == 2: one block has every product of its tile): the maxima go straight into the
+// tile's own cells of the table (`out`, the table V points into; no block reads tile (I, J) before its
+// finish), as score_t, with plain vector stores: no int32 scratch, no atomics, and the finish reads
+// them from the table (finish_sub_tile, FROM_TABLE).
+template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
                                           const int* __restrict__ bases, int skip_below,
-                                          const unsigned* __restrict__ Adup) {
+                                          const unsigned* __restrict__ Adup,
+                                          typename P::score_t* __restrict__ out_table = nullptr) {
     typedef typename P::score_t score_t;
     typedef typename P::word_t word_t;
     constexpr int SIDE = TILE / 8;                   // threads per side, each 8 x 8 cells
@@ -316,6 +322,19 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         }
         if (frame != 0) move(frame);
     }
+    if constexpr (DIRECT) {
+        // a thread's row r holds cells tx * 8 .. tx * 8 + 7: 8 cells, one 16-byte store (int16) or two
+        score_t* tile = out_table + L.tile(I, J);
+#pragma unroll
+        for (int x = 0; x < 8; ++x) {
+            uint4* at = reinterpret_cast<uint4*>(tile + (ty + SIDE * x) * TILE + tx * 8);
+#pragma unroll
+            for (int v = 0; v < WPT / 4; ++v)
+                at[v] = make_uint4((unsigned)acc[x][4 * v], (unsigned)acc[x][4 * v + 1], (unsigned)acc[x][4 * v + 2],
+                                   (unsigned)acc[x][4 * v + 3]);
+        }
+        return;
+    }
     int* out = scratch + (long long)I * TILE * TILE;
 #pragma unroll
     for (int x = 0; x < 8; ++x)
@@ -344,6 +363,18 @@ batch_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
     const long long z = blockIdx.y;
     bulk_tile<P, TILE, STAGE_BYTES>(V + z * table_cells, scratch + z * scratch_cells, nt, d, 0, 2, blockIdx.x, 0,
                                     nullptr, 0, nullptr);
+}
+
+// The batches' bulk without scratch (edges == 2, DIRECT): `out` is V itself (written only at tile (I, J)
+// of the diagonal d, read only at the tiles of diagonals below d). Launched for d = 1 too (no product:
+// it writes the zeros the finish starts from).
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+batch_bulk_direct(const typename P::score_t* __restrict__ V, typename P::score_t* __restrict__ out, int nt, int d,
+                  long long table_cells) {
+    const long long z = blockIdx.y;
+    bulk_tile<P, TILE, STAGE_BYTES, true>(V + z * table_cells, nullptr, nt, d, 0, 2, blockIdx.x, 0, nullptr, 0,
+                                          nullptr, out + z * table_cells);
 }
 
 // ---- in-tile finish -----------------------------------------------------------------------------
@@ -516,7 +547,9 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 // aligned, 4 banks apart.
 // Cells past the sequence's end (c >= N) are held at 0 in X and XT, so that a masked split (operand
 // OUT) stays below every real one.
-template <typename score_t, int TILE>
+// FROM_TABLE (batches, after batch_bulk_direct): the products' maxima are read from the tile's own cells
+// of the table, not from an int32 scratch tile (`scratch` unused).
+template <typename score_t, int TILE, bool FROM_TABLE = false>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -543,8 +576,15 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 #pragma unroll 8
         for (int k = threadIdx.x; k < TILE * TILE / 4; k += THREADS) {
             const int r = 4 * k / TILE, q0 = 4 * k % TILE;
-            const int4 x4 = acc[k];
-            acc[k] = make_int4(0, 0, 0, 0);            // ready for the next diagonal but two
+            int4 x4;
+            if constexpr (FROM_TABLE) {
+                score_t c4[4];
+                load4(V + L.tile(I, J) + 4 * k, c4);
+                x4 = make_int4(c4[0], c4[1], c4[2], c4[3]);
+            } else {
+                x4 = acc[k];
+                acc[k] = make_int4(0, 0, 0, 0);        // ready for the next diagonal but two
+            }
             score_t a4[4] = {0, 0, 0, 0}, b4[4] = {0, 0, 0, 0};
             if (q0 + 3 > r) {                          // only the cells above the diagonal are kept
                 load4(A + 4 * k, a4);
@@ -813,4 +853,21 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     const long long start = starts[id];
     finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr);
+}
+
+// The batch form of the sub-tiled finish (tiles off the diagonal, d >= 1), after batch_bulk_direct: the
+// products' maxima are in the tile's own cells (FROM_TABLE). No ready-made A operands (the batches' bulk
+// is Int16x2Dup or Int32x1).
+// MIN_BLOCKS: the blocks an SM that its shared memory holds (fold/_gpu_batch.py), so that the registers do
+// not hold fewer: the closure is latency-bound, and every block more on an SM hides it better (64-tiles,
+// int16: 7 blocks at 72 registers, where 128 registers a thread gave 96 and 5 blocks).
+template <typename score_t, int TILE, int MIN_BLOCKS>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
+batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
+                 const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, int d, long long table_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_sub_tile<score_t, TILE, true>(V + z * table_cells, nullptr, codes + start, pm,
+                                         (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
 }
