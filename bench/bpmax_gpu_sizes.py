@@ -28,12 +28,16 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 1 thread a row": dict(finish_diagonals=8, finish_split=1),
     "finish 4 diagonals, 2 threads a row": dict(finish_diagonals=4, finish_split=2),
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
+    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_skip=False),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
-    "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal"),
-    "wide finish tiled, 64-tiles (default)": dict(wide_finish="tiled", wide_tile=64),
-    "wide finish tiled, 32-tiles": dict(wide_finish="tiled", wide_tile=32),
+    "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
+    "tiled 64 (c22e9df), products without the skip (old)": dict(wide_finish="tiled", wide_tile=64, products_skip=False),
+    "tiled 64 (c22e9df), products with the skip": dict(wide_finish="tiled", wide_tile=64),
+    "prefetch 64, products with the skip": dict(wide_finish="prefetch", wide_tile=64),
+    "eager 64, products with the skip (default)": dict(wide_finish="eager", wide_tile=64),
+    "eager 32, products with the skip": dict(wide_finish="eager", wide_tile=32),
 }
 
 

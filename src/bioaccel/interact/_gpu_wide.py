@@ -1,0 +1,82 @@
+"""BPMax on the GPU: the tiled finishes of bands too wide for shared memory (targets without a window).
+
+The band in B x B tiles (I, J) of rows and absolute target columns, one launch per tile diagonal
+d = J - I (kernels/bpmax.cu: ``bpmax_finish_tiled``, c22e9df's kernel, and ``bpmax_finish_eager``, the
+same tiles with a prefetched middle product and, when eager, each launch also adding to the tiles of
+later diagonals the middle blocks its predecessor completed). Which one runs is
+``BPMaxSizes.wide_finish``: "tiled", "prefetch" or "eager" (the default); _gpu._finisher picks this
+module for short cells in wide bands.
+
+>>> diagonals(2000, 2000, 64), [len(adding(d, 32)) for d in range(6)]
+(32, [0, 0, 0, 1, 2, 3])
+"""
+import numpy as np
+
+from ..runtime import gpu as _gpu
+
+KERNELS = "bioaccel.interact.kernels"
+#: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager)
+TILED = {"tiled": ("bpmax_finish_tiled", False), "prefetch": ("bpmax_finish_eager", False),
+         "eager": ("bpmax_finish_eager", True)}
+
+
+def diagonals(N: int, Wb: int, B: int) -> int:
+    """Tile diagonals that hold band cells: a tile of diagonal d >= 1 holds the cells of diagonals
+    e >= (d - 1) B + 1 of the band (e < Wb), and there are ceil(N / B) tile diagonals in all.
+
+    >>> diagonals(300, 300, 16), diagonals(300, 12, 8)
+    (19, 3)
+    """
+    return min(-(-N // B), (Wb - 2) // B + 2)
+
+
+def adding(d: int, count: int) -> range:
+    """The later tile diagonals D to which the eager launch d adds middle blocks (K = I + d - 1 and
+    J - d + 1, final since launch d - 1): D in [d + 1, 2d - 2], below ``count`` diagonals.
+
+    >>> list(adding(4, 32)), list(adding(4, 6)), list(adding(2, 32))
+    ([5, 6], [5], [])
+    """
+    return range(d + 1, min(2 * d - 2, count - 1) + 1)
+
+
+def smem_words(B: int, eager_kernel: bool) -> int:
+    """Dynamic shared memory of a block in 32-bit words (the kernels' TiledShape / EagerShape WORDS).
+
+    >>> smem_words(64, False), smem_words(64, True)
+    (12544, 12548)
+    """
+    kc = min(B, 32)
+    union = max(2 * kc * (B + 4), 2 * B * (B + 1))
+    if eager_kernel:      # the tile and the row below it, rounded to 16 bytes (staging's uint4 stores)
+        return ((B + 1) * (B + 1) + 3) // 4 * 4 + union
+    return B * (B + 1) + union + B
+
+
+def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
+    """The finish of bands too wide for shared memory, short cells: B x B tiles, one launch per tile
+    diagonal that holds band cells; ``mode`` a key of :data:`TILED`. Returns
+    ``finish(F, S2, first_mat, mats, self_)`` (as _gpu._finisher's). Needs a GPU.
+
+    >>> sorted(TILED)
+    ['eager', 'prefetch', 'tiled']
+    """
+    name, eager = TILED[mode]
+    tiles = -(-N // B)
+    count = diagonals(N, Wb, B)
+    threads = max(B * B // 16, B)
+    smem = 4 * smem_words(B, name == "bpmax_finish_eager")
+    arguments = (B,) if name == "bpmax_finish_tiled" else (B, eager)
+    kernels = {s: _gpu.kernel(KERNELS, "bpmax.cu", name, (arguments[0], s, *arguments[1:])) for s in (True, False)}
+    for kernel in kernels.values():
+        kernel.max_dynamic_shared_size_bytes = smem
+
+    def finish(F, S2, first, mats, self_):
+        target, many = (S2, 1) if self_ else (F, mats)
+        for d in range(count):
+            per_mat = (tiles - d) + sum(tiles - D for D in (adding(d, count) if eager else ()))
+            extra = () if name == "bpmax_finish_tiled" else (np.int32(per_mat),)
+            kernels[self_]((many * per_mat,), (threads,),
+                           (rb, target, S2, *dims, np.int32(first), np.int32(tiles - d), np.int32(d), *extra),
+                           shared_mem=smem)
+    return finish
