@@ -15,6 +15,9 @@ import numpy as np
 from ..runtime import gpu as _gpu
 
 KERNELS = "bioaccel.interact.kernels"
+#: a list to receive ``(matrices, d, event pair)`` for every launch of the tiled finishes (the benchmark's
+#: per-launch profile: bench/bpmax_gpu_sizes.py --launches), or None
+LAUNCH_EVENTS = None
 #: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager)
 TILED = {"tiled": ("bpmax_finish_tiled", False), "prefetch": ("bpmax_finish_eager", False),
          "eager": ("bpmax_finish_eager", True)}
@@ -76,7 +79,14 @@ def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
         for d in range(count):
             per_mat = (tiles - d) + sum(tiles - D for D in (adding(d, count) if eager else ()))
             extra = () if name == "bpmax_finish_tiled" else (np.int32(per_mat),)
+            events = LAUNCH_EVENTS
+            if events is not None:
+                pair = (_gpu.cupy().cuda.Event(), _gpu.cupy().cuda.Event())
+                pair[0].record()
             kernels[self_]((many * per_mat,), (threads,),
                            (rb, target, S2, *dims, np.int32(first), np.int32(tiles - d), np.int32(d), *extra),
                            shared_mem=smem)
+            if events is not None:
+                pair[1].record()
+                events.append((many, d, pair))
     return finish
