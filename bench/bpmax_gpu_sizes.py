@@ -39,8 +39,9 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
     "tiled 64 (c22e9df), products without the skip (old)": dict(wide_finish="tiled", wide_tile=64, products_skip=False),
     "tiled 64 (c22e9df), products with the skip": dict(wide_finish="tiled", wide_tile=64),
     "prefetch 64, products with the skip": dict(wide_finish="prefetch", wide_tile=64),
-    "eager 64, products with the skip (default)": dict(wide_finish="eager", wide_tile=64),
-    "eager 32, products with the skip": dict(wide_finish="eager", wide_tile=32),
+    "eager 64 unpadded, products with the skip": dict(wide_finish="eager-unpadded", wide_tile=64),
+    "eager 64 padded, products with the skip (default)": dict(wide_finish="eager", wide_tile=64),
+    "eager 32 padded, products with the skip": dict(wide_finish="eager", wide_tile=32),
 }
 
 

@@ -3,9 +3,10 @@
 The band in B x B tiles (I, J) of rows and absolute target columns, one launch per tile diagonal
 d = J - I (kernels/bpmax.cu: ``bpmax_finish_tiled``, c22e9df's kernel, and ``bpmax_finish_eager``, the
 same tiles with a prefetched middle product and, when eager, each launch also adding to the tiles of
-later diagonals the middle blocks its predecessor completed). Which one runs is
-``BPMaxSizes.wide_finish``: "tiled", "prefetch" or "eager" (the default); _gpu._finisher picks this
-module for short cells in wide bands.
+later diagonals the middle blocks its predecessor completed; padded: row strides in shared memory that
+keep the closure's loads off each other's banks). Which one runs is ``BPMaxSizes.wide_finish``: "tiled",
+"prefetch", "eager-unpadded" or "eager" (padded, the default); _gpu._finisher picks this module for
+short cells in wide bands.
 
 >>> diagonals(2000, 2000, 64), [len(adding(d, 32)) for d in range(6)]
 (32, [0, 0, 0, 1, 2, 3])
@@ -18,9 +19,9 @@ KERNELS = "bioaccel.interact.kernels"
 #: a list to receive ``(matrices, d, event pair)`` for every launch of the tiled finishes (the benchmark's
 #: per-launch profile: bench/bpmax_gpu_sizes.py --launches), or None
 LAUNCH_EVENTS = None
-#: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager)
-TILED = {"tiled": ("bpmax_finish_tiled", False), "prefetch": ("bpmax_finish_eager", False),
-         "eager": ("bpmax_finish_eager", True)}
+#: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager, padded strides)
+TILED = {"tiled": ("bpmax_finish_tiled", False, False), "prefetch": ("bpmax_finish_eager", False, False),
+         "eager-unpadded": ("bpmax_finish_eager", True, False), "eager": ("bpmax_finish_eager", True, True)}
 
 
 def diagonals(N: int, Wb: int, B: int) -> int:
@@ -43,17 +44,31 @@ def adding(d: int, count: int) -> range:
     return range(d + 1, min(2 * d - 2, count - 1) + 1)
 
 
-def smem_words(B: int, eager_kernel: bool) -> int:
+def strides(B: int, pad: bool) -> tuple:
+    """Words per row in shared memory of bpmax_finish_eager's tile and row-tile, and of its column-tile
+    (kernels/bpmax.cu EagerShape: SR, SJ): B + 1, or with ``pad`` the strides that keep the closure's
+    loads off each other's banks (L threads a cell: SR + 1 = L and SJ = 32 / L, modulo 32).
+
+    >>> strides(64, False), strides(64, True), strides(32, True), strides(8, True)
+    ((65, 65), (67, 72), (33, 48), (32, 32))
+    """
+    if not pad:
+        return B + 1, B + 1
+    L = max(B * B // 16, B) // B
+    return B + 1 + (L - 1 - (B + 1)) % 32, B + 1 + (32 // L - (B + 1)) % 32
+
+
+def smem_words(B: int, eager_kernel: bool, pad: bool = False) -> int:
     """Dynamic shared memory of a block in 32-bit words (the kernels' TiledShape / EagerShape WORDS).
 
-    >>> smem_words(64, False), smem_words(64, True)
-    (12544, 12548)
+    >>> smem_words(64, False), smem_words(64, True), smem_words(64, True, pad=True)
+    (12544, 12548, 13252)
     """
     kc = min(B, 32)
-    union = max(2 * kc * (B + 4), 2 * B * (B + 1))
-    if eager_kernel:      # the tile and the row below it, rounded to 16 bytes (staging's uint4 stores)
-        return ((B + 1) * (B + 1) + 3) // 4 * 4 + union
-    return B * (B + 1) + union + B
+    if not eager_kernel:
+        return B * (B + 1) + max(2 * kc * (B + 4), 2 * B * (B + 1)) + B
+    SR, SJ = strides(B, pad)     # the tile and the row below it, rounded to 16 bytes (staging's uint4 stores)
+    return ((B + 1) * SR + 3) // 4 * 4 + max(2 * kc * (B + 4), B * (SR + SJ))
 
 
 def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
@@ -62,14 +77,14 @@ def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
     ``finish(F, S2, first_mat, mats, self_)`` (as _gpu._finisher's). Needs a GPU.
 
     >>> sorted(TILED)
-    ['eager', 'prefetch', 'tiled']
+    ['eager', 'eager-unpadded', 'prefetch', 'tiled']
     """
-    name, eager = TILED[mode]
+    name, eager, pad = TILED[mode]
     tiles = -(-N // B)
     count = diagonals(N, Wb, B)
     threads = max(B * B // 16, B)
-    smem = 4 * smem_words(B, name == "bpmax_finish_eager")
-    arguments = (B,) if name == "bpmax_finish_tiled" else (B, eager)
+    smem = 4 * smem_words(B, name == "bpmax_finish_eager", pad)
+    arguments = (B,) if name == "bpmax_finish_tiled" else (B, eager, pad)
     kernels = {s: _gpu.kernel(KERNELS, "bpmax.cu", name, (arguments[0], s, *arguments[1:])) for s in (True, False)}
     for kernel in kernels.values():
         kernel.max_dynamic_shared_size_bytes = smem

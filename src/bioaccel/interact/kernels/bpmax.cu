@@ -733,15 +733,22 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
 //     Blocks [0, tiles) of a matrix close tiles of diagonal d, the rest only add.
 // (First written as commits 10ecb82, e06d31c, 36b0633; the pair table was then loaded by threads
 // tid < 25 only, so blocks of 8 and 16 threads (tiles of 8 and 16) read 9 or 17 unset scores.)
-template <int B>
+// PAD: row strides chosen so that the closure's shared loads meet no (or fewer) bank conflicts, where
+// B + 1 words for all three arrays gave about 2.75 wavefronts a load (B = 64: 2 on the column split, 3.5
+// on the row split; counted in docs/bpmax-gpu-notes.md). With L threads per cell (32 / L cells a warp):
+// the tile and the row-tile, (SR + 1) = L (mod 32): a cell's L threads on consecutive banks and the
+// cells L banks apart, down the row and the column; the column-tile SJ = 32 / L (mod 32): its L rows
+// 32 / L banks apart, the cells on consecutive banks.
+template <int B, bool PAD>
 struct EagerShape {
     static constexpr int PT = B * B / 16;                 // threads of the product: 4 x 4 cells each
     static constexpr int THREADS = PT > B ? PT : B;
     static constexpr int L = THREADS / B;                 // threads per cell in the closure
     static constexpr int KC = B < 32 ? B : 32;            // splits staged at a time
-    static constexpr int SR = B + 1;                      // words per tile row in shared memory
+    static constexpr int SR = PAD ? B + 1 + ((L - 1 - (B + 1) % 32) % 32 + 32) % 32 : B + 1;   // tile, row-tile
+    static constexpr int SJ = PAD ? B + 1 + ((32 / L - (B + 1) % 32) % 32 + 32) % 32 : B + 1;  // column-tile
     static constexpr int AS = B + 4;                      // words per staged row (16-byte aligned)
-    static constexpr int UNION = 2 * KC * AS > 2 * B * SR ? 2 * KC * AS : 2 * B * SR;
+    static constexpr int UNION = 2 * KC * AS > B * (SR + SJ) ? 2 * KC * AS : B * (SR + SJ);
     static constexpr int TILE = ((B + 1) * SR + 3) & ~3;  // the tile and the row below: 16-byte multiple
     static constexpr int WORDS = TILE + UNION;            // and staging (uint4 stores) or (I, I), (J, J)
 };
@@ -760,11 +767,11 @@ __device__ __forceinline__ void band_words(const Dims& g, const short* __restric
 
 // acc[r][c] = max over k2 in [k0, k1) of (S2, F)(IB + 4 tr + r, k2) + (F, S2)(k2 + 1, JB + 4 tc + c); the
 // next chunk's 16-byte loads are issued before the current chunk's updates (in registers until stored)
-template <int B>
+template <int B, bool PAD>
 __device__ __forceinline__ void eager_middle(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
                                              unsigned* As, unsigned* Bs, int IB, int JB, int k0, int k1,
                                              unsigned (&acc)[4][4]) {
-    using S = EagerShape<B>;
+    using S = EagerShape<B, PAD>;
     constexpr int AS = S::AS, KC = S::KC, T = S::THREADS;
     constexpr int XA = (KC / 8) * B, XB = KC * (B / 8), NA = (XA + T - 1) / T, NB = (XB + T - 1) / T;
     const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
@@ -831,13 +838,13 @@ __device__ __forceinline__ bool in_band(const Dims& g, int i, int j) {
     return i < g.N && j < g.N && j >= i && j - i < g.Wb;
 }
 
-template <int B, bool SELF, bool EAGER>
-__global__ void __launch_bounds__(EagerShape<B>::THREADS, 4)
+template <int B, bool SELF, bool EAGER, bool PAD>
+__global__ void __launch_bounds__(EagerShape<B, PAD>::THREADS, 4)
 bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int tiles, const int d, const int per_mat) {
     DIMS;
-    using S = EagerShape<B>;
-    constexpr int SR = S::SR, KC = S::KC, L = S::L;
+    using S = EagerShape<B, PAD>;
+    constexpr int SR = S::SR, SJ = S::SJ, KC = S::KC, L = S::L;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* Pc = reinterpret_cast<unsigned*>(smem);       // Pc[r * SR + c] = (F, S2)(IB + r, JB + c), r <= B
     short* Pf = reinterpret_cast<short*>(smem);              // its F halves: Pf[2 * (r * SR + c)]
@@ -845,7 +852,7 @@ bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const s
     unsigned* As = U;                                        // middle: As[k][r] = (S2, F)(IB + r, kc + k)
     unsigned* Bs = U + KC * S::AS;                           //         Bs[k][c] = (F, S2)(kc + k + 1, JB + c)
     unsigned* PdI = U;                                       // closure: (F, S2)(IB + r, IB + x)
-    unsigned* PdJ = U + B * SR;                              //          (F, S2)(JB + y, JB + c)
+    unsigned* PdJ = U + B * SR;                              //          (F, S2)(JB + y, JB + c), stride SJ
     const int q = blockIdx.x / per_mat;
     int b = blockIdx.x % per_mat, D = d;
     const bool closing = !EAGER || b < tiles;
@@ -863,11 +870,11 @@ bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[r][c] = 0xC000C000u;
     if (!EAGER) {
-        eager_middle<B>(g, mat, S2, As, Bs, IB, JB, IB + B, JB, acc);
+        eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, IB + B, JB, acc);
     } else if (d >= 2) {
         const int K1 = I + d - 1, K2 = I + D - d + 1;
-        eager_middle<B>(g, mat, S2, As, Bs, IB, JB, K1 * B, K1 * B + B, acc);
-        if (K2 != K1) eager_middle<B>(g, mat, S2, As, Bs, IB, JB, K2 * B, K2 * B + B, acc);
+        eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, K1 * B, K1 * B + B, acc);
+        if (K2 != K1) eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, K2 * B, K2 * B + B, acc);
     }
     if (!closing) {
         if (tid < S::PT)
@@ -913,7 +920,7 @@ bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const s
             for (int h = 0; h < 8; ++h) PdI[r * SR + c + h] = w[h];
             band_words(g, mat, S2, JB + r, JB + c, w);
 #pragma unroll
-            for (int h = 0; h < 8; ++h) PdJ[r * SR + c + h] = w[h];
+            for (int h = 0; h < 8; ++h) PdJ[r * SJ + c + h] = w[h];
         }
     }
     __syncthreads();
@@ -944,7 +951,7 @@ bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll 4
                 for (int x = r + h; x < B; x += L) both = __viaddmax_s16x2(swap_halves(PdI[r * SR + x]), Pc[(x + 1) * SR + c], both);
 #pragma unroll 4
-                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SR + c], both);
+                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
             }
         }
 #pragma unroll
