@@ -25,7 +25,8 @@ class BPMaxSizes(LaunchSizes):
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
     wide_finish: str = "eager"   # finish of bands too wide for segments (short cells): "eager" (tiles, each launch
     #                              also adding what its predecessor completed to later tiles), "prefetch" (the same
-    #                              kernel, a launch per tile diagonal only), "tiled" (c22e9df's tiles) or "diagonal"
+    #                              kernel, a launch per tile diagonal only), "eager-unpadded" (eager, shared rows of
+    #                              B + 1 words), "tiled" (c22e9df's tiles) or "diagonal"
     wide_tile: int = 64          # tiled wide finishes: tile side (a multiple of 8)
     products_skip: bool = True   # products: tiles and warps whose columns all lie past the target run nothing
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
