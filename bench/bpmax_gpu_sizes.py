@@ -40,8 +40,11 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
     "tiled 64 (c22e9df), products with the skip": dict(wide_finish="tiled", wide_tile=64),
     "prefetch 64, products with the skip": dict(wide_finish="prefetch", wide_tile=64),
     "eager 64 unpadded, products with the skip": dict(wide_finish="eager-unpadded", wide_tile=64),
-    "eager 64 padded, products with the skip (default)": dict(wide_finish="eager", wide_tile=64),
-    "eager 32 padded, products with the skip": dict(wide_finish="eager", wide_tile=32),
+    "eager 64 padded, products with the skip": dict(wide_finish="eager-padded", wide_tile=64),
+    "eager 32 padded, products with the skip": dict(wide_finish="eager-padded", wide_tile=32),
+    "eager 64 rows in registers, products with the skip (default)": dict(wide_finish="eager-rows", wide_tile=64),
+    "eager 64 rows in registers, products with the skip, chunk 64": dict(wide_finish="eager-rows", wide_tile=64,
+                                                                         chunk=64),
 }
 
 

@@ -4,9 +4,10 @@ The band in B x B tiles (I, J) of rows and absolute target columns, one launch p
 d = J - I (kernels/bpmax.cu: ``bpmax_finish_tiled``, c22e9df's kernel, and ``bpmax_finish_eager``, the
 same tiles with a prefetched middle product and, when eager, each launch also adding to the tiles of
 later diagonals the middle blocks its predecessor completed; padded: row strides in shared memory that
-keep the closure's loads off each other's banks). Which one runs is ``BPMaxSizes.wide_finish``: "tiled",
-"prefetch", "eager-unpadded" or "eager" (padded, the default); _gpu._finisher picks this module for
-short cells in wide bands.
+keep the closure's loads off each other's banks; rows: each cell's threads own one row of the tile, its
+row-tile operands in registers). Which one runs is ``BPMaxSizes.wide_finish``: "tiled", "prefetch",
+"eager-unpadded", "eager-padded" or "eager-rows"; _gpu._finisher picks this module for short cells in
+wide bands.
 
 >>> diagonals(2000, 2000, 64), [len(adding(d, 32)) for d in range(6)]
 (32, [0, 0, 0, 1, 2, 3])
@@ -19,9 +20,11 @@ KERNELS = "bioaccel.interact.kernels"
 #: a list to receive ``(matrices, d, event pair)`` for every launch of the tiled finishes (the benchmark's
 #: per-launch profile: bench/bpmax_gpu_sizes.py --launches), or None
 LAUNCH_EVENTS = None
-#: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager, padded strides)
-TILED = {"tiled": ("bpmax_finish_tiled", False, False), "prefetch": ("bpmax_finish_eager", False, False),
-         "eager-unpadded": ("bpmax_finish_eager", True, False), "eager": ("bpmax_finish_eager", True, True)}
+#: the tiled wide finishes by ``BPMaxSizes.wide_finish``: (kernel, eager, form of bpmax_finish_eager's closure:
+#: 0 shared rows of B + 1 words, 1 padded rows, 2 padded rows and the row-tile's operands in registers)
+TILED = {"tiled": ("bpmax_finish_tiled", False, 0), "prefetch": ("bpmax_finish_eager", False, 0),
+         "eager-unpadded": ("bpmax_finish_eager", True, 0), "eager-padded": ("bpmax_finish_eager", True, 1),
+         "eager-rows": ("bpmax_finish_eager", True, 2)}
 
 
 def diagonals(N: int, Wb: int, B: int) -> int:
@@ -77,14 +80,14 @@ def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
     ``finish(F, S2, first_mat, mats, self_)`` (as _gpu._finisher's). Needs a GPU.
 
     >>> sorted(TILED)
-    ['eager', 'eager-unpadded', 'prefetch', 'tiled']
+    ['eager-padded', 'eager-rows', 'eager-unpadded', 'prefetch', 'tiled']
     """
-    name, eager, pad = TILED[mode]
+    name, eager, form = TILED[mode]
     tiles = -(-N // B)
     count = diagonals(N, Wb, B)
     threads = max(B * B // 16, B)
-    smem = 4 * smem_words(B, name == "bpmax_finish_eager", pad)
-    arguments = (B,) if name == "bpmax_finish_tiled" else (B, eager, pad)
+    smem = 4 * smem_words(B, name == "bpmax_finish_eager", form >= 1)
+    arguments = (B,) if name == "bpmax_finish_tiled" else (B, eager, form)
     kernels = {s: _gpu.kernel(KERNELS, "bpmax.cu", name, (arguments[0], s, *arguments[1:])) for s in (True, False)}
     for kernel in kernels.values():
         kernel.max_dynamic_shared_size_bytes = smem

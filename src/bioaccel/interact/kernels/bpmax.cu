@@ -682,6 +682,41 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
 
     // the closure: d = 0 diagonal by diagonal (e = c - r), else anti-diagonal by anti-diagonal (s = c - r)
     const int cell = tid / L, h = tid % L;
+    if (FORM == 2 && d > 0) {
+        // the L threads of `cell` own row r = cell at every step (active for s in [-r, B - 1 - r]), so the
+        // row-tile operands of their splits x = r + h + L t, PdI(r, x), stay in registers: one shared load
+        // a split of the row range [r, B), where the other forms load both operands
+        const int r = cell, i = IB + r;
+        unsigned row[B / L];
+#pragma unroll
+        for (int t = 0; t < B / L; ++t) {
+            const int x = r + h + L * t;
+            row[t] = x < B ? swap_halves(PdI[r * SR + x]) : 0xC000C000u;
+        }
+        const unsigned* below = Pc + (r + h + 1) * SR;     // + L t SR + c: (F, S2)(IB + x + 1, JB + c)
+        for (int s = 1 - B; s < B; ++s) {
+            const int c = r + s, j = JB + c;
+            const bool active = r < B && c >= 0 && c < B && in_band(g, i, j);
+            unsigned both = 0xC000C000u;
+            if (active) {
+#pragma unroll
+                for (int t = 0; t < B / L; ++t)
+                    if (r + h + L * t < B) both = __viaddmax_s16x2(row[t], below[L * t * SR + c], both);
+#pragma unroll 4
+                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
+            }
+#pragma unroll
+            for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
+            if (active && h == 0) {
+                int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
+                if (j - i >= 4)
+                    v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
+                Pf[2 * (r * SR + c)] = (short)v;
+                if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
+            }
+            __syncthreads();
+        }
+    } else
     for (int s = d == 0 ? 1 : 1 - B; s < B; ++s) {
         const int r = (s < 0 ? -s : 0) + cell, c = r + s, i = IB + r, j = JB + c;
         const bool active = r < B && c < B && i < N && j < N && j - i < Wb;
@@ -733,7 +768,7 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
 //     Blocks [0, tiles) of a matrix close tiles of diagonal d, the rest only add.
 // (First written as commits 10ecb82, e06d31c, 36b0633; the pair table was then loaded by threads
 // tid < 25 only, so blocks of 8 and 16 threads (tiles of 8 and 16) read 9 or 17 unset scores.)
-// PAD: row strides chosen so that the closure's shared loads meet no (or fewer) bank conflicts, where
+// PAD (FORM 1 and 2 of bpmax_finish_eager): row strides chosen so that the closure's shared loads meet no (or fewer) bank conflicts, where
 // B + 1 words for all three arrays gave about 2.75 wavefronts a load (B = 64: 2 on the column split, 3.5
 // on the row split; counted in docs/bpmax-gpu-notes.md). With L threads per cell (32 / L cells a warp):
 // the tile and the row-tile, (SR + 1) = L (mod 32): a cell's L threads on consecutive banks and the
@@ -838,11 +873,12 @@ __device__ __forceinline__ bool in_band(const Dims& g, int i, int j) {
     return i < g.N && j < g.N && j >= i && j - i < g.Wb;
 }
 
-template <int B, bool SELF, bool EAGER, bool PAD>
-__global__ void __launch_bounds__(EagerShape<B, PAD>::THREADS, 4)
+template <int B, bool SELF, bool EAGER, int FORM>
+__global__ void __launch_bounds__(EagerShape<B, (FORM >= 1)>::THREADS, 4)
 bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int tiles, const int d, const int per_mat) {
     DIMS;
+    constexpr bool PAD = FORM >= 1;
     using S = EagerShape<B, PAD>;
     constexpr int SR = S::SR, SJ = S::SJ, KC = S::KC, L = S::L;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -939,6 +975,41 @@ bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const s
 
     // the closure: d = 0 diagonal by diagonal (e = c - r), else anti-diagonal by anti-diagonal (s = c - r)
     const int cell = tid / L, h = tid % L;
+    if (FORM == 2 && d > 0) {
+        // the L threads of `cell` own row r = cell at every step (active for s in [-r, B - 1 - r]), so the
+        // row-tile operands of their splits x = r + h + L t, PdI(r, x), stay in registers: one shared load
+        // a split of the row range [r, B), where the other forms load both operands
+        const int r = cell, i = IB + r;
+        unsigned row[B / L];
+#pragma unroll
+        for (int t = 0; t < B / L; ++t) {
+            const int x = r + h + L * t;
+            row[t] = x < B ? swap_halves(PdI[r * SR + x]) : 0xC000C000u;
+        }
+        const unsigned* below = Pc + (r + h + 1) * SR;     // + L t SR + c: (F, S2)(IB + x + 1, JB + c)
+        for (int s = 1 - B; s < B; ++s) {
+            const int c = r + s, j = JB + c;
+            const bool active = r < B && c >= 0 && c < B && in_band(g, i, j);
+            unsigned both = 0xC000C000u;
+            if (active) {
+#pragma unroll
+                for (int t = 0; t < B / L; ++t)
+                    if (r + h + L * t < B) both = __viaddmax_s16x2(row[t], below[L * t * SR + c], both);
+#pragma unroll 4
+                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
+            }
+#pragma unroll
+            for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
+            if (active && h == 0) {
+                int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
+                if (j - i >= 4)
+                    v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
+                Pf[2 * (r * SR + c)] = (short)v;
+                if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
+            }
+            __syncthreads();
+        }
+    } else
     for (int s = d == 0 ? 1 : 1 - B; s < B; ++s) {
         const int r = (s < 0 ? -s : 0) + cell, c = r + s, i = IB + r, j = JB + c;
         const bool active = r < B && c < B && in_band(g, i, j);
