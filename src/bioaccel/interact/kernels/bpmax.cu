@@ -682,41 +682,6 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
 
     // the closure: d = 0 diagonal by diagonal (e = c - r), else anti-diagonal by anti-diagonal (s = c - r)
     const int cell = tid / L, h = tid % L;
-    if (FORM == 2 && d > 0) {
-        // the L threads of `cell` own row r = cell at every step (active for s in [-r, B - 1 - r]), so the
-        // row-tile operands of their splits x = r + h + L t, PdI(r, x), stay in registers: one shared load
-        // a split of the row range [r, B), where the other forms load both operands
-        const int r = cell, i = IB + r;
-        unsigned row[B / L];
-#pragma unroll
-        for (int t = 0; t < B / L; ++t) {
-            const int x = r + h + L * t;
-            row[t] = x < B ? swap_halves(PdI[r * SR + x]) : 0xC000C000u;
-        }
-        const unsigned* below = Pc + (r + h + 1) * SR;     // + L t SR + c: (F, S2)(IB + x + 1, JB + c)
-        for (int s = 1 - B; s < B; ++s) {
-            const int c = r + s, j = JB + c;
-            const bool active = r < B && c >= 0 && c < B && in_band(g, i, j);
-            unsigned both = 0xC000C000u;
-            if (active) {
-#pragma unroll
-                for (int t = 0; t < B / L; ++t)
-                    if (r + h + L * t < B) both = __viaddmax_s16x2(row[t], below[L * t * SR + c], both);
-#pragma unroll 4
-                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
-            }
-#pragma unroll
-            for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
-            if (active && h == 0) {
-                int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
-                if (j - i >= 4)
-                    v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
-                Pf[2 * (r * SR + c)] = (short)v;
-                if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
-            }
-            __syncthreads();
-        }
-    } else
     for (int s = d == 0 ? 1 : 1 - B; s < B; ++s) {
         const int r = (s < 0 ? -s : 0) + cell, c = r + s, i = IB + r, j = JB + c;
         const bool active = r < B && c < B && i < N && j < N && j - i < Wb;
