@@ -8,7 +8,10 @@ end (median of --repeats), and the fraction of the int16x2 DPX ceiling of ../sha
 (30.8 T/s) on the recurrence's useful updates. Every row must find the same best window score.
 
     python3 bench/bpmax_gpu_sizes.py [--repeats 5] [--json bench/results/bpmax_gpu_sizes.json]
-    python3 bench/bpmax_gpu_sizes.py --wide --targets 1000,2000 [--repeats 3]
+    python3 bench/bpmax_gpu_sizes.py --wide --targets 1000,2000 [--repeats 3] [--only 1,2,3,4,5] [--launches 1,4]
+
+--only picks settings by number (from 0, in the order of SETTINGS or WIDE); --launches times every tiled
+finish launch of the named settings once more at the longest target (a profile by level).
 """
 import argparse
 import os
@@ -28,13 +31,63 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 1 thread a row": dict(finish_diagonals=8, finish_split=1),
     "finish 4 diagonals, 2 threads a row": dict(finish_diagonals=4, finish_split=2),
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
+    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_skip=False),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
-    "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal"),
-    "wide finish tiled, 64-tiles (default)": dict(wide_finish="tiled", wide_tile=64),
-    "wide finish tiled, 32-tiles": dict(wide_finish="tiled", wide_tile=32),
+    "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
+    "tiled 64 (c22e9df), products without the skip (old)": dict(wide_finish="tiled", wide_tile=64, products_skip=False),
+    "tiled 64 (c22e9df), products with the skip": dict(wide_finish="tiled", wide_tile=64),
+    "prefetch 64, products with the skip": dict(wide_finish="prefetch", wide_tile=64),
+    "eager 64 unpadded, products with the skip": dict(wide_finish="eager-unpadded", wide_tile=64),
+    "eager 64 padded, products with the skip": dict(wide_finish="eager-padded", wide_tile=64),
+    "eager 32 padded, products with the skip": dict(wide_finish="eager-padded", wide_tile=32),
+    "eager 64 rows in registers, products with the skip (default)": dict(wide_finish="eager-rows", wide_tile=64),
+    "eager 64 rows in registers, products with the skip, chunk 64": dict(wide_finish="eager-rows", wide_tile=64,
+                                                                         chunk=64),
 }
+
+
+def phase_updates(M, N, params):
+    """Useful updates of the products (D, R3, R4) and of the finish (R1, R2): _model.work's terms / 2."""
+    L1, L2 = params.spans(M, N)
+
+    def T(n, L):
+        return n * L * (L - 1) // 2 - (L - 1) * L * (2 * L - 1) // 6
+
+    def P(n, L):
+        return n * L - L * (L - 1) // 2
+
+    return T(M, L1) * T(N, L2) + 2 * T(M, L1) * P(N, L2), 2 * P(M, L1) * T(N, L2)
+
+
+def launch_profile(cp, M, N, params, sizes):
+    """One more run of the setting with every tiled finish launch timed by events (interact/_gpu_wide):
+    rows (matrices of the level, launches, their sum s, the slowest s, its tile diagonal) per level."""
+    from bioaccel.interact import _gpu_wide
+    from bioaccel.interact._gpu import window_scores
+    from bioaccel.interact._strands import strand_band
+    from bpmax_gpu import random_codes
+
+    rng = random.Random(5)
+    a, rb = random_codes(rng, M), random_codes(rng, N)
+    L1 = params.spans(M, N)[0]
+    _gpu_wide.LAUNCH_EVENTS = []
+    try:
+        window_scores(a, strand_band(a, params.fold_params, L1), [rb], params, sizes=sizes)
+        cp.cuda.Device().synchronize()
+        events = _gpu_wide.LAUNCH_EVENTS
+    finally:
+        _gpu_wide.LAUNCH_EVENTS = None
+    levels, out = [], []
+    for m, d, (start, stop) in events:
+        if d == 0:
+            levels.append([])
+        levels[-1].append((cp.cuda.get_elapsed_time(start, stop) / 1e3, d, m))
+    for launches in levels:
+        slowest = max(launches)
+        out.append((launches[0][2], len(launches), sum(t for t, _, _ in launches), slowest[0], slowest[1]))
+    return out
 
 
 def main(argv=None) -> int:
@@ -44,6 +97,8 @@ def main(argv=None) -> int:
     parser.add_argument("--wide", action="store_true", help="no window: compare the wide-band finishes")
     parser.add_argument("--targets", default="1000,2000", help="with --wide: target lengths (nt)")
     parser.add_argument("--only", default="", help="comma-separated numbers (from 0) of the settings to run")
+    parser.add_argument("--launches", default="", help="with --wide: numbers of the settings whose finish launches "
+                        "are timed one by one at the longest target (a profile by level and tile diagonal)")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "bpmax_gpu_sizes.json"))
     args = parser.parse_args(argv)
     import cupy as cp
@@ -67,14 +122,28 @@ def main(argv=None) -> int:
             rows.append(dict(setting=name, sizes=asdict(sizes), **row))
             found.append(row["best_units"])
             print(rows[-1]["setting"], N, row["products_s"], row["finish_s"], row["end_to_end_s"], flush=True)
+            if args.wide and N == targets[-1] and name in [list(WIDE)[int(k)] for k in args.launches.split(",") if k]:
+                rows[-1]["launch_profile"] = launch_profile(cp, 23, N, params, sizes)
         same = same and len(set(found)) == 1
     print(f"## BPMax launch sizes on {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
           f"window {params.window_target or 'none'} (same best score in every row of a shape: {same})")
-    print("| setting | query x target | products s | finish s | end to end s | of int16x2 ceiling |")
-    print("|---|---|---|---|---|---|")
+    print("| setting | query x target | products s | finish s | end to end s | of int16x2 ceiling | products: of "
+          "ceiling on D, R3, R4 | finish: on R1, R2 |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
+        products, finish = phase_updates(23, r["N"], params)
         print(f"| {r['setting']} | 23 x {r['N']:,} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
-              f"{r['end_to_end_s']:.4f} | {100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% |")
+              f"{r['end_to_end_s']:.4f} | {100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% | "
+              f"{100 * products / r['products_s'] / CEILING_INT16X2:.1f}% | "
+              f"{100 * finish / r['finish_s'] / CEILING_INT16X2:.1f}% |")
+    for r in rows:
+        if "launch_profile" in r:
+            print(f"## finish launches of '{r['setting']}', 23 x {r['N']:,}: seconds by matrices in the level "
+                  "(the S2 fold is the first 1), the launches' sum and the slowest launch (tile diagonal d)")
+            print("| matrices | launches | sum s | slowest s | its d |")
+            print("|---|---|---|---|---|")
+            for m, count, total, slowest, d in r["launch_profile"]:
+                print(f"| {m} | {count} | {total:.5f} | {slowest:.5f} | {d} |")
     save_json(rows, args.json)
     return 0 if same else 1
 

@@ -114,6 +114,11 @@ def host_kernels(sizes) -> dict:
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
+    bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]
+    bpmax += [("bpmax_products_packed", (b.packed_rows, b.packed_cols, 64))]   # bench/bpmax_gpu_sizes.py: chunk 64
+    bpmax += [("bpmax_products_unskipped", (cell, b.tile_rows, b.tile_cols, b.chunk)) for cell in ("short", "int")]
+    bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
+              for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):
         bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
                   ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]

@@ -35,6 +35,10 @@ LAYOUTS = {
     "global finish": dict(segment_rows=0, finish_bytes=1, wide_tile=8),
     "global finish, 16-tiles": dict(segment_rows=0, finish_bytes=1, wide_tile=16),
     "global finish, diagonals": dict(segment_rows=0, finish_bytes=1, wide_finish="diagonal"),
+    "global finish, tiled (c22e9df)": dict(segment_rows=0, finish_bytes=1, wide_finish="tiled", wide_tile=8),
+    "global finish, prefetch, 16-tiles": dict(segment_rows=0, finish_bytes=1, wide_finish="prefetch", wide_tile=16),
+    "global finish, eager padded": dict(segment_rows=0, finish_bytes=1, wide_finish="eager-padded", wide_tile=8),
+    "products without the skip": dict(products_skip=False),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
 }
@@ -151,16 +155,23 @@ def test_streamed_pieces_equal_one_launch():
 
 
 def test_wide_band_finishes_equal_each_other_and_the_cpu():
-    """Without a window, 12 x 300 nt: the band (300 wide) takes the wide-band finish; the tiled one
-    (production 64-tiles and 16-tiles, several targets in one launch) and the diagonal one give the
-    same device tables (every cell of F and S2), and the window scores equal the CPU's."""
+    """Without a window, 12 x 300 nt: the band (300 wide) takes the wide-band finish; the eager tiled one
+    (production 64-tiles, 32- and 16-tiles, several targets in one launch), the same kernel a launch per
+    diagonal only, with padded or unpadded shared-memory rows (the default keeps row-tile operands in
+    registers), c22e9df's tiled one, the diagonal one, and the products without their skip of the
+    tiles past the target give the same device tables (every cell of F and S2), and the window scores
+    equal the CPU's."""
     rng = random.Random(29)
     params = InteractParams()
     ca = np.ascontiguousarray(random_rna_codes(rng, 12))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (300, 180)]
     S1 = strand_band(ca, params.fold_params, len(ca))
     tables = []
-    for change in (dict(), dict(wide_tile=16), dict(wide_finish="diagonal")):
+    for change in (dict(), dict(wide_tile=32), dict(wide_tile=16), dict(wide_finish="prefetch"),
+                   dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
+                   dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
+                   dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
+                   dict(products_skip=False)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))

@@ -24,7 +24,7 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from ..errors import ResourceError
-from . import _gpu_launch
+from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
 from ._gpu_launch import BPMaxSizes
 from ._model import sentinel
@@ -214,6 +214,8 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     else:
         tr, tc = sizes.tile_rows, sizes.tile_cols
         name, arguments, threads = "bpmax_products", (cell, tr, tc, sizes.chunk), (tr // 4) * (tc // 4)
+    if not sizes.products_skip:   # the form that also runs the tiles past the target (before issue 29's skip)
+        name += "_unskipped"
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     if variant == "banded-library":
@@ -307,8 +309,8 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
                            (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 
-    if cell == "short" and sizes.wide_finish == "tiled":   # bands too wide: tiles, a launch per tile diagonal
-        return _tiled_finisher(rb, dims, N, Wb, sizes.wide_tile)
+    if cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # bands too wide: tiles, a launch per diagonal
+        return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.wide_tile, sizes.wide_finish)
     # else diagonal by diagonal over diagonal-major copies (see the kernel)
     cp = _gpu.cupy()
     Dg = cp.empty(M * Wb * N, dtype=dtype)       # the widest level has M matrices
@@ -325,27 +327,6 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
             kernels[self_]((-(-count * N // 32),), (32, 8),
                            (rb, S2d if self_ else Dg, S2d, *dims, np.int32(count), np.int32(e)))
         copy[False](blocks, (256,), (target, S2d if self_ else Dg, *dims, np.int32(first), np.int32(count)))
-    return finish
-
-
-def _tiled_finisher(rb, dims, N, Wb, B):
-    """The finish of bands too wide for shared memory, short cells: B x B tiles, one launch per tile
-    diagonal that holds band cells (kernels/bpmax.cu bpmax_finish_tiled)."""
-    tiles = -(-N // B)
-    diagonals = min(tiles, (Wb - 2) // B + 2)      # a tile d >= 1 holds diagonals e >= (d - 1) B + 1
-    threads = max(B * B // 16, B)
-    kc = min(B, 32)
-    smem = 4 * (B * (B + 1) + max(2 * kc * (B + 4), 2 * B * (B + 1)) + B)
-    kernels = {s: _kernel("bpmax_finish_tiled", B, s) for s in (True, False)}
-    for kernel in kernels.values():
-        kernel.max_dynamic_shared_size_bytes = smem
-
-    def finish(F, S2, first, mats, self_):
-        target, count = (S2, 1) if self_ else (F, mats)
-        for d in range(diagonals):
-            kernels[self_]((count * (tiles - d),), (threads,),
-                           (rb, target, S2, *dims, np.int32(first), np.int32(tiles - d), np.int32(d)),
-                           shared_mem=smem)
     return finish
 
 

@@ -23,8 +23,13 @@ class BPMaxSizes(LaunchSizes):
     finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
     finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    wide_finish: str = "tiled"   # finish of bands too wide for segments (short cells): "tiled" or "diagonal"
-    wide_tile: int = 64          # tiled wide finish: tile side (a multiple of 8)
+    wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
+    #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
+    #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
+    #                              "eager-unpadded"), "prefetch" (the same kernel, a launch per tile diagonal only),
+    #                              "tiled" (c22e9df's tiles) or "diagonal" (interact/_gpu_wide.py)
+    wide_tile: int = 64          # tiled wide finishes: tile side (a multiple of 8)
+    products_skip: bool = True   # products: tiles and warps whose columns all lie past the target run nothing
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)

@@ -110,10 +110,10 @@ __device__ __forceinline__ void write_border(const Dims& g, const int* __restric
 // ---------------------------------------------------------------------------------------------------
 // products: one block per (matrix of the level, tile of TR rows x TC absolute columns of its band).
 // Threads hold 4 x 4 cells; the reduction index k2 runs in chunks of KC staged in shared memory.
-template <typename T, int TR, int TC, int KC>
-__global__ void __launch_bounds__((TR / 4) * (TC / 4))
-bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
-               T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+template <typename T, int TR, int TC, int KC, bool SKIP>
+__device__ __forceinline__ void products_int(const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                             const int* __restrict__ S1, T* __restrict__ F, DIMS_ARGS, const int l1,
+                                             const int col_tiles, const int row_tiles) {
     DIMS;
     constexpr int THREADS = (TR / 4) * (TC / 4);
     constexpr int AS = TR + 4, BS = TC + 4;        // padded rows, still 16-byte aligned
@@ -135,7 +135,7 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[r][c] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + c);
 
-    if (l1 >= 2) {
+    if (l1 >= 2 && !(SKIP && c0 >= N)) {   // SKIP: no column of the tile in the target (the packed kernel's)
         // k2 where some cell of the tile can read both operands inside their bands
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
@@ -186,6 +186,20 @@ bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, cons
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
+template <typename T, int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 4))
+bpmax_products(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
+               T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+    products_int<T, TR, TC, KC, true>(a, rb, S1, F, M, N, L1, Wb, RS, mat_stride, pairs, l1, col_tiles, row_tiles);
+}
+
+template <typename T, int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 4))
+bpmax_products_unskipped(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
+                         T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+    products_int<T, TR, TC, KC, false>(a, rb, S1, F, M, N, L1, Wb, RS, mat_stride, pairs, l1, col_tiles, row_tiles);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // products in packed int16 (short cells): two target columns per 32-bit word and one DPX instruction
 // (__viaddmax_s16x2, VIADDMNMX.S16x2 on Hopper) per two updates. A thread holds 4 rows x 8 columns (4
@@ -212,10 +226,12 @@ __device__ __forceinline__ uint4 band_vector(const Dims& g, const short* __restr
     return *reinterpret_cast<const uint4*>(m + (long long)row * g.RS + o);
 }
 
-template <int TR, int TC, int KC>
-__global__ void __launch_bounds__((TR / 4) * (TC / 8), 8)   // 64 registers: 56 and a spill without the 8
-bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1,
-                      short* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles) {
+#define PRODUCTS_ARGS(T) const code_t* __restrict__ a, const code_t* __restrict__ rb, const int* __restrict__ S1, \
+                          T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles
+#define PRODUCTS_PASS a, rb, S1, F, M, N, L1, Wb, RS, mat_stride, pairs, l1, col_tiles, row_tiles
+
+template <int TR, int TC, int KC, bool SKIP>
+__device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     DIMS;
     constexpr int THREADS = (TR / 4) * (TC / 8);
     constexpr int SW = (TC / 8) < 4 ? (TC / 8) : 4;                  // a warp's column slots (8 columns)
@@ -246,12 +262,19 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
             acc[r][w] = pack2(v[0], v[1]);
         }
 
-    if (l1 >= 2) {
+    // SKIP: a tile whose columns all lie past the target has no cell to compute (its column tile is not 0,
+    // so it writes no border either). Without a window col_tiles spans the band's whole width from every
+    // row tile, so about half of the grid is such tiles, and each ran every k2 from its first row to the
+    // target's end: 2.2x the useful updates in all (1.08x without them, a count in docs/bpmax-gpu-notes.md).
+    // (an early return there made ptxas spill 8 bytes)
+    if (l1 >= 2 && !(SKIP && c0 >= N)) {
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
         // the k2 this warp's cells can use: from its first row - 1 (and B's band) to its last column
         const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 8;
-        const int kw0 = max(R0 - 1, C0 - Wb), kw1 = min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
+        const int kw0 = max(R0 - 1, C0 - Wb);
+        const int kw1 = SKIP && C0 >= N ? -(1 << 30)     // SKIP: the warp's columns all lie past the target
+                                        : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
@@ -313,6 +336,16 @@ bpmax_products_packed(const code_t* __restrict__ a, const code_t* __restrict__ r
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
+
+// bpmax_products_packed skips the tiles and warps whose columns all lie past the target; the form
+// without that skip (as measured before it) stays for the benchmark's A/B (BPMaxSizes.products_skip).
+template <int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 8), 8)   // 64 registers: 56 and a spill without the 8
+bpmax_products_packed(PRODUCTS_ARGS(short)) { products_packed<TR, TC, KC, true>(PRODUCTS_PASS); }
+
+template <int TR, int TC, int KC>
+__global__ void __launch_bounds__((TR / 4) * (TC / 8), 8)
+bpmax_products_packed_unskipped(PRODUCTS_ARGS(short)) { products_packed<TR, TC, KC, false>(PRODUCTS_PASS); }
 
 // ---------------------------------------------------------------------------------------------------
 // The variant "banded-library" (Gildemaster 2021's design): the double reduction D of a level is one
@@ -681,6 +714,296 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
     for (int x = tid; x < B * B; x += S::THREADS) {
         const int r = x / B, c = x % B, i = IB + r, j = JB + c;
         if (i < N && j < N && j >= i && j - i < Wb) mat[cell_at(g, i, j - i)] = Pf[2 * (r * SR + c)];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The wide finish again (bpmax_finish_tiled's tiles, cells and three ranges of splits), with
+//   - the middle prefetched: the next chunk's 16-byte loads are issued before the current chunk's
+//     updates (in registers until stored); the tile's rows, its row below and the row- and column-tiles
+//     loaded 8 cells per 16-byte load; the codes of its rows and columns, the pair scores and the column
+//     JB - 1 (pair operands of column 0) in shared memory: no global load on the closure's path;
+//   - EAGER: the middle block K of tile (I, J) is final after launch max(K - I, J - K) (its rows k2 + 1
+//     lie in tiles (K, J) and (K + 1, J)), so launch d adds, for every tile at a diagonal D in
+//     [d + 1, 2d - 2], the blocks K = I + d - 1 and J - d + 1 that launch d - 1 completed
+//     (read-max-write of the tile's F in global memory: any value between the products' T and the final
+//     F is a valid start, no block reads that tile before its own launch, and one block writes it a
+//     launch). Each block then runs at most two K blocks, where bpmax_finish_tiled's tile of diagonal d
+//     runs d - 1 of them in its own launch: the launches' critical path no longer grows with d.
+//     Blocks [0, tiles) of a matrix close tiles of diagonal d, the rest only add.
+// (First written as commits 10ecb82, e06d31c, 36b0633; the pair table was then loaded by threads
+// tid < 25 only, so blocks of 8 and 16 threads (tiles of 8 and 16) read 9 or 17 unset scores.)
+// PAD (FORM 1 and 2 of bpmax_finish_eager): row strides chosen so that the closure's shared loads meet no (or fewer) bank conflicts, where
+// B + 1 words for all three arrays gave about 2.75 wavefronts a load (B = 64: 2 on the column split, 3.5
+// on the row split; counted in docs/bpmax-gpu-notes.md). With L threads per cell (32 / L cells a warp):
+// the tile and the row-tile, (SR + 1) = L (mod 32): a cell's L threads on consecutive banks and the
+// cells L banks apart, down the row and the column; the column-tile SJ = 32 / L (mod 32): its L rows
+// 32 / L banks apart, the cells on consecutive banks.
+template <int B, bool PAD>
+struct EagerShape {
+    static constexpr int PT = B * B / 16;                 // threads of the product: 4 x 4 cells each
+    static constexpr int THREADS = PT > B ? PT : B;
+    static constexpr int L = THREADS / B;                 // threads per cell in the closure
+    static constexpr int KC = B < 32 ? B : 32;            // splits staged at a time
+    static constexpr int SR = PAD ? B + 1 + ((L - 1 - (B + 1) % 32) % 32 + 32) % 32 : B + 1;   // tile, row-tile
+    static constexpr int SJ = PAD ? B + 1 + ((32 / L - (B + 1) % 32) % 32 + 32) % 32 : B + 1;  // column-tile
+    static constexpr int AS = B + 4;                      // words per staged row (16-byte aligned)
+    static constexpr int UNION = 2 * KC * AS > B * (SR + SJ) ? 2 * KC * AS : B * (SR + SJ);
+    static constexpr int TILE = ((B + 1) * SR + 3) & ~3;  // the tile and the row below: 16-byte multiple
+    static constexpr int WORDS = TILE + UNION;            // and staging (uint4 stores) or (I, I), (J, J)
+};
+
+// (F, S2) words of 8 cells of band row i at absolute columns j .. j + 7 (j a multiple of 8): out[0 .. 7]
+__device__ __forceinline__ void band_words(const Dims& g, const short* __restrict__ m, const short* __restrict__ s2,
+                                           int i, int j, unsigned* out) {
+    const uint4 f = band_vector(g, m, i, j), s = band_vector(g, s2, i, j);
+    const unsigned fw[4] = {f.x, f.y, f.z, f.w}, sw[4] = {s.x, s.y, s.z, s.w};
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+        out[2 * h] = __byte_perm(fw[h], sw[h], 0x5410);
+        out[2 * h + 1] = __byte_perm(fw[h], sw[h], 0x7632);
+    }
+}
+
+// acc[r][c] = max over k2 in [k0, k1) of (S2, F)(IB + 4 tr + r, k2) + (F, S2)(k2 + 1, JB + 4 tc + c); the
+// next chunk's 16-byte loads are issued before the current chunk's updates (in registers until stored)
+template <int B, bool PAD>
+__device__ __forceinline__ void eager_middle(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
+                                             unsigned* As, unsigned* Bs, int IB, int JB, int k0, int k1,
+                                             unsigned (&acc)[4][4]) {
+    using S = EagerShape<B, PAD>;
+    constexpr int AS = S::AS, KC = S::KC, T = S::THREADS;
+    constexpr int XA = (KC / 8) * B, XB = KC * (B / 8), NA = (XA + T - 1) / T, NB = (XB + T - 1) / T;
+    const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
+    k1 = min(k1, g.N);
+    if (k0 >= k1) return;
+    uint4 fa[NA], sa[NA], fb[NB], sb[NB];
+    auto load = [&](int kc) {
+#pragma unroll
+        for (int n = 0; n < NA; ++n) {
+            const int x = tid + n * T, row = x % B, v = x / B;
+            if (x < XA) fa[n] = band_vector(g, mat, IB + row, kc + 8 * v), sa[n] = band_vector(g, S2, IB + row, kc + 8 * v);
+        }
+#pragma unroll
+        for (int n = 0; n < NB; ++n) {
+            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
+            if (x < XB) fb[n] = band_vector(g, mat, kc + k + 1, JB + 8 * v), sb[n] = band_vector(g, S2, kc + k + 1, JB + 8 * v);
+        }
+    };
+    load(k0);
+    for (int kc = k0; kc < k1; kc += KC) {
+#pragma unroll
+        for (int n = 0; n < NA; ++n) {                       // A: transposed, halves swapped: (S2, F)
+            const int x = tid + n * T, row = x % B, v = x / B;
+            if (x >= XA) continue;
+            const unsigned fw[4] = {fa[n].x, fa[n].y, fa[n].z, fa[n].w}, sw[4] = {sa[n].x, sa[n].y, sa[n].z, sa[n].w};
+#pragma unroll
+            for (int h = 0; h < 4; ++h) {
+                As[(8 * v + 2 * h) * AS + row] = __byte_perm(sw[h], fw[h], 0x5410);
+                As[(8 * v + 2 * h + 1) * AS + row] = __byte_perm(sw[h], fw[h], 0x7632);
+            }
+        }
+#pragma unroll
+        for (int n = 0; n < NB; ++n) {                       // B: rows k2 + 1 as they lie, (F, S2)
+            const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
+            if (x >= XB) continue;
+            uint4* to = reinterpret_cast<uint4*>(Bs + k * AS + 8 * v);
+            to[0] = make_uint4(__byte_perm(fb[n].x, sb[n].x, 0x5410), __byte_perm(fb[n].x, sb[n].x, 0x7632),
+                               __byte_perm(fb[n].y, sb[n].y, 0x5410), __byte_perm(fb[n].y, sb[n].y, 0x7632));
+            to[1] = make_uint4(__byte_perm(fb[n].z, sb[n].z, 0x5410), __byte_perm(fb[n].z, sb[n].z, 0x7632),
+                               __byte_perm(fb[n].w, sb[n].w, 0x5410), __byte_perm(fb[n].w, sb[n].w, 0x7632));
+        }
+        __syncthreads();
+        if (kc + KC < k1) load(kc + KC);
+        if (tid < S::PT) {
+#pragma unroll 8
+            for (int k = 0; k < KC; ++k) {
+                const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
+                const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]);
+                const unsigned ar[4] = {av.x, av.y, av.z, av.w};
+                const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+__device__ __forceinline__ int both_max(unsigned w) { return max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16)); }
+
+__device__ __forceinline__ bool in_band(const Dims& g, int i, int j) {
+    return i < g.N && j < g.N && j >= i && j - i < g.Wb;
+}
+
+template <int B, bool SELF, bool EAGER, int FORM>
+__global__ void __launch_bounds__(EagerShape<B, (FORM >= 1)>::THREADS, 4)
+bpmax_finish_eager(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
+                   const int first_mat, const int tiles, const int d, const int per_mat) {
+    DIMS;
+    constexpr bool PAD = FORM >= 1;
+    using S = EagerShape<B, PAD>;
+    constexpr int SR = S::SR, SJ = S::SJ, KC = S::KC, L = S::L;
+    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned* Pc = reinterpret_cast<unsigned*>(smem);       // Pc[r * SR + c] = (F, S2)(IB + r, JB + c), r <= B
+    short* Pf = reinterpret_cast<short*>(smem);              // its F halves: Pf[2 * (r * SR + c)]
+    unsigned* U = Pc + S::TILE;
+    unsigned* As = U;                                        // middle: As[k][r] = (S2, F)(IB + r, kc + k)
+    unsigned* Bs = U + KC * S::AS;                           //         Bs[k][c] = (F, S2)(kc + k + 1, JB + c)
+    unsigned* PdI = U;                                       // closure: (F, S2)(IB + r, IB + x)
+    unsigned* PdJ = U + B * SR;                              //          (F, S2)(JB + y, JB + c), stride SJ
+    const int q = blockIdx.x / per_mat;
+    int b = blockIdx.x % per_mat, D = d;
+    const bool closing = !EAGER || b < tiles;
+    if (!closing) {                                          // an adding block: which tile of which diagonal
+        b -= tiles;
+        for (D = d + 1; b >= tiles + d - D; ++D) b -= tiles + d - D;
+    }
+    const int I = b, IB = I * B, JB = (I + D) * B;
+    short* mat = F + (first_mat + q) * g.mat_stride;
+    const int tid = threadIdx.x, tr = tid / (B / 4), tc = tid % (B / 4);
+
+    unsigned acc[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[r][c] = 0xC000C000u;
+    if (!EAGER) {
+        eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, IB + B, JB, acc);
+    } else if (d >= 2) {
+        const int K1 = I + d - 1, K2 = I + D - d + 1;
+        eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, K1 * B, K1 * B + B, acc);
+        if (K2 != K1) eager_middle<B, PAD>(g, mat, S2, As, Bs, IB, JB, K2 * B, K2 * B + B, acc);
+    }
+    if (!closing) {
+        if (tid < S::PT)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    const int i = IB + tr * 4 + r, j = JB + tc * 4 + c;
+                    if (!in_band(g, i, j)) continue;
+                    const long long at = cell_at(g, i, j - i);
+                    mat[at] = (short)max((int)mat[at], both_max(acc[r][c]));
+                }
+        return;
+    }
+
+    // the tile (the products' T, or 0 for S2) and the row below it, its row- and column-tiles; the codes
+    // of its rows and columns, the pair scores and F(IB + r + 1, JB - 1) (pair operands of column 0)
+    __shared__ int pt[25];
+    __shared__ code_t cI[B], cJ[B];
+    __shared__ short left[B];
+    for (int x = tid; x < 25; x += S::THREADS) pt[x] = g.pairs[x];   // 8 or 16 threads for B = 8, 16
+    for (int x = tid; x < B; x += S::THREADS) {
+        cI[x] = IB + x < N ? rb[IB + x] : 4;
+        cJ[x] = JB + x < N ? rb[JB + x] : 4;
+        const int i = IB + x + 1, j = JB - 1;
+        left[x] = d > 0 && in_band(g, i, j) ? mat[cell_at(g, i, j - i)] : (short)sentinel<short>();
+    }
+    for (int x = tid; x < (B + 1) * (B / 8); x += S::THREADS) {
+        const int r = x / (B / 8), c = 8 * (x % (B / 8));
+        unsigned w[8];
+        band_words(g, mat, S2, IB + r, JB + c, w);
+#pragma unroll
+        for (int h = 0; h < 8; ++h) {
+            if (SELF && r < B) {            // S2 starts at 0 (and what earlier launches added, EAGER)
+                const int v = max(0, (int)(short)(w[h] & 0xFFFF));
+                w[h] = in_band(g, IB + r, JB + c + h) ? pack2(v, v) : 0xC000C000u;
+            }
+            Pc[r * SR + c + h] = w[h];
+        }
+        if (d > 0 && r < B) {
+            band_words(g, mat, S2, IB + r, IB + c, w);
+#pragma unroll
+            for (int h = 0; h < 8; ++h) PdI[r * SR + c + h] = w[h];
+            band_words(g, mat, S2, JB + r, JB + c, w);
+#pragma unroll
+            for (int h = 0; h < 8; ++h) PdJ[r * SJ + c + h] = w[h];
+        }
+    }
+    __syncthreads();
+    if (tid < S::PT && d > 1) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int at = (tr * 4 + r) * SR + tc * 4 + c;
+                const int v = max((int)Pf[2 * at], both_max(acc[r][c]));
+                Pf[2 * at] = (short)v;
+                if (SELF) Pf[2 * at + 1] = (short)v;
+            }
+    }
+    __syncthreads();
+
+    // the closure: d = 0 diagonal by diagonal (e = c - r), else anti-diagonal by anti-diagonal (s = c - r)
+    const int cell = tid / L, h = tid % L;
+    if (FORM == 2 && d > 0) {
+        // the L threads of `cell` own row r = cell at every step (active for s in [-r, B - 1 - r]), so the
+        // row-tile operands of their splits x = r + h + L t, PdI(r, x), stay in registers: one shared load
+        // a split of the row range [r, B), where the other forms load both operands
+        const int r = cell, i = IB + r;
+        unsigned row[B / L];
+#pragma unroll
+        for (int t = 0; t < B / L; ++t) {
+            const int x = r + h + L * t;
+            row[t] = x < B ? swap_halves(PdI[r * SR + x]) : 0xC000C000u;
+        }
+        const unsigned* below = Pc + (r + h + 1) * SR;     // + L t SR + c: (F, S2)(IB + x + 1, JB + c)
+        for (int s = 1 - B; s < B; ++s) {
+            const int c = r + s, j = JB + c;
+            const bool active = r < B && c >= 0 && c < B && in_band(g, i, j);
+            unsigned both = 0xC000C000u;
+            if (active) {
+#pragma unroll
+                for (int t = 0; t < B / L; ++t)
+                    if (r + h + L * t < B) both = __viaddmax_s16x2(row[t], below[L * t * SR + c], both);
+#pragma unroll 4
+                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
+            }
+#pragma unroll
+            for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
+            if (active && h == 0) {
+                int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
+                if (j - i >= 4)
+                    v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
+                Pf[2 * (r * SR + c)] = (short)v;
+                if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
+            }
+            __syncthreads();
+        }
+    } else
+    for (int s = d == 0 ? 1 : 1 - B; s < B; ++s) {
+        const int r = (s < 0 ? -s : 0) + cell, c = r + s, i = IB + r, j = JB + c;
+        const bool active = r < B && c < B && in_band(g, i, j);
+        unsigned both = 0xC000C000u;
+        if (active) {
+            if (d == 0) {
+#pragma unroll 4
+                for (int x = r + h; x < c; x += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + x]), Pc[(x + 1) * SR + c], both);
+            } else {
+#pragma unroll 4
+                for (int x = r + h; x < B; x += L) both = __viaddmax_s16x2(swap_halves(PdI[r * SR + x]), Pc[(x + 1) * SR + c], both);
+#pragma unroll 4
+                for (int y = h; y < c; y += L) both = __viaddmax_s16x2(swap_halves(Pc[r * SR + y]), PdJ[(y + 1) * SJ + c], both);
+            }
+        }
+#pragma unroll
+        for (int o = 1; o < L; o *= 2) both = __vmaxs2(both, __shfl_xor_sync(0xFFFFFFFFu, both, o));
+        if (active && h == 0) {
+            int v = max((int)Pf[2 * (r * SR + c)], both_max(both));
+            if (j - i >= 4)
+                v = max(v, pt[cI[r] * 5 + cJ[c]] + (c >= 1 ? (int)Pf[2 * ((r + 1) * SR + c - 1)] : (int)left[r]));
+            Pf[2 * (r * SR + c)] = (short)v;
+            if (SELF) Pf[2 * (r * SR + c) + 1] = (short)v;
+        }
+        __syncthreads();
+    }
+    for (int x = tid; x < B * B; x += S::THREADS) {
+        const int r = x / B, c = x % B, i = IB + r, j = JB + c;
+        if (in_band(g, i, j)) mat[cell_at(g, i, j - i)] = Pf[2 * (r * SR + c)];
     }
 }
 
