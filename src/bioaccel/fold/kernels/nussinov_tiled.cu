@@ -549,7 +549,17 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 // OUT) stays below every real one.
 // FROM_TABLE (batches, after batch_bulk_direct): the products' maxima are read from the tile's own cells
 // of the table, not from an int32 scratch tile (`scratch` unused).
-template <typename score_t, int TILE, bool FROM_TABLE = false>
+// Bits lo .. hi - 1 of a 32-bit mask (lo, hi clamped to 0 .. 32).
+__device__ __forceinline__ unsigned bit_range(int lo, int hi) {
+    lo = max(0, min(32, lo));
+    hi = max(lo, min(32, hi));
+    const unsigned below_hi = hi >= 32 ? ~0u : (1u << hi) - 1u, below_lo = lo >= 32 ? ~0u : (1u << lo) - 1u;
+    return below_hi & ~below_lo;
+}
+
+// TIGHT (batches, int16 cells): the closure with its tests as mask bits and its addresses as running
+// pointers only (the same cells, splits and order; docs/gpu-notes.md, issue 29).
+template <typename score_t, int TILE, bool FROM_TABLE = false, bool TIGHT = false>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -755,6 +765,56 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             int k = own - (S - 1) * (row_lane ? 1 : -1);        // ql (row lane) or rl (column lane)
             const int k_step = row_lane ? 1 : -1;
             int span = span0, c = J * TILE + q;
+            if constexpr (PACKED && TIGHT) {
+                // The same steps with fewer instructions (issue 29: the loop below spends ~70 a step, 9 of
+                // them DPX, the rest mostly addresses and tests made again each step). What a step tests is
+                // a bit of a mask made once (bit t: step t): the row lane's store (its cell inside the
+                // sub-tile and the sequence), the pair allowed by min_loop, the empty inner interval. The
+                // pair term is inner + w with w = -2^20 where no pair is allowed: where w <= 0 the sum is at
+                // most inner = V(i + 1, c - 1) <= V(i, c), which the splits reach (m = i + 1, then c - 1),
+                // so it changes no maximum, as 0 did. Steps go in groups of 4 (mask bits by constant).
+                const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
+                const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32);
+                const unsigned empty_mask = bit_range(0, 4 - span0);
+                const int* weight_row = e.weight + row5;
+                const code_t* letters = partner;                         // + t: the partner of step t
+                const int R_ = -R;
+                int src = (S + k) & 31;                                  // + t: a row lane's column lane
+#pragma unroll 1
+                for (int t0 = 0; t0 < 2 * S; t0 += 4) {
+                    const unsigned st = store_mask >> t0, pa = pair_mask >> t0, em = empty_mask >> t0;
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
+                        const int w = (pa >> j) & 1 ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int inner = (em >> j) & 1 ? R_ : (int)cell[LD - 1];
+                        const int held = *cell;
+                        const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+                        const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                        unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
+                        m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
+                        m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
+                        m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
+                        m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
+                        m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
+                        m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
+                        const unsigned both = __viaddmax_s16x2(m0, 0u, m1);
+                        const int best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+                        const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
+                        if ((st >> j) & 1) {
+                            const score_t v = (score_t)max(max(best, via_b), max(held, inner + w));
+                            *cell = v;
+                            *cell_t = v;
+                        }
+                        __syncwarp();
+                        line += line_step;
+                        cell += cell_step;
+                        cell_t += LD;                                    // a row lane's: one row of XT down
+                    }
+                    src += 4;
+                }
+            } else
             // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it)
 #pragma unroll 4
             for (int delta = -(S - 1); delta < S; ++delta, line += line_step, cell += cell_step,
@@ -805,6 +865,18 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             }
         }
         __syncthreads();
+    }
+    if constexpr (PACKED && TIGHT) {
+        // batches (no offset encoding, no A operands): X's rows as 16-byte vectors, the cells past the
+        // sequence's end too (0 in X; only cells past the end ever read them: the last tile column's)
+        TiledLayout<TILE> L{nt};
+        score_t* out = V + L.tile(I, J);
+#pragma unroll
+        for (int k = threadIdx.x; k < TILE * TILE / 8; k += THREADS) {
+            const int rr = k / (TILE / 8), q = (k % (TILE / 8)) * 8;
+            *reinterpret_cast<uint4*>(out + rr * TILE + q) = *reinterpret_cast<const uint4*>(X + rr * LD + q);
+        }
+        return;
     }
     const int low = store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
     if constexpr (PACKED) {
@@ -870,4 +942,18 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
     const long long start = starts[id];
     finish_sub_tile<score_t, TILE, true>(V + z * table_cells, nullptr, codes + start, pm,
                                          (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
+}
+
+// batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (TIGHT in
+// finish_sub_tile; int16 cells, the batches' default since issue 29: fold/_launch.py batch_closure).
+template <typename score_t, int TILE, int MIN_BLOCKS>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
+batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
+                       const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, int d,
+                       long long table_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_sub_tile<score_t, TILE, true, true>(V + z * table_cells, nullptr, codes + start, pm,
+                                               (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
 }
