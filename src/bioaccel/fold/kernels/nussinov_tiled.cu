@@ -557,9 +557,25 @@ __device__ __forceinline__ unsigned bit_range(int lo, int hi) {
     return below_hi & ~below_lo;
 }
 
-// TIGHT (batches, int16 cells): the closure with its tests as mask bits and its addresses as running
-// pointers only (the same cells, splits and order; docs/gpu-notes.md, issue 29).
-template <typename score_t, int TILE, bool FROM_TABLE = false, bool TIGHT = false>
+// A 16-byte shared-memory load made only by the lanes whose `mask & bit` is set: one predicated
+// instruction, no branch, and the lanes left out cost no bank accesses; 0 there (left undefined, the
+// registers would stay live from step to step: spills at 72 registers). volatile and "memory": it stays
+// after the previous step's stores and __syncwarp.
+__device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const void* at) {
+    uint4 v = make_uint4(0u, 0u, 0u, 0u);
+    asm volatile("{\n .reg .pred q;\n .reg .b32 t;\n and.b32 t, %4, %5;\n setp.ne.b32 q, t, 0;\n"
+                 " @q ld.shared.v4.u32 {%0, %1, %2, %3}, [%6];\n}\n"
+                 : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+                 : "r"(mask), "r"(bit), "r"(shared_address(at))
+                 : "memory");
+    return v;
+}
+
+// TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
+// running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
+// the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
+// step (no bank conflicts in the transposed stores). docs/gpu-notes.md, issue 29.
+template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -577,7 +593,32 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     const int N = n + 1;
     const int J = I + d;
     const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
-    {
+    if constexpr (PACKED && TIGHT >= 2) {
+        // a warp two rows a step, a lane one cell of each 16 of a row (2-byte loads, a warp's 32 bytes of
+        // a row contiguous): the transposed stores (XT, B into AB) of a step fall in 16 consecutive rows,
+        // two cells a word (2 wavefronts; 4 cells of a row a thread: 8), Nsight Compute's 57% of the
+        // shared stores' wavefronts were bank conflicts (issue 29)
+        TiledLayout<TILE> L{nt};
+        const score_t* A = V + L.tile(I, I);
+        const score_t* B = V + L.tile(J, J);
+        const score_t* T_ = V + L.tile(I, J);
+        const int lane = threadIdx.x % 32, r0 = 2 * (threadIdx.x / 32) + lane / 16, col = lane % 16;
+#pragma unroll 2
+        for (int r = r0; r < TILE; r += 2 * G) {
+#pragma unroll
+            for (int j = 0; j < TILE / 16; ++j) {
+                const int q = col + 16 * j;
+                const score_t x = T_[r * TILE + q];
+                const score_t v = J * TILE + q < N ? x : (score_t)0;
+                X[r * LD + q] = v;
+                XT[q * LD + r] = v;
+                if (r < q) {
+                    AB[r * LD + q] = A[r * TILE + q];     // A(r, q), r < q
+                    AB[q * LD + r] = B[r * TILE + q];     // B(r, q) at (q, r)
+                }
+            }
+        }
+    } else {
         // four cells of a row per thread and step, each load a vector one
         TiledLayout<TILE> L{nt};
         int4* acc = reinterpret_cast<int4*>(scratch + (long long)I * TILE * TILE);
@@ -775,23 +816,36 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 // so it changes no maximum, as 0 did. Steps go in groups of 4 (mask bits by constant).
                 const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
                 const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
-                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32);
-                const unsigned empty_mask = bit_range(0, 4 - span0);
+                // the pair term's loads (TIGHT 2: only where the row lane stores)
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (TIGHT >= 2 ? store_mask : ~0u);
+                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (TIGHT >= 2 ? store_mask : ~0u);  // else R_
+                // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
+                const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
                 const int* weight_row = e.weight + row5;
                 const code_t* letters = partner;                         // + t: the partner of step t
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
-                    const unsigned st = store_mask >> t0, pa = pair_mask >> t0, em = empty_mask >> t0;
+                    const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
+                                   sub = sub_mask >> t0;
 #pragma unroll
                     for (int j = 0; j < 4; ++j) {
                         if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
-                        const int w = (pa >> j) & 1 ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
-                        const int inner = (em >> j) & 1 ? R_ : (int)cell[LD - 1];
-                        const int held = *cell;
-                        const uint4 v0 = *reinterpret_cast<const uint4*>(line);
-                        const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                        // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
+                        // term and held value: only where it stores): fewer shared-memory wavefronts
+                        const unsigned bit = 1u << j;
+                        const int w = pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int inner = in & bit ? (int)cell[LD - 1] : R_;
+                        const int held = TIGHT >= 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        uint4 v0, v1;
+                        if constexpr (TIGHT >= 2) {
+                            v0 = lds128_when(sub, bit, line);
+                            v1 = lds128_when(sub, bit, line + 8);
+                        } else {
+                            v0 = *reinterpret_cast<const uint4*>(line);
+                            v1 = *reinterpret_cast<const uint4*>(line + 8);
+                        }
                         unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
                         m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
                         m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
@@ -802,7 +856,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         const unsigned both = __viaddmax_s16x2(m0, 0u, m1);
                         const int best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
-                        if ((st >> j) & 1) {
+                        if (st & bit) {
                             const score_t v = (score_t)max(max(best, via_b), max(held, inner + w));
                             *cell = v;
                             *cell_t = v;
@@ -944,9 +998,10 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
                                          (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
 }
 
-// batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (TIGHT in
-// finish_sub_tile; int16 cells, the batches' default since issue 29: fold/_launch.py batch_closure).
-template <typename score_t, int TILE, int MIN_BLOCKS>
+// batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (FORM 1), and
+// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts: TIGHT in
+// finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
+template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
                        const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, int d,
@@ -954,6 +1009,6 @@ batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes
     const long long z = blockIdx.y;
     const int id = ids[z];
     const long long start = starts[id];
-    finish_sub_tile<score_t, TILE, true, true>(V + z * table_cells, nullptr, codes + start, pm,
+    finish_sub_tile<score_t, TILE, true, FORM>(V + z * table_cells, nullptr, codes + start, pm,
                                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
 }
