@@ -25,7 +25,8 @@ core, a process per core, where a probe of its first sequences predicts at most 
 run (short-RNA kernel, tiled batch tile, host or device encoding) and compares their digests. The tile
 may carry the tiled batch's form and options: ``64w`` the wavefront form (before issue 29's sub-tiled
 one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
-32-thread traceback blocks, production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+32-thread traceback blocks, ``c0`` the sub-tiles' closure before its tests became mask bits (``c1``;
+``c2``: its loads predicated too), production's value where unnamed (``64w/x1/s0``: the form before issue 29).
 ``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
 kernels overlap: their sum passes the fold). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
@@ -145,14 +146,16 @@ def _batch_setting(kernel, tile):
     from dataclasses import replace
 
     # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
-    # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29)
+    # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
+    # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too)
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
     option, default = {o[0]: int(o[1:]) for o in options}, _launch.FoldSizes()     # unnamed: production's
     tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", default.batch_stage_bytes),
                  batch_streams=option.get("x", default.batch_streams),
-                 batch_traceback_threads=option.get("t", default.batch_traceback_threads))
+                 batch_traceback_threads=option.get("t", default.batch_traceback_threads),
+                 batch_closure=option.get("c", default.batch_closure))
 
     from bioaccel.fold import _gpu_batch
 

@@ -259,11 +259,11 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
                                     _launch.batch_lanes(sizes.int16_lanes))
     finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
-    finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel(
-        "nussinov_tiled.cu", "batch_finish_sub", tag, T, _launch.finish_sub_blocks(sub_shared))
+    tight = (sizes.batch_closure,) if sizes.batch_closure and tag == "short" else ()   # batch_finish_sub_tight's form
+    finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel("nussinov_tiled.cu", (
+        "batch_finish_sub_tight" if tight else "batch_finish_sub"), tag, T, _launch.finish_sub_blocks(sub_shared), *tight)
     finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
-    nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel(
-        "nussinov_traceback.cu", "batch_traceback", tag, T)
+    nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
     stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
     # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
     parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))

@@ -24,6 +24,8 @@ class FoldSizes(LaunchSizes):
     #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
     batch_stage_bytes: int = 64       # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
+    batch_closure: int = 1            # tiled batches, int16: batch_finish_sub_tight form 1 (the closure's tests as
+    #                                   mask bits), 2 (its loads predicated too), 0 batch_finish_sub (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell

@@ -549,7 +549,33 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
 // OUT) stays below every real one.
 // FROM_TABLE (batches, after batch_bulk_direct): the products' maxima are read from the tile's own cells
 // of the table, not from an int32 scratch tile (`scratch` unused).
-template <typename score_t, int TILE, bool FROM_TABLE = false>
+// Bits lo .. hi - 1 of a 32-bit mask (lo, hi clamped to 0 .. 32).
+__device__ __forceinline__ unsigned bit_range(int lo, int hi) {
+    lo = max(0, min(32, lo));
+    hi = max(lo, min(32, hi));
+    const unsigned below_hi = hi >= 32 ? ~0u : (1u << hi) - 1u, below_lo = lo >= 32 ? ~0u : (1u << lo) - 1u;
+    return below_hi & ~below_lo;
+}
+
+// A 16-byte shared-memory load made only by the lanes whose `mask & bit` is set: one predicated
+// instruction, no branch, and the lanes left out cost no bank accesses; 0 there (left undefined, the
+// registers would stay live from step to step: spills at 72 registers). volatile and "memory": it stays
+// after the previous step's stores and __syncwarp.
+__device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const void* at) {
+    uint4 v = make_uint4(0u, 0u, 0u, 0u);
+    asm volatile("{\n .reg .pred q;\n .reg .b32 t;\n and.b32 t, %4, %5;\n setp.ne.b32 q, t, 0;\n"
+                 " @q ld.shared.v4.u32 {%0, %1, %2, %3}, [%6];\n}\n"
+                 : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+                 : "r"(mask), "r"(bit), "r"(shared_address(at))
+                 : "memory");
+    return v;
+}
+
+// TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
+// running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
+// the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
+// step (no bank conflicts in the transposed stores). docs/gpu-notes.md, issue 29.
+template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -567,7 +593,32 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     const int N = n + 1;
     const int J = I + d;
     const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
-    {
+    if constexpr (PACKED && TIGHT >= 2) {
+        // a warp two rows a step, a lane one cell of each 16 of a row (2-byte loads, a warp's 32 bytes of
+        // a row contiguous): the transposed stores (XT, B into AB) of a step fall in 16 consecutive rows,
+        // two cells a word (2 wavefronts; 4 cells of a row a thread: 8), Nsight Compute's 57% of the
+        // shared stores' wavefronts were bank conflicts (issue 29)
+        TiledLayout<TILE> L{nt};
+        const score_t* A = V + L.tile(I, I);
+        const score_t* B = V + L.tile(J, J);
+        const score_t* T_ = V + L.tile(I, J);
+        const int lane = threadIdx.x % 32, r0 = 2 * (threadIdx.x / 32) + lane / 16, col = lane % 16;
+#pragma unroll 2
+        for (int r = r0; r < TILE; r += 2 * G) {
+#pragma unroll
+            for (int j = 0; j < TILE / 16; ++j) {
+                const int q = col + 16 * j;
+                const score_t x = T_[r * TILE + q];
+                const score_t v = J * TILE + q < N ? x : (score_t)0;
+                X[r * LD + q] = v;
+                XT[q * LD + r] = v;
+                if (r < q) {
+                    AB[r * LD + q] = A[r * TILE + q];     // A(r, q), r < q
+                    AB[q * LD + r] = B[r * TILE + q];     // B(r, q) at (q, r)
+                }
+            }
+        }
+    } else {
         // four cells of a row per thread and step, each load a vector one
         TiledLayout<TILE> L{nt};
         int4* acc = reinterpret_cast<int4*>(scratch + (long long)I * TILE * TILE);
@@ -755,6 +806,69 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             int k = own - (S - 1) * (row_lane ? 1 : -1);        // ql (row lane) or rl (column lane)
             const int k_step = row_lane ? 1 : -1;
             int span = span0, c = J * TILE + q;
+            if constexpr (PACKED && TIGHT) {
+                // The same steps with fewer instructions (issue 29: the loop below spends ~70 a step, 9 of
+                // them DPX, the rest mostly addresses and tests made again each step). What a step tests is
+                // a bit of a mask made once (bit t: step t): the row lane's store (its cell inside the
+                // sub-tile and the sequence), the pair allowed by min_loop, the empty inner interval. The
+                // pair term is inner + w with w = -2^20 where no pair is allowed: where w <= 0 the sum is at
+                // most inner = V(i + 1, c - 1) <= V(i, c), which the splits reach (m = i + 1, then c - 1),
+                // so it changes no maximum, as 0 did. Steps go in groups of 4 (mask bits by constant).
+                const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
+                const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
+                // the pair term's loads (TIGHT 2: only where the row lane stores)
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (TIGHT >= 2 ? store_mask : ~0u);
+                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (TIGHT >= 2 ? store_mask : ~0u);  // else R_
+                // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
+                const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
+                const int* weight_row = e.weight + row5;
+                const code_t* letters = partner;                         // + t: the partner of step t
+                const int R_ = -R;
+                int src = (S + k) & 31;                                  // + t: a row lane's column lane
+#pragma unroll 1
+                for (int t0 = 0; t0 < 2 * S; t0 += 4) {
+                    const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
+                                   sub = sub_mask >> t0;
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
+                        // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
+                        // term and held value: only where it stores): fewer shared-memory wavefronts
+                        const unsigned bit = 1u << j;
+                        const int w = pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int inner = in & bit ? (int)cell[LD - 1] : R_;
+                        const int held = TIGHT >= 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        uint4 v0, v1;
+                        if constexpr (TIGHT >= 2) {
+                            v0 = lds128_when(sub, bit, line);
+                            v1 = lds128_when(sub, bit, line + 8);
+                        } else {
+                            v0 = *reinterpret_cast<const uint4*>(line);
+                            v1 = *reinterpret_cast<const uint4*>(line + 8);
+                        }
+                        unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
+                        m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
+                        m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
+                        m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
+                        m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
+                        m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
+                        m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
+                        const unsigned both = __viaddmax_s16x2(m0, 0u, m1);
+                        const int best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+                        const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
+                        if (st & bit) {
+                            const score_t v = (score_t)max(max(best, via_b), max(held, inner + w));
+                            *cell = v;
+                            *cell_t = v;
+                        }
+                        __syncwarp();
+                        line += line_step;
+                        cell += cell_step;
+                        cell_t += LD;                                    // a row lane's: one row of XT down
+                    }
+                    src += 4;
+                }
+            } else
             // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it)
 #pragma unroll 4
             for (int delta = -(S - 1); delta < S; ++delta, line += line_step, cell += cell_step,
@@ -805,6 +919,18 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             }
         }
         __syncthreads();
+    }
+    if constexpr (PACKED && TIGHT) {
+        // batches (no offset encoding, no A operands): X's rows as 16-byte vectors, the cells past the
+        // sequence's end too (0 in X; only cells past the end ever read them: the last tile column's)
+        TiledLayout<TILE> L{nt};
+        score_t* out = V + L.tile(I, J);
+#pragma unroll
+        for (int k = threadIdx.x; k < TILE * TILE / 8; k += THREADS) {
+            const int rr = k / (TILE / 8), q = (k % (TILE / 8)) * 8;
+            *reinterpret_cast<uint4*>(out + rr * TILE + q) = *reinterpret_cast<const uint4*>(X + rr * LD + q);
+        }
+        return;
     }
     const int low = store_finished<score_t, TILE, LD, THREADS>(V, X, n, nt, I, J, R, bases);
     if constexpr (PACKED) {
@@ -870,4 +996,19 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
     const long long start = starts[id];
     finish_sub_tile<score_t, TILE, true>(V + z * table_cells, nullptr, codes + start, pm,
                                          (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
+}
+
+// batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (FORM 1), and
+// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts: TIGHT in
+// finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
+template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
+batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
+                       const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, int d,
+                       long long table_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_sub_tile<score_t, TILE, true, FORM>(V + z * table_cells, nullptr, codes + start, pm,
+                                               (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
 }
