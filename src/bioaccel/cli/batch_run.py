@@ -263,8 +263,9 @@ def run(job: Job, args, stdout, stderr) -> int:
     except BioaccelError as exc:     # a cluster that cannot go on, an output that cannot be written
         journal.close()
         if journal.path is not None and journal.done:          # say what is kept, and how to finish
-            raise type(exc)(f"{exc}; the {len(journal.done):,} items done are kept in {journal.path}: "
-                            "run again with --resume to finish") from None
+            count = len(journal.done)
+            kept = f"{count:,} items done are" if count != 1 else "1 item done is"
+            raise type(exc)(f"{exc}; the {kept} kept in {journal.path}: run again with --resume to finish") from None
         raise
     except BaseException:
         journal.close()
