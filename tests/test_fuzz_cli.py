@@ -349,6 +349,8 @@ def _combinations():
         ("motif", ["show", jaspar, "--background", "0.5"], "expected 4 frequencies"),
         ("motif", ["show", jaspar, "--background", ""], "empty"),
         ("motif", ["show", jaspar, "--background", "nofile.fa"], "no such file"),
+        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--background", DATA], "is a folder"),   # a traceback once
+        ("scan", [jaspar, "{fa}", "--background", DATA], "is a folder"),
         ("motif", ["show", "jaspar:"], "expected jaspar:ID"),
         ("motif", ["show", "jaspar:MA0000.9"], "no matrix"),
         ("motif", ["show", "jaspar:1999/CORE"], "unknown release"),
@@ -593,3 +595,14 @@ def test_messages_name_the_options_typed(argv, said):
     err = _io.StringIO()
     assert _main([a.format(**files) for a in argv], stdout=_io.StringIO(), stderr=err) == 2
     assert said in err.getvalue() and "_" not in err.getvalue().split(":", 2)[2].split("(")[0]
+
+
+@pytest.mark.parametrize("argv", [["{fa}", DATA], ["{fa}", DATA, "--partition"], [DATA, "{fa}"]])
+@pytest.mark.parametrize("command", ["interact"])
+def test_a_folder_is_refused_before_the_header_row(place, command, argv):
+    """A folder given as TARGETS once let the header row reach standard output before the error."""
+    out, err = io.StringIO(), io.StringIO()
+    fa = place.write("in.fa", FASTA)
+    code = main([command, *[a.replace("{fa}", fa) for a in argv], "-q"], stdout=out, stderr=err)
+    assert code == 2 and out.getvalue() == "", out.getvalue()
+    assert err.getvalue() == f"bioaccel {command}: error: {DATA}: is a folder, expected a FASTA file\n"
