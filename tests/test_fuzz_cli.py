@@ -582,7 +582,17 @@ def test_the_suite_size():
 @pytest.mark.parametrize("argv, said", [
     (["fold", "{rnas}", "--min-loop", "2"], "no option --min-loop (a Nussinov option"),
     (["scan", "{meme}", "{genome}", "--slice-length", "9"], "--slice-length must be a whole number from 1 to 8"),
-    (["motif", "threshold", "{meme}", "--pvalue", "1e-3", "--preset", "x"], "--preset must be one of")])
+    (["motif", "threshold", "{meme}", "--pvalue", "1e-3", "--preset", "x"], "--preset must be one of"),
+    # the names in words ("window target must", "pair weight AU", "no option au") once stood as written
+    (["interact", "{rnas}", "{rnas}", "--window-target", "0"], "--window-target must be a whole number >= 1"),
+    (["interact", "{rnas}", "{rnas}", "--window-query", "0", "--partition"], "--window-query must be"),
+    (["interact", "{rnas}", "{rnas}", "--au", "-1"], "--au (pair weight AU) must be"),
+    (["interact", "{rnas}", "{rnas}", "--gu", "200", "--partition"], "--gu (pair score GU) must be"),
+    (["fold", "{rnas}", "--model", "nussinov", "--gc", "-1"], "--gc (pair weight GC) must be"),
+    (["fold", "{rnas}", "--au", "2"], "no option --au (a Nussinov option"),
+    (["fold", "{rnas}", "-p", "--window", "0", "--bpp", "-"], "--window must be a whole number of bases"),
+    (["fold", "{rnas}", "-p", "--winsize", "70", "--span", "0", "--bpp", "-"], "--span must be"),
+    (["fold", "{rnas}", "-p", "--window", "70", "--cutoff", "2", "--bpp", "-"], "--cutoff must be a probability")])
 def test_messages_name_the_options_typed(argv, said):
     """Issue 25: internal names in messages ('min_loop must be...' for --min-loop), wherever they stand."""
     import io as _io

@@ -128,7 +128,7 @@ def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
 
 
 @pytest.mark.parametrize("argv_tail, message", [
-    (["--window-target", "0"], "window target"),
+    (["--window-target", "0"], "--window-target must be"),
     (["--au", "-1"], "AU"),
     (["--variant", "fast"], "unknown BPMax variant"),
     (["--backend", "gpu", "--variant", "naive"], "BPMax variant 'naive' is not available on the gpu backend"),
