@@ -210,3 +210,14 @@ def test_unbuffered_standard_output_on_a_disk_that_fills(tmp_path, argv):
                          unbuffered=True)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == ["bioaccel fold: error: standard output: cannot write (file too large)"]
+
+
+def test_a_first_run_whose_kernel_cache_cannot_be_written(tmp_path):
+    """An empty compile cache on a disk that cannot take the kernels (here a file size limit): Numba's
+    cache write raised out of the compile, a traceback and status 1 before the first record. Now the
+    kernels run from memory (compiled again next time), with the output of a cached run."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    argv = [sys.executable, "-m", "bioaccel", "fold", str(RNAS), "--model", "nussinov", "-q"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, preexec_fn=_capped(2048))
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
+    assert done.stdout == bioaccel("fold", RNAS, "--model", "nussinov").stdout

@@ -265,8 +265,10 @@ def console_main():
 
     from ..runtime.finish import finish_process
     from ..runtime.numba_start import skip_numba_optionals
+    from .numba_cache import tolerate_cache_write_errors
 
     skip_numba_optionals()                 # this process runs only bioaccel's kernels: 0.2 s less start-up
+    tolerate_cache_write_errors()          # a first run on a full disk: kernels from memory, not a traceback
     try:
         code = main()
     except KeyboardInterrupt:              # before the run started (imports, parsing)
