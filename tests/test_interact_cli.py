@@ -234,3 +234,13 @@ def test_targets_from_standard_input_are_checked_one_by_one(files, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
     code, out, err = run([files[0], "-"])
     assert code == 2 and err.count("\n") == 1 and "t1" not in out, err
+
+
+def test_list_variants_shows_bppart_too():
+    """An unknown --partition variant says '--list-variants shows them all', which listed BPMax's only."""
+    code, out, err = run(["--list-variants"])
+    assert code == 0 and out.startswith("BPMax:\n") and "\n--partition (BPPart):\n" in out
+    for name in ("tiled", "fused", "naive", "matrices", "diagonals"):
+        assert f"\n{name} " in out, name
+    code, out, err = run(["x.fa", "y.fa", "--partition", "--variant", "tiled"])
+    assert code == 2 and "choose one of matrices, diagonals" in err
