@@ -351,6 +351,9 @@ def _combinations():
         ("motif", ["show", jaspar, "--background", "nofile.fa"], "no such file"),
         ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--background", DATA], "is a folder"),   # a traceback once
         ("scan", [jaspar, "{fa}", "--background", DATA], "is a folder"),
+        # sequences where motifs go (scan's arguments swapped): said so, not "'GGGAAAUCC...' is not a number"
+        ("scan", ["{fa}", jaspar], "holds sequences (FASTA), not motifs: give the motifs first"),
+        ("motif", ["threshold", "{fa}", "--pvalue", "1e-3"], "holds sequences (FASTA), not motifs"),
         ("motif", ["show", "jaspar:"], "expected jaspar:ID"),
         ("motif", ["show", "jaspar:MA0000.9"], "no matrix"),
         ("motif", ["show", "jaspar:1999/CORE"], "unknown release"),
