@@ -244,3 +244,19 @@ def test_list_variants_shows_bppart_too():
         assert f"\n{name} " in out, name
     code, out, err = run(["x.fa", "y.fa", "--partition", "--variant", "tiled"])
     assert code == 2 and "choose one of matrices, diagonals" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--window-target", "4", "--profile", "{tmp}/p.tsv"], ["--resume", "-o", "{tmp}/o.tsv"]])
+def test_a_long_partition_run_is_announced(files, tmp_path, monkeypatch, extra):
+    """BPPart (--partition) ran for minutes or hours (the genome with --profile: about 16 h) without a
+    word, where BPMax says how long first. Now the same line, with the way out; -q silences it."""
+    import bioaccel.cli.progress as progress
+
+    monkeypatch.setattr(progress, "ANNOUNCE_SECONDS", 0.0)        # every run is long here
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    code, out, err = run([*files, "--partition", *extra])
+    assert code == 0, err
+    line = err.splitlines()[0]
+    assert line.startswith("bioaccel interact: ") and " for 4 pairs (2 x 2; up to 9 x 18 nt" in line, err
+    assert ("with the binding profile); without --profile" in line) == ("--profile" in extra)
+    assert run([*files, "--partition", *extra, "-q"])[2] == ""
