@@ -180,8 +180,10 @@ def check_outputs(named) -> dict:
         if key is not None:
             if key in seen:
                 other = seen[key]
-                what = "standard output" if key == ("stdout",) else "the same file"
-                raise InvalidParameter(f"{other.option} {other.path} and {option} {path} name {what}; "
+                if key == ("stdout",):     # -o - is also the default: say what takes standard output
+                    raise InvalidParameter(f"{option} -: standard output already takes the output of {other.option}; "
+                                           f"give {option} a file name (or {other.option} FILE)")
+                raise InvalidParameter(f"{other.option} {other.path} and {option} {path} name the same file; "
                                        "give each output its own file")
             seen[key] = target
         targets[option] = target
