@@ -221,3 +221,24 @@ def test_a_first_run_whose_kernel_cache_cannot_be_written(tmp_path):
     done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT, preexec_fn=_capped(2048))
     assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
     assert done.stdout == bioaccel("fold", RNAS, "--model", "nussinov").stdout
+
+
+@pytest.mark.parametrize("argv", [["fold", str(RNAS)], ["scan", str(ROOT / "examples" / "MA0066.1.jaspar"), str(RNAS),
+                                                          "--resume"]])
+def test_a_folder_that_cannot_be_written_is_refused_before_the_first_item(tmp_path, monkeypatch, argv):
+    """-o FILE in a folder this user may not write: said when the journal was first written, after the
+    first item was computed (a long one: minutes lost). Now before any work, as for the other outputs.
+    (Simulated: the tests may run as root, whom no folder refuses.)"""
+    import bioaccel.cli.batch_run as batch_run
+    from bioaccel.cli.main import main
+
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    real = os.access
+    monkeypatch.setattr(batch_run.os, "access", lambda path, mode: False if str(path) == str(folder) else
+                        real(path, mode))
+    err = io.StringIO()
+    code = main([*argv, "-o", str(folder / "out.txt"), "-q"], stdout=io.StringIO(), stderr=err)
+    assert code == 2 and err.getvalue() == f"bioaccel {argv[0]}: error: -o {folder / 'out.txt'}: cannot create a " \
+                                           f"file in folder {folder} (permission denied)\n", err.getvalue()
+    assert os.listdir(folder) == []

@@ -125,6 +125,10 @@ def journal_path(output) -> "str | None":
         return None
     if os.path.isdir(output + SUFFIX):
         raise InvalidParameter(f"-o {output}: {output + SUFFIX} is a folder; it must be free for the results so far")
+    folder = os.path.dirname(target.final) or "."
+    if not os.access(folder, os.W_OK | os.X_OK):    # said now, not once the first item is done
+        raise InvalidParameter(f"-o {output}: cannot create a file in folder {os.path.dirname(output) or '.'} "
+                               "(permission denied)")
     return output + SUFFIX
 
 
