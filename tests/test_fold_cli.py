@@ -216,3 +216,10 @@ def test_the_model_option_names_nussinov_and_lists_the_models(tmp_fasta):
     assert code == 0 and [line.split()[0] for line in out.splitlines()[1:]] == ["turner2004", "nussinov"]
     assert out.splitlines()[2].split()[:2] == ["nussinov", "tiled,"]
     one_line_error(*run([path, "--model", "turner1999"]), "invalid choice", "nussinov")
+
+
+def test_a_partition_function_too_large_names_the_window_option(tmp_fasta, monkeypatch):
+    """'fold shorter pieces (a window)' left a new user to guess that --window does it."""
+    monkeypatch.setattr("bioaccel.runtime.memory.available_memory", lambda: 2**20)
+    one_line_error(*run([tmp_fasta(">long\n" + "ACGU" * 1000 + "\n"), "-p", "--model", "turner2004"]), "4,000",
+                   "--window 70 --bpp FILE")

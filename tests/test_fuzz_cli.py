@@ -349,6 +349,11 @@ def _combinations():
         ("motif", ["show", jaspar, "--background", "0.5"], "expected 4 frequencies"),
         ("motif", ["show", jaspar, "--background", ""], "empty"),
         ("motif", ["show", jaspar, "--background", "nofile.fa"], "no such file"),
+        ("motif", ["threshold", jaspar, "--pvalue", "1e-3", "--background", DATA], "is a folder"),   # a traceback once
+        ("scan", [jaspar, "{fa}", "--background", DATA], "is a folder"),
+        # sequences where motifs go (scan's arguments swapped): said so, not "'GGGAAAUCC...' is not a number"
+        ("scan", ["{fa}", jaspar], "holds sequences (FASTA), not motifs: give the motifs first"),
+        ("motif", ["threshold", "{fa}", "--pvalue", "1e-3"], "holds sequences (FASTA), not motifs"),
         ("motif", ["show", "jaspar:"], "expected jaspar:ID"),
         ("motif", ["show", "jaspar:MA0000.9"], "no matrix"),
         ("motif", ["show", "jaspar:1999/CORE"], "unknown release"),
@@ -580,7 +585,17 @@ def test_the_suite_size():
 @pytest.mark.parametrize("argv, said", [
     (["fold", "{rnas}", "--min-loop", "2"], "no option --min-loop (a Nussinov option"),
     (["scan", "{meme}", "{genome}", "--slice-length", "9"], "--slice-length must be a whole number from 1 to 8"),
-    (["motif", "threshold", "{meme}", "--pvalue", "1e-3", "--preset", "x"], "--preset must be one of")])
+    (["motif", "threshold", "{meme}", "--pvalue", "1e-3", "--preset", "x"], "--preset must be one of"),
+    # the names in words ("window target must", "pair weight AU", "no option au") once stood as written
+    (["interact", "{rnas}", "{rnas}", "--window-target", "0"], "--window-target must be a whole number >= 1"),
+    (["interact", "{rnas}", "{rnas}", "--window-query", "0", "--partition"], "--window-query must be"),
+    (["interact", "{rnas}", "{rnas}", "--au", "-1"], "--au (pair weight AU) must be"),
+    (["interact", "{rnas}", "{rnas}", "--gu", "200", "--partition"], "--gu (pair score GU) must be"),
+    (["fold", "{rnas}", "--model", "nussinov", "--gc", "-1"], "--gc (pair weight GC) must be"),
+    (["fold", "{rnas}", "--au", "2"], "no option --au (a Nussinov option"),
+    (["fold", "{rnas}", "-p", "--window", "0", "--bpp", "-"], "--window must be a whole number of bases"),
+    (["fold", "{rnas}", "-p", "--winsize", "70", "--span", "0", "--bpp", "-"], "--span must be"),
+    (["fold", "{rnas}", "-p", "--window", "70", "--cutoff", "2", "--bpp", "-"], "--cutoff must be a probability")])
 def test_messages_name_the_options_typed(argv, said):
     """Issue 25: internal names in messages ('min_loop must be...' for --min-loop), wherever they stand."""
     import io as _io
@@ -593,3 +608,14 @@ def test_messages_name_the_options_typed(argv, said):
     err = _io.StringIO()
     assert _main([a.format(**files) for a in argv], stdout=_io.StringIO(), stderr=err) == 2
     assert said in err.getvalue() and "_" not in err.getvalue().split(":", 2)[2].split("(")[0]
+
+
+@pytest.mark.parametrize("argv", [["{fa}", DATA], ["{fa}", DATA, "--partition"], [DATA, "{fa}"]])
+@pytest.mark.parametrize("command", ["interact"])
+def test_a_folder_is_refused_before_the_header_row(place, command, argv):
+    """A folder given as TARGETS once let the header row reach standard output before the error."""
+    out, err = io.StringIO(), io.StringIO()
+    fa = place.write("in.fa", FASTA)
+    code = main([command, *[a.replace("{fa}", fa) for a in argv], "-q"], stdout=out, stderr=err)
+    assert code == 2 and out.getvalue() == "", out.getvalue()
+    assert err.getvalue() == f"bioaccel {command}: error: {DATA}: is a folder, expected a FASTA file\n"

@@ -128,7 +128,7 @@ def test_sites_one_row_each_and_one_profile_track_per_pair(files, tmp_path):
 
 
 @pytest.mark.parametrize("argv_tail, message", [
-    (["--window-target", "0"], "window target"),
+    (["--window-target", "0"], "--window-target must be"),
     (["--au", "-1"], "AU"),
     (["--variant", "fast"], "unknown BPMax variant"),
     (["--backend", "gpu", "--variant", "naive"], "BPMax variant 'naive' is not available on the gpu backend"),
@@ -234,3 +234,29 @@ def test_targets_from_standard_input_are_checked_one_by_one(files, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TARGETS.encode())))
     code, out, err = run([files[0], "-"])
     assert code == 2 and err.count("\n") == 1 and "t1" not in out, err
+
+
+def test_list_variants_shows_bppart_too():
+    """An unknown --partition variant says '--list-variants shows them all', which listed BPMax's only."""
+    code, out, err = run(["--list-variants"])
+    assert code == 0 and out.startswith("BPMax:\n") and "\n--partition (BPPart):\n" in out
+    for name in ("tiled", "fused", "naive", "matrices", "diagonals"):
+        assert f"\n{name} " in out, name
+    code, out, err = run(["x.fa", "y.fa", "--partition", "--variant", "tiled"])
+    assert code == 2 and "choose one of matrices, diagonals" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--window-target", "4", "--profile", "{tmp}/p.tsv"], ["--resume", "-o", "{tmp}/o.tsv"]])
+def test_a_long_partition_run_is_announced(files, tmp_path, monkeypatch, extra):
+    """BPPart (--partition) ran for minutes or hours (the genome with --profile: about 16 h) without a
+    word, where BPMax says how long first. Now the same line, with the way out; -q silences it."""
+    import bioaccel.cli.progress as progress
+
+    monkeypatch.setattr(progress, "ANNOUNCE_SECONDS", 0.0)        # every run is long here
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    code, out, err = run([*files, "--partition", *extra])
+    assert code == 0, err
+    line = err.splitlines()[0]
+    assert line.startswith("bioaccel interact: ") and " for 4 pairs (2 x 2; up to 9 x 18 nt" in line, err
+    assert ("with the binding profile); without --profile" in line) == ("--profile" in extra)
+    assert run([*files, "--partition", *extra, "-q"])[2] == ""

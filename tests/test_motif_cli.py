@@ -219,7 +219,7 @@ def test_motif_file_from_standard_input(monkeypatch):
     (["threshold", JASPAR, "--pvalue", "0", "--variant", "bucket"], "got 0"),
     (["threshold", JASPAR, "--pvalue", "nan"], "got nan"),
     (["pvalue", JASPAR, "--score", "1", "--precision", "nan"], "precision"),
-    (["pvalue", JASPAR, "--score", "1", "--log-base", "inf"], "log base"),
+    (["pvalue", JASPAR, "--score", "1", "--log-base", "inf"], "--log-base must be"),
     (["pvalue", JASPAR, "--score", "1", "--background-order", "2", "--background", "0.3,0.2,0.2,0.3"],
      "needs a FASTA file"),
     (["pvalue", JASPAR, "--score", "1", "--background-order", "1"], "needs a FASTA file"),
@@ -283,7 +283,8 @@ def test_help_says_in_words_what_the_papers_name():
     from bioaccel.cli.main import _command, build_parser
 
     parser = build_parser()
-    for prog, words, name in (("bioaccel motif", "how likely a score is among random words", "BUCKETSCOREDISTRIBUTION"),
+    for prog, words, name in (("bioaccel", "how alike two motifs are", "COMPARE"),
+                              ("bioaccel motif", "how likely a score is among random words", "BUCKETSCOREDISTRIBUTION"),
                               ("bioaccel motif compare", "How alike motifs are", "COMPARE"),
                               ("bioaccel motif threshold", "Columns: p (asked)", "PVALUETOSCORE")):
         text = " ".join(_command(parser, prog).format_help().split())

@@ -50,8 +50,9 @@ def test_two_options_naming_one_file(tmp_path):
     for second in (str(target), str(tmp_path / "." / "a.txt"), str(link)):
         with pytest.raises(InvalidParameter, match="name the same file"):
             check_outputs({"-o": str(target), "--plot": second})
-    with pytest.raises(InvalidParameter, match="name standard output"):
-        check_outputs({"-o": "-", "--profile": "-"})
+    with pytest.raises(InvalidParameter, match="--profile -: standard output already takes the output of -o; "
+                                              "give --profile a file name"):
+        check_outputs({"-o": "-", "--profile": "-"})      # -o - given, or standard output by default
     assert sorted(check_outputs({"-o": "/dev/null", "--profile": "/dev/null"})) == ["--profile", "-o"]
 
 

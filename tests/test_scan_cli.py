@@ -407,3 +407,32 @@ def test_a_fresh_scan_clears_another_runs_journal(tmp_path):
     first = out.read_text()
     code, _, err = run(*argv, "--resume")
     assert code == 0 and err == "" and out.read_text() == first and not journal.exists()
+
+
+@pytest.mark.parametrize("fmt", ["fimo", "bed", "text"])
+def test_a_batch_of_motifs_short_and_over_32_columns(tmp_path, monkeypatch, fmt):
+    """A batch (here --resume, in this process; --workers the same) scans groups of motifs apart, and a
+    group's matched words are packed 32 letters to a column: a group with a motif over 32 columns and
+    one without could not be merged (a NumPy traceback, e.g. jaspar:CORE/vertebrates with --resume).
+    Now the output is the in-process scan's, byte for byte."""
+    import bioaccel.scan._work as jobs
+
+    monkeypatch.setattr(jobs, "GROUP_MOTIFS", 1)
+    rng = np.random.default_rng(25)
+    genome = "".join(rng.choice(list("ACGT"), 3000))
+    long_word = genome[100:140]                                  # a 40-column motif planted on it
+    short = genome[2000:2008]
+    text = "".join(f">{name}\n" + "".join(f"{b} [ " + " ".join("20" if c == b else "1" for c in word) + " ]\n"
+                                          for b in "ACGT") for name, word in (("L", long_word), ("S", short)))
+    motifs, seqs = tmp_path / "m.jaspar", tmp_path / "g.fa"
+    motifs.write_text(text)
+    seqs.write_text(f">g\n{genome}\n")
+    extra = ["--text"] if fmt == "text" else ["--format", fmt]
+    argv = ["scan", str(motifs), str(seqs), "--pvalue", "2e-5", *extra, "-q"]
+    here = io.StringIO()
+    assert main(argv, stdout=here, stderr=io.StringIO()) == 0
+    out, err = tmp_path / "out.txt", io.StringIO()
+    assert main([*argv, "-o", str(out), "--resume"], stdout=io.StringIO(), stderr=err) == 0, err.getvalue()
+    rows = here.getvalue().splitlines()[0 if fmt == "bed" else 1:]          # BED has no header line
+    assert out.read_text() == here.getvalue() and {"L", "S"} == {row.split("\t")[3 if fmt == "bed" else 0]
+                                                                  for row in rows}

@@ -125,6 +125,10 @@ def journal_path(output) -> "str | None":
         return None
     if os.path.isdir(output + SUFFIX):
         raise InvalidParameter(f"-o {output}: {output + SUFFIX} is a folder; it must be free for the results so far")
+    folder = os.path.dirname(target.final) or "."
+    if not os.access(folder, os.W_OK | os.X_OK):    # said now, not once the first item is done
+        raise InvalidParameter(f"-o {output}: cannot create a file in folder {os.path.dirname(output) or '.'} "
+                               "(permission denied)")
     return output + SUFFIX
 
 
@@ -263,8 +267,9 @@ def run(job: Job, args, stdout, stderr) -> int:
     except BioaccelError as exc:     # a cluster that cannot go on, an output that cannot be written
         journal.close()
         if journal.path is not None and journal.done:          # say what is kept, and how to finish
-            raise type(exc)(f"{exc}; the {len(journal.done):,} items done are kept in {journal.path}: "
-                            "run again with --resume to finish") from None
+            count = len(journal.done)
+            kept = f"{count:,} items done are" if count != 1 else "1 item done is"
+            raise type(exc)(f"{exc}; the {kept} kept in {journal.path}: run again with --resume to finish") from None
         raise
     except BaseException:
         journal.close()

@@ -27,8 +27,8 @@ import json
 import os
 
 from .. import __version__
-from ..errors import InputError, InvalidParameter
-from .journal import open_locked
+from ..errors import InputError, InvalidParameter, OutputError
+from .journal import append_or_cut, open_locked
 
 #: bytes copied from the journal to the output at a time
 COPY_BYTES = 1 << 24
@@ -64,6 +64,7 @@ class ChunkJournal:
         self.fingerprint = fingerprint
         self.spans = []            # (offset, size) of each chunk's text, in order
         self._handle = None
+        self._end = 0              # the end of the last whole chunk
         if resume and os.path.exists(path):
             self._load()
 
@@ -111,22 +112,25 @@ class ChunkJournal:
         handle.seek(end)
         handle.truncate(end)
         if end == 0:
-            handle.write(self._header())
-        handle.flush()
+            append_or_cut(handle, self.path, self._header(), 0, False)
+        self._end = handle.tell()
         self._handle = handle
 
     def add(self, text) -> None:
         """Keep the text (bytes, or a uint8 array) of the next chunk; written and flushed at once."""
         if self._handle is None:
-            self._handle = open_locked(self.path, "wb")
-            self._handle.write(self._header())
+            handle = open_locked(self.path, "wb")
+            append_or_cut(handle, self.path, self._header(), 0, False)
+            self._handle, self._end = handle, handle.tell()
         data = memoryview(text).cast("B")
-        self._handle.write(json.dumps({"chunk": len(self.spans), "bytes": data.nbytes},
-                                      separators=(",", ":")).encode("ascii") + b"\n")
-        offset = self._handle.tell()
-        self._handle.write(data)
-        self._handle.flush()
-        self.spans.append((offset, data.nbytes))
+        line = json.dumps({"chunk": len(self.spans), "bytes": data.nbytes}, separators=(",", ":")).encode() + b"\n"
+        try:
+            append_or_cut(self._handle, self.path, (line, data), self._end, bool(self.spans))
+        except OutputError:
+            self._handle = None
+            raise
+        self._end += len(line) + data.nbytes
+        self.spans.append((self._end - data.nbytes, data.nbytes))
 
     def copy_to(self, write, handle=None) -> None:
         """Hand every chunk's text to ``write`` (a binary handle's write), in order; with ``handle`` (that

@@ -94,10 +94,16 @@ def bpp_lines(result) -> str:
     return "".join(f"{result.id}\t{i}\t{j}\t{p:.6g}\n" for i, j, p in result.pairs_above(BPP_THRESHOLD))
 
 
+#: The way out of a genome's partition function that will not fit, in the command's words.
+WINDOW_WAY_OUT = ("fold it in windows (--window 70 --bpp FILE: local base-pair probabilities as RNAplfold gives "
+                  "them, in memory that does not grow with the length)")
+
+
 def run_partition(args, stdout, stderr, params) -> int:
     """The fold command with --partition."""
     from .fold_batch import written
     from .progress import progress, wanted as progress_wanted
+    from ..errors import ResourceError
     from ..fold import check_ensemble, check_ensemble_sizes, iter_ensemble
     from ..inputs.fasta import read_fasta, scan_lengths
     from ..results.output import Outputs
@@ -109,7 +115,12 @@ def run_partition(args, stdout, stderr, params) -> int:
         check_plot(args.plot)
     lengths = scan_lengths(args.fasta)
     if lengths:
-        check_ensemble_sizes(lengths, call.params, call.backend)       # refused before the first is computed
+        try:
+            check_ensemble_sizes(lengths, call.params, call.backend)   # refused before the first is computed
+        except ResourceError as exc:      # "a window" in this command's words (the Turner model's --window)
+            if getattr(args, "model", None) == "nussinov":
+                raise
+            raise ResourceError(str(exc).replace("fold shorter pieces (a window)", WINDOW_WAY_OUT)) from None
     names = {"-o": "-" if args.output is None else args.output, "--plot": args.plot}
     if args.bpp is not None:
         names["--bpp"] = args.bpp

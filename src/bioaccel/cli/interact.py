@@ -9,9 +9,28 @@ import functools
 
 from .options import (add_backend_option, add_batch_options, add_output_option, add_pair_weight_options,
                       add_quiet_option, add_threads_option, add_variant_options, backends_of)
-from ..interact import VARIANTS
+from ..interact import PARTITION_VARIANTS, VARIANTS
 
 FORMATS = ("tsv", "json")
+
+
+class BothVariants:
+    """BPMax's variants and BPPart's (``--partition``) behind the one ``--variant`` option: its help and
+    ``--list-variants`` give both, each under its name (as ``bioaccel fold`` gives each model's).
+
+    >>> print(BothVariants().table().splitlines()[0])
+    BPMax:
+    """
+
+    named = (("BPMax", VARIANTS), ("--partition (BPPart)", PARTITION_VARIANTS))
+
+    def help(self) -> str:
+        """The ``--variant`` help: each algorithm's choices."""
+        return "; ".join(f"{name}: {registry.help()}" for name, registry in self.named)
+
+    def table(self) -> str:
+        """What ``--list-variants`` prints."""
+        return "\n\n".join(f"{name}:\n{registry.table()}" for name, registry in self.named)
 
 
 def register(subparsers):
@@ -46,7 +65,7 @@ def register(subparsers):
                              "intermolecular pair) and probability (that the strands interact); natural logs; "
                              "with windows, of the structures that fit one window pair, one row per site "
                              "(--sites) ranked by the window pair's probability; --profile on the cpu only")
-    add_variant_options(parser, VARIANTS)
+    add_variant_options(parser, BothVariants())
     add_backend_option(parser, registry=VARIANTS)
     add_threads_option(parser)
     parser.add_argument("--sites", type=int, default=1, metavar="K",

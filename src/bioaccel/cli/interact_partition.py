@@ -93,6 +93,64 @@ def refused_option(args) -> "str | None":
     return next((name for name, given in checks if given), None)
 
 
+#: Seconds a BPPart pair takes on one CPU thread, per query cell (query length x its window) and target
+#: base: A x W + B x W^2 for a target window of W (the whole target without one); a binding profile
+#: refills the windows that hold each position, W + 1 runs of PROFILE more per cell and base (without
+#: windows, N + 1 runs of DENSE_PROFILE). Measured with this command's CPU variant on the 2-core
+#: development machine (svRNAs of 18-22 nt against 60-3,000 nt, windows 16-256, with and without
+#: --profile): each estimate 1-2.2x the run.
+A, B, PROFILE, DENSE_PROFILE = 6.5e-8, 8.1e-10, 2e-6, 6e-6
+
+
+def partition_seconds(query_lengths, target_lengths, params, threads: int, binding: bool) -> float:
+    """Rough time of BPPart on the CPU for every query against every target (lengths), with the
+    windows of ``params`` on ``threads`` threads (0: every core), with the binding profile or not.
+
+    >>> from bioaccel.interact import PartitionParams
+    >>> round(partition_seconds([18, 22, 21], [3000], PartitionParams(window_target=128), 2, False))
+    40
+    """
+    from ..runtime.parallel import resolve_threads
+
+    total = 0.0
+    for N in target_lengths:
+        W = min(N, params.window_target) if params.window_target else N
+        per_base = A * W + B * W * W
+        if binding:
+            per_base = per_base + PROFILE if params.window_target else DENSE_PROFILE
+        runs = W + 1 if binding else 1
+        for M in query_lengths:
+            V = min(M, params.window_query + 1) if params.window_query else M
+            total += M * V * N * per_base * runs
+    return total / resolve_threads(threads)
+
+
+def announce_partition(args, stderr, query_lengths, target_lengths, params, binding, pairs=None) -> None:
+    """Before the first pair of a CPU run: its time, when long, with the way out (a target window);
+    ``pairs``: how many are left to run (``--resume``), of every query against every target."""
+    import dataclasses
+
+    from .progress import announce, format_duration
+
+    if args.backend != "cpu" or not query_lengths or not target_lengths:
+        return
+    total = len(query_lengths) * len(target_lengths)
+    count = total if pairs is None else pairs
+    share = count / total                 # of the whole batch's time (its pairs are alike enough to say)
+    seconds = share * partition_seconds(query_lengths, target_lengths, params, args.threads, binding)
+    what = (f"{count:,} pair{'s' if count != 1 else ''} ({len(query_lengths):,} x {len(target_lengths):,}; up to "
+            f"{max(query_lengths):,} x {max(target_lengths):,} nt{', with the binding profile' if binding else ''})")
+    way_out = None
+    if params.window_target is None and max(target_lengths) > 129:
+        faster = partition_seconds(query_lengths, target_lengths, dataclasses.replace(params, window_target=128),
+                                   args.threads, binding)
+        way_out = f"with --window-target 128 {format_duration(share * faster)}"
+    elif binding:
+        without = partition_seconds(query_lengths, target_lengths, params, args.threads, False)
+        way_out = f"without --profile {format_duration(share * without)}"
+    announce(stderr, "bioaccel interact", seconds, what, way_out, quiet=args.quiet)
+
+
 def run_partition(args, stdout, stderr) -> int:
     """The rows of :func:`bioaccel.interact.iter_bppart` for the command line ``args``, as TSV with a
     header or JSON Lines, to standard output or ``-o FILE``."""
@@ -120,6 +178,7 @@ def run_partition(args, stdout, stderr) -> int:
         if target_lengths is not None and query_lengths is not None and args.backend == "cpu":
             # what will not fit, refused up front (the GPU refuses before its first launch)
             check_partition_sizes(query_lengths, target_lengths, args.threads, params, binding)
+            announce_partition(args, stderr, query_lengths, target_lengths, params, binding)
         writer = TableWriter(outputs["-o"], partition_columns(args.window_query, args.window_target, args.sites),
                              args.format)
         writer.header()
@@ -177,4 +236,7 @@ def _run_batch(args, stdout, stderr, params, binding, windows_file) -> int:
                ("--windows", windows_file, WINDOW_COLUMNS, window_rows)) if path is not None]
     made = partition_job(args, work, queries, targets, params,
                          partition_columns(args.window_query, args.window_target, args.sites), extras)
+    if not batch.distributed(args):       # --resume here: the time of the pairs left (workers: their own plan)
+        made.announce = lambda todo: announce_partition(args, stderr, [len(q) for q in queries],
+                                                        [len(t) for t in targets], params, binding, pairs=len(todo))
     return batch.run(made, args, stdout, stderr)

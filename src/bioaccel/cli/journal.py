@@ -32,12 +32,13 @@ Traceback (most recent call last):
 ...
 bioaccel.errors.InvalidParameter: ...out.tsv.partial holds the results of another run (other inputs or options); ...
 """
+import contextlib
 import json
 import os
 from typing import BinaryIO
 
 from .. import __version__
-from ..errors import InputError, InvalidParameter
+from ..errors import InputError, InvalidParameter, OutputError
 
 SUFFIX = ".partial"
 
@@ -53,6 +54,35 @@ def _lock(handle, path):
     except OSError:
         handle.close()
         raise InvalidParameter(f"{path}: another bioaccel run is writing it; wait for it to end") from None
+
+
+def append_or_cut(handle: BinaryIO, path: str, data, end: int, keep: bool) -> None:
+    """Write ``data`` (bytes, or a tuple of pieces) to the journal ``handle`` (of ``path``) and flush it; where that fails (a full disk)
+    the file goes back to its first ``end`` bytes, its whole lines (removed when ``keep`` is false:
+    nothing in it to resume), the handle is closed and one :class:`OutputError` names the journal.
+
+    >>> import io
+    >>> class Full(io.BytesIO):
+    ...     def flush(self):
+    ...         raise OSError(28, "No space left on device")
+    >>> append_or_cut(Full(), "/no/such/out.tsv.partial", b"x", 0, False)
+    Traceback (most recent call last):
+    ...
+    bioaccel.errors.OutputError: /no/such/out.tsv.partial: cannot write the results so far (no space left on device)
+    """
+    try:
+        for piece in data if isinstance(data, tuple) else (data,):
+            handle.write(piece)
+        handle.flush()
+    except OSError as exc:
+        with contextlib.suppress(OSError):     # what is still buffered cannot be written either
+            handle.close()
+        with contextlib.suppress(OSError):
+            if keep:
+                os.truncate(path, end)
+            else:
+                os.unlink(path)
+        raise OutputError(f"{path}: cannot write the results so far ({(exc.strerror or str(exc)).lower()})") from None
 
 
 def open_locked(path: str, mode: str) -> BinaryIO:
@@ -88,6 +118,7 @@ class Journal:
         self.failed = {}           # key -> the message of the error it last raised
         self._where = {}           # key -> (offset, length) of its line, or the entry itself (in memory)
         self._handle = None        # appending
+        self._end = 0              # the end of its last whole line
         self._reader = None        # reading entries back
         if path is not None and resume and os.path.exists(path):
             self._load()
@@ -124,11 +155,11 @@ class Journal:
         if end == 0:                                # not even the header survived: start over
             handle.seek(0)
             handle.truncate()
-            handle.write(self._header())
+            append_or_cut(handle, self.path, self._header(), 0, False)
         else:
             handle.truncate(end)
             handle.seek(end)
-        handle.flush()
+        self._end = handle.tell()
         self._handle = handle
 
     def _record(self, row, where):
@@ -151,12 +182,17 @@ class Journal:
             self._record(row, entry)
             return True
         if self._handle is None:
-            self._handle = open_locked(self.path, "wb")
-            self._handle.write(self._header())
-        offset = self._handle.tell()
+            handle = open_locked(self.path, "wb")
+            append_or_cut(handle, self.path, self._header(), 0, False)
+            self._handle, self._end = handle, handle.tell()
+        offset = self._end
         text = _line(row)
-        self._handle.write(text)
-        self._handle.flush()
+        try:
+            append_or_cut(self._handle, self.path, text, offset, bool(self._where))
+        except OutputError:
+            self._handle = None
+            raise
+        self._end = offset + len(text)
         self._record(row, (offset, len(text)))
         return True
 

@@ -174,27 +174,46 @@ def _command(parser, prog):
 
 
 def in_option_words(message: str, parser) -> str:
-    """``message`` with a leading parameter name of the API (``min_loop must be ...``) written as the
-    command's option (``--min-loop must be ...``), so that an error names what the user typed.
+    """``message`` with the API's name of a parameter (``min_loop must be ...``, ``window target must
+    be ...``, ``pair weight AU``, ``no option au``) written as the command's option (``--min-loop``),
+    so that an error names what the user typed.
 
     >>> p = Parser(prog="demo")
-    >>> _ = p.add_argument("--min-loop", type=int)
+    >>> for option in ("--min-loop", "--window-target", "--au", "--cutoff"):
+    ...     _ = p.add_argument(option)
     >>> in_option_words("min_loop must be a whole number from 0 to 1,000,000, got -1", p)
     '--min-loop must be a whole number from 0 to 1,000,000, got -1'
     >>> in_option_words("min_looped", p)
     'min_looped'
     >>> in_option_words("the turner2004 model has no option min_loop (a Nussinov option)", p)
     'the turner2004 model has no option --min-loop (a Nussinov option)'
+    >>> in_option_words("window target must be a whole number >= 1, got 0", p)
+    '--window-target must be a whole number >= 1, got 0'
+    >>> in_option_words("the cutoff must be a probability from 0 to 1, got 2.0", p)
+    '--cutoff must be a probability from 0 to 1, got 2.0'
+    >>> in_option_words("pair weight AU must be a finite number >= 0, got -1", p)
+    '--au (pair weight AU) must be a finite number >= 0, got -1'
+    >>> in_option_words("the turner2004 model has no option au (a Nussinov option)", p)
+    'the turner2004 model has no option --au (a Nussinov option)'
     """
     import re
 
     if parser is None:
         return message
-    options = {action.dest: max(action.option_strings, key=len) for action in parser._actions
-               if action.option_strings}
+    options = {action.dest: next((o for o in action.option_strings if o.startswith("--")), action.option_strings[0])
+               for action in parser._actions if action.option_strings}     # its first long name (--window)
     word = message.split(" ", 1)[0]
     if word != message and word in options:
         return options[word] + message[len(word):]
+    for dest, option in options.items():       # the name in words: "window target must", "the cutoff ("
+        for said in (dest.replace("_", " "), "the " + dest.replace("_", " ")):
+            if message.startswith((said + " must ", said + " (")):
+                return option + message[len(said):]
+    # a pair's weight by its letters (the weights' options are named after the pairs)
+    message = re.sub(r"^pair (?:weight|score) (AU|GC|GU)\b",
+                     lambda m: f"{options[m.group(1).lower()]} ({m.group(0)})" if m.group(1).lower() in options
+                     else m.group(0), message)
+    message = re.sub(r"(?<=\bno option )([a-z0-9]+)\b", lambda m: options.get(m.group(1), m.group(1)), message)
     # elsewhere in the message only names no sentence uses as a word (min_loop, max_stored_hits)
     return re.sub(r"(?<![\w-])([a-z]+(?:_[a-z]+)+)(?![\w-])",
                   lambda m: options.get(m.group(1), m.group(1)), message)
@@ -246,8 +265,10 @@ def console_main():
 
     from ..runtime.finish import finish_process
     from ..runtime.numba_start import skip_numba_optionals
+    from .numba_cache import tolerate_cache_write_errors
 
     skip_numba_optionals()                 # this process runs only bioaccel's kernels: 0.2 s less start-up
+    tolerate_cache_write_errors()          # a first run on a full disk: kernels from memory, not a traceback
     try:
         code = main()
     except KeyboardInterrupt:              # before the run started (imports, parsing)

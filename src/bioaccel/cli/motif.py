@@ -55,7 +55,7 @@ def _on_motifs(sub, name, run, **texts):
 
 def register(subparsers):
     parser = subparsers.add_parser(
-        "motif", help="position weight matrices: P-values, thresholds, COMPARE",
+        "motif", help="position weight matrices: P-values, score thresholds, how alike two motifs are",
         description="Statistics of position weight matrices: how likely a score is among random words "
                     "(P-values), the score a P-value asks for (thresholds), how alike two motifs are (compare), "
                     "each with certified error bounds, by bioaccel's exact method or by Giraud & Varré's buckets "
@@ -64,7 +64,7 @@ def register(subparsers):
                     f"from the database shipped in pyjaspar (JASPAR {DEFAULT_JASPAR_RELEASE} unless a year is "
                     "given: jaspar:MA0066.1 and jaspar:2026/MA0066.1).")
     sub = parser.add_subparsers(dest="motif_command", metavar="ACTION")
-    show = _on_motifs(sub, "show", run_show, help="print the PSSM of each motif",
+    show = _on_motifs(sub, "show", run_show, help="print the scoring matrix (log-odds, PSSM) of each motif",
                       description="Print each motif's position-specific scoring matrix (log-odds per column "
                                   "and letter), its score range and background.")
     _common(show)

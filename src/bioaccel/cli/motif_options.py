@@ -7,6 +7,8 @@ Only argparse loads here when the parsers are built; the motif wing loads when m
 choices of --motif-format, --kind and --preset are checked by the library (one-line errors), so that
 the parser needs none of it.
 """
+import itertools
+
 DEFAULT_JASPAR_RELEASE = "2024"       # motif._jaspar.DEFAULT_RELEASE (a test keeps the two equal)
 
 MOTIF_HELP = ("a motif file (JASPAR, MEME, TRANSFAC, HOMER or a plain matrix; may hold many motifs; plain or "
@@ -103,6 +105,30 @@ def _chosen(motifs, ids, spec) -> list:
     return [m for m in motifs if m.motif_id in set(ids)]
 
 
+def sequences_instead(spec) -> bool:
+    """Whether ``spec``, given where motifs go, is a FASTA file of sequences: a header line, then a
+    line of sequence letters only (a motif file's rows hold numbers). Only a regular file is looked at
+    (a pipe has been read).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False) as f:
+    ...     _ = f.write(">chr1 a genome\\nACGTNNacgt\\n")
+    >>> sequences_instead(f.name), sequences_instead("jaspar:MA0066.1")
+    (True, False)
+    """
+    from ..inputs.files import is_regular_file, open_text
+
+    if str(spec).startswith("jaspar:") or not is_regular_file(spec):
+        return False
+    try:
+        with open_text(spec) as lines:
+            head = [line.strip() for line in itertools.islice(lines, 50) if line.strip()][:2]
+    except Exception:                        # unreadable or not text: the reader's own message stands
+        return False
+    return len(head) == 2 and head[0].startswith(">") and bool(head[1]) and \
+        set(head[1].upper()) <= set("ACGTUNRYKMSWBDHV")
+
+
 class MotifSource:
     """The motifs of ``spec`` read as the options say, when first used (``list(source)`` or
     :meth:`read`): so that the API call that takes them checks its own options first. A spec without a
@@ -115,13 +141,21 @@ class MotifSource:
     def read(self) -> list:
         """The motifs (read on the first call)."""
         if self._motifs is None:
-            from ..errors import InvalidParameter
+            from ..errors import InputError, InvalidParameter
             from ..motif import read_motifs
 
             motifs = []
             specs = self.spec if isinstance(self.spec, list) else [self.spec]
             for spec in specs:                  # several sources (scan's MOTIFS ...): their motifs in order
-                read = read_motifs(spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
+                try:
+                    read = read_motifs(spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
+                except InputError:
+                    if sequences_instead(spec):
+                        scan = getattr(self.args, "prog", "") == "bioaccel scan"
+                        raise InputError(f"{spec}: holds sequences (FASTA), not motifs" +
+                                         (": give the motifs first, bioaccel scan MOTIFS SEQUENCES" if scan else
+                                          " (a motif file is JASPAR, MEME, TRANSFAC, HOMER or a matrix)")) from None
+                    raise
                 if not read:
                     raise InvalidParameter(f"{spec}: no motif")
                 motifs += read

@@ -3,6 +3,7 @@
 Every later subcommand reads its sequences through here, so every one reports bad input the same way:
 one line naming the file, the record, the 1-based position in the record and the line of the file.
 """
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -140,6 +141,8 @@ def checked_lengths(path):
     bioaccel.errors.InputError: ...: record 'r2': invalid character 'X' at position 3 (line 4); expected A, C, G, U/T or an IUPAC code
     """
     if not is_regular_file(path):
+        if str(path) != "-" and os.path.isdir(path):
+            open_text(path, expected="a FASTA file").close()     # refused now, not after the header row
         return None
     return [len(record) for record in read_fasta(path)]
 

@@ -216,7 +216,7 @@ def _regular(path):
 
     @contextlib.contextmanager
     def copied():
-        if path != "-" and (is_regular_file(path) or not os.path.exists(path)):
+        if path != "-" and (is_regular_file(path) or not os.path.exists(path) or os.path.isdir(path)):
             yield path
             return
         handle, copy = tempfile.mkstemp(prefix="bioaccel-background-")

@@ -26,6 +26,7 @@ Traceback (most recent call last):
 bioaccel.errors.InvalidParameter: -o ...: is a folder; give a file name
 """
 import contextlib
+import io
 import os
 import stat
 import sys
@@ -79,6 +80,19 @@ class Guarded:
             raise self._failed(exc) from None
 
     def write(self, data):
+        raw = getattr(self.handle, "buffer", None)
+        if isinstance(data, str) and isinstance(raw, io.RawIOBase) and os.linesep == "\n":
+            # An unbuffered text stream (standard output under PYTHONUNBUFFERED=1) passes on what its
+            # file took of a piece and drops the rest without an error (a nearly full disk): its bytes
+            # go to the file here until all are taken, or the file's error is raised
+            self.flush()
+            view = memoryview(data.encode(self.handle.encoding, self.handle.errors or "strict"))
+            while view:
+                taken = self._guarded(raw.write, view)
+                if not taken:
+                    raise self._failed(OSError(0, "the file took nothing"))
+                view = view[taken:]
+            return len(data)
         return self._guarded(self.handle.write, data)
 
     def flush(self):
@@ -166,8 +180,10 @@ def check_outputs(named) -> dict:
         if key is not None:
             if key in seen:
                 other = seen[key]
-                what = "standard output" if key == ("stdout",) else "the same file"
-                raise InvalidParameter(f"{other.option} {other.path} and {option} {path} name {what}; "
+                if key == ("stdout",):     # -o - is also the default: say what takes standard output
+                    raise InvalidParameter(f"{option} -: standard output already takes the output of {other.option}; "
+                                           f"give {option} a file name (or {other.option} FILE)")
+                raise InvalidParameter(f"{other.option} {other.path} and {option} {path} name the same file; "
                                        "give each output its own file")
             seen[key] = target
         targets[option] = target

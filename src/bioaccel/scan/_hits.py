@@ -41,14 +41,19 @@ class Hits:
 
     @classmethod
     def concat(cls, parts) -> "Hits":
-        """All of ``parts`` (a list of Hits, the same word width) in order.
+        """All of ``parts`` (a list of Hits) in order; words packed narrower than the widest (groups of
+        shorter motifs, scanned apart) are padded with zero columns, which no letter of theirs reads.
 
-        >>> len(Hits.concat([Hits.empty(), Hits.empty()]))
-        0
+        >>> Hits.concat([Hits.empty(), Hits.empty(2)]).word.shape
+        (0, 2)
         """
         parts = list(parts)
         if not parts:
             return cls.empty()
+        width = max(p.word.shape[1] for p in parts)
+        parts = [p if p.word.shape[1] == width else
+                 cls(**{**{f.name: getattr(p, f.name) for f in fields(cls)},
+                        "word": np.pad(p.word, ((0, 0), (0, width - p.word.shape[1])))}) for p in parts]
         return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
 
     def take(self, index) -> "Hits":
