@@ -31,7 +31,8 @@ production's value where unnamed (``64w/x1/s0``: the form before issue 29).
 ``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
 kernels overlap: their sum passes the fold), and where the time outside them goes: on the device before the
 first kernel starts, between kernels, after the last one ends; on the host, the seconds from the call to the
-first launch and to the return. ENCODE
+first launch and to the return, and a host profile of one fold queued (cProfile: the functions that take
+the host's time, CuPy's C ones included). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
@@ -301,7 +302,24 @@ def time_phases(cp, seqs, setting):
                            "host: call to return": returned - called})
     finally:
         _gpu_batch.kernel, _gpu_batch.bulk_kernel = plain_kernel, plain_bulk
+    phases["host profile"] = _host_profile(cp, lambda: _gpu_batch.fold_packed(codes_dev, starts, FoldParams(), check=False))
     return phases
+
+
+def _host_profile(cp, call, top=12):
+    """The host's seconds in ``call`` (one fold queued, not waited for: check=False), by function, C ones
+    included (CuPy's and the CUDA runtime's wrappers): what the host does before and between the launches."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    call()
+    profile.disable()
+    cp.cuda.get_current_stream().synchronize()
+    stats = pstats.Stats(profile).stats                   # (file, line, name) -> (cc, nc, tottime, cumtime, callers)
+    rows = sorted(((v[2], f"{k[2]} ({os.path.basename(k[0])}:{k[1]})", v[1]) for k, v in stats.items()), reverse=True)
+    return {name: {"tottime_s": t, "calls": n} for t, name, n in rows[:top]}
 
 
 def time_stages(cp, seqs):
@@ -354,7 +372,9 @@ def time_batch_row(cp, count, n, args):
         for timed in row["settings"]:
             timed["phases_s"] = time_phases(cp, seqs, timed["setting"])
             print(f"    {timed['setting']:>12} phases: "
-                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["phases_s"].items()), flush=True)
+                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["phases_s"].items() if isinstance(v, float)), flush=True)
+            print(f"    {timed['setting']:>12} host profile (tottime): " + ", ".join(
+                f"{k} {v['tottime_s'] * 1e3:.3f} ms x{v['calls']}" for k, v in timed["phases_s"]["host profile"].items()))
         _batch_setting(*args.settings.split(",")[-1].split(":")[:2])
     last = row["settings"][-1]                 # the new default: the row's main numbers
     row["gpu_end_to_end_s"], row["gpu_end_to_end_runs"] = last["end_to_end_s"], last["end_to_end_runs"]
