@@ -26,9 +26,13 @@ run (short-RNA kernel, tiled batch tile, host or device encoding) and compares t
 may carry the tiled batch's form and options: ``64w`` the wavefront form (before issue 29's sub-tiled
 one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
 32-thread traceback blocks, ``c0`` the sub-tiles' closure before its tests became mask bits (``c1``;
-``c2``: its loads predicated too), production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+``c2``: its loads predicated too), ``d0`` the diagonal's tiles by batch_finish (``d1``: batch_finish_diag),
+production's value where unnamed (``64w/x1/s0``: the form before issue 29).
 ``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
-kernels overlap: their sum passes the fold). ENCODE
+kernels overlap: their sum passes the fold), and where the time outside them goes: on the device before the
+first kernel starts, between kernels, after the last one ends; on the host, the seconds from the call to the
+first launch and to the return, and a host profile of one fold queued (cProfile: the functions that take
+the host's time, CuPy's C ones included). ENCODE
 ``gpuend`` is the device-encoded path before the per-chunk copies (8 chunks, results copied at the end).
 """
 import argparse
@@ -155,7 +159,8 @@ def _batch_setting(kernel, tile):
     tiled = dict(batch_finish=form, batch_stage_bytes=option.get("s", default.batch_stage_bytes),
                  batch_streams=option.get("x", default.batch_streams),
                  batch_traceback_threads=option.get("t", default.batch_traceback_threads),
-                 batch_closure=option.get("c", default.batch_closure))
+                 batch_closure=option.get("c", default.batch_closure),
+                 batch_diagonal=option.get("d", default.batch_diagonal))
 
     from bioaccel.fold import _gpu_batch
 
@@ -261,10 +266,11 @@ def time_phases(cp, seqs, setting):
 
         def __call__(self, *args, **kwargs):
             start, stop = cp.cuda.Event(), cp.cuda.Event()
+            launched = time.perf_counter()
             start.record()
             self.fn(*args, **kwargs)
             stop.record()
-            events.append((self.name, start, stop))
+            events.append((self.name, start, stop, launched))
 
     plain_kernel, plain_bulk = _gpu_batch.kernel, _gpu_batch.bulk_kernel
     _gpu_batch.kernel = lambda filename, name, *a: Timed(plain_kernel(filename, name, *a), name)
@@ -278,16 +284,42 @@ def time_phases(cp, seqs, setting):
             events.clear()
             start, stop = cp.cuda.Event(), cp.cuda.Event()
             start.record()
+            called = time.perf_counter()
             _gpu_batch.fold_packed(codes_dev, starts, FoldParams())
+            returned = time.perf_counter()
             stop.record()
             stop.synchronize()
             phases = {"fold": cp.cuda.get_elapsed_time(start, stop) / 1e3}
-            for name, a, b in events:
+            for name, a, b, _ in events:
                 phases[name] = phases.get(name, 0.0) + cp.cuda.get_elapsed_time(a, b) / 1e3
             phases["outside kernels"] = phases["fold"] - sum(v for k, v in phases.items() if k != "fold")
+            # where the time outside kernels goes (single stream: events in launch order)
+            before = cp.cuda.get_elapsed_time(start, events[0][1]) / 1e3
+            after = cp.cuda.get_elapsed_time(events[-1][2], stop) / 1e3
+            phases.update({"outside: before the first kernel": before, "outside: after the last kernel": after,
+                           "outside: between kernels": phases["outside kernels"] - before - after,
+                           "host: call to first launch": events[0][3] - called,
+                           "host: call to return": returned - called})
     finally:
         _gpu_batch.kernel, _gpu_batch.bulk_kernel = plain_kernel, plain_bulk
+    phases["host profile"] = _host_profile(cp, lambda: _gpu_batch.fold_packed(codes_dev, starts, FoldParams(), check=False))
     return phases
+
+
+def _host_profile(cp, call, top=12):
+    """The host's seconds in ``call`` (one fold queued, not waited for: check=False), by function, C ones
+    included (CuPy's and the CUDA runtime's wrappers): what the host does before and between the launches."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    call()
+    profile.disable()
+    cp.cuda.get_current_stream().synchronize()
+    stats = pstats.Stats(profile).stats                   # (file, line, name) -> (cc, nc, tottime, cumtime, callers)
+    rows = sorted(((v[2], f"{k[2]} ({os.path.basename(k[0])}:{k[1]})", v[1]) for k, v in stats.items()), reverse=True)
+    return {name: {"tottime_s": t, "calls": n} for t, name, n in rows[:top]}
 
 
 def time_stages(cp, seqs):
@@ -340,7 +372,9 @@ def time_batch_row(cp, count, n, args):
         for timed in row["settings"]:
             timed["phases_s"] = time_phases(cp, seqs, timed["setting"])
             print(f"    {timed['setting']:>12} phases: "
-                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["phases_s"].items()), flush=True)
+                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["phases_s"].items() if isinstance(v, float)), flush=True)
+            print(f"    {timed['setting']:>12} host profile (tottime): " + ", ".join(
+                f"{k} {v['tottime_s'] * 1e3:.3f} ms x{v['calls']}" for k, v in timed["phases_s"]["host profile"].items()))
         _batch_setting(*args.settings.split(",")[-1].split(":")[:2])
     last = row["settings"][-1]                 # the new default: the row's main numbers
     row["gpu_end_to_end_s"], row["gpu_end_to_end_runs"] = last["end_to_end_s"], last["end_to_end_runs"]

@@ -19,6 +19,7 @@ import bioaccel
 from bioaccel.fold._gpu_batch import SHORT_KERNELS, short_kernel_arguments
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._launch import finish_sub_blocks
+from bioaccel.fold._launch import finish_diag_blocks
 from bioaccel.fold._gpu_tiled import finish_shared_bytes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
@@ -110,6 +111,9 @@ def host_kernels(sizes) -> dict:
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 1)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 2)),
               ("batch_finish", ("short", 128))]
+    # issue 29 (nbtile3): the diagonal's tiles of the tiled batch alone (d = 0 a constant)
+    tiled += [("batch_finish_diag", (cell, tile, finish_diag_blocks(tile))) for cell in ("short", "int")
+              for tile in sorted({bt, 64, 128})]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [(name, (cell, arg)) for cell in ("short", "int")

@@ -229,7 +229,7 @@ def tiled_bytes(n, itemsize, tile, form="sub"):
 def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status, walk):
     sizes = _launch.SIZES
     T = sizes.batch_tile
-    for nt, bin_ids in _bins(np.array([tiles_per_side(int(n), T) for n in lengths[ids]], dtype=np.int64), ids):
+    for nt, bin_ids in _bins((lengths[ids] + T) // T, ids):          # tiles_per_side, vectorised
         dtype = params.cell_dtype(int(lengths[bin_ids].max()))
         per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T, sizes.batch_finish)
         group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
@@ -242,20 +242,16 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
     diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
     "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
-    tiles off the diagonal finish sub-tiled (batch_finish_sub); "wavefront" (before issue 29): maxima in
+    tiles off the diagonal finish sub-tiled (batch_finish_sub), those on it by batch_finish_diag; "wavefront" (before issue 29): maxima in
     int32 scratch tiles by atomicMax, every tile finished wavefront by wavefront (batch_finish)."""
     sizes = _launch.SIZES
-    T = sizes.batch_tile
-    tag = "short" if dtype == np.int16 else "int"
-    count = len(ids)
+    T, tag, count = sizes.batch_tile, "short" if dtype == np.int16 else "int", len(ids)
     table_cells = nt * (nt + 1) // 2 * T * T
     scratch_cells = 0 if (sub := sizes.batch_finish == "sub") else nt * T * T
-    # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end,
-    # only ever reaches cells past the end)
+    # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end, only ever reaches cells past the end)
     tables = cp.empty(count * table_cells, dtype=dtype) if sub else cp.full(count * table_cells, POISON, dtype=dtype)
     scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
-    ids_dev = cp.asarray(ids.astype(np.int32))
-    stage = sizes.batch_stage_bytes if dtype == np.int16 else 0
+    ids_dev, stage = cp.asarray(ids.astype(np.int32)), sizes.batch_stage_bytes if dtype == np.int16 else 0
     bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
                                     _launch.batch_lanes(sizes.int16_lanes))
     finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
@@ -263,6 +259,10 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
     finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel("nussinov_tiled.cu", (
         "batch_finish_sub_tight" if tight else "batch_finish_sub"), tag, T, _launch.finish_sub_blocks(sub_shared), *tight)
     finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
+    if diag := sub and sizes.batch_diagonal:      # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
+        finish, finish_shared = (kernel("nussinov_tiled.cu", "batch_finish_diag", tag, T, _launch.finish_diag_blocks(T)),
+                                 _launch.diag_shared_bytes(T, dtype.itemsize))
+        finish.max_dynamic_shared_size_bytes = finish_shared
     nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
     stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
     # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
@@ -282,6 +282,9 @@ def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, ou
                     bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=bulk_shared)
                     finish_sub((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
                                shared_mem=sub_shared)
+                    continue
+                if diag:
+                    finish((nt, size), (T * 4,), (V, codes_dev, starts_dev, part_ids, pm, nt_, tc), shared_mem=finish_shared)
                     continue
                 if d >= 2:
                     bulk((nt - d, size), ((T // 8) ** 2,), (V, acc, nt_, d_, tc, sc), shared_mem=bulk_shared)
@@ -327,12 +330,8 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
                       chars=cp.full(max(total, 1), ord("."), dtype=np.uint8))
     if codes_dev.size == 0:
         codes_dev = cp.zeros(1, dtype=np.uint8)
-    pm = pair_model(cp, params)
-    starts_dev = cp.asarray(starts)
-    status = cp.zeros(1, dtype=np.int32)
-    out.status = status
-    walk = bool(traceback)
-    ids = np.arange(len(lengths))
+    pm, starts_dev, status = pair_model(cp, params), cp.asarray(starts), cp.zeros(1, dtype=np.int32)
+    out.status, walk, ids = status, bool(traceback), np.arange(len(lengths))
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
     in_int16 = (lengths // 2) * int(params.pair_table().max()) <= np.iinfo(np.int16).max
     shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16

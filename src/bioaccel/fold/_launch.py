@@ -26,6 +26,8 @@ class FoldSizes(LaunchSizes):
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
     batch_closure: int = 1            # tiled batches, int16: batch_finish_sub_tight form 1 (the closure's tests as
     #                                   mask bits), 2 (its loads predicated too), 0 batch_finish_sub (before: issue 29)
+    batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
+    #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
@@ -66,3 +68,23 @@ def finish_sub_blocks(shared, sm_bytes=233_472):
     (7, 2)
     """
     return max(1, min(8, sm_bytes // (shared + 2048)))
+
+
+def finish_diag_blocks(tile):
+    """Blocks of batch_finish_diag (4 threads a row of the tile) an SM's 2,048 threads hold, at most 16: its
+    __launch_bounds__.
+
+    >>> finish_diag_blocks(32), finish_diag_blocks(64), finish_diag_blocks(128)
+    (16, 8, 4)
+    """
+    return max(1, min(16, 2048 // (4 * tile)))
+
+
+def diag_shared_bytes(tile, itemsize):
+    """Dynamic shared memory of batch_finish_diag: the tile X alone (rows of tile + 4 / itemsize cells, as
+    finish_tile's LD).
+
+    >>> diag_shared_bytes(64, 2), diag_shared_bytes(64, 4)
+    (8448, 16640)
+    """
+    return tile * (tile + 4 // itemsize) * itemsize

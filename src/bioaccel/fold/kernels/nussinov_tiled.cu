@@ -464,7 +464,9 @@ __device__ __forceinline__ int store_finished(score_t* __restrict__ V, const sco
 
 // Shared memory (dynamic): X = tile (I, J) being finished, A = tile (I, I), B = tile (J, J), each
 // TILE x LD cells of score_t; LD an odd number of words, so the column reads meet no bank conflicts.
-template <typename score_t, int TILE>
+// DIAG (batch_finish_diag, issue 29): d is 0 (the caller passes it), X alone in shared memory, the
+// diagonal's split loop unrolled by 4 (its shared loads issued ahead of the DPX chain).
+template <typename score_t, int TILE, bool DIAG = false>
 __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                             const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                             int n, int nt, int d, int I, int* __restrict__ bases) {
@@ -501,7 +503,11 @@ __device__ __forceinline__ void finish_tile(score_t* __restrict__ V, int* __rest
         int best = 0;
         if (active) {
             // one DPX max-plus (VIADDMNMX) per split; lanes take every FINISH_LANES-th split
-            if (diagonal) {
+            if constexpr (DIAG) {
+#pragma unroll 4
+                for (int m = r + 1 + lane; m < q; m += FINISH_LANES)
+                    best = __viaddmax_s32(X[r * LD + m], X[m * LD + q], best);
+            } else if (diagonal) {
                 for (int m = r + 1 + lane; m < q; m += FINISH_LANES)
                     best = __viaddmax_s32(X[r * LD + m], X[m * LD + q], best);
             } else {
@@ -979,6 +985,20 @@ batch_finish(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* _
     const long long start = starts[id];
     finish_tile<score_t, TILE>(V + z * table_cells, scratch + z * scratch_cells, codes + start, pm,
                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr);
+}
+
+// The batch form of the diagonal d = 0 alone (issue 29): d a constant, so none of the code of the tiles
+// off the diagonal is kept and MIN_BLOCKS blocks an SM fit by registers (batch_finish: 54 registers, 4
+// blocks of 256 threads); shared memory X alone (fold/_gpu_tiled.finish_shared_bytes "diagonal").
+template <typename score_t, int TILE, int MIN_BLOCKS>
+__global__ void __launch_bounds__(TILE * FINISH_LANES, MIN_BLOCKS)
+batch_finish_diag(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
+                  const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, long long table_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_tile<score_t, TILE, true>(V + z * table_cells, nullptr, codes + start, pm,
+                                     (int)(starts[id + 1] - start), nt, 0, blockIdx.x, nullptr);
 }
 
 // The batch form of the sub-tiled finish (tiles off the diagonal, d >= 1), after batch_bulk_direct: the
