@@ -204,7 +204,8 @@ def test_cli_windows_sites_profile(tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [(["--windows", "w.tsv"], "--windows needs"), (["--rank", "gain"], "--rank"),
-                                         (["--window-target", "0"], "--window-target must be")])
+                                         (["--window-target", "0"], "--window-target must be"),
+                                         (["--sites", "3"], "--sites 3 needs --window-target")])
 def test_cli_refusals(tmp_path, argv, words):
     q, t = tmp_path / "q.fa", tmp_path / "t.fa"
     q.write_text(">q\nGGG\n")

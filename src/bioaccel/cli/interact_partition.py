@@ -216,6 +216,9 @@ def partition_params(args):
     if getattr(args, "windows", None) is not None and not params.windowed:
         raise InvalidParameter("--windows needs --window-target or --window-query (without windows the one "
                                "window is the whole pair: its row is the output)")
+    if args.sites > 1 and not params.windowed:
+        raise InvalidParameter(f"--sites {args.sites} needs --window-target or --window-query with --partition "
+                               f"(without windows a pair has one partition function: one row)")
     return params
 
 
