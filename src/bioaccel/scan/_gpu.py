@@ -219,6 +219,11 @@ class GpuScanner:
         self.device = [self._upload(layout) for layout, _, _ in self.jobs]
         self.units = cp.asarray(plan.units_flat.ravel())
         self.streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
+        # the tables were copied on the caller's stream, which non-blocking streams do not wait for
+        uploaded = cp.cuda.Event()
+        uploaded.record()
+        for scan_stream in self.streams:
+            scan_stream.wait_event(uploaded)
         self.turn = 0
         self.capacity = 1 << 16
         self.keep_from = [arrays["threshold"] for arrays in self.device]   # per job: fused hits kept from
@@ -283,6 +288,7 @@ class GpuScanner:
             if floor is not None:        # new arrays (a chunk still running on the other stream reads the old)
                 self.keep_from = [cp.asarray(np.maximum(layout.threshold, floor[layout.members]))
                                   for layout, _, _ in self.jobs]
+                self.streams[self.turn].wait_event(stream.record())    # the next chunk reads them too
             device_codes = cp.asarray(np.ascontiguousarray(codes, dtype=np.uint8))
             runs = [self._run(job, arrays, device_codes, n, windows, self.capacity, keep)
                     for job, arrays, keep in zip(self.jobs, self.device, self.keep_from)]
