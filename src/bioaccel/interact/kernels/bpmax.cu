@@ -481,6 +481,34 @@ bpmax_finish(const code_t* __restrict__ rb, T* __restrict__ F, const T* __restri
 // (a segment's rows fill only a fifth of an SM's warps, one thread per row).
 __device__ __forceinline__ unsigned swap_halves(unsigned w) { return __byte_perm(w, 0, 0x1032); }
 
+// eight (F, S2) pairs of a row stored as the products read them: F's and S2's eight shorts (f, s) interleaved
+// into eight words at `to` (16-byte aligned)
+__device__ __forceinline__ void put_pairs(unsigned* to_words, const uint4 f, const uint4 s) {
+    uint4* to = reinterpret_cast<uint4*>(to_words);
+    to[0] = make_uint4(__byte_perm(f.x, s.x, 0x5410), __byte_perm(f.x, s.x, 0x7632),
+                       __byte_perm(f.y, s.y, 0x5410), __byte_perm(f.y, s.y, 0x7632));
+    to[1] = make_uint4(__byte_perm(f.z, s.z, 0x5410), __byte_perm(f.z, s.z, 0x7632),
+                       __byte_perm(f.w, s.w, 0x5410), __byte_perm(f.w, s.w, 0x7632));
+}
+
+// a thread's 4 x 4 words of a staged chunk: acc[r][c] = max over its KC k of As[k][4 tr + r] + Bs[k][4 tc + c],
+// both halves at once (DPX)
+template <int KC, int AS>
+__device__ __forceinline__ void chunk_products(const unsigned* As, const unsigned* Bs, int tr, int tc,
+                                               unsigned (&acc)[4][4]) {
+#pragma unroll 8
+    for (int k = 0; k < KC; ++k) {
+        const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
+        const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]);
+        const unsigned ar[4] = {av.x, av.y, av.z, av.w};
+        const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
+    }
+}
+
 template <int G, int SPLIT>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
@@ -632,26 +660,10 @@ bpmax_finish_tiled(const code_t* __restrict__ rb, short* __restrict__ F, const s
         for (int x = tid; x < KC * (B / 8); x += S::THREADS) {
             const int v = x % (B / 8), k = x / (B / 8);
             const uint4 f = band_vector(g, mat, kc + k + 1, JB + 8 * v), s = band_vector(g, S2, kc + k + 1, JB + 8 * v);
-            uint4* to = reinterpret_cast<uint4*>(Bs + k * AS + 8 * v);
-            to[0] = make_uint4(__byte_perm(f.x, s.x, 0x5410), __byte_perm(f.x, s.x, 0x7632),
-                               __byte_perm(f.y, s.y, 0x5410), __byte_perm(f.y, s.y, 0x7632));
-            to[1] = make_uint4(__byte_perm(f.z, s.z, 0x5410), __byte_perm(f.z, s.z, 0x7632),
-                               __byte_perm(f.w, s.w, 0x5410), __byte_perm(f.w, s.w, 0x7632));
+            put_pairs(Bs + k * AS + 8 * v, f, s);
         }
         __syncthreads();
-        if (tid < S::PT) {
-#pragma unroll 8
-            for (int k = 0; k < KC; ++k) {
-                const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
-                const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]);
-                const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-                const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-                for (int r = 0; r < 4; ++r)
-#pragma unroll
-                    for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
-            }
-        }
+        if (tid < S::PT) chunk_products<KC, AS>(As, Bs, tr, tc, acc);
         __syncthreads();
     }
 
@@ -807,27 +819,11 @@ __device__ __forceinline__ void eager_middle(const Dims& g, const short* __restr
         for (int n = 0; n < NB; ++n) {                       // B: rows k2 + 1 as they lie, (F, S2)
             const int x = tid + n * T, v = x % (B / 8), k = x / (B / 8);
             if (x >= XB) continue;
-            uint4* to = reinterpret_cast<uint4*>(Bs + k * AS + 8 * v);
-            to[0] = make_uint4(__byte_perm(fb[n].x, sb[n].x, 0x5410), __byte_perm(fb[n].x, sb[n].x, 0x7632),
-                               __byte_perm(fb[n].y, sb[n].y, 0x5410), __byte_perm(fb[n].y, sb[n].y, 0x7632));
-            to[1] = make_uint4(__byte_perm(fb[n].z, sb[n].z, 0x5410), __byte_perm(fb[n].z, sb[n].z, 0x7632),
-                               __byte_perm(fb[n].w, sb[n].w, 0x5410), __byte_perm(fb[n].w, sb[n].w, 0x7632));
+            put_pairs(Bs + k * AS + 8 * v, fb[n], sb[n]);
         }
         __syncthreads();
         if (kc + KC < k1) load(kc + KC);
-        if (tid < S::PT) {
-#pragma unroll 8
-            for (int k = 0; k < KC; ++k) {
-                const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
-                const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]);
-                const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-                const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-                for (int r = 0; r < 4; ++r)
-#pragma unroll
-                    for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
-            }
-        }
+        if (tid < S::PT) chunk_products<KC, AS>(As, Bs, tr, tc, acc);
         __syncthreads();
     }
 }
