@@ -1,0 +1,107 @@
+// bppart_band_cross_mma with a deeper copy pipeline (v8, docs/bppart-gpu-notes.md): included by bppart_band.cu
+// after band_interval, band_copy8 and bppart_band_cross_mma (whose comments hold here).
+//
+// Why: v3 to v7 measured the tensor-core cross products at about a fifth of the DMMA ceiling and about half
+// the L2 rate; each block waits at every chunk for the copies it issued one chunk before, and at every new
+// query split k1 the two buffers drain (the first chunk of each k1 waits the copies' whole latency). Here
+// the block walks the steps (k1, chunk) of one sum as one sequence, the copies issued STAGES - 1 steps
+// ahead into a ring of STAGES buffers, across the k1 boundaries; the copy loops are unrolled (each thread's
+// row and column fixed, as THREADS is a multiple of KC and of TC). SKIP: a warp skips the steps of 4
+// indices where its 16 rows and 32 columns have no product in the band (the products there are zeros,
+// so an accumulator keeps its bits: 0 * x = 0 and c + 0 = c for the finite, nonnegative tables). The
+// products, their grouping by k (chunks of KC from kbeg, steps of 4) and their order are those of
+// bppart_band_cross_mma: the same bits.
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP>
+__global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
+bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
+                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
+                       int D) {
+    constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
+    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
+    static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
+    static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
+                  "each thread copies one fixed column of As and of Bs");
+    __shared__ __align__(16) double As[STAGES][TR][KC + 4];
+    __shared__ __align__(16) double Bs[STAGES][KC][TC + 4];
+    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
+    const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
+    if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    const size_t S = (size_t)(n + 1) * W1;
+    const int a0 = blockIdx.y, a1 = a0 + l1;
+    const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
+    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
+    // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
+    // bk + i THREADS / TC
+    const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
+    for (int which = 0; which < 2; ++which) {
+        double acc[2][4][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
+        const int first = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last = which == 0 ? a1 - 2 : a1 - 1;
+        const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
+        const int steps = splits * chunks;
+        auto issue = [&](int step) {
+            const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
+            const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
+            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            const int col = from + ak;
+#pragma unroll
+            for (int i = 0; i < TR * KC / THREADS; ++i) {
+                const int r = ar + i * (THREADS / KC), row = r0 + r, o = col - row;
+                const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                band_copy8(&As[buf][r][ak], in ? L + (size_t)row * W1 + o : L, in);
+            }
+#pragma unroll
+            for (int i = 0; i < TC * KC / THREADS; ++i) {
+                const int k = bk + i * (THREADS / TC), row = from + k, bcol = c0 + bc, o = bcol - row;
+                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                band_copy8(&Bs[buf][k][bc], in ? R + (size_t)row * W1 + o : R, in);
+            }
+        };
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < steps) issue(s);
+            asm volatile("cp.async.commit_group;\n" ::);     // (an empty group past the last step)
+        }
+        for (int step = 0; step < steps; ++step) {
+            if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
+            asm volatile("cp.async.commit_group;\n" ::);
+            asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
+            __syncthreads();
+            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
+#pragma unroll
+            for (int ks = 0; ks < KC; ks += 4) {
+                if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
+                double af[2], bf[4];
+#pragma unroll
+                for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
+#pragma unroll
+                for (int i = 0; i < 2; ++i)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                            : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                            : "d"(af[i]), "d"(bf[j]));
+            }
+            __syncthreads();                                   // the ring slot is free for the step STAGES on
+        }
+        asm volatile("cp.async.wait_group 0;\n" ::);
+        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
+                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+                }
+    }
+}
