@@ -33,7 +33,7 @@ from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from . import _partition_launch
 from ._gpu import cut
-from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared  # noqa: F401
+from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared, odd_bases  # noqa: F401
 from ._partition_cpu import single_strand_scaled
 
 KERNELS = "bioaccel.interact.kernels"
@@ -235,7 +235,7 @@ class _Tables:
     def __init__(self, cp, a, Q0, weights, M, L1, L2, u1, u2, rows):
         self.cp, self.M, self.L1, self.L2, self.W1 = cp, M, L1, L2, L2 + 1
         self.n_int = band_intervals(M, L1)
-        self.S = (rows + 1) * self.W1
+        self.S = (rows + 2) * self.W1    # (a launch's bases may take one filler base more: odd_bases)
         self.full = [cp.empty(self.n_int * self.S) for _ in range(FULL_TABLES)]
         self.level = [cp.empty(M * self.S) for _ in range(LEVEL_TABLES)]
         self.Q1 = cp.empty(self.S)
@@ -260,7 +260,8 @@ class _Tables:
         cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
         codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
-                                       constant_values=filler) for p in pieces]).astype(np.uint8)
+                                       constant_values=filler) for p in pieces]
+                               + [np.full(1 if odd_bases(sizes) else 0, filler)]).astype(np.uint8)
         n = len(codes)
         self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
