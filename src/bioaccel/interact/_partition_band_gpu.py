@@ -33,7 +33,7 @@ from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from . import _partition_launch
 from ._gpu import cut
-from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared, odd_bases  # noqa: F401
+from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared  # noqa: F401
 from ._partition_cpu import single_strand_scaled
 
 KERNELS = "bioaccel.interact.kernels"
@@ -43,6 +43,7 @@ LEVEL_TABLES = 4              # T1, AUX1, ACCA, ACCM (the query intervals of one
 N_CODE = 4                    # the code of a base that pairs with nothing (PartitionParams.weights)
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
 FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
+SPLIT_BASES = 32              # band_streams: a launch group of fewer target bases than this many windows is not cut
 
 
 def band_intervals(M: int, L1: int) -> int:
@@ -81,7 +82,8 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
     ``rbs`` (every strand at least one base), windows ``params.spans``, without the binding profile.
     ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now); ``timings``: a dict that
     accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches (and, launched a
-    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}); ``timeline``: a
+    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}), on one stream so that
+    they add up; ``timeline``: a
     list that gets (stage, host seconds) of each stage, the device synchronised at each stage's end (so a
     stage holds its device work; "issue": the host's time to enqueue a launch's kernels, "device": the
     wait for them after it)."""
@@ -121,10 +123,12 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
         raise ResourceError(f"the windowed partition function of {L1:,}-nt x {L2:,}-nt windows needs about "
                             f"{format_bytes((L2 + 1) * per_row)} of GPU memory but {format_bytes(capacity)} may be "
                             f"used; give a smaller --window-target, or use --backend cpu")
-    streams = _streams(cp, sizes.band_streams if capacity // sizes.band_streams // per_row > L2 else 1)
-    if len(streams) > 1:          # each stream's tables a share of the memory; a group of one long target
-        #                           cut so that every stream gets a piece
-        most = min(capacity // len(streams) // per_row - 1, -(-sum(len(rb) for rb in rbs) // len(streams)) + L2)
+    bases, count = sum(len(rb) for rb in rbs), sizes.band_streams if timings is None else 1
+    streams = _streams(cp, count if capacity // count // per_row > L2 else 1)
+    if len(streams) > 1:          # each stream's tables a share of the memory; a long group cut so that every
+        #                           stream gets a piece (a short one is not: its pieces' overlaps would cost more)
+        most = min(capacity // len(streams) // per_row - 1,
+                   -(-bases // len(streams)) + L2 if bases >= SPLIT_BASES * L2 else bases)
     if sizes.band_bases:          # a cap for tests and benchmarks; a piece holds a window at least
         most = min(most, max(sizes.band_bases, L2))
     side = aligned(1, sizes)
@@ -167,8 +171,8 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
     return found
 
 
-_STREAMS = []                  # the streams of band_streams > 1, made once a process: CuPy's memory pool keeps
-#                                freed blocks per stream, so new streams each call would not reuse the tables'
+_STREAMS = {}                  # device -> the streams of band_streams > 1, made once a process: CuPy's memory pool
+#                                keeps freed blocks per stream, so new streams each call would not reuse the tables'
 
 
 def _streams(cp, count) -> list:
@@ -176,9 +180,10 @@ def _streams(cp, count) -> list:
     [None] for one: the current stream."""
     if count <= 1:
         return [None]
-    while len(_STREAMS) < count:
-        _STREAMS.append(cp.cuda.Stream(non_blocking=False))
-    return _STREAMS[:count]
+    made = _STREAMS.setdefault(cp.cuda.Device().id, [])
+    while len(made) < count:
+        made.append(cp.cuda.Stream(non_blocking=False))
+    return made[:count]
 
 
 def _streamed(cp, streams, launches, make, fill, gather, clock):
@@ -235,7 +240,7 @@ class _Tables:
     def __init__(self, cp, a, Q0, weights, M, L1, L2, u1, u2, rows):
         self.cp, self.M, self.L1, self.L2, self.W1 = cp, M, L1, L2, L2 + 1
         self.n_int = band_intervals(M, L1)
-        self.S = (rows + 2) * self.W1    # (a launch's bases may take one filler base more: odd_bases)
+        self.S = (rows + 1) * self.W1
         self.full = [cp.empty(self.n_int * self.S) for _ in range(FULL_TABLES)]
         self.level = [cp.empty(M * self.S) for _ in range(LEVEL_TABLES)]
         self.Q1 = cp.empty(self.S)
@@ -260,8 +265,7 @@ class _Tables:
         cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
         codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
-                                       constant_values=filler) for p in pieces]
-                               + [np.full(1 if odd_bases(sizes) else 0, filler)]).astype(np.uint8)
+                                       constant_values=filler) for p in pieces]).astype(np.uint8)
         n = len(codes)
         self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot

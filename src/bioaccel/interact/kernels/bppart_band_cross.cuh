@@ -11,17 +11,7 @@
 // so an accumulator keeps its bits: 0 * x = 0 and c + 0 = c for the finite, nonnegative tables). The
 // products, their grouping by k (chunks of KC from kbeg, steps of 4) and their order are those of
 // bppart_band_cross_mma: the same bits.
-// VEC: Bs's rows copied two cells a cp.async (16 bytes, half the copies) where the launch's tables allow it: n odd,
-// so that S = (n + 1) W1 is even and a row's cells T[row][col - row] = T + row L2 + col lie 16-byte aligned from an
-// even column (the host adds a filler base where n is even); a pair whose first cell lies outside the band and
-// second inside (col = row - 1) takes two 8-byte copies. The same values land in shared memory: the same bits.
-// cp.async of 16 bytes global -> shared, of which the first ``bytes`` (0, 8 or 16) read, the rest zero-filled.
-__device__ __forceinline__ void band_copy16(double* smem, const double* gmem, int bytes) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-}
-
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, bool VEC = false>
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
@@ -29,7 +19,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
     static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
-    static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % (2 * THREADS) == 0,
+    static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
     __shared__ __align__(16) double As[STAGES][TR][KC + 4];
     __shared__ __align__(16) double Bs[STAGES][KC][TC + 4];
@@ -46,7 +36,6 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
-    const int bp = threadIdx.x % (TC / 2), bv = threadIdx.x / (TC / 2);       // VEC: pair bp of Bs rows bv + ..
     for (int which = 0; which < 2; ++which) {
         double acc[2][4][2];
 #pragma unroll
@@ -69,32 +58,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
-            if (VEC && (n & 1)) {
-                const int bcol = c0 + 2 * bp, b_row = from + bv;
-                const double* Rp = R + (size_t)b_row * L2 + bcol;
+            const int bcol = c0 + bc, b_row = from + bk;
+            const double* Rp = R + (size_t)b_row * L2 + bcol;
 #pragma unroll
-                for (int i = 0; i < TC * KC / THREADS / 2; ++i) {
-                    const int row = b_row + i * (2 * THREADS / TC), o = bcol - row;
-                    const bool rin = row < kend, in0 = rin && o >= 0 && o < W1 && bcol <= n;
-                    const bool in1 = rin && o + 1 >= 0 && o + 1 < W1 && bcol + 1 <= n;
-                    double* to = &Bs[buf][bv + i * (2 * THREADS / TC)][2 * bp];
-                    const double* from_p = Rp + i * (2 * THREADS / TC) * L2;
-                    if (in0 || !in1)
-                        band_copy16(to, in0 ? from_p : R, in0 ? (in1 ? 16 : 8) : 0);
-                    else {
-                        band_copy8(to, R, false);
-                        band_copy8(to + 1, from_p + 1, true);
-                    }
-                }
-            } else {
-                const int bcol = c0 + bc, b_row = from + bk;
-                const double* Rp = R + (size_t)b_row * L2 + bcol;
-#pragma unroll
-                for (int i = 0; i < TC * KC / THREADS; ++i) {
-                    const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                    const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
-                    band_copy8(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
-                }
+            for (int i = 0; i < TC * KC / THREADS; ++i) {
+                const int row = b_row + i * (THREADS / TC), o = bcol - row;
+                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                band_copy8(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
 #pragma unroll
