@@ -92,11 +92,11 @@ def rows_hash(rows) -> str:
 def shape_sizes(base, shape):
     """Launch sizes ``base`` with the cross products of a --shapes entry."""
     if shape[0] in "ms":
-        r, c, k, blocks, *ring = shape[1:].split("x")      # m...x stages x skip x 16-byte copies (T/F): v8's ring
+        r, c, k, blocks, *ring = shape[1:].split("x")      # m...x stages x skip (T/F) x query splits a launch: v8
         more = {}
         if hasattr(base, "band_ring"):                     # (older trees lack it)
             more = dict(band_ring=int(ring[0]) if ring else 0, band_skip=ring[1:2] == ["T"],
-                        band_vec=ring[2:3] == ["T"])
+                        band_group=int(ring[2]) if ring[2:] else 0)
         return base.replace(band_mma=True, band_strip=shape[0] == "s", band_rows=int(r), band_cols=int(c),
                             band_chunk=int(k), band_blocks=int(blocks), **more)
     r, c, k, prefetch, blocks = shape.split("x")

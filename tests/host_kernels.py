@@ -49,11 +49,13 @@ BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 16
                          (16, 32, 8, 1, False)]
 #: the windowed cross products on tensor cores through a ring of chunks across the query splits (v8: rows x columns
 #: x chunk x blocks x stages x skip), the tests' small ones
-BAND_RING_ALTERNATIVES = [(32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True),
-                          (32, 64, 16, 4, 3, True), (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False),
-                          (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
-                          (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True),
-                          (16, 32, 8, 1, 4, True)]
+BAND_RING_ALTERNATIVES = [shape + (0,) for shape in [
+    (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
+    (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
+    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True)]] + [
+    # a launch per sum and G query splits (the sums so far reloaded)
+    (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
+    (16, 32, 8, 1, 3, True, 1)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory): the first designs', the split one at other occupancies,
 #: with a thread a cell in the near part or a group, whole tiles or trimmed

@@ -171,8 +171,7 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
     return found
 
 
-_STREAMS = {}                  # device -> the streams of band_streams > 1, made once a process: CuPy's memory pool
-#                                keeps freed blocks per stream, so new streams each call would not reuse the tables'
+_STREAMS = {}                  # device -> band_streams' streams, made once a process (CuPy's pool keeps blocks per stream)
 
 
 def _streams(cp, count) -> list:
@@ -191,19 +190,17 @@ def _streamed(cp, streams, launches, make, fill, gather, clock):
     stream's next launch is issued after its previous one's gather (which waits for that stream only), so
     that the other streams' launches keep the device busy while the host gathers, and their kernels fill
     each other's gaps (launch tails, the sweep's short tile diagonals)."""
-    k = len(streams)
-    states, pending = [None] * k, [None] * k
+    k, states, pending = len(streams), [None] * len(streams), [None] * len(streams)
     for i, launch in enumerate(launches + [None] * k):
         s = i % k
         with streams[s]:
             if pending[s] is not None:
                 gather(states[s], pending[s])
                 clock.lap("gather")
-                pending[s] = None
+            if launch is not None and states[s] is None:
+                states[s] = make()
+                clock.lap("tables")
             if launch is not None:
-                if states[s] is None:
-                    states[s] = make()
-                    clock.lap("tables")
                 fill(states[s], launch)
                 pending[s] = launch
 
@@ -301,6 +298,7 @@ class _Tables:
         name, arguments, threads = band_cross_kernel(sizes)
         cross = _kernel(name, *arguments)
         strip = name == "bppart_band_cross_mma" and arguments[-1]
+        ring = name == "bppart_band_cross_ring"
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         shared = band_tiles_shared(sizes)
         if shared:
@@ -320,11 +318,14 @@ class _Tables:
             if l1 >= 2:
                 grid = ntr * (D + 1) * mats
                 split = min(l1 - 1, max(1, -(-(sizes.cross_blocks or 4 * sms) // grid)))
-                if split > 1:
-                    ACCA.fill(0)
-                    ACCM.fill(0)
-                cross((ntr * (D + 1), mats, split), (threads,),
-                      (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D)))
+                group = ring and arguments[-1]
+                if split > 1 and not group:
+                    ACCA.fill(0), ACCM.fill(0)
+                sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
+                for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
+                    cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
+                          (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
+                          + ((np.int32(which), np.int32(g0)) if ring else ()))
             mark("cross")
             mark("outer")
             if outer is not None:

@@ -13,11 +13,11 @@ def band_cross_kernel(sizes) -> tuple:
     """(kernel name, template arguments, threads a block) of the cross products under launch ``sizes``: FMA
     tiles (bppart_band_cross), tensor cores with two buffers a k1 (bppart_band_cross_mma, v3 to v7) or with a
     ring of ``band_ring`` chunks across the k1 (bppart_band_cross_ring, v8; ``band_skip``: warps skip steps
-    without a band product). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    without a band product; ``band_group``: a launch per sum and that many query splits). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_ring=3, band_skip=True))
-    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True), 128)
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0), 128)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
@@ -29,7 +29,7 @@ def band_cross_kernel(sizes) -> tuple:
     threads = (TR // 16) * (TC // 32) * 32
     if sizes.band_ring and not sizes.band_strip:
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring,
-                                           sizes.band_skip), threads)
+                                           sizes.band_skip, sizes.band_group), threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
 
 

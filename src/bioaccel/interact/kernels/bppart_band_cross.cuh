@@ -11,11 +11,17 @@
 // so an accumulator keeps its bits: 0 * x = 0 and c + 0 = c for the finite, nonnegative tables). The
 // products, their grouping by k (chunks of KC from kbeg, steps of 4) and their order are those of
 // bppart_band_cross_mma: the same bits.
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP>
+//
+// GROUP > 0: a launch takes one sum (``which``: 0 QIa's, 1 QIm's) and GROUP of its query splits from the ``g0``-th,
+// the sums so far loaded from ACCA / ACCM where g0 > 0 (the host launches the groups in order), so that every block
+// of a launch reads the operands of the same few k1 at about the same time (the blocks that share an operand row then
+// meet it in L2: v8's profile read 2.7x the operands' bytes from DRAM). An accumulator stored and loaded is the same
+// double, the mma's C: the same bits. No split among blocks (gridDim.z = 1).
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D) {
+                       int D, int wsel, int g0) {
     constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
     static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
@@ -36,13 +42,20 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
-    for (int which = 0; which < 2; ++which) {
+    for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
+        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
         double acc[2][4][2];
 #pragma unroll
         for (int i = 0; i < 2; ++i)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
-        const int first = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last = which == 0 ? a1 - 2 : a1 - 1;
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
+                    acc[i][j][h] = GROUP && g0 > 0 && o >= 0 && o < W1 && col <= n ? out[(size_t)row * W1 + o] : 0.0;
+                }
+        const int first0 = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last0 = which == 0 ? a1 - 2 : a1 - 1;
+        const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
         const int steps = splits * chunks;
         auto issue = [&](int step) {
@@ -97,7 +110,6 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
-        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
 #pragma unroll
         for (int i = 0; i < 2; ++i)
 #pragma unroll
