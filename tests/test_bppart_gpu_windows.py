@@ -201,7 +201,8 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
-    launch; the production: m32x64 cross, a ring of 3 on tensor cores, the near part by one warp): every log
+    launch; the production: m32x64 cross through a ring of 2 chunks, two streams, the sweep's far part through a ring
+    of 3 on tensor cores, its near part by one warp): every log
     and window number equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch
 

@@ -35,9 +35,11 @@ class BPPartSizes(LaunchSizes):
     band_ring: int = 2        # windows, tensor-core cross products: 0, two buffers a query split k1 (v3 to v7,
     #                           bppart_band_cross_mma); 2 to 4, a ring of that many chunks across the k1
     #                           (bppart_band_cross_ring, v8: the same products and bits; 2 measured fastest)
-    band_skip: bool = False   # windows, cross ring: a warp skips the steps of 4 indices without a band product
+    band_skip: bool = False   # windows, cross ring: a warp skips the steps of 4 indices without a band product (v8:
+    #                           slower, 0.197 s against 0.188 at a ring of 3)
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
-    #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands)
+    #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
+    #                           v8: slower, 0.194 s at G = 4 against 0.180)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
