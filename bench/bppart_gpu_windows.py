@@ -79,12 +79,26 @@ def windows_hash(w) -> str:
     return digest.hexdigest()[:16]
 
 
+def rows_hash(rows) -> str:
+    """A digest of a screen's rows (every log and window number): forms compared by their bits."""
+    import hashlib
+
+    import numpy as np
+
+    return hashlib.sha256(np.array([(r.log_z, r.log_z_interaction, r.log_z_query, r.log_z_target, r.window_log_z,
+                                     r.window_probability) for r in rows], dtype=float).tobytes()).hexdigest()[:16]
+
+
 def shape_sizes(base, shape):
     """Launch sizes ``base`` with the cross products of a --shapes entry."""
     if shape[0] in "ms":
-        r, c, k, blocks = shape[1:].split("x")
+        r, c, k, blocks, *ring = shape[1:].split("x")      # m...x stages x skip (T/F) x query splits a launch: v8
+        more = {}
+        if hasattr(base, "band_ring"):                     # (older trees lack it)
+            more = dict(band_ring=int(ring[0]) if ring else 0, band_skip=ring[1:2] == ["T"],
+                        band_group=int(ring[2]) if ring[2:] else 0)
         return base.replace(band_mma=True, band_strip=shape[0] == "s", band_rows=int(r), band_cols=int(c),
-                            band_chunk=int(k), band_blocks=int(blocks))
+                            band_chunk=int(k), band_blocks=int(blocks), **more)
     r, c, k, prefetch, blocks = shape.split("x")
     return base.replace(band_mma=False, band_rows=int(r), band_cols=int(c), band_chunk=int(k),
                         band_prefetch=prefetch == "T", band_blocks=int(blocks))
@@ -103,6 +117,20 @@ def sweep_sizes(base, sweep):
         more.update(band_warp=lanes == "W")
     return base.replace(band_tile=int(tile), band_sweep=mode, band_split=split == "T", band_tile_blocks=int(blocks),
                         band_lanes=lanes in "TW", **more)
+
+
+def entry_sizes(base, entry):
+    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP" or "SHAPE,SWEEP,sK" (K streams, v8)."""
+    shape, sweep, *streams = entry.split(",")
+    sizes = sweep_sizes(shape_sizes(base, shape), sweep)
+    if hasattr(base, "band_streams"):
+        sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
+    return sizes
+
+
+def one_stream(sizes):
+    """``sizes`` on one stream: the device seconds of each launch family add up only where nothing overlaps."""
+    return sizes.replace(band_streams=1) if hasattr(sizes, "band_streams") else sizes
 
 
 def timed(sizes, call):
@@ -145,10 +173,11 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="m32x64x16x4,m32x32x16x8,32x32x16xTx8,s32x160x8x2,s32x160x8x1,"
-                                            "s64x192x8x1",
+    parser.add_argument("--shapes", default="m32x64x16x4x2xF,m32x64x16x4,m32x64x16x4x3xF,m32x64x16x4x2xFx4,"
+                                            "m32x32x16x8x2xF,32x32x16xTx8,s32x160x8x2",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
-                             "m rows x columns x chunk x blocks (tensor cores, absolute tiles), or s ... (tensor "
+                             "m rows x columns x chunk x blocks [x ring stages x skip (T/F) [x query splits a launch]] "
+                             "(tensor cores, absolute tiles; no ring: v3-v7's two buffers a split), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
     parser.add_argument("--sweeps", default="16xlaunchesxTx4xWxTx3x2,16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xWxTx2x2,"
                                             "16xlaunchesxTx4xWxTx3dx2,16xlaunchesxTx5xWxTx2x2,16xlaunchesxTx4xFxTx2x2,"
@@ -157,11 +186,15 @@ def main(argv=None):
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
-    parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xTxTx2x2",
+    parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xWxTx3x2",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "
                              "against --baseline); empty: the package's launch sizes")
+    parser.add_argument("--screen-forms", default="",
+                        help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK]) joined by ';'")
+    parser.add_argument("--screen-phases", action="store_true",
+                        help="the screen once more on one stream with each launch family's device seconds")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
@@ -183,10 +216,9 @@ def main(argv=None):
     query = random_rna(rng, 23)
     production = _partition_launch.SIZES
     if args.production:
-        candidate_shape, candidate_sweep = args.production.split(",")
-        production = sweep_sizes(shape_sizes(production, candidate_shape), candidate_sweep)
-    base_shape, base_sweep = args.baseline.split(",")
-    baseline = sweep_sizes(shape_sizes(_partition_launch.SIZES, base_shape), base_sweep)
+        production = entry_sizes(production, args.production)
+    base_shape, base_sweep = args.baseline.split(",")[:2]
+    baseline = entry_sizes(_partition_launch.SIZES, args.baseline)
     for sizes_ in (production, baseline):      # compiles the kernels
         timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
     rows, timelines = [], []
@@ -202,11 +234,12 @@ def main(argv=None):
             timelines.append(dict(N=N, call="production, first at this size", total_s=first, **stages))
         else:
             first, found = timed(production, run)
-        base_first, _ = timed(baseline, run)
-        for _ in range(args.repeats):
+        for _ in range(args.repeats):  # (each form's calls together: streams keep their own memory)
             seconds, found = timed(production, run)
             times.append(seconds)
             grow = found[0]
+        base_first, _ = timed(baseline, run)
+        for _ in range(args.repeats):
             seconds, found = timed(baseline, run)
             base_times.append(seconds)
             brow = found[0]
@@ -214,8 +247,8 @@ def main(argv=None):
             seconds, _, stages = traced(production, run)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
         by_diagonal = {}
-        phases, w = device_phases(query, target, params, production, by_diagonal_out=by_diagonal)
-        base_phases, bw = device_phases(query, target, params, baseline)
+        phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal)
+        base_phases, bw = device_phases(query, target, params, one_stream(baseline))
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, first_s=first,
@@ -241,12 +274,12 @@ def main(argv=None):
     shapes, sweeps = [], []
     reference = w                      # the production's windows at the longest size
     for shape in filter(None, args.shapes.split(",")):
-        phases, w = device_phases(query, target, params, shape_sizes(production, shape))
+        phases, w = device_phases(query, target, params, shape_sizes(one_stream(production), shape))
         shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference),
                            windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
-        phases, w = device_phases(query, target, params, sweep_sizes(production, sweep))
+        phases, w = device_phases(query, target, params, sweep_sizes(one_stream(production), sweep))
         sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
                            **_against(w, reference), windows_sha256=windows_hash(w)))
         print(sweeps[-1], flush=True)
@@ -258,7 +291,7 @@ def main(argv=None):
                    load_after=load_after, ceiling_fp64_fma=CEILING_FP64_FMA, baseline=args.baseline,
                    production=args.production or "package launch sizes", rows=rows,
                    shapes=shapes, sweeps=sweeps, screen=screens.get("production"),
-                   baseline_screen=screens.get("baseline"), timelines=timelines), args.json)
+                   baseline_screen=screens.get("baseline"), screens=screens, timelines=timelines), args.json)
     return 0
 
 
@@ -273,13 +306,34 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
     mean = bases / len(targets)
     fma = sum(useful_fma(23, len(t), WINDOW + 1) for _, t in targets) * len(queries)
     screens, found = {}, {}
-    for name, sizes_ in (("production", production), ("baseline", baseline)):
+    forms = [("production", production), ("baseline", baseline)]
+    if args.screen_forms:              # more forms: --shapes / --sweeps entries joined by "," and ";" between forms
+        forms += [(entry, entry_sizes(production, entry)) for entry in args.screen_forms.split(";")]
+    for name, sizes_ in forms:
         screen_s, found[name] = timed(sizes_, lambda: bppart(queries, targets, params=params, backend="gpu"))
         screens[name] = dict(queries=len(queries), transcripts=len(targets), bases=bases, mean_length=mean,
                              rows=len(found[name]), gpu_s=screen_s, pairs_per_s=pairs / screen_s,
                              hours_for_32000=screen_s / bases * mean * SCREEN_GOAL / 3600,
                              ceiling_fraction=fma / screen_s / CEILING_FP64_FMA)
         print(name, screens[name], flush=True)
+    if args.screen_phases:             # the production's kernels on one stream, each family's device seconds
+        import functools
+
+        from bioaccel.interact import _partition_band_gpu
+
+        phases, saved = {}, _partition_band_gpu.gpu_windows
+        _partition_band_gpu.gpu_windows = functools.partial(saved, timings=phases)
+        try:
+            screen_s, _ = timed(one_stream(production), lambda: bppart(queries, targets, params=params, backend="gpu"))
+        finally:
+            _partition_band_gpu.gpu_windows = saved
+        phases.pop("sweep_by_diagonal", None)
+        screens["production_phases"] = dict(gpu_s=screen_s, device_s=sum(phases.values()),
+                                            host_gap_s=screen_s - sum(phases.values()),
+                                            **{f"{k}_s": v for k, v in phases.items()})
+        print("production, one stream, device phases", screens["production_phases"], flush=True)
+    for name in found:
+        screens[name]["windows_sha256"] = rows_hash(found[name])
     screens["baseline"]["log_z_max_rel_diff"] = max(abs(b.log_z - p.log_z) / abs(p.log_z)
                                                     for p, b in zip(found["production"], found["baseline"]))
     screens["baseline"]["window_probability_max_diff"] = max(
@@ -335,9 +389,15 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
         print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
               f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
     for name, x in screens.items():
+        if name == "production_phases":
+            print(f"\nscreen, production's kernels on one stream: {x['gpu_s']:.2f} s, device " + " + ".join(
+                f"{k[:-2]} {v:.3f}" for k, v in x.items() if k not in ("gpu_s", "device_s", "host_gap_s"))
+                + f" = {x['device_s']:.3f} s, host gap {x['host_gap_s']:.3f} s")
+            continue
         print(f"\nscreen, {name}: {x['queries']} x {x['transcripts']} transcripts ({x['bases']:,} nt, mean "
               f"{x['mean_length']:.0f}): {x['gpu_s']:.2f} s, {x['pairs_per_s']:.1f} pairs/s, {x['ceiling_fraction']:.1%} "
-              f"of the ceiling; {SCREEN_GOAL:,} transcripts of that mean length: {x['hours_for_32000']:.2f} h on one GPU")
+              f"of the ceiling; {SCREEN_GOAL:,} transcripts of that mean length: {x['hours_for_32000']:.2f} h on one GPU; "
+              f"rows digest {x.get('windows_sha256', '')}")
     if screens:
         print(f"baseline screen against the production's: log Z {screens['baseline']['log_z_max_rel_diff']:.1e}, window "
               f"probability {screens['baseline']['window_probability_max_diff']:.1e}")

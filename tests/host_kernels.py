@@ -28,6 +28,7 @@ from bioaccel.fold._turner_tiled_gpu import TiledSizes
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
 from bioaccel.interact._partition_band_gpu import band_tiles_arguments
+from bioaccel.interact._partition_band_sizes import band_cross_kernel
 from bioaccel.interact._partition_launch import BPPartSizes
 from bioaccel.motif._launch import BucketSizes
 from bioaccel.runtime.launch import expression
@@ -46,6 +47,15 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
 #: tests' one
 BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
+#: the windowed cross products on tensor cores through a ring of chunks across the query splits (v8: rows x columns
+#: x chunk x blocks x stages x skip), the tests' small ones
+BAND_RING_ALTERNATIVES = [shape + (0,) for shape in [
+    (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
+    (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
+    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True)]] + [
+    # a launch per sum and G query splits (the sums so far reloaded)
+    (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
+    (16, 32, 8, 1, 3, True, 1)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory): the first designs', the split one at other occupancies,
 #: with a thread a cell in the near part or a group, whole tiles or trimmed
@@ -76,9 +86,7 @@ TEST_PF_LONG = PfLongSizes(tile=16, stage=16, lanes=4)
 
 def _band_cross(bp):
     """The windowed cross products' kernel under launch sizes ``bp`` (as _partition_band_gpu picks it)."""
-    if bp.band_mma and bp.band_rows % 16 == 0 and bp.band_cols % 32 == 0:
-        return "bppart_band_cross_mma", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_blocks, bp.band_strip)
-    return "bppart_band_cross", (bp.band_rows, bp.band_cols, bp.band_chunk, bp.band_prefetch, bp.band_blocks)
+    return band_cross_kernel(bp)[:2]
 
 
 def host_kernels(sizes) -> dict:
@@ -169,6 +177,7 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_outer", ())] * bp.band_split
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
+        + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),

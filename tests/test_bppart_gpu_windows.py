@@ -106,6 +106,32 @@ def test_gpu_windows_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, 
                                               band_lanes=lanes, band_trim=trim, band_pipe=pipe,
                                               band_far=far, band_warp=warp, band_dynamic=dynamic)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    _random_pairs_equal_cpu(au, gu)
+
+
+@pytest.mark.parametrize("au, gu, ring, skip, streams, group", [
+    (*WEIGHTS[0], 2, False, 1, 0),       # the cross products' ring (v8) of 2 chunks across the query splits
+    (*WEIGHTS[1], 3, True, 1, 0),        # a ring of 3, warps skipping steps without band products
+    (*WEIGHTS[0], 4, True, 2, 0),        # a ring of 4; launches on two streams, each with its tables
+    (*WEIGHTS[1], 0, False, 3, 0),       # v7's cross products on three streams
+    (*WEIGHTS[0], 2, False, 2, 0),       # the production (v8): a ring of 2 on two streams
+    (*WEIGHTS[1], 2, False, 2, 2),       # a launch per sum and 2 query splits, the sums so far reloaded
+    (*WEIGHTS[0], 3, True, 1, 1),        # ... one query split a launch
+])
+def test_gpu_windows_v8_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatch, au, gu, ring, skip, streams, group):
+    """As above with the tensor-core cross products (16 x 32 tiles) through a ring of chunks (bppart_band_cross_ring),
+    in one launch or a launch per sum and group of query splits, and the launch groups on several streams (pieces of 40
+    bases: many launches a stream)."""
+    from bioaccel.interact import _partition_launch
+
+    sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_cols=32, band_split=True, band_tile=8,
+                                              band_tile_blocks=16, band_pipe=3, band_far=2, band_warp=True,
+                                              band_ring=ring, band_skip=skip, band_streams=streams, band_group=group)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    _random_pairs_equal_cpu(au, gu)
+
+
+def _random_pairs_equal_cpu(au, gu):
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
         params = PartitionParams(au=au, gu=gu, window_query=wq, window_target=wt)
@@ -165,10 +191,18 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     dict(band_dynamic=True),                                             # one warp's near part, dynamic ring of 3
     dict(band_pipe=2, band_dynamic=False),                               # ... after a ring of 2
     dict(band_pipe=0, band_far=0),                                       # ... after registers a step ahead
+    # v8: the cross products through a ring of chunks across the query splits, warps skipping empty steps; the
+    # launches on two or three streams (a launch's share of the memory); v7's production
+    dict(band_ring=3, band_skip=False), dict(band_ring=3, band_skip=True), dict(band_ring=4, band_chunk=8, band_skip=True),
+    dict(band_ring=2, band_skip=True), dict(band_group=1), dict(band_group=2), dict(band_group=4),
+    dict(band_rows=64, band_cols=64, band_blocks=2),
+    dict(band_cols=32, band_blocks=8), dict(band_streams=1), dict(band_streams=2, band_bases=400), dict(band_streams=3),
+    dict(band_ring=0, band_skip=False, band_streams=1),                  # v7's production
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
-    launch; the production: m32x64 cross, a ring of 3 on tensor cores, the near part by one warp): every log
+    launch; the production: m32x64 cross through a ring of 2 chunks, two streams, the sweep's far part through a ring
+    of 3 on tensor cores, its near part by one warp): every log
     and window number equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch
 

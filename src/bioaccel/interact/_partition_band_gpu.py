@@ -33,6 +33,7 @@ from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from . import _partition_launch
 from ._gpu import cut
+from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared  # noqa: F401
 from ._partition_cpu import single_strand_scaled
 
 KERNELS = "bioaccel.interact.kernels"
@@ -42,6 +43,7 @@ LEVEL_TABLES = 4              # T1, AUX1, ACCA, ACCM (the query intervals of one
 N_CODE = 4                    # the code of a base that pairs with nothing (PartitionParams.weights)
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
 FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
+SPLIT_BASES = 32              # band_streams: a launch group of fewer target bases than this many windows is not cut
 
 
 def band_intervals(M: int, L1: int) -> int:
@@ -80,7 +82,8 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
     ``rbs`` (every strand at least one base), windows ``params.spans``, without the binding profile.
     ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now); ``timings``: a dict that
     accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches (and, launched a
-    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}); ``timeline``: a
+    tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}), on one stream so that
+    they add up; ``timeline``: a
     list that gets (stage, host seconds) of each stage, the device synchronised at each stage's end (so a
     stage holds its device work; "issue": the host's time to enqueue a launch's kernels, "device": the
     wait for them after it)."""
@@ -120,6 +123,12 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
         raise ResourceError(f"the windowed partition function of {L1:,}-nt x {L2:,}-nt windows needs about "
                             f"{format_bytes((L2 + 1) * per_row)} of GPU memory but {format_bytes(capacity)} may be "
                             f"used; give a smaller --window-target, or use --backend cpu")
+    bases, count = sum(len(rb) for rb in rbs), sizes.band_streams if timings is None else 1
+    streams = _streams(cp, count if capacity // count // per_row > L2 else 1)
+    if len(streams) > 1:          # each stream's tables a share of the memory; a long group cut so that every
+        #                           stream gets a piece (a short one is not: its pieces' overlaps would cost more)
+        most = min(capacity // len(streams) // per_row - 1,
+                   -(-bases // len(streams)) + L2 if bases >= SPLIT_BASES * L2 else bases)
     if sizes.band_bases:          # a cap for tests and benchmarks; a piece holds a window at least
         most = min(most, max(sizes.band_bases, L2))
     side = aligned(1, sizes)
@@ -131,27 +140,69 @@ def _group(cp, a, rbs, weights, L1, L2, c1, c2, sizes, timings, scale, clock) ->
     records = [np.zeros((2, 2, M + 1, len(rb) + 1)) for rb in rbs]
     x_records = [np.zeros((2, 2, M + 1, len(rb) + 1)) for rb in rbs]
     ends = [np.zeros((2, len(rb) + 1)) for rb in rbs]      # Q1 of the windows and of their overlaps
-    launch, total = [], 0
+    launches, launch, total = [], [], 0
     most = aligned(most, sizes)   # a launch's rows: whole pieces, each laid from a multiple of the side
-    rows = min(most, sum(aligned(len(p.codes), sizes) for p in pieces))
-    clock.lap("setup")
-    state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2), rows)
-    clock.lap("tables")
-    for piece in pieces + [None]:
-        if piece is None or (launch and total + aligned(len(piece.codes), sizes) > most):
-            state.fill(launch, sizes, timings, clock)
-            state.gather(launch, [len(rb) for rb in rbs], records, x_records, ends)
-            clock.lap("gather")
+    for piece in pieces:
+        if launch and total + aligned(len(piece.codes), sizes) > most:
+            launches.append(launch)
             launch, total = [], 0
-        if piece is not None:
-            launch.append(piece)
-            total += aligned(len(piece.codes), sizes)
+        launch.append(piece)
+        total += aligned(len(piece.codes), sizes)
+    launches.append(launch)
+    rows = min(most, max(sum(aligned(len(p.codes), sizes) for p in launch) for launch in launches))
+    clock.lap("setup")
+    lengths = [len(rb) for rb in rbs]
+    if len(streams) == 1:
+        state = _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2), rows)
+        clock.lap("tables")
+        for launch in launches:
+            state.fill(launch, sizes, timings, clock)
+            state.gather(launch, lengths, records, x_records, ends)
+            clock.lap("gather")
+    else:
+        _streamed(cp, streams, launches, lambda: _Tables(cp, a, Q0, weights, M, L1, L2, u1, math.exp(-c2), rows),
+                  lambda state, launch: state.fill(launch, sizes, timings, clock),
+                  lambda state, launch: state.gather(launch, lengths, records, x_records, ends), clock)
     nq = M - L1 + 1
     zq = float(sum(Q0[q, q + L1] for q in range(nq))) - u1 * float(sum(Q0[q, q + L1 - 1] for q in range(1, nq)))
     found = [assemble(records[t], x_records[t], zq, _target_alone(ends[t], len(rb), L2, math.exp(-c2)), M,
                       len(rb), L1, L2, c1, c2, scale) for t, rb in enumerate(rbs)]
     clock.lap("assemble")
     return found
+
+
+_STREAMS = {}                  # device -> band_streams' streams, made once a process (CuPy's pool keeps blocks per stream)
+
+
+def _streams(cp, count) -> list:
+    """``count`` CUDA streams of this process (blocking: they order after the legacy default stream), or
+    [None] for one: the current stream."""
+    if count <= 1:
+        return [None]
+    made = _STREAMS.setdefault(cp.cuda.Device().id, [])
+    while len(made) < count:
+        made.append(cp.cuda.Stream(non_blocking=False))
+    return made[:count]
+
+
+def _streamed(cp, streams, launches, make, fill, gather, clock):
+    """Launch i on stream i mod len(streams), each stream with its own tables (``make()``, made on it): a
+    stream's next launch is issued after its previous one's gather (which waits for that stream only), so
+    that the other streams' launches keep the device busy while the host gathers, and their kernels fill
+    each other's gaps (launch tails, the sweep's short tile diagonals)."""
+    k, states, pending = len(streams), [None] * len(streams), [None] * len(streams)
+    for i, launch in enumerate(launches + [None] * k):
+        s = i % k
+        with streams[s]:
+            if pending[s] is not None:
+                gather(states[s], pending[s])
+                clock.lap("gather")
+            if launch is not None and states[s] is None:
+                states[s] = make()
+                clock.lap("tables")
+            if launch is not None:
+                fill(states[s], launch)
+                pending[s] = launch
 
 
 class _Clock:
@@ -169,56 +220,6 @@ class _Clock:
         now = time.perf_counter()
         self.timeline.append((stage, now - self.last))
         self.last = now
-
-
-def aligned(bases: int, sizes) -> int:
-    """``bases`` rounded up to a multiple of the tiles' common side under launch ``sizes`` (the cross
-    products' rows and columns, the sweep's side): where a piece starts in its launch.
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> aligned(1, SIZES.replace(band_cols=32)), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
-    (32, 48)
-    """
-    side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
-    return -(-bases // side) * side
-
-
-def band_tiles_arguments(sizes) -> tuple:
-    """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
-    split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
-    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
-    the near part by one warp, dynamic shared memory.
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
-    (16, True, 4, True, True, 3, 2, False, False)
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
-    (16, True, 4, True, True, 0, 0, True, False)
-    """
-    pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
-    return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
-            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0)
-
-
-def band_tiles_shared(sizes) -> int:
-    """Bytes of dynamic shared memory the sweep's kernel takes under launch ``sizes`` (0: static only): the
-    largest of its cp.async ring, the near part's tiles and the one-warp near part's (bppart_band_tiles' UD; the
-    kernel traps when given less).
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_tiles_shared(SIZES.replace(band_pipe=3, band_far=2, band_dynamic=True))
-    53760
-    >>> band_tiles_shared(SIZES.replace(band_dynamic=False))
-    0
-    """
-    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)
-    if not dynamic:
-        return 0
-    pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4
-    ring = 7 * pipe * B * pitch
-    tiles = (2 + 4 + (9 if lanes else 8)) * B * (B + 1)
-    near_warp = (2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B) if warp else 0
-    return 8 * max(ring, tiles, near_warp)
 
 
 def _target_alone(ends, N, L2, f2) -> float:
@@ -294,14 +295,10 @@ class _Tables:
         device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
-        mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
-        strip = mma and sizes.band_strip
-        if mma:
-            cross = _kernel("bppart_band_cross_mma", TR, TC, sizes.band_chunk, sizes.band_blocks, strip)
-            threads = (TR // 16) * (TC // 32) * 32
-        else:
-            cross = _kernel("bppart_band_cross", TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks)
-            threads = (TR // 4) * (TC // 4)
+        name, arguments, threads = band_cross_kernel(sizes)
+        cross = _kernel(name, *arguments)
+        strip = name == "bppart_band_cross_mma" and arguments[-1]
+        ring = name == "bppart_band_cross_ring"
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         shared = band_tiles_shared(sizes)
         if shared:
@@ -321,11 +318,14 @@ class _Tables:
             if l1 >= 2:
                 grid = ntr * (D + 1) * mats
                 split = min(l1 - 1, max(1, -(-(sizes.cross_blocks or 4 * sms) // grid)))
-                if split > 1:
-                    ACCA.fill(0)
-                    ACCM.fill(0)
-                cross((ntr * (D + 1), mats, split), (threads,),
-                      (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D)))
+                group = ring and arguments[-1]
+                if split > 1 and not group:
+                    ACCA.fill(0), ACCM.fill(0)
+                sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
+                for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
+                    cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
+                          (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
+                          + ((np.int32(which), np.int32(g0)) if ring else ()))
             mark("cross")
             mark("outer")
             if outer is not None:

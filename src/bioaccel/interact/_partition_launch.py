@@ -32,6 +32,14 @@ class BPPartSizes(LaunchSizes):
     band_blocks: int = 4      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
     band_mma: bool = True     # windows, cross products on FP64 tensor cores (bppart_band_cross_mma) where the tile
     #                           takes them (rows a multiple of 16, columns of 32); else FMA (bppart_band_cross)
+    band_ring: int = 2        # windows, tensor-core cross products: 0, two buffers a query split k1 (v3 to v7,
+    #                           bppart_band_cross_mma); 2 to 4, a ring of that many chunks across the k1
+    #                           (bppart_band_cross_ring, v8: the same products and bits; 2 measured fastest)
+    band_skip: bool = False   # windows, cross ring: a warp skips the steps of 4 indices without a band product (v8:
+    #                           slower, 0.197 s against 0.188 at a ring of 3)
+    band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
+    #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
+    #                           v8: slower, 0.194 s at G = 4 against 0.180)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
@@ -57,6 +65,9 @@ class BPPartSizes(LaunchSizes):
     #                           no block barrier; the cells stored after the last step), the same bits as the lanes
     #                           (v7); False: band_lanes' forms
     band_sweep: str = "launches"   # windows, sweep: a launch per tile diagonal, or "persistent" (grid barriers)
+    band_streams: int = 2     # windows: launch groups on this many CUDA streams, each with its own tables (a share
+    #                           of the memory), so that one launch's kernels fill another's gaps and the host
+    #                           gathers a launch while the device works on the next (v8); the same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 

@@ -255,6 +255,8 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
     }
 }
 
+#include "bppart_band_cross.cuh"   // bppart_band_cross_ring (v8): the same products, a deeper copy ring
+
 // Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = dfirst ..
 // dlast), a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here).
 // A cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped. With

@@ -1,0 +1,85 @@
+"""Which kernels the windowed BPPart GPU fill launches (kernels/bppart_band.cu) under launch sizes, and
+where a piece starts in a launch: pure Python, read by :mod:`._partition_band_gpu` and the kernel
+builds of the tests (tests/host_kernels.py).
+
+>>> from bioaccel.interact._partition_launch import SIZES
+>>> band_cross_kernel(SIZES.replace(band_ring=0))[0], band_cross_kernel(SIZES.replace(band_ring=3))[0]
+('bppart_band_cross_mma', 'bppart_band_cross_ring')
+"""
+import math
+
+
+def band_cross_kernel(sizes) -> tuple:
+    """(kernel name, template arguments, threads a block) of the cross products under launch ``sizes``: FMA
+    tiles (bppart_band_cross), tensor cores with two buffers a k1 (bppart_band_cross_mma, v3 to v7) or with a
+    ring of ``band_ring`` chunks across the k1 (bppart_band_cross_ring, v8; ``band_skip``: warps skip steps
+    without a band product; ``band_group``: a launch per sum and that many query splits). The tensor-core forms need rows a multiple of 16 and columns of 32.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_cross_kernel(SIZES.replace(band_ring=3, band_skip=True))
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0), 128)
+    >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
+    64
+    """
+    TR, TC = sizes.band_rows, sizes.band_cols
+    mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
+    if not mma:
+        return ("bppart_band_cross", (TR, TC, sizes.band_chunk, sizes.band_prefetch, sizes.band_blocks),
+                (TR // 4) * (TC // 4))
+    threads = (TR // 16) * (TC // 32) * 32
+    if sizes.band_ring and not sizes.band_strip:
+        return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring,
+                                           sizes.band_skip, sizes.band_group), threads)
+    return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
+
+
+def aligned(bases: int, sizes) -> int:
+    """``bases`` rounded up to a multiple of the tiles' common side under launch ``sizes`` (the cross
+    products' rows and columns, the sweep's side): where a piece starts in its launch.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> aligned(1, SIZES.replace(band_cols=32)), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
+    (32, 48)
+    """
+    side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
+    return -(-bases // side) * side
+
+
+def band_tiles_arguments(sizes) -> tuple:
+    """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
+    split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
+    cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
+    the near part by one warp, dynamic shared memory.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
+    (16, True, 4, True, True, 3, 2, False, False)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
+    (16, True, 4, True, True, 0, 0, True, False)
+    """
+    pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
+    return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
+            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0)
+
+
+def band_tiles_shared(sizes) -> int:
+    """Bytes of dynamic shared memory the sweep's kernel takes under launch ``sizes`` (0: static only): the
+    largest of its cp.async ring, the near part's tiles and the one-warp near part's (bppart_band_tiles' UD; the
+    kernel traps when given less).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_tiles_shared(SIZES.replace(band_pipe=3, band_far=2, band_dynamic=True))
+    53760
+    >>> band_tiles_shared(SIZES.replace(band_dynamic=False))
+    0
+    """
+    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)
+    if not dynamic:
+        return 0
+    pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4
+    ring = 7 * pipe * B * pitch
+    tiles = (2 + 4 + (9 if lanes else 8)) * B * (B + 1)
+    near_warp = (2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B) if warp else 0
+    return 8 * max(ring, tiles, near_warp)
+
+

@@ -1,0 +1,123 @@
+// bppart_band_cross_mma with a deeper copy pipeline (v8, docs/bppart-gpu-notes.md): included by bppart_band.cu
+// after band_interval, band_copy8 and bppart_band_cross_mma (whose comments hold here).
+//
+// Why: v3 to v7 measured the tensor-core cross products at about a fifth of the DMMA ceiling and about half
+// the L2 rate; each block waits at every chunk for the copies it issued one chunk before, and at every new
+// query split k1 the two buffers drain (the first chunk of each k1 waits the copies' whole latency). Here
+// the block walks the steps (k1, chunk) of one sum as one sequence, the copies issued STAGES - 1 steps
+// ahead into a ring of STAGES buffers, across the k1 boundaries; the copy loops are unrolled (each thread's
+// row and column fixed, as THREADS is a multiple of KC and of TC). SKIP: a warp skips the steps of 4
+// indices where its 16 rows and 32 columns have no product in the band (the products there are zeros,
+// so an accumulator keeps its bits: 0 * x = 0 and c + 0 = c for the finite, nonnegative tables). The
+// products, their grouping by k (chunks of KC from kbeg, steps of 4) and their order are those of
+// bppart_band_cross_mma: the same bits.
+//
+// GROUP > 0: a launch takes one sum (``which``: 0 QIa's, 1 QIm's) and GROUP of its query splits from the ``g0``-th,
+// the sums so far loaded from ACCA / ACCM where g0 > 0 (the host launches the groups in order), so that every block
+// of a launch reads the operands of the same few k1 at about the same time (the blocks that share an operand row then
+// meet it in L2: v8's profile read 2.7x the operands' bytes from DRAM). An accumulator stored and loaded is the same
+// double, the mma's C: the same bits. No split among blocks (gridDim.z = 1).
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0>
+__global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
+bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
+                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
+                       int D, int wsel, int g0) {
+    constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
+    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
+    static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
+    static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
+                  "each thread copies one fixed column of As and of Bs");
+    __shared__ __align__(16) double As[STAGES][TR][KC + 4];
+    __shared__ __align__(16) double Bs[STAGES][KC][TC + 4];
+    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
+    const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
+    if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    const size_t S = (size_t)(n + 1) * W1;
+    const int a0 = blockIdx.y, a1 = a0 + l1;
+    const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
+    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
+    // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
+    // bk + i THREADS / TC
+    const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
+    for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
+        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
+        double acc[2][4][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
+                    acc[i][j][h] = GROUP && g0 > 0 && o >= 0 && o < W1 && col <= n ? out[(size_t)row * W1 + o] : 0.0;
+                }
+        const int first0 = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last0 = which == 0 ? a1 - 2 : a1 - 1;
+        const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
+        const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
+        const int steps = splits * chunks;
+        auto issue = [&](int step) {
+            const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
+            const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
+            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
+            const int col = from + ak, a_o = col - (r0 + ar);
+            const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
+#pragma unroll
+            for (int i = 0; i < TR * KC / THREADS; ++i) {
+                const int o = a_o - i * (THREADS / KC);
+                const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                band_copy8(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
+            }
+            const int bcol = c0 + bc, b_row = from + bk;
+            const double* Rp = R + (size_t)b_row * L2 + bcol;
+#pragma unroll
+            for (int i = 0; i < TC * KC / THREADS; ++i) {
+                const int row = b_row + i * (THREADS / TC), o = bcol - row;
+                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                band_copy8(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
+            }
+        };
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < steps) issue(s);
+            asm volatile("cp.async.commit_group;\n" ::);     // (an empty group past the last step)
+        }
+        for (int step = 0; step < steps; ++step) {
+            if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
+            asm volatile("cp.async.commit_group;\n" ::);
+            asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
+            __syncthreads();
+            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
+#pragma unroll
+            for (int ks = 0; ks < KC; ks += 4) {
+                if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
+                double af[2], bf[4];
+#pragma unroll
+                for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
+#pragma unroll
+                for (int i = 0; i < 2; ++i)
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                            : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                            : "d"(af[i]), "d"(bf[j]));
+            }
+            __syncthreads();                                   // the ring slot is free for the step STAGES on
+        }
+        asm volatile("cp.async.wait_group 0;\n" ::);
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
+                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+                }
+    }
+}
