@@ -206,10 +206,6 @@ def cpu_bench(args):
 
 def gpu_bench(args):
     from bioaccel.runtime.gpu import device_name, require_gpu
-    from bioaccel.scan._pipeline import ScanState
-    from bioaccel.scan._price import price
-    from bioaccel.scan._hits import Hits
-    from bioaccel.scan._write import HitWriter
 
     cp = require_gpu()
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
@@ -234,7 +230,12 @@ def gpu_bench(args):
     t_read, held = timed(lambda: [(c.codes.copy(), c.windows) for c in chunks(big, overlap=setup.longest - 1)])
     print(f"thresholds {t_thr:.2f} s; reading the FASTA in chunks {t_read:.2f} s")
     rows = []
-    for variant in args.variants.split(","):
+    import bioaccel.scan._gpu as scan_gpu
+    production = scan_gpu.SIZES
+    for spec in args.variants.split(","):
+        # "fused:lanes", "fused:words" (the fused kernel's forms, ScanSizes.form), "segments"
+        variant, _, form = spec.partition(":")
+        scan_gpu.SIZES = production.replace(form=form or production.form)
         scanner = Scanner(plan, "gpu", variant)
         scanner.scan(np.zeros(1000, np.uint8), 1000)                 # compile
 
@@ -248,11 +249,72 @@ def gpu_bench(args):
             return found + len(last()[0])
 
         t_scan, hits = timed(scan_all, args.repeats)
+        t_kernel = min(kernels_alone(scanner, held) for _ in range(args.repeats))
         frac = lookups / t_scan / ceiling if variant == "fused" else None
-        rows.append({"variant": variant, "scan_s": t_scan, "hits": hits, "lookup_fraction": frac})
-        print(f"{variant:9} scan {t_scan:7.3f} s  {hits:,} hits  {letters * len(pssms) / t_scan:.3e} pos x mat/s"
-              + (f"  {100 * frac:.1f}% of the look-up ceiling" if frac else ""))
+        kfrac = lookups / t_kernel / ceiling if variant == "fused" else None
+        digest = hits_digest(scanner, held) if args.digest else None
+        rows.append({"variant": spec, "scan_s": t_scan, "hits": hits, "lookup_fraction": frac, "kernels_s": t_kernel,
+                     "kernels_lookup_fraction": kfrac, "hits_sha256": digest})
+        print(f"{spec:12} scan {t_scan:7.3f} s (kernels alone {t_kernel:.3f} s)  {hits:,} hits  "
+              f"{letters * len(pssms) / t_scan:.3e} pos x mat/s"
+              + (f"  {100 * frac:.1f}% of the look-up ceiling (kernels alone {100 * kfrac:.1f}%)" if frac else "")
+              + (f"  hits sha256 {digest[:16]}" if digest else ""))
+        scan_gpu.SIZES = production
     del held
+    if "batches" not in args.parts and "cli" not in args.parts:
+        write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
+                    "lookups": lookups, "thresholds_s": t_thr, "read_s": t_read, "rows": rows}, args.json)
+        return
+    t_all = t_price = t_write = breakdown = None
+    hits = []
+    if "batches" in args.parts:
+        t_all, t_price, t_write, hits, breakdown = batches_bench(args, setup, big)
+    ends = cli_runs(args, big) if "cli" in args.parts else {}
+    write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
+                "lookups": lookups, "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all,
+                "pvalues_s": t_price, "hits": len(hits), "write_s": t_write, "end_to_end_s": ends,
+                "collect_breakdown_s": breakdown}, args.json)
+
+
+def kernels_alone(scanner, held):
+    """The kernels of every chunk alone, timed by CUDA events on one stream: the chunks already on the
+    device, hit buffers as large as the chunks need, no copy out and no sort (what the fused scan's time
+    adds to them)."""
+    import cupy as cp
+
+    engine = scanner._engine
+    chunks_on_device = [(cp.asarray(codes), windows) for codes, windows in held]
+    stream = cp.cuda.Stream(non_blocking=True)
+    stream.wait_event(cp.cuda.Event().record())          # after the uploads on the default stream
+    with stream:
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        for codes, windows in chunks_on_device:
+            for job, arrays, keep in zip(engine.jobs, engine.device, engine.keep_from):
+                engine._run(job, arrays, codes, int(codes.shape[0]), windows, engine.capacity, keep)
+        end.record()
+        end.synchronize()
+    return cp.cuda.get_elapsed_time(start, end) / 1e3
+
+
+def hits_digest(scanner, held):
+    """SHA-256 of every chunk's hits (entry, start, units as int64, in the order the scanner gives them:
+    sorted by position, then entry): the same digest means the same hits."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for codes, windows in held:
+        for array in scanner.scan(codes, windows):
+            digest.update(np.ascontiguousarray(array, np.int64).tobytes())
+    return digest.hexdigest()
+
+
+def batches_bench(args, setup, big):
+    from bioaccel.scan._pipeline import ScanState
+    from bioaccel.scan._price import price
+    from bioaccel.scan._hits import Hits
+    from bioaccel.scan._write import HitWriter
+
     # P-values and writing, on the hits of one pass (through the API's own pieces)
     state = ScanState()
     from bioaccel.scan._pipeline import scan_batches
@@ -279,25 +341,40 @@ def gpu_bench(args):
           f"for {len(hits):,} hits; writing them {t_write:.2f} s ({os.path.getsize(out_path) / 1e9:.2f} GB)")
     breakdown = profile_collect(setup, big)
     print("in-process `collect` (the stored path), seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in breakdown.items()))
+    return t_all, t_price, t_write, hits, breakdown
+
+
+def cli_runs(args, big):
+    """``bioaccel scan`` end to end, each output kind (stored; ``--text`` where --parts names text): a first
+    run with empty threshold and P-value caches (a new BIOACCEL_CACHE_DIR; Numba's cache warm), then the
+    user's second run of the same scan (those caches warm), then the second run traced."""
+    import tempfile
+
     ends = {}
-    for label, extra in [("stored (FIMO's default, best 100,000 written)", []), ("--text (every hit written)", ["--text"])]:
+    kinds = [("stored (FIMO's default, best 100,000 written)", [])]
+    if "text" in args.parts:
+        kinds.append(("--text (every hit written)", ["--text"]))
+    for label, extra in kinds:
         out = os.path.join(args.workdir, "scan-cli.out")
+        cache = tempfile.mkdtemp(prefix="scan-cache-", dir=args.workdir)
+        env = dict(os.environ, BIOACCEL_CACHE_DIR=cache)
         cmd = [sys.executable, "-m", "bioaccel", "scan", args.motifs, big, "--backend", "gpu", "-q", "-o", out, *extra]
         # each run writes a new file: replacing the last run's 3.9 GB one cost 3 s of unlinking (H100 machine)
         fresh = lambda: os.path.exists(out) and os.remove(out)     # noqa: E731
+        for run in ("first run, empty caches", "second run, caches warm"):
+            fresh()
+            t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, env=env))
+            ends[f"{label}, {run}"] = t
+            print(f"bioaccel scan end to end, {label}, {run}: {t:.2f} s (exit {proc.returncode}) "
+                  f"{proc.stderr.strip()[:200]}")
         fresh()
-        t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
-        ends[label] = t
-        print(f"bioaccel scan end to end, {label}: {t:.2f} s (exit {proc.returncode}) {proc.stderr.strip()[:300]}")
-        fresh()
-        t, timeline = traced(args.motifs, big, out, extra)
+        t, timeline = traced(args.motifs, big, out, extra, env)
+        ends[f"{label}, second run traced"] = t
         batchwise = lambda line: "ThreadPoolExec" in line and (" _priced " in line or " write " in line)  # noqa: E731
         timeline = "\n".join(line for line in timeline.splitlines() if not batchwise(line))
-        print(f"the same, traced ({t:.2f} s; each batch's pricing and writing left out):\n{timeline.rstrip()}")
-    write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
-                "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all, "pvalues_s": t_price,
-                "hits": len(hits), "write_s": t_write, "end_to_end_s": ends, "collect_breakdown_s": breakdown},
-               "scan-gpu.json")
+        print(f"the second run, traced ({t:.2f} s; each batch's pricing and writing left out):\n{timeline.rstrip()}")
+        fresh()
+    return ends
 
 
 #: Run as ``python3 -c TRACE MOTIFS FASTA [OPTIONS]``: ``bioaccel scan`` in this process with a clock on
@@ -305,9 +382,10 @@ def gpu_bench(args):
 TRACE = r"""
 import atexit, os, sys, threading, time
 stat = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
-boot = float(open("/proc/stat").read().split("btime ")[1].split()[0])
-born = boot + int(stat[19]) / os.sysconf("SC_CLK_TCK")      # to 10 ms
-shift = time.time() - time.perf_counter()
+# the process's start in seconds since boot (to 10 ms), on the clock since boot (/proc/stat's btime is
+# whole seconds: an offset of up to 1 s in every time of earlier traces)
+born = int(stat[19]) / os.sysconf("SC_CLK_TCK")
+shift = time.clock_gettime(time.CLOCK_BOOTTIME) - time.perf_counter()
 events = []
 def note(what):
     events.append((time.perf_counter() + shift - born, threading.current_thread().name, what))
@@ -343,10 +421,10 @@ sys.exit(C.main(["scan", *sys.argv[1:]]))
 """
 
 
-def traced(motifs, fasta, out, extra):
+def traced(motifs, fasta, out, extra, env=None):
     """The timeline of one ``bioaccel scan`` (:data:`TRACE`): where an end-to-end run's seconds go."""
     cmd = [sys.executable, "-c", TRACE, motifs, fasta, "--backend", "gpu", "-q", "-o", out, *extra]
-    t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
+    t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, env=env))
     return t, proc.stderr
 
 
@@ -486,7 +564,13 @@ def main():
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--megabases", type=float, default=100)
-    parser.add_argument("--variants", default="fused,segments")
+    parser.add_argument("--variants", default="fused:lanes,fused:words,segments",
+                        help="GPU variants, the fused kernel's forms as fused:FORM (lanes, words: the first)")
+    parser.add_argument("--parts", default="kernels,batches,cli",
+                        help="--gpu: kernels (the variants' scans), batches (scan_batches, P-values, writing, "
+                             "collect), cli (the command, first and second run), text (cli with --text too)")
+    parser.add_argument("--digest", action="store_true", help="--gpu: a SHA-256 of each variant's hits")
+    parser.add_argument("--json", default="scan-gpu.json", help="--gpu: the JSON's name (bench/results/ unless a path)")
     parser.add_argument("--workdir", default="/tmp")
     parser.add_argument("--profile", action="store_true", help="print where scan_batches spends its time")
     parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")

@@ -196,18 +196,18 @@ def entry_columns(layout) -> np.ndarray:
 
 
 def warm_up(sizes=None) -> None:
-    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels of
-    ``sizes`` (None: :data:`SIZES`) and put a block in the memory pool: about 0.7 s that a first scan
+    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) the ``fused`` variant's
+    kernels of ``sizes`` (None: :data:`SIZES`) and put a block in the memory pool: about 0.7 s that a first scan
     otherwise spends before its first chunk, which the command line runs on a thread of its own while it
     reads the motifs and finds their thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as
     :class:`GpuScanner` would."""
     cp = _gpu.require_gpu()
     sizes = sizes or SIZES
-    if sizes.form == "lanes":
+    if sizes.form == "lanes":          # the default variant's kernel (longer entries' compile when launched)
         lanes_kernel(sizes)
-    fused_kernel(4, sizes)
-    fused_kernel(1, sizes)
-    segments_kernel(sizes)
+    else:
+        fused_kernel(4, sizes)
+        fused_kernel(1, sizes)
     block = cp.empty(1 << 26, dtype=cp.uint8)      # 64 MB: a chunk's letters and hits come from the pool
     block.fill(0)
     cp.cuda.Device().synchronize()
@@ -251,7 +251,8 @@ class GpuScanner:
             if large.size:
                 self.jobs.append((build_layout(plan, large, 1, self.sizes.fused_words), fused_kernel(1, self.sizes),
                                   span))
-        self.device = [self._upload(layout) for layout, _, _ in self.jobs]
+        self.device = [dict(self._upload(layout), members=cp.asarray(layout.members, dtype=cp.int64))
+                       for layout, _, _ in self.jobs]
         self.units = cp.asarray(plan.units_flat.ravel())
         self.streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
         # the tables were copied on the caller's stream, which non-blocking streams do not wait for
@@ -351,13 +352,14 @@ class GpuScanner:
                 self.withheld += int(withheld.get()[0])
                 self.capacity = max(self.capacity, found + (found >> 1))
                 with stream:                         # sorted on the device, by position then entry
-                    entry = cp.asarray(job[0].members)[out[1][:found]]
+                    entry = arrays["members"][out[1][:found]]
                     pos, units = out[2][:found], out[3][:found]
                     parts.append((entry, pos, units))
             with stream:
                 entry, pos, units = (cp.concatenate([p[k] for p in parts]) for k in range(3))
                 order = cp.argsort(pos * max(self.plan.entries, 1) + entry)
-                found = tuple(a[order].get().astype(np.int64) for a in (entry, pos, units))
+                # (int64 on the device already: a second host copy by astype cost 0.1 s of 47 M hits)
+                found = tuple(a[order].get().astype(np.int64, copy=False) for a in (entry, pos, units))
             return found
 
         return result

@@ -51,7 +51,7 @@ class LaneLayout:
         return int(self.group_words.max()) if self.groups else 0
 
 
-def lane_tables(plan, members):
+def lane_tables(plan, members: np.ndarray) -> tuple:
     """The coarse tables of entries ``members`` of ``plan`` for the lanes: (tables (slices in all, 256) int64,
     entry k's slices from row ``first[k]``, coarse thresholds (E,) clamped to [0, 0x8000], slices (E,)).
 
@@ -83,7 +83,7 @@ def lane_tables(plan, members):
     return tables, first, coarse_threshold, slices
 
 
-def build_lanes(plan, members, budget) -> LaneLayout:
+def build_lanes(plan, members: np.ndarray, budget: int) -> LaneLayout:
     """The :class:`LaneLayout` of entries ``members`` of ``plan``, groups of at most ``budget`` words
     (each entry's tables must fit: ceil(m / 4) * 1024 words).
 
@@ -146,9 +146,18 @@ def build_lanes(plan, members, budget) -> LaneLayout:
                       np.where(empty, LANE_TOP + 1, Tc[real]).astype(np.int64))
 
 
-def lane_sums(layout, lane, codes) -> np.ndarray:
+def lane_sums(layout: LaneLayout, lane: int, codes: np.ndarray) -> np.ndarray:
     """What the ``scan_lanes`` kernel sums for lane ``lane`` (8 o + j) at every window of ``codes``
-    (other letters read as A), from the packed tables: for tests, and to check a layout on the CPU."""
+    (other letters read as A), from the packed tables: for tests, and to check a layout on the CPU.
+
+    >>> from bioaccel.motif import PSSM
+    >>> from bioaccel.scan._plan import ScanPlan
+    >>> plan = ScanPlan.build([PSSM(np.eye(4)[[0, 1, 2, 3, 0]])], [(4, 4)], strands=(0,))
+    >>> layout = build_lanes(plan, np.arange(1), 2048)
+    >>> sums = lane_sums(layout, 0, np.array([0, 1, 2, 3, 0, 3, 3, 3, 3, 3]))    # ACGTA: the best word first
+    >>> bool(sums[0] == sums.max() and sums[0] >= layout.coarse_threshold[0] > sums[1])
+    True
+    """
     o, j = divmod(int(lane), 8)
     clean = np.where(codes > 3, 0, codes).astype(np.int64)
     padded = np.concatenate([clean, np.zeros(4 * int(layout.octet_slices[o]) + 4, np.int64)])
