@@ -285,7 +285,9 @@ def kernels_alone(scanner, held):
     engine = scanner._engine
     chunks_on_device = [(cp.asarray(codes), windows) for codes, windows in held]
     stream = cp.cuda.Stream(non_blocking=True)
-    stream.wait_event(cp.cuda.Event().record())          # after the uploads on the default stream
+    uploaded = cp.cuda.Event()
+    uploaded.record()
+    stream.wait_event(uploaded)                          # after the uploads on the default stream
     with stream:
         start, end = cp.cuda.Event(), cp.cuda.Event()
         start.record()
