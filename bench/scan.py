@@ -395,6 +395,10 @@ note("python up")
 import bioaccel.cli.main as C, bioaccel.cli.motif_options as MO, bioaccel.scan._pipeline as S, bioaccel.scan._gpu as G
 import bioaccel.scan._api as A, bioaccel.scan._write as W
 note("imports done")
+if os.environ.get("SCAN_STAND_IN"):        # --emulate: the GPU replaced by each chunk's hits made beforehand
+    sys.path.insert(0, os.environ["SCAN_BENCH_DIR"])
+    import scan as bench
+    bench.install_stand_in(os.environ["SCAN_STAND_IN"])
 def around(owner, name, label=None):
     fn = getattr(owner, name)
     def wrapped(*a, **k):
@@ -421,6 +425,90 @@ def report():
 atexit.register(report)
 sys.exit(C.main(["scan", *sys.argv[1:]]))
 """
+
+
+class StandInGpu:
+    """--emulate: the GPU scanner replaced by each chunk's hits read from files made beforehand
+    (:func:`emulate`), the floors applied as the fused kernels apply them, its own seconds counted."""
+
+    folder = None
+    spent = 0.0
+
+    def __init__(self, plan, variant):
+        self.k, self.floor, self.withheld = 0, None, 0
+
+    def withhold_below(self, floor):
+        self.floor = np.asarray(floor, np.int64).copy()
+
+    def take_withheld(self):
+        count, self.withheld = self.withheld, 0
+        return count
+
+    def submit(self, codes, windows):
+        t = time.perf_counter()
+        k, self.k = self.k, self.k + 1
+        entry, pos, units = (np.load(os.path.join(self.folder, f"{k}_{x}.npy")) for x in "epu")
+        if self.floor is not None:
+            keep = units >= self.floor[entry]
+            self.withheld += int(keep.size - np.count_nonzero(keep))
+            entry, pos, units = entry[keep], pos[keep], units[keep]
+        StandInGpu.spent += time.perf_counter() - t
+        return lambda: (entry, pos, units)
+
+
+def install_stand_in(folder):
+    """The GPU backend answered by :class:`StandInGpu` in this process (no CuPy, no device)."""
+    import atexit
+    import bioaccel.runtime.gpu as gpu
+    import bioaccel.scan._api as api
+    import bioaccel.scan._pipeline as pipeline
+
+    StandInGpu.folder = folder
+    pipeline.SCANNERS["gpu"] = StandInGpu
+    api._warm_gpu = lambda: None
+    gpu.require_gpu = lambda: None
+    atexit.register(lambda: print(f"  (the stand-in GPU's own work: {StandInGpu.spent:.3f} s of the scan's thread)",
+                                  file=sys.stderr))
+
+
+def emulate(args):
+    """The command's host side without a GPU: the bench's 100 Mb (the slice repeated), every chunk's hits
+    made once by the CPU scan of the slice twice over (a window may cross into the next copy), then
+    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`."""
+    import tempfile
+
+    from bioaccel.inputs.alphabet import encode
+
+    text = sequence_of(args.sequence)
+    repeat = max(1, round(args.megabases * 1e6 / len(text)))
+    big = os.path.join(args.workdir, "scan-big.fa")
+    with open(big, "w") as f:
+        f.write(">chr22_slice_x%d\n" % repeat)
+        for _ in range(repeat):
+            for i in range(0, len(text), 60):
+                f.write(text[i:i + 60] + "\n")
+    folder = tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
+    cache = os.path.join(folder, "cache")
+    os.environ["BIOACCEL_CACHE_DIR"] = cache
+    setup = prepare(read_motifs(args.motifs), pvalue=P)
+    period, total = len(text), len(text) * repeat
+    entry, pos, units = Scanner(setup.plan, "cpu", "index").scan(encode(text + text), period)
+    for k, chunk in enumerate(chunks(big, overlap=setup.longest - 1)):
+        s, e = chunk.start, chunk.start + chunk.windows
+        parts = []
+        for r in range(s // period, (e - 1) // period + 1):
+            at = r * period + pos
+            keep = (at >= s) & (at < e) & (at + setup.plan.length[entry] <= total)
+            parts.append((entry[keep], at[keep] - s, units[keep]))
+        found = [np.concatenate([p[i] for p in parts]).astype(np.int64) for i in range(3)]
+        order = np.argsort(found[1] * max(setup.plan.entries, 1) + found[0], kind="stable")   # as the GPU's
+        for x, a in zip("epu", found):
+            np.save(os.path.join(folder, f"{k}_{x}.npy"), a[order])
+    env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE, BIOACCEL_CACHE_DIR=os.path.join(folder, "runs"))
+    out = os.path.join(folder, "hits.tsv")
+    for run in ("first run, empty caches", "second run, caches warm"):
+        t, timeline = traced(args.motifs, big, out, [], env)
+        print(f"## {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n{timeline.rstrip()}")
 
 
 def traced(motifs, fasta, out, extra, env=None):
@@ -576,10 +664,15 @@ def main():
     parser.add_argument("--workdir", default="/tmp")
     parser.add_argument("--profile", action="store_true", help="print where scan_batches spends its time")
     parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")
+    parser.add_argument("--emulate", action="store_true",
+                        help="the GPU command's host side, traced, with the GPU replaced by each chunk's hits (emulate)")
     parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
     if args.cli:
         cli_bench(args)
+        return
+    if args.emulate:
+        emulate(args)
         return
     if args.gpu:
         gpu_bench(args)
