@@ -206,10 +206,6 @@ def cpu_bench(args):
 
 def gpu_bench(args):
     from bioaccel.runtime.gpu import device_name, require_gpu
-    from bioaccel.scan._pipeline import ScanState
-    from bioaccel.scan._price import price
-    from bioaccel.scan._hits import Hits
-    from bioaccel.scan._write import HitWriter
 
     cp = require_gpu()
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
@@ -234,7 +230,12 @@ def gpu_bench(args):
     t_read, held = timed(lambda: [(c.codes.copy(), c.windows) for c in chunks(big, overlap=setup.longest - 1)])
     print(f"thresholds {t_thr:.2f} s; reading the FASTA in chunks {t_read:.2f} s")
     rows = []
-    for variant in args.variants.split(","):
+    import bioaccel.scan._gpu as scan_gpu
+    production = scan_gpu.SIZES
+    for spec in args.variants.split(","):
+        # "fused:lanes", "fused:words" (the fused kernel's forms, ScanSizes.form), "segments"
+        variant, _, form = spec.partition(":")
+        scan_gpu.SIZES = production.replace(form=form or production.form)
         scanner = Scanner(plan, "gpu", variant)
         scanner.scan(np.zeros(1000, np.uint8), 1000)                 # compile
 
@@ -248,11 +249,74 @@ def gpu_bench(args):
             return found + len(last()[0])
 
         t_scan, hits = timed(scan_all, args.repeats)
+        t_kernel = min(kernels_alone(scanner, held) for _ in range(args.repeats))
         frac = lookups / t_scan / ceiling if variant == "fused" else None
-        rows.append({"variant": variant, "scan_s": t_scan, "hits": hits, "lookup_fraction": frac})
-        print(f"{variant:9} scan {t_scan:7.3f} s  {hits:,} hits  {letters * len(pssms) / t_scan:.3e} pos x mat/s"
-              + (f"  {100 * frac:.1f}% of the look-up ceiling" if frac else ""))
+        kfrac = lookups / t_kernel / ceiling if variant == "fused" else None
+        digest = hits_digest(scanner, held) if args.digest else None
+        rows.append({"variant": spec, "scan_s": t_scan, "hits": hits, "lookup_fraction": frac, "kernels_s": t_kernel,
+                     "kernels_lookup_fraction": kfrac, "hits_sha256": digest})
+        print(f"{spec:12} scan {t_scan:7.3f} s (kernels alone {t_kernel:.3f} s)  {hits:,} hits  "
+              f"{letters * len(pssms) / t_scan:.3e} pos x mat/s"
+              + (f"  {100 * frac:.1f}% of the look-up ceiling (kernels alone {100 * kfrac:.1f}%)" if frac else "")
+              + (f"  hits sha256 {digest[:16]}" if digest else ""))
+        scan_gpu.SIZES = production
     del held
+    if "batches" not in args.parts and "cli" not in args.parts:
+        write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
+                    "lookups": lookups, "thresholds_s": t_thr, "read_s": t_read, "rows": rows}, args.json)
+        return
+    t_all = t_price = t_write = breakdown = None
+    hits = []
+    if "batches" in args.parts:
+        t_all, t_price, t_write, hits, breakdown = batches_bench(args, setup, big)
+    ends = cli_runs(args, big) if "cli" in args.parts else {}
+    write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
+                "lookups": lookups, "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all,
+                "pvalues_s": t_price, "hits": len(hits), "write_s": t_write, "end_to_end_s": ends,
+                "collect_breakdown_s": breakdown}, args.json)
+
+
+def kernels_alone(scanner, held):
+    """The kernels of every chunk alone, timed by CUDA events on one stream: the chunks already on the
+    device, hit buffers as large as the chunks need, no copy out and no sort (what the fused scan's time
+    adds to them)."""
+    import cupy as cp
+
+    engine = scanner._engine
+    chunks_on_device = [(cp.asarray(codes), windows) for codes, windows in held]
+    stream = cp.cuda.Stream(non_blocking=True)
+    uploaded = cp.cuda.Event()
+    uploaded.record()
+    stream.wait_event(uploaded)                          # after the uploads on the default stream
+    with stream:
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        for codes, windows in chunks_on_device:
+            for job, arrays, keep in zip(engine.jobs, engine.device, engine.keep_from):
+                engine._run(job, arrays, codes, int(codes.shape[0]), windows, engine.capacity, keep)
+        end.record()
+        end.synchronize()
+    return cp.cuda.get_elapsed_time(start, end) / 1e3
+
+
+def hits_digest(scanner, held):
+    """SHA-256 of every chunk's hits (entry, start, units as int64, in the order the scanner gives them:
+    sorted by position, then entry): the same digest means the same hits."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for codes, windows in held:
+        for array in scanner.scan(codes, windows):
+            digest.update(np.ascontiguousarray(array, np.int64).tobytes())
+    return digest.hexdigest()
+
+
+def batches_bench(args, setup, big):
+    from bioaccel.scan._pipeline import ScanState
+    from bioaccel.scan._price import price
+    from bioaccel.scan._hits import Hits
+    from bioaccel.scan._write import HitWriter
+
     # P-values and writing, on the hits of one pass (through the API's own pieces)
     state = ScanState()
     from bioaccel.scan._pipeline import scan_batches
@@ -279,25 +343,40 @@ def gpu_bench(args):
           f"for {len(hits):,} hits; writing them {t_write:.2f} s ({os.path.getsize(out_path) / 1e9:.2f} GB)")
     breakdown = profile_collect(setup, big)
     print("in-process `collect` (the stored path), seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in breakdown.items()))
+    return t_all, t_price, t_write, hits, breakdown
+
+
+def cli_runs(args, big):
+    """``bioaccel scan`` end to end, each output kind (stored; ``--text`` where --parts names text): a first
+    run with empty threshold and P-value caches (a new BIOACCEL_CACHE_DIR; Numba's cache warm), then the
+    user's second run of the same scan (those caches warm), then the second run traced."""
+    import tempfile
+
     ends = {}
-    for label, extra in [("stored (FIMO's default, best 100,000 written)", []), ("--text (every hit written)", ["--text"])]:
+    kinds = [("stored (FIMO's default, best 100,000 written)", [])]
+    if "text" in args.parts:
+        kinds.append(("--text (every hit written)", ["--text"]))
+    for label, extra in kinds:
         out = os.path.join(args.workdir, "scan-cli.out")
+        cache = tempfile.mkdtemp(prefix="scan-cache-", dir=args.workdir)
+        env = dict(os.environ, BIOACCEL_CACHE_DIR=cache)
         cmd = [sys.executable, "-m", "bioaccel", "scan", args.motifs, big, "--backend", "gpu", "-q", "-o", out, *extra]
         # each run writes a new file: replacing the last run's 3.9 GB one cost 3 s of unlinking (H100 machine)
         fresh = lambda: os.path.exists(out) and os.remove(out)     # noqa: E731
+        for run in ("first run, empty caches", "second run, caches warm"):
+            fresh()
+            t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, env=env))
+            ends[f"{label}, {run}"] = t
+            print(f"bioaccel scan end to end, {label}, {run}: {t:.2f} s (exit {proc.returncode}) "
+                  f"{proc.stderr.strip()[:200]}")
         fresh()
-        t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
-        ends[label] = t
-        print(f"bioaccel scan end to end, {label}: {t:.2f} s (exit {proc.returncode}) {proc.stderr.strip()[:300]}")
-        fresh()
-        t, timeline = traced(args.motifs, big, out, extra)
+        t, timeline = traced(args.motifs, big, out, extra, env)
+        ends[f"{label}, second run traced"] = t
         batchwise = lambda line: "ThreadPoolExec" in line and (" _priced " in line or " write " in line)  # noqa: E731
         timeline = "\n".join(line for line in timeline.splitlines() if not batchwise(line))
-        print(f"the same, traced ({t:.2f} s; each batch's pricing and writing left out):\n{timeline.rstrip()}")
-    write_json({"device": device_name(), "ceiling_lookups": ceiling, "letters": letters, "matrices": len(pssms),
-                "thresholds_s": t_thr, "read_s": t_read, "rows": rows, "scan_batches_s": t_all, "pvalues_s": t_price,
-                "hits": len(hits), "write_s": t_write, "end_to_end_s": ends, "collect_breakdown_s": breakdown},
-               "scan-gpu.json")
+        print(f"the second run, traced ({t:.2f} s; each batch's pricing and writing left out):\n{timeline.rstrip()}")
+        fresh()
+    return ends
 
 
 #: Run as ``python3 -c TRACE MOTIFS FASTA [OPTIONS]``: ``bioaccel scan`` in this process with a clock on
@@ -305,9 +384,10 @@ def gpu_bench(args):
 TRACE = r"""
 import atexit, os, sys, threading, time
 stat = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
-boot = float(open("/proc/stat").read().split("btime ")[1].split()[0])
-born = boot + int(stat[19]) / os.sysconf("SC_CLK_TCK")      # to 10 ms
-shift = time.time() - time.perf_counter()
+# the process's start in seconds since boot (to 10 ms), on the clock since boot (/proc/stat's btime is
+# whole seconds: an offset of up to 1 s in every time of earlier traces)
+born = int(stat[19]) / os.sysconf("SC_CLK_TCK")
+shift = time.clock_gettime(time.CLOCK_BOOTTIME) - time.perf_counter()
 events = []
 def note(what):
     events.append((time.perf_counter() + shift - born, threading.current_thread().name, what))
@@ -315,6 +395,10 @@ note("python up")
 import bioaccel.cli.main as C, bioaccel.cli.motif_options as MO, bioaccel.scan._pipeline as S, bioaccel.scan._gpu as G
 import bioaccel.scan._api as A, bioaccel.scan._write as W
 note("imports done")
+if os.environ.get("SCAN_STAND_IN"):        # --emulate: the GPU replaced by each chunk's hits made beforehand
+    sys.path.insert(0, os.environ["SCAN_BENCH_DIR"])
+    import scan as bench
+    bench.install_stand_in(os.environ["SCAN_STAND_IN"])
 def around(owner, name, label=None):
     fn = getattr(owner, name)
     def wrapped(*a, **k):
@@ -343,10 +427,94 @@ sys.exit(C.main(["scan", *sys.argv[1:]]))
 """
 
 
-def traced(motifs, fasta, out, extra):
+class StandInGpu:
+    """--emulate: the GPU scanner replaced by each chunk's hits read from files made beforehand
+    (:func:`emulate`), the floors applied as the fused kernels apply them, its own seconds counted."""
+
+    folder = None
+    spent = 0.0
+
+    def __init__(self, plan, variant):
+        self.k, self.floor, self.withheld = 0, None, 0
+
+    def withhold_below(self, floor):
+        self.floor = np.asarray(floor, np.int64).copy()
+
+    def take_withheld(self):
+        count, self.withheld = self.withheld, 0
+        return count
+
+    def submit(self, codes, windows):
+        t = time.perf_counter()
+        k, self.k = self.k, self.k + 1
+        entry, pos, units = (np.load(os.path.join(self.folder, f"{k}_{x}.npy")) for x in "epu")
+        if self.floor is not None:
+            keep = units >= self.floor[entry]
+            self.withheld += int(keep.size - np.count_nonzero(keep))
+            entry, pos, units = entry[keep], pos[keep], units[keep]
+        StandInGpu.spent += time.perf_counter() - t
+        return lambda: (entry, pos, units)
+
+
+def install_stand_in(folder):
+    """The GPU backend answered by :class:`StandInGpu` in this process (no CuPy, no device)."""
+    import atexit
+    import bioaccel.runtime.gpu as gpu
+    import bioaccel.scan._api as api
+    import bioaccel.scan._pipeline as pipeline
+
+    StandInGpu.folder = folder
+    pipeline.SCANNERS["gpu"] = StandInGpu
+    api._warm_gpu = lambda: None
+    gpu.require_gpu = lambda: None
+    atexit.register(lambda: print(f"  (the stand-in GPU's own work: {StandInGpu.spent:.3f} s of the scan's thread)",
+                                  file=sys.stderr))
+
+
+def emulate(args):
+    """The command's host side without a GPU: the bench's 100 Mb (the slice repeated), every chunk's hits
+    made once by the CPU scan of the slice twice over (a window may cross into the next copy), then
+    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`."""
+    import tempfile
+
+    from bioaccel.inputs.alphabet import encode
+
+    text = sequence_of(args.sequence)
+    repeat = max(1, round(args.megabases * 1e6 / len(text)))
+    big = os.path.join(args.workdir, "scan-big.fa")
+    with open(big, "w") as f:
+        f.write(">chr22_slice_x%d\n" % repeat)
+        for _ in range(repeat):
+            for i in range(0, len(text), 60):
+                f.write(text[i:i + 60] + "\n")
+    folder = tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
+    cache = os.path.join(folder, "cache")
+    os.environ["BIOACCEL_CACHE_DIR"] = cache
+    setup = prepare(read_motifs(args.motifs), pvalue=P)
+    period, total = len(text), len(text) * repeat
+    entry, pos, units = Scanner(setup.plan, "cpu", "index").scan(encode(text + text), period)
+    for k, chunk in enumerate(chunks(big, overlap=setup.longest - 1)):
+        s, e = chunk.start, chunk.start + chunk.windows
+        parts = []
+        for r in range(s // period, (e - 1) // period + 1):
+            at = r * period + pos
+            keep = (at >= s) & (at < e) & (at + setup.plan.length[entry] <= total)
+            parts.append((entry[keep], at[keep] - s, units[keep]))
+        found = [np.concatenate([p[i] for p in parts]).astype(np.int64) for i in range(3)]
+        order = np.argsort(found[1] * max(setup.plan.entries, 1) + found[0], kind="stable")   # as the GPU's
+        for x, a in zip("epu", found):
+            np.save(os.path.join(folder, f"{k}_{x}.npy"), a[order])
+    env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE, BIOACCEL_CACHE_DIR=os.path.join(folder, "runs"))
+    out = os.path.join(folder, "hits.tsv")
+    for run in ("first run, empty caches", "second run, caches warm"):
+        t, timeline = traced(args.motifs, big, out, [], env)
+        print(f"## {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n{timeline.rstrip()}")
+
+
+def traced(motifs, fasta, out, extra, env=None):
     """The timeline of one ``bioaccel scan`` (:data:`TRACE`): where an end-to-end run's seconds go."""
     cmd = [sys.executable, "-c", TRACE, motifs, fasta, "--backend", "gpu", "-q", "-o", out, *extra]
-    t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True))
+    t, proc = timed(lambda: subprocess.run(cmd, capture_output=True, text=True, env=env))
     return t, proc.stderr
 
 
@@ -486,14 +654,25 @@ def main():
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--megabases", type=float, default=100)
-    parser.add_argument("--variants", default="fused,segments")
+    parser.add_argument("--variants", default="fused:lanes,fused:words,segments",
+                        help="GPU variants, the fused kernel's forms as fused:FORM (lanes, words: the first)")
+    parser.add_argument("--parts", default="kernels,batches,cli",
+                        help="--gpu: kernels (the variants' scans), batches (scan_batches, P-values, writing, "
+                             "collect), cli (the command, first and second run), text (cli with --text too)")
+    parser.add_argument("--digest", action="store_true", help="--gpu: a SHA-256 of each variant's hits")
+    parser.add_argument("--json", default="scan-gpu.json", help="--gpu: the JSON's name (bench/results/ unless a path)")
     parser.add_argument("--workdir", default="/tmp")
     parser.add_argument("--profile", action="store_true", help="print where scan_batches spends its time")
     parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")
+    parser.add_argument("--emulate", action="store_true",
+                        help="the GPU command's host side, traced, with the GPU replaced by each chunk's hits (emulate)")
     parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
     if args.cli:
         cli_bench(args)
+        return
+    if args.emulate:
+        emulate(args)
         return
     if args.gpu:
         gpu_bench(args)

@@ -1,15 +1,44 @@
 #!/usr/bin/env bash
 # A/B of `bioaccel scan` end to end on the lent GPU machine: an earlier commit's tree against this one,
-# alternating runs on the same 100 Mb (the 1 Mb chr22 slice x 100), each tree's Numba cache warmed first;
-# prints each run's seconds and whether the outputs are the same bytes. Lent machines differ by 1-2 s on
-# the same code, so compare trees only within one call. Before the device call, here:
-#   mkdir -p .devdata/ab/old && git archive REV src | tar -x -C .devdata/ab/old
-# and carry .whl (Biopython, Dask wheels) and .devdata (core2024.jaspar, chr22.fa, ab/old).
+# alternating runs on the same 100 Mb (the 1 Mb chr22 slice x 100; FIMO's default output, the best
+# 100,000 hits). Each run pair is the user's first run (empty threshold and P-value caches: a new
+# BIOACCEL_CACHE_DIR) then the same scan again (those caches warm); Numba's cache is warmed first. Prints
+# each run's seconds and whether the trees' outputs are the same bytes, then a traced second run of this
+# tree (bench/scan.py's TRACE: seconds since the process started). Lent machines differ by 1-2 s on the
+# same code, so compare trees only within one call.
+#
+# The earlier tree is only its files of src/ that differ from this one's, swapped into src/ for its runs:
+# both trees then have one path, so one Numba cache (Numba keys a cached function on its file's path and
+# stamp; --prepare refuses files that differ and hold Numba functions). Here, before the device call:
+#   bash bench/scan_ab.sh --prepare REV          # writes .devdata/ab/old/ (git-ignored)
+# then carry .devdata (core2024.jaspar, chr22.fa, ab/old) and, on the device, with Biopython installed:
 #   bash bench/scan_ab.sh [RUNS]
 set -u
-RUNS=${1:-3}
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl 2>&1 | tail -1
-PYTHONPATH=/tmp/site:$PWD/src python3 - <<'PY'
+if [ "${1:-}" = --prepare ]; then
+  rev=$2
+  rm -rf .devdata/ab && mkdir -p .devdata/ab/old
+  for f in $(git diff --name-only "$rev" -- src); do
+    git cat-file -e "$rev:$f" 2>/dev/null || continue          # new here: unused by the earlier tree
+    if git show "$rev:$f" | grep -q "@njit\|numba" || grep -q "@njit\|numba" "$f"; then
+      echo "refused: $f holds Numba functions (the trees would recompile them at each swap)"; exit 2
+    fi
+    mkdir -p ".devdata/ab/old/$(dirname "$f")" && git show "$rev:$f" >".devdata/ab/old/$f"
+  done
+  echo "$rev" >.devdata/ab/rev
+  (cd .devdata/ab/old && find . -type f | sort)
+  exit 0
+fi
+RUNS=${1:-2}
+MOTIFS=.devdata/core2024.jaspar
+FILES=$(cd .devdata/ab/old && find . -type f | sed 's|^\./||')
+rm -rf /tmp/ab-new && for f in $FILES; do mkdir -p "/tmp/ab-new/$(dirname "$f")" && cp "$f" "/tmp/ab-new/$f"; done
+use() {   # put tree $1's files in place (cp: a new mtime, so Python recompiles the module)
+  local from=/tmp/ab-new
+  [ "$1" = old ] && from=.devdata/ab/old
+  for f in $FILES; do cp "$from/$f" "$f"; done
+}
+trap 'use new' EXIT
+python3 - <<'PY'
 from bioaccel.inputs.fasta import read_fasta
 text = next(iter(read_fasta(".devdata/chr22.fa"))).sequence
 with open("/tmp/big.fa", "w") as f:
@@ -18,15 +47,32 @@ with open("/tmp/big.fa", "w") as f:
         for i in range(0, len(text), 60):
             f.write(text[i:i + 60] + "\n")
 PY
-head -c 2000000 /tmp/big.fa > /tmp/small.fa
+head -c 2000000 /tmp/big.fa >/tmp/small.fa
 TIMEFORMAT=%R
-tree() { if [ "$1" = old ]; then echo "$PWD/.devdata/ab/old/src"; else echo "$PWD/src"; fi; }
-scan() {
-  PYTHONPATH=/tmp/site:$(tree "$1") python3 -m bioaccel scan .devdata/core2024.jaspar "$2" --backend gpu -q \
-    -o "/tmp/out-$1.tsv" 2>"/tmp/err-$1.txt" || { echo "FAILED $1"; tail -3 "/tmp/err-$1.txt"; }
+scan() {   # scan TREE FASTA CACHE_DIR OUT
+  BIOACCEL_CACHE_DIR=$3 python3 -m bioaccel scan $MOTIFS "$2" --backend gpu -q -o "$4" 2>"/tmp/err-$1.txt" ||
+    { echo "FAILED $1"; tail -3 "/tmp/err-$1.txt"; }
 }
-for t in old new; do echo "warm-up $t (Numba compiles): $( { time scan $t /tmp/small.fa; } 2>&1 )"; done
-for i in $(seq "$RUNS"); do
-  for t in old new; do echo "run $i $t: $( { time scan $t /tmp/big.fa; } 2>&1 ) s"; done
+echo "# earlier tree: $(cat .devdata/ab/rev 2>/dev/null) (files: $(echo $FILES | tr '\n' ' '))"
+for t in new old; do
+  use $t
+  echo "warm-up $t (Numba's and CuPy's caches; 2 Mb): $( { time scan $t /tmp/small.fa /tmp/ab-warm /dev/null; } 2>&1 ) s"
 done
-cmp /tmp/out-old.tsv /tmp/out-new.tsv && echo "outputs: the same bytes"
+for i in $(seq "$RUNS"); do
+  for t in old new; do
+    use $t
+    cache=$(mktemp -d /tmp/ab-cache-XXXX)
+    first=$( { time scan $t /tmp/big.fa "$cache" "/tmp/out-$t-first.tsv"; } 2>&1 )
+    second=$( { time scan $t /tmp/big.fa "$cache" "/tmp/out-$t-second.tsv"; } 2>&1 )
+    echo "run $i $t: first run (empty caches) $first s, second run (caches warm) $second s"
+  done
+done
+use new
+for run in first second; do
+  cmp "/tmp/out-old-$run.tsv" "/tmp/out-new-$run.tsv" && echo "outputs, $run runs: the same bytes"
+done
+cmp /tmp/out-new-first.tsv /tmp/out-new-second.tsv && echo "first and second run: the same bytes"
+TRACE=$(python3 -c 'import sys; sys.path[:0] = ["bench"]; import scan; sys.stdout.write(scan.TRACE)')
+echo "traced second run of this tree (seconds since the process started):"
+BIOACCEL_CACHE_DIR=$cache python3 -c "$TRACE" $MOTIFS /tmp/big.fa --backend gpu -q -o /tmp/out-traced.tsv 2>&1 |
+  grep -v "ThreadPoolExec.* _priced \|bioaccel scan: "

@@ -184,7 +184,8 @@ def host_kernels(sizes) -> dict:
                                     ("slice_histogram_markov", ())],
         "scan/kernels/scan.cu": [("scan_fused", (4, s.threads, s.per_thread)),
                                  ("scan_fused", (1, s.threads, s.per_thread)),
-                                 ("scan_segments", (s.segment, s.threads, s.buffer))],
+                                 ("scan_segments", (s.segment, s.threads, s.buffer)),
+                                 ("scan_lanes", (s.threads, max(1, s.per_thread // 4)))],
     }
     return {path: list(dict.fromkeys(expression(name, arguments) for name, arguments in names))
             for path, names in kernels.items()}

@@ -79,6 +79,40 @@ def test_coarse_filter_never_loses_a_hit(L):
         assert passed <= tight + max(5, tight // 100)          # and hardly any other window passes
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lanes_never_lose_a_hit(seed):
+    """The ``lanes`` form's packed tables (8 entries a 16-byte row, 16-bit sums started at 0x8000 - Tc):
+    emulated from the packed bytes, every hit's lane reaches its top bit, hardly any other window's does,
+    no lane's sum ever carries into the next, and empty lanes never pass."""
+    from bioaccel.scan._lanes import LANE_TOP, build_lanes, lane_sums
+
+    rng = np.random.default_rng(40 + seed)
+    motifs = random_motifs(rng, [1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 20, 21])
+    codes = random_codes(rng, 4000)
+    for pvalue in (0.5, 1e-2, 1e-4):
+        plan = prepare(motifs, pvalue=pvalue).plan
+        layout = build_lanes(plan, np.arange(plan.entries), 6 * 1024)       # groups of at most 6 tables
+        assert layout.groups >= 2 and (layout.group_words <= 6 * 1024).all()
+        assert sorted(layout.members[layout.length > 0].tolist()) == list(range(plan.entries))
+        init = layout.octet_init.view(np.uint16).astype(np.int64)
+        passed = tight = 0
+        for lane in range(layout.length.shape[0]):
+            total = lane_sums(layout, lane, codes)
+            assert total.max() <= LANE_TOP and init[lane] + total.max() <= 0xFFFF     # no carry
+            top = init[lane] + total >= 0x8000
+            if layout.length[lane] == 0:
+                assert not top.any()
+                continue
+            e = layout.members[lane]
+            assert init[lane] == 0x8000 - layout.coarse_threshold[lane]
+            scores, good = exact_scores(plan, e, codes)
+            hits = good & (scores >= plan.threshold[e])
+            assert top[:scores.shape[0]][hits].all()                             # no hit is lost
+            passed += int((good & top[:scores.shape[0]]).sum())
+            tight += int(hits.sum())
+        assert passed <= tight + max(5, tight // 50)
+
+
 def test_layouts_split_groups_within_budget():
     rng = np.random.default_rng(1)
     plan = prepare(random_motifs(rng, [4, 8, 12, 16, 30]), pvalue=1e-3).plan
@@ -97,12 +131,25 @@ def cpu_hits(plan, codes, windows):
     return sorted(zip(entry.tolist(), pos.tolist(), units.tolist()))
 
 
+#: The fused kernel's forms (ScanSizes.form), each variant's: the GPU tests run every one.
+FORMS = [("fused", "lanes"), ("fused", "words"), ("segments", "words")]
+
+
+def use_form(monkeypatch, form, small=False):
+    """SIZES with the fused kernel's ``form``; with ``small`` (the small_launch_sizes fixture already
+    applied) lane groups of 2 tables too, so octets of long entries, group borders and the first form's
+    column-by-column fallback (entries over 8 columns) all run."""
+    sizes = _scan_gpu.SIZES.replace(form=form)
+    monkeypatch.setattr(_scan_gpu, "SIZES", sizes.replace(lane_words=2048) if small else sizes)
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("variant", ["fused", "segments"])
+@pytest.mark.parametrize("variant,form", FORMS)
 @pytest.mark.parametrize("small", [False, True], ids=["sizes", "test-sizes"])
-def test_gpu_chunk_hits_equal_cpu(request, variant, small):
+def test_gpu_chunk_hits_equal_cpu(request, monkeypatch, variant, form, small):
     if small:
         request.getfixturevalue("small_launch_sizes")
+    use_form(monkeypatch, form, small)
     rng = np.random.default_rng(11)
     motifs = random_motifs(rng, [1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 21, 31, 40])
     for pvalue, n in [(1e-4, 20000), (1e-2, 5000), (0.5, 700), (1e-3, 1), (1e-3, 0)]:
@@ -116,8 +163,9 @@ def test_gpu_chunk_hits_equal_cpu(request, variant, small):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("variant", ["fused", "segments"])
-def test_gpu_hit_buffers_grow(variant):
+@pytest.mark.parametrize("variant,form", FORMS)
+def test_gpu_hit_buffers_grow(monkeypatch, variant, form):
+    use_form(monkeypatch, form)
     rng = np.random.default_rng(12)
     plan = prepare(random_motifs(rng, [3, 6, 10]), pvalue=0.9).plan       # most windows are hits
     codes = random_codes(rng, 40000)
@@ -129,10 +177,11 @@ def test_gpu_hit_buffers_grow(variant):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("variant", ["fused", "segments"])
-def test_gpu_scan_api_equals_cpu(variant):
+@pytest.mark.parametrize("variant,form", FORMS)
+def test_gpu_scan_api_equals_cpu(monkeypatch, variant, form):
     """Whole scans through the API: chunk borders (tiny chunks and pipelined streams), several records,
     a skewed background (the reverse strand's own thresholds), P-values and q-values."""
+    use_form(monkeypatch, form)
     rng = np.random.default_rng(13)
     motifs = random_motifs(rng, [1, 6, 11, 19, 30], background=SKEWED)
     records = [(f"r{k}", "".join("ACGTN"[c] for c in random_codes(rng, n))) for k, n in enumerate([0, 3, 500, 9000])]
@@ -144,9 +193,12 @@ def test_gpu_scan_api_equals_cpu(variant):
 
 
 @pytest.mark.gpu
-def test_gpu_withholds_exactly_the_hits_below_the_floor():
+@pytest.mark.parametrize("form", ["lanes", "words"])
+def test_gpu_withholds_exactly_the_hits_below_the_floor(request, monkeypatch, form):
     """withhold_below: the fused kernels copy out the hits at or above each entry's floor and count the
-    rest; the segments kernel (the paper's) copies out every hit as before."""
+    rest; the segments kernel (the paper's) copies out every hit as before. Test sizes: every fused path."""
+    request.getfixturevalue("small_launch_sizes")
+    use_form(monkeypatch, form, small=True)
     rng = np.random.default_rng(14)
     plan = prepare(random_motifs(rng, [2, 5, 9, 14, 30]), pvalue=1e-2).plan
     codes = random_codes(rng, 30000)
@@ -163,12 +215,13 @@ def test_gpu_withholds_exactly_the_hits_below_the_floor():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("variant", ["fused", "segments"])
-def test_gpu_stored_path_equals_cpu(variant):
+@pytest.mark.parametrize("variant,form", FORMS)
+def test_gpu_stored_path_equals_cpu(monkeypatch, variant, form):
     """--max-stored-hits on the GPU, where each batch's certified bounds raise the floors the kernels
     withhold below: the hits kept, their P-values, the count dropped and the cut are the CPU's."""
     from bioaccel.scan._pipeline import collect
 
+    use_form(monkeypatch, form)
     rng = np.random.default_rng(15)
     motifs = random_motifs(rng, [4, 6, 8, 11, 15])
     records = [(f"r{k}", "".join("ACGTN"[c] for c in random_codes(rng, n))) for k, n in enumerate([4000, 30000])]
@@ -183,11 +236,12 @@ def test_gpu_stored_path_equals_cpu(variant):
 
 
 @pytest.mark.gpu
-def test_gpu_scan_shipped_example_equals_cpu():
+def test_gpu_scan_shipped_example_equals_cpu(monkeypatch):
     cpu = scan("examples/motifs.meme", "examples/sars-cov-2.fasta", pvalue=1e-3)
-    for variant in ("fused", "segments"):
+    for variant, form in FORMS:
+        use_form(monkeypatch, form)
         assert cpu.equals(scan("examples/motifs.meme", "examples/sars-cov-2.fasta", pvalue=1e-3,
-                               backend="gpu", variant=variant))
+                               backend="gpu", variant=variant)), (variant, form)
 
 
 def test_encode_roundtrip_for_gpu_inputs():

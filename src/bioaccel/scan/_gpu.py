@@ -7,7 +7,9 @@ window whose exact score reaches the threshold always passes the coarse test (:f
 The kernels score the few windows that pass again exactly, in int64, so the GPU reports the CPU's hits.
 
 Variants: ``fused`` (bioaccel's: tables of 4**4 coarse scores per slice of 4 columns, each thread summing
-16 windows at once, the threshold fused in) and ``segments`` (Giraud & Varré's MULTIPLESCAN kernel: the
+16 windows at once, the threshold fused in; two forms, :attr:`ScanSizes.form`: ``lanes``, eight entries'
+16-bit scores in one 16-byte table row (:mod:`._lanes`), and ``words``, the first form, an int32 table
+per entry) and ``segments`` (Giraud & Varré's MULTIPLESCAN kernel: the
 segment and the matrices in shared memory, one window per thread, the matrices innermost, column by
 column). Chunks go through two CUDA streams: :meth:`GpuScanner.submit` returns at once, so the host
 reads the next chunk and prices the last one's hits while the GPU scans.
@@ -19,6 +21,7 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..runtime.launch import LaunchSizes
 from ..errors import InvalidParameter
+from ._lanes import TABLE_WORDS, LaneLayout, build_lanes
 from ._plan import slice_table
 
 KERNELS = "bioaccel.scan.kernels"
@@ -42,16 +45,37 @@ class ScanSizes(LaunchSizes):
     segment: int = 2048           # segments: letters of text per block (Giraud & Varré)
     buffer: int = 512             # segments: hits a block gathers in shared memory
     fused_words: int = 12288      # coarse table words (int32) a fused block stages: 48 KiB
+    form: str = "lanes"           # fused: "lanes" (8 entries a 16-byte row, ._lanes) or "words" (the first form)
+    lane_words: int = 24576       # lanes: table words a block stages (96 KiB; 1,024 an octet's slice)
     segment_words: int = 8192     # coarse matrix words a segments block stages: 32 KiB
 
 
 SIZES = ScanSizes()
+#: The ``lanes`` kernel's arrays from its layout, in its argument order (then the grid matrices, thresholds,
+#: keep_from, withheld and the hit buffers).
+LANE_ARRAYS = ("group_octet", "group_table", "group_words", "group_reach", "octet_table", "octet_slices",
+               "octet_init", "coarse", "length", "units_start")
 
 
 def fused_kernel(L, sizes):
     """The ``fused`` kernel for slices of L columns (4: tables of 4**4 coarse scores; 1: column by
     column), compiled on its first launch."""
     return _gpu.kernel(KERNELS, "scan.cu", "scan_fused", (L, sizes.threads, sizes.per_thread))
+
+
+def lanes_kernel(sizes):
+    """The ``fused`` kernel's ``lanes`` form (:mod:`._lanes`), compiled on its first launch: each thread
+    sums 4 Q windows, Q = per_thread / 4 (at least 1)."""
+    return _gpu.kernel(KERNELS, "scan.cu", "scan_lanes", (sizes.threads, lane_groups(sizes)))
+
+
+def lane_groups(sizes) -> int:
+    """Q: the groups of 4 consecutive windows a thread of the ``lanes`` form sums.
+
+    >>> lane_groups(SIZES)
+    4
+    """
+    return max(1, sizes.per_thread // 4)
 
 
 def segments_kernel(sizes):
@@ -172,16 +196,18 @@ def entry_columns(layout) -> np.ndarray:
 
 
 def warm_up(sizes=None) -> None:
-    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) scan.cu's kernels of
-    ``sizes`` (None: :data:`SIZES`) and put a block in the memory pool: about 0.7 s that a first scan
+    """Import CuPy, create the CUDA context, compile (or load from CuPy's cache) the ``fused`` variant's
+    kernels of ``sizes`` (None: :data:`SIZES`) and put a block in the memory pool: about 0.7 s that a first scan
     otherwise spends before its first chunk, which the command line runs on a thread of its own while it
     reads the motifs and finds their thresholds. Raises :class:`~bioaccel.errors.GPUUnavailable` as
     :class:`GpuScanner` would."""
     cp = _gpu.require_gpu()
     sizes = sizes or SIZES
-    fused_kernel(4, sizes)
-    fused_kernel(1, sizes)
-    segments_kernel(sizes)
+    if sizes.form == "lanes":          # the default variant's kernel (longer entries' compile when launched)
+        lanes_kernel(sizes)
+    else:
+        fused_kernel(4, sizes)
+        fused_kernel(1, sizes)
     block = cp.empty(1 << 26, dtype=cp.uint8)      # 64 MB: a chunk's letters and hits come from the pool
     block.fill(0)
     cp.cuda.Device().synchronize()
@@ -205,8 +231,17 @@ class GpuScanner:
             layout = build_layout(plan, everyone, 1, self.sizes.segment_words)
             self.jobs.append((layout, segments_kernel(self.sizes), self.sizes.segment))
         else:
+            if self.sizes.form == "lanes":        # octets of 16-bit lanes; longer entries as the first form
+                per_octet = -(-plan.length // 4) * TABLE_WORDS
+                octets = everyone[per_octet <= self.sizes.lane_words]
+                everyone = everyone[per_octet > self.sizes.lane_words]
+                if octets.size:
+                    self.jobs.append((build_lanes(plan, octets, self.sizes.lane_words), lanes_kernel(self.sizes),
+                                      self.sizes.threads * 4 * lane_groups(self.sizes)))
+            elif self.sizes.form != "words":
+                raise InvalidParameter(f"unknown fused kernel form {self.sizes.form!r} (lanes or words)")
             # 4-letter tables; an entry too long for them (over ~380 columns) goes column by column
-            per_entry = -(-plan.length // 4) * 256
+            per_entry = -(-plan.length[everyone] // 4) * 256
             small = everyone[per_entry <= self.sizes.fused_words]
             large = everyone[per_entry > self.sizes.fused_words]
             span = self.sizes.threads * self.sizes.per_thread
@@ -216,7 +251,8 @@ class GpuScanner:
             if large.size:
                 self.jobs.append((build_layout(plan, large, 1, self.sizes.fused_words), fused_kernel(1, self.sizes),
                                   span))
-        self.device = [self._upload(layout) for layout, _, _ in self.jobs]
+        self.device = [dict(self._upload(layout), members=cp.asarray(layout.members, dtype=cp.int64))
+                       for layout, _, _ in self.jobs]
         self.units = cp.asarray(plan.units_flat.ravel())
         self.streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
         # the tables were copied on the caller's stream, which non-blocking streams do not wait for
@@ -245,6 +281,8 @@ class GpuScanner:
 
     def _upload(self, layout):
         cp = self.cp
+        if isinstance(layout, LaneLayout):
+            return {name: cp.asarray(getattr(layout, name)) for name in LANE_ARRAYS + ("threshold",)}
         arrays = {name: cp.asarray(getattr(layout, name)) for name in (
             "group_entry", "group_table", "group_words", "group_reach", "entry_slice", "slice_meta",
             "coarse_threshold", "coarse", "length", "units_start", "threshold")}
@@ -255,14 +293,23 @@ class GpuScanner:
     def _launch(self, job, arrays, codes, n, windows, out, keep, withheld):
         layout, kernel, span = job
         reach = int(layout.group_reach.max())
+        lanes = isinstance(layout, LaneLayout)
         if self.variant == "segments":
             shared = layout.largest_group * 4 + span + reach
+        elif lanes:
+            shared = layout.largest_group * 4 + span + reach + 8
         else:
             shared = layout.largest_group * 4 + span + reach + 4
         kernel.max_dynamic_shared_size_bytes = shared
         segments = -(-windows // span)
         for g0 in range(0, layout.groups, 65535):           # the grid's y dimension holds 65,535 groups
             g1 = min(layout.groups, g0 + 65535)
+            if lanes:
+                head = tuple(arrays[name][g0:] if name.startswith("group") else arrays[name] for name in LANE_ARRAYS)
+                kernel((segments, g1 - g0), (self.sizes.threads,), (codes, np.int64(n), np.int64(windows), *head,
+                                                                   self.units, arrays["threshold"], keep, withheld, *out),
+                       shared_mem=shared)
+                continue
             head = (codes, np.int64(n), np.int64(windows), arrays["group_entry"][g0:], arrays["group_table"][g0:],
                     arrays["group_words"][g0:], arrays["group_reach"][g0:])
             if self.variant == "segments":
@@ -305,13 +352,14 @@ class GpuScanner:
                 self.withheld += int(withheld.get()[0])
                 self.capacity = max(self.capacity, found + (found >> 1))
                 with stream:                         # sorted on the device, by position then entry
-                    entry = cp.asarray(job[0].members)[out[1][:found]]
+                    entry = arrays["members"][out[1][:found]]
                     pos, units = out[2][:found], out[3][:found]
                     parts.append((entry, pos, units))
             with stream:
                 entry, pos, units = (cp.concatenate([p[k] for p in parts]) for k in range(3))
                 order = cp.argsort(pos * max(self.plan.entries, 1) + entry)
-                found = tuple(a[order].get().astype(np.int64) for a in (entry, pos, units))
+                # (int64 on the device already: a second host copy by astype cost 0.1 s of 47 M hits)
+                found = tuple(a[order].get().astype(np.int64, copy=False) for a in (entry, pos, units))
             return found
 
         return result

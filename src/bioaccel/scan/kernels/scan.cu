@@ -108,6 +108,105 @@ __global__ void __launch_bounds__(THREADS) scan_fused(
     if (held_back) atomicAdd(withheld, (unsigned long long)held_back);
 }
 
+// ---- lanes: the fused kernel's second form ------------------------------------------------------------
+//
+// The first form (scan_fused<4, ...>) reads a byte of the segment's words and a 4-byte table word per
+// look-up, and its 256-word tables put 32 lanes' random words on about 3.5 distinct addresses of one bank:
+// about 4.5 shared-memory wavefronts a warp per look-up. Here eight entries (an *octet*, the lanes) share
+// one table of 256 rows of 16 bytes per slice of 4 columns: row w holds the eight entries' coarse scores
+// of word w, 16 bits each (pairs in 32-bit words), so one 16-byte load is 8 look-ups (a warp's such load
+// takes 4 quarter-warp phases of about 2.4 wavefronts each on random words). Each thread holds Q groups of
+// 4 consecutive windows; their 4 words at a slice are one aligned 32-bit load. The sums are packed too:
+// each lane starts at 0x8000 - Tc (Tc clamped to [0, 0x8000]) and adds coarse scores that total at most
+// 0x7FFF, so no lane carries into the next and a lane's top bit says "coarse sum >= Tc".
+template <int THREADS, int Q>
+__global__ void __launch_bounds__(THREADS) scan_lanes(
+        const unsigned char* __restrict__ codes, long long n, long long windows,
+        const int* __restrict__ group_octet,       // octets of group g: group_octet[g] .. group_octet[g+1]-1
+        const long long* __restrict__ group_table, // 32-bit words of group g in `coarse`: from group_table[g] ..
+        const int* __restrict__ group_words,       // .. how many (1,024 a table)
+        const int* __restrict__ group_reach,       // longest entry of the group
+        const int* __restrict__ octet_table,       // octet o's first table within its group
+        const int* __restrict__ octet_slices,      // and how many (the longest of its 8 entries, in slices)
+        const uint4* __restrict__ octet_init,      // the lanes' starting sums, 0x8000 - Tc
+        const uint4* __restrict__ coarse,          // every group's tables, back to back
+        const int* __restrict__ length,            // per lane (entry 8 o + j); 0 for an empty lane
+        const long long* __restrict__ units_start, const long long* __restrict__ units,
+        const long long* __restrict__ threshold,
+        const long long* __restrict__ keep_from, unsigned long long* __restrict__ withheld,
+        HIT_PARAMS) {
+    extern __shared__ uint4 rows[];
+    constexpr int SEG = THREADS * 4 * Q;
+    const int g = blockIdx.y;
+    const int tables = group_words[g] >> 10;
+    uint4* table = rows;
+    unsigned char* word = reinterpret_cast<unsigned char*>(rows + (tables << 8));
+    const long long seg0 = (long long)blockIdx.x * SEG;
+    if (seg0 >= windows) return;
+
+    const uint4* source = coarse + (group_table[g] >> 2);
+    for (int k = threadIdx.x; k < (tables << 8); k += THREADS) table[k] = source[k];
+    const int span = SEG + group_reach[g] + 4;
+    for (int p = threadIdx.x; p < span; p += THREADS) {
+        unsigned w = 0;
+        #pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const long long r = seg0 + p + k;
+            const unsigned c = r < n ? codes[r] : 0u;
+            w = (w << 2) | (c > 3 ? 0u : c);       // other letters read as A here, refused when exact
+        }
+        word[p] = (unsigned char)w;
+    }
+    __syncthreads();
+
+    const unsigned* word4 = reinterpret_cast<const unsigned*>(word);
+    unsigned held_back = 0;
+    for (int o = group_octet[g]; o < group_octet[g + 1]; ++o) {
+        const uint4 init = octet_init[o];
+        uint4 sum[4 * Q];
+        #pragma unroll
+        for (int k = 0; k < 4 * Q; ++k) sum[k] = init;
+        const uint4* t = table + (octet_table[o] << 8);
+        const int slices = octet_slices[o];
+        for (int s = 0; s < slices; ++s, t += 256) {
+            #pragma unroll
+            for (int q = 0; q < Q; ++q) {
+                const unsigned x = word4[q * THREADS + threadIdx.x + s];    // windows' words at column 4 s
+                #pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const uint4 v = t[(x >> (8 * j)) & 0xffu];
+                    sum[4 * q + j].x += v.x;
+                    sum[4 * q + j].y += v.y;
+                    sum[4 * q + j].z += v.z;
+                    sum[4 * q + j].w += v.w;
+                }
+            }
+        }
+        #pragma unroll
+        for (int k = 0; k < 4 * Q; ++k) {
+            const uint4 r = sum[k];
+            if (((r.x | r.y | r.z | r.w) & 0x80008000u) == 0u) continue;
+            const long long i = seg0 + 4LL * ((k >> 2) * THREADS + threadIdx.x) + (k & 3);
+            if (i >= windows) continue;
+            // the lanes that passed, lane j at bit j (each lane's top bit: bits 15 and 31 of each word)
+            unsigned passed = ((r.x >> 15) & 1u) | ((r.x >> 30) & 2u) | ((r.y >> 13) & 4u) | ((r.y >> 28) & 8u) |
+                              ((r.z >> 11) & 16u) | ((r.z >> 26) & 32u) | ((r.w >> 9) & 64u) | ((r.w >> 24) & 128u);
+            while (passed) {
+                const int j = __ffs(passed) - 1;
+                passed &= passed - 1u;
+                const int e = 8 * o + j;
+                const int m = length[e];
+                long long score;
+                if (i + m <= n && exact_hit(codes, i, m, units + 4 * units_start[e], threshold[e], &score)) {
+                    if (score >= keep_from[e]) PUT((long long)atomicAdd(counter, 1ULL), e, i, score);
+                    else ++held_back;
+                }
+            }
+        }
+    }
+    if (held_back) atomicAdd(withheld, (unsigned long long)held_back);
+}
+
 // ---- segments: Giraud & Varré's MULTIPLESCAN kernel ---------------------------------------------------
 //
 // A block per (text segment of SEG letters, group of matrices): the segment and the group's matrices in
