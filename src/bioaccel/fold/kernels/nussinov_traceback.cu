@@ -102,7 +102,9 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // V is the one just read, so a step loads V(i+1, c-1) and V(i+1, c) together (one latency), the stack holds
 // only the right parts of splits and the intervals below a zero, and the block meets at a barrier only for a
 // split's scan. The decisions, in the same order as walk_structure's, give the same pair_to and letters.
-template <typename Score, typename Layout>
+// AHEAD: a step also loads the three cells that either outcome's next step tests (V(i+2, c-2), V(i+2, c-1),
+// V(i+2, c)), so that two steps take one load latency.
+template <typename Score, typename Layout, bool AHEAD>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
     __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
@@ -127,19 +129,39 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     v = load_v(V, L, i, c);
                     continue;
                 }
-                const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
-                const int right = load_v(V, L, i + 1, c);
-                const int w = pair_weight(pm, s, i, c);
-                const bool paired = w > 0 && inner + w == v;
-                if (paired) {
-                    pair_to[i] = c - 1;
-                    pair_to[c - 1] = i;
-                    if (chars != nullptr) {
-                        chars[i] = '(';
-                        chars[c - 1] = ')';
-                    }
+                int inner = load_v(V, L, i + 1, c - 1);         // all issued before any is tested
+                int right = load_v(V, L, i + 1, c);
+                int inner2 = 0, mid2 = 0, right2 = 0;
+                if constexpr (AHEAD) {
+                    inner2 = load_v(V, L, i + 2, c - 2);
+                    mid2 = load_v(V, L, i + 2, c - 1);
+                    right2 = load_v(V, L, i + 2, c);
                 }
-                if (!paired && right != v) {         // neither the pair nor m = i + 1: a scan for m
+                bool scan = false;
+#pragma unroll
+                for (int k = 0; k < (AHEAD ? 2 : 1); ++k) {
+                    const int w = pair_weight(pm, s, i, c);
+                    const bool paired = w > 0 && inner + w == v;
+                    if (paired) {
+                        pair_to[i] = c - 1;
+                        pair_to[c - 1] = i;
+                        if (chars != nullptr) {
+                            chars[i] = '(';
+                            chars[c - 1] = ')';
+                        }
+                    }
+                    if (!paired && right != v) {     // neither the pair nor m = i + 1: a scan for m
+                        scan = true;
+                        break;
+                    }
+                    c -= paired;
+                    v = paired ? inner : right;
+                    i += 1;
+                    if (v == 0) break;
+                    inner = paired ? inner2 : mid2;  // the next step's cells, loaded with this one's
+                    right = paired ? mid2 : right2;
+                }
+                if (scan) {
                     ci = i;
                     cc = c;
                     cv = v;
@@ -147,9 +169,6 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     state = 0;
                     break;
                 }
-                c -= paired;
-                v = paired ? inner : right;
-                i += 1;
             }
         }
         __syncthreads();
@@ -185,8 +204,9 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
 
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
-// at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK 1:
-// walk_structure_held (fold/_launch.py batch_walk, the default), 0: walk_structure (before issue 29's nbhost).
+// at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
+// (fold/_launch.py batch_walk): 1 walk_structure_held, 2 the same a step ahead, 0 walk_structure (before
+// issue 29's nbhost).
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
@@ -202,8 +222,8 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     TiledLayout<T> L{nt};
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
-    if constexpr (WALK == 1)
-        walk_structure_held(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start,
+    if constexpr (WALK >= 1)
+        walk_structure_held<Score, TiledLayout<T>, WALK == 2>(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start,
                             status);
     else
         walk_structure(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start, status);
