@@ -19,6 +19,7 @@ the host loops over bins, never over sequences.
 
 Every path gives the CPU's scores and structures (the traceback rule of fold/_traceback.py).
 """
+import functools
 import math
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ from ._gpu_fill import check_fits
 from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
 from ._gpu_table import kernel, score_units, trace_structure
 from ._gpu_tiled import fill_tiled
+from ._gpu_upload import upload
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -239,15 +241,16 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`.
 
     The GPU waits, idle, for the host's work before the first launch (issue 29, helper nbhost): the
-    launches are planned on the host first, everything they read goes up in one copy, and the letters'
-    fill waits until the first launch is queued where that launch does not write them (``ready``)."""
+    launches are planned on the host first, everything they read goes up in one copy from pinned memory,
+    and pair_to and the letters are made once the first launch is queued where it does not write them
+    (``ready``)."""
     cp = _gpu.require_gpu()
     sizes = _launch.SIZES
     starts = np.asarray(starts, dtype=np.int64)
-    lengths = np.diff(starts)
+    lengths = starts[1:] - starts[:-1]
     total = int(starts[-1]) if len(starts) else 0
-    pair_table = params.pair_table()
-    score = (lengths // 2) * int(pair_table.max())
+    widest, model = _pair_model(params)
+    score = (lengths // 2) * widest
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
     shared = (lengths >= 2) & (lengths <= sizes.batch_shared_max) & (score <= np.iinfo(np.int16).max)
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
@@ -259,20 +262,21 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
     else:
         parts = ((shared, None),)
-    launches = [launch for part, cell in parts if part.any() for launch in _shared_launches(ids[part], lengths, cell, sizes)]
-    launches += [("tiled", nt, dtype, group) for nt, dtype, group in tiled_groups(ids[tiled], lengths, params, sizes)]
+    launches = [launch for part, cell in parts if part.any()
+                for launch in _shared_launches(ids[part], lengths, cell, sizes)]
+    groups = tiled_groups(ids[tiled], lengths, params, sizes, widest)
+    launches += [("tiled", nt, dtype, group) for nt, dtype, group in groups]
     # one copy: status (traceback failed, a sequence unscored), the scores (< 2 nt: no pair, 0), starts,
     # the pair model (nussinov_common.cuh PairModel) and each launch's ids
     head = np.zeros(2 + len(lengths), dtype=np.int32)
     head[2:] = np.where(lengths < 2, 0, -1)
-    model = np.append(pair_table.ravel(), params.min_loop).astype(np.int32)
-    head_dev, starts_dev, pm, *ids_dev = _upload(cp, [head, starts, model] + [launch[3].astype(np.int32) for launch in launches])
-    out = PackedFolds(scores=head_dev[2:], pair_to=cp.empty(max(total, 1), dtype=np.int32),
-                      chars=cp.empty(max(total, 1), dtype=np.uint8), status=head_dev[:2])
+    uploads = [head, starts, model] + [launch[3].astype(np.int32) for launch in launches]
+    head_dev, starts_dev, pm, *ids_dev = upload(cp, uploads)
+    out = PackedFolds(scores=head_dev[2:], pair_to=None, chars=None, status=head_dev[:2])
     if codes_dev.size == 0:
         codes_dev = cp.zeros(1, dtype=np.uint8)
     walk = bool(traceback)
-    ready = _Fill(cp, out)
+    ready = _Outputs(cp, out, max(total, 1))
     for (kind, first, second, part_ids), part_dev in zip(launches, ids_dev):
         longest = int(lengths[part_ids].max())
         if kind == "shared":
@@ -289,30 +293,32 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     return out
 
 
-class _Fill:
-    """pair_to -1 and the letters '.' (by memset: all bytes 0xFF, and '.'), once, when first called."""
+@functools.lru_cache(maxsize=64)
+def _pair_model(params):
+    """The largest pair weight in units and the PairModel struct of nussinov_common.cuh (25 weights, then
+    min_loop, int32) of ``params``: FoldParams.pair_table searches fractions each time."""
+    table = params.pair_table()
+    return int(table.max()), np.append(table.ravel(), params.min_loop).astype(np.int32)
 
-    def __init__(self, cp, out):
-        self.cp, self.out, self.done = cp, out, False
+
+class _Outputs:
+    """pair_to (-1) and the letters ('.') of a batch, made once, when first called: memsets (all bytes 0xFF,
+    all '.') on the current stream."""
+
+    def __init__(self, cp, out, size):
+        self.cp, self.out, self.size = cp, out, size
 
     def __call__(self):
-        if self.done:
+        if self.out.pair_to is not None:
             return
-        self.done = True
-        stream = self.cp.cuda.get_current_stream().ptr
-        for array, byte in ((self.out.pair_to, 0xFF), (self.out.chars, ord("."))):
-            self.cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream)
+        cp, out = self.cp, self.out
+        out.pair_to = cp.empty(self.size, dtype=np.int32)
+        out.chars = cp.empty(self.size, dtype=np.uint8)
+        stream = cp.cuda.get_current_stream().ptr
+        for array, byte in ((out.pair_to, 0xFF), (out.chars, ord("."))):
+            cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream)
 
 
-def _upload(cp, arrays):
-    """Device copies of several host arrays made by one host-to-device copy (CuPy stages it through its
-    pinned pool): each array a view of one buffer, at a multiple of 16 bytes."""
-    offsets = np.cumsum([0] + [(a.nbytes + 15) // 16 * 16 for a in arrays])
-    host = np.empty(max(int(offsets[-1]), 16), dtype=np.uint8)
-    for array, offset in zip(arrays, offsets):
-        host[offset:offset + array.nbytes] = np.ascontiguousarray(array).view(np.uint8).ravel()
-    buffer = cp.asarray(host)
-    return [buffer[offset:offset + a.nbytes].view(a.dtype) for a, offset in zip(arrays, offsets)]
 
 
 def check_packed(out, *, units=None, stream=None) -> None:

@@ -51,20 +51,22 @@ def bins(keys, ids):
     return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
 
 
-def tiled_groups(ids, lengths, params, sizes):
+def tiled_groups(ids, lengths, params, sizes, widest):
     """``(nt, dtype, group ids)`` of each launch group: the ids binned by tiles per side, each bin cut into
-    groups of at most BATCH_TABLE_BYTES of tables and MAX_GRID_Y tables.
+    groups of at most BATCH_TABLE_BYTES of tables and MAX_GRID_Y tables. ``widest``: the largest pair
+    weight in units (a bin's cells int16 where (n // 2) widest fits, as FoldParams.cell_dtype says).
 
     >>> from bioaccel.fold import FoldParams
     >>> [(nt, str(dtype), g.tolist()) for nt, dtype, g in tiled_groups(np.arange(3), np.array([300, 1000, 310]),
-    ...                                                                  FoldParams(), _launch.SIZES)]
+    ...                                                                  FoldParams(), _launch.SIZES, 1)]
     [(5, 'int16', [0, 2]), (16, 'int16', [1])]
     """
     T = sizes.batch_tile
     groups = []
     for nt, bin_ids in bins((lengths[ids] + T) // T, ids):          # tiles_per_side, vectorised
         longest = int(lengths[bin_ids].max())
-        dtype = params.cell_dtype(longest)
+        fits = (longest // 2) * widest <= np.iinfo(np.int16).max
+        dtype = np.dtype(np.int16) if fits else params.cell_dtype(longest)
         per_table = tiled_bytes(longest, dtype.itemsize, T, sizes.batch_finish)
         group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
         groups += [(nt, dtype, bin_ids[first:first + group]) for first in range(0, len(bin_ids), group)]
@@ -137,6 +139,7 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
     T = sizes.batch_tile
     count = len(ids_dev)
     k = tiled_kernels(sizes, "short" if dtype == np.int16 else "int")
+    threads = sizes.batch_traceback_threads
     table_cells = nt * (nt + 1) // 2 * T * T
     scratch_cells = 0 if k.sub else nt * T * T
     # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end,
@@ -149,32 +152,30 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
     tc = np.int64(table_cells)
     sc = np.int64(scratch_cells)
     # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
-    parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
+    ways = max(1, min(sizes.batch_streams, count))
     caller = cp.cuda.get_current_stream()
-    if len(parts) == 1:
-        streams = [caller]
-    else:
-        streams = [cp.cuda.Stream(non_blocking=True) for _ in parts]
-    views = []
-    if k.sub and k.diag and len(parts) == 1:
+    if k.diag and ways == 1:
         # the diagonal's finish needs only the tables and the uploads: launched before anything else is made
-        k.first((nt, count), (T * 4,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, tc),
-                shared_mem=k.first_shared)
+        k.first((nt, count), (T * 4,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, tc), shared_mem=k.first_shared)
         ready()
         first_d = 1
+        streams = [caller]
     else:
         ready()
         first_d = 0
+        streams = [caller] if ways == 1 else [cp.cuda.Stream(non_blocking=True) for _ in range(ways)]
         begin = caller.record()
         for stream in streams:
             stream.wait_event(begin)
     scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
     stack = cp.empty((count, longest + 2, 2), dtype=np.int32)
-    for stream, part in zip(streams, parts):
-        a = int(part[0])
-        b = int(part[-1]) + 1
+    views = []
+    a = 0
+    for j, stream in enumerate(streams):          # as np.array_split: the first count % ways parts one longer
+        b = a + count // ways + (j < count % ways)
         acc = scratch[a * scratch_cells:b * scratch_cells] if scratch_cells else scratch
         views.append((stream, b - a, tables[a * table_cells:b * table_cells], acc, ids_dev[a:b], stack[a:b]))
+        a = b
     for d in range(first_d, nt):
         d_ = np.int32(d)
         for stream, size, V, acc, part_ids, _ in views:
@@ -182,7 +183,7 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
                 _launch_diagonal(k, d, d_, nt, size, T, V, acc, codes_dev, starts_dev, part_ids, pm, nt_, tc, sc)
     for stream, size, V, _, part_ids, part_stack in views:
         with stream:
-            k.trace((size,), (sizes.batch_traceback_threads,),
+            k.trace((size,), (threads,),
                     (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack,
                      np.int32(stack.shape[1]), out.scores, out.pair_to, out.chars, status))
         if stream is not caller:
