@@ -27,8 +27,8 @@ may carry the tiled batch's form and options: ``64w`` the wavefront form (before
 one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
 32-thread traceback blocks, ``c0`` the sub-tiles' closure before its tests became mask bits (``c1``;
 ``c2``: its loads predicated too), ``d0`` the diagonal's tiles by batch_finish (``d1``: batch_finish_diag),
-``w0`` the traceback's walk before the interval in hand was held in registers (``w1``; ``w2`` a step ahead),
-production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+``w0`` the traceback's walk before the interval in hand was held in registers (``w1``), production's value
+where unnamed (``64w/x1/s0``: the form before issue 29).
 ``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
 kernels overlap: their sum passes the fold), and where the time outside them goes: on the device before the
 first kernel starts, between kernels, after the last one ends; on the host, the seconds from the call to the

@@ -28,12 +28,9 @@ class FoldSizes(LaunchSizes):
     #                                   mask bits), 2 (its loads predicated too), 0 batch_finish_sub (before: issue 29)
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
     #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
-    batch_traceback_threads: int = 32   # threads of a tiled batch's traceback block (one sequence each; 128 before
-    #                                     walk 4: one warp walks, the others only fill)
-    batch_walk: int = 4               # tiled batches' traceback: 4 walk_structure_warp (a warp, no barriers, scans in
-    #                                   windows of 256 by ballot; 3: windows of 128), 1 walk_structure_held (the
-    #                                   interval in hand in registers), 2 the same with the next step's cells loaded
-    #                                   too, 0 walk_structure (before: issue 29)
+    batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
+    batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
+    #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal

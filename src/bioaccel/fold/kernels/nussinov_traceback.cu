@@ -102,9 +102,9 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // V is the one just read, so a step loads V(i+1, c-1) and V(i+1, c) together (one latency), the stack holds
 // only the right parts of splits and the intervals below a zero, and the block meets at a barrier only for a
 // split's scan. The decisions, in the same order as walk_structure's, give the same pair_to and letters.
-// AHEAD: a step also loads the three cells that either outcome's next step tests (V(i+2, c-2), V(i+2, c-1),
-// V(i+2, c)), so that two steps take one load latency.
-template <typename Score, typename Layout, bool AHEAD>
+// Measured (H100, 2,000 x 1,000 nt, docs/gpu-notes.md): 0.83 ms against 0.91; a step ahead (more registers:
+// fewer blocks an SM) and a warp's walk with ballot scans (32-thread blocks) were slower, 1.0-1.1 ms.
+template <typename Score, typename Layout>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
     __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
@@ -129,39 +129,19 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     v = load_v(V, L, i, c);
                     continue;
                 }
-                int inner = load_v(V, L, i + 1, c - 1);         // all issued before any is tested
-                int right = load_v(V, L, i + 1, c);
-                int inner2 = 0, mid2 = 0, right2 = 0;
-                if constexpr (AHEAD) {
-                    inner2 = load_v(V, L, i + 2, c - 2);
-                    mid2 = load_v(V, L, i + 2, c - 1);
-                    right2 = load_v(V, L, i + 2, c);
-                }
-                bool scan = false;
-#pragma unroll
-                for (int k = 0; k < (AHEAD ? 2 : 1); ++k) {
-                    const int w = pair_weight(pm, s, i, c);
-                    const bool paired = w > 0 && inner + w == v;
-                    if (paired) {
-                        pair_to[i] = c - 1;
-                        pair_to[c - 1] = i;
-                        if (chars != nullptr) {
-                            chars[i] = '(';
-                            chars[c - 1] = ')';
-                        }
+                const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
+                const int right = load_v(V, L, i + 1, c);
+                const int w = pair_weight(pm, s, i, c);
+                const bool paired = w > 0 && inner + w == v;
+                if (paired) {
+                    pair_to[i] = c - 1;
+                    pair_to[c - 1] = i;
+                    if (chars != nullptr) {
+                        chars[i] = '(';
+                        chars[c - 1] = ')';
                     }
-                    if (!paired && right != v) {     // neither the pair nor m = i + 1: a scan for m
-                        scan = true;
-                        break;
-                    }
-                    c -= paired;
-                    v = paired ? inner : right;
-                    i += 1;
-                    if (v == 0) break;
-                    inner = paired ? inner2 : mid2;  // the next step's cells, loaded with this one's
-                    right = paired ? mid2 : right2;
                 }
-                if (scan) {
+                if (!paired && right != v) {         // neither the pair nor m = i + 1: a scan for m
                     ci = i;
                     cc = c;
                     cv = v;
@@ -169,6 +149,9 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     state = 0;
                     break;
                 }
+                c -= paired;
+                v = paired ? inner : right;
+                i += 1;
             }
         }
         __syncthreads();
@@ -202,90 +185,10 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
     }
 }
 
-// The walk by one warp (issue 29, helper nbhost; measured: the held walk above gained little, and 32-thread
-// blocks lost, so the scans' block barriers and windows were the cost): every lane holds the same interval
-// (the same loads: one transaction each) and takes the same branches, so no barrier and no broadcast is
-// needed; a split's scan tests a window of 32 x U values of m at once (each lane U, all loads issued before
-// any test) and takes the smallest m by ballot, V(i, m) by a shuffle from the lane that loaded it. Lanes
-// store the same values to the same places (pair_to, letters, stack). The decisions are walk_structure's.
-// Warps past the first only help with the fill.
-template <typename Score, typename Layout, int U>
-__device__ void walk_structure_warp(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
-                                    int2* stack, int* pair_to, unsigned char* chars, int* status) {
-    const int tid = threadIdx.x, nthreads = blockDim.x;
-    for (int x = tid; x < n; x += nthreads) pair_to[x] = -1;
-    if (chars != nullptr)
-        for (int x = tid; x < n; x += nthreads) chars[x] = '.';
-    __syncthreads();                                 // the fill before warp 0's pairs
-    if (tid >= 32) return;
-    const int lane = tid;
-    int i = 0;
-    int c = n;
-    int v = n >= 2 ? load_v(V, L, 0, n) : 0;
-    int top = 0;
-    while (true) {
-        if (v == 0) {                                // nothing pairs inside [i, c): the next interval
-            if (top == 0) break;
-            const int2 iv = stack[--top];
-            i = iv.x;
-            c = iv.y;
-            v = load_v(V, L, i, c);
-            continue;
-        }
-        const int inner = load_v(V, L, i + 1, c - 1);
-        const int right = load_v(V, L, i + 1, c);
-        const int w = pair_weight(pm, s, i, c);
-        if (w > 0 && inner + w == v) {
-            pair_to[i] = c - 1;
-            pair_to[c - 1] = i;
-            if (chars != nullptr) {
-                chars[i] = '(';
-                chars[c - 1] = ')';
-            }
-            i += 1;
-            c -= 1;
-            v = inner;
-            continue;
-        }
-        if (right == v) {                            // m = i + 1: i unpaired
-            i += 1;
-            continue;
-        }
-        int found = c;                               // the smallest m in (i+1, c) with V(i, m) + V(m, c) == v
-        int left = 0;
-        for (int base = i + 2; base < c && found == c; base += 32 * U) {
-            int a[U], b[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int m = base + u * 32 + lane;
-                a[u] = m < c ? load_v(V, L, i, m) : 0;
-                b[u] = m < c ? load_v(V, L, m, c) : -(1 << 30);
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const unsigned hit = __ballot_sync(0xffffffffu, a[u] + b[u] == v);
-                if (hit != 0u && found == c) {       // the same on every lane
-                    const int src = __ffs(hit) - 1;
-                    found = base + u * 32 + src;
-                    left = __shfl_sync(0xffffffffu, a[u], src);
-                }
-            }
-        }
-        if (found >= c) {
-            *status = 1;                             // no split reproduces V: a corrupt table
-            break;
-        }
-        stack[top++] = make_int2(found, c);          // [m, c) later, [i, m) now
-        c = found;
-        v = left;
-    }
-}
-
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 1 walk_structure_held, 2 the same a step ahead, 3 and 4 walk_structure_warp
-// (windows of 128 and 256), 0 walk_structure (before issue 29's nbhost).
+// (fold/_launch.py batch_walk): 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost).
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
@@ -302,12 +205,8 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
     int2* own_stack = stack + z * stack_stride;
-    if constexpr (WALK >= 3)
-        walk_structure_warp<Score, TiledLayout<T>, WALK == 3 ? 4 : 8>(Vz, L, codes + start, pm, n, own_stack,
-                                                                      pair_to + start, chars + start, status);
-    else if constexpr (WALK >= 1)
-        walk_structure_held<Score, TiledLayout<T>, WALK == 2>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
-                                                              chars + start, status);
+    if constexpr (WALK == 1)
+        walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
     else
         walk_structure(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
 }
