@@ -62,7 +62,8 @@ class PackedFolds:
     scores: object
     pair_to: object
     chars: object
-    status: object = None       # int32 on the device: non-zero where a traceback failed (check_packed)
+    status: object = None       # int32 on the device: [0] non-zero where a traceback failed, [1] where a score is
+    #                             missing (fold_packed: set by check_packed's batch_unscored; others may hold one)
 
 
 def shared_bytes(n):
@@ -317,8 +318,6 @@ class _Outputs:
         stream = cp.cuda.get_current_stream().ptr
         for array, byte in ((out.pair_to, 0xFF), (out.chars, ord("."))):
             cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream)
-
-
 
 
 def check_packed(out, *, units=None, stream=None) -> None:
