@@ -27,7 +27,8 @@ may carry the tiled batch's form and options: ``64w`` the wavefront form (before
 one), then after "/" ``s64`` 64-byte bulk stages (``s0``: a tile row), ``x1`` one stream, ``t32``
 32-thread traceback blocks, ``c0`` the sub-tiles' closure before its tests became mask bits (``c1``;
 ``c2``: its loads predicated too), ``d0`` the diagonal's tiles by batch_finish (``d1``: batch_finish_diag),
-production's value where unnamed (``64w/x1/s0``: the form before issue 29).
+``w0`` the traceback's walk before the interval in hand was held in registers (``w1``), production's value
+where unnamed (``64w/x1/s0``: the form before issue 29).
 ``--phases`` adds each kernel's device seconds in one fold of every setting (with several streams the
 kernels overlap: their sum passes the fold), and where the time outside them goes: on the device before the
 first kernel starts, between kernels, after the last one ends; on the host, the seconds from the call to the
@@ -51,6 +52,7 @@ from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _launch  # noqa: E402
 from _results import save_json  # noqa: E402
 
+PARAMS = FoldParams()                    # made once: the timed folds time fold_packed, not the model's making
 CEILING = {"int16x2": 30.8e12, "int32": 15.5e12}      # limits.md, H200/H100, updates per second
 SEED_NAMES = {v: VARIANTS.variants[v].paper_name or "bioaccel" for v in VARIANTS.names("gpu")}
 DEFAULT_LENGTHS = "2000,6000,10000,14000,18000,22000,26000,37000,65000,100000"
@@ -151,7 +153,8 @@ def _batch_setting(kernel, tile):
 
     # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
-    # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too)
+    # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too), d0 the diagonal's
+    # tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk before the interval held in registers
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
@@ -160,7 +163,8 @@ def _batch_setting(kernel, tile):
                  batch_streams=option.get("x", default.batch_streams),
                  batch_traceback_threads=option.get("t", default.batch_traceback_threads),
                  batch_closure=option.get("c", default.batch_closure),
-                 batch_diagonal=option.get("d", default.batch_diagonal))
+                 batch_diagonal=option.get("d", default.batch_diagonal),
+                 batch_walk=option.get("w", default.batch_walk))
 
     from bioaccel.fold import _gpu_batch
 
@@ -236,7 +240,7 @@ def time_setting(cp, seqs, setting, repeats):
         codes_dev = cp.asarray(codes)
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        fold_packed(codes_dev, starts, FoldParams())
+        fold_packed(codes_dev, starts, PARAMS)
         stop.record()
         stop.synchronize()
         folds.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
@@ -249,7 +253,7 @@ def time_setting(cp, seqs, setting, repeats):
 def time_phases(cp, seqs, setting):
     """Device seconds of each kernel of one ``fold_packed`` under ``setting`` (an event pair around every
     launch, summed by kernel name), and of the whole fold: where the tiled batch's time goes."""
-    from bioaccel.fold import _gpu_batch
+    from bioaccel.fold import _gpu_batch, _gpu_batch_tiled
     from bioaccel.fold._arrays import encode_packed
 
     kernel, tile, _ = setting.split(":")
@@ -272,10 +276,12 @@ def time_phases(cp, seqs, setting):
             stop.record()
             events.append((self.name, start, stop, launched))
 
-    plain_kernel, plain_bulk = _gpu_batch.kernel, _gpu_batch.bulk_kernel
-    _gpu_batch.kernel = lambda filename, name, *a: Timed(plain_kernel(filename, name, *a), name)
-    _gpu_batch.bulk_kernel = lambda *a, **k: (lambda b: (Timed(b[0], k.get("kernel_name", a[3] if len(a) > 3 else "bulk")),
-                                                          b[1]))(plain_bulk(*a, **k))
+    plain_kernel, plain_bulk = _gpu_batch.kernel, _gpu_batch_tiled.bulk_kernel
+    timed_kernel = lambda filename, name, *a: Timed(plain_kernel(filename, name, *a), name)
+    _gpu_batch.kernel = _gpu_batch_tiled.kernel = timed_kernel
+    _gpu_batch_tiled.bulk_kernel = lambda *a, **k: (lambda b: (Timed(b[0], k.get("kernel_name", a[3] if len(a) > 3 else "bulk")),
+                                                                b[1]))(plain_bulk(*a, **k))
+    _gpu_batch_tiled.tiled_kernels.cache_clear()            # the group's kernels are kept: timed ones for these runs
     try:
         codes, starts = encode_packed(seqs)
         codes_dev = cp.asarray(codes)
@@ -285,7 +291,7 @@ def time_phases(cp, seqs, setting):
             start, stop = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             called = time.perf_counter()
-            _gpu_batch.fold_packed(codes_dev, starts, FoldParams())
+            _gpu_batch.fold_packed(codes_dev, starts, PARAMS)
             returned = time.perf_counter()
             stop.record()
             stop.synchronize()
@@ -301,12 +307,15 @@ def time_phases(cp, seqs, setting):
                            "host: call to first launch": events[0][3] - called,
                            "host: call to return": returned - called})
     finally:
-        _gpu_batch.kernel, _gpu_batch.bulk_kernel = plain_kernel, plain_bulk
+        _gpu_batch.kernel = _gpu_batch_tiled.kernel = plain_kernel
+        _gpu_batch_tiled.bulk_kernel = plain_bulk
+        _gpu_batch_tiled.tiled_kernels.cache_clear()
+    _gpu_batch.fold_packed(codes_dev, starts, FoldParams())          # the untimed kernels kept again, not profiled
     phases["host profile"] = _host_profile(cp, lambda: _gpu_batch.fold_packed(codes_dev, starts, FoldParams(), check=False))
     return phases
 
 
-def _host_profile(cp, call, top=12):
+def _host_profile(cp, call, top=16):
     """The host's seconds in ``call`` (one fold queued, not waited for: check=False), by function, C ones
     included (CuPy's and the CUDA runtime's wrappers): what the host does before and between the launches."""
     import cProfile

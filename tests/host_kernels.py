@@ -124,9 +124,12 @@ def host_kernels(sizes) -> dict:
               for tile in sorted({bt, 64, 128})]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
-    traceback += [(name, (cell, arg)) for cell in ("short", "int")
-                  for name, arg in (("traceback", f"TiledLayout<{t}>"), ("batch_traceback", bt))]
-    traceback += [("batch_traceback", ("short", 128))]
+    traceback += [("traceback", (cell, f"TiledLayout<{t}>")) for cell in ("short", "int")]
+    # the tiled batch's traceback: (issue 29, nbhost) the walk with the interval in hand (WALK 1) and the
+    # one before (0: batch_traceback<cell, tile> as it was), and the batch's check
+    traceback += [("batch_traceback", (cell, tile, walk)) for cell in ("short", "int") for tile in sorted({bt, 128})
+                  for walk in (0, 1)]
+    traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})

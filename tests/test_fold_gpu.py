@@ -280,13 +280,13 @@ def test_batch_of_mixed_lengths_equals_cpu_one_by_one(seed, params, sizes, monke
 
 def test_batch_of_one_length_many_tables(sizes, monkeypatch):
     """Many tables of one bin in one launch group (and several groups), in input order."""
-    from bioaccel.fold import _gpu_batch, nussinov_batch
+    from bioaccel.fold import _gpu_batch_tiled, nussinov_batch
 
     rng = random.Random(8)
     seqs = ["".join(rng.choice("ACGU") for _ in range(n)) for n in [200] * 300 + [700] * 40]
     rng.shuffle(seqs)
     cpu = nussinov_batch(seqs)
-    monkeypatch.setattr(_gpu_batch, "BATCH_TABLE_BYTES", 8 * _gpu_batch.tiled_bytes(700, 2, sizes.batch_tile))
+    monkeypatch.setattr(_gpu_batch_tiled, "BATCH_TABLE_BYTES", 8 * _gpu_batch_tiled.tiled_bytes(700, 2, sizes.batch_tile))
     gpu = nussinov_batch(seqs, backend="gpu")                                   # groups of 8 tables
     assert gpu.scores.tolist() == cpu.scores.tolist()
     assert gpu.structures.tolist() == cpu.structures.tolist()
@@ -415,19 +415,23 @@ def test_gpu_encoding_of_a_list_and_its_bad_letters(chunk, monkeypatch):
 @pytest.mark.parametrize("params", [FoldParams(), FoldParams(min_loop=0, au=2, gc=3, gu=1),
                                     FoldParams(min_loop=0, au=1000, gc=700, gu=0)],
                          ids=["int16 cells", "int16 cells, min_loop 0", "int32 cells"])
-@pytest.mark.parametrize("form, tile, stage, streams, threads, closure, diagonal", [
+@pytest.mark.parametrize("form, tile, stage, streams, threads, closure, diagonal, walk", [
     pytest.param(*row, id=f"{row[0]}{row[1]}-s{row[2]}-x{row[3]}-t{row[4]}"
-                 + (f"-c{row[5]}" + ("-d0" if row[6] == 0 else "") if row[0] == "sub" else ""))
-    for row in [("sub", 32, 0, 1, 32, 1, 1), ("sub", 64, 64, 2, 128, 1, 1), ("sub", 64, 0, 3, 32, 1, 1),
-                ("sub", 128, 64, 2, 128, 1, 1), ("sub", 64, 64, 1, 128, 0, 1), ("sub", 32, 0, 1, 32, 0, 1),
-                ("sub", 64, 64, 1, 128, 2, 1), ("sub", 32, 0, 2, 32, 2, 1), ("sub", 128, 64, 1, 128, 2, 1),
-                ("sub", 64, 64, 1, 128, 1, 0), ("sub", 32, 0, 2, 32, 1, 0),
-                ("wavefront", 64, 0, 1, 128, 1, 1), ("wavefront", 32, 0, 2, 64, 1, 1)]])
-def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closure, diagonal, params, monkeypatch):
+                 + (f"-c{row[5]}" + ("-d0" if row[6] == 0 else "") if row[0] == "sub" else "")
+                 + f"-w{row[7]}")
+    for row in [("sub", 32, 0, 1, 32, 1, 1, 1), ("sub", 64, 64, 2, 128, 1, 1, 1), ("sub", 64, 0, 3, 32, 1, 1, 1),
+                ("sub", 128, 64, 2, 128, 1, 1, 1), ("sub", 64, 64, 1, 128, 0, 1, 1), ("sub", 32, 0, 1, 32, 0, 1, 1),
+                ("sub", 64, 64, 1, 128, 2, 1, 1), ("sub", 32, 0, 2, 32, 2, 1, 1), ("sub", 128, 64, 1, 128, 2, 1, 1),
+                ("sub", 64, 64, 1, 128, 1, 0, 1), ("sub", 32, 0, 2, 32, 1, 0, 1),
+                ("sub", 64, 64, 1, 128, 1, 1, 0), ("sub", 32, 0, 1, 32, 1, 1, 0),
+                ("wavefront", 64, 0, 1, 128, 1, 1, 1), ("wavefront", 32, 0, 2, 64, 1, 1, 1)]])
+def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closure, diagonal, walk, params,
+                                     monkeypatch):
     """Every form of the tiled batch (issue 29's "sub": the products' maxima straight into the tile, the
     sub-tiled finish, its closure's tests as mask bits, also its loads predicated (``closure`` 2) or (0) as
     before; the diagonal's tiles by batch_finish_diag or (``diagonal`` 0) batch_finish; the "wavefront" form
-    before it), 32- to 128-tiles, 64-byte stages, one to three streams, against the CPU: short and odd
+    before it), the traceback's walk with the interval in hand in registers or (``walk`` 0) the walk before
+    it, 32- to 128-tiles, 64-byte stages, one to three streams, against the CPU: short and odd
     lengths (the shared-memory kernels switched off, so that they take the tiled path too) and bins from
     257 to 1,100 nt, scores and structures identical; min_loop 0 with unequal weights reaches the pair
     term's edge cases (an inner interval of at most one letter, pairs the loop length forbids)."""
@@ -439,9 +443,11 @@ def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closur
         pytest.skip("int32 cells have one closure")
     if params.cell_dtype(1100) == np.int32 and diagonal == 0 and tile != 64:
         pytest.skip("int32 cells: the diagonal's old kernel at the production tile suffices")
+    if params.cell_dtype(1100) == np.int32 and walk != 1 and tile != 64:
+        pytest.skip("int32 cells: the old walk at the production tile suffices")
     sizes = _launch.SIZES.replace(batch_tile=tile, batch_finish=form, batch_stage_bytes=stage, batch_streams=streams,
                                   batch_traceback_threads=threads, batch_shared_max=1, batch_closure=closure,
-                                  batch_diagonal=diagonal)
+                                  batch_diagonal=diagonal, batch_walk=walk)
     monkeypatch.setattr(_launch, "SIZES", sizes)
     rng = random.Random(tile + stage + streams)
     lengths = [2, 3, 5, 17, 31, 33, 64, 65, 127, 129, 200, 257, 258, 301, 383, 385, 511, 513, 640, 777, 999, 1000,
@@ -452,3 +458,19 @@ def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closur
     assert gpu.scores.tolist() == cpu.scores.tolist()
     assert gpu.structures.tolist() == cpu.structures.tolist()
     assert max(cpu.scores.tolist()) > 0
+
+
+def test_check_packed_finds_a_sequence_left_unscored_on_the_device():
+    """check_packed without host scores tests them on the device (batch_unscored into status[1]) and
+    fetches status once: a negative score anywhere is caught, none passes."""
+    from bioaccel.errors import InternalError
+    from bioaccel.fold._gpu_batch import PackedFolds, check_packed
+
+    cp = _gpu()._gpu.cupy()
+    scores = np.zeros(70_000, dtype=np.int32)
+    check_packed(PackedFolds(cp.asarray(scores), None, None, cp.zeros(2, dtype=np.int32)))
+    scores[65_537] = -1
+    with pytest.raises(InternalError, match="without a score"):
+        check_packed(PackedFolds(cp.asarray(scores), None, None, cp.zeros(2, dtype=np.int32)))
+    with pytest.raises(InternalError, match="no split reproduces"):
+        check_packed(PackedFolds(cp.zeros(3, dtype=np.int32), None, None, cp.asarray(np.array([1, 0], np.int32))))

@@ -13,12 +13,13 @@ the host loops over bins, never over sequences.
   batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill's kernels (kernels/nussinov_tiled.cu) with a batch index:
   a bin's tables back to back, each launch one tile diagonal of every table (the products' maxima into
-  the tiles, the sub-tiled finish: issue 29), then one traceback block per table.
+  the tiles, the sub-tiled finish: issue 29), then one traceback block per table (:mod:`._gpu_batch_tiled`).
 * longer: one at a time, the split-K tiled fill on two streams (:mod:`._gpu_tiled`, through
   :mod:`._gpu_fill`).
 
 Every path gives the CPU's scores and structures (the traceback rule of fold/_traceback.py).
 """
+import functools
 import math
 from dataclasses import dataclass
 
@@ -28,15 +29,13 @@ from ..runtime import gpu as _gpu
 from ..errors import InternalError
 from . import _launch
 from ._gpu_fill import check_fits
-from ._gpu_table import POISON, kernel, pair_model, score_units, trace_structure
-from ._gpu_tiled import bulk_kernel, fill_tiled, finish_shared_bytes, tiles_per_side
+from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
+from ._gpu_table import kernel, score_units, trace_structure
+from ._gpu_tiled import fill_tiled
+from ._gpu_upload import upload
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
-#: Device bytes the tables of one tiled launch group may take.
-BATCH_TABLE_BYTES = 4 << 30
-#: Most tables in one tiled launch group (gridDim.y of the bulk and finish launches).
-MAX_GRID_Y = 65_535
 #: The shared-memory kernel of short sequences: "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread,
 #: issue 29, 2026-11-27), "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX
 #: instruction), "x4t" (batch_fold_x4t: a 4 x 4 tile a thread), "x2tr", "x4tr" (with turns, see
@@ -63,7 +62,8 @@ class PackedFolds:
     scores: object
     pair_to: object
     chars: object
-    status: object = None       # int32 on the device: non-zero where a traceback failed (check_packed)
+    status: object = None       # int32 on the device: [0] non-zero where a traceback failed, [1] where a score is
+    #                             missing (fold_packed: set by check_packed's batch_unscored; others may hold one)
 
 
 def shared_bytes(n):
@@ -132,16 +132,6 @@ def block_threads(lengths, sizes):
     return np.minimum(sizes.batch_threads, np.maximum(32, (lengths - 1 + 31) // 32 * 32))
 
 
-def _bins(keys, ids):
-    """``(key, ids with that key)`` for each distinct key, ids in input order within a bin."""
-    if len(keys) and keys.min() == keys.max():          # one bin (a million of one length: no sort)
-        return [(int(keys[0]), ids)]
-    order = np.argsort(keys, kind="stable")
-    keys, ids = keys[order], ids[order]
-    cuts = np.flatnonzero(np.diff(keys)) + 1
-    return [(int(k[0]), part) for k, part in zip(np.split(keys, cuts), np.split(ids, cuts))]
-
-
 #: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
 #: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu).
 SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
@@ -197,106 +187,35 @@ def _short_kernel(name, cell, sizes):
     return kernel(filename, function, *arguments)
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids, lengths, pm, out, status, walk, cell=None, name=SHORT_KERNEL):
-    """Shared-memory bins: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the kernel ``name``."""
+def _shared_launches(ids, lengths, cell, sizes, name=SHORT_KERNEL):
+    """``("shared", cell, threads, bin ids)`` of each launch of the shared-memory kernel (b1 with ``cell``
+    None, else ``name``): one per bin of block widths."""
+    if cell is None:
+        widths = block_threads(lengths[ids], sizes)
+    else:
+        widths = short_threads(name, lengths[ids], sizes)
+    return [("shared", cell, threads, bin_ids) for threads, bin_ids in bins(widths, ids)]
+
+
+def _fold_shared(cp, codes_dev, starts_dev, ids_dev, longest, threads, pm, out, walk, cell=None, name=SHORT_KERNEL):
+    """One launch of a shared-memory bin: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the
+    kernel ``name``; ``longest`` its longest sequence."""
     sizes = _launch.SIZES
     fold = _short_kernel(name, cell, sizes)
     if cell is None:
-        widths, shared_of, extra = block_threads(lengths[ids], sizes), shared_bytes, ()
+        shared = shared_bytes(longest)
+        extra = ()
     else:
-        widths, shared_of = short_threads(name, lengths[ids], sizes), lambda n: short_shared_bytes(name, n, cell)
+        shared = short_shared_bytes(name, longest, cell)
         device = cp.cuda.Device().id
         if device not in _turns:
             _turns[device] = cp.zeros(SM_TURNS, dtype=np.uint32)
         extra = (_turns[device],)
-    for threads, bin_ids in _bins(widths, ids):
-        shared = shared_of(int(lengths[bin_ids].max()))
-        fold.max_dynamic_shared_size_bytes = shared
-        if SHARED_CARVEOUT is not None:
-            fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
-        fold((len(bin_ids),), (threads,), (codes_dev, starts_dev, cp.asarray(bin_ids.astype(np.int32)), pm,
-                                           np.int32(walk), out.scores, out.pair_to, out.chars, status) + extra,
-             shared_mem=shared)
-
-
-def tiled_bytes(n, itemsize, tile, form="sub"):
-    """Device bytes of one table of a tiled batch: table, stack, ("wavefront") one row of int32 scratch tiles."""
-    nt = tiles_per_side(n, tile)
-    scratch = nt * tile * tile * 4 if form == "wavefront" else 0
-    return nt * (nt + 1) // 2 * tile * tile * itemsize + scratch + (n + 2) * 8
-
-
-def _fold_tiled(cp, codes_dev, starts_dev, ids, lengths, params, pm, out, status, walk):
-    sizes = _launch.SIZES
-    T = sizes.batch_tile
-    for nt, bin_ids in _bins((lengths[ids] + T) // T, ids):          # tiles_per_side, vectorised
-        dtype = params.cell_dtype(int(lengths[bin_ids].max()))
-        per_table = tiled_bytes(int(lengths[bin_ids].max()), dtype.itemsize, T, sizes.batch_finish)
-        group = max(1, min(MAX_GRID_Y, BATCH_TABLE_BYTES // per_table))
-        for first in range(0, len(bin_ids), group):
-            _fold_tiled_group(cp, codes_dev, starts_dev, bin_ids[first:first + group], lengths, nt, dtype,
-                              pm, out, status, walk)
-
-
-def _fold_tiled_group(cp, codes_dev, starts_dev, ids, lengths, nt, dtype, pm, out, status, walk):
-    """One launch group: ``len(ids)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
-    diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
-    "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
-    tiles off the diagonal finish sub-tiled (batch_finish_sub), those on it by batch_finish_diag; "wavefront" (before issue 29): maxima in
-    int32 scratch tiles by atomicMax, every tile finished wavefront by wavefront (batch_finish)."""
-    sizes = _launch.SIZES
-    T, tag, count = sizes.batch_tile, "short" if dtype == np.int16 else "int", len(ids)
-    table_cells = nt * (nt + 1) // 2 * T * T
-    scratch_cells = 0 if (sub := sizes.batch_finish == "sub") else nt * T * T
-    # "sub": no poison (a cell read before it is written, below a diagonal tile's diagonal or past the end, only ever reaches cells past the end)
-    tables = cp.empty(count * table_cells, dtype=dtype) if sub else cp.full(count * table_cells, POISON, dtype=dtype)
-    scratch = cp.zeros(max(1, count * scratch_cells), dtype=np.int32)
-    ids_dev, stage = cp.asarray(ids.astype(np.int32)), sizes.batch_stage_bytes if dtype == np.int16 else 0
-    bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
-                                    _launch.batch_lanes(sizes.int16_lanes))
-    finish_shared, sub_shared = finish_shared_bytes(dtype, T), finish_shared_bytes(dtype, T, "sub")
-    tight = (sizes.batch_closure,) if sizes.batch_closure and tag == "short" else ()   # batch_finish_sub_tight's form
-    finish, finish_sub = kernel("nussinov_tiled.cu", "batch_finish", tag, T), kernel("nussinov_tiled.cu", (
-        "batch_finish_sub_tight" if tight else "batch_finish_sub"), tag, T, _launch.finish_sub_blocks(sub_shared), *tight)
-    finish.max_dynamic_shared_size_bytes, finish_sub.max_dynamic_shared_size_bytes = finish_shared, sub_shared
-    if diag := sub and sizes.batch_diagonal:      # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
-        finish, finish_shared = (kernel("nussinov_tiled.cu", "batch_finish_diag", tag, T, _launch.finish_diag_blocks(T)),
-                                 _launch.diag_shared_bytes(T, dtype.itemsize))
-        finish.max_dynamic_shared_size_bytes = finish_shared
-    nt_, tc, sc, trace = np.int32(nt), np.int64(table_cells), np.int64(scratch_cells), kernel("nussinov_traceback.cu", "batch_traceback", tag, T)
-    stack = cp.empty((count, int(lengths[ids].max()) + 2, 2), dtype=np.int32)
-    # SIZES.batch_streams > 1: the tables in parts, each on its own stream (measured no faster, issue 29)
-    parts = np.array_split(np.arange(count), max(1, min(sizes.batch_streams, count)))
-    caller = cp.cuda.get_current_stream()
-    streams = [caller] if len(parts) == 1 else [cp.cuda.Stream(non_blocking=True) for _ in parts]
-    begin, views = caller.record(), []
-    for stream, part in zip(streams, parts):
-        a, b = int(part[0]), int(part[-1]) + 1
-        stream.wait_event(begin)
-        acc = scratch[a * scratch_cells:b * scratch_cells] if scratch_cells else scratch
-        views.append((stream, b - a, tables[a * table_cells:b * table_cells], acc, ids_dev[a:b], stack[a:b]))
-    for d, d_ in ((d, np.int32(d)) for d in range(nt)):
-        for stream, size, V, acc, part_ids, _ in views:
-            with stream:
-                if sub and d >= 1:
-                    bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=bulk_shared)
-                    finish_sub((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
-                               shared_mem=sub_shared)
-                    continue
-                if diag:
-                    finish((nt, size), (T * 4,), (V, codes_dev, starts_dev, part_ids, pm, nt_, tc), shared_mem=finish_shared)
-                    continue
-                if d >= 2:
-                    bulk((nt - d, size), ((T // 8) ** 2,), (V, acc, nt_, d_, tc, sc), shared_mem=bulk_shared)
-                finish((nt - d, size), (T * 4,), (V, acc, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc, sc),
-                       shared_mem=finish_shared)
-    for stream, size, V, _, part_ids, part_stack in views:
-        with stream:
-            trace((size,), (sizes.batch_traceback_threads,),
-                  (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack, np.int32(stack.shape[1]),
-                   out.scores, out.pair_to, out.chars, status))
-        if stream is not caller:
-            caller.wait_event(stream.record())
+    fold.max_dynamic_shared_size_bytes = shared
+    if SHARED_CARVEOUT is not None:
+        fold.preferred_shared_memory_carveout = SHARED_CARVEOUT
+    fold((len(ids_dev),), (threads,), (codes_dev, starts_dev, ids_dev, pm, np.int32(walk), out.scores, out.pair_to,
+                                       out.chars, out.status) + extra, shared_mem=shared)
 
 
 def _fold_alone(cp, codes_dev, starts, ids, params, pm, out, walk):
@@ -320,34 +239,54 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     """Fold every sequence of a packed batch (``codes_dev`` on the device, ``starts`` int64 on the host,
     one more than the sequences); device arrays of scores, pair_to and dot-bracket letters (the last two
     left at -1 and '.' with ``traceback=False``). ``check=False``: return once the launches are queued
-    (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`."""
+    (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`.
+
+    The GPU waits, idle, for the host's work before the first launch (issue 29, helper nbhost): the
+    launches are planned on the host first, everything they read goes up in one copy from pinned memory,
+    and pair_to and the letters are made once the first launch is queued where it does not write them
+    (``ready``)."""
     cp = _gpu.require_gpu()
+    sizes = _launch.SIZES
     starts = np.asarray(starts, dtype=np.int64)
-    lengths = np.diff(starts)
+    lengths = starts[1:] - starts[:-1]
     total = int(starts[-1]) if len(starts) else 0
-    out = PackedFolds(scores=cp.asarray(np.where(lengths < 2, 0, -1).astype(np.int32)),   # < 2 nt: no pair
-                      pair_to=cp.full(max(total, 1), -1, dtype=np.int32),
-                      chars=cp.full(max(total, 1), ord("."), dtype=np.uint8))
-    if codes_dev.size == 0:
-        codes_dev = cp.zeros(1, dtype=np.uint8)
-    pm, starts_dev, status = pair_model(cp, params), cp.asarray(starts), cp.zeros(1, dtype=np.int32)
-    out.status, walk, ids = status, bool(traceback), np.arange(len(lengths))
+    widest, model = _pair_model(params)
+    score = (lengths // 2) * widest
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
-    in_int16 = (lengths // 2) * int(params.pair_table().max()) <= np.iinfo(np.int16).max
-    shared = (lengths >= 2) & (lengths <= _launch.SIZES.batch_shared_max) & in_int16
+    shared = (lengths >= 2) & (lengths <= sizes.batch_shared_max) & (score <= np.iinfo(np.int16).max)
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
     alone = (lengths >= 2) & ~shared & ~tiled
+    ids = np.arange(len(lengths))
     if SHORT_KERNEL in SHORT_KERNELS:
-        score = (lengths // 2) * int(params.pair_table().max())
-        byte, short = shared & (score <= X2_MAX_SCORE[0]), shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
+        byte = shared & (score <= X2_MAX_SCORE[0])
+        short = shared & (score > X2_MAX_SCORE[0]) & (score <= X2_MAX_SCORE[1])
         parts = ((shared & ~byte & ~short, None), (byte, "signed char"), (short, "short"))
     else:
         parts = ((shared, None),)
-    for part, cell in parts:
-        if part.any():
-            _fold_shared(cp, codes_dev, starts_dev, ids[part], lengths, pm, out, status, walk, cell, SHORT_KERNEL)
-    if tiled.any():
-        _fold_tiled(cp, codes_dev, starts_dev, ids[tiled], lengths, params, pm, out, status, walk)
+    launches = [launch for part, cell in parts if part.any()
+                for launch in _shared_launches(ids[part], lengths, cell, sizes)]
+    groups = tiled_groups(ids[tiled], lengths, params, sizes, widest)
+    launches += [("tiled", nt, dtype, group) for nt, dtype, group in groups]
+    # one copy: status (traceback failed, a sequence unscored), the scores (< 2 nt: no pair, 0), starts,
+    # the pair model (nussinov_common.cuh PairModel) and each launch's ids
+    head = np.zeros(2 + len(lengths), dtype=np.int32)
+    head[2:] = np.where(lengths < 2, 0, -1)
+    uploads = [head, starts, model] + [launch[3].astype(np.int32) for launch in launches]
+    head_dev, starts_dev, pm, *ids_dev = upload(cp, uploads)
+    out = PackedFolds(scores=head_dev[2:], pair_to=None, chars=None, status=head_dev[:2])
+    if codes_dev.size == 0:
+        codes_dev = cp.zeros(1, dtype=np.uint8)
+    walk = bool(traceback)
+    ready = _Outputs(cp, out, max(total, 1))
+    for (kind, first, second, part_ids), part_dev in zip(launches, ids_dev):
+        longest = int(lengths[part_ids].max())
+        if kind == "shared":
+            ready()
+            _fold_shared(cp, codes_dev, starts_dev, part_dev, longest, second, pm, out, walk, first, SHORT_KERNEL)
+        else:
+            fold_tiled_group(cp, codes_dev, starts_dev, part_dev, longest, first, second, pm, out, out.status, walk,
+                             ready)
+    ready()
     if alone.any():
         _fold_alone(cp, codes_dev, starts, ids[alone], params, pm, out, walk)
     if check:
@@ -355,19 +294,53 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _pair_model(params):
+    """The largest pair weight in units and the PairModel struct of nussinov_common.cuh (25 weights, then
+    min_loop, int32) of ``params``: FoldParams.pair_table searches fractions each time."""
+    table = params.pair_table()
+    return int(table.max()), np.append(table.ravel(), params.min_loop).astype(np.int32)
+
+
+class _Outputs:
+    """pair_to (-1) and the letters ('.') of a batch, made once, when first called: memsets (all bytes 0xFF,
+    all '.') on the current stream."""
+
+    def __init__(self, cp, out, size):
+        self.cp, self.out, self.size = cp, out, size
+
+    def __call__(self):
+        if self.out.pair_to is not None:
+            return
+        cp, out = self.cp, self.out
+        out.pair_to = cp.empty(self.size, dtype=np.int32)
+        out.chars = cp.empty(self.size, dtype=np.uint8)
+        stream = cp.cuda.get_current_stream().ptr
+        for array, byte in ((out.pair_to, 0xFF), (out.chars, ord("."))):
+            cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream)
+
+
 def check_packed(out, *, units=None, stream=None) -> None:
     """Raise InternalError where a batch's traceback failed or a sequence got no score (waits for the
-    batch's launches, or for ``stream``). ``units``: the scores already copied to the host, checked there.
+    batch's launches, or for ``stream``). ``units``: the scores already copied to the host, checked there;
+    else the scores are tested on the device (kernels/nussinov_traceback.cu batch_unscored, into status[1])
+    and one copy of status brings both answers.
 
     >>> check_packed(PackedFolds(np.zeros(2, np.int32), None, None, np.zeros(1, np.int32)))
     >>> check_packed(PackedFolds(None, None, None, np.ones(1, np.int32)), units=np.zeros(2))
     Traceback (most recent call last):
     bioaccel.errors.InternalError: internal error: the GPU batch traceback found a table value no split ...
     """
+    scores = out.scores if units is None else units
+    on_device = not isinstance(scores, np.ndarray) and len(out.status) > 1
+    if on_device:
+        flag = kernel("nussinov_traceback.cu", "batch_unscored")
+        blocks = max(1, min(1024, (len(scores) + 255) // 256))
+        flag((blocks,), (256,), (scores, np.int64(len(scores)), out.status), stream=stream)
     status = out.status if isinstance(out.status, np.ndarray) else out.status.get(stream=stream)
     if int(status[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
-    if bool((out.scores < 0 if units is None else units < 0).any()):
+    if bool(status[1]) if on_device else bool((scores < 0).any()):
         raise InternalError("the GPU batch left a sequence without a score")
 
 

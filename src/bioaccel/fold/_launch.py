@@ -29,6 +29,8 @@ class FoldSizes(LaunchSizes):
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
     #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
+    batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
+    #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal

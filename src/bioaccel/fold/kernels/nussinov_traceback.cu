@@ -96,10 +96,100 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
     walk_structure(V, L, s, pm, n, stack, pair_to, (unsigned char*)nullptr, status);
 }
 
+// The same walk, with the interval in hand held by thread 0 (issue 29, helper nbhost): the old walk pushes
+// the next interval and pops it at once (a store and a load of the global stack, then V(i, c), then V(i+1,
+// c-1), then V(i+1, c): four dependent global loads and two block barriers a step). Here the next interval's
+// V is the one just read, so a step loads V(i+1, c-1) and V(i+1, c) together (one latency), the stack holds
+// only the right parts of splits and the intervals below a zero, and the block meets at a barrier only for a
+// split's scan. The decisions, in the same order as walk_structure's, give the same pair_to and letters.
+// Measured (H100, 2,000 x 1,000 nt, docs/gpu-notes.md): 0.83 ms against 0.91; a step ahead (more registers:
+// fewer blocks an SM) and a warp's walk with ballot scans (32-thread blocks) were slower, 1.0-1.1 ms.
+template <typename Score, typename Layout>
+__device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
+                                    int2* stack, int* pair_to, unsigned char* chars, int* status) {
+    __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
+    const int tid = threadIdx.x, nthreads = blockDim.x;
+    for (int x = tid; x < n; x += nthreads) pair_to[x] = -1;
+    if (chars != nullptr)
+        for (int x = tid; x < n; x += nthreads) chars[x] = '.';
+    int i = 0;                                       // thread 0's interval [i, c), V(i, c) = v, and stack top
+    int c = n;
+    int v = (tid == 0 && n >= 2) ? load_v(V, L, 0, n) : 0;
+    int top = 0;
+    __syncthreads();
+    while (true) {
+        if (tid == 0) {
+            state = 2;
+            while (true) {
+                if (v == 0) {                        // nothing pairs inside [i, c): the next interval
+                    if (top == 0) break;
+                    const int2 iv = stack[--top];
+                    i = iv.x;
+                    c = iv.y;
+                    v = load_v(V, L, i, c);
+                    continue;
+                }
+                const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
+                const int right = load_v(V, L, i + 1, c);
+                const int w = pair_weight(pm, s, i, c);
+                const bool paired = w > 0 && inner + w == v;
+                if (paired) {
+                    pair_to[i] = c - 1;
+                    pair_to[c - 1] = i;
+                    if (chars != nullptr) {
+                        chars[i] = '(';
+                        chars[c - 1] = ')';
+                    }
+                }
+                if (!paired && right != v) {         // neither the pair nor m = i + 1: a scan for m
+                    ci = i;
+                    cc = c;
+                    cv = v;
+                    found = c;
+                    state = 0;
+                    break;
+                }
+                c -= paired;
+                v = paired ? inner : right;
+                i += 1;
+            }
+        }
+        __syncthreads();
+        if (state == 2) break;
+        const int si = ci, sc = cc, sv = cv;
+        for (int base = si + 2; base < sc; base += nthreads) {
+            const int m = base + tid;
+            int vm = 0;
+            if (m < sc) {
+                vm = load_v(V, L, si, m);
+                if (vm + load_v(V, L, m, sc) == sv) atomicMin(&found, m);
+            }
+            __syncthreads();
+            const int first = found;
+            if (m == first) left = vm;               // the winner hands V(i, m) to thread 0: no load after the scan
+            __syncthreads();                         // nobody updates found before all read it
+            if (first < sc) break;
+        }
+        if (tid == 0) {
+            if (found >= c) {
+                *status = 1;                         // no split reproduces V: a corrupt table
+                top = 0;
+                v = 0;
+            } else {
+                stack[top++] = make_int2(found, c);  // [m, c) later, [i, m) now
+                c = found;
+                v = left;
+            }
+        }
+        __syncthreads();                             // ci, cc, cv, found read by all before thread 0 writes them
+    }
+}
+
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
-// at the sequence's place in the batch. Each block has its own stack of stack_stride entries.
-template <typename Score, int T>
+// at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
+// (fold/_launch.py batch_walk): 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost).
+template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
                 const long long* __restrict__ starts, const code_t* __restrict__ codes,
@@ -113,6 +203,18 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     const Score* Vz = V + z * table_cells;
     TiledLayout<T> L{nt};
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
-    if (walk)
-        walk_structure(Vz, L, codes + start, pm, n, stack + z * stack_stride, pair_to + start, chars + start, status);
+    if (!walk) return;
+    int2* own_stack = stack + z * stack_stride;
+    if constexpr (WALK == 1)
+        walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
+    else
+        walk_structure(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
+}
+
+// A batch's check (fold/_gpu_batch.py check_packed): status[1] = 1 where a sequence was left without a
+// score (a negative one), so that one copy of status brings both tests to the host.
+__global__ void batch_unscored(const int* __restrict__ scores, long long count, int* __restrict__ status) {
+    const long long step = (long long)gridDim.x * blockDim.x;
+    for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += step)
+        if (scores[k] < 0) status[1] = 1;
 }
