@@ -73,6 +73,15 @@ def screen_inputs(targets: int, backend: str, prefix: str) -> tuple:
                     "--window-target", "128", "--backend", backend]
 
 
+def _save(path, pairs, rows, load_before, same=None):
+    """The JSON of the runs so far (``same``: whether every output was the same text, once known)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as handle:
+        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
+                   "pairs": pairs, "same_output": same, "load_average": [load_before, os.getloadavg()],
+                   "rows": rows}, handle, indent=1)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", type=int, default=600, help="random transcripts (default 600)")
@@ -89,6 +98,7 @@ def main(argv=None) -> int:
     seconds, items = batch_rate(screen)
     assert items == pairs
     rows.append({"run": "batch layer, 1 GPU worker, warm (bench/scale.py)", "seconds": seconds})
+    _save(args.output, pairs, rows, load_before)
     digests = set()
     codes = [("", None)]
     if args.old:                            # its Numba functions compiled into its cache first, untimed
@@ -103,6 +113,10 @@ def main(argv=None) -> int:
                 digests.add(digest)
                 where = "-o FILE" if output else "> stdout"
                 rows.append({"run": f"bioaccel interact {where}, run {k}{label}", "seconds": seconds})
+                # each run said and kept as it ends: a call stopped by its time limit keeps what it measured
+                print(f"{rows[-1]['run']}: {seconds:.2f} s, {rows[0]['seconds'] / seconds:.3f}x the batch layer's "
+                      "pairs/s", flush=True)
+                _save(args.output, pairs, rows, load_before)
     base = pairs / rows[0]["seconds"]
     print(f"\n{pairs:,} pairs (3 svRNAs x {args.targets:,} transcripts of 300-3,000 nt, window 128)\n")
     print("| run | seconds | pairs/s | vs batch layer |")
@@ -116,11 +130,7 @@ def main(argv=None) -> int:
     print(f"\nevery command-line output the same text: {'yes' if same else 'NO'}")
     load_after = os.getloadavg()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as handle:
-        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
-                   "pairs": pairs, "same_output": same, "load_average": [load_before, load_after], "rows": rows},
-                  handle, indent=1)
+    _save(args.output, pairs, rows, load_before, same)
     print(f"wrote {args.output}")
     return 0 if same else 1
 

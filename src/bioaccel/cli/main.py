@@ -28,8 +28,14 @@ POLL = 0.1
 TERMINATED = 143
 
 
-def build_parser() -> Parser:
-    """The whole command line: ``bioaccel`` and every subcommand's parser."""
+def build_parser(only: str = None) -> Parser:
+    """The whole command line: ``bioaccel`` and every subcommand's parser; with ``only`` (a subcommand's
+    name, the first word of a command line) just that subcommand's (a fifth of the parsers' start-up:
+    the others' modules and registries are not imported).
+
+    >>> sorted(_subparsers(build_parser("interact")))
+    ['interact']
+    """
     parser = Parser(
         prog="bioaccel",
         description="RNA folding (minimum free energy with the Turner 2004 energies, as RNAfold; Nussinov's "
@@ -39,9 +45,17 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"bioaccel {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+        if only is None or name.rsplit(".", 1)[1] == only:
+            importlib.import_module(name).register(subparsers)
     _name_subparsers(parser)
     return parser
+
+
+def _named(argv):
+    """The subcommand named by the command line's first word (``fold`` in ``bioaccel fold x.fa``), or
+    None (an option, a misspelt command, nothing: the whole parser lists and names them)."""
+    first = argv[0] if argv else None
+    return first if first in {name.rsplit(".", 1)[1] for name in SUBCOMMAND_MODULES} else None
 
 
 def _subparsers(parser) -> dict:
@@ -117,7 +131,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
+    parser = build_parser(_named(argv))
     bare = _bare_command(parser, argv)
     if bare is not None and not _requires_arguments(bare) and not _terminal(sys.stdin):
         bare = None                      # `... | bioaccel fold` reads the pipe, as RNAfold does
@@ -265,9 +279,11 @@ def console_main():
 
     from ..runtime.finish import finish_process
     from ..runtime.numba_start import skip_numba_optionals
+    from .gpu_start import freeze_on_resume
     from .numba_cache import tolerate_cache_write_errors
 
     skip_numba_optionals()                 # this process runs only bioaccel's kernels: 0.2 s less start-up
+    freeze_on_resume()                     # one command a process: its start is never garbage
     tolerate_cache_write_errors()          # a first run on a full disk: kernels from memory, not a traceback
     try:
         code = main()
