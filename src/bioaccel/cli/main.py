@@ -239,13 +239,17 @@ def _run_in_worker(args, stdout, stderr):
     global abandoned
     from ..results.output import abort_all
     from .progress import compile_notice
+    from .side_files import held_back
 
     box = {}
 
     def work():
         try:
+            held = held_back(args, stdout)  # the last line once the side files are in place
             with compile_notice(getattr(args, "prog", "bioaccel"), stderr, getattr(args, "quiet", False)):
-                box["code"] = int(args.run(args, stdout, stderr) or 0)
+                box["code"] = int(args.run(args, held or stdout, stderr) or 0)
+            if held is not None:
+                held.release()
         except BaseException as exc:        # handed to the main thread
             box["error"] = exc
 
