@@ -12,6 +12,7 @@ each, and the ratio to the batch's rate. With ``--old SRC`` the command of anoth
     python3 bench/interact_cli.py                 # on a GPU machine (about 2 minutes on an H100)
     python3 bench/interact_cli.py --targets 60    # smaller
     python3 bench/interact_cli.py --old ../main/src --repeat 1    # and the code before, each run beside
+    python3 bench/interact_cli.py --old ../main/src --paths stdout  # > stdout only (a shorter call)
 
 Prints a table and writes JSON to docs/results/interact_cli_gpu.json.
 """
@@ -90,6 +91,8 @@ def main(argv=None) -> int:
                         help="also time the command of the package in SRC (its src folder: the code before a "
                              "change), in the same run, each of its runs beside the same run of this code")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each command line (default 2)")
+    parser.add_argument("--paths", choices=("both", "stdout", "file"), default="both",
+                        help="the command lines timed: > stdout, -o FILE, or both (default)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     folder, screen = screen_inputs(args.targets, "gpu", "bioaccel-screen-")
@@ -105,7 +108,7 @@ def main(argv=None) -> int:
         small = scale.random_rnas(os.path.join(folder, "small.fa"), 3, 300, 400, random.Random(1))
         run_cli([*screen[:1], screen[1], small, *screen[3:]], src=args.old)
         codes = [(" (old code)", args.old), ("", None)]
-    for output in (False, True):
+    for output in {"both": (False, True), "stdout": (False,), "file": (True,)}[args.paths]:
         for k in range(1, args.repeat + 1):
             for label, src in codes:
                 out = os.path.join(folder, f"screen{k}{label.strip(' ()').replace(' ', '_')}.tsv") if output else None
