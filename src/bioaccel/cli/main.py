@@ -209,6 +209,9 @@ def in_option_words(message: str, parser) -> str:
     '--au (pair weight AU) must be a finite number >= 0, got -1'
     >>> in_option_words("the turner2004 model has no option au (a Nussinov option)", p)
     'the turner2004 model has no option --au (a Nussinov option)'
+    >>> _ = p.add_argument("--pvalue")
+    >>> in_option_words("P-value must be in (0, 1], got 2", p)
+    '--pvalue (P-value) must be in (0, 1], got 2'
     """
     import re
 
@@ -227,6 +230,9 @@ def in_option_words(message: str, parser) -> str:
     message = re.sub(r"^pair (?:weight|score) (AU|GC|GU)\b",
                      lambda m: f"{options[m.group(1).lower()]} ({m.group(0)})" if m.group(1).lower() in options
                      else m.group(0), message)
+    # the P-value a command asks for (the option --pvalue; the API says "P-value")
+    if message.startswith("P-value must ") and "pvalue" in options:
+        message = f"{options['pvalue']} (P-value){message[len('P-value'):]}"
     message = re.sub(r"(?<=\bno option )([a-z0-9]+)\b", lambda m: options.get(m.group(1), m.group(1)), message)
     # elsewhere in the message only names no sentence uses as a word (min_loop, max_stored_hits)
     return re.sub(r"(?<![\w-])([a-z]+(?:_[a-z]+)+)(?![\w-])",
