@@ -12,6 +12,7 @@ each, and the ratio to the batch's rate. With ``--old SRC`` the command of anoth
     python3 bench/interact_cli.py                 # on a GPU machine (about 2 minutes on an H100)
     python3 bench/interact_cli.py --targets 60    # smaller
     python3 bench/interact_cli.py --old ../main/src --repeat 1    # and the code before, each run beside
+    python3 bench/interact_cli.py --old ../main/src --paths stdout  # > stdout only (a shorter call)
 
 Prints a table and writes JSON to docs/results/interact_cli_gpu.json.
 """
@@ -73,6 +74,15 @@ def screen_inputs(targets: int, backend: str, prefix: str) -> tuple:
                     "--window-target", "128", "--backend", backend]
 
 
+def _save(path, pairs, rows, load_before, same=None):
+    """The JSON of the runs so far (``same``: whether every output was the same text, once known)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as handle:
+        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
+                   "pairs": pairs, "same_output": same, "load_average": [load_before, os.getloadavg()],
+                   "rows": rows}, handle, indent=1)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", type=int, default=600, help="random transcripts (default 600)")
@@ -81,6 +91,8 @@ def main(argv=None) -> int:
                         help="also time the command of the package in SRC (its src folder: the code before a "
                              "change), in the same run, each of its runs beside the same run of this code")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each command line (default 2)")
+    parser.add_argument("--paths", choices=("both", "stdout", "file"), default="both",
+                        help="the command lines timed: > stdout, -o FILE, or both (default)")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     folder, screen = screen_inputs(args.targets, "gpu", "bioaccel-screen-")
@@ -89,13 +101,14 @@ def main(argv=None) -> int:
     seconds, items = batch_rate(screen)
     assert items == pairs
     rows.append({"run": "batch layer, 1 GPU worker, warm (bench/scale.py)", "seconds": seconds})
+    _save(args.output, pairs, rows, load_before)
     digests = set()
     codes = [("", None)]
     if args.old:                            # its Numba functions compiled into its cache first, untimed
         small = scale.random_rnas(os.path.join(folder, "small.fa"), 3, 300, 400, random.Random(1))
         run_cli([*screen[:1], screen[1], small, *screen[3:]], src=args.old)
         codes = [(" (old code)", args.old), ("", None)]
-    for output in (False, True):
+    for output in {"both": (False, True), "stdout": (False,), "file": (True,)}[args.paths]:
         for k in range(1, args.repeat + 1):
             for label, src in codes:
                 out = os.path.join(folder, f"screen{k}{label.strip(' ()').replace(' ', '_')}.tsv") if output else None
@@ -103,6 +116,10 @@ def main(argv=None) -> int:
                 digests.add(digest)
                 where = "-o FILE" if output else "> stdout"
                 rows.append({"run": f"bioaccel interact {where}, run {k}{label}", "seconds": seconds})
+                # each run said and kept as it ends: a call stopped by its time limit keeps what it measured
+                print(f"{rows[-1]['run']}: {seconds:.2f} s, {rows[0]['seconds'] / seconds:.3f}x the batch layer's "
+                      "pairs/s", flush=True)
+                _save(args.output, pairs, rows, load_before)
     base = pairs / rows[0]["seconds"]
     print(f"\n{pairs:,} pairs (3 svRNAs x {args.targets:,} transcripts of 300-3,000 nt, window 128)\n")
     print("| run | seconds | pairs/s | vs batch layer |")
@@ -116,11 +133,7 @@ def main(argv=None) -> int:
     print(f"\nevery command-line output the same text: {'yes' if same else 'NO'}")
     load_after = os.getloadavg()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in load_after)}")
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as handle:
-        json.dump({"machine": platform.platform(), "cores": os.cpu_count(), "gpus": scale.gpu_names(),
-                   "pairs": pairs, "same_output": same, "load_average": [load_before, load_after], "rows": rows},
-                  handle, indent=1)
+    _save(args.output, pairs, rows, load_before, same)
     print(f"wrote {args.output}")
     return 0 if same else 1
 

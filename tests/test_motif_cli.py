@@ -83,7 +83,7 @@ def test_compare_one_line_per_pair_and_all_shifts():
 @pytest.mark.parametrize("argv,needle", [
     (["threshold", os.path.join(DATA, "broken_number.jaspar"), "--pvalue", "1e-3"], "line 3"),
     (["threshold", "missing.jaspar", "--pvalue", "1e-3"], "no such file"),
-    (["threshold", JASPAR, "--pvalue", "2"], "P-value must be in (0, 1]"),
+    (["threshold", JASPAR, "--pvalue", "2"], "--pvalue (P-value) must be in (0, 1]"),
     (["pvalue", JASPAR, "--score", "1", "--background", "0,0,0,1"], "the frequency of A must be a positive finite number, got 0"),
     (["threshold", JASPAR, "--pvalue", "1e-3", "--variant", "bucket", "--backend", "gpu"], "GPU"),
     (["threshold", "jaspar:MA0000.9", "--pvalue", "1e-3"], "no matrix"),

@@ -223,16 +223,16 @@ def _cluster(args):
 
 def _outcomes(job: Job, todo: list, client):
     """The outcomes of the items ``todo``; a GPU batch in this process computes in a thread of its
-    own (:mod:`.bursts`), once the GPU's warm-up is over, so that the journal is written while the
+    own (:mod:`.bursts`), once the GPU's warm-up is over (:func:`.gpu_start.ready`), so that the journal is written while the
     device works on the next items."""
     from ..distribution.batch import run_items
-    from ..runtime.gpu import warmed
     from .bursts import bursts
+    from .gpu_start import ready
 
     outcomes = run_items(job.function, todo, client=client, gpu=job.gpu)
     if client is not None or not job.gpu:
         return outcomes
-    return (outcome for burst in bursts(outcomes, first=warmed) for outcome in burst)
+    return (outcome for burst in bursts(outcomes, first=ready) for outcome in burst)
 
 
 def run(job: Job, args, stdout, stderr) -> int:

@@ -59,7 +59,9 @@ def register(subparsers):
                              "enthalpies as RNAfold -T does")
     add_pair_weight_options(parser, {"AU": "1", "GC": "1", "GU": "1"})
     parser.add_argument("--format", choices=FORMATS, default="vienna",
-                        help="vienna (default, like RNAfold), ct, bpseq or json (JSON Lines)")
+                        help="vienna (default, like RNAfold: the FASTA header as read), ct, bpseq or json "
+                             "(JSON Lines, a field each: id and description, the header's first word and the "
+                             "rest of it, \"\" where there is none, then the sequence, structure and values)")
     parser.add_argument("--noconv", action="store_true",
                         help="write the sequences as given; by default T is written as U, as RNAfold does "
                              "(its --noconv keeps T too)")

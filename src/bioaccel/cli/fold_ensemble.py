@@ -10,7 +10,7 @@ carry the MFE, centroid and MEA structures; --bpp the probabilities).
 #: pairs written by --bpp: probability at least this
 BPP_THRESHOLD = 1e-5
 #: the JSON Lines fields, in order
-JSON_COLUMNS = ("id", "sequence", "structure", "energy", "score", "ensemble_energy", "log_z", "mfe_frequency",
+JSON_COLUMNS = ("id", "description", "sequence", "structure", "energy", "score", "ensemble_energy", "log_z", "mfe_frequency",
                 "ensemble_diversity", "centroid", "centroid_energy", "centroid_score", "centroid_distance", "mea",
                 "mea_energy", "mea_score", "mea_accuracy", "ensemble_line", "length", "model", "backend")
 

@@ -221,15 +221,23 @@ def _numba_for_queries(args, queries):
 
 def run(args, stdout, stderr):
     from . import batch_run as batch
+    from . import gpu_start
 
     here_on_gpu = args.backend == "gpu" and not batch.distributed(args)
     if here_on_gpu:
-        from ..runtime.gpu import warm_up
+        # the CUDA context, CuPy's import and (BPMax) the kernels' loading made while the inputs are
+        # read; the garbage collector paused until the first launch (gpu_start.ready)
+        gpu_start.start(None if args.partition else functools.partial(_warm_kernels, args))
+    try:
+        return _run(args, stdout, stderr, here_on_gpu)
+    finally:
+        gpu_start.resume()
 
-        # CuPy's import, the CUDA context and (BPMax) the kernels' loading made while the inputs are read
-        warm_up(None if args.partition else functools.partial(_warm_kernels, args))
+
+def _run(args, stdout, stderr, here_on_gpu):
+    from . import batch_run as batch
     from .bursts import bursts
-    from ..runtime.gpu import warmed
+    from .gpu_start import ready, resume
     from .progress import progress, wanted
     from ..errors import InvalidParameter
     from ..inputs.fasta import checked_lengths, read_fasta
@@ -244,6 +252,7 @@ def run(args, stdout, stderr):
     if args.partition:
         from .interact_partition import run_partition
 
+        resume()                            # BPPart's GPU start is not shortened (yet)
         return run_partition(args, stdout, stderr)
     if args.windows is not None:
         raise InvalidParameter("--windows is a table of --partition (each target window's partition function)")
@@ -272,7 +281,7 @@ def run(args, stdout, stderr):
         total = len(queries) * len(target_lengths) if target_lengths else None
         with progress(total=total, unit="pair", desc="interact", enabled=wanted(args.quiet, stderr),
                       stream=stderr) as bar:
-            for rows in bursts(results, first=warmed):
+            for rows in bursts(results, first=ready):
                 writer.write(rows)  # the rows as soon as they are computed, those ready together
                 firsts = [row for row in rows if row.site == 1]     # the profile and the count once per pair
                 if profile is not None:

@@ -28,8 +28,14 @@ POLL = 0.1
 TERMINATED = 143
 
 
-def build_parser() -> Parser:
-    """The whole command line: ``bioaccel`` and every subcommand's parser."""
+def build_parser(only: str = None) -> Parser:
+    """The whole command line: ``bioaccel`` and every subcommand's parser; with ``only`` (a subcommand's
+    name, the first word of a command line) just that subcommand's (a fifth of the parsers' start-up:
+    the others' modules and registries are not imported).
+
+    >>> sorted(_subparsers(build_parser("interact")))
+    ['interact']
+    """
     parser = Parser(
         prog="bioaccel",
         description="RNA folding (minimum free energy with the Turner 2004 energies, as RNAfold; Nussinov's "
@@ -39,9 +45,17 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"bioaccel {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        importlib.import_module(name).register(subparsers)
+        if only is None or name.rsplit(".", 1)[1] == only:
+            importlib.import_module(name).register(subparsers)
     _name_subparsers(parser)
     return parser
+
+
+def _named(argv):
+    """The subcommand named by the command line's first word (``fold`` in ``bioaccel fold x.fa``), or
+    None (an option, a misspelt command, nothing: the whole parser lists and names them)."""
+    first = argv[0] if argv else None
+    return first if first in {name.rsplit(".", 1)[1] for name in SUBCOMMAND_MODULES} else None
 
 
 def _subparsers(parser) -> dict:
@@ -117,7 +131,7 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
+    parser = build_parser(_named(argv))
     bare = _bare_command(parser, argv)
     if bare is not None and not _requires_arguments(bare) and not _terminal(sys.stdin):
         bare = None                      # `... | bioaccel fold` reads the pipe, as RNAfold does
@@ -195,6 +209,9 @@ def in_option_words(message: str, parser) -> str:
     '--au (pair weight AU) must be a finite number >= 0, got -1'
     >>> in_option_words("the turner2004 model has no option au (a Nussinov option)", p)
     'the turner2004 model has no option --au (a Nussinov option)'
+    >>> _ = p.add_argument("--pvalue")
+    >>> in_option_words("P-value must be in (0, 1], got 2", p)
+    '--pvalue (P-value) must be in (0, 1], got 2'
     """
     import re
 
@@ -213,6 +230,9 @@ def in_option_words(message: str, parser) -> str:
     message = re.sub(r"^pair (?:weight|score) (AU|GC|GU)\b",
                      lambda m: f"{options[m.group(1).lower()]} ({m.group(0)})" if m.group(1).lower() in options
                      else m.group(0), message)
+    # the P-value a command asks for (the option --pvalue; the API says "P-value")
+    if message.startswith("P-value must ") and "pvalue" in options:
+        message = f"{options['pvalue']} (P-value){message[len('P-value'):]}"
     message = re.sub(r"(?<=\bno option )([a-z0-9]+)\b", lambda m: options.get(m.group(1), m.group(1)), message)
     # elsewhere in the message only names no sentence uses as a word (min_loop, max_stored_hits)
     return re.sub(r"(?<![\w-])([a-z]+(?:_[a-z]+)+)(?![\w-])",
@@ -225,13 +245,17 @@ def _run_in_worker(args, stdout, stderr):
     global abandoned
     from ..results.output import abort_all
     from .progress import compile_notice
+    from .side_files import held_back
 
     box = {}
 
     def work():
         try:
+            held = held_back(args, stdout)  # the last line once the side files are in place
             with compile_notice(getattr(args, "prog", "bioaccel"), stderr, getattr(args, "quiet", False)):
-                box["code"] = int(args.run(args, stdout, stderr) or 0)
+                box["code"] = int(args.run(args, held or stdout, stderr) or 0)
+            if held is not None:
+                held.release()
         except BaseException as exc:        # handed to the main thread
             box["error"] = exc
 
@@ -265,9 +289,11 @@ def console_main():
 
     from ..runtime.finish import finish_process
     from ..runtime.numba_start import skip_numba_optionals
+    from .gpu_start import freeze_on_resume
     from .numba_cache import tolerate_cache_write_errors
 
     skip_numba_optionals()                 # this process runs only bioaccel's kernels: 0.2 s less start-up
+    freeze_on_resume()                     # one command a process: its start is never garbage
     tolerate_cache_write_errors()          # a first run on a full disk: kernels from memory, not a traceback
     try:
         code = main()

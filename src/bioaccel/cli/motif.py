@@ -112,10 +112,15 @@ def register(subparsers):
                           description="How alike motifs are, as Giraud & Varré's COMPARE measures it: for every "
                                       "motif of M1 against every motif of M2, the probability of the words scoring above both thresholds, above one only "
                                       "and above neither, at the best shift and strand (or at every one). Columns: "
-                                      "alpha, beta (the two thresholds), both, only1, only2, neither (certified "
-                                      "intervals low..high), similarity = both / (both + only1 + only2) from the "
-                                      "middle of each interval: 1 when the sites are the same words (a motif "
-                                      "against itself), 0 when they share none.")
+                                      "motif1, motif2; strand (+: M2 as given, -: its reverse complement) and shift "
+                                      "(M2's first column at M1's column shift); alpha, beta (the score thresholds "
+                                      "of motif1 and motif2 at --pvalue, in the motifs' score units, 6 significant "
+                                      "digits; --format json keeps every digit); both, only1, only2, neither (the "
+                                      "probability that a random word scores above both thresholds, above alpha "
+                                      "only, above beta only, above neither: certified intervals low..high); "
+                                      "similarity = both / (both + only1 + only2) from the middle of each interval: "
+                                      "1 when the sites are the same words (a motif against itself), 0 when they "
+                                      "share none.")
     cmp_.add_argument("motif1", metavar="M1", help="the first motifs (" + MOTIF_HELP + ")")
     cmp_.add_argument("motif2", metavar="M2", help="the second motifs, as M1 (not both '-')")
     cmp_.add_argument("--pvalue", type=float, default=COMPARE_DEFAULT_P, metavar="P",
@@ -297,6 +302,7 @@ def run_threshold(args, stdout, stderr):
 
 
 def run_compare(args, stdout, stderr):
+    import functools
     import itertools
 
     from .progress import progress, wanted
@@ -327,6 +333,7 @@ def run_compare(args, stdout, stderr):
         else:
             writer = TableWriter(out, COMPARE_COLUMNS, "tsv",
                                  {**{k: interval for k in ("both", "only1", "only2", "neither")},
+                                  **{k: functools.partial(format_number, digits=6) for k in ("alpha", "beta")},
                                   "similarity": lambda v: format_number(v, digits=4)})
         writer.header()
 

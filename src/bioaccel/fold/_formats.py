@@ -61,8 +61,8 @@ class FoldWriter:
     >>> from bioaccel.fold import nussinov
     >>> out = io.StringIO()
     >>> FoldWriter(out, "json").write(nussinov("GGGAAAUCC"))
-    >>> out.getvalue()[:44]
-    '{"id": "seq1", "sequence": "GGGAAAUCC", "str'
+    >>> out.getvalue()[:62]
+    '{"id": "seq1", "description": "", "sequence": "GGGAAAUCC", "st'
     """
 
     def __init__(self, handle, fmt: str = "vienna"):

@@ -54,8 +54,8 @@ class FoldParams:
 
     name: ClassVar[str] = "nussinov"
     variants: ClassVar[VariantRegistry] = VARIANTS
-    json_columns: ClassVar[tuple] = ("id", "sequence", "structure", "score", "length", "min_loop", "pairs",
-                                     "variant", "backend")
+    json_columns: ClassVar[tuple] = ("id", "description", "sequence", "structure", "score", "length", "min_loop",
+                                     "pairs", "variant", "backend")
 
     def __post_init__(self):
         if isinstance(self.min_loop, bool) or not isinstance(self.min_loop, (int, np.integer)) \

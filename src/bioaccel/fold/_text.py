@@ -118,8 +118,8 @@ def packed_text(fmt: str, records, units: np.ndarray, chars: np.ndarray, *, para
 def _json_column(rows, column, records, letters, units, chars, params, constants):
     from ..results.values import plain
 
-    if column == "id":
-        buf, starts = _json_ids(records)
+    if column in ("id", "description"):
+        buf, starts = _json_ids(records) if column == "id" else _json_descriptions(records)
         rows.each(buf, starts)
     elif column in ("sequence", "structure"):
         rows.text('"')
@@ -140,15 +140,28 @@ def _json_column(rows, column, records, letters, units, chars, params, constants
 
 def _json_ids(records):
     """The ids as JSON strings (quoted; escaped as ``json.dumps`` escapes them) back to back."""
-    heads, hstarts, id_bytes = records.headers, records.hstarts, records.id_bytes
+    return _json_strings(records.headers, records.hstarts[:-1], records.id_bytes)
+
+
+def _json_descriptions(records):
+    """The descriptions (a header's text after its id and one space; "" where there is none) as JSON
+    strings back to back."""
+    hstarts, id_bytes = records.hstarts, records.id_bytes
+    sizes = np.maximum(np.diff(hstarts) - id_bytes - 1, 0)
+    return _json_strings(records.headers, np.where(sizes > 0, hstarts[:-1] + id_bytes + 1, 0), sizes)
+
+
+def _json_strings(heads, begins, nbytes):
+    """The texts ``heads[begins[k]:begins[k] + nbytes[k]]`` as JSON strings (quoted; escaped as
+    ``json.dumps`` escapes them) back to back, and their offsets."""
     plain_byte = (heads >= 32) & (heads < 127) & (heads != 34) & (heads != 92)
     bad_before = np.concatenate(([0], np.cumsum(~plain_byte)))
-    escaped = bad_before[hstarts[:-1] + id_bytes] != bad_before[hstarts[:-1]]
+    escaped = bad_before[begins + nbytes] != bad_before[begins]
     texts = []
-    sizes = id_bytes + 2
+    sizes = nbytes + 2
     for k in np.flatnonzero(escaped).tolist():
-        a = int(hstarts[k])
-        texts.append(json.dumps(heads[a:a + int(id_bytes[k])].tobytes().decode("utf-8")).encode("ascii"))
+        a = int(begins[k])
+        texts.append(json.dumps(heads[a:a + int(nbytes[k])].tobytes().decode("utf-8")).encode("ascii"))
         sizes[k] = len(texts[-1])
     starts = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
@@ -156,7 +169,7 @@ def _json_ids(records):
     simple = np.flatnonzero(~escaped)
     out[starts[simple]] = 34
     out[starts[simple + 1] - 1] = 34
-    _place_ids(out, starts + 1, heads, hstarts, id_bytes, simple)
+    _place_ids(out, starts + 1, heads, begins, nbytes, simple)
     for k, text in zip(np.flatnonzero(escaped).tolist(), texts):
         out[starts[k]:starts[k + 1]] = np.frombuffer(text, dtype=np.uint8)
     return out, starts

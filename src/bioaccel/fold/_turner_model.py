@@ -57,8 +57,8 @@ class TurnerModel:
     no_gu: bool = False
     name: ClassVar[str] = "turner2004"
     variants: ClassVar = TURNER_VARIANTS
-    json_columns: ClassVar[tuple] = ("id", "sequence", "structure", "energy", "length", "pairs", "variant",
-                                     "backend")
+    json_columns: ClassVar[tuple] = ("id", "description", "sequence", "structure", "energy", "length", "pairs",
+                                     "variant", "backend")
 
     def __post_init__(self):
         t = self.temperature

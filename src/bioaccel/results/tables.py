@@ -56,13 +56,23 @@ class TableWriter:
             return
         # each value as it is (a chunk mixing 21 and 52.5 keeps 21 an int: JSON text must not depend on
         # chunking); a column a row lacks is missing (NA, null), as in to_frame's tables
-        rows = [r.to_dict() if isinstance(r, Result) else dict(r) for r in results]
+        rows = [self._row(r) for r in results]
         if self.format == "json":
             text = "".join(json.dumps({c: plain(r.get(c, math.nan)) for c in self.columns}) + "\n" for r in rows)
         else:
             text = "".join("\t".join(_cell(plain(r.get(c, math.nan)), self.formatters, c) for c in self.columns)
                            + "\n" for r in rows)
         self.handle.write(text)
+
+
+    def _row(self, result) -> dict:
+        if not isinstance(result, Result):
+            return dict(result)
+        row = result.to_dict()
+        for column in self.columns:     # a field kept out of tables by default (a record's description)
+            if column not in row and hasattr(result, column):   # is written where a writer asks for it
+                row[column] = getattr(result, column)
+        return row
 
 
 def chunked(items, size=1000, seconds=0.5):
