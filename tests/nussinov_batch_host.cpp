@@ -24,7 +24,7 @@ inline int2 make_int2(int x, int y) { return {x, y}; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct Dim3 { unsigned x, y, z; };
 thread_local Dim3 threadIdx;
-Dim3 blockIdx, blockDim;
+Dim3 blockIdx, blockDim, gridDim;   // one block (gridDim: batch_unscored, compiled but not run here)
 static std::barrier<>* block_barrier;
 inline void __syncthreads() { block_barrier->arrive_and_wait(); }
 inline int max(int a, int b) { return a > b ? a : b; }
@@ -67,6 +67,7 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
     std::vector<unsigned char> chars(n + 1);
     std::vector<unsigned> turns(SM_TURNS, turn);
     blockIdx = {0, 0, 0};
+    gridDim = {1, 1, 1};
     blockDim = {(unsigned)threads, 1, 1};
     std::barrier<> barrier(threads);
     block_barrier = &barrier;
