@@ -187,9 +187,10 @@ def _short_kernel(name, cell, sizes):
     return kernel(filename, function, *arguments)
 
 
-def _shared_launches(ids, lengths, cell, sizes, name=SHORT_KERNEL):
+def _shared_launches(ids, lengths, cell, sizes, name):
     """``("shared", cell, threads, bin ids)`` of each launch of the shared-memory kernel (b1 with ``cell``
-    None, else ``name``): one per bin of block widths."""
+    None, else ``name``): one per bin of block widths. (``name`` has no default: a default would be
+    SHORT_KERNEL as it was at import, not as a caller or test set it since.)"""
     if cell is None:
         widths = block_threads(lengths[ids], sizes)
     else:
@@ -197,7 +198,7 @@ def _shared_launches(ids, lengths, cell, sizes, name=SHORT_KERNEL):
     return [("shared", cell, threads, bin_ids) for threads, bin_ids in bins(widths, ids)]
 
 
-def _fold_shared(cp, codes_dev, starts_dev, ids_dev, longest, threads, pm, out, walk, cell=None, name=SHORT_KERNEL):
+def _fold_shared(cp, codes_dev, starts_dev, ids_dev, longest, threads, pm, out, walk, cell, name):
     """One launch of a shared-memory bin: b1 (``cell`` None), or with ``cell`` ("short", "signed char") the
     kernel ``name``; ``longest`` its longest sequence."""
     sizes = _launch.SIZES
@@ -264,7 +265,7 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     else:
         parts = ((shared, None),)
     launches = [launch for part, cell in parts if part.any()
-                for launch in _shared_launches(ids[part], lengths, cell, sizes)]
+                for launch in _shared_launches(ids[part], lengths, cell, sizes, SHORT_KERNEL)]
     groups = tiled_groups(ids[tiled], lengths, params, sizes, widest)
     launches += [("tiled", nt, dtype, group) for nt, dtype, group in groups]
     # one copy: status (traceback failed, a sequence unscored), the scores (< 2 nt: no pair, 0), starts,
