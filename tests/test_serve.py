@@ -142,13 +142,44 @@ def test_ctrl_c_reaches_the_run_and_a_killed_client_leaves_no_run(server, tmp_pa
             open(f"/proc/{run_pid}/stat", "rb").read().split()[2] == b"Z", how
 
 
+def children(pid: int) -> list:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and int(open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+def gone(pids, seconds=10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(os.path.exists(f"/proc/{pid}") and b" Z " not in open(f"/proc/{pid}/stat", "rb").read()
+                   for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_stop_status_and_the_help(server):
     status = command(["serve", "--status"], server)
     assert b"(this bioaccel tree's)" in status.stdout
     assert command(["serve"], server).stdout.startswith(b"bioaccel serve: already listening")
+    pid = int(open(glob.glob(os.path.join(server["BIOACCEL_CACHE_DIR"], "serve", "*.pid"))[0]).read())
+    spares = children(pid)
+    assert len(spares) == 1                # one spare waits for the next request
     assert command(["serve", "--stop"], server).stdout.strip() == b"bioaccel serve: stopped 1 server"
+    assert gone([pid] + spares)            # the spare ends with its server
     assert command(["serve", "--status"], server).stdout.strip() == b"bioaccel serve: no server is listening"
     assert glob.glob(os.path.join(server["BIOACCEL_CACHE_DIR"], "serve", "*.sock")) == []
     assert command(FOLD, server).returncode == 0 and served_runs(server) == []
+    started = command(["serve"], server)   # a server killed outright takes its spare with it
+    pid = int(started.stdout.split(b"(process ")[1].split(b")")[0])
+    spares = children(pid)
+    os.kill(pid, signal.SIGKILL)
+    assert spares and gone([pid] + spares)
     helped = command(["--help"], server)
     assert helped.returncode == 0 and b"serve" in helped.stdout

@@ -224,11 +224,14 @@ def _log_to(fd: int, line: str) -> None:
 
 
 def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
-    """Keep one spare ready; end after ``idle`` seconds without a request."""
+    """Keep one spare ready; end after ``idle`` seconds without a request. The spares hold the read end
+    of a pipe whose write end only the server holds: when the server ends, however it ends, they do."""
     global _server_pid
     _server_pid = os.getpid()
     notify_r, notify_w = os.pipe()
-    spare, ready, last = _fork_spare(listener, notify_w, environment), False, time.monotonic()
+    lifeline = os.pipe()
+    pipes = (notify_r, notify_w, lifeline)
+    spare, ready, last = _fork_spare(listener, pipes, environment), False, time.monotonic()
     while time.monotonic() - last < idle:
         if select.select([notify_r], [], [], 1.0)[0]:
             for byte in os.read(notify_r, 64):
@@ -238,7 +241,7 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
                     os.replace(pid_path + ".tmp", pid_path)
                     ready = True
                 elif bytes([byte]) == BUSY:
-                    spare, last = _fork_spare(listener, notify_w, environment), time.monotonic()
+                    spare, last = _fork_spare(listener, pipes, environment), time.monotonic()
         while True:                 # reap the runs that ended
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
@@ -249,26 +252,31 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
             if pid == spare:        # it failed before taking a request: the log says why
                 if not ready:
                     raise SystemExit("bioaccel serve: the first spare failed (see the log)")
-                spare = _fork_spare(listener, notify_w, environment)
-    os.kill(spare, signal.SIGKILL)
+                spare = _fork_spare(listener, pipes, environment)
     _log(f"idle for {idle:.0f} s: ending")
 
 
-def _fork_spare(listener, notify_w: int, environment: dict) -> int:
+def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
     pid = os.fork()
     if pid:
         return pid
+    notify_r, notify_w, (life_r, life_w) = pipes
     try:
+        os.close(notify_r)
+        os.close(life_w)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         load_cached_kernels(parallel=True)      # threads may start here: this process never forks
         os.write(notify_w, READY)
+        if life_r in select.select([listener, life_r], [], [])[0]:
+            os._exit(0)                         # the server ended (the pipe's write end closed)
         conn, _ = listener.accept()
         os.write(notify_w, BUSY)
+        for fd in (notify_w, life_r):
+            os.close(fd)
         listener.close()
-        os.close(notify_w)
         _handle(conn, environment)
     except BaseException:
         traceback.print_exc()
