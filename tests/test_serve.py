@@ -2,6 +2,7 @@
 for byte (parallel kernels run in processes forked from it, several times in a row), with standard input,
 exit statuses, one-line errors, Ctrl-C and a killed client handled as in process; without a server, with
 a stale socket or another Numba setting, a command runs in its own process."""
+import contextlib
 import glob
 import os
 import shutil
@@ -43,30 +44,52 @@ def stop(env):
             pass
 
 
-@pytest.fixture
-def env():
-    """A short cache root of its own (a Unix socket's path is at most 107 bytes), this tree's source."""
+@contextlib.contextmanager
+def environment():
+    """A short cache root of its own (a Unix socket's path is at most 107 bytes), this tree's source;
+    every server started under it stopped at the end, whatever happened."""
     folder = tempfile.mkdtemp(prefix="bs-", dir="/tmp")
     environ = dict(os.environ, BIOACCEL_CACHE_DIR=folder, PYTHONPATH=SRC)
     environ.pop("BIOACCEL_NO_SERVER", None)
-    yield environ
-    stop(environ)
-    shutil.rmtree(folder, ignore_errors=True)
+    try:
+        yield environ
+    finally:
+        stop(environ)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def start(environ):
+    started = command(["serve", "--idle", "10"], environ)
+    assert started.returncode == 0, started.stderr.decode()
+    assert b"listening on" in started.stdout
+    return environ
+
+
+@pytest.fixture
+def env():
+    with environment() as environ:
+        yield environ
 
 
 @pytest.fixture
 def server(env):
-    started = command(["serve", "--idle", "10"], env)
-    assert started.returncode == 0, started.stderr.decode()
-    assert b"listening on" in started.stdout
-    return env
+    """A server of this test's own (the tests that stop or kill it)."""
+    return start(env)
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One server for the tests that only run commands through it (a start costs 2-4 s here)."""
+    with environment() as environ:
+        yield start(environ)
 
 
 def in_process(env):
     return dict(env, BIOACCEL_NO_SERVER="1")
 
 
-def test_scan_and_fold_through_the_server_equal_in_process_byte_for_byte(server):
+def test_scan_and_fold_through_the_server_equal_in_process_byte_for_byte(shared):
+    server, before = shared, len(served_runs(shared))
     expected = {name: command(argv, in_process(server)) for name, argv in (("scan", SCAN), ("fold", FOLD))}
     for name in expected:
         assert expected[name].returncode == 0 and expected[name].stdout, expected[name].stderr.decode()
@@ -75,11 +98,11 @@ def test_scan_and_fold_through_the_server_equal_in_process_byte_for_byte(server)
             got = command(argv, server)
             assert (got.returncode, got.stdout, got.stderr) == \
                 (0, expected[name].stdout, expected[name].stderr), name
-    assert len(served_runs(server)) == 6
-    assert len(served_runs(in_process(server))) == 6     # BIOACCEL_NO_SERVER: those ran in process
+    assert len(served_runs(server)) == before + 6          # and BIOACCEL_NO_SERVER's ran in process
 
 
-def test_standard_input_exit_status_and_one_line_error_through_the_server(server):
+def test_standard_input_exit_status_and_one_line_error_through_the_server(shared):
+    server, before = shared, len(served_runs(shared))
     fasta = b">hairpin\nGGGGAAAACCCC\n"
     piped = command(["fold", "-"], server, input=fasta)
     assert piped.returncode == 0 and piped.stdout == command(["fold", "-"], in_process(server), input=fasta).stdout
@@ -88,18 +111,20 @@ def test_standard_input_exit_status_and_one_line_error_through_the_server(server
     alone = command(["fold", "/nonexistent/x.fa"], in_process(server))
     assert (bad.returncode, bad.stdout, bad.stderr) == (2, b"", alone.stderr)
     assert bad.stderr.count(b"\n") == 1 and b"Traceback" not in bad.stderr
-    assert len(served_runs(server)) == 2
+    assert len(served_runs(server)) == before + 2
 
 
-def test_another_numba_setting_or_python_option_runs_in_process(server):
+def test_another_numba_setting_or_python_option_runs_in_process(shared):
+    server, before = shared, len(served_runs(shared))
     expected = command(FOLD, in_process(server)).stdout
     assert command(FOLD, dict(server, NUMBA_NUM_THREADS="1")).stdout == expected
     assert subprocess.run([sys.executable, "-X", "importtime", "-m", "bioaccel", *FOLD], env=server,
                           capture_output=True, cwd=ROOT).stdout == expected
-    assert served_runs(server) == []
+    assert len(served_runs(server)) == before
 
 
-def test_the_client_loads_nothing_heavy(server):
+def test_the_client_loads_nothing_heavy(shared):
+    server = shared
     code = ("import sys, os; from bioaccel.cli.serve_client import served; "
             f"status = served({FOLD!r}); "
             "print(status, [m for m in ('numpy', 'numba', 'cupy', 'dask') if m in sys.modules], file=sys.stderr)")
@@ -119,7 +144,8 @@ def test_a_stale_socket_is_ignored(env):
     assert run.returncode == 0 and run.stdout == open(os.path.join(EXAMPLES, "rnas-structures.txt"), "rb").read()
 
 
-def test_ctrl_c_reaches_the_run_and_a_killed_client_leaves_no_run(server, tmp_path):
+def test_ctrl_c_reaches_the_run_and_a_killed_client_leaves_no_run(shared, tmp_path):
+    server = shared
     long = tmp_path / "long.fa"
     long.write_text(">long\n" + "".join("ACGU"[(i * 7 + i // 3) % 4] for i in range(3000)) + "\n")
     for how in ("interrupt", "kill"):
