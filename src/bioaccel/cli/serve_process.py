@@ -2,20 +2,17 @@
 
 A command's fixed costs on the 2-core machine are about 0.8 s before its first letter is scanned:
 Python's start and the imports of NumPy and Numba (0.5 s), Numba's CPU target (0.2-0.3 s), the cached
-kernels loaded one by one. The server pays them once: it imports every CPU module of bioaccel, readies
-Numba's CPU target and loads each kernel's overloads from Numba's cache on disk (never compiling).
+kernels loaded one by one, the packages imported inside functions (Biopython's readers, 0.1 s). The
+server pays them once (:mod:`.serve_warm`), then forks a *spare*: a process that loads the parallel
+kernels (which the server may not: see :mod:`.serve_warm` on fork safety), waits in ``accept`` for the
+next request, runs it and ends. A spare never forks, so the threads it starts are never copied.
 
-Fork safety. A request is run by a process forked from the server, and a fork is safe only where no
-thread runs: GNU OpenMP (Numba's default threading layer where it is installed) kills a child forked
-from a process that has started it ("fork() called from a process already using GNU OpenMP"), and
-a parallel kernel loaded from the cache starts the threading layer as it loads. So the server loads
-only the kernels that are not parallel, with Numba's ``_launch_threads`` refused while it does (a kernel
-that would start the layer is skipped), and checks before each fork that the layer has not started.
-The parallel kernels (about 0.02 s of loading for a scan and a fold) are loaded by a *spare*: a child
-forked ahead of time that loads them, then waits in ``accept`` for the next request and runs it; as
-soon as it has taken one, the server forks the next spare. A spare never forks (it exits when its one
-command ends), so the threads it starts are never copied. The server never imports CuPy or Dask:
-commands that use them run in the client's process (:data:`.serve_client.IN_PROCESS`).
+When a spare is forked matters on a small machine: loading the parallel kernels of a scan and a fold
+takes 0.3 s of a core, and done while the previous run computes it slowed that run by as much (a
+served scan 0.9-1.1 s back to back, 0.6 s with a pause, load average 4.4 on 2 cores). So the next spare
+is forked when the previous run ends (or at once when a request waits and no spare is free), and it
+loads kernels one at a time only while no request waits: a request that comes early is taken at once
+and its run loads the kernels it needs, as any process does.
 """
 import json
 import os
@@ -29,22 +26,12 @@ import traceback
 
 from .serve_client import AT_IMPORT, LENGTH, STATUS, python_options, tree_key
 
-READY, BUSY = b"R", b"B"
-#: Module names the server does not import: they load CuPy, Dask or a GPU's runtime.
-NOT_WARMED = ("gpu", "cuda", "distribution", "dask", "cluster")
-#: Packages the server never imports: CuPy and Dask (a fork after them is not safe), matplotlib (plots
-#: are rare: its import and font cache are left to the commands that draw).
-NOT_IMPORTED = ("cupy", "dask", "distributed", "matplotlib")
+READY, BUSY, DONE = b"R", b"B", b"D"
 #: Seconds a run goes on after its client is gone (SIGTERM sent) before its process ends anyway.
 ORPHAN_GRACE = 10.0
 
 
 _finished = threading.Event()
-
-
-class ThreadsRefused(RuntimeError):
-    """Raised in the server instead of starting Numba's threading layer (a kernel that would start it
-    is left to the spare)."""
 
 
 def at_import(environ) -> dict:
@@ -54,115 +41,6 @@ def at_import(environ) -> dict:
     {'LANG': 'C', 'NUMBA_NUM_THREADS': '2'}
     """
     return {k: environ[k] for k in sorted(environ) if k.startswith(AT_IMPORT)}
-
-
-def import_cpu_modules() -> int:
-    """Import every bioaccel module but those of the GPU and of Dask, then every other package they
-    import inside a function (Biopython's motif readers, pandas, sqlite3: a first scan spent 0.1 s in
-    them); the number of bioaccel modules imported.
-
-    >>> import_cpu_modules() > 100
-    True
-    """
-    import importlib
-    import pkgutil
-
-    import bioaccel
-
-    count, imported = 0, set()
-    for found in pkgutil.walk_packages(bioaccel.__path__, "bioaccel."):
-        if not any(word in found.name for word in NOT_WARMED):
-            module = importlib.import_module(found.name)
-            imported |= _imported_names(module.__file__)
-            count += 1
-    for name in sorted(imported):
-        if not name.startswith(("bioaccel", *NOT_IMPORTED)):
-            try:
-                importlib.import_module(name)
-            except Exception:              # an optional package that is not installed, a name not a module
-                pass
-    return count
-
-
-def _imported_names(path: str) -> set:
-    """The modules a source file imports anywhere (``from a import b``: ``a`` and ``a.b``, which may
-    be a module); relative imports are bioaccel's own and left out."""
-    import ast
-
-    with open(path, encoding="utf-8") as handle:
-        tree = ast.parse(handle.read())
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
-    return names
-
-
-def _dispatchers() -> list:
-    from numba.core.caching import NullCache
-    from numba.core.dispatcher import Dispatcher
-
-    found = {}
-    for name, module in sorted(sys.modules.items()):
-        if name.startswith("bioaccel.") and module is not None:
-            for value in vars(module).values():
-                if isinstance(value, Dispatcher) and not isinstance(value._cache, NullCache):
-                    found[id(value)] = value
-    return list(found.values())
-
-
-def load_cached_kernels(parallel: bool) -> int:
-    """Load from Numba's cache on disk every overload it holds of the imported bioaccel kernels that
-    are parallel (``parallel``) or not; never compile. Loading the others, Numba's threading layer is
-    refused: a kernel that would start it is skipped. The number of overloads loaded.
-
-    >>> load_cached_kernels(parallel=False) >= 0
-    True
-    """
-    import numba.np.ufunc.parallel as layer
-
-    launch = layer._launch_threads
-    if not parallel and not layer._is_initialized:
-        def refuse():
-            raise ThreadsRefused("the server never starts Numba's threading layer")
-        layer._launch_threads = refuse       # read by name when a cached parallel kernel is rebuilt
-    loaded = 0
-    try:
-        for dispatcher in _dispatchers():
-            if bool(dispatcher.targetoptions.get("parallel")) != parallel:
-                continue
-            # Numba's own steps of Dispatcher.compile for a cache hit, without its fall-back to a compile
-            for key in dispatcher._cache._cache_file._load_index():
-                try:
-                    if tuple(key[0]) in dispatcher.overloads:
-                        continue
-                    result = dispatcher._cache.load_overload(key[0], dispatcher.targetctx)
-                    if result is None:
-                        continue
-                    if not result.objectmode:
-                        dispatcher.targetctx.insert_user_function(result.entry_point, result.fndesc,
-                                                                  [result.library])
-                    dispatcher.add_overload(result)
-                    loaded += 1
-                except Exception:             # another machine's entry, a refused layer: loaded when used
-                    continue
-    finally:
-        layer._launch_threads = launch
-    return loaded
-
-
-def threads_started() -> bool:
-    """Whether this process runs a Python thread besides the main one, or Numba's threading layer has
-    started. (OpenBLAS's own threads, started as NumPy loads, are not counted: OpenBLAS resets its pool
-    in a forked child.)
-
-    >>> isinstance(threads_started(), bool)
-    True
-    """
-    layer = sys.modules.get("numba.np.ufunc.parallel")
-    return threading.active_count() > 1 or bool(layer is not None and layer._is_initialized)
 
 
 def serve_main(argv=None) -> None:
@@ -180,6 +58,7 @@ def serve_main(argv=None) -> None:
         raise SystemExit(f"bioaccel serve: {path} is not this tree's socket")
     from ..runtime.numba_start import skip_numba_optionals, start_cpu_target
     from .numba_cache import tolerate_cache_write_errors
+    from .serve_warm import import_cpu_modules, load_cached_kernels, threads_started
 
     skip_numba_optionals()
     tolerate_cache_write_errors()
@@ -224,16 +103,20 @@ def _log_to(fd: int, line: str) -> None:
 
 
 def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
-    """Keep one spare ready; end after ``idle`` seconds without a request. The spares hold the read end
+    """Keep a spare ready; end after ``idle`` seconds without a request. The spares hold the read end
     of a pipe whose write end only the server holds: when the server ends, however it ends, they do."""
     global _server_pid
     _server_pid = os.getpid()
     notify_r, notify_w = os.pipe()
-    lifeline = os.pipe()
-    pipes = (notify_r, notify_w, lifeline)
+    pipes = (notify_r, notify_w, os.pipe())
     spare, ready, last = _fork_spare(listener, pipes, environment), False, time.monotonic()
     while time.monotonic() - last < idle:
-        if select.select([notify_r], [], [], 1.0)[0]:
+        # a request that waits while no spare is free (the last one still running) gets one now
+        waiting = [notify_r] + ([listener] if spare is None else [])
+        readable = select.select(waiting, [], [], 1.0)[0]
+        if listener in readable:
+            spare = _fork_spare(listener, pipes, environment)
+        if notify_r in readable:
             for byte in os.read(notify_r, 64):
                 if bytes([byte]) == READY and not ready:
                     with open(pid_path + ".tmp", "w") as handle:
@@ -241,7 +124,9 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
                     os.replace(pid_path + ".tmp", pid_path)
                     ready = True
                 elif bytes([byte]) == BUSY:
-                    spare, last = _fork_spare(listener, pipes, environment), time.monotonic()
+                    spare, last = None, time.monotonic()
+                elif bytes([byte]) == DONE and spare is None:
+                    spare = _fork_spare(listener, pipes, environment)
         while True:                 # reap the runs that ended
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
@@ -249,14 +134,16 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
                 break
             if pid == 0:
                 break
-            if pid == spare:        # it failed before taking a request: the log says why
-                if not ready:
-                    raise SystemExit("bioaccel serve: the first spare failed (see the log)")
+            if pid == spare and not ready:
+                raise SystemExit("bioaccel serve: the first spare failed (see the log)")
+            if pid == spare or spare is None:   # a spare failed, or a run ended without saying DONE
                 spare = _fork_spare(listener, pipes, environment)
     _log(f"idle for {idle:.0f} s: ending")
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
+    from .serve_warm import load_cached_kernels, threads_started
+
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
     pid = os.fork()
@@ -268,16 +155,16 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         os.close(life_w)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        load_cached_kernels(parallel=True)      # threads may start here: this process never forks
+        # threads may start here (this process never forks); a request that comes stops the loading
+        load_cached_kernels(parallel=True, stop=lambda: bool(select.select([listener, life_r], [], [], 0)[0]))
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)
         conn, _ = listener.accept()
         os.write(notify_w, BUSY)
-        for fd in (notify_w, life_r):
-            os.close(fd)
+        os.close(life_r)
         listener.close()
-        _handle(conn, environment)
+        _handle(conn, environment, notify_w)
     except BaseException:
         traceback.print_exc()
     os._exit(70)
@@ -297,18 +184,20 @@ def _received(conn):
     return json.loads(body), fds
 
 
-def _handle(conn, environment: dict) -> None:
-    """Run one request on its descriptors; send its status; end this process."""
+def _handle(conn, environment: dict, notify_w: int) -> None:
+    """Run one request on its descriptors; send its status; end this process. (The server is told when
+    the run is over, DONE on ``notify_w``: its next spare starts then.)"""
     request, fds = _received(conn)
     if request is None:             # a probe (`bioaccel serve` asking whether it listens) or a client gone
+        os.write(notify_w, DONE)
         os._exit(0)
     if at_import(request["env"]) != environment or \
             request.get("python") != json.loads(json.dumps(python_options())):
-        _decline(conn)              # the client runs it itself (another Numba or locale setting)
+        _decline(conn, notify_w)    # the client runs it itself (another Numba or locale setting)
     try:
         os.chdir(request["cwd"])
     except OSError:
-        _decline(conn)
+        _decline(conn, notify_w)
     conn.send(b"A")
     _log(f"runs {' '.join(request['argv'][:2])}")
     log = os.dup(2)                 # the server's log, kept for the run's last line
@@ -323,6 +212,7 @@ def _handle(conn, environment: dict) -> None:
     started = time.perf_counter()
     code = _run(request["argv"])
     _log_to(log, f"status {code} after {time.perf_counter() - started:.3f} s")
+    os.write(notify_w, DONE)
     _finished.set()                 # the client's hang-up after the status is no signal to the run
     try:
         conn.sendall(STATUS.pack(code))
@@ -331,7 +221,8 @@ def _handle(conn, environment: dict) -> None:
     os._exit(code)
 
 
-def _decline(conn) -> None:
+def _decline(conn, notify_w: int) -> None:
+    os.write(notify_w, DONE)
     try:
         conn.send(b"D")
     except OSError:
