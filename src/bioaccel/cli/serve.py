@@ -49,13 +49,13 @@ def register(subparsers) -> None:
 def run(args, stdout, stderr) -> int:
     """The ``serve`` subcommand: start (the default), ``--stop`` or ``--status``.
 
-    >>> import argparse, io, tempfile
-    >>> os.environ["BIOACCEL_CACHE_DIR"] = tempfile.mkdtemp()
-    >>> out = io.StringIO(); run(argparse.Namespace(stop=False, status=True, idle=1), out, out)
+    >>> import argparse, io, tempfile, unittest.mock
+    >>> out = io.StringIO()
+    >>> with unittest.mock.patch.dict(os.environ, {"BIOACCEL_CACHE_DIR": tempfile.mkdtemp()}):
+    ...     run(argparse.Namespace(stop=False, status=True, idle=1), out, out)
     0
     >>> out.getvalue().strip()
     'bioaccel serve: no server is listening'
-    >>> del os.environ["BIOACCEL_CACHE_DIR"]
     """
     if args.stop:
         stopped = stop_servers()
@@ -137,8 +137,10 @@ def servers() -> list:
 def stop_servers(wait: float = 10.0) -> int:
     """Stop every server under the cache root (SIGTERM; runs under way finish); how many.
 
-    >>> stop_servers() >= 0
-    True
+    >>> import tempfile, unittest.mock
+    >>> with unittest.mock.patch.dict(os.environ, {"BIOACCEL_CACHE_DIR": tempfile.mkdtemp()}):
+    ...     stop_servers()
+    0
     """
     stopped = 0
     for pid, sock in servers():
