@@ -123,6 +123,17 @@ def test_another_numba_setting_or_python_option_runs_in_process(shared):
     assert len(served_runs(server)) == before
 
 
+def test_two_commands_at_once_each_get_a_process(shared):
+    before = len(served_runs(shared))
+    clients = [subprocess.Popen([sys.executable, "-m", "bioaccel", *FOLD], env=shared, cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outputs = [client.communicate(timeout=60) for client in clients]
+    expected = open(os.path.join(EXAMPLES, "rnas-structures.txt"), "rb").read()
+    assert [client.returncode for client in clients] == [0, 0]
+    assert [out for out, _ in outputs] == [expected, expected]
+    assert len(served_runs(shared)) == before + 2
+
+
 def test_the_client_loads_nothing_heavy(shared):
     server = shared
     code = ("import sys, os; from bioaccel.cli.serve_client import served; "

@@ -174,7 +174,10 @@ def start_server(idle_seconds: float) -> tuple:
     code = (f"import sys; sys.path[:] = [{package_parent!r}] + [p for p in sys.path if p]; "
             "from bioaccel.cli.serve_process import serve_main; serve_main()")
     with open(os.path.join(folder, os.path.basename(path)[:-len(".sock")] + ".log"), "ab") as log:
-        process = subprocess.Popen([sys.executable, "-c", code, path, repr(idle_seconds)], cwd="/",
+        # this interpreter's options (-s, -X ..., -W ...) given to the server too: a client with other
+        # options is declined, so a console script started with `python -s` must meet a server that has it
+        options = subprocess._args_from_interpreter_flags()
+        process = subprocess.Popen([sys.executable, *options, "-c", code, path, repr(idle_seconds)], cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                                    start_new_session=True)
     deadline = time.monotonic() + START_TIMEOUT
