@@ -21,7 +21,8 @@ from .. import __version__
 from .options import Listing, Parser, UsageError
 from ..errors import BioaccelError, InternalError
 
-SUBCOMMAND_MODULES = ("bioaccel.cli.fold", "bioaccel.cli.interact", "bioaccel.cli.motif", "bioaccel.cli.scan")
+SUBCOMMAND_MODULES = ("bioaccel.cli.fold", "bioaccel.cli.interact", "bioaccel.cli.motif", "bioaccel.cli.scan",
+                      "bioaccel.cli.serve")
 #: How often the main thread looks up from waiting (seconds): signals are handled at least this often.
 POLL = 0.1
 #: Exit status of a run stopped by SIGTERM (128 + 15, as a shell reports it).
@@ -82,6 +83,8 @@ def _bare_command(parser, argv):
             return None
         node = found
     if node is None or _subparsers(node):    # `bioaccel motif`: its own help lists the actions
+        return None
+    if node.get_default("stands_alone"):      # `bioaccel serve` reads no input: the bare word is the command
         return None
     return node
 
@@ -287,6 +290,15 @@ def console_main():
     while the worker thread is still inside a kernel or a local cluster is open."""
     import os
 
+    from .serve_client import served
+
+    try:
+        code = served(sys.argv[1:])         # a warm server of this tree runs it (bioaccel serve), or None
+    except KeyboardInterrupt:
+        print("bioaccel: interrupted", file=sys.stderr)
+        code = 130
+    if code is not None:
+        os._exit(code)                      # nothing of this process's own to flush or close
     from ..runtime.finish import finish_process
     from ..runtime.numba_start import skip_numba_optionals
     from .gpu_start import freeze_on_resume

@@ -1,0 +1,138 @@
+"""The warm server's warm-up (:mod:`.serve_process`): what it imports and which kernels it loads.
+
+Fork safety. Requests are run by processes forked from the server, and a fork is safe only where no
+thread runs: GNU OpenMP (Numba's default threading layer where it is installed) kills a child forked
+from a process that has started it ("fork() called from a process already using GNU OpenMP"), and a
+parallel kernel loaded from Numba's cache starts the threading layer as it loads (Numba's
+``_reload_parfors``). So the server loads only the kernels that are not parallel, with Numba's
+``_launch_threads`` refused while it does (a kernel that would start the layer is skipped), and
+:func:`threads_started` is checked before each fork. The parallel kernels are loaded by the spares
+(processes that never fork), in idle time and one at a time, stopping as soon as a request waits.
+"""
+import sys
+import threading
+
+#: Module names the server does not import: they load CuPy, Dask or a GPU's runtime.
+NOT_WARMED = ("gpu", "cuda", "distribution", "dask", "cluster")
+#: Packages the server never imports: CuPy and Dask (a fork after them is not safe), matplotlib (plots
+#: are rare: its import and font cache are left to the commands that draw).
+NOT_IMPORTED = ("cupy", "dask", "distributed", "matplotlib")
+
+
+class ThreadsRefused(RuntimeError):
+    """Raised in the server instead of starting Numba's threading layer (a kernel that would start it
+    is left to the spare)."""
+
+
+def import_cpu_modules() -> int:
+    """Import every bioaccel module but those of the GPU and of Dask, then every other package they
+    import inside a function (Biopython's motif readers, pandas, sqlite3: a first scan spent 0.1 s in
+    them); the number of bioaccel modules imported.
+
+    >>> import_cpu_modules() > 100
+    True
+    """
+    import importlib
+    import pkgutil
+
+    import bioaccel
+
+    count, imported = 0, set()
+    for found in pkgutil.walk_packages(bioaccel.__path__, "bioaccel."):
+        if not any(word in found.name for word in NOT_WARMED):
+            module = importlib.import_module(found.name)
+            imported |= _imported_names(module.__file__)
+            count += 1
+    for name in sorted(imported):
+        if not name.startswith(("bioaccel", *NOT_IMPORTED)):
+            try:
+                importlib.import_module(name)
+            except Exception:              # an optional package that is not installed, a name not a module
+                pass
+    return count
+
+
+def _imported_names(path: str) -> set:
+    """The modules a source file imports anywhere (``from a import b``: ``a`` and ``a.b``, which may
+    be a module); relative imports are bioaccel's own and left out."""
+    import ast
+
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def _dispatchers() -> list:
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    found = {}
+    for name, module in sorted(sys.modules.items()):
+        if name.startswith("bioaccel.") and module is not None:
+            for value in vars(module).values():
+                if isinstance(value, Dispatcher) and not isinstance(value._cache, NullCache):
+                    found[id(value)] = value
+    return list(found.values())
+
+
+def load_cached_kernels(parallel: bool, stop=lambda: False) -> int:
+    """Load from Numba's cache on disk every overload it holds of the imported bioaccel kernels that
+    are parallel (``parallel``) or not; never compile. Loading the others, Numba's threading layer is
+    refused: a kernel that would start it is skipped. ``stop()`` is asked before each overload: True
+    ends the loading there (those left are loaded when first called). The number of overloads loaded.
+
+    >>> load_cached_kernels(parallel=False) >= 0
+    True
+    >>> load_cached_kernels(parallel=True, stop=lambda: True)
+    0
+    """
+    import numba.np.ufunc.parallel as layer
+
+    launch = layer._launch_threads
+    if not parallel and not layer._is_initialized:
+        def refuse():
+            raise ThreadsRefused("the server never starts Numba's threading layer")
+        layer._launch_threads = refuse       # read by name when a cached parallel kernel is rebuilt
+    loaded = 0
+    try:
+        for dispatcher in _dispatchers():
+            if bool(dispatcher.targetoptions.get("parallel")) != parallel:
+                continue
+            # Numba's own steps of Dispatcher.compile for a cache hit, without its fall-back to a compile
+            for key in dispatcher._cache._cache_file._load_index():
+                if stop():
+                    return loaded
+                try:
+                    if tuple(key[0]) in dispatcher.overloads:
+                        continue
+                    result = dispatcher._cache.load_overload(key[0], dispatcher.targetctx)
+                    if result is None:
+                        continue
+                    if not result.objectmode:
+                        dispatcher.targetctx.insert_user_function(result.entry_point, result.fndesc,
+                                                                  [result.library])
+                    dispatcher.add_overload(result)
+                    loaded += 1
+                except Exception:             # another machine's entry, a refused layer: loaded when used
+                    continue
+    finally:
+        layer._launch_threads = launch
+    return loaded
+
+
+def threads_started() -> bool:
+    """Whether this process runs a Python thread besides the main one, or Numba's threading layer has
+    started. (OpenBLAS's own threads, started as NumPy loads, are not counted: OpenBLAS resets its pool
+    in a forked child.)
+
+    >>> isinstance(threads_started(), bool)
+    True
+    """
+    layer = sys.modules.get("numba.np.ufunc.parallel")
+    return threading.active_count() > 1 or bool(layer is not None and layer._is_initialized)

@@ -1,0 +1,222 @@
+"""``bioaccel serve``: commands through the warm server write what they write in their own process, byte
+for byte (parallel kernels run in processes forked from it, several times in a row), with standard input,
+exit statuses, one-line errors, Ctrl-C and a killed client handled as in process; without a server, with
+a stale socket or another Numba setting, a command runs in its own process."""
+import contextlib
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(ROOT, "examples")
+SRC = os.path.join(ROOT, "src")
+FOLD = ["fold", os.path.join(EXAMPLES, "rnas.fa")]
+SCAN = ["scan", os.path.join(EXAMPLES, "motifs.meme"), os.path.join(EXAMPLES, "sars-cov-2.fasta")]
+
+
+def command(argv, env, **kwargs):
+    return subprocess.run([sys.executable, "-m", "bioaccel", *argv], env=env, capture_output=True, cwd=ROOT,
+                          **kwargs)
+
+
+def served_runs(env) -> list:
+    """The log's lines of the runs the server took."""
+    lines = []
+    for log in glob.glob(os.path.join(env["BIOACCEL_CACHE_DIR"], "serve", "*.log")):
+        lines += [line for line in open(log) if "] runs " in line]
+    return lines
+
+
+def stop(env):
+    command(["serve", "--stop"], env)
+    for pid_file in glob.glob(os.path.join(env["BIOACCEL_CACHE_DIR"], "serve", "*.pid")):
+        try:                               # --stop failed: never leave a server behind
+            os.kill(int(open(pid_file).read()), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
+@contextlib.contextmanager
+def environment():
+    """A short cache root of its own (a Unix socket's path is at most 107 bytes), this tree's source;
+    every server started under it stopped at the end, whatever happened."""
+    folder = tempfile.mkdtemp(prefix="bs-", dir="/tmp")
+    environ = dict(os.environ, BIOACCEL_CACHE_DIR=folder, PYTHONPATH=SRC)
+    environ.pop("BIOACCEL_NO_SERVER", None)
+    try:
+        yield environ
+    finally:
+        stop(environ)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def start(environ):
+    started = command(["serve", "--idle", "10"], environ)
+    assert started.returncode == 0, started.stderr.decode()
+    assert b"listening on" in started.stdout
+    return environ
+
+
+@pytest.fixture
+def env():
+    with environment() as environ:
+        yield environ
+
+
+@pytest.fixture
+def server(env):
+    """A server of this test's own (the tests that stop or kill it)."""
+    return start(env)
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """One server for the tests that only run commands through it (a start costs 2-4 s here)."""
+    with environment() as environ:
+        yield start(environ)
+
+
+def in_process(env):
+    return dict(env, BIOACCEL_NO_SERVER="1")
+
+
+def test_scan_and_fold_through_the_server_equal_in_process_byte_for_byte(shared):
+    server, before = shared, len(served_runs(shared))
+    expected = {name: command(argv, in_process(server)) for name, argv in (("scan", SCAN), ("fold", FOLD))}
+    for name in expected:
+        assert expected[name].returncode == 0 and expected[name].stdout, expected[name].stderr.decode()
+    for _ in range(3):                     # a fresh spare each time: parallel kernels in forked processes
+        for name, argv in (("scan", SCAN), ("fold", FOLD)):
+            got = command(argv, server)
+            assert (got.returncode, got.stdout, got.stderr) == \
+                (0, expected[name].stdout, expected[name].stderr), name
+    assert len(served_runs(server)) == before + 6          # and BIOACCEL_NO_SERVER's ran in process
+
+
+def test_standard_input_exit_status_and_one_line_error_through_the_server(shared):
+    server, before = shared, len(served_runs(shared))
+    fasta = b">hairpin\nGGGGAAAACCCC\n"
+    piped = command(["fold", "-"], server, input=fasta)
+    assert piped.returncode == 0 and piped.stdout == command(["fold", "-"], in_process(server), input=fasta).stdout
+    assert b"((((....))))" in piped.stdout
+    bad = command(["fold", "/nonexistent/x.fa"], server)
+    alone = command(["fold", "/nonexistent/x.fa"], in_process(server))
+    assert (bad.returncode, bad.stdout, bad.stderr) == (2, b"", alone.stderr)
+    assert bad.stderr.count(b"\n") == 1 and b"Traceback" not in bad.stderr
+    assert len(served_runs(server)) == before + 2
+
+
+def test_another_numba_setting_or_python_option_runs_in_process(shared):
+    server, before = shared, len(served_runs(shared))
+    expected = command(FOLD, in_process(server)).stdout
+    assert command(FOLD, dict(server, NUMBA_NUM_THREADS="1")).stdout == expected
+    assert subprocess.run([sys.executable, "-X", "importtime", "-m", "bioaccel", *FOLD], env=server,
+                          capture_output=True, cwd=ROOT).stdout == expected
+    assert len(served_runs(server)) == before
+
+
+def test_two_commands_at_once_each_get_a_process(shared):
+    before = len(served_runs(shared))
+    clients = [subprocess.Popen([sys.executable, "-m", "bioaccel", *FOLD], env=shared, cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outputs = [client.communicate(timeout=60) for client in clients]
+    expected = open(os.path.join(EXAMPLES, "rnas-structures.txt"), "rb").read()
+    assert [client.returncode for client in clients] == [0, 0]
+    assert [out for out, _ in outputs] == [expected, expected]
+    assert len(served_runs(shared)) == before + 2
+
+
+def test_the_client_loads_nothing_heavy(shared):
+    server = shared
+    code = ("import sys, os; from bioaccel.cli.serve_client import served; "
+            f"status = served({FOLD!r}); "
+            "print(status, [m for m in ('numpy', 'numba', 'cupy', 'dask') if m in sys.modules], file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", code], env=server, capture_output=True, cwd=ROOT)
+    assert run.stderr.decode().strip() == "0 []"
+    assert run.stdout == command(FOLD, in_process(server)).stdout
+
+
+def test_a_stale_socket_is_ignored(env):
+    code = "from bioaccel.cli.serve_client import socket_path; print(socket_path())"
+    path = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout.strip()
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(path)                       # bound, never listening, closed: as a server killed -9 leaves it
+    stale.close()
+    run = command(FOLD, env)
+    assert run.returncode == 0 and run.stdout == open(os.path.join(EXAMPLES, "rnas-structures.txt"), "rb").read()
+
+
+def test_ctrl_c_reaches_the_run_and_a_killed_client_leaves_no_run(shared, tmp_path):
+    server = shared
+    long = tmp_path / "long.fa"
+    long.write_text(">long\n" + "".join("ACGU"[(i * 7 + i // 3) % 4] for i in range(3000)) + "\n")
+    for how in ("interrupt", "kill"):
+        before = len(served_runs(server))
+        client = subprocess.Popen([sys.executable, "-m", "bioaccel", "fold", str(long)], env=server,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while len(served_runs(server)) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        run_pid = int(served_runs(server)[-1].split("[")[1].split("]")[0])
+        client.send_signal(signal.SIGINT if how == "interrupt" else signal.SIGKILL)
+        out, err = client.communicate(timeout=20)
+        if how == "interrupt":
+            assert client.returncode == 130 and err.strip() == b"bioaccel fold: interrupted"
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and os.path.exists(f"/proc/{run_pid}") and \
+                b"Z" not in open(f"/proc/{run_pid}/stat", "rb").read().split()[2]:
+            time.sleep(0.05)
+        assert not os.path.exists(f"/proc/{run_pid}") or \
+            open(f"/proc/{run_pid}/stat", "rb").read().split()[2] == b"Z", how
+
+
+def children(pid: int) -> list:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            if name.isdigit() and int(open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+def gone(pids, seconds=10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(os.path.exists(f"/proc/{pid}") and b" Z " not in open(f"/proc/{pid}/stat", "rb").read()
+                   for pid in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_stop_status_and_the_help(server):
+    status = command(["serve", "--status"], server)
+    assert b"(this bioaccel tree's)" in status.stdout
+    assert command(["serve"], server).stdout.startswith(b"bioaccel serve: already listening")
+    pid = int(open(glob.glob(os.path.join(server["BIOACCEL_CACHE_DIR"], "serve", "*.pid"))[0]).read())
+    spares = children(pid)
+    assert len(spares) == 1                # one spare waits for the next request
+    assert command(["serve", "--stop"], server).stdout.strip() == b"bioaccel serve: stopped 1 server"
+    assert gone([pid] + spares)            # the spare ends with its server
+    assert command(["serve", "--status"], server).stdout.strip() == b"bioaccel serve: no server is listening"
+    assert glob.glob(os.path.join(server["BIOACCEL_CACHE_DIR"], "serve", "*.sock")) == []
+    assert command(FOLD, server).returncode == 0 and served_runs(server) == []
+    started = command(["serve"], server)   # a server killed outright takes its spare with it
+    pid = int(started.stdout.split(b"(process ")[1].split(b")")[0])
+    spares = children(pid)
+    os.kill(pid, signal.SIGKILL)
+    assert spares and gone([pid] + spares)
+    helped = command(["--help"], server)
+    assert helped.returncode == 0 and b"serve" in helped.stdout
