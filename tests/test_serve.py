@@ -220,3 +220,62 @@ def test_stop_status_and_the_help(server):
     assert spares and gone([pid] + spares)
     helped = command(["--help"], server)
     assert helped.returncode == 0 and b"serve" in helped.stdout
+
+
+KERNELS = '''
+import numpy as np
+from numba import njit, prange
+
+
+@njit(parallel=True, cache=True)
+def inner(a):
+    total = 0.0
+    for i in prange(a.size):
+        total += a[i]
+    return total
+
+
+@njit(cache=True)
+def serial(a):
+    return inner(a)
+
+
+@njit(cache=True)
+def other(a):
+    return a[0]
+
+
+@njit(cache=True)
+def outer(a):                # as scan/_coarse's _coarse_tails_wide: a serial callee of a parallel kernel, and another
+    return serial(a) + other(a)
+'''
+
+WARM = '''
+import sys
+import kernels
+from bioaccel.cli import serve_warm
+
+serve_warm._dispatchers = lambda: [kernels.outer, kernels.other, kernels.serial, kernels.inner]
+for name in ("outer", "serial", "other", "inner"):
+    dispatcher = getattr(kernels, name)
+    index = dispatcher._cache._cache_file._load_index()
+    print(name, all(serve_warm._calls_threading_layer(dispatcher, data) for data in index.values()))
+print("loaded", serve_warm.load_cached_kernels(parallel=False), serve_warm.threads_started())
+'''
+
+
+def test_a_serial_kernel_calling_a_parallel_one_is_left_to_the_spare(tmp_path):
+    """A kernel that is not parallel but calls a parallel one names the threading layer's symbols in its
+    cached machine code: the server (threading layer not started) must not try to load it, or the next
+    kernel loaded makes LLVM abort the whole process ("Symbol not found: allocate_sched", status -6: the
+    server ended as it started; seen with scan/_coarse's kernels in a full suite's cache)."""
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    compiled = subprocess.run([sys.executable, "-c", "import numpy, kernels; a = numpy.ones(8); print(kernels.outer(a))"],
+                              env=env, capture_output=True, text=True, timeout=300)
+    assert compiled.stdout.strip() == "9.0", compiled.stderr
+    warm = subprocess.run([sys.executable, "-c", WARM], env=env, capture_output=True, text=True, timeout=300)
+    assert warm.returncode == 0, warm.stderr
+    assert warm.stdout.split() == ["outer", "True", "serial", "True", "other", "False", "inner", "True",
+                                   "loaded", "1", "False"]       # only `other` loaded, no thread started

@@ -102,14 +102,16 @@ def load_cached_kernels(parallel: bool, stop=lambda: False) -> int:
     loaded = 0
     try:
         for dispatcher in _dispatchers():
-            if bool(dispatcher.targetoptions.get("parallel")) != parallel:
-                continue
+            is_parallel = bool(dispatcher.targetoptions.get("parallel"))
             # Numba's own steps of Dispatcher.compile for a cache hit, without its fall-back to a compile
-            for key in dispatcher._cache._cache_file._load_index():
+            index = dispatcher._cache._cache_file._load_index()
+            for key in index:
                 if stop():
                     return loaded
                 try:
                     if tuple(key[0]) in dispatcher.overloads:
+                        continue
+                    if (is_parallel or _calls_threading_layer(dispatcher, index[key])) != parallel:
                         continue
                     result = dispatcher._cache.load_overload(key[0], dispatcher.targetctx)
                     if result is None:
@@ -124,6 +126,23 @@ def load_cached_kernels(parallel: bool, stop=lambda: False) -> int:
     finally:
         layer._launch_threads = launch
     return loaded
+
+
+#: Symbols of Numba's threading layer (numba/np/ufunc/parallel.py), defined only once it has started
+THREADING_SYMBOLS = (b"allocate_sched", b"do_scheduling_", b"numba_parallel_for", b"get_num_threads",
+                     b"set_num_threads", b"get_thread_id", b"parallel_chunksize", b"get_sched_size")
+
+
+def _calls_threading_layer(dispatcher, data_name) -> bool:
+    """Whether a cached overload's machine code names the threading layer: a kernel that is not parallel
+    itself but calls a parallel one. Loaded before the layer has started, LLVM cannot resolve the names
+    and aborts the process ("Symbol not found: allocate_sched"), which no ``except`` catches."""
+    try:
+        with open(dispatcher._cache._cache_file._data_path(data_name), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return True                          # unreadable here: leave it to the spare or the first call
+    return any(symbol in data for symbol in THREADING_SYMBOLS)
 
 
 def threads_started() -> bool:
