@@ -474,10 +474,11 @@ def install_stand_in(folder):
 def emulate(args):
     """The command's host side without a GPU: the bench's 100 Mb (the slice repeated), every chunk's hits
     made once by the CPU scan of the slice twice over (a window may cross into the next copy), then
-    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`."""
+    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`.
+    ``--stand-in DIR`` keeps (or reuses) those hits; ``--baseline SRC`` (another tree's ``src``) runs the
+    same pair with that tree too, alternating, ``--rounds`` times, and compares the outputs."""
+    import filecmp
     import tempfile
-
-    from bioaccel.inputs.alphabet import encode
 
     text = sequence_of(args.sequence)
     repeat = max(1, round(args.megabases * 1e6 / len(text)))
@@ -487,9 +488,34 @@ def emulate(args):
         for _ in range(repeat):
             for i in range(0, len(text), 60):
                 f.write(text[i:i + 60] + "\n")
-    folder = tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
-    cache = os.path.join(folder, "cache")
-    os.environ["BIOACCEL_CACHE_DIR"] = cache
+    folder = args.stand_in or tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
+    if not os.path.exists(os.path.join(folder, "0_e.npy")):
+        stand_in_hits(args, text, repeat, big, folder)
+    trees = [("this tree", None)] + ([("baseline", os.path.abspath(args.baseline))] if args.baseline else [])
+    outs = {}
+    for r in range(args.rounds):
+        for name, src in (trees if r % 2 == 0 else trees[::-1]):
+            env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE,
+                       BIOACCEL_CACHE_DIR=tempfile.mkdtemp(prefix="runs-", dir=folder))
+            if src is not None:
+                env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+            for run in ("first run, empty caches", "second run, caches warm"):
+                out = os.path.join(folder, f"hits-{name.replace(' ', '-')}-{run.split()[0]}.tsv")
+                t, timeline = traced(args.motifs, big, out, [], env)
+                outs.setdefault(run, []).append(out)
+                print(f"## {name}, round {r + 1}, {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n"
+                      f"{timeline.rstrip()}", flush=True)
+    for run, paths in outs.items():
+        same = all(filecmp.cmp(paths[0], p, shallow=False) for p in paths[1:])
+        print(f"outputs of the {run}s: {'the same bytes' if same else 'DIFFERENT'} ({len(paths)} files)")
+
+
+def stand_in_hits(args, text, repeat, big, folder):
+    """Each chunk's hits of the big file, as the GPU would give them (:func:`emulate`), in ``folder``."""
+    from bioaccel.inputs.alphabet import encode
+
+    os.makedirs(folder, exist_ok=True)
+    os.environ["BIOACCEL_CACHE_DIR"] = os.path.join(folder, "cache")
     setup = prepare(read_motifs(args.motifs), pvalue=P)
     period, total = len(text), len(text) * repeat
     entry, pos, units = Scanner(setup.plan, "cpu", "index").scan(encode(text + text), period)
@@ -504,11 +530,6 @@ def emulate(args):
         order = np.argsort(found[1] * max(setup.plan.entries, 1) + found[0], kind="stable")   # as the GPU's
         for x, a in zip("epu", found):
             np.save(os.path.join(folder, f"{k}_{x}.npy"), a[order])
-    env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE, BIOACCEL_CACHE_DIR=os.path.join(folder, "runs"))
-    out = os.path.join(folder, "hits.tsv")
-    for run in ("first run, empty caches", "second run, caches warm"):
-        t, timeline = traced(args.motifs, big, out, [], env)
-        print(f"## {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n{timeline.rstrip()}")
 
 
 def traced(motifs, fasta, out, extra, env=None):
@@ -666,6 +687,9 @@ def main():
     parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")
     parser.add_argument("--emulate", action="store_true",
                         help="the GPU command's host side, traced, with the GPU replaced by each chunk's hits (emulate)")
+    parser.add_argument("--stand-in", help="--emulate: the folder of the chunks' hits (made there if empty)")
+    parser.add_argument("--baseline", help="--emulate: another tree's src/, run alternating with this one")
+    parser.add_argument("--rounds", type=int, default=1, help="--emulate: rounds of (first, second) runs a tree")
     parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
     if args.cli:
