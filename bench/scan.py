@@ -507,7 +507,7 @@ def emulate(args):
                       f"{timeline.rstrip()}", flush=True)
     for run, paths in outs.items():
         same = all(filecmp.cmp(paths[0], p, shallow=False) for p in paths[1:])
-        print(f"outputs of the {run}s: {'the same bytes' if same else 'DIFFERENT'} ({len(paths)} files)")
+        print(f"outputs, {run}: {'the same bytes' if same else 'DIFFERENT'} ({len(paths)} files)")
 
 
 def stand_in_hits(args, text, repeat, big, folder):

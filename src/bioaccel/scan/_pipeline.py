@@ -29,6 +29,7 @@ from ._defaults import CHUNK_SIZE, MAX_STORED_HITS
 from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
 from ._index_store import keep_stored_index
 from ._price import FLOOR_MARGIN, price, price_best
+from ._price_cache import SMALL
 from ._sequences import chunks, read_ahead, valid_windows
 from ._variants import SCAN_VARIANTS
 
@@ -249,7 +250,8 @@ def _priced(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=
         # looked up and cut on their own and only the few kept are copied (a whole batch of 6 M hits
         # joined first took 0.3 s of this thread per batch on an H100 machine). A batch with a value
         # not yet known is priced as below, so which values are searched together stays the same.
-        looked = [setup.priced.look_up_hits(setup.dist_index, part) for part in pending]
+        many = sum(len(part) for part in pending) > SMALL
+        looked = [setup.priced.look_up_hits(setup.dist_index, part, many) for part in pending]
         if not any(missing.any() for _, missing in looked):
             kept = []
             for part, (p, _) in zip(pending, looked):

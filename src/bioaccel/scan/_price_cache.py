@@ -105,8 +105,10 @@ class PriceCache:
             return _look_up_small(*self._tables(), dist, units)
         return _look_up(*self._tables(), dist, units)
 
-    def look_up_hits(self, dist_index, hits):
-        """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
-        if len(hits) <= SMALL:
+    def look_up_hits(self, dist_index, hits, many=False):
+        """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``;
+        ``many``: by the parallel kernel however few (a part of a batch of many: a batch's 21 parts of
+        134,000 hits each took 0.53 s by NumPy on 2 cores)."""
+        if len(hits) <= SMALL and not many:
             return _look_up_small(*self._tables(), dist_index[hits.motif, hits.strand], hits.units)
         return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)
