@@ -448,12 +448,17 @@ class StandInGpu:
         t = time.perf_counter()
         k, self.k = self.k, self.k + 1
         entry, pos, units = (np.load(os.path.join(self.folder, f"{k}_{x}.npy")) for x in "epu")
+        held = 0
         if self.floor is not None:
             keep = units >= self.floor[entry]
-            self.withheld += int(keep.size - np.count_nonzero(keep))
+            held = int(keep.size - np.count_nonzero(keep))
             entry, pos, units = entry[keep], pos[keep], units[keep]
         StandInGpu.spent += time.perf_counter() - t
-        return lambda: (entry, pos, units)
+
+        def result():
+            self.withheld += held          # counted when the chunk's result is taken, as the GPU counts
+            return entry, pos, units
+        return result
 
 
 def install_stand_in(folder):
