@@ -28,7 +28,7 @@ from ..runtime.parallel import threads as using_threads
 from ._defaults import CHUNK_SIZE, MAX_STORED_HITS
 from ._hits import Hits, add_qvalues, chunk_hits, in_key_order
 from ._index_store import keep_stored_index
-from ._price import FLOOR_MARGIN, price, price_best, warm
+from ._price import FLOOR_MARGIN, price, price_best
 from ._price_cache import SMALL
 from ._sequences import chunks, read_ahead, valid_windows
 from ._variants import SCAN_VARIANTS
@@ -160,7 +160,6 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
     batches = 0                    # taken full (found.count >= batch)
     floor = None                   # with best: the floor the chunks scanned now are held to
     pricing = ThreadPoolExecutor(max_workers=1)
-    warming = best is not None     # the batch kernels loaded once a genome-sized batch is coming
     try:
         with using_threads(threads):
             for chunk in read_ahead(chunks(sequences, size=chunk_size, overlap=setup.longest - 1)):
@@ -176,11 +175,6 @@ def scan_batches(setup, sequences, *, backend="cpu", variant=None, threads=0, ch
                     # floor when it was submitted): the same hits on every run and backend
                     found.add(*started, floor)
                     state.drop(scanner.take_withheld())
-                    if warming and found.count > SMALL:
-                        # loaded on the pricing thread while the rest of the first batch is scanned (a
-                        # small scan, which never calls them, compiles none of them in a first run)
-                        pricing.submit(warm, setup)
-                        warming = False
                 started = (chunk, sequence, result)
                 if found.count >= batch:
                     pending = found.take()

@@ -142,29 +142,6 @@ def _ask_in_rounds(setup, batch, best, threads, floor_cut) -> None:
             batch.take(d, values, answer)
 
 
-def warm(setup) -> None:
-    """Load the machine code of the kernels a genome's first batch calls (Numba's cache: some 0.1 s on
-    2 cores, paid on the first call of each in a process), on empty inputs of the same types: run on the
-    pricing thread when a scan keeping its best hits starts, while it waits for that batch.
-
-    >>> from bioaccel.motif import PSSM
-    >>> from bioaccel.scan._setup import prepare
-    >>> warm(prepare([PSSM(np.eye(4)[:2])], threshold=1))
-    """
-    from ._bounds import _bounds_at, _lower_below
-    from ._price_cache import _look_up, _look_up_of
-
-    i64, f64 = np.zeros(0, np.int64), np.zeros(0)
-    one, dist_index = np.zeros(1, np.int64), np.zeros((0, setup.dist_index.shape[1]), setup.dist_index.dtype)
-    hits = Hits.empty()
-    _lower_below(one, f64, i64, i64, i64, dist_index, hits.motif, hits.strand, hits.units, 1.0)
-    _bounds_at(one, f64, i64, i64, i64, i64, dist_index, hits.motif, hits.strand, hits.units)
-    _bounds_at(one, f64, i64, i64, i64, i64, np.zeros((0, 1), np.int64), i64, i64, i64)
-    _look_up(one, i64, f64, i64, i64)
-    _look_up_of(one, i64, f64, hits.motif, hits.strand, dist_index, hits.units)
-    _distinct_by_group(i64, i64, one)
-
-
 def _order_statistic(values, weights, k) -> float:
     """The (k + 1)-th smallest of ``values`` (arrays), each counted ``weights`` times; inf if fewer."""
     v = np.concatenate(values)
