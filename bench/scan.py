@@ -497,6 +497,9 @@ def emulate(args):
     if not os.path.exists(os.path.join(folder, "0_e.npy")):
         stand_in_hits(args, text, repeat, big, folder)
     trees = [("this tree", None)] + ([("baseline", os.path.abspath(args.baseline))] if args.baseline else [])
+    if args.price_first:
+        price_first(args, folder, trees)
+        return
     outs = {}
     for r in range(args.rounds):
         for name, src in (trees if r % 2 == 0 else trees[::-1]):
@@ -513,6 +516,62 @@ def emulate(args):
     for run, paths in outs.items():
         same = all(filecmp.cmp(paths[0], p, shallow=False) for p in paths[1:])
         print(f"outputs, {run}: {'the same bytes' if same else 'DIFFERENT'} ({len(paths)} files)")
+
+
+#: Run as ``python3 -c PRICE_FIRST FOLDER MOTIFS REPEATS`` (--price-first): the emulated command's first
+#: batch (pickled by :data:`TRACE`'s run with SCAN_DUMP_FIRST) priced by ``_priced`` as its pricing thread
+#: prices it, REPEATS times in one process (the P-value store warm, the scan's own cache emptied each time).
+PRICE_FIRST = r"""
+import copy, pickle, sys, time
+from bioaccel.motif import read_motifs
+from bioaccel.scan._setup import prepare
+import bioaccel.scan._pipeline as S
+folder, motifs, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pending, bound_cut = pickle.load(open(folder + "/first-batch.pkl", "rb"))
+setup = prepare(read_motifs(motifs), pvalue=1e-4)
+setup.bounds.make()                            # (made by the scan thread's floors before the batch is priced)
+for r in range(repeats):
+    setup.priced.clear(); setup.inexact.clear()
+    parts = copy.deepcopy(pending)
+    t = time.perf_counter()
+    kept = S._priced(setup, parts, 0, S.ScanState(), 100000, bound_cut, True)
+    print(f"{time.perf_counter() - t:.3f} {len(kept)}", flush=True)
+"""
+
+
+def price_first(args, folder, trees):
+    """--price-first: the first batch (5.95 M hits of 3 chunks) priced in one process per tree,
+    alternating, each ``--repeats`` times: the pricing thread's critical step alone, no scan beside it."""
+    import pickle
+
+    import bioaccel.scan._pipeline as S
+
+    dump = os.path.join(folder, "first-batch.pkl")
+    if not os.path.exists(dump):
+        install_stand_in(folder)
+        priced = S._priced
+
+        def first(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=False):
+            if not os.path.exists(dump):
+                with open(dump, "wb") as f:
+                    pickle.dump((pending, bound_cut), f)
+            return priced(setup, pending, threads, state, best, bound_cut, lazy)
+        S._priced = first
+        os.environ["BIOACCEL_CACHE_DIR"] = os.path.join(folder, "price-first-cache")
+        from bioaccel.scan._setup import prepare
+        S.collect(prepare(read_motifs(args.motifs), pvalue=P), os.path.join(args.workdir, "scan-big.fa"),
+                  backend="gpu")
+        S._priced = priced
+    env = dict(os.environ, BIOACCEL_CACHE_DIR=os.path.join(folder, "price-first-cache"))
+    for r in range(2):
+        for name, src in (trees if r % 2 == 0 else trees[::-1]):
+            e = dict(env, PYTHONPATH=(src + os.pathsep if src else "") + env.get("PYTHONPATH", ""))
+            out = subprocess.run([sys.executable, "-c", PRICE_FIRST, folder, args.motifs, str(args.repeats)],
+                                 capture_output=True, text=True, env=e, check=True).stdout.split("\n")
+            times = [float(line.split()[0]) for line in out if line]
+            kept = {line.split()[1] for line in out if line}
+            print(f"first batch priced, {name}: " + ", ".join(f"{t:.3f}" for t in times) +
+                  f" s (kept {'/'.join(sorted(kept))}; load average {os.getloadavg()[0]:.2f})", flush=True)
 
 
 def stand_in_hits(args, text, repeat, big, folder):
@@ -694,6 +753,8 @@ def main():
                         help="the GPU command's host side, traced, with the GPU replaced by each chunk's hits (emulate)")
     parser.add_argument("--stand-in", help="--emulate: the folder of the chunks' hits (made there if empty)")
     parser.add_argument("--baseline", help="--emulate: another tree's src/, run alternating with this one")
+    parser.add_argument("--price-first", action="store_true",
+                        help="--emulate: only the first batch's pricing, in one process per tree (price_first)")
     parser.add_argument("--rounds", type=int, default=1, help="--emulate: rounds of (first, second) runs a tree")
     parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
