@@ -187,3 +187,25 @@ def test_grouping_only_what_may_be_kept_asks_the_same_values(monkeypatch, node_c
         assert (whole_joined.pvalue[np.isinf(joined.pvalue)] >= cut).all()
     # the second batch's own cut is below what the first kept: some of its known values were left out
     assert left_out > 0 or floor_quantile is not None
+
+
+@pytest.mark.parametrize("keep", [5, 40])
+def test_batches_of_known_values_are_cut_to_their_own_best(monkeypatch, keep):
+    """A sequence repeated: once its first batches are priced every value is known, and each later batch
+    is looked up and cut below both the scan's cut and its own (the fast path of ``_priced``): the hits
+    kept, their P-values, the count dropped and the final cut are those of every hit cut once."""
+    import bioaccel.scan._pipeline as pipeline
+
+    rng = np.random.default_rng(21)
+    motifs = [PSSM(rng.normal(size=(m, 4)) * 2, motif_id=f"m{k}") for k, m in enumerate((5, 8, 11))]
+    text = "".join(rng.choice(list("ACGT"), size=400)) * 40
+    searched = []
+    price_best_ = pipeline.price_best
+    monkeypatch.setattr(pipeline, "price_best", lambda *a, **k: searched.append(1) or price_best_(*a, **k))
+    every, _ = collect(prepare(motifs, pvalue=0.02), [("r", text)], max_stored_hits=None)
+    hits, state = collect(prepare(motifs, pvalue=0.02), [("r", text)], max_stored_hits=keep, batch=40,
+                          chunk_size=200)
+    expected, cut = every.best(keep)
+    assert len(every) > 20 * 40 and 0 < len(searched) < len(every) // 40 // 2     # most batches looked up
+    assert state.dropped == len(every) - len(expected) and state.cut == cut
+    assert key(hits) == key(expected) and np.array_equal(np.sort(hits.pvalue), np.sort(expected.pvalue))
