@@ -448,12 +448,17 @@ class StandInGpu:
         t = time.perf_counter()
         k, self.k = self.k, self.k + 1
         entry, pos, units = (np.load(os.path.join(self.folder, f"{k}_{x}.npy")) for x in "epu")
+        held = 0
         if self.floor is not None:
             keep = units >= self.floor[entry]
-            self.withheld += int(keep.size - np.count_nonzero(keep))
+            held = int(keep.size - np.count_nonzero(keep))
             entry, pos, units = entry[keep], pos[keep], units[keep]
         StandInGpu.spent += time.perf_counter() - t
-        return lambda: (entry, pos, units)
+
+        def result():
+            self.withheld += held          # counted when the chunk's result is taken, as the GPU counts
+            return entry, pos, units
+        return result
 
 
 def install_stand_in(folder):
@@ -474,10 +479,11 @@ def install_stand_in(folder):
 def emulate(args):
     """The command's host side without a GPU: the bench's 100 Mb (the slice repeated), every chunk's hits
     made once by the CPU scan of the slice twice over (a window may cross into the next copy), then
-    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`."""
+    ``bioaccel scan --backend gpu`` traced, twice (caches cold, then warm), with :class:`StandInGpu`.
+    ``--stand-in DIR`` keeps (or reuses) those hits; ``--baseline SRC`` (another tree's ``src``) runs the
+    same pair with that tree too, alternating, ``--rounds`` times, and compares the outputs."""
+    import filecmp
     import tempfile
-
-    from bioaccel.inputs.alphabet import encode
 
     text = sequence_of(args.sequence)
     repeat = max(1, round(args.megabases * 1e6 / len(text)))
@@ -487,9 +493,93 @@ def emulate(args):
         for _ in range(repeat):
             for i in range(0, len(text), 60):
                 f.write(text[i:i + 60] + "\n")
-    folder = tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
-    cache = os.path.join(folder, "cache")
-    os.environ["BIOACCEL_CACHE_DIR"] = cache
+    folder = args.stand_in or tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
+    if not os.path.exists(os.path.join(folder, "0_e.npy")):
+        stand_in_hits(args, text, repeat, big, folder)
+    trees = [("this tree", None)] + ([("baseline", os.path.abspath(args.baseline))] if args.baseline else [])
+    if args.price_first:
+        price_first(args, folder, trees)
+        return
+    outs = {}
+    for r in range(args.rounds):
+        for name, src in (trees if r % 2 == 0 else trees[::-1]):
+            env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE,
+                       BIOACCEL_CACHE_DIR=tempfile.mkdtemp(prefix="runs-", dir=folder))
+            if src is not None:
+                env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+            for run in ("first run, empty caches", "second run, caches warm"):
+                out = os.path.join(folder, f"hits-{name.replace(' ', '-')}-{run.split()[0]}.tsv")
+                t, timeline = traced(args.motifs, big, out, [], env)
+                outs.setdefault(run, []).append(out)
+                print(f"## {name}, round {r + 1}, {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n"
+                      f"{timeline.rstrip()}", flush=True)
+    for run, paths in outs.items():
+        same = all(filecmp.cmp(paths[0], p, shallow=False) for p in paths[1:])
+        print(f"outputs, {run}: {'the same bytes' if same else 'DIFFERENT'} ({len(paths)} files)")
+
+
+#: Run as ``python3 -c PRICE_FIRST FOLDER MOTIFS REPEATS`` (--price-first): the emulated command's first
+#: batch (pickled by :data:`TRACE`'s run with SCAN_DUMP_FIRST) priced by ``_priced`` as its pricing thread
+#: prices it, REPEATS times in one process (the P-value store warm, the scan's own cache emptied each time).
+PRICE_FIRST = r"""
+import copy, pickle, sys, time
+from bioaccel.motif import read_motifs
+from bioaccel.scan._setup import prepare
+import bioaccel.scan._pipeline as S
+folder, motifs, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pending, bound_cut = pickle.load(open(folder + "/first-batch.pkl", "rb"))
+setup = prepare(read_motifs(motifs), pvalue=1e-4)
+setup.bounds.make()                            # (made by the scan thread's floors before the batch is priced)
+for r in range(repeats):
+    setup.priced.clear(); setup.inexact.clear()
+    parts = copy.deepcopy(pending)
+    t = time.perf_counter()
+    kept = S._priced(setup, parts, 0, S.ScanState(), 100000, bound_cut, True)
+    print(f"{time.perf_counter() - t:.3f} {len(kept)}", flush=True)
+"""
+
+
+def price_first(args, folder, trees):
+    """--price-first: the first batch (5.95 M hits of 3 chunks) priced in one process per tree,
+    alternating, each ``--repeats`` times: the pricing thread's critical step alone, no scan beside it."""
+    import pickle
+
+    import bioaccel.scan._pipeline as S
+
+    dump = os.path.join(folder, "first-batch.pkl")
+    if not os.path.exists(dump):
+        install_stand_in(folder)
+        priced = S._priced
+
+        def first(setup, pending, threads, state, best=None, bound_cut=math.inf, lazy=False):
+            if not os.path.exists(dump):
+                with open(dump, "wb") as f:
+                    pickle.dump((pending, bound_cut), f)
+            return priced(setup, pending, threads, state, best, bound_cut, lazy)
+        S._priced = first
+        os.environ["BIOACCEL_CACHE_DIR"] = os.path.join(folder, "price-first-cache")
+        from bioaccel.scan._setup import prepare
+        S.collect(prepare(read_motifs(args.motifs), pvalue=P), os.path.join(args.workdir, "scan-big.fa"),
+                  backend="gpu")
+        S._priced = priced
+    env = dict(os.environ, BIOACCEL_CACHE_DIR=os.path.join(folder, "price-first-cache"))
+    for r in range(2):
+        for name, src in (trees if r % 2 == 0 else trees[::-1]):
+            e = dict(env, PYTHONPATH=(src + os.pathsep if src else "") + env.get("PYTHONPATH", ""))
+            out = subprocess.run([sys.executable, "-c", PRICE_FIRST, folder, args.motifs, str(args.repeats)],
+                                 capture_output=True, text=True, env=e, check=True).stdout.split("\n")
+            times = [float(line.split()[0]) for line in out if line]
+            kept = {line.split()[1] for line in out if line}
+            print(f"first batch priced, {name}: " + ", ".join(f"{t:.3f}" for t in times) +
+                  f" s (kept {'/'.join(sorted(kept))}; load average {os.getloadavg()[0]:.2f})", flush=True)
+
+
+def stand_in_hits(args, text, repeat, big, folder):
+    """Each chunk's hits of the big file, as the GPU would give them (:func:`emulate`), in ``folder``."""
+    from bioaccel.inputs.alphabet import encode
+
+    os.makedirs(folder, exist_ok=True)
+    os.environ["BIOACCEL_CACHE_DIR"] = os.path.join(folder, "cache")
     setup = prepare(read_motifs(args.motifs), pvalue=P)
     period, total = len(text), len(text) * repeat
     entry, pos, units = Scanner(setup.plan, "cpu", "index").scan(encode(text + text), period)
@@ -504,11 +594,6 @@ def emulate(args):
         order = np.argsort(found[1] * max(setup.plan.entries, 1) + found[0], kind="stable")   # as the GPU's
         for x, a in zip("epu", found):
             np.save(os.path.join(folder, f"{k}_{x}.npy"), a[order])
-    env = dict(os.environ, SCAN_STAND_IN=folder, SCAN_BENCH_DIR=HERE, BIOACCEL_CACHE_DIR=os.path.join(folder, "runs"))
-    out = os.path.join(folder, "hits.tsv")
-    for run in ("first run, empty caches", "second run, caches warm"):
-        t, timeline = traced(args.motifs, big, out, [], env)
-        print(f"## {run}: {t:.2f} s (load average {os.getloadavg()[0]:.2f})\n{timeline.rstrip()}")
 
 
 def traced(motifs, fasta, out, extra, env=None):
@@ -666,6 +751,11 @@ def main():
     parser.add_argument("--cli", action="store_true", help="the command line against MOODS (cli_bench)")
     parser.add_argument("--emulate", action="store_true",
                         help="the GPU command's host side, traced, with the GPU replaced by each chunk's hits (emulate)")
+    parser.add_argument("--stand-in", help="--emulate: the folder of the chunks' hits (made there if empty)")
+    parser.add_argument("--baseline", help="--emulate: another tree's src/, run alternating with this one")
+    parser.add_argument("--price-first", action="store_true",
+                        help="--emulate: only the first batch's pricing, in one process per tree (price_first)")
+    parser.add_argument("--rounds", type=int, default=1, help="--emulate: rounds of (first, second) runs a tree")
     parser.add_argument("--cli-motifs", type=int, default=200, help="matrices of --motifs for --cli")
     args = parser.parse_args()
     if args.cli:

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 from bioaccel.motif import PSSM, Background
+from bioaccel.scan._hits import Hits
 from bioaccel.scan._pipeline import ScanState, bound_floor, collect
 from bioaccel.scan._setup import prepare
 from bioaccel.scan import _price
-from bioaccel.scan._price import PriceCache, price, price_best
+from bioaccel.scan._price import price, price_best
+from bioaccel.scan._price_cache import PriceCache
 from bioaccel.scan._pvalues import tails_of
 
 SKEWED = Background.from_frequencies([0.35, 0.15, 0.2, 0.3])
@@ -131,3 +133,79 @@ def test_the_floor_from_bounds_holds_back_only_hits_that_cannot_be_kept(backgrou
     _, cut = every.best(best)
     assert below.mean() > 0.5                               # most hits held back
     assert every.pvalue[below].min() >= cut                 # none that could be kept
+
+
+def every_hit_kept(setup, parts, best, floor_cut, threads):
+    return [np.arange(len(part)) for part in parts]
+
+
+@pytest.mark.parametrize("node_cap", [None, 10], ids=["exact", "bounds"])
+@pytest.mark.parametrize("floor_quantile", [None, 0.05], ids=["own-cut", "earlier-cut"])
+def test_grouping_only_what_may_be_kept_asks_the_same_values(monkeypatch, node_cap, floor_quantile):
+    """price_best groups only the hits whose lower bound is below the batch's cap (_may_be_kept): the
+    values searched, in which groups, and every P-value found are those of grouping every hit (two
+    batches, the second the first's hits again, which it kept more of), also where the searches give
+    bounds; a hit it leaves out has a P-value at or above the cut."""
+    if node_cap is not None:
+        monkeypatch.setattr(_price, "tails_of", functools.partial(tails_of, node_cap=node_cap))
+    motifs, every = motifs_and_hits(12, MARKOV)
+    batches = [every, every.take(np.arange(len(every))[::-1])]          # the second: the same hits again
+    floor_cut = math.inf if floor_quantile is None else float(np.quantile(every.pvalue, floor_quantile))
+    runs = []
+    for narrow in (True, False):
+        if not narrow:
+            monkeypatch.setattr(_price, "_may_be_kept", every_hit_kept)
+        setup, _ = fresh(motifs, every)
+        searched = []
+        search = _price._search
+        monkeypatch.setattr(_price, "_search", lambda s, jobs, t: searched.append(
+            {d: v.tolist() for d, v in jobs.items()}) or search(s, jobs, t))
+        priced = []
+        for batch, best in zip(batches, (200, 20)):
+            parts = [copy.deepcopy(batch.take(np.arange(0, len(batch), 2))),
+                     copy.deepcopy(batch.take(np.arange(1, len(batch), 2)))]      # a batch's chunks
+            price_best(setup, parts, best, floor_cut=floor_cut)
+            priced.append(parts)
+        monkeypatch.setattr(_price, "_search", search)
+        runs.append((searched, setup, priced))
+    (narrow_asked, narrow_setup, narrow), (whole_asked, whole_setup, whole) = runs
+    assert narrow_asked == whole_asked and whole_asked
+    assert narrow_setup.inexact == whole_setup.inexact and (node_cap is None) == (not whole_setup.inexact)
+    for (k, p), (k2, p2) in zip(narrow_setup.priced.known, whole_setup.priced.known):
+        assert np.array_equal(k, k2) and np.array_equal(p, p2)
+    left_out = 0
+    for parts, whole_parts, best in zip(narrow, whole, (200, 20)):
+        for part, whole_part in zip(parts, whole_parts):
+            same = np.isfinite(part.pvalue)
+            assert np.array_equal(part.pvalue[same], whole_part.pvalue[same])
+            extra = np.isfinite(whole_part.pvalue) & ~same
+            left_out += int(extra.sum())
+        joined = Hits.concat(parts)
+        whole_joined = Hits.concat(whole_parts)
+        cut = min(whole_joined.best(best)[1], floor_cut)          # what the scan can keep of this batch
+        assert key(joined.take(joined.pvalue < cut)) == key(whole_joined.take(whole_joined.pvalue < cut))
+        assert (whole_joined.pvalue[np.isinf(joined.pvalue)] >= cut).all()
+    # the second batch's own cut is below what the first kept: some of its known values were left out
+    assert left_out > 0 or floor_quantile is not None
+
+
+@pytest.mark.parametrize("keep", [5, 40])
+def test_batches_of_known_values_are_cut_to_their_own_best(monkeypatch, keep):
+    """A sequence repeated: once its first batches are priced every value is known, and each later batch
+    is looked up and cut below both the scan's cut and its own (the fast path of ``_priced``): the hits
+    kept, their P-values, the count dropped and the final cut are those of every hit cut once."""
+    import bioaccel.scan._pipeline as pipeline
+
+    rng = np.random.default_rng(21)
+    motifs = [PSSM(rng.normal(size=(m, 4)) * 2, motif_id=f"m{k}") for k, m in enumerate((5, 8, 11))]
+    text = "".join(rng.choice(list("ACGT"), size=400)) * 40
+    searched = []
+    price_best_ = pipeline.price_best
+    monkeypatch.setattr(pipeline, "price_best", lambda *a, **k: searched.append(1) or price_best_(*a, **k))
+    every, _ = collect(prepare(motifs, pvalue=0.02), [("r", text)], max_stored_hits=None)
+    hits, state = collect(prepare(motifs, pvalue=0.02), [("r", text)], max_stored_hits=keep, batch=40,
+                          chunk_size=200)
+    expected, cut = every.best(keep)
+    assert len(every) > 20 * 40 and 0 < len(searched) < len(every) // 40 // 2     # most batches looked up
+    assert state.dropped == len(every) - len(expected) and state.cut == cut
+    assert key(hits) == key(expected) and np.array_equal(np.sort(hits.pvalue), np.sort(expected.pvalue))

@@ -13,7 +13,7 @@ import pytest
 
 from bioaccel.cli.main import main
 from bioaccel.motif import PSSM, Background, Grid
-from bioaccel.scan import _index_store, _plan, _price, _price_store, _warm
+from bioaccel.scan import _index_store, _plan, _price, _price_cache, _price_store, _warm
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 MEME = os.path.join(ROOT, "examples", "motifs.meme")
@@ -115,13 +115,13 @@ def test_numpy_grouping_and_look_up_equal_the_kernels():
         bounds = np.concatenate([[0], np.flatnonzero(np.diff(dist[order])) + 1, [order.size]]).astype(np.int64)
         for a, b in zip(_price._distinct_by_group(units, order, bounds), _price.distinct_by_group(units, order, bounds)):
             assert a.dtype == b.dtype and np.array_equal(a, b)
-        cache = _price.PriceCache(groups)
+        cache = _price_cache.PriceCache(groups)
         for d in range(groups):
             known = np.unique(rng.integers(-4, 25, int(rng.integers(0, 7)))).astype(np.int64) << 40
             if known.size:
                 cache.add(d, known, rng.random(known.size))
-        a = _price._look_up(*cache._tables(), dist.astype(np.int64), units)
-        b = _price._look_up_small(*cache._tables(), dist.astype(np.int64), units)
+        a = _price_cache._look_up(*cache._tables(), dist.astype(np.int64), units)
+        b = _price_cache._look_up_small(*cache._tables(), dist.astype(np.int64), units)
         assert np.array_equal(a[1], b[1]) and np.array_equal(a[0], b[0], equal_nan=True)
 
 

@@ -53,10 +53,11 @@ def add_scoring_options(parser) -> None:
 
 
 def add_cache_option(parser) -> None:
-    """--no-cache: the exact thresholds computed again, the threshold cache on disk neither read nor
-    written (bioaccel.motif._threshold_cache)."""
+    """--no-cache: the exact thresholds computed again and motif files read again, the threshold cache on
+    disk neither read nor written (bioaccel.motif._threshold_cache, ._motif_cache)."""
     parser.add_argument("--no-cache", dest="cache", action="store_false",
-                        help="compute every exact threshold again, neither reading nor writing the threshold cache "
+                        help="compute every exact threshold again and read motif files again, neither reading nor "
+                             "writing the threshold cache "
                              "(default: thresholds found before are read from thresholds.sqlite3 in "
                              "$BIOACCEL_CACHE_DIR, else $XDG_CACHE_HOME/bioaccel or ~/.cache/bioaccel; the same "
                              "results)")
@@ -148,7 +149,8 @@ class MotifSource:
             specs = self.spec if isinstance(self.spec, list) else [self.spec]
             for spec in specs:                  # several sources (scan's MOTIFS ...): their motifs in order
                 try:
-                    read = read_motifs(spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind)
+                    read = read_motifs(spec, params=self.params, fmt=self.args.motif_format, kind=self.args.kind,
+                                       cache=getattr(self.args, "cache", False))
                 except InputError:
                     if sequences_instead(spec):
                         scan = getattr(self.args, "prog", "") == "bioaccel scan"

@@ -94,9 +94,9 @@ def threshold_key(grid, background, p, precision, version=None) -> bytes:
     return h.digest()
 
 
-#: the tables of the database: thresholds (JSON text values) and the scan's hit P-values (blobs,
-#: bioaccel.scan._price_store)
-TABLES = {"thresholds": "TEXT", "pvalues": "BLOB"}
+#: the tables of the database: thresholds (JSON text values), the scan's hit P-values (blobs,
+#: bioaccel.scan._price_store) and files' scored motifs (blobs, ._motif_cache)
+TABLES = {"thresholds": "TEXT", "pvalues": "BLOB", "motifs": "BLOB"}
 
 
 def _connect(path):

@@ -214,8 +214,11 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
         raise InvalidParameter(f"unknown motif format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if kind not in KINDS:
         raise InvalidParameter(f"unknown matrix kind {kind!r}; expected one of {', '.join(KINDS)}")
-    text = _read_text(path)
-    path = display_name(path)
+    return _raw_of_text(display_name(path), _read_text(path), fmt, kind)
+
+
+def _raw_of_text(path, text, fmt, kind):
+    """:func:`read_raw` of the text of the file named ``path`` (its display name)."""
     if not text.strip():
         raise InputError(f"{path}: empty file, expected a motif")
     fmt = detect_format(path, text) if fmt == "auto" else fmt
@@ -282,21 +285,23 @@ def _checked_params(params) -> MotifParams:
     return params
 
 
-def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto", kind: str = "auto") -> "list[PSSM]":
+def read_motifs(spec, *, params: "MotifParams | None" = None, fmt: str = "auto", kind: str = "auto",
+                cache: bool = False) -> "list[PSSM]":
     """The PSSMs named by ``spec``, scored under ``params`` (a :class:`MotifParams`; default: uniform
     background, FIMO's pseudocount and bits). ``spec``: a file (plain or compressed, possibly holding
     many motifs; ``-``: standard input), a ``jaspar:`` spec (``jaspar:MA0066.1``, ``jaspar:MA0066``,
     ``jaspar:2024/CORE/vertebrates``; see ``_jaspar``), a :class:`PSSM` (kept as it is), or an iterable
-    of them, read in order (:func:`iter_motifs` reads them as they are used).
+    of them, read in order (:func:`iter_motifs` reads them as they are used). With ``cache``, a file's
+    scored motifs are kept on disk, keyed by its text (``_motif_cache``): a second read is a look-up.
 
     >>> [m.motif_id for m in read_motifs("jaspar:MA0004.1", params=MotifParams(preset="moods"))]
     ['MA0004.1']
     """
-    return list(iter_motifs(spec, params=params, fmt=fmt, kind=kind))
+    return list(iter_motifs(spec, params=params, fmt=fmt, kind=kind, cache=cache))
 
 
 def iter_motifs(motifs, *, params: "MotifParams | None" = None, fmt: str = "auto",
-                kind: str = "auto") -> "Iterator[PSSM]":
+                kind: str = "auto", cache: bool = False) -> "Iterator[PSSM]":
     """The PSSMs of one motif or many, in order, each spec read when the motifs before it are used:
     ``motifs`` is what :func:`read_motifs` takes (a PSSM, a file, a ``jaspar:`` spec, or an iterable
     of them); ``params`` is checked here, before any motif is read.
@@ -305,23 +310,42 @@ def iter_motifs(motifs, *, params: "MotifParams | None" = None, fmt: str = "auto
     >>> next(motifs).motif_id, next(motifs).motif_id
     ('a', 'MA0004.1')
     """
-    return _each_motif(motifs, _checked_params(params), fmt, kind)
+    return _each_motif(motifs, _checked_params(params), fmt, kind, cache)
 
 
-def _each_motif(spec, params, fmt, kind):
+def _each_motif(spec, params, fmt, kind, cache):
     if isinstance(spec, PSSM):
         yield spec
         return
     if not isinstance(spec, (str, os.PathLike)):
         for item in spec:
-            yield from _each_motif(item, params, fmt, kind)
+            yield from _each_motif(item, params, fmt, kind, cache)
         return
     spec = os.fspath(spec)
     if spec.startswith("jaspar:"):
         from ._jaspar import fetch
 
         raws = fetch(spec)
+    elif cache:
+        yield from _cached_file(spec, params, fmt, kind)
+        return
     else:
         raws = read_raw(spec, fmt=fmt, kind=kind)
     for raw in raws:
         yield raw.to_pssm(params)
+
+
+def _cached_file(path, params, fmt, kind) -> list:
+    """The scored motifs of the file ``path``: from the cache when its text was scored so before."""
+    from ._motif_cache import motif_key, read_cached, write_cached
+
+    if fmt not in FORMATS or kind not in KINDS:
+        read_raw(path, fmt=fmt, kind=kind)                  # raises: it says what is wrong
+    name, text = display_name(path), _read_text(path)
+    scoring = params.scoring()
+    key = motif_key(text, detect_format(name, text) if fmt == "auto" else fmt, kind, scoring)
+    motifs = read_cached(key, scoring["background"], name)
+    if motifs is None:
+        motifs = [raw.to_pssm(params) for raw in _raw_of_text(name, text, fmt, kind)]
+        write_cached(key, motifs)
+    return motifs

@@ -43,6 +43,17 @@ def _bounds_at(start, tails, base, shift, slack, tol, dist_index, motif, strand,
     return lo, hi
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _lower_below(start, tails, base, shift, tol, dist_index, motif, strand, units, theta):
+    """Whether each hit's lower bound (:func:`_bounds_at`) is below ``theta``, every hit on every core."""
+    out = np.empty(units.shape[0], np.bool_)
+    for i in prange(units.shape[0]):
+        d = dist_index[motif[i], strand[i]]
+        n = start[d + 1] - start[d] - 1
+        out[i] = tails[start[d] + tail_cell(units[i] - tol[d], 0, shift[d], base[d], n)] < theta
+    return out
+
+
 @njit(cache=True, nogil=True)
 def _surely_at_least(start, tails, base, shift, theta, done):
     """For each distribution d (``done[d]``): the largest grid value v with lower bound >= theta (every
@@ -133,6 +144,26 @@ class PriceBounds:
     def of_hits(self, dist_index, hits, threads=0):
         """:meth:`at` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
         return self._of(dist_index, hits.motif, hits.strand, hits.units, threads)
+
+    def below(self, dist_index, hits, theta, threads=0) -> np.ndarray:
+        """The indices of the :class:`~._hits.Hits` (of distributions ``dist_index[motif, strand]``) whose
+        P-value's lower bound is below ``theta``: the only ones that can have a P-value below it.
+
+        >>> from bioaccel.motif import PSSM
+        >>> from bioaccel.scan._setup import prepare
+        >>> from bioaccel.scan._hits import Hits
+        >>> setup = prepare([PSSM(np.eye(4)[:3])], threshold=1)
+        >>> units = np.array([3, 2, 1, 3]) << setup.grids[0].bits      # P = 1/64, 10/64, 37/64, 1/64
+        >>> hits = Hits(np.zeros(4, np.int32), np.zeros(4, np.int8), np.zeros(4, np.int32), np.arange(4),
+        ...             units, np.zeros((4, 1), np.uint64), np.zeros(4), np.zeros(4))
+        >>> setup.bounds.below(setup.dist_index, hits, 0.2).tolist()
+        [0, 1, 3]
+        """
+        self.make(threads)
+        start, tails = self._tables()
+        mask = _lower_below(start, tails, self.base, self.shift, self.tol, dist_index, hits.motif,
+                                    hits.strand, np.asarray(hits.units, np.int64), float(theta))
+        return np.flatnonzero(mask)
 
     def _of(self, dist_index, motif, strand, units, threads):
         self.make(threads)

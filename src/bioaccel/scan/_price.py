@@ -1,6 +1,6 @@
 """Pricing a batch of scan hits: each hit's exact P-value, on every core.
 
-Values priced before are looked up (:class:`PriceCache`). The rest are grouped by score
+Values priced before are looked up (:class:`._price_cache.PriceCache`). The rest are grouped by score
 distribution (motif x strand), and each group's distinct values answered by one meet-in-the-middle
 search (:func:`._pvalues.hit_pvalues`), the groups on a pool of threads (the searches release the
 GIL), costliest first: over a genome most of the time goes to a few dozen matrices of 16 columns and
@@ -21,6 +21,7 @@ from numba import njit, prange
 
 from ..runtime.parallel import resolve_threads
 from ._hits import Hits
+from ._price_cache import SMALL
 from ._pvalues import asked_values, tails_of
 
 #: A value's P-value must pass a cut by this factor before the values below it are taken to pass it:
@@ -43,11 +44,11 @@ def price(setup, hits, threads=0) -> None:
     """
     if len(hits) == 0:
         return
-    batch = _Batch(setup, [hits])
+    batch = _Batch(setup, setup.dist_index[hits.motif, hits.strand], hits.units)
     jobs = {d: batch.values[slice(*batch.unasked(d))] for d in batch.groups}
     for d, (values, answer, _) in _search(setup, jobs, threads).items():
         batch.take(d, values, answer)
-    batch.fill()
+    hits.pvalue[:] = batch.pvalues()
 
 
 def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
@@ -79,10 +80,40 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
         for part in parts:
             price(setup, part, threads)
         return
-    batch = _Batch(setup, parts)
-    if not batch.groups:
-        batch.fill()
-        return
+    picked = _may_be_kept(setup, parts, best, floor_cut, threads)
+    batch = _Batch(setup, np.concatenate([setup.dist_index[p.motif[i], p.strand[i]] for p, i in zip(parts, picked)]),
+                   np.concatenate([p.units[i] for p, i in zip(parts, picked)]))
+    if batch.groups:
+        _ask_in_rounds(setup, batch, best, threads, floor_cut)
+    pvalue, at = batch.pvalues(), 0
+    for part, i in zip(parts, picked):
+        part.pvalue[:] = np.inf
+        part.pvalue[i] = pvalue[at:at + i.size]
+        at += i.size
+
+
+def _may_be_kept(setup, parts, best, floor_cut, threads) -> list:
+    """Of each part, the indices of the hits whose lower bound is below cap = min(u, ``floor_cut``) x
+    (1 + :data:`FLOOR_MARGIN`), u the (``best`` + 1)-th smallest upper bound of the batch: the others
+    can neither be asked about nor move theta, so the batch is grouped without them (a genome's first
+    batch: some 6 M hits, of which a few hundred thousand are below cap).
+
+    Why nothing else changes: every P-value reported lies below its upper bound (by far less than the
+    margin), so theta <= cap at every round of :func:`price_best` and a value is asked about only when
+    its lower bound is below theta; and while theta is the batch's own order statistic (below
+    ``floor_cut``), every P-value or bound at or below it belongs to a hit kept here, so it is the same
+    order statistic. A hit left out keeps P = inf, as a hit never asked about, though its value may be
+    known: its P-value is at or above cap, so it can never be kept."""
+    cap = floor_cut
+    if not math.isfinite(cap):
+        upper = np.concatenate([setup.bounds.of_hits(setup.dist_index, part, threads)[1] for part in parts])
+        cap = float(np.partition(upper, best)[best])
+    return [setup.bounds.below(setup.dist_index, part, cap * (1.0 + FLOOR_MARGIN), threads) for part in parts]
+
+
+def _ask_in_rounds(setup, batch, best, threads, floor_cut) -> None:
+    """:func:`price_best`'s rounds: each distribution's values from the highest down, while their lower
+    bounds are below theta (a round ends when theta stops falling)."""
     lower, upper = setup.bounds.at(batch.value_dist, batch.values, threads)
     known = batch.known[~batch.missing]
     known = np.partition(known, best)[:best + 1] if known.size > best + 1 else known
@@ -109,7 +140,6 @@ def price_best(setup, hits, best, threads=0, floor_cut=math.inf) -> None:
             break
         for d, (values, answer, _) in _search(setup, jobs, threads).items():
             batch.take(d, values, answer)
-    batch.fill()
 
 
 def _order_statistic(values, weights, k) -> float:
@@ -123,15 +153,13 @@ def _order_statistic(values, weights, k) -> float:
 
 
 class _Batch:
-    """A batch's hits whose values are not priced yet, by distribution: each one's distinct values from
-    the highest down (``values[groups[d][0]:groups[d][1]]``), how many hits have each, and the P-values
-    this batch has found for them."""
+    """Hits (their distributions ``dist`` and values ``units``) whose values are not priced yet, by
+    distribution: each one's distinct values from the highest down (``values[groups[d][0]:groups[d][1]]``),
+    how many hits have each, and the P-values this batch has found for them."""
 
-    def __init__(self, setup, parts):
-        self.parts = parts
-        self.dist = np.concatenate([setup.dist_index[part.motif, part.strand] for part in parts])
-        units = np.concatenate([part.units for part in parts])
-        self.known, self.missing = setup.priced.look_up(self.dist, units)
+    def __init__(self, setup, dist, units):
+        self.dist = dist
+        self.known, self.missing = setup.priced.look_up(dist, units)
         self.groups = {}
         miss = np.flatnonzero(self.missing)
         if miss.size == 0:
@@ -156,22 +184,14 @@ class _Batch:
         self.pvalue[group[1]:group[1] + values.size] = pvalues
         group[1] += values.size
 
-    def fill(self) -> None:
+    def pvalues(self) -> np.ndarray:
         """The hits' P-values: known before, found by this batch, ``inf`` where a value was never asked
         about."""
         p = self.known
         if self.groups:
             miss = np.flatnonzero(self.missing)
             p[miss] = self.pvalue[self.slot[miss]]
-        at = 0
-        for part in self.parts:
-            part.pvalue[:] = p[at:at + len(part)]
-            at += len(part)
-
-
-#: Batches of at most this many hits are grouped and looked up by NumPy: Numba's parallel kernels
-#: are for the millions of a genome, and a small first run need not compile them (2-3 s)
-SMALL = 1 << 18
+        return p
 
 
 def distinct_by_group(units, order, bounds):
@@ -291,109 +311,3 @@ def _known_floor(setup, d, theta) -> float:
     known, known_p = setup.priced.known[d]
     at_least = known_p >= theta
     return float(known[at_least].max()) if at_least.any() else -np.inf
-
-
-# ---- the P-values a scan has already computed -------------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def _look_up(start, known, known_p, dist, units):
-    """Each hit's P-value from the sorted grid values ``known[start[d]:start[d + 1]]`` of its
-    distribution d, NaN (and ``missing``) where its value is not there yet."""
-    return _look_up_of(start, known, known_p, dist, dist, dist[:0].reshape(1, 0), units)
-
-
-def _look_up_small(start, known, known_p, dist, units):
-    """:func:`_look_up` by NumPy, one binary search per distribution asked about (few hits)."""
-    out = np.full(dist.shape[0], np.nan)
-    missing = np.ones(dist.shape[0], np.bool_)
-    if dist.size == 0:
-        return out, missing
-    order = np.argsort(dist, kind="stable")
-    edges = np.flatnonzero(np.diff(dist[order])) + 1
-    for group in np.split(order, edges):
-        d = int(dist[group[0]])
-        lo, hi = int(start[d]), int(start[d + 1])
-        if hi == lo:
-            continue
-        at = np.searchsorted(known[lo:hi], units[group]) + lo
-        inside = at < hi
-        found = np.zeros(group.size, np.bool_)
-        found[inside] = known[at[inside]] == units[group[inside]]
-        out[group[found]] = known_p[at[found]]
-        missing[group[found]] = False
-    return out, missing
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _look_up_of(start, known, known_p, motif, strand, dist_index, units):
-    """:func:`_look_up` of hits of distributions ``dist_index[motif, strand]`` (``motif`` itself when
-    ``dist_index`` has no columns), the index read here rather than gathered by NumPy first."""
-    out = np.empty(motif.shape[0], np.float64)
-    missing = np.zeros(motif.shape[0], np.bool_)
-    for i in prange(motif.shape[0]):
-        d = motif[i] if dist_index.shape[1] == 0 else dist_index[motif[i], strand[i]]
-        lo, hi = start[d], start[d + 1]
-        a, b = lo, hi
-        while a < b:
-            mid = (a + b) // 2
-            if known[mid] < units[i]:
-                a = mid + 1
-            else:
-                b = mid
-        if a < hi and known[a] == units[i]:
-            out[i] = known_p[a]
-        else:
-            out[i] = np.nan
-            missing[i] = True
-    return out, missing
-
-
-class PriceCache:
-    """The P-values priced so far, per distribution (a genome's later hits mostly repeat earlier
-    scores): looked up for a whole batch at once on every core; at most ``cap`` values a distribution.
-
-    >>> cache = PriceCache(2)
-    >>> cache.add(1, np.array([5, 9]), np.array([0.5, 0.1]))
-    >>> p, missing = cache.look_up(np.array([1, 1, 0]), np.array([9, 7, 9]))
-    >>> p[0].item(), missing.tolist()
-    (0.1, [False, True, True])
-    """
-
-    def __init__(self, distributions: int, cap: int = 1 << 20):
-        self.known = [(np.zeros(0, np.int64), np.zeros(0)) for _ in range(distributions)]
-        self.cap = cap
-        self._packed = None
-
-    def add(self, d, units, pvalues) -> None:
-        """Remember P-values ``pvalues`` of grid values ``units`` (new ones) of distribution d."""
-        known, known_p = self.known[d]
-        if known.size + units.size > self.cap:
-            return
-        merged = np.concatenate([known, units])
-        order = np.argsort(merged, kind="stable")
-        self.known[d] = merged[order], np.concatenate([known_p, pvalues])[order]
-        self._packed = None
-
-    def clear(self) -> None:
-        self.__init__(len(self.known), self.cap)
-
-    def _tables(self):
-        if self._packed is None:
-            start = np.zeros(len(self.known) + 1, np.int64)
-            start[1:] = np.cumsum([k.size for k, _ in self.known])
-            self._packed = (start, np.concatenate([k for k, _ in self.known]),
-                            np.concatenate([p for _, p in self.known]))
-        return self._packed
-
-    def look_up(self, dist, units):
-        """(P-values, missing) of hits of distributions ``dist`` scoring ``units``."""
-        dist, units = np.asarray(dist, np.int64), np.asarray(units, np.int64)
-        if dist.size <= SMALL:
-            return _look_up_small(*self._tables(), dist, units)
-        return _look_up(*self._tables(), dist, units)
-
-    def look_up_hits(self, dist_index, hits):
-        """:meth:`look_up` of :class:`~._hits.Hits`, of distributions ``dist_index[motif, strand]``."""
-        if len(hits) <= SMALL:
-            return _look_up_small(*self._tables(), dist_index[hits.motif, hits.strand], hits.units)
-        return _look_up_of(*self._tables(), hits.motif, hits.strand, dist_index, hits.units)

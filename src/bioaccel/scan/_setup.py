@@ -16,7 +16,7 @@ from ..motif import Grid, thresholds
 from ._bounds import PriceBounds
 from ._defaults import DEFAULT_PVALUE, FILE_THRESHOLD, SLICE_LENGTH
 from ._plan import FEW, ScanPlan, layouts
-from ._price import PriceCache
+from ._price_cache import PriceCache
 from ._price_store import PriceStore
 
 
