@@ -213,15 +213,15 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
     tiles of 4 rows x 16 ends in registers over every c and k, added to ``out`` once."""
     if a1 - a0 < 2:
         return
-    for B in range(0, n, 16):          # a strip of 16 ends: the right operands' strips stay in cache
-        kend = min(B + 16, n)
-        for b0 in range(0, min(B + 16, n - 1), 4):
-            p00 = p01 = p02 = p03 = _zero()
-            p10 = p11 = p12 = p13 = _zero()
-            p20 = p21 = p22 = p23 = _zero()
-            p30 = p31 = p32 = p33 = _zero()
-            for c in range(a0 + 1, a1):
-                left, right = L[idx[a0, c]], Rt[idx[c, a1]]
+    for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
+        left, right = L[idx[a0, c]], Rt[idx[c, a1]]
+        for B in range(0, n, 16):
+            kend = min(B + 16, n)
+            for b0 in range(0, min(B + 16, n - 1), 4):
+                p00 = p01 = p02 = p03 = _zero()
+                p10 = p11 = p12 = p13 = _zero()
+                p20 = p21 = p22 = p23 = _zero()
+                p30 = p31 = p32 = p33 = _zero()
                 x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
                 for k in range(b0 + 1, kend):
                     y = right[k]
@@ -234,7 +234,7 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
                     p20, p21, p22, p23 = _fma(p20, v, y0), _fma(p21, v, y1), _fma(p22, v, y2), _fma(p23, v, y3)
                     v = x3[k]
                     p30, p31, p32, p33 = _fma(p30, v, y0), _fma(p31, v, y1), _fma(p32, v, y2), _fma(p33, v, y3)
-            _add_row(out[b0], B, p00, p01, p02, p03)
-            _add_row(out[b0 + 1], B, p10, p11, p12, p13)
-            _add_row(out[b0 + 2], B, p20, p21, p22, p23)
-            _add_row(out[b0 + 3], B, p30, p31, p32, p33)
+                _add_row(out[b0], B, p00, p01, p02, p03)
+                _add_row(out[b0 + 1], B, p10, p11, p12, p13)
+                _add_row(out[b0 + 2], B, p20, p21, p22, p23)
+                _add_row(out[b0 + 3], B, p30, p31, p32, p33)
