@@ -84,13 +84,38 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
     _split_products(QF, QIac, idx, a0, a1, acc_m, n)   # first-anchored [a0, c), last-anchored the rest
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
-    work = np.zeros((7, shape[1]))   # one row's s1 sums, T1, QIa, R, and the sums of s0, AUX0 and QX
+    work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
     prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
     inner = idx[a0 + 1, a1 - 1] if l1 >= 2 else A   # QIe's interior (read only when l1 >= 5)
-    for b0 in range(N - 1, -1, -1):
-        _cross_rows(a0, a1, b0, n, Q0, idx, AUX0, T0, R, work)
-        _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q0, Q1, QI[A], QX[A], QIac[A], QF[A], R[A], T0[A], AUX0[A],
-             QF[prev], QI[idx[a0 + 1, a1]], QX[inner], aux1, work, acc_a, acc_m)
+    QIa_, QXa, Ca, Fa, Ra, T0a, X0a = QI[A], QX[A], QIac[A], QF[A], R[A], T0[A], AUX0[A]
+    Fprev, Qin, Xin = QF[prev], QI[idx[a0 + 1, a1]], QX[inner]
+    v, r, v2, r2 = work[0], work[3], work[7], work[8]
+    # Rows in pairs (hi = b0, lo = b0 - 1): s1's sums v and R's sums r of both rows over the rows past
+    # hi are one pass over AUX1's and QF's rows (each matrix row loaded once for two), then each row's
+    # own near term is added: v[c] = sum_{b0 < k < c} Q1(b0 + 1, k) AUX1([k, c)) (s1's at b1 = c + 1),
+    # r[c] = sum_{b0 <= k < c} Q1(b0, k) QF([k, c)) (R's, the row's own QF included).
+    for hi in range(N - 1, -1, -2):
+        lo = hi - 1
+        start = max(lo, 0)
+        v[start:] = 0.0
+        r[start:] = 0.0
+        v2[start:] = 0.0
+        r2[start:] = 0.0
+        _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
+        _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
+        _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
+        if lo >= 0:
+            _vecmat2(Q1[hi], Q1[lo], hi, N, Fa, r, r2, n)
+        else:
+            _vecmat(Q1[hi], hi, N, Fa, r, n)
+        _row_end(a0, a1, hi, N, Q0, Q1, QIa_, QXa, Ra, r, work)
+        if lo >= 0:
+            _axpy(v2[hi:n], Q1[hi, hi], aux1[hi, hi:n])
+            _cross_rows(a0, a1, lo, n, Q0, idx, AUX0, T0, R, work)
+            _row(a0, a1, lo, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v2, acc_a,
+                 acc_m)
+            _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
+            _row_end(a0, a1, lo, N, Q0, Q1, QIa_, QXa, Ra, r2, work)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -118,19 +143,13 @@ def _axpy(out, factor, row):
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q0, Q1, QIa_, QXa, Ca, Fa, Ra, T0a, X0a, Fprev, Qin, Xin, aux1, work,
-         acc_a, acc_m):
-    """Target row b0 of the query interval [a0, a1): the cells [b0, b1) for every b1 > b0 in
-    docs/bppart.md's order, the sums along the target as row products (``*a``: this interval's tables;
-    ``Fprev``: QF of [a0, a1 - 1), ``Qin``: QI of [a0 + 1, a1), ``Xin``: QX of [a0 + 1, a1 - 1))."""
+def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m):
+    """Target row b0 of the query interval [a0, a1) up to its QF: the cells [b0, b1) for every b1 > b0
+    in docs/bppart.md's order, given ``v``, s1's sums (``*a``: this interval's tables; ``Fprev``: QF
+    of [a0, a1 - 1), ``Qin``: QI of [a0 + 1, a1), ``Xin``: QX of [a0 + 1, a1 - 1))."""
     n = N + 1
     l1 = a1 - a0
-    v, t1, qia, r = work[0], work[1], work[2], work[3]
-    for c in range(b0, n):
-        v[c] = 0.0
-        r[c] = 0.0
-    if N - b0 >= 5:            # v[c] = sum_{b0 < k < c} Q1(b0 + 1, k) AUX1([k, c)): s1's sum at b1 = c + 1
-        _vecmat(Q1[b0 + 1], b0 + 1, N, aux1, v, n)
+    t1, qia = work[1], work[2]
     wq = w1[a[a0], a[a1 - 1]]  # a0 pairs a1 - 1 (l1 >= 5)
     first = wi[a[a0], rb[b0]]
     for b1 in range(b0 + 1, n):
@@ -154,7 +173,12 @@ def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q0, Q1, QIa_, QXa, Ca, Fa, Ra, T0a, X
     _vecmat2(t1, Ca[b0], b0 + 1, n, Q1, aux, qia, n)
     for b1 in range(b0 + 1, n):
         Fa[b0, b1] = first * Qin[b0 + 1, b1] + qia[b1]
-    _vecmat(Q1[b0], b0, N, Fa, r, n)   # R: sum_{b0 <= k < b1} Q1(b0, k) QF([k, b1)), this row's QF included
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _row_end(a0, a1, b0, N, Q0, Q1, QIa_, QXa, Ra, r, work):
+    """Target row b0's R (given ``r``), QX and QI."""
+    n = N + 1
     q0 = Q0[a0, a1]
     for b1 in range(b0 + 1, n):
         Ra[b0, b1] = r[b1]
