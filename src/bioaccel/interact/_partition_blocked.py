@@ -12,7 +12,8 @@
   at 23 x 100). Here they are row products: for a target row b0, each of them for every end b1 at
   once is a vector times an upper-triangular matrix, summed as row updates (AXPYs) along contiguous
   rows, four matrix rows at a time. Every term a row needs is ready before it (AUX1 of later rows, this
-  row's T1 and QIac, QF of this row and later ones), so the row's cells go in three passes.
+  row's T1 and QIac, QF of this row and later ones), so the row's cells go in three passes. Rows go in
+  pairs: s1's and R's sums of both rows over the later rows are one pass over AUX1's and QF's rows.
 
 The same terms as the ``matrices`` variant, summed in another order: equal to rounding (the tests hold
 both to the plain-Python reference to 1e-12 relative in log Z).
