@@ -68,8 +68,21 @@ def test_fill_equals_reference_on_random_pairs(au, gu):
         lengths.append((M, rng.randint(1, 150 // M)))
     for M, N in lengths:
         a, b = random_rna(rng, M), random_rna(rng, N)
-        got = partition_logs(encode(a), np.ascontiguousarray(encode(b)[::-1]), params)
-        _close(got, _logs(*naive_bppart(a, b, au, gu)), 1e-12)
+        expected = _logs(*naive_bppart(a, b, au, gu))
+        for variant in ("blocked", "matrices"):   # every CPU variant against the reference
+            got = partition_logs(encode(a), np.ascontiguousarray(encode(b)[::-1]), params, variant)
+            _close(got, expected, 1e-12)
+
+
+def test_blocked_equals_matrices_across_tiles():
+    """The blocked variant's tiles (4 target rows x 16 ends, rows padded) at lengths around their edges
+    (15 to 17, 31 to 33 ends; M up to 9 so that the query's split points are many): equal to the
+    matrices variant to rounding, at a chosen scale and in plain doubles."""
+    rng = random.Random(31)
+    for M, N in [(9, 15), (4, 16), (7, 17), (6, 31), (3, 32), (8, 33), (2, 47)]:
+        a, rb = encode(random_rna(rng, M)), encode(random_rna(rng, N))
+        for params in (PartitionParams(), PartitionParams(scale=0.0)):
+            _close(partition_logs(a, rb, params, "blocked"), partition_logs(a, rb, params, "matrices"), 1e-13)
 
 
 def test_original_program_values():
@@ -95,7 +108,8 @@ def test_scaled_equals_plain():
         ca, crb = encode(a), np.ascontiguousarray(encode(b)[::-1])
         plain = partition_logs(ca, crb, PartitionParams(scale=0.0))
         for scale in (None, 0.7, 2.5):
-            _close(partition_logs(ca, crb, PartitionParams(scale=scale)), plain, 1e-12)
+            for variant in ("blocked", "matrices"):
+                _close(partition_logs(ca, crb, PartitionParams(scale=scale), variant), plain, 1e-12)
 
 
 def test_no_overflow_where_plain_doubles_overflow():
@@ -138,7 +152,9 @@ def test_api_shapes_and_errors():
     empty = bppart("", "GGGAAACCC")[0]
     assert (empty.probability, empty.log_z) == (0.0, empty.log_z_target)
     assert [r.log_z for r in iter_bppart("G", ["C"], threads=1)] == [bppart("G", "C")[0].log_z]
-    assert PARTITION_VARIANTS.resolve(None, "cpu") == "matrices"
+    assert PARTITION_VARIANTS.resolve(None, "cpu") == "blocked"
+    assert bppart("GGGAC", "GUCCC", variant="matrices")[0].log_z == pytest.approx(bppart("GGGAC", "GUCCC")[0].log_z,
+                                                                                  rel=1e-13)
     with pytest.raises(InvalidParameter):
         bppart("G", "C", variant="nope")
     with pytest.raises(InvalidParameter, match="BPPart variant 'tiled'"):

@@ -88,8 +88,8 @@ def _stream(query_list, targets, call, sites, binding) -> Iterator[Partition]:
                     rows = _window_rows(query.id, target.id, a, rb, call, sites, binding,
                                         resolve_threads(call.threads))
                 else:
-                    rows = [_result(query.id, target.id, partition_logs(a, rb, call.params), len(a), len(rb),
-                                    call.variant)]
+                    rows = [_result(query.id, target.id, partition_logs(a, rb, call.params, call.variant), len(a),
+                                    len(rb), call.variant)]
             yield from rows
 
 
@@ -156,13 +156,16 @@ def _own_scale(codes, weights, first) -> float:
 
 
 def partition_bytes(M: int, N: int, threads: int = 1) -> int:
-    """Memory of one pair's fill: seven float64 tables over (query interval, target interval) and nine
-    (N + 1)^2 matrices a thread (:func:`._partition_cpu.fill_partition`).
+    """Memory of one pair's fill: seven float64 tables over (query interval, target interval), their
+    target matrices padded to whole tiles (:func:`._partition_blocked.fill_partition_blocked`), and
+    nine such matrices a thread (:func:`._partition_cpu.fill_partition`'s, the most of either variant).
 
     >>> round(partition_bytes(23, 600) / 2**30, 1)
-    5.7
+    5.8
     """
-    return 8 * (7 * (M + 1) * (M + 2) // 2 * (N + 1) ** 2 + 9 * max(1, threads) * (N + 1) ** 2)
+    n = N + 1
+    matrix = (n + 3) // 4 * 4 * ((n + 15) // 16 * 16)
+    return 8 * (7 * (M + 1) * (M + 2) // 2 * matrix + 9 * max(1, threads) * matrix)
 
 
 def window_bytes(M: int, N: int, L1: int, L2: int, threads: int = 1, binding: bool = False) -> int:
@@ -214,14 +217,18 @@ def check_partition_sizes(query_lengths, target_lengths, threads: int = 0,
                    "--window-target 128 (time and memory then grow linearly with the target)")
 
 
-def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams) -> tuple:
+def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams, variant: str = "blocked") -> tuple:
     """(log QI, log(QI - Q0 Q1), log Q0, log Q1) of the query codes ``a`` and the REVERSED target codes
-    ``rb``; InternalError if the scaled tables overflowed (the scale should prevent it).
+    ``rb``, filled by the CPU ``variant`` ("blocked" or "matrices"); InternalError if the scaled tables
+    overflowed (the scale should prevent it).
 
     >>> [round(x, 4) for x in partition_logs(encode("G"), encode("C"), PartitionParams())]
     [3.0486, 3.0, 0.0, 0.0]
     """
-    from ._partition_cpu import fill_partition
+    if variant == "matrices":
+        from ._partition_cpu import fill_partition
+    else:
+        from ._partition_blocked import fill_partition_blocked as fill_partition
 
     check_partition_sizes([len(a)], [len(rb)])
     c1, c2 = choose_scales(a, rb, params)

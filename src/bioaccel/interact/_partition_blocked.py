@@ -1,0 +1,265 @@
+"""BPPart's fill on the CPU, variant ``blocked``: the ``matrices`` variant's sums (docs/bppart.md,
+"bioaccel's form"; :mod:`._partition_cpu`) with its two costly parts rewritten.
+
+- QIa's and QIm's double sums over the other query intervals: one register-blocked product for all
+  split points of a query interval at once. A tile of 4 target rows x 16 ends stays in 16 vector
+  registers (:mod:`._partition_band_cross`'s ``lanes``) over every split point and every inner index,
+  and is added to the output once (the ``matrices`` form loads and stores an output row segment for
+  every four multiply-adds). The tables are padded to rows of a multiple of 16 cells (zeros) so that a
+  tile's loads never leave its row.
+- The sums along the target inside one query interval (s1's, AUX1's, QIa's last and R's): the
+  ``matrices`` form computes each cell's as a dot product (a reduction of about 35 terms, 1.4 M cells
+  at 23 x 100). Here they are row products: for a target row b0, each of them for every end b1 at
+  once is a vector times an upper-triangular matrix, summed as row updates (AXPYs) along contiguous
+  rows, four matrix rows at a time. Every term a row needs is ready before it (AUX1 of later rows, this
+  row's T1 and QIac, QF of this row and later ones), so the row's cells go in three passes. Rows go in
+  pairs: s1's and R's sums of both rows over the later rows are one pass over AUX1's and QF's rows.
+
+The same terms as the ``matrices`` variant, summed in another order: equal to rounding (the tests hold
+both to the plain-Python reference to 1e-12 relative in log Z).
+"""
+import numpy as np
+from numba import njit, prange
+
+from ._partition_band_cross import _add_row, _fma, _load, _zero
+from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
+
+
+def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float) -> tuple:
+    """(log QI, log QX, log Q0, log Q1) of the whole strands, as
+    :func:`._partition_cpu.fill_partition` gives them (same arguments), by the blocked form.
+
+    >>> import numpy as np
+    >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
+    >>> [round(float(x), 4) for x in fill_partition_blocked(np.array([2], np.uint8), np.array([1], np.uint8), w, 0.0, 0.0)]
+    [3.0486, 3.0, 0.0, 0.0]
+    """
+    M, n = a.shape[0], rb.shape[0] + 1
+    shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)   # padded: whole tiles
+    # allocated here, not in Numba: NumPy asks the kernel for huge pages for large arrays (first touch
+    # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages)
+    tables = [np.zeros(shape) for _ in range(7)]
+    return _fill(a, rb, weights, c1, c2, *tables)
+
+
+@njit(cache=True, nogil=True, parallel=True, fastmath=_FLAGS)
+def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
+    """fill_partition_blocked's fill, on its zeroed tables."""
+    M, N = a.shape[0], rb.shape[0]
+    u1, u2 = np.exp(-c1), np.exp(-c2)
+    Q0 = single_strand_scaled(a, weights, u1)
+    Q1 = single_strand_scaled(rb, weights, u2)
+    idx = interval_index(M)
+    n = N + 1
+    Q1p = np.zeros(QI.shape[1:])
+    Q1p[:n, :n] = Q1
+    w1 = weights * (u1 * u1)   # pairs inside the query
+    w2 = weights * (u2 * u2)   # pairs inside the target
+    wi = weights * (u1 * u2)   # intermolecular pairs
+    for i in range(M + 1):     # an empty interval on either strand: the other one alone
+        for e in range(i, M + 1):
+            for c in range(n):
+                QI[idx[i, e], c, c] = Q0[i, e]
+                if e == i:
+                    for d in range(c, n):
+                        QI[idx[i, e], c, d] = Q1[c, d]
+    for l1 in range(1, M + 1):
+        for a0 in prange(M - l1 + 1):
+            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0)
+    whole = idx[0, M]
+    return (np.log(QI[whole, 0, N]) + c1 * M + c2 * N, np.log(QX[whole, 0, N]) + c1 * M + c2 * N,
+            np.log(Q0[0, M]) + c1 * M, np.log(Q1[0, N]) + c2 * N)
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0):
+    """Every table at the query interval [a0, a1) (non-empty): the terms over other query intervals for
+    the whole target matrix, then the target rows b0 from the last up (:func:`_row`)."""
+    N = rb.shape[0]
+    n = N + 1
+    l1 = a1 - a0
+    A = idx[a0, a1]
+    shape = (QI.shape[1], QI.shape[2])
+    acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
+    acc_m = np.zeros(shape)    # QIm's double sum
+    _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
+    _split_products(QF, QIac, idx, a0, a1, acc_m, n)   # first-anchored [a0, c), last-anchored the rest
+    aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
+    work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
+    prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
+    inner = idx[a0 + 1, a1 - 1] if l1 >= 2 else A   # QIe's interior (read only when l1 >= 5)
+    QIa_, QXa, Ca, Fa, Ra, T0a, X0a = QI[A], QX[A], QIac[A], QF[A], R[A], T0[A], AUX0[A]
+    Fprev, Qin, Xin = QF[prev], QI[idx[a0 + 1, a1]], QX[inner]
+    v, r, v2, r2 = work[0], work[3], work[7], work[8]
+    # Rows in pairs (hi = b0, lo = b0 - 1): s1's sums v and R's sums r of both rows over the rows past
+    # hi are one pass over AUX1's and QF's rows (each matrix row loaded once for two), then each row's
+    # own near term is added: v[c] = sum_{b0 < k < c} Q1(b0 + 1, k) AUX1([k, c)) (s1's at b1 = c + 1),
+    # r[c] = sum_{b0 <= k < c} Q1(b0, k) QF([k, c)) (R's, the row's own QF included).
+    for hi in range(N - 1, -1, -2):
+        lo = hi - 1
+        start = max(lo, 0)
+        v[start:] = 0.0
+        r[start:] = 0.0
+        v2[start:] = 0.0
+        r2[start:] = 0.0
+        _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
+        _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
+        _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
+        if lo >= 0:
+            _vecmat2(Q1[hi], Q1[lo], hi, N, Fa, r, r2, n)
+        else:
+            _vecmat(Q1[hi], hi, N, Fa, r, n)
+        _row_end(a0, a1, hi, N, Q0, Q1, QIa_, QXa, Ra, r, work)
+        if lo >= 0:
+            _axpy(v2[hi:n], Q1[hi, hi], aux1[hi, hi:n])
+            _cross_rows(a0, a1, lo, n, Q0, idx, AUX0, T0, R, work)
+            _row(a0, a1, lo, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v2, acc_a,
+                 acc_m)
+            _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
+            _row_end(a0, a1, lo, N, Q0, Q1, QIa_, QXa, Ra, r2, work)
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _cross_rows(a0, a1, b0, n, Q0, idx, AUX0, T0, R, work):
+    """Row b0 of the single sums over the query's split points: s0's (into work[4]), AUX0's but its last
+    term (work[5]) and QX's but its first (work[6]), each a sum of other query intervals' rows."""
+    s0, aux0, qx = work[4, b0 + 1:n], work[5, b0 + 1:n], work[6, b0 + 1:n]
+    s0[:] = 0.0
+    aux0[:] = 0.0
+    qx[:] = 0.0
+    if a1 - a0 >= 5:
+        for k in range(a0 + 1, a1 - 1):
+            _axpy(s0, Q0[a0 + 1, k], AUX0[idx[k, a1 - 1], b0, b0 + 1:n])
+    for k in range(a0, a1 - 1):
+        _axpy(aux0, Q0[k + 1, a1], T0[idx[a0, k + 1], b0, b0 + 1:n])
+    for k in range(a0 + 1, a1):
+        _axpy(qx, Q0[a0, k], R[idx[k, a1], b0, b0 + 1:n])
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _axpy(out, factor, row):
+    """out += factor * row."""
+    for j in range(out.shape[0]):
+        out[j] += factor * row[j]
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m):
+    """Target row b0 of the query interval [a0, a1) up to its QF: the cells [b0, b1) for every b1 > b0
+    in docs/bppart.md's order, given ``v``, s1's sums (``*a``: this interval's tables; ``Fprev``: QF
+    of [a0, a1 - 1), ``Qin``: QI of [a0 + 1, a1), ``Xin``: QX of [a0 + 1, a1 - 1))."""
+    n = N + 1
+    l1 = a1 - a0
+    t1, qia = work[1], work[2]
+    wq = w1[a[a0], a[a1 - 1]]  # a0 pairs a1 - 1 (l1 >= 5)
+    first = wi[a[a0], rb[b0]]
+    for b1 in range(b0 + 1, n):
+        l2 = b1 - b0
+        s0 = work[4, b1] * wq if l1 >= 5 else 0.0
+        s1 = v[b1 - 1] * w2[rb[b0], rb[b1 - 1]] if l2 >= 5 else 0.0
+        m = 0.0
+        if l1 == 1 and l2 == 1:
+            m = first
+        elif l1 >= 2 and l2 >= 2:
+            m = acc_m[b0, b1] + wi[a[a1 - 1], rb[b1 - 1]] * Fprev[b0, b1 - 1]
+        T0a[b0, b1] = s0 + m
+        t1[b1] = s1 + m
+        X0a[b0, b1] = work[5, b1] + (s0 + m)
+        both = 0.0
+        if l1 >= 5 and l2 >= 5:
+            both = Xin[b0 + 1, b1 - 1] * wq * w2[rb[b0], rb[b1 - 1]]
+        Ca[b0, b1] = s0 + s1 + both
+        qia[b1] = acc_a[b0, b1]
+    aux = aux1[b0]             # AUX1 and QIa's last term: T1's and QIac's row times Q1
+    _vecmat2(t1, Ca[b0], b0 + 1, n, Q1, aux, qia, n)
+    for b1 in range(b0 + 1, n):
+        Fa[b0, b1] = first * Qin[b0 + 1, b1] + qia[b1]
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _row_end(a0, a1, b0, N, Q0, Q1, QIa_, QXa, Ra, r, work):
+    """Target row b0's R (given ``r``), QX and QI."""
+    n = N + 1
+    q0 = Q0[a0, a1]
+    for b1 in range(b0 + 1, n):
+        Ra[b0, b1] = r[b1]
+        qx = work[6, b1] + r[b1]
+        QXa[b0, b1] = qx
+        QIa_[b0, b1] = q0 * Q1[b0, b1] + qx
+
+
+@njit(cache=True, nogil=True)
+def _vecmat(x, lo, hi, Mx, out, n):
+    """out[c] += sum of x[k] Mx[k, c] over lo <= k < hi, for every c < n (``Mx`` zero where c < k, its
+    rows and ``out`` padded to whole tiles): tiles of 16 ends in registers over every k, even and odd k
+    in two sets of accumulators (two chains of dependent multiply-adds each)."""
+    for B in range(lo // 16 * 16, n, 16):
+        kend = min(B + 16, hi)
+        p0 = p1 = p2 = p3 = _zero()
+        q0 = q1 = q2 = q3 = _zero()
+        k = lo
+        while k + 1 < kend:
+            y, v = Mx[k], x[k]
+            p0, p1 = _fma(p0, v, _load(y, B)), _fma(p1, v, _load(y, B + 4))
+            p2, p3 = _fma(p2, v, _load(y, B + 8)), _fma(p3, v, _load(y, B + 12))
+            y, v = Mx[k + 1], x[k + 1]
+            q0, q1 = _fma(q0, v, _load(y, B)), _fma(q1, v, _load(y, B + 4))
+            q2, q3 = _fma(q2, v, _load(y, B + 8)), _fma(q3, v, _load(y, B + 12))
+            k += 2
+        if k < kend:
+            y, v = Mx[k], x[k]
+            p0, p1 = _fma(p0, v, _load(y, B)), _fma(p1, v, _load(y, B + 4))
+            p2, p3 = _fma(p2, v, _load(y, B + 8)), _fma(p3, v, _load(y, B + 12))
+        _add_row(out, B, p0, p1, p2, p3)
+        _add_row(out, B, q0, q1, q2, q3)
+
+
+@njit(cache=True, nogil=True)
+def _vecmat2(x, y, lo, hi, Mx, outx, outy, n):
+    """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once."""
+    for B in range(lo // 16 * 16, n, 16):
+        kend = min(B + 16, hi)
+        p0 = p1 = p2 = p3 = _zero()
+        q0 = q1 = q2 = q3 = _zero()
+        for k in range(lo, kend):
+            row = Mx[k]
+            r0, r1, r2, r3 = _load(row, B), _load(row, B + 4), _load(row, B + 8), _load(row, B + 12)
+            v, u = x[k], y[k]
+            p0, p1, p2, p3 = _fma(p0, v, r0), _fma(p1, v, r1), _fma(p2, v, r2), _fma(p3, v, r3)
+            q0, q1, q2, q3 = _fma(q0, u, r0), _fma(q1, u, r1), _fma(q2, u, r2), _fma(q3, u, r3)
+        _add_row(outx, B, p0, p1, p2, p3)
+        _add_row(outy, B, q0, q1, q2, q3)
+
+
+@njit(cache=True, nogil=True)
+def _split_products(L, Rt, idx, a0, a1, out, n):
+    """out[b0, b1] += sum over a0 < c < a1 and b0 < k <= b1 of L[idx[a0, c], b0, k] Rt[idx[c, a1], k, b1]
+    (``n`` = N + 1 cells a side; L zero on and below its diagonal, Rt below its own, the padding zero):
+    tiles of 4 rows x 16 ends in registers over every c and k, added to ``out`` once."""
+    if a1 - a0 < 2:
+        return
+    for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
+        left, right = L[idx[a0, c]], Rt[idx[c, a1]]
+        for B in range(0, n, 16):
+            kend = min(B + 16, n)
+            for b0 in range(0, min(B + 16, n - 1), 4):
+                p00 = p01 = p02 = p03 = _zero()
+                p10 = p11 = p12 = p13 = _zero()
+                p20 = p21 = p22 = p23 = _zero()
+                p30 = p31 = p32 = p33 = _zero()
+                x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
+                for k in range(b0 + 1, kend):
+                    y = right[k]
+                    y0, y1, y2, y3 = _load(y, B), _load(y, B + 4), _load(y, B + 8), _load(y, B + 12)
+                    v = x0[k]
+                    p00, p01, p02, p03 = _fma(p00, v, y0), _fma(p01, v, y1), _fma(p02, v, y2), _fma(p03, v, y3)
+                    v = x1[k]
+                    p10, p11, p12, p13 = _fma(p10, v, y0), _fma(p11, v, y1), _fma(p12, v, y2), _fma(p13, v, y3)
+                    v = x2[k]
+                    p20, p21, p22, p23 = _fma(p20, v, y0), _fma(p21, v, y1), _fma(p22, v, y2), _fma(p23, v, y3)
+                    v = x3[k]
+                    p30, p31, p32, p33 = _fma(p30, v, y0), _fma(p31, v, y1), _fma(p32, v, y2), _fma(p33, v, y3)
+                _add_row(out[b0], B, p00, p01, p02, p03)
+                _add_row(out[b0 + 1], B, p10, p11, p12, p13)
+                _add_row(out[b0 + 2], B, p20, p21, p22, p23)
+                _add_row(out[b0 + 3], B, p30, p31, p32, p33)
