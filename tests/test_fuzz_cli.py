@@ -546,6 +546,8 @@ def test_random_bytes(data, kind):
 
     if kind == "fold":
         assume(not data.lstrip(b" \t\r\n").startswith(b">"))
+        # only letters of the alphabet: a bare sequence without a header, folded as RNAfold folds one
+        assume(not (data.strip() and set(data) <= VALID_BYTES))
     place = Place()
     try:
         if kind == "fold":
