@@ -45,15 +45,7 @@ use() {   # put tree $1's files in place (cp: a new mtime, so Python recompiles 
   return 0
 }
 trap 'use new' EXIT
-python3 - <<'PY'
-from bioaccel.inputs.fasta import read_fasta
-text = next(iter(read_fasta(".devdata/chr22.fa"))).sequence
-with open("/tmp/big.fa", "w") as f:
-    f.write(">chr22_slice_x100\n")
-    for _ in range(100):
-        for i in range(0, len(text), 60):
-            f.write(text[i:i + 60] + "\n")
-PY
+python3 bench/big_fasta.py .devdata/chr22.fa 100 /tmp/big.fa
 head -c 2000000 /tmp/big.fa >/tmp/small.fa
 TIMEFORMAT=%R
 scan() {   # scan TREE FASTA CACHE_DIR OUT

@@ -10,15 +10,7 @@
 set -eu
 RUNS=${1:-3}
 M=.devdata/core2024.jaspar
-python3 - <<'PY'
-from bioaccel.inputs.fasta import read_fasta
-text = next(iter(read_fasta(".devdata/chr22.fa"))).sequence
-with open("/tmp/big.fa", "w") as f:
-    f.write(">chr22_slice_x100\n")
-    for _ in range(100):
-        for i in range(0, len(text), 60):
-            f.write(text[i:i + 60] + "\n")
-PY
+python3 bench/big_fasta.py .devdata/chr22.fa 100 /tmp/big.fa
 head -c 2000000 /tmp/big.fa >/tmp/small.fa
 TIMEFORMAT=%R
 scan() { BIOACCEL_CACHE_DIR=$1 python3 -m bioaccel scan $M "$2" --backend gpu -q -o "$3" 2>/dev/null; }
