@@ -191,6 +191,17 @@ def children(pid: int) -> list:
     return found
 
 
+def settled_children(pid: int, count: int = 1, seconds: float = 10.0) -> list:
+    """:func:`children` once there are ``count`` of them (or after ``seconds``): a run that has just
+    ended may still be a child, not yet reaped, beside the spare the server forked after it."""
+    deadline = time.monotonic() + seconds
+    found = children(pid)
+    while len(found) != count and time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = children(pid)
+    return found
+
+
 def gone(pids, seconds=10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -206,7 +217,7 @@ def test_stop_status_and_the_help(server):
     assert b"(this bioaccel tree's)" in status.stdout
     assert command(["serve"], server).stdout.startswith(b"bioaccel serve: already listening")
     pid = int(open(glob.glob(os.path.join(server["BIOACCEL_CACHE_DIR"], "serve", "*.pid"))[0]).read())
-    spares = children(pid)
+    spares = settled_children(pid)
     assert len(spares) == 1                # one spare waits for the next request
     assert command(["serve", "--stop"], server).stdout.strip() == b"bioaccel serve: stopped 1 server"
     assert gone([pid] + spares)            # the spare ends with its server
@@ -215,7 +226,7 @@ def test_stop_status_and_the_help(server):
     assert command(FOLD, server).returncode == 0 and served_runs(server) == []
     started = command(["serve"], server)   # a server killed outright takes its spare with it
     pid = int(started.stdout.split(b"(process ")[1].split(b")")[0])
-    spares = children(pid)
+    spares = settled_children(pid)
     os.kill(pid, signal.SIGKILL)
     assert spares and gone([pid] + spares)
     helped = command(["--help"], server)
