@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from stand_in_gpu import WINDOW_SCORES
+
 CHILD = r"""
 import gc, io, sys, threading, types
 import numpy as np
@@ -25,21 +27,9 @@ def stand_in_cupy(context=False):
     seen.setdefault("collector during the warm-up", gc.isenabled())
     return types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=types.SimpleNamespace(getDeviceCount=lambda: 1)))
 gpu._checked_cupy = stand_in_cupy
-def stand_in(a, S1, rbs, params, variant="fused"):
-    if threading.current_thread().name != "bioaccel-gpu-warm-up":
-        seen.setdefault("collector at the first device computation", gc.isenabled())
-    out = []
-    for rb in rbs:
-        L1, L2 = params.spans(len(a), len(rb))
-        wins = (np.arange(len(rb) - L2 + 1, dtype=np.int32) * 7919) % 97
-        out.append((wins[None, :] + np.arange(len(a) - L1 + 1, dtype=np.int32)[:, None],
-                    np.zeros(len(rb) - L2 + 1, np.int64)))
-    return out
-_gpu.window_scores = stand_in
-from bioaccel.cli.main import main
-out = io.StringIO()
-code = main(sys.argv[1:], stdout=out)
-seen["collector after the command"] = gc.isenabled()
+def device_computation():
+    seen.setdefault("collector at the first device computation", gc.isenabled())
+""" + WINDOW_SCORES + r"""seen["collector after the command"] = gc.isenabled()
 print(repr((code, order[:2], seen, len(out.getvalue().splitlines()))))
 """
 
