@@ -62,6 +62,17 @@ def sequence_of(path):
     return record.sequence.upper().replace("U", "T")
 
 
+def write_repeated(text, repeat, path):
+    """``text`` ``repeat`` times over as one FASTA record of 60-letter lines (the GPU benches' 100 Mb);
+    returns ``path``."""
+    with open(path, "w") as f:
+        f.write(">chr22_slice_x%d\n" % repeat)
+        for _ in range(repeat):
+            for i in range(0, len(text), 60):
+                f.write(text[i:i + 60] + "\n")
+    return path
+
+
 def score_thresholds(setup):
     """Each motif's forward-strand threshold as a score (the same number every tool is given)."""
     plan = setup.plan
@@ -212,12 +223,7 @@ def gpu_bench(args):
     ceiling = props["multiProcessorCount"] * 32 * props["clockRate"] * 1e3        # look-ups / s
     text = sequence_of(args.sequence)
     repeat = max(1, round(args.megabases * 1e6 / len(text)))
-    big = os.path.join(args.workdir, "scan-big.fa")
-    with open(big, "w") as f:
-        f.write(">chr22_slice_x%d\n" % repeat)
-        for _ in range(repeat):
-            for i in range(0, len(text), 60):
-                f.write(text[i:i + 60] + "\n")
+    big = write_repeated(text, repeat, os.path.join(args.workdir, "scan-big.fa"))
     letters = len(text) * repeat
     pssms = read_motifs(args.motifs)
     print(f"# {device_name()}: {props['multiProcessorCount']} SMs at {props['clockRate'] / 1e6:.2f} GHz; "
@@ -487,12 +493,7 @@ def emulate(args):
 
     text = sequence_of(args.sequence)
     repeat = max(1, round(args.megabases * 1e6 / len(text)))
-    big = os.path.join(args.workdir, "scan-big.fa")
-    with open(big, "w") as f:
-        f.write(">chr22_slice_x%d\n" % repeat)
-        for _ in range(repeat):
-            for i in range(0, len(text), 60):
-                f.write(text[i:i + 60] + "\n")
+    big = write_repeated(text, repeat, os.path.join(args.workdir, "scan-big.fa"))
     folder = args.stand_in or tempfile.mkdtemp(prefix="scan-stand-in-", dir=args.workdir)
     if not os.path.exists(os.path.join(folder, "0_e.npy")):
         stand_in_hits(args, text, repeat, big, folder)
