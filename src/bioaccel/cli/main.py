@@ -307,21 +307,39 @@ def console_main():
     skip_numba_optionals()                 # this process runs only bioaccel's kernels: 0.2 s less start-up
     freeze_on_resume()                     # one command a process: its start is never garbage
     tolerate_cache_write_errors()          # a first run on a full disk: kernels from memory, not a traceback
+    code, interrupted = run_command()
+    if interrupted:
+        # Exit now. The interpreter's own exit would first close a local Dask cluster (seconds) and
+        # wait for a kernel to return; its workers end with this process anyway.
+        os._exit(code)
+    finish_process(code)              # the interpreter's teardown would add 0.12-0.15 s
+
+
+def run_command(argv=None) -> tuple:
+    """``main(argv)`` as the ``bioaccel`` executable ends it: ``(status, interrupted)``. Standard output
+    is flushed (:func:`_flushed`: a full disk is one line and status 2); an interrupted run's streams
+    are flushed as they are, and its process should end at once (a kernel or a local cluster may
+    still be running on another thread).
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):
+    ...     status = run_command(["--version"])
+    >>> status
+    (0, False)
+    """
     try:
-        code = main()
+        code = main(argv)
     except KeyboardInterrupt:              # before the run started (imports, parsing)
         print("bioaccel: interrupted", file=sys.stderr)
         code = 130
     if code in (130, TERMINATED) or (abandoned is not None and abandoned.is_alive()):
-        # Interrupted: exit now. The interpreter's own exit would first close a local Dask cluster
-        # (seconds) and wait for a kernel to return; its workers end with this process anyway.
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except Exception:
                 pass
-        os._exit(code)
-    finish_process(_flushed(code))    # the interpreter's teardown would add 0.12-0.15 s
+        return code, True
+    return _flushed(code), False
 
 
 def _flushed(code):

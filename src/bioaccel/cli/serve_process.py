@@ -267,15 +267,10 @@ def _run(argv: list) -> int:
     output is flushed (an interrupted run is not waited for)."""
     import atexit
 
-    from . import main as command
+    from .main import run_command
 
-    try:
-        code = command.main(argv)
-    except KeyboardInterrupt:
-        print("bioaccel: interrupted", file=sys.stderr)
-        code = 130
-    if code not in (130, command.TERMINATED) and not (command.abandoned is not None and command.abandoned.is_alive()):
-        code = command._flushed(code)
+    code, interrupted = run_command(argv)
+    if not interrupted:
         atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
