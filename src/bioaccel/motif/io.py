@@ -210,11 +210,16 @@ def read_raw(path, fmt: str = "auto", kind: str = "auto") -> "list[RawMotif]":
     >>> [(r.kind, r.values.shape) for r in read_raw(f.name)]
     [('counts', (2, 4))]
     """
+    _check_format(fmt, kind)
+    return _raw_of_text(display_name(path), _read_text(path), fmt, kind)
+
+
+def _check_format(fmt, kind) -> None:
+    """An error naming ``fmt`` or ``kind`` when it is not one of FORMATS or KINDS."""
     if fmt not in FORMATS:
         raise InvalidParameter(f"unknown motif format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if kind not in KINDS:
         raise InvalidParameter(f"unknown matrix kind {kind!r}; expected one of {', '.join(KINDS)}")
-    return _raw_of_text(display_name(path), _read_text(path), fmt, kind)
 
 
 def _raw_of_text(path, text, fmt, kind):
@@ -339,8 +344,7 @@ def _cached_file(path, params, fmt, kind) -> list:
     """The scored motifs of the file ``path``: from the cache when its text was scored so before."""
     from ._motif_cache import motif_key, read_cached, write_cached
 
-    if fmt not in FORMATS or kind not in KINDS:
-        read_raw(path, fmt=fmt, kind=kind)                  # raises: it says what is wrong
+    _check_format(fmt, kind)
     name, text = display_name(path), _read_text(path)
     scoring = params.scoring()
     key = motif_key(text, detect_format(name, text) if fmt == "auto" else fmt, kind, scoring)
