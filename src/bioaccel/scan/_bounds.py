@@ -161,8 +161,8 @@ class PriceBounds:
         """
         self.make(threads)
         start, tails = self._tables()
-        mask = _lower_below(start, tails, self.base, self.shift, self.tol, dist_index, hits.motif,
-                                    hits.strand, np.asarray(hits.units, np.int64), float(theta))
+        mask = _lower_below(start, tails, self.base, self.shift, self.tol, dist_index, hits.motif, hits.strand,
+                            np.asarray(hits.units, np.int64), float(theta))
         return np.flatnonzero(mask)
 
     def _of(self, dist_index, motif, strand, units, threads):

@@ -104,11 +104,13 @@ def _may_be_kept(setup, parts, best, floor_cut, threads) -> list:
     ``floor_cut``), every P-value or bound at or below it belongs to a hit kept here, so it is the same
     order statistic. A hit left out keeps P = inf, as a hit never asked about, though its value may be
     known: its P-value is at or above cap, so it can never be kept."""
-    cap = floor_cut
-    if not math.isfinite(cap):
-        upper = np.concatenate([setup.bounds.of_hits(setup.dist_index, part, threads)[1] for part in parts])
-        cap = float(np.partition(upper, best)[best])
-    return [setup.bounds.below(setup.dist_index, part, cap * (1.0 + FLOOR_MARGIN), threads) for part in parts]
+    if math.isfinite(floor_cut):
+        return [setup.bounds.below(setup.dist_index, part, floor_cut * (1.0 + FLOOR_MARGIN), threads)
+                for part in parts]
+    # (the lower bounds come with the upper ones: not computed again by PriceBounds.below)
+    bounds = [setup.bounds.of_hits(setup.dist_index, part, threads) for part in parts]
+    cap = float(np.partition(np.concatenate([upper for _, upper in bounds]), best)[best])
+    return [np.flatnonzero(lower < cap * (1.0 + FLOOR_MARGIN)) for lower, _ in bounds]
 
 
 def _ask_in_rounds(setup, batch, best, threads, floor_cut) -> None:
