@@ -91,7 +91,7 @@ def serve_main(argv=None) -> None:
                     pass
 
 
-_server_pid = os.getpid()
+_server_pid = os.getpid()           # the server's (imported there first): a forked run never cleans up
 
 
 def _log(line: str) -> None:
@@ -105,8 +105,6 @@ def _log_to(fd: int, line: str) -> None:
 def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
     """Keep a spare ready; end after ``idle`` seconds without a request. The spares hold the read end
     of a pipe whose write end only the server holds: when the server ends, however it ends, they do."""
-    global _server_pid
-    _server_pid = os.getpid()
     notify_r, notify_w = os.pipe()
     pipes = (notify_r, notify_w, os.pipe())
     spare, ready, last = _fork_spare(listener, pipes, environment), False, time.monotonic()
