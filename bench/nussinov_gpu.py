@@ -153,8 +153,9 @@ def _batch_setting(kernel, tile):
 
     # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
-    # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too), d0 the diagonal's
-    # tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk before the interval held in registers
+    # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
+    # c2's tile read), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk
+    # before the interval held in registers (w2: the held walk asking L2 for its cells 16 steps ahead)
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))

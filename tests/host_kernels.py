@@ -108,7 +108,7 @@ def host_kernels(sizes) -> dict:
         sub_shared = finish_shared_bytes(np.int16 if cell == "short" else np.int32, bt, "sub")
         tiled += [("batch_finish_sub", (cell, bt, finish_sub_blocks(sub_shared)))]
         # issue 29 (nbtile2): the closure's tests as mask bits (int16 cells), the form the batches launch
-        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2)
+        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3)
                   if cell == "short"]
     tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, f.batch_stage_bytes or stage_bytes(bt, 2))),
               ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
@@ -118,6 +118,7 @@ def host_kernels(sizes) -> dict:
               ("batch_finish_sub", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")))),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 1)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 2)),
+              ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 3)),
               ("batch_finish", ("short", 128))]
     # issue 29 (nbtile3): the diagonal's tiles of the tiled batch alone (d = 0 a constant)
     tiled += [("batch_finish_diag", (cell, tile, finish_diag_blocks(tile))) for cell in ("short", "int")
@@ -126,9 +127,10 @@ def host_kernels(sizes) -> dict:
                  ("traceback_offset", ("short", t))]
     traceback += [("traceback", (cell, f"TiledLayout<{t}>")) for cell in ("short", "int")]
     # the tiled batch's traceback: (issue 29, nbhost) the walk with the interval in hand (WALK 1) and the
-    # one before (0: batch_traceback<cell, tile> as it was), and the batch's check
+    # one before (0: batch_traceback<cell, tile> as it was), (nbfin) the held walk asking L2 16 steps ahead (2),
+    # and the batch's check
     traceback += [("batch_traceback", (cell, tile, walk)) for cell in ("short", "int") for tile in sorted({bt, 128})
-                  for walk in (0, 1)]
+                  for walk in (0, 1, 2)]
     traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]

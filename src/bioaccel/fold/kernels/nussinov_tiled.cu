@@ -580,7 +580,8 @@ __device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const 
 // TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
 // running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
-// step (no bank conflicts in the transposed stores). docs/gpu-notes.md, issue 29.
+// step (no bank conflicts in the transposed stores); 3 form 1's closure after form 2's read (issue 29, helper
+// nbfin: form 2's predicated loads cost more instructions than their wavefronts saved). docs/gpu-notes.md, issue 29.
 template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
@@ -823,8 +824,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
                 const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
                 // the pair term's loads (TIGHT 2: only where the row lane stores)
-                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (TIGHT >= 2 ? store_mask : ~0u);
-                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (TIGHT >= 2 ? store_mask : ~0u);  // else R_
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (TIGHT == 2 ? store_mask : ~0u);
+                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (TIGHT == 2 ? store_mask : ~0u);  // else R_
                 // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
                 const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
                 const int* weight_row = e.weight + row5;
@@ -843,9 +844,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         const unsigned bit = 1u << j;
                         const int w = pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
                         const int inner = in & bit ? (int)cell[LD - 1] : R_;
-                        const int held = TIGHT >= 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        const int held = TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
                         uint4 v0, v1;
-                        if constexpr (TIGHT >= 2) {
+                        if constexpr (TIGHT == 2) {
                             v0 = lds128_when(sub, bit, line);
                             v1 = lds128_when(sub, bit, line + 8);
                         } else {
