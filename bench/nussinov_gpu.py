@@ -155,7 +155,7 @@ def _batch_setting(kernel, tile):
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
     # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
     # c2's tile read), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk
-    # before the interval held in registers (w2: the held walk asking L2 for its cells 16 steps ahead)
+    # before the interval held in registers, p0 no launch plan kept for a batch of the same starts
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
@@ -176,6 +176,7 @@ def _batch_setting(kernel, tile):
     _gpu_batch.SHARED_CARVEOUT = 100 if carveout else None
     _gpu_batch.X2_MAX_SCORE = (-1 if short else 127, 16_383)
     _launch.SIZES = replace(_launch.SIZES, batch_tile=tile, **tiled)
+    _gpu_batch.PLAN_CACHE_MAX = 65_536 if option.get("p", 1) else 0
 
 
 def _end_to_end_host_encoded(cp, seqs):

@@ -127,10 +127,9 @@ def host_kernels(sizes) -> dict:
                  ("traceback_offset", ("short", t))]
     traceback += [("traceback", (cell, f"TiledLayout<{t}>")) for cell in ("short", "int")]
     # the tiled batch's traceback: (issue 29, nbhost) the walk with the interval in hand (WALK 1) and the
-    # one before (0: batch_traceback<cell, tile> as it was), (nbfin) the held walk asking L2 16 steps ahead (2),
-    # and the batch's check
+    # one before (0: batch_traceback<cell, tile> as it was), and the batch's check
     traceback += [("batch_traceback", (cell, tile, walk)) for cell in ("short", "int") for tile in sorted({bt, 128})
-                  for walk in (0, 1, 2)]
+                  for walk in (0, 1)]
     traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]

@@ -88,3 +88,36 @@ def test_host_kernel_table_equals_cpu(host_fold, name, narrow, params):
         got, score = host_fold(name, seq, params, narrow, turn=1 + n % 7)
         assert score == want[0, n], (n, score, want[0, n])
         assert np.array_equal(got, want), (n, np.argwhere(got != want)[:5].tolist())
+
+
+def test_a_batch_of_the_same_starts_is_planned_once(monkeypatch):
+    """fold_packed's plan (fold/_gpu_batch.py _plan: the launches, the one upload's arrays, the ids folded
+    alone) is kept per starts, model and sizes: the same batch gets the same plan back, equal to one made
+    afresh; other starts, another model or other sizes get their own; past PLAN_CACHE_MAX sequences none
+    is kept. No GPU: the plan is NumPy only."""
+    monkeypatch.setattr(_gpu_batch, "_plans", type(_gpu_batch._plans)())
+    lengths = [0, 1, 2, 150, 255, 300, 1000, 999, 7000, 300]       # shared, tiled (two bins), alone
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    params, sizes = FoldParams(), _launch.SIZES
+    plan = _gpu_batch._plan(starts, params, sizes)
+    assert _gpu_batch._plan(starts.copy(), params, sizes) is plan
+    monkeypatch.setattr(_gpu_batch, "PLAN_CACHE_MAX", 0)
+    fresh = _gpu_batch._plan(starts, params, sizes)
+    assert fresh is not plan and len(_gpu_batch._plans) == 1
+    (launches, (packed, layout), alone), (launches2, (packed2, layout2), alone2) = plan, fresh
+    assert [(k, str(a), str(b), m) for k, a, b, m in launches] == [(k, str(a), str(b), m) for k, a, b, m in launches2]
+    assert np.array_equal(packed, packed2) and layout == layout2
+    assert alone.tolist() == alone2.tolist() == [8]
+    kinds = [(kind, longest) for kind, _, _, longest in launches]
+    assert ("tiled", 1000) in kinds and ("tiled", 300) in kinds and any(k == "shared" for k, _ in kinds)
+    uploads = [packed[offset:].view(dtype)[:size] for dtype, size, offset in layout]     # as the device views
+    assert uploads[0][2:].tolist() == [0, 0] + [-1] * 8 and np.array_equal(uploads[1], starts)
+    assert sorted(np.concatenate(uploads[3:]).tolist()) == [2, 3, 4, 5, 6, 7, 9]       # every id >= 2 nt once
+    assert uploads[2].tolist() == list(_gpu_batch._pair_model(params)[1])
+    monkeypatch.setattr(_gpu_batch, "PLAN_CACHE_MAX", 65_536)
+    other = starts.copy()
+    other[-1] += 1
+    assert _gpu_batch._plan(other, params, sizes) is not plan
+    assert _gpu_batch._plan(starts, FoldParams(min_loop=0), sizes) is not plan
+    assert _gpu_batch._plan(starts, params, sizes.replace(batch_tile=32)) is not plan
+    assert _gpu_batch._plan(starts, params, sizes) is plan and len(_gpu_batch._plans) == 4

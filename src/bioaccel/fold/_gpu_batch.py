@@ -21,6 +21,7 @@ Every path gives the CPU's scores and structures (the traceback rule of fold/_tr
 """
 import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,7 @@ from ._gpu_fill import check_fits
 from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
 from ._gpu_table import kernel, score_units, trace_structure
 from ._gpu_tiled import fill_tiled
-from ._gpu_upload import upload
+from ._gpu_upload import pack, upload_packed
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -51,6 +52,11 @@ X4T_MIN_BLOCKS = 4
 #: Largest V that batch_fold_x2 holds in int8 and in int16 cells (empty cells -128 and -16384: a sum
 #: with an empty operand stays below 0, two empty ones within int16).
 X2_MAX_SCORE = (127, 16_383)
+#: Batches of at most this many sequences keep their launch plan (:func:`_plan`; 0: none kept), the last
+#: PLANS_KEPT of them: a batch of the same starts, model and sizes is planned once (issue 29, helper nbfin).
+PLAN_CACHE_MAX = 65_536
+PLANS_KEPT = 8
+_plans = OrderedDict()
 
 
 @dataclass
@@ -243,20 +249,50 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`.
 
     The GPU waits, idle, for the host's work before the first launch (issue 29, helper nbhost): the
-    launches are planned on the host first, everything they read goes up in one copy from pinned memory,
-    and pair_to and the letters are made once the first launch is queued where it does not write them
-    (``ready``)."""
+    launches are planned on the host first (a batch of the same starts once: :func:`_plan`), everything they
+    read goes up in one copy from pinned memory, and pair_to and the letters are made once the first launch
+    is queued where it does not write them (``ready``)."""
     cp = _gpu.require_gpu()
-    sizes = _launch.SIZES
     starts = np.asarray(starts, dtype=np.int64)
+    launches, packed, alone = _plan(starts, params, _launch.SIZES)
+    head_dev, starts_dev, pm, *ids_dev = upload_packed(cp, *packed)
+    out = PackedFolds(scores=head_dev[2:], pair_to=None, chars=None, status=head_dev[:2])
+    if codes_dev.size == 0:
+        codes_dev = cp.zeros(1, dtype=np.uint8)
+    walk = bool(traceback)
+    ready = _Outputs(cp, out, max(int(starts[-1]) if len(starts) else 0, 1))
+    for (kind, first, second, longest), part_dev in zip(launches, ids_dev):
+        if kind == "shared":
+            ready()
+            _fold_shared(cp, codes_dev, starts_dev, part_dev, longest, second, pm, out, walk, first, SHORT_KERNEL)
+        else:
+            fold_tiled_group(cp, codes_dev, starts_dev, part_dev, longest, first, second, pm, out, out.status, walk,
+                             ready)
+    ready()
+    if len(alone):
+        _fold_alone(cp, codes_dev, starts, alone, params, pm, out, walk)
+    if check:
+        check_packed(out)
+    return out
+
+
+def _plan(starts, params, sizes):
+    """``(launches, packed, alone)`` of a batch: each launch ``(kind, cell or nt, threads or dtype, longest)``
+    in order, the host arrays its one upload holds packed (fold/_gpu_upload.pack: status and the scores' first
+    values, starts, the pair model, each launch's ids), the ids folded alone. Kept for batches of at most PLAN_CACHE_MAX sequences:
+    the host's planning held the GPU idle before the first launch (0.3-1 ms a 2,000-sequence batch)."""
+    key = None
+    if len(starts) <= PLAN_CACHE_MAX + 1:
+        key = (starts.tobytes(), params, sizes, SHORT_KERNEL, X2_MAX_SCORE)
+        plan = _plans.get(key)
+        if plan is not None:
+            return plan
     lengths = starts[1:] - starts[:-1]
-    total = int(starts[-1]) if len(starts) else 0
     widest, model = _pair_model(params)
     score = (lengths // 2) * widest
     # int16 cells hold every score of these lengths (FoldParams.cell_dtype, vectorised)
     shared = (lengths >= 2) & (lengths <= sizes.batch_shared_max) & (score <= np.iinfo(np.int16).max)
     tiled = (lengths >= 2) & ~shared & (lengths <= BATCH_TILED_MAX)
-    alone = (lengths >= 2) & ~shared & ~tiled
     ids = np.arange(len(lengths))
     if SHORT_KERNEL in SHORT_KERNELS:
         byte = shared & (score <= X2_MAX_SCORE[0])
@@ -266,33 +302,20 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
         parts = ((shared, None),)
     launches = [launch for part, cell in parts if part.any()
                 for launch in _shared_launches(ids[part], lengths, cell, sizes, SHORT_KERNEL)]
-    groups = tiled_groups(ids[tiled], lengths, params, sizes, widest)
-    launches += [("tiled", nt, dtype, group) for nt, dtype, group in groups]
+    launches += [("tiled", nt, dtype, group) for nt, dtype, group in tiled_groups(ids[tiled], lengths, params, sizes,
+                                                                                   widest)]
     # one copy: status (traceback failed, a sequence unscored), the scores (< 2 nt: no pair, 0), starts,
     # the pair model (nussinov_common.cuh PairModel) and each launch's ids
     head = np.zeros(2 + len(lengths), dtype=np.int32)
     head[2:] = np.where(lengths < 2, 0, -1)
     uploads = [head, starts, model] + [launch[3].astype(np.int32) for launch in launches]
-    head_dev, starts_dev, pm, *ids_dev = upload(cp, uploads)
-    out = PackedFolds(scores=head_dev[2:], pair_to=None, chars=None, status=head_dev[:2])
-    if codes_dev.size == 0:
-        codes_dev = cp.zeros(1, dtype=np.uint8)
-    walk = bool(traceback)
-    ready = _Outputs(cp, out, max(total, 1))
-    for (kind, first, second, part_ids), part_dev in zip(launches, ids_dev):
-        longest = int(lengths[part_ids].max())
-        if kind == "shared":
-            ready()
-            _fold_shared(cp, codes_dev, starts_dev, part_dev, longest, second, pm, out, walk, first, SHORT_KERNEL)
-        else:
-            fold_tiled_group(cp, codes_dev, starts_dev, part_dev, longest, first, second, pm, out, out.status, walk,
-                             ready)
-    ready()
-    if alone.any():
-        _fold_alone(cp, codes_dev, starts, ids[alone], params, pm, out, walk)
-    if check:
-        check_packed(out)
-    return out
+    plan = ([(a, b, c, int(lengths[part].max())) for a, b, c, part in launches], pack(uploads),
+            ids[(lengths >= 2) & ~shared & ~tiled])
+    if key is not None:
+        _plans[key] = plan
+        while len(_plans) > PLANS_KEPT:
+            _plans.popitem(last=False)
+    return plan
 
 
 @functools.lru_cache(maxsize=64)

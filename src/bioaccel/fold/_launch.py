@@ -24,15 +24,14 @@ class FoldSizes(LaunchSizes):
     #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
     batch_stage_bytes: int = 64       # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
-    batch_closure: int = 1            # tiled batches, int16: batch_finish_sub_tight form 1 (the closure's tests as
-    #                                   mask bits), 2 (its loads predicated too), 3 (form 1's closure after form 2's
-    #                                   tile read), 0 batch_finish_sub (before: issue 29)
+    batch_closure: int = 3            # tiled batches, int16: batch_finish_sub_tight form 3 (form 1's closure after
+    #                                   form 2's tile read: issue 29, nbfin), 1 (the closure's tests as mask bits),
+    #                                   2 (its loads predicated too), 0 batch_finish_sub (before: issue 29)
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
     #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
-    #                                   registers, one load latency a step), 2 the same asking L2 for its cells 16
-    #                                   steps ahead, 0 walk_structure (before: issue 29)
+    #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal

@@ -1020,8 +1020,9 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
 }
 
 // batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (FORM 1), and
-// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts: TIGHT in
-// finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
+// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3, the batches'
+// default) form 1's closure after form 2's tile read: TIGHT in finish_sub_tile; int16 cells, issue 29
+// (fold/_launch.py batch_closure).
 template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,

@@ -104,35 +104,7 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // split's scan. The decisions, in the same order as walk_structure's, give the same pair_to and letters.
 // Measured (H100, 2,000 x 1,000 nt, docs/gpu-notes.md): 0.83 ms against 0.91; a step ahead (more registers:
 // fewer blocks an SM) and a warp's walk with ballot scans (32-thread blocks) were slower, 1.0-1.1 ms.
-// AHEAD (issue 29, helper nbfin; 0: off): thread 0 also asks L2 for the cells the walk reaches AHEAD steps
-// on. Each step of the walk is one dependent global load, mostly a miss to device memory: the 2.2 GB of
-// tables of a 2,000 x 1,000 nt batch do not stay in the 50 MB L2. A step moves one row down (i + 1) and at
-// most one column left, so AHEAD steps on it reads row i + AHEAD between columns c - AHEAD and c: with
-// AHEAD <= 16 the 32-byte sectors of (i + AHEAD, c) and (i + AHEAD, c - AHEAD) hold them. Where the walk
-// jumps (its start, a popped interval, the left part after a scan) rows i + 1 .. i + AHEAD - 1 are asked
-// for at once. Only where r < col (a cell of the upper triangle: its address lies in the table). The
-// decisions are the held walk's: a prefetch changes no value.
 template <typename Score, typename Layout>
-__device__ __forceinline__ void prefetch_v(const Score* V, const Layout& L, int r, int col) {
-#ifndef NUSSINOV_BATCH_HOST
-    if (r < col) asm volatile("prefetch.global.L2 [%0];" ::"l"(V + L.at(r, col)));
-#endif
-}
-
-template <int AHEAD, typename Score, typename Layout>
-__device__ __forceinline__ void prefetch_walk(const Score* V, const Layout& L, int i, int c, bool jumped) {
-    if constexpr (AHEAD > 0) {
-        if (jumped)
-            for (int k = 1; k < AHEAD; ++k) {
-                prefetch_v(V, L, i + k, c);
-                prefetch_v(V, L, i + k, c - AHEAD);
-            }
-        prefetch_v(V, L, i + AHEAD, c);
-        prefetch_v(V, L, i + AHEAD, c - AHEAD);
-    }
-}
-
-template <typename Score, typename Layout, int AHEAD = 0>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
     __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
@@ -144,7 +116,6 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
     int c = n;
     int v = (tid == 0 && n >= 2) ? load_v(V, L, 0, n) : 0;
     int top = 0;
-    bool jumped = true;                              // (AHEAD) the interval did not come from the step before
     __syncthreads();
     while (true) {
         if (tid == 0) {
@@ -156,11 +127,8 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     i = iv.x;
                     c = iv.y;
                     v = load_v(V, L, i, c);
-                    jumped = true;
                     continue;
                 }
-                prefetch_walk<AHEAD>(V, L, i, c, jumped);
-                jumped = false;
                 const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
                 const int right = load_v(V, L, i + 1, c);
                 const int w = pair_weight(pm, s, i, c);
@@ -211,7 +179,6 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                 stack[top++] = make_int2(found, c);  // [m, c) later, [i, m) now
                 c = found;
                 v = left;
-                jumped = true;
             }
         }
         __syncthreads();                             // ci, cc, cv, found read by all before thread 0 writes them
@@ -221,8 +188,7 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 1 walk_structure_held, 2 the same asking L2 for its cells 16 steps ahead,
-// 0 walk_structure (before issue 29's nbhost).
+// (fold/_launch.py batch_walk): 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost).
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
@@ -241,9 +207,6 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     int2* own_stack = stack + z * stack_stride;
     if constexpr (WALK == 1)
         walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
-    else if constexpr (WALK == 2)
-        walk_structure_held<Score, TiledLayout<T>, 16>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
-                                                       chars + start, status);
     else
         walk_structure(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
 }
