@@ -120,11 +120,16 @@ def sweep_sizes(base, sweep):
 
 
 def entry_sizes(base, entry):
-    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP" or "SHAPE,SWEEP,sK" (K streams, v8)."""
-    shape, sweep, *streams = entry.split(",")
+    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP", "SHAPE,SWEEP,sK" (K streams, v8) or
+    "SHAPE,SWEEP,sK,qQ" (Q = 1: a round's queries in one schedule, v9; 0 or left out: a drain after each query)."""
+    shape, sweep, *more = entry.split(",")
     sizes = sweep_sizes(shape_sizes(base, shape), sweep)
+    streams = [x for x in more if x.startswith("s")]
+    queries = [x for x in more if x.startswith("q")]
     if hasattr(base, "band_streams"):
         sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
+    if hasattr(base, "band_queries"):
+        sizes = sizes.replace(band_queries=queries[0] == "q1" if queries else False)
     return sizes
 
 
@@ -147,6 +152,11 @@ def timed(sizes, call):
         _partition_launch.SIZES = saved
 
 
+def _entry(module) -> str:
+    """The name of the windowed GPU fill's function the API calls: gpu_windows_round (v9), gpu_windows before."""
+    return "gpu_windows_round" if hasattr(module, "gpu_windows_round") else "gpu_windows"
+
+
 def traced(sizes, call):
     """``call()`` as :func:`timed` with every ``gpu_windows`` it makes keeping a timeline: (seconds, its
     result, [(stage, host seconds)], the stages summed)."""
@@ -154,12 +164,13 @@ def traced(sizes, call):
 
     from bioaccel.interact import _partition_band_gpu
 
-    stages, saved = [], _partition_band_gpu.gpu_windows
-    _partition_band_gpu.gpu_windows = functools.partial(saved, timeline=stages)
+    name = _entry(_partition_band_gpu)
+    stages, saved = [], getattr(_partition_band_gpu, name)
+    setattr(_partition_band_gpu, name, functools.partial(saved, timeline=stages))
     try:
         seconds, found = timed(sizes, call)
     finally:
-        _partition_band_gpu.gpu_windows = saved
+        setattr(_partition_band_gpu, name, saved)
     summed = {}
     for stage, t in stages:
         summed[stage] = summed.get(stage, 0.0) + t
@@ -321,12 +332,13 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
 
         from bioaccel.interact import _partition_band_gpu
 
-        phases, saved = {}, _partition_band_gpu.gpu_windows
-        _partition_band_gpu.gpu_windows = functools.partial(saved, timings=phases)
+        name = _entry(_partition_band_gpu)
+        phases, saved = {}, getattr(_partition_band_gpu, name)
+        setattr(_partition_band_gpu, name, functools.partial(saved, timings=phases))
         try:
             screen_s, _ = timed(one_stream(production), lambda: bppart(queries, targets, params=params, backend="gpu"))
         finally:
-            _partition_band_gpu.gpu_windows = saved
+            setattr(_partition_band_gpu, name, saved)
         phases.pop("sweep_by_diagonal", None)
         screens["production_phases"] = dict(gpu_s=screen_s, device_s=sum(phases.values()),
                                             host_gap_s=screen_s - sum(phases.values()),

@@ -68,6 +68,9 @@ class BPPartSizes(LaunchSizes):
     band_streams: int = 2     # windows: launch groups on this many CUDA streams, each with its own tables (a share
     #                           of the memory), so that one launch's kernels fill another's gaps and the host
     #                           gathers a launch while the device works on the next (v8); the same bits
+    band_queries: bool = True    # windows: a round's queries in one schedule over the streams (v9: the next query's
+    #                              launches issued while the previous one's last runs and its windows are assembled);
+    #                              False: a drain after each query's launch group (v8). The same launches, the same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 
