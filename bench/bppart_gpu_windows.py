@@ -120,16 +120,16 @@ def sweep_sizes(base, sweep):
 
 
 def entry_sizes(base, entry):
-    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP", "SHAPE,SWEEP,sK" (K streams, v8) or
-    "SHAPE,SWEEP,sK,qQ" (Q = 1: a round's queries in one schedule, v9; 0 or left out: a drain after each query)."""
+    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP", then optional fields "sK" (K streams,
+    v8; 1 when left out), "q1" (a round's queries in one schedule, v9; else a drain after each query) and "e1"
+    (the tiles past a piece's bases skipped, v9; else every tile computed)."""
     shape, sweep, *more = entry.split(",")
     sizes = sweep_sizes(shape_sizes(base, shape), sweep)
     streams = [x for x in more if x.startswith("s")]
-    queries = [x for x in more if x.startswith("q")]
     if hasattr(base, "band_streams"):
         sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
     if hasattr(base, "band_queries"):
-        sizes = sizes.replace(band_queries=queries[0] == "q1" if queries else False)
+        sizes = sizes.replace(band_queries="q1" in more, band_ends="e1" in more)
     return sizes
 
 
@@ -197,13 +197,13 @@ def main(argv=None):
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
-    parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xWxTx3x2",
+    parser.add_argument("--baseline", default="m32x64x16x4x2xF,16xlaunchesxTx4xWxTx3x2,s2",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "
                              "against --baseline); empty: the package's launch sizes")
     parser.add_argument("--screen-forms", default="",
-                        help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK]) joined by ';'")
+                        help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK][,q1][,e1]) joined by ';'")
     parser.add_argument("--screen-phases", action="store_true",
                         help="the screen once more on one stream with each launch family's device seconds")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")

@@ -52,7 +52,8 @@ BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 16
 BAND_RING_ALTERNATIVES = [shape + (0,) for shape in [
     (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
     (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
-    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True)]] + [
+    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True),
+    (32, 128, 16, 2, 2, False), (32, 64, 16, 5, 2, False)]] + [
     # a launch per sum and G query splits (the sums so far reloaded)
     (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
     (16, 32, 8, 1, 3, True, 1)]
@@ -177,7 +178,7 @@ def host_kernels(sizes) -> dict:
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
-        + [("bppart_band_outer", ())] * bp.band_split
+        + [("bppart_band_outer", ())] * bp.band_split + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]

@@ -78,6 +78,7 @@ class _Tables:
         self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
         rb = cp.asarray(codes)
+        ends, near = _ends(cp, pieces, n, self.L2, sizes)
         clock.lap("codes")
         events = {"single": [], "cross": [], "outer": [], "sweep": []}
 
@@ -95,9 +96,14 @@ class _Tables:
             starts = n - length + 1
             single((-(-starts // 128),), (128,), (rb, self.raw, self.powers, Q1, Z, np.int32(n), np.int32(W1),
                                                    np.int32(length)))
-        mark("single")
         tables = [t[:self.n_int * S].reshape(self.n_int, n + 1, W1) for t in self.full]
         QI, QX, QIac, QF, R, T0, AUX0 = tables
+        if len(near):            # (before QI[0] = Q1: the target alone is kept whole; timed with "single")
+            unneeded = _kernel("bppart_band_unneeded")
+            for table, count in [(t, self.n_int) for t in self.full] + [(t, M) for t in self.level]:
+                unneeded((len(near), -(-count // 16)), (128,), (table, np.int64(count), np.int64(S), near, ends,
+                                                                np.int32(W1)))
+        mark("single")
         QI[0] = Q1.reshape(n + 1, W1)
         QI[1:, :, 0] = self.q0_cells[:, None]
         T1, AUX1, ACCA, ACCM = [t[:M * S] for t in self.level]
@@ -136,23 +142,23 @@ class _Tables:
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
-                          + ((np.int32(which), np.int32(g0)) if ring else ()))
+                          + ((np.int32(which), np.int32(g0), ends) if ring else ()))
             mark("cross")
             mark("outer")
             if outer is not None:
                 outer((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
                                                                  flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
-                                                                 ACCM, *dims, np.int32(l1)))
+                                                                 ACCM, *dims, np.int32(l1), ends))
             mark("outer")
             mark("sweep")
             tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))
             if sizes.band_sweep == "persistent":
                 grid = max(1, min(sms * sizes.blocks_per_sm, mats * nt))
-                tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:]), shared_mem=shared)
+                tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:], ends), shared_mem=shared)
             else:               # a tile diagonal a launch: a block per tile, no barrier
                 for d in range(dmax + 1):
                     mark(("sweep", d))
-                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:]),
+                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:], ends),
                           shared_mem=shared)
                     mark(("sweep", d))
             mark("sweep")
@@ -204,6 +210,34 @@ class _Tables:
                 for target in np.unique(targets_h):
                     keep = targets_h == target
                     ends[target][it, windows_h[keep]] = q1[keep]
+
+
+def _ends(cp, pieces, n, L2, sizes):
+    """Per row of a launch of ``pieces`` (n bases), the end (exclusive) of its piece's bases, and the rows
+    within L2 of it (device arrays, int32): the kernels skip the tiles whose cells lie past it
+    (``sizes.band_ends``; else every end is n: nothing skipped, no row listed).
+
+    >>> from types import SimpleNamespace
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> host = _ends_host([SimpleNamespace(codes=[0] * 70), SimpleNamespace(codes=[0] * 3)], 192, 5, SIZES)
+    >>> host[0][[0, 127, 128, 191, 192]].tolist(), host[1].tolist()[:3], len(host[1])
+    ([70, 70, 131, 131, 192], [66, 67, 68], 126)
+    """
+    ends, near = _ends_host(pieces, n, L2, sizes)
+    return cp.asarray(ends), cp.asarray(near)
+
+
+def _ends_host(pieces, n, L2, sizes):
+    ends = np.full(n + 1, n, dtype=np.int32)
+    if not sizes.band_ends:
+        return ends, np.zeros(0, dtype=np.int32)
+    offset = 0
+    for p in pieces:
+        span = aligned(len(p.codes), sizes)
+        ends[offset:offset + span] = offset + len(p.codes)
+        offset += span
+    rows = np.arange(n + 1, dtype=np.int32)
+    return ends, rows[(ends - rows < L2) & (rows < n)].astype(np.int32)
 
 
 def _kernel(name, *arguments):

@@ -71,6 +71,9 @@ class BPPartSizes(LaunchSizes):
     band_queries: bool = True    # windows: a round's queries in one schedule over the streams (v9: the next query's
     #                              launches issued while the previous one's last runs and its windows are assembled);
     #                              False: a drain after each query's launch group (v8). The same launches, the same bits
+    band_ends: bool = True    # windows: the tiles and cells past their piece's bases (filler, and the cells that cross
+    #                           into the next piece: no window reads them) not computed, zeroed at a launch's start
+    #                           (v9; the cross products skip them in the ring form only); the same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 

@@ -299,7 +299,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
                   double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
                   const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
-                  int nt, int dfirst, int dlast, unsigned int* counter) {
+                  int nt, int dfirst, int dlast, unsigned int* counter, const int* __restrict__ ends) {
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
     static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
@@ -336,6 +336,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             const int a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
             const int IB = I * B, JB = J * B;
             if (JB - (IB + B - 1) > L2) continue;          // block-uniform: no cell in the band
+            if (JB > ends[IB]) continue;                   // block-uniform: no cell a window needs (band_ends)
             const size_t lb = (size_t)a0 * S;
             const size_t A = band_interval(M, a0, a1) * S;
             const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
@@ -459,12 +460,12 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W,
                   const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R,
                   double* T0, double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1,
-                  int l1) {
+                  int l1, const int* __restrict__ ends) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= cells) return;
     const int b0 = c / W1, l2 = c % W1, b1 = b0 + l2;
-    if (l2 == 0 || b1 > n) return;
+    if (l2 == 0 || b1 > n || b1 > ends[b0]) return;      // (band_ends: a cell no window needs; zeroed)
     const int a0 = blockIdx.y, a1 = a0 + l1, M1 = M + 1;
     const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
     const double* w1 = W;
@@ -489,4 +490,17 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
     QX[A + c] = pqx;
     R[A + c] = qfbase;
     ACCM[lb + c] = m;
+}
+
+// band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
+// into the next piece) that the launch does not compute, zeroed at its start in ``count`` matrices of S cells
+// from T (a block per row of ``rows``, the rows within L2 of their piece's end, and per 16 matrices): the
+// kernels read such a cell only as the other factor of a zero product (outside the band), where it must be
+// finite; the cells a window needs never read it otherwise (a cell's sub-intervals end within its piece).
+__global__ void __launch_bounds__(128)
+bppart_band_unneeded(double* T, long long count, long long S, const int* __restrict__ rows,
+                     const int* __restrict__ ends, int W1) {
+    const int b0 = rows[blockIdx.x], first = ends[b0] - b0 + 1;
+    for (long long m = blockIdx.y * 16LL; m < count && m < blockIdx.y * 16LL + 16; ++m)
+        for (int l2 = max(first, 1) + threadIdx.x; l2 < W1; l2 += blockDim.x) T[m * S + (size_t)b0 * W1 + l2] = 0.0;
 }

@@ -17,11 +17,16 @@
 // of a launch reads the operands of the same few k1 at about the same time (the blocks that share an operand row then
 // meet it in L2: v8's profile read 2.7x the operands' bytes from DRAM). An accumulator stored and loaded is the same
 // double, the mma's C: the same bits. No split among blocks (gridDim.z = 1).
+//
+// ends[row]: the end (exclusive) of the bases of the piece that holds ``row`` (band_ends, v9; n where nothing is
+// skipped): a tile whose first column lies past it holds no cell a window needs (a cell past its piece's bases
+// is read by no needed cell but as a zero product's other factor), and is not computed; bppart_band_unneeded
+// zeroes such cells at the launch's start, so that those products stay zeros.
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D, int wsel, int g0) {
+                       int D, int wsel, int g0, const int* __restrict__ ends) {
     constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
     static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
@@ -32,6 +37,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
     const size_t S = (size_t)(n + 1) * W1;
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
