@@ -130,7 +130,13 @@ def entry_sizes(base, entry):
         sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
     if hasattr(base, "band_queries"):
         sizes = sizes.replace(band_queries="q1" in more, band_ends="e1" in more)
-    return sizes
+    return with_fields(sizes, [x for x in more if "=" in x])
+
+
+def with_fields(sizes, fields):
+    """``sizes`` with launch-size fields "name=value" (integers; v9's hints: band_hint_cross=2)."""
+    return sizes.replace(**{k: int(v) if not isinstance(getattr(sizes, k), bool) else v in ("1", "T", "True")
+                            for k, v in (x.split("=") for x in fields)})
 
 
 def one_stream(sizes):
@@ -202,6 +208,9 @@ def main(argv=None):
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "
                              "against --baseline); empty: the package's launch sizes")
+    parser.add_argument("--variants", default="",
+                        help="launch-size fields name=value (',' within one variant, ';' between), each timed against "
+                             "the production at the longest size (device seconds, windows digest)")
     parser.add_argument("--screen-forms", default="",
                         help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK][,q1][,e1]) joined by ';'")
     parser.add_argument("--screen-phases", action="store_true",
@@ -289,6 +298,11 @@ def main(argv=None):
         shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference),
                            windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
+    for variant in filter(None, args.variants.split(";")):
+        phases, w = device_phases(query, target, params, with_fields(one_stream(production), variant.split(",")))
+        sweeps.append(dict(sweep=variant, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
+                           **_against(w, reference), windows_sha256=windows_hash(w)))
+        print(sweeps[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(one_stream(production), sweep))
         sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
@@ -395,10 +409,10 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} | "
               f"{x.get('windows_sha256', '')} |")
-    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far) | outer + sweep (s) | log Z rel. diff | window "
-          "probability max diff | windows digest |\n|---|---|---|---|---|")
+    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far), or --variants | cross, outer + sweep (s) | "
+          "log Z rel. diff | window probability max diff | windows digest |\n|---|---|---|---|---|")
     for x in sweeps:
-        print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
+        print(f"| {x['sweep']} | {x['cross_s']:.4f}, {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
               f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
     for name, x in screens.items():
         if name == "production_phases":

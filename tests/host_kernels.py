@@ -54,6 +54,8 @@ BAND_RING_ALTERNATIVES = [shape + (0,) for shape in [
     (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
     (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True),
     (32, 128, 16, 2, 2, False), (32, 64, 16, 5, 2, False)]] + [
+    # v9: L2 hints on the copies (128- or 256-byte fetches, evict_last)
+    (32, 64, 16, 4, 2, False, 0, 1), (32, 64, 16, 4, 2, False, 0, 2), (32, 64, 16, 4, 2, False, 0, 3)] + [
     # a launch per sum and G query splits (the sums so far reloaded)
     (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
     (16, 32, 8, 1, 3, True, 1)]
@@ -73,7 +75,9 @@ BAND_TILE_ALTERNATIVES = [tiles + (False, False) for tiles in [
     # blocks a multiprocessor
     (16, True, 4, True, True, 0, 0, True, False), (8, True, 16, True, True, 0, 0, True, False),
     (8, True, 8, False, False, 0, 0, True, False), (16, False, 0, False, False, 0, 0, True, False),
-    (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]
+    (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)] + [
+    # v9: L2 hints on the far part's copies
+    (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
@@ -178,7 +182,7 @@ def host_kernels(sizes) -> dict:
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
-        + [("bppart_band_outer", ())] * bp.band_split + [("bppart_band_unneeded", ())]
+        + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ())] * bp.band_split + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]

@@ -28,8 +28,9 @@ def band_cross_kernel(sizes) -> tuple:
                 (TR // 4) * (TC // 4))
     threads = (TR // 16) * (TC // 32) * 32
     if sizes.band_ring and not sizes.band_strip:
+        hint = (sizes.band_hint_cross,) if sizes.band_hint_cross else ()      # (v9; 0: the template's default)
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring,
-                                           sizes.band_skip, sizes.band_group), threads)
+                                           sizes.band_skip, sizes.band_group) + hint, threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
 
 
@@ -58,8 +59,9 @@ def band_tiles_arguments(sizes) -> tuple:
     (16, True, 4, True, True, 0, 0, True, False)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
+    hint = (sizes.band_hint_sweep,) if sizes.band_hint_sweep and pipe else ()   # (v9; 0: the template's default)
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
-            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0)
+            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0) + hint
 
 
 def band_tiles_shared(sizes) -> int:
@@ -73,7 +75,7 @@ def band_tiles_shared(sizes) -> int:
     >>> band_tiles_shared(SIZES.replace(band_dynamic=False))
     0
     """
-    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)
+    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)[:9]
     if not dynamic:
         return 0
     pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4

@@ -62,18 +62,33 @@ __global__ void bppart_band_single(const unsigned char* __restrict__ codes, cons
     Q[(size_t)i * W1 + len] = total;
 }
 
-// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then).
+// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then). HINT (v9,
+// the same values): 0, none; 1 and 2, a miss fetches 128 or 256 bytes into L2 (L2::128B, L2::256B: a band row's
+// next chunk, copied a step later, then hits); 3, an L2 evict_last policy (operands other blocks read again).
+template <int HINT = 0>
 __device__ __forceinline__ void band_copy8(double* smem, const double* gmem, bool valid) {
     const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    if (HINT == 1) {
+        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    } else if (HINT == 2) {
+        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    } else if (HINT == 3) {
+        unsigned long long policy;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 8, %2, %3;\n" ::"r"(dst), "l"(gmem),
+                     "r"(valid ? 8 : 0), "l"(policy));
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    }
 }
 
 // cp.async of band cell T[row][col - row] into ``smem``; zero where it lies outside the band or past n, or
 // where ``want`` is false (the values band_at and band_cg give there).
+template <int HINT = 0>
 __device__ __forceinline__ void band_async(double* smem, const double* T, int row, int col, int W1, int n, bool want) {
     const int o = col - row;
     const bool in = want && o >= 0 && o < W1 && col <= n;
-    band_copy8(smem, in ? T + (size_t)row * W1 + o : T, in);
+    band_copy8<HINT>(smem, in ? T + (size_t)row * W1 + o : T, in);
 }
 
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
@@ -293,7 +308,9 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // the blocks a multiprocessor holds spread over its four schedulers.
 // DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
 // the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
-template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false>
+// HINT (v9): band_copy8's L2 hint on the far part's copies (0: none).
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
+          int HINT = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -393,15 +410,15 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 auto issue = [&](int K, double(*T)[B][RP]) {
                     const int KB = K * B, row = IB + ti, col = KB + tj;
                     if (K < J) {
-                        band_async(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
-                        band_async(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
-                        band_async(&T[2][ti][tj], Q1, KB + ti, JB + tj, W1, n, columned);
+                        band_async<HINT>(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[2][ti][tj], Q1, KB + ti, JB + tj, W1, n, columned);
                     }
                     if (K > I) {
-                        band_async(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
-                        band_async(&T[4][ti][tj], QF + A, KB + ti, JB + tj, W1, n, columned);
-                        band_async(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
-                        band_async(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
+                        band_async<HINT>(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[4][ti][tj], QF + A, KB + ti, JB + tj, W1, n, columned);
+                        band_async<HINT>(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
+                        band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
                 bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
@@ -455,12 +472,17 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 // Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
 // own cells, which the sweep overwrites after reading them: s0 + both in QIac, the query sum of R in
 // QX, QF's base in R, m in ACCM (the level table; the cross sum stays in ACCA).
-__global__ void __launch_bounds__(256)
-bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
-                  const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W,
-                  const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R,
-                  double* T0, double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1,
-                  int l1, const int* __restrict__ ends) {
+// CS (bppart_band_outer_cs, v9): the three sums' loads (each cell read once a level) evict-first in L2 (ld.global.cs),
+// so that they leave the cross products' operands in L2 (another stream's launch runs them at the same time).
+#define BAND_OUTER_PARAMETERS const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, \
+    const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, \
+    const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R, double* T0, \
+    double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1, int l1, const int* __restrict__ ends
+template <bool CS>
+__device__ __forceinline__ double band_outer_load(const double* p) { return CS ? __ldcs(p) : *p; }
+
+template <bool CS>
+__device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= cells) return;
@@ -474,12 +496,12 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
     double ps0 = 0.0, pa0 = 0.0, pqx = 0.0;
     if (l1 >= 5) {
 #pragma unroll 4
-        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[band_interval(M, k, a1 - 1) * S + c];
+        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * band_outer_load<CS>(AUX0 + band_interval(M, k, a1 - 1) * S + c);
     }
 #pragma unroll 4
-    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
+    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * band_outer_load<CS>(T0 + band_interval(M, a0, k + 1) * S + c);
 #pragma unroll 4
-    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
+    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * band_outer_load<CS>(R + band_interval(M, k, a1) * S + c);
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
     bppart_outer_terms(l1, l2, w1, w2, wi, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
                        ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
@@ -490,6 +512,14 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
     QX[A + c] = pqx;
     R[A + c] = qfbase;
     ACCM[lb + c] = m;
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer(BAND_OUTER_PARAMETERS) {
+    band_outer<false>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer_cs(BAND_OUTER_PARAMETERS) {
+    band_outer<true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross

@@ -22,7 +22,8 @@
 // skipped): a tile whose first column lies past it holds no cell a window needs (a cell past its piece's bases
 // is read by no needed cell but as a zero product's other factor), and is not computed; bppart_band_unneeded
 // zeroes such cells at the launch's start, so that those products stay zeros.
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0>
+// HINT (v9): band_copy8's L2 hint on the copies (0: none).
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
@@ -75,7 +76,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                band_copy8(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
+                band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
             const int bcol = c0 + bc, b_row = from + bk;
             const double* Rp = R + (size_t)b_row * L2 + bcol;
@@ -83,7 +84,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             for (int i = 0; i < TC * KC / THREADS; ++i) {
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
                 const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
-                band_copy8(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
+                band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
 #pragma unroll
