@@ -135,7 +135,7 @@ class _Tables:
             if l1 >= 2:
                 grid = ntr * (D + 1) * mats
                 split = min(l1 - 1, max(1, -(-(sizes.cross_blocks or 4 * sms) // grid)))
-                group = ring and arguments[-1]
+                group = ring and arguments[6]      # (GROUP; the last is the copies' hint)
                 if split > 1 and not group:
                     ACCA.fill(0), ACCM.fill(0)
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]

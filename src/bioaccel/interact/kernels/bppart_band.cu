@@ -175,6 +175,40 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     }
 }
 
+// The tensor-core cross products' step and store (bppart_band_cross_mma, bppart_band_cross_ring): a warp's 16 x 32
+// block, 2 x 4 products of 8 x 8 over the 4 indices from ks of the staged chunk (fragments: lane = 4 g + t holds
+// A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]).
+template <int AP, int BP>
+__device__ __forceinline__ void band_mma_step(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
+                                              int g, int t, double (&acc)[2][4][2]) {
+    double af[2], bf[4];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) af[i] = As[wr + 8 * i + g][ks + t];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) bf[j] = Bs[ks + t][wc + 8 * j + g];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                : "d"(af[i]), "d"(bf[j]));
+}
+
+// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
+__device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2][4][2], int r, int c, int g, int t,
+                                             int W1, int n) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int row = r + 8 * i + g, col = c + 8 * j + 2 * t + h, o = col - row;
+                if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+            }
+}
+
 // bppart_band_cross on FP64 tensor cores (DMMA, mma.sync m8n8k4 f64: an 8 x 4 by 4 x 8 product a warp
 // instruction, twice the FMA ceiling): a warp per 16 x 32 block of the output tile, 2 x 4 products of
 // 8 x 8 a step of 4 indices; the chunks copied as in bppart_band_cross (cp.async, two buffers). Fragments
@@ -241,32 +275,12 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
                     if (STRIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    double af[2], bf[4];
-#pragma unroll
-                    for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
-#pragma unroll
-                    for (int i = 0; i < 2; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j)
-                            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                                         : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                                         : "d"(af[i]), "d"(bf[j]));
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
                 }
                 __syncthreads();
             }
         }
-        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
-                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
-                }
+        band_mma_put((which == 0 ? ACCA : ACCM) + (size_t)a0 * S, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
 

@@ -1,5 +1,5 @@
 // bppart_band_cross_mma with a deeper copy pipeline (v8, docs/bppart-gpu-notes.md): included by bppart_band.cu
-// after band_interval, band_copy8 and bppart_band_cross_mma (whose comments hold here).
+// after band_interval, band_copy8, band_mma_step, band_mma_put and bppart_band_cross_mma (whose comments hold here).
 //
 // Why: v3 to v7 measured the tensor-core cross products at about a fifth of the DMMA ceiling and about half
 // the L2 rate; each block waits at every chunk for the copies it issued one chunk before, and at every new
@@ -101,30 +101,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
             for (int ks = 0; ks < KC; ks += 4) {
                 if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                double af[2], bf[4];
-#pragma unroll
-                for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
-#pragma unroll
-                for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
-#pragma unroll
-                for (int i = 0; i < 2; ++i)
-#pragma unroll
-                    for (int j = 0; j < 4; ++j)
-                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                            : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                            : "d"(af[i]), "d"(bf[j]));
+                band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
-                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
-                }
+        band_mma_put(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
