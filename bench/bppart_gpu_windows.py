@@ -120,12 +120,23 @@ def sweep_sizes(base, sweep):
 
 
 def entry_sizes(base, entry):
-    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP" or "SHAPE,SWEEP,sK" (K streams, v8)."""
-    shape, sweep, *streams = entry.split(",")
+    """Launch sizes of a --production or --baseline entry: "SHAPE,SWEEP", then optional fields "sK" (K streams,
+    v8; 1 when left out), "q1" (a round's queries in one schedule, v9; else a drain after each query) and "e1"
+    (the tiles past a piece's bases skipped, v9; else every tile computed)."""
+    shape, sweep, *more = entry.split(",")
     sizes = sweep_sizes(shape_sizes(base, shape), sweep)
+    streams = [x for x in more if x.startswith("s")]
     if hasattr(base, "band_streams"):
         sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
-    return sizes
+    if hasattr(base, "band_queries"):
+        sizes = sizes.replace(band_queries="q1" in more, band_ends="e1" in more)
+    return with_fields(sizes, [x for x in more if "=" in x])
+
+
+def with_fields(sizes, fields):
+    """``sizes`` with launch-size fields "name=value" (integers; v9's hints: band_hint_cross=2)."""
+    return sizes.replace(**{k: int(v) if not isinstance(getattr(sizes, k), bool) else v in ("1", "T", "True")
+                            for k, v in (x.split("=") for x in fields)})
 
 
 def one_stream(sizes):
@@ -147,6 +158,11 @@ def timed(sizes, call):
         _partition_launch.SIZES = saved
 
 
+def _entry(module) -> str:
+    """The name of the windowed GPU fill's function the API calls: gpu_windows_round (v9), gpu_windows before."""
+    return "gpu_windows_round" if hasattr(module, "gpu_windows_round") else "gpu_windows"
+
+
 def traced(sizes, call):
     """``call()`` as :func:`timed` with every ``gpu_windows`` it makes keeping a timeline: (seconds, its
     result, [(stage, host seconds)], the stages summed)."""
@@ -154,12 +170,13 @@ def traced(sizes, call):
 
     from bioaccel.interact import _partition_band_gpu
 
-    stages, saved = [], _partition_band_gpu.gpu_windows
-    _partition_band_gpu.gpu_windows = functools.partial(saved, timeline=stages)
+    name = _entry(_partition_band_gpu)
+    stages, saved = [], getattr(_partition_band_gpu, name)
+    setattr(_partition_band_gpu, name, functools.partial(saved, timeline=stages))
     try:
         seconds, found = timed(sizes, call)
     finally:
-        _partition_band_gpu.gpu_windows = saved
+        setattr(_partition_band_gpu, name, saved)
     summed = {}
     for stage, t in stages:
         summed[stage] = summed.get(stage, 0.0) + t
@@ -186,13 +203,16 @@ def main(argv=None):
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
-    parser.add_argument("--baseline", default="m32x64x16x4,16xlaunchesxTx4xWxTx3x2",
+    parser.add_argument("--baseline", default="m32x64x16x4x2xF,16xlaunchesxTx4xWxTx3x2,s2",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "
                              "against --baseline); empty: the package's launch sizes")
+    parser.add_argument("--variants", default="",
+                        help="launch-size fields name=value (',' within one variant, ';' between), each timed against "
+                             "the production at the longest size (device seconds, windows digest)")
     parser.add_argument("--screen-forms", default="",
-                        help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK]) joined by ';'")
+                        help="more screen rows: production / baseline entries (SHAPE,SWEEP[,sK][,q1][,e1]) joined by ';'")
     parser.add_argument("--screen-phases", action="store_true",
                         help="the screen once more on one stream with each launch family's device seconds")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
@@ -278,6 +298,11 @@ def main(argv=None):
         shapes.append(dict(shape=shape, cross_s=phases["cross"], sweep_s=phases["sweep"], **_against(w, reference),
                            windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
+    for variant in filter(None, args.variants.split(";")):
+        phases, w = device_phases(query, target, params, with_fields(one_stream(production), variant.split(",")))
+        sweeps.append(dict(sweep=variant, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
+                           **_against(w, reference), windows_sha256=windows_hash(w)))
+        print(sweeps[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(one_stream(production), sweep))
         sweeps.append(dict(sweep=sweep, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
@@ -321,12 +346,13 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
 
         from bioaccel.interact import _partition_band_gpu
 
-        phases, saved = {}, _partition_band_gpu.gpu_windows
-        _partition_band_gpu.gpu_windows = functools.partial(saved, timings=phases)
+        name = _entry(_partition_band_gpu)
+        phases, saved = {}, getattr(_partition_band_gpu, name)
+        setattr(_partition_band_gpu, name, functools.partial(saved, timings=phases))
         try:
             screen_s, _ = timed(one_stream(production), lambda: bppart(queries, targets, params=params, backend="gpu"))
         finally:
-            _partition_band_gpu.gpu_windows = saved
+            setattr(_partition_band_gpu, name, saved)
         phases.pop("sweep_by_diagonal", None)
         screens["production_phases"] = dict(gpu_s=screen_s, device_s=sum(phases.values()),
                                             host_gap_s=screen_s - sum(phases.values()),
@@ -383,10 +409,10 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
     for x in shapes:
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} | "
               f"{x.get('windows_sha256', '')} |")
-    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far) | outer + sweep (s) | log Z rel. diff | window "
-          "probability max diff | windows digest |\n|---|---|---|---|---|")
+    print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far), or --variants | cross, outer + sweep (s) | "
+          "log Z rel. diff | window probability max diff | windows digest |\n|---|---|---|---|---|")
     for x in sweeps:
-        print(f"| {x['sweep']} | {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
+        print(f"| {x['sweep']} | {x['cross_s']:.4f}, {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
               f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
     for name, x in screens.items():
         if name == "production_phases":

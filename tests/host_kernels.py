@@ -49,30 +49,36 @@ BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 16
                          (16, 32, 8, 1, False)]
 #: the windowed cross products on tensor cores through a ring of chunks across the query splits (v8: rows x columns
 #: x chunk x blocks x stages x skip), the tests' small ones
-BAND_RING_ALTERNATIVES = [shape + (0,) for shape in [
+BAND_RING_ALTERNATIVES = [shape + (0, 0) for shape in [
     (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
     (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
-    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True)]] + [
+    (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True),
+    (32, 128, 16, 2, 2, False), (32, 64, 16, 5, 2, False)]] + [shape + (0,) for shape in [
     # a launch per sum and G query splits (the sums so far reloaded)
     (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
-    (16, 32, 8, 1, 3, True, 1)]
+    (16, 32, 8, 1, 3, True, 1), (32, 64, 16, 4, 2, False, 32)]] + [
+    # v9: L2 hints on the copies (128- or 256-byte fetches, evict_last)
+    (32, 64, 16, 4, 2, False, 0, hint) for hint in (1, 2, 3)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
-#: products, near part by one warp, dynamic shared memory): the first designs', the split one at other occupancies,
-#: with a thread a cell in the near part or a group, whole tiles or trimmed
-BAND_TILE_ALTERNATIVES = [tiles + (False, False) for tiles in [
+#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint): the first designs', the split one
+#: at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
+BAND_TILE_ALTERNATIVES = [tiles + (False, False, 0) for tiles in [
     (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
     (8, True, 16, True, False, 0, 0), (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
     (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0), (8, True, 16, True, True, 0, 0),
     (16, True, 0, True, True, 0, 0), (8, True, 16, False, True, 0, 0)]] + [
     # the far part through a cp.async ring of 2 or 3 stages, its products a thread a cell, two k a load, tensor cores;
     # the near part by a group of lanes a cell or by one warp (v7), static or dynamic shared memory
-    (tile, True, blocks, True, True, pipe, far, warp, dynamic) for tile, blocks in ((16, 4), (8, 16)) for pipe in (2, 3)
-    for far in (0, 1, 2) for warp in (False, True) for dynamic in (False, True)] + [
+    (tile, True, blocks, True, True, pipe, far, warp, dynamic, 0) for tile, blocks in ((16, 4), (8, 16))
+    for pipe in (2, 3) for far in (0, 1, 2) for warp in (False, True) for dynamic in (False, True)] + [
     # the near part by one warp after the other far forms: registers a step ahead, whole tiles, persistent grids; 5
     # blocks a multiprocessor
-    (16, True, 4, True, True, 0, 0, True, False), (8, True, 16, True, True, 0, 0, True, False),
-    (8, True, 8, False, False, 0, 0, True, False), (16, False, 0, False, False, 0, 0, True, False),
-    (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]
+    tiles + (0,) for tiles in [
+        (16, True, 4, True, True, 0, 0, True, False), (8, True, 16, True, True, 0, 0, True, False),
+        (8, True, 8, False, False, 0, 0, True, False), (16, False, 0, False, False, 0, 0, True, False),
+        (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]] + [
+    # v9: L2 hints on the far part's copies
+    (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
@@ -178,7 +184,7 @@ def host_kernels(sizes) -> dict:
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
-        + [("bppart_band_outer", ())] * bp.band_split
+        + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ())] * bp.band_split + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]

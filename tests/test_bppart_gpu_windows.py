@@ -198,6 +198,11 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     dict(band_rows=64, band_cols=64, band_blocks=2),
     dict(band_cols=32, band_blocks=8), dict(band_streams=1), dict(band_streams=2, band_bases=400), dict(band_streams=3),
     dict(band_ring=0, band_skip=False, band_streams=1),                  # v7's production
+    # v9: every tile and cell computed (no skip past a piece's bases); v8's production
+    dict(band_ends=False), dict(band_ends=False, band_queries=False),
+    # v9: L2 hints on the copies of the cross products and of the sweep's far part, evict-first loads of the outer terms
+    dict(band_hint_cross=1), dict(band_hint_cross=2), dict(band_hint_cross=3), dict(band_hint_sweep=2),
+    dict(band_hint_sweep=3), dict(band_outer_cs=True),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
@@ -216,6 +221,34 @@ def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
             assert getattr(got, name) == getattr(expected, name), name
         for name in ("log_zs", "log_zs_interaction", "probabilities"):
             assert np.array_equal(getattr(got, name), getattr(expected, name)), name
+
+
+@pytest.mark.parametrize("streams, ends", [(2, True), (1, True), (3, False)])
+def test_gpu_windows_round_equals_each_query(small_launch_sizes, monkeypatch, streams, ends):
+    """A round's queries in one schedule (v9, band_queries; queries of other lengths need other tables, a stream's
+    tables serve the next query of their size): every query's windows equal to the CPU's to 1e-12, and to the bit
+    equal to the same query alone (no sum split among blocks: cross_blocks=1)."""
+    from bioaccel.interact import _partition_launch
+    from bioaccel.interact._partition_band_gpu import gpu_windows_round
+
+    sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_cols=32, band_split=True, band_tile=8,
+                                              band_tile_blocks=16, band_pipe=3, band_far=2, band_warp=True,
+                                              band_ring=2, band_streams=streams, band_ends=ends, cross_blocks=1)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    rng = random.Random(17 + streams)
+    params = PartitionParams(window_target=12)
+    queries = [random_rna(rng, 12), random_rna(rng, 7), random_rna(rng, 12), random_rna(rng, 1)]
+    targets = [random_rna(rng, n) for n in (150, 1, 9, 61, 41, 90)]
+    rbs = [np.ascontiguousarray(encode(t)[::-1]) for t in targets]
+    together = gpu_windows_round([encode(q) for q in queries], rbs, params)
+    for q, found in zip(queries, together):
+        alone = _gpu(q, targets, params)
+        for t, got, expected in zip(targets, found, alone):
+            _same_windows(got, _cpu(q, t, params))
+            for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+                assert getattr(got, name) == getattr(expected, name), name
+            for name in ("log_zs", "log_zs_interaction", "probabilities"):
+                assert np.array_equal(getattr(got, name), getattr(expected, name)), name
 
 
 def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):

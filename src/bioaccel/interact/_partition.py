@@ -279,18 +279,24 @@ def _gpu_round(query_list, round_, call, sites=1) -> "list[Partition]":
 
 
 def _gpu_window_round(query_list, round_, rbs, call, sites) -> "list[Partition]":
-    """The rows of a round with windows: each query against the round's targets on the GPU
-    (:func:`._partition_band_gpu.gpu_windows`), an empty strand on the CPU (nothing to fill)."""
-    from ._partition_band_gpu import gpu_windows
+    """The rows of a round with windows: every query against the round's targets on the GPU in one schedule
+    (:func:`._partition_band_gpu.gpu_windows_round`), an empty strand on the CPU (nothing to fill)."""
+    from ._partition_band_gpu import gpu_windows_round
 
+    both = [t for t, rb in enumerate(rbs) if len(rb)]
+    filled = [q for q, (_, a) in enumerate(query_list) if len(a)]
+    windows = gpu_windows_round([query_list[q][1] for q in filled], [rbs[t] for t in both], call.params) \
+        if both and filled else []
     found = {}
+    for q, per_target in zip(filled, windows):
+        for t, w in zip(both, per_target):
+            found[t, q] = _site_rows(query_list[q][0].id, round_[t].id, w, len(query_list[q][1]), len(rbs[t]),
+                                     call.variant, sites, "gpu")
     for q, (query, a) in enumerate(query_list):
-        both = [t for t, rb in enumerate(rbs) if len(rb) and len(a)]
-        for t, w in zip(both, gpu_windows(a, [rbs[t] for t in both], call.params) if both else []):
-            found[t, q] = _site_rows(query.id, round_[t].id, w, len(a), len(rbs[t]), call.variant, sites, "gpu")
-        for t in set(range(len(rbs))) - set(both):
-            with using_threads(call.threads) as threads:
-                found[t, q] = _window_rows(query.id, round_[t].id, a, rbs[t], call, sites, False, threads)
+        for t in range(len(rbs)):
+            if (t, q) not in found:
+                with using_threads(call.threads) as threads:
+                    found[t, q] = _window_rows(query.id, round_[t].id, a, rbs[t], call, sites, False, threads)
     return [row for t in range(len(rbs)) for q in range(len(query_list)) for row in found[t, q]]
 
 

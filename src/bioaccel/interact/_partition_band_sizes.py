@@ -17,7 +17,7 @@ def band_cross_kernel(sizes) -> tuple:
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_ring=3, band_skip=True))
-    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0), 128)
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0), 128)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
@@ -29,7 +29,7 @@ def band_cross_kernel(sizes) -> tuple:
     threads = (TR // 16) * (TC // 32) * 32
     if sizes.band_ring and not sizes.band_strip:
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring,
-                                           sizes.band_skip, sizes.band_group), threads)
+                                           sizes.band_skip, sizes.band_group, sizes.band_hint_cross), threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
 
 
@@ -49,17 +49,18 @@ def band_tiles_arguments(sizes) -> tuple:
     """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
     split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
     cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
-    the near part by one warp, dynamic shared memory.
+    the near part by one warp, dynamic shared memory, the far part's copies' L2 hint.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
-    (16, True, 4, True, True, 3, 2, False, False)
+    (16, True, 4, True, True, 3, 2, False, False, 0)
     >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
-    (16, True, 4, True, True, 0, 0, True, False)
+    (16, True, 4, True, True, 0, 0, True, False, 0)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
-            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0)
+            sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0,
+            sizes.band_hint_sweep if pipe else 0)
 
 
 def band_tiles_shared(sizes) -> int:
@@ -73,7 +74,7 @@ def band_tiles_shared(sizes) -> int:
     >>> band_tiles_shared(SIZES.replace(band_dynamic=False))
     0
     """
-    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)
+    B, split, _, lanes, _, pipe, far, warp, dynamic = band_tiles_arguments(sizes)[:9]
     if not dynamic:
         return 0
     pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4

@@ -68,6 +68,16 @@ class BPPartSizes(LaunchSizes):
     band_streams: int = 2     # windows: launch groups on this many CUDA streams, each with its own tables (a share
     #                           of the memory), so that one launch's kernels fill another's gaps and the host
     #                           gathers a launch while the device works on the next (v8); the same bits
+    band_queries: bool = True    # windows: a round's queries in one schedule over the streams (v9: the next query's
+    #                              launches issued while the previous one's last runs and its windows are assembled);
+    #                              False: a drain after each query's launch group (v8). The same launches, the same bits
+    band_ends: bool = True    # windows: the tiles and cells past their piece's bases (filler, and the cells that cross
+    #                           into the next piece: no window reads them) not computed, zeroed at a launch's start
+    #                           (v9; the cross products skip them in the ring form only); the same bits
+    band_hint_cross: int = 0  # windows, cross ring: an L2 hint on its copies (v9): 0 none, 1 / 2 a miss fetches 128 / 256
+    #                           bytes, 3 evict_last; the same values
+    band_hint_sweep: int = 0  # windows, sweep with a ring: the same hints on the far part's copies
+    band_outer_cs: bool = False  # windows, outer terms: the three sums' loads evict-first (bppart_band_outer_cs, v9)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 

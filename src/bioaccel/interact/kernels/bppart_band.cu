@@ -62,18 +62,33 @@ __global__ void bppart_band_single(const unsigned char* __restrict__ codes, cons
     Q[(size_t)i * W1 + len] = total;
 }
 
-// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then).
+// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then). HINT (v9,
+// the same values): 0, none; 1 and 2, a miss fetches 128 or 256 bytes into L2 (L2::128B, L2::256B: a band row's
+// next chunk, copied a step later, then hits); 3, an L2 evict_last policy (operands other blocks read again).
+template <int HINT = 0>
 __device__ __forceinline__ void band_copy8(double* smem, const double* gmem, bool valid) {
     const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    if (HINT == 1) {
+        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    } else if (HINT == 2) {
+        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    } else if (HINT == 3) {
+        unsigned long long policy;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 8, %2, %3;\n" ::"r"(dst), "l"(gmem),
+                     "r"(valid ? 8 : 0), "l"(policy));
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+    }
 }
 
 // cp.async of band cell T[row][col - row] into ``smem``; zero where it lies outside the band or past n, or
 // where ``want`` is false (the values band_at and band_cg give there).
+template <int HINT = 0>
 __device__ __forceinline__ void band_async(double* smem, const double* T, int row, int col, int W1, int n, bool want) {
     const int o = col - row;
     const bool in = want && o >= 0 && o < W1 && col <= n;
-    band_copy8(smem, in ? T + (size_t)row * W1 + o : T, in);
+    band_copy8<HINT>(smem, in ? T + (size_t)row * W1 + o : T, in);
 }
 
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
@@ -160,6 +175,40 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     }
 }
 
+// The tensor-core cross products' step and store (bppart_band_cross_mma, bppart_band_cross_ring): a warp's 16 x 32
+// block, 2 x 4 products of 8 x 8 over the 4 indices from ks of the staged chunk (fragments: lane = 4 g + t holds
+// A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]).
+template <int AP, int BP>
+__device__ __forceinline__ void band_mma_step(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
+                                              int g, int t, double (&acc)[2][4][2]) {
+    double af[2], bf[4];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) af[i] = As[wr + 8 * i + g][ks + t];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) bf[j] = Bs[ks + t][wc + 8 * j + g];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
+                : "d"(af[i]), "d"(bf[j]));
+}
+
+// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
+__device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2][4][2], int r, int c, int g, int t,
+                                             int W1, int n) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int row = r + 8 * i + g, col = c + 8 * j + 2 * t + h, o = col - row;
+                if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+            }
+}
+
 // bppart_band_cross on FP64 tensor cores (DMMA, mma.sync m8n8k4 f64: an 8 x 4 by 4 x 8 product a warp
 // instruction, twice the FMA ceiling): a warp per 16 x 32 block of the output tile, 2 x 4 products of
 // 8 x 8 a step of 4 indices; the chunks copied as in bppart_band_cross (cp.async, two buffers). Fragments
@@ -226,32 +275,12 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
                     if (STRIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    double af[2], bf[4];
-#pragma unroll
-                    for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
-#pragma unroll
-                    for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
-#pragma unroll
-                    for (int i = 0; i < 2; ++i)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j)
-                            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                                         : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                                         : "d"(af[i]), "d"(bf[j]));
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
                 }
                 __syncthreads();
             }
         }
-        double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
-                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
-                }
+        band_mma_put((which == 0 ? ACCA : ACCM) + (size_t)a0 * S, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
 
@@ -293,13 +322,15 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // the blocks a multiprocessor holds spread over its four schedulers.
 // DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
 // the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
-template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false>
+// HINT (v9): band_copy8's L2 hint on the far part's copies (0: none).
+template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
+          int HINT = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
                   double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
                   const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
-                  int nt, int dfirst, int dlast, unsigned int* counter) {
+                  int nt, int dfirst, int dlast, unsigned int* counter, const int* __restrict__ ends) {
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
     static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
@@ -336,6 +367,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             const int a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
             const int IB = I * B, JB = J * B;
             if (JB - (IB + B - 1) > L2) continue;          // block-uniform: no cell in the band
+            if (JB > ends[IB]) continue;                   // block-uniform: no cell a window needs (band_ends)
             const size_t lb = (size_t)a0 * S;
             const size_t A = band_interval(M, a0, a1) * S;
             const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
@@ -392,15 +424,15 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 auto issue = [&](int K, double(*T)[B][RP]) {
                     const int KB = K * B, row = IB + ti, col = KB + tj;
                     if (K < J) {
-                        band_async(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
-                        band_async(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
-                        band_async(&T[2][ti][tj], Q1, KB + ti, JB + tj, W1, n, columned);
+                        band_async<HINT>(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[2][ti][tj], Q1, KB + ti, JB + tj, W1, n, columned);
                     }
                     if (K > I) {
-                        band_async(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
-                        band_async(&T[4][ti][tj], QF + A, KB + ti, JB + tj, W1, n, columned);
-                        band_async(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
-                        band_async(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
+                        band_async<HINT>(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
+                        band_async<HINT>(&T[4][ti][tj], QF + A, KB + ti, JB + tj, W1, n, columned);
+                        band_async<HINT>(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
+                        band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
                 bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
@@ -454,17 +486,22 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 // Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
 // own cells, which the sweep overwrites after reading them: s0 + both in QIac, the query sum of R in
 // QX, QF's base in R, m in ACCM (the level table; the cross sum stays in ACCA).
-__global__ void __launch_bounds__(256)
-bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
-                  const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W,
-                  const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R,
-                  double* T0, double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1,
-                  int l1) {
+// CS (bppart_band_outer_cs, v9): the three sums' loads (each cell read once a level) evict-first in L2 (ld.global.cs),
+// so that they leave the cross products' operands in L2 (another stream's launch runs them at the same time).
+#define BAND_OUTER_PARAMETERS const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, \
+    const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, \
+    const double* __restrict__ QI, double* QX, double* QIac, const double* __restrict__ QF, double* R, double* T0, \
+    double* AUX0, const double* __restrict__ ACCA, double* ACCM, int M, int n, int W1, int l1, const int* __restrict__ ends
+template <bool CS>
+__device__ __forceinline__ double band_outer_load(const double* p) { return CS ? __ldcs(p) : *p; }
+
+template <bool CS>
+__device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= cells) return;
     const int b0 = c / W1, l2 = c % W1, b1 = b0 + l2;
-    if (l2 == 0 || b1 > n) return;
+    if (l2 == 0 || b1 > n || b1 > ends[b0]) return;      // (band_ends: a cell no window needs; zeroed)
     const int a0 = blockIdx.y, a1 = a0 + l1, M1 = M + 1;
     const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
     const double* w1 = W;
@@ -473,12 +510,12 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
     double ps0 = 0.0, pa0 = 0.0, pqx = 0.0;
     if (l1 >= 5) {
 #pragma unroll 4
-        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * AUX0[band_interval(M, k, a1 - 1) * S + c];
+        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * band_outer_load<CS>(AUX0 + band_interval(M, k, a1 - 1) * S + c);
     }
 #pragma unroll 4
-    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * T0[band_interval(M, a0, k + 1) * S + c];
+    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * band_outer_load<CS>(T0 + band_interval(M, a0, k + 1) * S + c);
 #pragma unroll 4
-    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
+    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * band_outer_load<CS>(R + band_interval(M, k, a1) * S + c);
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
     bppart_outer_terms(l1, l2, w1, w2, wi, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
                        ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
@@ -489,4 +526,25 @@ bppart_band_outer(const unsigned char* __restrict__ a, const unsigned char* __re
     QX[A + c] = pqx;
     R[A + c] = qfbase;
     ACCM[lb + c] = m;
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer(BAND_OUTER_PARAMETERS) {
+    band_outer<false>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer_cs(BAND_OUTER_PARAMETERS) {
+    band_outer<true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
+}
+
+// band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
+// into the next piece) that the launch does not compute, zeroed at its start in ``count`` matrices of S cells
+// from T (a block per row of ``rows``, the rows within L2 of their piece's end, and per 16 matrices): the
+// kernels read such a cell only as the other factor of a zero product (outside the band), where it must be
+// finite; the cells a window needs never read it otherwise (a cell's sub-intervals end within its piece).
+__global__ void __launch_bounds__(128)
+bppart_band_unneeded(double* T, long long count, long long S, const int* __restrict__ rows,
+                     const int* __restrict__ ends, int W1) {
+    const int b0 = rows[blockIdx.x], first = ends[b0] - b0 + 1;
+    for (long long m = blockIdx.y * 16LL; m < count && m < blockIdx.y * 16LL + 16; ++m)
+        for (int l2 = max(first, 1) + threadIdx.x; l2 < W1; l2 += blockDim.x) T[m * S + (size_t)b0 * W1 + l2] = 0.0;
 }

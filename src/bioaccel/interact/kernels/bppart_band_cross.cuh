@@ -1,5 +1,5 @@
 // bppart_band_cross_mma with a deeper copy pipeline (v8, docs/bppart-gpu-notes.md): included by bppart_band.cu
-// after band_interval, band_copy8 and bppart_band_cross_mma (whose comments hold here).
+// after band_interval, band_copy8, band_mma_step, band_mma_put and bppart_band_cross_mma (whose comments hold here).
 //
 // Why: v3 to v7 measured the tensor-core cross products at about a fifth of the DMMA ceiling and about half
 // the L2 rate; each block waits at every chunk for the copies it issued one chunk before, and at every new
@@ -17,11 +17,17 @@
 // of a launch reads the operands of the same few k1 at about the same time (the blocks that share an operand row then
 // meet it in L2: v8's profile read 2.7x the operands' bytes from DRAM). An accumulator stored and loaded is the same
 // double, the mma's C: the same bits. No split among blocks (gridDim.z = 1).
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0>
+//
+// ends[row]: the end (exclusive) of the bases of the piece that holds ``row`` (band_ends, v9; n where nothing is
+// skipped): a tile whose first column lies past it holds no cell a window needs (a cell past its piece's bases
+// is read by no needed cell but as a zero product's other factor), and is not computed; bppart_band_unneeded
+// zeroes such cells at the launch's start, so that those products stay zeros.
+// HINT (v9): band_copy8's L2 hint on the copies (0: none).
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D, int wsel, int g0) {
+                       int D, int wsel, int g0, const int* __restrict__ ends) {
     constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
     static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
@@ -32,6 +38,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
     const size_t S = (size_t)(n + 1) * W1;
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
@@ -69,7 +76,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                band_copy8(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
+                band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
             const int bcol = c0 + bc, b_row = from + bk;
             const double* Rp = R + (size_t)b_row * L2 + bcol;
@@ -77,7 +84,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             for (int i = 0; i < TC * KC / THREADS; ++i) {
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
                 const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
-                band_copy8(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
+                band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
 #pragma unroll
@@ -94,30 +101,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
             for (int ks = 0; ks < KC; ks += 4) {
                 if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                double af[2], bf[4];
-#pragma unroll
-                for (int i = 0; i < 2; ++i) af[i] = As[buf][wr + 8 * i + g][ks + t];
-#pragma unroll
-                for (int j = 0; j < 4; ++j) bf[j] = Bs[buf][ks + t][wc + 8 * j + g];
-#pragma unroll
-                for (int i = 0; i < 2; ++i)
-#pragma unroll
-                    for (int j = 0; j < 4; ++j)
-                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                            : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                            : "d"(af[i]), "d"(bf[j]));
+                band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int j = 0; j < 4; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
-                    if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
-                }
+        band_mma_put(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
