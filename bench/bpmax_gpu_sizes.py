@@ -34,13 +34,17 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
     "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_skip=False),
     # issue 29 (bpmaxw): the products with each cell's k2 split among P lanes (bpmax_products_split)
-    "products split, 1 lane (warps outside the band skipped), 64-tiles": dict(products_parts=1, split_rows=64,
-                                                                            split_cols=64),
-    "products split among 4 lanes, 32-tiles": dict(products_parts=4),
-    "products split among 8 lanes, 32-tiles": dict(products_parts=8),
-    "products split among 8 lanes, 32-tiles, chunk 64": dict(products_parts=8, chunk=64),
-    "products split among 8 lanes, 64-tiles": dict(products_parts=8, split_rows=64, split_cols=64),
-    "products split among 4 lanes, 32 x 64 tiles": dict(products_parts=4, split_cols=64),
+    "products split, 1 lane (warps outside the band skipped), 64-tiles, chunk 32": dict(
+        products_parts=1, split_rows=64, split_cols=64, split_chunk=32),
+    "products split, 1 lane, 64-tiles, chunk 64": dict(products_parts=1, split_rows=64, split_cols=64, split_chunk=64),
+    "products split among 2 lanes, 64-tiles, chunk 64": dict(products_parts=2, split_rows=64, split_cols=64,
+                                                             split_chunk=64),
+    "products split among 2 lanes, 32-tiles, chunk 64": dict(products_parts=2, split_chunk=64),
+    "products split among 4 lanes, 32-tiles, chunk 32": dict(products_parts=4, split_chunk=32),
+    "products split among 4 lanes, 32-tiles, chunk 96": dict(products_parts=4, split_chunk=96),
+    "products split among 4 lanes, 32-tiles, chunk 128": dict(products_parts=4, split_chunk=128),
+    "products split among 8 lanes, 32-tiles, chunk 96": dict(products_parts=8, split_chunk=96),
+    "products split among 8 lanes, 32-tiles, chunk 192": dict(products_parts=8, split_chunk=192),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -34,6 +34,7 @@ class BPMaxSizes(LaunchSizes):
     #                              bpmax_products_split, P lanes a cell each with part of its k2 (issue 29)
     split_rows: int = 32         # bpmax_products_split: rows of a tile (4 per thread tile)
     split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
+    split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

@@ -428,7 +428,9 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {   // 64 registers a thread: 32 warp
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads
-                for (int x = tid; x < (KC / 8) * TR; x += THREADS) {   // as the packed kernel stages them
+                // the stage's groups of 8 k2 up to ke's (no warp reads further): a last chunk runs short
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+                for (int x = tid; x < NV * TR; x += THREADS) {   // as the packed kernel stages them
                     const int row = x % TR, v = x / TR;
                     const uint4 q = band_vector(g, left, r0 + row, kc + 8 * v);
                     unsigned* column = As + 8 * v * AS + row;
@@ -441,17 +443,17 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {   // 64 registers a thread: 32 warp
                     column[6 * AS] = __byte_perm(q.w, 0, 0x1010);
                     column[7 * AS] = __byte_perm(q.w, 0, 0x3232);
                 }
-                for (int x = tid; x < KC * (TC / 8); x += THREADS) {
+                for (int x = tid; x < NV * 8 * (TC / 8); x += THREADS) {
                     const int v = x % (TC / 8), k = x / (TC / 8);
                     *reinterpret_cast<uint4*>(&Bs[k * BS + 4 * v]) = band_vector(g, right, kc + k + 1, c0 + 8 * v);
                 }
                 __syncthreads();
-                // whole groups of 8 k2 that meet the warp's range; a k2 outside a cell's range meets a
-                // sentinel in one operand (as in the packed kernel)
+                // the whole groups of 8 k2 that meet the warp's range (a loop over them alone: with a long
+                // chunk most groups lie outside a warp's range); a k2 outside a cell's range meets a sentinel
+                // in one operand (as in the packed kernel)
                 const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
 #pragma unroll 1
-                for (int k0 = 0; k0 < KC; k0 += 8) {
-                    if (k0 + 8 <= k_lo || k0 >= k_hi) continue;
+                for (int k0 = k_lo & ~7; k0 < k_hi; k0 += 8) {
 #pragma unroll
                     for (int s = 0; s < 8 / P; ++s) {
                         const int k = k0 + (8 / P) * part + s;
