@@ -34,7 +34,7 @@ for setting in $settings; do
   G=${setting%%:*}; split=${setting##*:}
   echo "### finish $G diagonals at a time, $split threads a row, level $level"
   # launches of the two kernels alternate level by level: skip the earlier levels' two each
-  ncu --kernel-name regex:'bpmax_(products|finish)_packed' --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
+  ncu --kernel-name regex:'bpmax_(products_(packed|split)|finish_packed)' --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
       --metrics "$metrics" python3 "$script" "$G" "$split" 2>&1 | grep -v '^==PROF==' | \
       grep -E 'bpmax_|duration|inst_executed|issue_active|wavefronts|warps_active|stalled'
 done

@@ -32,19 +32,25 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 1 thread a row": dict(finish_diagonals=8, finish_split=1),
     "finish 4 diagonals, 2 threads a row": dict(finish_diagonals=4, finish_split=2),
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
-    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_skip=False),
-    # issue 29 (bpmaxw): the products with each cell's k2 split among P lanes (bpmax_products_split)
+    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_parts=0, products_skip=False),
+    # issue 29 (bpmaxw): the products with each cell's k2 split among P lanes (bpmax_products_split; the
+    # default since 2026-11-27: 4 lanes, 32-tiles, chunk 96) against the packed kernel before it
+    "products packed, 64-tiles (before the split)": dict(products_parts=0),
     "products split, 1 lane (warps outside the band skipped), 64-tiles, chunk 32": dict(
         products_parts=1, split_rows=64, split_cols=64, split_chunk=32),
-    "products split, 1 lane, 64-tiles, chunk 64": dict(products_parts=1, split_rows=64, split_cols=64, split_chunk=64),
-    "products split among 2 lanes, 64-tiles, chunk 64": dict(products_parts=2, split_rows=64, split_cols=64,
-                                                             split_chunk=64),
-    "products split among 2 lanes, 32-tiles, chunk 64": dict(products_parts=2, split_chunk=64),
     "products split among 4 lanes, 32-tiles, chunk 32": dict(products_parts=4, split_chunk=32),
     "products split among 4 lanes, 32-tiles, chunk 96": dict(products_parts=4, split_chunk=96),
-    "products split among 4 lanes, 32-tiles, chunk 128": dict(products_parts=4, split_chunk=128),
-    "products split among 8 lanes, 32-tiles, chunk 96": dict(products_parts=8, split_chunk=96),
-    "products split among 8 lanes, 32-tiles, chunk 192": dict(products_parts=8, split_chunk=192),
+    "products split among 4 lanes, 32-tiles, chunk 32, prefetch": dict(products_parts=4, split_chunk=32,
+                                                                       split_prefetch=True),
+    "products split among 4 lanes, 32-tiles, chunk 64, prefetch": dict(products_parts=4, split_chunk=64,
+                                                                       split_prefetch=True),
+    "products split, 1 lane, 64-tiles, chunk 32, prefetch": dict(products_parts=1, split_rows=64, split_cols=64,
+                                                                 split_chunk=32, split_prefetch=True),
+    "products split among 8 lanes, 32-tiles, chunk 32, prefetch": dict(products_parts=8, split_chunk=32,
+                                                                       split_prefetch=True),
+    "products split among 2 lanes, 64-tiles, chunk 32, prefetch": dict(products_parts=2, split_rows=64,
+                                                                       split_cols=64, split_chunk=32,
+                                                                       split_prefetch=True),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
@@ -58,8 +64,8 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
     "eager 64 rows in registers, products with the skip (default)": dict(wide_finish="eager-rows", wide_tile=64),
     "eager 64 rows in registers, products with the skip, chunk 64": dict(wide_finish="eager-rows", wide_tile=64,
                                                                          chunk=64),
-    "eager 64 rows in registers, products split among 8 lanes": dict(wide_finish="eager-rows", wide_tile=64,
-                                                                     products_parts=8, split_band=1 << 20),
+    "eager 64 rows in registers, products split among 4 lanes": dict(wide_finish="eager-rows", wide_tile=64,
+                                                                     products_parts=4, split_band=1 << 20),
 }
 
 

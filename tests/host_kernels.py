@@ -76,9 +76,9 @@ BAND_TILE_ALTERNATIVES = [tiles + (False, False) for tiles in [
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
-SPLIT_TEST_SHAPES = [(8, 16, 8, 8), (8, 16, 96, 4), (16, 32, 16, 1), (32, 32, 96, 4), (32, 32, 192, 8),
-                     (64, 64, 32, 1), (64, 64, 64, 1), (32, 32, 32, 4), (32, 32, 128, 4), (32, 32, 96, 8),
-                     (32, 32, 64, 2), (64, 64, 64, 2)]
+SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 96, 4, False), (16, 32, 16, 1, False), (32, 32, 96, 4, False),
+                     (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
+                     (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -143,7 +143,8 @@ def host_kernels(sizes) -> dict:
     bpmax += [("bpmax_products_unskipped", (cell, b.tile_rows, b.tile_cols, b.chunk)) for cell in ("short", "int")]
     # issue 29 (bpmaxw): the products split among P lanes a cell, at the tests' and the benchmark's tiles
     bpmax += [("bpmax_products_split", shape) for shape in
-              [(b.split_rows, b.split_cols, b.split_chunk, parts) for parts in (1, 2, 4, 8)] + SPLIT_TEST_SHAPES]
+              [(b.split_rows, b.split_cols, b.split_chunk, parts, b.split_prefetch) for parts in (1, 2, 4, 8)]
+              + SPLIT_TEST_SHAPES]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

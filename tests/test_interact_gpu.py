@@ -38,12 +38,15 @@ LAYOUTS = {
     "global finish, tiled (c22e9df)": dict(segment_rows=0, finish_bytes=1, wide_finish="tiled", wide_tile=8),
     "global finish, prefetch, 16-tiles": dict(segment_rows=0, finish_bytes=1, wide_finish="prefetch", wide_tile=16),
     "global finish, eager padded": dict(segment_rows=0, finish_bytes=1, wide_finish="eager-padded", wide_tile=8),
-    "products without the skip": dict(products_skip=False),
+    "products without the skip": dict(products_parts=0, products_skip=False),
+    "products packed (before the split)": dict(products_parts=0),
     "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
     "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16),
     "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
-    "products split among 4 lanes, production tiles": dict(products_parts=4, split_rows=32, split_cols=32,
-                                                           split_chunk=96),
+    "products split among 4 lanes, prefetch": dict(products_parts=4, split_rows=8, split_cols=16, split_chunk=8,
+                                                   split_prefetch=True),
+    "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
+                                                              split_chunk=32, split_prefetch=True),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
 }
@@ -81,9 +84,11 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         targets = [b for _, b, *_ in group]
         rbs = [_tables(a, b, params)[1] for b in targets]
         M = len(a)
-        for sizes in (small_launch_sizes.bpmax, BPMaxSizes(), BPMaxSizes(products_parts=4),
-                      BPMaxSizes(products_parts=8, split_chunk=192),
-                      replace(small_launch_sizes.bpmax, products_parts=8, split_rows=8, split_cols=16, split_chunk=8)):
+        small = small_launch_sizes.bpmax
+        for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
+                      BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
+                      BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
+                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8)):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)
@@ -178,7 +183,7 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
                    dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
                    dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
                    dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
-                   dict(products_skip=False), dict(products_parts=4, split_band=10_000)):
+                   dict(products_parts=0, products_skip=False), dict(products_parts=4, split_band=10_000)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))

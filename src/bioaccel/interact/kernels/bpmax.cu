@@ -381,10 +381,27 @@ struct SplitShape {
     static_assert((TR / 4) % GW == 0 && (TC / 8) % SW == 0 && KC % 8 == 0, "tile shape");
 };
 
-template <int TR, int TC, int KC, int P>
+// 8 k2 of a band row (one 16-byte load) into the staged A: transposed, each cell in both lanes
+template <int AS>
+__device__ __forceinline__ void stage_row8(unsigned* __restrict__ As, const uint4 q, int row, int v) {
+    unsigned* column = As + 8 * v * AS + row;
+    const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+        column[(2 * h) * AS] = __byte_perm(w[h], 0, 0x1010);
+        column[(2 * h + 1) * AS] = __byte_perm(w[h], 0, 0x3232);
+    }
+}
+
+// PF (prefetch): the next stage's operands are read from global memory into registers before the
+// current stage's products and stored after them, so their latency overlaps the products (at the price
+// of the registers: 85 a thread, 24 warps an SM); without PF a stage reads, stores, then multiplies
+// (64 registers a thread: 32 warps an SM, as the packed kernel).
+template <int TR, int TC, int KC, int P, bool PF>
 __global__ void __launch_bounds__(SplitShape<TR, TC, KC, P>::THREADS,
-                                  SplitShape<TR, TC, KC, P>::THREADS >= 1024 ? 1 : 1024 / SplitShape<TR, TC, KC, P>::THREADS)
-bpmax_products_split(PRODUCTS_ARGS(short)) {   // 64 registers a thread: 32 warps an SM, as the packed kernel
+                                  (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS > 0
+                                      ? (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS : 1)
+bpmax_products_split(PRODUCTS_ARGS(short)) {
     DIMS;
     using S = SplitShape<TR, TC, KC, P>;
     constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS;
@@ -424,43 +441,76 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {   // 64 registers a thread: 32 warp
         const bool none = C0 >= N || C0 + SW * 8 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
         const int kw0 = max(R0 - 1, C0 - Wb);
         const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
-        for (int k1 = i1; k1 < j1; ++k1) {
-            const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
-            const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
-            for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads
-                // the stage's groups of 8 k2 up to ke's (no warp reads further): a last chunk runs short
-                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                for (int x = tid; x < NV * TR; x += THREADS) {   // as the packed kernel stages them
-                    const int row = x % TR, v = x / TR;
-                    const uint4 q = band_vector(g, left, r0 + row, kc + 8 * v);
-                    unsigned* column = As + 8 * v * AS + row;
-                    column[0 * AS] = __byte_perm(q.x, 0, 0x1010);
-                    column[1 * AS] = __byte_perm(q.x, 0, 0x3232);
-                    column[2 * AS] = __byte_perm(q.y, 0, 0x1010);
-                    column[3 * AS] = __byte_perm(q.y, 0, 0x3232);
-                    column[4 * AS] = __byte_perm(q.z, 0, 0x1010);
-                    column[5 * AS] = __byte_perm(q.z, 0, 0x3232);
-                    column[6 * AS] = __byte_perm(q.w, 0, 0x1010);
-                    column[7 * AS] = __byte_perm(q.w, 0, 0x3232);
+        // the whole groups of 8 k2 of a stage at kc that meet the warp's range (a loop over them alone:
+        // with a long chunk most groups lie outside a warp's range); a k2 outside a cell's range meets a
+        // sentinel in one operand (as in the packed kernel)
+        auto multiply = [&](const int kc) {
+            const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
+#pragma unroll 1
+            for (int k0 = k_lo & ~7; k0 < k_hi; k0 += 8) {
+#pragma unroll
+                for (int s = 0; s < 8 / P; ++s) {
+                    const int k = k0 + (8 / P) * part + s;
+                    tile_step(*reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]),
+                              *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]), acc);
                 }
-                for (int x = tid; x < NV * 8 * (TC / 8); x += THREADS) {
-                    const int v = x % (TC / 8), k = x / (TC / 8);
-                    *reinterpret_cast<uint4*>(&Bs[k * BS + 4 * v]) = band_vector(g, right, kc + k + 1, c0 + 8 * v);
+            }
+        };
+        if constexpr (!PF) {
+            for (int k1 = i1; k1 < j1; ++k1) {
+                const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+                const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+                for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads
+                    // the stage's groups of 8 k2 up to ke's (no warp reads further): a last chunk runs short
+                    const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+                    for (int x = tid; x < NV * TR; x += THREADS)   // as the packed kernel stages them
+                        stage_row8<AS>(As, band_vector(g, left, r0 + x % TR, kc + 8 * (x / TR)), x % TR, x / TR);
+                    for (int x = tid; x < NV * 8 * (TC / 8); x += THREADS) {
+                        const int v = x % (TC / 8), k = x / (TC / 8);
+                        *reinterpret_cast<uint4*>(&Bs[k * BS + 4 * v]) = band_vector(g, right, kc + k + 1, c0 + 8 * v);
+                    }
+                    __syncthreads();
+                    multiply(kc);
+                    __syncthreads();
+                }
+            }
+        } else {   // the stages (k1, kc) in one sequence, each read a stage ahead into registers
+            constexpr int NA = ((KC / 8) * TR + THREADS - 1) / THREADS, NB = (KC * (TC / 8) + THREADS - 1) / THREADS;
+            const int first = kb & ~7, chunks = (ke - first) / KC + 1, stages = (j1 - i1) * chunks;
+            uint4 qa[NA], qb[NB];
+            auto fetch = [&](const int s) {
+                const int k1 = i1 + s / chunks, kc = first + (s % chunks) * KC;
+                const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+                const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+#pragma unroll
+                for (int n = 0; n < NA; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TR) qa[n] = band_vector(g, left, r0 + x % TR, kc + 8 * (x / TR));
+                }
+#pragma unroll
+                for (int n = 0; n < NB; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TC) qb[n] = band_vector(g, right, kc + x / (TC / 8) + 1, c0 + 8 * (x % (TC / 8)));
+                }
+            };
+            fetch(0);
+            for (int s = 0; s < stages; ++s) {
+                const int kc = first + (s % chunks) * KC;
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+#pragma unroll
+                for (int n = 0; n < NA; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TR) stage_row8<AS>(As, qa[n], x % TR, x / TR);
+                }
+#pragma unroll
+                for (int n = 0; n < NB; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TC) *reinterpret_cast<uint4*>(&Bs[(x / (TC / 8)) * BS + 4 * (x % (TC / 8))]) = qb[n];
                 }
                 __syncthreads();
-                // the whole groups of 8 k2 that meet the warp's range (a loop over them alone: with a long
-                // chunk most groups lie outside a warp's range); a k2 outside a cell's range meets a sentinel
-                // in one operand (as in the packed kernel)
-                const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
-#pragma unroll 1
-                for (int k0 = k_lo & ~7; k0 < k_hi; k0 += 8) {
-#pragma unroll
-                    for (int s = 0; s < 8 / P; ++s) {
-                        const int k = k0 + (8 / P) * part + s;
-                        tile_step(*reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]),
-                                  *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]), acc);
-                    }
-                }
+                if (s + 1 < stages) fetch(s + 1);
+                multiply(kc);
                 __syncthreads();
             }
         }
