@@ -51,11 +51,6 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "products split among 2 lanes, 64-tiles, chunk 32, prefetch": dict(products_parts=2, split_rows=64,
                                                                        split_cols=64, split_chunk=32,
                                                                        split_prefetch=True),
-    "products split among 4 lanes, 64-tiles, chunk 64": dict(products_parts=4, split_rows=64, split_cols=64,
-                                                             split_chunk=64),
-    "products split among 4 lanes, 64 x 32 tiles, chunk 96": dict(products_parts=4, split_rows=64, split_chunk=96),
-    "products split among 4 lanes, 64 x 32 tiles, chunk 64": dict(products_parts=4, split_rows=64, split_chunk=64),
-    "products split among 4 lanes, 32 x 64 tiles, chunk 96": dict(products_parts=4, split_cols=64, split_chunk=96),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -78,8 +78,7 @@ WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
 SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 96, 4, False), (16, 32, 16, 1, False), (32, 32, 96, 4, False),
                      (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
-                     (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True),
-                     (64, 64, 64, 4, False), (64, 32, 96, 4, False), (64, 32, 64, 4, False), (32, 64, 96, 4, False)]
+                     (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -88,8 +88,6 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
                       BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
                       BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
-                      BPMaxSizes(split_rows=64, split_cols=64, split_chunk=64), BPMaxSizes(split_rows=64),
-                      BPMaxSizes(split_cols=64),
                       replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8)):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
