@@ -24,14 +24,7 @@ parts, tile, chunk = (int(x) for x in sys.argv[1].split(":"))
 sizes = replace(SIZES, products_parts=parts, split_rows=tile, split_cols=tile, split_chunk=chunk)
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
-stalls=""
-for s in barrier short_scoreboard long_scoreboard mio_throttle math_pipe_throttle wait not_selected lg_throttle \
-         no_instruction dispatch_stall; do
-  stalls+=",smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
-done
-metrics="gpu__time_duration.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active"
-metrics+=",l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active"
-metrics+=",dram__bytes_read.sum,lts__t_sectors_op_read.sum,lts__t_sector_hit_rate.pct$stalls"
+source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics
 for setting in $settings; do
   echo "### products $setting (lanes:tile:chunk), level $level"
   # one products launch a level: skip the earlier levels'

@@ -111,22 +111,17 @@ __device__ __forceinline__ void write_border(const Dims& g, const int* __restric
 // The register tile's step, shared by every products loop: acc[r][c] = max(acc[r][c], a[r] + b[c]) for
 // one reduction index, a thread's 4 operand words of each side (int cells: one update a word; packed
 // int16 cells: two, one DPX instruction).
-__device__ __forceinline__ void tile_step(const int4 av, const int4 bv, int (&acc)[4][4]) {
-    const int ar[4] = {av.x, av.y, av.z, av.w};
-    const int br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], ar[r] + br[c]);
-}
+__device__ __forceinline__ int maxplus(int c, int a, int b) { return max(c, a + b); }
+__device__ __forceinline__ unsigned maxplus(unsigned c, unsigned a, unsigned b) { return __viaddmax_s16x2(a, b, c); }
 
-__device__ __forceinline__ void tile_step(const uint4 av, const uint4 bv, unsigned (&acc)[4][4]) {
-    const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-    const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
+template <typename V, typename W>   // (int4, int) or (uint4, unsigned)
+__device__ __forceinline__ void tile_step(const V av, const V bv, W (&acc)[4][4]) {
+    const W ar[4] = {(W)av.x, (W)av.y, (W)av.z, (W)av.w};
+    const W br[4] = {(W)bv.x, (W)bv.y, (W)bv.z, (W)bv.w};
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
+        for (int c = 0; c < 4; ++c) acc[r][c] = maxplus(acc[r][c], ar[r], br[c]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -246,6 +241,52 @@ __device__ __forceinline__ uint4 band_vector(const Dims& g, const short* __restr
                           T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles
 #define PRODUCTS_PASS a, rb, S1, F, M, N, L1, Wb, RS, mat_stride, pairs, l1, col_tiles, row_tiles
 
+// Shared by the packed products kernels: the thread tile (4 rows x 8 columns) of thread group `group`,
+// its warp's unit of SW column slots x GW row groups, and the start and the store of its 4 x 4 words
+// where P lanes hold the same cells (lane `part` starts and stores the words (4 r + w) % P == part).
+template <int SW, int GW, int UNITS_ACROSS>
+struct ThreadTile {
+    int unit, tr, tc;
+    __device__ __forceinline__ explicit ThreadTile(int group) {
+        unit = group / (SW * GW);
+        const int lane = group % (SW * GW);
+        tr = (unit / UNITS_ACROSS) * GW + lane / SW;
+        tc = (unit % UNITS_ACROSS) * SW + lane % SW;
+    }
+};
+
+template <int P>
+__device__ __forceinline__ void start_words(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                            const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
+                                            unsigned (&acc)[4][4]) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+            int v[2] = {sentinel<short>(), sentinel<short>()};
+            if ((4 * r + w) % P == part)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
+            acc[r][w] = pack2(v[0], v[1]);
+        }
+}
+
+template <int P>
+__device__ __forceinline__ void store_words(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][4],
+                                            int row0, int col0, int part) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            if ((4 * r + w) % P == part)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
+                    const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
+                    if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
+                }
+}
+
 template <int TR, int TC, int KC, bool SKIP>
 __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     DIMS;
@@ -263,20 +304,12 @@ __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
-    const int unit = tid / (SW * GW), lane = tid % (SW * GW);
-    const int tr = (unit / UNITS_ACROSS) * GW + lane / SW, tc = (unit % UNITS_ACROSS) * SW + lane % SW;
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid);
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
 
     unsigned acc[4][4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-            int v[2];
-#pragma unroll
-            for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
-            acc[r][w] = pack2(v[0], v[1]);
-        }
+    start_words<1>(g, a, rb, F, i1, l1, row0, col0, 0, acc);
 
     // SKIP: a tile whose columns all lie past the target has no cell to compute (its column tile is not 0,
     // so it writes no border either). Without a window col_tiles spans the band's whole width from every
@@ -332,16 +365,7 @@ __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
         }
     }
 
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
-                const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
-                if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = v;
-            }
+    store_words<1>(g, out, acc, row0, col0, 0);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
@@ -413,24 +437,15 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
-    const int part = tid % P, group = tid / P;      // the part of the k2, the thread tile
-    const int unit = group / (SW * GW), lane = group % (SW * GW);
-    const int tr = (unit / UNITS_ACROSS) * GW + lane / SW, tc = (unit % UNITS_ACROSS) * SW + lane % SW;
+    const int part = tid % P;                       // the part of the k2; tid / P: the thread tile
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
 
     // part p starts the words w with (4 r + w) % P == p from the base case and the strand-1 pair (one
     // global read a cell among the P lanes), the others from sentinels: the reduction below takes the max
     unsigned acc[4][4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-            int v[2] = {sentinel<short>(), sentinel<short>()};
-            if ((4 * r + w) % P == part)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
-            acc[r][w] = pack2(v[0], v[1]);
-        }
+    start_words<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
 
     if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
@@ -524,17 +539,7 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
         for (int r = 0; r < 4; ++r)
 #pragma unroll
             for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w)
-            if ((4 * r + w) % P == part)   // each part stores its share of the words
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
-                    const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
-                    if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = v;
-                }
+    store_words<P>(g, out, acc, row0, col0, part);   // each part stores its share of the words
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
