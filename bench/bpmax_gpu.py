@@ -25,6 +25,7 @@ Rows:
     python3 bench/bpmax_gpu.py --quick               # smaller shapes, 200 screen targets
 """
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -76,12 +77,13 @@ def gpu_row(cp, M, N, params, repeats, rng, variant="fused", sizes=None):
         found = window_scores(a, S1, [rb], params, variant=variant, sizes=sizes)
         times.append(time.perf_counter() - start)
     best = int(found[0][0].max())
+    digest = hashlib.sha256(found[0][0].tobytes() + found[0][1].tobytes()).hexdigest()[:16]   # every window score
     total = float(np.median(times))
     u = updates(M, N, params)
     return dict(variant=variant, M=M, N=N, window=params.window_target, products_s=timings["products"],
                 finish_s=timings["finish"], end_to_end_s=total, updates=u, updates_per_s=u / total,
                 fraction_int32=u / total / CEILING_INT32, fraction_int16x2=u / total / CEILING_INT16X2,
-                best_units=best, a=a, rb=rb)
+                best_units=best, scores_sha256=digest, a=a, rb=rb)
 
 
 def cpu_row(row, params):

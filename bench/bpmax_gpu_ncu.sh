@@ -23,19 +23,13 @@ a, rb = random_codes(r, 23), random_codes(r, 20000)
 sizes = replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2]))
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
-stalls=""
-for s in barrier short_scoreboard long_scoreboard mio_throttle math_pipe_throttle wait not_selected lg_throttle \
-         no_instruction dispatch_stall; do
-  stalls+=",smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio"
-done
-metrics="gpu__time_duration.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active"
-metrics+=",l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active$stalls"
+source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics
 for setting in $settings; do
   G=${setting%%:*}; split=${setting##*:}
   echo "### finish $G diagonals at a time, $split threads a row, level $level"
   # launches of the two kernels alternate level by level: skip the earlier levels' two each
-  ncu --kernel-name regex:'bpmax_(products|finish)_packed' --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
+  ncu --kernel-name regex:'bpmax_(products_(packed|split)|finish_packed)' --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
       --metrics "$metrics" python3 "$script" "$G" "$split" 2>&1 | grep -v '^==PROF==' | \
-      grep -E 'bpmax_|duration|inst_executed|issue_active|wavefronts|warps_active|stalled'
+      grep -E 'bpmax_|duration|inst_executed|issue_active|wavefronts|warps_active|stalled|bytes|sectors|hit_rate'
 done
 rm -f "$script"

@@ -5,7 +5,8 @@ finish against the older diagonal-by-diagonal one) on 23 x --targets nt.
 
 Each row: device seconds of the products and of the finish (each phase synchronised on its own), end to
 end (median of --repeats), and the fraction of the int16x2 DPX ceiling of ../shared/design/limits.md
-(30.8 T/s) on the recurrence's useful updates. Every row must find the same best window score.
+(30.8 T/s) on the recurrence's useful updates. Every row of a shape must find the same window scores
+(all of them, compared by SHA-256).
 
     python3 bench/bpmax_gpu_sizes.py [--repeats 5] [--json bench/results/bpmax_gpu_sizes.json]
     python3 bench/bpmax_gpu_sizes.py --wide --targets 1000,2000 [--repeats 3] [--only 1,2,3,4,5] [--launches 1,4]
@@ -31,7 +32,25 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 8 diagonals, 1 thread a row": dict(finish_diagonals=8, finish_split=1),
     "finish 4 diagonals, 2 threads a row": dict(finish_diagonals=4, finish_split=2),
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
-    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_skip=False),
+    "finish 4 diagonals, 1 thread a row, products without the skip": dict(products_parts=0, products_skip=False),
+    # issue 29 (bpmaxw): the products with each cell's k2 split among P lanes (bpmax_products_split; the
+    # default since 2026-11-27: 4 lanes, 32-tiles, chunk 96) against the packed kernel before it
+    "products packed, 64-tiles (before the split)": dict(products_parts=0),
+    "products split, 1 lane (warps outside the band skipped), 64-tiles, chunk 32": dict(
+        products_parts=1, split_rows=64, split_cols=64, split_chunk=32),
+    "products split among 4 lanes, 32-tiles, chunk 32": dict(products_parts=4, split_chunk=32),
+    "products split among 4 lanes, 32-tiles, chunk 96": dict(products_parts=4, split_chunk=96),
+    "products split among 4 lanes, 32-tiles, chunk 32, prefetch": dict(products_parts=4, split_chunk=32,
+                                                                       split_prefetch=True),
+    "products split among 4 lanes, 32-tiles, chunk 64, prefetch": dict(products_parts=4, split_chunk=64,
+                                                                       split_prefetch=True),
+    "products split, 1 lane, 64-tiles, chunk 32, prefetch": dict(products_parts=1, split_rows=64, split_cols=64,
+                                                                 split_chunk=32, split_prefetch=True),
+    "products split among 8 lanes, 32-tiles, chunk 32, prefetch": dict(products_parts=8, split_chunk=32,
+                                                                       split_prefetch=True),
+    "products split among 2 lanes, 64-tiles, chunk 32, prefetch": dict(products_parts=2, split_rows=64,
+                                                                       split_cols=64, split_chunk=32,
+                                                                       split_prefetch=True),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
@@ -45,6 +64,8 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
     "eager 64 rows in registers, products with the skip (default)": dict(wide_finish="eager-rows", wide_tile=64),
     "eager 64 rows in registers, products with the skip, chunk 64": dict(wide_finish="eager-rows", wide_tile=64,
                                                                          chunk=64),
+    "eager 64 rows in registers, products split among 4 lanes": dict(wide_finish="eager-rows", wide_tile=64,
+                                                                     products_parts=4, split_band=1 << 20),
 }
 
 
@@ -120,13 +141,14 @@ def main(argv=None) -> int:
             row = gpu_row(cp, 23, N, params, args.repeats, random.Random(5), sizes=sizes)
             row.pop("a"), row.pop("rb")
             rows.append(dict(setting=name, sizes=asdict(sizes), **row))
-            found.append(row["best_units"])
-            print(rows[-1]["setting"], N, row["products_s"], row["finish_s"], row["end_to_end_s"], flush=True)
+            found.append(row["scores_sha256"])
+            print(rows[-1]["setting"], N, row["products_s"], row["finish_s"], row["end_to_end_s"], row["best_units"],
+                  row["scores_sha256"], flush=True)
             if args.wide and N == targets[-1] and name in [list(WIDE)[int(k)] for k in args.launches.split(",") if k]:
                 rows[-1]["launch_profile"] = launch_profile(cp, 23, N, params, sizes)
         same = same and len(set(found)) == 1
     print(f"## BPMax launch sizes on {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
-          f"window {params.window_target or 'none'} (same best score in every row of a shape: {same})")
+          f"window {params.window_target or 'none'} (every window score the same in every row of a shape, by SHA-256: {same})")
     print("| setting | query x target | products s | finish s | end to end s | of int16x2 ceiling | products: of "
           "ceiling on D, R3, R4 | finish: on R1, R2 |")
     print("|---|---|---|---|---|---|---|---|")

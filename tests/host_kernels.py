@@ -81,6 +81,10 @@ BAND_TILE_ALTERNATIVES = [tiles + (False, False, 0) for tiles in [
     (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
+#: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
+SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 96, 4, False), (16, 32, 16, 1, False), (32, 32, 96, 4, False),
+                     (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
+                     (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -144,6 +148,10 @@ def host_kernels(sizes) -> dict:
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]
     bpmax += [("bpmax_products_packed", (b.packed_rows, b.packed_cols, 64))]   # bench/bpmax_gpu_sizes.py: chunk 64
     bpmax += [("bpmax_products_unskipped", (cell, b.tile_rows, b.tile_cols, b.chunk)) for cell in ("short", "int")]
+    # issue 29 (bpmaxw): the products split among P lanes a cell, at the tests' and the benchmark's tiles
+    bpmax += [("bpmax_products_split", shape) for shape in
+              [(b.split_rows, b.split_cols, b.split_chunk, parts, b.split_prefetch) for parts in (1, 2, 4, 8)]
+              + SPLIT_TEST_SHAPES]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

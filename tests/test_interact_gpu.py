@@ -38,7 +38,15 @@ LAYOUTS = {
     "global finish, tiled (c22e9df)": dict(segment_rows=0, finish_bytes=1, wide_finish="tiled", wide_tile=8),
     "global finish, prefetch, 16-tiles": dict(segment_rows=0, finish_bytes=1, wide_finish="prefetch", wide_tile=16),
     "global finish, eager padded": dict(segment_rows=0, finish_bytes=1, wide_finish="eager-padded", wide_tile=8),
-    "products without the skip": dict(products_skip=False),
+    "products without the skip": dict(products_parts=0, products_skip=False),
+    "products packed (before the split)": dict(products_parts=0),
+    "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
+    "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16),
+    "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
+    "products split among 4 lanes, prefetch": dict(products_parts=4, split_rows=8, split_cols=16, split_chunk=8,
+                                                   split_prefetch=True),
+    "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
+                                                              split_chunk=32, split_prefetch=True),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
 }
@@ -76,7 +84,11 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         targets = [b for _, b, *_ in group]
         rbs = [_tables(a, b, params)[1] for b in targets]
         M = len(a)
-        for sizes in (small_launch_sizes.bpmax, BPMaxSizes()):
+        small = small_launch_sizes.bpmax
+        for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
+                      BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
+                      BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
+                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8)):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)
@@ -158,8 +170,8 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
     """Without a window, 12 x 300 nt: the band (300 wide) takes the wide-band finish; the eager tiled one
     (production 64-tiles, 32- and 16-tiles, several targets in one launch), the same kernel a launch per
     diagonal only, with padded or unpadded shared-memory rows (the default keeps row-tile operands in
-    registers), c22e9df's tiled one, the diagonal one, and the products without their skip of the
-    tiles past the target give the same device tables (every cell of F and S2), and the window scores
+    registers), c22e9df's tiled one, the diagonal one, the products without their skip of the
+    tiles past the target and the products split among 4 lanes give the same device tables (every cell of F and S2), and the window scores
     equal the CPU's."""
     rng = random.Random(29)
     params = InteractParams()
@@ -171,7 +183,7 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
                    dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
                    dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
                    dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
-                   dict(products_skip=False)):
+                   dict(products_parts=0, products_skip=False), dict(products_parts=4, split_band=10_000)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))

@@ -208,14 +208,19 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
 
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
-    if cell == "short":   # two cells per word, one DPX instruction per two updates
+    parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
+    if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
+        tr, tc = sizes.split_rows, sizes.split_cols
+        arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch)
+        name, threads = "bpmax_products_split", (tr // 4) * (tc // 8) * parts
+    elif cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
         name, arguments, threads = "bpmax_products_packed", (tr, tc, sizes.chunk), (tr // 4) * (tc // 8)
     else:
         tr, tc = sizes.tile_rows, sizes.tile_cols
         name, arguments, threads = "bpmax_products", (cell, tr, tc, sizes.chunk), (tr // 4) * (tc // 4)
-    if not sizes.products_skip:   # the form that also runs the tiles past the target (before issue 29's skip)
-        name += "_unskipped"
+    if not sizes.products_skip and not parts:   # the form that also runs the tiles past the target (before
+        name += "_unskipped"                    # issue 29's skip; the split kernel always skips)
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     if variant == "banded-library":

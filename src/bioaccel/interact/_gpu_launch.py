@@ -30,6 +30,14 @@ class BPMaxSizes(LaunchSizes):
     #                              "tiled" (c22e9df's tiles) or "diagonal" (interact/_gpu_wide.py)
     wide_tile: int = 64          # tiled wide finishes: tile side (a multiple of 8)
     products_skip: bool = True   # products: tiles and warps whose columns all lie past the target run nothing
+    products_parts: int = 4      # products (short cells): 0 runs bpmax_products_packed (before 2026-11-27); P in
+    #                              1, 2, 4, 8 runs bpmax_products_split, P lanes a cell each with part of its k2
+    split_rows: int = 32         # bpmax_products_split: rows of a tile (4 per thread tile)
+    split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
+    split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
+    split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
+    split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
+    #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)

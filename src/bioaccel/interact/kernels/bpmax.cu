@@ -108,6 +108,23 @@ __device__ __forceinline__ void write_border(const Dims& g, const int* __restric
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The register tile's step, shared by every products loop: acc[r][c] = max(acc[r][c], a[r] + b[c]) for
+// one reduction index, a thread's 4 operand words of each side (int cells: one update a word; packed
+// int16 cells: two, one DPX instruction).
+__device__ __forceinline__ int maxplus(int c, int a, int b) { return max(c, a + b); }
+__device__ __forceinline__ unsigned maxplus(unsigned c, unsigned a, unsigned b) { return __viaddmax_s16x2(a, b, c); }
+
+template <typename V, typename W>   // (int4, int) or (uint4, unsigned)
+__device__ __forceinline__ void tile_step(const V av, const V bv, W (&acc)[4][4]) {
+    const W ar[4] = {(W)av.x, (W)av.y, (W)av.z, (W)av.w};
+    const W br[4] = {(W)bv.x, (W)bv.y, (W)bv.z, (W)bv.w};
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[r][c] = maxplus(acc[r][c], ar[r], br[c]);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // products: one block per (matrix of the level, tile of TR rows x TC absolute columns of its band).
 // Threads hold 4 x 4 cells; the reduction index k2 runs in chunks of KC staged in shared memory.
 template <typename T, int TR, int TC, int KC, bool SKIP>
@@ -161,14 +178,8 @@ __device__ __forceinline__ void products_int(const code_t* __restrict__ a, const
                 __syncthreads();
 #pragma unroll 8
                 for (int k = 0; k < KC; ++k) {
-                    const int4 av = *reinterpret_cast<const int4*>(&As[k * AS + tr * 4]);
-                    const int4 bv = *reinterpret_cast<const int4*>(&Bs[k * BS + tc * 4]);
-                    const int ar[4] = {av.x, av.y, av.z, av.w};
-                    const int br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-                    for (int r = 0; r < 4; ++r)
-#pragma unroll
-                        for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], ar[r] + br[c]);
+                    tile_step(*reinterpret_cast<const int4*>(&As[k * AS + tr * 4]),
+                              *reinterpret_cast<const int4*>(&Bs[k * BS + tc * 4]), acc);
                 }
                 __syncthreads();
             }
@@ -230,6 +241,52 @@ __device__ __forceinline__ uint4 band_vector(const Dims& g, const short* __restr
                           T* __restrict__ F, DIMS_ARGS, const int l1, const int col_tiles, const int row_tiles
 #define PRODUCTS_PASS a, rb, S1, F, M, N, L1, Wb, RS, mat_stride, pairs, l1, col_tiles, row_tiles
 
+// Shared by the packed products kernels: the thread tile (4 rows x 8 columns) of thread group `group`,
+// its warp's unit of SW column slots x GW row groups, and the start and the store of its 4 x 4 words
+// where P lanes hold the same cells (lane `part` starts and stores the words (4 r + w) % P == part).
+template <int SW, int GW, int UNITS_ACROSS>
+struct ThreadTile {
+    int unit, tr, tc;
+    __device__ __forceinline__ explicit ThreadTile(int group) {
+        unit = group / (SW * GW);
+        const int lane = group % (SW * GW);
+        tr = (unit / UNITS_ACROSS) * GW + lane / SW;
+        tc = (unit % UNITS_ACROSS) * SW + lane % SW;
+    }
+};
+
+template <int P>
+__device__ __forceinline__ void start_words(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                            const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
+                                            unsigned (&acc)[4][4]) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+            int v[2] = {sentinel<short>(), sentinel<short>()};
+            if ((4 * r + w) % P == part)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
+            acc[r][w] = pack2(v[0], v[1]);
+        }
+}
+
+template <int P>
+__device__ __forceinline__ void store_words(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][4],
+                                            int row0, int col0, int part) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            if ((4 * r + w) % P == part)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
+                    const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
+                    if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
+                }
+}
+
 template <int TR, int TC, int KC, bool SKIP>
 __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     DIMS;
@@ -247,20 +304,12 @@ __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
-    const int unit = tid / (SW * GW), lane = tid % (SW * GW);
-    const int tr = (unit / UNITS_ACROSS) * GW + lane / SW, tc = (unit % UNITS_ACROSS) * SW + lane % SW;
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid);
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
 
     unsigned acc[4][4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-            int v[2];
-#pragma unroll
-            for (int h = 0; h < 2; ++h) v[h] = start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + h);
-            acc[r][w] = pack2(v[0], v[1]);
-        }
+    start_words<1>(g, a, rb, F, i1, l1, row0, col0, 0, acc);
 
     // SKIP: a tile whose columns all lie past the target has no cell to compute (its column tile is not 0,
     // so it writes no border either). Without a window col_tiles spans the band's whole width from every
@@ -307,32 +356,16 @@ __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
                 for (int k0 = 0; k0 < KC; k0 += 8) {
                     if (k0 + 8 <= k_lo || k0 >= k_hi) continue;
 #pragma unroll
-                    for (int k = k0; k < k0 + 8; ++k) {
-                        const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
-                        const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]);
-                        const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-                        const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-                        for (int r = 0; r < 4; ++r)
-#pragma unroll
-                            for (int w = 0; w < 4; ++w) acc[r][w] = __viaddmax_s16x2(ar[r], br[w], acc[r][w]);
-                    }
+                    for (int k = k0; k < k0 + 8; ++k)
+                        tile_step(*reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]),
+                                  *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]), acc);
                 }
                 __syncthreads();
             }
         }
     }
 
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
-                const short v = (short)(h ? (acc[r][w] >> 16) : (acc[r][w] & 0xFFFF));
-                if (i2 < N && j2 < N && e >= 0 && e < Wb) out[cell_at(g, i2, e)] = v;
-            }
+    store_words<1>(g, out, acc, row0, col0, 0);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
@@ -346,6 +379,170 @@ bpmax_products_packed(PRODUCTS_ARGS(short)) { products_packed<TR, TC, KC, true>(
 template <int TR, int TC, int KC>
 __global__ void __launch_bounds__((TR / 4) * (TC / 8), 8)
 bpmax_products_packed_unskipped(PRODUCTS_ARGS(short)) { products_packed<TR, TC, KC, false>(PRODUCTS_PASS); }
+
+// ---------------------------------------------------------------------------------------------------
+// products in packed int16 with the reduction split among P threads a cell (issue 29, "split").
+// A warp runs every k2 from its cells' first row - 1 to their last column: a 32 x 32 square of the
+// packed kernel above runs about 31 more k2 a cell than the cell can use, and at the band's edges
+// squares that are half (or wholly) outside the band run the whole range; in all 2.2x the useful
+// updates at window 128 (a count in docs/bpmax-gpu-notes.md). Here the P lanes p of a thread group hold
+// the same 4 x 8 cells, each lane the k2 of its own part of every group of 8 (k0 + (8 / P) p + s), so
+// a warp holds 32 / P thread tiles: 1024 / P cells (8 x 16 for P = 8), whose range of k2 is that much
+// shorter; warps with no cell in the band run nothing. The lanes' partial maxima meet by shuffles at
+// the end. The register tile and the shared-memory operands are the packed kernel's (2 loads per 16
+// DPX instructions); with blocked parts, the 2 P tile rows a warp reads at once fall on distinct banks
+// (16-byte granules) where a 68-word row of A and a 36-word row of B (TR = 64 or 32, TC = 64 or 32) allow.
+template <int TR, int TC, int KC, int P>
+struct SplitShape {
+    static_assert(P == 1 || P == 2 || P == 4 || P == 8, "parts of a group of 8 k2");
+    static constexpr int GROUPS = 32 / P;                                // thread tiles a warp holds
+    static constexpr int SW0 = GROUPS >= 16 ? 4 : GROUPS >= 4 ? 2 : 1;   // its column slots (8 columns),
+    static constexpr int SW = SW0 < TC / 8 ? SW0 : TC / 8;
+    static constexpr int GW0 = GROUPS / SW;                              // and row groups (4 rows): near square
+    static constexpr int GW = GW0 < TR / 4 ? GW0 : TR / 4;
+    static constexpr int THREADS = (TR / 4) * (TC / 8) * P;
+    static constexpr int UNITS_ACROSS = (TC / 8) / SW;
+    static_assert((TR / 4) % GW == 0 && (TC / 8) % SW == 0 && KC % 8 == 0, "tile shape");
+};
+
+// 8 k2 of a band row (one 16-byte load) into the staged A: transposed, each cell in both lanes
+template <int AS>
+__device__ __forceinline__ void stage_row8(unsigned* __restrict__ As, const uint4 q, int row, int v) {
+    unsigned* column = As + 8 * v * AS + row;
+    const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+        column[(2 * h) * AS] = __byte_perm(w[h], 0, 0x1010);
+        column[(2 * h + 1) * AS] = __byte_perm(w[h], 0, 0x3232);
+    }
+}
+
+// PF (prefetch): the next stage's operands are read from global memory into registers before the
+// current stage's products and stored after them, so their latency overlaps the products (at the price
+// of the registers: 85 a thread, 24 warps an SM); without PF a stage reads, stores, then multiplies
+// (64 registers a thread: 32 warps an SM, as the packed kernel).
+template <int TR, int TC, int KC, int P, bool PF>
+__global__ void __launch_bounds__(SplitShape<TR, TC, KC, P>::THREADS,
+                                  (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS > 0
+                                      ? (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS : 1)
+bpmax_products_split(PRODUCTS_ARGS(short)) {
+    DIMS;
+    using S = SplitShape<TR, TC, KC, P>;
+    constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS;
+    constexpr int AS = TR + 4, BS = TC / 2 + 4;     // words per staged row, 16-byte aligned
+    __shared__ __align__(16) unsigned As[KC * AS];  // As[k][row]: F(i1,k1)(i2, k2) in both lanes
+    __shared__ __align__(16) unsigned Bs[KC * BS];  // Bs[k][w]: F(k1+1,j1)(k2+1, c0 + 2w, + 1)
+    const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
+    const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
+    short* out = F + t.m * g.mat_stride;
+
+    const int tid = threadIdx.x;
+    const int part = tid % P;                       // the part of the k2; tid / P: the thread tile
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
+    const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
+
+    // part p starts the words w with (4 r + w) % P == p from the base case and the strand-1 pair (one
+    // global read a cell among the P lanes), the others from sentinels: the reduction below takes the max
+    unsigned acc[4][4];
+    start_words<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
+
+    if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
+        const int kb = max(r0 - 1, c0 - Wb);
+        const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
+        // the k2 this warp's cells can use: from its first row - 1 (and B's band) to its last column;
+        // none where no cell of the warp lies in the band (or the target)
+        const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 8;
+        const bool none = C0 >= N || C0 + SW * 8 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
+        const int kw0 = max(R0 - 1, C0 - Wb);
+        const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
+        // the whole groups of 8 k2 of a stage at kc that meet the warp's range (a loop over them alone:
+        // with a long chunk most groups lie outside a warp's range); a k2 outside a cell's range meets a
+        // sentinel in one operand (as in the packed kernel)
+        auto multiply = [&](const int kc) {
+            const int k_lo = max(0, kw0 - kc), k_hi = min(KC, kw1 - kc + 1);
+#pragma unroll 1
+            for (int k0 = k_lo & ~7; k0 < k_hi; k0 += 8) {
+#pragma unroll
+                for (int s = 0; s < 8 / P; ++s) {
+                    const int k = k0 + (8 / P) * part + s;
+                    tile_step(*reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]),
+                              *reinterpret_cast<const uint4*>(&Bs[k * BS + tc * 4]), acc);
+                }
+            }
+        };
+        if constexpr (!PF) {
+            for (int k1 = i1; k1 < j1; ++k1) {
+                const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+                const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+                for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads
+                    // the stage's groups of 8 k2 up to ke's (no warp reads further): a last chunk runs short
+                    const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+                    for (int x = tid; x < NV * TR; x += THREADS)   // as the packed kernel stages them
+                        stage_row8<AS>(As, band_vector(g, left, r0 + x % TR, kc + 8 * (x / TR)), x % TR, x / TR);
+                    for (int x = tid; x < NV * 8 * (TC / 8); x += THREADS) {
+                        const int v = x % (TC / 8), k = x / (TC / 8);
+                        *reinterpret_cast<uint4*>(&Bs[k * BS + 4 * v]) = band_vector(g, right, kc + k + 1, c0 + 8 * v);
+                    }
+                    __syncthreads();
+                    multiply(kc);
+                    __syncthreads();
+                }
+            }
+        } else {   // the stages (k1, kc) in one sequence, each read a stage ahead into registers
+            constexpr int NA = ((KC / 8) * TR + THREADS - 1) / THREADS, NB = (KC * (TC / 8) + THREADS - 1) / THREADS;
+            const int first = kb & ~7, chunks = (ke - first) / KC + 1, stages = (j1 - i1) * chunks;
+            uint4 qa[NA], qb[NB];
+            auto fetch = [&](const int s) {
+                const int k1 = i1 + s / chunks, kc = first + (s % chunks) * KC;
+                const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+                const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+#pragma unroll
+                for (int n = 0; n < NA; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TR) qa[n] = band_vector(g, left, r0 + x % TR, kc + 8 * (x / TR));
+                }
+#pragma unroll
+                for (int n = 0; n < NB; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TC) qb[n] = band_vector(g, right, kc + x / (TC / 8) + 1, c0 + 8 * (x % (TC / 8)));
+                }
+            };
+            fetch(0);
+            for (int s = 0; s < stages; ++s) {
+                const int kc = first + (s % chunks) * KC;
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+#pragma unroll
+                for (int n = 0; n < NA; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TR) stage_row8<AS>(As, qa[n], x % TR, x / TR);
+                }
+#pragma unroll
+                for (int n = 0; n < NB; ++n) {
+                    const int x = tid + n * THREADS;
+                    if (x < NV * TC) *reinterpret_cast<uint4*>(&Bs[(x / (TC / 8)) * BS + 4 * (x % (TC / 8))]) = qb[n];
+                }
+                __syncthreads();
+                if (s + 1 < stages) fetch(s + 1);
+                multiply(kc);
+                __syncthreads();
+            }
+        }
+    }
+
+    // the P parts of a tile are adjacent lanes: a butterfly leaves every lane the maxima
+    constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
+#pragma unroll
+    for (int d = 1; d < P; d *= 2)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
+    store_words<P>(g, out, acc, row0, col0, part);   // each part stores its share of the words
+    if (blockIdx.x % col_tiles == 0)
+        write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The variant "banded-library" (Gildemaster 2021's design): the double reduction D of a level is one
@@ -497,16 +694,9 @@ template <int KC, int AS>
 __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigned* Bs, int tr, int tc,
                                                unsigned (&acc)[4][4]) {
 #pragma unroll 8
-    for (int k = 0; k < KC; ++k) {
-        const uint4 av = *reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]);
-        const uint4 bv = *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]);
-        const unsigned ar[4] = {av.x, av.y, av.z, av.w};
-        const unsigned br[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
-    }
+    for (int k = 0; k < KC; ++k)
+        tile_step(*reinterpret_cast<const uint4*>(&As[k * AS + tr * 4]),
+                  *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]), acc);
 }
 
 template <int G, int SPLIT>
