@@ -69,9 +69,9 @@ def _small_sizes():
         fold=FoldSizes(tile=32, seed_tile=8, batch_threads=32, batch_tile=32, batch_traceback_threads=32,
                        two_kernel_switch=4, two_kernel_block=32, chang_initial_stage=4, chang_final_stage_cells=8,
                        chang_block=32, bulk_min_products=1, traceback_threads=64),
-        # 8-row tiles, 8-row finish segments, the product library's 16-tiles
+        # 8-row tiles (the split products' too, 8-index chunks), 8-row finish segments, the product library's 16-tiles
         bpmax=BPMaxSizes(tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
-                         segment_rows=8, library_tile=16),
+                         segment_rows=8, library_tile=16, split_rows=8, split_cols=16, split_chunk=8),
         # 16-tiles too, so that matrices of a few dozen rows cross many tiles and tile diagonals
         maxplus=ProductSizes(ProductSizes().shapes + (KernelShape("int32", 16, 4, 4, 16),
                                                        KernelShape("int16", 16, 4, 4, 16))),

@@ -82,7 +82,8 @@ BAND_TILE_ALTERNATIVES = [tiles + (False, False, 0) for tiles in [
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
-SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 96, 4, False), (16, 32, 16, 1, False), (32, 32, 96, 4, False),
+SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 8, 4, False), (8, 16, 96, 4, False), (16, 32, 16, 1, False),
+                     (32, 32, 96, 4, False),
                      (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
                      (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
