@@ -140,7 +140,7 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
-    from .serve_warm import load_cached_kernels, threads_started
+    from .serve_warm import load_cached_kernels, reserve_memory, threads_started
 
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
@@ -154,7 +154,11 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         # threads may start here (this process never forks); a request that comes stops the loading
-        load_cached_kernels(parallel=True, stop=lambda: bool(select.select([listener, life_r], [], [], 0)[0]))
+        def waiting():
+            return bool(select.select([listener, life_r], [], [], 0)[0])
+
+        load_cached_kernels(parallel=True, stop=waiting)
+        reserve_memory(stop=waiting)            # the run's large tables on pages touched now, not in the run
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)

@@ -37,8 +37,11 @@ def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c
     M, n = a.shape[0], rb.shape[0] + 1
     shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)   # padded: whole tiles
     # allocated here, not in Numba: NumPy asks the kernel for huge pages for large arrays (first touch
-    # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages)
-    tables = [np.zeros(shape) for _ in range(7)]
+    # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages).
+    # Not zeroed here: each query interval's matrices are cleared where the fill reads zeros (on and
+    # below the diagonal, the padding) by the thread that fills them, just before (_clear): half the
+    # bytes, on both cores, in cache when written; a table of an empty query interval but QI is never read
+    tables = [np.empty(shape) for _ in range(7)]
     return _fill(a, rb, weights, c1, c2, *tables)
 
 
@@ -56,13 +59,10 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
     w1 = weights * (u1 * u1)   # pairs inside the query
     w2 = weights * (u2 * u2)   # pairs inside the target
     wi = weights * (u1 * u2)   # intermolecular pairs
-    for i in range(M + 1):     # an empty interval on either strand: the other one alone
-        for e in range(i, M + 1):
-            for c in range(n):
-                QI[idx[i, e], c, c] = Q0[i, e]
-                if e == i:
-                    for d in range(c, n):
-                        QI[idx[i, e], c, d] = Q1[c, d]
+    for i in range(M + 1):     # an empty query interval: the target alone
+        empty = QI[idx[i, i]]
+        empty[:] = 0.0
+        empty[:n, :n] = Q1
     for l1 in range(1, M + 1):
         for a0 in prange(M - l1 + 1):
             _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0)
@@ -80,6 +80,10 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     l1 = a1 - a0
     A = idx[a0, a1]
     shape = (QI.shape[1], QI.shape[2])
+    for table in (QI, QX, QIac, QF, R, T0, AUX0):
+        _clear(table[A], n)
+    for c in range(n):         # an empty target interval: the query alone
+        QI[A, c, c] = Q0[a0, a1]
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
     _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
@@ -117,6 +121,19 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
                  acc_m)
             _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
             _row_end(a0, a1, lo, N, Q0, Q1, QIa_, QXa, Ra, r2, work)
+
+
+@njit(cache=True, nogil=True)
+def _clear(T, n):
+    """Zero the cells of a target matrix ``T`` (``n`` = N + 1 cells a side, padded) that the fill does
+    not write but reads: on and below the diagonal (empty target intervals, the tiles' lower triangles)
+    and the padding. The fill writes every cell above the diagonal."""
+    for b in range(T.shape[0]):
+        if b < n:
+            T[b, :b + 1] = 0.0
+            T[b, n:] = 0.0
+        else:
+            T[b, :] = 0.0
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
