@@ -210,9 +210,13 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
     os.environ.update(request["env"])
     _streams(request["streams"], bool(request["env"].get("PYTHONUNBUFFERED")))
     sys.argv = ["bioaccel", *request["argv"]]
-    threading.Thread(target=_watch, args=(conn,), name="bioaccel-client", daemon=True).start()
     started = time.perf_counter()
-    code = _run(request["argv"])
+    try:
+        threading.Thread(target=_watch, args=(conn,), name="bioaccel-client", daemon=True).start()
+        code = _run(request["argv"])
+    except KeyboardInterrupt:       # Ctrl-C outside main's own handling (just before or after it): as in process
+        print("bioaccel: interrupted", file=sys.stderr)
+        code = 130
     _log_to(log, f"status {code} after {time.perf_counter() - started:.3f} s")
     os.write(notify_w, DONE)
     _finished.set()                 # the client's hang-up after the status is no signal to the run
