@@ -140,7 +140,7 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
-    from .serve_warm import load_cached_kernels, reserve_memory, threads_started
+    from .serve_warm import load_cached_kernels, rehearse, reserve_memory, threads_started
 
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
@@ -159,6 +159,7 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
 
         load_cached_kernels(parallel=True, stop=waiting)
         reserve_memory(stop=waiting)            # the run's large tables on pages touched now, not in the run
+        rehearse(stop=waiting)                  # a tiny run of each rehearsed command: what a first run touches
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)

@@ -173,6 +173,40 @@ def _names_threading_layer(data: bytes) -> bool:
     return any(symbol in data for symbol in THREADING_SYMBOLS)
 
 
+#: Commands a spare runs on a tiny input before it waits (``{query}``, ``{target}``: two FASTA files of
+#: a few bases): the first run of a command in a process forked from the server pays for what it touches
+#: first (the server's pages it writes, copied then; OpenMP's threads; the first call of each kernel);
+#: rehearsed, a served run of that command only computes.
+REHEARSALS = (("interact", "{query}", "{target}", "--partition", "--quiet"),)
+
+
+def rehearse(stop=lambda: False) -> int:
+    """Run each of :data:`REHEARSALS` in this process on a tiny input, its output discarded, asking
+    ``stop()`` before each (True ends it there); how many ran with status 0. For a spare only (the
+    threads a run starts are never copied: a spare never forks).
+
+    >>> callable(rehearse)
+    True
+    """
+    import io
+    import os
+    import tempfile
+
+    from .main import main
+
+    done = 0
+    with tempfile.TemporaryDirectory(prefix="bioaccel-rehearsal-") as folder:
+        files = {"query": os.path.join(folder, "q.fa"), "target": os.path.join(folder, "t.fa")}
+        for (name, path), sequence in zip(files.items(), ("GGGAAACCCA", "UGGGUUUCCC")):
+            with open(path, "w") as handle:
+                handle.write(f">{name}\n{sequence}\n")
+        for argv in REHEARSALS:
+            if stop():
+                break
+            done += main([word.format(**files) for word in argv], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    return done
+
+
 #: Bytes of memory a spare touches ahead of its run (its heap keeps them; at most an eighth of the memory
 #: available): the tables of BPPart at 23 x 100 nt are 196 MB, and a fresh process's first touch of them
 #: cost 0.1-0.3 s on the 2-core machine (page faults), more than the fill itself.
