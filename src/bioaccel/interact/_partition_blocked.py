@@ -233,9 +233,13 @@ def _vecmat(x, lo, hi, Mx, out, n):
 
 @njit(cache=True, nogil=True)
 def _vecmat2(x, y, lo, hi, Mx, outx, outy, n):
-    """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once."""
+    """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once (the last
+    block of ends, when it holds at most 8, two vectors wide)."""
     for B in range(lo // 16 * 16, n, 16):
         kend = min(B + 16, hi)
+        if n - B <= 8:
+            _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B)
+            continue
         p0 = p1 = p2 = p3 = _zero()
         q0 = q1 = q2 = q3 = _zero()
         for k in range(lo, kend):
@@ -259,6 +263,9 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
         left, right = L[idx[a0, c]], Rt[idx[c, a1]]
         for B in range(0, n, 16):
             kend = min(B + 16, n)
+            if n - B <= 8:            # the last block, 8 ends or fewer: half the tile (its widest k range)
+                _half_tiles(left, right, out, B, kend, n)
+                continue
             for b0 in range(0, min(B + 16, n - 1), 4):
                 p00 = p01 = p02 = p03 = _zero()
                 p10 = p11 = p12 = p13 = _zero()
@@ -280,3 +287,43 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
                 _add_row(out[b0 + 1], B, p10, p11, p12, p13)
                 _add_row(out[b0 + 2], B, p20, p21, p22, p23)
                 _add_row(out[b0 + 3], B, p30, p31, p32, p33)
+
+
+@njit(cache=True, nogil=True)
+def _half_tiles(left, right, out, B, kend, n):
+    """:func:`_split_products`' tiles of its last block of ends when it holds at most 8 (B .. n - 1):
+    4 rows x 8 ends, two vectors a row (the ends past n - 1 are padding, zero, as the whole tile's)."""
+    z = _zero()
+    for b0 in range(0, min(B + 16, n - 1), 4):
+        p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _zero()
+        x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
+        for k in range(b0 + 1, kend):
+            y = right[k]
+            y0, y1 = _load(y, B), _load(y, B + 4)
+            v = x0[k]
+            p00, p01 = _fma(p00, v, y0), _fma(p01, v, y1)
+            v = x1[k]
+            p10, p11 = _fma(p10, v, y0), _fma(p11, v, y1)
+            v = x2[k]
+            p20, p21 = _fma(p20, v, y0), _fma(p21, v, y1)
+            v = x3[k]
+            p30, p31 = _fma(p30, v, y0), _fma(p31, v, y1)
+        _add_row(out[b0], B, p00, p01, z, z)
+        _add_row(out[b0 + 1], B, p10, p11, z, z)
+        _add_row(out[b0 + 2], B, p20, p21, z, z)
+        _add_row(out[b0 + 3], B, p30, p31, z, z)
+
+
+@njit(cache=True, nogil=True)
+def _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B):
+    """:func:`_vecmat2`'s last block of ends B .. B + 7 (the rest of the 16 is padding)."""
+    z = _zero()
+    p0 = p1 = q0 = q1 = _zero()
+    for k in range(lo, kend):
+        row = Mx[k]
+        r0, r1 = _load(row, B), _load(row, B + 4)
+        v, u = x[k], y[k]
+        p0, p1 = _fma(p0, v, r0), _fma(p1, v, r1)
+        q0, q1 = _fma(q0, u, r0), _fma(q1, u, r1)
+    _add_row(outx, B, p0, p1, z, z)
+    _add_row(outy, B, q0, q1, z, z)
