@@ -21,8 +21,12 @@ both to the plain-Python reference to 1e-12 relative in log Z).
 import numpy as np
 from numba import njit, prange
 
-from ._partition_band_cross import _add_row, _fma, _load, _zero
+from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _zero
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
+
+
+#: Cache lines of each of the next split point's two matrices asked for per tile (:func:`_split_products`)
+PREFETCH = 24
 
 
 def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float) -> tuple:
@@ -259,14 +263,24 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
     tiles of 4 rows x 16 ends in registers over every c and k, added to ``out`` once."""
     if a1 - a0 < 2:
         return
+    size = L.shape[1] * L.shape[2]
     for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
         left, right = L[idx[a0, c]], Rt[idx[c, a1]]
+        # the next split point's matrices asked for while this one's tiles compute (they come from memory)
+        ahead = c + 1 if c + 1 < a1 else c
+        next_l, next_r = L[idx[a0, ahead]].reshape(size), Rt[idx[ahead, a1]].reshape(size)
+        pos = 0
         for B in range(0, n, 16):
             kend = min(B + 16, n)
             if n - B <= 8:            # the last block, 8 ends or fewer: half the tile (its widest k range)
                 _half_tiles(left, right, out, B, kend, n)
                 continue
             for b0 in range(0, min(B + 16, n - 1), 4):
+                for _ in range(PREFETCH):
+                    if pos < size:
+                        _prefetch(next_l, pos)
+                        _prefetch(next_r, pos)
+                        pos += 8
                 p00 = p01 = p02 = p03 = _zero()
                 p10 = p11 = p12 = p13 = _zero()
                 p20 = p21 = p22 = p23 = _zero()
