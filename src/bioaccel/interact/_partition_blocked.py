@@ -44,7 +44,7 @@ def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c
     # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages).
     # Not zeroed here: each query interval's matrices are cleared where the fill reads zeros (on and
     # below the diagonal, the padding) by the thread that fills them, just before (_clear): half the
-    # bytes, on both cores, in cache when written; a table of an empty query interval but QI is never read
+    # bytes, on both cores, in cache when written; of an empty query interval only QI and QX are read
     tables = [np.empty(shape) for _ in range(7)]
     return _fill(a, rb, weights, c1, c2, *tables)
 
@@ -63,10 +63,11 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
     w1 = weights * (u1 * u1)   # pairs inside the query
     w2 = weights * (u2 * u2)   # pairs inside the target
     wi = weights * (u1 * u2)   # intermolecular pairs
-    for i in range(M + 1):     # an empty query interval: the target alone
+    for i in range(M + 1):     # an empty query interval: the target alone, no interaction (QX read when M = 0)
         empty = QI[idx[i, i]]
         empty[:] = 0.0
         empty[:n, :n] = Q1
+        QX[idx[i, i]][:] = 0.0
     for l1 in range(1, M + 1):
         for a0 in prange(M - l1 + 1):
             _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0)
