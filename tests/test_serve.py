@@ -326,3 +326,12 @@ def test_a_spare_reserves_memory_that_its_run_reuses():
     done = subprocess.run([sys.executable, "-c", RESERVE], env=dict(os.environ, PYTHONPATH=SRC),
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == [str(64 << 20), "True"], done.stderr
+
+
+def test_every_rehearsal_runs():
+    """A spare's rehearsals (serve_warm.REHEARSALS) are commands that succeed: one that failed (an option
+    renamed) would be skipped silently, and served runs of that command would pay their first touches
+    again."""
+    from bioaccel.cli.serve_warm import REHEARSALS, rehearse
+
+    assert REHEARSALS and rehearse() == len(REHEARSALS)

@@ -185,8 +185,8 @@ def rehearse(stop=lambda: False) -> int:
     ``stop()`` before each (True ends it there); how many ran with status 0. For a spare only (the
     threads a run starts are never copied: a spare never forks).
 
-    >>> callable(rehearse)
-    True
+    >>> rehearse(stop=lambda: True)
+    0
     """
     import io
     import os
@@ -203,7 +203,10 @@ def rehearse(stop=lambda: False) -> int:
         for argv in REHEARSALS:
             if stop():
                 break
-            done += main([word.format(**files) for word in argv], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+            try:
+                done += main([word.format(**files) for word in argv], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+            except Exception:       # a rehearsal is an optimisation: the spare serves its request all the same
+                continue
     return done
 
 
