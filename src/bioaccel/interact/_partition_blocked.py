@@ -112,6 +112,9 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         v2[start:] = 0.0
         r2[start:] = 0.0
         _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
+        if hi >= 3:                # the next pair's rows of other query intervals, asked for ahead
+            _ask_rows(a0, a1, hi - 2, n, idx, AUX0, T0, R)
+            _ask_rows(a0, a1, hi - 3, n, idx, AUX0, T0, R)
         _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
         _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
         if lo >= 0:
@@ -156,6 +159,25 @@ def _cross_rows(a0, a1, b0, n, Q0, idx, AUX0, T0, R, work):
         _axpy(aux0, Q0[k + 1, a1], T0[idx[a0, k + 1], b0, b0 + 1:n])
     for k in range(a0 + 1, a1):
         _axpy(qx, Q0[a0, k], R[idx[k, a1], b0, b0 + 1:n])
+
+
+@njit(cache=True, nogil=True)
+def _ask_rows(a0, a1, b0, n, idx, AUX0, T0, R):
+    """Prefetch the rows :func:`_cross_rows` reads at row b0 (other query intervals' matrices)."""
+    if a1 - a0 >= 5:
+        for k in range(a0 + 1, a1 - 1):
+            _ask(AUX0[idx[k, a1 - 1], b0], b0 + 1, n)
+    for k in range(a0, a1 - 1):
+        _ask(T0[idx[a0, k + 1], b0], b0 + 1, n)
+    for k in range(a0 + 1, a1):
+        _ask(R[idx[k, a1], b0], b0 + 1, n)
+
+
+@njit(cache=True, nogil=True)
+def _ask(row, start, end):
+    """Prefetch row[start:end], a cache line at a time."""
+    for j in range(start, end + 7, 8):
+        _prefetch(row, min(j, end - 1))
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
