@@ -143,7 +143,7 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
-    from .serve_warm import load_cached_kernels, rehearse, reserve_memory, threads_started
+    from .serve_warm import keep_freed_memory, load_cached_kernels, rehearse, reserve_memory, threads_started
 
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
@@ -156,6 +156,7 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         os.close(life_w)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        keep_freed_memory()                     # before any thread allocates (reserve_memory says why)
         # threads may start here (this process never forks); a request that comes stops the loading
         def waiting():
             return bool(select.select([listener, life_r], [], [], 0)[0])

@@ -219,10 +219,29 @@ RESERVE = 256 << 20
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 
 
+def keep_freed_memory() -> bool:
+    """Tell glibc to keep what this process frees (no trim of the heap below 2 GiB, no mmap below 1 GiB)
+    and to give every thread the main arena, so that the large arrays of a run's worker thread reuse the
+    pages :func:`reserve_memory` touched. Before any other thread allocates: a thread that allocated
+    before has an arena of its own, which a new thread may then be given. For a spare only; whether
+    glibc took the settings.
+
+    >>> callable(keep_freed_memory)
+    True
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_ARENA_MAX, 1) and mallopt(_M_TRIM_THRESHOLD, 2**31 - 1)
+                and mallopt(_M_MMAP_THRESHOLD, 1 << 30))
+
+
 def reserve_memory(size: int = RESERVE, stop=lambda: False) -> int:
     """Make this process's later allocations (up to ``size`` bytes, at most an eighth of the memory
-    available) reuse pages touched now: glibc keeps freed memory in its heap (no trim, large blocks
-    from the heap rather than mmap, every thread on the main arena), and ``size`` bytes are allocated,
+    available) reuse pages touched now: :func:`keep_freed_memory`, then ``size`` bytes are allocated,
     written (16 MiB at a time, asking ``stop()`` before each: True ends it there) and freed. For a
     spare only (it runs one request and ends: what it keeps is given back then); the bytes written, 0
     where this is not glibc.
@@ -234,16 +253,12 @@ def reserve_memory(size: int = RESERVE, stop=lambda: False) -> int:
 
     if size <= 0:
         return 0
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        mallopt, malloc, free = libc.mallopt, libc.malloc, libc.free
-    except (OSError, AttributeError):
-        return 0
     size = min(size, _available() // 8)
-    malloc.restype, malloc.argtypes, free.argtypes = ctypes.c_void_p, [ctypes.c_size_t], [ctypes.c_void_p]
-    if not (mallopt(_M_ARENA_MAX, 1) and mallopt(_M_TRIM_THRESHOLD, 2**31 - 1)
-            and mallopt(_M_MMAP_THRESHOLD, 1 << 30)) or size <= 0:   # (size: the memory available)
+    if size <= 0 or not keep_freed_memory():
         return 0
+    libc = ctypes.CDLL("libc.so.6")
+    malloc, free = libc.malloc, libc.free
+    malloc.restype, malloc.argtypes, free.argtypes = ctypes.c_void_p, [ctypes.c_size_t], [ctypes.c_void_p]
     block = malloc(size)
     if not block:
         return 0
