@@ -23,6 +23,12 @@ from bppart import QUERY, target_of  # noqa: E402
 WORKER = """
 import sys, time
 sys.path.insert(0, {src!r})
+if {reserve!r}:     # as a warm server's spare: large arrays on the heap's pages, touched once (no page faults)
+    import importlib.util   # this tree's serve_warm as a module of its own name: either tree's bioaccel stays its own
+    spec = importlib.util.spec_from_file_location("serve_warm_of_this_tree", {reserver!r})
+    warm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(warm)
+    warm.reserve_memory()
 from bioaccel.interact import bppart
 for line in sys.stdin:
     target = line.strip()
@@ -35,8 +41,9 @@ for line in sys.stdin:
 class Worker:
     """A Python process that fills the pairs it is sent with one tree's bioaccel."""
 
-    def __init__(self, src: str, threads: int):
-        code = WORKER.format(src=src, query=QUERY, threads=threads)
+    def __init__(self, src: str, threads: int, reserve: bool = False):
+        reserver = str(Path(__file__).resolve().parents[1] / "src" / "bioaccel" / "cli" / "serve_warm.py")
+        code = WORKER.format(src=src, query=QUERY, threads=threads, reserve=reserve, reserver=reserver)
         self.process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True)
 
@@ -58,12 +65,15 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", type=int, nargs="*", default=[50, 100, 200])
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--repeats", type=int, default=5, help="calls per tree and size (best kept), alternating")
+    parser.add_argument("--reserve", action="store_true",
+                        help="each worker keeps freed memory and touches 256 MB first, as a warm server's spare "
+                             "does (bioaccel.cli.serve_warm.reserve_memory): the fill as a served run sees it")
     parser.add_argument("--json", default="docs/results/bppart_fill_ab.json")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}; "
           f"{os.cpu_count()} cores; threads {args.threads}")
-    old, new = Worker(args.old_src, args.threads), Worker(args.new_src, args.threads)
+    old, new = Worker(args.old_src, args.threads, args.reserve), Worker(args.new_src, args.threads, args.reserve)
     rows = []
     try:
         for n in args.sizes:
@@ -94,7 +104,7 @@ def main(argv=None) -> int:
               f"{r['old_variant']} / {r['new_variant']} | {r['log_z_old']:.12f} | {r['log_z_new']:.12f} |")
     print(f"load average after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}")
     save_json({"benchmark": "bppart_fill_ab", "load_before": load_before, "load_after": load_after,
-               "threads": args.threads, "repeats": args.repeats, "old_src": args.old_src, "new_src": args.new_src,
+               "threads": args.threads, "repeats": args.repeats, "reserve": args.reserve, "old_src": args.old_src, "new_src": args.new_src,
                "rows": rows}, args.json)
     print(json.dumps({"saved": args.json}))
     return 0

@@ -12,7 +12,7 @@ import pytest
 from bioaccel.errors import InvalidParameter, NotAvailable
 from bioaccel.inputs.alphabet import encode
 from bioaccel.interact import PARTITION_VARIANTS, Partition, PartitionParams, bppart, iter_bppart
-from bioaccel.interact._partition import partition_logs
+from bioaccel.interact._partition import CPU_FILLS, cpu_fill, partition_logs
 from naive_bppart import bppart as naive_bppart, brute_force
 
 WEIGHTS = [(0.5, 1.0), (1.0, 1.5)]
@@ -69,7 +69,7 @@ def test_fill_equals_reference_on_random_pairs(au, gu):
     for M, N in lengths:
         a, b = random_rna(rng, M), random_rna(rng, N)
         expected = _logs(*naive_bppart(a, b, au, gu))
-        for variant in ("blocked", "matrices"):   # every CPU variant against the reference
+        for variant in PARTITION_VARIANTS.names("cpu"):   # every CPU variant of the registry against the reference
             got = partition_logs(encode(a), np.ascontiguousarray(encode(b)[::-1]), params, variant)
             _close(got, expected, 1e-12)
 
@@ -83,6 +83,37 @@ def test_blocked_equals_matrices_across_tiles():
         a, rb = encode(random_rna(rng, M)), encode(random_rna(rng, N))
         for params in (PartitionParams(), PartitionParams(scale=0.0)):
             _close(partition_logs(a, rb, params, "blocked"), partition_logs(a, rb, params, "matrices"), 1e-13)
+
+
+def test_blocked_fill_reads_only_what_it_wrote():
+    """The blocked fill's tables are not zeroed by NumPy (np.empty; each query interval clears what it
+    reads as zero): tables full of NaN before the fill give the matrices variant's logs, empty strands
+    included (M = 0 read an uncleared QX once: probability 14.4)."""
+    from bioaccel.interact._partition_blocked import _fill
+    from bioaccel.interact._partition_cpu import fill_partition
+
+    rng = random.Random(41)
+    weights = PartitionParams().weights()
+    lengths = [(0, 0), (0, 7), (7, 0), (1, 1)] + [(rng.randint(0, 9), rng.randint(0, 35)) for _ in range(30)]
+    for M, N in lengths:
+        a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
+        n = N + 1
+        shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)
+        got = _fill(a, rb, weights, 0.4, 0.6, *[np.full(shape, np.nan) for _ in range(7)])
+        _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
+
+
+def test_cpu_fill_is_chosen_through_the_registry():
+    """partition_logs fills with the registry's CPU variants: each has a fill, the default is the
+    registry's, and a GPU variant or an unknown name is refused in one line."""
+    assert set(CPU_FILLS) == set(PARTITION_VARIANTS.names("cpu"))
+    assert cpu_fill() is cpu_fill(PARTITION_VARIANTS.resolve(None, "cpu"))
+    a, rb = encode("GGGAAACCC"), encode("GGUUUCC")
+    assert partition_logs(a, rb, PartitionParams()) == partition_logs(a, rb, PartitionParams(), "blocked")
+    with pytest.raises(NotAvailable):
+        cpu_fill("diagonals")
+    with pytest.raises(InvalidParameter, match="unknown BPPart variant"):
+        partition_logs(a, rb, PartitionParams(), "fastest")
 
 
 def test_original_program_values():

@@ -102,30 +102,58 @@ def load_cached_kernels(parallel: bool, stop=lambda: False) -> int:
     loaded = 0
     try:
         for dispatcher in _dispatchers():
-            is_parallel = bool(dispatcher.targetoptions.get("parallel"))
-            # Numba's own steps of Dispatcher.compile for a cache hit, without its fall-back to a compile
-            index = dispatcher._cache._cache_file._load_index()
-            for key in index:
-                if stop():
-                    return loaded
-                try:
-                    if tuple(key[0]) in dispatcher.overloads:
-                        continue
-                    if (is_parallel or _calls_threading_layer(dispatcher, index[key])) != parallel:
-                        continue
-                    result = dispatcher._cache.load_overload(key[0], dispatcher.targetctx)
-                    if result is None:
-                        continue
-                    if not result.objectmode:
-                        dispatcher.targetctx.insert_user_function(result.entry_point, result.fndesc,
-                                                                  [result.library])
-                    dispatcher.add_overload(result)
-                    loaded += 1
-                except Exception:             # another machine's entry, a refused layer: loaded when used
-                    continue
+            loaded, stopped = _load_overloads(dispatcher, parallel, stop, loaded)
+            if stopped:
+                return loaded
     finally:
         layer._launch_threads = launch
     return loaded
+
+
+def _load_overloads(dispatcher, parallel: bool, stop, loaded: int) -> tuple:
+    """Numba's steps of ``Dispatcher.compile`` for a cache hit (``Cache.load_overload``), for every
+    overload of ``dispatcher``'s index that matches this machine and source, without its fall-back to a
+    compile: the index read once, each data file read once (Numba's own path reads the index again
+    for each overload, and the check for the threading layer would read the data file a second time).
+    ``(loaded so far, stopped)``."""
+    import pickle
+
+    cache = dispatcher._cache
+    is_parallel = bool(dispatcher.targetoptions.get("parallel"))
+    if is_parallel and not parallel:
+        return loaded, False
+    index = cache._cache_file._load_index()
+    if not index:
+        return loaded, False
+    context = dispatcher.targetctx
+    context.refresh()
+    codegen = context.codegen()
+    for key, data_name in index.items():
+        if stop():
+            return loaded, True
+        try:
+            if tuple(key[0]) in dispatcher.overloads or cache._index_key(key[0], codegen) != key:
+                continue                      # loaded already; another machine's entry or a stale one
+            data = _data(cache, data_name)
+            if data is None or (is_parallel or _names_threading_layer(data)) != parallel:
+                continue
+            result = cache._impl.rebuild(context, pickle.loads(data))
+            if not result.objectmode:
+                context.insert_user_function(result.entry_point, result.fndesc, [result.library])
+            dispatcher.add_overload(result)
+            loaded += 1
+        except Exception:                     # a refused layer, an unreadable entry: loaded when used
+            continue
+    return loaded, False
+
+
+def _data(cache, data_name) -> "bytes | None":
+    """A cached overload's data file, None if it cannot be read."""
+    try:
+        with open(cache._cache_file._data_path(data_name), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 #: Symbols of Numba's threading layer (numba/np/ufunc/parallel.py), defined only once it has started
@@ -133,16 +161,125 @@ THREADING_SYMBOLS = (b"allocate_sched", b"do_scheduling_", b"numba_parallel_for"
                      b"set_num_threads", b"get_thread_id", b"parallel_chunksize", b"get_sched_size")
 
 
-def _calls_threading_layer(dispatcher, data_name) -> bool:
-    """Whether a cached overload's machine code names the threading layer: a kernel that is not parallel
-    itself but calls a parallel one. Loaded before the layer has started, LLVM cannot resolve the names
-    and aborts the process ("Symbol not found: allocate_sched"), which no ``except`` catches."""
-    try:
-        with open(dispatcher._cache._cache_file._data_path(data_name), "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return True                          # unreadable here: leave it to the spare or the first call
+def _names_threading_layer(data: bytes) -> bool:
+    """Whether a cached overload's data (its machine code) names the threading layer: a kernel that is
+    not parallel itself but calls a parallel one. Loaded before the layer has started, LLVM cannot
+    resolve the names and aborts the process ("Symbol not found: allocate_sched"), which no ``except``
+    catches.
+
+    >>> _names_threading_layer(b"...do_scheduling_signed..."), _names_threading_layer(b"plain")
+    (True, False)
+    """
     return any(symbol in data for symbol in THREADING_SYMBOLS)
+
+
+#: Commands a spare runs on a tiny input before it waits (``{query}``, ``{target}``: two FASTA files of
+#: a few bases): the first run of a command in a process forked from the server pays for what it touches
+#: first (the server's pages it writes, copied then; OpenMP's threads; the first call of each kernel);
+#: rehearsed, a served run of that command only computes.
+REHEARSALS = (("interact", "{query}", "{target}", "--partition", "--quiet"),)
+
+
+def rehearse(stop=lambda: False) -> int:
+    """Run each of :data:`REHEARSALS` in this process on a tiny input, its output discarded, asking
+    ``stop()`` before each (True ends it there); how many ran with status 0. For a spare only (the
+    threads a run starts are never copied: a spare never forks).
+
+    >>> rehearse(stop=lambda: True)
+    0
+    """
+    import io
+    import os
+    import tempfile
+
+    from .main import main
+
+    done = 0
+    with tempfile.TemporaryDirectory(prefix="bioaccel-rehearsal-") as folder:
+        files = {"query": os.path.join(folder, "q.fa"), "target": os.path.join(folder, "t.fa")}
+        for (name, path), sequence in zip(files.items(), ("GGGAAACCCA", "UGGGUUUCCC")):
+            with open(path, "w") as handle:
+                handle.write(f">{name}\n{sequence}\n")
+        for argv in REHEARSALS:
+            if stop():
+                break
+            try:
+                done += main([word.format(**files) for word in argv], stdout=io.StringIO(), stderr=io.StringIO()) == 0
+            except Exception:       # a rehearsal is an optimisation: the spare serves its request all the same
+                continue
+    return done
+
+
+#: Bytes of memory a spare touches ahead of its run (its heap keeps them; at most an eighth of the memory
+#: available): the tables of BPPart at 23 x 100 nt are 196 MB, and a fresh process's first touch of them
+#: cost 0.1-0.3 s on the 2-core machine (page faults), more than the fill itself.
+RESERVE = 256 << 20
+#: glibc's mallopt parameters (malloc.h; their values are C ints): no trimming of the heap below 2 GiB, no
+#: mmap below 1 GiB, one arena.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+
+
+def keep_freed_memory() -> bool:
+    """Tell glibc to keep what this process frees (no trim of the heap below 2 GiB, no mmap below 1 GiB)
+    and to give every thread the main arena, so that the large arrays of a run's worker thread reuse the
+    pages :func:`reserve_memory` touched. Before any other thread allocates: a thread that allocated
+    before has an arena of its own, which a new thread may then be given. For a spare only; whether
+    glibc took the settings.
+
+    >>> callable(keep_freed_memory)
+    True
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_ARENA_MAX, 1) and mallopt(_M_TRIM_THRESHOLD, 2**31 - 1)
+                and mallopt(_M_MMAP_THRESHOLD, 1 << 30))
+
+
+def reserve_memory(size: int = RESERVE, stop=lambda: False) -> int:
+    """Make this process's later allocations (up to ``size`` bytes, at most an eighth of the memory
+    available) reuse pages touched now: :func:`keep_freed_memory`, then ``size`` bytes are allocated,
+    written (16 MiB at a time, asking ``stop()`` before each: True ends it there) and freed. For a
+    spare only (it runs one request and ends: what it keeps is given back then); the bytes written, 0
+    where this is not glibc.
+
+    >>> reserve_memory(0)      # nothing asked: glibc's settings left as they are
+    0
+    """
+    import ctypes
+
+    if size <= 0:
+        return 0
+    size = min(size, _available() // 8)
+    if size <= 0 or not keep_freed_memory():
+        return 0
+    libc = ctypes.CDLL("libc.so.6")
+    malloc, free = libc.malloc, libc.free
+    malloc.restype, malloc.argtypes, free.argtypes = ctypes.c_void_p, [ctypes.c_size_t], [ctypes.c_void_p]
+    block = malloc(size)
+    if not block:
+        return 0
+    done, step = 0, 16 << 20
+    while done < size and not stop():
+        ctypes.memset(block + done, 0, min(step, size - done))
+        done += step
+    free(block)
+    return min(done, size)
+
+
+def _available() -> int:
+    """Bytes of memory available (``MemAvailable`` of /proc/meminfo), 0 when unknown."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def threads_started() -> bool:

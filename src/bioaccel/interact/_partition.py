@@ -217,19 +217,35 @@ def check_partition_sizes(query_lengths, target_lengths, threads: int = 0,
                    "--window-target 128 (time and memory then grow linearly with the target)")
 
 
-def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams, variant: str = "blocked") -> tuple:
+#: The fill of each CPU variant of ``PARTITION_VARIANTS`` (its registry, variants.toml): module and
+#: function, imported when first used; the same arguments and results (a test holds every CPU variant of
+#: the registry to a fill here).
+CPU_FILLS = {"matrices": ("._partition_cpu", "fill_partition"),
+             "blocked": ("._partition_blocked", "fill_partition_blocked")}
+
+
+def cpu_fill(variant: "str | None" = None):
+    """The fill function of the CPU ``variant`` (a name of ``PARTITION_VARIANTS``; None: its CPU
+    default), from the registry; InvalidParameter for a name it does not know or not on the CPU.
+
+    >>> cpu_fill().__name__, cpu_fill("matrices").__name__
+    ('fill_partition_blocked', 'fill_partition')
+    """
+    import importlib
+
+    module, function = CPU_FILLS[PARTITION_VARIANTS.resolve(variant, "cpu")]
+    return getattr(importlib.import_module(module, __package__), function)
+
+
+def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams, variant: "str | None" = None) -> tuple:
     """(log QI, log(QI - Q0 Q1), log Q0, log Q1) of the query codes ``a`` and the REVERSED target codes
-    ``rb``, filled by the CPU ``variant`` ("blocked" or "matrices"); InternalError if the scaled tables
-    overflowed (the scale should prevent it).
+    ``rb``, filled by the CPU ``variant`` (a name of ``PARTITION_VARIANTS``, None its default: see
+    :func:`cpu_fill`); InternalError if the scaled tables overflowed (the scale should prevent it).
 
     >>> [round(x, 4) for x in partition_logs(encode("G"), encode("C"), PartitionParams())]
     [3.0486, 3.0, 0.0, 0.0]
     """
-    if variant == "matrices":
-        from ._partition_cpu import fill_partition
-    else:
-        from ._partition_blocked import fill_partition_blocked as fill_partition
-
+    fill_partition = cpu_fill(variant)
     check_partition_sizes([len(a)], [len(rb)])
     c1, c2 = choose_scales(a, rb, params)
     logs = tuple(float(x) for x in fill_partition(a, rb, params.weights(), c1, c2))

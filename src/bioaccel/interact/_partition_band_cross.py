@@ -92,6 +92,21 @@ def _add_to(typingctx, array, index, value):
     return types.none(array, types.intp, lanes), codegen
 
 
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Ask for the cache line of array[index] (contiguous float64, no bounds check; a hint, no load)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        byte = ir.IntType(8).as_pointer()
+        address = builder.bitcast(builder.gep(data, [args[1]]), byte)
+        i32 = ir.IntType(32)
+        hint = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
+                                              "llvm.prefetch.p0")
+        builder.call(hint, [address, ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.none(array, types.intp), codegen
+
+
 @njit(cache=True, nogil=True)
 def _add_row(row, d0, t0, t1, t2, t3):
     """row[d0:d0 + 16] += the four vectors."""

@@ -21,8 +21,12 @@ both to the plain-Python reference to 1e-12 relative in log Z).
 import numpy as np
 from numba import njit, prange
 
-from ._partition_band_cross import _add_row, _fma, _load, _zero
+from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _zero
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
+
+
+#: Cache lines of each of the next split point's two matrices asked for per tile (:func:`_split_products`)
+PREFETCH = 24
 
 
 def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float) -> tuple:
@@ -37,8 +41,11 @@ def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c
     M, n = a.shape[0], rb.shape[0] + 1
     shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)   # padded: whole tiles
     # allocated here, not in Numba: NumPy asks the kernel for huge pages for large arrays (first touch
-    # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages)
-    tables = [np.zeros(shape) for _ in range(7)]
+    # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages).
+    # Not zeroed here: each query interval's matrices are cleared where the fill reads zeros (on and
+    # below the diagonal, the padding) by the thread that fills them, just before (_clear): half the
+    # bytes, on both cores, in cache when written; of an empty query interval only QI and QX are read
+    tables = [np.empty(shape) for _ in range(7)]
     return _fill(a, rb, weights, c1, c2, *tables)
 
 
@@ -56,13 +63,11 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
     w1 = weights * (u1 * u1)   # pairs inside the query
     w2 = weights * (u2 * u2)   # pairs inside the target
     wi = weights * (u1 * u2)   # intermolecular pairs
-    for i in range(M + 1):     # an empty interval on either strand: the other one alone
-        for e in range(i, M + 1):
-            for c in range(n):
-                QI[idx[i, e], c, c] = Q0[i, e]
-                if e == i:
-                    for d in range(c, n):
-                        QI[idx[i, e], c, d] = Q1[c, d]
+    for i in range(M + 1):     # an empty query interval: the target alone, no interaction (QX read when M = 0)
+        empty = QI[idx[i, i]]
+        empty[:] = 0.0
+        empty[:n, :n] = Q1
+        QX[idx[i, i]][:] = 0.0
     for l1 in range(1, M + 1):
         for a0 in prange(M - l1 + 1):
             _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0)
@@ -80,6 +85,10 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     l1 = a1 - a0
     A = idx[a0, a1]
     shape = (QI.shape[1], QI.shape[2])
+    for table in (QI, QX, QIac, QF, R, T0, AUX0):
+        _clear(table[A], n)
+    for c in range(n):         # an empty target interval: the query alone
+        QI[A, c, c] = Q0[a0, a1]
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
     _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
@@ -103,6 +112,9 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         v2[start:] = 0.0
         r2[start:] = 0.0
         _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
+        if hi >= 3:                # the next pair's rows of other query intervals, asked for ahead
+            _ask_rows(a0, a1, hi - 2, n, idx, AUX0, T0, R)
+            _ask_rows(a0, a1, hi - 3, n, idx, AUX0, T0, R)
         _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
         _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
         if lo >= 0:
@@ -117,6 +129,19 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
                  acc_m)
             _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
             _row_end(a0, a1, lo, N, Q0, Q1, QIa_, QXa, Ra, r2, work)
+
+
+@njit(cache=True, nogil=True)
+def _clear(T, n):
+    """Zero the cells of a target matrix ``T`` (``n`` = N + 1 cells a side, padded) that the fill does
+    not write but reads: on and below the diagonal (empty target intervals, the tiles' lower triangles)
+    and the padding. The fill writes every cell above the diagonal."""
+    for b in range(T.shape[0]):
+        if b < n:
+            T[b, :b + 1] = 0.0
+            T[b, n:] = 0.0
+        else:
+            T[b, :] = 0.0
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -134,6 +159,25 @@ def _cross_rows(a0, a1, b0, n, Q0, idx, AUX0, T0, R, work):
         _axpy(aux0, Q0[k + 1, a1], T0[idx[a0, k + 1], b0, b0 + 1:n])
     for k in range(a0 + 1, a1):
         _axpy(qx, Q0[a0, k], R[idx[k, a1], b0, b0 + 1:n])
+
+
+@njit(cache=True, nogil=True)
+def _ask_rows(a0, a1, b0, n, idx, AUX0, T0, R):
+    """Prefetch the rows :func:`_cross_rows` reads at row b0 (other query intervals' matrices)."""
+    if a1 - a0 >= 5:
+        for k in range(a0 + 1, a1 - 1):
+            _ask(AUX0[idx[k, a1 - 1], b0], b0 + 1, n)
+    for k in range(a0, a1 - 1):
+        _ask(T0[idx[a0, k + 1], b0], b0 + 1, n)
+    for k in range(a0 + 1, a1):
+        _ask(R[idx[k, a1], b0], b0 + 1, n)
+
+
+@njit(cache=True, nogil=True)
+def _ask(row, start, end):
+    """Prefetch row[start:end], a cache line at a time."""
+    for j in range(start, end + 7, 8):
+        _prefetch(row, min(j, end - 1))
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
@@ -216,9 +260,13 @@ def _vecmat(x, lo, hi, Mx, out, n):
 
 @njit(cache=True, nogil=True)
 def _vecmat2(x, y, lo, hi, Mx, outx, outy, n):
-    """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once."""
+    """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once (the last
+    block of ends, when it holds at most 8, two vectors wide)."""
     for B in range(lo // 16 * 16, n, 16):
         kend = min(B + 16, hi)
+        if n - B <= 8:
+            _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B)
+            continue
         p0 = p1 = p2 = p3 = _zero()
         q0 = q1 = q2 = q3 = _zero()
         for k in range(lo, kend):
@@ -238,11 +286,24 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
     tiles of 4 rows x 16 ends in registers over every c and k, added to ``out`` once."""
     if a1 - a0 < 2:
         return
+    size = L.shape[1] * L.shape[2]
     for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
         left, right = L[idx[a0, c]], Rt[idx[c, a1]]
+        # the next split point's matrices asked for while this one's tiles compute (they come from memory)
+        ahead = c + 1 if c + 1 < a1 else c
+        next_l, next_r = L[idx[a0, ahead]].reshape(size), Rt[idx[ahead, a1]].reshape(size)
+        pos = 0
         for B in range(0, n, 16):
             kend = min(B + 16, n)
+            if n - B <= 8:            # the last block, 8 ends or fewer: half the tile (its widest k range)
+                _half_tiles(left, right, out, B, kend, n)
+                continue
             for b0 in range(0, min(B + 16, n - 1), 4):
+                for _ in range(PREFETCH):
+                    if pos < size:
+                        _prefetch(next_l, pos)
+                        _prefetch(next_r, pos)
+                        pos += 8
                 p00 = p01 = p02 = p03 = _zero()
                 p10 = p11 = p12 = p13 = _zero()
                 p20 = p21 = p22 = p23 = _zero()
@@ -263,3 +324,43 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
                 _add_row(out[b0 + 1], B, p10, p11, p12, p13)
                 _add_row(out[b0 + 2], B, p20, p21, p22, p23)
                 _add_row(out[b0 + 3], B, p30, p31, p32, p33)
+
+
+@njit(cache=True, nogil=True)
+def _half_tiles(left, right, out, B, kend, n):
+    """:func:`_split_products`' tiles of its last block of ends when it holds at most 8 (B .. n - 1):
+    4 rows x 8 ends, two vectors a row (the ends past n - 1 are padding, zero, as the whole tile's)."""
+    z = _zero()
+    for b0 in range(0, min(B + 16, n - 1), 4):
+        p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _zero()
+        x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
+        for k in range(b0 + 1, kend):
+            y = right[k]
+            y0, y1 = _load(y, B), _load(y, B + 4)
+            v = x0[k]
+            p00, p01 = _fma(p00, v, y0), _fma(p01, v, y1)
+            v = x1[k]
+            p10, p11 = _fma(p10, v, y0), _fma(p11, v, y1)
+            v = x2[k]
+            p20, p21 = _fma(p20, v, y0), _fma(p21, v, y1)
+            v = x3[k]
+            p30, p31 = _fma(p30, v, y0), _fma(p31, v, y1)
+        _add_row(out[b0], B, p00, p01, z, z)
+        _add_row(out[b0 + 1], B, p10, p11, z, z)
+        _add_row(out[b0 + 2], B, p20, p21, z, z)
+        _add_row(out[b0 + 3], B, p30, p31, z, z)
+
+
+@njit(cache=True, nogil=True)
+def _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B):
+    """:func:`_vecmat2`'s last block of ends B .. B + 7 (the rest of the 16 is padding)."""
+    z = _zero()
+    p0 = p1 = q0 = q1 = _zero()
+    for k in range(lo, kend):
+        row = Mx[k]
+        r0, r1 = _load(row, B), _load(row, B + 4)
+        v, u = x[k], y[k]
+        p0, p1 = _fma(p0, v, r0), _fma(p1, v, r1)
+        q0, q1 = _fma(q0, u, r0), _fma(q1, u, r1)
+    _add_row(outx, B, p0, p1, z, z)
+    _add_row(outy, B, q0, q1, z, z)
