@@ -48,8 +48,8 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
 BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
 #: the windowed cross products on tensor cores through a ring of chunks across the query splits (v8: rows x columns
-#: x chunk x blocks x stages x skip), the tests' small ones
-BAND_RING_ALTERNATIVES = [shape + (0, 0) for shape in [
+#: x chunk x blocks x stages x skip x group x hint x dynamic shared memory), the tests' small ones
+BAND_RING_ALTERNATIVES = [shape + (False,) * (9 - len(shape)) for shape in [shape + (0, 0) for shape in [
     (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
     (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
     (64, 32, 16, 4, 2, False), (16, 32, 8, 1, 2, False), (16, 32, 8, 1, 3, True), (16, 32, 8, 1, 4, True),
@@ -58,7 +58,10 @@ BAND_RING_ALTERNATIVES = [shape + (0, 0) for shape in [
     (32, 64, 16, 4, 2, False, 1), (32, 64, 16, 4, 2, False, 2), (32, 64, 16, 4, 2, False, 4), (16, 32, 8, 1, 2, False, 2),
     (16, 32, 8, 1, 3, True, 1), (32, 64, 16, 4, 2, False, 32)]] + [
     # v9: L2 hints on the copies (128- or 256-byte fetches, evict_last)
-    (32, 64, 16, 4, 2, False, 0, hint) for hint in (1, 2, 3)]
+    (32, 64, 16, 4, 2, False, 0, hint) for hint in (1, 2, 3)] + [
+    # v11: chunks of 32 (half the steps); over 48 KB the ring in dynamic shared memory (the last argument)
+    (32, 64, 32, 4, 2, False, 0, 0, True), (32, 64, 32, 3, 2, False, 0, 0, True), (32, 32, 32, 6, 2, False, 0, 0),
+    (32, 64, 32, 1, 2, False, 0, 0, True), (16, 32, 32, 1, 3, False, 0, 0)]]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint): the first designs', the split one
 #: at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed

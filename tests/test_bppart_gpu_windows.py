@@ -131,6 +131,21 @@ def test_gpu_windows_v8_equal_cpu_on_random_pairs(small_launch_sizes, monkeypatc
     _random_pairs_equal_cpu(au, gu)
 
 
+@pytest.mark.parametrize("au, gu, rows, cols, blocks, ring", [
+    (*WEIGHTS[0], 32, 64, 1, 2),         # chunks of 32 at 32 x 64: the ring (53 KB) in dynamic shared memory (v11)
+    (*WEIGHTS[1], 16, 32, 1, 3),         # chunks of 32 at 16 x 32, a ring of 3 (static)
+])
+def test_gpu_windows_v11_chunks_of_32_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, blocks, ring):
+    """As above with the cross products' ring in chunks of 32 indices (v11; half the steps of the production's 16)."""
+    from bioaccel.interact import _partition_launch
+
+    sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_rows=rows, band_cols=cols, band_chunk=32,
+                                              band_blocks=blocks, band_split=True, band_tile=8, band_tile_blocks=16,
+                                              band_pipe=3, band_far=2, band_warp=True, band_ring=ring, band_streams=2)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    _random_pairs_equal_cpu(au, gu)
+
+
 def _random_pairs_equal_cpu(au, gu):
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -203,6 +218,8 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     # v9: L2 hints on the copies of the cross products and of the sweep's far part, evict-first loads of the outer terms
     dict(band_hint_cross=1), dict(band_hint_cross=2), dict(band_hint_cross=3), dict(band_hint_sweep=2),
     dict(band_hint_sweep=3), dict(band_outer_cs=True),
+    # v11: chunks of 32 (the ring in dynamic shared memory at 32 x 64), at 4 and 3 blocks; 32 x 32 tiles (static)
+    dict(band_chunk=32), dict(band_chunk=32, band_blocks=3), dict(band_chunk=32, band_cols=32, band_blocks=6),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

@@ -13,11 +13,15 @@ def band_cross_kernel(sizes) -> tuple:
     """(kernel name, template arguments, threads a block) of the cross products under launch ``sizes``: FMA
     tiles (bppart_band_cross), tensor cores with two buffers a k1 (bppart_band_cross_mma, v3 to v7) or with a
     ring of ``band_ring`` chunks across the k1 (bppart_band_cross_ring, v8; ``band_skip``: warps skip steps
-    without a band product; ``band_group``: a launch per sum and that many query splits). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    without a band product; ``band_group``: a launch per sum and that many query splits; a ring over 48 KB, such as
+    chunks of 32 at 32 x 64, takes dynamic shared memory: the last argument, v11). The tensor-core forms need rows
+    a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_ring=3, band_skip=True))
-    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0), 128)
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False), 128)
+    >>> band_cross_kernel(SIZES.replace(band_chunk=32))[1]
+    (32, 64, 32, 4, 2, False, 0, 0, True)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
@@ -28,9 +32,24 @@ def band_cross_kernel(sizes) -> tuple:
                 (TR // 4) * (TC // 4))
     threads = (TR // 16) * (TC // 32) * 32
     if sizes.band_ring and not sizes.band_strip:
-        return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring,
-                                           sizes.band_skip, sizes.band_group, sizes.band_hint_cross), threads)
+        return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
+                                           sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0), threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
+
+
+def band_cross_shared(sizes) -> int:
+    """Bytes of dynamic shared memory the cross products' ring (bppart_band_cross_ring) takes under launch ``sizes``:
+    its stages of TR x (KC + 4) and KC x (TC + 4) doubles where they pass static memory's 48 KB, else 0 (static).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_cross_shared(SIZES), band_cross_shared(SIZES.replace(band_chunk=32))
+    (0, 53248)
+    """
+    if not (sizes.band_mma and sizes.band_ring and not sizes.band_strip):
+        return 0
+    TR, TC, KC = sizes.band_rows, sizes.band_cols, sizes.band_chunk
+    ring = 8 * sizes.band_ring * (TR * (KC + 4) + KC * (TC + 4))
+    return ring if ring > 48 * 1024 else 0
 
 
 def aligned(bases: int, sizes) -> int:

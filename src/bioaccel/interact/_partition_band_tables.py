@@ -5,7 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_tiles_arguments,
+                                    band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -116,6 +117,9 @@ class _Tables:
         cross = _kernel(name, *arguments)
         strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
+        cross_shared = band_cross_shared(sizes) if ring else 0
+        if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
+            cross.max_dynamic_shared_size_bytes = cross_shared
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         shared = band_tiles_shared(sizes)
         if shared:
@@ -142,7 +146,7 @@ class _Tables:
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
-                          + ((np.int32(which), np.int32(g0), ends) if ring else ()))
+                          + ((np.int32(which), np.int32(g0), ends) if ring else ()), shared_mem=cross_shared)
             mark("cross")
             mark("outer")
             if outer is not None:

@@ -23,7 +23,9 @@
 // is read by no needed cell but as a zero product's other factor), and is not computed; bppart_band_unneeded
 // zeroes such cells at the launch's start, so that those products stay zeros.
 // HINT (v9): band_copy8's L2 hint on the copies (0: none).
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0>
+// DYN (v11): the ring in dynamic shared memory (the host gives band_cross_shared(sizes) bytes, checked here; static
+// memory stops at 48 KB: chunks of 32 at 32 x 64 take 53 KB), laid out and padded as the static arrays.
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
@@ -33,8 +35,17 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    __shared__ __align__(16) double As[STAGES][TR][KC + 4];
-    __shared__ __align__(16) double Bs[STAGES][KC][TC + 4];
+    constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
+    __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
+    extern __shared__ __align__(16) double band_ring_dynamic[];
+    double* const ring = DYN ? band_ring_dynamic : ring_static;
+    double (*const As)[TR][KC + 4] = reinterpret_cast<double (*)[TR][KC + 4]>(ring);
+    double (*const Bs)[KC][TC + 4] = reinterpret_cast<double (*)[KC][TC + 4]>(ring + AN);
+    if (DYN) {
+        unsigned given;
+        asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
+        if (given < 8u * (AN + BN)) __trap();   // the host gave too little
+    }
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
