@@ -190,7 +190,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 20000])
     parser.add_argument("--cpu-max", type=int, default=1000, help="largest target run on the CPU too")
-    parser.add_argument("--shapes", default="m32x64x16x4x2xF,m32x64x16x4,m32x64x16x4x3xF,m32x64x16x4x2xFx4,"
+    parser.add_argument("--shapes", default="m32x64x32x3x2xF,m32x64x16x4x2xF,m32x64x16x4,m32x64x16x4x3xF,m32x64x16x4x2xFx4,"
                                             "m32x32x16x8x2xF,32x32x16xTx8,s32x160x8x2",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
                              "m rows x columns x chunk x blocks [x ring stages x skip (T/F) [x query splits a launch]] "
@@ -203,7 +203,7 @@ def main(argv=None):
                              "F when left out) [x cp.async ring stages of the far part (0, 2, 3; 0 when left out; 2d, 3d: dynamic shared memory) [x far products: 0 a thread a "
                              "cell, 1 two k a row load, 2 tensor cores]]], "
                              "compared at the longest size (the first: the production's)")
-    parser.add_argument("--baseline", default="m32x64x16x4x2xF,16xlaunchesxTx4xWxTx3x2,s2",
+    parser.add_argument("--baseline", default="m32x64x16x4x2xF,16xlaunchesxTx4xWxTx3x2,s2,q1,e1",
                         help="the previous production (a --shapes and a --sweeps entry), timed end to end too")
     parser.add_argument("--production", default="",
                         help="a --shapes and a --sweeps entry run as the production's sizes in every row (a candidate "

@@ -197,9 +197,13 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     _same_windows(alone, _cpu(q, t, params))
 
 
+#: the cross products' shape before v11 (chunks of 16, 4 blocks): the kernels the rows of v8 to v10 measured
+V10 = dict(band_chunk=16, band_blocks=4)
+
+
 @pytest.mark.parametrize("variant", [
     dict(band_warp=False, band_pipe=2, band_dynamic=False),              # v6's production: ring of 2, lanes
-    dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0, band_warp=False),   # v5's: m32x32 cross, no ring
+    {**V10, **dict(band_cols=32, band_blocks=8, band_pipe=0, band_far=0, band_warp=False)},   # v5's: m32x32, no ring
     dict(band_far=1, band_warp=False, band_dynamic=False),               # a ring of 3, row operands two k at a time
     dict(band_warp=False, band_dynamic=False),                           # a ring of 3, tensor cores, lanes
     dict(band_far=0, band_warp=False, band_dynamic=False),               # a ring of 3, a thread a cell
@@ -208,22 +212,26 @@ def test_gpu_windows_same_bits_whatever_shares_the_launch(monkeypatch):
     dict(band_pipe=0, band_far=0),                                       # ... after registers a step ahead
     # v8: the cross products through a ring of chunks across the query splits, warps skipping empty steps; the
     # launches on two or three streams (a launch's share of the memory); v7's production
-    dict(band_ring=3, band_skip=False), dict(band_ring=3, band_skip=True), dict(band_ring=4, band_chunk=8, band_skip=True),
-    dict(band_ring=2, band_skip=True), dict(band_group=1), dict(band_group=2), dict(band_group=4),
-    dict(band_rows=64, band_cols=64, band_blocks=2),
-    dict(band_cols=32, band_blocks=8), dict(band_streams=1), dict(band_streams=2, band_bases=400), dict(band_streams=3),
-    dict(band_ring=0, band_skip=False, band_streams=1),                  # v7's production
+    {**V10, **dict(band_ring=3, band_skip=False)}, {**V10, **dict(band_ring=3, band_skip=True)},
+    {**V10, **dict(band_ring=4, band_chunk=8, band_skip=True)},
+    {**V10, **dict(band_ring=2, band_skip=True)}, {**V10, **dict(band_group=1)}, {**V10, **dict(band_group=2)},
+    {**V10, **dict(band_group=4)},
+    {**V10, **dict(band_rows=64, band_cols=64, band_blocks=2)},
+    {**V10, **dict(band_cols=32, band_blocks=8)}, dict(band_streams=1), dict(band_streams=2, band_bases=400), dict(band_streams=3),
+    {**V10, **dict(band_ring=0, band_skip=False, band_streams=1)},      # v7's production
     # v9: every tile and cell computed (no skip past a piece's bases); v8's production
-    dict(band_ends=False), dict(band_ends=False, band_queries=False),
+    dict(band_ends=False), {**V10, **dict(band_ends=False, band_queries=False)},
     # v9: L2 hints on the copies of the cross products and of the sweep's far part, evict-first loads of the outer terms
-    dict(band_hint_cross=1), dict(band_hint_cross=2), dict(band_hint_cross=3), dict(band_hint_sweep=2),
+    {**V10, **dict(band_hint_cross=1)}, {**V10, **dict(band_hint_cross=2)}, {**V10, **dict(band_hint_cross=3)},
+    dict(band_hint_sweep=2),
     dict(band_hint_sweep=3), dict(band_outer_cs=True),
-    # v11: chunks of 32 (the ring in dynamic shared memory at 32 x 64), at 4 and 3 blocks; 32 x 32 tiles (static)
-    dict(band_chunk=32), dict(band_chunk=32, band_blocks=3), dict(band_chunk=32, band_cols=32, band_blocks=6),
+    # v11 (production: chunks of 32, the ring in dynamic shared memory, 3 blocks): 4 blocks; 32 x 32 tiles (static);
+    # v10's production (chunks of 16, 4 blocks, static)
+    dict(band_blocks=4), dict(band_cols=32, band_blocks=6), V10,
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
-    launch; the production: m32x64 cross through a ring of 2 chunks, two streams, the sweep's far part through a ring
+    launch; the production: m32x64 cross through a ring of 2 chunks of 32, two streams, the sweep's far part through a ring
     of 3 on tensor cores, its near part by one warp): every log
     and window number equal to the production's to the last bit."""
     from bioaccel.interact import _partition_launch

@@ -18,10 +18,10 @@ def band_cross_kernel(sizes) -> tuple:
     a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_cross_kernel(SIZES.replace(band_ring=3, band_skip=True))
+    >>> band_cross_kernel(SIZES.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
     ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False), 128)
-    >>> band_cross_kernel(SIZES.replace(band_chunk=32))[1]
-    (32, 64, 32, 4, 2, False, 0, 0, True)
+    >>> band_cross_kernel(SIZES)[1]
+    (32, 64, 32, 3, 2, False, 0, 0, True)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
@@ -42,7 +42,7 @@ def band_cross_shared(sizes) -> int:
     its stages of TR x (KC + 4) and KC x (TC + 4) doubles where they pass static memory's 48 KB, else 0 (static).
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_cross_shared(SIZES), band_cross_shared(SIZES.replace(band_chunk=32))
+    >>> band_cross_shared(SIZES.replace(band_chunk=16)), band_cross_shared(SIZES)
     (0, 53248)
     """
     if not (sizes.band_mma and sizes.band_ring and not sizes.band_strip):

@@ -27,9 +27,11 @@ class BPPartSizes(LaunchSizes):
     pairs: int = 0            # pairs per launch at most (0: as many as the device memory holds)
     band_rows: int = 32       # windows, cross products (bppart_band_cross): output tile rows (4 x 4 cells a thread)
     band_cols: int = 64       # windows, cross products: output tile columns (v6: 64 at 4 blocks, 32 at 8 before)
-    band_chunk: int = 16      # windows, cross products: reduction indices staged at a time
+    band_chunk: int = 32      # windows, cross products: reduction indices staged at a time (v11: 32, half the ring's
+    #                           steps, its 53 KB in dynamic shared memory: cross 0.1760 s against 0.1788 at 16, 4 blocks)
     band_prefetch: bool = True   # windows, cross products: the next chunk copied (cp.async) while one multiplies
-    band_blocks: int = 4      # windows, cross products: blocks a multiprocessor should hold (launch bounds)
+    band_blocks: int = 3      # windows, cross products: blocks a multiprocessor should hold (launch bounds; v11: 3 at
+    #                           chunks of 32, 168 registers; 4 blocks at 32 were slower, 0.1933 s)
     band_mma: bool = True     # windows, cross products on FP64 tensor cores (bppart_band_cross_mma) where the tile
     #                           takes them (rows a multiple of 16, columns of 32); else FMA (bppart_band_cross)
     band_ring: int = 2        # windows, tensor-core cross products: 0, two buffers a query split k1 (v3 to v7,
