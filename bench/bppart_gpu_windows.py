@@ -95,8 +95,10 @@ def shape_sizes(base, shape):
         r, c, k, blocks, *ring = shape[1:].split("x")      # m...x stages x skip (T/F) x query splits a launch: v8
         more = {}
         if hasattr(base, "band_ring"):                     # (older trees lack it)
-            more = dict(band_ring=int(ring[0]) if ring else 0, band_skip=ring[1:2] == ["T"],
+            more = dict(band_ring=int(ring[0]) if ring else 0, band_skip=ring[1:2] in (["T"], ["C"], ["R"], ["B"]),
                         band_group=int(ring[2]) if ring[2:] else 0)
+            if hasattr(base, "band_skip_form"):            # skip C: a chunk at a time, R: roles rotated, B: both (v12)
+                more.update(band_skip_form="TCRB".index(ring[1]) if ring[1:2] in (["T"], ["C"], ["R"], ["B"]) else 0)
         return base.replace(band_mma=True, band_strip=shape[0] == "s", band_rows=int(r), band_cols=int(c),
                             band_chunk=int(k), band_blocks=int(blocks), **more)
     r, c, k, prefetch, blocks = shape.split("x")
@@ -193,7 +195,8 @@ def main(argv=None):
     parser.add_argument("--shapes", default="m32x64x32x3x2xF,m32x64x16x4x2xF,m32x64x16x4,m32x64x16x4x3xF,m32x64x16x4x2xFx4,"
                                             "m32x32x16x8x2xF,32x32x16xTx8,s32x160x8x2",
                         help="cross product tiles rows x columns x chunk x prefetch (T/F) x blocks (FMA), or "
-                             "m rows x columns x chunk x blocks [x ring stages x skip (T/F) [x query splits a launch]] "
+                             "m rows x columns x chunk x blocks [x ring stages x skip (T/F; v12: C a chunk at a time, R roles "
+                             "rotated, B both) [x query splits a launch]] "
                              "(tensor cores, absolute tiles; no ring: v3-v7's two buffers a split), or s ... (tensor "
                              "cores, strips), compared at the longest size (the first: the production's)")
     parser.add_argument("--sweeps", default="16xlaunchesxTx4xWxTx3x2,16xlaunchesxTx4xTxTx2x2,16xlaunchesxTx4xWxTx2x2,"

@@ -146,6 +146,24 @@ def test_gpu_windows_v11_chunks_of_32_equal_cpu(small_launch_sizes, monkeypatch,
     _random_pairs_equal_cpu(au, gu)
 
 
+@pytest.mark.parametrize("au, gu, rows, cols, chunk, blocks, form", [
+    (*WEIGHTS[0], 16, 32, 8, 1, 3),      # the warps' skip a chunk at a time, roles rotated by the block (v12)
+    (*WEIGHTS[1], 16, 32, 32, 1, 1),     # ... a chunk at a time, chunks of 32, a ring of 3 (static)
+    (*WEIGHTS[0], 32, 64, 32, 1, 3),     # ... both at the production's 32 x 64 x 32 (dynamic ring of 2)
+])
+def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, blocks, form):
+    """As above with the cross ring's warps skipping the steps without band products a chunk at a time and their
+    roles rotated by the block (v12, ``band_skip_form``)."""
+    from bioaccel.interact import _partition_launch
+
+    sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_rows=rows, band_cols=cols, band_chunk=chunk,
+                                              band_blocks=blocks, band_split=True, band_tile=8, band_tile_blocks=16,
+                                              band_pipe=3, band_far=2, band_warp=True, band_ring=3 if form == 1 else 2,
+                                              band_skip=True, band_skip_form=form, band_streams=2)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    _random_pairs_equal_cpu(au, gu)
+
+
 def _random_pairs_equal_cpu(au, gu):
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -228,6 +246,9 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v11 (production: chunks of 32, the ring in dynamic shared memory, 3 blocks): 4 blocks; 32 x 32 tiles (static);
     # v10's production (chunks of 16, 4 blocks, static)
     dict(band_blocks=4), dict(band_cols=32, band_blocks=6), V10,
+    # v12: the warps' skip at chunks of 32, a step at a time (v8's), a chunk at a time, roles rotated, both
+    dict(band_skip=True), dict(band_skip=True, band_skip_form=1), dict(band_skip=True, band_skip_form=2),
+    dict(band_skip=True, band_skip_form=3),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

@@ -39,6 +39,9 @@ class BPPartSizes(LaunchSizes):
     #                           (bppart_band_cross_ring, v8: the same products and bits; 2 measured fastest)
     band_skip: bool = False   # windows, cross ring: a warp skips the steps of 4 indices without a band product (v8:
     #                           slower, 0.197 s against 0.188 at a ring of 3)
+    band_skip_form: int = 0   # windows, cross ring with band_skip (v12): bit 0, the skip decided a chunk at a time (whole
+    #                           chunks unguarded or skipped, only the band's edge tested a step); bit 1, the warps'
+    #                           roles rotated by the block (the sub-partitions share the unequal roles); the same bits
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)

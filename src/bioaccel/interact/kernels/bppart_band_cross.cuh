@@ -25,7 +25,17 @@
 // HINT (v9): band_copy8's L2 hint on the copies (0: none).
 // DYN (v11): the ring in dynamic shared memory (the host gives band_cross_shared(sizes) bytes, checked here; static
 // memory stops at 48 KB: chunks of 32 at 32 x 64 take 53 KB), laid out and padded as the static arrays.
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false>
+// FORM (v12, with SKIP): bit 0, the skip decided a chunk at a time: a chunk whose every step of 4 holds a band
+// product runs the unguarded unrolled steps (the loads of the next step scheduled over this step's mma, as without
+// SKIP), a chunk with none is skipped whole, and only a chunk at the warp's band edge tests each step (v8's SKIP
+// tested all of them: a branch between every two steps). Bit 1, the warps' roles (which 16 x 32 block of the tile a
+// warp takes) rotated by the block: a block's warp w runs on sub-partition w % 4 of its multiprocessor, and under
+// SKIP the roles do unequal work (at 32 x 64, window 128, the role of rows 0-15 and columns 32-63 skips 17% of the
+// steps, the role of rows 16-31 and columns 0-31 31%), so without the rotation one sub-partition's tensor core
+// takes the heaviest role of every block. The same products in the same order a cell (skipped ones are zeros):
+// the same bits.
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
+          int FORM = 0>
 __global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
@@ -54,7 +64,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
     const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    constexpr int NW = THREADS / 32;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
     const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
     const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
@@ -109,10 +121,15 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
             __syncthreads();
             const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
+            if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
-            for (int ks = 0; ks < KC; ks += 4) {
-                if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
+                for (int ks = 0; ks < KC; ks += 4) band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
+            } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
+#pragma unroll
+                for (int ks = 0; ks < KC; ks += 4) {
+                    if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
+                }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
