@@ -48,7 +48,8 @@ BAND_CROSS_ALTERNATIVES = [(32, 32, 16, True, 8), (64, 32, 16, False, 4), (64, 6
 BAND_MMA_ALTERNATIVES = [(32, 32, 16, 8, False), (32, 64, 16, 4, False), (32, 160, 8, 2, True), (32, 160, 8, 1, True), (64, 192, 8, 1, True),
                          (16, 32, 8, 1, False)]
 #: the windowed cross products on tensor cores through a ring of chunks across the query splits (v8: rows x columns
-#: x chunk x blocks x stages x skip x group x hint x dynamic shared memory x skip form, v12), the tests' small ones
+#: x chunk x blocks x stages x skip x group x hint x dynamic shared memory, v12: x skip form x a warp's columns), the
+#: tests' small ones
 BAND_RING_ALTERNATIVES = [shape + (False,) * (9 - len(shape)) + (0,) * (len(shape) < 10) for shape in [shape + (0, 0) for shape in [
     (32, 64, 16, 4, 2, False), (32, 64, 16, 4, 3, False), (32, 64, 16, 4, 2, True), (32, 64, 16, 4, 3, True),
     (32, 64, 8, 4, 4, True), (32, 64, 8, 4, 4, False), (64, 64, 16, 2, 2, False), (32, 32, 16, 8, 2, False),
@@ -66,6 +67,12 @@ BAND_RING_ALTERNATIVES = [shape + (False,) * (9 - len(shape)) + (0,) * (len(shap
     (32, 64, 32, 3, 2, True, 0, 0, True, form) for form in (0, 1, 2, 3)] + [
     (32, 64, 32, 4, 2, True, 0, 0, True, 0), (32, 64, 32, 4, 2, True, 0, 0, True, 3), (32, 64, 16, 4, 2, True, 0, 0, False, 3),
     (16, 32, 8, 1, 2, True, 0, 0, False, 3), (16, 32, 32, 1, 3, True, 0, 0, False, 1), (32, 64, 32, 1, 2, True, 0, 0, True, 3)]
+# v12: a warp's columns (the last argument): 32 as before, or 16 (8 warps at 32 x 64)
+BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
+    (32, 64, 32, blocks, 2, False, 0, 0, True, 0, 16) for blocks in (1, 2, 3, 4)] + [
+    (32, 64, 16, 4, 2, False, 0, 0, False, 0, 16),
+    (32, 64, 32, 2, 3, False, 0, 0, True, 0, 16), (32, 64, 16, 3, 2, False, 0, 0, False, 0, 16),
+    (16, 32, 8, 1, 2, False, 0, 0, False, 0, 16), (16, 32, 32, 1, 3, True, 0, 0, False, 3, 16)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint): the first designs', the split one
 #: at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed

@@ -146,20 +146,26 @@ def test_gpu_windows_v11_chunks_of_32_equal_cpu(small_launch_sizes, monkeypatch,
     _random_pairs_equal_cpu(au, gu)
 
 
-@pytest.mark.parametrize("au, gu, rows, cols, chunk, blocks, form", [
-    (*WEIGHTS[0], 16, 32, 8, 1, 3),      # the warps' skip a chunk at a time, roles rotated by the block (v12)
-    (*WEIGHTS[1], 16, 32, 32, 1, 1),     # ... a chunk at a time, chunks of 32, a ring of 3 (static)
-    (*WEIGHTS[0], 32, 64, 32, 1, 3),     # ... both at the production's 32 x 64 x 32 (dynamic ring of 2)
+@pytest.mark.parametrize("au, gu, rows, cols, chunk, form, ring, wn", [
+    (*WEIGHTS[0], 16, 32, 8, 3, 2, 32),      # the warps' skip a chunk at a time, roles rotated by the block (v12)
+    (*WEIGHTS[1], 16, 32, 32, 1, 3, 32),     # ... a chunk at a time, chunks of 32, a ring of 3 (static)
+    (*WEIGHTS[0], 32, 64, 32, 3, 2, 32),     # ... both at the production's 32 x 64 x 32 (dynamic ring of 2)
+    (*WEIGHTS[1], 16, 32, 8, -1, 2, 16),     # warps of 16 columns (v12), no skip
+    (*WEIGHTS[0], 16, 32, 32, 3, 3, 16),     # ... skipping a chunk at a time, roles rotated, a ring of 3
+    (*WEIGHTS[1], 32, 64, 32, -1, 2, 16),    # ... at 32 x 64 x 32 (8 warps; dynamic ring of 2)
 ])
-def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, blocks, form):
+def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, form, ring,
+                                              wn):
     """As above with the cross ring's warps skipping the steps without band products a chunk at a time and their
-    roles rotated by the block (v12, ``band_skip_form``)."""
+    roles rotated by the block (v12, ``band_skip_form``; ``form`` -1: no skip), and with warps of 16 columns (v12,
+    ``band_warp_cols``)."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_rows=rows, band_cols=cols, band_chunk=chunk,
-                                              band_blocks=blocks, band_split=True, band_tile=8, band_tile_blocks=16,
-                                              band_pipe=3, band_far=2, band_warp=True, band_ring=3 if form == 1 else 2,
-                                              band_skip=True, band_skip_form=form, band_streams=2)
+                                              band_blocks=1, band_split=True, band_tile=8, band_tile_blocks=16,
+                                              band_pipe=3, band_far=2, band_warp=True, band_ring=ring,
+                                              band_skip=form >= 0, band_skip_form=max(form, 0), band_streams=2,
+                                              band_warp_cols=wn)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     _random_pairs_equal_cpu(au, gu)
 
@@ -249,6 +255,9 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v12: the warps' skip at chunks of 32, a step at a time (v8's), a chunk at a time, roles rotated, both
     dict(band_skip=True), dict(band_skip=True, band_skip_form=1), dict(band_skip=True, band_skip_form=2),
     dict(band_skip=True, band_skip_form=3),
+    # v12: warps of 16 columns (8 a tile) at 3, 2 and 4 blocks, chunks of 16 at 4, a ring of 3 at 2
+    dict(band_warp_cols=16), dict(band_warp_cols=16, band_blocks=2), dict(band_warp_cols=16, band_blocks=4),
+    dict(band_warp_cols=16, band_chunk=16, band_blocks=4), dict(band_warp_cols=16, band_ring=3, band_blocks=2),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

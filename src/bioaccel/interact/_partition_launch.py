@@ -42,6 +42,8 @@ class BPPartSizes(LaunchSizes):
     band_skip_form: int = 0   # windows, cross ring with band_skip (v12): bit 0, the skip decided a chunk at a time (whole
     #                           chunks unguarded or skipped, only the band's edge tested a step); bit 1, the warps'
     #                           roles rotated by the block (the sub-partitions share the unequal roles); the same bits
+    band_warp_cols: int = 32  # windows, cross ring (v12): a warp's columns, 32 or 16 (twice the warps a tile, each half
+    #                           the mma of a step); the same bits
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)

@@ -175,33 +175,34 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     }
 }
 
-// The tensor-core cross products' step and store (bppart_band_cross_mma, bppart_band_cross_ring): a warp's 16 x 32
-// block, 2 x 4 products of 8 x 8 over the 4 indices from ks of the staged chunk (fragments: lane = 4 g + t holds
-// A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]).
-template <int AP, int BP>
+// The tensor-core cross products' step and store (bppart_band_cross_mma, bppart_band_cross_ring): a warp's 16 x 8 NJ
+// block (NJ = 4: 16 x 32; the ring's WN = 16 columns a warp: NJ = 2), 2 x NJ products of 8 x 8 over the 4 indices from
+// ks of the staged chunk (fragments: lane = 4 g + t holds A[g][t], B[t][g] and C[g][2 t], C[g][2 t + 1]).
+template <int AP, int BP, int NJ>
 __device__ __forceinline__ void band_mma_step(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
-                                              int g, int t, double (&acc)[2][4][2]) {
-    double af[2], bf[4];
+                                              int g, int t, double (&acc)[2][NJ][2]) {
+    double af[2], bf[NJ];
 #pragma unroll
     for (int i = 0; i < 2; ++i) af[i] = As[wr + 8 * i + g][ks + t];
 #pragma unroll
-    for (int j = 0; j < 4; ++j) bf[j] = Bs[ks + t][wc + 8 * j + g];
+    for (int j = 0; j < NJ; ++j) bf[j] = Bs[ks + t][wc + 8 * j + g];
 #pragma unroll
     for (int i = 0; i < 2; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < NJ; ++j)
             asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
                 : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
                 : "d"(af[i]), "d"(bf[j]));
 }
 
 // The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
-__device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2][4][2], int r, int c, int g, int t,
+template <int NJ>
+__device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2][NJ][2], int r, int c, int g, int t,
                                              int W1, int n) {
 #pragma unroll
     for (int i = 0; i < 2; ++i)
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
+        for (int j = 0; j < NJ; ++j)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = r + 8 * i + g, col = c + 8 * j + 2 * t + h, o = col - row;

@@ -34,14 +34,19 @@
 // steps, the role of rows 16-31 and columns 0-31 31%), so without the rotation one sub-partition's tensor core
 // takes the heaviest role of every block. The same products in the same order a cell (skipped ones are zeros):
 // the same bits.
+// WN (v12): a warp's columns, 32 (v8 to v11) or 16: twice the warps a tile (8 at 32 x 64), each with half the products of
+// a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
+// long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
+// cell's mma over the same indices in the same order: the same bits.
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
-          int FORM = 0>
-__global__ void __launch_bounds__((TR / 16) * (TC / 32) * 32, MINB)
+          int FORM = 0, int WN = 32>
+__global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
                        int D, int wsel, int g0, const int* __restrict__ ends) {
-    constexpr int WC = TC / 32, THREADS = (TR / 16) * WC * 32;
-    static_assert(TR % 16 == 0 && TC % 32 == 0 && KC % 4 == 0, "whole warps of 16 x 32 cells, steps of 4");
+    constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8;
+    static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
+                  "whole warps of 16 x WN cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
@@ -67,18 +72,18 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int NW = THREADS / 32;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
-    const int wr = (warp / WC) * 16, wc = (warp % WC) * 32;
-    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + 31);
+    const int wr = (warp / WC) * 16, wc = (warp % WC) * WN;
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + WN - 1);
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
     for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
-        double acc[2][4][2];
+        double acc[2][NJ][2];
 #pragma unroll
         for (int i = 0; i < 2; ++i)
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
+            for (int j = 0; j < NJ; ++j)
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
                     const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
