@@ -146,26 +146,29 @@ def test_gpu_windows_v11_chunks_of_32_equal_cpu(small_launch_sizes, monkeypatch,
     _random_pairs_equal_cpu(au, gu)
 
 
-@pytest.mark.parametrize("au, gu, rows, cols, chunk, form, ring, wn", [
-    (*WEIGHTS[0], 16, 32, 8, 3, 2, 32),      # the warps' skip a chunk at a time, roles rotated by the block (v12)
-    (*WEIGHTS[1], 16, 32, 32, 1, 3, 32),     # ... a chunk at a time, chunks of 32, a ring of 3 (static)
-    (*WEIGHTS[0], 32, 64, 32, 3, 2, 32),     # ... both at the production's 32 x 64 x 32 (dynamic ring of 2)
-    (*WEIGHTS[1], 16, 32, 8, -1, 2, 16),     # warps of 16 columns (v12), no skip
-    (*WEIGHTS[0], 16, 32, 32, 3, 3, 16),     # ... skipping a chunk at a time, roles rotated, a ring of 3
-    (*WEIGHTS[1], 32, 64, 32, -1, 2, 16),    # ... at 32 x 64 x 32 (8 warps; dynamic ring of 2)
+@pytest.mark.parametrize("au, gu, rows, cols, chunk, form, ring, wn, chains", [
+    (*WEIGHTS[0], 16, 32, 8, 3, 2, 32, 1),      # the warps' skip a chunk at a time, roles rotated by the block (v12)
+    (*WEIGHTS[1], 16, 32, 32, 1, 3, 32, 1),     # ... a chunk at a time, chunks of 32, a ring of 3 (static)
+    (*WEIGHTS[0], 32, 64, 32, 3, 2, 32, 1),     # ... both at the production's 32 x 64 x 32 (dynamic ring of 2)
+    (*WEIGHTS[1], 16, 32, 8, -1, 2, 16, 1),     # warps of 16 columns (v12), no skip
+    (*WEIGHTS[0], 16, 32, 32, 3, 3, 16, 1),     # ... skipping a chunk at a time, roles rotated, a ring of 3
+    (*WEIGHTS[1], 32, 64, 32, -1, 2, 16, 1),    # ... at 32 x 64 x 32 (8 warps; dynamic ring of 2)
+    (*WEIGHTS[0], 16, 32, 8, -1, 2, 32, 2),     # two accumulator chains a cell (v12; another summation order)
+    (*WEIGHTS[1], 32, 64, 32, -1, 2, 32, 2),    # ... at 32 x 64 x 32
+    (*WEIGHTS[0], 16, 32, 32, 3, 3, 16, 2),     # ... with the skip forms and warps of 16 columns, a ring of 3
 ])
 def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, form, ring,
-                                              wn):
+                                              wn, chains):
     """As above with the cross ring's warps skipping the steps without band products a chunk at a time and their
-    roles rotated by the block (v12, ``band_skip_form``; ``form`` -1: no skip), and with warps of 16 columns (v12,
-    ``band_warp_cols``)."""
+    roles rotated by the block (v12, ``band_skip_form``; ``form`` -1: no skip), with warps of 16 columns (v12,
+    ``band_warp_cols``) and with two accumulator chains a cell (v12, ``band_chains``)."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_rows=rows, band_cols=cols, band_chunk=chunk,
                                               band_blocks=1, band_split=True, band_tile=8, band_tile_blocks=16,
                                               band_pipe=3, band_far=2, band_warp=True, band_ring=ring,
                                               band_skip=form >= 0, band_skip_form=max(form, 0), band_streams=2,
-                                              band_warp_cols=wn)
+                                              band_warp_cols=wn, band_chains=chains)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     _random_pairs_equal_cpu(au, gu)
 
@@ -191,8 +194,13 @@ def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
         _same_windows(unscaled, got)
 
 
-def test_gpu_windows_production_sizes_at_window_128():
-    """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes."""
+@pytest.mark.parametrize("variant", [{}, dict(band_chains=2), dict(band_chains=2, band_warp_cols=16)])
+def test_gpu_windows_production_sizes_at_window_128(monkeypatch, variant):
+    """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes, and with the cross products'
+    two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``)."""
+    from bioaccel.interact import _partition_launch
+
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
     rng = random.Random(7)
     q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
     params = PartitionParams(window_target=128)
@@ -258,19 +266,25 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v12: warps of 16 columns (8 a tile) at 3, 2 and 4 blocks, chunks of 16 at 4, a ring of 3 at 2
     dict(band_warp_cols=16), dict(band_warp_cols=16, band_blocks=2), dict(band_warp_cols=16, band_blocks=4),
     dict(band_warp_cols=16, band_chunk=16, band_blocks=4), dict(band_warp_cols=16, band_ring=3, band_blocks=2),
+    # v12: two accumulator chains a cell (another order: against the production's sizes with two chains) with warps of
+    # 16 columns, with the skip a chunk at a time
+    dict(band_chains=2, band_warp_cols=16), dict(band_chains=2, band_skip=True, band_skip_form=1),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
     launch; the production: m32x64 cross through a ring of 2 chunks of 32, two streams, the sweep's far part through a ring
-    of 3 on tensor cores, its near part by one warp): every log
-    and window number equal to the production's to the last bit."""
+    of 3 on tensor cores, its near part by one warp): every log and window number equal to the production's to the
+    last bit. The cross products' accumulator chains (v12's ``band_chains``: each count its own summation order) are
+    the variant's in both runs: one chain unless it names two."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(13)
     q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
     params = PartitionParams(window_target=128)
+    base = _partition_launch.SIZES.replace(band_chains=variant.get("band_chains", 1))
+    monkeypatch.setattr(_partition_launch, "SIZES", base)
     production = _gpu(q, [other, t], params)
-    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
+    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**variant))
     for got, expected in zip(_gpu(q, [other, t], params), production):
         for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
             assert getattr(got, name) == getattr(expected, name), name

@@ -34,6 +34,10 @@
 // steps, the role of rows 16-31 and columns 0-31 31%), so without the rotation one sub-partition's tensor core
 // takes the heaviest role of every block. The same products in the same order a cell (skipped ones are zeros):
 // the same bits.
+// FORM bit 2 (v12, with or without SKIP): two accumulator chains a cell, the steps of 4 indices at even places of a
+// chunk (ks / 4 even) into one, the odd into the other, added at the end: each mma waits on the one 16 mma before it
+// in its warp, not 8 (ncu's largest stall on the production was this dependency). ANOTHER SUMMATION ORDER: the cells
+// differ from the other forms' in their last bits (the tests compare this form with the CPU to 1e-12).
 // WN (v12): a warp's columns, 32 (v8 to v11) or 16: twice the warps a tile (8 at 32 x 64), each with half the products of
 // a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
 // long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
@@ -79,7 +83,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
     for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
-        double acc[2][NJ][2];
+        double acc[2][NJ][2], acc2[2][NJ][2];
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) acc2[i][j][0] = acc2[i][j][1] = 0.0;
 #pragma unroll
         for (int i = 0; i < 2; ++i)
 #pragma unroll
@@ -128,17 +136,24 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
-                for (int ks = 0; ks < KC; ks += 4) band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
+                for (int ks = 0; ks < KC; ks += 4)
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
             } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
                     if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, acc);
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
+        if (FORM & 4) {
+#pragma unroll
+            for (int i = 0; i < 2; ++i)
+#pragma unroll
+                for (int j = 0; j < NJ; ++j) acc[i][j][0] += acc2[i][j][0], acc[i][j][1] += acc2[i][j][1];
+        }
         band_mma_put(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
