@@ -20,14 +20,12 @@ def band_cross_kernel(sizes) -> tuple:
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
-    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 4, 32), 128)
-    >>> band_cross_kernel(SIZES.replace(band_skip=True, band_skip_form=3, band_chains=1))[1]
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 0, 32), 128)
+    >>> band_cross_kernel(SIZES.replace(band_skip=True, band_skip_form=3))[1]
     (32, 64, 32, 3, 2, True, 0, 0, True, 3, 32)
-    >>> band_cross_kernel(SIZES.replace(band_chains=1))[1][9:], band_cross_kernel(SIZES.replace(band_chains=2))[1][9:]
-    ((0, 32), (4, 32))
-    >>> band_cross_kernel(SIZES.replace(band_warp_cols=16, band_chains=1))[1:]
-    ((32, 64, 32, 3, 2, False, 0, 0, True, 0, 16), 256)
-    >>> band_cross_kernel(SIZES.replace(band_chains=1))[1]
+    >>> band_cross_kernel(SIZES.replace(band_chains=2))[1][9:], band_cross_kernel(SIZES.replace(band_warp_cols=16))[1:]
+    ((4, 32), ((32, 64, 32, 3, 2, False, 0, 0, True, 0, 16), 256))
+    >>> band_cross_kernel(SIZES)[1]
     (32, 64, 32, 3, 2, False, 0, 0, True, 0, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64

@@ -42,9 +42,9 @@ class BPPartSizes(LaunchSizes):
     band_skip_form: int = 0   # windows, cross ring with band_skip (v12): bit 0, the skip decided a chunk at a time (whole
     #                           chunks unguarded or skipped, only the band's edge tested a step); bit 1, the warps'
     #                           roles rotated by the block (the sub-partitions share the unequal roles); the same bits
-    band_chains: int = 2      # windows, cross ring (v12): 2, two accumulator chains a cell (alternate steps of 4 indices,
-    #                           added at the end): ANOTHER SUMMATION ORDER than 1 (v8 to v11), the last bits differ
-    #                           (each within 1e-12 of the CPU)
+    band_chains: int = 1      # windows, cross ring (v12): 2, two accumulator chains a cell (alternate steps of 4 indices,
+    #                           added at the end): ANOTHER SUMMATION ORDER, the last bits differ (within 1e-12 of the
+    #                           CPU); v12 measured cross 0.1747 s against 0.1761 (-0.8%), end to end the same: left off
     band_warp_cols: int = 32  # windows, cross ring (v12): a warp's columns, 32 or 16 (twice the warps a tile, each half
     #                           the mma of a step); the same bits
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch

@@ -195,10 +195,12 @@ __device__ __forceinline__ void band_mma_step(const double (*As)[AP], const doub
                 : "d"(af[i]), "d"(bf[j]));
 }
 
-// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
-template <int NJ>
-__device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2][NJ][2], int r, int c, int g, int t,
-                                             int W1, int n) {
+// A warp's accumulator cells (its block's first row r and column c; lane = 4 g + t holds C[g][2 t + h] of each 8 x 8
+// product i, j): f(acc[i][j][h], offset of the cell in a band matrix, whether the cell is in the band). The ring's
+// load of the sums so far (band_group) and band_mma_put walk the same cells (v12: one loop, the same SASS).
+template <int NJ, typename F>
+__device__ __forceinline__ void band_mma_cells(double (&acc)[2][NJ][2], int r, int c, int g, int t, int W1, int n,
+                                               F f) {
 #pragma unroll
     for (int i = 0; i < 2; ++i)
 #pragma unroll
@@ -206,8 +208,17 @@ __device__ __forceinline__ void band_mma_put(double* out, const double (&acc)[2]
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = r + 8 * i + g, col = c + 8 * j + 2 * t + h, o = col - row;
-                if (o >= 0 && o < W1 && col <= n) cross_put(out + (size_t)row * W1 + o, acc[i][j][h]);
+                f(acc[i][j][h], (size_t)row * W1 + o, o >= 0 && o < W1 && col <= n);
             }
+}
+
+// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
+template <int NJ>
+__device__ __forceinline__ void band_mma_put(double* out, double (&acc)[2][NJ][2], int r, int c, int g, int t,
+                                             int W1, int n) {
+    band_mma_cells(acc, r, c, g, t, W1, n, [&](double& v, size_t at, bool in) {
+        if (in) cross_put(out + at, v);
+    });
 }
 
 // bppart_band_cross on FP64 tensor cores (DMMA, mma.sync m8n8k4 f64: an 8 x 4 by 4 x 8 product a warp

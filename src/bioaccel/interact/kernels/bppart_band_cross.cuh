@@ -88,15 +88,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         for (int i = 0; i < 2; ++i)
 #pragma unroll
             for (int j = 0; j < NJ; ++j) acc2[i][j][0] = acc2[i][j][1] = 0.0;
-#pragma unroll
-        for (int i = 0; i < 2; ++i)
-#pragma unroll
-            for (int j = 0; j < NJ; ++j)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = r0 + wr + 8 * i + g, col = c0 + wc + 8 * j + 2 * t + h, o = col - row;
-                    acc[i][j][h] = GROUP && g0 > 0 && o >= 0 && o < W1 && col <= n ? out[(size_t)row * W1 + o] : 0.0;
-                }
+        band_mma_cells(acc, r0 + wr, c0 + wc, g, t, W1, n, [&](double& v, size_t at, bool in) {
+            v = GROUP && g0 > 0 && in ? out[at] : 0.0;
+        });
         const int first0 = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
