@@ -51,6 +51,17 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "products split among 2 lanes, 64-tiles, chunk 32, prefetch": dict(products_parts=2, split_rows=64,
                                                                        split_cols=64, split_chunk=32,
                                                                        split_prefetch=True),
+    # issue 29 (bpmaxst): the segment finish reading its rows 8 cells a 16-byte load (form 1), with shortened
+    # tails (form 2), and the windowed band through the tiled finish of wide bands (eager, rows in registers)
+    "finish form 1 (16-byte loads)": dict(finish_form=1),
+    "finish form 2 (16-byte loads, shortened tails)": dict(finish_form=2),
+    "finish form 2, 8 diagonals": dict(finish_form=2, finish_diagonals=8),
+    "finish form 2, segments of 320 rows (227 KB)": dict(finish_form=2, finish_bytes=227 * 1024),
+    "windows through the tiled finish, 64-tiles": dict(window_tile=64),
+    "windows through the tiled finish, 32-tiles": dict(window_tile=32),
+    "windows through the tiled finish, 16-tiles": dict(window_tile=16),
+    "products, each lane its own words (start, store)": dict(split_own=True),
+    "products, own words; finish form 2": dict(split_own=True, finish_form=2),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
