@@ -148,7 +148,8 @@ def host_kernels(sizes) -> dict:
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, b.finish_form))]
     # issue 29 (bpmaxst): the finish's 16-byte loads (form 1) and shortened tails (form 2), tests and bench
-    bpmax += [("bpmax_finish_packed", shape) for shape in ((4, 1, 0), (4, 1, 1), (4, 1, 2), (8, 2, 2), (1, 1, 2))]
+    bpmax += [("bpmax_finish_packed", shape) for shape in ((4, 1, 0), (4, 1, 1), (4, 1, 2), (8, 2, 2), (1, 1, 2),
+                                                               (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]
@@ -160,7 +161,8 @@ def host_kernels(sizes) -> dict:
                for parts in (1, 2, 4, 8)] + [shape + (False,) for shape in SPLIT_TEST_SHAPES]]
     # issue 29 (bpmaxst): each lane starting and storing only its own words (OWN), tests and bench
     bpmax += [("bpmax_products_split", shape + (True,)) for shape in
-              [(32, 32, 96, 4, False), (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
+              [(32, 32, 96, 4, False), (32, 32, 96, 1, False), (32, 32, 96, 2, False), (32, 32, 96, 8, False),
+               (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
                (8, 16, 8, 4, True)]]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]

@@ -55,6 +55,10 @@ LAYOUTS = {
     "finish shortened tails": dict(finish_form=2),
     "finish shortened tails, 8 diagonals, 2 threads per row": dict(finish_form=2, finish_diagonals=8, finish_split=2),
     "finish shortened tails, 1 diagonal": dict(finish_form=2, finish_diagonals=1),
+    "finish 16-byte stores": dict(finish_form=3),
+    "finish 16-byte stores, 4 diagonals": dict(finish_form=3, finish_diagonals=4),
+    "finish 16-byte stores, 8 diagonals, 2 threads per row": dict(finish_form=3, finish_diagonals=8, finish_split=2),
+    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False),
     "products, each lane its own words": dict(split_own=True),
     "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8),
     "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True),
@@ -103,6 +107,8 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
                       BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
                       BPMaxSizes(window_tile=32), replace(small, window_tile=8),
                       BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
+                      replace(small, finish_form=3), replace(small, finish_form=3, finish_diagonals=4),
+                      BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
                       replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,

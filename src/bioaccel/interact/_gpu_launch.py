@@ -20,11 +20,13 @@ class BPMaxSizes(LaunchSizes):
     packed_cols: int = 64        # products (short cells): columns of a tile (8 per thread)
     chunk: int = 32              # products: reduction indices k2 staged in shared memory at a time
     finish_threads: int = 512    # finish: threads of a segment's block
-    finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
-    finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
+    finish_bytes: int = 227 * 1024   # finish: shared memory of a segment (rows of the band; 200 KB before issue 29's
+    #                              bpmaxst: 256 rows of a 128-band, now 320)
+    finish_diagonals: int = 8    # finish (short cells): diagonals a row closes at a time (1, 4 or 8; 4 before bpmaxst)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    finish_form: int = 0         # finish (short cells): 0 one 16-bit cell a load; 1 the segment read 8 cells a
-    #                              16-byte load, 4 in flight; 2 also the tails shortened (kernels/bpmax.cu)
+    finish_form: int = 3         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
+    #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
+    #                              written back 8 cells a 16-byte store (kernels/bpmax.cu)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
@@ -40,8 +42,8 @@ class BPMaxSizes(LaunchSizes):
     split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
     split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
     split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
-    split_own: bool = False      # bpmax_products_split: each lane starts and stores only its own 16 / P words
-    #                              (else the code of all 16, predicated by lane)
+    split_own: bool = True       # bpmax_products_split: each lane starts and stores only its own 16 / P words
+    #                              (False, before bpmaxst: the code of all 16, predicated by lane)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

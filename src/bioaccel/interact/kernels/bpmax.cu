@@ -750,7 +750,8 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
 // load (cell_at's layout), 4 loads of each table in flight a thread (form 0 read one 16-bit cell of each
 // per iteration, waiting for it, while the SM's one block had nothing else to run); 2 also the group's
 // splits k < G - 1 whose operands are final (k >= d for cell d) in the first phase, the tails' two ranges
-// of splits as two independent chains, and the codes of the segment and the pair scores in shared memory.
+// of splits as two independent chains, and the codes of the segment and the pair scores in shared memory;
+// 3 also the rows written back 8 cells a 16-byte store.
 template <int G, int SPLIT, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
@@ -871,6 +872,26 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
         }
     }
     const int rows = min(seg, N - s);
+    if (FORM >= 3) {   // the segment's rows back 8 slots a 16-byte store where all 8 are cells to write
+        const int V = g.RS / 8;
+        for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
+            const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
+            short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
+            if (e0 >= 0 && e0 + 7 < Wb && i2 + e0 + 7 < N) {
+                const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
+                *reinterpret_cast<uint4*>(to) = make_uint4(
+                    __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
+                    __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
+            } else {
+#pragma unroll
+                for (int h = 0; h < 8; ++h) {
+                    const int e = e0 + h;
+                    if (e >= 0 && e < Wb && i2 + e < N) to[h] = Pf[2 * (r * SR + e)];
+                }
+            }
+        }
+        return;
+    }
     for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
         if (s + r + e < N) mat[cell_at(g, s + r, e)] = Pf[2 * (r * SR + e)];
