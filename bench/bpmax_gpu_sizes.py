@@ -72,6 +72,8 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "own words; finish form 3, 8 diagonals, 256 rows": dict(finish_bytes=200 * 1024),
     "own words; finish form 3, 4 diagonals, 320 rows": dict(finish_diagonals=4),
     "own words; finish form 3, 8 diagonals, 2 threads a row, 320 rows": dict(finish_split=2),
+    "own words; finish form 4, 8 diagonals, 320 rows": dict(finish_form=4),
+    "own words; finish form 4, 4 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=4),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -149,7 +149,8 @@ def host_kernels(sizes) -> dict:
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, b.finish_form))]
     # issue 29 (bpmaxst): the finish's 16-byte loads (form 1) and shortened tails (form 2), tests and bench
     bpmax += [("bpmax_finish_packed", shape) for shape in ((4, 1, 0), (4, 1, 1), (4, 1, 2), (8, 2, 2), (1, 1, 2),
-                                                               (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2))]
+                                                               (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2),
+                                                               (8, 1, 4), (4, 1, 4), (8, 2, 4), (1, 1, 4))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

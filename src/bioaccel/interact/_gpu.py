@@ -294,14 +294,16 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
     cell, itemsize = _cell(dtype), np.dtype(dtype).itemsize
-    row_bytes = ((Wb + 1) | 1) * itemsize * 2          # a row of the matrix and of S2
-    budget = min(sizes.finish_bytes, SMEM_LIMIT)
+    # a row of the matrix and of S2 (finish form 2 and up: and its code); the limit less the pair scores
+    row_bytes = ((Wb + 1) | 1) * itemsize * 2 + (cell == "short" and sizes.finish_form >= 2)
+    limit = SMEM_LIMIT - 128
+    budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
     if sizes.window_tile and cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # tiles, windows too
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
-    if seg >= 1 and (seg + Wb - 1) * row_bytes <= SMEM_LIMIT:
+    if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         segments = -(-N // seg)
-        smem = min(seg + Wb - 1, N) * (row_bytes + (sizes.finish_form >= 2))   # form 2: the segment's codes too
+        smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: _kernel("bpmax_finish", cell, s) for s in (True, False)}
         rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
         threads = {True: rows, False: rows}

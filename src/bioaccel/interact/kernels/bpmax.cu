@@ -751,7 +751,9 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
 // per iteration, waiting for it, while the SM's one block had nothing else to run); 2 also the group's
 // splits k < G - 1 whose operands are final (k >= d for cell d) in the first phase, the tails' two ranges
 // of splits as two independent chains, and the codes of the segment and the pair scores in shared memory;
-// 3 also the rows written back 8 cells a 16-byte store.
+// 3 also the rows written back 8 cells a 16-byte store; 4 also the group's first diagonal closed in the
+// first phase (its cells have every split there: with the pair term they are final), one pass and one
+// barrier less a group.
 template <int G, int SPLIT, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
@@ -841,13 +843,16 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
                     const int d = h + SPLIT * c;
                     if (e0 + d >= Wb || r >= H - e0 - d) break;
                     short* cell = Pf + 2 * (r * SR + e0 + d);
-                    *cell = (short)max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    if (FORM >= 4 && d == 0 && e0 >= 4)   // cell d = 0 has all its splits: final with its pair term
+                        v = max(v, pt[cs[r] * 5 + cs[r + e0]] + (int)Pf[2 * ((r + 1) * SR + e0 - 2)]);
+                    *cell = (short)v;
                 }
             }
             __syncthreads();
         }
         // the remaining splits of each diagonal of the group, in order
-        for (int d = 0; d < G && e0 + d < Wb; ++d) {
+        for (int d = FORM >= 4 && e0 > G - 1 ? 1 : 0; d < G && e0 + d < Wb; ++d) {
             const int e = e0 + d;
             for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
                 const unsigned* row = P + r * SR;
