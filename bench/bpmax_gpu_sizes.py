@@ -62,18 +62,24 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "windows through the tiled finish, 16-tiles": dict(window_tile=16),
     "products, each lane its own words (start, store)": dict(split_own=True),
     "products, own words; finish form 2": dict(split_own=True, finish_form=2),
-    # call 2 (bpmaxst): the default is now own words, finish form 3, 8 diagonals, 320-row segments (227 KB)
+    # calls 2 and 3 (bpmaxst): own words, finish form 3, 8 diagonals, 320-row segments (227 KB) the default in
+    # call 2 and 3; since call 4 own words, finish form 4, 4 diagonals, 320-row segments ("dict()" below)
     "before bpmaxst (products all words; finish form 0, 4 diagonals, 256-row segments)": dict(
         split_own=False, finish_form=0, finish_diagonals=4, finish_bytes=200 * 1024),
-    "own words; finish form 3, 8 diagonals, 320 rows (default)": dict(),
+    "own words; finish form 4, 4 diagonals, 320 rows (default since call 4)": dict(),
     "own words; finish form 2, 4 diagonals, 256 rows": dict(finish_form=2, finish_diagonals=4, finish_bytes=200 * 1024),
-    "own words; finish form 2, 8 diagonals, 320 rows": dict(finish_form=2),
-    "own words; finish form 3, 4 diagonals, 256 rows": dict(finish_diagonals=4, finish_bytes=200 * 1024),
-    "own words; finish form 3, 8 diagonals, 256 rows": dict(finish_bytes=200 * 1024),
-    "own words; finish form 3, 4 diagonals, 320 rows": dict(finish_diagonals=4),
-    "own words; finish form 3, 8 diagonals, 2 threads a row, 320 rows": dict(finish_split=2),
-    "own words; finish form 4, 8 diagonals, 320 rows": dict(finish_form=4),
+    "own words; finish form 2, 8 diagonals, 320 rows": dict(finish_form=2, finish_diagonals=8),
+    "own words; finish form 3, 4 diagonals, 256 rows": dict(finish_form=3, finish_diagonals=4,
+                                                            finish_bytes=200 * 1024),
+    "own words; finish form 3, 8 diagonals, 256 rows": dict(finish_form=3, finish_diagonals=8,
+                                                            finish_bytes=200 * 1024),
+    "own words; finish form 3, 4 diagonals, 320 rows": dict(finish_form=3, finish_diagonals=4),
+    "own words; finish form 3, 8 diagonals, 2 threads a row, 320 rows": dict(finish_form=3, finish_diagonals=8,
+                                                                             finish_split=2),
+    "own words; finish form 4, 8 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=8),
     "own words; finish form 4, 4 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=4),
+    "own words; finish form 3, 8 diagonals, 320 rows (the default of calls 2 and 3)": dict(finish_form=3,
+                                                                                          finish_diagonals=8),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

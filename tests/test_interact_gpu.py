@@ -55,12 +55,13 @@ LAYOUTS = {
     "finish shortened tails": dict(finish_form=2),
     "finish shortened tails, 8 diagonals, 2 threads per row": dict(finish_form=2, finish_diagonals=8, finish_split=2),
     "finish shortened tails, 1 diagonal": dict(finish_form=2, finish_diagonals=1),
-    "finish 16-byte stores": dict(finish_form=3),
+    "finish 16-byte stores, 8 diagonals": dict(finish_form=3, finish_diagonals=8),
     "finish 16-byte stores, 4 diagonals": dict(finish_form=3, finish_diagonals=4),
     "finish 16-byte stores, 8 diagonals, 2 threads per row": dict(finish_form=3, finish_diagonals=8, finish_split=2),
     "finish first diagonal of a group closed in the first phase": dict(finish_form=4),
-    "finish first diagonal closed in the first phase, 4 diagonals": dict(finish_form=4, finish_diagonals=4),
-    "finish first diagonal closed in the first phase, 2 threads per row": dict(finish_form=4, finish_split=2),
+    "finish first diagonal closed in the first phase, 8 diagonals": dict(finish_form=4, finish_diagonals=8),
+    "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
+        finish_form=4, finish_diagonals=8, finish_split=2),
     "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
     "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False),
     "products, each lane its own words": dict(split_own=True),
@@ -111,9 +112,9 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
                       BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
                       BPMaxSizes(window_tile=32), replace(small, window_tile=8),
                       BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
-                      replace(small, finish_form=3), replace(small, finish_form=3, finish_diagonals=4),
+                      replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
                       BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
-                      BPMaxSizes(finish_form=4), replace(small, finish_form=4),
+                      BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
                       replace(small, finish_form=4, finish_diagonals=1),
                       replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)):
             record = []

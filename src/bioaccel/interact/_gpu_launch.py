@@ -22,11 +22,12 @@ class BPMaxSizes(LaunchSizes):
     finish_threads: int = 512    # finish: threads of a segment's block
     finish_bytes: int = 227 * 1024   # finish: shared memory of a segment (rows of the band; 200 KB before issue 29's
     #                              bpmaxst: 256 rows of a 128-band, now 320)
-    finish_diagonals: int = 8    # finish (short cells): diagonals a row closes at a time (1, 4 or 8; 4 before bpmaxst)
+    finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    finish_form: int = 3         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
+    finish_form: int = 4         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
     #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
-    #                              written back 8 cells a 16-byte store (kernels/bpmax.cu)
+    #                              written back 8 cells a 16-byte store; 4 also a group's first diagonal closed in
+    #                              its first phase (kernels/bpmax.cu)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
