@@ -28,7 +28,7 @@ from _results import save_json  # noqa: E402
 
 SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 1 diagonal, 1 thread a row": dict(finish_diagonals=1, finish_split=1),
-    "finish 4 diagonals, 1 thread a row (default)": dict(finish_diagonals=4, finish_split=1),
+    "finish 4 diagonals, 1 thread a row (the default before bpmaxst)": dict(finish_diagonals=4, finish_split=1),
     "finish 8 diagonals, 1 thread a row": dict(finish_diagonals=8, finish_split=1),
     "finish 4 diagonals, 2 threads a row": dict(finish_diagonals=4, finish_split=2),
     "finish 8 diagonals, 2 threads a row": dict(finish_diagonals=8, finish_split=2),
@@ -51,6 +51,35 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "products split among 2 lanes, 64-tiles, chunk 32, prefetch": dict(products_parts=2, split_rows=64,
                                                                        split_cols=64, split_chunk=32,
                                                                        split_prefetch=True),
+    # issue 29 (bpmaxst): the segment finish reading its rows 8 cells a 16-byte load (form 1), with shortened
+    # tails (form 2), and the windowed band through the tiled finish of wide bands (eager, rows in registers)
+    "finish form 1 (16-byte loads)": dict(finish_form=1),
+    "finish form 2 (16-byte loads, shortened tails)": dict(finish_form=2),
+    "finish form 2, 8 diagonals": dict(finish_form=2, finish_diagonals=8),
+    "finish form 2, segments of 320 rows (227 KB)": dict(finish_form=2, finish_bytes=227 * 1024),
+    "windows through the tiled finish, 64-tiles": dict(window_tile=64),
+    "windows through the tiled finish, 32-tiles": dict(window_tile=32),
+    "windows through the tiled finish, 16-tiles": dict(window_tile=16),
+    "products, each lane its own words (start, store)": dict(split_own=True),
+    "products, own words; finish form 2": dict(split_own=True, finish_form=2),
+    # calls 2 and 3 (bpmaxst): own words, finish form 3, 8 diagonals, 320-row segments (227 KB) the default in
+    # call 2 and 3; since call 4 own words, finish form 4, 4 diagonals, 320-row segments ("dict()" below)
+    "before bpmaxst (products all words; finish form 0, 4 diagonals, 256-row segments)": dict(
+        split_own=False, finish_form=0, finish_diagonals=4, finish_bytes=200 * 1024),
+    "own words; finish form 4, 4 diagonals, 320 rows (default since call 4)": dict(),
+    "own words; finish form 2, 4 diagonals, 256 rows": dict(finish_form=2, finish_diagonals=4, finish_bytes=200 * 1024),
+    "own words; finish form 2, 8 diagonals, 320 rows": dict(finish_form=2, finish_diagonals=8),
+    "own words; finish form 3, 4 diagonals, 256 rows": dict(finish_form=3, finish_diagonals=4,
+                                                            finish_bytes=200 * 1024),
+    "own words; finish form 3, 8 diagonals, 256 rows": dict(finish_form=3, finish_diagonals=8,
+                                                            finish_bytes=200 * 1024),
+    "own words; finish form 3, 4 diagonals, 320 rows": dict(finish_form=3, finish_diagonals=4),
+    "own words; finish form 3, 8 diagonals, 2 threads a row, 320 rows": dict(finish_form=3, finish_diagonals=8,
+                                                                             finish_split=2),
+    "own words; finish form 4, 8 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=8),
+    "own words; finish form 4, 4 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=4),
+    "own words; finish form 3, 8 diagonals, 320 rows (the default of calls 2 and 3)": dict(finish_form=3,
+                                                                                          finish_diagonals=8),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -161,7 +161,11 @@ def host_kernels(sizes) -> dict:
                   for walk in (0, 1)]
     traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
-             ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split))]
+             ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, b.finish_form))]
+    # issue 29 (bpmaxst): the finish's 16-byte loads (form 1) and shortened tails (form 2), tests and bench
+    bpmax += [("bpmax_finish_packed", shape) for shape in ((4, 1, 0), (4, 1, 1), (4, 1, 2), (8, 2, 2), (1, 1, 2),
+                                                               (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2),
+                                                               (8, 1, 4), (4, 1, 4), (8, 2, 4), (1, 1, 4))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]
@@ -169,8 +173,13 @@ def host_kernels(sizes) -> dict:
     bpmax += [("bpmax_products_unskipped", (cell, b.tile_rows, b.tile_cols, b.chunk)) for cell in ("short", "int")]
     # issue 29 (bpmaxw): the products split among P lanes a cell, at the tests' and the benchmark's tiles
     bpmax += [("bpmax_products_split", shape) for shape in
-              [(b.split_rows, b.split_cols, b.split_chunk, parts, b.split_prefetch) for parts in (1, 2, 4, 8)]
-              + SPLIT_TEST_SHAPES]
+              [(b.split_rows, b.split_cols, b.split_chunk, parts, b.split_prefetch, b.split_own)
+               for parts in (1, 2, 4, 8)] + [shape + (False,) for shape in SPLIT_TEST_SHAPES]]
+    # issue 29 (bpmaxst): each lane starting and storing only its own words (OWN), tests and bench
+    bpmax += [("bpmax_products_split", shape + (True,)) for shape in
+              [(32, 32, 96, 4, False), (32, 32, 96, 1, False), (32, 32, 96, 2, False), (32, 32, 96, 8, False),
+               (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
+               (8, 16, 8, 4, True)]]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

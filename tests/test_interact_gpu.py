@@ -49,6 +49,26 @@ LAYOUTS = {
                                                               split_chunk=32, split_prefetch=True),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
+    # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
+    # windowed band through the tiled finish of wide bands
+    "finish 16-byte loads": dict(finish_form=1),
+    "finish shortened tails": dict(finish_form=2),
+    "finish shortened tails, 8 diagonals, 2 threads per row": dict(finish_form=2, finish_diagonals=8, finish_split=2),
+    "finish shortened tails, 1 diagonal": dict(finish_form=2, finish_diagonals=1),
+    "finish 16-byte stores, 8 diagonals": dict(finish_form=3, finish_diagonals=8),
+    "finish 16-byte stores, 4 diagonals": dict(finish_form=3, finish_diagonals=4),
+    "finish 16-byte stores, 8 diagonals, 2 threads per row": dict(finish_form=3, finish_diagonals=8, finish_split=2),
+    "finish first diagonal of a group closed in the first phase": dict(finish_form=4),
+    "finish first diagonal closed in the first phase, 8 diagonals": dict(finish_form=4, finish_diagonals=8),
+    "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
+        finish_form=4, finish_diagonals=8, finish_split=2),
+    "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
+    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False),
+    "products, each lane its own words": dict(split_own=True),
+    "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8),
+    "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True),
+    "windows through the tiled finish, 8-tiles": dict(window_tile=8),
+    "windows through the tiled finish, 16-tiles": dict(window_tile=16),
 }
 
 
@@ -88,7 +108,15 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
                       BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
                       BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
-                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8)):
+                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
+                      BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
+                      BPMaxSizes(window_tile=32), replace(small, window_tile=8),
+                      BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
+                      replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
+                      BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
+                      BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
+                      replace(small, finish_form=4, finish_diagonals=1),
+                      replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)):
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)

@@ -211,7 +211,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
-        arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch)
+        arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)
         name, threads = "bpmax_products_split", (tr // 4) * (tc // 8) * parts
     elif cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
@@ -294,17 +294,22 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
     cell, itemsize = _cell(dtype), np.dtype(dtype).itemsize
-    row_bytes = ((Wb + 1) | 1) * itemsize * 2          # a row of the matrix and of S2
-    budget = min(sizes.finish_bytes, SMEM_LIMIT)
+    # a row of the matrix and of S2 (finish form 2 and up: and its code); the limit less the pair scores
+    row_bytes = ((Wb + 1) | 1) * itemsize * 2 + (cell == "short" and sizes.finish_form >= 2)
+    limit = SMEM_LIMIT - 128
+    budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    if seg >= 1 and (seg + Wb - 1) * row_bytes <= SMEM_LIMIT:
+    if sizes.window_tile and cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # tiles, windows too
+        return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
+    if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         segments = -(-N // seg)
         smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: _kernel("bpmax_finish", cell, s) for s in (True, False)}
         rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
         threads = {True: rows, False: rows}
         if cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
-            kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split)
+            kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
+                                     sizes.finish_form)
             threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem

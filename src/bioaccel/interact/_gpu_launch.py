@@ -20,15 +20,22 @@ class BPMaxSizes(LaunchSizes):
     packed_cols: int = 64        # products (short cells): columns of a tile (8 per thread)
     chunk: int = 32              # products: reduction indices k2 staged in shared memory at a time
     finish_threads: int = 512    # finish: threads of a segment's block
-    finish_bytes: int = 200 * 1024   # finish: shared memory of a segment (rows of the band)
+    finish_bytes: int = 227 * 1024   # finish: shared memory of a segment (rows of the band; 200 KB before issue 29's
+    #                              bpmaxst: 256 rows of a 128-band, now 320)
     finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
+    finish_form: int = 4         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
+    #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
+    #                              written back 8 cells a 16-byte store; 4 also a group's first diagonal closed in
+    #                              its first phase (kernels/bpmax.cu)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
     #                              "eager-unpadded"), "prefetch" (the same kernel, a launch per tile diagonal only),
     #                              "tiled" (c22e9df's tiles) or "diagonal" (interact/_gpu_wide.py)
     wide_tile: int = 64          # tiled wide finishes: tile side (a multiple of 8)
+    window_tile: int = 0         # finish of bands that fit segments (windows), short cells: 0 the segment kernel;
+    #                              B > 0 the tiled finish of wide bands (wide_finish's kernel) on B x B tiles
     products_skip: bool = True   # products: tiles and warps whose columns all lie past the target run nothing
     products_parts: int = 4      # products (short cells): 0 runs bpmax_products_packed (before 2026-11-27); P in
     #                              1, 2, 4, 8 runs bpmax_products_split, P lanes a cell each with part of its k2
@@ -36,6 +43,8 @@ class BPMaxSizes(LaunchSizes):
     split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
     split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
     split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
+    split_own: bool = True       # bpmax_products_split: each lane starts and stores only its own 16 / P words
+    #                              (False, before bpmaxst: the code of all 16, predicated by lane)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

@@ -287,6 +287,51 @@ __device__ __forceinline__ void store_words(const Dims& g, short* __restrict__ o
                 }
 }
 
+// OWN (issue 29, helper bpmaxst): the same start and store, each lane computing only its own 16 / P words,
+// own word j being word 4 r + w = part + P j (so word (r, w) of acc is own word (4 r + w) / P, a constant),
+// where start_words / store_words run the code of all 16 words predicated by lane
+template <int P>
+__device__ __forceinline__ void start_own(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                          const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
+                                          unsigned (&acc)[4][4]) {
+    constexpr int K = 16 / P;
+    unsigned own[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const int x = part + P * j, r = x / 4, w = x % 4;
+        own[j] = pack2(start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w),
+                       start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + 1));
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) acc[r][w] = (4 * r + w) % P == part ? own[(4 * r + w) / P] : 0xC000C000u;
+}
+
+template <int P>
+__device__ __forceinline__ void store_own(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][4],
+                                          int row0, int col0, int part) {
+    constexpr int K = 16 / P;
+    unsigned own[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) own[j] = 0;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            if ((4 * r + w) % P == part) own[(4 * r + w) / P] = acc[r][w];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const int x = part + P * j, r = x / 4, w = x % 4;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int i2 = row0 + r, j2 = col0 + 2 * w + h, e = j2 - i2;
+            const short v = (short)(h ? (own[j] >> 16) : (own[j] & 0xFFFF));
+            if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
+        }
+    }
+}
+
 template <int TR, int TC, int KC, bool SKIP>
 __device__ __forceinline__ void products_packed(PRODUCTS_ARGS(short)) {
     DIMS;
@@ -421,7 +466,7 @@ __device__ __forceinline__ void stage_row8(unsigned* __restrict__ As, const uint
 // current stage's products and stored after them, so their latency overlaps the products (at the price
 // of the registers: 85 a thread, 24 warps an SM); without PF a stage reads, stores, then multiplies
 // (64 registers a thread: 32 warps an SM, as the packed kernel).
-template <int TR, int TC, int KC, int P, bool PF>
+template <int TR, int TC, int KC, int P, bool PF, bool OWN>
 __global__ void __launch_bounds__(SplitShape<TR, TC, KC, P>::THREADS,
                                   (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS > 0
                                       ? (PF ? 768 : 1024) / SplitShape<TR, TC, KC, P>::THREADS : 1)
@@ -445,7 +490,8 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
     // part p starts the words w with (4 r + w) % P == p from the base case and the strand-1 pair (one
     // global read a cell among the P lanes), the others from sentinels: the reduction below takes the max
     unsigned acc[4][4];
-    start_words<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
+    if (OWN) start_own<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
+    else start_words<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
 
     if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
@@ -539,7 +585,8 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
         for (int r = 0; r < 4; ++r)
 #pragma unroll
             for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
-    store_words<P>(g, out, acc, row0, col0, part);   // each part stores its share of the words
+    if (OWN) store_own<P>(g, out, acc, row0, col0, part);   // each part stores its share of the words
+    else store_words<P>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
@@ -699,7 +746,15 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
                   *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]), acc);
 }
 
-template <int G, int SPLIT>
+// FORM (issue 29, helper bpmaxst): 0 as before; 1 the segment's rows read 8 slots per aligned 16-byte
+// load (cell_at's layout), 4 loads of each table in flight a thread (form 0 read one 16-bit cell of each
+// per iteration, waiting for it, while the SM's one block had nothing else to run); 2 also the group's
+// splits k < G - 1 whose operands are final (k >= d for cell d) in the first phase, the tails' two ranges
+// of splits as two independent chains, and the codes of the segment and the pair scores in shared memory;
+// 3 also the rows written back 8 cells a 16-byte store; 4 also the group's first diagonal closed in the
+// first phase (its cells have every split there: with the pair term they are final), one pass and one
+// barrier less a group.
+template <int G, int SPLIT, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                     const int first_mat, const int seg, const int segments) {
@@ -711,11 +766,46 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
     const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
     short* mat = F + (first_mat + q) * g.mat_stride;
     const int H = min(seg + Wb - 1, N - s);
+    __shared__ int pt[FORM >= 2 ? 25 : 1];
+    code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // FORM 2: rb[s .. s + H - 1] (the host adds H bytes)
 
-    for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
-        const int r = x / Wb, e = x % Wb;
-        const long long at = cell_at(g, s + r, e);
-        P[r * SR + e] = pack2(mat[at], S2[at]);
+    if (FORM == 0) {
+        for (int x = threadIdx.x; x < H * Wb; x += blockDim.x) {
+            const int r = x / Wb, e = x % Wb;
+            const long long at = cell_at(g, s + r, e);
+            P[r * SR + e] = pack2(mat[at], S2[at]);
+        }
+    } else {
+        constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
+        const int V = g.RS / 8, X = H * V;           // a row's slots as 16-byte chunks
+        for (int x0 = threadIdx.x; x0 < X; x0 += U * blockDim.x) {
+            uint4 f[U], t[U];
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int x = x0 + u * blockDim.x;
+                if (x < X) {
+                    const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
+                    f[u] = *reinterpret_cast<const uint4*>(mat + at);
+                    t[u] = *reinterpret_cast<const uint4*>(S2 + at);
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < U; ++u) {
+                const int x = x0 + u * blockDim.x;
+                if (x >= X) continue;
+                const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
+                const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
+#pragma unroll
+                for (int h = 0; h < 8; ++h) {
+                    const int e = e0 + h;
+                    if (e >= 0 && e < Wb) P[r * SR + e] = __byte_perm(fw[h / 2], sw[h / 2], h % 2 ? 0x7632 : 0x5410);
+                }
+            }
+        }
+        if (FORM >= 2) {
+            for (int x = threadIdx.x; x < H; x += blockDim.x) cs[x] = rb[s + x];
+            for (int x = threadIdx.x; x < 25; x += blockDim.x) pt[x] = g.pairs[x];
+        }
     }
     __syncthreads();
     for (int e0 = 1; e0 < Wb; e0 += G) {
@@ -731,6 +821,16 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
                 const unsigned* row = P + r * SR;
                 // + k (SR - 1) + d - h: cell (r+1+k, e0+d-1-k)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1 + h;
+                if (FORM >= 2) {                                     // k < G - 1: final for cells d <= k
+#pragma unroll
+                    for (int k = 0; k < G - 1; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                        for (int c = 0; c < C; ++c)
+                            if (k >= h + SPLIT * c) acc[c] = __viaddmax_s16x2(w, col[SPLIT * c], acc[c]);
+                    }
+                }
 #pragma unroll 2
                 for (int k = G - 1; k < e0; ++k) {
                     const unsigned w = swap_halves(row[k]);
@@ -743,29 +843,60 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
                     const int d = h + SPLIT * c;
                     if (e0 + d >= Wb || r >= H - e0 - d) break;
                     short* cell = Pf + 2 * (r * SR + e0 + d);
-                    *cell = (short)max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    if (FORM >= 4 && d == 0 && e0 >= 4)   // cell d = 0 has all its splits: final with its pair term
+                        v = max(v, pt[cs[r] * 5 + cs[r + e0]] + (int)Pf[2 * ((r + 1) * SR + e0 - 2)]);
+                    *cell = (short)v;
                 }
             }
             __syncthreads();
         }
         // the remaining splits of each diagonal of the group, in order
-        for (int d = 0; d < G && e0 + d < Wb; ++d) {
+        for (int d = FORM >= 4 && e0 > G - 1 ? 1 : 0; d < G && e0 + d < Wb; ++d) {
             const int e = e0 + d;
             for (int r = threadIdx.x; r < H - e; r += blockDim.x) {
                 const unsigned* row = P + r * SR;
                 const unsigned* column = P + (r + 1) * SR + e - 1;
-                unsigned both = 0xC000C000u;
-                const int lo = min(G - 1, e), hi = max(G - 1, e0);
+                unsigned both = 0xC000C000u, right = 0xC000C000u;
+                // FORM 2 after a first phase: k in [0, d) and [e0, e); else [0, G - 1) and [G - 1, e) or [e0, e)
+                const bool moved = FORM >= 2 && e0 > G - 1;
+                const int lo = moved ? d : min(G - 1, e), hi = moved ? e0 : max(G - 1, e0);
                 for (int k = 0; k < lo; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
-                for (int k = hi; k < e; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                for (int k = hi; k < e; ++k) {
+                    const unsigned w = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], FORM >= 2 ? right : both);
+                    if (FORM >= 2) right = w; else both = w;
+                }
+                if (FORM >= 2) both = __vmaxs2(both, right);
                 int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-                if (e >= 4) v = max(v, pair_score(g, rb[s + r], rb[s + r + e]) + (int)Pf[2 * ((r + 1) * SR + e - 2)]);
+                if (e >= 4)
+                    v = max(v, (FORM >= 2 ? pt[cs[r] * 5 + cs[r + e]] : pair_score(g, rb[s + r], rb[s + r + e])) +
+                                   (int)Pf[2 * ((r + 1) * SR + e - 2)]);
                 Pf[2 * (r * SR + e)] = (short)v;
             }
             __syncthreads();
         }
     }
     const int rows = min(seg, N - s);
+    if (FORM >= 3) {   // the segment's rows back 8 slots a 16-byte store where all 8 are cells to write
+        const int V = g.RS / 8;
+        for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
+            const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
+            short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
+            if (e0 >= 0 && e0 + 7 < Wb && i2 + e0 + 7 < N) {
+                const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
+                *reinterpret_cast<uint4*>(to) = make_uint4(
+                    __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
+                    __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
+            } else {
+#pragma unroll
+                for (int h = 0; h < 8; ++h) {
+                    const int e = e0 + h;
+                    if (e >= 0 && e < Wb && i2 + e < N) to[h] = Pf[2 * (r * SR + e)];
+                }
+            }
+        }
+        return;
+    }
     for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {
         const int r = x / Wb, e = x % Wb;
         if (s + r + e < N) mat[cell_at(g, s + r, e)] = Pf[2 * (r * SR + e)];
