@@ -38,6 +38,11 @@ class FoldSizes(LaunchSizes):
     chang_final_stage_cells: int = 64  # ... all blocks per cell below this many cells on a diagonal
     chang_block: int = 256            # ... threads of the block- and grid-per-cell stages
     bulk_min_products: int = 4        # tiled: fewest tile products a bulk block takes when K is split
+    bulk_blocks_per_sm: int = 3       # tiled: interior-product blocks a launch aims at per SM (two fit at once)
+    chain: str = "split"              # tiled: a diagonal's edge products and finishes in two launches ("split") or
+    #                                   one ("fused": tiled_chain, the finish's block first adds the edge products)
+    finish_closure: int = 0           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29) or 1
+    #                                   (the batches' form 1: tests as mask bits, running pointers)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
