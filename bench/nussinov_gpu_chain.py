@@ -9,7 +9,8 @@ time goes: edge products, the wait for the interior products, the finish, by ran
 the chain alone (its launches only, one stream, no interior products) for comparison.
 
 A setting is tokens joined by "/": ``split`` or ``fused`` (SIZES.chain), ``c0`` or ``c1`` (finish_closure),
-``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products); unnamed fields keep production's value.
+``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products), ``tN`` (tile), ``sN`` (tiled_stage_bytes), ``kN`` (tiled_bulk_blocks), ``dup``
+(int16_lanes Int16x2Dup); unnamed fields keep production's value.
 
     python3 bench/nussinov_gpu_chain.py --lengths 10000,16000,26000,65000 --settings split/c0,fused/c1 \
         --repeats 5 --timeline 16000 --json docs/results/nussinov_gpu_chain_h100.json
@@ -39,6 +40,14 @@ def sizes_of(setting):
     for token in filter(None, setting.split("/")):
         if token in ("split", "fused"):
             fields["chain"] = token
+        elif token == "dup":
+            fields["int16_lanes"] = "Int16x2Dup"
+        elif token[0] == "t":
+            fields["tile"] = int(token[1:])
+        elif token[0] == "k":
+            fields["tiled_bulk_blocks"] = int(token[1:])
+        elif token[0] == "s":
+            fields["tiled_stage_bytes"] = int(token[1:])
         elif token[0] == "c":
             fields["finish_closure"] = int(token[1:])
         elif token[0] == "b":
@@ -182,9 +191,9 @@ def main():
     if args.timeline:
         n = args.timeline
         codes_dev = cp.asarray(np.random.default_rng(n).integers(0, 4, n).astype(np.uint8))
-        nt = _gpu_tiled.tiles_per_side(n, PRODUCTION.tile)
         for s in settings:
             _launch.SIZES = sizes_of(s)
+            nt = _gpu_tiled.tiles_per_side(n, _launch.SIZES.tile)
             rows = timeline(cp, codes_dev, n, params, pm)
             alone = chain_alone(cp, codes_dev, n, params, pm)
             end = rows[-1]["chain_start"] + rows[-1]["edges"] + rows[-1]["wait_interior"] + rows[-1]["finish"]
@@ -202,8 +211,9 @@ def main():
     save_json(result, args.json)
     print(f"{'n':>7} " + " ".join(f"{s:>22}" for s in settings))
     for row in result["rows"]:
-        print(f"{row['n']:>7,} " + " ".join(f"{row['settings'][s]['fill_s']:>14.4f} ({row['settings'][s]['ceiling_fraction']:.1%})"
-                                           for s in settings) + ("" if row["same_tables"] else "  TABLES DIFFER"))
+        cells = [row["settings"][s] for s in settings]
+        print(f"{row['n']:>7,} " + " ".join(f"{c['fill_s']:>14.4f} ({c['ceiling_fraction']:.1%})" for c in cells)
+              + ("" if row["same_tables"] else "  TABLES DIFFER"))
     return 0 if all(row["same_tables"] for row in result["rows"]) else 1
 
 

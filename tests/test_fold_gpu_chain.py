@@ -2,9 +2,9 @@
 
 ``SIZES.chain`` "fused" (tiled_chain: a block a tile adds the two edge products, then finishes the tile),
 ``SIZES.finish_closure`` 1 (the batches' closure form 1 in the single sequence's sub-tiled finish) and
-finer interior launches, each with production tiles (128) and the tests' (32, where a tiled_chain block has
-more threads than the bulk's: the extra ones only meet at its barriers), in the int16, offset and int32
-encodings. Marked ``gpu``: skipped where there is no CUDA device.
+finer interior launches, each with production tiles (128), 64-tiles (64-byte stages, 8 blocks an SM) and
+the tests' (32, where a tiled_chain block has more threads than the bulk's: the extra ones only meet at its
+barriers), in the int16, offset and int32 encodings. Marked ``gpu``: skipped where there is no CUDA device.
 """
 import random
 from dataclasses import replace
@@ -27,7 +27,7 @@ def _closed_to_half_open(C):
     return np.triu(V, k=2)
 
 
-@pytest.mark.parametrize("tile", [128, 32])
+@pytest.mark.parametrize("tile", [128, 64, 32])
 @pytest.mark.parametrize("chain, closure, blocks", [("fused", 0, 3), ("fused", 1, 3), ("split", 1, 3),
                                                     ("fused", 1, 8)],
                          ids=["fused", "fused-c1", "split-c1", "fused-c1-b8"])
@@ -38,9 +38,12 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, monkeyp
     cp = _gpu.require_gpu()
     monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tile=tile, bulk_min_products=1, chain=chain,
                                                     finish_closure=closure, bulk_blocks_per_sm=blocks))
+    if tile == 64:      # bench/nussinov_gpu_chain.py's 64-tiles: 64-byte stages, 8 blocks an SM
+        monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tiled_stage_bytes=64, tiled_bulk_blocks=8))
     rng = random.Random(29 + tile)
-    cases = [(1500, FoldParams(), "int16"), (1100, FoldParams.bpmax(), "offset"), (700, FoldParams(min_loop=0), "int32"),
-             (301, FoldParams(min_loop=1, au=2, gc=3, gu=0), "int16"), (33, FoldParams(), "offset")]
+    cases = [(1500, FoldParams(), "int16"), (1100, FoldParams.bpmax(), "offset"),
+             (700, FoldParams(min_loop=0), "int32"), (301, FoldParams(min_loop=1, au=2, gc=3, gu=0), "int16"),
+             (33, FoldParams(), "offset")]
     if tile == 32:
         cases += [(2, FoldParams(min_loop=0), "int16"), (64, FoldParams.bpmax(), "int16")]
     for n, params, encoding in cases:

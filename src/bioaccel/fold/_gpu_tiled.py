@@ -84,16 +84,16 @@ def table_bytes(n, params, tile):
     return table + 3 * nt * tile * tile * 4
 
 
-def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None):
+def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None, min_blocks=2):
     """The ``kernel_name`` (tiled_bulk, the tiled fill's bulk product, or batch_bulk for many tables)
-    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic
-    shared memory in bytes."""
+    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes; ``min_blocks`` its
+    __launch_bounds__ blocks an SM) and its dynamic shared memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
-    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, 2, stage_bytes)
+    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, min_blocks, stage_bytes)
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
         shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
@@ -192,12 +192,13 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     lanes = int16_lanes(encoding) if encoding != "int32" else None
-    bulk, bulk_shared = bulk_kernel(score_type, T, lanes=lanes)
+    interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
+    bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks)
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
-    edge_bulk, edge_shared = (bulk_kernel(score_type, T, lanes="Int16x2Dup") if lanes == "Int16x2Pre"
-                              else (bulk, bulk_shared))
+    separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2
+    edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2

@@ -41,6 +41,10 @@ class FoldSizes(LaunchSizes):
     bulk_blocks_per_sm: int = 3       # tiled: interior-product blocks a launch aims at per SM (two fit at once)
     chain: str = "split"              # tiled: a diagonal's edge products and finishes in two launches ("split") or
     #                                   one ("fused": tiled_chain, the finish's block first adds the edge products)
+    tiled_stage_bytes: int = 0        # tiled, int16 cells: bytes of an A row per stage of the interior products
+    #                                   (0: stage_bytes below; 64 fits 8 blocks of 64-tiles an SM)
+    tiled_bulk_blocks: int = 2        # tiled: the interior products' __launch_bounds__ blocks an SM (64-tiles: 8 keeps
+    #                                   128 registers, where 2 lets them take 170)
     finish_closure: int = 0           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29) or 1
     #                                   (the batches' form 1: tests as mask bits, running pointers)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
