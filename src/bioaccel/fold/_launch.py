@@ -45,6 +45,8 @@ class FoldSizes(LaunchSizes):
     #                                   (0: stage_bytes below; 64 fits 8 blocks of 64-tiles an SM)
     tiled_bulk_blocks: int = 2        # tiled: the interior products' __launch_bounds__ blocks an SM (64-tiles: 8 keeps
     #                                   128 registers, where 2 lets them take 170)
+    bulk_shared_pad: int = 0          # tiled: the interior products' dynamic shared memory at least this many bytes
+    #                                   (120000 at 128-tiles: one block an SM, and room for a finish block beside it)
     finish_closure: int = 0           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29) or 1
     #                                   (the batches' form 1: tests as mask bits, running pointers)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
