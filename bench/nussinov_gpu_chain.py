@@ -9,7 +9,7 @@ time goes: edge products, the wait for the interior products, the finish, by ran
 the chain alone (its launches only, one stream, no interior products) for comparison.
 
 A setting is tokens joined by "/": ``split`` or ``fused`` (SIZES.chain), ``c0`` or ``c1`` (finish_closure),
-``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products), ``tN`` (tile), ``sN`` (tiled_stage_bytes), ``kN`` (tiled_bulk_blocks), ``pN`` (bulk_shared_pad), ``dup``
+``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products), ``tN`` (tile), ``sN`` (tiled_stage_bytes), ``kN`` (tiled_bulk_blocks), ``pN`` (bulk_shared_pad), ``wN`` (bulk_pad_products), ``dup``
 (int16_lanes Int16x2Dup); unnamed fields keep production's value.
 
     python3 bench/nussinov_gpu_chain.py --lengths 10000,16000,26000,65000 --settings split/c0,fused/c1 \
@@ -46,6 +46,8 @@ def sizes_of(setting):
             fields["tile"] = int(token[1:])
         elif token[0] == "p":
             fields["bulk_shared_pad"] = int(token[1:])
+        elif token[0] == "w":
+            fields["bulk_pad_products"] = int(token[1:])
         elif token[0] == "k":
             fields["tiled_bulk_blocks"] = int(token[1:])
         elif token[0] == "s":

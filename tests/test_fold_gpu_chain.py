@@ -1,10 +1,11 @@
 """The tiled fill's chain forms (issue 29, helper nbpersist), cell by cell against the CPU.
 
 ``SIZES.chain`` "fused" (tiled_chain: a block a tile adds the two edge products, then finishes the tile),
-``SIZES.finish_closure`` 1 (the batches' closure form 1 in the single sequence's sub-tiled finish) and
-finer interior launches, each with production tiles (128), 64-tiles (64-byte stages, 8 blocks an SM) and
-the tests' (32, where a tiled_chain block has more threads than the bulk's: the extra ones only meet at its
-barriers), in the int16, offset and int32 encodings. Marked ``gpu``: skipped where there is no CUDA device.
+``SIZES.finish_closure`` 1 (the batches' closure form 1 in the single sequence's sub-tiled finish), the
+interior products padded to one block an SM (``bulk_shared_pad``), finer interior launches and the form
+before, each with production tiles (128), 64-tiles (64-byte stages, 8 blocks an SM) and the tests' (32,
+where a tiled_chain block has more threads than the bulk's: the extra ones only meet at its barriers), in
+the int16, offset and int32 encodings. Marked ``gpu``: skipped where there is no CUDA device.
 """
 import random
 from dataclasses import replace
@@ -28,16 +29,18 @@ def _closed_to_half_open(C):
 
 
 @pytest.mark.parametrize("tile", [128, 64, 32])
-@pytest.mark.parametrize("chain, closure, blocks", [("fused", 0, 3), ("fused", 1, 3), ("split", 1, 3),
-                                                    ("fused", 1, 8)],
-                         ids=["fused", "fused-c1", "split-c1", "fused-c1-b8"])
-def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, monkeypatch):
+@pytest.mark.parametrize("chain, closure, blocks, pad", [("fused", 0, 3, 0), ("fused", 1, 3, 120000),
+                                                         ("split", 1, 3, 120000), ("fused", 1, 8, 0),
+                                                         ("split", 0, 3, 0)],
+                         ids=["fused", "fused-c1", "split-c1", "fused-c1-b8", "split-c0-before"])
+def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, monkeypatch):
     from bioaccel.fold import _gpu_table, _gpu_tiled, _launch
     from bioaccel.runtime import gpu as _gpu
 
     cp = _gpu.require_gpu()
     monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tile=tile, bulk_min_products=1, chain=chain,
-                                                    finish_closure=closure, bulk_blocks_per_sm=blocks))
+                                                    finish_closure=closure, bulk_blocks_per_sm=blocks,
+                                                    bulk_shared_pad=pad, bulk_pad_products=0))
     if tile == 64:      # bench/nussinov_gpu_chain.py's 64-tiles: 64-byte stages, 8 blocks an SM
         monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, tiled_stage_bytes=64, tiled_bulk_blocks=8))
     rng = random.Random(29 + tile)

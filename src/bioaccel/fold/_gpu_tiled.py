@@ -194,15 +194,15 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     lanes = int16_lanes(encoding) if encoding != "int32" else None
     interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
     bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks)
-    if sizes.bulk_shared_pad > bulk_shared:      # fewer interior blocks an SM: room for the chain's beside them
-        bulk_shared = sizes.bulk_shared_pad
-        bulk.max_dynamic_shared_size_bytes = bulk_shared
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
     separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2 or \
         sizes.bulk_shared_pad > 0
     edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
+    # fewer interior blocks an SM, room for the chain's beside them (set after the edges' kernel: it may be the same)
+    padded = max(bulk_shared, sizes.bulk_shared_pad if score_type == np.int16 else 0)
+    bulk.max_dynamic_shared_size_bytes = padded
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
@@ -236,10 +236,11 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
             side = sides[d % len(sides)]
             side.wait_event(finished[d - 2])
             mark(side, d, "interior start")
+            pad = sizes.bulk_pad_products == 0 or tiles * (d - 3) <= sizes.bulk_pad_products
             with side:
                 bulk((tiles, splits), (bulk_threads,),
                      (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0), bases, skip, adup),
-                     shared_mem=bulk_shared)
+                     shared_mem=padded if pad else bulk_shared)
             interior_done = side.record()
             mark(side, d, "interior end")
         if d >= 2 and not fused:
