@@ -200,9 +200,6 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2 or \
         sizes.bulk_shared_pad > 0
     edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
-    # fewer interior blocks an SM, room for the chain's beside them (set after the edges' kernel: it may be the same)
-    padded = max(bulk_shared, sizes.bulk_shared_pad if score_type == np.int16 else 0)
-    bulk.max_dynamic_shared_size_bytes = padded
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
@@ -210,6 +207,11 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     fused = sizes.chain == "fused" and sizes.finish == "sub"
     if fused:        # d >= 1: edge products and finish in one launch
         finishes[1] = chain_kernel(score_type, T, "Int16x2Dup", sizes.finish_closure)
+    # fewer interior blocks an SM, room for the chain's beside them; set last: the edges' kernel and tiled_chain's
+    # sizing may be the same function as the interior's (Int16x2Dup), and bulk_kernel resets its limit (a launch
+    # over it failed: CUDA_ERROR_INVALID_VALUE, call 3)
+    padded = max(bulk_shared, sizes.bulk_shared_pad if score_type == np.int16 else 0)
+    bulk.max_dynamic_shared_size_bytes = padded
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     plan = {d: (tiles, splits, chunk)
             for d, tiles, splits, chunk in bulk_plan(nt, sizes.bulk_blocks_per_sm * sms, sizes.bulk_min_products)}
