@@ -5,8 +5,9 @@ scores pass int16, past 65,535 nt, the same int16 cells count from an int32 base
 :func:`cell_encoding`), split-K bulk products, the in-tile finish in shared memory (sub-tiled off the
 diagonal). The finish chain (edge products, then finish, diagonal after diagonal) runs on a
 high-priority stream; the interior products of diagonal d run on two side streams, diagonals
-alternating, as soon as diagonal d-2 is finished, so they overlap the chain and each other's last wave
-(docs/gpu-notes.md has what each step measured).
+alternating, as soon as diagonal d-2 is finished, so they overlap the chain and each other's last wave;
+launches of few products take one block an SM (padded shared memory), so that the chain's blocks fit beside
+them (docs/gpu-notes.md has what each step measured).
 """
 import math
 
