@@ -48,8 +48,9 @@ def main():
         bulk, bulk_shared = _gpu_tiled.bulk_kernel(np.int16, T, lanes=_gpu_tiled.int16_lanes("int16"))
         adup = cp.zeros(table.size, dtype=np.uint32)        # Int16x2Pre's A operands (the finish writes them)
         edge, edge_shared = _gpu_tiled.bulk_kernel(np.int16, T, lanes="Int16x2Dup")
-        finishes = {form: _gpu_tiled.finish_kernels(np.int16, T, form) for form in ("sub", "wavefront")}
-        plan = _gpu_tiled.bulk_plan(nt, _gpu_tiled.BULK_BLOCKS_PER_SM * sms, _launch.SIZES.bulk_min_products)
+        finishes = {form: _gpu_tiled.finish_kernels(np.int16, T, form, _launch.SIZES.finish_closure)
+                    for form in ("sub", "wavefront")}
+        plan = _gpu_tiled.bulk_plan(nt, _launch.SIZES.bulk_blocks_per_sm * sms, _launch.SIZES.bulk_min_products)
 
         def bulk_only():
             for d, tiles, splits, chunk in plan:

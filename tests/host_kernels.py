@@ -131,6 +131,15 @@ def host_kernels(sizes) -> dict:
               ("tiled_bulk", ("Int32x1", t, 2, stage_bytes(t, 4))),
               ("batch_bulk", (batch_lanes(f.int16_lanes), bt, 2, stage_bytes(bt, 2))),
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
+    # issue 29 (nbpersist): the chain fused (edge products and finish in one block), its closure forms; the
+    # single sequence's finish with the batches' closure form 1
+    tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1)]
+    tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
+    # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
+    tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
+              for blocks in (2, 8)]
+    tiled += [("tiled_finish_sub_tight", ("short", 64, 1)), ("tiled_finish", ("short", 64)),
+              ("tiled_finish_sub", ("short", 64))]
     for cell in ("short", "int"):
         tiled += [("tiled_finish", (cell, t)), ("tiled_finish_sub", (cell, t)), ("batch_finish", (cell, bt))]
         # issue 29: the tiled batch's sub-tiled form, compiled for as many blocks an SM as its shared memory allows

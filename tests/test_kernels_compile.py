@@ -71,6 +71,9 @@ def test_the_host_asks_for_the_listed_kernels(small_launch_sizes, monkeypatch):
             _gpu_tiled.bulk_kernel(score_type, sizes.fold.batch_tile, kernel_name="batch_bulk")
             for form in ("sub", "wavefront"):
                 _gpu_tiled.finish_kernels(score_type, sizes.fold.tile, form)
+            _gpu_tiled.finish_kernels(score_type, sizes.fold.tile, "sub", closure=1)
+            for closure in (0, 1):
+                _gpu_tiled.chain_kernel(score_type, sizes.fold.tile, "Int16x2Dup", closure)
         for L in (4, 1):
             scan_gpu.fused_kernel(L, sizes.scan)
         scan_gpu.segments_kernel(sizes.scan)

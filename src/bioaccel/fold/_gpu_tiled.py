@@ -5,8 +5,9 @@ scores pass int16, past 65,535 nt, the same int16 cells count from an int32 base
 :func:`cell_encoding`), split-K bulk products, the in-tile finish in shared memory (sub-tiled off the
 diagonal). The finish chain (edge products, then finish, diagonal after diagonal) runs on a
 high-priority stream; the interior products of diagonal d run on two side streams, diagonals
-alternating, as soon as diagonal d-2 is finished, so they overlap the chain and each other's last wave
-(docs/gpu-notes.md has what each step measured).
+alternating, as soon as diagonal d-2 is finished, so they overlap the chain and each other's last wave;
+launches of few products take one block an SM (padded shared memory), so that the chain's blocks fit beside
+them (docs/gpu-notes.md has what each step measured).
 """
 import math
 
@@ -18,7 +19,6 @@ from ._gpu_table import BASE_POISON, POISON, DeviceTable, kernel
 
 FINISH_LANES = 4                  # nussinov_tiled.cu: threads per cell in the wavefront finish
 FINISH_SUB = 16                   # nussinov_tiled.cu: sub-tile edge of the sub-tiled finish
-BULK_BLOCKS_PER_SM = 3            # interior products: blocks a launch aims at per SM (two fit at once)
 SIDE_STREAMS = 2                  # streams the interior products of consecutive diagonals alternate on
 INT16_MAX = 32767
 
@@ -85,16 +85,16 @@ def table_bytes(n, params, tile):
     return table + 3 * nt * tile * tile * 4
 
 
-def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None):
+def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None, min_blocks=2):
     """The ``kernel_name`` (tiled_bulk, the tiled fill's bulk product, or batch_bulk for many tables)
-    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes) and its dynamic
-    shared memory in bytes."""
+    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes; ``min_blocks`` its
+    __launch_bounds__ blocks an SM) and its dynamic shared memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
-    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, 2, stage_bytes)
+    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, min_blocks, stage_bytes)
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
         shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
@@ -120,19 +120,37 @@ def finish_shared_bytes(score_type, tile, form="wavefront"):
     return 3 * tile * (tile + 4 // itemsize) * itemsize
 
 
-def finish_kernels(score_type, tile, form):
+def finish_kernels(score_type, tile, form, closure=0):
     """The finish of the diagonal d = 0 and that of the tiles off it (``form``: "sub" or "wavefront"):
-    two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles."""
+    two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles.
+    ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
     off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"
     for name, kind in (("tiled_finish", "wavefront"), (off_diagonal, form)):
-        finish = kernel("nussinov_tiled.cu", name, tag, tile)
+        if closure and kind == "sub" and tag == "short":
+            finish = kernel("nussinov_tiled.cu", "tiled_finish_sub_tight", tag, tile, closure)
+        else:
+            finish = kernel("nussinov_tiled.cu", name, tag, tile)
         shared = finish_shared_bytes(score_type, tile, kind)
         finish.max_dynamic_shared_size_bytes = shared
         threads = 2 * tile if kind == "sub" else tile * FINISH_LANES
         out.append((finish, threads, shared))
     return out
+
+
+def chain_kernel(score_type, tile, edge_lanes, closure=0):
+    """tiled_chain (SIZES.chain "fused": a diagonal's edge products and sub-tiled finish in one block a
+    tile, d >= 1) for ``score_type`` with the edge products in ``edge_lanes`` (int16; Int32x1 for int32
+    cells): (kernel, threads, shared bytes), the shared memory the larger of the finish's and the bulk's."""
+    itemsize = np.dtype(score_type).itemsize
+    lanes = edge_lanes if itemsize == 2 else "Int32x1"
+    tight = closure if itemsize == 2 else 0
+    chain = kernel("nussinov_tiled.cu", "tiled_chain", lanes, tile, _launch.stage_bytes(tile, itemsize), tight)
+    _, bulk_shared = bulk_kernel(score_type, tile, lanes=lanes)
+    shared = max(bulk_shared, finish_shared_bytes(score_type, tile, "sub"))
+    chain.max_dynamic_shared_size_bytes = shared
+    return chain, 2 * tile, shared
 
 
 def bulk_plan(nt, want_blocks, min_products):
@@ -154,11 +172,13 @@ def _priority_stream(cp, high):
     return cp.cuda.Stream(non_blocking=True, priority=-5 if high else 0)
 
 
-def fill_tiled(codes_dev, n, params, pm, encoding=None):
+def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     """Fill the tiled table of one sequence (codes on the device); returns a DeviceTable.
 
     ``encoding`` (tests and benchmarks): ``"int16"``, ``"offset"`` or ``"int32"`` cells instead of
     :func:`cell_encoding`'s choice; each gives the same table values where it holds them.
+    ``timeline`` (bench/nussinov_gpu_profile.py): a list that gets (d, what, event) for the start and end of
+    every launch of the chain and of the interior products (an event on the launch's stream).
     """
     cp = _gpu.cupy()
     sizes = _launch.SIZES
@@ -173,19 +193,33 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     lanes = int16_lanes(encoding) if encoding != "int32" else None
-    bulk, bulk_shared = bulk_kernel(score_type, T, lanes=lanes)
+    interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
+    bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks)
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
-    edge_bulk, edge_shared = (bulk_kernel(score_type, T, lanes="Int16x2Dup") if lanes == "Int16x2Pre"
-                              else (bulk, bulk_shared))
+    separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2 or \
+        sizes.bulk_shared_pad > 0
+    edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
-    finishes = finish_kernels(score_type, T, sizes.finish)
+    finishes = finish_kernels(score_type, T, sizes.finish, sizes.finish_closure)
+    fused = sizes.chain == "fused" and sizes.finish == "sub"
+    if fused:        # d >= 1: edge products and finish in one launch
+        finishes[1] = chain_kernel(score_type, T, "Int16x2Dup", sizes.finish_closure)
+    # fewer interior blocks an SM, room for the chain's beside them; set last: the edges' kernel and tiled_chain's
+    # sizing may be the same function as the interior's (Int16x2Dup), and bulk_kernel resets its limit (a launch
+    # over it failed: CUDA_ERROR_INVALID_VALUE, call 3)
+    padded = max(bulk_shared, sizes.bulk_shared_pad if score_type == np.int16 else 0)
+    bulk.max_dynamic_shared_size_bytes = padded
     sms = cp.cuda.Device().attributes["MultiProcessorCount"]
     plan = {d: (tiles, splits, chunk)
-            for d, tiles, splits, chunk in bulk_plan(nt, BULK_BLOCKS_PER_SM * sms, sizes.bulk_min_products)}
+            for d, tiles, splits, chunk in bulk_plan(nt, sizes.bulk_blocks_per_sm * sms, sizes.bulk_min_products)}
+
+    def mark(stream, d, what):
+        if timeline is not None:
+            timeline.append((d, what, stream.record()))
     n_, nt_ = np.int32(n), np.int32(nt)
 
     caller = cp.cuda.get_current_stream()
@@ -204,24 +238,33 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None):
             tiles, splits, chunk = plan[d]
             side = sides[d % len(sides)]
             side.wait_event(finished[d - 2])
+            mark(side, d, "interior start")
+            pad = sizes.bulk_pad_products == 0 or tiles * (d - 3) <= sizes.bulk_pad_products
             with side:
                 bulk((tiles, splits), (bulk_threads,),
                      (table, buf, nt_, np.int32(d), np.int32(chunk), np.int32(0), bases, skip, adup),
-                     shared_mem=bulk_shared)
+                     shared_mem=padded if pad else bulk_shared)
             interior_done = side.record()
-        if d >= 2:
+            mark(side, d, "interior end")
+        if d >= 2 and not fused:
+            mark(chain, d, "edges start")
             with chain:
                 edge_bulk((nt - d, 2), (bulk_threads,),
                           (table, buf, nt_, np.int32(d), np.int32(1), np.int32(1), bases, skip, adup),
                           shared_mem=edge_shared)
+            mark(chain, d, "edges end")
         if d in plan:
             chain.wait_event(interior_done)
         finish, threads, shared = finishes[min(d, 1)]
         args = (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases)
-        if d and sizes.finish == "sub":
+        if d and fused:
+            args += (skip, adup)                              # tiled_chain: the edge products' skip too
+        elif d and sizes.finish == "sub":
             args += (adup,)                                   # the sub-tiled finish writes Int16x2Pre's operands
+        mark(chain, d, "finish start")
         with chain:
             finish((nt - d,), (threads,), args, shared_mem=shared)
         finished.append(chain.record())
+        mark(chain, d, "finish end")
     caller.wait_event(chain.record())
     return DeviceTable(table, "tiled", np.int64(nt), n, tile=T, bases=bases)

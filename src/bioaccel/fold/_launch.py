@@ -38,6 +38,19 @@ class FoldSizes(LaunchSizes):
     chang_final_stage_cells: int = 64  # ... all blocks per cell below this many cells on a diagonal
     chang_block: int = 256            # ... threads of the block- and grid-per-cell stages
     bulk_min_products: int = 4        # tiled: fewest tile products a bulk block takes when K is split
+    bulk_blocks_per_sm: int = 3       # tiled: interior-product blocks a launch aims at per SM (two fit at once)
+    chain: str = "split"              # tiled: a diagonal's edge products and finishes in two launches ("split") or
+    #                                   one ("fused": tiled_chain, the finish's block first adds the edge products)
+    tiled_stage_bytes: int = 0        # tiled, int16 cells: bytes of an A row per stage of the interior products
+    #                                   (0: stage_bytes below; 64 fits 8 blocks of 64-tiles an SM)
+    tiled_bulk_blocks: int = 2        # tiled: the interior products' __launch_bounds__ blocks an SM (64-tiles: 8 keeps
+    #                                   128 registers, where 2 lets them take 170)
+    bulk_shared_pad: int = 120000     # tiled, int16 cells: the interior products' dynamic shared memory at least this
+    #                                   many bytes (at 128-tiles 115,713 to 120,960: one block an SM, and room for a
+    #                                   finish or edge block beside it; 0: none, before issue 29)
+    bulk_pad_products: int = 4000     # ... only in the launches of at most this many tile products (0: every launch)
+    finish_closure: int = 1           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29) or 1
+    #                                   (the batches' form 1: tests as mask bits, running pointers)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish

@@ -103,7 +103,9 @@ struct Int32x1 : DpxS32 {
 // tile's own cells of the table (`out`, the table V points into; no block reads tile (I, J) before its
 // finish), as score_t, with plain vector stores: no int32 scratch, no atomics, and the finish reads
 // them from the table (finish_sub_tile, FROM_TABLE).
-template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false>
+// BLOCK (tiled_chain, issue 29): the threads of the launching block where it has more than the bulk's
+// (TILE / 8)^2 (tiles below 128): the others only duplicate A operands and meet at the barriers. 0: the bulk's.
+template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
                                           const int* __restrict__ bases, int skip_below,
@@ -145,6 +147,9 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     }
     const int tx = threadIdx.x % SIDE, ty = threadIdx.x / SIDE;
     const int tid = threadIdx.x;
+    static_assert(BLOCK == 0 || (BLOCK >= BULK_THREADS && !P::PRE_A && !DIRECT), "a larger block: cp.async staging");
+    constexpr int DUP_STRIDE = BLOCK == 0 ? BULK_THREADS : BLOCK;
+    const bool worker = BLOCK == 0 || BLOCK == BULK_THREADS || tid < BULK_THREADS;   // holds cells of the tile
 
     word_t acc[8][WPT];
 #pragma unroll
@@ -250,7 +255,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         bool skip = false;
 
         if (stages > 0) {
-            load_stage(0);
+            if (worker) load_stage(0);
             if (bases != nullptr) next_off = product_offset(0);
         }
         // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
@@ -261,7 +266,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
             cp_async_wait<0>();
             __syncthreads();
             if (stage + 1 < stages) {
-                load_stage(buf ^ 1);
+                if (worker) load_stage(buf ^ 1);
                 if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
             }
             if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
@@ -273,7 +278,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
             }
             if constexpr (P::DUP_A) {
                 if (!skip) {
-                    for (int e = tid; e < TILE * (KS / 2); e += BULK_THREADS) {
+                    for (int e = tid; e < TILE * (KS / 2); e += DUP_STRIDE) {
                         const int r = e % TILE, k = 2 * (e / TILE);
                         const unsigned w = *reinterpret_cast<const unsigned*>(&As[buf][r][k]);
                         const int at = (r % SIDE) * 8 + r / SIDE;
@@ -283,7 +288,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
                 }
                 __syncthreads();
             }
-            if (!skip) {
+            if (!skip && worker) {
                 if constexpr (P::DUP_A) {
                     dup_stage(Ad, Bs[buf]);
                 } else if constexpr (P::PER_WORD == 2) {
@@ -335,6 +340,7 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         }
         return;
     }
+    if (!worker) return;
     int* out = scratch + (long long)I * TILE * TILE;
 #pragma unroll
     for (int x = 0; x < 8; ++x)
@@ -582,7 +588,10 @@ __device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const 
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
 // step (no bank conflicts in the transposed stores); 3 form 1's closure after form 2's read (issue 29, helper
 // nbfin: form 2's predicated loads cost more instructions than their wavefronts saved). docs/gpu-notes.md, issue 29.
-template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0>
+// FRESH (tiled_chain): the scratch tile was just written by this block's own edge products (atomics at L2): read
+// through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
+// nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
+template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0, bool FRESH = false>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -640,7 +649,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 load4(V + L.tile(I, J) + 4 * k, c4);
                 x4 = make_int4(c4[0], c4[1], c4[2], c4[3]);
             } else {
-                x4 = acc[k];
+                if constexpr (FRESH) x4 = __ldcg(acc + k);
+                else x4 = acc[k];
                 acc[k] = make_int4(0, 0, 0, 0);        // ready for the next diagonal but two
             }
             score_t a4[4] = {0, 0, 0, 0}, b4[4] = {0, 0, 0, 0};
@@ -927,7 +937,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         }
         __syncthreads();
     }
-    if constexpr (PACKED && TIGHT) {
+    if constexpr (PACKED && TIGHT && FROM_TABLE) {
         // batches (no offset encoding, no A operands): X's rows as 16-byte vectors, the cells past the
         // sequence's end too (0 in X; only cells past the end ever read them: the last tile column's)
         TiledLayout<TILE> L{nt};
@@ -972,6 +982,42 @@ tiled_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_
                 const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
                 unsigned* __restrict__ Adup) {
     finish_sub_tile<score_t, TILE>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases, Adup);
+}
+
+// tiled_finish_sub with the closure of the batches' form TIGHT (int16 cells; fold/_launch.py finish_closure 1:
+// its tests as mask bits, its addresses as running pointers); the tile read and the stores as tiled_finish_sub's.
+template <typename score_t, int TILE, int TIGHT>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
+tiled_finish_sub_tight(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+                       const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
+                       unsigned* __restrict__ Adup) {
+    finish_sub_tile<score_t, TILE, false, TIGHT>(V, scratch, s, pm, n, nt, d, blockIdx.x, bases, Adup);
+}
+
+// The chain's two launches of a tile diagonal in one (issue 29, nbpersist; fold/_launch.py chain "fused"): the
+// block of tile (I, I + d) first adds the two edge products K = I + 1 and K = J - 1 (bulk_tile, edges == 1) into
+// its scratch tile, then finishes the tile. Between the launches of the split chain, the freed SMs went to the
+// side streams' interior products and the finish waited for an SM again; here the block keeps its SM. The
+// scratch tile is the block's own (the interior products of d are done before the launch), so the edge
+// products' atomics need only a fence (their REDs performed) and a barrier before the finish reads them.
+template <typename P, int TILE, int STAGE_BYTES, int TIGHT>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
+tiled_chain(typename P::score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
+            const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases, int skip_below,
+            unsigned* __restrict__ Adup) {
+    constexpr int THREADS = 32 * (TILE / FINISH_SUB);
+    const int I = blockIdx.x;
+    if (d >= 2) {
+        // the two products as two inlined copies (nvcc -Xptxas -v, sm_90: 112 registers, no spills; as a loop over
+        // them, 128 registers and 192 bytes spilled)
+        bulk_tile<P, TILE, STAGE_BYTES, false, THREADS>(V, scratch, nt, d, 1, 1, I, 0, bases, skip_below, Adup);
+        __threadfence();
+        __syncthreads();                               // the shared memory is the next product's
+        bulk_tile<P, TILE, STAGE_BYTES, false, THREADS>(V, scratch, nt, d, 1, 1, I, 1, bases, skip_below, Adup);
+        __threadfence();
+        __syncthreads();                               // ... then the finish's
+    }
+    finish_sub_tile<typename P::score_t, TILE, false, TIGHT, true>(V, scratch, s, pm, n, nt, d, I, bases, Adup);
 }
 
 // The batch form: blockIdx.y picks table z, which holds sequence ids[z] (its letters at
