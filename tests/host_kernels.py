@@ -78,9 +78,9 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 3, 2, True, 0, 0, True, 5, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 4, 32),
     (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
-#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint): the first designs', the split one
-#: at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
-BAND_TILE_ALTERNATIVES = [tiles + (False, False, 0) for tiles in [
+#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's PARK): the first designs',
+#: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
+BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
     (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
     (8, True, 16, True, False, 0, 0), (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
     (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0), (8, True, 16, True, True, 0, 0),
@@ -96,7 +96,12 @@ BAND_TILE_ALTERNATIVES = [tiles + (False, False, 0) for tiles in [
         (8, True, 8, False, False, 0, 0, True, False), (16, False, 0, False, False, 0, 0, True, False),
         (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]] + [
     # v9: L2 hints on the far part's copies
-    (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)]
+    (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)] + [
+    # v13: QF's base computed by the sweep (PARK = 1, after bppart_band_outer_lean); the production's far and near part
+    # not split (the outer terms in the sweep) at 4 and 3 blocks; the tests' 8-tiles with PARK
+    (16, True, 4, True, True, 3, 2, True, False, 0, 1), (16, False, 4, True, True, 3, 2, True, False, 0),
+    (16, False, 3, True, True, 3, 2, True, False, 0), (8, True, 16, True, True, 3, 2, True, False, 0, 1),
+    (8, False, 16, True, True, 3, 2, True, False, 0)]]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
@@ -229,7 +234,8 @@ def host_kernels(sizes) -> dict:
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
-        + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ())] * bp.band_split + [("bppart_band_unneeded", ())]
+        + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ()), ("bppart_band_outer_lean", ())] * bp.band_split
+        + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]

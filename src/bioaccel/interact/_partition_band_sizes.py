@@ -78,18 +78,36 @@ def band_tiles_arguments(sizes) -> tuple:
     """The template arguments of the sweep's kernel (bppart_band_tiles) under launch ``sizes``: tile side,
     split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
     cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
-    the near part by one warp, dynamic shared memory, the far part's copies' L2 hint.
+    the near part by one warp, dynamic shared memory, the far part's copies' L2 hint; with ``band_lean`` (and the
+    split), PARK = 1 (v13: QF's base computed by the sweep, not parked by the outer terms; the eleventh, always given).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
-    (16, True, 4, True, True, 3, 2, False, False, 0)
+    (16, True, 4, True, True, 3, 2, False, False, 0, 0)
     >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
-    (16, True, 4, True, True, 0, 0, True, False, 0)
+    (16, True, 4, True, True, 0, 0, True, False, 0, 0)
+    >>> lean = SIZES.replace(band_lean=True)
+    >>> band_tiles_arguments(lean)[10], band_tiles_arguments(lean.replace(band_split=False))[10]
+    (1, 0)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
             sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0,
-            sizes.band_hint_sweep if pipe else 0)
+            sizes.band_hint_sweep if pipe else 0, 1 if sizes.band_lean and sizes.band_split else 0)
+
+
+def band_outer_kernel(sizes) -> str:
+    """The outer terms' kernel (a split sweep's first launch of a level) under launch ``sizes``: QF's base parked
+    (bppart_band_outer), not parked (``band_lean``, v13: bppart_band_outer_lean), or parked with evict-first loads
+    (``band_outer_cs``, v9).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_lean=True))
+    ('bppart_band_outer', 'bppart_band_outer_lean')
+    """
+    if sizes.band_lean:
+        return "bppart_band_outer_lean"
+    return "bppart_band_outer_cs" if sizes.band_outer_cs else "bppart_band_outer"
 
 
 def band_tiles_shared(sizes) -> int:

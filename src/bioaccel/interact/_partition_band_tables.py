@@ -5,8 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_tiles_arguments,
-                                    band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
+                                    band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -124,7 +124,7 @@ class _Tables:
         shared = band_tiles_shared(sizes)
         if shared:
             tiles.max_dynamic_shared_size_bytes = shared
-        outer = _kernel("bppart_band_outer_cs" if sizes.band_outer_cs else "bppart_band_outer") if sizes.band_split else None
+        outer = _kernel(band_outer_kernel(sizes)) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
             D = -(-(TR + self.L2) // TC) - 1

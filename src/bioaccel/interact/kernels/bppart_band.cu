@@ -335,8 +335,11 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
 // the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
 // HINT (v9): band_copy8's L2 hint on the far part's copies (0: none).
+// PARK (v13, with SPLIT): 1, QF's base (wi(a0, b0) QI of the inner interval) computed here from QI, not parked in R by
+// bppart_band_outer_lean (which then reads no QI and writes no R: two of its ~3 l1 + 10 transfers a cell); the same
+// rounded product (__dmul_rn: nothing fuses it into a later sum), so the same bits.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
-          int HINT = 0>
+          int HINT = 0, int PARK = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -392,7 +395,9 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 m = ACCM[lb + c];
                 s0 = QIac[A + c];                   // s0 + both
                 pqx = QX[A + c];
-                qfbase = R[A + c];
+                qfbase = PARK ? __dmul_rn(wi[x0 * 5 + y0],
+                                          QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
+                              : R[A + c];
                 acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
                 qibase = Q0[a0 * M1 + a1] * Q1[c];
             } else if (valid) {
@@ -498,6 +503,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 // Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
 // own cells, which the sweep overwrites after reading them: s0 + both in QIac, the query sum of R in
 // QX, QF's base in R, m in ACCM (the level table; the cross sum stays in ACCA).
+// LEAN (bppart_band_outer_lean, v13): QF's base not parked (the sweep's PARK = 1 computes it): no QI read, no R write.
 // CS (bppart_band_outer_cs, v9): the three sums' loads (each cell read once a level) evict-first in L2 (ld.global.cs),
 // so that they leave the cross products' operands in L2 (another stream's launch runs them at the same time).
 #define BAND_OUTER_PARAMETERS const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, \
@@ -507,7 +513,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 template <bool CS>
 __device__ __forceinline__ double band_outer_load(const double* p) { return CS ? __ldcs(p) : *p; }
 
-template <bool CS>
+template <bool CS, bool LEAN = false>
 __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -536,7 +542,7 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
                        Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase);
     QIac[A + c] = s0 + both;
     QX[A + c] = pqx;
-    R[A + c] = qfbase;
+    if (!LEAN) R[A + c] = qfbase;    // (LEAN: qfbase unused, so its QI load is dead and not issued)
     ACCM[lb + c] = m;
 }
 
@@ -546,6 +552,10 @@ __global__ void __launch_bounds__(256) bppart_band_outer(BAND_OUTER_PARAMETERS) 
 
 __global__ void __launch_bounds__(256) bppart_band_outer_cs(BAND_OUTER_PARAMETERS) {
     band_outer<true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer_lean(BAND_OUTER_PARAMETERS) {
+    band_outer<false, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
