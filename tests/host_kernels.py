@@ -78,7 +78,7 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 3, 2, True, 0, 0, True, 5, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 4, 32),
     (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
-#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's PARK): the first designs',
+#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER): the first designs',
 #: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
 BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
     (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
@@ -97,11 +97,12 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles +
         (16, True, 5, True, True, 2, 2, True, False), (16, True, 5, True, True, 3, 2, True, False)]] + [
     # v9: L2 hints on the far part's copies
     (16, True, 4, True, True, 3, 2, True, False, hint) for hint in (1, 2, 3)] + [
-    # v13: QF's base computed by the sweep (PARK = 1, after bppart_band_outer_lean); the production's far and near part
-    # not split (the outer terms in the sweep) at 4 and 3 blocks; the tests' 8-tiles with PARK
-    (16, True, 4, True, True, 3, 2, True, False, 0, 1), (16, False, 4, True, True, 3, 2, True, False, 0),
-    (16, False, 3, True, True, 3, 2, True, False, 0), (8, True, 16, True, True, 3, 2, True, False, 0, 1),
-    (8, False, 16, True, True, 3, 2, True, False, 0)]]
+    # v13: QF's base computed by the sweep (OUTER = 1, after bppart_band_outer_lean); the production's far and near part
+    # not split (the outer terms in the sweep, before or after the far part: OUTER 0, 2) at 4 and 3 blocks; the tests'
+    # 8-tiles
+    (16, True, 4, True, True, 3, 2, True, False, 0, 1), (8, True, 16, True, True, 3, 2, True, False, 0, 1)] + [
+    (tile, False, blocks, True, True, 3, 2, True, False, 0, outer) for tile, blocks in ((16, 4), (16, 3), (8, 16))
+    for outer in (0, 2)]]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

@@ -173,20 +173,25 @@ def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, a
     _random_pairs_equal_cpu(au, gu)
 
 
-@pytest.mark.parametrize("au, gu, tile, blocks, split, lean", [
-    (*WEIGHTS[0], 8, 16, True, True),     # QF's base computed by the sweep, not parked by the outer terms (v13)
-    (*WEIGHTS[1], 16, 4, True, True),     # ... at 16-tiles, 4 blocks (the production's sweep)
-    (*WEIGHTS[0], 16, 4, False, False),   # the production's sweep not split: the outer terms in it (v13)
-    (*WEIGHTS[1], 8, 16, False, False),   # ... at 8-tiles
+@pytest.mark.parametrize("au, gu, tile, blocks, split, lean, late", [
+    (*WEIGHTS[0], 8, 16, True, True, False),     # QF's base computed by the sweep, not parked by the outer terms (v13)
+    (*WEIGHTS[1], 16, 4, True, True, False),     # ... at 16-tiles, 4 blocks (the production's sweep)
+    (*WEIGHTS[0], 16, 4, False, False, False),   # the production's sweep not split: the outer terms in it (v13)
+    (*WEIGHTS[1], 8, 16, False, False, False),   # ... at 8-tiles
+    (*WEIGHTS[1], 16, 4, False, False, True),    # ... the outer terms summed after the far part
+    (*WEIGHTS[0], 8, 16, False, False, True),
 ])
-def test_gpu_windows_v13_outer_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, tile, blocks, split, lean):
+def test_gpu_windows_v13_outer_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, tile, blocks, split, lean,
+                                               late):
     """As above with the sweep computing QF's base itself after bppart_band_outer_lean (v13, ``band_lean``), or the
-    sweep (one warp's near part after a ring of 3 on tensor cores) not split (``band_split`` False)."""
+    sweep (one warp's near part after a ring of 3 on tensor cores) not split (``band_split`` False), its outer terms
+    summed before or after the far part (``band_outer_late``)."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_split=split, band_tile=tile,
                                               band_tile_blocks=blocks, band_pipe=3, band_far=2, band_warp=True,
-                                              band_lanes=True, band_trim=True, band_lean=lean, band_streams=2)
+                                              band_lanes=True, band_trim=True, band_lean=lean, band_streams=2,
+                                              band_outer_late=late)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     _random_pairs_equal_cpu(au, gu)
 
@@ -289,6 +294,7 @@ V10 = dict(band_chunk=16, band_blocks=4)
     dict(band_chains=2, band_warp_cols=16), dict(band_chains=2, band_skip=True, band_skip_form=1),
     # v13: QF's base computed by the sweep (bppart_band_outer_lean); the sweep not split at 4 and 3 blocks
     dict(band_lean=True), dict(band_split=False), dict(band_split=False, band_tile_blocks=3),
+    dict(band_split=False, band_outer_late=True), dict(band_split=False, band_outer_late=True, band_tile_blocks=3),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

@@ -79,7 +79,8 @@ def band_tiles_arguments(sizes) -> tuple:
     split, blocks a multiprocessor, lanes, trim, the cp.async ring's stages (0: none; launches mode only:
     cp.async reads through L1, stale under the persistent sweep's grid barriers), the far products' form,
     the near part by one warp, dynamic shared memory, the far part's copies' L2 hint; with ``band_lean`` (and the
-    split), PARK = 1 (v13: QF's base computed by the sweep, not parked by the outer terms; the eleventh, always given).
+    split), OUTER = 1 (v13: QF's base computed by the sweep, not parked by the outer terms), or with
+    ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -89,11 +90,14 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> lean = SIZES.replace(band_lean=True)
     >>> band_tiles_arguments(lean)[10], band_tiles_arguments(lean.replace(band_split=False))[10]
     (1, 0)
+    >>> band_tiles_arguments(SIZES.replace(band_split=False, band_outer_late=True))[10]
+    2
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe,
             sizes.band_far if pipe else 0, sizes.band_warp, sizes.band_dynamic and pipe > 0,
-            sizes.band_hint_sweep if pipe else 0, 1 if sizes.band_lean and sizes.band_split else 0)
+            sizes.band_hint_sweep if pipe else 0,
+            (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0))
 
 
 def band_outer_kernel(sizes) -> str:

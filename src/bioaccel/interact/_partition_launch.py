@@ -90,6 +90,8 @@ class BPPartSizes(LaunchSizes):
     band_outer_cs: bool = False  # windows, outer terms: the three sums' loads evict-first (bppart_band_outer_cs, v9)
     band_lean: bool = False   # windows, split sweep: QF's base computed by the sweep (PARK), not parked in R by the outer
     #                           terms (bppart_band_outer_lean: no QI read, no R write a cell; v13); the same bits
+    band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
+    #                                part, not before it (v13); the same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 

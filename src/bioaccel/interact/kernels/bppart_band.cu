@@ -335,11 +335,13 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
 // the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
 // HINT (v9): band_copy8's L2 hint on the far part's copies (0: none).
-// PARK (v13, with SPLIT): 1, QF's base (wi(a0, b0) QI of the inner interval) computed here from QI, not parked in R by
-// bppart_band_outer_lean (which then reads no QI and writes no R: two of its ~3 l1 + 10 transfers a cell); the same
-// rounded product (__dmul_rn: nothing fuses it into a later sum), so the same bits.
+// OUTER (v13): with SPLIT, 1: QF's base (wi(a0, b0) QI of the inner interval) computed here from QI, not parked in R
+// by bppart_band_outer_lean (which then reads no QI and writes no R: two of its ~3 l1 + 10 transfers a cell); the
+// same rounded product (__dmul_rn: nothing fuses it into a later sum), so the same bits. Without SPLIT, 2: the terms
+// over other query intervals summed after the far part, not before it (fewer values live across the far part; its
+// copies issued without waiting for those loads); the same sums, the same bits.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
-          int HINT = 0, int PARK = 0>
+          int HINT = 0, int OUTER = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -395,12 +397,13 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 m = ACCM[lb + c];
                 s0 = QIac[A + c];                   // s0 + both
                 pqx = QX[A + c];
-                qfbase = PARK ? __dmul_rn(wi[x0 * 5 + y0],
+                qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0],
                                           QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
                               : R[A + c];
                 acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
                 qibase = Q0[a0 * M1 + a1] * Q1[c];
-            } else if (valid) {
+            }
+            auto outer_terms = [&]() {
                 double ps0 = 0.0, pa0 = 0.0;
                 // three loops without branches, unrolled: their loads are in flight together
                 if (l1 >= 5) {
@@ -418,7 +421,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                    QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1),
                                    Q0[a0 * M1 + a1], Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
                                    qibase);
-            }
+            };
+            if (!SPLIT && valid && OUTER != 2) outer_terms();
             double fa = 0.0, fq = 0.0, fr = 0.0, fs = 0.0;
             // TRIM: this thread's row (column) of the left (right) tiles is read by a cell of the band
             const bool rowed = !TRIM || ti >= d * B - L2, columned = !TRIM || tj <= L2 + B - 1 - d * B;
@@ -457,6 +461,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
             }
+            if (!SPLIT && valid && OUTER == 2) outer_terms();
             if (WARP) {
                 const NearWarp<B> S(U);
                 bppart_near_warp_stage<B>(S, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx, qibase,
@@ -503,7 +508,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 // Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
 // own cells, which the sweep overwrites after reading them: s0 + both in QIac, the query sum of R in
 // QX, QF's base in R, m in ACCM (the level table; the cross sum stays in ACCA).
-// LEAN (bppart_band_outer_lean, v13): QF's base not parked (the sweep's PARK = 1 computes it): no QI read, no R write.
+// LEAN (bppart_band_outer_lean, v13): QF's base not parked (the sweep's OUTER = 1 computes it): no QI read, no R write.
 // CS (bppart_band_outer_cs, v9): the three sums' loads (each cell read once a level) evict-first in L2 (ld.global.cs),
 // so that they leave the cross products' operands in L2 (another stream's launch runs them at the same time).
 #define BAND_OUTER_PARAMETERS const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, \
