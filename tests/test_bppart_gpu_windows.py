@@ -176,6 +176,7 @@ def test_gpu_windows_v12_skip_forms_equal_cpu(small_launch_sizes, monkeypatch, a
 @pytest.mark.parametrize("au, gu, tile, blocks, split, lean, late", [
     (*WEIGHTS[0], 8, 16, True, True, False),     # QF's base computed by the sweep, not parked by the outer terms (v13)
     (*WEIGHTS[1], 16, 4, True, True, False),     # ... at 16-tiles, 4 blocks (the production's sweep)
+    (*WEIGHTS[0], 16, 4, True, False, False),    # ... parked (v12's production)
     (*WEIGHTS[0], 16, 4, False, False, False),   # the production's sweep not split: the outer terms in it (v13)
     (*WEIGHTS[1], 8, 16, False, False, False),   # ... at 8-tiles
     (*WEIGHTS[1], 16, 4, False, False, True),    # ... the outer terms summed after the far part
@@ -292,8 +293,9 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v12: two accumulator chains a cell (another order: against the production's sizes with two chains) with warps of
     # 16 columns, with the skip a chunk at a time
     dict(band_chains=2, band_warp_cols=16), dict(band_chains=2, band_skip=True, band_skip_form=1),
-    # v13: QF's base computed by the sweep (bppart_band_outer_lean); the sweep not split at 4 and 3 blocks
-    dict(band_lean=True), dict(band_split=False), dict(band_split=False, band_tile_blocks=3),
+    # v13 (production: QF's base computed by the sweep after bppart_band_outer_lean): v12's production (the base parked);
+    # the sweep not split at 4 and 3 blocks, its outer terms before or after the far part
+    dict(band_lean=False), dict(band_split=False), dict(band_split=False, band_tile_blocks=3),
     dict(band_split=False, band_outer_late=True), dict(band_split=False, band_outer_late=True, band_tile_blocks=3),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):

@@ -84,12 +84,11 @@ def band_tiles_arguments(sizes) -> tuple:
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
-    (16, True, 4, True, True, 3, 2, False, False, 0, 0)
-    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True))
+    (16, True, 4, True, True, 3, 2, False, False, 0, 1)
+    >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True, band_lean=False))
     (16, True, 4, True, True, 0, 0, True, False, 0, 0)
-    >>> lean = SIZES.replace(band_lean=True)
-    >>> band_tiles_arguments(lean)[10], band_tiles_arguments(lean.replace(band_split=False))[10]
-    (1, 0)
+    >>> band_tiles_arguments(SIZES.replace(band_split=False))[10]
+    0
     >>> band_tiles_arguments(SIZES.replace(band_split=False, band_outer_late=True))[10]
     2
     """
@@ -102,16 +101,16 @@ def band_tiles_arguments(sizes) -> tuple:
 
 def band_outer_kernel(sizes) -> str:
     """The outer terms' kernel (a split sweep's first launch of a level) under launch ``sizes``: QF's base parked
-    (bppart_band_outer), not parked (``band_lean``, v13: bppart_band_outer_lean), or parked with evict-first loads
-    (``band_outer_cs``, v9).
+    (bppart_band_outer), not parked (``band_lean``, v13's production: bppart_band_outer_lean), or parked with
+    evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep ignores the parked base: the same bits).
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_lean=True))
-    ('bppart_band_outer', 'bppart_band_outer_lean')
+    >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_lean=False))
+    ('bppart_band_outer_lean', 'bppart_band_outer')
     """
-    if sizes.band_lean:
-        return "bppart_band_outer_lean"
-    return "bppart_band_outer_cs" if sizes.band_outer_cs else "bppart_band_outer"
+    if sizes.band_outer_cs:
+        return "bppart_band_outer_cs"
+    return "bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"
 
 
 def band_tiles_shared(sizes) -> int:
