@@ -339,7 +339,8 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // by bppart_band_outer_lean (which then reads no QI and writes no R: two of its ~3 l1 + 10 transfers a cell); the
 // same rounded product (__dmul_rn: nothing fuses it into a later sum), so the same bits. Without SPLIT, 2: the terms
 // over other query intervals summed after the far part, not before it (fewer values live across the far part; its
-// copies issued without waiting for those loads); the same sums, the same bits.
+// copies issued without waiting for those loads); the same bits as the unsplit form (which adds s0 and both apart, in
+// another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
