@@ -50,8 +50,9 @@ def timed(command, cwd) -> "tuple[float, str]":
     return time.perf_counter() - start, done.stdout
 
 
-def ours(workdir: Path, n: int, threads: int, window: "int | None" = None) -> "tuple[float, float]":
-    time.sleep(ours.pause)
+def ours(workdir: Path, n: int, threads: int, window: "int | None" = None,
+         pause: float = 0.0) -> "tuple[float, float]":
+    time.sleep(pause)   # through a warm server: time for its next spare to prepare (--pause)
     (workdir / "q.fa").write_text(f">q\n{QUERY}\n")
     (workdir / "t.fa").write_text(f">t\n{target_of(n)}\n")
     env_src = str(Path(__file__).resolve().parents[1] / "src")
@@ -79,8 +80,6 @@ print(t1 - t0, t2 - t1, min(fills), first.log_z)
 """
 
 
-ours.pause = 0.0
-
 
 def in_process(n: int, threads: int) -> dict:
     """Inside one Python process: importing bioaccel.interact (NumPy, Numba's dispatchers), the first
@@ -92,11 +91,11 @@ def in_process(n: int, threads: int) -> dict:
     return {"import_s": imported, "first_pair_s": first, "fill_s": fill}
 
 
-def floor(workdir: Path, threads: int, repeats: int) -> dict:
+def floor(workdir: Path, threads: int, repeats: int, pause: float = 0.0) -> dict:
     """What no fill can take away, best of ``repeats``: Python's own start (``python -c pass``) and
     our whole command on a 1-nt target (the same process, arguments and files, no work to speak of)."""
     python = min(timed([sys.executable, "-c", "pass"], workdir)[0] for _ in range(repeats))
-    tiny = min(ours(workdir, 1, threads)[0] for _ in range(repeats))
+    tiny = min(ours(workdir, 1, threads, pause=pause)[0] for _ in range(repeats))
     return {"python_start_s": python, "ours_23x1_s": tiny}
 
 
@@ -135,7 +134,6 @@ def main(argv=None) -> int:
                              "several seconds may meet another job where ours did not")
     parser.add_argument("--json", default="docs/results/bppart_cpu.json")
     args = parser.parse_args(argv)
-    ours.pause = args.pause
     if args.sizes and not args.original:
         parser.error("--sizes compares with the original program: give --original PROGRAM (or --sizes with none)")
     load_before, served = os.getloadavg(), _served()   # (a probe: the server's spare takes it and ends)
@@ -144,12 +142,13 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        ours(workdir, 10, args.threads)   # compile once into Numba's cache, as an installed package has it
+        # compile once into Numba's cache, as an installed package has it
+        ours(workdir, 10, args.threads, pause=args.pause)
         if args.window_sizes:
-            ours(workdir, 40, args.threads, 8)
-        fixed = floor(workdir, args.threads, args.repeats) if args.sizes else {}
+            ours(workdir, 40, args.threads, 8, pause=args.pause)
+        fixed = floor(workdir, args.threads, args.repeats, args.pause) if args.sizes else {}
         for n in args.sizes:
-            best = min(ours(workdir, n, args.threads) for _ in range(args.repeats))
+            best = min(ours(workdir, n, args.threads, pause=args.pause) for _ in range(args.repeats))
             runs = [original(args.original, workdir, n, args.threads) for _ in range(args.original_repeats)]
             theirs = min(runs)
             rows.append({"query": len(QUERY), "target": n, "ours_s": best[0], "original_s": theirs[0],
@@ -158,7 +157,7 @@ def main(argv=None) -> int:
                          **in_process(n, args.threads)})
         windowed = []
         for n in args.window_sizes:   # one run each: the long ones take minutes
-            seconds, log_z = ours(workdir, n, args.threads, args.window)
+            seconds, log_z = ours(workdir, n, args.threads, args.window, args.pause)
             windowed.append({"query": len(QUERY), "target": n, "window": args.window, "ours_s": seconds,
                              "cpu_s": timed.cpu, "rows_per_s": n / seconds, "log_z": log_z})
     load_after = os.getloadavg()

@@ -3,7 +3,7 @@ entry (SHAPE,SWEEP[,sK]), for a profiler (ncu) to pick launches from; prints the
 its log Z. Writes no JSON: the profiler's report is the result.
 
     ncu --clock-control none --kernel-name regex:bppart_band_cross --launch-skip 11 --launch-count 1 \\
-        python3 bench/bppart_gpu_profile.py m32x64x16x4x3xTxT,16xlaunchesxTx4xWxTx3x2
+        python3 bench/bppart_gpu_profile.py m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2
 """
 import os
 import random
