@@ -34,6 +34,11 @@ CEILING = 30.8e12
 PRODUCTION = _launch.SIZES
 
 
+#: a token's first letter and the FoldSizes field its number sets (see the module's docstring)
+NUMBERED = {"t": "tile", "p": "bulk_shared_pad", "w": "bulk_pad_products", "k": "tiled_bulk_blocks",
+            "s": "tiled_stage_bytes", "c": "finish_closure", "b": "bulk_blocks_per_sm", "m": "bulk_min_products"}
+
+
 def sizes_of(setting):
     """FoldSizes for a setting string (see the module's docstring)."""
     fields = {}
@@ -42,22 +47,8 @@ def sizes_of(setting):
             fields["chain"] = token
         elif token == "dup":
             fields["int16_lanes"] = "Int16x2Dup"
-        elif token[0] == "t":
-            fields["tile"] = int(token[1:])
-        elif token[0] == "p":
-            fields["bulk_shared_pad"] = int(token[1:])
-        elif token[0] == "w":
-            fields["bulk_pad_products"] = int(token[1:])
-        elif token[0] == "k":
-            fields["tiled_bulk_blocks"] = int(token[1:])
-        elif token[0] == "s":
-            fields["tiled_stage_bytes"] = int(token[1:])
-        elif token[0] == "c":
-            fields["finish_closure"] = int(token[1:])
-        elif token[0] == "b":
-            fields["bulk_blocks_per_sm"] = int(token[1:])
-        elif token[0] == "m":
-            fields["bulk_min_products"] = int(token[1:])
+        elif token[0] in NUMBERED:
+            fields[NUMBERED[token[0]]] = int(token[1:])
         else:
             raise SystemExit(f"unknown token {token!r} in setting {setting!r}")
     return PRODUCTION.replace(**fields)
