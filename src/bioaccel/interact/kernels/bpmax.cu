@@ -808,6 +808,11 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
         }
     }
     __syncthreads();
+    // cell (r, e)'s closing pair: the pair's score (FORM 2: from the shared codes and scores) plus the inner cell
+    auto pair_term = [&](int r, int e) {
+        return (FORM >= 2 ? pt[cs[r] * 5 + cs[r + e]] : pair_score(g, rb[s + r], rb[s + r + e])) +
+               (int)Pf[2 * ((r + 1) * SR + e - 2)];
+    };
     for (int e0 = 1; e0 < Wb; e0 += G) {
         // the splits final before the group, for its G cells at once (partial maxima into the F halves:
         // no thread reads diagonals e0 and up in this phase)
@@ -845,7 +850,7 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
                     short* cell = Pf + 2 * (r * SR + e0 + d);
                     int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
                     if (FORM >= 4 && d == 0 && e0 >= 4)   // cell d = 0 has all its splits: final with its pair term
-                        v = max(v, pt[cs[r] * 5 + cs[r + e0]] + (int)Pf[2 * ((r + 1) * SR + e0 - 2)]);
+                        v = max(v, pair_term(r, e0));
                     *cell = (short)v;
                 }
             }
@@ -868,9 +873,7 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
                 }
                 if (FORM >= 2) both = __vmaxs2(both, right);
                 int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-                if (e >= 4)
-                    v = max(v, (FORM >= 2 ? pt[cs[r] * 5 + cs[r + e]] : pair_score(g, rb[s + r], rb[s + r + e])) +
-                                   (int)Pf[2 * ((r + 1) * SR + e - 2)]);
+                if (e >= 4) v = max(v, pair_term(r, e));
                 Pf[2 * (r * SR + e)] = (short)v;
             }
             __syncthreads();
