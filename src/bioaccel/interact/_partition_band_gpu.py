@@ -46,6 +46,8 @@ MEMORY_MARGIN = 0.7           # share of the free device memory one launch may t
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
 FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
 SPLIT_BASES = 32              # band_streams: a launch group of fewer target bases than this many windows is not cut
+BALANCE = False               # v14: a job's launches packed to about equal rows (as many as the greedy packing), so
+#                               that a round's last launches on the streams end together; False: each launch filled
 
 
 def plain_fits(weights: np.ndarray, L1: int, L2: int) -> bool:
@@ -69,7 +71,7 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
 
 
 def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: "dict | None" = None,
-                      timeline: "list | None" = None) -> list:
+                      timeline: "list | None" = None, trace: "list | None" = None) -> list:
     """For each query's codes of ``queries`` (each at least one base), the :class:`._partition_windows.Windowed`
     against each REVERSED target of ``rbs`` (every strand at least one base), windows ``params.spans``,
     without the binding profile. ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now;
@@ -78,11 +80,14 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
     launched a tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}), on one
     stream so that they add up; ``timeline``: a list that gets (stage, host seconds) of each stage, the
     device synchronised at each stage's end (so a stage holds its device work; "issue": the host's time to
-    enqueue a launch's kernels, "device": the wait for them after it)."""
+    enqueue a launch's kernels, "device": the wait for them after it); ``trace``: a list that gets, per launch, a
+    dict of its stream, rows and device start and end (ms after the call began, from CUDA events: nothing
+    synchronised) and the host's issue and gather times, then one dict of the call's host seconds ("call")."""
     from ._partition_windows import window_scales
 
     cp = _gpu.require_gpu()
     clock = _Clock(cp, timeline)
+    tracer = _Trace(cp, trace)
     sizes = sizes or _partition_launch.SIZES
     weights = params.weights()
     jobs = []
@@ -105,14 +110,14 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
         for job in flat:
             job.plan(capacity, k, sizes)
         clock.lap("setup")
-        _run(cp, _streams(cp, k), flat, sizes, timings, clock)
+        _run(cp, _streams(cp, k), flat, sizes, timings, clock, tracer)
     else:
         for job in (job for query in jobs for job in query):
             capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
             k = job.streams(capacity, count)
             job.plan(capacity, k, sizes)
             clock.lap("setup")
-            _run(cp, _streams(cp, k), [job], sizes, timings, clock)
+            _run(cp, _streams(cp, k), [job], sizes, timings, clock, tracer)
     out = []
     for query in jobs:
         found = [None] * len(rbs)
@@ -120,7 +125,36 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
             for t, w in zip(job.members, job.found):
                 found[t] = w
         out.append(found)
+    tracer.done()
     return out
+
+
+def _balanced(pieces, count, most, sizes) -> "list | None":
+    """``pieces`` in order as at most ``count`` launches of about equal rows, each at most ``most`` (None: none
+    found below it): the smallest cap, from the mean up by the tiles' side, that packs them into ``count``.
+
+    >>> from types import SimpleNamespace
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> pieces = [SimpleNamespace(codes=[0] * n) for n in (900, 900, 900, 900, 300)]   # greedy at 4,096: 4 + 1
+    >>> [[len(p.codes) for p in launch] for launch in _balanced(pieces, 2, 4096, SIZES)]
+    [[900, 900], [900, 900, 300]]
+    """
+    rows = [aligned(len(p.codes), sizes) for p in pieces]
+    side = aligned(1, sizes)
+    cap = max(max(rows), -(-sum(rows) // count // side) * side)
+    while cap < most:
+        launches, launch, total = [], [], 0
+        for piece, r in zip(pieces, rows):
+            if launch and total + r > cap:
+                launches.append(launch)
+                launch, total = [], 0
+            launch.append(piece)
+            total += r
+        launches.append(launch)
+        if len(launches) <= count:
+            return launches
+        cap += side
+    return None
 
 
 class _Job:
@@ -168,6 +202,8 @@ class _Job:
             launch.append(piece)
             total += aligned(len(piece.codes), sizes)
         launches.append(launch)
+        if BALANCE:
+            launches = _balanced(pieces, len(launches), most, sizes) or launches
         self.launches, self.left, self.lengths = launches, len(launches), [len(rb) for rb in rbs]
         self.rows = min(most, max(sum(aligned(len(p.codes), sizes) for p in launch) for launch in launches))
         self.Q0 = single_strand_scaled(self.a, self.weights, math.exp(-self.c1))
@@ -198,7 +234,7 @@ class _Job:
         self.records = self.x_records = self.ends = None
 
 
-def _run(cp, streams, jobs, sizes, timings, clock):
+def _run(cp, streams, jobs, sizes, timings, clock, tracer):
     """The launches of ``jobs`` in order, launch i on stream i mod len(streams), each stream with its own
     tables: a stream's next launch is issued after its previous one's gather (which waits for that stream
     only), so that the other streams' launches keep the device busy while the host gathers or assembles a
@@ -212,6 +248,7 @@ def _run(cp, streams, jobs, sizes, timings, clock):
             if pending[s] is not None:
                 job, launch = pending[s]
                 job.gather(states[s], launch)
+                tracer.gathered(s)
                 pending[s] = None
                 clock.lap("gather")
                 if job.left == 0:
@@ -225,7 +262,9 @@ def _run(cp, streams, jobs, sizes, timings, clock):
                     clock.lap("tables")
                 if states[s].job is not job:
                     job.load(states[s])
+                tracer.start(s, sum(aligned(len(p.codes), sizes) for p in launch))
                 states[s].fill(launch, sizes, timings, clock)
+                tracer.end(s)
                 pending[s] = item
 
 
@@ -258,6 +297,49 @@ class _Clock:
         now = time.perf_counter()
         self.timeline.append((stage, now - self.last))
         self.last = now
+
+
+class _Trace:
+    """A ``trace`` list's launches (see :func:`gpu_windows_round`): CUDA events recorded on each launch's stream
+    before its first kernel and after its last (nothing synchronised until :meth:`done`); nothing without a list."""
+
+    def __init__(self, cp, trace):
+        self.cp, self.trace, self.open = cp, trace, {}
+        if trace is not None:
+            self.host0 = time.perf_counter()
+            self.ref = cp.cuda.Event()
+            self.ref.record(cp.cuda.Stream.null)
+            self.launches = []
+
+    def start(self, s, rows):
+        if self.trace is not None:
+            self.open[s] = dict(stream=s, rows=rows, issued_s=time.perf_counter() - self.host0, begin=self._event())
+
+    def end(self, s):
+        if self.trace is not None:
+            self.open[s].update(enqueued_s=time.perf_counter() - self.host0, finish=self._event())
+            self.launches.append(self.open[s])
+
+    def gathered(self, s):
+        if self.trace is not None:
+            self.open[s]["gathered_s"] = time.perf_counter() - self.host0
+
+    def _event(self):
+        event = self.cp.cuda.Event()
+        event.record()
+        return event
+
+    def done(self):
+        if self.trace is None:
+            return
+        self.ref.synchronize()
+        for launch in self.launches:
+            launch["finish"].synchronize()
+            begin, finish = launch.pop("begin"), launch.pop("finish")
+            launch.update(start_ms=self.cp.cuda.get_elapsed_time(self.ref, begin),
+                          end_ms=self.cp.cuda.get_elapsed_time(self.ref, finish))
+            self.trace.append(launch)
+        self.trace.append(dict(call_s=time.perf_counter() - self.host0))
 
 
 def _target_alone(ends, N, L2, f2) -> float:
