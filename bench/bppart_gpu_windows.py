@@ -437,6 +437,9 @@ def svrna_screens(args, transcripts, targets, params, production) -> dict:
                 hours_for_32000=seconds / bases * (bases / len(tx)) * SCREEN_GOAL / 3600,
                 ceiling_fraction=fma / seconds / CEILING_FP64_FMA, windows_sha256=rows_hash(found))
             print(f"{label}: {name}", out[f"{label}: {name}"], flush=True)
+        if args.screen_trace:          # the production's launches (queries of three lengths: three table sizes)
+            out[f"trace {label}"] = traced_screen(production, {}, svrnas, tx, params)
+            print(f"trace {label}", out[f"trace {label}"], flush=True)
     return out
 
 
