@@ -53,14 +53,15 @@ def _median(values):
     return statistics.median(values)
 
 
-def device_phases(q, t, params, sizes=None, by_diagonal_out=None) -> dict:
+def device_phases(q, t, params, sizes=None, by_diagonal_out=None, settings=None) -> dict:
     import numpy as np
 
     from bioaccel.inputs.alphabet import encode
     from bioaccel.interact._partition_band_gpu import gpu_windows
 
     phases = {}
-    found = gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
+    _, found = timed(sizes, lambda: gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes,
+                                                timings=phases), settings)
     by_diagonal = phases.pop("sweep_by_diagonal", None)     # (within "sweep"; older trees lack it)
     if by_diagonal is not None and by_diagonal_out is not None:
         by_diagonal_out.update(by_diagonal)
@@ -174,10 +175,16 @@ def timed(sizes, call, settings=None):
             setattr(_partition_band_gpu, k, v)
 
 
+NAMED = {}      # the settings of the rows named "production" and "baseline" (main: from --production, --baseline)
+
+
 def entry_settings(entry) -> dict:
-    """The module settings of an entry's fields "gpu.NAME=value" (v14: gpu.BALANCE=1), integers or booleans."""
+    """The module settings of an entry's fields "gpu.NAME=value" (v14: gpu.BALANCE=1, gpu.AHEAD=1), integers,
+    booleans or floats; "production" and "baseline": those of --production and --baseline."""
     from bioaccel.interact import _partition_band_gpu
 
+    if entry in NAMED:
+        return NAMED[entry]
     out = {}
     for x in entry.split(","):
         if x.startswith("gpu.") and "=" in x:
@@ -192,7 +199,7 @@ def _entry(module) -> str:
     return "gpu_windows_round" if hasattr(module, "gpu_windows_round") else "gpu_windows"
 
 
-def traced(sizes, call):
+def traced(sizes, call, settings=None):
     """``call()`` as :func:`timed` with every ``gpu_windows`` it makes keeping a timeline: (seconds, its
     result, [(stage, host seconds)], the stages summed)."""
     import functools
@@ -203,7 +210,7 @@ def traced(sizes, call):
     stages, saved = [], getattr(_partition_band_gpu, name)
     setattr(_partition_band_gpu, name, functools.partial(saved, timeline=stages))
     try:
-        seconds, found = timed(sizes, call)
+        seconds, found = timed(sizes, call, settings)
     finally:
         setattr(_partition_band_gpu, name, saved)
     summed = {}
@@ -275,8 +282,11 @@ def main(argv=None):
         production = entry_sizes(production, args.production)
     base_shape, base_sweep = args.baseline.split(",")[:2]
     baseline = entry_sizes(_partition_launch.SIZES, args.baseline)
+    NAMED.update(production=entry_settings(args.production) if args.production else {})
+    NAMED.update(baseline=entry_settings(args.baseline))
+    psets, bsets = NAMED["production"], NAMED["baseline"]
     for sizes_ in (production, baseline):      # compiles the kernels
-        timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
+        timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"), psets)
     rows, timelines = [], []
     for N in sizes:
         target = random_rna(rng, N)
@@ -286,25 +296,26 @@ def main(argv=None):
 
         times, base_times = [], []
         if args.timeline:              # the first call at this size: its tables allocated
-            first, found, stages = traced(production, run)
+            first, found, stages = traced(production, run, psets)
             timelines.append(dict(N=N, call="production, first at this size", total_s=first, **stages))
         else:
-            first, found = timed(production, run)
+            first, found = timed(production, run, psets)
         for _ in range(args.repeats):  # (each form's calls together: streams keep their own memory)
-            seconds, found = timed(production, run)
+            seconds, found = timed(production, run, psets)
             times.append(seconds)
             grow = found[0]
-        base_first, _ = timed(baseline, run)
+        base_first, _ = timed(baseline, run, bsets)
         for _ in range(args.repeats):
-            seconds, found = timed(baseline, run)
+            seconds, found = timed(baseline, run, bsets)
             base_times.append(seconds)
             brow = found[0]
         if args.timeline:
-            seconds, _, stages = traced(production, run)
+            seconds, _, stages = traced(production, run, psets)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
         by_diagonal = {}
-        phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal)
-        base_phases, bw = device_phases(query, target, params, one_stream(baseline))
+        phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal,
+                                  settings=psets)
+        base_phases, bw = device_phases(query, target, params, one_stream(baseline), settings=bsets)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, first_s=first,
@@ -438,7 +449,7 @@ def svrna_screens(args, transcripts, targets, params, production) -> dict:
                 ceiling_fraction=fma / seconds / CEILING_FP64_FMA, windows_sha256=rows_hash(found))
             print(f"{label}: {name}", out[f"{label}: {name}"], flush=True)
         if args.screen_trace:          # the production's launches (queries of three lengths: three table sizes)
-            out[f"trace {label}"] = traced_screen(production, {}, svrnas, tx, params)
+            out[f"trace {label}"] = traced_screen(production, entry_settings("production"), svrnas, tx, params)
             print(f"trace {label}", out[f"trace {label}"], flush=True)
     return out
 

@@ -347,11 +347,16 @@ def test_gpu_windows_round_equals_each_query(small_launch_sizes, monkeypatch, st
                 assert np.array_equal(getattr(got, name), getattr(expected, name)), name
 
 
-@pytest.mark.parametrize("streams, bases", [(2, 400), (2, 0), (1, 400), (3, 300)])
-def test_gpu_windows_v14_balanced_launches_same_bits(monkeypatch, streams, bases):
-    """v14's ``BALANCE`` (a job's launches packed to about equal rows, as many as the greedy packing) at the production
-    sizes and window 128, a round of two queries against targets in several launches (``band_bases``): every log and
-    window number equal to the greedy packing's to the last bit (the pieces start where they did), and to the CPU."""
+@pytest.mark.parametrize("streams, bases, settings", [
+    (2, 400, ("BALANCE",)), (2, 0, ("BALANCE",)), (1, 400, ("BALANCE",)), (3, 300, ("BALANCE",)),
+    (2, 400, ("AHEAD",)), (1, 400, ("AHEAD",)), (3, 300, ("AHEAD",)), (2, 0, ("AHEAD",)), (2, 400, ("AHEAD", "BALANCE")),
+])
+def test_gpu_windows_v14_host_forms_same_bits(monkeypatch, streams, bases, settings):
+    """v14's host forms at the production sizes and window 128, a round of two queries (two table sizes) against
+    targets in several launches (``band_bases``): ``BALANCE`` (a job's launches packed to about equal rows, as many as
+    the greedy packing), ``AHEAD`` (each launch's windows gathered on the device into pinned memory, the stream's next
+    launch issued at once): every log and window number equal to the production's to the last bit (the pieces start
+    where they did, the same cells gathered), and to the CPU; the launch trace's entries."""
     from bioaccel.interact import _partition_band_gpu, _partition_launch
     from bioaccel.interact._partition_band_gpu import gpu_windows_round
 
@@ -363,13 +368,14 @@ def test_gpu_windows_v14_balanced_launches_same_bits(monkeypatch, streams, bases
     monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(band_streams=streams,
                                                                                     band_bases=bases))
     greedy = gpu_windows_round([encode(q) for q in queries], rbs, params)
-    monkeypatch.setattr(_partition_band_gpu, "BALANCE", True)
+    for name in settings:
+        monkeypatch.setattr(_partition_band_gpu, name, True)
     trace = []
-    balanced = gpu_windows_round([encode(q) for q in queries], rbs, params, trace=trace)
+    formed = gpu_windows_round([encode(q) for q in queries], rbs, params, trace=trace)
     launches = [x for x in trace if "call_s" not in x]
     assert len(trace) == len(launches) + 1 and launches and trace[-1]["call_s"] > 0
     assert all(0 <= x["start_ms"] <= x["end_ms"] and x["rows"] > 0 and x["stream"] < streams for x in launches)
-    for q, found, expected in zip(queries, balanced, greedy):
+    for q, found, expected in zip(queries, formed, greedy):
         for t, got, want in zip(targets, found, expected):
             for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
                 assert getattr(got, name) == getattr(want, name), name

@@ -39,7 +39,7 @@ from ..runtime.memory import format_bytes
 from . import _partition_launch
 from ._gpu import cut
 from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared  # noqa: F401
-from ._partition_band_tables import _Tables, band_intervals, row_bytes  # noqa: F401
+from ._partition_band_tables import _Tables, band_intervals, gather_put, row_bytes  # noqa: F401
 from ._partition_cpu import single_strand_scaled
 
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
@@ -48,6 +48,9 @@ FRESH_FILL = None             # a launch group's tables start unset (tests: NaN,
 SPLIT_BASES = 32              # band_streams: a launch group of fewer target bases than this many windows is not cut
 BALANCE = False               # v14: a job's launches packed to about equal rows (as many as the greedy packing), so
 #                               that a round's last launches on the streams end together; False: each launch filled
+AHEAD = False                 # v14: a launch's windows gathered on the device and copied to pinned memory on its
+#                               stream, and the stream's next launch issued at once (each stream two launches deep);
+#                               False: a stream's next launch issued after its previous one's gather on the host
 
 
 def plain_fits(weights: np.ndarray, L1: int, L2: int) -> bool:
@@ -220,6 +223,11 @@ class _Job:
         state.gather(launch, self.lengths, self.records, self.x_records, self.ends)
         self.left -= 1
 
+    def put(self, gathered):
+        """A launch's values from :meth:`_Tables.gather_issue` (``AHEAD``) into the records."""
+        gather_put(gathered, self.records, self.x_records, self.ends)
+        self.left -= 1
+
     def finish(self):
         """Each target's windows, once every launch is gathered."""
         from ._partition_windows import assemble
@@ -241,6 +249,8 @@ def _run(cp, streams, jobs, sizes, timings, clock, tracer):
     job's windows (after its last gather), and their kernels fill each other's gaps (launch tails, the
     sweep's short tile diagonals). A stream's tables serve the next job of their size (its query loaded)."""
     work = [(job, launch) for job in jobs for launch in job.launches]
+    if AHEAD:
+        return _run_ahead(cp, streams, work, sizes, timings, clock, tracer)
     k, states, pending = len(streams), [None] * len(streams), [None] * len(streams)
     for i, item in enumerate(work + [None] * k):
         s = i % k
@@ -262,10 +272,38 @@ def _run(cp, streams, jobs, sizes, timings, clock, tracer):
                     clock.lap("tables")
                 if states[s].job is not job:
                     job.load(states[s])
-                tracer.start(s, sum(aligned(len(p.codes), sizes) for p in launch))
+                tracer.start(s, launch, sizes)
                 states[s].fill(launch, sizes, timings, clock)
                 tracer.end(s)
                 pending[s] = item
+
+
+def _run_ahead(cp, streams, work, sizes, timings, clock, tracer):
+    """``work``'s launches as :func:`_run` (launch i on stream i mod K, each stream its tables), each followed on its
+    stream by its windows' gather into pinned memory (``AHEAD``), the stream's next launch issued without waiting
+    for it: the host files a launch's values (and assembles a finished job's windows) once K later launches are
+    issued, so a stream never idles while the host gathers. The same launches and cells: the same values."""
+    k, states, waiting = len(streams), [None] * len(streams), []
+    for i, (job, launch) in enumerate(work):
+        s = i % k
+        with streams[s] if streams[s] is not None else contextlib.nullcontext():
+            if states[s] is None or states[s].key != job.key:
+                states[s] = None  # (released before the next tables are made)
+                states[s] = _Tables(cp, *job.key, FRESH_FILL)
+                clock.lap("tables")
+            if states[s].job is not job:
+                job.load(states[s])
+            tracer.start(s, launch, sizes)
+            states[s].fill(launch, sizes, timings, clock)
+            waiting.append((job, states[s].gather_issue(launch, job.lengths, ahead=True)))
+            tracer.end(s)
+        while len(waiting) > (k if i + 1 < len(work) else 0):
+            job, gathered = waiting.pop(0)
+            job.put(gathered)
+            clock.lap("gather")
+            if job.left == 0:
+                job.finish()
+                clock.lap("assemble")
 
 
 _STREAMS = {}                  # device -> band_streams' streams, made once a process (CuPy's pool keeps blocks per stream)
@@ -311,9 +349,10 @@ class _Trace:
             self.ref.record(cp.cuda.Stream.null)
             self.launches = []
 
-    def start(self, s, rows):
+    def start(self, s, launch, sizes):
         if self.trace is not None:
-            self.open[s] = dict(stream=s, rows=rows, issued_s=time.perf_counter() - self.host0, begin=self._event())
+            self.open[s] = dict(stream=s, rows=sum(aligned(len(p.codes), sizes) for p in launch),
+                                issued_s=time.perf_counter() - self.host0, begin=self._event())
 
     def end(self, s):
         if self.trace is not None:
