@@ -157,7 +157,7 @@ def one_stream(sizes):
 
 def timed(sizes, call, settings=None):
     """``call()`` run with ``sizes`` as the production's launch sizes and ``settings`` ({name: value} of
-    interact/_partition_band_gpu's module settings, v14: BALANCE); (seconds, its result)."""
+    interact/_partition_band_gpu's module settings, e.g. MEMORY_MARGIN); (seconds, its result)."""
     from bioaccel.interact import _partition_band_gpu, _partition_launch
 
     saved = _partition_launch.SIZES
@@ -179,8 +179,9 @@ NAMED = {}      # the settings of the rows named "production" and "baseline" (ma
 
 
 def entry_settings(entry) -> dict:
-    """The module settings of an entry's fields "gpu.NAME=value" (v14: gpu.BALANCE=1, gpu.AHEAD=1), integers,
-    booleans or floats; "production" and "baseline": those of --production and --baseline."""
+    """The module settings of interact/_partition_band_gpu in an entry's fields "gpu.NAME=value" (e.g.
+    gpu.MEMORY_MARGIN=0.85; v14's calls: gpu.BALANCE=1, gpu.AHEAD=1, forms not kept), integers, booleans or
+    floats; "production" and "baseline": those of --production and --baseline."""
     from bioaccel.interact import _partition_band_gpu
 
     if entry in NAMED:

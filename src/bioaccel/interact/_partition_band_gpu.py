@@ -39,18 +39,13 @@ from ..runtime.memory import format_bytes
 from . import _partition_launch
 from ._gpu import cut
 from ._partition_band_sizes import aligned, band_cross_kernel, band_tiles_arguments, band_tiles_shared  # noqa: F401
-from ._partition_band_tables import _Tables, band_intervals, gather_put, row_bytes  # noqa: F401
+from ._partition_band_tables import _Tables, band_intervals, row_bytes  # noqa: F401
 from ._partition_cpu import single_strand_scaled
 
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
 PLAIN_LIMIT = 600.0           # natural log: the largest box value allowed unscaled (doubles reach 709)
 FRESH_FILL = None             # a launch group's tables start unset (tests: NaN, so a cell read unwritten shows)
 SPLIT_BASES = 32              # band_streams: a launch group of fewer target bases than this many windows is not cut
-BALANCE = False               # v14: a job's launches packed to about equal rows (as many as the greedy packing), so
-#                               that a round's last launches on the streams end together; False: each launch filled
-AHEAD = False                 # v14: a launch's windows gathered on the device and copied to pinned memory on its
-#                               stream, and the stream's next launch issued at once (each stream two launches deep);
-#                               False: a stream's next launch issued after its previous one's gather on the host
 
 
 def plain_fits(weights: np.ndarray, L1: int, L2: int) -> bool:
@@ -132,34 +127,6 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
     return out
 
 
-def _balanced(pieces, count, most, sizes) -> "list | None":
-    """``pieces`` in order as at most ``count`` launches of about equal rows, each at most ``most`` (None: none
-    found below it): the smallest cap, from the mean up by the tiles' side, that packs them into ``count``.
-
-    >>> from types import SimpleNamespace
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> pieces = [SimpleNamespace(codes=[0] * n) for n in (900, 900, 900, 900, 300)]   # greedy at 4,096: 4 + 1
-    >>> [[len(p.codes) for p in launch] for launch in _balanced(pieces, 2, 4096, SIZES)]
-    [[900, 900], [900, 900, 300]]
-    """
-    rows = [aligned(len(p.codes), sizes) for p in pieces]
-    side = aligned(1, sizes)
-    cap = max(max(rows), -(-sum(rows) // count // side) * side)
-    while cap < most:
-        launches, launch, total = [], [], 0
-        for piece, r in zip(pieces, rows):
-            if launch and total + r > cap:
-                launches.append(launch)
-                launch, total = [], 0
-            launch.append(piece)
-            total += r
-        launches.append(launch)
-        if len(launches) <= count:
-            return launches
-        cap += side
-    return None
-
-
 class _Job:
     """The targets of one query, window length and scale: their pieces in launches, the records their
     launches gather, then each one's windows (:meth:`finish`)."""
@@ -205,8 +172,6 @@ class _Job:
             launch.append(piece)
             total += aligned(len(piece.codes), sizes)
         launches.append(launch)
-        if BALANCE:
-            launches = _balanced(pieces, len(launches), most, sizes) or launches
         self.launches, self.left, self.lengths = launches, len(launches), [len(rb) for rb in rbs]
         self.rows = min(most, max(sum(aligned(len(p.codes), sizes) for p in launch) for launch in launches))
         self.Q0 = single_strand_scaled(self.a, self.weights, math.exp(-self.c1))
@@ -221,11 +186,6 @@ class _Job:
 
     def gather(self, state, launch):
         state.gather(launch, self.lengths, self.records, self.x_records, self.ends)
-        self.left -= 1
-
-    def put(self, gathered):
-        """A launch's values from :meth:`_Tables.gather_issue` (``AHEAD``) into the records."""
-        gather_put(gathered, self.records, self.x_records, self.ends)
         self.left -= 1
 
     def finish(self):
@@ -249,8 +209,6 @@ def _run(cp, streams, jobs, sizes, timings, clock, tracer):
     job's windows (after its last gather), and their kernels fill each other's gaps (launch tails, the
     sweep's short tile diagonals). A stream's tables serve the next job of their size (its query loaded)."""
     work = [(job, launch) for job in jobs for launch in job.launches]
-    if AHEAD:
-        return _run_ahead(cp, streams, work, sizes, timings, clock, tracer)
     k, states, pending = len(streams), [None] * len(streams), [None] * len(streams)
     for i, item in enumerate(work + [None] * k):
         s = i % k
@@ -276,34 +234,6 @@ def _run(cp, streams, jobs, sizes, timings, clock, tracer):
                 states[s].fill(launch, sizes, timings, clock)
                 tracer.end(s)
                 pending[s] = item
-
-
-def _run_ahead(cp, streams, work, sizes, timings, clock, tracer):
-    """``work``'s launches as :func:`_run` (launch i on stream i mod K, each stream its tables), each followed on its
-    stream by its windows' gather into pinned memory (``AHEAD``), the stream's next launch issued without waiting
-    for it: the host files a launch's values (and assembles a finished job's windows) once K later launches are
-    issued, so a stream never idles while the host gathers. The same launches and cells: the same values."""
-    k, states, waiting = len(streams), [None] * len(streams), []
-    for i, (job, launch) in enumerate(work):
-        s = i % k
-        with streams[s] if streams[s] is not None else contextlib.nullcontext():
-            if states[s] is None or states[s].key != job.key:
-                states[s] = None  # (released before the next tables are made)
-                states[s] = _Tables(cp, *job.key, FRESH_FILL)
-                clock.lap("tables")
-            if states[s].job is not job:
-                job.load(states[s])
-            tracer.start(s, launch, sizes)
-            states[s].fill(launch, sizes, timings, clock)
-            waiting.append((job, states[s].gather_issue(launch, job.lengths, ahead=True)))
-            tracer.end(s)
-        while len(waiting) > (k if i + 1 < len(work) else 0):
-            job, gathered = waiting.pop(0)
-            job.put(gathered)
-            clock.lap("gather")
-            if job.left == 0:
-                job.finish()
-                clock.lap("assemble")
 
 
 _STREAMS = {}                  # device -> band_streams' streams, made once a process (CuPy's pool keeps blocks per stream)

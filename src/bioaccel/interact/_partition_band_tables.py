@@ -179,13 +179,6 @@ class _Tables:
 
     def gather(self, pieces, lengths, records, x_records, ends):
         """Each piece's windows (those whose start it holds first) into its target's records."""
-        gather_put(self.gather_issue(pieces, lengths), records, x_records, ends)
-
-    def gather_issue(self, pieces, lengths, ahead=False) -> tuple:
-        """The values :meth:`gather` reads (the windows' QI, QX and Q1 cells) copied to the host: at once, or with
-        ``ahead`` (v14, :data:`._partition_band_gpu.AHEAD`) gathered on the device into arrays of their own and
-        copied into pinned memory, both on the current stream after the launch (nothing waited for: the next launch
-        may overwrite the tables); :func:`gather_put` waits for the copies and files them."""
         cp, M, L1, L2 = self.cp, self.M, self.L1, self.L2
         QI, QX = self.tables
         Q1 = self.Q1[:(self.n + 1) * self.W1].reshape(self.n + 1, self.W1)
@@ -199,8 +192,6 @@ class _Tables:
             offset += aligned(len(p.codes), self.sizes)
         rows_h, targets_h, windows_h = np.concatenate(rows), np.concatenate(targets), np.concatenate(windows)
         r = cp.asarray(rows_h)
-        host = (lambda x: _to_host(cp, x)) if ahead else cp.asnumpy
-        records = []
         for iq in range(2):
             lq = L1 - iq
             if lq < 0:
@@ -211,43 +202,18 @@ class _Tables:
                 lt = L2 - it
                 if lt < 0:
                     continue
-                records.append((iq, it, q, host(QI[numbers[:, None], r[None, :], lt]),
-                                host(QX[numbers[:, None], r[None, :], lt])))
-        q1 = [(it, host(Q1[r, L2 - it])) for it in range(2) if L2 - it >= 0]
-        copied = None
-        if ahead:
-            copied = cp.cuda.Event()
-            copied.record()
-        return targets_h, windows_h, records, q1, copied
-
-
-def gather_put(gathered, records, x_records, ends):
-    """The values of :meth:`_Tables.gather_issue` (once copied) into each target's records."""
-    targets_h, windows_h, found, q1s, copied = gathered
-    if copied is not None:
-        copied.synchronize()
-    for iq, it, q, qi, qx in found:
-        for target in np.unique(targets_h):
-            keep = targets_h == target
-            records[target][iq, it, q[:, None], windows_h[keep][None, :]] = qi[:, keep]
-            x_records[target][iq, it, q[:, None], windows_h[keep][None, :]] = qx[:, keep]
-    for it, q1 in q1s:
-        for target in np.unique(targets_h):
-            keep = targets_h == target
-            ends[target][it, windows_h[keep]] = q1[keep]
-
-
-def _to_host(cp, x):
-    """``x`` copied into pinned host memory on the current stream, not waited for (CuPy without ``blocking``:
-    at once)."""
-    import cupyx
-
-    out = cupyx.empty_pinned(x.shape, x.dtype)
-    try:
-        x.get(out=out, blocking=False)
-    except TypeError:
-        x.get(out=out)
-    return out
+                qi = cp.asnumpy(QI[numbers[:, None], r[None, :], lt])
+                qx = cp.asnumpy(QX[numbers[:, None], r[None, :], lt])
+                for target in np.unique(targets_h):
+                    keep = targets_h == target
+                    records[target][iq, it, q[:, None], windows_h[keep][None, :]] = qi[:, keep]
+                    x_records[target][iq, it, q[:, None], windows_h[keep][None, :]] = qx[:, keep]
+        for it in range(2):
+            if L2 - it >= 0:
+                q1 = cp.asnumpy(Q1[r, L2 - it])
+                for target in np.unique(targets_h):
+                    keep = targets_h == target
+                    ends[target][it, windows_h[keep]] = q1[keep]
 
 
 def _ends(cp, pieces, n, L2, sizes):
