@@ -15,6 +15,14 @@ Rows:
   --screen-min .. --screen-max nt (one ``bppart`` call), pairs a second and the hours for 32,000
   transcripts of the same mean length on one GPU (time is linear in the bases), with the production's
   sizes and with --baseline's (--screen-transcripts 0: no screen);
+- --screen-svrnas (on unless --no-screen-svrnas): the same screen with the three SARS-CoV svRNAs of
+  examples/sars-cov-svrna.fa (18, 22, 21 nt) as the queries, against the same transcripts, and against
+  transcripts drawn as bench/bpmax_gpu.py draws them (log-normal, median 2,500 nt, sigma 0.75, clipped
+  200 .. 20,000, seed 7; as many as --screen-transcripts), each with pairs a second and the hours for 32,000
+  transcripts of its mean length; with the production's sizes and each --svrna-forms entry;
+- --screen-trace: the screen once more with each form of the screen (production and --screen-forms), every
+  launch's device start and end from CUDA events (nothing synchronised): how long the device holds two
+  launches, one, none, before the first and after the last (the host gap of two streams);
 - end to end, each size's first call in the process apart from the repeats (median);
 - --timeline: the host stages of a call (``gpu_windows(timeline=...)``: perf_counter, the device
   synchronised at each stage's end) for the first call at a size and a later one, and what is left
@@ -45,14 +53,15 @@ def _median(values):
     return statistics.median(values)
 
 
-def device_phases(q, t, params, sizes=None, by_diagonal_out=None) -> dict:
+def device_phases(q, t, params, sizes=None, by_diagonal_out=None, settings=None) -> dict:
     import numpy as np
 
     from bioaccel.inputs.alphabet import encode
     from bioaccel.interact._partition_band_gpu import gpu_windows
 
     phases = {}
-    found = gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes, timings=phases)
+    _, found = timed(sizes, lambda: gpu_windows(encode(q), [np.ascontiguousarray(encode(t)[::-1])], params, sizes=sizes,
+                                                timings=phases), settings)
     by_diagonal = phases.pop("sweep_by_diagonal", None)     # (within "sweep"; older trees lack it)
     if by_diagonal is not None and by_diagonal_out is not None:
         by_diagonal_out.update(by_diagonal)
@@ -132,7 +141,7 @@ def entry_sizes(base, entry):
         sizes = sizes.replace(band_streams=int(streams[0][1:]) if streams else 1)
     if hasattr(base, "band_queries"):
         sizes = sizes.replace(band_queries="q1" in more, band_ends="e1" in more)
-    return with_fields(sizes, [x for x in more if "=" in x])
+    return with_fields(sizes, [x for x in more if "=" in x and not x.startswith("gpu.")])
 
 
 def with_fields(sizes, fields):
@@ -146,18 +155,44 @@ def one_stream(sizes):
     return sizes.replace(band_streams=1) if hasattr(sizes, "band_streams") else sizes
 
 
-def timed(sizes, call):
-    """``call()`` run with ``sizes`` as the production's launch sizes; (seconds, its result)."""
-    from bioaccel.interact import _partition_launch
+def timed(sizes, call, settings=None):
+    """``call()`` run with ``sizes`` as the production's launch sizes and ``settings`` ({name: value} of
+    interact/_partition_band_gpu's module settings, e.g. MEMORY_MARGIN); (seconds, its result)."""
+    from bioaccel.interact import _partition_band_gpu, _partition_launch
 
     saved = _partition_launch.SIZES
+    saved_settings = {k: getattr(_partition_band_gpu, k) for k in settings or {}}
     _partition_launch.SIZES = sizes
+    for k, v in (settings or {}).items():
+        setattr(_partition_band_gpu, k, v)
     try:
         start = time.perf_counter()
         found = call()
         return time.perf_counter() - start, found
     finally:
         _partition_launch.SIZES = saved
+        for k, v in saved_settings.items():
+            setattr(_partition_band_gpu, k, v)
+
+
+NAMED = {}      # the settings of the rows named "production" and "baseline" (main: from --production, --baseline)
+
+
+def entry_settings(entry) -> dict:
+    """The module settings of interact/_partition_band_gpu in an entry's fields "gpu.NAME=value" (e.g.
+    gpu.MEMORY_MARGIN=0.85; v14's calls: gpu.BALANCE=1, gpu.AHEAD=1, forms not kept), integers, booleans or
+    floats; "production" and "baseline": those of --production and --baseline."""
+    from bioaccel.interact import _partition_band_gpu
+
+    if entry in NAMED:
+        return NAMED[entry]
+    out = {}
+    for x in entry.split(","):
+        if x.startswith("gpu.") and "=" in x:
+            k, v = x[4:].split("=")
+            old = getattr(_partition_band_gpu, k)
+            out[k] = v in ("1", "T", "True") if isinstance(old, bool) else type(old)(v) if old is not None else float(v)
+    return out
 
 
 def _entry(module) -> str:
@@ -165,7 +200,7 @@ def _entry(module) -> str:
     return "gpu_windows_round" if hasattr(module, "gpu_windows_round") else "gpu_windows"
 
 
-def traced(sizes, call):
+def traced(sizes, call, settings=None):
     """``call()`` as :func:`timed` with every ``gpu_windows`` it makes keeping a timeline: (seconds, its
     result, [(stage, host seconds)], the stages summed)."""
     import functools
@@ -176,7 +211,7 @@ def traced(sizes, call):
     stages, saved = [], getattr(_partition_band_gpu, name)
     setattr(_partition_band_gpu, name, functools.partial(saved, timeline=stages))
     try:
-        seconds, found = timed(sizes, call)
+        seconds, found = timed(sizes, call, settings)
     finally:
         setattr(_partition_band_gpu, name, saved)
     summed = {}
@@ -219,6 +254,12 @@ def main(argv=None):
     parser.add_argument("--screen-phases", action="store_true",
                         help="the screen once more on one stream with each launch family's device seconds")
     parser.add_argument("--timeline", action="store_true", help="print the host stages of a first and a later call")
+    parser.add_argument("--screen-svrnas", action=argparse.BooleanOptionalAction, default=True,
+                        help="the screen's rows with the three SARS-CoV svRNAs: the same transcripts, and log-normal ones")
+    parser.add_argument("--svrna-forms", default="",
+                        help="more forms for the svRNA rows (as --screen-forms); the production's always")
+    parser.add_argument("--screen-trace", action="store_true",
+                        help="each screen form once more with every launch's device start and end (CUDA events)")
     parser.add_argument("--screen-queries", type=int, default=3)
     parser.add_argument("--screen-transcripts", type=int, default=48)
     parser.add_argument("--screen-min", type=int, default=500)
@@ -242,8 +283,11 @@ def main(argv=None):
         production = entry_sizes(production, args.production)
     base_shape, base_sweep = args.baseline.split(",")[:2]
     baseline = entry_sizes(_partition_launch.SIZES, args.baseline)
+    NAMED.update(production=entry_settings(args.production) if args.production else {})
+    NAMED.update(baseline=entry_settings(args.baseline))
+    psets, bsets = NAMED["production"], NAMED["baseline"]
     for sizes_ in (production, baseline):      # compiles the kernels
-        timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"))
+        timed(sizes_, lambda: bppart(query, random_rna(rng, 300), params=params, backend="gpu"), psets)
     rows, timelines = [], []
     for N in sizes:
         target = random_rna(rng, N)
@@ -253,25 +297,26 @@ def main(argv=None):
 
         times, base_times = [], []
         if args.timeline:              # the first call at this size: its tables allocated
-            first, found, stages = traced(production, run)
+            first, found, stages = traced(production, run, psets)
             timelines.append(dict(N=N, call="production, first at this size", total_s=first, **stages))
         else:
-            first, found = timed(production, run)
+            first, found = timed(production, run, psets)
         for _ in range(args.repeats):  # (each form's calls together: streams keep their own memory)
-            seconds, found = timed(production, run)
+            seconds, found = timed(production, run, psets)
             times.append(seconds)
             grow = found[0]
-        base_first, _ = timed(baseline, run)
+        base_first, _ = timed(baseline, run, bsets)
         for _ in range(args.repeats):
-            seconds, found = timed(baseline, run)
+            seconds, found = timed(baseline, run, bsets)
             base_times.append(seconds)
             brow = found[0]
         if args.timeline:
-            seconds, _, stages = traced(production, run)
+            seconds, _, stages = traced(production, run, psets)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
         by_diagonal = {}
-        phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal)
-        base_phases, bw = device_phases(query, target, params, one_stream(baseline))
+        phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal,
+                                  settings=psets)
+        base_phases, bw = device_phases(query, target, params, one_stream(baseline), settings=bsets)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, first_s=first,
@@ -338,7 +383,8 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
     if args.screen_forms:              # more forms: --shapes / --sweeps entries joined by "," and ";" between forms
         forms += [(entry, entry_sizes(production, entry)) for entry in args.screen_forms.split(";")]
     for name, sizes_ in forms:
-        screen_s, found[name] = timed(sizes_, lambda: bppart(queries, targets, params=params, backend="gpu"))
+        screen_s, found[name] = timed(sizes_, lambda: bppart(queries, targets, params=params, backend="gpu"),
+                                      entry_settings(name))
         screens[name] = dict(queries=len(queries), transcripts=len(targets), bases=bases, mean_length=mean,
                              rows=len(found[name]), gpu_s=screen_s, pairs_per_s=pairs / screen_s,
                              hours_for_32000=screen_s / bases * mean * SCREEN_GOAL / 3600,
@@ -361,13 +407,98 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
                                             host_gap_s=screen_s - sum(phases.values()),
                                             **{f"{k}_s": v for k, v in phases.items()})
         print("production, one stream, device phases", screens["production_phases"], flush=True)
+    if args.screen_trace:              # each form once more, every launch's device interval (nothing synchronised)
+        for name, sizes_ in forms:
+            if name != "baseline":
+                screens[f"trace {name}"] = traced_screen(sizes_, entry_settings(name), queries, targets, params)
+                print(f"trace {name}", screens[f"trace {name}"], flush=True)
     for name in found:
         screens[name]["windows_sha256"] = rows_hash(found[name])
     screens["baseline"]["log_z_max_rel_diff"] = max(abs(b.log_z - p.log_z) / abs(p.log_z)
                                                     for p, b in zip(found["production"], found["baseline"]))
     screens["baseline"]["window_probability_max_diff"] = max(
         abs(b.window_probability - p.window_probability) for p, b in zip(found["production"], found["baseline"]))
+    if args.screen_svrnas:
+        screens.update(svrna_screens(args, transcripts, targets, params, production))
     return screens
+
+
+def svrna_screens(args, transcripts, targets, params, production) -> dict:
+    """The svRNA rows: the three SARS-CoV svRNAs against the screen's transcripts and against log-normal ones
+    (bench/bpmax_gpu.py's draw), with the production's sizes and each --svrna-forms entry."""
+    import numpy as np
+
+    from bioaccel.inputs.fasta import read_fasta
+    from bioaccel.interact import bppart
+
+    svrnas = [(r.id, r.sequence) for r in read_fasta(os.path.join(HERE, "..", "examples", "sars-cov-svrna.fa"))]
+    def drawn(count):
+        return np.clip(np.random.default_rng(7).lognormal(np.log(2500), 0.75, count), 200, 20_000).astype(int)
+
+    lengths = drawn(transcripts)
+    population = float(drawn(SCREEN_GOAL).mean())     # the draw's mean over 32,000 transcripts (its tail: longer)
+    rng = random.Random(2021)
+    lognormal = [(f"t{k}", random_rna(rng, int(n))) for k, n in enumerate(lengths)]
+    forms = [("production", production)] + [(e, entry_sizes(production, e)) for e in filter(None, args.svrna_forms.split(";"))]
+    out = {}
+    for label, tx in (("svRNAs", targets), ("svRNAs, log-normal transcripts", lognormal)):
+        bases = sum(len(t) for _, t in tx)
+        fma = sum(useful_fma(len(q), len(t), WINDOW + 1) for _, t in tx for _, q in svrnas)
+        for name, sizes_ in forms:
+            seconds, found = timed(sizes_, lambda: bppart(svrnas, tx, params=params, backend="gpu"), entry_settings(name))
+            out[f"{label}: {name}"] = dict(
+                queries=len(svrnas), query_lengths=[len(q) for _, q in svrnas], transcripts=len(tx), bases=bases,
+                mean_length=bases / len(tx), median_length=float(np.median([len(t) for _, t in tx])), rows=len(found),
+                gpu_s=seconds, pairs_per_s=len(svrnas) * len(tx) / seconds,
+                hours_for_32000=seconds / bases * (bases / len(tx)) * SCREEN_GOAL / 3600,
+                ceiling_fraction=fma / seconds / CEILING_FP64_FMA, windows_sha256=rows_hash(found))
+            if tx is lognormal:        # the same rate a base at the mean of 32,000 draws
+                out[f"{label}: {name}"].update(mean_length_32000_draws=population,
+                                               hours_for_32000_draws=seconds / bases * population * SCREEN_GOAL / 3600)
+            print(f"{label}: {name}", out[f"{label}: {name}"], flush=True)
+        if args.screen_trace:          # the production's launches (queries of three lengths: three table sizes)
+            out[f"trace {label}"] = traced_screen(production, entry_settings("production"), svrnas, tx, params)
+            print(f"trace {label}", out[f"trace {label}"], flush=True)
+    return out
+
+
+def traced_screen(sizes, settings, queries, targets, params) -> dict:
+    """The screen with every ``gpu_windows_round`` keeping a launch trace: seconds end to end, and the device's
+    time with two launches or more, one, none (between the first launch's start and the last one's end), before
+    the first, after the last, and outside the rounds (the API's encoding and rows)."""
+    import functools
+
+    from bioaccel.interact import _partition_band_gpu, bppart
+
+    trace, saved = [], _partition_band_gpu.gpu_windows_round
+    _partition_band_gpu.gpu_windows_round = functools.partial(saved, trace=trace)
+    try:
+        seconds, _ = timed(sizes, lambda: bppart(queries, targets, params=params, backend="gpu"), settings)
+    finally:
+        _partition_band_gpu.gpu_windows_round = saved
+    out = dict(gpu_s=seconds, rounds=0, launches=0, before_s=0.0, after_s=0.0, both_s=0.0, one_s=0.0, none_s=0.0,
+               rounds_s=0.0, alone_at_end_s=0.0, rows=[])
+    launches = []
+    for item in trace:
+        if "call_s" not in item:
+            launches.append(item)
+            continue
+        out["rounds"] += 1
+        out["rounds_s"] += item["call_s"]
+        out["launches"] += len(launches)
+        out["rows"] += [x["rows"] for x in launches]
+        first, last = min(x["start_ms"] for x in launches), max(x["end_ms"] for x in launches)
+        out["before_s"] += first / 1e3
+        out["after_s"] += item["call_s"] - last / 1e3
+        points = sorted({x["start_ms"] for x in launches} | {x["end_ms"] for x in launches})
+        for a, b in zip(points, points[1:]):
+            held = sum(1 for x in launches if x["start_ms"] <= a and x["end_ms"] >= b)
+            out["both_s" if held >= 2 else "one_s" if held == 1 else "none_s"] += (b - a) / 1e3
+        ends = sorted(max(x["end_ms"] for x in launches if x["stream"] == s) for s in {x["stream"] for x in launches})
+        out["alone_at_end_s"] += (ends[-1] - ends[-2]) / 1e3 if len(ends) > 1 else 0.0
+        launches = []
+    out["outside_s"] = seconds - out["rounds_s"]
+    return out
 
 
 def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, base_sweep, load_before, load_after):
@@ -418,6 +549,22 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
         print(f"| {x['sweep']} | {x['cross_s']:.4f}, {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
               f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
     for name, x in screens.items():
+        if name.startswith("trace "):
+            print(f"\nscreen {name[6:]}, launch trace: {x['gpu_s']:.2f} s end to end = outside the rounds "
+                  f"{x['outside_s']:.3f} + before the first launch {x['before_s']:.3f} + device with two launches or more "
+                  f"{x['both_s']:.3f}, one {x['one_s']:.3f}, none {x['none_s']:.3f} + after the last {x['after_s']:.3f} s "
+                  f"({x['launches']} launches in {x['rounds']} round(s); one stream alone at the end "
+                  f"{x['alone_at_end_s']:.3f} s; rows {x['rows']})")
+            continue
+        if name.startswith("svRNAs"):
+            print(f"\nscreen, {name}: {x['queries']} svRNAs ({x['query_lengths']} nt) x {x['transcripts']} transcripts "
+                  f"({x['bases']:,} nt, mean {x['mean_length']:.0f}, median {x['median_length']:.0f}): {x['gpu_s']:.2f} s, "
+                  f"{x['pairs_per_s']:.1f} pairs/s, {x['ceiling_fraction']:.1%} of the ceiling; {SCREEN_GOAL:,} transcripts "
+                  f"of that mean length: {x['hours_for_32000']:.2f} h on one GPU; rows digest {x['windows_sha256']}")
+            if "hours_for_32000_draws" in x:
+                print(f"  32,000 transcripts of the draw (mean {x['mean_length_32000_draws']:.0f} nt): "
+                      f"{x['hours_for_32000_draws']:.2f} h on one GPU")
+            continue
         if name == "production_phases":
             print(f"\nscreen, production's kernels on one stream: {x['gpu_s']:.2f} s, device " + " + ".join(
                 f"{k[:-2]} {v:.3f}" for k, v in x.items() if k not in ("gpu_s", "device_s", "host_gap_s"))

@@ -347,6 +347,39 @@ def test_gpu_windows_round_equals_each_query(small_launch_sizes, monkeypatch, st
                 assert np.array_equal(getattr(got, name), getattr(expected, name)), name
 
 
+@pytest.mark.parametrize("streams, bases", [(2, 400), (1, 400), (3, 300)])
+def test_gpu_windows_v14_launch_trace(monkeypatch, streams, bases):
+    """v14's launch trace (``gpu_windows_round(trace=...)``, bench --screen-trace) at the production sizes and window
+    128, a round of two queries (two table sizes) against targets in several launches (``band_bases``): a dict a
+    launch (its stream, rows, device start before its end) and one of the call's seconds, and every log and window
+    number equal to the untraced call's to the last bit, and to the CPU. (In v14's calls this test also ran with the
+    host forms BALANCE and AHEAD, not kept: docs/bppart-gpu-notes.md, v14.)"""
+    from bioaccel.interact import _partition_launch
+    from bioaccel.interact._partition_band_gpu import gpu_windows_round
+
+    rng = random.Random(19)
+    queries = [random_rna(rng, 23), random_rna(rng, 18)]
+    targets = [random_rna(rng, n) for n in (333, 700, 150, 260, 90)]
+    rbs = [np.ascontiguousarray(encode(t)[::-1]) for t in targets]
+    params = PartitionParams(window_target=128)
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(band_streams=streams,
+                                                                                    band_bases=bases))
+    plain = gpu_windows_round([encode(q) for q in queries], rbs, params)
+    trace = []
+    traced = gpu_windows_round([encode(q) for q in queries], rbs, params, trace=trace)
+    launches = [x for x in trace if "call_s" not in x]
+    assert len(trace) == len(launches) + 1 and len(launches) >= 4 and trace[-1]["call_s"] > 0
+    assert all(0 <= x["start_ms"] <= x["end_ms"] and x["rows"] > 0 and x["stream"] < streams for x in launches)
+    assert {x["stream"] for x in launches} == set(range(streams))
+    for q, found, expected in zip(queries, traced, plain):
+        for t, got, want in zip(targets, found, expected):
+            for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+                assert getattr(got, name) == getattr(want, name), name
+            for name in ("log_zs", "log_zs_interaction", "probabilities"):
+                assert np.array_equal(getattr(got, name), getattr(want, name)), name
+        _same_windows(found[1], _cpu(q, targets[1], params))
+
+
 def test_gpu_window_rows_are_the_cpu_rows(small_launch_sizes, tmp_path):
     """The API's rows (sites, window coordinates) and the command line's output on both backends."""
     from bioaccel.cli.main import main

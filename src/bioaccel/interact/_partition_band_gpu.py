@@ -69,7 +69,7 @@ def gpu_windows(a: np.ndarray, rbs: list, params, *, sizes=None, timings: "dict 
 
 
 def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: "dict | None" = None,
-                      timeline: "list | None" = None) -> list:
+                      timeline: "list | None" = None, trace: "list | None" = None) -> list:
     """For each query's codes of ``queries`` (each at least one base), the :class:`._partition_windows.Windowed`
     against each REVERSED target of ``rbs`` (every strand at least one base), windows ``params.spans``,
     without the binding profile. ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now;
@@ -78,11 +78,14 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
     launched a tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}), on one
     stream so that they add up; ``timeline``: a list that gets (stage, host seconds) of each stage, the
     device synchronised at each stage's end (so a stage holds its device work; "issue": the host's time to
-    enqueue a launch's kernels, "device": the wait for them after it)."""
+    enqueue a launch's kernels, "device": the wait for them after it); ``trace``: a list that gets, per launch, a
+    dict of its stream, rows and device start and end (ms after the call began, from CUDA events: nothing
+    synchronised) and the host's issue and gather times, then one dict of the call's host seconds ("call")."""
     from ._partition_windows import window_scales
 
     cp = _gpu.require_gpu()
     clock = _Clock(cp, timeline)
+    tracer = _Trace(cp, trace)
     sizes = sizes or _partition_launch.SIZES
     weights = params.weights()
     jobs = []
@@ -105,14 +108,14 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
         for job in flat:
             job.plan(capacity, k, sizes)
         clock.lap("setup")
-        _run(cp, _streams(cp, k), flat, sizes, timings, clock)
+        _run(cp, _streams(cp, k), flat, sizes, timings, clock, tracer)
     else:
         for job in (job for query in jobs for job in query):
             capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
             k = job.streams(capacity, count)
             job.plan(capacity, k, sizes)
             clock.lap("setup")
-            _run(cp, _streams(cp, k), [job], sizes, timings, clock)
+            _run(cp, _streams(cp, k), [job], sizes, timings, clock, tracer)
     out = []
     for query in jobs:
         found = [None] * len(rbs)
@@ -120,6 +123,7 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
             for t, w in zip(job.members, job.found):
                 found[t] = w
         out.append(found)
+    tracer.done()
     return out
 
 
@@ -198,7 +202,7 @@ class _Job:
         self.records = self.x_records = self.ends = None
 
 
-def _run(cp, streams, jobs, sizes, timings, clock):
+def _run(cp, streams, jobs, sizes, timings, clock, tracer):
     """The launches of ``jobs`` in order, launch i on stream i mod len(streams), each stream with its own
     tables: a stream's next launch is issued after its previous one's gather (which waits for that stream
     only), so that the other streams' launches keep the device busy while the host gathers or assembles a
@@ -212,6 +216,7 @@ def _run(cp, streams, jobs, sizes, timings, clock):
             if pending[s] is not None:
                 job, launch = pending[s]
                 job.gather(states[s], launch)
+                tracer.gathered(s)
                 pending[s] = None
                 clock.lap("gather")
                 if job.left == 0:
@@ -225,7 +230,9 @@ def _run(cp, streams, jobs, sizes, timings, clock):
                     clock.lap("tables")
                 if states[s].job is not job:
                     job.load(states[s])
+                tracer.start(s, launch, sizes)
                 states[s].fill(launch, sizes, timings, clock)
+                tracer.end(s)
                 pending[s] = item
 
 
@@ -258,6 +265,50 @@ class _Clock:
         now = time.perf_counter()
         self.timeline.append((stage, now - self.last))
         self.last = now
+
+
+class _Trace:
+    """A ``trace`` list's launches (see :func:`gpu_windows_round`): CUDA events recorded on each launch's stream
+    before its first kernel and after its last (nothing synchronised until :meth:`done`); nothing without a list."""
+
+    def __init__(self, cp, trace):
+        self.cp, self.trace, self.open = cp, trace, {}
+        if trace is not None:
+            self.host0 = time.perf_counter()
+            self.ref = cp.cuda.Event()
+            self.ref.record(cp.cuda.Stream.null)
+            self.launches = []
+
+    def start(self, s, launch, sizes):
+        if self.trace is not None:
+            self.open[s] = dict(stream=s, rows=sum(aligned(len(p.codes), sizes) for p in launch),
+                                issued_s=time.perf_counter() - self.host0, begin=self._event())
+
+    def end(self, s):
+        if self.trace is not None:
+            self.open[s].update(enqueued_s=time.perf_counter() - self.host0, finish=self._event())
+            self.launches.append(self.open[s])
+
+    def gathered(self, s):
+        if self.trace is not None:
+            self.open[s]["gathered_s"] = time.perf_counter() - self.host0
+
+    def _event(self):
+        event = self.cp.cuda.Event()
+        event.record()
+        return event
+
+    def done(self):
+        if self.trace is None:
+            return
+        self.ref.synchronize()
+        for launch in self.launches:
+            launch["finish"].synchronize()
+            begin, finish = launch.pop("begin"), launch.pop("finish")
+            launch.update(start_ms=self.cp.cuda.get_elapsed_time(self.ref, begin),
+                          end_ms=self.cp.cuda.get_elapsed_time(self.ref, finish))
+            self.trace.append(launch)
+        self.trace.append(dict(call_s=time.perf_counter() - self.host0))
 
 
 def _target_alone(ends, N, L2, f2) -> float:
