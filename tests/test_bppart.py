@@ -89,7 +89,7 @@ def test_blocked_fill_reads_only_what_it_wrote():
     """The blocked fill's tables are not zeroed by NumPy (np.empty; each query interval clears what it
     reads as zero): tables full of NaN before the fill give the matrices variant's logs, empty strands
     included (M = 0 read an uncleared QX once: probability 14.4)."""
-    from bioaccel.interact._partition_blocked import _fill
+    from bioaccel.interact._partition_blocked import _fill, blocked_tables
     from bioaccel.interact._partition_cpu import fill_partition
 
     rng = random.Random(41)
@@ -97,9 +97,7 @@ def test_blocked_fill_reads_only_what_it_wrote():
     lengths = [(0, 0), (0, 7), (7, 0), (1, 1)] + [(rng.randint(0, 9), rng.randint(0, 35)) for _ in range(30)]
     for M, N in lengths:
         a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
-        n = N + 1
-        shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)
-        got = _fill(a, rb, weights, 0.4, 0.6, *[np.full(shape, np.nan) for _ in range(7)])
+        got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan))
         _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
 
 

@@ -19,7 +19,8 @@ itself are the same for all of them, so a tile's 4 output rows are any 4 (start,
 (:func:`cross_group`): no tile repeats a row for lack of starts.
 
 Numba has no vector type: :data:`lanes` is one (four float64 in an LLVM vector, so that they stay in a
-register), with the operations the tiles need (``_zero``, ``_load``, ``_fma``, ``_add_to``).
+register), with the operations the tiles need (``_zero``, ``_load``, ``_fma``, ``_add_to``); :data:`lanes8`
+is eight (an AVX-512 register) with ``_zero8``, ``_load8``, ``_fma8``, ``_add_to8``.
 """
 from llvmlite import ir
 from numba import njit, types
@@ -48,9 +49,26 @@ class _LanesModel(models.PrimitiveModel):
         super().__init__(dmm, fe_type, _VEC)
 
 
-def _address(context, builder, array_type, array, index):
+class _Lanes8(types.Type):
+    """Eight float64 in one LLVM vector <8 x double> (a register of AVX-512; two of AVX2)."""
+
+    def __init__(self):
+        super().__init__(name="float64x8")
+
+
+lanes8 = _Lanes8()
+_VEC8 = ir.VectorType(ir.DoubleType(), 8)
+
+
+@register_model(_Lanes8)
+class _Lanes8Model(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, _VEC8)
+
+
+def _address(context, builder, array_type, array, index, vector=_VEC):
     data = context.make_array(array_type)(context, builder, array).data
-    return builder.bitcast(builder.gep(data, [index]), _VEC.as_pointer())
+    return builder.bitcast(builder.gep(data, [index]), vector.as_pointer())
 
 
 @intrinsic
@@ -105,6 +123,45 @@ def _prefetch(typingctx, array, index):
         builder.call(hint, [address, ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.none(array, types.intp), codegen
+
+
+@intrinsic
+def _zero8(typingctx):
+    """Eight zeros."""
+    def codegen(context, builder, signature, args):
+        return ir.Constant(_VEC8, [0.0] * 8)
+    return lanes8(), codegen
+
+
+@intrinsic
+def _load8(typingctx, array, index):
+    """array[index:index + 8] of a contiguous 1-D float64 array (no bounds check)."""
+    def codegen(context, builder, signature, args):
+        return builder.load(_address(context, builder, signature.args[0], args[0], args[1], _VEC8), align=8)
+    return lanes8(array, types.intp), codegen
+
+
+@intrinsic
+def _fma8(typingctx, acc, x, y):
+    """acc + x * y on eight lanes, x a float64 broadcast (one rounding, as :func:`_fma`)."""
+    def codegen(context, builder, signature, args):
+        acc, x, y = args
+        one = builder.insert_element(ir.Constant(_VEC8, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+        broadcast = builder.shuffle_vector(one, ir.Constant(_VEC8, ir.Undefined),
+                                           ir.Constant(ir.VectorType(ir.IntType(32), 8), [0] * 8))
+        fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_VEC8, [_VEC8] * 3), "llvm.fma.v8f64")
+        return builder.call(fma, [broadcast, y, acc])
+    return lanes8(lanes8, types.float64, lanes8), codegen
+
+
+@intrinsic
+def _add_to8(typingctx, array, index, value):
+    """array[index:index + 8] += value (contiguous 1-D float64, no bounds check)."""
+    def codegen(context, builder, signature, args):
+        address = _address(context, builder, signature.args[0], args[0], args[1], _VEC8)
+        builder.store(builder.fadd(builder.load(address, align=8), args[2]), address, align=8)
+        return context.get_dummy_value()
+    return types.none(array, types.intp, lanes8), codegen
 
 
 @njit(cache=True, nogil=True)

@@ -1,12 +1,12 @@
 """BPPart's fill on the CPU, variant ``blocked``: the ``matrices`` variant's sums (docs/bppart.md,
 "bioaccel's form"; :mod:`._partition_cpu`) with its two costly parts rewritten.
 
-- QIa's and QIm's double sums over the other query intervals: one register-blocked product for all
-  split points of a query interval at once. A tile of 4 target rows x 16 ends stays in 16 vector
-  registers (:mod:`._partition_band_cross`'s ``lanes``) over every split point and every inner index,
-  and is added to the output once (the ``matrices`` form loads and stores an output row segment for
-  every four multiply-adds). The tables are padded to rows of a multiple of 16 cells (zeros) so that a
-  tile's loads never leave its row.
+- QIa's and QIm's double sums over the other query intervals: register-blocked products, one a split
+  point (:mod:`._partition_blocked_split`). A tile of 8 target rows x 16 ends stays in 16 vector
+  registers (:mod:`._partition_band_cross`'s ``lanes8``) over every inner index, and is added to the
+  output once a split point (the ``matrices`` form loads and stores an output row segment for every
+  four multiply-adds). The tables are padded to rows of a multiple of 16 cells and to a multiple of 8
+  rows (zeros) so that a tile's loads never leave its row nor its matrix.
 - The sums along the target inside one query interval (s1's, AUX1's, QIa's last and R's): the
   ``matrices`` form computes each cell's as a dot product (a reduction of about 35 terms, 1.4 M cells
   at 23 x 100). Here they are row products: for a target row b0, each of them for every end b1 at
@@ -22,11 +22,8 @@ import numpy as np
 from numba import njit, prange
 
 from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _zero
+from ._partition_blocked_split import _split_products
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
-
-
-#: Cache lines of each of the next split point's two matrices asked for per tile (:func:`_split_products`)
-PREFETCH = 24
 
 
 def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float) -> tuple:
@@ -38,20 +35,30 @@ def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c
     >>> [round(float(x), 4) for x in fill_partition_blocked(np.array([2], np.uint8), np.array([1], np.uint8), w, 0.0, 0.0)]
     [3.0486, 3.0, 0.0, 0.0]
     """
-    M, n = a.shape[0], rb.shape[0] + 1
-    shape = ((M + 1) * (M + 2) // 2, (n + 3) // 4 * 4, (n + 15) // 16 * 16)   # padded: whole tiles
+    return _fill(a, rb, weights, c1, c2, *blocked_tables(a.shape[0], rb.shape[0]))
+
+
+def blocked_tables(M: int, N: int, value: float = None) -> list:
+    """The seven tables :func:`_fill` fills at M x N nt (query intervals x target rows x target ends,
+    padded to whole tiles: rows to a multiple of 8, ends of 16), not zeroed (or all ``value``).
+
+    >>> [t.shape for t in blocked_tables(2, 20)][:2]
+    [(6, 24, 32), (6, 24, 32)]
+    """
+    n = N + 1
+    shape = ((M + 1) * (M + 2) // 2, (n + 7) // 8 * 8, (n + 15) // 16 * 16)   # padded: whole tiles
     # allocated here, not in Numba: NumPy asks the kernel for huge pages for large arrays (first touch
     # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages).
     # Not zeroed here: each query interval's matrices are cleared where the fill reads zeros (on and
     # below the diagonal, the padding) by the thread that fills them, just before (_clear): half the
     # bytes, on both cores, in cache when written; of an empty query interval only QI and QX are read
-    tables = [np.empty(shape) for _ in range(7)]
-    return _fill(a, rb, weights, c1, c2, *tables)
+    make = np.empty if value is None else (lambda s: np.full(s, value))
+    return [make(shape) for _ in range(7)]
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FLAGS)
 def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
-    """fill_partition_blocked's fill, on its zeroed tables."""
+    """fill_partition_blocked's fill, on its tables (:func:`blocked_tables`)."""
     M, N = a.shape[0], rb.shape[0]
     u1, u2 = np.exp(-c1), np.exp(-c2)
     Q0 = single_strand_scaled(a, weights, u1)
@@ -277,78 +284,6 @@ def _vecmat2(x, y, lo, hi, Mx, outx, outy, n):
             q0, q1, q2, q3 = _fma(q0, u, r0), _fma(q1, u, r1), _fma(q2, u, r2), _fma(q3, u, r3)
         _add_row(outx, B, p0, p1, p2, p3)
         _add_row(outy, B, q0, q1, q2, q3)
-
-
-@njit(cache=True, nogil=True)
-def _split_products(L, Rt, idx, a0, a1, out, n):
-    """out[b0, b1] += sum over a0 < c < a1 and b0 < k <= b1 of L[idx[a0, c], b0, k] Rt[idx[c, a1], k, b1]
-    (``n`` = N + 1 cells a side; L zero on and below its diagonal, Rt below its own, the padding zero):
-    tiles of 4 rows x 16 ends in registers over every c and k, added to ``out`` once."""
-    if a1 - a0 < 2:
-        return
-    size = L.shape[1] * L.shape[2]
-    for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
-        left, right = L[idx[a0, c]], Rt[idx[c, a1]]
-        # the next split point's matrices asked for while this one's tiles compute (they come from memory)
-        ahead = c + 1 if c + 1 < a1 else c
-        next_l, next_r = L[idx[a0, ahead]].reshape(size), Rt[idx[ahead, a1]].reshape(size)
-        pos = 0
-        for B in range(0, n, 16):
-            kend = min(B + 16, n)
-            if n - B <= 8:            # the last block, 8 ends or fewer: half the tile (its widest k range)
-                _half_tiles(left, right, out, B, kend, n)
-                continue
-            for b0 in range(0, min(B + 16, n - 1), 4):
-                for _ in range(PREFETCH):
-                    if pos < size:
-                        _prefetch(next_l, pos)
-                        _prefetch(next_r, pos)
-                        pos += 8
-                p00 = p01 = p02 = p03 = _zero()
-                p10 = p11 = p12 = p13 = _zero()
-                p20 = p21 = p22 = p23 = _zero()
-                p30 = p31 = p32 = p33 = _zero()
-                x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
-                for k in range(b0 + 1, kend):
-                    y = right[k]
-                    y0, y1, y2, y3 = _load(y, B), _load(y, B + 4), _load(y, B + 8), _load(y, B + 12)
-                    v = x0[k]
-                    p00, p01, p02, p03 = _fma(p00, v, y0), _fma(p01, v, y1), _fma(p02, v, y2), _fma(p03, v, y3)
-                    v = x1[k]
-                    p10, p11, p12, p13 = _fma(p10, v, y0), _fma(p11, v, y1), _fma(p12, v, y2), _fma(p13, v, y3)
-                    v = x2[k]
-                    p20, p21, p22, p23 = _fma(p20, v, y0), _fma(p21, v, y1), _fma(p22, v, y2), _fma(p23, v, y3)
-                    v = x3[k]
-                    p30, p31, p32, p33 = _fma(p30, v, y0), _fma(p31, v, y1), _fma(p32, v, y2), _fma(p33, v, y3)
-                _add_row(out[b0], B, p00, p01, p02, p03)
-                _add_row(out[b0 + 1], B, p10, p11, p12, p13)
-                _add_row(out[b0 + 2], B, p20, p21, p22, p23)
-                _add_row(out[b0 + 3], B, p30, p31, p32, p33)
-
-
-@njit(cache=True, nogil=True)
-def _half_tiles(left, right, out, B, kend, n):
-    """:func:`_split_products`' tiles of its last block of ends when it holds at most 8 (B .. n - 1):
-    4 rows x 8 ends, two vectors a row (the ends past n - 1 are padding, zero, as the whole tile's)."""
-    z = _zero()
-    for b0 in range(0, min(B + 16, n - 1), 4):
-        p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _zero()
-        x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
-        for k in range(b0 + 1, kend):
-            y = right[k]
-            y0, y1 = _load(y, B), _load(y, B + 4)
-            v = x0[k]
-            p00, p01 = _fma(p00, v, y0), _fma(p01, v, y1)
-            v = x1[k]
-            p10, p11 = _fma(p10, v, y0), _fma(p11, v, y1)
-            v = x2[k]
-            p20, p21 = _fma(p20, v, y0), _fma(p21, v, y1)
-            v = x3[k]
-            p30, p31 = _fma(p30, v, y0), _fma(p31, v, y1)
-        _add_row(out[b0], B, p00, p01, z, z)
-        _add_row(out[b0 + 1], B, p10, p11, z, z)
-        _add_row(out[b0 + 2], B, p20, p21, z, z)
-        _add_row(out[b0 + 3], B, p30, p31, z, z)
 
 
 @njit(cache=True, nogil=True)
