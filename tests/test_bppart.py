@@ -94,7 +94,8 @@ def test_blocked_fill_reads_only_what_it_wrote():
 
     rng = random.Random(41)
     weights = PartitionParams().weights()
-    lengths = [(0, 0), (0, 7), (7, 0), (1, 1)] + [(rng.randint(0, 9), rng.randint(0, 35)) for _ in range(30)]
+    lengths = [(0, 0), (0, 7), (7, 0), (1, 1), (6, 70), (5, 101)] + [(rng.randint(0, 9), rng.randint(0, 35))
+                                                                     for _ in range(30)]
     for M, N in lengths:
         a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
         got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan))

@@ -49,9 +49,9 @@ def blocked_tables(M: int, N: int, value: float = None) -> list:
     shape = ((M + 1) * (M + 2) // 2, (n + 7) // 8 * 8, (n + 15) // 16 * 16)   # padded: whole tiles
     # allocated here, not in Numba: NumPy asks the kernel for huge pages for large arrays (first touch
     # of the 7 tables at 23 x 100: 0.03 s against 0.09 s with Numba's allocation, its 4 KiB pages).
-    # Not zeroed here: each query interval's matrices are cleared where the fill reads zeros (on and
-    # below the diagonal, the padding) by the thread that fills them, just before (_clear): half the
-    # bytes, on both cores, in cache when written; of an empty query interval only QI and QX are read
+    # Not zeroed here: each query interval's QI, QIac and QF are cleared where the fill reads zeros
+    # (next to and on the diagonal, the padding) by the thread that fills them, just before (_clear);
+    # of an empty query interval only QI and QX are read
     make = np.empty if value is None else (lambda s: np.full(s, value))
     return [make(shape) for _ in range(7)]
 
@@ -92,10 +92,11 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     l1 = a1 - a0
     A = idx[a0, a1]
     shape = (QI.shape[1], QI.shape[2])
-    for table in (QI, QX, QIac, QF, R, T0, AUX0):
-        _clear(table[A], n)
+    for table in (QI, QIac, QF):   # QX, R, T0 and AUX0 are read only above their diagonals (and QX
+        _clear(table[A], n)        # at [0, N]: on it when N = 0)
     for c in range(n):         # an empty target interval: the query alone
         QI[A, c, c] = Q0[a0, a1]
+        QX[A, c, c] = 0.0
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
     _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
@@ -140,12 +141,15 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
 
 @njit(cache=True, nogil=True)
 def _clear(T, n):
-    """Zero the cells of a target matrix ``T`` (``n`` = N + 1 cells a side, padded) that the fill does
-    not write but reads: on and below the diagonal (empty target intervals, the tiles' lower triangles)
-    and the padding. The fill writes every cell above the diagonal."""
+    """Zero the cells of a target matrix ``T`` (QI, QIac or QF; ``n`` = N + 1 cells a side, padded)
+    that the fill does not write but reads as zeros: in each row b < n from column b // 16 * 16 to the
+    diagonal (a tile's rows and k below the diagonal: :mod:`._partition_blocked_split`, :func:`_vecmat`),
+    and the padding (read into the tiles' lanes past the last end, never used: zeros keep them finite).
+    The fill writes every cell above the diagonal; no reader goes left of the 16-column block of the
+    diagonal, so most of the lower triangle stays as it was (its cache lines never loaded)."""
     for b in range(T.shape[0]):
         if b < n:
-            T[b, :b + 1] = 0.0
+            T[b, b // 16 * 16:b + 1] = 0.0
             T[b, n:] = 0.0
         else:
             T[b, :] = 0.0
