@@ -110,9 +110,7 @@ def _add_to(typingctx, array, index, value):
     return types.none(array, types.intp, lanes), codegen
 
 
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """Ask for the cache line of array[index] (contiguous float64, no bounds check; a hint, no load)."""
+def _prefetch_codegen(write):
     def codegen(context, builder, signature, args):
         data = context.make_array(signature.args[0])(context, builder, args[0]).data
         byte = ir.IntType(8).as_pointer()
@@ -120,9 +118,21 @@ def _prefetch(typingctx, array, index):
         i32 = ir.IntType(32)
         hint = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]),
                                               "llvm.prefetch.p0")
-        builder.call(hint, [address, ir.Constant(i32, 0), ir.Constant(i32, 2), ir.Constant(i32, 1)])
+        builder.call(hint, [address, ir.Constant(i32, write), ir.Constant(i32, 2), ir.Constant(i32, 1)])
         return context.get_dummy_value()
-    return types.none(array, types.intp), codegen
+    return codegen
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Ask for the cache line of array[index] (contiguous float64, no bounds check; a hint, no load)."""
+    return types.none(array, types.intp), _prefetch_codegen(0)
+
+
+@intrinsic
+def _prefetch_write(typingctx, array, index):
+    """Ask for the cache line of array[index] to write it (``prefetchw``; contiguous float64, a hint)."""
+    return types.none(array, types.intp), _prefetch_codegen(1)
 
 
 @intrinsic

@@ -21,7 +21,7 @@ both to the plain-Python reference to 1e-12 relative in log Z).
 import numpy as np
 from numba import njit, prange
 
-from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _zero
+from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _prefetch_write, _zero
 from ._partition_blocked_split import _split_products
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
 
@@ -123,6 +123,9 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         if hi >= 3:                # the next pair's rows of other query intervals, asked for ahead
             _ask_rows(a0, a1, hi - 2, n, idx, AUX0, T0, R)
             _ask_rows(a0, a1, hi - 3, n, idx, AUX0, T0, R)
+            for T in (QIa_, QXa, Ca, Fa, Ra, T0a, X0a):   # and this interval's rows they write, to write
+                _ask_write(T[hi - 2], hi - 1, n)
+                _ask_write(T[hi - 3], hi - 2, n)
         _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
         _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
         if lo >= 0:
@@ -182,6 +185,14 @@ def _ask_rows(a0, a1, b0, n, idx, AUX0, T0, R):
         _ask(T0[idx[a0, k + 1], b0], b0 + 1, n)
     for k in range(a0 + 1, a1):
         _ask(R[idx[k, a1], b0], b0 + 1, n)
+
+
+@njit(cache=True, nogil=True)
+def _ask_write(row, start, end):
+    """Prefetch row[start:end] to write it (its lines are in L3 or memory: a write would wait for
+    them), a cache line at a time."""
+    for j in range(start, end + 7, 8):
+        _prefetch_write(row, min(j, end - 1))
 
 
 @njit(cache=True, nogil=True)
