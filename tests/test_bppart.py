@@ -85,10 +85,12 @@ def test_blocked_equals_matrices_across_tiles():
             _close(partition_logs(a, rb, params, "blocked"), partition_logs(a, rb, params, "matrices"), 1e-13)
 
 
-def test_blocked_fill_reads_only_what_it_wrote():
+@pytest.mark.parametrize("wide", [True, False], ids=["eight-lane tiles", "four-lane tiles"])
+def test_blocked_fill_reads_only_what_it_wrote(wide):
     """The blocked fill's tables are not zeroed by NumPy (np.empty; each query interval clears what it
     reads as zero): tables full of NaN before the fill give the matrices variant's logs, empty strands
-    included (M = 0 read an uncleared QX once: probability 14.4)."""
+    included (M = 0 read an uncleared QX once: probability 14.4), with the double sums in either tile
+    width (eight lanes where the CPU has AVX-512, four where it has not)."""
     from bioaccel.interact._partition_blocked import _fill, blocked_tables
     from bioaccel.interact._partition_cpu import fill_partition
 
@@ -98,8 +100,21 @@ def test_blocked_fill_reads_only_what_it_wrote():
                                                                      for _ in range(30)]
     for M, N in lengths:
         a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
-        got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan))
+        got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide)
         _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
+
+
+def test_blocked_tile_widths_give_the_same_sums():
+    """The eight-lane and four-lane tiles add the same terms in the same order: equal logs (==)."""
+    from bioaccel.interact._partition_blocked import _fill, blocked_tables
+
+    rng = random.Random(43)
+    weights = PartitionParams().weights()
+    for M, N in [(23, 100), (9, 47), (4, 16), (12, 9)]:
+        a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
+        wide = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N), True)
+        narrow = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N), False)
+        assert [float(x) for x in wide] == [float(x) for x in narrow]
 
 
 def test_cpu_fill_is_chosen_through_the_registry():

@@ -135,6 +135,20 @@ def _prefetch_write(typingctx, array, index):
     return types.none(array, types.intp), _prefetch_codegen(1)
 
 
+def wide_vectors() -> bool:
+    """Whether Numba builds for a CPU with AVX-512 (``NUMBA_CPU_FEATURES`` where set, else this host's):
+    where it does not, :data:`lanes8`'s registers are split in two, and tiles of them spill.
+
+    >>> isinstance(wide_vectors(), bool)
+    True
+    """
+    import llvmlite.binding as llvm
+    from numba.core import config
+
+    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else llvm.get_host_cpu_features().flatten()
+    return "+avx512f" in features.split(",")
+
+
 @intrinsic
 def _zero8(typingctx):
     """Eight zeros."""

@@ -21,8 +21,9 @@ both to the plain-Python reference to 1e-12 relative in log Z).
 import numpy as np
 from numba import njit, prange
 
-from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _prefetch_write, _zero
+from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _prefetch_write, _zero, wide_vectors
 from ._partition_blocked_split import _split_products
+from ._partition_blocked_split4 import _split_products4
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
 
 
@@ -35,7 +36,7 @@ def fill_partition_blocked(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c
     >>> [round(float(x), 4) for x in fill_partition_blocked(np.array([2], np.uint8), np.array([1], np.uint8), w, 0.0, 0.0)]
     [3.0486, 3.0, 0.0, 0.0]
     """
-    return _fill(a, rb, weights, c1, c2, *blocked_tables(a.shape[0], rb.shape[0]))
+    return _fill(a, rb, weights, c1, c2, *blocked_tables(a.shape[0], rb.shape[0]), wide_vectors())
 
 
 def blocked_tables(M: int, N: int, value: float = None) -> list:
@@ -57,8 +58,9 @@ def blocked_tables(M: int, N: int, value: float = None) -> list:
 
 
 @njit(cache=True, nogil=True, parallel=True, fastmath=_FLAGS)
-def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
-    """fill_partition_blocked's fill, on its tables (:func:`blocked_tables`)."""
+def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide):
+    """fill_partition_blocked's fill, on its tables (:func:`blocked_tables`); ``wide``: the double sums in
+    tiles of eight lanes (AVX-512), else of four."""
     M, N = a.shape[0], rb.shape[0]
     u1, u2 = np.exp(-c1), np.exp(-c2)
     Q0 = single_strand_scaled(a, weights, u1)
@@ -77,14 +79,14 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0):
         QX[idx[i, i]][:] = 0.0
     for l1 in range(1, M + 1):
         for a0 in prange(M - l1 + 1):
-            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0)
+            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
     whole = idx[0, M]
     return (np.log(QI[whole, 0, N]) + c1 * M + c2 * N, np.log(QX[whole, 0, N]) + c1 * M + c2 * N,
             np.log(Q0[0, M]) + c1 * M, np.log(Q1[0, N]) + c2 * N)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0):
+def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """Every table at the query interval [a0, a1) (non-empty): the terms over other query intervals for
     the whole target matrix, then the target rows b0 from the last up (:func:`_row`)."""
     N = rb.shape[0]
@@ -99,8 +101,12 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         QX[A, c, c] = 0.0
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
-    _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
-    _split_products(QF, QIac, idx, a0, a1, acc_m, n)   # first-anchored [a0, c), last-anchored the rest
+    if wide:
+        _split_products(QIac, QI, idx, a0, a1, acc_a, n)   # a closed block [a0, c) x [b0, k), QI on the rest
+        _split_products(QF, QIac, idx, a0, a1, acc_m, n)   # first-anchored [a0, c), last-anchored the rest
+    else:                                                # the same sums in four-lane tiles (no AVX-512)
+        _split_products4(QIac, QI, idx, a0, a1, acc_a, n)
+        _split_products4(QF, QIac, idx, a0, a1, acc_m, n)
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
     work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
     prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
