@@ -20,7 +20,8 @@ itself are the same for all of them, so a tile's 4 output rows are any 4 (start,
 
 Numba has no vector type: :data:`lanes` is one (four float64 in an LLVM vector, so that they stay in a
 register), with the operations the tiles need (``_zero``, ``_load``, ``_fma``, ``_add_to``); :data:`lanes8`
-is eight (an AVX-512 register) with ``_zero8``, ``_load8``, ``_fma8``, ``_add_to8``.
+is eight (an AVX-512 register) with ``_zero8``, ``_load8``, ``_fma8``, ``_add_to8``; both made by
+:func:`_vector_ops`.
 """
 from llvmlite import ir
 from numba import njit, types
@@ -30,84 +31,68 @@ from numba.extending import intrinsic, models, register_model
 #: Zero cells before each ring row (a tile's lengths down to -15) and after it (its ends up to +15).
 LEFT, RIGHT = 16, 16
 _WIDTH = 16                         # ends per tile: four vectors of four
-_VEC = ir.VectorType(ir.DoubleType(), 4)
-
-
 class _Lanes(types.Type):
-    """Four float64 in one LLVM vector <4 x double> (a register of AVX2; halves on SSE2)."""
+    """``width`` float64 in one LLVM vector: four, a register of AVX2 (halves on SSE2); eight, a register
+    of AVX-512 (two of AVX2)."""
 
-    def __init__(self):
-        super().__init__(name="float64x4")
-
-
-lanes = _Lanes()
+    def __init__(self, width):
+        self.width = width      # the LLVM type is made from it where needed (an int pickles into caches)
+        super().__init__(name=f"float64x{width}")
 
 
 @register_model(_Lanes)
 class _LanesModel(models.PrimitiveModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, _VEC)
+        super().__init__(dmm, fe_type, ir.VectorType(ir.DoubleType(), fe_type.width))
 
 
-class _Lanes8(types.Type):
-    """Eight float64 in one LLVM vector <8 x double> (a register of AVX-512; two of AVX2)."""
+def _vector_ops(width):
+    """:class:`_Lanes` of ``width`` and its intrinsics: zeros; a load of array[index:index + width] of a
+    contiguous 1-D float64 array; acc + x * y with x a float64 broadcast to every lane, one rounding (a
+    fused multiply-add); array[index:index + width] += value. No bounds checks."""
+    kind, vector = _Lanes(width), ir.VectorType(ir.DoubleType(), width)
 
-    def __init__(self):
-        super().__init__(name="float64x8")
+    def address(context, builder, array_type, array, index):
+        data = context.make_array(array_type)(context, builder, array).data
+        return builder.bitcast(builder.gep(data, [index]), vector.as_pointer())
 
+    @intrinsic
+    def zero(typingctx):
+        def codegen(context, builder, signature, args):
+            return ir.Constant(vector, [0.0] * width)
+        return kind(), codegen
 
-lanes8 = _Lanes8()
-_VEC8 = ir.VectorType(ir.DoubleType(), 8)
+    @intrinsic
+    def load(typingctx, array, index):
+        def codegen(context, builder, signature, args):
+            return builder.load(address(context, builder, signature.args[0], args[0], args[1]), align=8)
+        return kind(array, types.intp), codegen
 
+    @intrinsic
+    def fma(typingctx, acc, x, y):
+        def codegen(context, builder, signature, args):
+            acc, x, y = args
+            one = builder.insert_element(ir.Constant(vector, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+            broadcast = builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
+                                               ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width))
+            fused = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vector, [vector] * 3),
+                                                   f"llvm.fma.v{width}f64")
+            return builder.call(fused, [broadcast, y, acc])
+        return kind(kind, types.float64, kind), codegen
 
-@register_model(_Lanes8)
-class _Lanes8Model(models.PrimitiveModel):
-    def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, _VEC8)
+    @intrinsic
+    def add_to(typingctx, array, index, value):
+        def codegen(context, builder, signature, args):
+            at = address(context, builder, signature.args[0], args[0], args[1])
+            builder.store(builder.fadd(builder.load(at, align=8), args[2]), at, align=8)
+            return context.get_dummy_value()
+        return types.none(array, types.intp, kind), codegen
 
-
-def _address(context, builder, array_type, array, index, vector=_VEC):
-    data = context.make_array(array_type)(context, builder, array).data
-    return builder.bitcast(builder.gep(data, [index]), vector.as_pointer())
-
-
-@intrinsic
-def _zero(typingctx):
-    """Four zeros."""
-    def codegen(context, builder, signature, args):
-        return ir.Constant(_VEC, [0.0] * 4)
-    return lanes(), codegen
-
-
-@intrinsic
-def _load(typingctx, array, index):
-    """array[index:index + 4] of a contiguous 1-D float64 array (no bounds check)."""
-    def codegen(context, builder, signature, args):
-        return builder.load(_address(context, builder, signature.args[0], args[0], args[1]), align=8)
-    return lanes(array, types.intp), codegen
-
-
-@intrinsic
-def _fma(typingctx, acc, x, y):
-    """acc + x * y, x a float64 broadcast to the four lanes, one rounding (a fused multiply-add)."""
-    def codegen(context, builder, signature, args):
-        acc, x, y = args
-        one = builder.insert_element(ir.Constant(_VEC, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
-        broadcast = builder.shuffle_vector(one, ir.Constant(_VEC, ir.Undefined),
-                                           ir.Constant(ir.VectorType(ir.IntType(32), 4), [0] * 4))
-        fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_VEC, [_VEC] * 3), "llvm.fma.v4f64")
-        return builder.call(fma, [broadcast, y, acc])
-    return lanes(lanes, types.float64, lanes), codegen
+    return kind, zero, load, fma, add_to
 
 
-@intrinsic
-def _add_to(typingctx, array, index, value):
-    """array[index:index + 4] += value (contiguous 1-D float64, no bounds check)."""
-    def codegen(context, builder, signature, args):
-        address = _address(context, builder, signature.args[0], args[0], args[1])
-        builder.store(builder.fadd(builder.load(address, align=8), args[2]), address, align=8)
-        return context.get_dummy_value()
-    return types.none(array, types.intp, lanes), codegen
+lanes, _zero, _load, _fma, _add_to = _vector_ops(4)
+lanes8, _zero8, _load8, _fma8, _add_to8 = _vector_ops(8)
 
 
 def _prefetch_codegen(write):
@@ -147,45 +132,6 @@ def wide_vectors() -> bool:
 
     features = config.CPU_FEATURES if config.CPU_FEATURES is not None else llvm.get_host_cpu_features().flatten()
     return "+avx512f" in features.split(",")
-
-
-@intrinsic
-def _zero8(typingctx):
-    """Eight zeros."""
-    def codegen(context, builder, signature, args):
-        return ir.Constant(_VEC8, [0.0] * 8)
-    return lanes8(), codegen
-
-
-@intrinsic
-def _load8(typingctx, array, index):
-    """array[index:index + 8] of a contiguous 1-D float64 array (no bounds check)."""
-    def codegen(context, builder, signature, args):
-        return builder.load(_address(context, builder, signature.args[0], args[0], args[1], _VEC8), align=8)
-    return lanes8(array, types.intp), codegen
-
-
-@intrinsic
-def _fma8(typingctx, acc, x, y):
-    """acc + x * y on eight lanes, x a float64 broadcast (one rounding, as :func:`_fma`)."""
-    def codegen(context, builder, signature, args):
-        acc, x, y = args
-        one = builder.insert_element(ir.Constant(_VEC8, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
-        broadcast = builder.shuffle_vector(one, ir.Constant(_VEC8, ir.Undefined),
-                                           ir.Constant(ir.VectorType(ir.IntType(32), 8), [0] * 8))
-        fma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_VEC8, [_VEC8] * 3), "llvm.fma.v8f64")
-        return builder.call(fma, [broadcast, y, acc])
-    return lanes8(lanes8, types.float64, lanes8), codegen
-
-
-@intrinsic
-def _add_to8(typingctx, array, index, value):
-    """array[index:index + 8] += value (contiguous 1-D float64, no bounds check)."""
-    def codegen(context, builder, signature, args):
-        address = _address(context, builder, signature.args[0], args[0], args[1], _VEC8)
-        builder.store(builder.fadd(builder.load(address, align=8), args[2]), address, align=8)
-        return context.get_dummy_value()
-    return types.none(array, types.intp, lanes8), codegen
 
 
 @njit(cache=True, nogil=True)
