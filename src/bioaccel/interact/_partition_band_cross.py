@@ -130,8 +130,12 @@ def wide_vectors() -> bool:
     import llvmlite.binding as llvm
     from numba.core import config
 
-    features = config.CPU_FEATURES if config.CPU_FEATURES is not None else llvm.get_host_cpu_features().flatten()
-    return "+avx512f" in features.split(",")
+    if config.CPU_FEATURES is not None:
+        return "+avx512f" in config.CPU_FEATURES.split(",")
+    try:
+        return "+avx512f" in llvm.get_host_cpu_features().flatten().split(",")
+    except RuntimeError:   # LLVM cannot read this host's features (some platforms): the four-lane tiles
+        return False
 
 
 @njit(cache=True, nogil=True)
