@@ -17,6 +17,7 @@ matrices (in L3: they do not fit the 2 MB L2), 0.042 s against 0.027 s on matric
 from numba import njit
 
 from ._partition_band_cross import _add_to8, _fma8, _load8, _prefetch, _zero8
+from ._partition_blocked_split4 import _half_tiles4, _tile4
 
 #: Cache lines of each of the next split point's two matrices asked for per 8-row tile (16 and 24 alike,
 #: 36 and 48 slower at 23 x 100)
@@ -24,14 +25,16 @@ PREFETCH = 24
 
 
 @njit(cache=True, nogil=True)
-def _split_products(L, Rt, idx, a0, a1, out, n):
+def _split_products(L, Rt, idx, a0, a1, out, n, wide):
     """out[b0, b1] += sum over a0 < c < a1 and b0 < k <= b1 of L([a0, c), b0, k) Rt([c, a1), k, b1)
     (``n`` = N + 1 cells a side; L zero on and below its diagonal, Rt below its own, the padding zero;
-    rows padded to a multiple of 8): tiles of 8 rows x 16 ends in registers over every k, added to
-    ``out`` once a split point."""
+    rows padded to a multiple of 8): tiles of 8 rows x 16 ends in eight-lane registers where ``wide``
+    (AVX-512), else of 4 rows in four-lane ones (:mod:`._partition_blocked_split4`), over every k, added
+    to ``out`` once a split point."""
     if a1 - a0 < 2:
         return
     size = L.shape[1] * L.shape[2]
+    step = 8 if wide else 4           # a tile's rows
     for c in range(a0 + 1, a1):       # one split point at a time: its two matrices stay in cache
         left, right = L[idx[a0, c]], Rt[idx[c, a1]]
         # the next split point's matrices asked for while this one's tiles compute (they come from L3)
@@ -41,45 +44,58 @@ def _split_products(L, Rt, idx, a0, a1, out, n):
         for B in range(0, n, 16):
             kend = min(B + 16, n)
             if n - B <= 8:            # the last block, 8 ends or fewer: one vector a row
-                _half_tiles(left, right, out, B, kend, n)
+                if wide:
+                    _half_tiles(left, right, out, B, kend, n)
+                else:
+                    _half_tiles4(left, right, out, B, kend, n)
                 continue
-            for b0 in range(0, min(B + 16, n - 1), 8):
+            for b0 in range(0, min(B + 16, n - 1), step):
                 for _ in range(PREFETCH):
                     if pos < size:
                         _prefetch(next_l, pos)
                         _prefetch(next_r, pos)
                         pos += 8
-                p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _zero8()
-                p40 = p41 = p50 = p51 = p60 = p61 = p70 = p71 = _zero8()
-                x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
-                x4, x5, x6, x7 = left[b0 + 4], left[b0 + 5], left[b0 + 6], left[b0 + 7]
-                for k in range(b0 + 1, kend):
-                    y = right[k]
-                    y0, y1 = _load8(y, B), _load8(y, B + 8)
-                    v = x0[k]
-                    p00, p01 = _fma8(p00, v, y0), _fma8(p01, v, y1)
-                    v = x1[k]
-                    p10, p11 = _fma8(p10, v, y0), _fma8(p11, v, y1)
-                    v = x2[k]
-                    p20, p21 = _fma8(p20, v, y0), _fma8(p21, v, y1)
-                    v = x3[k]
-                    p30, p31 = _fma8(p30, v, y0), _fma8(p31, v, y1)
-                    v = x4[k]
-                    p40, p41 = _fma8(p40, v, y0), _fma8(p41, v, y1)
-                    v = x5[k]
-                    p50, p51 = _fma8(p50, v, y0), _fma8(p51, v, y1)
-                    v = x6[k]
-                    p60, p61 = _fma8(p60, v, y0), _fma8(p61, v, y1)
-                    v = x7[k]
-                    p70, p71 = _fma8(p70, v, y0), _fma8(p71, v, y1)
-                _add_pair(out[b0], B, p00, p01)
-                _add_pair(out[b0 + 1], B, p10, p11)
-                _add_pair(out[b0 + 2], B, p20, p21)
-                _add_pair(out[b0 + 3], B, p30, p31)
-                _add_pair(out[b0 + 4], B, p40, p41)
-                _add_pair(out[b0 + 5], B, p50, p51)
-                _add_pair(out[b0 + 6], B, p60, p61)
-                _add_pair(out[b0 + 7], B, p70, p71)
+                if wide:
+                    _tile(left, right, out, b0, B, kend)
+                else:
+                    _tile4(left, right, out, b0, B, kend)
+
+
+@njit(cache=True, nogil=True)
+def _tile(left, right, out, b0, B, kend):
+    """out[b0 .. b0 + 7, B .. B + 15] += sum over b0 < k < kend of left[row, k] right[k, end], in 16
+    registers of eight lanes."""
+    p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _zero8()
+    p40 = p41 = p50 = p51 = p60 = p61 = p70 = p71 = _zero8()
+    x0, x1, x2, x3 = left[b0], left[b0 + 1], left[b0 + 2], left[b0 + 3]
+    x4, x5, x6, x7 = left[b0 + 4], left[b0 + 5], left[b0 + 6], left[b0 + 7]
+    for k in range(b0 + 1, kend):
+        y = right[k]
+        y0, y1 = _load8(y, B), _load8(y, B + 8)
+        v = x0[k]
+        p00, p01 = _fma8(p00, v, y0), _fma8(p01, v, y1)
+        v = x1[k]
+        p10, p11 = _fma8(p10, v, y0), _fma8(p11, v, y1)
+        v = x2[k]
+        p20, p21 = _fma8(p20, v, y0), _fma8(p21, v, y1)
+        v = x3[k]
+        p30, p31 = _fma8(p30, v, y0), _fma8(p31, v, y1)
+        v = x4[k]
+        p40, p41 = _fma8(p40, v, y0), _fma8(p41, v, y1)
+        v = x5[k]
+        p50, p51 = _fma8(p50, v, y0), _fma8(p51, v, y1)
+        v = x6[k]
+        p60, p61 = _fma8(p60, v, y0), _fma8(p61, v, y1)
+        v = x7[k]
+        p70, p71 = _fma8(p70, v, y0), _fma8(p71, v, y1)
+    _add_pair(out[b0], B, p00, p01)
+    _add_pair(out[b0 + 1], B, p10, p11)
+    _add_pair(out[b0 + 2], B, p20, p21)
+    _add_pair(out[b0 + 3], B, p30, p31)
+    _add_pair(out[b0 + 4], B, p40, p41)
+    _add_pair(out[b0 + 5], B, p50, p51)
+    _add_pair(out[b0 + 6], B, p60, p61)
+    _add_pair(out[b0 + 7], B, p70, p71)
 
 
 @njit(cache=True, nogil=True)
