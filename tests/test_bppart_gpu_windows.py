@@ -197,6 +197,20 @@ def test_gpu_windows_v13_outer_forms_equal_cpu(small_launch_sizes, monkeypatch, 
     _random_pairs_equal_cpu(au, gu)
 
 
+@pytest.mark.parametrize("au, gu, tile, blocks", [(*WEIGHTS[0], 8, 16), (*WEIGHTS[1], 16, 4)])
+def test_gpu_windows_v15_outer_pairs_equal_cpu(small_launch_sizes, monkeypatch, au, gu, tile, blocks):
+    """As above with the outer terms' levels in pairs (v15, ``band_outer_pair``: the second level's sums of T0 and
+    AUX0 taken by the first from its own loads, parked in the second's cells), on NaN-filled fresh tables."""
+    from bioaccel.interact import _partition_launch
+
+    sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_split=True, band_tile=tile,
+                                              band_tile_blocks=blocks, band_pipe=3, band_far=2, band_warp=True,
+                                              band_lanes=True, band_trim=True, band_lean=True, band_streams=2,
+                                              band_outer_pair=True)
+    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
+    _random_pairs_equal_cpu(au, gu)
+
+
 def _random_pairs_equal_cpu(au, gu):
     rng = random.Random(int(au * 10 + gu * 100))
     for wq, wt in ((None, 4), (None, 12), (3, 7), (None, 1), (5, 30)):
@@ -296,6 +310,8 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v13 (production: QF's base computed by the sweep after bppart_band_outer_lean): v12's production (the base parked).
     # (The unsplit sweep adds s0 and both in another order: compared with the CPU in the v13 test, not here.)
     dict(band_lean=False),
+    # v15: the outer terms' levels in pairs (the second's sums of T0 and AUX0 parked by the first)
+    dict(band_outer_pair=True),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

@@ -99,6 +99,24 @@ def band_tiles_arguments(sizes) -> tuple:
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0))
 
 
+def band_outer_role(sizes, l1: int, L1: int) -> tuple:
+    """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
+    ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next
+    level's sums of T0 and AUX0; 2: the second reads them; 0: neither), else none.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> [band_outer_role(SIZES.replace(band_outer_pair=True), l1, 8)[0] for l1 in range(1, 9)], band_outer_role(SIZES, 5, 8)
+    ([0, 0, 0, 0, 1, 2, 1, 2], ())
+    >>> band_outer_role(SIZES.replace(band_outer_pair=True), 7, 7)
+    (0,)
+    """
+    if band_outer_kernel(sizes) != "bppart_band_outer_pair":
+        return ()
+    if l1 >= 5 and l1 % 2 == 1 and l1 + 1 <= L1:
+        return (1,)
+    return (2,) if l1 >= 6 and l1 % 2 == 0 else (0,)
+
+
 def band_outer_kernel(sizes) -> str:
     """The outer terms' kernel (a split sweep's first launch of a level) under launch ``sizes``: QF's base parked
     (bppart_band_outer), not parked (``band_lean``, v13's production: bppart_band_outer_lean), or parked with
@@ -110,6 +128,8 @@ def band_outer_kernel(sizes) -> str:
     """
     if sizes.band_outer_cs:
         return "bppart_band_outer_cs"
+    if sizes.band_outer_pair and sizes.band_lean:
+        return "bppart_band_outer_pair"
     return "bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..runtime import gpu as _gpu
 from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
-                                    band_tiles_arguments, band_tiles_shared)
+                                    band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -152,7 +152,8 @@ class _Tables:
             if outer is not None:
                 outer((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
                                                                  flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
-                                                                 ACCM, *dims, np.int32(l1), ends))
+                                                                 ACCM, *dims, np.int32(l1), ends)
+                      + tuple(np.int32(r) for r in band_outer_role(sizes, l1, L1)))
             mark("outer")
             mark("sweep")
             tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))

@@ -519,8 +519,18 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 template <bool CS>
 __device__ __forceinline__ double band_outer_load(const double* p) { return CS ? __ldcs(p) : *p; }
 
-template <bool CS, bool LEAN = false>
-__device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
+// PAIR (bppart_band_outer_pair, v15; with LEAN): the levels paired, ``role`` given by the host a level. The sums of
+// AUX0 and T0 of the level l1 + 1 read values the level l1 reads too: the first level of a pair (role 1) takes them
+// from its loads and parks them, the second (role 2) reads them back instead of its l1 - 1 and l1 - 2 loads.
+//   pa0(l1 + 1, a0) = sum_{k = a0 .. a1 - 1} Q0[k + 1][a1 + 1] T0([a0, k + 1)): the level's own loads of T0 in the
+//     same order, then this thread's own T0 of [a0, a1) last; parked in T0([a0, a1 + 1)) (the cell that level writes).
+//   ps0(l1 + 1, a0 - 1) = sum_{k = a0 .. a1 - 2} Q0[a0][k] AUX0([k, a1 - 1)): one more load (k = a0, first), then the
+//     level's own loads in the same order; parked in AUX0([a0 - 1, a1)).
+// Each chain adds its terms in the production's order (each a multiply-add into the sum so far, from 0): the same
+// bits. (R's sum cannot be shared so: its first term, R([a0, a1)), is the level's own sweep's output.) Transfers a
+// cell over the 23 levels of M = 23: 16% fewer (pairs from l1 = 5: roles 1 at odd l1 >= 5, 2 at even l1 >= 6).
+template <bool CS, bool LEAN = false, bool PAIR = false>
+__device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= cells) return;
@@ -532,12 +542,38 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
     const double* w2 = W + 25;
     const double* wi = W + 50;
     double ps0 = 0.0, pa0 = 0.0, pqx = 0.0;
-    if (l1 >= 5) {
+    // PAIR: the next level's sums (role 1), where that level has the interval
+    const bool next_a = PAIR && role == 1 && a1 + 1 <= M, next_s = PAIR && role == 1 && l1 >= 4 && a0 >= 1;
+    double na0 = 0.0, ns0 = 0.0;
+    if (PAIR && role == 2) {
+        ps0 = l1 >= 5 ? AUX0[A + c] : 0.0;
+        pa0 = T0[A + c];
+    } else {
+        if (next_s) {
+            ns0 += Q0[a0 * M1 + a0] * AUX0[band_interval(M, a0, a1 - 1) * S + c];
 #pragma unroll 4
-        for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * band_outer_load<CS>(AUX0 + band_interval(M, k, a1 - 1) * S + c);
+            for (int k = a0 + 1; k <= a1 - 2; ++k) {
+                const double v = AUX0[band_interval(M, k, a1 - 1) * S + c];
+                ps0 += Q0[(a0 + 1) * M1 + k] * v;
+                ns0 += Q0[a0 * M1 + k] * v;
+            }
+            if (l1 < 5) ps0 = 0.0;
+        } else if (l1 >= 5) {
+#pragma unroll 4
+            for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * band_outer_load<CS>(AUX0 + band_interval(M, k, a1 - 1) * S + c);
+        }
+        if (next_a) {
+#pragma unroll 4
+            for (int k = a0; k <= a1 - 2; ++k) {
+                const double v = T0[band_interval(M, a0, k + 1) * S + c];
+                pa0 += Q0[(k + 1) * M1 + a1] * v;
+                na0 += Q0[(k + 1) * M1 + a1 + 1] * v;
+            }
+        } else {
+#pragma unroll 4
+            for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * band_outer_load<CS>(T0 + band_interval(M, a0, k + 1) * S + c);
+        }
     }
-#pragma unroll 4
-    for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * band_outer_load<CS>(T0 + band_interval(M, a0, k + 1) * S + c);
 #pragma unroll 4
     for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * band_outer_load<CS>(R + band_interval(M, k, a1) * S + c);
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
@@ -550,6 +586,12 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS) {
     QX[A + c] = pqx;
     if (!LEAN) R[A + c] = qfbase;    // (LEAN: qfbase unused, so its QI load is dead and not issued)
     ACCM[lb + c] = m;
+    if (next_a) {
+        const double t0 = T0[A + c];   // (the value just stored: the next level reads it so)
+        na0 += Q0[a1 * M1 + a1 + 1] * t0;
+        T0[band_interval(M, a0, a1 + 1) * S + c] = na0;
+    }
+    if (next_s) AUX0[band_interval(M, a0 - 1, a1) * S + c] = ns0;
 }
 
 __global__ void __launch_bounds__(256) bppart_band_outer(BAND_OUTER_PARAMETERS) {
@@ -562,6 +604,10 @@ __global__ void __launch_bounds__(256) bppart_band_outer_cs(BAND_OUTER_PARAMETER
 
 __global__ void __launch_bounds__(256) bppart_band_outer_lean(BAND_OUTER_PARAMETERS) {
     band_outer<false, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
+}
+
+__global__ void __launch_bounds__(256) bppart_band_outer_pair(BAND_OUTER_PARAMETERS, int role) {
+    band_outer<false, true, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends, role);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
