@@ -197,16 +197,18 @@ def test_gpu_windows_v13_outer_forms_equal_cpu(small_launch_sizes, monkeypatch, 
     _random_pairs_equal_cpu(au, gu)
 
 
-@pytest.mark.parametrize("au, gu, tile, blocks", [(*WEIGHTS[0], 8, 16), (*WEIGHTS[1], 16, 4)])
-def test_gpu_windows_v15_outer_pairs_equal_cpu(small_launch_sizes, monkeypatch, au, gu, tile, blocks):
+@pytest.mark.parametrize("au, gu, tile, blocks, pair", [(*WEIGHTS[0], 8, 16, 1), (*WEIGHTS[1], 16, 4, 1),
+                                                       (*WEIGHTS[1], 8, 16, 2), (*WEIGHTS[0], 16, 4, 2)])
+def test_gpu_windows_v15_outer_pairs_equal_cpu(small_launch_sizes, monkeypatch, au, gu, tile, blocks, pair):
     """As above with the outer terms' levels in pairs (v15, ``band_outer_pair``: the second level's sums of T0 and
-    AUX0 taken by the first from its own loads, parked in the second's cells), on NaN-filled fresh tables."""
+    AUX0 taken by the first from its own loads, parked in the second's cells; 2: R's sum too, in the other order), on
+    NaN-filled fresh tables."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_split=True, band_tile=tile,
                                               band_tile_blocks=blocks, band_pipe=3, band_far=2, band_warp=True,
                                               band_lanes=True, band_trim=True, band_lean=True, band_streams=2,
-                                              band_outer_pair=True)
+                                              band_outer_pair=pair)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     _random_pairs_equal_cpu(au, gu)
 
@@ -232,10 +234,12 @@ def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
         _same_windows(unscaled, got)
 
 
-@pytest.mark.parametrize("variant", [{}, dict(band_chains=2), dict(band_chains=2, band_warp_cols=16)])
+@pytest.mark.parametrize("variant", [{}, dict(band_chains=2), dict(band_chains=2, band_warp_cols=16),
+                                     pytest.param(dict(band_outer_pair=2), id="v15_outer_pair_r")])
 def test_gpu_windows_production_sizes_at_window_128(monkeypatch, variant):
     """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes, and with the cross products'
-    two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``)."""
+    two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``), and with the
+    outer terms' R sums in the other order (v15's ``band_outer_pair`` 2)."""
     from bioaccel.interact import _partition_launch
 
     monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
@@ -311,7 +315,7 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # (The unsplit sweep adds s0 and both in another order: compared with the CPU in the v13 test, not here.)
     dict(band_lean=False),
     # v15: the outer terms' levels in pairs (the second's sums of T0 and AUX0 parked by the first)
-    dict(band_outer_pair=True),
+    pytest.param(dict(band_outer_pair=1), id="v15_outer_pair"),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

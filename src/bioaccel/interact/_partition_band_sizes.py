@@ -102,35 +102,40 @@ def band_tiles_arguments(sizes) -> tuple:
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
     ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next
-    level's sums of T0 and AUX0; 2: the second reads them; 0: neither), else none.
+    level's sums of T0 and AUX0, and with ``band_outer_pair`` 2 most of R's; 2: the second reads them; 0: neither),
+    else none.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> [band_outer_role(SIZES.replace(band_outer_pair=True), l1, 8)[0] for l1 in range(1, 9)], band_outer_role(SIZES, 5, 8)
+    >>> [band_outer_role(SIZES.replace(band_outer_pair=1), l1, 8)[0] for l1 in range(1, 9)], band_outer_role(SIZES, 5, 8)
     ([0, 0, 0, 0, 1, 2, 1, 2], ())
-    >>> band_outer_role(SIZES.replace(band_outer_pair=True), 7, 7)
+    >>> band_outer_role(SIZES.replace(band_outer_pair=2), 7, 7)
     (0,)
     """
-    if band_outer_kernel(sizes) != "bppart_band_outer_pair":
+    if band_outer_kernel(sizes)[0] != "bppart_band_outer_pair":
         return ()
     if l1 >= 5 and l1 % 2 == 1 and l1 + 1 <= L1:
         return (1,)
     return (2,) if l1 >= 6 and l1 % 2 == 0 else (0,)
 
 
-def band_outer_kernel(sizes) -> str:
-    """The outer terms' kernel (a split sweep's first launch of a level) under launch ``sizes``: QF's base parked
-    (bppart_band_outer), not parked (``band_lean``, v13's production: bppart_band_outer_lean), or parked with
-    evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep ignores the parked base: the same bits).
+def band_outer_kernel(sizes) -> tuple:
+    """(kernel name, template arguments) of the outer terms (a split sweep's first launch of a level) under launch
+    ``sizes``: QF's base parked (bppart_band_outer), not parked (``band_lean``, v13's production:
+    bppart_band_outer_lean), or parked with evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep
+    ignores the parked base: the same bits); with ``band_lean``, the levels in pairs (``band_outer_pair`` 1, v15: the
+    same bits; 2: R's sum in the other order and shared too, RQ).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_lean=False))
-    ('bppart_band_outer_lean', 'bppart_band_outer')
+    (('bppart_band_outer_lean', ()), ('bppart_band_outer', ()))
+    >>> band_outer_kernel(SIZES.replace(band_outer_pair=2))
+    ('bppart_band_outer_pair', (True,))
     """
     if sizes.band_outer_cs:
-        return "bppart_band_outer_cs"
+        return "bppart_band_outer_cs", ()
     if sizes.band_outer_pair and sizes.band_lean:
-        return "bppart_band_outer_pair"
-    return "bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"
+        return "bppart_band_outer_pair", (sizes.band_outer_pair == 2,)
+    return ("bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"), ()
 
 
 def band_tiles_shared(sizes) -> int:

@@ -529,7 +529,11 @@ __device__ __forceinline__ double band_outer_load(const double* p) { return CS ?
 // Each chain adds its terms in the production's order (each a multiply-add into the sum so far, from 0): the same
 // bits. (R's sum cannot be shared so: its first term, R([a0, a1)), is the level's own sweep's output.) Transfers a
 // cell over the 23 levels of M = 23: 16% fewer (pairs from l1 = 5: roles 1 at odd l1 >= 5, 2 at even l1 >= 6).
-template <bool CS, bool LEAN = false, bool PAIR = false>
+// RQ (with PAIR): R's sum in the other order, k from a1 - 1 down (shortest R first; **another summation order**, within
+// the tests' 1e-12 of the CPU, not the production's bits), so that it is shared too: role 1 parks the next level's
+//   pqx(l1 + 1, a0 - 1) but its last term (sum_{k = a1 - 1 .. a0 + 1} Q0[a0 - 1][k] R([k, a1)), the level's own loads)
+// in QX([a0 - 1, a1)), and role 2 adds the one term left, Q0[a0][a0 + 1] R([a0 + 1, a1)): 25% fewer transfers a cell.
+template <bool CS, bool LEAN = false, bool PAIR = false, bool RQ = false>
 __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -574,8 +578,22 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
             for (int k = a0; k <= a1 - 2; ++k) pa0 += Q0[(k + 1) * M1 + a1] * band_outer_load<CS>(T0 + band_interval(M, a0, k + 1) * S + c);
         }
     }
+    double nqx = 0.0;
+    const bool next_q = RQ && role == 1 && a0 >= 1;
+    if (RQ && role == 2) {
+        pqx = QX[A + c];
+        pqx += Q0[a0 * M1 + a0 + 1] * R[band_interval(M, a0 + 1, a1) * S + c];
+    } else if (RQ) {
 #pragma unroll 4
-    for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * band_outer_load<CS>(R + band_interval(M, k, a1) * S + c);
+        for (int k = a1 - 1; k >= a0 + 1; --k) {
+            const double v = R[band_interval(M, k, a1) * S + c];
+            pqx += Q0[a0 * M1 + k] * v;
+            if (next_q) nqx += Q0[(a0 - 1) * M1 + k] * v;
+        }
+    } else {
+#pragma unroll 4
+        for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * band_outer_load<CS>(R + band_interval(M, k, a1) * S + c);
+    }
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
     bppart_outer_terms(l1, l2, w1, w2, wi, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
                        ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
@@ -592,6 +610,7 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
         T0[band_interval(M, a0, a1 + 1) * S + c] = na0;
     }
     if (next_s) AUX0[band_interval(M, a0 - 1, a1) * S + c] = ns0;
+    if (next_q) QX[band_interval(M, a0 - 1, a1) * S + c] = nqx;
 }
 
 __global__ void __launch_bounds__(256) bppart_band_outer(BAND_OUTER_PARAMETERS) {
@@ -606,8 +625,10 @@ __global__ void __launch_bounds__(256) bppart_band_outer_lean(BAND_OUTER_PARAMET
     band_outer<false, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
 }
 
+template <bool RQ>
 __global__ void __launch_bounds__(256) bppart_band_outer_pair(BAND_OUTER_PARAMETERS, int role) {
-    band_outer<false, true, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends, role);
+    band_outer<false, true, true, RQ>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends,
+                                      role);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
