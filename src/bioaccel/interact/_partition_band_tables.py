@@ -124,7 +124,8 @@ class _Tables:
         shared = band_tiles_shared(sizes)
         if shared:
             tiles.max_dynamic_shared_size_bytes = shared
-        outer = _kernel(*band_outer_kernel(sizes)) if sizes.band_split else None
+        outer_name, outer_arguments = band_outer_kernel(sizes)
+        outer = _kernel(outer_name, *outer_arguments) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
             D = -(-(TR + self.L2) // TC) - 1

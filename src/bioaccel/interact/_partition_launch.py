@@ -91,10 +91,11 @@ class BPPartSizes(LaunchSizes):
     band_lean: bool = True    # windows, split sweep: QF's base computed by the sweep (OUTER = 1), not parked in R by the
     #                           outer terms (bppart_band_outer_lean: no QI read, no R write a cell; v13: the outer terms
     #                           0.0635 -> 0.0590 s at 23 x 20,000); the same bits
-    band_outer_pair: int = 0  # windows, split lean sweep: 1, the outer terms' levels in pairs (v15, bppart_band_outer_pair):
+    band_outer_pair: int = 1  # windows, split lean sweep: 1, the outer terms' levels in pairs (v15, bppart_band_outer_pair):
     #                           the first takes the second's sums of T0 and AUX0 from its own loads and parks them (16%
-    #                           fewer transfers a cell at M = 23; the same bits); 2, R's sum too, in the other order
-    #                           (25% fewer; another summation order); 0, none
+    #                           fewer transfers a cell at M = 23; the outer terms 0.0589 -> 0.0498 s at 23 x 20,000; the
+    #                           same bits); 2, R's sum too, in the other order (25% fewer; 0.0469 s; another summation
+    #                           order); 0, none (v14's production)
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
