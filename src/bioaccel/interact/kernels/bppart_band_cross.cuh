@@ -42,6 +42,36 @@
 // a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
 // long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
 // cell's mma over the same indices in the same order: the same bits.
+// FORM bits 3 and 4 (v16): the operands copied 16 bytes a cp.async (bit 3: .cg, L2 only; bit 4: .ca), half the
+// copies of 8 bytes (v12's profile: L2 86-90% busy in requests, not bytes). A band row's cells lie 8-byte aligned only
+// (W1 = L2 + 1 cells a row; a table's intervals S = (n + 1) W1 apart), so each staged row segment is copied as the
+// aligned pairs that hold it, from the aligned-down start: a row whose first cell lies 8 bytes off 16 takes one
+// pair more (the cell before the segment and the one after it, never read), staged one double to the right, and the
+// mma steps read each lane's rows from that shift on (a lane reads A rows r and r + 8, B rows of one parity: one
+// shift a lane a step; the step's two parities kept in shared memory). A pair at the band's lower edge (its first
+// cell out, the second in) is two 8-byte copies, since cp.async zero-fills only a tail; every other pair one copy
+// of 16, 8 (upper edge) or 0 (zero-fill) bytes. The mma read the same values: the same bits.
+template <int CG>
+__device__ __forceinline__ void band_copy16(double* smem, const double* gmem, int bytes) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    if (CG)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
+}
+
+// Cells (col, col + 1) of a band row into smem[0], smem[1]: ``src`` is col's address (16-byte aligned), in0 and in1
+// whether each cell is in the band (zero where not); ``safe``, a 16-byte aligned address in the table (read by none).
+template <int CG>
+__device__ __forceinline__ void band_pair(double* smem, const double* src, const double* safe, bool in0, bool in1) {
+    if (!in0 && in1) {
+        band_copy8<0>(smem, safe, false);
+        band_copy8<0>(smem + 1, src + 1, true);
+    } else {
+        band_copy16<CG>(smem, in0 ? src : safe, in0 ? (in1 ? 16 : 8) : 0);
+    }
+}
+
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -54,7 +84,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
+    constexpr bool VEC = (FORM & 24) != 0;
+    constexpr int CG = (FORM & 8) ? 1 : 0, AQ = KC / 2, BQ = TC / 2;
+    static_assert(!VEC || ((FORM & 24) != 24 && THREADS % AQ == 0 && (TR * AQ) % THREADS == 0 && THREADS % BQ == 0
+                           && (KC * BQ) % THREADS == 0 && THREADS >= TR && THREADS >= KC),
+                  "16-byte copies: each thread copies fixed pairs of As and Bs, a warp's share of the extra pairs");
     constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
+    __shared__ int band_shift[VEC ? STAGES : 1][2];   // (VEC) a step's parities: As row 0's first cell, Bs row 0's
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
     double* const ring = DYN ? band_ring_dynamic : ring_static;
@@ -99,6 +135,35 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            if (VEC) {
+                // a row's shift: its first cell's address 8 bytes off 16 (row rr of As: pa + rr L2; of Bs: pb + kk L2)
+                const int pa = (int)(((size_t)(L + (size_t)r0 * L2 + from) >> 3) & 1);
+                const int pb = (int)(((size_t)(R + (size_t)from * L2 + c0) >> 3) & 1);
+                if (threadIdx.x == 0) band_shift[buf][0] = pa, band_shift[buf][1] = pb;
+                const double* safeL = reinterpret_cast<const double*>((size_t)L & ~(size_t)15);
+                const double* safeR = reinterpret_cast<const double*>((size_t)R & ~(size_t)15);
+                // As: pair q of row rr holds cells from - s + 2 q, + 1 (slots 2 q, 2 q + 1); the extra pair (s = 1), KC
+                auto a_pair = [&](int rr, int q) {
+                    const int row = r0 + rr, col = from - ((pa + rr * L2) & 1) + 2 * q, o = col - row;
+                    const bool in0 = col < kend && o >= 0 && o < W1 && col <= n;
+                    const bool in1 = col + 1 < kend && o + 1 >= 0 && o + 1 < W1 && col + 1 <= n;
+                    band_pair<CG>(&As[buf][rr][2 * q], L + (size_t)row * L2 + col, safeL, in0, in1);
+                };
+                auto b_pair = [&](int kk, int q) {
+                    const int row = from + kk, col = c0 - ((pb + kk * L2) & 1) + 2 * q, o = col - row;
+                    const bool in0 = row < kend && o >= 0 && o < W1 && col <= n;
+                    const bool in1 = row < kend && o + 1 >= 0 && o + 1 < W1 && col + 1 <= n;
+                    band_pair<CG>(&Bs[buf][kk][2 * q], R + (size_t)row * L2 + col, safeR, in0, in1);
+                };
+#pragma unroll
+                for (int i = 0; i < TR * AQ / THREADS; ++i) a_pair(threadIdx.x / AQ + i * (THREADS / AQ), threadIdx.x % AQ);
+                if (threadIdx.x < TR && ((pa + (int)threadIdx.x * L2) & 1)) a_pair(threadIdx.x, AQ);
+#pragma unroll
+                for (int i = 0; i < KC * BQ / THREADS; ++i) b_pair(threadIdx.x / BQ + i * (THREADS / BQ), threadIdx.x % BQ);
+                const int kx = (int)threadIdx.x - (THREADS - KC);    // (the last warps: the first take As' extras)
+                if (kx >= 0 && ((pb + kx * L2) & 1)) b_pair(kx, BQ);
+                return;
+            }
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
@@ -128,15 +193,22 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
             __syncthreads();
             const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
+            // (VEC: this lane's rows staged from their shift on; else As[buf], Bs[buf] themselves)
+            const double (*Ab)[KC + 4] = As[buf];
+            const double (*Bb)[TC + 4] = Bs[buf];
+            if (VEC) {
+                Ab = reinterpret_cast<const double (*)[KC + 4]>(&As[buf][0][0] + ((band_shift[buf][0] + (wr + g) * L2) & 1));
+                Bb = reinterpret_cast<const double (*)[TC + 4]>(&Bs[buf][0][0] + ((band_shift[buf][1] + t * L2) & 1));
+            }
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4)
-                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                    band_mma_step(Ab, Bb, wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
             } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
                     if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                    band_mma_step(Ab, Bb, wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
