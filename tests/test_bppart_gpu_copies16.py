@@ -1,6 +1,6 @@
-"""The windowed BPPart cross products' operands copied 16 bytes a cp.async (v16, ``band_copy16``: a band row's cells
-lie 8-byte aligned only, so each row segment is staged from its 16-byte aligned pair, one double to the right where it
-starts 8 bytes off 16): against the CPU on random pairs with small tiles and NaN-filled fresh tables (target windows
+"""The windowed BPPart cross products' operands copied 16 bytes a cp.async or a row a bulk copy (v16, ``band_copy16``:
+a band row's cells lie 8-byte aligned only, so each row segment is staged from its 16-byte aligned pair, one double to
+the right where it starts 8 bytes off 16): against the CPU on random pairs with small tiles and NaN-filled fresh tables (target windows
 of 1 to 13 bases: odd and even rows of W1 cells, so both parities of a row's start), at the production sizes and window
 128, and every number equal to the production's (8-byte copies) to the last bit, launches of several lengths (the
 tables' intervals S = (n + 1) W1 apart: both parities of an interval's start). Marker ``gpu``."""
@@ -23,10 +23,13 @@ pytestmark = pytest.mark.gpu
     (*WEIGHTS[1], 32, 64, 32, 2, 2, -1, 32),
     (*WEIGHTS[0], 16, 32, 32, 3, 1, 3, 16),      # the skip forms, warps of 16 columns, chunks of 32, a ring of 3
     (*WEIGHTS[1], 32, 64, 32, 2, 1, 1, 32),      # the skip a chunk at a time at 32 x 64 x 32
+    (*WEIGHTS[0], 16, 32, 8, 2, 3, -1, 32),      # a row's band cells a bulk copy (zeros stored after), a ring of 2
+    (*WEIGHTS[1], 32, 64, 32, 2, 3, -1, 32),     # ... at 32 x 64 x 32
+    (*WEIGHTS[1], 16, 32, 32, 3, 3, 3, 16),      # ... with the skip forms, warps of 16 columns, a ring of 3
 ])
 def test_gpu_windows_v16_copies16_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, ring, copy16,
                                             form, wn):
-    """The cross ring with 16-byte copies (.cg, .ca) against the CPU to 1e-12: queries of 1 to 12 nt, targets of 1 to
+    """The cross ring with 16-byte copies (.cg, .ca) or a bulk copy a row against the CPU to 1e-12: queries of 1 to 12 nt, targets of 1 to
     150 nt in pieces of 40 bases, windows of 1 to 13 bases; with the skip forms and warps of 16 columns."""
     from bioaccel.interact import _partition_launch
 
@@ -39,9 +42,9 @@ def test_gpu_windows_v16_copies16_equal_cpu(small_launch_sizes, monkeypatch, au,
     _random_pairs_equal_cpu(au, gu)
 
 
-@pytest.mark.parametrize("copy16", [1, 2])
+@pytest.mark.parametrize("copy16", [1, 2, 3])
 def test_gpu_windows_v16_production_sizes_at_window_128(monkeypatch, copy16):
-    """23 x 300 and 23 x 140 nt at --window-target 128, the production sizes with 16-byte copies: the CPU's numbers."""
+    """23 x 300 and 23 x 140 nt at --window-target 128, the production sizes with 16-byte or bulk copies: the CPU's."""
     from bioaccel.interact import _partition_launch
 
     monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(band_copy16=copy16))
@@ -56,10 +59,12 @@ def test_gpu_windows_v16_production_sizes_at_window_128(monkeypatch, copy16):
     dict(band_copy16=1), dict(band_copy16=2),
     dict(band_copy16=1, band_bases=400), dict(band_copy16=1, band_streams=1, band_bases=333),
     dict(band_copy16=1, band_chunk=16, band_blocks=4), dict(band_copy16=1, band_skip=True, band_skip_form=1),
+    dict(band_copy16=3), dict(band_copy16=3, band_bases=400), dict(band_copy16=3, band_streams=1, band_bases=333),
+    dict(band_copy16=3, band_ring=3, band_blocks=2),
 ])
 def test_gpu_windows_v16_copies16_same_bits_as_production(monkeypatch, variant):
     """23 x 700 nt after a 333-nt target (and cut into launches of at most 400 or 333 bases: launches of other
-    lengths), window 128: every log and window number of the 16-byte copies equal to the production's to the last
+    lengths), window 128: every log and window number of the 16-byte and bulk copies equal to the production's to the last
     bit (the production with the variant's launch lengths, so only the copies differ)."""
     from bioaccel.interact import _partition_launch
 

@@ -48,7 +48,8 @@ class BPPartSizes(LaunchSizes):
     band_warp_cols: int = 32  # windows, cross ring (v12): a warp's columns, 32 or 16 (twice the warps a tile, each half
     #                           the mma of a step); the same bits
     band_copy16: int = 0      # windows, cross ring (v16): the operands copied 16 bytes a cp.async, half the copies of 8
-    #                           (1: .cg, L2 only; 2: .ca), rows staged from their 16-byte aligned pair; the same bits
+    #                           (1: .cg, L2 only; 2: .ca), or 3: a row's band cells a bulk copy (cp.async.bulk, zeros
+    #                           stored after), rows staged from their 16-byte aligned pair; the same bits
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)

@@ -72,6 +72,28 @@ __device__ __forceinline__ void band_pair(double* smem, const double* src, const
     }
 }
 
+// FORM bit 5 (v16): each operand row's band cells of a step copied by one bulk copy (cp.async.bulk, the 1-D copy
+// engine: 16-byte aligned addresses and sizes, completion counted on an mbarrier a ring slot), issued by the lanes of
+// warp 0 (a row a lane), from the aligned pair of the row's first band cell to that of its last, staged shifted as
+// under bit 3. The copy engine cannot zero-fill: after the slot's barrier completes, every thread stores zeros into
+// its fixed cells of the 8-byte form that lie outside the band (the cells the aligned pairs brought in past the
+// band's edge among them), then a proxy fence (the next bulk copy into the slot writes after these stores) and the
+// step's block barrier. The mma read the same values: the same bits.
+__device__ __forceinline__ unsigned band_smem(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void band_bulk(double* smem, const double* gmem, unsigned bytes, unsigned long long* bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(band_smem(smem)), "l"(gmem), "r"(bytes), "r"(band_smem(bar)) : "memory");
+}
+
+__device__ __forceinline__ void band_bar_wait(unsigned long long* bar, int parity) {
+    unsigned ok;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(ok) : "r"(band_smem(bar)), "r"(parity) : "memory");
+    } while (!ok);
+}
+
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -84,13 +106,15 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    constexpr bool VEC = (FORM & 24) != 0;
+    constexpr bool TMA = (FORM & 32) != 0, VEC = (FORM & 24) != 0 || TMA;
     constexpr int CG = (FORM & 8) ? 1 : 0, AQ = KC / 2, BQ = TC / 2;
-    static_assert(!VEC || ((FORM & 24) != 24 && THREADS % AQ == 0 && (TR * AQ) % THREADS == 0 && THREADS % BQ == 0
+    static_assert(!TMA || (FORM & 24) == 0, "bulk copies or 16-byte cp.async, not both");
+    static_assert(!VEC || TMA || ((FORM & 24) != 24 && THREADS % AQ == 0 && (TR * AQ) % THREADS == 0 && THREADS % BQ == 0
                            && (KC * BQ) % THREADS == 0 && THREADS >= TR && THREADS >= KC),
                   "16-byte copies: each thread copies fixed pairs of As and Bs, a warp's share of the extra pairs");
     constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
     __shared__ int band_shift[VEC ? STAGES : 1][2];   // (VEC) a step's parities: As row 0's first cell, Bs row 0's
+    __shared__ __align__(8) unsigned long long band_bar[TMA ? STAGES : 1];   // (TMA) a slot's copies landed
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
     double* const ring = DYN ? band_ring_dynamic : ring_static;
@@ -117,6 +141,16 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
+    if (TMA) {
+        if (threadIdx.x == 0) {
+#pragma unroll
+            for (int b = 0; b < STAGES; ++b)
+                asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;\n" ::"r"(band_smem(&band_bar[b])) : "memory");
+            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        }
+        __syncthreads();
+    }
+    int done = 0;                         // (TMA) the ring's steps before this sum's: its slots' uses, their phases
     for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
         double acc[2][NJ][2], acc2[2][NJ][2];
@@ -132,9 +166,45 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
         const int steps = splits * chunks;
         auto issue = [&](int step) {
-            const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
+            const int buf = ((TMA ? done : 0) + step) % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+            if (TMA) {
+                if (threadIdx.x >= 32) return;
+                const int pa = (int)(((size_t)(L + (size_t)r0 * L2 + from) >> 3) & 1);
+                const int pb = (int)(((size_t)(R + (size_t)from * L2 + c0) >> 3) & 1);
+                if (threadIdx.x == 0) band_shift[buf][0] = pa, band_shift[buf][1] = pb;
+                // a row's band cells lo .. hi (none: lo > hi), their pairs' first cell and bytes; p: lo's parity
+                auto seg = [&](bool a, int r, int& lo, unsigned& bytes) {
+                    const int row = a ? r0 + r : from + r, p = a ? pa : pb, first = a ? from : c0;
+                    lo = max(first, row);
+                    const int hi = min(min(a ? from + KC - 1 : c0 + TC - 1, row + L2), min(a ? kend - 1 : n, n));
+                    const bool none = lo > hi || (!a && row >= kend);
+                    const int s = (p + r * L2) & 1;     // the row's shift: cell first lies at slot s
+                    const int lo2 = lo - ((s + lo - first) & 1), hi2 = hi + 1 - ((s + hi - first) & 1);
+                    lo = lo2;
+                    bytes = none ? 0u : 8u * (hi2 - lo2 + 1);
+                };
+                unsigned total = 0, bytes;
+                int lo;
+                for (int r = threadIdx.x; r < TR; r += 32) seg(true, r, lo, bytes), total += bytes;
+                for (int r = threadIdx.x; r < KC; r += 32) seg(false, r, lo, bytes), total += bytes;
+                asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}\n"
+                             ::"r"(band_smem(&band_bar[buf])), "r"(total) : "memory");
+                for (int r = threadIdx.x; r < TR; r += 32) {
+                    seg(true, r, lo, bytes);
+                    if (bytes)
+                        band_bulk(&As[buf][r][lo - from + ((pa + r * L2) & 1)], L + (size_t)(r0 + r) * L2 + lo, bytes,
+                                  &band_bar[buf]);
+                }
+                for (int r = threadIdx.x; r < KC; r += 32) {
+                    seg(false, r, lo, bytes);
+                    if (bytes)
+                        band_bulk(&Bs[buf][r][lo - c0 + ((pb + r * L2) & 1)], R + (size_t)(from + r) * L2 + lo, bytes,
+                                  &band_bar[buf]);
+                }
+                return;
+            }
             if (VEC) {
                 // a row's shift: its first cell's address 8 bytes off 16 (row rr of As: pa + rr L2; of Bs: pb + kk L2)
                 const int pa = (int)(((size_t)(L + (size_t)r0 * L2 + from) >> 3) & 1);
@@ -189,10 +259,26 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         }
         for (int step = 0; step < steps; ++step) {
             if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
-            asm volatile("cp.async.commit_group;\n" ::);
-            asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
+            const int buf = ((TMA ? done : 0) + step) % STAGES, k0 = kbeg + (step % chunks) * KC;
+            if (TMA) {
+                band_bar_wait(&band_bar[buf], ((done + step) / STAGES) & 1);
+                const int pa = band_shift[buf][0], pb = band_shift[buf][1];
+#pragma unroll
+                for (int i = 0; i < TR * KC / THREADS; ++i) {
+                    const int rr = ar + i * (THREADS / KC), row = r0 + rr, col = k0 + ak, o = col - row;
+                    if (!(col < kend && o >= 0 && o < W1 && col <= n)) As[buf][rr][ak + ((pa + rr * L2) & 1)] = 0.0;
+                }
+#pragma unroll
+                for (int i = 0; i < TC * KC / THREADS; ++i) {
+                    const int kk = bk + i * (THREADS / TC), row = k0 + kk, col = c0 + bc, o = col - row;
+                    if (!(row < kend && o >= 0 && o < W1 && col <= n)) Bs[buf][kk][bc + ((pb + kk * L2) & 1)] = 0.0;
+                }
+                asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+            } else {
+                asm volatile("cp.async.commit_group;\n" ::);
+                asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
+            }
             __syncthreads();
-            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             // (VEC: this lane's rows staged from their shift on; else As[buf], Bs[buf] themselves)
             const double (*Ab)[KC + 4] = As[buf];
             const double (*Bb)[TC + 4] = Bs[buf];
@@ -214,6 +300,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
+        done += steps;
         if (FORM & 4) {
 #pragma unroll
             for (int i = 0; i < 2; ++i)
