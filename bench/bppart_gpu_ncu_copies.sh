@@ -16,3 +16,14 @@ for copies in 0 1 3; do
   grep -E "Duration|Throughput|Hit Rate|Warp Cycles Per Issued|Stall|Issued Ipc|lts__|smsp__inst|l1tex__|pipe_fp64|gpu__time" \
     $OUT/ncu_copies_$copies.txt | head -40 | tee -a $OUT/log
 done
+# the SASS of the three forms (cuobjdump): instructions of the copies and the branches around them
+K=src/bioaccel/interact/kernels
+printf '#include "bppart_band.cu"\nvoid* const k[] = {\n' > /tmp/inst_cross.cu
+for form in 0 8 32; do
+  echo "(void*)&bppart_band_cross_ring<32, 64, 32, 3, 2, false, 0, 0, true, $form, 32>," >> /tmp/inst_cross.cu
+done
+echo '};' >> /tmp/inst_cross.cu
+nvcc -arch=sm_90 --std=c++17 -I$K -Isrc/bioaccel/runtime/kernels --cubin /tmp/inst_cross.cu -o /tmp/cross.cubin
+cuobjdump -sass /tmp/cross.cubin > /tmp/cross.sass
+awk '/Function : /{f=$3} f && /\/\*[0-9a-f]+\*\//{n[f]++; for (i = 2; i <= NF; i++) if ($i ~ /^(LDGSTS|BSSY|BSYNC|BRA|UBLKCP|SYNCS|DMMA|LDS|STS|BAR|WARPSYNC|ISETP|IMAD|LOP3|SEL|IADD3)/) {split($i, a, "."); c[f" "a[1]]++; break}}
+     END {for (k in n) print k, "instructions", n[k]; for (k in c) print k, c[k]}' /tmp/cross.sass | sort | tee $OUT/sass_counts.txt
