@@ -1,6 +1,7 @@
 # The BPPart windows' cross products under Nsight Compute (issue 27, v16): the production's 8-byte cp.async copies
 # against 16-byte ones (band_copy16=1, .cg) and a bulk copy a row (band_copy16=3): L2 requests and sectors, the
-# copy instructions, stalls. On the device, PYTHONPATH holding src: OUT=... bash bench/bppart_gpu_ncu_copies.sh
+# copy instructions, stalls; FORMS: other launch-size fields to profile (v16 call 3: "band_copy16=0 band_align=16"),
+# NO_SASS=1: no SASS counts. On the device, PYTHONPATH holding src: OUT=... bash bench/bppart_gpu_ncu_copies.sh
 : "${OUT:?set OUT to a folder for the reports}"
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2
 M=lts__t_requests.sum,lts__t_sectors.sum,lts__t_requests_srcunit_tex.sum,lts__t_sectors_srcunit_tex.sum
@@ -8,14 +9,15 @@ M=$M,smsp__inst_executed.sum,smsp__inst_executed_op_ldgsts.sum,l1tex__t_requests
 M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum,lts__t_sectors_srcunit_tex_op_read.sum
 M=$M,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 which ncu | tee -a $OUT/log
-for copies in 0 1 3; do
+for form in ${FORMS:-band_copy16=0 band_copy16=1 band_copy16=3}; do
   timeout 150 ncu --clock-control none --kernel-name regex:bppart_band_cross --launch-skip 11 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
-    --metrics $M python3 bench/bppart_gpu_profile.py $P,band_copy16=$copies > $OUT/ncu_copies_$copies.txt 2>&1
-  echo "band_copy16=$copies rc=$?" | tee -a $OUT/log
+    --metrics $M python3 bench/bppart_gpu_profile.py $P,$form > $OUT/ncu_$form.txt 2>&1
+  echo "$form rc=$?" | tee -a $OUT/log
   grep -E "Duration|Throughput|Hit Rate|Warp Cycles Per Issued|Stall|Issued Ipc|lts__|smsp__inst|l1tex__|pipe_fp64|gpu__time" \
-    $OUT/ncu_copies_$copies.txt | head -40 | tee -a $OUT/log
+    $OUT/ncu_$form.txt | head -40 | tee -a $OUT/log
 done
+[ -n "$NO_SASS" ] && exit 0
 # the SASS of the three forms (cuobjdump): instructions of the copies and the branches around them
 K=src/bioaccel/interact/kernels
 printf '#include "bppart_band.cu"\nvoid* const k[] = {\n' > /tmp/inst_cross.cu

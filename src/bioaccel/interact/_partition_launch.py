@@ -96,6 +96,9 @@ class BPPartSizes(LaunchSizes):
     #                           0.0635 -> 0.0590 s at 23 x 20,000); the same bits
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
+    band_align: int = 0       # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
+    #                           multiple of this (16: the tables' matrices, S = (n + 1) W1 doubles apart, start on 128-byte
+    #                           lines, and so do the cross products' right operand rows); 0: none. The same bits
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 
