@@ -12,10 +12,10 @@ which ncu | tee -a $OUT/log
 for form in ${FORMS:-band_copy16=0 band_copy16=1 band_copy16=3}; do
   timeout 150 ncu --clock-control none --kernel-name regex:bppart_band_cross --launch-skip 11 --launch-count 1 \
     --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
-    --metrics $M python3 bench/bppart_gpu_profile.py $P,$form > $OUT/ncu_$form.txt 2>&1
+    --metrics $M python3 bench/bppart_gpu_profile.py $P,$form > $OUT/ncu_${form//[=,]/_}.txt 2>&1
   echo "$form rc=$?" | tee -a $OUT/log
   grep -E "Duration|Throughput|Hit Rate|Warp Cycles Per Issued|Stall|Issued Ipc|lts__|smsp__inst|l1tex__|pipe_fp64|gpu__time" \
-    $OUT/ncu_$form.txt | head -40 | tee -a $OUT/log
+    $OUT/ncu_${form//[=,]/_}.txt | head -40 | tee -a $OUT/log
 done
 [ -n "$NO_SASS" ] && exit 0
 # the SASS of the three forms (cuobjdump): instructions of the copies and the branches around them
