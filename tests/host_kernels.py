@@ -76,16 +76,7 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     # v12: two accumulator chains a cell (FORM's bit 2; another summation order)
     (32, 64, 32, 3, 2, False, 0, 0, True, 4, 32), (32, 64, 32, 3, 2, False, 0, 0, True, 4, 16),
     (32, 64, 32, 3, 2, True, 0, 0, True, 5, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 4, 32),
-    (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)] + [
-    # v16: the operands copied 16 bytes a cp.async (FORM's bit 3: .cg; bit 4: .ca), with the skip forms and 16 columns
-    (32, 64, 32, 3, 2, False, 0, 0, True, 8, 32), (32, 64, 32, 3, 2, False, 0, 0, True, 16, 32),
-    (16, 32, 8, 1, 2, False, 0, 0, False, 8, 32), (16, 32, 8, 1, 3, False, 0, 0, False, 16, 32),
-    (16, 32, 32, 1, 3, True, 0, 0, False, 11, 16), (32, 64, 32, 3, 2, True, 0, 0, True, 9, 32),
-    (32, 64, 16, 4, 2, False, 0, 0, False, 8, 32),
-    # v16: a row's band cells a bulk copy (FORM's bit 5)
-    (32, 64, 32, 3, 2, False, 0, 0, True, 32, 32), (32, 64, 32, 3, 3, False, 0, 0, True, 32, 32),
-    (16, 32, 8, 1, 2, False, 0, 0, False, 32, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 35, 16),
-    (32, 64, 16, 4, 2, False, 0, 0, False, 32, 32)]
+    (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER): the first designs',
 #: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed

@@ -47,9 +47,6 @@ class BPPartSizes(LaunchSizes):
     #                           CPU); v12 measured cross 0.1747 s against 0.1761 (-0.8%), end to end the same: left off
     band_warp_cols: int = 32  # windows, cross ring (v12): a warp's columns, 32 or 16 (twice the warps a tile, each half
     #                           the mma of a step); the same bits
-    band_copy16: int = 0      # windows, cross ring (v16): the operands copied 16 bytes a cp.async, half the copies of 8
-    #                           (1: .cg, L2 only; 2: .ca), or 3: a row's band cells a bulk copy (cp.async.bulk, zeros
-    #                           stored after), rows staged from their 16-byte aligned pair; the same bits
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)
@@ -98,7 +95,8 @@ class BPPartSizes(LaunchSizes):
     #                                part, not before it (v13); the same bits
     band_align: int = 0       # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
     #                           multiple of this (16: the tables' matrices, S = (n + 1) W1 doubles apart, start on 128-byte
-    #                           lines, and so do the cross products' right operand rows); 0: none. The same bits
+    #                           lines); 0: none. The same bits; v16: outer terms 0.0590 -> 0.0559 s at 23 x 20,000, cross
+    #                           and sweep the same, device -0.8%: below the screen's spread, left off
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 

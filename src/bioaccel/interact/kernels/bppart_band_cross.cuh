@@ -42,58 +42,6 @@
 // a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
 // long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
 // cell's mma over the same indices in the same order: the same bits.
-// FORM bits 3 and 4 (v16): the operands copied 16 bytes a cp.async (bit 3: .cg, L2 only; bit 4: .ca), half the
-// copies of 8 bytes (v12's profile: L2 86-90% busy in requests, not bytes). A band row's cells lie 8-byte aligned only
-// (W1 = L2 + 1 cells a row; a table's intervals S = (n + 1) W1 apart), so each staged row segment is copied as the
-// aligned pairs that hold it, from the aligned-down start: a row whose first cell lies 8 bytes off 16 takes one
-// pair more (the cell before the segment and the one after it, never read), staged one double to the right, and the
-// mma steps read each lane's rows from that shift on (a lane reads A rows r and r + 8, B rows of one parity: one
-// shift a lane a step; the step's two parities kept in shared memory). A pair at the band's lower edge (its first
-// cell out, the second in) is two 8-byte copies, since cp.async zero-fills only a tail; every other pair one copy
-// of 16, 8 (upper edge) or 0 (zero-fill) bytes. The mma read the same values: the same bits.
-template <int CG>
-__device__ __forceinline__ void band_copy16(double* smem, const double* gmem, int bytes) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    if (CG)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-}
-
-// Cells (col, col + 1) of a band row into smem[0], smem[1]: ``src`` is col's address (16-byte aligned), in0 and in1
-// whether each cell is in the band (zero where not); ``safe``, a 16-byte aligned address in the table (read by none).
-template <int CG>
-__device__ __forceinline__ void band_pair(double* smem, const double* src, const double* safe, bool in0, bool in1) {
-    if (!in0 && in1) {
-        band_copy8<0>(smem, safe, false);
-        band_copy8<0>(smem + 1, src + 1, true);
-    } else {
-        band_copy16<CG>(smem, in0 ? src : safe, in0 ? (in1 ? 16 : 8) : 0);
-    }
-}
-
-// FORM bit 5 (v16): each operand row's band cells of a step copied by one bulk copy (cp.async.bulk, the 1-D copy
-// engine: 16-byte aligned addresses and sizes, completion counted on an mbarrier a ring slot), issued by the lanes of
-// warp 0 (a row a lane), from the aligned pair of the row's first band cell to that of its last, staged shifted as
-// under bit 3. The copy engine cannot zero-fill: after the slot's barrier completes, every thread stores zeros into
-// its fixed cells of the 8-byte form that lie outside the band (the cells the aligned pairs brought in past the
-// band's edge among them), then a proxy fence (the next bulk copy into the slot writes after these stores) and the
-// step's block barrier. The mma read the same values: the same bits.
-__device__ __forceinline__ unsigned band_smem(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void band_bulk(double* smem, const double* gmem, unsigned bytes, unsigned long long* bar) {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
-                 ::"r"(band_smem(smem)), "l"(gmem), "r"(bytes), "r"(band_smem(bar)) : "memory");
-}
-
-__device__ __forceinline__ void band_bar_wait(unsigned long long* bar, int parity) {
-    unsigned ok;
-    do {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(ok) : "r"(band_smem(bar)), "r"(parity) : "memory");
-    } while (!ok);
-}
-
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -106,15 +54,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    constexpr bool TMA = (FORM & 32) != 0, VEC = (FORM & 24) != 0 || TMA;
-    constexpr int CG = (FORM & 8) ? 1 : 0, AQ = KC / 2, BQ = TC / 2;
-    static_assert(!TMA || (FORM & 24) == 0, "bulk copies or 16-byte cp.async, not both");
-    static_assert(!VEC || TMA || ((FORM & 24) != 24 && THREADS % AQ == 0 && (TR * AQ) % THREADS == 0 && THREADS % BQ == 0
-                           && (KC * BQ) % THREADS == 0 && THREADS >= TR && THREADS >= KC),
-                  "16-byte copies: each thread copies fixed pairs of As and Bs, a warp's share of the extra pairs");
     constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
-    __shared__ int band_shift[VEC ? STAGES : 1][2];   // (VEC) a step's parities: As row 0's first cell, Bs row 0's
-    __shared__ __align__(8) unsigned long long band_bar[TMA ? STAGES : 1];   // (TMA) a slot's copies landed
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
     double* const ring = DYN ? band_ring_dynamic : ring_static;
@@ -141,16 +81,6 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
-    if (TMA) {
-        if (threadIdx.x == 0) {
-#pragma unroll
-            for (int b = 0; b < STAGES; ++b)
-                asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;\n" ::"r"(band_smem(&band_bar[b])) : "memory");
-            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-        }
-        __syncthreads();
-    }
-    int done = 0;                         // (TMA) the ring's steps before this sum's: its slots' uses, their phases
     for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
         double acc[2][NJ][2], acc2[2][NJ][2];
@@ -166,74 +96,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
         const int steps = splits * chunks;
         auto issue = [&](int step) {
-            const int buf = ((TMA ? done : 0) + step) % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
+            const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
-            if (TMA) {
-                if (threadIdx.x >= 32) return;
-                const int pa = (int)(((size_t)(L + (size_t)r0 * L2 + from) >> 3) & 1);
-                const int pb = (int)(((size_t)(R + (size_t)from * L2 + c0) >> 3) & 1);
-                if (threadIdx.x == 0) band_shift[buf][0] = pa, band_shift[buf][1] = pb;
-                // a row's band cells lo .. hi (none: lo > hi), their pairs' first cell and bytes; p: lo's parity
-                auto seg = [&](bool a, int r, int& lo, unsigned& bytes) {
-                    const int row = a ? r0 + r : from + r, p = a ? pa : pb, first = a ? from : c0;
-                    lo = max(first, row);
-                    const int hi = min(min(a ? from + KC - 1 : c0 + TC - 1, row + L2), min(a ? kend - 1 : n, n));
-                    const bool none = lo > hi || (!a && row >= kend);
-                    const int s = (p + r * L2) & 1;     // the row's shift: cell first lies at slot s
-                    const int lo2 = lo - ((s + lo - first) & 1), hi2 = hi + 1 - ((s + hi - first) & 1);
-                    lo = lo2;
-                    bytes = none ? 0u : 8u * (hi2 - lo2 + 1);
-                };
-                unsigned total = 0, bytes;
-                int lo;
-                for (int r = threadIdx.x; r < TR; r += 32) seg(true, r, lo, bytes), total += bytes;
-                for (int r = threadIdx.x; r < KC; r += 32) seg(false, r, lo, bytes), total += bytes;
-                asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n}\n"
-                             ::"r"(band_smem(&band_bar[buf])), "r"(total) : "memory");
-                for (int r = threadIdx.x; r < TR; r += 32) {
-                    seg(true, r, lo, bytes);
-                    if (bytes)
-                        band_bulk(&As[buf][r][lo - from + ((pa + r * L2) & 1)], L + (size_t)(r0 + r) * L2 + lo, bytes,
-                                  &band_bar[buf]);
-                }
-                for (int r = threadIdx.x; r < KC; r += 32) {
-                    seg(false, r, lo, bytes);
-                    if (bytes)
-                        band_bulk(&Bs[buf][r][lo - c0 + ((pb + r * L2) & 1)], R + (size_t)(from + r) * L2 + lo, bytes,
-                                  &band_bar[buf]);
-                }
-                return;
-            }
-            if (VEC) {
-                // a row's shift: its first cell's address 8 bytes off 16 (row rr of As: pa + rr L2; of Bs: pb + kk L2)
-                const int pa = (int)(((size_t)(L + (size_t)r0 * L2 + from) >> 3) & 1);
-                const int pb = (int)(((size_t)(R + (size_t)from * L2 + c0) >> 3) & 1);
-                if (threadIdx.x == 0) band_shift[buf][0] = pa, band_shift[buf][1] = pb;
-                const double* safeL = reinterpret_cast<const double*>((size_t)L & ~(size_t)15);
-                const double* safeR = reinterpret_cast<const double*>((size_t)R & ~(size_t)15);
-                // As: pair q of row rr holds cells from - s + 2 q, + 1 (slots 2 q, 2 q + 1); the extra pair (s = 1), KC
-                auto a_pair = [&](int rr, int q) {
-                    const int row = r0 + rr, col = from - ((pa + rr * L2) & 1) + 2 * q, o = col - row;
-                    const bool in0 = col < kend && o >= 0 && o < W1 && col <= n;
-                    const bool in1 = col + 1 < kend && o + 1 >= 0 && o + 1 < W1 && col + 1 <= n;
-                    band_pair<CG>(&As[buf][rr][2 * q], L + (size_t)row * L2 + col, safeL, in0, in1);
-                };
-                auto b_pair = [&](int kk, int q) {
-                    const int row = from + kk, col = c0 - ((pb + kk * L2) & 1) + 2 * q, o = col - row;
-                    const bool in0 = row < kend && o >= 0 && o < W1 && col <= n;
-                    const bool in1 = row < kend && o + 1 >= 0 && o + 1 < W1 && col + 1 <= n;
-                    band_pair<CG>(&Bs[buf][kk][2 * q], R + (size_t)row * L2 + col, safeR, in0, in1);
-                };
-#pragma unroll
-                for (int i = 0; i < TR * AQ / THREADS; ++i) a_pair(threadIdx.x / AQ + i * (THREADS / AQ), threadIdx.x % AQ);
-                if (threadIdx.x < TR && ((pa + (int)threadIdx.x * L2) & 1)) a_pair(threadIdx.x, AQ);
-#pragma unroll
-                for (int i = 0; i < KC * BQ / THREADS; ++i) b_pair(threadIdx.x / BQ + i * (THREADS / BQ), threadIdx.x % BQ);
-                const int kx = (int)threadIdx.x - (THREADS - KC);    // (the last warps: the first take As' extras)
-                if (kx >= 0 && ((pb + kx * L2) & 1)) b_pair(kx, BQ);
-                return;
-            }
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
@@ -259,48 +124,24 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         }
         for (int step = 0; step < steps; ++step) {
             if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
-            const int buf = ((TMA ? done : 0) + step) % STAGES, k0 = kbeg + (step % chunks) * KC;
-            if (TMA) {
-                band_bar_wait(&band_bar[buf], ((done + step) / STAGES) & 1);
-                const int pa = band_shift[buf][0], pb = band_shift[buf][1];
-#pragma unroll
-                for (int i = 0; i < TR * KC / THREADS; ++i) {
-                    const int rr = ar + i * (THREADS / KC), row = r0 + rr, col = k0 + ak, o = col - row;
-                    if (!(col < kend && o >= 0 && o < W1 && col <= n)) As[buf][rr][ak + ((pa + rr * L2) & 1)] = 0.0;
-                }
-#pragma unroll
-                for (int i = 0; i < TC * KC / THREADS; ++i) {
-                    const int kk = bk + i * (THREADS / TC), row = k0 + kk, col = c0 + bc, o = col - row;
-                    if (!(row < kend && o >= 0 && o < W1 && col <= n)) Bs[buf][kk][bc + ((pb + kk * L2) & 1)] = 0.0;
-                }
-                asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-            } else {
-                asm volatile("cp.async.commit_group;\n" ::);
-                asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
-            }
+            asm volatile("cp.async.commit_group;\n" ::);
+            asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
             __syncthreads();
-            // (VEC: this lane's rows staged from their shift on; else As[buf], Bs[buf] themselves)
-            const double (*Ab)[KC + 4] = As[buf];
-            const double (*Bb)[TC + 4] = Bs[buf];
-            if (VEC) {
-                Ab = reinterpret_cast<const double (*)[KC + 4]>(&As[buf][0][0] + ((band_shift[buf][0] + (wr + g) * L2) & 1));
-                Bb = reinterpret_cast<const double (*)[TC + 4]>(&Bs[buf][0][0] + ((band_shift[buf][1] + t * L2) & 1));
-            }
+            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4)
-                    band_mma_step(Ab, Bb, wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
             } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += 4) {
                     if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    band_mma_step(Ab, Bb, wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
-        done += steps;
         if (FORM & 4) {
 #pragma unroll
             for (int i = 0; i < 2; ++i)
