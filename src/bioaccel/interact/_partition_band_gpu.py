@@ -174,6 +174,7 @@ class _Job:
         launches.append(launch)
         self.launches, self.left, self.lengths = launches, len(launches), [len(rb) for rb in rbs]
         self.rows = min(most, max(sum(aligned(len(p.codes), sizes) for p in launch) for launch in launches))
+        self.rows += max(sizes.band_align - 1, 0)      # (v16: the filler that aligns a launch's matrices)
         self.Q0 = single_strand_scaled(self.a, self.weights, math.exp(-self.c1))
 
     @property

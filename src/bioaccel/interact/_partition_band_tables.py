@@ -75,6 +75,8 @@ class _Tables:
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
         codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
                                        constant_values=filler) for p in pieces]).astype(np.uint8)
+        if sizes.band_align:    # (v16) filler after the last piece: n + 1 a multiple of band_align
+            codes = np.concatenate([codes, np.full(-(len(codes) + 1) % sizes.band_align, filler, dtype=np.uint8)])
         n = len(codes)
         self.sizes = sizes
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot

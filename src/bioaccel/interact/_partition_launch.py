@@ -98,6 +98,10 @@ class BPPartSizes(LaunchSizes):
     #                           order); 0, none (v14's production)
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
+    band_align: int = 0       # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
+    #                           multiple of this (16: the tables' matrices, S = (n + 1) W1 doubles apart, start on 128-byte
+    #                           lines); 0: none. The same bits; v16: outer terms 0.0590 -> 0.0559 s at 23 x 20,000, cross
+    #                           and sweep the same, device -0.8%: below the screen's spread, left off
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 
