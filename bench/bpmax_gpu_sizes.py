@@ -80,6 +80,18 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "own words; finish form 4, 4 diagonals, 320 rows": dict(finish_form=4, finish_diagonals=4),
     "own words; finish form 3, 8 diagonals, 320 rows (the default of calls 2 and 3)": dict(finish_form=3,
                                                                                           finish_diagonals=8),
+    # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
+    # (bpmax_products_pairs: A as it lies, B's rows interleaved at staging), 32-tiles
+    "products k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=2),
+    "products k2 pairs in a word, 4 lanes, chunk 96, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=4),
+    "products k2 pairs in a word, 2 lanes, chunk 96, one group an iteration": dict(split_pairs=True,
+                                                                                  products_parts=2, pairs_step=1),
+    "products k2 pairs in a word, 2 lanes, chunk 160, two groups an iteration": dict(split_pairs=True,
+                                                                                    products_parts=2, split_chunk=160),
+    "products k2 pairs in a word, 2 lanes, chunk 64, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=2, split_chunk=64),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

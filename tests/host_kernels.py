@@ -110,6 +110,10 @@ SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 8, 4, False), (8, 16, 96, 4, 
                      (32, 32, 96, 4, False),
                      (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
                      (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
+#: bpmax_products_pairs's (rows, cols, chunk, lanes, groups an iteration) of tests/test_interact_gpu.py and
+#: bench/bpmax_gpu_sizes.py (issue 29, bpmaxpk)
+PAIRS_SHAPES = [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 96, 2, 1), (32, 32, 64, 2, 1), (32, 32, 64, 2, 2),
+                (32, 32, 160, 2, 2), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1), (16, 32, 16, 1, 2), (16, 32, 32, 4, 1)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -195,6 +199,10 @@ def host_kernels(sizes) -> dict:
               [(32, 32, 96, 4, False), (32, 32, 96, 1, False), (32, 32, 96, 2, False), (32, 32, 96, 8, False),
                (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
                (8, 16, 8, 4, True)]]
+    # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
+    bpmax += [("bpmax_products_pairs", shape) for shape in
+              sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step)
+                                       for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

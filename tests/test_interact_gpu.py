@@ -67,6 +67,11 @@ LAYOUTS = {
     "products, each lane its own words": dict(split_own=True),
     "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8),
     "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True),
+    # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
+    "products k2words, 2 lanes": dict(split_pairs=True, products_parts=2),
+    "products k2words, 4 lanes, one group an iteration, 16 x 32 tiles": dict(
+        split_pairs=True, products_parts=4, pairs_step=1, split_rows=16, split_cols=32, split_chunk=32),
+    "products k2words, 1 lane, 16-chunks": dict(split_pairs=True, products_parts=1, split_chunk=16),
     "windows through the tiled finish, 8-tiles": dict(window_tile=8),
     "windows through the tiled finish, 16-tiles": dict(window_tile=16),
 }
@@ -95,6 +100,34 @@ def _gpu_table(record, target, M, L1, N, L2):
 def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, small_launch_sizes):
     """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
     settings; three targets of different lengths per launch."""
+    small = small_launch_sizes.bpmax
+    _equal_tiled_cell_by_cell(variant, (
+        small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
+        BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
+        BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
+        replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
+        BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
+        BPMaxSizes(window_tile=32), replace(small, window_tile=8),
+        BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
+        replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
+        BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
+        BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
+        replace(small, finish_form=4, finish_diagonals=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)))
+
+
+def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
+    """The products with a word one cell and its halves over the even and the odd k2 (bpmax_products_pairs),
+    at the production tiles (2 and 4 lanes, one and two groups an iteration) and the tests' small ones."""
+    small = replace(small_launch_sizes.bpmax, split_pairs=True)
+    _equal_tiled_cell_by_cell("fused", (
+        BPMaxSizes(split_pairs=True, products_parts=2), BPMaxSizes(split_pairs=True, products_parts=4),
+        BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64),
+        replace(small, products_parts=2), replace(small, products_parts=4, pairs_step=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16)))
+
+
+def _equal_tiled_cell_by_cell(variant, layouts):
     cases = _random_cases(120, seed=11)
     for index in range(0, len(cases), 3):
         group = cases[index:index + 3]
@@ -104,19 +137,7 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         targets = [b for _, b, *_ in group]
         rbs = [_tables(a, b, params)[1] for b in targets]
         M = len(a)
-        small = small_launch_sizes.bpmax
-        for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
-                      BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
-                      BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
-                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
-                      BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
-                      BPMaxSizes(window_tile=32), replace(small, window_tile=8),
-                      BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
-                      replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
-                      BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
-                      BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
-                      replace(small, finish_form=4, finish_diagonals=1),
-                      replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)):
+        for sizes in layouts:
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)

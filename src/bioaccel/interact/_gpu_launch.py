@@ -45,6 +45,10 @@ class BPMaxSizes(LaunchSizes):
     split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
     split_own: bool = True       # bpmax_products_split: each lane starts and stores only its own 16 / P words
     #                              (False, before bpmaxst: the code of all 16, predicated by lane)
+    split_pairs: bool = False    # bpmax_products_split's cells (short, P = products_parts lanes a cell) as
+    #                              bpmax_products_pairs: a word one cell, its halves the even and the odd k2
+    #                              (issue 29, helper bpmaxpk; 4 x 4 cells a thread tile)
+    pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
