@@ -113,7 +113,8 @@ SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 8, 4, False), (8, 16, 96, 4, 
 #: bpmax_products_pairs's (rows, cols, chunk, lanes, groups an iteration) of tests/test_interact_gpu.py and
 #: bench/bpmax_gpu_sizes.py (issue 29, bpmaxpk)
 PAIRS_SHAPES = [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 96, 2, 1), (32, 32, 64, 2, 1), (32, 32, 64, 2, 2),
-                (32, 32, 160, 2, 2), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1), (16, 32, 16, 1, 2), (16, 32, 32, 4, 1)]
+                (32, 32, 160, 2, 2), (64, 32, 96, 2, 2), (32, 64, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1),
+                (16, 32, 16, 1, 2), (16, 32, 32, 4, 1)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

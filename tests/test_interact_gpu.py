@@ -40,13 +40,16 @@ LAYOUTS = {
     "global finish, eager padded": dict(segment_rows=0, finish_bytes=1, wide_finish="eager-padded", wide_tile=8),
     "products without the skip": dict(products_parts=0, products_skip=False),
     "products packed (before the split)": dict(products_parts=0),
-    "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
-    "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16),
-    "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
+    # bpmax_products_split (two cells a word): the default products from bpmaxw to bpmaxpk
+    "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8,
+                                          split_pairs=False),
+    "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16, split_pairs=False),
+    "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16,
+                                                  split_pairs=False),
     "products split among 4 lanes, prefetch": dict(products_parts=4, split_rows=8, split_cols=16, split_chunk=8,
-                                                   split_prefetch=True),
+                                                   split_prefetch=True, split_pairs=False),
     "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
-                                                              split_chunk=32, split_prefetch=True),
+                                                              split_chunk=32, split_prefetch=True, split_pairs=False),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
     # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
@@ -63,10 +66,12 @@ LAYOUTS = {
     "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
         finish_form=4, finish_diagonals=8, finish_split=2),
     "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
-    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False),
-    "products, each lane its own words": dict(split_own=True),
-    "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8),
-    "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True),
+    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False, split_pairs=False,
+                                                products_parts=4),
+    "products, each lane its own words": dict(split_own=True, split_pairs=False, products_parts=4),
+    "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8, split_pairs=False),
+    "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True, split_pairs=False,
+                                                        products_parts=4),
     # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
     "products k2words, 2 lanes": dict(split_pairs=True, products_parts=2),
     "products k2words, 4 lanes, one group an iteration, 16 x 32 tiles": dict(
@@ -101,19 +106,22 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
     """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
     settings; three targets of different lengths per launch."""
     small = small_launch_sizes.bpmax
+    split = dict(split_pairs=False, products_parts=4)   # bpmax_products_split, the default before bpmaxpk
     _equal_tiled_cell_by_cell(variant, (
-        small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
-        BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
-        BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
-        replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
+        small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0), BPMaxSizes(**split),
+        BPMaxSizes(**split, split_chunk=32, split_prefetch=True),
+        BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True,
+                   split_pairs=False),
+        replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8, split_pairs=False),
         BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
         BPMaxSizes(window_tile=32), replace(small, window_tile=8),
-        BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
+        BPMaxSizes(**split, split_own=True, finish_form=2), replace(small, **split, split_own=True),
         replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
-        BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
+        BPMaxSizes(**split, finish_form=0, finish_diagonals=4, split_own=False),
         BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
         replace(small, finish_form=4, finish_diagonals=1),
-        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)))
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True,
+                split_pairs=False)))
 
 
 def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
@@ -220,7 +228,8 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
     (production 64-tiles, 32- and 16-tiles, several targets in one launch), the same kernel a launch per
     diagonal only, with padded or unpadded shared-memory rows (the default keeps row-tile operands in
     registers), c22e9df's tiled one, the diagonal one, the products without their skip of the
-    tiles past the target and the products split among 4 lanes give the same device tables (every cell of F and S2), and the window scores
+    tiles past the target and the products split among 4 lanes (two cells a word, and k2 pairs in a word, the
+    default's 2 lanes) give the same device tables (every cell of F and S2), and the window scores
     equal the CPU's."""
     rng = random.Random(29)
     params = InteractParams()
@@ -232,7 +241,8 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
                    dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
                    dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
                    dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
-                   dict(products_parts=0, products_skip=False), dict(products_parts=4, split_band=10_000)):
+                   dict(products_parts=0, products_skip=False),
+                   dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))
