@@ -104,6 +104,14 @@ SETTINGS |= {
     "products k2 pairs in a word, 2 lanes, 32 x 64 tiles, chunk 96": dict(split_pairs=True, products_parts=2,
                                                                            split_cols=64),
     "the default (k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration since bpmaxpk)": dict(),
+    # bpmaxpk call 3: the staging with a thread's row of A and column of B fixed (pairs_stage=1), and the register
+    # cap for 10 and 12 blocks an SM (48 and 40 registers)
+    "products k2 pairs in a word, 2 lanes, chunk 96, rows staged fixed": dict(split_pairs=True, products_parts=2,
+                                                                             pairs_stage=1),
+    "products k2 pairs in a word, rows staged fixed, 10 blocks an SM": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=10),
+    "products k2 pairs in a word, rows staged fixed, 12 blocks an SM": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=12),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

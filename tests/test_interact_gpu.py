@@ -77,6 +77,11 @@ LAYOUTS = {
     "products k2words, 4 lanes, one group an iteration, 16 x 32 tiles": dict(
         split_pairs=True, products_parts=4, pairs_step=1, split_rows=16, split_cols=32, split_chunk=32),
     "products k2words, 1 lane, 16-chunks": dict(split_pairs=True, products_parts=1, split_chunk=16),
+    "products k2words, rows staged fixed": dict(split_pairs=True, products_parts=2, pairs_stage=1),
+    "products k2words, rows staged fixed, 4 lanes, one group an iteration": dict(
+        split_pairs=True, products_parts=4, pairs_step=1, pairs_stage=1),
+    "products k2words, rows staged fixed, 1 lane, 16 x 32 tiles": dict(
+        split_pairs=True, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1),
     "windows through the tiled finish, 8-tiles": dict(window_tile=8),
     "windows through the tiled finish, 16-tiles": dict(window_tile=16),
 }
@@ -132,7 +137,13 @@ def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_
         BPMaxSizes(split_pairs=True, products_parts=2), BPMaxSizes(split_pairs=True, products_parts=4),
         BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64),
         replace(small, products_parts=2), replace(small, products_parts=4, pairs_step=1),
-        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16)))
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
+        # the rows of A and columns of B a thread stages fixed (STAGE 1), at 8, 10 and 12 blocks an SM
+        *[BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=1, pairs_blocks=n) for n in (8, 10, 12)],
+        BPMaxSizes(split_pairs=True, products_parts=4, pairs_stage=1),
+        BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64, pairs_stage=1),
+        replace(small, products_parts=2, pairs_stage=1), replace(small, products_parts=4, pairs_step=1, pairs_stage=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1)))
 
 
 def _equal_tiled_cell_by_cell(variant, layouts):
@@ -242,7 +253,8 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
                    dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
                    dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
                    dict(products_parts=0, products_skip=False),
-                   dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000)):
+                   dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000),
+                   dict(split_band=10_000, pairs_stage=1)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))

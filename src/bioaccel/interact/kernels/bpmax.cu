@@ -657,14 +657,27 @@ __device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ o
     }
 }
 
-template <int TR, int TC, int KC, int P, int STEP>
-__global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS,
-                                  1024 / PairShape<TR, TC, KC, P>::THREADS > 0 ? 1024 / PairShape<TR, TC, KC, P>::THREADS : 1)
+// 8 slots from `o` of a band row that starts at row_at, or sentinels where the row is outside the matrix
+// (!ok) or the slots outside the row (band_vector's test, as one unsigned compare)
+__device__ __forceinline__ uint4 slot_vector(const short* __restrict__ row_at, int o, bool ok, int RS) {
+    uint4 q = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+    if (ok && (unsigned)o <= (unsigned)(RS - 8)) q = *reinterpret_cast<const uint4*>(row_at + o);
+    return q;
+}
+
+// STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
+// STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
+// and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
+// BLOCKS: blocks an SM the registers are capped for (8: 64 registers at 128 threads).
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
+__global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, BLOCKS)
 bpmax_products_pairs(PRODUCTS_ARGS(short)) {
     DIMS;
     using S = PairShape<TR, TC, KC, P>;
     constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS, AS = S::AS, BS = S::BS;
+    constexpr int CV = TC / 8, VS = THREADS / TR, QS = THREADS / CV;   // B's column vectors; strides of the items
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
+    static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
     __shared__ __align__(16) unsigned As[(KC / 2) * AS];   // As[q][row]: F(i1,k1)(i2, kc + 2q, + 1)
     __shared__ __align__(16) unsigned Bs[(KC / 2) * BS];   // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c)
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
@@ -679,6 +692,10 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
 
     unsigned acc[4][4];   // acc[r][c]: cell (row0 + r, col0 + c), (even k2, odd k2)
     start_cells<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
+    // STAGE 1: this thread's row of A (slot o of column c: c - abase) and column vector of B
+    const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;
+    const long long aoff = (long long)ai * RS;
+    const int bcol = c0 + 8 * (tid % CV);
 
     if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
@@ -692,6 +709,24 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+                if constexpr (STAGE == 1) {
+                    for (int v = tid / TR; v < NV; v += VS) {
+                        const uint4 q = slot_vector(left + aoff, kc + 8 * v - abase, ai <= N, RS);
+                        unsigned* column = As + 4 * v * AS + arow;
+                        column[0] = q.x, column[AS] = q.y, column[2 * AS] = q.z, column[3 * AS] = q.w;
+                    }
+                    for (int q = tid / CV; q < NV * 4; q += QS) {   // rows kc + 2q + 1 (even k2) and + 2 (odd)
+                        const int row = kc + 2 * q + 1;
+                        const short* at = right + (long long)row * RS;
+                        const uint4 e = slot_vector(at, bcol - ((row - 1) & ~7), (unsigned)row <= (unsigned)N, RS);
+                        const uint4 o = slot_vector(at + RS, bcol - (row & ~7), (unsigned)(row + 1) <= (unsigned)N, RS);
+                        uint4* to = reinterpret_cast<uint4*>(&Bs[q * BS + bcol - c0]);
+                        to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
+                                           __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
+                        to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
+                                           __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                    }
+                } else {
                 for (int x = tid; x < NV * TR; x += THREADS) {   // A: a row's 8 k2 (4 pairs) a load, as they lie
                     const int row = x % TR, v = x / TR;
                     const uint4 q = band_vector(g, left, r0 + row, kc + 8 * v);
@@ -707,6 +742,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
                                        __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
                     to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
                                        __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                }
                 }
                 __syncthreads();
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
