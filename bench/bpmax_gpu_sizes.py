@@ -85,7 +85,9 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
                                                                                           finish_diagonals=8),
 }
 SETTINGS = {name: {**BEFORE_PAIRS, **change} for name, change in SETTINGS.items()}
-SETTINGS |= {
+#: the pairs kernel as calls 1-2 of bpmaxpk ran it: every staged vector through band_vector, 64 registers
+CALLS_1_2 = dict(pairs_stage=0, pairs_blocks=0)
+SETTINGS |= {name: {**CALLS_1_2, **change} for name, change in {
     # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
     # (bpmax_products_pairs: A as it lies, B's rows interleaved at staging), 32-tiles; the first the default since
     # 2026-11-28 (call 1)
@@ -103,15 +105,25 @@ SETTINGS |= {
                                                                            split_rows=64),
     "products k2 pairs in a word, 2 lanes, 32 x 64 tiles, chunk 96": dict(split_pairs=True, products_parts=2,
                                                                            split_cols=64),
-    "the default (k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration since bpmaxpk)": dict(),
+    "products k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration (the default of calls 1-3)": dict(
+        split_pairs=True, products_parts=2, pairs_step=2),
+}.items()}
+SETTINGS |= {
     # bpmaxpk call 3: the staging with a thread's row of A and column of B fixed (pairs_stage=1), and the register
     # cap for 10 and 12 blocks an SM (48 and 40 registers)
     "products k2 pairs in a word, 2 lanes, chunk 96, rows staged fixed": dict(split_pairs=True, products_parts=2,
-                                                                             pairs_stage=1),
+                                                                             pairs_stage=1, pairs_blocks=8),
     "products k2 pairs in a word, rows staged fixed, 10 blocks an SM": dict(split_pairs=True, products_parts=2,
                                                                            pairs_stage=1, pairs_blocks=10),
     "products k2 pairs in a word, rows staged fixed, 12 blocks an SM": dict(split_pairs=True, products_parts=2,
                                                                            pairs_stage=1, pairs_blocks=12),
+    "the default (k2 pairs, 2 lanes, chunk 96, two groups an iteration, rows staged fixed, 10 blocks an SM)": dict(),
+    "products k2 pairs, rows staged fixed, 10 blocks an SM, chunk 64": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=10,
+                                                                           split_chunk=64),
+    "products k2 pairs, rows staged fixed, 10 blocks an SM, chunk 128": dict(split_pairs=True, products_parts=2,
+                                                                            pairs_stage=1, pairs_blocks=10,
+                                                                            split_chunk=128),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -73,10 +73,13 @@ LAYOUTS = {
     "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True, split_pairs=False,
                                                         products_parts=4),
     # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
-    "products k2words, 2 lanes": dict(split_pairs=True, products_parts=2),
+    # (staging through band_vector, pairs_stage=0, as calls 1-2 of bpmaxpk; the default stages fixed rows)
+    "products k2words, 2 lanes": dict(split_pairs=True, products_parts=2, pairs_stage=0, pairs_blocks=0),
     "products k2words, 4 lanes, one group an iteration, 16 x 32 tiles": dict(
-        split_pairs=True, products_parts=4, pairs_step=1, split_rows=16, split_cols=32, split_chunk=32),
-    "products k2words, 1 lane, 16-chunks": dict(split_pairs=True, products_parts=1, split_chunk=16),
+        split_pairs=True, products_parts=4, pairs_step=1, split_rows=16, split_cols=32, split_chunk=32, pairs_stage=0,
+        pairs_blocks=0),
+    "products k2words, 1 lane, 16-chunks": dict(split_pairs=True, products_parts=1, split_chunk=16, pairs_stage=0,
+                                                 pairs_blocks=0),
     "products k2words, rows staged fixed": dict(split_pairs=True, products_parts=2, pairs_stage=1),
     "products k2words, rows staged fixed, 4 lanes, one group an iteration": dict(
         split_pairs=True, products_parts=4, pairs_step=1, pairs_stage=1),
@@ -132,10 +135,11 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
 def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
     """The products with a word one cell and its halves over the even and the odd k2 (bpmax_products_pairs),
     at the production tiles (2 and 4 lanes, one and two groups an iteration) and the tests' small ones."""
-    small = replace(small_launch_sizes.bpmax, split_pairs=True)
+    small = replace(small_launch_sizes.bpmax, split_pairs=True, pairs_stage=0, pairs_blocks=0)
+    calls_1_2 = dict(split_pairs=True, pairs_stage=0, pairs_blocks=0)   # staging through band_vector
     _equal_tiled_cell_by_cell("fused", (
-        BPMaxSizes(split_pairs=True, products_parts=2), BPMaxSizes(split_pairs=True, products_parts=4),
-        BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64),
+        BPMaxSizes(**calls_1_2, products_parts=2), BPMaxSizes(**calls_1_2, products_parts=4),
+        BPMaxSizes(**calls_1_2, products_parts=2, pairs_step=1, split_chunk=64),
         replace(small, products_parts=2), replace(small, products_parts=4, pairs_step=1),
         replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
         # the rows of A and columns of B a thread stages fixed (STAGE 1), at 8, 10 and 12 blocks an SM

@@ -50,9 +50,11 @@ class BPMaxSizes(LaunchSizes):
     #                              the even and the odd k2, 4 x 4 cells a thread tile (issue 29, helper bpmaxpk;
     #                              the default since 2026-11-28); False: bpmax_products_split, two cells a word
     pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
-    pairs_stage: int = 0         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
-    #                              row of A and column of B fixed, their offsets worked out once a block
-    pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (8: 64 a thread)
+    pairs_stage: int = 1         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
+    #                              row of A and column of B fixed, their offsets worked out once a block (call 3)
+    pairs_blocks: int = 10       # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
+    #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
+    #                              registers a thread, 10 is 48: the default since bpmaxpk's call 3)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

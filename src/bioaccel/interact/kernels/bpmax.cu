@@ -617,6 +617,11 @@ struct PairShape {
     // 16-byte granules (AS = 4 mod 32 for TR = 32), B's 2 parts x 4 column slots or 4 x 2 (BS = 8 mod 32)
     static constexpr int AS = TR + 4, BS = TC + 8;
     static_assert((TR / 4) % GW == 0 && (TC / 4) % SW == 0 && KC % 8 == 0 && TC % 8 == 0, "tile shape");
+    // blocks an SM the registers are capped for: 0, 1024 threads' worth (64 registers; calls 1-2 of bpmaxpk),
+    // else B, at most 2048 threads' worth
+    static constexpr int blocks(int B) {
+        return B == 0 ? (1024 / THREADS > 0 ? 1024 / THREADS : 1) : (B < 2048 / THREADS ? B : 2048 / THREADS);
+    }
 };
 
 template <int P>
@@ -668,9 +673,9 @@ __device__ __forceinline__ uint4 slot_vector(const short* __restrict__ row_at, i
 // STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
 // STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
 // and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
-// BLOCKS: blocks an SM the registers are capped for (8: 64 registers at 128 threads).
+// BLOCKS: blocks an SM the registers are capped for (PairShape::blocks; 8 and 0: 64 registers at 128 threads).
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
-__global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, BLOCKS)
+__global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short)) {
     DIMS;
     using S = PairShape<TR, TC, KC, P>;
