@@ -26,6 +26,9 @@ sys.path.insert(0, HERE)
 from bpmax_gpu import CEILING_INT16X2, gpu_row   # noqa: E402
 from _results import save_json  # noqa: E402
 
+#: the products of every row below up to bpmaxpk's: the split kernel, 4 lanes (the default before 2026-11-28)
+BEFORE_PAIRS = dict(split_pairs=False, products_parts=4)
+
 SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "finish 1 diagonal, 1 thread a row": dict(finish_diagonals=1, finish_split=1),
     "finish 4 diagonals, 1 thread a row (the default before bpmaxst)": dict(finish_diagonals=4, finish_split=1),
@@ -81,6 +84,47 @@ SETTINGS = {   # finish: diagonals a row closes at a time, threads per row
     "own words; finish form 3, 8 diagonals, 320 rows (the default of calls 2 and 3)": dict(finish_form=3,
                                                                                           finish_diagonals=8),
 }
+SETTINGS = {name: {**BEFORE_PAIRS, **change} for name, change in SETTINGS.items()}
+#: the pairs kernel as calls 1-2 of bpmaxpk ran it: every staged vector through band_vector, 64 registers
+CALLS_1_2 = dict(pairs_stage=0, pairs_blocks=0)
+SETTINGS |= {name: {**CALLS_1_2, **change} for name, change in {
+    # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
+    # (bpmax_products_pairs: A as it lies, B's rows interleaved at staging), 32-tiles; the first the default since
+    # 2026-11-28 (call 1)
+    "products k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=2),
+    "products k2 pairs in a word, 4 lanes, chunk 96, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=4),
+    "products k2 pairs in a word, 2 lanes, chunk 96, one group an iteration": dict(split_pairs=True,
+                                                                                  products_parts=2, pairs_step=1),
+    "products k2 pairs in a word, 2 lanes, chunk 160, two groups an iteration": dict(split_pairs=True,
+                                                                                    products_parts=2, split_chunk=160),
+    "products k2 pairs in a word, 2 lanes, chunk 64, two groups an iteration": dict(split_pairs=True,
+                                                                                   products_parts=2, split_chunk=64),
+    "products k2 pairs in a word, 2 lanes, 64 x 32 tiles, chunk 96": dict(split_pairs=True, products_parts=2,
+                                                                           split_rows=64),
+    "products k2 pairs in a word, 2 lanes, 32 x 64 tiles, chunk 96": dict(split_pairs=True, products_parts=2,
+                                                                           split_cols=64),
+    "products k2 pairs in a word, 2 lanes, chunk 96, two groups an iteration (the default of calls 1-3)": dict(
+        split_pairs=True, products_parts=2, pairs_step=2),
+}.items()}
+SETTINGS |= {
+    # bpmaxpk call 3: the staging with a thread's row of A and column of B fixed (pairs_stage=1), and the register
+    # cap for 10 and 12 blocks an SM (48 and 40 registers)
+    "products k2 pairs in a word, 2 lanes, chunk 96, rows staged fixed": dict(split_pairs=True, products_parts=2,
+                                                                             pairs_stage=1, pairs_blocks=8),
+    "products k2 pairs in a word, rows staged fixed, 10 blocks an SM": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=10),
+    "products k2 pairs in a word, rows staged fixed, 12 blocks an SM": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=12),
+    "the default (k2 pairs, 2 lanes, chunk 96, two groups an iteration, rows staged fixed, 10 blocks an SM)": dict(),
+    "products k2 pairs, rows staged fixed, 10 blocks an SM, chunk 64": dict(split_pairs=True, products_parts=2,
+                                                                           pairs_stage=1, pairs_blocks=10,
+                                                                           split_chunk=64),
+    "products k2 pairs, rows staged fixed, 10 blocks an SM, chunk 128": dict(split_pairs=True, products_parts=2,
+                                                                            pairs_stage=1, pairs_blocks=10,
+                                                                            split_chunk=128),
+}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
@@ -94,7 +138,8 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
     "eager 64 rows in registers, products with the skip, chunk 64": dict(wide_finish="eager-rows", wide_tile=64,
                                                                          chunk=64),
     "eager 64 rows in registers, products split among 4 lanes": dict(wide_finish="eager-rows", wide_tile=64,
-                                                                     products_parts=4, split_band=1 << 20),
+                                                                     products_parts=4, split_band=1 << 20,
+                                                                     split_pairs=False),
 }
 
 

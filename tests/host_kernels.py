@@ -110,6 +110,16 @@ SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 8, 4, False), (8, 16, 96, 4, 
                      (32, 32, 96, 4, False),
                      (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
                      (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
+#: bpmax_products_pairs's (rows, cols, chunk, lanes, groups an iteration, staging, blocks an SM) of
+#: tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py (issue 29, bpmaxpk)
+PAIRS_SHAPES = [shape + (0, 0) for shape in
+                [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 96, 2, 1), (32, 32, 64, 2, 1), (32, 32, 64, 2, 2),
+                 (32, 32, 160, 2, 2), (64, 32, 96, 2, 2), (32, 64, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1),
+                 (16, 32, 16, 1, 2), (16, 32, 32, 4, 1)]]
+PAIRS_SHAPES += [shape + (1, blocks) for shape in
+                 [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 64, 2, 1), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1),
+                  (16, 32, 16, 1, 2)] for blocks in (0, 8, 10)]
+PAIRS_SHAPES += [(32, 32, 96, 2, 2, 1, 12), (32, 32, 64, 2, 2, 1, 10), (32, 32, 128, 2, 2, 1, 10)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -195,6 +205,10 @@ def host_kernels(sizes) -> dict:
               [(32, 32, 96, 4, False), (32, 32, 96, 1, False), (32, 32, 96, 2, False), (32, 32, 96, 8, False),
                (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
                (8, 16, 8, 4, True)]]
+    # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
+    bpmax += [("bpmax_products_pairs", shape) for shape in
+              sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step, b.pairs_stage,
+                                        b.pairs_blocks) for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

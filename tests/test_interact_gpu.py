@@ -40,13 +40,16 @@ LAYOUTS = {
     "global finish, eager padded": dict(segment_rows=0, finish_bytes=1, wide_finish="eager-padded", wide_tile=8),
     "products without the skip": dict(products_parts=0, products_skip=False),
     "products packed (before the split)": dict(products_parts=0),
-    "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
-    "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16),
-    "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
+    # bpmax_products_split (two cells a word): the default products from bpmaxw to bpmaxpk
+    "products split among 8 lanes": dict(products_parts=8, split_rows=8, split_cols=16, split_chunk=8,
+                                          split_pairs=False),
+    "products split among 4 lanes, long chunks": dict(products_parts=4, split_rows=8, split_cols=16, split_pairs=False),
+    "products split, 1 lane, 16 x 32 tiles": dict(products_parts=1, split_rows=16, split_cols=32, split_chunk=16,
+                                                  split_pairs=False),
     "products split among 4 lanes, prefetch": dict(products_parts=4, split_rows=8, split_cols=16, split_chunk=8,
-                                                   split_prefetch=True),
+                                                   split_prefetch=True, split_pairs=False),
     "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
-                                                              split_chunk=32, split_prefetch=True),
+                                                              split_chunk=32, split_prefetch=True, split_pairs=False),
     "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
     # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
@@ -63,10 +66,25 @@ LAYOUTS = {
     "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
         finish_form=4, finish_diagonals=8, finish_split=2),
     "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
-    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False),
-    "products, each lane its own words": dict(split_own=True),
-    "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8),
-    "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True),
+    "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False, split_pairs=False,
+                                                products_parts=4),
+    "products, each lane its own words": dict(split_own=True, split_pairs=False, products_parts=4),
+    "products, each of 8 lanes its own words": dict(split_own=True, products_parts=8, split_pairs=False),
+    "products, each lane its own words, prefetch": dict(split_own=True, split_prefetch=True, split_pairs=False,
+                                                        products_parts=4),
+    # issue 29 (bpmaxpk): the products with a word one cell, its halves over the even and the odd k2
+    # (staging through band_vector, pairs_stage=0, as calls 1-2 of bpmaxpk; the default stages fixed rows)
+    "products k2words, 2 lanes": dict(split_pairs=True, products_parts=2, pairs_stage=0, pairs_blocks=0),
+    "products k2words, 4 lanes, one group an iteration, 16 x 32 tiles": dict(
+        split_pairs=True, products_parts=4, pairs_step=1, split_rows=16, split_cols=32, split_chunk=32, pairs_stage=0,
+        pairs_blocks=0),
+    "products k2words, 1 lane, 16-chunks": dict(split_pairs=True, products_parts=1, split_chunk=16, pairs_stage=0,
+                                                 pairs_blocks=0),
+    "products k2words, rows staged fixed": dict(split_pairs=True, products_parts=2, pairs_stage=1),
+    "products k2words, rows staged fixed, 4 lanes, one group an iteration": dict(
+        split_pairs=True, products_parts=4, pairs_step=1, pairs_stage=1),
+    "products k2words, rows staged fixed, 1 lane, 16 x 32 tiles": dict(
+        split_pairs=True, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1),
     "windows through the tiled finish, 8-tiles": dict(window_tile=8),
     "windows through the tiled finish, 16-tiles": dict(window_tile=16),
 }
@@ -95,6 +113,44 @@ def _gpu_table(record, target, M, L1, N, L2):
 def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, small_launch_sizes):
     """120 random pairs, lengths 1 to 12 (and 16 to 40 below), with and without windows, both weight
     settings; three targets of different lengths per launch."""
+    small = small_launch_sizes.bpmax
+    split = dict(split_pairs=False, products_parts=4)   # bpmax_products_split, the default before bpmaxpk
+    _equal_tiled_cell_by_cell(variant, (
+        small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0), BPMaxSizes(**split),
+        BPMaxSizes(**split, split_chunk=32, split_prefetch=True),
+        BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True,
+                   split_pairs=False),
+        replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8, split_pairs=False),
+        BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
+        BPMaxSizes(window_tile=32), replace(small, window_tile=8),
+        BPMaxSizes(**split, split_own=True, finish_form=2), replace(small, **split, split_own=True),
+        replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
+        BPMaxSizes(**split, finish_form=0, finish_diagonals=4, split_own=False),
+        BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
+        replace(small, finish_form=4, finish_diagonals=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True,
+                split_pairs=False)))
+
+
+def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
+    """The products with a word one cell and its halves over the even and the odd k2 (bpmax_products_pairs),
+    at the production tiles (2 and 4 lanes, one and two groups an iteration) and the tests' small ones."""
+    small = replace(small_launch_sizes.bpmax, split_pairs=True, pairs_stage=0, pairs_blocks=0)
+    calls_1_2 = dict(split_pairs=True, pairs_stage=0, pairs_blocks=0)   # staging through band_vector
+    _equal_tiled_cell_by_cell("fused", (
+        BPMaxSizes(**calls_1_2, products_parts=2), BPMaxSizes(**calls_1_2, products_parts=4),
+        BPMaxSizes(**calls_1_2, products_parts=2, pairs_step=1, split_chunk=64),
+        replace(small, products_parts=2), replace(small, products_parts=4, pairs_step=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16),
+        # the rows of A and columns of B a thread stages fixed (STAGE 1), at 8, 10 and 12 blocks an SM
+        *[BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=1, pairs_blocks=n) for n in (8, 10, 12)],
+        BPMaxSizes(split_pairs=True, products_parts=4, pairs_stage=1),
+        BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64, pairs_stage=1),
+        replace(small, products_parts=2, pairs_stage=1), replace(small, products_parts=4, pairs_step=1, pairs_stage=1),
+        replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1)))
+
+
+def _equal_tiled_cell_by_cell(variant, layouts):
     cases = _random_cases(120, seed=11)
     for index in range(0, len(cases), 3):
         group = cases[index:index + 3]
@@ -104,19 +160,7 @@ def test_every_gpu_variant_equals_tiled_cell_by_cell_on_random_pairs(variant, sm
         targets = [b for _, b, *_ in group]
         rbs = [_tables(a, b, params)[1] for b in targets]
         M = len(a)
-        small = small_launch_sizes.bpmax
-        for sizes in (small, BPMaxSizes(), BPMaxSizes(products_parts=0), replace(small, products_parts=0),
-                      BPMaxSizes(products_parts=4, split_chunk=32, split_prefetch=True),
-                      BPMaxSizes(products_parts=1, split_rows=64, split_cols=64, split_chunk=32, split_prefetch=True),
-                      replace(small, products_parts=8, split_rows=8, split_cols=16, split_chunk=8),
-                      BPMaxSizes(finish_form=2), replace(small, finish_form=2), replace(small, finish_form=1),
-                      BPMaxSizes(window_tile=32), replace(small, window_tile=8),
-                      BPMaxSizes(split_own=True, finish_form=2), replace(small, split_own=True),
-                      replace(small, finish_form=3, finish_diagonals=8), replace(small, finish_form=3, finish_diagonals=4),
-                      BPMaxSizes(finish_form=0, finish_diagonals=4, split_own=False),
-                      BPMaxSizes(finish_form=4, finish_diagonals=8), replace(small, finish_form=4),
-                      replace(small, finish_form=4, finish_diagonals=1),
-                      replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, split_own=True)):
+        for sizes in layouts:
             record = []
             found = window_scores(ca, strand_band(ca, params.fold_params, M), rbs, params, variant=variant,
                                   sizes=sizes, record=record)
@@ -199,7 +243,8 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
     (production 64-tiles, 32- and 16-tiles, several targets in one launch), the same kernel a launch per
     diagonal only, with padded or unpadded shared-memory rows (the default keeps row-tile operands in
     registers), c22e9df's tiled one, the diagonal one, the products without their skip of the
-    tiles past the target and the products split among 4 lanes give the same device tables (every cell of F and S2), and the window scores
+    tiles past the target and the products split among 4 lanes (two cells a word, and k2 pairs in a word, the
+    default's 2 lanes) give the same device tables (every cell of F and S2), and the window scores
     equal the CPU's."""
     rng = random.Random(29)
     params = InteractParams()
@@ -211,7 +256,9 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
                    dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
                    dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
                    dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
-                   dict(products_parts=0, products_skip=False), dict(products_parts=4, split_band=10_000)):
+                   dict(products_parts=0, products_skip=False),
+                   dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000),
+                   dict(split_band=10_000, pairs_stage=1)):
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))

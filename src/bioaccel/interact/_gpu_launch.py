@@ -37,14 +37,24 @@ class BPMaxSizes(LaunchSizes):
     window_tile: int = 0         # finish of bands that fit segments (windows), short cells: 0 the segment kernel;
     #                              B > 0 the tiled finish of wide bands (wide_finish's kernel) on B x B tiles
     products_skip: bool = True   # products: tiles and warps whose columns all lie past the target run nothing
-    products_parts: int = 4      # products (short cells): 0 runs bpmax_products_packed (before 2026-11-27); P in
-    #                              1, 2, 4, 8 runs bpmax_products_split, P lanes a cell each with part of its k2
+    products_parts: int = 2      # products (short cells): 0 runs bpmax_products_packed (before 2026-11-27); P in
+    #                              1, 2, 4, 8 runs bpmax_products_split (1, 2, 4: bpmax_products_pairs with
+    #                              split_pairs), P lanes a cell each with part of its k2 (4 before bpmaxpk)
     split_rows: int = 32         # bpmax_products_split: rows of a tile (4 per thread tile)
     split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
     split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
     split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
     split_own: bool = True       # bpmax_products_split: each lane starts and stores only its own 16 / P words
     #                              (False, before bpmaxst: the code of all 16, predicated by lane)
+    split_pairs: bool = True     # the split products as bpmax_products_pairs: a word one cell, its halves over
+    #                              the even and the odd k2, 4 x 4 cells a thread tile (issue 29, helper bpmaxpk;
+    #                              the default since 2026-11-28); False: bpmax_products_split, two cells a word
+    pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
+    pairs_stage: int = 1         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
+    #                              row of A and column of B fixed, their offsets worked out once a block (call 3)
+    pairs_blocks: int = 10       # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
+    #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
+    #                              registers a thread, 10 is 48: the default since bpmaxpk's call 3)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

@@ -592,6 +592,204 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// products with pairs of k2 packed in a word (issue 29, helper bpmaxpk; BPMaxSizes.split_pairs).
+// bpmax_products_split holds two cells a word (columns c, c + 1) and so stages A transposed with each
+// cell duplicated into both halves (8 PRMT and 8 shared stores a 16-byte vector of A). Here a word
+// holds one cell and two k2: its low half the max over the even k2, its high half over the odd ones
+// (max is order-free, so the cell is max(low, high) at the end). Then a word of A is two consecutive k2
+// of a row as they lie in the table (staged transposed by 32-bit words, 4 stores a vector, no PRMT),
+// and B is staged with rows k2 + 1 and k2 + 2 interleaved (4 PRMT a 16-byte vector of B instead of
+// A's 8). Each half sums one A cell and one B cell, as the split kernel's halves do: the same values
+// (a sentinel plus a score or a sentinel, at least -32768, fits int16 as there). Thread tiles of 4 x 4
+// cells, P lanes a cell as in the split kernel (lane p runs the pairs (4 / P) p + s of each group of 4
+// pairs), one 16-byte load of A (4 rows) and one of B (4 columns) a pair: 16 DPX instructions.
+// STEP 2: two groups an iteration, the operands' addresses stepped (bpmaxcp's split_step=2).
+template <int TR, int TC, int KC, int P>
+struct PairShape {
+    static_assert(P == 1 || P == 2 || P == 4, "parts of a group of 4 pairs of k2");
+    static constexpr int GROUPS = 32 / P;                                // thread tiles (4 x 4) a warp holds
+    static constexpr int SW = 4 < TC / 4 ? 4 : TC / 4;                   // its column slots (4 columns)
+    static constexpr int GW0 = GROUPS / SW;                              // and row groups (4 rows)
+    static constexpr int GW = GW0 < TR / 4 ? GW0 : TR / 4;
+    static constexpr int THREADS = (TR / 4) * (TC / 4) * P;
+    static constexpr int UNITS_ACROSS = (TC / 4) / SW;
+    // words a staged pair row: A's 4 parts (P = 4) or 2 (P = 2, 2 pairs apart) of a quarter warp on distinct
+    // 16-byte granules (AS = 4 mod 32 for TR = 32), B's 2 parts x 4 column slots or 4 x 2 (BS = 8 mod 32)
+    static constexpr int AS = TR + 4, BS = TC + 8;
+    static_assert((TR / 4) % GW == 0 && (TC / 4) % SW == 0 && KC % 8 == 0 && TC % 8 == 0, "tile shape");
+    // blocks an SM the registers are capped for: 0, 1024 threads' worth (64 registers; calls 1-2 of bpmaxpk),
+    // else B, at most 2048 threads' worth
+    static constexpr int blocks(int B) {
+        return B == 0 ? (1024 / THREADS > 0 ? 1024 / THREADS : 1) : (B < 2048 / THREADS ? B : 2048 / THREADS);
+    }
+};
+
+template <int P>
+__device__ __forceinline__ void start_cells(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
+                                            const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
+                                            unsigned (&acc)[4][4]) {
+    constexpr int K = 16 / P;   // own cell j of lane `part`: cell 4 r + c = part + P j (as start_own's words)
+    unsigned own[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const int x = part + P * j;
+        const int v = start_value(g, a, rb, F, i1, l1, row0 + x / 4, col0 + x % 4);
+        own[j] = pack2(v, v);
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[r][c] = (4 * r + c) % P == part ? own[(4 * r + c) / P] : 0xC000C000u;
+}
+
+template <int P>
+__device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][4],
+                                            int row0, int col0, int part) {
+    constexpr int K = 16 / P;
+    unsigned own[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) own[j] = 0;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+            if ((4 * r + c) % P == part) own[(4 * r + c) / P] = acc[r][c];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+        const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4, e = j2 - i2;
+        const short v = (short)max((int)(short)(own[j] & 0xFFFF), (int)(short)(own[j] >> 16));   // even, odd k2
+        if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
+    }
+}
+
+// 8 slots from `o` of a band row that starts at row_at, or sentinels where the row is outside the matrix
+// (!ok) or the slots outside the row (band_vector's test, as one unsigned compare)
+__device__ __forceinline__ uint4 slot_vector(const short* __restrict__ row_at, int o, bool ok, int RS) {
+    uint4 q = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+    if (ok && (unsigned)o <= (unsigned)(RS - 8)) q = *reinterpret_cast<const uint4*>(row_at + o);
+    return q;
+}
+
+// STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
+// STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
+// and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
+// BLOCKS: blocks an SM the registers are capped for (PairShape::blocks; 8 and 0: 64 registers at 128 threads).
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
+__global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
+bpmax_products_pairs(PRODUCTS_ARGS(short)) {
+    DIMS;
+    using S = PairShape<TR, TC, KC, P>;
+    constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS, AS = S::AS, BS = S::BS;
+    constexpr int CV = TC / 8, VS = THREADS / TR, QS = THREADS / CV;   // B's column vectors; strides of the items
+    static_assert(STEP == 1 || STEP == 2, "groups an iteration");
+    static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
+    __shared__ __align__(16) unsigned As[(KC / 2) * AS];   // As[q][row]: F(i1,k1)(i2, kc + 2q, + 1)
+    __shared__ __align__(16) unsigned Bs[(KC / 2) * BS];   // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c)
+    const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
+    const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
+    short* out = F + t.m * g.mat_stride;
+
+    const int tid = threadIdx.x;
+    const int part = tid % P;
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
+    const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
+
+    unsigned acc[4][4];   // acc[r][c]: cell (row0 + r, col0 + c), (even k2, odd k2)
+    start_cells<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
+    // STAGE 1: this thread's row of A (slot o of column c: c - abase) and column vector of B
+    const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;
+    const long long aoff = (long long)ai * RS;
+    const int bcol = c0 + 8 * (tid % CV);
+
+    if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
+        const int kb = max(r0 - 1, c0 - Wb);
+        const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
+        const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 4;
+        const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
+        const int kw0 = max(R0 - 1, C0 - Wb);
+        const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
+        for (int k1 = i1; k1 < j1; ++k1) {
+            const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
+            const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
+            for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
+                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
+                if constexpr (STAGE == 1) {
+                    for (int v = tid / TR; v < NV; v += VS) {
+                        const uint4 q = slot_vector(left + aoff, kc + 8 * v - abase, ai <= N, RS);
+                        unsigned* column = As + 4 * v * AS + arow;
+                        column[0] = q.x, column[AS] = q.y, column[2 * AS] = q.z, column[3 * AS] = q.w;
+                    }
+                    for (int q = tid / CV; q < NV * 4; q += QS) {   // rows kc + 2q + 1 (even k2) and + 2 (odd)
+                        const int row = kc + 2 * q + 1;
+                        const short* at = right + (long long)row * RS;
+                        const uint4 e = slot_vector(at, bcol - ((row - 1) & ~7), (unsigned)row <= (unsigned)N, RS);
+                        const uint4 o = slot_vector(at + RS, bcol - (row & ~7), (unsigned)(row + 1) <= (unsigned)N, RS);
+                        uint4* to = reinterpret_cast<uint4*>(&Bs[q * BS + bcol - c0]);
+                        to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
+                                           __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
+                        to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
+                                           __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                    }
+                } else {
+                for (int x = tid; x < NV * TR; x += THREADS) {   // A: a row's 8 k2 (4 pairs) a load, as they lie
+                    const int row = x % TR, v = x / TR;
+                    const uint4 q = band_vector(g, left, r0 + row, kc + 8 * v);
+                    unsigned* column = As + 4 * v * AS + row;
+                    column[0] = q.x, column[AS] = q.y, column[2 * AS] = q.z, column[3 * AS] = q.w;
+                }
+                for (int x = tid; x < NV * 4 * (TC / 8); x += THREADS) {   // B: rows 2q + 1, 2q + 2 interleaved
+                    const int v = x % (TC / 8), q = x / (TC / 8);
+                    const uint4 e = band_vector(g, right, kc + 2 * q + 1, c0 + 8 * v);
+                    const uint4 o = band_vector(g, right, kc + 2 * q + 2, c0 + 8 * v);
+                    uint4* to = reinterpret_cast<uint4*>(&Bs[q * BS + 8 * v]);
+                    to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
+                                       __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
+                    to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
+                                       __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                }
+                }
+                __syncthreads();
+                // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
+                const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
+                int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
+                const int q0 = k_lo / 2 + (4 / P) * part;
+                const unsigned* pa = As + q0 * AS + tr * 4;
+                const unsigned* pb = Bs + q0 * BS + tc * 4;
+                if (STEP == 2 && (n & 1)) {
+#pragma unroll
+                    for (int s = 0; s < 4 / P; ++s)
+                        tile_step(*reinterpret_cast<const uint4*>(pa + s * AS), *reinterpret_cast<const uint4*>(pb + s * BS),
+                                  acc);
+                    pa += 4 * AS, pb += 4 * BS, --n;
+                }
+#pragma unroll 1
+                for (; n > 0; n -= STEP) {
+#pragma unroll
+                    for (int s = 0; s < STEP * 4; ++s)
+                        if (s % 4 < 4 / P)
+                            tile_step(*reinterpret_cast<const uint4*>(pa + s * AS),
+                                      *reinterpret_cast<const uint4*>(pb + s * BS), acc);
+                    pa += STEP * 4 * AS, pb += STEP * 4 * BS;
+                }
+                __syncthreads();
+            }
+        }
+    }
+
+    constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
+#pragma unroll
+    for (int d = 1; d < P; d *= 2)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[r][c] = __vmaxs2(acc[r][c], __shfl_xor_sync(MASK, acc[r][c], d));
+    store_cells<P>(g, out, acc, row0, col0, part);
+    if (blockIdx.x % col_tiles == 0)
+        write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The variant "banded-library" (Gildemaster 2021's design): the double reduction D of a level is one
 // launch of the banded max-plus product library (interact/kernels/maxplus.cu) over matrices kept in its
 // jagged tile-major layout; R3 and R4 are separate parallel reductions over k1 (the thesis's H3/H4),
