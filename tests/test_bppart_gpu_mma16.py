@@ -1,8 +1,8 @@
 """The windowed BPPart fill with the cross products' steps on Hopper's larger FP64 mma (v17, ``band_mma_shape``: 1
 m16n8k4, 2 m16n8k8, 3 m16n8k16 in place of m8n8k4): against the CPU on random pairs with small tiles and NaN-filled
 fresh tables (target windows of 1 to 13 bases), with the skip forms and two chains; at the production sizes and window
-128 against the CPU, and every number equal to the production's to the last bit, launches of several lengths.
-Marker ``gpu``."""
+128 against the CPU, and every number equal to m8n8k4's (v16's production) to the last bit, launches of several
+lengths. Marker ``gpu``."""
 import random
 
 import numpy as np
@@ -41,8 +41,9 @@ def test_gpu_windows_v17_mma_shapes_equal_cpu(small_launch_sizes, monkeypatch, a
                                      dict(band_mma_shape=1, band_streams=1, band_bases=333),
                                      dict(band_mma_shape=2), dict(band_mma_shape=3)])
 def test_gpu_windows_v17_mma_shapes_same_bits_and_cpu(monkeypatch, variant):
-    """The production with the cross products on m16n8k4, m16n8k8 or m16n8k16 (``band_mma_shape``): 23 x 300 and
-    23 x 140 nt against the CPU, and 23 x 700 after 333 nt equal to the production's (m8n8k4) to the last bit."""
+    """The production with the cross products on m16n8k4, m16n8k8 or m16n8k16 (``band_mma_shape``; 3 is v17's
+    production): 23 x 300 and 23 x 140 nt against the CPU, and 23 x 700 after 333 nt equal to m8n8k4's to the last
+    bit."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(7)
@@ -56,7 +57,7 @@ def test_gpu_windows_v17_mma_shapes_same_bits_and_cpu(monkeypatch, variant):
     q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
     got = _gpu(q, [other, t], params)
     same = {k: v for k, v in variant.items() if k in ("band_bases", "band_streams")}
-    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**same))
+    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(band_mma_shape=0, **same))
     for g, expected in zip(got, _gpu(q, [other, t], params)):
         for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
             assert getattr(g, name) == getattr(expected, name), name

@@ -195,16 +195,22 @@ __device__ __forceinline__ void band_mma_step(const double (*As)[AP], const doub
                 : "d"(af[i]), "d"(bf[j]));
 }
 
-// band_mma_step with Hopper's larger FP64 shapes (v17, sm_90 only; FORM bits 3-4 of bppart_band_cross_ring: SHAPE 1,
+// band_mma_step with Hopper's larger FP64 shapes (v17, sm_90; before it m8n8k4 steps; FORM bits 3-4 of bppart_band_cross_ring: SHAPE 1,
 // mma.m16n8k4, both 8-row halves of a warp's block in one instruction over the same 4 indices: a step's 2 NJ mma become
 // NJ; 2, m16n8k8, 8 indices from ks; 3, m16n8k16, 16). Fragments (PTX ISA, mma.m16n8kK .f64; lane = 4 g + t):
 // A[g + 8 v][t + 4 u] in a[v + 2 u], B[t + 4 u][g] in b[u], C[g + 8 i][2 t + h] in c[2 i + h] = acc[i][j][h].
-// SHAPE 1 sums a cell's 4 products as m8n8k4 does (the same bits on an H100: tests); 2 and 3 sum 8 or 16 in one
-// instruction (whether the hardware keeps m8n8k4's order, 4 at a time, is for the tests' `==` to say).
+// SHAPE 1 sums a cell's 4 products as m8n8k4 does; 2 and 3 sum 8 or 16 in one instruction, and on an H100 give the
+// bits of m8n8k4's chain, 4 at a time, too (v17: `==` at production sizes, the windows digest at 23 x 20,000).
 template <int SHAPE, int AP, int BP, int NJ>
 __device__ __forceinline__ void band_mma_step16(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
                                                 int g, int t, double (&acc)[2][NJ][2]) {
     constexpr int U = SHAPE == 1 ? 1 : SHAPE == 2 ? 2 : 4;     // groups of 4 indices an instruction
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    // before Hopper (no such shapes): m8n8k4 over the same groups of 4 in order (the same bits as the shape's on an
+    // H100, v17's tests)
+#pragma unroll
+    for (int u = 0; u < U; ++u) band_mma_step(As, Bs, wr, wc, ks + 4 * u, g, t, acc);
+#else
     double af[2 * U], bf[NJ][U];
 #pragma unroll
     for (int u = 0; u < U; ++u)
@@ -233,6 +239,7 @@ __device__ __forceinline__ void band_mma_step16(const double (*As)[AP], const do
                   "d"(bf[j][0]), "d"(bf[j][1]), "d"(bf[j][2]), "d"(bf[j][3]));
         }
     }
+#endif
 }
 
 // A warp's accumulator cells (its block's first row r and column c; lane = 4 g + t holds C[g][2 t + h] of each 8 x 8

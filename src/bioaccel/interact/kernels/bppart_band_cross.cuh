@@ -42,7 +42,7 @@
 // a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
 // long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
 // cell's mma over the same indices in the same order: the same bits.
-// FORM bits 3-4 (v17, SHAPE = FORM >> 3 & 3): the steps by Hopper's larger FP64 mma (band_mma_step16, sm_90 only):
+// FORM bits 3-4 (v17, SHAPE = FORM >> 3 & 3): the steps by Hopper's larger FP64 mma (band_mma_step16; m8n8k4 before sm_90):
 // 1, m16n8k4 (the same steps of 4 indices, half the instructions); 2 and 3, m16n8k8 and m16n8k16 (steps of 8 and 16
 // indices, a quarter and an eighth of the instructions; the skip and the chains by those steps).
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
