@@ -76,7 +76,13 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     # v12: two accumulator chains a cell (FORM's bit 2; another summation order)
     (32, 64, 32, 3, 2, False, 0, 0, True, 4, 32), (32, 64, 32, 3, 2, False, 0, 0, True, 4, 16),
     (32, 64, 32, 3, 2, True, 0, 0, True, 5, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 4, 32),
-    (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)]
+    (32, 64, 32, 1, 2, False, 0, 0, True, 4, 32), (16, 32, 32, 1, 3, True, 0, 0, False, 7, 16)] + [
+    # v17: Hopper's larger FP64 mma (FORM's bits 3-4: m16n8k4, m16n8k8, m16n8k16), with the skip forms and chains too
+    (32, 64, 32, 3, 2, False, 0, 0, True, 8 * shape, 32) for shape in (1, 2, 3)] + [
+    (32, 64, 32, 3, 2, False, 0, 0, True, 8 * shape, 16) for shape in (1, 2, 3)] + [
+    (16, 32, 8, 1, 2, True, 0, 0, False, 8 + 3, 32), (16, 32, 16, 1, 2, True, 0, 0, False, 16 + 7, 16),
+    (16, 32, 32, 1, 3, True, 0, 0, False, 24 + 3, 32), (32, 64, 32, 1, 3, False, 0, 0, True, 8, 32),
+    (32, 64, 32, 1, 3, False, 0, 0, True, 16, 16), (32, 64, 32, 1, 3, False, 0, 0, True, 24, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER): the first designs',
 #: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed

@@ -317,6 +317,8 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v15 (production: the outer terms' levels in pairs, the second's sums of T0 and AUX0 parked by the first): v14's
     # production (no pairs)
     pytest.param(dict(band_outer_pair=0), id="v15_outer_pair"),
+    # v17 (production: the cross ring on m16n8k16): v16's production (m8n8k4)
+    pytest.param(dict(band_mma_shape=0), id="v17_m8n8k4"),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

@@ -47,6 +47,10 @@ class BPPartSizes(LaunchSizes):
     #                           CPU); v12 measured cross 0.1747 s against 0.1761 (-0.8%), end to end the same: left off
     band_warp_cols: int = 32  # windows, cross ring (v12): a warp's columns, 32 or 16 (twice the warps a tile, each half
     #                           the mma of a step); the same bits
+    band_mma_shape: int = 3   # windows, cross ring (v17): its FP64 mma, 0 m8n8k4, 1 m16n8k4 (half the instructions, the
+    #                           same steps of 4 indices), 2 m16n8k8, 3 m16n8k16 (8 or 16 indices an instruction; m8n8k4
+    #                           where the chunk is no multiple of them, and before Hopper). The same bits on an H100; v17:
+    #                           cross 0.1763 -> 0.1448 s at 23 x 20,000 (3), screen 24.9 -> 27.1 pairs/s
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)

@@ -195,6 +195,53 @@ __device__ __forceinline__ void band_mma_step(const double (*As)[AP], const doub
                 : "d"(af[i]), "d"(bf[j]));
 }
 
+// band_mma_step with Hopper's larger FP64 shapes (v17, sm_90; before it m8n8k4 steps; FORM bits 3-4 of bppart_band_cross_ring: SHAPE 1,
+// mma.m16n8k4, both 8-row halves of a warp's block in one instruction over the same 4 indices: a step's 2 NJ mma become
+// NJ; 2, m16n8k8, 8 indices from ks; 3, m16n8k16, 16). Fragments (PTX ISA, mma.m16n8kK .f64; lane = 4 g + t):
+// A[g + 8 v][t + 4 u] in a[v + 2 u], B[t + 4 u][g] in b[u], C[g + 8 i][2 t + h] in c[2 i + h] = acc[i][j][h].
+// SHAPE 1 sums a cell's 4 products as m8n8k4 does; 2 and 3 sum 8 or 16 in one instruction, and on an H100 give the
+// bits of m8n8k4's chain, 4 at a time, too (v17: `==` at production sizes, the windows digest at 23 x 20,000).
+template <int SHAPE, int AP, int BP, int NJ>
+__device__ __forceinline__ void band_mma_step16(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
+                                                int g, int t, double (&acc)[2][NJ][2]) {
+    constexpr int U = SHAPE == 1 ? 1 : SHAPE == 2 ? 2 : 4;     // groups of 4 indices an instruction
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    // before Hopper (no such shapes): m8n8k4 over the same groups of 4 in order (the same bits as the shape's on an
+    // H100, v17's tests)
+#pragma unroll
+    for (int u = 0; u < U; ++u) band_mma_step(As, Bs, wr, wc, ks + 4 * u, g, t, acc);
+#else
+    double af[2 * U], bf[NJ][U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int v = 0; v < 2; ++v) af[v + 2 * u] = As[wr + 8 * v + g][ks + 4 * u + t];
+#pragma unroll
+    for (int j = 0; j < NJ; ++j)
+#pragma unroll
+        for (int u = 0; u < U; ++u) bf[j][u] = Bs[ks + 4 * u + t][wc + 8 * j + g];
+#pragma unroll
+    for (int j = 0; j < NJ; ++j) {
+        if (SHAPE == 1) {
+            asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
+                : "d"(af[0]), "d"(af[1]), "d"(bf[j][0]));
+        } else if (SHAPE == 2) {
+            asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                "{%0, %1, %2, %3};\n"
+                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
+                : "d"(af[0]), "d"(af[1]), "d"(af[2]), "d"(af[3]), "d"(bf[j][0]), "d"(bf[j][1]));
+        } else {
+            asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+                "{%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
+                : "d"(af[0]), "d"(af[1]), "d"(af[2]), "d"(af[3]), "d"(af[4]), "d"(af[5]), "d"(af[6]), "d"(af[7]),
+                  "d"(bf[j][0]), "d"(bf[j][1]), "d"(bf[j][2]), "d"(bf[j][3]));
+        }
+    }
+#endif
+}
+
 // A warp's accumulator cells (its block's first row r and column c; lane = 4 g + t holds C[g][2 t + h] of each 8 x 8
 // product i, j): f(acc[i][j][h], offset of the cell in a band matrix, whether the cell is in the band). The ring's
 // load of the sums so far (band_group) and band_mma_put walk the same cells (v12: one loop, the same SASS).

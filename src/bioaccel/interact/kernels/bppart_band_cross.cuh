@@ -42,13 +42,18 @@
 // a step (2 x 2 mma of 8 x 8 a step of 4 indices, not 2 x 4), so a step's longest chain of mma in a block is half as
 // long (v12's skip forms measured the block's heaviest warp, not the tensor pipe's total, as what bounds a step). Each
 // cell's mma over the same indices in the same order: the same bits.
+// FORM bits 3-4 (v17, SHAPE = FORM >> 3 & 3): the steps by Hopper's larger FP64 mma (band_mma_step16; m8n8k4 before sm_90):
+// 1, m16n8k4 (the same steps of 4 indices, half the instructions); 2 and 3, m16n8k8 and m16n8k16 (steps of 8 and 16
+// indices, a quarter and an eighth of the instructions; the skip and the chains by those steps).
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
                        int D, int wsel, int g0, const int* __restrict__ ends) {
-    constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8;
+    constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
+    constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
+    static_assert(KC % KK == 0, "whole steps a chunk");
     static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
                   "whole warps of 16 x WN cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
@@ -117,6 +122,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
+        auto mma = [&](int buf, int ks) {
+            double (&into)[2][NJ][2] = (FORM & 4) && (ks / KK) % 2 ? acc2 : acc;
+            if (SHAPE == 0) band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, into);
+            else band_mma_step16<SHAPE ? SHAPE : 1>(As[buf], Bs[buf], wr, wc, ks, g, t, into);
+        };
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
             if (s < steps) issue(s);
@@ -130,13 +140,12 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
-                for (int ks = 0; ks < KC; ks += 4)
-                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                for (int ks = 0; ks < KC; ks += KK) mma(buf, ks);
             } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
 #pragma unroll
-                for (int ks = 0; ks < KC; ks += 4) {
-                    if (SKIP && (k0 + ks > khi || k0 + ks + 3 < klo)) continue;   // warp-uniform: zero products
-                    band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, (FORM & 4) && (ks / 4) % 2 ? acc2 : acc);
+                for (int ks = 0; ks < KC; ks += KK) {
+                    if (SKIP && (k0 + ks > khi || k0 + ks + KK - 1 < klo)) continue;   // warp-uniform: zero products
+                    mma(buf, ks);
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
