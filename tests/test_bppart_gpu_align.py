@@ -3,14 +3,10 @@ multiple of it, so that the tables' matrices, S = (n + 1) W1 doubles apart, star
 the CPU on random pairs with small tiles and NaN-filled fresh tables (target windows of 1 to 13 bases), at the
 production sizes and window 128, and every number equal to the unaligned production's to the last bit, launches of
 several lengths. Marker ``gpu``."""
-import random
-
-import numpy as np
 import pytest
 
-from bioaccel.interact import PartitionParams
-from test_bppart_gpu_windows import (WEIGHTS, _cpu, _gpu, _random_pairs_equal_cpu, _same_windows,  # noqa: F401
-                                     poisoned_tables, random_rna)
+from test_bppart_gpu_windows import (WEIGHTS, _form_same_bits_and_cpu, _random_pairs_equal_cpu,  # noqa: F401
+                                     poisoned_tables)
 
 pytestmark = pytest.mark.gpu
 
@@ -37,22 +33,4 @@ def test_gpu_windows_v16_aligned_equal_cpu(small_launch_sizes, monkeypatch, au, 
 def test_gpu_windows_v16_aligned_same_bits_and_cpu(monkeypatch, variant):
     """The production with a launch's matrices aligned (``band_align``): 23 x 300 and 23 x 140 nt against the CPU, and
     23 x 700 after 333 nt (launches of other lengths) equal to the unaligned production's to the last bit."""
-    from bioaccel.interact import _partition_launch
-
-    rng = random.Random(7)
-    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
-    params = PartitionParams(window_target=128)
-    base = _partition_launch.SIZES
-    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**variant))
-    for t, got in zip(targets, _gpu(q, targets, params)):
-        _same_windows(got, _cpu(q, t, params))
-    rng = random.Random(13)
-    q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
-    got = _gpu(q, [other, t], params)
-    same = {k: v for k, v in variant.items() if k in ("band_bases", "band_streams")}
-    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**same))
-    for g, expected in zip(got, _gpu(q, [other, t], params)):
-        for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
-            assert getattr(g, name) == getattr(expected, name), name
-        for name in ("log_zs", "log_zs_interaction", "probabilities"):
-            assert np.array_equal(getattr(g, name), getattr(expected, name)), name
+    _form_same_bits_and_cpu(monkeypatch, variant, {})

@@ -223,6 +223,31 @@ def _random_pairs_equal_cpu(au, gu):
                 _same_windows(got, _cpu(q, t, params))
 
 
+def _form_same_bits_and_cpu(monkeypatch, variant: dict, reference: dict) -> None:
+    """The production with launch-size fields ``variant`` (v16, v17): 23 x 300 and 23 x 140 nt against the CPU, and
+    23 x 700 after 333 nt (launches of other lengths) equal to the last bit to the production with ``reference``
+    (and the variant's own ``band_bases`` and ``band_streams``)."""
+    from bioaccel.interact import _partition_launch
+
+    rng = random.Random(7)
+    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
+    params = PartitionParams(window_target=128)
+    base = _partition_launch.SIZES
+    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**variant))
+    for t, got in zip(targets, _gpu(q, targets, params)):
+        _same_windows(got, _cpu(q, t, params))
+    rng = random.Random(13)
+    q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
+    got = _gpu(q, [other, t], params)
+    same = {k: v for k, v in variant.items() if k in ("band_bases", "band_streams")}
+    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**reference, **same))
+    for g, expected in zip(got, _gpu(q, [other, t], params)):
+        for name in ("log_z", "log_z_interaction", "log_z_query", "log_z_target"):
+            assert getattr(g, name) == getattr(expected, name), name
+        for name in ("log_zs", "log_zs_interaction", "probabilities"):
+            assert np.array_equal(getattr(g, name), getattr(expected, name)), name
+
+
 def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
     """A given scale: the GPU fills at the CPU's scales and agrees with the CPU, and with the plain fill."""
     rng = random.Random(5)
