@@ -287,9 +287,43 @@ __device__ __forceinline__ void store_words(const Dims& g, short* __restrict__ o
                 }
 }
 
-// OWN (issue 29, helper bpmaxst): the same start and store, each lane computing only its own 16 / P words,
-// own word j being word 4 r + w = part + P j (so word (r, w) of acc is own word (4 r + w) / P, a constant),
-// where start_words / store_words run the code of all 16 words predicated by lane
+// A lane's own 16 / P words of the 4 x 4 accumulators: own word j is word 4 r + w = part + P j, so word (r, w) is
+// own word (4 r + w) / P, a constant (start_own / store_own and the pairs kernel's start_cells / store_cells).
+// spread_own: the accumulators from the own words, the other lanes' words the sentinels (-16384 in each half).
+template <int P>
+__device__ __forceinline__ void spread_own(const unsigned (&own)[16 / P], int part, unsigned (&acc)[4][4]) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) acc[r][w] = (4 * r + w) % P == part ? own[(4 * r + w) / P] : 0xC000C000u;
+}
+
+// gather_own: the own words out of the accumulators (after the lanes' reduction)
+template <int P>
+__device__ __forceinline__ void gather_own(const unsigned (&acc)[4][4], int part, unsigned (&own)[16 / P]) {
+#pragma unroll
+    for (int j = 0; j < 16 / P; ++j) own[j] = 0;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int w = 0; w < 4; ++w)
+            if ((4 * r + w) % P == part) own[(4 * r + w) / P] = acc[r][w];
+}
+
+// The P parts of a tile are adjacent lanes (of a block of THREADS): a butterfly leaves every lane the maxima
+template <int P, int THREADS>
+__device__ __forceinline__ void lanes_max(unsigned (&acc)[4][4]) {
+    constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
+#pragma unroll
+    for (int d = 1; d < P; d *= 2)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
+}
+
+// OWN (issue 29, helper bpmaxst): the same start and store, each lane computing only its own 16 / P words
+// (spread_own, gather_own), where start_words / store_words run the code of all 16 words predicated by lane
 template <int P>
 __device__ __forceinline__ void start_own(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
                                           const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
@@ -302,10 +336,7 @@ __device__ __forceinline__ void start_own(const Dims& g, const code_t* __restric
         own[j] = pack2(start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w),
                        start_value(g, a, rb, F, i1, l1, row0 + r, col0 + 2 * w + 1));
     }
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w) acc[r][w] = (4 * r + w) % P == part ? own[(4 * r + w) / P] : 0xC000C000u;
+    spread_own<P>(own, part, acc);
 }
 
 template <int P>
@@ -313,13 +344,7 @@ __device__ __forceinline__ void store_own(const Dims& g, short* __restrict__ out
                                           int row0, int col0, int part) {
     constexpr int K = 16 / P;
     unsigned own[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) own[j] = 0;
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int w = 0; w < 4; ++w)
-            if ((4 * r + w) % P == part) own[(4 * r + w) / P] = acc[r][w];
+    gather_own<P>(acc, part, own);
 #pragma unroll
     for (int j = 0; j < K; ++j) {
         const int x = part + P * j, r = x / 4, w = x % 4;
@@ -577,14 +602,7 @@ bpmax_products_split(PRODUCTS_ARGS(short)) {
         }
     }
 
-    // the P parts of a tile are adjacent lanes: a butterfly leaves every lane the maxima
-    constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
-#pragma unroll
-    for (int d = 1; d < P; d *= 2)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
+    lanes_max<P, THREADS>(acc);
     if (OWN) store_own<P>(g, out, acc, row0, col0, part);   // each part stores its share of the words
     else store_words<P>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
@@ -636,10 +654,7 @@ __device__ __forceinline__ void start_cells(const Dims& g, const code_t* __restr
         const int v = start_value(g, a, rb, F, i1, l1, row0 + x / 4, col0 + x % 4);
         own[j] = pack2(v, v);
     }
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c) acc[r][c] = (4 * r + c) % P == part ? own[(4 * r + c) / P] : 0xC000C000u;
+    spread_own<P>(own, part, acc);
 }
 
 template <int P>
@@ -647,13 +662,7 @@ __device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ o
                                             int row0, int col0, int part) {
     constexpr int K = 16 / P;
     unsigned own[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) own[j] = 0;
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-            if ((4 * r + c) % P == part) own[(4 * r + c) / P] = acc[r][c];
+    gather_own<P>(acc, part, own);
 #pragma unroll
     for (int j = 0; j < K; ++j) {
         const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4, e = j2 - i2;
@@ -668,6 +677,14 @@ __device__ __forceinline__ uint4 slot_vector(const short* __restrict__ row_at, i
     uint4 q = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
     if (ok && (unsigned)o <= (unsigned)(RS - 8)) q = *reinterpret_cast<const uint4*>(row_at + o);
     return q;
+}
+
+// 8 columns of B's rows k2 (e, the even k2) and k2 + 1 (o) as 8 words, a column's two cells a word (low: e)
+__device__ __forceinline__ void interleave_rows(const uint4& e, const uint4& o, uint4* to) {
+    to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
+                       __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
+    to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
+                       __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
 }
 
 // STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
@@ -725,11 +742,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
                         const short* at = right + (long long)row * RS;
                         const uint4 e = slot_vector(at, bcol - ((row - 1) & ~7), (unsigned)row <= (unsigned)N, RS);
                         const uint4 o = slot_vector(at + RS, bcol - (row & ~7), (unsigned)(row + 1) <= (unsigned)N, RS);
-                        uint4* to = reinterpret_cast<uint4*>(&Bs[q * BS + bcol - c0]);
-                        to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
-                                           __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
-                        to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
-                                           __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                        interleave_rows(e, o, reinterpret_cast<uint4*>(&Bs[q * BS + bcol - c0]));
                     }
                 } else {
                 for (int x = tid; x < NV * TR; x += THREADS) {   // A: a row's 8 k2 (4 pairs) a load, as they lie
@@ -742,11 +755,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
                     const int v = x % (TC / 8), q = x / (TC / 8);
                     const uint4 e = band_vector(g, right, kc + 2 * q + 1, c0 + 8 * v);
                     const uint4 o = band_vector(g, right, kc + 2 * q + 2, c0 + 8 * v);
-                    uint4* to = reinterpret_cast<uint4*>(&Bs[q * BS + 8 * v]);
-                    to[0] = make_uint4(__byte_perm(e.x, o.x, 0x5410), __byte_perm(e.x, o.x, 0x7632),
-                                       __byte_perm(e.y, o.y, 0x5410), __byte_perm(e.y, o.y, 0x7632));
-                    to[1] = make_uint4(__byte_perm(e.z, o.z, 0x5410), __byte_perm(e.z, o.z, 0x7632),
-                                       __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
+                    interleave_rows(e, o, reinterpret_cast<uint4*>(&Bs[q * BS + 8 * v]));
                 }
                 }
                 __syncthreads();
@@ -777,13 +786,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
         }
     }
 
-    constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
-#pragma unroll
-    for (int d = 1; d < P; d *= 2)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int c = 0; c < 4; ++c) acc[r][c] = __vmaxs2(acc[r][c], __shfl_xor_sync(MASK, acc[r][c], d));
+    lanes_max<P, THREADS>(acc);
     store_cells<P>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
