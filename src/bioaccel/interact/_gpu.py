@@ -211,11 +211,12 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
-        arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)
-        name, threads = "bpmax_products_split", (tr // 4) * (tc // 8) * parts
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
             arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, sizes.pairs_stage, sizes.pairs_blocks)
             name, threads = "bpmax_products_pairs", (tr // 4) * (tc // 4) * parts
+        else:                   # two cells a word
+            arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)
+            name, threads = "bpmax_products_split", (tr // 4) * (tc // 8) * parts
     elif cell == "short":   # two cells per word, one DPX instruction per two updates
         tr, tc = sizes.packed_rows, sizes.packed_cols
         name, arguments, threads = "bpmax_products_packed", (tr, tc, sizes.chunk), (tr // 4) * (tc // 8)
