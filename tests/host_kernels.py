@@ -25,7 +25,7 @@ from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
 from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
 from bioaccel.fold._turner_tiled_gpu import TiledSizes
-from bioaccel.interact._gpu_launch import BPMaxSizes
+from bioaccel.interact._gpu_launch import BPMaxSizes, pairs_stage
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
 from bioaccel.interact._partition_band_gpu import band_tiles_arguments
 from bioaccel.interact._partition_band_sizes import band_cross_kernel
@@ -126,6 +126,10 @@ PAIRS_SHAPES += [shape + (1, blocks) for shape in
                  [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 64, 2, 1), (8, 16, 8, 2, 2), (8, 16, 8, 4, 1),
                   (16, 32, 16, 1, 2)] for blocks in (0, 8, 10)]
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 1, 12), (32, 32, 64, 2, 2, 1, 10), (32, 32, 128, 2, 2, 1, 10)]
+# issue 29 (bpmaxcp2): A by cp.async, rows as they lie (STAGE 2), and B's rows read together (3); 2 lanes, STEP 2
+PAIRS_SHAPES += [shape + (stage, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
+                                                       (16, 32, 32, 2, 2)] for stage in (2, 3) for blocks in (8, 10)]
+PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -213,8 +217,8 @@ def host_kernels(sizes) -> dict:
                (8, 16, 8, 4, True)]]
     # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
     bpmax += [("bpmax_products_pairs", shape) for shape in
-              sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step, b.pairs_stage,
-                                        b.pairs_blocks) for parts in (1, 2, 4)]})]
+              sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
+                                        pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

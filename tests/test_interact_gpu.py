@@ -85,6 +85,10 @@ LAYOUTS = {
         split_pairs=True, products_parts=4, pairs_step=1, pairs_stage=1),
     "products k2words, rows staged fixed, 1 lane, 16 x 32 tiles": dict(
         split_pairs=True, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1),
+    # issue 29 (bpmaxcp2): A row-major by cp.async (STAGE 2), B's rows read together (3); 2 lanes, 16-chunks
+    "products k2words, A by cp.async": dict(split_pairs=True, products_parts=2, pairs_stage=2, split_chunk=16),
+    "products k2words, A by cp.async, B rows together": dict(split_pairs=True, products_parts=2, pairs_stage=3,
+                                                             split_chunk=16),
     "windows through the tiled finish, 8-tiles": dict(window_tile=8),
     "windows through the tiled finish, 16-tiles": dict(window_tile=16),
 }
@@ -148,6 +152,19 @@ def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_
         BPMaxSizes(split_pairs=True, products_parts=2, pairs_step=1, split_chunk=64, pairs_stage=1),
         replace(small, products_parts=2, pairs_stage=1), replace(small, products_parts=4, pairs_step=1, pairs_stage=1),
         replace(small, products_parts=1, split_rows=16, split_cols=32, split_chunk=16, pairs_stage=1)))
+
+
+def test_k2words_products_by_cp_async_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
+    """bpmax_products_pairs with A row-major by cp.async (pairs_stage 2) and also B's rows read together (3),
+    at the production tiles (10 and 8 blocks an SM, chunks 96 and 64) and the tests' small ones (a stage of one
+    group, of two, of four)."""
+    small = replace(small_launch_sizes.bpmax, split_pairs=True, products_parts=2, pairs_step=2)
+    _equal_tiled_cell_by_cell("fused", (
+        *[BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=stage, pairs_blocks=blocks)
+          for stage in (2, 3) for blocks in (10, 8)],
+        BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=3, split_chunk=64),
+        *[replace(small, pairs_stage=stage, split_chunk=chunk) for stage in (2, 3) for chunk in (8, 16)],
+        replace(small, pairs_stage=2, split_rows=16, split_cols=32, split_chunk=32)))
 
 
 def _equal_tiled_cell_by_cell(variant, layouts):

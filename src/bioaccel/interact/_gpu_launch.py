@@ -51,7 +51,9 @@ class BPMaxSizes(LaunchSizes):
     #                              the default since 2026-11-28); False: bpmax_products_split, two cells a word
     pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
     pairs_stage: int = 1         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
-    #                              row of A and column of B fixed, their offsets worked out once a block (call 3)
+    #                              row of A and column of B fixed, their offsets worked out once a block (call 3);
+    #                              2 also A row-major by cp.async; 3 also B's rows read together (helper bpmaxcp2;
+    #                              2 and 3 at 2 lanes, two groups an iteration, else 1: _gpu.pairs_stage)
     pairs_blocks: int = 10       # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default since bpmaxpk's call 3)
@@ -60,6 +62,18 @@ class BPMaxSizes(LaunchSizes):
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
+
+
+def pairs_stage(sizes, parts):
+    """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 and 3 (A by
+    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration.
+
+    >>> pairs_stage(BPMaxSizes(pairs_stage=2), 2), pairs_stage(BPMaxSizes(pairs_stage=2), 4)
+    (2, 1)
+    """
+    if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
+        return 1
+    return sizes.pairs_stage
 
 
 SIZES = BPMaxSizes()

@@ -29,6 +29,8 @@
 
 #include <cuda_runtime.h>
 
+#include "dpx.cuh"   // runtime/kernels: cp.async (the pairs products' STAGE 2 and 3)
+
 typedef unsigned char code_t;
 
 struct Dims {
@@ -640,7 +642,20 @@ struct PairShape {
     static constexpr int blocks(int B) {
         return B == 0 ? (1024 / THREADS > 0 ? 1024 / THREADS : 1) : (B < 2048 / THREADS ? B : 2048 / THREADS);
     }
+    // STAGE 2 and 3 (issue 29, helper bpmaxcp2): A row-major, a row's KC / 2 pairs as they lie (cp.async), rows
+    // of AR words (an odd number of 16-byte granules) and rows 8 .. 15 of every 16 moved 2 granules on: the 4 row
+    // groups x 2 parts a warp reads at once fall on 8 distinct granules. B's pair rows of BR words (14 granules at
+    // TC = 32: a single group's 2 parts, 2 pairs apart, on distinct halves of the banks), every second block of 4
+    // pair rows moved 4 granules on (a double group's 2 parts, 4 pairs apart, on distinct halves too; a moved
+    // row ends 8 words before the next row starts).
+    static constexpr int AR = 4 * ((KC / 8 + 2) | 1), BR = TC + 24;
 };
+
+// STAGE 2 / 3's staged layouts: word of A's row `row` (and pair 0), word of B's pair row q (and column 0)
+template <int AR>
+__device__ __forceinline__ int row_word(int row) { return row * AR + 8 * ((row >> 3) & 1); }
+template <int BR>
+__device__ __forceinline__ int pair_word(int q) { return q * BR + 16 * ((q >> 2) & 1); }
 
 template <int P>
 __device__ __forceinline__ void start_cells(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
@@ -687,10 +702,88 @@ __device__ __forceinline__ void interleave_rows(const uint4& e, const uint4& o, 
                        __byte_perm(e.w, o.w, 0x5410), __byte_perm(e.w, o.w, 0x7632));
 }
 
+// STAGE 2 / 3 (issue 29, helper bpmaxcp2): a thread's vectors of A (its fixed row, vectors first, first + VS, ...
+// below NV; `to` at its row in the staged A) copied by cp.async as they lie, no registers and no PRMT; sentinels
+// stored where a vector leaves the row's slots or the row the matrix (cp.async's zero fill is no sentinel)
+template <int VS>
+__device__ __forceinline__ void copy_row(unsigned* __restrict__ to, const short* __restrict__ row_at, int first, int NV,
+                                         int o0, bool ok, int RS) {
+    const short* from = row_at + o0 + 8 * first;   // stepped, not rebuilt from the slot a vector
+    for (int v = first, o = o0 + 8 * first; v < NV; v += VS, o += 8 * VS, from += 8 * VS) {
+        if (ok && (unsigned)o <= (unsigned)(RS - 8)) cp_async16(to + 4 * v, from);
+        else *reinterpret_cast<uint4*>(to + 4 * v) = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+    }
+    cp_async_commit();
+}
+
+// STAGE 2 / 3: B's pair rows q = first, first + QS, ... below count (rows kc + 2q + 1 and + 2) of a thread's fixed
+// column vector (bcol) as STAGE 1 stages them, at STAGE 2 / 3's pair rows; BATCH (STAGE 3): all NQ of a thread's
+// pairs of rows read before any is stored (one wait on global memory a stage instead of one a pair)
+template <int BR, int NQ, bool BATCH>
+__device__ __forceinline__ void stage_pair_rows(unsigned* __restrict__ Bs, const short* __restrict__ right, int kc,
+                                                int first, int QS, int count, int bcol, int c0, int N, int RS) {
+    auto read = [&](int q, bool in, uint4& e, uint4& o) {
+        const int row = kc + 2 * q + 1;
+        const short* at = right + (long long)row * RS;
+        e = slot_vector(at, bcol - ((row - 1) & ~7), in && (unsigned)row <= (unsigned)N, RS);
+        o = slot_vector(at + RS, bcol - (row & ~7), in && (unsigned)(row + 1) <= (unsigned)N, RS);
+    };
+    if constexpr (BATCH) {
+        uint4 e[NQ], o[NQ];
+#pragma unroll
+        for (int j = 0; j < NQ; ++j) read(first + QS * j, first + QS * j < count, e[j], o[j]);
+#pragma unroll
+        for (int j = 0; j < NQ; ++j)
+            if (first + QS * j < count)
+                interleave_rows(e[j], o[j], reinterpret_cast<uint4*>(Bs + pair_word<BR>(first + QS * j) + bcol - c0));
+    } else {
+        for (int q = first; q < count; q += QS) {
+            uint4 e, o;
+            read(q, true, e, o);
+            interleave_rows(e, o, reinterpret_cast<uint4*>(Bs + pair_word<BR>(q) + bcol - c0));
+        }
+    }
+}
+
+// STAGE 2 / 3's groups of 8 k2 (P = 2, STEP = 2) from pair q: a single group first where their count n is odd
+// (lane p: pairs 2p, 2p + 1, one 8-byte load of each of its 4 rows of A), then two groups an iteration (lane p:
+// pairs 4p .. 4p + 3, one 16-byte load a row): 8 shared loads per 64 DPX instructions, as STAGE 0 and 1. `at`:
+// the thread tile's first row of the staged A, `bt`: its first column of B's pair row 0.
+template <int AR, int BR>
+__device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, const unsigned* __restrict__ bt, int q,
+                                              int n, int part, unsigned (&acc)[4][4]) {
+    if (n & 1) {
+        const unsigned* pa = at + q + 2 * part;
+        const unsigned* pb = bt + pair_word<BR>(q) + 2 * part * BR;
+        uint2 a[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint2*>(pa + r * AR);
+        tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
+        tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
+        q += 4, --n;
+    }
+    const unsigned* pa = at + q + 4 * part;
+    const unsigned* pb = bt + pair_word<BR>(q + 4 * part);
+#pragma unroll 1
+    for (; n > 0; n -= 2) {
+        uint4 a[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint4*>(pa + r * AR);
+        tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
+        tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
+        tile_step(make_uint4(a[0].z, a[1].z, a[2].z, a[3].z), *reinterpret_cast<const uint4*>(pb + 2 * BR), acc);
+        tile_step(make_uint4(a[0].w, a[1].w, a[2].w, a[3].w), *reinterpret_cast<const uint4*>(pb + 3 * BR), acc);
+        pa += 8, pb += 8 * BR;
+    }
+}
+
 // STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
 // STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
 // and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
 // BLOCKS: blocks an SM the registers are capped for (PairShape::blocks; 8 and 0: 64 registers at 128 threads).
+// STAGE 2 (issue 29, helper bpmaxcp2; P = 2, STEP = 2): A row-major by cp.async (copy_row; STAGE 1 waited on each
+// of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
+// together (stage_pair_rows' BATCH); the groups by multiply_rows.
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short)) {
@@ -698,10 +791,14 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
     using S = PairShape<TR, TC, KC, P>;
     constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS, AS = S::AS, BS = S::BS;
     constexpr int CV = TC / 8, VS = THREADS / TR, QS = THREADS / CV;   // B's column vectors; strides of the items
+    constexpr int AR = S::AR, BR = S::BR, NQ = (KC / 2 + QS - 1) / QS;   // STAGE 2 / 3's rows; B's pairs a thread
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
-    __shared__ __align__(16) unsigned As[(KC / 2) * AS];   // As[q][row]: F(i1,k1)(i2, kc + 2q, + 1)
-    __shared__ __align__(16) unsigned Bs[(KC / 2) * BS];   // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c)
+    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 / 3: 2 lanes, two groups an iteration");
+    // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
+    __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
+    // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
+    __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS];
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
@@ -731,7 +828,11 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                if constexpr (STAGE == 1) {
+                if constexpr (STAGE >= 2) {
+                    copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
+                    stage_pair_rows<BR, NQ, STAGE == 3>(Bs, right, kc, tid / CV, QS, NV * 4, bcol, c0, N, RS);
+                    cp_async_wait<0>();
+                } else if constexpr (STAGE == 1) {
                     for (int v = tid / TR; v < NV; v += VS) {
                         const uint4 q = slot_vector(left + aoff, kc + 8 * v - abase, ai <= N, RS);
                         unsigned* column = As + 4 * v * AS + arow;
@@ -762,24 +863,28 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-                const int q0 = k_lo / 2 + (4 / P) * part;
-                const unsigned* pa = As + q0 * AS + tr * 4;
-                const unsigned* pb = Bs + q0 * BS + tc * 4;
-                if (STEP == 2 && (n & 1)) {
+                if constexpr (STAGE >= 2) {
+                    multiply_rows<AR, BR>(As + row_word<AR>(tr * 4), Bs + tc * 4, k_lo / 2, n, part, acc);
+                } else {
+                    const int q0 = k_lo / 2 + (4 / P) * part;
+                    const unsigned* pa = As + q0 * AS + tr * 4;
+                    const unsigned* pb = Bs + q0 * BS + tc * 4;
+                    if (STEP == 2 && (n & 1)) {
 #pragma unroll
-                    for (int s = 0; s < 4 / P; ++s)
-                        tile_step(*reinterpret_cast<const uint4*>(pa + s * AS), *reinterpret_cast<const uint4*>(pb + s * BS),
-                                  acc);
-                    pa += 4 * AS, pb += 4 * BS, --n;
-                }
-#pragma unroll 1
-                for (; n > 0; n -= STEP) {
-#pragma unroll
-                    for (int s = 0; s < STEP * 4; ++s)
-                        if (s % 4 < 4 / P)
+                        for (int s = 0; s < 4 / P; ++s)
                             tile_step(*reinterpret_cast<const uint4*>(pa + s * AS),
                                       *reinterpret_cast<const uint4*>(pb + s * BS), acc);
-                    pa += STEP * 4 * AS, pb += STEP * 4 * BS;
+                        pa += 4 * AS, pb += 4 * BS, --n;
+                    }
+#pragma unroll 1
+                    for (; n > 0; n -= STEP) {
+#pragma unroll
+                        for (int s = 0; s < STEP * 4; ++s)
+                            if (s % 4 < 4 / P)
+                                tile_step(*reinterpret_cast<const uint4*>(pa + s * AS),
+                                          *reinterpret_cast<const uint4*>(pb + s * BS), acc);
+                        pa += STEP * 4 * AS, pb += STEP * 4 * BS;
+                    }
                 }
                 __syncthreads();
             }
