@@ -118,7 +118,7 @@ SETTINGS |= {
     "products k2 pairs in a word, rows staged fixed, 12 blocks an SM": dict(split_pairs=True, products_parts=2,
                                                                            pairs_stage=1, pairs_blocks=12),
     "the default (k2 pairs, 2 lanes, chunk 96, two groups an iteration, rows staged fixed, 10 blocks an SM)": dict(
-        pairs_stage=1),   # the default from bpmaxpk's call 4 (dict() until bpmaxcp2)
+        pairs_stage=1, pairs_blocks=10),   # the default from bpmaxpk's call 4 (dict() until bpmaxcp2)
     "products k2 pairs, rows staged fixed, 10 blocks an SM, chunk 64": dict(split_pairs=True, products_parts=2,
                                                                            pairs_stage=1, pairs_blocks=10,
                                                                            split_chunk=64),
@@ -130,6 +130,9 @@ SETTINGS |= {   # bpmaxcp2: A row-major by cp.async (pairs_stage=2), and B's row
     f"products k2 pairs, A by cp.async{', B rows together' if stage == 3 else ''}, {blocks} blocks an SM": dict(
         split_pairs=True, products_parts=2, pairs_stage=stage, pairs_blocks=blocks)
     for stage in (2, 3) for blocks in (10, 8)}
+SETTINGS |= {   # bpmaxcp2's call 2: 9 blocks an SM (56 registers; 10 spill 64 and 72 bytes, 8 none)
+    f"products k2 pairs, A by cp.async{', B rows together' if stage == 3 else ''}, 9 blocks an SM": dict(
+        split_pairs=True, products_parts=2, pairs_stage=stage, pairs_blocks=9) for stage in (2, 3)}
 SETTINGS["the default (BPMaxSizes())"] = dict()
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

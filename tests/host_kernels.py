@@ -129,7 +129,7 @@ PAIRS_SHAPES += [(32, 32, 96, 2, 2, 1, 12), (32, 32, 64, 2, 2, 1, 10), (32, 32, 
 # issue 29 (bpmaxcp2): A by cp.async, rows as they lie (STAGE 2), and B's rows read together (3); 2 lanes, STEP 2
 PAIRS_SHAPES += [shape + (stage, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                        (16, 32, 32, 2, 2)] for stage in (2, 3) for blocks in (8, 10)]
-PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10)]
+PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 96, 2, 2, 3, 9)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -156,12 +156,12 @@ def test_k2words_products_equal_tiled_cell_by_cell_on_random_pairs(small_launch_
 
 def test_k2words_products_by_cp_async_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
     """bpmax_products_pairs with A row-major by cp.async (pairs_stage 2) and also B's rows read together (3),
-    at the production tiles (10 and 8 blocks an SM, chunks 96 and 64) and the tests' small ones (a stage of one
-    group, of two, of four)."""
+    at the production tiles (10, 9 and 8 blocks an SM, chunks 96 and 64) and the tests' small ones (a stage of
+    one group, of two, of four)."""
     small = replace(small_launch_sizes.bpmax, split_pairs=True, products_parts=2, pairs_step=2)
     _equal_tiled_cell_by_cell("fused", (
         *[BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=stage, pairs_blocks=blocks)
-          for stage in (2, 3) for blocks in (10, 8)],
+          for stage in (2, 3) for blocks in (10, 9, 8)],
         BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=3, split_chunk=64),
         *[replace(small, pairs_stage=stage, split_chunk=chunk) for stage in (2, 3) for chunk in (8, 16)],
         replace(small, pairs_stage=2, split_rows=16, split_cols=32, split_chunk=32)))

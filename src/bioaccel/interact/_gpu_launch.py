@@ -50,13 +50,15 @@ class BPMaxSizes(LaunchSizes):
     #                              the even and the odd k2, 4 x 4 cells a thread tile (issue 29, helper bpmaxpk;
     #                              the default since 2026-11-28); False: bpmax_products_split, two cells a word
     pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
-    pairs_stage: int = 1         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
-    #                              row of A and column of B fixed, their offsets worked out once a block (call 3);
-    #                              2 also A row-major by cp.async; 3 also B's rows read together (helper bpmaxcp2;
-    #                              2 and 3 at 2 lanes, two groups an iteration, else 1: _gpu.pairs_stage)
-    pairs_blocks: int = 10       # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
+    pairs_stage: int = 2         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
+    #                              row of A and column of B fixed, their offsets worked out once a block (bpmaxpk's
+    #                              call 3, the default until bpmaxcp2); 2 also A row-major by cp.async (the default
+    #                              since bpmaxcp2's call 1); 3 also B's rows read together (2 and 3 at 2 lanes, two
+    #                              groups an iteration, else 1: pairs_stage below)
+    pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
-    #                              registers a thread, 10 is 48: the default since bpmaxpk's call 3)
+    #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
+    #                              where STAGE 2 spills 64 bytes; 8 since bpmaxcp2)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
