@@ -90,15 +90,15 @@ def band_tiles_arguments(sizes) -> tuple:
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
-    (16, True, 4, True, True, 3, 2, False, False, 0, 1, 0)
+    (16, True, 4, True, True, 3, 2, False, False, 0, 1, 3)
     >>> band_tiles_arguments(SIZES.replace(band_pipe=2, band_sweep="persistent", band_warp=True, band_lean=False))
     (16, True, 4, True, True, 0, 0, True, False, 0, 0, 0)
     >>> band_tiles_arguments(SIZES.replace(band_split=False))[10]
     0
     >>> band_tiles_arguments(SIZES.replace(band_split=False, band_outer_late=True))[10]
     2
-    >>> [band_tiles_arguments(SIZES.replace(band_far_shape=3, **more))[11] for more in ({}, dict(band_tile=8))]
-    [3, 0]
+    >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0))]
+    [3, 0, 0]
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
