@@ -87,7 +87,7 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or
 #: trimmed
-BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
+BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
     (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
     (8, True, 16, True, False, 0, 0), (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
     (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0), (8, True, 16, True, True, 0, 0),
