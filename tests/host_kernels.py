@@ -84,9 +84,10 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (16, 32, 32, 1, 3, True, 0, 0, False, 24 + 3, 32), (32, 64, 32, 1, 3, False, 0, 0, True, 8, 32),
     (32, 64, 32, 1, 3, False, 0, 0, True, 16, 16), (32, 64, 32, 1, 3, False, 0, 0, True, 24, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
-#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER): the first designs',
-#: the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or trimmed
-BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
+#: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
+#: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or
+#: trimmed
+BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles + (False, False, 0) for tiles in [
     (8, False, 0, False, False, 0, 0), (16, False, 0, False, False, 0, 0), (8, True, 16, False, False, 0, 0),
     (8, True, 16, True, False, 0, 0), (16, True, 0, True, False, 0, 0), (16, True, 4, True, False, 0, 0),
     (16, True, 3, True, False, 0, 0), (16, True, 4, True, True, 0, 0), (8, True, 16, True, True, 0, 0),
@@ -108,7 +109,12 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (11 - len(tiles)) for tiles in [tiles +
     # 8-tiles
     (16, True, 4, True, True, 3, 2, True, False, 0, 1), (8, True, 16, True, True, 3, 2, True, False, 0, 1)] + [
     (tile, False, blocks, True, True, 3, 2, True, False, 0, outer) for tile, blocks in ((16, 4), (16, 3), (8, 16))
-    for outer in (0, 2)]]
+    for outer in (0, 2)]] + [
+    # v18 (a twelfth argument, FARSHAPE): the far part on m16n8k4, m16n8k8, m16n8k16 at the production's sweep; with a
+    # ring of 2, lanes, the unsplit sweep, a dynamic ring
+    (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
+    (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

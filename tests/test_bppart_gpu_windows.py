@@ -344,11 +344,13 @@ V10 = dict(band_chunk=16, band_blocks=4)
     pytest.param(dict(band_outer_pair=0), id="v15_outer_pair"),
     # v17 (production: the cross ring on m16n8k16): v16's production (m8n8k4)
     pytest.param(dict(band_mma_shape=0), id="v17_m8n8k4"),
+    # v18 (production: the sweep's far part on m16n8k16): v17's production (m8n8k4), and m16n8k8
+    pytest.param(dict(band_far_shape=0), id="v18_far_m8n8k4"), pytest.param(dict(band_far_shape=2), id="v18_far_k8"),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the
     launch; the production: m32x64 cross through a ring of 2 chunks of 32, two streams, the sweep's far part through a ring
-    of 3 on tensor cores, its near part by one warp): every log and window number equal to the production's to the
+    of 3 on tensor cores (m16n8k16 since v18), its near part by one warp): every log and window number equal to the production's to the
     last bit. The cross products' accumulator chains (v12's ``band_chains``: each count its own summation order) are
     the variant's in both runs: one chain unless it names two."""
     from bioaccel.interact import _partition_launch

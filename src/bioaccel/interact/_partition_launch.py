@@ -73,6 +73,11 @@ class BPPartSizes(LaunchSizes):
     band_far: int = 2         # windows, sweep with a ring (band_pipe): the far products a thread a cell (0), the same
     #                           with row operands read two k at a time (1: 5 shared loads a k for 4 multiply-adds, not
     #                           7), or on FP64 tensor cores (2; the same bits as 0 on an H100, tests)
+    band_far_shape: int = 3   # windows, sweep's far part on tensor cores (band_far 2, 16-tiles; v18): its FP64 mma, 0
+    #                           m8n8k4 (two 8 x 8 blocks a warp, 8 instructions a step), 1 m16n8k4, 2 m16n8k8, 3
+    #                           m16n8k16 (a warp a 16 x 8 block: 4, 2 or 1 instructions a step); m8n8k4 at tiles of no
+    #                           multiple of 16 rows. The same bits on an H100; v18: sweep 0.1641 -> 0.1546 s at
+    #                           23 x 20,000 (3; 1: 0.1668, 2: 0.1630), screen 26.7 -> 27.2 pairs/s
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

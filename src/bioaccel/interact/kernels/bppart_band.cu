@@ -189,28 +189,18 @@ __device__ __forceinline__ void band_mma_step(const double (*As)[AP], const doub
 #pragma unroll
     for (int i = 0; i < 2; ++i)
 #pragma unroll
-        for (int j = 0; j < NJ; ++j)
-            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                : "+d"(acc[i][j][0]), "+d"(acc[i][j][1])
-                : "d"(af[i]), "d"(bf[j]));
+        for (int j = 0; j < NJ; ++j) mma_m8n8k4(acc[i][j][0], acc[i][j][1], af[i], bf[j]);
 }
 
-// band_mma_step with Hopper's larger FP64 shapes (v17, sm_90; before it m8n8k4 steps; FORM bits 3-4 of bppart_band_cross_ring: SHAPE 1,
-// mma.m16n8k4, both 8-row halves of a warp's block in one instruction over the same 4 indices: a step's 2 NJ mma become
-// NJ; 2, m16n8k8, 8 indices from ks; 3, m16n8k16, 16). Fragments (PTX ISA, mma.m16n8kK .f64; lane = 4 g + t):
-// A[g + 8 v][t + 4 u] in a[v + 2 u], B[t + 4 u][g] in b[u], C[g + 8 i][2 t + h] in c[2 i + h] = acc[i][j][h].
-// SHAPE 1 sums a cell's 4 products as m8n8k4 does; 2 and 3 sum 8 or 16 in one instruction, and on an H100 give the
-// bits of m8n8k4's chain, 4 at a time, too (v17: `==` at production sizes, the windows digest at 23 x 20,000).
+// band_mma_step with Hopper's larger FP64 shapes (v17, mma_m16n8 of bppart_tile.cuh; FORM bits 3-4 of
+// bppart_band_cross_ring: SHAPE 1, mma.m16n8k4, both 8-row halves of a warp's block in one instruction over the same 4
+// indices: a step's 2 NJ mma become NJ; 2, m16n8k8, 8 indices from ks; 3, m16n8k16, 16). The fragments as mma_m16n8's:
+// acc[i][j][h] = C[g + 8 i][2 t + h] of the block's j-th 8 columns. SHAPE 2 and 3 give the bits of m8n8k4's chain on an
+// H100 (v17: `==` at production sizes, the windows digest at 23 x 20,000); before Hopper m8n8k4 steps.
 template <int SHAPE, int AP, int BP, int NJ>
 __device__ __forceinline__ void band_mma_step16(const double (*As)[AP], const double (*Bs)[BP], int wr, int wc, int ks,
                                                 int g, int t, double (&acc)[2][NJ][2]) {
     constexpr int U = SHAPE == 1 ? 1 : SHAPE == 2 ? 2 : 4;     // groups of 4 indices an instruction
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    // before Hopper (no such shapes): m8n8k4 over the same groups of 4 in order (the same bits as the shape's on an
-    // H100, v17's tests)
-#pragma unroll
-    for (int u = 0; u < U; ++u) band_mma_step(As, Bs, wr, wc, ks + 4 * u, g, t, acc);
-#else
     double af[2 * U], bf[NJ][U];
 #pragma unroll
     for (int u = 0; u < U; ++u)
@@ -221,25 +211,7 @@ __device__ __forceinline__ void band_mma_step16(const double (*As)[AP], const do
 #pragma unroll
         for (int u = 0; u < U; ++u) bf[j][u] = Bs[ks + 4 * u + t][wc + 8 * j + g];
 #pragma unroll
-    for (int j = 0; j < NJ; ++j) {
-        if (SHAPE == 1) {
-            asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
-                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
-                : "d"(af[0]), "d"(af[1]), "d"(bf[j][0]));
-        } else if (SHAPE == 2) {
-            asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                "{%0, %1, %2, %3};\n"
-                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
-                : "d"(af[0]), "d"(af[1]), "d"(af[2]), "d"(af[3]), "d"(bf[j][0]), "d"(bf[j][1]));
-        } else {
-            asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
-                "{%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-                : "+d"(acc[0][j][0]), "+d"(acc[0][j][1]), "+d"(acc[1][j][0]), "+d"(acc[1][j][1])
-                : "d"(af[0]), "d"(af[1]), "d"(af[2]), "d"(af[3]), "d"(af[4]), "d"(af[5]), "d"(af[6]), "d"(af[7]),
-                  "d"(bf[j][0]), "d"(bf[j][1]), "d"(bf[j][2]), "d"(bf[j][3]));
-        }
-    }
-#endif
+    for (int j = 0; j < NJ; ++j) mma_m16n8<U>(acc[0][j][0], acc[0][j][1], acc[1][j][0], acc[1][j][1], af, bf[j]);
 }
 
 // A warp's accumulator cells (its block's first row r and column c; lane = 4 g + t holds C[g][2 t + h] of each 8 x 8
@@ -388,8 +360,10 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // over other query intervals summed after the far part, not before it (fewer values live across the far part; its
 // copies issued without waiting for those loads); the same bits as the unsplit form (which adds s0 and both apart, in
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
+// FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
+// SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
-          int HINT = 0, int OUTER = 0>
+          int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -504,8 +478,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR>(ring, I, J, d, ti, tj, issue, fa, fq, fr,
-                                                                         fs, !TRIM || (rowed && columned));
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
+                                                                                   fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
             }

@@ -18,6 +18,51 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
     __syncthreads();
 }
 
+// FP64 tensor-core products (DMMA) that the cross products (kernels/bppart_band.cu) and the sweep's far part
+// (bppart_far_sums_async) share. mma.sync m8n8k4 f64: C (8 x 8) += A (8 x 4) B (4 x 8); lane = 4 g + t holds A[g][t]
+// in a, B[t][g] in b, C[g][2 t + h] in ch.
+__device__ __forceinline__ void mma_m8n8k4(double& c0, double& c1, double a, double b) {
+    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+        : "+d"(c0), "+d"(c1)
+        : "d"(a), "d"(b));
+}
+
+// Hopper's larger FP64 shapes (v17, sm_90): C (16 x 8) += A (16 x 4 U) B (4 U x 8) by one mma.sync m16n8k4 (U = 1),
+// m16n8k8 (2) or m16n8k16 (4). Fragments (PTX ISA, mma.m16n8kK .f64; lane = 4 g + t): A[g + 8 v][t + 4 u] in
+// a[v + 2 u], B[t + 4 u][g] in b[u], C[g + 8 i][2 t + h] in c<i><h>. m16n8k4 sums a cell's 4 products as m8n8k4 does;
+// k8 and k16 sum 8 or 16 in one instruction and on an H100 give the bits of m8n8k4's chain, 4 at a time, too (v17:
+// the cross products; v18: the sweep's far part). Before Hopper (no such shapes): m8n8k4 over the same groups of 4
+// in order, each 8-row half its own chain (the same bits).
+template <int U>
+__device__ __forceinline__ void mma_m16n8(double& c00, double& c01, double& c10, double& c11, const double (&a)[2 * U],
+                                          const double (&b)[U]) {
+    static_assert(U == 1 || U == 2 || U == 4, "m16n8k4, m16n8k8 or m16n8k16");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        mma_m8n8k4(c00, c01, a[2 * u], b[u]);
+        mma_m8n8k4(c10, c11, a[2 * u + 1], b[u]);
+    }
+#else
+    if constexpr (U == 1) {
+        asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+            : "+d"(c00), "+d"(c01), "+d"(c10), "+d"(c11)
+            : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+    } else if constexpr (U == 2) {
+        asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};\n"
+            : "+d"(c00), "+d"(c01), "+d"(c10), "+d"(c11)
+            : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+    } else {
+        asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, "
+            "{%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+            : "+d"(c00), "+d"(c01), "+d"(c10), "+d"(c11)
+            : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+              "d"(b[1]), "d"(b[2]), "d"(b[3]));
+    }
+#endif
+}
+
 // One far step's four dot products for a thread's cell, by fma over k in order: QIa's and QIac's rows by
 // the column tile while K < J, the two Q1 products while K > I (X: the step's 7 tiles, any row pitch).
 template <int B, class Tiles>
@@ -65,6 +110,41 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
     }
 }
 
+// The 16 x 8 output block of the far sums that warp ``w`` takes under bppart_far_sums_async's SHAPE > 0: sum
+// (0: T1 by Q1, 1: QIac by Q1, 2: Q1 by QF, 3: Q1 shifted by AUX1), first row and column in the tile; the B B / 32 warps
+// take the 4 sums' (B / 16) (B / 8) blocks each, one a warp.
+template <int B>
+struct FarBlock16 {
+    static constexpr int PER = B * B / 128;      // blocks a sum
+    int sum, r0, c0;
+    __device__ explicit FarBlock16(int w) : sum(w / PER), r0(w % PER / (B / 8) * 16), c0(w % PER % (B / 8) * 8) {}
+};
+
+// One far step of warp ``warp``'s 16 x 8 block (FarBlock16) by mma_m16n8<U>, U = 1, 2, 4 for SHAPE 1, 2, 3: the step's
+// B indices in B / (4 U) instructions, in order; acc[i][h]: C[8 i + g][2 t + h] of the block. The sums of T1 and QIac
+// (0, 1) take the step while K < J, those of Q1 (2, 3) while K > I, as every form.
+template <int B, int RP, int SHAPE>
+__device__ __forceinline__ void far_mma16(const double (*X)[B][RP], int I, int J, int K, int warp, int g, int t,
+                                          double (&acc)[2][2]) {
+    constexpr int U = SHAPE == 1 ? 1 : SHAPE == 2 ? 2 : 4;
+    static_assert(B % 16 == 0 && B % (4 * U) == 0, "16-row blocks, whole instructions a step");
+    const FarBlock16<B> block(warp);
+    const int sum = block.sum;
+    if (sum < 2 ? K >= J : K <= I) return;      // warp-uniform
+    const int left = sum == 0 ? 0 : sum == 1 ? 1 : sum == 2 ? 3 : 5, right = sum < 2 ? 2 : sum == 2 ? 4 : 6;
+#pragma unroll
+    for (int k0 = 0; k0 < B; k0 += 4 * U) {
+        double a[2 * U], b[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            a[2 * u] = X[left][block.r0 + g][k0 + 4 * u + t];
+            a[2 * u + 1] = X[left][block.r0 + 8 + g][k0 + 4 * u + t];
+            b[u] = X[right][k0 + 4 * u + t][block.c0 + g];
+        }
+        mma_m16n8<U>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], a, b);
+    }
+}
+
 // bppart_far_sums with the tiles of step K copied by cp.async, ``issue(K, tiles)`` (8-byte copies into the
 // 7 tiles of one stage, zero-filled where the band or the trim leaves nothing: the values load() gives),
 // STAGES - 1 steps ahead into a ring of STAGES x 7 tiles at ``ring``: no registers hold loads in flight, a
@@ -77,11 +157,17 @@ __device__ __forceinline__ void bppart_far_sums(double (*X)[B][B + 1], int I, in
 // of the 4 sums' (B / 8)^2 blocks each, steps of 4 k in order, and the sums reach their cells' threads through
 // the ring's first 4 tiles at the end. ``multiply`` is per thread, so FAR = 2 multiplies every cell (the
 // trimmed rows and columns are zero-filled: the band's cells get the same products).
-template <int B, int STAGES, int RP, int FAR, class Issue>
+// SHAPE (FAR = 2, v18; B a multiple of 16): the far products by mma_m16n8, 1 m16n8k4, 2 m16n8k8, 3 m16n8k16 (0: m8n8k4
+// as above). The jobs regrouped by rows: warp w takes one 16 x 8 block of a sum (rows 0 .. 15 of a 16-row band of the
+// tile, 8 columns), which m8n8k4 took as two 8 x 8 jobs of two warps; at B = 16 a step is B / (4 U) instructions a
+// warp (m16n8k16: one) instead of 8. A cell's products over the step's k in the same groups of 4 in order (k8 and
+// k16: the bits of m8n8k4's chain on an H100, v17), so the same bits; the sums reach the cells as before.
+template <int B, int STAGES, int RP, int FAR, int SHAPE = 0, class Issue>
 __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int I, int J, int d, int ti, int tj,
                                                       Issue issue, double& fa, double& fq, double& fr, double& fs,
                                                       bool multiply = true) {
     static_assert(STAGES >= 2, "a stage in use and one in flight at least");
+    static_assert(SHAPE == 0 || (FAR == 2 && B % 16 == 0), "the larger mma: tensor-core far sums of 16-row blocks");
     if (d < 1) return;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
@@ -98,7 +184,9 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
         if (K + STAGES - 1 <= J) issue(K + STAGES - 1, ring + 7 * refill);
         asm volatile("cp.async.commit_group;\n" ::);
         const double(*X)[B][RP] = ring + 7 * stage;
-        if (FAR == 2) {
+        if constexpr (FAR == 2 && SHAPE > 0) {
+            far_mma16<B, RP, SHAPE>(X, I, J, K, warp, g, t, acc);
+        } else if (FAR == 2) {
             static_assert(FAR != 2 || (B % 8 == 0 && 2 * (B * B / 32) == 4 * Q), "two 8 x 8 blocks a warp");
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
@@ -108,10 +196,7 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
                     const int right = sum < 2 ? 2 : sum == 2 ? 4 : 6;
 #pragma unroll
                     for (int k0 = 0; k0 < B; k0 += 4) {
-                        const double a = X[left][r0 + g][k0 + t], b = X[right][k0 + t][c0 + g];
-                        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                            : "+d"(acc[h][0]), "+d"(acc[h][1])
-                            : "d"(a), "d"(b));
+                        mma_m8n8k4(acc[h][0], acc[h][1], X[left][r0 + g][k0 + t], X[right][k0 + t][c0 + g]);
                     }
                 }
             }
@@ -149,9 +234,15 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
     if (FAR == 2) {             // fragments (lane 4 g + t: C[g][2 t], C[g][2 t + 1]) to their cells' threads
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int job = 2 * warp + h, sum = job / Q, r0 = (job % Q) / QB * 8, c0 = (job % Q) % QB * 8;
-            ring[sum][r0 + g][c0 + 2 * t] = acc[h][0];
-            ring[sum][r0 + g][c0 + 2 * t + 1] = acc[h][1];
+            if constexpr (SHAPE > 0) {          // acc[h]: rows 8 h + g of the warp's 16 x 8 block
+                const FarBlock16<B> block(warp);
+                ring[block.sum][block.r0 + 8 * h + g][block.c0 + 2 * t] = acc[h][0];
+                ring[block.sum][block.r0 + 8 * h + g][block.c0 + 2 * t + 1] = acc[h][1];
+            } else {
+                const int job = 2 * warp + h, sum = job / Q, r0 = (job % Q) / QB * 8, c0 = (job % Q) % QB * 8;
+                ring[sum][r0 + g][c0 + 2 * t] = acc[h][0];
+                ring[sum][r0 + g][c0 + 2 * t + 1] = acc[h][1];
+            }
         }
         __syncthreads();
         fa = ring[0][ti][tj];
