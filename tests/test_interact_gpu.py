@@ -50,8 +50,8 @@ LAYOUTS = {
                                                    split_prefetch=True, split_pairs=False),
     "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
                                                               split_chunk=32, split_prefetch=True, split_pairs=False),
-    "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
-    "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
+    "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1, finish_form=4),
+    "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2, finish_form=4),
     # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
     # windowed band through the tiled finish of wide bands
     "finish 16-byte loads": dict(finish_form=1),
