@@ -305,7 +305,7 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5: two threads a row, so at most ROLE_ROWS rows in shared memory (4 when a group is one diagonal)
+    # finish_form 5: two threads a row, so at most ROLE_ROWS rows in shared memory (form 4 for 1-diagonal groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
         seg = min(seg, max(1, (ROLE_ROWS - (Wb - 1)) // 32 * 32))
@@ -322,7 +322,7 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
             threads[False] = 2 * (-(-min(seg + Wb - 1, N) // 32) * 32)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
-                                     sizes.finish_form)
+                                     min(sizes.finish_form, 4))   # form 5 with 1-diagonal groups: form 4
             threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem
