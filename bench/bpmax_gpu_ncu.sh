@@ -20,7 +20,7 @@ from bioaccel.interact._strands import strand_band
 p = InteractParams(window_target=128)
 r = random.Random(5)
 a, rb = random_codes(r, 23), random_codes(r, 20000)
-sizes = replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2]))
+sizes = replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.argv[2]), finish_form=4)   # bpmaxst's form
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
 source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics

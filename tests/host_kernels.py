@@ -202,11 +202,13 @@ def host_kernels(sizes) -> dict:
                   for walk in (0, 1)]
     traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
-             ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, b.finish_form))]
+             ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, min(b.finish_form, 4)))]   # 5: roles
     # issue 29 (bpmaxst): the finish's 16-byte loads (form 1) and shortened tails (form 2), tests and bench
     bpmax += [("bpmax_finish_packed", shape) for shape in ((4, 1, 0), (4, 1, 1), (4, 1, 2), (8, 2, 2), (1, 1, 2),
                                                                (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2),
                                                                (8, 1, 4), (4, 1, 4), (8, 2, 4), (1, 1, 4))]
+    # issue 29 (bpmaxfin): finish_form 5, the next group's final splits beside a group's tails (bulk and tail roles)
+    bpmax += [("bpmax_finish_roles", (diagonals,)) for diagonals in (4, 8, 2, 3)]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

@@ -50,8 +50,8 @@ LAYOUTS = {
                                                    split_prefetch=True, split_pairs=False),
     "products split among 8 lanes, prefetch, 32-chunks": dict(products_parts=8, split_rows=8, split_cols=16,
                                                               split_chunk=32, split_prefetch=True, split_pairs=False),
-    "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1),
-    "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2),
+    "finish one diagonal at a time": dict(finish_diagonals=1, finish_split=1, finish_form=4),
+    "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2, finish_form=4),
     # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
     # windowed band through the tiled finish of wide bands
     "finish 16-byte loads": dict(finish_form=1),
@@ -66,6 +66,10 @@ LAYOUTS = {
     "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
         finish_form=4, finish_diagonals=8, finish_split=2),
     "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
+    # issue 29 (bpmaxfin): form 5, the next group's final splits run by bulk threads beside the tails of a group
+    "finish bulk and tail threads": dict(finish_form=5),
+    "finish bulk and tail threads, 8 diagonals": dict(finish_form=5, finish_diagonals=8),
+    "finish bulk and tail threads, 2 diagonals": dict(finish_form=5, finish_diagonals=2),
     "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False, split_pairs=False,
                                                 products_parts=4),
     "products, each lane its own words": dict(split_own=True, split_pairs=False, products_parts=4),
@@ -165,6 +169,40 @@ def test_k2words_products_by_cp_async_equal_tiled_cell_by_cell_on_random_pairs(s
         BPMaxSizes(split_pairs=True, products_parts=2, pairs_stage=3, split_chunk=64),
         *[replace(small, pairs_stage=stage, split_chunk=chunk) for stage in (2, 3) for chunk in (8, 16)],
         replace(small, pairs_stage=2, split_rows=16, split_cols=32, split_chunk=32)))
+
+
+def test_finish_roles_equal_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
+    """finish_form 5 (bulk and tail threads a row each, bpmax_finish_roles) at the production sizes with groups of
+    4, 8 and 2 diagonals, and at the tests' 8-row segments with groups of 4, 8, 2 and 3."""
+    small = small_launch_sizes.bpmax
+    _equal_tiled_cell_by_cell("fused", (
+        *[BPMaxSizes(finish_form=5, finish_diagonals=g) for g in (4, 8, 2)],
+        *[replace(small, finish_form=5, finish_diagonals=g) for g in (4, 8, 2, 3)]))
+
+
+def test_finish_roles_equal_form_4_on_a_production_band():
+    """8 x 1,400 and 333 nt, window 128 (the production band, 129 wide: 288-row segments, 7 of them): form 5,
+    groups of 4 and 8 diagonals, gives form 4's device tables (every cell of F and S2), and the window scores equal
+    the CPU's."""
+    rng = random.Random(30)
+    params = InteractParams(window_target=128)
+    ca = np.ascontiguousarray(random_rna_codes(rng, 8))
+    rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
+    S1 = strand_band(ca, params.fold_params, len(ca))
+    tables = []
+    for change in (dict(finish_form=4), dict(finish_form=5), dict(finish_form=5, finish_diagonals=8)):
+        record = []
+        found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
+        tables.append((found, record))
+    (first, [(_, F0, S0, _)]) = tables[0]
+    for found, [(_, F, S, _)] in tables[1:]:
+        assert np.array_equal(F, F0) and np.array_equal(S, S0)
+        for (w, f), (w0, f0) in zip(found, first):
+            assert np.array_equal(w, w0) and np.array_equal(f, f0)
+    for rb, (win, _) in zip(rbs, first):
+        L1, L2 = params.spans(len(ca), len(rb))
+        cpu = fill_tiled(ca, rb, S1, strand_band(rb, params.fold_params, L2), params)[0]
+        assert np.array_equal(win, cpu[:, :len(rb) - L2 + 1])
 
 
 def _equal_tiled_cell_by_cell(variant, layouts):

@@ -1052,6 +1052,70 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
                   *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]), acc);
 }
 
+// the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], 8 slots per aligned
+// 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up
+// does the same inline: its SASS kept as measured)
+__device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
+                                              unsigned* P, int SR, int s, int H) {
+    constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
+    const int V = g.RS / 8, X = H * V;           // a row's slots as 16-byte chunks
+    for (int x0 = threadIdx.x; x0 < X; x0 += U * blockDim.x) {
+        uint4 f[U], t[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int x = x0 + u * blockDim.x;
+            if (x < X) {
+                const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
+                f[u] = *reinterpret_cast<const uint4*>(mat + at);
+                t[u] = *reinterpret_cast<const uint4*>(S2 + at);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const int x = x0 + u * blockDim.x;
+            if (x >= X) continue;
+            const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
+            const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
+#pragma unroll
+            for (int h = 0; h < 8; ++h) {
+                const int e = e0 + h;
+                if (e >= 0 && e < g.Wb) P[r * SR + e] = __byte_perm(fw[h / 2], sw[h / 2], h % 2 ? 0x7632 : 0x5410);
+            }
+        }
+    }
+}
+
+// the segment's codes and the pair scores into shared memory (FORM 2 and up)
+__device__ __forceinline__ void segment_codes(const Dims& g, const code_t* __restrict__ rb, code_t* cs, int* pt,
+                                              int s, int H) {
+    for (int x = threadIdx.x; x < H; x += blockDim.x) cs[x] = rb[s + x];
+    for (int x = threadIdx.x; x < 25; x += blockDim.x) pt[x] = g.pairs[x];
+}
+
+// the segment's `rows` rows back from the (F, S2) words, 8 slots a 16-byte store where all 8 are cells to write
+// (FORM 3 and up)
+__device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
+                                              int rows) {
+    const short* Pf = reinterpret_cast<const short*>(P);
+    const int V = g.RS / 8;
+    for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
+        const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
+        short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
+        if (e0 >= 0 && e0 + 7 < g.Wb && i2 + e0 + 7 < g.N) {
+            const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
+            *reinterpret_cast<uint4*>(to) = make_uint4(
+                __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
+                __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
+        } else {
+#pragma unroll
+            for (int h = 0; h < 8; ++h) {
+                const int e = e0 + h;
+                if (e >= 0 && e < g.Wb && i2 + e < g.N) to[h] = Pf[2 * (r * SR + e)];
+            }
+        }
+    }
+}
+
 // FORM (issue 29, helper bpmaxst): 0 as before; 1 the segment's rows read 8 slots per aligned 16-byte
 // load (cell_at's layout), 4 loads of each table in flight a thread (form 0 read one 16-bit cell of each
 // per iteration, waiting for it, while the SM's one block had nothing else to run); 2 also the group's
@@ -1210,6 +1274,114 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
         const int r = x / Wb, e = x % Wb;
         if (s + r + e < N) mat[cell_at(g, s + r, e)] = Pf[2 * (r * SR + e)];
     }
+}
+
+// finish_form 5 (issue 29, helper bpmaxfin): form 4's splits, each group's work shared between two roles of threads,
+// a row a thread in each (2 x R threads, R >= H a multiple of 32). Form 4 ran a group's splits whose operands are
+// final (its first phase, bound by shared loads) and then closed its G - 1 last diagonals one at a time, a barrier
+// each, every row a short dependent chain while the SM ran nothing else. Here, while the tail threads close
+// diagonals e0 + 1 .. e0 + G - 1 (a named barrier between them, the bulk threads not waiting), the bulk threads run
+// the next group's splits whose operands are final already: for its cell c (diagonal e0 + G + c),
+// k in [2G - 2, e0 + 1) (row cell on diagonal k <= e0, column cell on e0 + G + c - 1 - k <= e0), kept in registers
+// over the barrier. The next group's first phase is then short: k in [c, 2G - 2) and [e0 + 1, e0 + G) (max is
+// idempotent: the ranges may overlap for the first groups). The latency of the tails hides under the bulk's loads.
+__device__ __forceinline__ void tail_barrier(int threads) {   // the tail threads only (barrier 1)
+    asm volatile("bar.sync 1, %0;\n" ::"r"(threads) : "memory");
+}
+
+template <int G>
+__global__ void __launch_bounds__(1024)
+bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
+                   const int first_mat, const int seg, const int segments) {
+    static_assert(G >= 2, "a group closes at least two diagonals");
+    DIMS;
+    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned* P = reinterpret_cast<unsigned*>(smem);
+    short* Pf = reinterpret_cast<short*>(smem);     // the F halves: Pf[2 * (r * SR + e)]
+    const int SR = (Wb + 1) | 1;
+    const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
+    short* mat = F + (first_mat + q) * g.mat_stride;
+    const int H = min(seg + Wb - 1, N - s);
+    __shared__ int pt[25];
+    code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
+    segment_words(g, mat, S2, P, SR, s, H);
+    segment_codes(g, rb, cs, pt, s, H);
+    __syncthreads();
+
+    const int R = blockDim.x / 2;
+    const bool bulk = threadIdx.x < R;
+    const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
+    const unsigned* row = P + r * SR;
+    auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
+    unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
+#pragma unroll
+    for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+    for (int e0 = 1; e0 < Wb; e0 += G) {
+        const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
+        if (!first) {
+            if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
+                const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
+#pragma unroll
+                for (int k = 0; k < 2 * G - 2; ++k) {
+                    if (k >= e0) break;
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c)
+                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+                for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+#pragma unroll
+                for (int c = 0; c < G; ++c) {
+                    if (e0 + c >= Wb || r >= H - e0 - c) break;
+                    short* cell = Pf + 2 * (r * SR + e0 + c);
+                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
+                    *cell = (short)v;
+                }
+            }
+#pragma unroll
+            for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+            __syncthreads();
+        }
+        if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
+            const int e1 = e0 + G;
+            if (e1 < Wb && r < H - e1) {
+                const unsigned* column = P + (r + 1) * SR + e1 - 1;
+#pragma unroll 2
+                for (int k = 2 * G - 2; k <= e0; ++k) {
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+            }
+        } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
+            for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
+                const int e = e0 + d;
+                if (r < H - e) {
+                    const unsigned* column = P + (r + 1) * SR + e - 1;
+                    unsigned both = 0xC000C000u, right = 0xC000C000u;
+                    // after a first phase k in [0, d) and [e0, e); the first group [0, G - 1) and [G - 1, e)
+                    const int lo = first ? min(G - 1, e) : d, hi = first ? G - 1 : e0;
+                    for (int k = 0; k < lo; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                    for (int k = hi; k < e; ++k) right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
+                    both = __vmaxs2(both, right);
+                    int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+                    if (e >= 4) v = max(v, pair_term(e));
+                    Pf[2 * (r * SR + e)] = (short)v;
+                }
+                if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
+            }
+        }
+        __syncthreads();
+    }
+    segment_store(g, mat, P, SR, s, min(seg, N - s));
 }
 
 // ---------------------------------------------------------------------------------------------------
