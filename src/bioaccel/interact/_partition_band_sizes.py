@@ -102,17 +102,17 @@ def band_tiles_arguments(sizes) -> tuple:
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
 
-    v19, a thirteenth, only where it is not 0 (the other forms keep their kernels' names): NEARFORM, ``band_near_form``'s
+    v19, in the twelfth's bits 2 .. 4 (so that every other form keeps its kernel's name): NEARFORM, ``band_near_form``'s
     bit 0 where the near part is by one warp (its loads only of the terms that can be nonzero), bit 1 where the sweep
     launches a tile diagonal at a time with a ring (the kernel's loops as one pass), bit 2 where the near part is by one
     warp (only an invalid cell's lanes' loads made a broadcast; without bit 0).
 
-    >>> len(band_tiles_arguments(SIZES)), band_tiles_arguments(SIZES.replace(band_near_form=3))[12:]
-    (12, (3,))
-    >>> band_tiles_arguments(SIZES.replace(band_near_form=3, band_warp=False))[12:]
-    (2,)
-    >>> band_tiles_arguments(SIZES.replace(band_near_form=7, band_sweep="persistent"))[12:]
-    (5,)
+    >>> band_tiles_arguments(SIZES.replace(band_near_form=3))[11], band_tiles_arguments(SIZES.replace(band_near_form=6))[11]
+    (15, 27)
+    >>> band_tiles_arguments(SIZES.replace(band_near_form=3, band_warp=False))[11]
+    11
+    >>> band_tiles_arguments(SIZES.replace(band_near_form=7, band_sweep="persistent"))[11]
+    20
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
@@ -122,7 +122,7 @@ def band_tiles_arguments(sizes) -> tuple:
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0),
-            shape) + ((near,) if near else ())
+            shape | 4 * near)
 
 
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:

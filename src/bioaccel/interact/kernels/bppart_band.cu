@@ -362,14 +362,15 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// NEARFORM (v19; the host gives it only when not 0, so the other forms keep their names): bit 0 (with WARP), the one-warp
+// FARSHAPE's bits 2 .. 4, NEARFORM (v19; in FARSHAPE, so that every earlier form keeps its name and PTX): bit 0 (with
+// WARP), the one-warp
 // near part loads and multiplies only the terms that can be nonzero (bppart_near_warp's SKIP: the same bits); bit 1
 // (with PIPE, launches mode), the tile diagonal and item loops as the one pass they are there (dfirst = dlast, a block
 // an item), so that no loop-invariant value stays live across the near part (m16n8k16's two reloads from local memory
 // a near step leave the step loop); bit 2 (with WARP, without bit 0), only an invalid cell's lanes' loads made one
 // broadcast element (SKIP 2).
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
-          int HINT = 0, int OUTER = 0, int FARSHAPE = 0, int NEARFORM = 0>
+          int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
 bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                   const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -405,6 +406,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
+    constexpr int SHAPE = FARSHAPE & 3, NEARFORM = FARSHAPE >> 2;
     constexpr bool ONEPASS = (NEARFORM & 2) && PIPE > 0;
     for (int d = dfirst; d <= (ONEPASS ? dfirst : dlast); ++d) {
         const long long items = (long long)mats * (nt - d);
@@ -485,7 +487,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, SHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));

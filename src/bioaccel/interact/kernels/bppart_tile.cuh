@@ -455,7 +455,7 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
 //
-// SKIP (v19, bppart_band_tiles' NEARFORM bit 0): a lane loads and multiplies only the terms that can be nonzero, the others
+// SKIP (v19, bppart_band_tiles' NEARFORM bit 0, in FARSHAPE): a lane loads and multiplies only the terms that can be nonzero, the others
 // are +0 without a shared load: h = 0, k = q in [b0 + 1 - JB, j) (E's columns from j on are this step's cell or later
 // ones, still zero; those before b0 + 1 - JB have no interval, never written); h = 1, q < B - 1 - i (P's columns past
 // B are zero) and q < b1 - IB - i - 1 (D's rows from b1 - IB on have no interval: both values zero; d = 0 only); an
