@@ -114,13 +114,7 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
-    # v19 (NEARFORM in FARSHAPE's bits 2 .. 4): the near part's zero terms not loaded (1), the loops as one pass (2),
-    # both, an invalid cell's loads a broadcast (4, 6) at the production's sweep; 3 after a ring of 2, unsplit, at 8-tiles
-    (16, True, 4, True, True, 3, 2, True, False, 0, 1, 3 | 4 * form) for form in (1, 2, 3, 4, 6)] + [
-    (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3 | 4 * 3), (16, False, 4, True, True, 3, 2, True, False, 0, 0,
-                                                                     3 | 4 * 3),
-    (8, True, 16, True, True, 3, 2, True, False, 0, 1, 0 | 4 * 3)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

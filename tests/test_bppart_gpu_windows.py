@@ -346,9 +346,6 @@ V10 = dict(band_chunk=16, band_blocks=4)
     pytest.param(dict(band_mma_shape=0), id="v17_m8n8k4"),
     # v18 (production: the sweep's far part on m16n8k16): v17's production (m8n8k4), and m16n8k8
     pytest.param(dict(band_far_shape=0), id="v18_far_m8n8k4"), pytest.param(dict(band_far_shape=2), id="v18_far_k8"),
-    # v19: the near part's zero terms not loaded, the launches mode's loops as one pass, both
-    pytest.param(dict(band_near_form=1), id="v19_near_skip"), pytest.param(dict(band_near_form=2), id="v19_one_pass"),
-    pytest.param(dict(band_near_form=3), id="v19_near_skip_one_pass"), pytest.param(dict(band_near_form=6), id="v19_broadcast"),
 ])
 def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     """Other variants at the production sizes and window 128 (23 x 700 nt, after a 333-nt target in the

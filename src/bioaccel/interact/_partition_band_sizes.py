@@ -101,28 +101,14 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
-
-    v19, in the twelfth's bits 2 .. 4 (so that every other form keeps its kernel's name): NEARFORM, ``band_near_form``'s
-    bit 0 where the near part is by one warp (its loads only of the terms that can be nonzero), bit 1 where the sweep
-    launches a tile diagonal at a time with a ring (the kernel's loops as one pass), bit 2 where the near part is by one
-    warp (only an invalid cell's lanes' loads made a broadcast; without bit 0).
-
-    >>> band_tiles_arguments(SIZES.replace(band_near_form=3))[11], band_tiles_arguments(SIZES.replace(band_near_form=6))[11]
-    (15, 27)
-    >>> band_tiles_arguments(SIZES.replace(band_near_form=3, band_warp=False))[11]
-    11
-    >>> band_tiles_arguments(SIZES.replace(band_near_form=7, band_sweep="persistent"))[11]
-    20
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
-    near = sizes.band_near_form & ((5 if sizes.band_warp else 0) | (2 if pipe else 0))
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
-            (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0),
-            shape | 4 * near)
+            (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)
 
 
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:

@@ -78,10 +78,6 @@ class BPPartSizes(LaunchSizes):
     #                           m16n8k16 (a warp a 16 x 8 block: 4, 2 or 1 instructions a step); m8n8k4 at tiles of no
     #                           multiple of 16 rows. The same bits on an H100; v18: sweep 0.1641 -> 0.1546 s at
     #                           23 x 20,000 (3; 1: 0.1668, 2: 0.1630), screen 26.7 -> 27.2 pairs/s
-    band_near_form: int = 0   # windows, sweep (v19): bit 0, the one-warp near part loads only the terms that can be
-    #                           nonzero (about half a step's shared loads; the others are the same +0); bit 1, the
-    #                           launches mode's loops as one pass (m16n8k16's spill out of the near part's loop); bit
-    #                           2 (without bit 0), only an invalid cell's lanes' loads made a broadcast. The same bits
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

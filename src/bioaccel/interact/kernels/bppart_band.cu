@@ -362,13 +362,6 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// FARSHAPE's bits 2 .. 4, NEARFORM (v19; in FARSHAPE, so that every earlier form keeps its name and PTX): bit 0 (with
-// WARP), the one-warp
-// near part loads and multiplies only the terms that can be nonzero (bppart_near_warp's SKIP: the same bits); bit 1
-// (with PIPE, launches mode), the tile diagonal and item loops as the one pass they are there (dfirst = dlast, a block
-// an item), so that no loop-invariant value stays live across the near part (m16n8k16's two reloads from local memory
-// a near step leave the step loop); bit 2 (with WARP, without bit 0), only an invalid cell's lanes' loads made one
-// broadcast element (SKIP 2).
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -406,11 +399,9 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
-    constexpr int SHAPE = FARSHAPE & 3, NEARFORM = FARSHAPE >> 2;
-    constexpr bool ONEPASS = (NEARFORM & 2) && PIPE > 0;
-    for (int d = dfirst; d <= (ONEPASS ? dfirst : dlast); ++d) {
+    for (int d = dfirst; d <= dlast; ++d) {
         const long long items = (long long)mats * (nt - d);
-        for (long long item = blockIdx.x; item < items; item += ONEPASS ? items : gridDim.x) {
+        for (long long item = blockIdx.x; item < items; item += gridDim.x) {
             const int I = item % (nt - d);
             const int a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
             const int IB = I * B, JB = J * B;
@@ -487,7 +478,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, SHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
@@ -501,7 +492,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                           tj == 0 && d >= 1 ? band_cg(AUX1 + lb, IB + ti, JB - 1, W1, n) : 0.0);
                 __syncthreads();
                 if (threadIdx.x / 32 == blockIdx.x % (B * B / 32))
-                    bppart_near_warp<B, (NEARFORM & 1) ? 1 : (NEARFORM & 4) ? 2 : 0>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
+                    bppart_near_warp<B>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
                                         TRIM ? min(B - 1, L2 - d * B) : B - 1);
                 __syncthreads();
                 if (valid)
@@ -530,7 +521,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
                                AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
         }
-        if (!ONEPASS && d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+        if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }
 

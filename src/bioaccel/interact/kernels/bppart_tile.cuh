@@ -454,17 +454,7 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
-//
-// SKIP (v19, bppart_band_tiles' NEARFORM bit 0, in FARSHAPE): a lane loads and multiplies only the terms that can be nonzero, the others
-// are +0 without a shared load: h = 0, k = q in [b0 + 1 - JB, j) (E's columns from j on are this step's cell or later
-// ones, still zero; those before b0 + 1 - JB have no interval, never written); h = 1, q < B - 1 - i (P's columns past
-// B are zero) and q < b1 - IB - i - 1 (D's rows from b1 - IB on have no interval: both values zero; d = 0 only); an
-// invalid cell (its sums unused) none. Each left-out term is the +0 that the full form's product of a zero by a
-// finite nonnegative value gives, at the same leaf of the same tree: the same bits, and about half the lanes' shared
-// loads of a step fewer (a lane left out makes no shared-memory request), at the price of a predicate and the zeros a
-// term (SKIP 1). SKIP 2: only an invalid cell's lanes read one and the same element a term (a broadcast; their sums
-// are unused), no predicates.
-template <int B, int SKIP = 0>
+template <int B>
 __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
                                                  int last) {
     static_assert(2 * B <= 32, "two lanes a tile row");
@@ -477,13 +467,7 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
         const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
         const double2* g = h == 0 ? &S.Y[0][0] + j : h == 1 ? &S.D[i + 1][0] + j : &S.Y[0][0];
         if (!valid) g = &S.Y[0][0];
-        if (SKIP == 2 && !valid) f = &S.P[0][0];
-        // SKIP 1: bit q set where term q may be nonzero
-        const int lo = h == 0 ? max(0, b0 + 1 - JB) : 0;
-        const int hi = !valid ? 0 : h == 0 ? j : h == 1 ? min(B - 1 - i, b1 - IB - i - 1) : 0;
-        const unsigned terms = hi > lo ? ((1u << hi) - 1u) & ~((1u << lo) - 1u) : 0u;
         const NearPair sums = near_tree<B, 0, 1>([&](int q) {
-            if (SKIP == 1 && !(terms >> q & 1u)) return NearPair{0.0, 0.0};
             const double2 x = f[q], y = g[q * NearWarp<B>::PD];
             return NearPair{__dmul_rn(x.x, y.x), __dmul_rn(x.y, y.y)};
         });
