@@ -2,13 +2,24 @@
 # One device call: the environment, a SASS check of every kernel, then every GPU test of every family
 # (fold, interact, motif, scan: `pytest -m gpu tests/`). Extra arguments go to pytest.
 #   bash bench/gpu_smoke.sh            # on the lent H100/H200, from the repository root
+#   GROUP=1 bash bench/gpu_smoke.sh    # only the interaction family (BPMax, BPPart, max-plus, batches)
+#   GROUP=2 bash bench/gpu_smoke.sh    # every other file: the two groups together are the whole run,
+#                                      # each short enough for one call on a fresh machine
 set -u
 # (keeps carried wheels on the path: /tmp/site)
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv
 python3 -c "import cupy, numba, numpy
 print('cupy', cupy.__version__, 'numba', numba.__version__, 'numpy', numpy.__version__)"
-# every kernel the host launches with the production sizes, built by nvcc (the .cu files hold templates
-# only: tests/host_kernels.py instantiates them as CuPy does)
-python3 tests/host_kernels.py
-python3 -m pytest -q -m gpu tests/ -p no:cacheprovider -rs "$@"
+# the interaction family's files: group 1 runs them, group 2 everything else (so a new file lands in one)
+INTERACT=$(ls tests/test_interact*.py tests/test_bppart*.py tests/test_bpmax*.py tests/test_batch*.py \
+    tests/test_pairs_gpu*.py 2>/dev/null)
+case "${GROUP:-all}" in
+    1) SELECT=$INTERACT ;;
+    2) SELECT="tests/ $(for f in $INTERACT; do printf -- '--ignore=%s ' "$f"; done)" ;;
+    *) SELECT=tests/
+       # every kernel the host launches with the production sizes, built by nvcc (the .cu files hold
+       # templates only: tests/host_kernels.py instantiates them as CuPy does)
+       python3 tests/host_kernels.py ;;
+esac
+python3 -m pytest -q -m gpu $SELECT -p no:cacheprovider -rs "$@"
