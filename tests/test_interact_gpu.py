@@ -188,9 +188,16 @@ def test_finish_roles_equal_form_4_on_a_production_band():
     params = InteractParams(window_target=128)
     ca = np.ascontiguousarray(random_rna_codes(rng, 8))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
+    _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=4), dict(finish_form=5),
+                                           dict(finish_form=5, finish_diagonals=8)))
+
+
+def _same_tables_and_cpu(ca, rbs, params, changes):
+    """Each of ``changes`` (BPMaxSizes fields) gives the first one's device tables (every cell of F and S2) and
+    window scores for query ``ca`` against targets ``rbs``, and those equal the CPU's."""
     S1 = strand_band(ca, params.fold_params, len(ca))
     tables = []
-    for change in (dict(finish_form=4), dict(finish_form=5), dict(finish_form=5, finish_diagonals=8)):
+    for change in changes:
         record = []
         found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
         tables.append((found, record))
@@ -305,27 +312,14 @@ def test_wide_band_finishes_equal_each_other_and_the_cpu():
     params = InteractParams()
     ca = np.ascontiguousarray(random_rna_codes(rng, 12))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (300, 180)]
-    S1 = strand_band(ca, params.fold_params, len(ca))
-    tables = []
-    for change in (dict(), dict(wide_tile=32), dict(wide_tile=16), dict(wide_finish="prefetch"),
-                   dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
-                   dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
-                   dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
-                   dict(products_parts=0, products_skip=False),
-                   dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000),
-                   dict(split_band=10_000, pairs_stage=1)):
-        record = []
-        found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(**change), record=record)
-        tables.append((found, record))
-    (first, [(_, F0, S0, _)]) = tables[0]
-    for found, [(_, F, S, _)] in tables[1:]:
-        assert np.array_equal(F, F0) and np.array_equal(S, S0)
-        for (w, f), (w0, f0) in zip(found, first):
-            assert np.array_equal(w, w0) and np.array_equal(f, f0)
-    for rb, (win, _) in zip(rbs, first):
-        L1, L2 = params.spans(len(ca), len(rb))
-        cpu = fill_tiled(ca, rb, S1, strand_band(rb, params.fold_params, L2), params)[0]
-        assert np.array_equal(win, cpu[:, :len(rb) - L2 + 1])
+    _same_tables_and_cpu(ca, rbs, params, (
+        dict(), dict(wide_tile=32), dict(wide_tile=16), dict(wide_finish="prefetch"),
+        dict(wide_finish="eager-padded"), dict(wide_finish="eager-padded", wide_tile=16),
+        dict(wide_finish="eager-unpadded"), dict(wide_finish="eager-unpadded", wide_tile=16),
+        dict(wide_finish="tiled"), dict(wide_finish="tiled", wide_tile=16), dict(wide_finish="diagonal"),
+        dict(products_parts=0, products_skip=False),
+        dict(products_parts=4, split_band=10_000, split_pairs=False), dict(split_band=10_000),
+        dict(split_band=10_000, pairs_stage=1)))
 
 
 def random_rna_codes(rng, n):
