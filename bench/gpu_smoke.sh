@@ -8,7 +8,8 @@
 # The device has no Biopython or Dask: carry their wheels (biopython, dask, distributed, tornado, partd, locket,
 # tblib, zict; cp312 manylinux, /work/.library/device/README.md says how) as .whl and install them first:
 #   python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl; export PYTHONPATH=/tmp/site
-# (stop 42: GROUP=1 took 246 s on a fresh H100 with pytest -n 12, GROUP=2 200 s on the same warm machine)
+# (stop 42, with `-n 12` as the extra argument: GROUP=1 took 246 s on a fresh H100, GROUP=2 200 s on the same
+# warm machine)
 set -u
 # (keeps carried wheels on the path: /tmp/site)
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
