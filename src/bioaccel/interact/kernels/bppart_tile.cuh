@@ -535,6 +535,47 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
     }
 }
 
+// v20 (bppart_band_tiles' NEARFORM bit 2): which of a multiprocessor's four schedulers a block's near warp runs on. The
+// blocks of a launch choose their near warp by blockIdx.x, so that the near warps of the four blocks a multiprocessor
+// holds can meet on one scheduler (their steps then share its issue and FP64 pipe). Here a block claims a scheduler no
+// other block on its multiprocessor holds (``masks``: four bits a multiprocessor, a module's global; set by
+// near_scheduler_claim, cleared by near_scheduler_free when the block's near part is done), blockIdx.x % 4 where all
+// four are held. Two blocks that claim at once may get one scheduler: slower, never wrong (any warp may run the near
+// part). The warp is then the block's first whose hardware slot (%warpid) is on that scheduler (slot % 4). (A variable
+// template: a module holds the masks only where a kernel uses them.)
+template <int SMS = 1024>
+__device__ unsigned near_scheduler_masks[SMS];
+
+template <int SMS = 1024>
+__device__ __forceinline__ unsigned near_scheduler_claim(unsigned& sm) {
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    sm %= SMS;
+    const unsigned free = ~atomicOr(near_scheduler_masks<SMS> + sm, 0u) & 15u;
+    const unsigned scheduler = free ? __ffs(free) - 1 : blockIdx.x % 4;
+    atomicOr(near_scheduler_masks<SMS> + sm, 1u << scheduler);
+    return scheduler;
+}
+
+template <int SMS = 1024>
+__device__ __forceinline__ void near_scheduler_free(unsigned sm, unsigned scheduler) {
+    atomicAnd(near_scheduler_masks<SMS> + sm, ~(1u << scheduler));
+}
+
+// The scheduler of this thread's warp (its hardware slot % 4).
+__device__ __forceinline__ unsigned char warp_scheduler() {
+    unsigned slot;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+    return slot % 4;
+}
+
+// The first of the block's ``warps`` whose scheduler (``slots``) is ``scheduler``; ``fallback`` where none is.
+__device__ __forceinline__ int warp_on_scheduler(const unsigned char* slots, int warps, unsigned scheduler,
+                                                 int fallback) {
+    for (int w = 0; w < warps; ++w)
+        if (slots[w] == scheduler) return w;
+    return fallback;
+}
+
 // The near part by TWO warps (v20, bppart_band_tiles' NEARFORM bit 1): NearWarp's tiles, and after them each cell's
 // (R, QX) in RQ[i][j] and the two warps' partial sums in Part[step parity][warp][lane], all inside the far part's ring.
 template <int B>
