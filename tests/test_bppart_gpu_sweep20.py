@@ -1,6 +1,6 @@
 """The windowed BPPart sweep's one-warp near part in the forms of v20 (``band_near_form``: bit 0, a step's loads of its
 cell's values issued at the top of the step; bit 1, the near part by two warps, half of each sum's terms a warp; bit 2,
-the near warp on a scheduler no other block of its multiprocessor has claimed): against
+the near warp on a scheduler no other block of its multiprocessor has claimed; bit 3, one lane a cell, no shuffle): against
 the CPU on random pairs with small launches and NaN-filled fresh tables (target windows of 1 to 13 bases), with 16- and
 8-tiles, rings of 2 and 3, the sweep split or not; at the production sizes and window 128 against the CPU, and every
 number equal to the production's (``band_near_form`` 0) to the last bit, launches of several lengths. Marker ``gpu``."""
@@ -21,6 +21,8 @@ pytestmark = pytest.mark.gpu
     (*WEIGHTS[1], 1, 8, 3, True),        # the cell's loads first at 8-tiles (two warps need 16-tiles)
     (*WEIGHTS[0], 4, 16, 3, True),       # a claimed scheduler
     (*WEIGHTS[1], 5, 16, 2, True),       # ... with the cell's loads first, after a ring of 2
+    (*WEIGHTS[0], 8, 16, 3, True),       # one lane a cell
+    (*WEIGHTS[1], 8, 8, 3, True),        # ... at 8-tiles
 ])
 def test_gpu_windows_v20_near_forms_equal_cpu(small_launch_sizes, monkeypatch, au, gu, form, tile, pipe, split):
     """The one-warp near part's v20 forms (``band_near_form``): the CPU's numbers."""
@@ -38,7 +40,8 @@ def test_gpu_windows_v20_near_forms_equal_cpu(small_launch_sizes, monkeypatch, a
                                      dict(band_near_form=3, band_bases=400),
                                      dict(band_near_form=2, band_streams=1, band_bases=333),
                                      dict(band_near_form=3, band_pipe=2), dict(band_near_form=4),
-                                     dict(band_near_form=5, band_bases=400)])
+                                     dict(band_near_form=5, band_bases=400), dict(band_near_form=8),
+                                     dict(band_near_form=8, band_streams=1, band_bases=333)])
 def test_gpu_windows_v20_near_forms_same_bits_and_cpu(monkeypatch, variant):
     """The production with the v20 near forms (``band_near_form``): 23 x 300 and 23 x 140 nt against the CPU, and
     23 x 700 after 333 nt equal to the production's to the last bit (with a ring of 2: to the production's after a ring

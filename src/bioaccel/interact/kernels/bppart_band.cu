@@ -366,7 +366,8 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // near step's loads of its cell's values issued at the top of the step (bppart_near_warp's HOIST); bit 1, the near part
 // by two warps, half of each sum's terms a warp (bppart_near_warp2, B = 16: its tiles fit in the ring's memory); bit 2
 // (one near warp, launches mode), the near warp on a scheduler that no other block of the multiprocessor has claimed
-// (near_scheduler_claim). The same bits.
+// (near_scheduler_claim); bit 3 (one near warp), one lane a cell, both pairs of sums in it (bppart_near_lane: no
+// shuffle). The same bits.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -380,7 +381,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     constexpr int SHAPE = FARSHAPE & 3, NEARFORM = FARSHAPE >> 2;
     constexpr bool TWO = WARP && (NEARFORM & 2) != 0, HOIST = (NEARFORM & 1) != 0;
     static_assert(!TWO || 2 * B == 32, "two near warps: two lanes a tile row, whole warps");
-    constexpr bool SPREAD = WARP && !TWO && (NEARFORM & 4) != 0;
+    constexpr bool SPREAD = WARP && !TWO && (NEARFORM & 4) != 0, LANE = WARP && !TWO && (NEARFORM & 8) != 0;
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
     constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || (!DYN && 7 * PIPE * B * (B + 4) * 8 > 47 * 1024) ? B + 2 : B + 4;
     constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
@@ -516,7 +517,10 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 } else if (threadIdx.x / 32 == (SPREAD ? warp_on_scheduler(slots, B * B / 32, near_scheduler,
                                                                            blockIdx.x % (B * B / 32))
                                                        : blockIdx.x % (B * B / 32))) {
-                    bppart_near_warp<B, HOIST>(S, IB, JB, n, W1, first, last);
+                    if constexpr (LANE)
+                        bppart_near_lane<B>(S, IB, JB, n, W1, first, last);
+                    else
+                        bppart_near_warp<B, HOIST>(S, IB, JB, n, W1, first, last);
                 }
                 __syncthreads();
                 if constexpr (SPREAD)

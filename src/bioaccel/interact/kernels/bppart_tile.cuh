@@ -535,6 +535,54 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
     }
 }
 
+// bppart_near_warp with ONE lane a cell (v20, bppart_band_tiles' NEARFORM bit 3): lane i (< B) sums both of row i's
+// pairs of sums (those along the row, lane i's there, and those down the columns, lane i + B's there) by the same tree
+// (near_tree), so no shuffle: a step is one round of shared loads (the terms' and the cell's values together), the
+// finish (computed by every lane, kept by the valid ones: no branch for the compiler to sink the loads into) and its
+// stores. Twice a lane's products of bppart_near_warp, the same products in the same trees: the same bits. Lanes B .. 31
+// idle.
+template <int B>
+__device__ __forceinline__ void bppart_near_lane(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
+                                                 int last) {
+    const int i = threadIdx.x % 32, b0 = IB + i;
+    if (i >= B) return;
+    constexpr unsigned rows = B >= 32 ? 0xffffffffu : (1u << B) - 1u;
+    for (int step = first; step <= last; ++step) {
+        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
+        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
+        double2* v = reinterpret_cast<double2*>(S.Vc[i][valid ? j : i]);
+        const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
+        const double2* e = &S.E[i][0];
+        const double2* p = &S.P[i][i + 1];
+        const double2* y = valid ? &S.Y[0][0] + j : &S.Y[0][0];
+        const double2* z = valid ? &S.D[i + 1][0] + j : &S.Y[0][0];
+        const NearPair along = near_tree<B, 0, 1>([&](int q) {     // AUX1's and QIac's
+            const double2 x = e[q], w = y[q * NearWarp<B>::PD];
+            return NearPair{__dmul_rn(x.x, w.x), __dmul_rn(x.y, w.y)};
+        });
+        const NearPair down = near_tree<B, 0, 1>([&](int q) {      // s1's and R's
+            const double2 x = p[q], w = z[q * NearWarp<B>::PD];
+            return NearPair{__dmul_rn(x.x, w.x), __dmul_rn(x.y, w.y)};
+        });
+        const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + down.a) : 0.0;
+        const double t1 = s1 + v01.y;
+        const double aux = v23.x + along.a + t1;
+        const double closed = v67.x + s1;
+        const double qf = v45.x + v23.y + along.b + s1;
+        const double r = v45.y + down.b + qf;
+        const double qx = v67.y + r;
+        const double qi = v89.x + qx;
+        if (valid) {
+            S.E[i][j] = make_double2(t1, closed);
+            S.D[i][j].y = qf;
+            S.D[i][j + 1].x = aux;
+            v[0] = make_double2(r, qx);
+            v[1].x = qi;
+        }
+        __syncwarp(rows);
+    }
+}
+
 // v20 (bppart_band_tiles' NEARFORM bit 2): which of a multiprocessor's four schedulers a block's near warp runs on. The
 // blocks of a launch choose their near warp by blockIdx.x, so that the near warps of the four blocks a multiprocessor
 // holds can meet on one scheduler (their steps then share its issue and FP64 pipe). Here a block claims a scheduler no
