@@ -114,15 +114,7 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
-    # v20 (FARSHAPE's bits 2-5, the near forms): the cell's loads first, two near warps, both, a claimed scheduler, with
-    # the loads first, at the production's sweep; after a ring of 2, unsplit, dynamic, 8-tiles; one lane a cell
-    # (tests/test_bppart_gpu_sweep20.py)
-    (16, True, 4, True, True, 3, 2, True, False, 0, 1, 3 + 4 * form) for form in (1, 2, 3, 4, 5)] + [
-    (16, True, 4, True, True, 2, 2, True, False, 0, 1, 15), (16, False, 4, True, True, 3, 2, True, False, 0, 0, 11),
-    (16, True, 4, True, True, 3, 2, True, True, 0, 1, 15), (8, True, 16, True, True, 3, 2, True, False, 0, 1, 4),
-    (16, True, 4, True, True, 2, 2, True, False, 0, 1, 23), (16, True, 4, True, True, 3, 2, True, False, 0, 1, 35),
-    (8, True, 16, True, True, 3, 2, True, False, 0, 1, 32)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

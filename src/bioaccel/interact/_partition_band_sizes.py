@@ -87,10 +87,7 @@ def band_tiles_arguments(sizes) -> tuple:
     ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given;
     v18, the twelfth: FARSHAPE, ``band_far_shape`` (the far part's mma) where the far part is on tensor cores, the
     tile a multiple of 16 rows and the launch bounds leave a thread 64 registers (ptxas rejects the m16n8 FP64 shapes
-    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v20, FARSHAPE's bits 2-3:
-    ``band_near_form`` with the one-warp near part (bits 1 and 2, two near warps and a scheduler claimed for the near
-    warp, at 16-tiles only, the latter not with the former and in launches mode only; bit 3, one lane a cell, not with
-    two warps), so that form 0 leaves the kernel's name as it was.
+    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -104,19 +101,11 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
-    >>> [band_tiles_arguments(SIZES.replace(band_near_form=form, **more))[11] for form, more in (
-    ...     (1, {}), (2, {}), (3, {}), (3, dict(band_tile=8)), (3, dict(band_warp=False)), (4, {}), (5, {}),
-    ...     (6, {}), (5, dict(band_pipe=0)), (8, {}), (8, dict(band_tile=8)), (10, {}))]
-    [7, 11, 15, 4, 3, 19, 23, 11, 4, 35, 32, 11]
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
-    near = sizes.band_near_form if sizes.band_warp else 0
-    near &= 3 if near & 2 else 13 if near & 8 else 7      # two warps: with bit 0 only; one lane a cell: not bit 1
-    near &= (15 if B == 16 else 9) & (15 if pipe else 11)  # two warps and claims: 16-tiles; claims: launches
-    shape |= 4 * near
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)
@@ -181,8 +170,6 @@ def band_tiles_shared(sizes) -> int:
     ring = 7 * pipe * B * pitch
     tiles = (2 + 4 + (9 if lanes else 8)) * B * (B + 1)
     near_warp = (2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B) if warp else 0
-    if warp and band_tiles_arguments(sizes)[11] & 8:       # two near warps (v20): (R, QX) a cell, the partial sums
-        near_warp += 2 * B * B + 2 * 2 * 32 * 2
     return 8 * max(ring, tiles, near_warp)
 
 

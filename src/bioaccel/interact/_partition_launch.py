@@ -78,10 +78,6 @@ class BPPartSizes(LaunchSizes):
     #                           m16n8k16 (a warp a 16 x 8 block: 4, 2 or 1 instructions a step); m8n8k4 at tiles of no
     #                           multiple of 16 rows. The same bits on an H100; v18: sweep 0.1641 -> 0.1546 s at
     #                           23 x 20,000 (3; 1: 0.1668, 2: 0.1630), screen 26.7 -> 27.2 pairs/s
-    band_near_form: int = 0   # windows, sweep's one-warp near part (band_warp; v20): bit 0, a step's loads of its cell's
-    #                           values issued at its top (before the terms' sums, not after the shuffles); bit 1 (16-tiles),
-    #                           the near part by two warps, half of each sum's terms a warp, met through shared memory and
-    #                           a 64-thread barrier a step. The same bits
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

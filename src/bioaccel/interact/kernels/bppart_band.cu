@@ -362,12 +362,6 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// Its bits 2-3 (v20, NEARFORM; 0 leaves every earlier form's kernel name and code as they were), with WARP: bit 0, the
-// near step's loads of its cell's values issued at the top of the step (bppart_near_warp's HOIST); bit 1, the near part
-// by two warps, half of each sum's terms a warp (bppart_near_warp2, B = 16: its tiles fit in the ring's memory); bit 2
-// (one near warp, launches mode), the near warp on a scheduler that no other block of the multiprocessor has claimed
-// (near_scheduler_claim); bit 3 (one near warp), one lane a cell, both pairs of sums in it (bppart_near_lane: no
-// shuffle). The same bits.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -378,15 +372,10 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   int nt, int dfirst, int dlast, unsigned int* counter, const int* __restrict__ ends) {
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
     static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
-    constexpr int SHAPE = FARSHAPE & 3, NEARFORM = FARSHAPE >> 2;
-    constexpr bool TWO = WARP && (NEARFORM & 2) != 0, HOIST = (NEARFORM & 1) != 0;
-    static_assert(!TWO || 2 * B == 32, "two near warps: two lanes a tile row, whole warps");
-    constexpr bool SPREAD = WARP && !TWO && (NEARFORM & 4) != 0, LANE = WARP && !TWO && (NEARFORM & 8) != 0;
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
     constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || (!DYN && 7 * PIPE * B * (B + 4) * 8 > 47 * 1024) ? B + 2 : B + 4;
     constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
-    constexpr int WTILES = TWO ? NearWarp2<B>::DOUBLES : WARP ? NearWarp<B>::DOUBLES : 0;
-    constexpr int FIRST = RING > TILES ? RING : TILES;
+    constexpr int WTILES = WARP ? NearWarp<B>::DOUBLES : 0, FIRST = RING > TILES ? RING : TILES;
     // PIPE: the near part's tiles X[0..1], C, V alias the ring (free once bppart_far_sums_async returns); WARP: its
     // tiles (NearWarp) likewise
     constexpr int UD = FIRST > WTILES ? FIRST : WTILES;
@@ -404,8 +393,6 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     double(*ring)[B][RP] = reinterpret_cast<double(*)[B][RP]>(U);
     __shared__ double halo[B];
     __shared__ unsigned char yrow[B], ycol[B];
-    __shared__ unsigned char slots[B * B / 32];      // SPREAD: each warp's scheduler
-    __shared__ unsigned near_scheduler;              // SPREAD: the one this block claimed
     const int ti = threadIdx.x / B, tj = threadIdx.x % B;
     const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
     const size_t S = (size_t)(n + 1) * W1;
@@ -421,11 +408,6 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             if (JB - (IB + B - 1) > L2) continue;          // block-uniform: no cell in the band
             if (JB > ends[IB]) continue;                   // block-uniform: no cell a window needs (band_ends)
             const size_t lb = (size_t)a0 * S;
-            unsigned sm = 0;
-            if constexpr (SPREAD) {     // claimed now, read after the far part (its barriers): the atomics' latency hidden
-                if (threadIdx.x == 0) near_scheduler = near_scheduler_claim(sm);
-                if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = warp_scheduler();
-            }
             const size_t A = band_interval(M, a0, a1) * S;
             const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
             const bool valid = l2 > 0 && l2 <= L2 && b1 <= n;
@@ -496,7 +478,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, SHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
@@ -509,25 +491,12 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                           band_at(Q1, IB + ti, IB + tj, W1, n), band_at(Q1, JB + ti, JB + tj, W1, n),
                                           tj == 0 && d >= 1 ? band_cg(AUX1 + lb, IB + ti, JB - 1, W1, n) : 0.0);
                 __syncthreads();
-                const int first = TRIM ? max(1 - B, 1 - d * B) : 1 - B, last = TRIM ? min(B - 1, L2 - d * B) : B - 1;
-                if constexpr (TWO) {    // warps 2 k and 2 k + 1, k = blockIdx.x % (B B / 64): on two schedulers
-                    const int half = threadIdx.x / 32 - 2 * (blockIdx.x % (B * B / 64));
-                    if (half == 0 || half == 1)
-                        bppart_near_warp2<B, HOIST>(NearWarp2<B>(U), half, IB, JB, n, W1, first, last);
-                } else if (threadIdx.x / 32 == (SPREAD ? warp_on_scheduler(slots, B * B / 32, near_scheduler,
-                                                                           blockIdx.x % (B * B / 32))
-                                                       : blockIdx.x % (B * B / 32))) {
-                    if constexpr (LANE)
-                        bppart_near_lane<B>(S, IB, JB, n, W1, first, last);
-                    else
-                        bppart_near_warp<B, HOIST>(S, IB, JB, n, W1, first, last);
-                }
+                if (threadIdx.x / 32 == blockIdx.x % (B * B / 32))
+                    bppart_near_warp<B>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
+                                        TRIM ? min(B - 1, L2 - d * B) : B - 1);
                 __syncthreads();
-                if constexpr (SPREAD)
-                    if (threadIdx.x == 0) near_scheduler_free(sm, near_scheduler);
                 if (valid)
-                    bppart_near_warp_cell<B, TWO>(S, ti, tj, c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A,
-                                                  QI + A);
+                    bppart_near_warp_cell<B>(S, ti, tj, c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
                 __syncthreads();      // (a persistent grid's next tile reuses U)
                 continue;
             }

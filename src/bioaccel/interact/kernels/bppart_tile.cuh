@@ -451,23 +451,10 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
     S.D[ti][tj] = make_double2(tj == 0 ? halo : 0.0, 0.0);
 }
 
-// A 16-byte shared load issued where it stands (volatile asm: the compiler neither sinks it into a later branch
-// nor merges it with later loads; v19 read the near step's five loads of the cell's values after its shuffles).
-__device__ __forceinline__ double2 lds2_here(const void* p) {
-    double2 v;
-    asm volatile("ld.shared.v2.f64 {%0, %1}, [%2];\n"
-                 : "=d"(v.x), "=d"(v.y)
-                 : "r"((unsigned)__cvta_generic_to_shared(p))
-                 : "memory");
-    return v;
-}
-
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
-// HOIST (v20): the cell's five value loads issued at the top of the step, before the terms' (nothing in a step writes
-// them before its own finish), so that their latency leaves the step's chain; the same loads, the same bits.
-template <int B, bool HOIST = false>
+template <int B>
 __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
                                                  int last) {
     static_assert(2 * B <= 32, "two lanes a tile row");
@@ -475,15 +462,6 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
     for (int step = first; step <= last; ++step) {
         const int j = i + step, b1 = JB + j, l2 = b1 - b0;
         const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
-        double2 w01, w23, w45, w67, w89;
-        if constexpr (HOIST) {          // every lane, a cell inside the tile (used by valid h == 0 lanes only)
-            const double2* u = reinterpret_cast<const double2*>(S.Vc[i][valid ? j : i]);
-            w01 = lds2_here(u);
-            w23 = lds2_here(u + 1);
-            w45 = lds2_here(u + 2);
-            w67 = lds2_here(u + 3);
-            w89 = lds2_here(u + 4);
-        }
         // this lane's B terms: h = 0, k = q: (T1, QIac)(i, k) by Q1(J)[k][j]; h = 1, k = i + 1 + q: Q1(I)[i + 1][k]
         // by AUX1(k, j - 1), Q1(I)[i][k] by QF(k, j) (other lanes: anything inside U, never used)
         const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
@@ -495,25 +473,7 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
         });
         const double s1n = __shfl_down_sync(0xffffffffu, sums.a, B);
         const double rn = __shfl_down_sync(0xffffffffu, sums.b, B);
-        if constexpr (HOIST) {  // the finish by every lane (no branch for the compiler to sink the loads into), kept
-            // by the valid h == 0 lanes
-            double2* v = reinterpret_cast<double2*>(S.Vc[i][valid ? j : i]);
-            const double s1 = l2 >= 5 ? __dmul_rn(w89.y, w01.x + s1n) : 0.0;
-            const double t1 = s1 + w01.y;
-            const double aux = w23.x + sums.a + t1;
-            const double closed = w67.x + s1;
-            const double qf = w45.x + w23.y + sums.b + s1;
-            const double r = w45.y + rn + qf;
-            const double qx = w67.y + r;
-            const double qi = w89.x + qx;
-            if (valid && h == 0) {
-                S.E[i][j] = make_double2(t1, closed);
-                S.D[i][j].y = qf;
-                S.D[i][j + 1].x = aux;
-                v[0] = make_double2(r, qx);
-                v[1].x = qi;
-            }
-        } else if (valid && h == 0) {
+        if (valid && h == 0) {
             double2* v = reinterpret_cast<double2*>(S.Vc[i][j]);
             const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
             const double auxn = sums.a, qian = sums.b;
@@ -535,196 +495,21 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
     }
 }
 
-// bppart_near_warp with ONE lane a cell (v20, bppart_band_tiles' NEARFORM bit 3): lane i (< B) sums both of row i's
-// pairs of sums (those along the row, lane i's there, and those down the columns, lane i + B's there) by the same tree
-// (near_tree), so no shuffle: a step is one round of shared loads (the terms' and the cell's values together), the
-// finish (computed by every lane, kept by the valid ones: no branch for the compiler to sink the loads into) and its
-// stores. Twice a lane's products of bppart_near_warp, the same products in the same trees: the same bits. Lanes B .. 31
-// idle.
-template <int B>
-__device__ __forceinline__ void bppart_near_lane(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
-                                                 int last) {
-    const int i = threadIdx.x % 32, b0 = IB + i;
-    if (i >= B) return;
-    constexpr unsigned rows = B >= 32 ? 0xffffffffu : (1u << B) - 1u;
-    for (int step = first; step <= last; ++step) {
-        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
-        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
-        double2* v = reinterpret_cast<double2*>(S.Vc[i][valid ? j : i]);
-        const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
-        const double2* e = &S.E[i][0];
-        const double2* p = &S.P[i][i + 1];
-        const double2* y = valid ? &S.Y[0][0] + j : &S.Y[0][0];
-        const double2* z = valid ? &S.D[i + 1][0] + j : &S.Y[0][0];
-        const NearPair along = near_tree<B, 0, 1>([&](int q) {     // AUX1's and QIac's
-            const double2 x = e[q], w = y[q * NearWarp<B>::PD];
-            return NearPair{__dmul_rn(x.x, w.x), __dmul_rn(x.y, w.y)};
-        });
-        const NearPair down = near_tree<B, 0, 1>([&](int q) {      // s1's and R's
-            const double2 x = p[q], w = z[q * NearWarp<B>::PD];
-            return NearPair{__dmul_rn(x.x, w.x), __dmul_rn(x.y, w.y)};
-        });
-        const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + down.a) : 0.0;
-        const double t1 = s1 + v01.y;
-        const double aux = v23.x + along.a + t1;
-        const double closed = v67.x + s1;
-        const double qf = v45.x + v23.y + along.b + s1;
-        const double r = v45.y + down.b + qf;
-        const double qx = v67.y + r;
-        const double qi = v89.x + qx;
-        if (valid) {
-            S.E[i][j] = make_double2(t1, closed);
-            S.D[i][j].y = qf;
-            S.D[i][j + 1].x = aux;
-            v[0] = make_double2(r, qx);
-            v[1].x = qi;
-        }
-        __syncwarp(rows);
-    }
-}
-
-// v20 (bppart_band_tiles' NEARFORM bit 2): which of a multiprocessor's four schedulers a block's near warp runs on. The
-// blocks of a launch choose their near warp by blockIdx.x, so that the near warps of the four blocks a multiprocessor
-// holds can meet on one scheduler (their steps then share its issue and FP64 pipe). Here a block claims a scheduler no
-// other block on its multiprocessor holds (``masks``: four bits a multiprocessor, a module's global; set by
-// near_scheduler_claim, cleared by near_scheduler_free when the block's near part is done), blockIdx.x % 4 where all
-// four are held. Two blocks that claim at once may get one scheduler: slower, never wrong (any warp may run the near
-// part). The warp is then the block's first whose hardware slot (%warpid) is on that scheduler (slot % 4). (A variable
-// template: a module holds the masks only where a kernel uses them.)
-template <int SMS = 1024>
-__device__ unsigned near_scheduler_masks[SMS];
-
-template <int SMS = 1024>
-__device__ __forceinline__ unsigned near_scheduler_claim(unsigned& sm) {
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    sm %= SMS;
-    const unsigned free = ~atomicOr(near_scheduler_masks<SMS> + sm, 0u) & 15u;
-    const unsigned scheduler = free ? __ffs(free) - 1 : blockIdx.x % 4;
-    atomicOr(near_scheduler_masks<SMS> + sm, 1u << scheduler);
-    return scheduler;
-}
-
-template <int SMS = 1024>
-__device__ __forceinline__ void near_scheduler_free(unsigned sm, unsigned scheduler) {
-    atomicAnd(near_scheduler_masks<SMS> + sm, ~(1u << scheduler));
-}
-
-// The scheduler of this thread's warp (its hardware slot % 4).
-__device__ __forceinline__ unsigned char warp_scheduler() {
-    unsigned slot;
-    asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
-    return slot % 4;
-}
-
-// The first of the block's ``warps`` whose scheduler (``slots``) is ``scheduler``; ``fallback`` where none is.
-__device__ __forceinline__ int warp_on_scheduler(const unsigned char* slots, int warps, unsigned scheduler,
-                                                 int fallback) {
-    for (int w = 0; w < warps; ++w)
-        if (slots[w] == scheduler) return w;
-    return fallback;
-}
-
-// The near part by TWO warps (v20, bppart_band_tiles' NEARFORM bit 1): NearWarp's tiles, and after them each cell's
-// (R, QX) in RQ[i][j] and the two warps' partial sums in Part[step parity][warp][lane], all inside the far part's ring.
-template <int B>
-struct NearWarp2 : NearWarp<B> {
-    static constexpr int ORQ = NearWarp<B>::DOUBLES, OPART = ORQ + 2 * B * B, DOUBLES = OPART + 2 * 2 * 32 * 2;
-    double2 (*RQ)[B];
-    double2 (*Part)[2][32];
-    __device__ explicit NearWarp2(double* U)
-        : NearWarp<B>(U), RQ(reinterpret_cast<double2(*)[B]>(U + ORQ)),
-          Part(reinterpret_cast<double2(*)[2][32]>(U + OPART)) {}
-};
-
-// bppart_near_warp by two warps (``half`` 0 and 1, each a whole warp; lanes i and i + B on row i's cell as there):
-// warp ``half`` multiplies the terms q = half, half + 2, .., the butterfly's subtree node(half, 2), so each warp
-// issues half the loads, products and adds of a step; the two subtrees meet through Part and a 64-thread named barrier
-// (barrier 1) a step, and root = node(0, 2) + node(1, 2) (an add commutes: the same bits in either warp). Both warps
-// then finish every cell of the step (the same expressions on the same values) and both write its T1, QIac, QF, AUX1
-// to E and D (the same bits into the same words), so that a warp's next step reads its own writes and one barrier a
-// step suffices (the other warp's writes of a step come after that step's barrier, which follows every read of it;
-// Part is double-buffered by the step's parity for the same reason). Only warp 0 writes R and QX (RQ) and QI (the
-// cell's slot 8, QI's base, which warp 1 never reads): the cell's other slots stay as staged. The same products in the
-// same tree as bppart_near_warp: the same bits. HOIST: the cell's values loaded at the top of the step (lds2_here).
-template <int B, bool HOIST>
-__device__ __forceinline__ void bppart_near_warp2(const NearWarp2<B>& S, int half, int IB, int JB, int n, int W1,
-                                                  int first, int last) {
-    static_assert(2 * B == 32, "two lanes a tile row, the whole warp");
-    const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
-    for (int step = first; step <= last; ++step) {
-        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
-        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
-        const double* u = S.Vc[i][valid ? j : i];
-        double2 v01, v23, v45, v67;
-        double w;
-        if constexpr (HOIST) {
-            v01 = lds2_here(u);
-            v23 = lds2_here(u + 2);
-            v45 = lds2_here(u + 4);
-            v67 = lds2_here(u + 6);
-            asm volatile("ld.shared.f64 %0, [%1];\n" : "=d"(w) : "r"((unsigned)__cvta_generic_to_shared(u + 9)) : "memory");
-        }
-        const double2* f = h == 0 ? &S.E[i][0] : &S.P[i][i + 1];
-        const double2* g = h == 0 ? &S.Y[0][0] + j : &S.D[i + 1][0] + j;
-        if (!valid) g = &S.Y[0][0];
-        const NearPair mine = near_tree<B, 0, 2>([&](int q) {
-            const double2 x = f[q + half], y = g[(q + half) * NearWarp<B>::PD];
-            return NearPair{__dmul_rn(x.x, y.x), __dmul_rn(x.y, y.y)};
-        });
-        double2(*part)[32] = S.Part[step & 1];
-        part[half][lane] = make_double2(mine.a, mine.b);
-        asm volatile("bar.sync 1, 64;\n" ::: "memory");
-        const double2 other = part[1 - half][lane], column = part[0][lane | B], column1 = part[1][lane | B];   // lane | B:
-        // lane i's column sums (lane i + B's); the h = 1 lanes read their own, unused
-        if (valid && h == 0) {
-            if constexpr (!HOIST) {
-                v01 = *reinterpret_cast<const double2*>(u);
-                v23 = *reinterpret_cast<const double2*>(u + 2);
-                v45 = *reinterpret_cast<const double2*>(u + 4);
-                v67 = *reinterpret_cast<const double2*>(u + 6);
-                w = u[9];
-            }
-            const double auxn = mine.a + other.x, qian = mine.b + other.y;
-            const double s1n = column.x + column1.x, rn = column.y + column1.y;
-            const double s1 = l2 >= 5 ? __dmul_rn(w, v01.x + s1n) : 0.0;
-            const double t1 = s1 + v01.y;
-            const double aux = v23.x + auxn + t1;
-            const double closed = v67.x + s1;
-            const double qf = v45.x + v23.y + qian + s1;
-            S.E[i][j] = make_double2(t1, closed);
-            S.D[i][j].y = qf;
-            S.D[i][j + 1].x = aux;
-            if (half == 0) {            // off the chain: the next step reads none of these
-                const double r = v45.y + rn + qf;
-                const double qx = v67.y + r;
-                S.RQ[i][j] = make_double2(r, qx);
-                S.Vc[i][j][8] += qx;    // QI = its base + QX
-            }
-        }
-        __syncwarp();
-    }
-}
-
 // After bppart_near_warp and a block barrier: cell (ti, tj)'s T1, AUX1, QIac, QF, R, QX, QI (at index c of each).
-// TWO: after bppart_near_warp2 (R and QX in RQ, QI in the cell's slot 8).
-template <int B, bool TWO = false>
+template <int B>
 __device__ __forceinline__ void bppart_near_warp_cell(const NearWarp<B>& S, int ti, int tj, size_t c, double* t1s,
                                                       double* aux1, double* qiac, double* qfs, double* rs, double* qxs,
                                                       double* qis) {
     const double2 e = S.E[ti][tj];
     const double2* v = reinterpret_cast<const double2*>(S.Vc[ti][tj]);
-    double2 rq;
-    if constexpr (TWO)          // NearWarp2's RQ, after the tiles that start at S.P
-        rq = reinterpret_cast<const double2*>(reinterpret_cast<const double*>(S.P) + NearWarp2<B>::ORQ)[ti * B + tj];
-    else
-        rq = v[0];
+    const double2 rq = v[0];
     t1s[c] = e.x;
     aux1[c] = S.D[ti][tj + 1].x;
     qiac[c] = e.y;
     qfs[c] = S.D[ti][tj].y;
     rs[c] = rq.x;
     qxs[c] = rq.y;
-    qis[c] = TWO ? v[4].x : v[1].x;
+    qis[c] = v[1].x;
 }
 
 // A cell's terms over other query intervals (previous launches wrote them), from the split sums ps0 and
