@@ -6,7 +6,7 @@ import numpy as np
 
 from ..runtime import gpu as _gpu
 from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
-                                    band_outer_role, band_tiles_arguments, band_tiles_shared)
+                                    band_outer_role, band_tiles_arguments, band_tiles_shared, ring_strips)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -117,7 +117,7 @@ class _Tables:
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         name, arguments, threads = band_cross_kernel(sizes)
         cross = _kernel(name, *arguments)
-        strip = name == "bppart_band_cross_mma" and arguments[-1]
+        strip = name == "bppart_band_cross_mma" and arguments[-1] or ring_strips(sizes)
         ring = name == "bppart_band_cross_ring"
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
@@ -147,7 +147,8 @@ class _Tables:
                     ACCA.fill(0), ACCM.fill(0)
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
-                    cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
+                    apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
+                    cross((ntr * (D + 1), mats, 1 if group else split * apart), (threads,),
                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
                           + ((np.int32(which), np.int32(g0), ends) if ring else ()), shared_mem=cross_shared)
             mark("cross")
