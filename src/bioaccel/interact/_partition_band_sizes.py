@@ -17,25 +17,22 @@ def band_cross_kernel(sizes) -> tuple:
     chunks of 32 at 32 x 64, takes dynamic shared memory: the ninth argument, v11; v12, the tenth and eleventh:
     FORM, ``band_skip_form`` (how warps skip) with bit 2 for ``band_chains`` 2 (two accumulator chains a cell),
     and ``band_warp_cols``, a warp's columns; v17, FORM's bits 3-4: ``band_mma_shape``, the mma's shape, m8n8k4
-    where the chunk is no multiple of its indices; v21, bits 5-7: ``band_ring_strip`` (column tiles from the row
-    tile's first row), ``band_warp_rows`` 32 (a warp's rows) and ``band_sums_apart`` (a block a sum)). The
-    tensor-core forms need rows a multiple of 16 (of 32 with warps of 32 rows) and columns of 32.
+    where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
+    launch with grid z doubled). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
-    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 24, 32), 128)
+    ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 152, 32), 128)
     >>> band_cross_kernel(SIZES.replace(band_skip=True, band_skip_form=3, band_mma_shape=0))[1]
-    (32, 64, 32, 3, 2, True, 0, 0, True, 3, 32)
+    (32, 64, 32, 3, 2, True, 0, 0, True, 131, 32)
     >>> band_cross_kernel(SIZES.replace(band_chains=2))[1][9:], band_cross_kernel(SIZES.replace(band_warp_cols=16))[1:]
-    ((28, 32), ((32, 64, 32, 3, 2, False, 0, 0, True, 24, 16), 256))
+    ((156, 32), ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 16), 256))
     >>> band_cross_kernel(SIZES.replace(band_mma_shape=2))[1][9], band_cross_kernel(SIZES.replace(band_chunk=8))[1][9]
-    (16, 0)
-    >>> band_cross_kernel(SIZES)[1]
-    (32, 64, 32, 3, 2, False, 0, 0, True, 24, 32)
-    >>> strip = SIZES.replace(band_ring_strip=True, band_warp_rows=32, band_cols=160, band_blocks=2, band_skip=True,
-    ...                       band_skip_form=1)
-    >>> band_cross_kernel(strip)[1:], band_cross_kernel(SIZES.replace(band_sums_apart=True))[1][9]
-    (((32, 160, 32, 2, 2, True, 0, 0, True, 121, 32), 160), 152)
+    (144, 128)
+    >>> band_cross_kernel(SIZES)[1], band_cross_kernel(SIZES.replace(band_sums_apart=False))[1][9]
+    ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
+    >>> band_cross_kernel(SIZES.replace(band_group=4))[1][6:]
+    (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
@@ -49,10 +46,9 @@ def band_cross_kernel(sizes) -> tuple:
         # (v12: FORM and WN, a tenth and eleventh argument, always given)
         skip = sizes.band_skip_form if sizes.band_skip else 0
         shape = sizes.band_mma_shape if sizes.band_chunk % (4, 4, 8, 16)[sizes.band_mma_shape] == 0 else 0
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | 32 * bool(sizes.band_ring_strip)
-                | 64 * (sizes.band_warp_rows == 32) | 128 * bool(sizes.band_sums_apart and not sizes.band_group),
-                sizes.band_warp_cols)
-        threads = (TR // sizes.band_warp_rows) * (TC // sizes.band_warp_cols) * 32
+        apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart, sizes.band_warp_cols)
+        threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
                 threads)
@@ -82,20 +78,8 @@ def aligned(bases: int, sizes) -> int:
     >>> aligned(1, SIZES.replace(band_cols=32)), aligned(33, SIZES.replace(band_rows=16, band_cols=8, band_tile=8))
     (32, 48)
     """
-    side = math.lcm(sizes.band_rows, sizes.band_tile, 1 if ring_strips(sizes) else sizes.band_cols)
+    side = math.lcm(sizes.band_rows, sizes.band_cols, sizes.band_tile)
     return -(-bases // side) * side
-
-
-def ring_strips(sizes) -> bool:
-    """Whether the cross products under launch ``sizes`` are the ring's strips (v21, ``band_ring_strip``): their column
-    tiles start at their row tile's first row, so that a piece needs to start on a multiple of the rows only.
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> ring_strips(SIZES), ring_strips(SIZES.replace(band_ring_strip=True)), aligned(33, SIZES.replace(
-    ...     band_ring_strip=True, band_cols=160))
-    (False, True, 64)
-    """
-    return band_cross_kernel(sizes)[0] == "bppart_band_cross_ring" and bool(sizes.band_ring_strip)
 
 
 def band_tiles_arguments(sizes) -> tuple:

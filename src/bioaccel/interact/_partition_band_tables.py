@@ -6,7 +6,7 @@ import numpy as np
 
 from ..runtime import gpu as _gpu
 from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
-                                    band_outer_role, band_tiles_arguments, band_tiles_shared, ring_strips)
+                                    band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -117,7 +117,7 @@ class _Tables:
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         name, arguments, threads = band_cross_kernel(sizes)
         cross = _kernel(name, *arguments)
-        strip = name == "bppart_band_cross_mma" and arguments[-1] or ring_strips(sizes)
+        strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)

@@ -45,35 +45,25 @@
 // FORM bits 3-4 (v17, SHAPE = FORM >> 3 & 3): the steps by Hopper's larger FP64 mma (band_mma_step16; m8n8k4 before sm_90):
 // 1, m16n8k4 (the same steps of 4 indices, half the instructions); 2 and 3, m16n8k8 and m16n8k16 (steps of 8 and 16
 // indices, a quarter and an eighth of the instructions; the skip and the chains by those steps).
-// FORM bit 5 (v21, STRIP): the column tiles from the row tile's first row (c0 = r0 + j TC, j = 0 .. D), v3's strips: at
-// TC >= TR + L2 one block holds its rows' whole band, each operand row of a chunk copied once for all its columns (the
-// absolute tiles copy A's rows once a column tile). kbeg is r0 + 1 as in the absolute tiles at window 128: the same groups
-// of 4 indices in the same order, the same bits. Bit 6 (v21, WM = 32): a warp takes 32 rows (two 16-row blocks, each
-// step's B fragments loaded once for both: 24 fragment loads a 16 x 32 block and 16 indices become 16), so that a
-// strip of 32 x 160 is 5 warps. Bit 7 (v21, APART): a block takes one sum (blockIdx.z % 2: 0 QIa's, 1 QIm's; its query
-// splits' share blockIdx.z / 2 of gridDim.z / 2), both sums' blocks in one launch: half as long blocks, one sum's
-// operands a block, no sums reloaded (band_group's one-sum launches without the second launch a level).
+// FORM bit 7 (v21, APART): a block takes one sum (blockIdx.z % 2: 0 QIa's, 1 QIm's; its query splits' share blockIdx.z / 2
+// of gridDim.z / 2), both sums' blocks in one launch (the host doubles grid z): half as long blocks, each reading one
+// sum's operands, nothing reloaded (band_group's one-sum launches without a second launch a level; v21: cross -3.2% at
+// 23 x 20,000). The same products in the same order a cell: the same bits.
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
-__global__ void __launch_bounds__((TR / (FORM & 64 ? 32 : 16)) * (TC / WN) * 32, MINB)
+__global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
                        int D, int wsel, int g0, const int* __restrict__ ends) {
-    constexpr int WM = FORM & 64 ? 32 : 16, MI = WM / 16;     // a warp's rows: MI blocks of 16
-    constexpr bool STRIP = FORM & 32, APART = FORM & 128;
-    constexpr int WC = TC / WN, THREADS = (TR / WM) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
+    constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
+    constexpr bool APART = FORM & 128;
     static_assert(KC % KK == 0, "whole steps a chunk");
-    static_assert((WN == 32 || WN == 16) && TR % WM == 0 && TC % WN == 0 && KC % 4 == 0,
-                  "whole warps of WM x WN cells, steps of 4");
+    static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
+                  "whole warps of 16 x WN cells, steps of 4");
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
-    static_assert(THREADS % KC == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
+    static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    // WM = 32: a step's 32 fragments and the 32 sums fill the registers; the steps one at a time, not all a chunk's
-    // loads ahead (248 registers unrolled, spilled at 2 blocks of 5 warps)
-    constexpr int UNROLL = WM == 32 ? 1 : KC / KK;
-    constexpr int AI = (TR * KC + THREADS - 1) / THREADS;     // As rows a thread copies (the last round guarded when
-    //                                                           THREADS does not divide the tile: 5 warps of a strip)
     constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
@@ -86,7 +76,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         if (given < 8u * (AN + BN)) __trap();   // the host gave too little
     }
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
-    const int r0 = I * TR, c0 = STRIP ? r0 + (blockIdx.x % (D + 1)) * TC : J * TC, L2 = W1 - 1;
+    const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
     if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
     const size_t S = (size_t)(n + 1) * W1;
@@ -96,26 +86,22 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int NW = THREADS / 32;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
-    const int wr = (warp / WC) * WM, wc = (warp % WC) * WN;
-    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + WM - 1 + L2, c0 + wc + WN - 1);
+    const int wr = (warp / WC) * 16, wc = (warp % WC) * WN;
+    const int klo = max(r0 + wr, c0 + wc - L2), khi = min(r0 + wr + 15 + L2, c0 + wc + WN - 1);
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
     const int which0 = GROUP ? wsel : APART ? blockIdx.z % 2 : 0;
     for (int which = which0; which < (GROUP || APART ? which0 + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
-        double acc[MI][2][NJ][2], acc2[MI][2][NJ][2];
+        double acc[2][NJ][2], acc2[2][NJ][2];
 #pragma unroll
-        for (int m = 0; m < MI; ++m)
+        for (int i = 0; i < 2; ++i)
 #pragma unroll
-            for (int i = 0; i < 2; ++i)
-#pragma unroll
-                for (int j = 0; j < NJ; ++j) acc2[m][i][j][0] = acc2[m][i][j][1] = 0.0;
-#pragma unroll
-        for (int m = 0; m < MI; ++m)
-            band_mma_cells(acc[m], r0 + wr + 16 * m, c0 + wc, g, t, W1, n, [&](double& v, size_t at, bool in) {
-                v = GROUP && g0 > 0 && in ? out[at] : 0.0;
-            });
+            for (int j = 0; j < NJ; ++j) acc2[i][j][0] = acc2[i][j][1] = 0.0;
+        band_mma_cells(acc, r0 + wr, c0 + wc, g, t, W1, n, [&](double& v, size_t at, bool in) {
+            v = GROUP && g0 > 0 && in ? out[at] : 0.0;
+        });
         const unsigned zsplit = APART ? blockIdx.z / 2 : blockIdx.z, zsplits = APART ? gridDim.z / 2 : gridDim.z;
         const int first0 = (which == 0 ? a0 : a0 + 1) + zsplit, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
@@ -129,8 +115,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
 #pragma unroll
-            for (int i = 0; i < AI; ++i) {
-                if ((TR * KC) % THREADS != 0 && ar + i * (THREADS / KC) >= TR) break;   // (the last round's spare threads)
+            for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
@@ -145,12 +130,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             }
         };
         auto mma = [&](int buf, int ks) {
-            double (&into)[MI][2][NJ][2] = (FORM & 4) && (ks / KK) % 2 ? acc2 : acc;
-#pragma unroll
-            for (int m = 0; m < MI; ++m) {     // (WM = 32: the same B fragments, loaded once: nothing stores between)
-                if (SHAPE == 0) band_mma_step(As[buf], Bs[buf], wr + 16 * m, wc, ks, g, t, into[m]);
-                else band_mma_step16<SHAPE ? SHAPE : 1>(As[buf], Bs[buf], wr + 16 * m, wc, ks, g, t, into[m]);
-            }
+            double (&into)[2][NJ][2] = (FORM & 4) && (ks / KK) % 2 ? acc2 : acc;
+            if (SHAPE == 0) band_mma_step(As[buf], Bs[buf], wr, wc, ks, g, t, into);
+            else band_mma_step16<SHAPE ? SHAPE : 1>(As[buf], Bs[buf], wr, wc, ks, g, t, into);
         };
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {
@@ -164,10 +146,10 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             __syncthreads();
             const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
-#pragma unroll(UNROLL)
+#pragma unroll
                 for (int ks = 0; ks < KC; ks += KK) mma(buf, ks);
             } else if (!(SKIP && (FORM & 1) && (k0 > khi || k0 + KC - 1 < klo))) {   // (else none: skipped whole)
-#pragma unroll(UNROLL)
+#pragma unroll
                 for (int ks = 0; ks < KC; ks += KK) {
                     if (SKIP && (k0 + ks > khi || k0 + ks + KK - 1 < klo)) continue;   // warp-uniform: zero products
                     mma(buf, ks);
@@ -176,16 +158,12 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
+        if (FORM & 4) {
 #pragma unroll
-        for (int m = 0; m < MI; ++m) {
-            if (FORM & 4) {
+            for (int i = 0; i < 2; ++i)
 #pragma unroll
-                for (int i = 0; i < 2; ++i)
-#pragma unroll
-                    for (int j = 0; j < NJ; ++j)
-                        acc[m][i][j][0] += acc2[m][i][j][0], acc[m][i][j][1] += acc2[m][i][j][1];
-            }
-            band_mma_put<NJ, APART ? 2 : 1>(out, acc[m], r0 + wr + 16 * m, c0 + wc, g, t, W1, n);
+                for (int j = 0; j < NJ; ++j) acc[i][j][0] += acc2[i][j][0], acc[i][j][1] += acc2[i][j][1];
         }
+        band_mma_put<NJ, APART ? 2 : 1>(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
