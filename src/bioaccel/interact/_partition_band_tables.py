@@ -147,7 +147,8 @@ class _Tables:
                     ACCA.fill(0), ACCM.fill(0)
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
-                    cross((ntr * (D + 1), mats, 1 if group else split), (threads,),
+                    apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
+                    cross((ntr * (D + 1), mats, 1 if group else split * apart), (threads,),
                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
                           + ((np.int32(which), np.int32(g0), ends) if ring else ()), shared_mem=cross_shared)
             mark("cross")

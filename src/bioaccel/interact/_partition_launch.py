@@ -54,6 +54,9 @@ class BPPartSizes(LaunchSizes):
     band_group: int = 0       # windows, cross ring: 0, a block takes both sums and every query split; G > 0, a launch
     #                           per sum and G query splits, the sums so far reloaded (blocks in step over the operands;
     #                           v8: slower, 0.194 s at G = 4 against 0.180)
+    band_sums_apart: bool = True  # windows, cross ring (v21): a block a sum (QIa's or QIm's), both sums' blocks in one
+    #                           launch (band_group's one-sum blocks, no second launch, nothing reloaded); the same bits;
+    #                           v21: cross 0.1453 -> 0.1406 s at 23 x 20,000 (-3.2%); False: a block both sums (v8-v20)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

@@ -231,12 +231,16 @@ __device__ __forceinline__ void band_mma_cells(double (&acc)[2][NJ][2], int r, i
             }
 }
 
-// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only.
-template <int NJ>
+// The warp's sums (its block's first row r and column c) into band matrix ``out``, the cells in the band only. Z: the
+// blocks of a tile and query interval along grid z that are not splits of one sum (v21's one-sum blocks: 2), so that
+// the sums are added atomically only where several blocks share a sum's cells (cross_put's gridDim.z > 1).
+template <int NJ, int Z = 1>
 __device__ __forceinline__ void band_mma_put(double* out, double (&acc)[2][NJ][2], int r, int c, int g, int t,
                                              int W1, int n) {
     band_mma_cells(acc, r, c, g, t, W1, n, [&](double& v, size_t at, bool in) {
-        if (in) cross_put(out + at, v);
+        if (in && Z == 1) cross_put(out + at, v);
+        else if (in && gridDim.z > Z) atomicAdd(out + at, v);
+        else if (in) out[at] = v;
     });
 }
 

@@ -45,6 +45,10 @@
 // FORM bits 3-4 (v17, SHAPE = FORM >> 3 & 3): the steps by Hopper's larger FP64 mma (band_mma_step16; m8n8k4 before sm_90):
 // 1, m16n8k4 (the same steps of 4 indices, half the instructions); 2 and 3, m16n8k8 and m16n8k16 (steps of 8 and 16
 // indices, a quarter and an eighth of the instructions; the skip and the chains by those steps).
+// FORM bit 7 (v21, APART): a block takes one sum (blockIdx.z % 2: 0 QIa's, 1 QIm's; its query splits' share blockIdx.z / 2
+// of gridDim.z / 2), both sums' blocks in one launch (the host doubles grid z): half as long blocks, each reading one
+// sum's operands, nothing reloaded (band_group's one-sum launches without a second launch a level; v21: cross -3.2% at
+// 23 x 20,000). The same products in the same order a cell: the same bits.
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -53,6 +57,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                        int D, int wsel, int g0, const int* __restrict__ ends) {
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
+    constexpr bool APART = FORM & 128;
     static_assert(KC % KK == 0, "whole steps a chunk");
     static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
                   "whole warps of 16 x WN cells, steps of 4");
@@ -86,7 +91,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
-    for (int which = GROUP ? wsel : 0; which < (GROUP ? wsel + 1 : 2); ++which) {
+    const int which0 = GROUP ? wsel : APART ? blockIdx.z % 2 : 0;
+    for (int which = which0; which < (GROUP || APART ? which0 + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
         double acc[2][NJ][2], acc2[2][NJ][2];
 #pragma unroll
@@ -96,12 +102,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         band_mma_cells(acc, r0 + wr, c0 + wc, g, t, W1, n, [&](double& v, size_t at, bool in) {
             v = GROUP && g0 > 0 && in ? out[at] : 0.0;
         });
-        const int first0 = (which == 0 ? a0 : a0 + 1) + blockIdx.z, last0 = which == 0 ? a1 - 2 : a1 - 1;
+        const unsigned zsplit = APART ? blockIdx.z / 2 : blockIdx.z, zsplits = APART ? gridDim.z / 2 : gridDim.z;
+        const int first0 = (which == 0 ? a0 : a0 + 1) + zsplit, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
-        const int splits = first <= last ? (last - first) / gridDim.z + 1 : 0;
+        const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
         const int steps = splits * chunks;
         auto issue = [&](int step) {
-            const int buf = step % STAGES, k1 = first + (step / chunks) * gridDim.z, from = kbeg + (step % chunks) * KC;
+            const int buf = step % STAGES, k1 = first + (step / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
@@ -157,6 +164,6 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
                 for (int j = 0; j < NJ; ++j) acc[i][j][0] += acc2[i][j][0], acc[i][j][1] += acc2[i][j][1];
         }
-        band_mma_put(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
+        band_mma_put<NJ, APART ? 2 : 1>(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
