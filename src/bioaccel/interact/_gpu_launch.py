@@ -31,7 +31,8 @@ class BPMaxSizes(LaunchSizes):
     #                              two threads a row: the next group's splits that are final already run beside the
     #                              tails of a group (bpmax_finish_roles; finish_diagonals >= 2, finish_split unused,
     #                              segments of at most 512 rows with the band below them; the default since
-    #                              bpmaxfin's call 1, form 4 before)
+    #                              bpmaxfin's call 1, form 4 before); 6 (issue 29, bpmaxfin2) form 5 with a tail
+    #                              pass's operands read a pass ahead, one shared load between its barriers
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
