@@ -143,7 +143,6 @@ SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(fini
 SETTINGS |= {   # bpmaxfin2: finish_form 6, a tail pass's operands read a pass ahead (one shared load between barriers)
     f"finish form 6 (tail operands a pass ahead), {g} diagonals": dict(finish_form=6, finish_diagonals=g)
     for g in (4, 8)}
-SETTINGS["finish form 5, 4 diagonals (the default before bpmaxfin2)"] = dict(finish_form=5)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
