@@ -1054,7 +1054,16 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
 
 // the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], 8 slots per aligned
 // 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up
-// does the same inline: its SASS kept as measured)
+// does the same inline: its SASS kept as measured). ACROSS (finish_form 7, bpmaxfin2): the lanes of a warp on one chunk
+// of consecutive rows (x = chunk * rows + row) instead of consecutive chunks of a row, so that a warp's 32-bit shared
+// stores fall at row stride SR (odd: 2-way bank conflicts at most, from the rows' alignments) instead of 8 words (4-way)
+template <bool ACROSS>
+__device__ __forceinline__ void chunk_of(int x, int rows, int V, int& r, int& v) {
+    r = ACROSS ? x % rows : x / V;
+    v = ACROSS ? x / rows : x % V;
+}
+
+template <bool ACROSS = false>
 __device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
                                               unsigned* P, int SR, int s, int H) {
     constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
@@ -1065,7 +1074,9 @@ __device__ __forceinline__ void segment_words(const Dims& g, const short* __rest
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
             if (x < X) {
-                const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
+                int r, v;
+                chunk_of<ACROSS>(x, H, V, r, v);
+                const long long at = (long long)(s + r) * g.RS + 8 * v;
                 f[u] = *reinterpret_cast<const uint4*>(mat + at);
                 t[u] = *reinterpret_cast<const uint4*>(S2 + at);
             }
@@ -1074,7 +1085,9 @@ __device__ __forceinline__ void segment_words(const Dims& g, const short* __rest
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
             if (x >= X) continue;
-            const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
+            int r, v;
+            chunk_of<ACROSS>(x, H, V, r, v);
+            const int e0 = 8 * v - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 v
             const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
 #pragma unroll
             for (int h = 0; h < 8; ++h) {
@@ -1093,14 +1106,17 @@ __device__ __forceinline__ void segment_codes(const Dims& g, const code_t* __res
 }
 
 // the segment's `rows` rows back from the (F, S2) words, 8 slots a 16-byte store where all 8 are cells to write
-// (FORM 3 and up)
+// (FORM 3 and up; ACROSS as segment_words': the shared loads at row stride)
+template <bool ACROSS = false>
 __device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
                                               int rows) {
     const short* Pf = reinterpret_cast<const short*>(P);
     const int V = g.RS / 8;
     for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
-        const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
-        short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
+        int r, v;
+        chunk_of<ACROSS>(x, rows, V, r, v);
+        const int i2 = s + r, e0 = 8 * v - 1 - ((i2 - 1) & 7);
+        short* to = mat + (long long)i2 * g.RS + 8 * v;
         if (e0 >= 0 && e0 + 7 < g.Wb && i2 + e0 + 7 < g.N) {
             const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
             *reinterpret_cast<uint4*>(to) = make_uint4(
@@ -1365,13 +1381,28 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
     }
 }
 
-// FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes)
+// BPMAX_FINISH_CLOCKS (bench/bpmax_finish_clocks.py only; never in a production build): thread 0 of each of the first
+// CLOCK_BLOCKS blocks of bpmax_finish_roles records clock64() at its phases' barriers: 0 start, 1 the segment read,
+// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end
+#ifdef BPMAX_FINISH_CLOCKS
+constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136;
+__device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
+#define FINISH_CLOCK(slot) \
+    if (threadIdx.x == 0 && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
+        finish_clocks[blockIdx.x * CLOCK_SLOTS + (slot)] = clock64()
+#else
+#define FINISH_CLOCK(slot)
+#endif
+
+// FORM 5 (bpmaxfin), 6 (bpmaxfin2: the tails' passes as chain_passes) or 7 (also the segment's read and store with a
+// warp's lanes across rows: segment_words<true>, segment_store<true>)
 template <int G, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
+    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5 to 7");
+    constexpr bool ACROSS = FORM >= 7;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1382,9 +1413,11 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     const int H = min(seg + Wb - 1, N - s);
     __shared__ int pt[25];
     code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
-    segment_words(g, mat, S2, P, SR, s, H);
+    FINISH_CLOCK(0);
+    segment_words<ACROSS>(g, mat, S2, P, SR, s, H);
     segment_codes(g, rb, cs, pt, s, H);
     __syncthreads();
+    FINISH_CLOCK(1);
 
     const int R = blockDim.x / 2;
     const bool bulk = threadIdx.x < R;
@@ -1429,6 +1462,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
             __syncthreads();
+            FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
@@ -1463,8 +1497,11 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             }
         }
         __syncthreads();
+        FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
     }
-    segment_store(g, mat, P, SR, s, min(seg, N - s));
+    FINISH_CLOCK(CLOCK_SLOTS - 2);
+    segment_store<ACROSS>(g, mat, P, SR, s, min(seg, N - s));
+    FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
 
 // ---------------------------------------------------------------------------------------------------
