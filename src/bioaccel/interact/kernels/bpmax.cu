@@ -1054,16 +1054,7 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
 
 // the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], 8 slots per aligned
 // 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up
-// does the same inline: its SASS kept as measured). ACROSS (finish_form 7, bpmaxfin2): the lanes of a warp on one chunk
-// of consecutive rows (x = chunk * rows + row) instead of consecutive chunks of a row, so that a warp's 32-bit shared
-// stores fall at row stride SR (odd: 2-way bank conflicts at most, from the rows' alignments) instead of 8 words (4-way)
-template <bool ACROSS>
-__device__ __forceinline__ void chunk_of(int x, int rows, int V, int& r, int& v) {
-    r = ACROSS ? x % rows : x / V;
-    v = ACROSS ? x / rows : x % V;
-}
-
-template <bool ACROSS = false>
+// does the same inline: its SASS kept as measured)
 __device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
                                               unsigned* P, int SR, int s, int H) {
     constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
@@ -1074,9 +1065,7 @@ __device__ __forceinline__ void segment_words(const Dims& g, const short* __rest
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
             if (x < X) {
-                int r, v;
-                chunk_of<ACROSS>(x, H, V, r, v);
-                const long long at = (long long)(s + r) * g.RS + 8 * v;
+                const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
                 f[u] = *reinterpret_cast<const uint4*>(mat + at);
                 t[u] = *reinterpret_cast<const uint4*>(S2 + at);
             }
@@ -1085,9 +1074,7 @@ __device__ __forceinline__ void segment_words(const Dims& g, const short* __rest
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
             if (x >= X) continue;
-            int r, v;
-            chunk_of<ACROSS>(x, H, V, r, v);
-            const int e0 = 8 * v - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 v
+            const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
             const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
 #pragma unroll
             for (int h = 0; h < 8; ++h) {
@@ -1106,17 +1093,14 @@ __device__ __forceinline__ void segment_codes(const Dims& g, const code_t* __res
 }
 
 // the segment's `rows` rows back from the (F, S2) words, 8 slots a 16-byte store where all 8 are cells to write
-// (FORM 3 and up; ACROSS as segment_words': the shared loads at row stride)
-template <bool ACROSS = false>
+// (FORM 3 and up)
 __device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
                                               int rows) {
     const short* Pf = reinterpret_cast<const short*>(P);
     const int V = g.RS / 8;
     for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
-        int r, v;
-        chunk_of<ACROSS>(x, rows, V, r, v);
-        const int i2 = s + r, e0 = 8 * v - 1 - ((i2 - 1) & 7);
-        short* to = mat + (long long)i2 * g.RS + 8 * v;
+        const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
+        short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
         if (e0 >= 0 && e0 + 7 < g.Wb && i2 + e0 + 7 < g.N) {
             const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
             *reinterpret_cast<uint4*>(to) = make_uint4(
@@ -1394,15 +1378,15 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 #define FINISH_CLOCK(slot)
 #endif
 
-// FORM 5 (bpmaxfin), 6 (bpmaxfin2: the tails' passes as chain_passes) or 7 (also the segment's read and store with a
-// warp's lanes across rows: segment_words<true>, segment_store<true>)
+// FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). (bpmaxfin2 also measured the segment read
+// and stored with a warp's lanes across rows, for fewer bank conflicts: its read and store took twice the cycles, the
+// global accesses 16 bytes a row; reverted, docs/bpmax-gpu-notes.md)
 template <int G, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5 to 7");
-    constexpr bool ACROSS = FORM >= 7;
+    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1414,7 +1398,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     __shared__ int pt[25];
     code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
     FINISH_CLOCK(0);
-    segment_words<ACROSS>(g, mat, S2, P, SR, s, H);
+    segment_words(g, mat, S2, P, SR, s, H);
     segment_codes(g, rb, cs, pt, s, H);
     __syncthreads();
     FINISH_CLOCK(1);
@@ -1500,7 +1484,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
         FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
     }
     FINISH_CLOCK(CLOCK_SLOTS - 2);
-    segment_store<ACROSS>(g, mat, P, SR, s, min(seg, N - s));
+    segment_store(g, mat, P, SR, s, min(seg, N - s));
     FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
 
