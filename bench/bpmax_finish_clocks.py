@@ -1,5 +1,5 @@
 """BPMax on the GPU: where a block of the segment finish (kernels/bpmax.cu, bpmax_finish_roles: finish forms 5
-and 6) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
+to 7) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
 
 The kernel is built once more with BPMAX_FINISH_CLOCKS: thread 0 of each of the first 132 blocks of a launch (one
 wave, a block an SM) records clock64() at the block's barriers. One launch is read back (--launch, from 0: the
@@ -51,8 +51,10 @@ def phases(clocks, groups):
     c = clocks.reshape(BLOCKS, SLOTS).astype(np.float64)
     ends = [c[:, 3 + 2 * i] for i in range(groups)]
     starts = [c[:, 1]] + ends[:-1]
-    first = [np.zeros(BLOCKS)] + [c[:, 2 + 2 * i] - starts[i] for i in range(1, groups)]
-    rest = [ends[i] - (starts[i] if i == 0 else c[:, 2 + 2 * i]) for i in range(groups)]
+    # form 7 records no first phase (its tails run it beside the bulk threads): slot 2 + 2 i stays 0
+    marks = [np.where(c[:, 2 + 2 * i] > 0, c[:, 2 + 2 * i], starts[i]) if i else starts[0] for i in range(groups)]
+    first = [marks[i] - starts[i] for i in range(groups)]
+    rest = [ends[i] - marks[i] for i in range(groups)]
     whole = dict(read=c[:, 1] - c[:, 0], first_phases=sum(first), rests=sum(rest), store=c[:, SLOTS - 1] - c[:, SLOTS - 2],
                  block=c[:, SLOTS - 1] - c[:, 0])
     return ({k: float(np.median(v)) for k, v in whole.items()},
