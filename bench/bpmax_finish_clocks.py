@@ -1,5 +1,5 @@
 """BPMax on the GPU: where a block of the segment finish (kernels/bpmax.cu, bpmax_finish_roles: finish forms 5
-to 7) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
+and 6) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
 
 The kernel is built once more with BPMAX_FINISH_CLOCKS: thread 0 of each of the first 132 blocks of a launch (one
 wave, a block an SM) records clock64() at the block's barriers. One launch is read back (--launch, from 0: the
@@ -51,7 +51,7 @@ def phases(clocks, groups):
     c = clocks.reshape(BLOCKS, SLOTS).astype(np.float64)
     ends = [c[:, 3 + 2 * i] for i in range(groups)]
     starts = [c[:, 1]] + ends[:-1]
-    # form 7 records no first phase (its tails run it beside the bulk threads): slot 2 + 2 i stays 0
+    # a form without a first phase of its own (bpmaxfin2's reverted form 7) leaves slot 2 + 2 i at 0
     marks = [np.where(c[:, 2 + 2 * i] > 0, c[:, 2 + 2 * i], starts[i]) if i else starts[0] for i in range(groups)]
     first = [marks[i] - starts[i] for i in range(groups)]
     rest = [ends[i] - marks[i] for i in range(groups)]

@@ -143,9 +143,6 @@ SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(fini
 SETTINGS |= {   # bpmaxfin2: finish_form 6, a tail pass's operands read a pass ahead (one shared load between barriers)
     f"finish form 6 (tail operands a pass ahead), {g} diagonals": dict(finish_form=6, finish_diagonals=g)
     for g in (4, 8)}
-SETTINGS |= {   # bpmaxfin2: finish_form 7, also each group's first phase by the tail threads (one block barrier a group)
-    f"finish form 7 (form 6, first phases by the tail threads), {g} diagonals": dict(finish_form=7, finish_diagonals=g)
-    for g in (4, 8)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -211,7 +211,6 @@ def host_kernels(sizes) -> dict:
     bpmax += [("bpmax_finish_roles", (diagonals, 5)) for diagonals in (4, 8, 2, 3)]
     # issue 29 (bpmaxfin2): finish_form 6, a tail pass's operands read a pass ahead
     bpmax += [("bpmax_finish_roles", (diagonals, 6)) for diagonals in (4, 8, 2, 3)]
-    bpmax += [("bpmax_finish_roles", (diagonals, 7)) for diagonals in (4, 8, 2, 3)]   # also the first phase by tails
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

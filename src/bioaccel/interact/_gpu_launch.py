@@ -33,9 +33,7 @@ class BPMaxSizes(LaunchSizes):
     #                              segments of at most 512 rows with the band below them; the default since
     #                              bpmaxfin's call 1 until bpmaxfin2's, form 4 before); 6 (issue 29, bpmaxfin2)
     #                              form 5 with a tail pass's operands read a pass ahead, one shared load between its
-    #                              barriers (the default since bpmaxfin2's call 1); 7 (bpmaxfin2) also each group's
-    #                              first phase by the tail threads at the end of the group before (one block barrier
-    #                              a group)
+    #                              barriers (the default since bpmaxfin2's call 1)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",

@@ -1304,7 +1304,6 @@ struct ChainAhead {          // read by a tail thread before a group's first pha
     unsigned low[G - 1];     // the row's words k < G - 1, halves swapped (final since the first group)
     int score[G];            // score[d], d >= 1: the pair score of cell (r, e0 + d)
     int inner;               // F(r + 1, e0 - 1): pass 1's inner cell
-    int pair0;               // FORM 7: the pair term of cell (r, e0), pass 0's
 };
 
 template <int G>
@@ -1321,32 +1320,21 @@ __device__ __forceinline__ void chain_ahead(ChainAhead<G>& a, const unsigned* P,
 }
 
 // a group's passes d = 1 .. G - 1 of a tail thread (row r), after its first phase (form 5's [0, d) and [e0, e) splits;
-// the result max(-16384, partial, pair term, splits) as form 5's, the pair term and the partial folded into the start).
-// WHOLE (FORM 7): also pass 0, the first phase's splits being the tail thread's own (`early`, tail_first_phase)
-template <int G, bool WHOLE = false>
+// the result max(-16384, partial, pair term, splits) as form 5's, the pair term and the partial folded into the start)
+template <int G>
 __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsigned* P, short* Pf, int SR, int r,
-                                             int e0, int H, int Wb, int R, const unsigned (&early)[G]) {
+                                             int e0, int H, int Wb, int R) {
     unsigned own[G];    // own[j]: the word (F, S2) of cell (r, e0 + j) once closed
     unsigned near[G];   // near[k], k in [1, d): pass d's column words (r + 1 + k, e - 1 - k), read a pass ahead
     unsigned far[G];    // far[j], j in [0, d): pass d's column words (r + 1 + e0 + j, d - 1 - j) of its splits k = e0 + j
     unsigned part = 0;  // the word of cell (r, e): the first phase's partial maximum, and S2
     int inner = a.inner;
     const unsigned* row = P + r * SR;
-    if (WHOLE && r < H - e0) {   // pass 0: every split of cell (r, e0) is in `early` or in its partial (the bulk's)
-        const unsigned w0 = row[e0];
-        int m = max(-16384, (int)(short)(w0 & 0xFFFF));
-        if (e0 >= 4) m = max(m, a.pair0);
-        const unsigned w = __vmaxs2(__byte_perm(m, 0, 0x1010), early[0]);
-        const int v = max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16));
-        Pf[2 * (r * SR + e0)] = (short)v;
-        own[0] = __byte_perm(v, w0, 0x7610);
-    }
     if (r < H - e0 - 1 && e0 + 1 < Wb) {
-        if (!WHOLE) own[0] = row[e0];
+        own[0] = row[e0];
         far[0] = P[(r + 1 + e0) * SR];
         part = row[e0 + 1];
     }
-    if (WHOLE && e0 + 1 < Wb) tail_barrier(R);
 #pragma unroll
     for (int d = 1; d < G; ++d) {
         const int e = e0 + d;
@@ -1360,7 +1348,6 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
             for (int k = 1; k < d; ++k) pre = __viaddmax_s16x2(a.low[k], near[k], pre);
 #pragma unroll
             for (int j = 0; j < d; ++j) pre = __viaddmax_s16x2(swap_halves(own[j]), far[j], pre);
-            if (WHOLE) pre = __vmaxs2(pre, early[d]);
             const unsigned w = __viaddmax_s16x2(a.low[0], col, pre);
             const int v = max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16));
             Pf[2 * (r * SR + e)] = (short)v;
@@ -1378,39 +1365,6 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
     }
 }
 
-// FORM 7: the first phase of the next group (e1 = e0 + G) by a tail thread, after its group's last pass and a tail
-// barrier, into registers (`early`): the splits k in [c, 2G - 1) and [e1 - G, e1) of its cells (r, e1 + c) (the bulk
-// threads' first phase of forms 5 and 6, with k = e1 - G and 2G - 2 too: the bulk threads, running beside the pass
-// that closes diagonal e1 - G, take k in [2G - 1, e1 - G) only), beside the bulk threads' splits of the group after;
-// then pass 0's pair term and the next group's ChainAhead. A group then has one block barrier, not two.
-template <int G>
-__device__ __forceinline__ void tail_first_phase(unsigned (&early)[G], ChainAhead<G>& a, const unsigned* P,
-                                                 const short* Pf, const code_t* cs, const int* pt, int SR, int r,
-                                                 int e1, int H, int Wb) {
-#pragma unroll
-    for (int c = 0; c < G; ++c) early[c] = 0xC000C000u;
-    if (e1 >= Wb || r >= H - e1) return;
-    const unsigned* row = P + r * SR;
-    const unsigned* column = P + (r + 1) * SR + e1 - 1;   // + k (SR - 1) + c: cell (r+1+k, e1+c-1-k)
-#pragma unroll
-    for (int k = 0; k < 2 * G - 1; ++k) {
-        if (k >= e1) break;
-        const unsigned w = swap_halves(row[k]);
-        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-        for (int c = 0; c < G; ++c)
-            if (k >= c) early[c] = __viaddmax_s16x2(w, col[c], early[c]);
-    }
-    for (int k = max(e1 - G, 2 * G - 1); k < e1; ++k) {
-        const unsigned w = swap_halves(row[k]);
-        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-        for (int c = 0; c < G; ++c) early[c] = __viaddmax_s16x2(w, col[c], early[c]);
-    }
-    if (e1 >= 4) a.pair0 = pt[cs[r] * 5 + cs[r + e1]] + (int)Pf[2 * ((r + 1) * SR + e1 - 2)];
-    chain_ahead(a, P, Pf, cs, pt, SR, r, e1, H, Wb);
-}
-
 // BPMAX_FINISH_CLOCKS (bench/bpmax_finish_clocks.py only; never in a production build): thread 0 of each of the first
 // CLOCK_BLOCKS blocks of bpmax_finish_roles records clock64() at its phases' barriers: 0 start, 1 the segment read,
 // 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end
@@ -1424,17 +1378,17 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 #define FINISH_CLOCK(slot)
 #endif
 
-// FORM 5 (bpmaxfin), 6 (bpmaxfin2: the tails' passes as chain_passes) or 7 (bpmaxfin2: also each group's first phase
-// by the tail threads at the end of the group before, tail_first_phase; the bulk threads store their splits of the
-// next group at the end of theirs). (bpmaxfin2 also measured the segment read
-// and stored with a warp's lanes across rows, for fewer bank conflicts: its read and store took twice the cycles, the
-// global accesses 16 bytes a row; reverted, docs/bpmax-gpu-notes.md)
+// FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). bpmaxfin2 also measured, and reverted
+// (docs/bpmax-gpu-notes.md): the segment read and stored with a warp's lanes across rows, for fewer bank conflicts
+// (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
+// tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
+// phase then waited on the passes and shared the load pipe with the bulk threads' splits)
 template <int G, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5 to 7");
+    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1460,10 +1414,9 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
-    unsigned early[G];     // FORM 7, tail threads: the first phase's partial maxima of the cells (r, e0 + c)
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
-        if (!first && FORM <= 6) {
+        if (!first) {
             if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
 #pragma unroll
@@ -1501,31 +1454,16 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             const int e1 = e0 + G;
             if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
-                // FORM 7: k in [2G - 1, e0), diagonal e0 being closed beside them (by the tails' pass 0)
-                constexpr int K0 = FORM >= 7 ? 2 * G - 1 : 2 * G - 2;
-                const int K1 = FORM >= 7 ? e0 - 1 : e0;
 #pragma unroll 2
-                for (int k = K0; k <= K1; ++k) {
+                for (int k = 2 * G - 2; k <= e0; ++k) {
                     const unsigned w = swap_halves(row[k]);
                     const unsigned* col = column + k * (SR - 1);
 #pragma unroll
                     for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
                 }
-                if (FORM >= 7) {   // into the cells' partial maxima: no thread reads diagonals e1 and up before the barrier
-#pragma unroll
-                    for (int c = 0; c < G; ++c) {
-                        if (e1 + c >= Wb || r >= H - e1 - c) break;
-                        short* cell = Pf + 2 * (r * SR + e1 + c);
-                        *cell = (short)max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
-                    }
-                }
-            }
-            if (FORM >= 7) {
-#pragma unroll
-                for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
             }
         } else if (FORM >= 6 && !first) {
-            chain_passes<G, (FORM >= 7)>(ahead, P, Pf, SR, r, e0, H, Wb, R, early);
+            chain_passes(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
                 const int e = e0 + d;
@@ -1543,10 +1481,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 }
                 if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
             }
-        }
-        if (FORM >= 7 && !bulk) {   // the next group's first phase, once the group's last diagonal is written
-            tail_barrier(R);
-            tail_first_phase(early, ahead, P, Pf, cs, pt, SR, r, e0 + G, H, Wb);
         }
         __syncthreads();
         FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
