@@ -140,6 +140,9 @@ SETTINGS |= {   # bpmaxfin: finish_form 5, the next group's final splits (bulk t
     f"finish form 5 (bulk and tail threads), {g} diagonals": dict(finish_form=5, finish_diagonals=g) for g in (4, 8, 2)}
 SETTINGS["finish form 4, 8 diagonals (default products)"] = dict(finish_form=4, finish_diagonals=8)
 SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(finish_form=4)
+SETTINGS |= {   # bpmaxfin2: finish_form 6, a tail pass's operands read a pass ahead (one shared load between barriers)
+    f"finish form 6 (tail operands a pass ahead), {g} diagonals": dict(finish_form=6, finish_diagonals=g)
+    for g in (4, 8)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

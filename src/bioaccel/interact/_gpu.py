@@ -32,7 +32,7 @@ from ._model import sentinel
 KERNELS = "bioaccel.interact.kernels"
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
 SMEM_LIMIT = 227 * 1024       # dynamic shared memory a block may have on Hopper
-ROLE_ROWS = 512               # finish_form 5: the most rows a segment's block holds (a thread of each role a row)
+ROLE_ROWS = 512               # finish_form 5, 6: the most rows a segment's block holds (a thread of each role a row)
 WIDE_BAND = 150               # about the widest band whose finish segments fit in shared memory
 
 
@@ -305,7 +305,7 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5: two threads a row, so at most ROLE_ROWS rows in shared memory (form 4 for 1-diagonal groups)
+    # finish_form 5 and 6: two threads a row, so at most ROLE_ROWS rows in shared memory (form 4 for 1-diagonal groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
         seg = min(seg, max(1, (ROLE_ROWS - (Wb - 1)) // 32 * 32))
@@ -317,12 +317,12 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
         kernels = {s: _kernel("bpmax_finish", cell, s) for s in (True, False)}
         rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
         threads = {True: rows, False: rows}
-        if roles:   # finish_form 5: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = _kernel("bpmax_finish_roles", sizes.finish_diagonals)
+        if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
+            kernels[False] = _kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
             threads[False] = 2 * (-(-min(seg + Wb - 1, N) // 32) * 32)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
-                                     min(sizes.finish_form, 4))   # form 5 with 1-diagonal groups: form 4
+                                     min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
             threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem

@@ -24,14 +24,16 @@ class BPMaxSizes(LaunchSizes):
     #                              bpmaxst: 256 rows of a 128-band, now 320)
     finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    finish_form: int = 5         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
+    finish_form: int = 6         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
     #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
     #                              written back 8 cells a 16-byte store; 4 also a group's first diagonal closed in
     #                              its first phase (kernels/bpmax.cu); 5 (issue 29, bpmaxfin) form 4's splits with
     #                              two threads a row: the next group's splits that are final already run beside the
     #                              tails of a group (bpmax_finish_roles; finish_diagonals >= 2, finish_split unused,
     #                              segments of at most 512 rows with the band below them; the default since
-    #                              bpmaxfin's call 1, form 4 before)
+    #                              bpmaxfin's call 1 until bpmaxfin2's, form 4 before); 6 (issue 29, bpmaxfin2)
+    #                              form 5 with a tail pass's operands read a pass ahead, one shared load between its
+    #                              barriers (the default since bpmaxfin2's call 1)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",

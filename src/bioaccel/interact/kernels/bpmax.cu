@@ -1289,11 +1289,106 @@ __device__ __forceinline__ void tail_barrier(int threads) {   // the tail thread
     asm volatile("bar.sync 1, %0;\n" ::"r"(threads) : "memory");
 }
 
+// finish_form 6 (issue 29, helper bpmaxfin2): form 5 with each tail pass cut to one shared-memory latency. Form 5's
+// block waited on the chain of a segment's diagonal closures: a tail pass read its column cells, the codes, the pair
+// score and the inner cell after its barrier, one dependent load after another. Of pass d's operands (cell (r, e),
+// e = e0 + d) only the column cell (r + 1, e - 1) is written by the pass just before; the column cells of k in [1, d)
+// lie on diagonals closed two passes back or more, those of k in [e0, e) on diagonals below G, the row cells k < G - 1
+// since the first group, the row cells k in [e0, e) are the thread's own closures (registers), the inner cell
+// (r + 1, e - 2) is the previous pass's column cell, and the pair score needs no cell at all. So a tail thread reads
+// the pair scores, its row's first words and pass 1's inner cell while the first phase runs (ChainAhead), each pass
+// reads the next pass's operands after its barrier, and between two barriers only the column cell's load, one DPX, a
+// max and the store wait on one another.
 template <int G>
+struct ChainAhead {          // read by a tail thread before a group's first phase is done (nothing it writes)
+    unsigned low[G - 1];     // the row's words k < G - 1, halves swapped (final since the first group)
+    int score[G];            // score[d], d >= 1: the pair score of cell (r, e0 + d)
+    int inner;               // F(r + 1, e0 - 1): pass 1's inner cell
+};
+
+template <int G>
+__device__ __forceinline__ void chain_ahead(ChainAhead<G>& a, const unsigned* P, const short* Pf, const code_t* cs,
+                                            const int* pt, int SR, int r, int e0, int H, int Wb) {
+    if (r >= H - e0 - 1 || e0 + 1 >= Wb) return;   // no pass of this group for row r
+    const unsigned* row = P + r * SR;
+#pragma unroll
+    for (int k = 0; k < G - 1; ++k) a.low[k] = swap_halves(row[k]);
+#pragma unroll
+    for (int d = 1; d < G; ++d)
+        if (e0 + d < Wb && r < H - e0 - d) a.score[d] = pt[cs[r] * 5 + cs[r + e0 + d]];
+    a.inner = Pf[2 * ((r + 1) * SR + e0 - 1)];
+}
+
+// a group's passes d = 1 .. G - 1 of a tail thread (row r), after its first phase (form 5's [0, d) and [e0, e) splits;
+// the result max(-16384, partial, pair term, splits) as form 5's, the pair term and the partial folded into the start)
+template <int G>
+__device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsigned* P, short* Pf, int SR, int r,
+                                             int e0, int H, int Wb, int R) {
+    unsigned own[G];    // own[j]: the word (F, S2) of cell (r, e0 + j) once closed
+    unsigned near[G];   // near[k], k in [1, d): pass d's column words (r + 1 + k, e - 1 - k), read a pass ahead
+    unsigned far[G];    // far[j], j in [0, d): pass d's column words (r + 1 + e0 + j, d - 1 - j) of its splits k = e0 + j
+    unsigned part = 0;  // the word of cell (r, e): the first phase's partial maximum, and S2
+    int inner = a.inner;
+    const unsigned* row = P + r * SR;
+    if (r < H - e0 - 1 && e0 + 1 < Wb) {
+        own[0] = row[e0];
+        far[0] = P[(r + 1 + e0) * SR];
+        part = row[e0 + 1];
+    }
+#pragma unroll
+    for (int d = 1; d < G; ++d) {
+        const int e = e0 + d;
+        if (e >= Wb) break;
+        if (r < H - e) {
+            const unsigned col = P[(r + 1) * SR + e - 1];    // the one operand the pass before wrote
+            int m = max(-16384, (int)(short)(part & 0xFFFF));
+            if (e >= 4) m = max(m, a.score[d] + inner);
+            unsigned pre = __byte_perm(m, 0, 0x1010);        // (m, m)
+#pragma unroll
+            for (int k = 1; k < d; ++k) pre = __viaddmax_s16x2(a.low[k], near[k], pre);
+#pragma unroll
+            for (int j = 0; j < d; ++j) pre = __viaddmax_s16x2(swap_halves(own[j]), far[j], pre);
+            const unsigned w = __viaddmax_s16x2(a.low[0], col, pre);
+            const int v = max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16));
+            Pf[2 * (r * SR + e)] = (short)v;
+            own[d] = __byte_perm(v, part, 0x7610);            // (v, S2(r, e))
+            inner = (int)(short)(col & 0xFFFF);               // F(r + 1, e - 1): the next pass's inner cell
+            if (d + 1 < G && e + 1 < Wb && r < H - e - 1) {   // the next pass's operands final since this pass's
+#pragma unroll                                                // barrier, read after the store (none waits on them)
+                for (int k = 1; k <= d; ++k) near[k] = P[(r + 1 + k) * SR + e - k];
+#pragma unroll
+                for (int j = 0; j <= d; ++j) far[j] = P[(r + 1 + e0 + j) * SR + d - j];
+                part = row[e + 1];
+            }
+        }
+        if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
+    }
+}
+
+// BPMAX_FINISH_CLOCKS (bench/bpmax_finish_clocks.py only; never in a production build): thread 0 of each of the first
+// CLOCK_BLOCKS blocks of bpmax_finish_roles records clock64() at its phases' barriers: 0 start, 1 the segment read,
+// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end
+#ifdef BPMAX_FINISH_CLOCKS
+constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136;
+__device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
+#define FINISH_CLOCK(slot) \
+    if (threadIdx.x == 0 && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
+        finish_clocks[blockIdx.x * CLOCK_SLOTS + (slot)] = clock64()
+#else
+#define FINISH_CLOCK(slot)
+#endif
+
+// FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). bpmaxfin2 also measured, and reverted
+// (docs/bpmax-gpu-notes.md): the segment read and stored with a warp's lanes across rows, for fewer bank conflicts
+// (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
+// tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
+// phase then waited on the passes and shared the load pipe with the bulk threads' splits)
+template <int G, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
+    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1304,9 +1399,11 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     const int H = min(seg + Wb - 1, N - s);
     __shared__ int pt[25];
     code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
+    FINISH_CLOCK(0);
     segment_words(g, mat, S2, P, SR, s, H);
     segment_codes(g, rb, cs, pt, s, H);
     __syncthreads();
+    FINISH_CLOCK(1);
 
     const int R = blockDim.x / 2;
     const bool bulk = threadIdx.x < R;
@@ -1316,6 +1413,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+    ChainAhead<G> ahead;   // FORM 6, tail threads
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
@@ -1344,10 +1442,13 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
                     *cell = (short)v;
                 }
+            } else if (FORM >= 6 && !bulk) {
+                chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
             __syncthreads();
+            FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
@@ -1361,6 +1462,8 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
                 }
             }
+        } else if (FORM >= 6 && !first) {
+            chain_passes(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
                 const int e = e0 + d;
@@ -1380,8 +1483,11 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             }
         }
         __syncthreads();
+        FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
     }
+    FINISH_CLOCK(CLOCK_SLOTS - 2);
     segment_store(g, mat, P, SR, s, min(seg, N - s));
+    FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
 
 // ---------------------------------------------------------------------------------------------------
