@@ -133,13 +133,14 @@ SETTINGS |= {   # bpmaxcp2: A row-major by cp.async (pairs_stage=2), and B's row
 SETTINGS |= {   # bpmaxcp2's call 2: 9 blocks an SM (56 registers; 10 spill 64 and 72 bytes, 8 none)
     f"products k2 pairs, A by cp.async{', B rows together' if stage == 3 else ''}, 9 blocks an SM": dict(
         split_pairs=True, products_parts=2, pairs_stage=stage, pairs_blocks=9) for stage in (2, 3)}
-#: every row above keeps the finish it measured: form 4 (the default from bpmaxst to bpmaxfin) where it names none
-SETTINGS = {name: {"finish_form": 4, **change} for name, change in SETTINGS.items()}
+#: every row above keeps the finish it measured: form 4 (the default from bpmaxst to bpmaxfin) and 4 diagonals
+#: (the default until bpmaxfin2) where it names none
+SETTINGS = {name: {"finish_form": 4, "finish_diagonals": 4, **change} for name, change in SETTINGS.items()}
 SETTINGS["the default (BPMaxSizes())"] = dict()
 SETTINGS |= {   # bpmaxfin: finish_form 5, the next group's final splits (bulk threads) beside a group's tails
     f"finish form 5 (bulk and tail threads), {g} diagonals": dict(finish_form=5, finish_diagonals=g) for g in (4, 8, 2)}
 SETTINGS["finish form 4, 8 diagonals (default products)"] = dict(finish_form=4, finish_diagonals=8)
-SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(finish_form=4)
+SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(finish_form=4, finish_diagonals=4)
 SETTINGS |= {   # bpmaxfin2: finish_form 6, a tail pass's operands read a pass ahead (one shared load between barriers)
     f"finish form 6 (tail operands a pass ahead), {g} diagonals": dict(finish_form=6, finish_diagonals=g)
     for g in (4, 8)}

@@ -70,8 +70,11 @@ def _small_sizes():
                        two_kernel_switch=4, two_kernel_block=32, chang_initial_stage=4, chang_final_stage_cells=8,
                        chang_block=32, bulk_min_products=1, traceback_threads=64),
         # 8-row tiles (the split products' too, 8-index chunks), 8-row finish segments, the product library's 16-tiles
+        # (groups of 4 diagonals, the production's until bpmaxfin2: the small tests kept as they were; 8 is tested
+        # by name in tests/test_interact_gpu_fin2.py)
         bpmax=BPMaxSizes(tile_rows=8, tile_cols=16, packed_rows=8, packed_cols=16, chunk=8, finish_threads=64,
-                         segment_rows=8, library_tile=16, split_rows=8, split_cols=16, split_chunk=8),
+                         segment_rows=8, library_tile=16, split_rows=8, split_cols=16, split_chunk=8,
+                         finish_diagonals=4),
         # 16-tiles too, so that matrices of a few dozen rows cross many tiles and tile diagonals
         maxplus=ProductSizes(ProductSizes().shapes + (KernelShape("int32", 16, 4, 4, 16),
                                                        KernelShape("int16", 16, 4, 4, 16))),

@@ -54,20 +54,20 @@ LAYOUTS = {
     "finish 8 diagonals, 2 threads per row": dict(finish_diagonals=8, finish_split=2, finish_form=4),
     # issue 29 (bpmaxst): the segment finish's 16-byte loads (form 1), its shortened tails (form 2), and the
     # windowed band through the tiled finish of wide bands
-    "finish 16-byte loads": dict(finish_form=1),
-    "finish shortened tails": dict(finish_form=2),
+    "finish 16-byte loads": dict(finish_form=1, finish_diagonals=4),
+    "finish shortened tails": dict(finish_form=2, finish_diagonals=4),
     "finish shortened tails, 8 diagonals, 2 threads per row": dict(finish_form=2, finish_diagonals=8, finish_split=2),
     "finish shortened tails, 1 diagonal": dict(finish_form=2, finish_diagonals=1),
     "finish 16-byte stores, 8 diagonals": dict(finish_form=3, finish_diagonals=8),
     "finish 16-byte stores, 4 diagonals": dict(finish_form=3, finish_diagonals=4),
     "finish 16-byte stores, 8 diagonals, 2 threads per row": dict(finish_form=3, finish_diagonals=8, finish_split=2),
-    "finish first diagonal of a group closed in the first phase": dict(finish_form=4),
+    "finish first diagonal of a group closed in the first phase": dict(finish_form=4, finish_diagonals=4),
     "finish first diagonal closed in the first phase, 8 diagonals": dict(finish_form=4, finish_diagonals=8),
     "finish first diagonal closed in the first phase, 8 diagonals, 2 threads per row": dict(
         finish_form=4, finish_diagonals=8, finish_split=2),
     "finish first diagonal closed in the first phase, 1 diagonal": dict(finish_form=4, finish_diagonals=1),
     # issue 29 (bpmaxfin): form 5, the next group's final splits run by bulk threads beside the tails of a group
-    "finish bulk and tail threads": dict(finish_form=5),
+    "finish bulk and tail threads": dict(finish_form=5, finish_diagonals=4),
     "finish bulk and tail threads, 8 diagonals": dict(finish_form=5, finish_diagonals=8),
     "finish bulk and tail threads, 2 diagonals": dict(finish_form=5, finish_diagonals=2),
     "finish as before issue 29's bpmaxst": dict(finish_form=0, finish_diagonals=4, split_own=False, split_pairs=False,
@@ -188,7 +188,8 @@ def test_finish_roles_equal_form_4_on_a_production_band():
     params = InteractParams(window_target=128)
     ca = np.ascontiguousarray(random_rna_codes(rng, 8))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
-    _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=4), dict(finish_form=5),
+    _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=4, finish_diagonals=4),
+                                           dict(finish_form=5, finish_diagonals=4),
                                            dict(finish_form=5, finish_diagonals=8)))
 
 

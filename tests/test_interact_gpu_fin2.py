@@ -33,7 +33,8 @@ def test_finish_form_6_equals_form_5_on_a_production_band():
     params = InteractParams(window_target=128)
     ca = np.ascontiguousarray(random_rna_codes(rng, 8))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
-    _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=5), dict(finish_form=6),
+    _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=5, finish_diagonals=4),
+                                           dict(finish_form=6, finish_diagonals=4),
                                            dict(finish_form=6, finish_diagonals=8)))
 
 
@@ -45,6 +46,6 @@ def test_finish_form_6_equals_form_5_on_short_windows():
         params = InteractParams(window_target=window)
         ca = np.ascontiguousarray(random_rna_codes(rng, 10))
         rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (700, 95)]
-        _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=5), *[
+        _same_tables_and_cpu(ca, rbs, params, (dict(finish_form=5, finish_diagonals=4), *[
             dict(finish_form=6, finish_diagonals=g) for g in (4, 8, 2, 3)]))
 

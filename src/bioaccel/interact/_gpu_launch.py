@@ -22,7 +22,9 @@ class BPMaxSizes(LaunchSizes):
     finish_threads: int = 512    # finish: threads of a segment's block
     finish_bytes: int = 227 * 1024   # finish: shared memory of a segment (rows of the band; 200 KB before issue 29's
     #                              bpmaxst: 256 rows of a 128-band, now 320)
-    finish_diagonals: int = 4    # finish (short cells): diagonals a row closes at a time (1, 4 or 8)
+    finish_diagonals: int = 8    # finish (short cells): diagonals a row closes at a time (1, 4 or 8; 8 since
+    #                              bpmaxfin2: with form 6, 0.0532-0.0542 s end to end against 0.0537-0.0551 s at 4 in
+    #                              each of its three calls, 23 x 20,000, window 128; 4 before)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
     finish_form: int = 6         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
     #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
