@@ -9,7 +9,7 @@
 # tblib, zict; cp312 manylinux, /work/.library/device/README.md says how) as .whl and install them first:
 #   python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl; export PYTHONPATH=/tmp/site
 # (stop 42, with `-n 12` as the extra argument: GROUP=1 took 246 s on a fresh H100, GROUP=2 200 s on the same
-# warm machine)
+# warm machine; stop 43: 275 s and 246 s)
 set -u
 # (keeps carried wheels on the path: /tmp/site)
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
@@ -21,7 +21,10 @@ INTERACT=$(ls tests/test_interact*.py tests/test_bppart*.py tests/test_bpmax*.py
     tests/test_pairs_gpu*.py 2>/dev/null)
 case "${GROUP:-all}" in
     1) SELECT=$INTERACT ;;
-    2) SELECT="tests/ $(for f in $INTERACT; do printf -- '--ignore=%s ' "$f"; done)" ;;
+    2) SELECT="tests/ $(for f in $INTERACT; do printf -- '--ignore=%s ' "$f"; done)"
+       # files that import ViennaRNA at the top hold no GPU test: left out where it is not installed (the device),
+       # so that their collection is not reported as an error (stop 43's GROUP=2 run: 5 such errors, 0 GPU tests)
+       python3 -c "import RNA" 2>/dev/null || SELECT="$SELECT $(grep -l '^import RNA' tests/*.py | sed 's/^/--ignore=/')" ;;
     *) SELECT=tests/
        # every kernel the host launches with the production sizes, built by nvcc (the .cu files hold
        # templates only: tests/host_kernels.py instantiates them as CuPy does)
