@@ -32,6 +32,7 @@ Rows:
     python3 bench/bppart_gpu_windows.py --quick         # 23 x 1,000, a small screen
 """
 import argparse
+import math
 import os
 import platform
 import random
@@ -72,8 +73,16 @@ def _against(w, reference) -> dict:
     """How far a variant's windows are from the production's: log Z (relative), window probabilities."""
     import numpy as np
 
+    def z_rel(x, y):           # the largest relative difference of the windows' Z (from their logs); inf: -inf apart
+        if not (np.isfinite(x) == np.isfinite(y)).all():
+            return math.inf
+        both = np.isfinite(y)
+        return float(np.max(np.abs(np.expm1(x[both] - y[both])), initial=0.0))
+
     return dict(log_z_rel_diff=abs(w.log_z - reference.log_z) / abs(reference.log_z),
-                probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))))
+                probability_max_diff=float(np.max(np.abs(w.probabilities - reference.probabilities))),
+                window_z_max_rel_diff=max(z_rel(w.log_zs, reference.log_zs),
+                                          z_rel(w.log_zs_interaction, reference.log_zs_interaction)))
 
 
 def windows_hash(w) -> str:
@@ -544,10 +553,12 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
         print(f"| {x['shape']} | {x['cross_s']:.4f} | {x['log_z_rel_diff']:.1e} | {x['probability_max_diff']:.1e} | "
               f"{x.get('windows_sha256', '')} |")
     print("| sweep (tile x mode x split x blocks x lanes x trim x ring x far), or --variants | cross, outer + sweep (s) | "
-          "log Z rel. diff | window probability max diff | windows digest |\n|---|---|---|---|---|")
+          "log Z rel. diff | window probability max diff | windows' Z max rel. diff | windows digest |\n"
+          "|---|---|---|---|---|---|")
     for x in sweeps:
         print(f"| {x['sweep']} | {x['cross_s']:.4f}, {x['outer_s']:.4f} + {x['sweep_s']:.4f} | {x['log_z_rel_diff']:.1e} | "
-              f"{x['probability_max_diff']:.1e} | {x.get('windows_sha256', '')} |")
+              f"{x['probability_max_diff']:.1e} | {x.get('window_z_max_rel_diff', math.nan):.1e} | "
+              f"{x.get('windows_sha256', '')} |")
     for name, x in screens.items():
         if name.startswith("trace "):
             print(f"\nscreen {name[6:]}, launch trace: {x['gpu_s']:.2f} s end to end = outside the rounds "

@@ -115,6 +115,26 @@ def band_tiles_arguments(sizes) -> tuple:
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)
 
 
+def band_last_kernel(sizes, L2: int, nt: int):
+    """(kernel name, template arguments, warps a block) of the sweep's last tile diagonal by a warp a tile under launch
+    ``sizes`` (``band_last``, v22: bppart_band_last) where its tiles hold one band cell each, cell (B - 1, 0) (the last
+    diagonal d = ceil(L2 / B) exists, nt > d, and L2 = d B - (B - 1)), on a split sweep in launches of 16-tiles; else
+    None (bppart_band_tiles takes it as every diagonal). ``L2``: the longest target interval, ``nt``: tiles a side.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_last_kernel(SIZES.replace(band_last=True), 129, 1250), band_last_kernel(SIZES, 129, 1250)
+    (('bppart_band_last', (16, 1, 8), 8), None)
+    >>> [band_last_kernel(SIZES.replace(band_last=True), L2, nt) for L2, nt in ((128, 1250), (129, 9), (17, 3))]
+    [None, None, ('bppart_band_last', (16, 1, 8), 8)]
+    """
+    arguments = band_tiles_arguments(sizes)
+    B, split, pipe, outer = sizes.band_tile, sizes.band_split, arguments[5], arguments[10]
+    d = (L2 + B - 1) // B
+    if not (sizes.band_last and split and pipe > 0 and B == 16 and nt > d >= 1 and L2 == d * B - (B - 1)):
+        return None
+    return "bppart_band_last", (B, outer, 8), 8
+
+
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
     ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next

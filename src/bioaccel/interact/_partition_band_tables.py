@@ -5,8 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
-                                    band_outer_role, band_tiles_arguments, band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_last_kernel,
+                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -133,6 +133,7 @@ class _Tables:
             D = -(-(TR + self.L2) // TC) - 1
         nt = -(-(n + 1) // B)
         dmax = min(nt - 1, (self.L2 + B - 1) // B)
+        last = band_last_kernel(sizes, self.L2, nt) if sizes.band_sweep != "persistent" else None
         counters = cp.zeros(L1 + 1, dtype=np.uint32)
         dims = (np.int32(M), np.int32(n), np.int32(W1))
         flat = [t.reshape(-1) for t in tables]
@@ -167,8 +168,13 @@ class _Tables:
             else:               # a tile diagonal a launch: a block per tile, no barrier
                 for d in range(dmax + 1):
                     mark(("sweep", d))
-                    tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:], ends),
-                          shared_mem=shared)
+                    if last is not None and d == dmax:     # (v22: one band cell a tile, a warp a tile)
+                        warps = last[2]
+                        _kernel(last[0], *last[1])((-(-mats * (nt - d) // warps),), (32 * warps,),
+                                                   (*tables, np.int32(d), ends))
+                    else:
+                        tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:], ends),
+                              shared_mem=shared)
                     mark(("sweep", d))
             mark("sweep")
         clock.lap("issue", sync=False)

@@ -529,6 +529,93 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     }
 }
 
+// The last tile diagonal (v22, launch size ``band_last``) where its tiles hold one band cell each, (B - 1, 0): the
+// host's condition L2 = d B - (B - 1) for its d = dmax (window 128: L2 = 129, B = 16, d = 9). bppart_band_tiles runs a
+// whole block on such a tile: d + 1 far steps of 7 tiles through the ring for one cell, and one near step whose sums
+// are all zero (the cell's near operands are the tile's own later cells, and Q1(I)'s columns past B). Here one warp a
+// tile: the cell's four far sums by the same mma.sync m16n8k16 (SHAPE 3) as the far part, a step of 16 k an
+// instruction, K in order from its first step, so the same chains of products: rows 0, 1 of A the row operands T1 and
+// QIac of (b0, k), K = I .. J - 1, by B's column 0, Q1(k, b1); rows 2, 3 Q1 of (b0, k) and (b0 + 1, k), K = I + 1 .. J,
+// by columns 1, 2, QF(k, b1) and AUX1(k, b1 - 1) (the other entries of C are not read). The loads are band_at's and
+// band_cg's of the same cells as the far part's copies (the trim keeps row B - 1 and column 0 whole), the finish
+// bppart_near_warp's expressions with its zero near sums, the cell's split values as bppart_band_tiles reads them:
+// the same bits as the far part on tensor cores (FAR 2; m8n8k4 and m16n8k16 give the same bits on an H100).
+// A block of WARPS warps takes WARPS tiles (items of the diagonal, as bppart_band_tiles numbers them).
+template <int B, int OUTER, int WARPS>
+__global__ void __launch_bounds__(32 * WARPS)
+bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                 const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
+                 double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
+                 const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
+                 int d, const int* __restrict__ ends) {
+    static_assert(B == 16, "one m16n8k16 a tile step");
+    const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
+    const long long items = (long long)mats * (nt - d);
+    const long long item = (long long)blockIdx.x * WARPS + threadIdx.x / 32;
+    if (item >= items) return;                                 // warp-uniform from here on
+    const int I = item % (nt - d), a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
+    const int IB = I * B, JB = J * B;
+    if (JB - (IB + B - 1) > L2 || JB > ends[IB]) return;       // as bppart_band_tiles' skips
+    const int b0 = IB + B - 1, b1 = JB, l2 = b1 - b0;
+    if (l2 <= 0 || l2 > L2 || b1 > n) return;                  // the cell's ``valid``
+    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
+    const size_t c = (size_t)b0 * W1 + l2;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    // the cell's values, by the lanes that finish it (lane 0), before the products (their loads in flight meanwhile)
+    double m = 0.0, s0 = 0.0, pqx = 0.0, qfbase = 0.0, acca = 0.0, qibase = 0.0, w = 0.0;
+    if (lane == 0) {
+        const int x0 = a[a0], y0 = rb[b0], y1 = rb[b1 - 1];
+        const double* w2 = W + 25;
+        const double* wi = W + 50;
+        m = ACCM[lb + c];
+        s0 = QIac[A + c];
+        pqx = QX[A + c];
+        qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0], QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
+                            : R[A + c];
+        acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
+        qibase = __dmul_rn(Q0[a0 * M1 + a1], Q1[c]);
+        w = w2[y0 * 5 + y1];
+    }
+    // lane 4 g + t: A's row g (g < 4) and B's column g (g < 3), the k = t + 4 u of each step; rows 0, 1 and column 0
+    // from K = I, the others from K = I + 1 (d steps each)
+    const double* left = g == 0 ? T1 + lb : g == 1 ? QIac + A : Q1;
+    const double* right = g == 0 ? Q1 : g == 1 ? QF + A : AUX1 + lb;
+    const int row = g == 3 ? b0 + 1 : b0, col = g == 2 ? b1 - 1 : b1;
+    const int kl = (g < 2 ? IB : IB + B) + t, kr = (g == 0 ? IB : IB + B) + t;
+    double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+#pragma unroll 2       // (two steps' loads in flight: 98 registers, no spill; 3: 128 and spills)
+    for (int s = 0; s < d; ++s) {
+        double fa[8], fb[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            fa[2 * u] = g < 4 ? band_cg(left, row, kl + s * B + 4 * u, W1, n) : 0.0;
+            fa[2 * u + 1] = 0.0;
+            fb[u] = g < 3 ? band_cg(right, kr + s * B + 4 * u, col, W1, n) : 0.0;
+        }
+        mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
+    }
+    // C[g][2 t + h] in acc[0][h]: fa = C[0][0] (lane 0), fq = C[1][0] (lane 4), fr = C[2][1] (lane 8), fs = C[3][2] (lane 13)
+    const double fq = __shfl_sync(0xffffffffu, acc[0][0], 4);
+    const double fr = __shfl_sync(0xffffffffu, acc[0][1], 8);
+    const double fs = __shfl_sync(0xffffffffu, acc[0][0], 13);
+    if (lane != 0) return;
+    const double fa = acc[0][0], both = 0.0, zero = 0.0;    // (both: the split sweep's; zero: the near sums)
+    const double s1 = l2 >= 5 ? __dmul_rn(w, fs + zero) : 0.0;
+    const double t1 = s1 + m;
+    const double aux = fa + zero + t1;
+    const double closed = (s0 + both) + s1;
+    const double qf = qfbase + (acca + fq + s0 + both) + zero + s1;
+    const double r = fr + zero + qf;
+    const double qx = pqx + r;
+    T1[lb + c] = t1;
+    AUX1[lb + c] = aux;
+    QIac[A + c] = closed;
+    QF[A + c] = qf;
+    R[A + c] = r;
+    QX[A + c] = qx;
+    QI[A + c] = qibase + qx;
+}
+
 // The terms of the level l1's cells over other query intervals, a thread per cell (grid y: the query
 // interval's start): they read only shorter query intervals, so they need no order inside the level.
 // Writes T0 and AUX0 as bppart_band_tiles does, and parks what its near part reads in this interval's
