@@ -81,10 +81,13 @@ class BPPartSizes(LaunchSizes):
     #                           m16n8k16 (a warp a 16 x 8 block: 4, 2 or 1 instructions a step); m8n8k4 at tiles of no
     #                           multiple of 16 rows. The same bits on an H100; v18: sweep 0.1641 -> 0.1546 s at
     #                           23 x 20,000 (3; 1: 0.1668, 2: 0.1630), screen 26.7 -> 27.2 pairs/s
-    band_last: bool = False   # windows, split sweep in launches (v22): the last tile diagonal, where its tiles hold one band
+    band_last: bool = True    # windows, split sweep in launches (v22): the last tile diagonal, where its tiles hold one band
     #                           cell each (L2 = d B - (B - 1): window 128 at 16-tiles), by a warp a tile
     #                           (bppart_band_last: the far part's m16n8k16 chains, no ring, no near steps), not a block;
-    #                           the same bits as the far part on tensor cores
+    #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
+    #                           23 x 20,000, screen 27.2 -> 27.8 pairs/s; False: bppart_band_tiles (v21's production)
+    band_near_unroll: bool = False  # windows, sweep's one-warp near part (v22): its step loop unrolled by 2 (FARSHAPE's
+    #                                 bit 2; the same bits)
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,
