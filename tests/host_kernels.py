@@ -283,7 +283,8 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES]
         # v22: the last tile diagonal by a warp a tile (band_last), after the lean split sweep (OUTER 1) and the parked base
-        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)],
+        + [("bppart_band_last", (16, outer, 8, 0)) for outer in (1, 0)]
+        + [("bppart_band_last", (16, outer, 4, 160)) for outer in (1, 0)],     # (staged: band_last_staged)
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],
