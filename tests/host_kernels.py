@@ -117,10 +117,7 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
-    # v22: the one-warp near part's step loop unrolled by 2 (FARSHAPE's bit 2) after m16n8k16 and m8n8k4, at 8-tiles
-    (16, True, 4, True, True, 3, 2, True, False, 0, 1, 7), (16, True, 4, True, True, 3, 2, True, False, 0, 1, 4),
-    (8, True, 16, True, True, 3, 2, True, False, 0, 1, 4)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py
@@ -283,8 +280,7 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES]
         # v22: the last tile diagonal by a warp a tile (band_last), after the lean split sweep (OUTER 1) and the parked base
-        + [("bppart_band_last", (16, outer, 8, 0)) for outer in (1, 0)]
-        + [("bppart_band_last", (16, outer, 4, 160)) for outer in (1, 0)],     # (staged: band_last_staged)
+        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

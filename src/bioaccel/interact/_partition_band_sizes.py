@@ -91,8 +91,7 @@ def band_tiles_arguments(sizes) -> tuple:
     ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given;
     v18, the twelfth: FARSHAPE, ``band_far_shape`` (the far part's mma) where the far part is on tensor cores, the
     tile a multiple of 16 rows and the launch bounds leave a thread 64 registers (ptxas rejects the m16n8 FP64 shapes
-    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v22, its bit 2:
-    ``band_near_unroll`` (the one-warp near part's step loop unrolled by 2).
+    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -106,45 +105,34 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
-    >>> band_tiles_arguments(SIZES.replace(band_near_unroll=True))[11]
-    7
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
-    shape |= 4 if sizes.band_near_unroll and sizes.band_warp else 0      # (v22: the near loop unrolled by 2)
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)
-
-
-#: bppart_band_last's staged form (``band_last_staged``): the operand vectors' length in shared memory (d B at most)
-LAST_STAGED = 160
 
 
 def band_last_kernel(sizes, L2: int, nt: int):
     """(kernel name, template arguments, warps a block) of the sweep's last tile diagonal by a warp a tile under launch
     ``sizes`` (``band_last``, v22: bppart_band_last) where its tiles hold one band cell each, cell (B - 1, 0) (the last
     diagonal d = ceil(L2 / B) exists, nt > d, and L2 = d B - (B - 1)), on a split sweep in launches of 16-tiles; else
-    None (bppart_band_tiles takes it as every diagonal). ``band_last_staged``: the staged form where d B <= LAST_STAGED. ``L2``: the longest target interval, ``nt``: tiles a side.
+    None (bppart_band_tiles takes it as every diagonal). ``L2``: the longest target interval, ``nt``: tiles a side.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_last_kernel(SIZES, 129, 1250), band_last_kernel(SIZES.replace(band_last=False), 129, 1250)
-    (('bppart_band_last', (16, 1, 8, 0), 8), None)
+    (('bppart_band_last', (16, 1, 8), 8), None)
     >>> [band_last_kernel(SIZES, L2, nt) for L2, nt in ((128, 1250), (129, 9), (17, 3))]
-    [None, None, ('bppart_band_last', (16, 1, 8, 0), 8)]
-    >>> band_last_kernel(SIZES.replace(band_last_staged=True), 129, 1250)
-    ('bppart_band_last', (16, 1, 4, 160), 4)
+    [None, None, ('bppart_band_last', (16, 1, 8), 8)]
     """
     arguments = band_tiles_arguments(sizes)
     B, split, pipe, outer = sizes.band_tile, sizes.band_split, arguments[5], arguments[10]
     d = (L2 + B - 1) // B
     if not (sizes.band_last and split and pipe > 0 and B == 16 and nt > d >= 1 and L2 == d * B - (B - 1)):
         return None
-    if sizes.band_last_staged and d * B <= LAST_STAGED:      # (v22: the operands staged in shared memory first)
-        return "bppart_band_last", (B, outer, 4, LAST_STAGED), 4
-    return "bppart_band_last", (B, outer, 8, 0), 8
+    return "bppart_band_last", (B, outer, 8), 8
 
 
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:

@@ -85,12 +85,8 @@ class BPPartSizes(LaunchSizes):
     #                           cell each (L2 = d B - (B - 1): window 128 at 16-tiles), by a warp a tile
     #                           (bppart_band_last: the far part's m16n8k16 chains, no ring, no near steps), not a block;
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
-    #                           23 x 20,000, screen 27.2 -> 27.8 pairs/s; False: bppart_band_tiles (v21's production)
-    band_last_staged: bool = False  # windows, band_last (v22): a warp's operands of the last diagonal's cell staged in
-    #                                 shared memory first, all loads in flight at once (windows up to 144 at 16-tiles;
-    #                                 4 warps a block); the same bits
-    band_near_unroll: bool = False  # windows, sweep's one-warp near part (v22): its step loop unrolled by 2 (FARSHAPE's
-    #                                 bit 2; the same bits)
+    #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
+    #                           bppart_band_tiles (v21's production)
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

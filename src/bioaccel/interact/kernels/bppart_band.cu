@@ -366,8 +366,6 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// FARSHAPE's bit 2 (v22, ``band_near_unroll``): the one-warp near part's step loop unrolled by 2 (bppart_near_warp's
-// UNROLL; the same arithmetic, half the loop's branches); the far part takes FARSHAPE & 3.
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -484,7 +482,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE & 3>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
@@ -498,7 +496,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                           tj == 0 && d >= 1 ? band_cg(AUX1 + lb, IB + ti, JB - 1, W1, n) : 0.0);
                 __syncthreads();
                 if (threadIdx.x / 32 == blockIdx.x % (B * B / 32))
-                    bppart_near_warp<B, (FARSHAPE & 4) ? 2 : 1>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
+                    bppart_near_warp<B>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
                                         TRIM ? min(B - 1, L2 - d * B) : B - 1);
                 __syncthreads();
                 if (valid)
@@ -542,11 +540,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
 // band_cg's of the same cells as the far part's copies (the trim keeps row B - 1 and column 0 whole), the finish
 // bppart_near_warp's expressions with its zero near sums, the cell's split values as bppart_band_tiles reads them:
 // the same bits as the far part on tensor cores (FAR 2; m8n8k4 and m16n8k16 give the same bits on an H100).
-// A block of WARPS warps takes WARPS tiles (items of the diagonal, as bppart_band_tiles numbers them). KMAX = 0: each
-// lane loads its fragments' operands from global memory a step at a time (two steps in flight); KMAX > 0 (d B <= KMAX,
-// the host's condition): the warp first copies the 7 operand vectors (d B values each) into its shared memory, every
-// load in flight at once (about 7 d B / 32 a lane), then reads the fragments from there: the same values, the same bits.
-template <int B, int OUTER, int WARPS, int KMAX>
+// A block of WARPS warps takes WARPS tiles (items of the diagonal, as bppart_band_tiles numbers them).
+template <int B, int OUTER, int WARPS>
 __global__ void __launch_bounds__(32 * WARPS)
 bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
                  const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
@@ -554,11 +549,10 @@ bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __res
                  const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
                  int d, const int* __restrict__ ends) {
     static_assert(B == 16, "one m16n8k16 a tile step");
-    __shared__ double staged[KMAX > 0 ? WARPS : 1][7][KMAX > 0 ? KMAX : 1];
     const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
     const long long items = (long long)mats * (nt - d);
     const long long item = (long long)blockIdx.x * WARPS + threadIdx.x / 32;
-    if (item >= items) return;                                 // warp-uniform from here on (no block barrier below)
+    if (item >= items) return;                                 // warp-uniform from here on
     const int I = item % (nt - d), a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
     const int IB = I * B, JB = J * B;
     if (JB - (IB + B - 1) > L2 || JB > ends[IB]) return;       // as bppart_band_tiles' skips
@@ -582,51 +576,23 @@ bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __res
         qibase = __dmul_rn(Q0[a0 * M1 + a1], Q1[c]);
         w = w2[y0 * 5 + y1];
     }
-    // operand v (A's rows 0 .. 3, then B's columns 0 .. 2) at k = first(v) + kk: rows 0, 1 and column 0 from K = I, the
-    // others from K = I + 1 (d steps each)
-    auto operand = [&](int v, int kk) {
-        const double* table = v == 0 ? T1 + lb : v == 1 ? QIac + A : v == 5 ? QF + A : v == 6 ? AUX1 + lb : Q1;
-        const int k = (v == 0 || v == 1 || v == 4 ? IB : IB + B) + kk;
-        return v < 4 ? band_cg(table, v == 3 ? b0 + 1 : b0, k, W1, n) : band_cg(table, k, v == 6 ? b1 - 1 : b1, W1, n);
-    };
+    // lane 4 g + t: A's row g (g < 4) and B's column g (g < 3), the k = t + 4 u of each step; rows 0, 1 and column 0
+    // from K = I, the others from K = I + 1 (d steps each)
+    const double* left = g == 0 ? T1 + lb : g == 1 ? QIac + A : Q1;
+    const double* right = g == 0 ? Q1 : g == 1 ? QF + A : AUX1 + lb;
+    const int row = g == 3 ? b0 + 1 : b0, col = g == 2 ? b1 - 1 : b1;
+    const int kl = (g < 2 ? IB : IB + B) + t, kr = (g == 0 ? IB : IB + B) + t;
     double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
-    if constexpr (KMAX > 0) {
-        double(*X)[KMAX] = staged[threadIdx.x / 32];
-        const int span = d * B;
-        constexpr int PER = (KMAX + 31) / 32;                  // loads a lane and vector
-        double v[7][PER];
-#pragma unroll
-        for (int vec = 0; vec < 7; ++vec)
-#pragma unroll
-            for (int p = 0; p < PER; ++p) v[vec][p] = lane + 32 * p < span ? operand(vec, lane + 32 * p) : 0.0;
-#pragma unroll
-        for (int vec = 0; vec < 7; ++vec)
-#pragma unroll
-            for (int p = 0; p < PER; ++p)
-                if (lane + 32 * p < span) X[vec][lane + 32 * p] = v[vec][p];
-        __syncwarp();
-        for (int s = 0; s < d; ++s) {
-            double fa[8], fb[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                fa[2 * u] = g < 4 ? X[g][s * B + t + 4 * u] : 0.0;
-                fa[2 * u + 1] = 0.0;
-                fb[u] = g < 3 ? X[4 + g][s * B + t + 4 * u] : 0.0;
-            }
-            mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
-        }
-    } else {
 #pragma unroll 2       // (two steps' loads in flight: 98 registers, no spill; 3: 128 and spills)
-        for (int s = 0; s < d; ++s) {
-            double fa[8], fb[4];
+    for (int s = 0; s < d; ++s) {
+        double fa[8], fb[4];
 #pragma unroll
-            for (int u = 0; u < 4; ++u) {
-                fa[2 * u] = g < 4 ? operand(g, s * B + t + 4 * u) : 0.0;
-                fa[2 * u + 1] = 0.0;
-                fb[u] = g < 3 ? operand(4 + g, s * B + t + 4 * u) : 0.0;
-            }
-            mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
+        for (int u = 0; u < 4; ++u) {
+            fa[2 * u] = g < 4 ? band_cg(left, row, kl + s * B + 4 * u, W1, n) : 0.0;
+            fa[2 * u + 1] = 0.0;
+            fb[u] = g < 3 ? band_cg(right, kr + s * B + 4 * u, col, W1, n) : 0.0;
         }
+        mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
     }
     // C[g][2 t + h] in acc[0][h]: fa = C[0][0] (lane 0), fq = C[1][0] (lane 4), fr = C[2][1] (lane 8), fs = C[3][2] (lane 13)
     const double fq = __shfl_sync(0xffffffffu, acc[0][0], 4);

@@ -454,15 +454,12 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
-// UNROLL (v22): the step loop unrolled by 1 (the production) or 2 (the same arithmetic; ncu of the production's near
-// loop: 7% of its warp's stall samples resolve the loop's branch).
-template <int B, int UNROLL = 1>
+template <int B>
 __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
                                                  int last) {
     static_assert(2 * B <= 32, "two lanes a tile row");
-    static_assert(UNROLL == 1 || UNROLL == 2, "by 1 or 2");
     const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
-    auto near_step = [&](int step) {
+    for (int step = first; step <= last; ++step) {
         const int j = i + step, b1 = JB + j, l2 = b1 - b0;
         const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
         // this lane's B terms: h = 0, k = q: (T1, QIac)(i, k) by Q1(J)[k][j]; h = 1, k = i + 1 + q: Q1(I)[i + 1][k]
@@ -495,12 +492,6 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
             v[1].x = qi;
         }
         __syncwarp();
-    };
-    if constexpr (UNROLL == 2) {
-#pragma unroll 2
-        for (int step = first; step <= last; ++step) near_step(step);
-    } else {
-        for (int step = first; step <= last; ++step) near_step(step);
     }
 }
 
