@@ -62,7 +62,9 @@ class BPMaxSizes(LaunchSizes):
     #                              row of A and column of B fixed, their offsets worked out once a block (bpmaxpk's
     #                              call 3, the default until bpmaxcp2); 2 also A row-major by cp.async (the default
     #                              since bpmaxcp2's call 1); 3 also B's rows read together (2 and 3 at 2 lanes, two
-    #                              groups an iteration, else 1: pairs_stage below)
+    #                              groups an iteration, else 1: pairs_stage below); 4 (issue 29, bpmaxcp3) also B by
+    #                              cp.async from a paired copy of each level (two rows a word, written after its
+    #                              finish: a second copy of the table, paired_copy below)
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
@@ -84,6 +86,17 @@ def pairs_stage(sizes, parts):
     if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
         return 1
     return sizes.pairs_stage
+
+
+def paired_copy(sizes, short, width):
+    """Whether a launch of int16 cells (``short``) and band ``width`` runs pairs_stage 4, which reads B from a
+    paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table.
+
+    >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129), paired_copy(BPMaxSizes(pairs_stage=4), True, 300)
+    (True, False)
+    """
+    parts = sizes.products_parts if short and width <= sizes.split_band else 0
+    return parts > 0 and sizes.split_pairs and pairs_stage(sizes, parts) == 4
 
 
 SIZES = BPMaxSizes()
