@@ -148,6 +148,9 @@ SETTINGS |= {   # bpmaxcp3: B by cp.async too, from a paired copy of each level 
     f"products k2 pairs, A and B by cp.async (paired copy), {blocks} blocks an SM": dict(pairs_stage=4,
                                                                                          pairs_blocks=blocks)
     for blocks in (8, 9, 10)}
+SETTINGS |= {   # bpmaxcp3's call 2: the level just finished staged from the table, its copy beside the next level
+    f"products k2 pairs, A and B by cp.async, the copy on a second stream, {blocks} blocks an SM": dict(
+        pairs_stage=5, pairs_blocks=blocks) for blocks in (8, 9)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -27,6 +27,7 @@ from ..errors import ResourceError
 from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
 from ._gpu_launch import BPMaxSizes, paired_copy, pairs_stage
+from ._gpu_paired import Paired
 from ._model import sentinel
 
 KERNELS = "bioaccel.interact.kernels"
@@ -214,7 +215,9 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
     parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
-    paired = _Paired(dims, M, L1, variant == "fused" and paired_copy(sizes, cell == "short", Wb), timings)
+    stage = pairs_stage(sizes, parts) if parts and sizes.split_pairs and variant == "fused" else 0
+    paired = Paired(dims, first_matrix(M, L1), stage, _kernel("bpmax_pair_rows"),
+                    lambda launch: _timed(launch, timings, "pairing"))
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
@@ -244,12 +247,12 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         if variant == "banded-library":
             products(l1)
         else:
+            paired.before_products(l1)
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
                       *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))
         finish(F, S2, first_matrix(M, l1), mats, self_=False)
-        if l1 < L1:
-            paired.write(F, l1, mats)
+        paired.write(F, l1, L1, first_matrix(M, l1), mats)
     gather = _kernel("bpmax_gather", cell)
     span_dev = cp.asarray(span)
     windows = M - L1 + 1
@@ -270,26 +273,6 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         out_win[:, p.start:p.start + rows] = win[:, offset:offset + rows]
         out_folds[p.start:p.start + rows] = folds[offset:offset + rows]
         offset += n
-
-
-class _Paired:
-    """pairs_stage 4's paired copy of the levels below L1 (kernels/bpmax.cu, bpmax_pair_rows), or none: the products
-    kernel's last two arguments, and the copy of a level written after its finish."""
-
-    def __init__(self, dims, M, L1, copy, timings):
-        self.dims, self.M, N, RS = dims, M, int(dims[1]), int(dims[4])
-        self.stride, self.vectors = (N // 2 + 2) * RS, (N // 2 + 2) * (RS // 8)   # words, 8-slot vectors a matrix
-        self.table = _gpu.cupy().empty(first_matrix(M, L1) * self.stride, dtype=np.uint32) if copy else None
-        self.kernel = _timed(_kernel("bpmax_pair_rows"), timings, "pairing") if copy else None
-
-    def arguments(self, F):
-        return (F if self.table is None else self.table), np.int64(self.stride)
-
-    def write(self, F, l1, mats):
-        if self.table is not None:
-            self.kernel((-(-mats * self.vectors // 256),), (256,),
-                        (F, self.table, *self.dims, np.int32(first_matrix(self.M, l1)), np.int32(mats),
-                         np.int64(self.stride)))
 
 
 def _library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):

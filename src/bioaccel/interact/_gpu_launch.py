@@ -64,7 +64,8 @@ class BPMaxSizes(LaunchSizes):
     #                              since bpmaxcp2's call 1); 3 also B's rows read together (2 and 3 at 2 lanes, two
     #                              groups an iteration, else 1: pairs_stage below); 4 (issue 29, bpmaxcp3) also B by
     #                              cp.async from a paired copy of each level (two rows a word, written after its
-    #                              finish: a second copy of the table, paired_copy below)
+    #                              finish: a second copy of the table, paired_copy below); 5 as 4 but the level just
+    #                              finished staged as 2, so that its copy runs on a second stream beside the next level
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
@@ -96,7 +97,7 @@ def paired_copy(sizes, short, width):
     (True, False)
     """
     parts = sizes.products_parts if short and width <= sizes.split_band else 0
-    return parts > 0 and sizes.split_pairs and pairs_stage(sizes, parts) == 4
+    return parts > 0 and sizes.split_pairs and pairs_stage(sizes, parts) in (4, 5)
 
 
 SIZES = BPMaxSizes()
