@@ -139,13 +139,10 @@ PAIRS_SHAPES += [(32, 32, 96, 2, 2, 1, 12), (32, 32, 64, 2, 2, 1, 10), (32, 32, 
 PAIRS_SHAPES += [shape + (stage, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                        (16, 32, 32, 2, 2)] for stage in (2, 3) for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 96, 2, 2, 3, 9)]
-# issue 29 (bpmaxcp3): B also by cp.async, from a paired copy of each level (STAGE 4) ...
+# issue 29 (bpmaxcp3): B also by cp.async, from a paired copy of each level (STAGE 4)
 PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                    (16, 32, 32, 2, 2)] for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
-# ... and the level just finished staged as STAGE 2, its copy beside the next level (STAGE 5)
-PAIRS_SHAPES += [shape + (5, 8) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
-                                              (16, 32, 32, 2, 2), (32, 32, 64, 2, 2)]] + [(32, 32, 96, 2, 2, 5, 9)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -247,7 +247,6 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         if variant == "banded-library":
             products(l1)
         else:
-            paired.before_products(l1)
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
                       *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))

@@ -809,9 +809,7 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // STAGE 2 (issue 29, helper bpmaxcp2; P = 2, STEP = 2): A row-major by cp.async (copy_row; STAGE 1 waited on each
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
-// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3); STAGE 5: STAGE
-// 4 but for k1 = i1, whose right operand is the level just finished, staged as STAGE 2 from the table (so the paired
-// copy of a level may be written beside the next level's products: it is read from the level after).
+// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
@@ -856,13 +854,10 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                if constexpr (STAGE >= 4) {
+                if constexpr (STAGE == 4) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
-                    if (STAGE == 5 && k1 == i1)   // the level just finished: its paired copy may not be written yet
-                        stage_pair_rows<BR, NQ, false>(Bs, right, kc, tid / CV, QS, NV * 4, bcol, c0, N, RS);
-                    else
-                        copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
-                                               NV * 4, bcol, c0, N / 2 + 2, RS);
+                    copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
+                                           NV * 4, bcol, c0, N / 2 + 2, RS);
                     cp_async_wait<0>();
                 } else if constexpr (STAGE >= 2) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
@@ -933,7 +928,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
-// STAGE 4 and 5: the paired copy of matrices first_mat + blockIdx.y (issue 29, helper bpmaxcp3), written after a
+// STAGE 4's paired copy of matrices first_mat + blockIdx.y (issue 29, helper bpmaxcp3), written after a
 // level's finish: pair row p (0 <= p < N / 2 + 2, pair_stride = (N / 2 + 2) RS words a matrix) holds rows 2p - 1
 // (low halves) and 2p (high) of the band, slot by slot (both rows' slots start at the same column: (2p - 2) & ~7),
 // sentinels for rows outside 0 .. N. A thread one 8-slot vector of a pair row: two 16-byte loads, two stores.
