@@ -81,7 +81,7 @@ def gpu_row(cp, M, N, params, repeats, rng, variant="fused", sizes=None):
     total = float(np.median(times))
     u = updates(M, N, params)
     return dict(variant=variant, M=M, N=N, window=params.window_target, products_s=timings["products"],
-                finish_s=timings["finish"], end_to_end_s=total, updates=u, updates_per_s=u / total,
+                finish_s=timings["finish"], pairing_s=timings.get("pairing", 0.0), end_to_end_s=total, updates=u, updates_per_s=u / total,
                 fraction_int32=u / total / CEILING_INT32, fraction_int16x2=u / total / CEILING_INT16X2,
                 best_units=best, scores_sha256=digest, a=a, rb=rb)
 

@@ -144,6 +144,17 @@ SETTINGS["finish form 4, 4 diagonals (the default before bpmaxfin)"] = dict(fini
 SETTINGS |= {   # bpmaxfin2: finish_form 6, a tail pass's operands read a pass ahead (one shared load between barriers)
     f"finish form 6 (tail operands a pass ahead), {g} diagonals": dict(finish_form=6, finish_diagonals=g)
     for g in (4, 8)}
+#: every row above but the default keeps the products it measured: pairs_stage 2 (bpmaxcp2's, the default until
+#: bpmaxcp3) where it names none
+SETTINGS = {name: change if name == "the default (BPMaxSizes())" or "pairs_stage" in change else
+            {"pairs_stage": 2, **change} for name, change in SETTINGS.items()}
+SETTINGS |= {   # bpmaxcp3: B by cp.async too, from a paired copy of each level (pairs_stage=4; the default since call 2)
+    f"products k2 pairs, A and B by cp.async (paired copy), {blocks} blocks an SM": dict(pairs_stage=4,
+                                                                                         pairs_blocks=blocks)
+    for blocks in (8, 9, 10)}
+# (bpmaxcp3's call 2 had two more rows here, 66 and 67: pairs_stage=5, the level just finished staged from the table
+# and its copy on a second stream, at 8 and 9 blocks an SM; reverted, docs/bpmax-gpu-notes.md keeps their numbers)
+SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage=2)"] = dict(pairs_stage=2)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
@@ -235,19 +246,21 @@ def main(argv=None) -> int:
             row.pop("a"), row.pop("rb")
             rows.append(dict(setting=name, sizes=asdict(sizes), **row))
             found.append(row["scores_sha256"])
-            print(rows[-1]["setting"], N, row["products_s"], row["finish_s"], row["end_to_end_s"], row["best_units"],
+            print(rows[-1]["setting"], N, row["products_s"], row["pairing_s"], row["finish_s"], row["end_to_end_s"],
+                  row["best_units"],
                   row["scores_sha256"], flush=True)
             if args.wide and N == targets[-1] and name in [list(WIDE)[int(k)] for k in args.launches.split(",") if k]:
                 rows[-1]["launch_profile"] = launch_profile(cp, 23, N, params, sizes)
         same = same and len(set(found)) == 1
     print(f"## BPMax launch sizes on {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, "
           f"window {params.window_target or 'none'} (every window score the same in every row of a shape, by SHA-256: {same})")
-    print("| setting | query x target | products s | finish s | end to end s | of int16x2 ceiling | products: of "
-          "ceiling on D, R3, R4 | finish: on R1, R2 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| setting | query x target | products s | paired copy s | finish s | end to end s | of int16x2 ceiling | "
+          "products: of ceiling on D, R3, R4 | finish: on R1, R2 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         products, finish = phase_updates(23, r["N"], params)
-        print(f"| {r['setting']} | 23 x {r['N']:,} | {r['products_s']:.4f} | {r['finish_s']:.4f} | "
+        print(f"| {r['setting']} | 23 x {r['N']:,} | {r['products_s']:.4f} | {r['pairing_s']:.4f} | "
+              f"{r['finish_s']:.4f} | "
               f"{r['end_to_end_s']:.4f} | {100 * r['updates_per_s'] / CEILING_INT16X2:.1f}% | "
               f"{100 * products / r['products_s'] / CEILING_INT16X2:.1f}% | "
               f"{100 * finish / r['finish_s'] / CEILING_INT16X2:.1f}% |")

@@ -139,6 +139,10 @@ PAIRS_SHAPES += [(32, 32, 96, 2, 2, 1, 12), (32, 32, 64, 2, 2, 1, 10), (32, 32, 
 PAIRS_SHAPES += [shape + (stage, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                        (16, 32, 32, 2, 2)] for stage in (2, 3) for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 96, 2, 2, 3, 9)]
+# issue 29 (bpmaxcp3): B also by cp.async, from a paired copy of each level (STAGE 4)
+PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
+                                                   (16, 32, 32, 2, 2)] for blocks in (8, 10)]
+PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -232,6 +236,7 @@ def host_kernels(sizes) -> dict:
     bpmax += [("bpmax_products_pairs", shape) for shape in
               sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
                                         pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
+    bpmax += [("bpmax_pair_rows", ())]   # issue 29 (bpmaxcp3): STAGE 4's paired copy
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

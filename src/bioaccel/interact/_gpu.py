@@ -26,7 +26,8 @@ from ..runtime.memory import format_bytes
 from ..errors import ResourceError
 from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
-from ._gpu_launch import BPMaxSizes, pairs_stage
+from ._gpu_launch import BPMaxSizes, paired_copy, pairs_stage
+from ._gpu_paired import Paired
 from ._model import sentinel
 
 KERNELS = "bioaccel.interact.kernels"
@@ -98,25 +99,27 @@ def matrices(M: int, L1: int) -> int:
     return first_matrix(M, L1 + 1)
 
 
-def bytes_per_base(M: int, L1: int, width: int, dtype) -> int:
-    """Device bytes per target base of a launch: the matrices, S2, the window scores and the codes.
+def bytes_per_base(M: int, L1: int, width: int, dtype, paired: bool = False) -> int:
+    """Device bytes per target base of a launch: the matrices, S2, the window scores and the codes (``paired``:
+    and the paired copy of the levels below L1, pairs_stage 4).
 
-    >>> bytes_per_base(23, 23, 129, np.int16)
-    79792
+    >>> bytes_per_base(23, 23, 129, np.int16), bytes_per_base(23, 23, 129, np.int16, paired=True)
+    (79792, 158992)
     """
-    cells = (matrices(M, L1) + 1) * row_stride(width)
+    cells = (matrices(M, L1) + 1 + paired * first_matrix(M, L1)) * row_stride(width)
     if width > WIDE_BAND:       # the global-memory finish's diagonal-major copies of a level and of S2
         cells += (M + 1) * width
     return cells * np.dtype(dtype).itemsize + 4 * (M - L1 + 2) + 8
 
 
-def _launches(pieces, M, L1, dtype, capacity):
-    """Pieces grouped into launches of at most ``capacity`` bytes, similar band widths together."""
+def _launches(pieces, M, L1, dtype, capacity, paired=lambda width: False):
+    """Pieces grouped into launches of at most ``capacity`` bytes, similar band widths together (``paired(width)``:
+    whether a launch of that band width keeps the paired copy)."""
     order = sorted(range(len(pieces)), key=lambda p: pieces[p].span)
     group, width, total = [], 0, 0
     for p in order:
         n, w = len(pieces[p].codes), max(width, pieces[p].span)
-        need = (total + n + 1) * bytes_per_base(M, L1, w, dtype)
+        need = (total + n + 1) * bytes_per_base(M, L1, w, dtype, paired(w))
         if group and (need > capacity or w > 2 * max(width, 16)):
             yield group
             group, width, total = [], 0, 0
@@ -165,10 +168,12 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
                 default=np.dtype(np.int16))
     capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
     pieces = []
+    short = np.dtype(dtype) == np.int16
     for t, (rb, span) in enumerate(zip(targets, spans)):
-        fits = capacity // bytes_per_base(M, L1, span, dtype) - 1
+        per_base = bytes_per_base(M, L1, span, dtype, paired_copy(sizes, short, span))
+        fits = capacity // per_base - 1
         if len(rb) > fits and (span == len(rb) or fits < 2 * span):
-            need = (len(rb) + 1) * bytes_per_base(M, L1, span, dtype)
+            need = (len(rb) + 1) * per_base
             raise ResourceError(
                 f"BPMax of {M:,} x {len(rb):,} nt needs about {format_bytes(need)} of GPU memory "
                 f"{'without a target window ' if span == len(rb) else ''}but {format_bytes(capacity)} may be "
@@ -180,7 +185,7 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
-    for group in _launches(pieces, M, L1, dtype, capacity):
+    for group in _launches(pieces, M, L1, dtype, capacity, lambda w: paired_copy(sizes, short, w)):
         _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings,
                 variant)
     return results
@@ -210,6 +215,9 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
     parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
+    stage = pairs_stage(sizes, parts) if parts and sizes.split_pairs and variant == "fused" else 0
+    paired = Paired(dims, first_matrix(M, L1), stage, _kernel("bpmax_pair_rows"),
+                    lambda launch: _timed(launch, timings, "pairing"))
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
@@ -240,8 +248,10 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
             products(l1)
         else:
             products((mats * row_tiles * col_tiles,), (threads,),
-                     (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles)))
+                     (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
+                      *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))
         finish(F, S2, first_matrix(M, l1), mats, self_=False)
+        paired.write(F, l1, L1, first_matrix(M, l1), mats)
     gather = _kernel("bpmax_gather", cell)
     span_dev = cp.asarray(span)
     windows = M - L1 + 1

@@ -58,11 +58,14 @@ class BPMaxSizes(LaunchSizes):
     #                              the even and the odd k2, 4 x 4 cells a thread tile (issue 29, helper bpmaxpk;
     #                              the default since 2026-11-28); False: bpmax_products_split, two cells a word
     pairs_step: int = 2          # bpmax_products_pairs: groups of 8 k2 an iteration of its loop (1 or 2)
-    pairs_stage: int = 2         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
+    pairs_stage: int = 4         # bpmax_products_pairs: 0 every staged vector through band_vector; 1 a thread's
     #                              row of A and column of B fixed, their offsets worked out once a block (bpmaxpk's
     #                              call 3, the default until bpmaxcp2); 2 also A row-major by cp.async (the default
-    #                              since bpmaxcp2's call 1); 3 also B's rows read together (2 and 3 at 2 lanes, two
-    #                              groups an iteration, else 1: pairs_stage below)
+    #                              from bpmaxcp2's call 1 to bpmaxcp3); 3 also B's rows read together (2 to 4 at 2
+    #                              lanes, two groups an iteration, else 1: pairs_stage below); 4 (issue 29, bpmaxcp3;
+    #                              the default since its call 2) also B by cp.async from a paired copy of each level
+    #                              (two rows a word, written after its finish: a second copy of the table, paired_copy
+    #                              below; tiles of a multiple of 8 rows, else 2)
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
@@ -75,15 +78,31 @@ class BPMaxSizes(LaunchSizes):
 
 
 def pairs_stage(sizes, parts):
-    """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 and 3 (A by
-    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration.
+    """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 to 4 (A by
+    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4 (B by
+    cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
 
     >>> pairs_stage(BPMaxSizes(pairs_stage=2), 2), pairs_stage(BPMaxSizes(pairs_stage=2), 4)
     (2, 1)
+    >>> pairs_stage(BPMaxSizes(), 2), pairs_stage(BPMaxSizes(split_rows=4), 2)
+    (4, 2)
     """
     if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
         return 1
+    if sizes.pairs_stage == 4 and sizes.split_rows % 8:
+        return 2
     return sizes.pairs_stage
+
+
+def paired_copy(sizes, short, width):
+    """Whether a launch of int16 cells (``short``) and band ``width`` runs pairs_stage 4, which reads B from a
+    paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table.
+
+    >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129), paired_copy(BPMaxSizes(pairs_stage=4), True, 300)
+    (True, False)
+    """
+    parts = sizes.products_parts if short and width <= sizes.split_band else 0
+    return parts > 0 and sizes.split_pairs and pairs_stage(sizes, parts) == 4
 
 
 SIZES = BPMaxSizes()

@@ -745,6 +745,31 @@ __device__ __forceinline__ void stage_pair_rows(unsigned* __restrict__ Bs, const
     }
 }
 
+// STAGE 4 (issue 29, helper bpmaxcp3): B's pair rows q = first, first + QS, ... below count of a thread's fixed column
+// vector (bcol) copied by cp.async from the level's paired copy (bpmax_pair_rows: pair row p holds rows 2p - 1 and
+// 2p of a matrix interleaved as stage_pair_rows interleaves them), 8 words (two 16-byte copies) an item: no
+// registers, no PRMT, no sentinel presets but where the item leaves the copy's pair rows or slots (stored then).
+// Pair row p = kc / 2 + q + 1 (rows kc + 2q + 1, + 2) from slot o = bcol - kc - (2q & ~7): stepping q by QS (a
+// multiple of 8) steps p by QS, o by -2 QS and the staged word by QS BR (pair_word's shift unchanged).
+template <int BR, int QS>
+__device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const unsigned* __restrict__ paired, int kc,
+                                               int first, int count, int bcol, int c0, int NP, int RS) {
+    static_assert(QS % 8 == 0, "pair rows stepped with pair_word's shift unchanged");
+    int p = (kc >> 1) + first + 1, o = bcol - kc - ((2 * first) & ~7);
+    const unsigned* from = paired + (long long)p * RS + o;
+    unsigned* to = Bs + pair_word<BR>(first) + bcol - c0;
+    for (int q = first; q < count; q += QS, p += QS, o -= 2 * QS, from += QS * RS - 2 * QS, to += QS * BR) {
+        if ((unsigned)p < (unsigned)NP && (unsigned)o <= (unsigned)(RS - 8)) {
+            cp_async16(to, from);
+            cp_async16(to + 4, from + 4);
+        } else {
+            const uint4 s = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+            reinterpret_cast<uint4*>(to)[0] = s, reinterpret_cast<uint4*>(to)[1] = s;
+        }
+    }
+    cp_async_commit();
+}
+
 // STAGE 2 / 3's groups of 8 k2 (P = 2, STEP = 2) from pair q: a single group first where their count n is odd
 // (lane p: pairs 2p, 2p + 1, one 8-byte load of each of its 4 rows of A), then two groups an iteration (lane p:
 // pairs 4p .. 4p + 3, one 16-byte load a row): 8 shared loads per 64 DPX instructions, as STAGE 0 and 1. `at`:
@@ -783,10 +808,11 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // BLOCKS: blocks an SM the registers are capped for (PairShape::blocks; 8 and 0: 64 registers at 128 threads).
 // STAGE 2 (issue 29, helper bpmaxcp2; P = 2, STEP = 2): A row-major by cp.async (copy_row; STAGE 1 waited on each
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
-// together (stage_pair_rows' BATCH); the groups by multiply_rows.
+// together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
+// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
-bpmax_products_pairs(PRODUCTS_ARGS(short)) {
+bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
     DIMS;
     using S = PairShape<TR, TC, KC, P>;
     constexpr int SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS, AS = S::AS, BS = S::BS;
@@ -794,7 +820,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
     constexpr int AR = S::AR, BR = S::BR, NQ = (KC / 2 + QS - 1) / QS;   // STAGE 2 / 3's rows; B's pairs a thread
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
-    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 / 3: 2 lanes, two groups an iteration");
+    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
     __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
@@ -828,7 +854,12 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                if constexpr (STAGE >= 2) {
+                if constexpr (STAGE == 4) {
+                    copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
+                    copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
+                                           NV * 4, bcol, c0, N / 2 + 2, RS);
+                    cp_async_wait<0>();
+                } else if constexpr (STAGE >= 2) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
                     stage_pair_rows<BR, NQ, STAGE == 3>(Bs, right, kc, tid / CV, QS, NV * 4, bcol, c0, N, RS);
                     cp_async_wait<0>();
@@ -895,6 +926,24 @@ bpmax_products_pairs(PRODUCTS_ARGS(short)) {
     store_cells<P>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
+}
+
+// STAGE 4's paired copy of matrices first_mat + blockIdx.y (issue 29, helper bpmaxcp3), written after a
+// level's finish: pair row p (0 <= p < N / 2 + 2, pair_stride = (N / 2 + 2) RS words a matrix) holds rows 2p - 1
+// (low halves) and 2p (high) of the band, slot by slot (both rows' slots start at the same column: (2p - 2) & ~7),
+// sentinels for rows outside 0 .. N. A thread one 8-slot vector of a pair row: two 16-byte loads, two stores.
+__global__ void bpmax_pair_rows(const short* __restrict__ F, unsigned* __restrict__ paired, DIMS_ARGS,
+                                const int first_mat, const long long pair_stride) {
+    const int V = RS / 8, NP = N / 2 + 2;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;   // grid: (vectors of a matrix / threads, matrices)
+    if (x >= NP * V) return;
+    const int v = x % V, p = x / V;
+    const long long m = first_mat + blockIdx.y;
+    const short* lo = F + m * mat_stride + (2 * p - 1) * (long long)RS + 8 * v;
+    const uint4 s = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+    const uint4 e = (unsigned)(2 * p - 1) <= (unsigned)N ? *reinterpret_cast<const uint4*>(lo) : s;
+    const uint4 o = 2 * p <= N ? *reinterpret_cast<const uint4*>(lo + RS) : s;
+    interleave_rows(e, o, reinterpret_cast<uint4*>(paired + m * pair_stride + (long long)p * RS + 8 * v));
 }
 
 // ---------------------------------------------------------------------------------------------------
