@@ -57,7 +57,7 @@
 // the hardware's barrier orders in practice but the memory model does not promise (the tests' `==` rows check it).
 template <int SYNC>
 __device__ __forceinline__ void band_cluster_arrive() {
-    if (SYNC == 2) asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+    if (SYNC >= 2) asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
     else asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
 }
 __device__ __forceinline__ void band_cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory"); }
@@ -98,7 +98,7 @@ __device__ __forceinline__ void band_cross_pair_steps(double (*Bs)[KC][BP], int 
         asm volatile("cp.async.commit_group;\n" ::);
         const int buf = step % STAGES, u = step % U;
         const bool own = u >= off && u < off + chunks;                     // block-uniform
-        if (own) band_peer_rows<THREADS, KC / 2, BP - 4>(Bs[buf], (1 - rank) * (KC / 2), rank ^ 1);
+        if (own && SYNC != 3) band_peer_rows<THREADS, KC / 2, BP - 4>(Bs[buf], (1 - rank) * (KC / 2), rank ^ 1);
         __syncthreads();
         if (own) chunk(buf);
         asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // the next step's copies landed
@@ -206,12 +206,12 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
-            const int half = share ? rank * (KC / 2) : 0;       // (a pair: this block's half of B's rows)
+            const int half = share && PAIR != 3 ? rank * (KC / 2) : 0;   // (a pair: this block's half of B's rows)
             const int bcol = c0 + bc, b_row = from + half + bk;
             const double* Rp = R + (size_t)b_row * L2 + bcol;
 #pragma unroll
             for (int i = 0; i < TC * KC / THREADS; ++i) {
-                if (share && i >= TC * KC / THREADS / 2) break;
+                if (share && PAIR != 3 && i >= TC * KC / THREADS / 2) break;
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
                 const bool in = row < kendB && o >= 0 && o < W1 && bcol <= n;
                 band_copy8<HINT>(&Bs[buf][half + bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R,
@@ -274,7 +274,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 
 // bppart_band_cross_ring's blocks in pairs that copy the B operand once (v23; PAIR above): a cluster of 2 blocks along
 // grid x, whose size the host makes 2 ceil(row tiles / 2) (D + 1). SYNC: the cluster barrier's arrival (1, release;
-// 2, relaxed: band_cluster_arrive).
+// 2, relaxed: band_cluster_arrive; 3, a diagnostic: the pair in step with relaxed barriers, each block copying all of
+// B itself, nothing read from the peer).
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32, int SYNC = 1>
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
