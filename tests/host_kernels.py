@@ -86,12 +86,6 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     # v21: a block a sum (FORM's bit 7; the production's since v21), and the forms before it at a block both sums
     (32, 64, 32, 3, 2, False, 0, 0, True, 24, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128, 16),
     (32, 64, 32, 1, 2, True, 0, 0, True, 24 + 128 + 1, 32), (32, 64, 16, 1, 3, True, 0, 0, False, 16 + 128 + 3, 32)]
-#: the windowed cross products' ring with row tiles in pairs, a cluster of 2 blocks (v23: the ring's arguments and the
-#: cluster barrier's arrival, 1 release, 2 relaxed): the production's, with both sums a block, the tests' small ones
-BAND_PAIR_ALTERNATIVES = [(32, 64, 32, 3, 2, False, 0, 0, True, 152, 32, sync) for sync in (1, 2)] + [
-    (32, 64, 32, 3, 2, False, 0, 0, True, 24, 32, 2), (16, 32, 16, 1, 2, False, 0, 0, False, 136, 16, 1),
-    (16, 32, 8, 1, 2, False, 0, 0, False, 0, 32, 2), (32, 64, 32, 1, 3, False, 0, 0, True, 152, 32, 2),
-    (32, 64, 32, 1, 3, False, 0, 0, True, 24, 32, 1)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or
@@ -284,7 +278,6 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
-        + [("bppart_band_cross_pair", shape) for shape in BAND_PAIR_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),

@@ -35,8 +35,6 @@ def band_cross_kernel(sizes) -> tuple:
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
-    >>> band_cross_kernel(SIZES.replace(band_cross_pairs=2))[:2]
-    ('bppart_band_cross_pair', (32, 64, 32, 3, 2, False, 0, 0, True, 152, 32, 2))
     """
     TR, TC = sizes.band_rows, sizes.band_cols
     mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
@@ -51,30 +49,10 @@ def band_cross_kernel(sizes) -> tuple:
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
         form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
-        arguments = (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip, sizes.band_group,
-                     sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form
-        if band_cross_paired(sizes):    # (v23: a cluster of 2 row tiles, its SYNC a twelfth argument)
-            return "bppart_band_cross_pair", arguments + (sizes.band_cross_pairs,), threads
-        return "bppart_band_cross_ring", arguments, threads
+        return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
+                                           sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
+                threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
-
-
-def band_cross_paired(sizes) -> bool:
-    """Whether the cross products' ring runs as clusters of 2 row tiles that copy each B chunk once (v23,
-    ``band_cross_pairs``): the ring's form without the skip and the groups, tiles twice as wide as tall, and chunks whose
-    halves are whole copy rounds of B.
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_cross_paired(SIZES), band_cross_paired(SIZES.replace(band_cross_pairs=1))
-    (False, True)
-    >>> band_cross_paired(SIZES.replace(band_cross_pairs=1, band_skip=True))
-    False
-    """
-    TR, TC, KC = sizes.band_rows, sizes.band_cols, sizes.band_chunk
-    threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
-    return bool(sizes.band_cross_pairs and sizes.band_mma and sizes.band_ring and not sizes.band_strip
-                and not sizes.band_skip and not sizes.band_group and TC % (2 * TR) == 0 and TR % 16 == 0
-                and TC % 32 == 0 and threads % TC == 0 and (KC // 2) % (threads // TC) == 0)
 
 
 def band_cross_shared(sizes) -> int:

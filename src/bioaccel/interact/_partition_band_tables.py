@@ -5,8 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_paired, band_cross_shared,
-                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_outer_kernel,
+                                    band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -118,7 +118,7 @@ class _Tables:
         name, arguments, threads = band_cross_kernel(sizes)
         cross = _kernel(name, *arguments)
         strip = name == "bppart_band_cross_mma" and arguments[-1]
-        ring = name in ("bppart_band_cross_ring", "bppart_band_cross_pair")
+        ring = name == "bppart_band_cross_ring"
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
             cross.max_dynamic_shared_size_bytes = cross_shared
@@ -129,7 +129,6 @@ class _Tables:
         outer_name, outer_arguments = band_outer_kernel(sizes)
         outer = _kernel(outer_name, *outer_arguments) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
-        tiles_x = 2 * -(-ntr // 2) if band_cross_paired(sizes) else ntr    # (v23: row tiles in pairs, a cluster each)
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
             D = -(-(TR + self.L2) // TC) - 1
         nt = -(-(n + 1) // B)
@@ -149,7 +148,7 @@ class _Tables:
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
-                    cross((tiles_x * (D + 1), mats, 1 if group else split * apart), (threads,),
+                    cross((ntr * (D + 1), mats, 1 if group else split * apart), (threads,),
                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
                           + ((np.int32(which), np.int32(g0), ends) if ring else ()), shared_mem=cross_shared)
             mark("cross")

@@ -57,10 +57,6 @@ class BPPartSizes(LaunchSizes):
     band_sums_apart: bool = True  # windows, cross ring (v21): a block a sum (QIa's or QIm's), both sums' blocks in one
     #                           launch (band_group's one-sum blocks, no second launch, nothing reloaded); the same bits;
     #                           v21: cross 0.1453 -> 0.1406 s at 23 x 20,000 (-3.2%); False: a block both sums (v8-v20)
-    band_cross_pairs: int = 0  # windows, cross ring (v23): 0, a block alone; 1 / 2, row tiles 2 P and 2 P + 1 of a column
-    #                           tile as a cluster of 2 blocks in step that copy each B chunk once (each half, the other
-    #                           half from the peer's shared memory; bppart_band_cross_pair), the cluster barrier's arrival
-    #                           1 release, 2 relaxed. The same bits
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

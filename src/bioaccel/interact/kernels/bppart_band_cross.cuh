@@ -49,81 +49,12 @@
 // of gridDim.z / 2), both sums' blocks in one launch (the host doubles grid z): half as long blocks, each reading one
 // sum's operands, nothing reloaded (band_group's one-sum launches without a second launch a level; v21: cross -3.2% at
 // 23 x 20,000). The same products in the same order a cell: the same bits.
-// Cluster barrier halves (v23, sm_90): every thread of both blocks of a cluster arrives and waits (acquire; the SASS
-// invalidates L1 there, CCTL.IVALL, whatever the form). SYNC 1: the arrival releases (the thread's shared-memory writes,
-// the cp.async copies it waited for among them, and its reads before: the PTX memory model's order; the SASS fences
-// the whole GPU's memory, MEMBAR.ALL.GPU, at every arrival). SYNC 2: a relaxed arrival, no fence: the copies have
-// landed in shared memory (cp.async.wait_group) and the peer's loads returned (their values stored) before it, which
-// the hardware's barrier orders in practice but the memory model does not promise (the tests' `==` rows check it).
-template <int SYNC>
-__device__ __forceinline__ void band_cluster_arrive() {
-    if (SYNC >= 2) asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-    else asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void band_cluster_wait() { asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory"); }
-
-// Rows row0 .. row0 + ROWS - 1 of a staged chunk Bs (COLS doubles a row) copied from the same place in the shared memory
-// of the cluster's block ``peer`` (distributed shared memory), 16 bytes a load, every load issued before the first store.
-template <int THREADS, int ROWS, int COLS, int BP>
-__device__ __forceinline__ void band_peer_rows(double (*Bs)[BP], int row0, unsigned peer) {
-    constexpr int HALF = COLS / 2, N = ROWS * HALF / THREADS;
-    static_assert((ROWS * HALF) % THREADS == 0 && BP % 2 == 0, "whole 16-byte pairs a thread");
-    double v[N][2];
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int p = threadIdx.x + i * THREADS;
-        unsigned at = (unsigned)__cvta_generic_to_shared(&Bs[row0 + p / HALF][2 * (p % HALF)]), there;
-        asm("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(there) : "r"(at), "r"(peer));
-        asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];\n" : "=d"(v[i][0]), "=d"(v[i][1]) : "r"(there) : "memory");
-    }
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int p = threadIdx.x + i * THREADS;
-        *reinterpret_cast<double2*>(&Bs[row0 + p / HALF][2 * (p % HALF)]) = make_double2(v[i][0], v[i][1]);
-    }
-}
-
-// A pair's steps (PAIR of band_cross_ring_body, v23; the ring's first STAGES - 1 steps issued): one cluster barrier a
-// step, where both blocks' copies of the step have landed and both are done with the step before (the ring slot the
-// step's issue refills, and the peer's reads of this block's half), then the other half of B from the peer, a block
-// barrier and the chunk's mma where the step's chunk (step % U) is one of this block's (off .. off + chunks - 1).
-template <int STAGES, int THREADS, int SYNC, int KC, int BP, typename Issue, typename Chunk>
-__device__ __forceinline__ void band_cross_pair_steps(double (*Bs)[KC][BP], int steps, int U, int off, int chunks,
-                                                      int rank, Issue issue, Chunk chunk) {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // step 0's copies (this thread's) landed
-    band_cluster_arrive<SYNC>();
-    for (int step = 0; step < steps; ++step) {
-        band_cluster_wait();
-        if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
-        asm volatile("cp.async.commit_group;\n" ::);
-        const int buf = step % STAGES, u = step % U;
-        const bool own = u >= off && u < off + chunks;                     // block-uniform
-        if (own && SYNC != 3) band_peer_rows<THREADS, KC / 2, BP - 4>(Bs[buf], (1 - rank) * (KC / 2), rank ^ 1);
-        __syncthreads();
-        if (own) chunk(buf);
-        asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // the next step's copies landed
-        band_cluster_arrive<SYNC>();
-    }
-    band_cluster_wait();                   // the peer's last reads of this block's ring done before it exits
-}
-
-// PAIR (v23, bppart_band_cross_pair; 0: none, else the cluster barrier's SYNC): row tiles 2 P and 2 P + 1 of one column
-// tile are the two blocks of a thread-block cluster (grid x: 2 (P (D + 1) + delta) + rank) and walk their query splits
-// in step over the union of their chunks (rank 1's chunks from its kbeg, a whole number of chunks after rank 0's: at
-// window 128, 32 x 64 tiles, kbeg = r0 + 1 for every tile); the B chunk of a step, the same rows and columns for both,
-// is copied from memory once: each block copies its half of the rows into its own ring slot, and after a cluster
-// barrier (each block's copies landed) the other half from the peer block's slot (distributed shared memory,
-// ld.shared::cluster). B's rows past a block's kend (but before the pair's) are the band's values there, not zeros:
-// they meet A's zeros (A copied with the block's own kend), 0 * b = +0 for the finite, nonnegative tables; a block
-// multiplies only its own chunks, in its own groups from its kbeg: the same products in the same order a cell, the same
-// bits. Where the pair's chunks do not line up, or a tile of the pair is empty, each block runs alone (no cluster
-// barrier), as bppart_band_cross_ring.
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP, int HINT, bool DYN, int FORM, int WN,
-          int PAIR>
-__device__ __forceinline__ void
-band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
-                     double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt, int D,
-                     int wsel, int g0, const int* __restrict__ ends) {
+template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
+          int FORM = 0, int WN = 32>
+__global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
+bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
+                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
+                       int D, int wsel, int g0, const int* __restrict__ ends) {
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
     constexpr bool APART = FORM & 128;
@@ -144,30 +75,14 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
         asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
         if (given < 8u * (AN + BN)) __trap();   // the host gave too little
     }
-    static_assert(!PAIR || (!SKIP && !GROUP && TC % (2 * TR) == 0 && (KC / 2) % (THREADS / TC) == 0),
-                  "a pair: row tiles 2 P and 2 P + 1 in one column tile, B's rows halved by whole copy rounds");
-    const int rank = PAIR ? blockIdx.x % 2 : 0;
-    const unsigned x = blockIdx.x / 2;
-    const int I = PAIR ? 2 * (x / (D + 1)) + rank : blockIdx.x / (D + 1);
-    const int J = PAIR ? (2 * (x / (D + 1)) * TR) / TC + x % (D + 1) : (I * TR) / TC + blockIdx.x % (D + 1);
+    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
-    auto live = [&](int r) {              // tile (r, c0) holds a needed cell (band_ends: past its piece's bases, zeroed)
-        return !(r > n || c0 > n || c0 + TC - 1 <= r || c0 - (r + TR - 1) > L2) && c0 <= ends[r];
-    };
-    auto first_k = [&](int r) { return max(r + 1, c0 - L2); };
-    auto end_k = [&](int r) { return min(min(c0 + TC, r + TR + L2), n + 1); };
-    const int rp = (I ^ 1) * TR;          // (PAIR) the other block's first row
-    const bool share = PAIR && live(r0) && live(rp) && first_k(r0) < end_k(r0) && first_k(rp) < end_k(rp)
-                       && (first_k(r0) - first_k(rp)) % KC == 0;                 // cluster-uniform
-    if (!share && !live(r0)) return;      // block-uniform
+    if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
+    if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
     const size_t S = (size_t)(n + 1) * W1;
     const int a0 = blockIdx.y, a1 = a0 + l1;
-    const int kbeg = first_k(r0), kend = end_k(r0);
+    const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
     const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
-    // the pair's walk (else this block's): chunks from base, U a split; this block's chunks are off .. off + chunks - 1
-    const int base = share ? min(kbeg, first_k(rp)) : kbeg, off = (kbeg - base) / KC;
-    const int U = share ? max(off + chunks, (first_k(rp) - base) / KC + (end_k(rp) - first_k(rp) + KC - 1) / KC) : chunks;
-    const int kendB = share ? max(kend, end_k(rp)) : kend;
     constexpr int NW = THREADS / 32;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
@@ -191,9 +106,9 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
         const int first0 = (which == 0 ? a0 : a0 + 1) + zsplit, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
-        const int steps = splits * U;
+        const int steps = splits * chunks;
         auto issue = [&](int step) {
-            const int buf = step % STAGES, k1 = first + (step / U) * zsplits, from = base + (step % U) * KC;
+            const int buf = step % STAGES, k1 = first + (step / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
@@ -201,21 +116,17 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
 #pragma unroll
             for (int i = 0; i < TR * KC / THREADS; ++i) {
-                if (share && (step % U < off || step % U >= off + chunks)) break;   // not this block's chunk
                 const int o = a_o - i * (THREADS / KC);
                 const bool in = col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
-            const int half = share && PAIR != 3 ? rank * (KC / 2) : 0;   // (a pair: this block's half of B's rows)
-            const int bcol = c0 + bc, b_row = from + half + bk;
+            const int bcol = c0 + bc, b_row = from + bk;
             const double* Rp = R + (size_t)b_row * L2 + bcol;
 #pragma unroll
             for (int i = 0; i < TC * KC / THREADS; ++i) {
-                if (share && PAIR != 3 && i >= TC * KC / THREADS / 2) break;
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                const bool in = row < kendB && o >= 0 && o < W1 && bcol <= n;
-                band_copy8<HINT>(&Bs[buf][half + bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R,
-                                 in);
+                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
         auto mma = [&](int buf, int ks) {
@@ -228,12 +139,7 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
             if (s < steps) issue(s);
             asm volatile("cp.async.commit_group;\n" ::);     // (an empty group past the last step)
         }
-        if (share) {
-            band_cross_pair_steps<STAGES, THREADS, PAIR>(Bs, steps, U, off, chunks, rank, issue, [&](int buf) {
-#pragma unroll
-                for (int ks = 0; ks < KC; ks += KK) mma(buf, ks);
-            });
-        } else for (int step = 0; step < steps; ++step) {
+        for (int step = 0; step < steps; ++step) {
             if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
             asm volatile("cp.async.commit_group;\n" ::);
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
@@ -260,28 +166,4 @@ band_cross_ring_body(const double* __restrict__ QIac, const double* __restrict__
         }
         band_mma_put<NJ, APART ? 2 : 1>(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
     }
-}
-
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
-          int FORM = 0, int WN = 32>
-__global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
-bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
-                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D, int wsel, int g0, const int* __restrict__ ends) {
-    band_cross_ring_body<TR, TC, KC, MINB, STAGES, SKIP, GROUP, HINT, DYN, FORM, WN, 0>(
-        QIac, QI, QF, ACCA, ACCM, M, n, W1, l1, nt, D, wsel, g0, ends);
-}
-
-// bppart_band_cross_ring's blocks in pairs that copy the B operand once (v23; PAIR above): a cluster of 2 blocks along
-// grid x, whose size the host makes 2 ceil(row tiles / 2) (D + 1). SYNC: the cluster barrier's arrival (1, release;
-// 2, relaxed: band_cluster_arrive; 3, a diagnostic: the pair in step with relaxed barriers, each block copying all of
-// B itself, nothing read from the peer).
-template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
-          int FORM = 0, int WN = 32, int SYNC = 1>
-__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
-bppart_band_cross_pair(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
-                       double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D, int wsel, int g0, const int* __restrict__ ends) {
-    band_cross_ring_body<TR, TC, KC, MINB, STAGES, SKIP, GROUP, HINT, DYN, FORM, WN, SYNC>(
-        QIac, QI, QF, ACCA, ACCM, M, n, W1, l1, nt, D, wsel, g0, ends);
 }
