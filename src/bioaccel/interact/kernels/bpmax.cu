@@ -227,15 +227,17 @@ __device__ __forceinline__ unsigned pack2(int lo, int hi) {
     return (unsigned)(lo & 0xFFFF) | ((unsigned)hi << 16);
 }
 
+// 8 cells of sentinels (two a word): what a staged vector holds outside a row's slots or the matrix
+__device__ __forceinline__ uint4 sentinel_vector() {
+    return make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+}
+
 // 8 cells of band row `row` at absolute target columns col .. col + 7 (col a multiple of 8) as one
 // aligned 16-byte load; sentinels where those columns lie outside the row's slots or the row outside
 // the matrix (rows 0 .. N). Slots of the row outside the band already hold sentinels.
 __device__ __forceinline__ uint4 band_vector(const Dims& g, const short* __restrict__ m, int row, int col) {
     const int o = col - ((row - 1) & ~7);          // the slot of column col: a multiple of 8
-    if (row < 0 || row > g.N || o < 0 || o + 8 > g.RS) {
-        const unsigned s = 0xC000C000u;
-        return make_uint4(s, s, s, s);
-    }
+    if (row < 0 || row > g.N || o < 0 || o + 8 > g.RS) return sentinel_vector();
     return *reinterpret_cast<const uint4*>(m + (long long)row * g.RS + o);
 }
 
@@ -689,7 +691,7 @@ __device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ o
 // 8 slots from `o` of a band row that starts at row_at, or sentinels where the row is outside the matrix
 // (!ok) or the slots outside the row (band_vector's test, as one unsigned compare)
 __device__ __forceinline__ uint4 slot_vector(const short* __restrict__ row_at, int o, bool ok, int RS) {
-    uint4 q = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+    uint4 q = sentinel_vector();
     if (ok && (unsigned)o <= (unsigned)(RS - 8)) q = *reinterpret_cast<const uint4*>(row_at + o);
     return q;
 }
@@ -711,7 +713,7 @@ __device__ __forceinline__ void copy_row(unsigned* __restrict__ to, const short*
     const short* from = row_at + o0 + 8 * first;   // stepped, not rebuilt from the slot a vector
     for (int v = first, o = o0 + 8 * first; v < NV; v += VS, o += 8 * VS, from += 8 * VS) {
         if (ok && (unsigned)o <= (unsigned)(RS - 8)) cp_async16(to + 4 * v, from);
-        else *reinterpret_cast<uint4*>(to + 4 * v) = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+        else *reinterpret_cast<uint4*>(to + 4 * v) = sentinel_vector();
     }
     cp_async_commit();
 }
@@ -763,7 +765,7 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
             cp_async16(to, from);
             cp_async16(to + 4, from + 4);
         } else {
-            const uint4 s = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
+            const uint4 s = sentinel_vector();
             reinterpret_cast<uint4*>(to)[0] = s, reinterpret_cast<uint4*>(to)[1] = s;
         }
     }
@@ -940,9 +942,8 @@ __global__ void bpmax_pair_rows(const short* __restrict__ F, unsigned* __restric
     const int v = x % V, p = x / V;
     const long long m = first_mat + blockIdx.y;
     const short* lo = F + m * mat_stride + (2 * p - 1) * (long long)RS + 8 * v;
-    const uint4 s = make_uint4(0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u);
-    const uint4 e = (unsigned)(2 * p - 1) <= (unsigned)N ? *reinterpret_cast<const uint4*>(lo) : s;
-    const uint4 o = 2 * p <= N ? *reinterpret_cast<const uint4*>(lo + RS) : s;
+    const uint4 e = (unsigned)(2 * p - 1) <= (unsigned)N ? *reinterpret_cast<const uint4*>(lo) : sentinel_vector();
+    const uint4 o = 2 * p <= N ? *reinterpret_cast<const uint4*>(lo + RS) : sentinel_vector();
     interleave_rows(e, o, reinterpret_cast<uint4*>(paired + m * pair_stride + (long long)p * RS + 8 * v));
 }
 
