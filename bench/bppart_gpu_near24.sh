@@ -2,7 +2,8 @@
 # v24 (issue 27, branch bppnear5): the one-warp near part with its terms but one read a step early (``band_near_ahead``)
 # timed against the production at 23 x 20,000, window 128 (the bench's --variants: VARIANTS, launch-size fields, ';'
 # between), the screen's rows (proxy and both svRNA rows) for each form in FORMS (fields joined by ',', ' ' between forms; no screen when
-# SCREEN=0), with NCU set an ncu profile of one production sweep launch (l1 = 12, d = 5, v18's): the report, its details
+# SCREEN=0), with NCU set an ncu profile of one sweep launch (l1 = 12, d = 5, v18's; of the form NCU_FORM, default the
+# production): the report, its details
 # page (stall reasons, scheduler and FP64 pipe figures) and its source page by SASS instruction; then the GPU tests
 # selected by TESTS (-k). On the device, PYTHONPATH holding src and tests:
 #   OUT=... VARIANTS="band_near_ahead=1;band_near_ahead=0" FORMS="band_near_ahead=1" TESTS="v24" bash bench/bppart_gpu_near24.sh
@@ -26,7 +27,7 @@ if [ -n "$NCU" ]; then     # the production's sweep launch l1 = 12, d = 5 (v18's
     --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
     --section ComputeWorkloadAnalysis --section InstructionStats --section SourceCounters \
     --metrics smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__issue_active.max.pct_of_peak_sustained_active,smsp__issue_active.min.pct_of_peak_sustained_active,smsp__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active,smsp__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__pipe_fp64_cycles_active.max.pct_of_peak_sustained_active,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,smsp__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,smsp__warps_active.avg.per_cycle_active,smsp__warps_eligible.avg.per_cycle_active \
-    -o "$OUT/sweep" python3 bench/bppart_gpu_profile.py "$P" > "$OUT/ncu_run.txt" 2>&1
+    -o "$OUT/sweep" python3 bench/bppart_gpu_profile.py "${NCU_FORM:-$P}" > "$OUT/ncu_run.txt" 2>&1
   echo "ncu rc=$? $((SECONDS - start)) s" | tee -a "$OUT/machine.txt"
   ncu -i "$OUT/sweep.ncu-rep" --page details > "$OUT/ncu_details.txt" 2>&1
   ncu -i "$OUT/sweep.ncu-rep" --page source --print-source sass --csv > "$OUT/ncu_source.csv" 2>&1
