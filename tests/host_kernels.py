@@ -117,11 +117,7 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
-    # v24: the one-warp near part's terms read a step ahead (FARSHAPE's bit 3) after m16n8k16 and m8n8k4, at 8-tiles,
-    # the unsplit sweep
-    (16, True, 4, True, True, 3, 2, True, False, 0, 1, 11), (16, True, 4, True, True, 3, 2, True, False, 0, 1, 8),
-    (8, True, 16, True, True, 3, 2, True, False, 0, 1, 8), (16, False, 4, True, True, 3, 2, True, False, 0, 0, 11)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

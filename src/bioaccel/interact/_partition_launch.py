@@ -87,9 +87,6 @@ class BPPartSizes(LaunchSizes):
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
     #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
     #                           bppart_band_tiles (v21's production)
-    band_near_ahead: bool = False  # windows, sweep's one-warp near part (v24): a step's terms but one (the previous step's
-    #                                cell) read and summed a step early, that one forwarded in registers / a shuffle
-    #                                (bppart_near_warp_ahead, FARSHAPE's bit 3; the same bits)
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

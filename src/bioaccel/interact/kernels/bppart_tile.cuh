@@ -451,37 +451,6 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
     S.D[ti][tj] = make_double2(tj == 0 ? halo : 0.0, 0.0);
 }
 
-// Cell (i, j)'s values after its near sums (v: its Vc[i][j]; auxn, qian: its lane's sums, s1n, rn: lane i + B's).
-struct NearCell {
-    double t1, closed, qf, aux, r, qx, qi;
-};
-
-__device__ __forceinline__ NearCell bppart_near_warp_finish(const double2* v, int l2, NearPair sums, double s1n,
-                                                            double rn) {
-    const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
-    const double auxn = sums.a, qian = sums.b;
-    NearCell c;
-    const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + s1n) : 0.0;
-    c.t1 = s1 + v01.y;
-    c.aux = v23.x + auxn + c.t1;
-    c.closed = v67.x + s1;
-    c.qf = v45.x + v23.y + qian + s1;
-    c.r = v45.y + rn + c.qf;
-    c.qx = v67.y + c.r;
-    c.qi = v89.x + c.qx;
-    return c;
-}
-
-// Cell (i, j)'s values into the near part's shared memory (v: its Vc[i][j]).
-template <int B>
-__device__ __forceinline__ void bppart_near_warp_put(const NearWarp<B>& S, double2* v, int i, int j, const NearCell& c) {
-    S.E[i][j] = make_double2(c.t1, c.closed);
-    S.D[i][j].y = c.qf;
-    S.D[i][j + 1].x = c.aux;
-    v[0] = make_double2(c.r, c.qx);
-    v[1].x = c.qi;
-}
-
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
@@ -506,98 +475,23 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
         const double rn = __shfl_down_sync(0xffffffffu, sums.b, B);
         if (valid && h == 0) {
             double2* v = reinterpret_cast<double2*>(S.Vc[i][j]);
-            bppart_near_warp_put<B>(S, v, i, j, bppart_near_warp_finish(v, l2, sums, s1n, rn));
+            const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
+            const double auxn = sums.a, qian = sums.b;
+            const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + s1n) : 0.0;
+            const double t1 = s1 + v01.y;
+            const double aux = v23.x + auxn + t1;
+            const double closed = v67.x + s1;
+            const double qf = v45.x + v23.y + qian + s1;
+            const double r = v45.y + rn + qf;
+            const double qx = v67.y + r;
+            const double qi = v89.x + qx;
+            S.E[i][j] = make_double2(t1, closed);
+            S.D[i][j].y = qf;
+            S.D[i][j + 1].x = aux;
+            v[0] = make_double2(r, qx);
+            v[1].x = qi;
         }
         __syncwarp();
-    }
-}
-
-// v24 (``band_near_ahead``): the butterfly's node(q, HALF) of near_tree at a run-time q (q < HALF): the same sums of
-// the same leaves in the same order.
-template <int B, int HALF, class Leaf>
-__device__ __forceinline__ NearPair near_node(const Leaf& leaf, int q) {
-    if constexpr (HALF == B) {
-        return leaf(q);
-    } else {
-        const NearPair x = near_node<B, 2 * HALF>(leaf, q), y = near_node<B, 2 * HALF>(leaf, q + HALF);
-        return {x.a + y.a, x.b + y.b};
-    }
-}
-
-__host__ __device__ constexpr int near_levels(int b) { return b <= 1 ? 0 : 1 + near_levels(b / 2); }
-
-// A step's near sums but for one late leaf p (the term that the previous step writes): the siblings of p's nodes on
-// its path to the root, sib[0] at HALF = B / 2 (leaf p ^ B / 2) .. sib[levels - 1] at HALF = 1, and the late leaf's
-// operands x, y as read now (bppart_near_warp_ahead puts the previous step's value in).
-template <int B>
-struct NearAhead {
-    NearPair sib[near_levels(B)];
-    double2 x, y;
-};
-
-template <int B, int HALF, class Leaf>
-__device__ __forceinline__ void near_siblings(const Leaf& leaf, int p, NearPair* sib) {
-    if constexpr (HALF >= 1) {
-        sib[0] = near_node<B, 2 * HALF>(leaf, (p % (2 * HALF)) ^ HALF);
-        near_siblings<B, HALF / 2>(leaf, p, sib + 1);
-    }
-}
-
-// bppart_near_warp's steps with each step's sums but one term read and summed a step early (v24, ``band_near_ahead``).
-// A step's terms are final after the step before the previous one except one: for h = 0 (T1, QIac) of cell (i, j - 1),
-// this lane's own previous cell (terms past it are +0 still: cells not yet reached), for h = 1 QF of (i + 1, j), lane
-// i + 1's previous cell. So a step reads and sums the next step's other terms (the siblings of the late leaf's nodes in
-// near_tree's butterfly) while its own cell's chain runs, and the next step finishes with one product and log2 B adds
-// of the late leaf, its value taken from this lane's registers (h = 0) or a shuffle from lane i + 1 (h = 1) instead of
-// the shared store -> load round trip. Every node adds the same two values as near_tree's: the same bits.
-template <int B>
-__device__ __forceinline__ void bppart_near_warp_ahead(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
-                                                       int last) {
-    static_assert(2 * B <= 32, "two lanes a tile row");
-    constexpr int LEVELS = near_levels(B);
-    const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
-    const auto cell_valid = [&](int j) {
-        const int b1 = JB + j, l2 = b1 - b0;
-        return j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
-    };
-    const auto ahead = [&](int step) {     // (step's terms as bppart_near_warp's, the late leaf p)
-        const int j = i + step;
-        const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
-        const double2* g = h == 0 ? &S.Y[0][0] + j : h == 1 ? &S.D[i + 1][0] + j : &S.Y[0][0];
-        if (!cell_valid(j)) g = &S.Y[0][0];
-        const int p = h == 0 ? min(max(j - 1, 0), B - 1) : 0;
-        const auto leaf = [&](int q) {
-            const double2 x = f[q], y = g[q * NearWarp<B>::PD];
-            return NearPair{__dmul_rn(x.x, y.x), __dmul_rn(x.y, y.y)};
-        };
-        NearAhead<B> A;
-        near_siblings<B, B / 2>(leaf, p, A.sib);
-        A.x = f[p];
-        A.y = g[p * NearWarp<B>::PD];
-        return A;
-    };
-    NearAhead<B> next = ahead(first);
-    for (int step = first; step <= last; ++step) {
-        const int j = i + step, l2 = JB + j - b0;
-        const bool valid = cell_valid(j);
-        NearPair sums{__dmul_rn(next.x.x, next.y.x), __dmul_rn(next.x.y, next.y.y)};
-#pragma unroll
-        for (int level = 0; level < LEVELS; ++level) sums = {sums.a + next.sib[level].a, sums.b + next.sib[level].b};
-        const double s1n = __shfl_down_sync(0xffffffffu, sums.a, B);
-        const double rn = __shfl_down_sync(0xffffffffu, sums.b, B);
-        next = ahead(step + 1);     // (the next step's other terms are final: written before the last __syncwarp)
-        // every lane finishes a cell (invalid ones that of Vc[i][0], never stored) so that no branch parts the finish's
-        // chain from the next step's loads
-        const bool writes = valid && h == 0;
-        double2* v = reinterpret_cast<double2*>(S.Vc[i][valid ? j : 0]);
-        const NearCell c = bppart_near_warp_finish(v, l2, sums, s1n, rn);
-        if (writes) bppart_near_warp_put<B>(S, v, i, j, c);
-        __syncwarp();
-        const int from = h == 1 ? i + 1 : lane;      // (lane B, h = 1: never writes; its term's Q1(I) is +0)
-        const double qf_from = __shfl_sync(0xffffffffu, c.qf, from);
-        const int writes_from = __shfl_sync(0xffffffffu, writes ? 1 : 0, from);
-        if (writes) next.x = make_double2(c.t1, c.closed);
-        if (h == 1 && writes_from) next.y.y = qf_from;
     }
 }
 
