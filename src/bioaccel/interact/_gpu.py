@@ -26,7 +26,7 @@ from ..runtime.memory import format_bytes
 from ..errors import ResourceError
 from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
-from ._gpu_launch import BPMaxSizes, paired_copy, pairs_stage
+from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_lanes
 from ._gpu_paired import Paired
 from ._model import sentinel
 
@@ -170,7 +170,7 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     pieces = []
     short = np.dtype(dtype) == np.int16
     for t, (rb, span) in enumerate(zip(targets, spans)):
-        per_base = bytes_per_base(M, L1, span, dtype, paired_copy(sizes, short, span))
+        per_base = bytes_per_base(M, L1, span, dtype, paired_copy(sizes, short, span, variant))
         fits = capacity // per_base - 1
         if len(rb) > fits and (span == len(rb) or fits < 2 * span):
             need = (len(rb) + 1) * per_base
@@ -185,7 +185,7 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
-    for group in _launches(pieces, M, L1, dtype, capacity, lambda w: paired_copy(sizes, short, w)):
+    for group in _launches(pieces, M, L1, dtype, capacity, lambda w: paired_copy(sizes, short, w, variant)):
         _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings,
                 variant)
     return results
@@ -214,9 +214,9 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
 
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
-    parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
-    stage = pairs_stage(sizes, parts) if parts and sizes.split_pairs and variant == "fused" else 0
-    paired = Paired(dims, first_matrix(M, L1), stage, _kernel("bpmax_pair_rows"),
+    short = cell == "short"
+    parts = products_lanes(sizes, short, Wb)
+    paired = Paired(dims, first_matrix(M, L1), pairs_form(sizes, short, Wb, variant), _kernel("bpmax_pair_rows"),
                     lambda launch: _timed(launch, timings, "pairing"))
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
