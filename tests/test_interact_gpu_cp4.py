@@ -1,7 +1,7 @@
 """BPMax on the GPU: one decision of the paired copy (issue 29, helper bpmaxcp4). window_scores's memory estimate
 and the launch both ask _gpu_launch.pairs_form, which takes the variant: the banded-library variant, which never
-keeps the paired copy (its products are the product library's), no longer counts one, so that its launch groups
-are as large as its memory allows.
+keeps the paired copy (its products are the product library's), no longer counts one; it counts instead the
+product library's tile-major pool of every matrix that it does allocate (which neither estimate counted before).
 
 The decision's tests run on the CPU; the launch's are marked ``gpu``: skipped, with the reason, where there is no
 CUDA device (CI has none).
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from bioaccel.interact import InteractParams
-from bioaccel.interact._gpu import MEMORY_MARGIN, bytes_per_base, window_scores
+from bioaccel.interact._gpu import (MEMORY_MARGIN, _library_layout, bytes_per_base, first_matrix, matrices,
+                                   row_stride, window_scores)
 from bioaccel.interact._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage
 from bioaccel.interact._strands import strand_band
 from bioaccel.interact.tiled import fill_tiled
@@ -38,25 +39,43 @@ def test_the_paired_copy_is_the_fused_pairs_kernels_at_stage_4_only():
     assert not any(paired_copy(sizes, True, 129, "banded-library") for sizes in layouts)
 
 
+def test_the_estimate_covers_what_a_launch_allocates():
+    """Every variant, query length and target bases: bytes_per_base, as window_scores asks it, covers F and S2,
+    the paired copy where the launch keeps it (Paired: N / 2 + 2 pair rows a matrix) and the banded-library pool
+    (band_layout's cells a matrix), up to one tile row of each matrix."""
+    sizes, width = BPMaxSizes(), 129
+    for variant, M, N in itertools.product(GPU_VARIANTS, (8, 23), (100, 1000, 20_000)):
+        n_mat, RS = matrices(M, M), row_stride(width)
+        layout = _library_layout(np.int16, N, width, sizes)
+        library = variant == "banded-library"
+        paired = paired_copy(sizes, True, width, variant)
+        assert paired == (not library)
+        cells = (n_mat + 1) * (N + 1) * RS
+        cells += paired * first_matrix(M, M) * (N // 2 + 2) * RS * 2
+        cells += library * n_mat * layout.cells
+        per_base = bytes_per_base(M, M, width, np.int16, paired, layout.tile if library else 0)
+        assert 2 * cells <= (N + 1 + layout.tile) * per_base
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("variant, launches", [("banded-library", 2), ("fused", 4)])
-def test_launch_groups_count_the_paired_copy_only_where_it_is_kept(variant, launches, monkeypatch):
-    """Four targets of 400 nt (window 128) where the memory holds 900 target bases without the paired copy (about
-    460 with it): the banded-library variant launches them two at a time (four launches before bpmaxcp4, its
-    estimate counting a copy never made), the fused variant one at a time; the window scores equal the CPU's."""
+def test_banded_library_launch_groups_follow_its_estimate(monkeypatch):
+    """Four targets of 400 nt (window 128) where the memory holds 900 target bases by the banded-library variant's
+    estimate: two launches of two targets each, and the window scores equal the fused variant's and the CPU's."""
     rng = random.Random(43)
     params = InteractParams(window_target=128)
     ca = np.ascontiguousarray(random_rna_codes(rng, 8))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, 400)) for _ in range(4)]
     M = len(ca)
     L1, L2 = params.spans(M, 400)
-    single = bytes_per_base(M, L1, L2, np.int16)
-    assert 2 * single > bytes_per_base(M, L1, L2, np.int16, paired=True) > 1.8 * single
-    monkeypatch.setattr("bioaccel.runtime.gpu.free_memory", lambda: int(900.5 * single / MEMORY_MARGIN))
+    tile = _library_layout(np.int16, 800, L2, BPMaxSizes()).tile
+    per_base = bytes_per_base(M, L1, L2, np.int16, pool_tile=tile)
+    monkeypatch.setattr("bioaccel.runtime.gpu.free_memory", lambda: int(900.5 * per_base / MEMORY_MARGIN))
     S1 = strand_band(ca, params.fold_params, M)
     record = []
-    found = window_scores(ca, S1, rbs, params, variant=variant, record=record)
-    assert len(record) == launches
-    for rb, (win, _) in zip(rbs, found):
+    found = window_scores(ca, S1, rbs, params, variant="banded-library", record=record)
+    assert [len(group) for group, *_ in record] == [2, 2]
+    fused = window_scores(ca, S1, rbs, params)
+    for rb, (win, folds), (win0, folds0) in zip(rbs, found, fused):
+        assert np.array_equal(win, win0) and np.array_equal(folds, folds0)
         cpu = fill_tiled(ca, rb, S1, strand_band(rb, params.fold_params, L2), params)[0]
         assert np.array_equal(win, cpu[:, :len(rb) - L2 + 1])
