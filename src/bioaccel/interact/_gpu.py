@@ -26,7 +26,7 @@ from ..runtime.memory import format_bytes
 from ..errors import ResourceError
 from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
-from ._gpu_launch import BPMaxSizes, paired_copy, pairs_stage
+from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_lanes
 from ._gpu_paired import Paired
 from ._model import sentinel
 
@@ -99,27 +99,33 @@ def matrices(M: int, L1: int) -> int:
     return first_matrix(M, L1 + 1)
 
 
-def bytes_per_base(M: int, L1: int, width: int, dtype, paired: bool = False) -> int:
+def bytes_per_base(M: int, L1: int, width: int, dtype, paired: bool = False, pool_tile: int = 0) -> int:
     """Device bytes per target base of a launch: the matrices, S2, the window scores and the codes (``paired``:
-    and the paired copy of the levels below L1, pairs_stage 4).
+    and the paired copy of the levels below L1, pairs_stage 4; ``pool_tile`` T > 0: and the banded-library
+    variant's tile-major pool of every matrix, at most ceil(width / T) + 1 tiles of T x T cells per T rows; the
+    last tile row of each matrix, at most T bases' worth, lies within MEMORY_MARGIN).
 
     >>> bytes_per_base(23, 23, 129, np.int16), bytes_per_base(23, 23, 129, np.int16, paired=True)
     (79792, 158992)
+    >>> bytes_per_base(23, 23, 129, np.int16, pool_tile=32)
+    185776
     """
     cells = (matrices(M, L1) + 1 + paired * first_matrix(M, L1)) * row_stride(width)
+    if pool_tile:
+        cells += matrices(M, L1) * (-(-width // pool_tile) + 1) * pool_tile
     if width > WIDE_BAND:       # the global-memory finish's diagonal-major copies of a level and of S2
         cells += (M + 1) * width
     return cells * np.dtype(dtype).itemsize + 4 * (M - L1 + 2) + 8
 
 
-def _launches(pieces, M, L1, dtype, capacity, paired=lambda width: False):
-    """Pieces grouped into launches of at most ``capacity`` bytes, similar band widths together (``paired(width)``:
-    whether a launch of that band width keeps the paired copy)."""
+def _launches(pieces, M, L1, dtype, capacity, per_base):
+    """Pieces grouped into launches of at most ``capacity`` bytes, similar band widths together
+    (``per_base(width, bases)``: a launch's device bytes per target base, bytes_per_base)."""
     order = sorted(range(len(pieces)), key=lambda p: pieces[p].span)
     group, width, total = [], 0, 0
     for p in order:
         n, w = len(pieces[p].codes), max(width, pieces[p].span)
-        need = (total + n + 1) * bytes_per_base(M, L1, w, dtype, paired(w))
+        need = (total + n + 1) * per_base(w, total + n)
         if group and (need > capacity or w > 2 * max(width, 16)):
             yield group
             group, width, total = [], 0, 0
@@ -169,8 +175,13 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     capacity = int(_gpu.free_memory() * MEMORY_MARGIN)
     pieces = []
     short = np.dtype(dtype) == np.int16
+
+    def launch_bytes(width, bases):     # what _launch allocates, per target base
+        tile = _library_layout(dtype, max(bases, 1), width, sizes).tile if variant == "banded-library" else 0
+        return bytes_per_base(M, L1, width, dtype, paired_copy(sizes, short, width, variant), tile)
+
     for t, (rb, span) in enumerate(zip(targets, spans)):
-        per_base = bytes_per_base(M, L1, span, dtype, paired_copy(sizes, short, span))
+        per_base = launch_bytes(span, len(rb))
         fits = capacity // per_base - 1
         if len(rb) > fits and (span == len(rb) or fits < 2 * span):
             need = (len(rb) + 1) * per_base
@@ -185,7 +196,7 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
     a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
     pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
-    for group in _launches(pieces, M, L1, dtype, capacity, lambda w: paired_copy(sizes, short, w)):
+    for group in _launches(pieces, M, L1, dtype, capacity, launch_bytes):
         _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings,
                 variant)
     return results
@@ -214,9 +225,9 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
 
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
     finish(S2, S2, 0, 1, self_=True)
-    parts = sizes.products_parts if cell == "short" and Wb <= sizes.split_band else 0
-    stage = pairs_stage(sizes, parts) if parts and sizes.split_pairs and variant == "fused" else 0
-    paired = Paired(dims, first_matrix(M, L1), stage, _kernel("bpmax_pair_rows"),
+    short = cell == "short"
+    parts = products_lanes(sizes, short, Wb)
+    paired = Paired(dims, first_matrix(M, L1), pairs_form(sizes, short, Wb, variant), _kernel("bpmax_pair_rows"),
                     lambda launch: _timed(launch, timings, "pairing"))
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
@@ -280,7 +291,7 @@ def _library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
     column of l1 - 1 banded products for each matrix of the level), then R3, R4, the strand-1 pair and
     the base case by a thread per cell. Returns ``level(l1)``."""
     cp = _gpu.cupy()
-    layout = library.band_layout(N, Wb, dtype=np.dtype(dtype).name, tile=sizes.library_tile or None)
+    layout = _library_layout(dtype, N, Wb, sizes)
     pool = library.padding_pool(n_mat, layout, xp=cp)
     I, _ = layout.tile_coordinates()
     starts = cp.asarray(np.searchsorted(I, np.arange(layout.tiles_per_side)).astype(np.int32))
@@ -304,6 +315,11 @@ def _library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes):
         border((-(-mats * (N + 1) * (Wb + 1) // 256),), (256,),
                (a_dev, rb, S1d, F, pool, *dims, np.int32(l1), *tile))
     return level
+
+
+def _library_layout(dtype, N, Wb, sizes):
+    """The product library's layout of the banded-library variant's pool (N target bases, band Wb)."""
+    return library.band_layout(N, Wb, dtype=np.dtype(dtype).name, tile=sizes.library_tile or None)
 
 
 def _finisher(rb, dims, M, N, Wb, dtype, sizes):

@@ -94,15 +94,41 @@ def pairs_stage(sizes, parts):
     return sizes.pairs_stage
 
 
-def paired_copy(sizes, short, width):
-    """Whether a launch of int16 cells (``short``) and band ``width`` runs pairs_stage 4, which reads B from a
-    paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table.
+def products_lanes(sizes, short, width):
+    """Lanes a cell of the split products (bpmax_products_pairs or _split) for a launch of int16 cells (``short``)
+    and band ``width``; 0 where bpmax_products_packed (wider bands) or bpmax_products (int cells) runs.
+
+    >>> products_lanes(BPMaxSizes(), True, 129), products_lanes(BPMaxSizes(), True, 300)
+    (2, 0)
+    """
+    return sizes.products_parts if short and width <= sizes.split_band else 0
+
+
+def pairs_form(sizes, short, width, variant="fused"):
+    """bpmax_products_pairs's staging form (pairs_stage) for a launch of ``variant``, int16 cells (``short``) and
+    band ``width``; 0 where another kernel runs the products (the banded-library variant's product library
+    included). The one decision of both the memory estimate (paired_copy) and the launch (_gpu._launch).
+
+    >>> pairs_form(BPMaxSizes(), True, 129), pairs_form(BPMaxSizes(), True, 129, "banded-library")
+    (4, 0)
+    """
+    parts = products_lanes(sizes, short, width)
+    if variant != "fused" or not parts or not sizes.split_pairs:
+        return 0
+    return pairs_stage(sizes, parts)
+
+
+def paired_copy(sizes, short, width, variant="fused"):
+    """Whether a launch of ``variant``, int16 cells (``short``) and band ``width`` runs pairs_stage 4, which reads
+    B from a paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table. The
+    banded-library variant never keeps one (issue 29, helper bpmaxcp4: its estimate counted one before).
 
     >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129), paired_copy(BPMaxSizes(pairs_stage=4), True, 300)
     (True, False)
+    >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129, "banded-library")
+    False
     """
-    parts = sizes.products_parts if short and width <= sizes.split_band else 0
-    return parts > 0 and sizes.split_pairs and pairs_stage(sizes, parts) == 4
+    return pairs_form(sizes, short, width, variant) == 4
 
 
 SIZES = BPMaxSizes()
