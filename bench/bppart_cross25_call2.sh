@@ -10,8 +10,7 @@ timeout ${BENCH_S:-60} python3 bench/bppart_gpu_windows.py --cpu-max 0 --sizes 2
   --baseline "$P,s2,q1,e1,band_align=0,band_outer_pair=1" --variants "band_align=0,band_outer_pair=1;band_outer_pair=2" \
   --screen-transcripts 0 --json $OUT/bench.json > $OUT/bench.log 2>&1
 echo "bench rc=$?"; grep -E "^\|" $OUT/bench.log | head -12
-timeout ${TESTS_S:-70} python3 -m pytest -q -rA -n 6 -p no:cacheprovider tests/test_bppart_gpu_windows.py \
-  tests/test_bppart_gpu_align.py -k "(variants_same_bits_as_production and (v15_outer_pair or v25_unaligned or v17)) or \
-  (v16_aligned_same_bits_and_cpu and variant0) or (production_sizes_at_window_128 and (variant0 or v15_outer_pair_1))" \
-  > $OUT/tests.log 2>&1
+timeout ${TESTS_S:-70} python3 -m pytest -q -rA -n 6 -p no:cacheprovider tests/test_bppart_gpu_cross25.py \
+  tests/test_bppart_gpu_windows.py tests/test_bppart_gpu_align.py -k "v25 or (variants_same_bits_as_production and \
+  (v15_outer_pair or v17)) or (v16_aligned_same_bits_and_cpu and variant0) or v15_outer_pair_1" > $OUT/tests.log 2>&1
 echo "tests rc=$?"; grep -E "^(PASSED|FAILED|ERROR)|passed|failed" $OUT/tests.log | tail -10

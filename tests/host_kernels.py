@@ -85,11 +85,7 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 1, 3, False, 0, 0, True, 16, 16), (32, 64, 32, 1, 3, False, 0, 0, True, 24, 32)] + [
     # v21: a block a sum (FORM's bit 7; the production's since v21), and the forms before it at a block both sums
     (32, 64, 32, 3, 2, False, 0, 0, True, 24, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128, 16),
-    (32, 64, 32, 1, 2, True, 0, 0, True, 24 + 128 + 1, 32), (32, 64, 16, 1, 3, True, 0, 0, False, 16 + 128 + 3, 32)] + [
-    # v25: the query splits inner, chunk by chunk (FORM's bit 8; another summation order): the production's and the
-    # tests' small tiles
-    (32, 64, 32, 3, 2, False, 0, 0, True, 24 + 128 + 256, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + 256, 32),
-    (32, 64, 16, 1, 3, True, 0, 0, False, 16 + 128 + 3 + 256, 32)]
+    (32, 64, 32, 1, 2, True, 0, 0, True, 24 + 128 + 1, 32), (32, 64, 16, 1, 3, True, 0, 0, False, 16 + 128 + 3, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or

@@ -57,9 +57,6 @@ class BPPartSizes(LaunchSizes):
     band_sums_apart: bool = True  # windows, cross ring (v21): a block a sum (QIa's or QIm's), both sums' blocks in one
     #                           launch (band_group's one-sum blocks, no second launch, nothing reloaded); the same bits;
     #                           v21: cross 0.1453 -> 0.1406 s at 23 x 20,000 (-3.2%); False: a block both sums (v8-v20)
-    band_cross_order: int = 0  # windows, cross ring (v25): the order of a block's steps, 0 split by split (each split's
-    #                           chunks), 1 chunk by chunk (each chunk's splits: the blocks' rates over the splits even):
-    #                           ANOTHER SUMMATION ORDER for 1 (within 1e-12 of the CPU)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

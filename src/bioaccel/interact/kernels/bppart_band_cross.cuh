@@ -49,12 +49,6 @@
 // of gridDim.z / 2), both sums' blocks in one launch (the host doubles grid z): half as long blocks, each reading one
 // sum's operands, nothing reloaded (band_group's one-sum launches without a second launch a level; v21: cross -3.2% at
 // 23 x 20,000). The same products in the same order a cell: the same bits.
-// FORM bit 8 (v25, SPLITS_INNER): the steps walked chunk by chunk, every query split of a chunk before the next chunk
-// (production: split by split, every chunk of a split). Why: a block's rate over the splits was its chunks a split
-// (1 to 6 at window 128), so blocks resident together drifted apart over the splits and read one operand matrix at
-// different times (v23's ncu: 18.0 GB from DRAM for 10.9 GB of operands); walked so, every block passes one split a
-// step, and the three column tiles of a row tile (the same A chunks, from the same kbeg) read each A chunk at the same
-// step. ANOTHER SUMMATION ORDER a cell (the chunks' products added split after split): tested against the CPU to 1e-12.
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -63,7 +57,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                        int D, int wsel, int g0, const int* __restrict__ ends) {
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
-    constexpr bool APART = FORM & 128, SPLITS_INNER = FORM & 256;
+    constexpr bool APART = FORM & 128;
     static_assert(KC % KK == 0, "whole steps a chunk");
     static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
                   "whole warps of 16 x WN cells, steps of 4");
@@ -113,11 +107,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
         const int steps = splits * chunks;
-        // a step's query split (its place among the block's splits) and chunk
-        auto split_of = [&](int step) { return SPLITS_INNER ? step % splits : step / chunks; };
-        auto chunk_of = [&](int step) { return SPLITS_INNER ? step / splits : step % chunks; };
         auto issue = [&](int step) {
-            const int buf = step % STAGES, k1 = first + split_of(step) * zsplits, from = kbeg + chunk_of(step) * KC;
+            const int buf = step % STAGES, k1 = first + (step / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
@@ -153,7 +144,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             asm volatile("cp.async.commit_group;\n" ::);
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
             __syncthreads();
-            const int buf = step % STAGES, k0 = kbeg + chunk_of(step) * KC;
+            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += KK) mma(buf, ks);
