@@ -260,11 +260,11 @@ def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
 
 
 @pytest.mark.parametrize("variant", [{}, dict(band_chains=2), dict(band_chains=2, band_warp_cols=16),
-                                     pytest.param(dict(band_outer_pair=2), id="v15_outer_pair_r")])
+                                     pytest.param(dict(band_outer_pair=1), id="v15_outer_pair_1")])
 def test_gpu_windows_production_sizes_at_window_128(monkeypatch, variant):
     """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes, and with the cross products'
     two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``), and with the
-    outer terms' R sums in the other order (v15's ``band_outer_pair`` 2)."""
+    outer terms' R sums in the order before v25 (v15's ``band_outer_pair`` 1; the production's 2 since v25)."""
     from bioaccel.interact import _partition_launch
 
     monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
@@ -342,6 +342,9 @@ V10 = dict(band_chunk=16, band_blocks=4)
     # v15 (production: the outer terms' levels in pairs, the second's sums of T0 and AUX0 parked by the first): v14's
     # production (no pairs)
     pytest.param(dict(band_outer_pair=0), id="v15_outer_pair"),
+    # v25 (production: matrices aligned to 16 bases, band_outer_pair 2, whose R sums add in another order, so every row
+    # here is compared with the production at band_outer_pair 1): the unaligned matrices (v24's production)
+    pytest.param(dict(band_align=0), id="v25_unaligned"),
     # v17 (production: the cross ring on m16n8k16): v16's production (m8n8k4)
     pytest.param(dict(band_mma_shape=0), id="v17_m8n8k4"),
     # v18 (production: the sweep's far part on m16n8k16): v17's production (m8n8k4), and m16n8k8
@@ -352,13 +355,14 @@ def test_gpu_windows_variants_same_bits_as_production(monkeypatch, variant):
     launch; the production: m32x64 cross through a ring of 2 chunks of 32, two streams, the sweep's far part through a ring
     of 3 on tensor cores (m16n8k16 since v18), its near part by one warp): every log and window number equal to the production's to the
     last bit. The cross products' accumulator chains (v12's ``band_chains``: each count its own summation order) are
-    the variant's in both runs: one chain unless it names two."""
+    the variant's in both runs: one chain unless it names two. The base: the production with the outer terms' R sums in
+    the order before v25 (``band_outer_pair`` 1: the bits of the forms these rows pin)."""
     from bioaccel.interact import _partition_launch
 
     rng = random.Random(13)
     q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
     params = PartitionParams(window_target=128)
-    base = _partition_launch.SIZES.replace(band_chains=variant.get("band_chains", 1))
+    base = _partition_launch.SIZES.replace(band_chains=variant.get("band_chains", 1), band_outer_pair=1)
     monkeypatch.setattr(_partition_launch, "SIZES", base)
     production = _gpu(q, [other, t], params)
     monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**variant))

@@ -144,7 +144,7 @@ def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> [band_outer_role(SIZES, l1, 8)[0] for l1 in range(1, 9)], band_outer_role(SIZES.replace(band_outer_pair=0), 5, 8)
     ([0, 0, 0, 0, 1, 2, 1, 2], ())
-    >>> band_outer_role(SIZES.replace(band_outer_pair=2), 7, 7)
+    >>> band_outer_role(SIZES, 7, 7)
     (0,)
     """
     if band_outer_kernel(sizes)[0] != "bppart_band_outer_pair":
@@ -159,15 +159,15 @@ def band_outer_kernel(sizes) -> tuple:
     ``sizes``: QF's base parked (bppart_band_outer), not parked (``band_lean``, v13's production:
     bppart_band_outer_lean), or parked with evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep
     ignores the parked base: the same bits); with ``band_lean``, the levels in pairs (``band_outer_pair`` 1, v15's
-    production: the same bits; 2: R's sum in the other order and shared too, RQ).
+    production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_outer_pair=0))
-    (('bppart_band_outer_pair', (False,)), ('bppart_band_outer_lean', ()))
+    (('bppart_band_outer_pair', (True,)), ('bppart_band_outer_lean', ()))
     >>> band_outer_kernel(SIZES.replace(band_lean=False))
     ('bppart_band_outer', ())
-    >>> band_outer_kernel(SIZES.replace(band_outer_pair=2))
-    ('bppart_band_outer_pair', (True,))
+    >>> band_outer_kernel(SIZES.replace(band_outer_pair=1))
+    ('bppart_band_outer_pair', (False,))
     """
     if sizes.band_outer_cs:
         return "bppart_band_outer_cs", ()

@@ -109,17 +109,19 @@ class BPPartSizes(LaunchSizes):
     band_lean: bool = True    # windows, split sweep: QF's base computed by the sweep (OUTER = 1), not parked in R by the
     #                           outer terms (bppart_band_outer_lean: no QI read, no R write a cell; v13: the outer terms
     #                           0.0635 -> 0.0590 s at 23 x 20,000); the same bits
-    band_outer_pair: int = 1  # windows, split lean sweep: 1, the outer terms' levels in pairs (v15, bppart_band_outer_pair):
+    band_outer_pair: int = 2  # windows, split lean sweep: 1, the outer terms' levels in pairs (v15, bppart_band_outer_pair):
     #                           the first takes the second's sums of T0 and AUX0 from its own loads and parks them (16%
     #                           fewer transfers a cell at M = 23; the outer terms 0.0589 -> 0.0498 s at 23 x 20,000; the
     #                           same bits); 2, R's sum too, in the other order (25% fewer; 0.0469 s; another summation
-    #                           order); 0, none (v14's production)
+    #                           order); 0, none (v14's production). v25: 2 the default (with band_align 16: outer
+    #                           0.0498 -> 0.0443 s, every screen -1.5 to -1.9%); 1 gives the bits before v25
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
-    band_align: int = 0       # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
+    band_align: int = 16      # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
     #                           multiple of this (16: the tables' matrices, S = (n + 1) W1 doubles apart, start on 128-byte
     #                           lines); 0: none. The same bits; v16: outer terms 0.0590 -> 0.0559 s at 23 x 20,000, cross
-    #                           and sweep the same, device -0.8%: below the screen's spread, left off
+    #                           and sweep the same, device -0.8%: below the screen's spread, left off; v25: the
+    #                           default, with band_outer_pair 2 (measured together)
     band_bases: int = 0       # windows: target bases per launch at most (0: as many as the device memory holds)
 
 
