@@ -18,7 +18,8 @@ def band_cross_kernel(sizes) -> tuple:
     FORM, ``band_skip_form`` (how warps skip) with bit 2 for ``band_chains`` 2 (two accumulator chains a cell),
     and ``band_warp_cols``, a warp's columns; v17, FORM's bits 3-4: ``band_mma_shape``, the mma's shape, m8n8k4
     where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
-    launch with grid z doubled). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    launch with grid z doubled; v26, bits 8 and up: ``band_stagger``, the blocks' order in stripes of that many row
+    tiles, the longest column tiles first). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_cross_kernel(SIZES.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
@@ -31,6 +32,8 @@ def band_cross_kernel(sizes) -> tuple:
     (144, 128)
     >>> band_cross_kernel(SIZES)[1], band_cross_kernel(SIZES.replace(band_sums_apart=False))[1][9]
     ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
+    >>> band_cross_kernel(SIZES.replace(band_stagger=48))[1][9]
+    12440
     >>> band_cross_kernel(SIZES.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -47,7 +50,8 @@ def band_cross_kernel(sizes) -> tuple:
         skip = sizes.band_skip_form if sizes.band_skip else 0
         shape = sizes.band_mma_shape if sizes.band_chunk % (4, 4, 8, 16)[sizes.band_mma_shape] == 0 else 0
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart, sizes.band_warp_cols)
+        stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 and up)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,

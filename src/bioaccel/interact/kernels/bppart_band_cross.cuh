@@ -49,6 +49,21 @@
 // of gridDim.z / 2), both sums' blocks in one launch (the host doubles grid z): half as long blocks, each reading one
 // sum's operands, nothing reloaded (band_group's one-sum launches without a second launch a level; v21: cross -3.2% at
 // 23 x 20,000). The same products in the same order a cell: the same bits.
+// FORM bits 8 and up (v26, STAGGER = FORM >> 8 row tiles, 0: the production's order): the blocks' order staggered by
+// their length. A row tile's D + 1 column tiles hold 2 / 4 / 5 (or 1 / 3 / 5) chunks a query split at window 128 and
+// read the same A (and, with the row tiles around, the same B) split by split at those rates, so that blocks started
+// together read split k's operands up to 3k steps apart, past the L2's reach (v25: 18.0 GB read from DRAM for 10.9 GB
+// of unique operands). Here the grid goes stripe by stripe of STAGGER row tiles, and within a stripe column place D
+// (the longest, or empty) of every row tile first, then D - 1, ..., 0: a block starts later the fewer chunks it has,
+// about STAGGER / (blocks started a step) steps a place, so that the blocks that share an operand meet it nearer in
+// time over the middle splits. A permutation of the blocks, each computing what it computed: the same bits.
+template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
+__device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
+    const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
+    const int rows = min(STAGGER, ntr - (int)stripe * STAGGER);   // (the last stripe may hold fewer)
+    return make_int2(stripe * STAGGER + w % rows, D - (int)(w / rows));
+}
+
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
@@ -75,7 +90,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
         if (given < 8u * (AN + BN)) __trap();   // the host gave too little
     }
-    const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
+    constexpr int STAGGER = FORM >> 8;    // (0: the production's order, its expressions and SASS as before v26)
+    const int2 at = STAGGER ? band_cross_staggered<STAGGER ? STAGGER : 1>(blockIdx.x, D, nt) : int2{};
+    const int I = STAGGER ? at.x : blockIdx.x / (D + 1), J = (I * TR) / TC + (STAGGER ? at.y : blockIdx.x % (D + 1));
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
     if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)

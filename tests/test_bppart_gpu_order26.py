@@ -1,0 +1,48 @@
+"""The windowed BPPart cross products with the blocks started in another order (v26, ``band_stagger``: stripes of that
+many row tiles, a row tile's longest column tile first): the same blocks, each computing what it computed, so the
+production's numbers to the last bit; and the order itself a permutation of the grid (pure Python, the kernel's
+arithmetic). Marker ``gpu`` on the GPU tests."""
+import random
+
+import pytest
+
+from test_bppart_gpu_windows import PartitionParams, _cpu, _form_same_bits_and_cpu, _gpu, _same_windows, random_rna
+
+
+def staggered(x: int, D: int, ntr: int, stripe: int) -> tuple:
+    """(row tile, column place) of block ``x`` as band_cross_staggered computes them (kernels/bppart_band_cross.cuh)."""
+    per = stripe * (D + 1)
+    s, w = divmod(x, per)
+    rows = min(stripe, ntr - s * stripe)
+    return s * stripe + w % rows, D - w // rows
+
+
+@pytest.mark.parametrize("ntr, stripe", [(626, 48), (33, 4), (5, 48), (97, 24), (1, 1)])
+def test_stagger_is_a_permutation_longest_first(ntr, stripe):
+    """Every (row tile, place) once over the grid of ntr (D + 1) blocks, the places of a stripe D first."""
+    D = 3
+    places = [staggered(x, D, ntr, stripe) for x in range(ntr * (D + 1))]
+    assert sorted(places) == [(i, j) for i in range(ntr) for j in range(D + 1)]
+    assert [j for _, j in places[:min(stripe, ntr)]] == [D] * min(stripe, ntr)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("stripe", [4, 48])
+def test_gpu_windows_v26_stagger_same_bits_and_cpu(monkeypatch, stripe):
+    """The blocks staggered in stripes of 4 (several stripes, the last partial, at 23 x 700 after 333 nt) and 48 row
+    tiles (one partial stripe): against the CPU, and equal to the production's to the last bit."""
+    _form_same_bits_and_cpu(monkeypatch, dict(band_stagger=stripe), {})
+
+
+@pytest.mark.gpu
+def test_gpu_windows_v26_stagger_in_pieces_equal_cpu(monkeypatch):
+    """Stripes of 4 row tiles in launches of 333 bases on one stream: the CPU's numbers to 1e-12."""
+    from bioaccel.interact import _partition_launch
+
+    monkeypatch.setattr(_partition_launch, "SIZES",
+                        _partition_launch.SIZES.replace(band_stagger=4, band_bases=333, band_streams=1))
+    rng = random.Random(7)
+    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
+    params = PartitionParams(window_target=128)
+    for t, got in zip(targets, _gpu(q, targets, params)):
+        _same_windows(got, _cpu(q, t, params))
