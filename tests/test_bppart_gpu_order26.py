@@ -1,7 +1,7 @@
 """The windowed BPPart cross products with the blocks started in another order (v26, ``band_stagger``: stripes of that
-many row tiles, a row tile's longest column tile first): the same blocks, each computing what it computed, so the
-production's numbers to the last bit; and the order itself a permutation of the grid (pure Python, the kernel's
-arithmetic). Marker ``gpu`` on the GPU tests."""
+many row tiles, a row tile's longest column tile first; 48 the production's since v26): the same blocks, each
+computing what it computed, so the numbers of the order before it to the last bit; and the order itself a
+permutation of the grid (pure Python, the kernel's arithmetic). Marker ``gpu`` on the GPU tests."""
 import random
 
 import pytest
@@ -30,8 +30,9 @@ def test_stagger_is_a_permutation_longest_first(ntr, stripe):
 @pytest.mark.parametrize("stripe", [4, 48])
 def test_gpu_windows_v26_stagger_same_bits_and_cpu(monkeypatch, stripe):
     """The blocks staggered in stripes of 4 (several stripes, the last partial, at 23 x 700 after 333 nt) and 48 row
-    tiles (one partial stripe): against the CPU, and equal to the production's to the last bit."""
-    _form_same_bits_and_cpu(monkeypatch, dict(band_stagger=stripe), {})
+    tiles (one partial stripe; the production's since v26): against the CPU, and equal to the last bit to the order
+    before v26 (``band_stagger`` 0)."""
+    _form_same_bits_and_cpu(monkeypatch, dict(band_stagger=stripe), dict(band_stagger=0))
 
 
 @pytest.mark.gpu

@@ -22,19 +22,20 @@ def band_cross_kernel(sizes) -> tuple:
     tiles, the longest column tiles first). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_cross_kernel(SIZES.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
+    >>> S0 = SIZES.replace(band_stagger=0)       # (the forms as before v26's block order)
+    >>> band_cross_kernel(S0.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
     ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 152, 32), 128)
-    >>> band_cross_kernel(SIZES.replace(band_skip=True, band_skip_form=3, band_mma_shape=0))[1]
+    >>> band_cross_kernel(S0.replace(band_skip=True, band_skip_form=3, band_mma_shape=0))[1]
     (32, 64, 32, 3, 2, True, 0, 0, True, 131, 32)
-    >>> band_cross_kernel(SIZES.replace(band_chains=2))[1][9:], band_cross_kernel(SIZES.replace(band_warp_cols=16))[1:]
+    >>> band_cross_kernel(S0.replace(band_chains=2))[1][9:], band_cross_kernel(S0.replace(band_warp_cols=16))[1:]
     ((156, 32), ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 16), 256))
-    >>> band_cross_kernel(SIZES.replace(band_mma_shape=2))[1][9], band_cross_kernel(SIZES.replace(band_chunk=8))[1][9]
+    >>> band_cross_kernel(S0.replace(band_mma_shape=2))[1][9], band_cross_kernel(S0.replace(band_chunk=8))[1][9]
     (144, 128)
-    >>> band_cross_kernel(SIZES)[1], band_cross_kernel(SIZES.replace(band_sums_apart=False))[1][9]
+    >>> band_cross_kernel(S0)[1], band_cross_kernel(S0.replace(band_sums_apart=False))[1][9]
     ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
-    >>> band_cross_kernel(SIZES.replace(band_stagger=48))[1][9]
-    12440
-    >>> band_cross_kernel(SIZES.replace(band_group=4))[1][6:]
+    >>> band_cross_kernel(SIZES)[1][9], SIZES.band_stagger     # (v26: FORM 152 + 48 << 8, the blocks staggered)
+    (12440, 48)
+    >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64

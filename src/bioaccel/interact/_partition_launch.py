@@ -57,9 +57,10 @@ class BPPartSizes(LaunchSizes):
     band_sums_apart: bool = True  # windows, cross ring (v21): a block a sum (QIa's or QIm's), both sums' blocks in one
     #                           launch (band_group's one-sum blocks, no second launch, nothing reloaded); the same bits;
     #                           v21: cross 0.1453 -> 0.1406 s at 23 x 20,000 (-3.2%); False: a block both sums (v8-v20)
-    band_stagger: int = 0     # windows, cross ring (v26): the blocks started in stripes of this many row tiles, a row
+    band_stagger: int = 48    # windows, cross ring (v26): the blocks started in stripes of this many row tiles, a row
     #                           tile's longest column tile first and its shortest last (FORM bits 8 and up: the same
-    #                           blocks in another order, the same bits); 0, the production's order
+    #                           blocks in another order, the same bits); 0, the order before v26. v26: cross 0.1410 ->
+    #                           0.1395 s at 23 x 20,000 (-1.0%; DRAM read at l1 = 13 18.0 -> 15.6 GB); 24 -0.9%, 96 +1.3%
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
