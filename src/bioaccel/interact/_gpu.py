@@ -223,12 +223,12 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     S2 = cp.full(stride, sentinel(dtype), dtype=dtype)
     dims = (np.int32(M), np.int32(N), np.int32(L1), np.int32(Wb), np.int32(RS), np.int64(stride), pairs)
 
+    finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
+    finish(S2, S2, 0, 1, self_=True)
     short = cell == "short"
     parts = products_lanes(sizes, short, Wb)
     paired = Paired(dims, first_matrix(M, L1), pairs_form(sizes, short, Wb, variant), _kernel("bpmax_pair_rows"),
                     lambda launch: _timed(launch, timings, "pairing"))
-    finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes, paired), timings, "finish")
-    finish(S2, S2, 0, 1, self_=True)
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
@@ -261,7 +261,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
                       *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))
-        finish(F, S2, first_matrix(M, l1), mats, self_=False, pairs=l1 < L1)
+        finish(F, S2, first_matrix(M, l1), mats, self_=False)
         paired.write(F, l1, L1, first_matrix(M, l1), mats)
     gather = _kernel("bpmax_gather", cell)
     span_dev = cp.asarray(span)
@@ -322,11 +322,9 @@ def _library_layout(dtype, N, Wb, sizes):
     return library.band_layout(N, Wb, dtype=np.dtype(dtype).name, tile=sizes.library_tile or None)
 
 
-def _finisher(rb, dims, M, N, Wb, dtype, sizes, paired=None):
+def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
-    diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_, pairs=False)``; ``pairs``: the
-    level's paired copy is wanted, written by the finish's segment store where ``sizes.pairs_copy`` and the
-    finish is bpmax_finish_roles (``paired.by_finish`` then set: its copy kernel skipped)."""
+    diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``."""
     cell, itemsize = _cell(dtype), np.dtype(dtype).itemsize
     # a row of the matrix and of S2 (finish form 2 and up: and its code); the limit less the pair scores
     row_bytes = ((Wb + 1) | 1) * itemsize * 2 + (cell == "short" and sizes.finish_form >= 2)
@@ -346,11 +344,8 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes, paired=None):
         rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
         threads = {True: rows, False: rows}
         if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            form = (sizes.finish_diagonals, min(sizes.finish_form, 6))
-            kernels[False] = _kernel("bpmax_finish_roles", *form, False)
-            threads[False] = threads["pairs"] = 2 * (-(-min(seg + Wb - 1, N) // 32) * 32)
-            if sizes.pairs_copy and paired is not None and paired.table is not None:   # the copy in the store
-                kernels["pairs"], paired.by_finish = _kernel("bpmax_finish_roles", *form, True), True
+            kernels[False] = _kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
+            threads[False] = 2 * (-(-min(seg + Wb - 1, N) // 32) * 32)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
@@ -358,13 +353,9 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes, paired=None):
         for kernel in kernels.values():
             kernel.max_dynamic_shared_size_bytes = smem
 
-        def finish(F, S2, first, mats, self_, pairs=False):
-            key = "pairs" if pairs and "pairs" in kernels else self_
-            extra = ()   # bpmax_finish_roles's paired copy and its stride (unused without PAIRED)
-            if roles and not self_:
-                extra = (paired.table, np.int64(paired.stride)) if key == "pairs" else (F, np.int64(0))
-            kernels[key]((mats * segments,), (threads[key],),
-                         (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments), *extra), shared_mem=smem)
+        def finish(F, S2, first, mats, self_):
+            kernels[self_]((mats * segments,), (threads[self_],),
+                           (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
         return finish
 
     if cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # bands too wide: tiles, a launch per diagonal
@@ -376,7 +367,7 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes, paired=None):
     kernels = {s: _kernel("bpmax_finish_diagonal", cell, s) for s in (True, False)}
     copy = {to: _kernel("bpmax_diagonals", cell, to) for to in (True, False)}
 
-    def finish(F, S2, first, mats, self_, pairs=False):
+    def finish(F, S2, first, mats, self_):
         target, count = (S2, 1) if self_ else (F, mats)
         blocks = (-(-count * Wb * N // 256),)
         if not self_:

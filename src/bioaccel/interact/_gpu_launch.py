@@ -66,9 +66,6 @@ class BPMaxSizes(LaunchSizes):
     #                              the default since its call 2) also B by cp.async from a paired copy of each level
     #                              (two rows a word, written after its finish: a second copy of the table, paired_copy
     #                              below; tiles of a multiple of 8 rows, else 2)
-    pairs_copy: int = 0          # pairs_stage 4's paired copy: 0 bpmax_pair_rows after each level's finish (bpmaxcp3);
-    #                              1 (issue 29, bpmaxcp5) written by the finish's segment store (bpmax_finish_roles,
-    #                              PAIRED: finish forms 5 and 6; others keep the copy kernel), the level not re-read
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,

@@ -24,7 +24,6 @@ class Paired:
         copy = stage == 4
         self.table = _gpu.cupy().empty(matrices * self.stride, dtype=np.uint32) if copy else None
         self.kernel = timed(kernel) if copy else None
-        self.by_finish = False   # set by _gpu._finisher where the finish's segment store writes the copy (pairs_copy)
 
     def arguments(self, F):
         return (F if self.table is None else self.table), np.int64(self.stride)
@@ -32,7 +31,7 @@ class Paired:
     def write(self, F, l1, L1, first, mats):
         """The copy of level ``l1`` (matrices first .. first + mats - 1) after its finish, where a later level
         reads it."""
-        if self.table is None or l1 >= L1 or self.by_finish:
+        if self.table is None or l1 >= L1:
             return
         for at in range(0, mats, MAX_GRID_Y):
             count = min(MAX_GRID_Y, mats - at)

@@ -77,7 +77,7 @@ def smem_words(B: int, eager_kernel: bool, pad: bool = False) -> int:
 def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
     """The finish of bands too wide for shared memory, short cells: B x B tiles, one launch per tile
     diagonal that holds band cells; ``mode`` a key of :data:`TILED`. Returns
-    ``finish(F, S2, first_mat, mats, self_, pairs)`` (as _gpu._finisher's). Needs a GPU.
+    ``finish(F, S2, first_mat, mats, self_)`` (as _gpu._finisher's). Needs a GPU.
 
     >>> sorted(TILED)
     ['eager-padded', 'eager-rows', 'eager-unpadded', 'prefetch', 'tiled']
@@ -92,7 +92,7 @@ def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
     for kernel in kernels.values():
         kernel.max_dynamic_shared_size_bytes = smem
 
-    def finish(F, S2, first, mats, self_, pairs=False):   # pairs: the paired copy is Paired.write's here
+    def finish(F, S2, first, mats, self_):
         target, many = (S2, 1) if self_ else (F, mats)
         for d in range(count):
             per_mat = (tiles - d) + sum(tiles - D for D in (adding(d, count) if eager else ()))

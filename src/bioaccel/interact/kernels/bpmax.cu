@@ -1166,56 +1166,6 @@ __device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__
     }
 }
 
-// one 16-bit slot o of band row i2 as the paired copy holds it (segment_pairs): the finished cell from the segment's
-// (F, S2) words for rows s .. s + rows - 1, the empty-target slot (e = -1, the products' write_border) from the table,
-// sentinels elsewhere (slots outside the band, row N past its border, rows outside 0 .. N), as bpmax_pair_rows reads
-// them from the table after the finish
-__device__ __forceinline__ unsigned paired_half(const Dims& g, const short* __restrict__ mat, const short* Pf, int SR,
-                                                int s, int i2, int o) {
-    if ((unsigned)i2 > (unsigned)g.N) return 0xC000u;
-    const int e = o - 1 - ((i2 - 1) & 7);
-    if (e == -1) return (unsigned short)mat[(long long)i2 * g.RS + o];
-    if (i2 == g.N || e < 0 || e >= g.Wb) return 0xC000u;
-    return (unsigned short)Pf[2 * ((i2 - s) * SR + e)];
-}
-
-// PAIRED (issue 29, helper bpmaxcp5): the segment's rows also into the products' paired copy of the level (pair row p
-// of the matrix at `pm` holds rows 2p - 1 low and 2p high, slot by slot: bpmax_pair_rows's layout), so no copy kernel
-// re-reads the level. The segment writes rows lo .. hi - 1: its own, row -1 too where it starts the matrix and rows
-// N .. 2 (N / 2 + 2) - 2 too where it ends it; pair rows with both rows there as two 16-byte stores of 8 slots, a
-// pair row shared with a neighbouring segment (its row at an end of lo .. hi - 1) by 16-bit stores of its half.
-__device__ __forceinline__ void segment_pairs(const Dims& g, const short* __restrict__ mat, const unsigned* P, int SR,
-                                              int s, int rows, unsigned* __restrict__ pm) {
-    const short* Pf = reinterpret_cast<const short*>(P);
-    const int V = g.RS / 8, NP = g.N / 2 + 2;
-    const int lo = s == 0 ? -1 : s, hi = s + rows == g.N ? 2 * NP - 1 : s + rows;
-    const int p0 = (lo + 2) / 2, p1 = (hi - 1) / 2;           // the pair rows with both rows in lo .. hi - 1
-    for (int x = threadIdx.x; x < (p1 - p0 + 1) * V; x += blockDim.x) {
-        const int p = p0 + x / V, v = x % V, e0 = 8 * v - 1 - ((2 * p - 2) & 7);   // row 2p - 1's cell of slot 8v
-        uint4* to = reinterpret_cast<uint4*>(pm + (long long)p * g.RS + 8 * v);
-        unsigned w[8];
-        if (p > 0 && e0 >= 1 && e0 + 7 < g.Wb && 2 * p < g.N) {   // 8 band cells of both rows (row 2p's one column left)
-            const unsigned* a = P + (2 * p - 1 - s) * SR + e0;
-            const unsigned* b = P + (2 * p - s) * SR + e0 - 1;
-#pragma unroll
-            for (int h = 0; h < 8; ++h) w[h] = __byte_perm(a[h], b[h], 0x5410);
-        } else {
-#pragma unroll
-            for (int h = 0; h < 8; ++h)
-                w[h] = paired_half(g, mat, Pf, SR, s, 2 * p - 1, 8 * v + h) |
-                       paired_half(g, mat, Pf, SR, s, 2 * p, 8 * v + h) << 16;
-        }
-        to[0] = make_uint4(w[0], w[1], w[2], w[3]);
-        to[1] = make_uint4(w[4], w[5], w[6], w[7]);
-    }
-    const bool first = lo % 2 == 0, last = hi % 2 == 0;   // row lo the high half of pair lo / 2; row hi - 1 the low of hi / 2
-    for (int x = threadIdx.x; x < (first + last) * g.RS; x += blockDim.x) {
-        const int i2 = first && x < g.RS ? lo : hi - 1, o = first && x < g.RS ? x : x - g.RS * first;
-        unsigned short* to = reinterpret_cast<unsigned short*>(pm + (long long)((i2 + 1) / 2) * g.RS + o);
-        to[i2 % 2 == 0] = (unsigned short)paired_half(g, mat, Pf, SR, s, i2, o);
-    }
-}
-
 // FORM (issue 29, helper bpmaxst): 0 as before; 1 the segment's rows read 8 slots per aligned 16-byte
 // load (cell_at's layout), 4 loads of each table in flight a thread (form 0 read one 16-bit cell of each
 // per iteration, waiting for it, while the SM's one block had nothing else to run); 2 also the group's
@@ -1483,13 +1433,10 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
 // tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
 // phase then waited on the passes and shared the load pipe with the bulk threads' splits)
-// PAIRED (issue 29, helper bpmaxcp5): the segment's rows also into the products' paired copy (segment_pairs; `paired`
-// and `pair_stride` as bpmax_pair_rows's, unused without it), in place of bpmax_pair_rows after the finish.
-template <int G, int FORM, bool PAIRED>
+template <int G, int FORM>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
-                   const int first_mat, const int seg, const int segments, unsigned* __restrict__ paired,
-                   const long long pair_stride) {
+                   const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
     static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
     DIMS;
@@ -1590,7 +1537,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     }
     FINISH_CLOCK(CLOCK_SLOTS - 2);
     segment_store(g, mat, P, SR, s, min(seg, N - s));
-    if (PAIRED) segment_pairs(g, mat, P, SR, s, min(seg, N - s), paired + (first_mat + q) * pair_stride);
     FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
 
