@@ -155,6 +155,8 @@ SETTINGS |= {   # bpmaxcp3: B by cp.async too, from a paired copy of each level 
 # (bpmaxcp3's call 2 had two more rows here, 66 and 67: pairs_stage=5, the level just finished staged from the table
 # and its copy on a second stream, at 8 and 9 blocks an SM; reverted, docs/bpmax-gpu-notes.md keeps their numbers)
 SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage=2)"] = dict(pairs_stage=2)
+# (bpmaxcp5's call 1 had row 67 here: pairs_copy=1, the paired copy written by the finish's segment store; slower
+# end to end, reverted: commit 810456e has it, docs/bpmax-gpu-notes.md keeps its numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
