@@ -260,11 +260,14 @@ def test_gpu_windows_scaled_take_the_cpu_scales(small_launch_sizes):
 
 
 @pytest.mark.parametrize("variant", [{}, dict(band_chains=2), dict(band_chains=2, band_warp_cols=16),
-                                     pytest.param(dict(band_outer_pair=1), id="v15_outer_pair_1")])
+                                     pytest.param(dict(band_outer_pair=1), id="v15_outer_pair_1"),
+                                     pytest.param(dict(band_bases=333), id="v25_pieces"),
+                                     pytest.param(dict(band_streams=1, band_bases=400), id="v25_one_stream_pieces")])
 def test_gpu_windows_production_sizes_at_window_128(monkeypatch, variant):
     """23 x 300 and 23 x 140 nt at --window-target 128 with the production launch sizes, and with the cross products'
-    two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``), and with the
-    outer terms' R sums in the order before v25 (v15's ``band_outer_pair`` 1; the production's 2 since v25)."""
+    two accumulator chains a cell (v12: another summation order, so compared with the CPU, not by ``==``), with the
+    outer terms' R sums in the order before v25 (v15's ``band_outer_pair`` 1; the production's 2 since v25), and
+    with v25's outer terms in pieces of 333 bases and on one stream in pieces of 400."""
     from bioaccel.interact import _partition_launch
 
     monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
