@@ -137,6 +137,8 @@ class _Tables:
         last = band_last_kernel(sizes, self.L2, nt) if sizes.band_sweep != "persistent" else None
         folding = band_fold_arguments(sizes, self.L2, nt) if last is not None else None
         fold = _kernel("bppart_band_tiles", *folding) if folding else None
+        if fold is not None and sizes.band_last_fold & 4:     # (v27's item 3: the fold's instantiation everywhere)
+            tiles = fold
         # (v27: the fold's counters, a tile and query interval of the last diagonal, after the grid barriers')
         counters = cp.zeros(L1 + 1 + (M * nt if fold is not None else 0), dtype=np.uint32)
         dims = (np.int32(M), np.int32(n), np.int32(W1))
