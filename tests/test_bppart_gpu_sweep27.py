@@ -1,10 +1,11 @@
 """The windowed BPPart sweep's last tile diagonal folded into the launch of the diagonal before it (v27,
 ``band_last_fold``: bppart_band_tiles with FARSHAPE's bits 2-3, a counter a last-diagonal tile, the block that stores
 its second operand tile computes its cell; 1, a warp's loads as bppart_band_last; 2, the operands staged in shared
-memory first; plus 4, that kernel for every diagonal's launch): against the CPU on random pairs with small launches and NaN-filled fresh tables (target windows of 16,
-32 and 48 bases: the fold into diagonals 1, 2 and 3; pieces whose tiles the launch skips), and at the production sizes
-and window 128 against the CPU and equal to the production's (the last diagonal by its own launch, bppart_band_last)
-to the last bit. Each test checks that the folding launch ran and bppart_band_last did not. Marker ``gpu``."""
+memory first; plus 4, that kernel for every diagonal's launch): against the CPU on random pairs with small launches
+and NaN-filled fresh tables (target windows of 16, 32 and 48 bases: the fold into diagonals 1, 2 and 3; pieces whose
+tiles the launch skips), and at the production sizes and window 128 against the CPU and equal to the production's
+(the last diagonal by its own launch, bppart_band_last) to the last bit. Each test checks that the folding launch ran
+and bppart_band_last did not. Marker ``gpu``."""
 import random
 
 import pytest
