@@ -591,7 +591,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     const double* w2 = W + 25;
     const double* wi = W + 50;
     const bool fold = FOLD > 0 && dlast == dfirst + 1;
-    for (int d = dfirst; d <= (fold ? dfirst : dlast); ++d) {
+    const int dend = fold ? dfirst : dlast;           // (the fold: one diagonal, no grid barrier)
+    for (int d = dfirst; d <= dend; ++d) {
         const long long items = (long long)mats * (nt - d);
         for (long long item = blockIdx.x; item < items; item += gridDim.x) {
             const int I = item % (nt - d);
@@ -717,7 +718,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
                                AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
         }
-        if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+        if (d < dend) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }
 
