@@ -287,11 +287,7 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES]
         # v22: the last tile diagonal by a warp a tile (band_last), after the lean split sweep (OUTER 1) and the parked base
-        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)]
-        # v27: the launch before the last diagonal that takes it too (band_last_fold 1 and 2: FARSHAPE's bits 2-3),
-        # after the far part by m16n8k16 (the production's) or m8n8k4, a ring of 3 or 2
-        + [("bppart_band_tiles", (16, True, 4, True, True, pipe, 2, True, False, 0, 1, shape + 4 * fold))
-           for fold in (1, 2) for shape, pipe in ((3, 3), (0, 3), (3, 2))],
+        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

@@ -140,25 +140,6 @@ def band_last_kernel(sizes, L2: int, nt: int):
     return "bppart_band_last", (B, outer, 8), 8
 
 
-def band_fold_arguments(sizes, L2: int, nt: int):
-    """The template arguments of the sweep's kernel for the launch of the diagonal before the last, where that launch
-    takes the last diagonal too (``band_last_fold``, v27: band_last_kernel's condition, the near part by one warp):
-    band_tiles_arguments with FARSHAPE's bits 2-3 the fold's form (``band_last_fold`` 1 or 2; its bit 2, 4, asks for
-    this instantiation on every diagonal's launch); else None (the last diagonal its own launch).
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_fold_arguments(SIZES, 129, 1250), band_fold_arguments(SIZES.replace(band_last_fold=2), 129, 1250)[11]
-    (None, 11)
-    >>> band_fold_arguments(SIZES.replace(band_last_fold=5), 129, 1250)[11]
-    7
-    >>> band_fold_arguments(SIZES.replace(band_last_fold=1, band_last=False), 129, 1250)
-    """
-    arguments = band_tiles_arguments(sizes)
-    if not (sizes.band_last_fold & 3 and arguments[7] and band_last_kernel(sizes, L2, nt)):
-        return None
-    return arguments[:11] + (arguments[11] | 4 * (sizes.band_last_fold & 3),)
-
-
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
     ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next

@@ -5,9 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_fold_arguments,
-                                    band_last_kernel, band_outer_kernel, band_outer_role, band_tiles_arguments,
-                                    band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_last_kernel,
+                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -135,12 +134,7 @@ class _Tables:
         nt = -(-(n + 1) // B)
         dmax = min(nt - 1, (self.L2 + B - 1) // B)
         last = band_last_kernel(sizes, self.L2, nt) if sizes.band_sweep != "persistent" else None
-        folding = band_fold_arguments(sizes, self.L2, nt) if last is not None else None
-        fold = _kernel("bppart_band_tiles", *folding) if folding else None
-        if fold is not None and sizes.band_last_fold & 4:     # (v27's item 3: the fold's instantiation everywhere)
-            tiles = fold
-        # (v27: the fold's counters, a tile and query interval of the last diagonal, after the grid barriers')
-        counters = cp.zeros(L1 + 1 + (M * nt if fold is not None else 0), dtype=np.uint32)
+        counters = cp.zeros(L1 + 1, dtype=np.uint32)
         dims = (np.int32(M), np.int32(n), np.int32(W1))
         flat = [t.reshape(-1) for t in tables]
         for l1 in range(1, L1 + 1):
@@ -172,12 +166,9 @@ class _Tables:
                 grid = max(1, min(sms * sizes.blocks_per_sm, mats * nt))
                 tiles((grid,), (B * B,), (*tables, np.int32(0), np.int32(dmax), counters[l1:], ends), shared_mem=shared)
             else:               # a tile diagonal a launch: a block per tile, no barrier
-                for d in range(dmax + 1 if fold is None else dmax):
+                for d in range(dmax + 1):
                     mark(("sweep", d))
-                    if fold is not None and d == dmax - 1:   # (v27: the last diagonal's tiles taken by this launch)
-                        fold((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d + 1),
-                                                            counters[L1 + 1:], ends), shared_mem=shared)
-                    elif last is not None and d == dmax:     # (v22: one band cell a tile, a warp a tile)
+                    if last is not None and d == dmax:     # (v22: one band cell a tile, a warp a tile)
                         warps = last[2]
                         _kernel(last[0], *last[1])((-(-mats * (nt - d) // warps),), (32 * warps,),
                                                    (*tables, np.int32(d), ends))

@@ -91,13 +91,6 @@ class BPPartSizes(LaunchSizes):
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
     #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
     #                           bppart_band_tiles (v21's production)
-    band_last_fold: int = 0   # windows, with band_last (v27): the last tile diagonal taken by the blocks of the diagonal
-    #                           before it, in its launch (a counter a tile: the block that stores a tile's second operand
-    #                           tile computes its cell; no launch of its own, one fewer a level): 1, a warp a cell loading
-    #                           as bppart_band_last; 2, the cells' operands first staged in the block's shared memory, all
-    #                           loads in flight at once; 0, its own launch (v22). The same bits. Plus 4 (5, 6): that
-    #                           kernel for every diagonal's launch (its near loop keeps the production's 2 spilled words
-    #                           in registers: v27's item 3)
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

@@ -321,188 +321,6 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 
 #include "bppart_band_cross.cuh"   // bppart_band_cross_ring (v8): the same products, a deeper copy ring
 
-// The last tile diagonal (v22, launch size ``band_last``) where its tiles hold one band cell each, (B - 1, 0): the
-// host's condition L2 = d B - (B - 1) for its d = dmax (window 128: L2 = 129, B = 16, d = 9). bppart_band_tiles runs a
-// whole block on such a tile: d + 1 far steps of 7 tiles through the ring for one cell, and one near step whose sums
-// are all zero (the cell's near operands are the tile's own later cells, and Q1(I)'s columns past B). Here one warp a
-// tile (band_last_cell): the cell's four far sums by the same mma.sync m16n8k16 (SHAPE 3) as the far part, a step of
-// 16 k an instruction, K in order from its first step, so the same chains of products: rows 0, 1 of A the row operands
-// T1 and QIac of (b0, k), K = I .. J - 1, by B's column 0, Q1(k, b1); rows 2, 3 Q1 of (b0, k) and (b0 + 1, k), K = I + 1
-// .. J, by columns 1, 2, QF(k, b1) and AUX1(k, b1 - 1) (the other entries of C are not read). The loads are band_at's
-// and band_cg's of the same cells as the far part's copies (the trim keeps row B - 1 and column 0 whole), the finish
-// bppart_near_warp's expressions with its zero near sums, the cell's split values as bppart_band_tiles reads them:
-// the same bits as the far part on tensor cores (FAR 2; m8n8k4 and m16n8k16 give the same bits on an H100).
-#define BAND_LAST_TABLES const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb, \
-    const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI, \
-    double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1, \
-    const double* __restrict__ ACCA, const double* __restrict__ ACCM
-#define BAND_LAST_PASS a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, T1, AUX1, ACCA, ACCM
-
-// Whether tile (I, I + d) of the last diagonal holds its band cell (B - 1, 0) that a window needs (bppart_band_tiles'
-// skips, then the cell's ``valid``).
-template <int B>
-__device__ __forceinline__ bool band_last_live(int I, int d, int n, int L2, const int* ends) {
-    const int IB = I * B, JB = (I + d) * B, l2 = JB - (IB + B - 1);
-    return !(l2 > L2 || JB > ends[IB]) && l2 > 0 && JB <= n;
-}
-
-// Operand vector v (0 .. 6) of the last diagonal's cell (b0, b1) = (IB + B - 1, JB) at index x (0 .. d B - 1): what
-// lane 4 g + t of band_last_cell reads at step s, x = s B + 4 u + t: v = g < 4 A's row g (T1, QIac of (b0, k), k = IB
-// + x; Q1 of (b0, k), (b0 + 1, k), k = IB + B + x), v = 4 + g B's column g (Q1(k, b1), k = IB + x; QF(k, b1), AUX1(k,
-// b1 - 1), k = IB + B + x). Through L2 (band_cg): other blocks of the launch may have just written them (v27's fold).
-__device__ __forceinline__ double band_last_operand(BAND_LAST_TABLES, size_t lb, size_t A, int IB, int B, int b0,
-                                                    int b1, int v, int x, int W1, int n) {
-    if (v < 4) {
-        const double* left = v == 0 ? T1 + lb : v == 1 ? QIac + A : Q1;
-        return band_cg(left, v == 3 ? b0 + 1 : b0, (v < 2 ? IB : IB + B) + x, W1, n);
-    }
-    const int g = v - 4;
-    const double* right = g == 0 ? Q1 : g == 1 ? QF + A : AUX1 + lb;
-    return band_cg(right, (g == 0 ? IB : IB + B) + x, g == 2 ? b1 - 1 : b1, W1, n);
-}
-
-// The band cell of the last diagonal's tile (I, I + d), query interval a0, by one whole warp (band_last_live true).
-// Its operands read by the lanes from global memory, UNROLL steps' loads in flight (ST null), or from the 7 vectors
-// that band_last_operand gives, staged at ST with pitch P (v27's fold, band_last_fold 2): the same values either way.
-template <int B, int OUTER, int UNROLL>
-__device__ __forceinline__ void band_last_cell(BAND_LAST_TABLES, int M, int n, int W1, int l1, int I, int a0, int d,
-                                               const double* ST = nullptr, int P = 0) {
-    static_assert(B == 16, "one m16n8k16 a tile step");
-    const int M1 = M + 1, J = I + d, a1 = a0 + l1, IB = I * B, JB = J * B;
-    const int b0 = IB + B - 1, b1 = JB, l2 = b1 - b0;
-    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
-    const size_t c = (size_t)b0 * W1 + l2;
-    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    // the cell's values, by the lanes that finish it (lane 0), before the products (their loads in flight meanwhile)
-    double m = 0.0, s0 = 0.0, pqx = 0.0, qfbase = 0.0, acca = 0.0, qibase = 0.0, w = 0.0;
-    if (lane == 0) {
-        const int x0 = a[a0], y0 = rb[b0], y1 = rb[b1 - 1];
-        const double* w2 = W + 25;
-        const double* wi = W + 50;
-        m = ACCM[lb + c];
-        s0 = QIac[A + c];
-        pqx = QX[A + c];
-        qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0], QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
-                            : R[A + c];
-        acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
-        qibase = __dmul_rn(Q0[a0 * M1 + a1], Q1[c]);
-        w = w2[y0 * 5 + y1];
-    }
-    // lane 4 g + t: A's row g (g < 4) and B's column g (g < 3), the k = t + 4 u of each step; rows 0, 1 and column 0
-    // from K = I, the others from K = I + 1 (d steps each)
-    const double* left = g == 0 ? T1 + lb : g == 1 ? QIac + A : Q1;
-    const double* right = g == 0 ? Q1 : g == 1 ? QF + A : AUX1 + lb;
-    const int row = g == 3 ? b0 + 1 : b0, col = g == 2 ? b1 - 1 : b1;
-    const int kl = (g < 2 ? IB : IB + B) + t, kr = (g == 0 ? IB : IB + B) + t;
-    double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
-#pragma unroll UNROLL   // (bppart_band_last: 2, two steps' loads in flight: 98 registers, no spill; 3: 128 and spills)
-    for (int s = 0; s < d; ++s) {
-        double fa[8], fb[4];
-#pragma unroll
-        for (int u = 0; u < 4; ++u) {
-            if (ST != nullptr) {
-                fa[2 * u] = g < 4 ? ST[g * P + s * B + 4 * u + t] : 0.0;
-                fb[u] = g < 3 ? ST[(4 + g) * P + s * B + 4 * u + t] : 0.0;
-            } else {
-                fa[2 * u] = g < 4 ? band_cg(left, row, kl + s * B + 4 * u, W1, n) : 0.0;
-                fb[u] = g < 3 ? band_cg(right, kr + s * B + 4 * u, col, W1, n) : 0.0;
-            }
-            fa[2 * u + 1] = 0.0;
-        }
-        mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
-    }
-    // C[g][2 t + h] in acc[0][h]: fa = C[0][0] (lane 0), fq = C[1][0] (lane 4), fr = C[2][1] (lane 8), fs = C[3][2] (lane 13)
-    const double fq = __shfl_sync(0xffffffffu, acc[0][0], 4);
-    const double fr = __shfl_sync(0xffffffffu, acc[0][1], 8);
-    const double fs = __shfl_sync(0xffffffffu, acc[0][0], 13);
-    if (lane != 0) return;
-    const double fa = acc[0][0], both = 0.0, zero = 0.0;    // (both: the split sweep's; zero: the near sums)
-    const double s1 = l2 >= 5 ? __dmul_rn(w, fs + zero) : 0.0;
-    const double t1 = s1 + m;
-    const double aux = fa + zero + t1;
-    const double closed = (s0 + both) + s1;
-    const double qf = qfbase + (acca + fq + s0 + both) + zero + s1;
-    const double r = fr + zero + qf;
-    const double qx = pqx + r;
-    T1[lb + c] = t1;
-    AUX1[lb + c] = aux;
-    QIac[A + c] = closed;
-    QF[A + c] = qf;
-    R[A + c] = r;
-    QX[A + c] = qx;
-    QI[A + c] = qibase + qx;
-}
-
-// Whether tile (I, I + d) of a diagonal before the last is launched (bppart_band_tiles' skips; the tile exists).
-template <int B>
-__device__ __forceinline__ bool band_tile_live(int I, int d, int L2, const int* ends) {
-    const int IB = I * B, JB = (I + d) * B;
-    return !(JB - (IB + B - 1) > L2 || JB > ends[IB]);
-}
-
-// v27 (launch size ``band_last_fold``): the last diagonal (d + 1) folded into the launch of diagonal d, so that its 23
-// launches a sweep (one a level) and their tails go. After its tile (I, I + d) is stored, the block arrives at the two
-// last-diagonal tiles the tile is an operand of: (I, I + d + 1) (row b0's last cells, T1 and QIac) and (I - 1, I + d)
-// (column b1's first, QF); a counter a tile and query interval (counter[a0 nt + I'], zeroed a launch) counts the
-// arrivals, ``expected`` a level (1 or 2: its operand tiles that this launch does not skip), so that the block whose
-// arrival completes a level's round computes the cell (band_last_cell) after both operand tiles are stored. The counts
-// go on from level to level (each level adds whole rounds: the levels' launches are in stream order). Arrivals as
-// grid_barrier's: the block's stores, a barrier, a fence by thread 0, the atomic; the taker fences again and reads the
-// other blocks' cells through L2 (band_cg). FOLD 1: warp ``side`` takes the tile of that side, loading as
-// bppart_band_last does (a step at a time); 2: the whole block first copies the taken cells' 7 operand vectors into
-// its free shared memory U (all loads in flight at once), the warps then multiply from there. The same values, the
-// same products: the same bits as bppart_band_last.
-template <int B, int OUTER, int FOLD>
-__device__ __forceinline__ void band_last_fold(double* U, BAND_LAST_TABLES, int M, int n, int W1, int l1, int nt,
-                                               int I, int a0, int d, unsigned int* counter, const int* ends) {
-    __shared__ int take[2];
-    const int L2 = W1 - 1, dl = d + 1;
-    if (threadIdx.x == 0) {
-        __threadfence();          // this block's stores (all threads': the caller's barrier) before its arrivals
-        bool any = false;
-#pragma unroll
-        for (int side = 0; side < 2; ++side) {
-            const int i = I - side;                    // the last diagonal's tile (i, i + dl)
-            bool mine = false;
-            if (i >= 0 && i + dl < nt && band_last_live<B>(i, dl, n, L2, ends)) {
-                const unsigned expected = band_tile_live<B>(i, d, L2, ends) + band_tile_live<B>(i + 1, d, L2, ends);
-                const unsigned old = atomicAdd(counter + (size_t)a0 * nt + i, 1u);
-                mine = (old + 1) % expected == 0;
-            }
-            take[side] = mine;
-            any = any || mine;
-        }
-        if (any) __threadfence();  // the other operand tile's stores (its arrival came first) before the reads
-    }
-    __syncthreads();
-    const bool take0 = take[0], take1 = take[1];
-    const int warp = threadIdx.x / 32;
-    if (FOLD == 1) {
-        if (warp < 2 && (warp == 0 ? take0 : take1))
-            band_last_cell<B, OUTER, 1>(BAND_LAST_PASS, M, n, W1, l1, I - warp, a0, dl);
-    } else if (take0 || take1) {      // (block-uniform)
-        const int P = dl * B + 4;                                          // (fragment loads on distinct banks)
-        const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a0 + l1) * S;
-        // thread x: index x of the taken sides' 14 vectors, all its loads in flight at once (one round at window 128)
-        for (int x = threadIdx.x; x < dl * B; x += B * B) {
-            double v[14];
-#pragma unroll
-            for (int sv = 0; sv < 14; ++sv) {
-                const int IB = (I - sv / 7) * B;
-                v[sv] = (sv < 7 ? take0 : take1)
-                            ? band_last_operand(BAND_LAST_PASS, lb, A, IB, B, IB + B - 1, IB + dl * B, sv % 7, x, W1, n)
-                            : 0.0;
-            }
-#pragma unroll
-            for (int sv = 0; sv < 14; ++sv) U[sv * P + x] = v[sv];
-        }
-        __syncthreads();
-        if (warp < 2 && (warp == 0 ? take0 : take1))
-            band_last_cell<B, OUTER, 1>(BAND_LAST_PASS, M, n, W1, l1, I - warp, a0, dl, U + warp * 7 * P, P);
-    }
-    __syncthreads();              // (U free again)
-}
-
 // Every cell of the level l1 by B x B tiles, tile diagonal after tile diagonal (d = J - I = dfirst ..
 // dlast), a block per tile: bppart_tiles of kernels/bppart.cu on band matrices (its comments hold here).
 // A cell is valid when 0 < b1 - b0 <= L2 and b1 <= n; tiles with no valid cell are skipped. With
@@ -548,9 +366,6 @@ __device__ __forceinline__ void band_last_fold(double* U, BAND_LAST_TABLES, int 
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// FARSHAPE's bits 2-3 (v27, ``band_last_fold``; launches mode, the WARP near part, 16-tiles): FOLD, the last tile
-// diagonal taken by this launch's blocks after their tiles (band_last_fold: 1 a warp's loads, 2 staged), where the
-// host marks the launch so (dlast = dfirst + 1: the tiles of dfirst only; ``counter``: the fold's, zeroed a launch).
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -561,8 +376,6 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                   int nt, int dfirst, int dlast, unsigned int* counter, const int* __restrict__ ends) {
     static_assert(PIPE == 0 || PIPE == 2 || PIPE == 3, "cp.async ring of 2 or 3 stages (static shared memory)");
     static_assert(PIPE > 0 || FAR == 0, "the far part's other forms read the ring");
-    constexpr int SHAPE = FARSHAPE & 3, FOLD = FARSHAPE >> 2;
-    static_assert(FOLD == 0 || (PIPE > 0 && WARP && SPLIT && B == 16), "the fold: launches of the split 16-tile sweep");
     constexpr int NV = LANES ? 9 : 8, NEAR = 7 + 4 + NV;
     constexpr int RP = FAR == 0 ? B + 1 : FAR == 1 || (!DYN && 7 * PIPE * B * (B + 4) * 8 > 47 * 1024) ? B + 2 : B + 4;
     constexpr int RING = 7 * PIPE * B * RP, TILES = (PIPE > 0 ? 2 + 4 + NV : NEAR) * B * (B + 1);
@@ -590,9 +403,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
-    const bool fold = FOLD > 0 && dlast == dfirst + 1;
-    const int dend = fold ? dfirst : dlast;           // (the fold: one diagonal, no grid barrier)
-    for (int d = dfirst; d <= dend; ++d) {
+    for (int d = dfirst; d <= dlast; ++d) {
         const long long items = (long long)mats * (nt - d);
         for (long long item = blockIdx.x; item < items; item += gridDim.x) {
             const int I = item % (nt - d);
@@ -671,7 +482,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, SHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
@@ -691,10 +502,6 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 if (valid)
                     bppart_near_warp_cell<B>(S, ti, tj, c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
                 __syncthreads();      // (a persistent grid's next tile reuses U)
-                if constexpr (FOLD > 0) {
-                    if (fold)
-                        band_last_fold<B, OUTER, FOLD>(U, BAND_LAST_PASS, M, n, W1, l1, nt, I, a0, d, counter, ends);
-                }
                 continue;
             }
             bppart_keep_far<B>(V, ti, tj, fs, m, fa, acca, fq, s0, both, qfbase, fr, pqx);
@@ -718,23 +525,95 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 bppart_near<B>(X, C, V, halo, ti, tj, valid, IB, JB, b0, b1, l2, w2, y0, y1, qibase, c, T1 + lb,
                                AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
         }
-        if (d < dend) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
+        if (d < dlast) grid_barrier(counter, (unsigned int)(d - dfirst + 1) * gridDim.x);
     }
 }
 
-// The last diagonal by its own launch (v22, ``band_last``): a block of WARPS warps takes WARPS tiles (items of the
-// diagonal, as bppart_band_tiles numbers them), a warp a tile (band_last_cell).
+// The last tile diagonal (v22, launch size ``band_last``) where its tiles hold one band cell each, (B - 1, 0): the
+// host's condition L2 = d B - (B - 1) for its d = dmax (window 128: L2 = 129, B = 16, d = 9). bppart_band_tiles runs a
+// whole block on such a tile: d + 1 far steps of 7 tiles through the ring for one cell, and one near step whose sums
+// are all zero (the cell's near operands are the tile's own later cells, and Q1(I)'s columns past B). Here one warp a
+// tile: the cell's four far sums by the same mma.sync m16n8k16 (SHAPE 3) as the far part, a step of 16 k an
+// instruction, K in order from its first step, so the same chains of products: rows 0, 1 of A the row operands T1 and
+// QIac of (b0, k), K = I .. J - 1, by B's column 0, Q1(k, b1); rows 2, 3 Q1 of (b0, k) and (b0 + 1, k), K = I + 1 .. J,
+// by columns 1, 2, QF(k, b1) and AUX1(k, b1 - 1) (the other entries of C are not read). The loads are band_at's and
+// band_cg's of the same cells as the far part's copies (the trim keeps row B - 1 and column 0 whole), the finish
+// bppart_near_warp's expressions with its zero near sums, the cell's split values as bppart_band_tiles reads them:
+// the same bits as the far part on tensor cores (FAR 2; m8n8k4 and m16n8k16 give the same bits on an H100).
+// A block of WARPS warps takes WARPS tiles (items of the diagonal, as bppart_band_tiles numbers them).
 template <int B, int OUTER, int WARPS>
 __global__ void __launch_bounds__(32 * WARPS)
-bppart_band_last(BAND_LAST_TABLES, int M, int n, int W1, int l1, int nt, int d, const int* __restrict__ ends) {
+bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                 const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
+                 double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
+                 const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
+                 int d, const int* __restrict__ ends) {
     static_assert(B == 16, "one m16n8k16 a tile step");
-    const int mats = M - l1 + 1;
+    const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
     const long long items = (long long)mats * (nt - d);
     const long long item = (long long)blockIdx.x * WARPS + threadIdx.x / 32;
     if (item >= items) return;                                 // warp-uniform from here on
-    const int I = item % (nt - d), a0 = item / (nt - d);
-    if (!band_last_live<B>(I, d, n, W1 - 1, ends)) return;     // as bppart_band_tiles' skips, the cell's ``valid``
-    band_last_cell<B, OUTER, 2>(BAND_LAST_PASS, M, n, W1, l1, I, a0, d);
+    const int I = item % (nt - d), a0 = item / (nt - d), J = I + d, a1 = a0 + l1;
+    const int IB = I * B, JB = J * B;
+    if (JB - (IB + B - 1) > L2 || JB > ends[IB]) return;       // as bppart_band_tiles' skips
+    const int b0 = IB + B - 1, b1 = JB, l2 = b1 - b0;
+    if (l2 <= 0 || l2 > L2 || b1 > n) return;                  // the cell's ``valid``
+    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
+    const size_t c = (size_t)b0 * W1 + l2;
+    const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    // the cell's values, by the lanes that finish it (lane 0), before the products (their loads in flight meanwhile)
+    double m = 0.0, s0 = 0.0, pqx = 0.0, qfbase = 0.0, acca = 0.0, qibase = 0.0, w = 0.0;
+    if (lane == 0) {
+        const int x0 = a[a0], y0 = rb[b0], y1 = rb[b1 - 1];
+        const double* w2 = W + 25;
+        const double* wi = W + 50;
+        m = ACCM[lb + c];
+        s0 = QIac[A + c];
+        pqx = QX[A + c];
+        qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0], QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
+                            : R[A + c];
+        acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
+        qibase = __dmul_rn(Q0[a0 * M1 + a1], Q1[c]);
+        w = w2[y0 * 5 + y1];
+    }
+    // lane 4 g + t: A's row g (g < 4) and B's column g (g < 3), the k = t + 4 u of each step; rows 0, 1 and column 0
+    // from K = I, the others from K = I + 1 (d steps each)
+    const double* left = g == 0 ? T1 + lb : g == 1 ? QIac + A : Q1;
+    const double* right = g == 0 ? Q1 : g == 1 ? QF + A : AUX1 + lb;
+    const int row = g == 3 ? b0 + 1 : b0, col = g == 2 ? b1 - 1 : b1;
+    const int kl = (g < 2 ? IB : IB + B) + t, kr = (g == 0 ? IB : IB + B) + t;
+    double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+#pragma unroll 2       // (two steps' loads in flight: 98 registers, no spill; 3: 128 and spills)
+    for (int s = 0; s < d; ++s) {
+        double fa[8], fb[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+            fa[2 * u] = g < 4 ? band_cg(left, row, kl + s * B + 4 * u, W1, n) : 0.0;
+            fa[2 * u + 1] = 0.0;
+            fb[u] = g < 3 ? band_cg(right, kr + s * B + 4 * u, col, W1, n) : 0.0;
+        }
+        mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
+    }
+    // C[g][2 t + h] in acc[0][h]: fa = C[0][0] (lane 0), fq = C[1][0] (lane 4), fr = C[2][1] (lane 8), fs = C[3][2] (lane 13)
+    const double fq = __shfl_sync(0xffffffffu, acc[0][0], 4);
+    const double fr = __shfl_sync(0xffffffffu, acc[0][1], 8);
+    const double fs = __shfl_sync(0xffffffffu, acc[0][0], 13);
+    if (lane != 0) return;
+    const double fa = acc[0][0], both = 0.0, zero = 0.0;    // (both: the split sweep's; zero: the near sums)
+    const double s1 = l2 >= 5 ? __dmul_rn(w, fs + zero) : 0.0;
+    const double t1 = s1 + m;
+    const double aux = fa + zero + t1;
+    const double closed = (s0 + both) + s1;
+    const double qf = qfbase + (acca + fq + s0 + both) + zero + s1;
+    const double r = fr + zero + qf;
+    const double qx = pqx + r;
+    T1[lb + c] = t1;
+    AUX1[lb + c] = aux;
+    QIac[A + c] = closed;
+    QF[A + c] = qf;
+    R[A + c] = r;
+    QX[A + c] = qx;
+    QI[A + c] = qibase + qx;
 }
 
 // The terms of the level l1's cells over other query intervals, a thread per cell (grid y: the query
