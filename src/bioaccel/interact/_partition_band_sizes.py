@@ -18,8 +18,9 @@ def band_cross_kernel(sizes) -> tuple:
     FORM, ``band_skip_form`` (how warps skip) with bit 2 for ``band_chains`` 2 (two accumulator chains a cell),
     and ``band_warp_cols``, a warp's columns; v17, FORM's bits 3-4: ``band_mma_shape``, the mma's shape, m8n8k4
     where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
-    launch with grid z doubled; v26, bits 8 and up: ``band_stagger``, the blocks' order in stripes of that many row
-    tiles, the longest column tiles first). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    launch with grid z doubled; v26, bits 8 to 15: ``band_stagger``, the blocks' order in stripes of that many row
+    tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
+    one-sum blocks: :func:`band_cross_run`). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0)       # (the forms as before v26's block order)
@@ -35,6 +36,9 @@ def band_cross_kernel(sizes) -> tuple:
     ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
     >>> band_cross_kernel(SIZES)[1][9], SIZES.band_stagger     # (v26: FORM 152 + 48 << 8, the blocks staggered)
     (12440, 48)
+    >>> band_cross_kernel(SIZES.replace(band_cross_run=8))[1][9], band_cross_kernel(S0.replace(band_cross_run=8,
+    ...                                                                              band_sums_apart=False))[1][9]
+    (77976, 24)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -51,13 +55,46 @@ def band_cross_kernel(sizes) -> tuple:
         skip = sizes.band_skip_form if sizes.band_skip else 0
         shape = sizes.band_mma_shape if sizes.band_chunk % (4, 4, 8, 16)[sizes.band_mma_shape] == 0 else 0
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
-        stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 and up)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger, sizes.band_warp_cols)
+        stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 to 15)
+        run = 65536 if sizes.band_cross_run and apart else 0    # (v28: a block a run of query intervals, FORM bit 16)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
                 threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
+
+
+def band_cross_run(sizes, l1: int, mats: int) -> int:
+    """Query intervals a block of the cross products takes at level ``l1`` (``mats`` intervals) under launch ``sizes``
+    (``band_cross_run`` T, v28: max(1, T // (l1 - 1)), at most ``mats``, where the kernel takes runs: FORM bit 16; else
+    1), so that a block walks about T query splits where one interval has fewer; the grid's y is ceil(mats / that).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> [band_cross_run(SIZES.replace(band_cross_run=8), l1, 24 - l1) for l1 in (2, 3, 4, 5, 9, 10, 23)]
+    [8, 4, 2, 2, 1, 1, 1]
+    >>> band_cross_run(SIZES.replace(band_cross_run=24), 2, 22), band_cross_run(SIZES, 2, 22)
+    (22, 1)
+    """
+    name, arguments, _ = band_cross_kernel(sizes)
+    if name != "bppart_band_cross_ring" or not arguments[9] & 65536:
+        return 1
+    return max(1, min(mats, sizes.band_cross_run // (l1 - 1)))
+
+
+def band_cross_last_place(TR: int, TC: int, L2: int) -> int:
+    """The last column place (0 ..) of the cross products' absolute tiles (TR x TC; row tile I's places J = I TR // TC +
+    0, 1, ...) that holds a band cell (column - row in 0 .. L2) for some row tile: the grid's D with
+    ``band_cross_places`` (v28), where (TR + L2 - 1) // TC + 1 may be one more, a place empty in every row tile (window
+    128 at 32 x 64: place 3, a quarter of the blocks, each started only to return).
+
+    >>> band_cross_last_place(32, 64, 128), (32 + 128 - 1) // 64 + 1, band_cross_last_place(16, 32, 12)
+    (2, 3, 1)
+    """
+    def holds(I, place):
+        r0, c0 = I * TR, (I * TR // TC + place) * TC
+        return c0 + TC - 1 > r0 and c0 - (r0 + TR - 1) <= L2
+    return max(p for I in range(TC) for p in range((TR + L2 - 1) // TC + 2) if holds(I, p))
 
 
 def band_cross_shared(sizes) -> int:

@@ -61,6 +61,13 @@ class BPPartSizes(LaunchSizes):
     #                           tile's longest column tile first and its shortest last (FORM bits 8 and up: the same
     #                           blocks in another order, the same bits); 0, the order before v26. v26: cross 0.1410 ->
     #                           0.1395 s at 23 x 20,000 (-1.0%; DRAM read at l1 = 13 18.0 -> 15.6 GB); 24 -0.9%, 96 +1.3%
+    band_cross_run: int = 0   # windows, cross ring with band_sums_apart (v28): a block takes max(1, this // (l1 - 1))
+    #                           query intervals of level l1 (at most the level's), one after the other through one ring
+    #                           (FORM bit 16: the block's start and the ring's fill paid once for them; the short levels'
+    #                           blocks are 2 to 5 steps a query split); the same bits. 0: one interval a block
+    band_cross_places: bool = False  # windows, cross ring (v28): the grid's column places only up to the last one that
+    #                                  holds band cells (window 128 at 32 x 64: 3 places, not 4 with the fourth empty in
+    #                                  every row tile); the same blocks less the empty ones, the same bits
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
