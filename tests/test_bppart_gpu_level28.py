@@ -52,16 +52,17 @@ def test_cross_last_place_holds_every_band_tile(rows, cols):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("au, gu, rows, cols, chunk, skip, wn, shape, chains, run, places", [
-    (*WEIGHTS[0], 16, 32, 8, -1, 16, 1, 1, 4, False),     # m16n8k4, 16-column warps, runs of up to 4 intervals
-    (*WEIGHTS[1], 32, 64, 16, 3, 32, 2, 2, 3, True),      # the skip forms, m16n8k8, two chains; no empty place
-    (*WEIGHTS[0], 32, 64, 32, -1, 32, 3, 1, 100, True),   # the production's tiles (dynamic ring): every interval a block
-    (*WEIGHTS[1], 16, 32, 8, -1, 32, 1, 1, 0, True),      # one interval a block, no empty place
+@pytest.mark.parametrize("au, gu, rows, cols, chunk, skip, wn, shape, chains, run, places, align", [
+    (*WEIGHTS[0], 16, 32, 8, -1, 16, 1, 1, 4, False, 0),     # m16n8k4, 16-column warps, runs of up to 4; unaligned
+    (*WEIGHTS[1], 32, 64, 16, 3, 32, 2, 2, 3, True, 16),     # the skip forms, m16n8k8, two chains; no empty place
+    (*WEIGHTS[0], 32, 64, 32, -1, 32, 3, 1, 100, True, 0),   # the production's tiles (dynamic ring): every interval a block
+    (*WEIGHTS[1], 16, 32, 8, -1, 32, 1, 1, 0, True, 16),     # one interval a block, no empty place
 ])
 def test_gpu_windows_v28_cross_run_equal_cpu(small_launch_sizes, monkeypatch, au, gu, rows, cols, chunk, skip, wn,
-                                            shape, chains, run, places):
+                                            shape, chains, run, places, align):
     """The cross ring with a block a run of query intervals: the CPU's numbers (small launches: the query splits shared
-    among blocks too, added atomically; fresh tables NaN, so a cell the runs leave unwritten shows)."""
+    among blocks too, added atomically; fresh tables NaN, so a cell the runs leave unwritten shows; launches unaligned
+    (``band_align`` 0), so that some end on a row tile's first row, a tile without products)."""
     from bioaccel.interact import _partition_launch
 
     sizes = small_launch_sizes.bppart.replace(band_sweep="launches", band_rows=rows, band_cols=cols, band_chunk=chunk,
@@ -69,7 +70,8 @@ def test_gpu_windows_v28_cross_run_equal_cpu(small_launch_sizes, monkeypatch, au
                                               band_pipe=3, band_far=2, band_warp=True, band_ring=2 if chunk < 32 else 3,
                                               band_skip=skip >= 0, band_skip_form=max(skip, 0), band_warp_cols=wn,
                                               band_mma_shape=shape, band_chains=chains, band_streams=2,
-                                              band_sums_apart=True, band_cross_run=run, band_cross_places=places)
+                                              band_sums_apart=True, band_cross_run=run, band_cross_places=places,
+                                              band_align=align)
     monkeypatch.setattr(_partition_launch, "SIZES", sizes)
     _random_pairs_equal_cpu(au, gu)
 

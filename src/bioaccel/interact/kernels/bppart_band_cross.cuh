@@ -122,7 +122,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int a0 = RUN ? blockIdx.y * per : blockIdx.y, a1 = a0 + l1;   // (RUN: the first of the block's intervals)
     const int runs = RUN ? min(per, M - l1 + 1 - a0) : 1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
-    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
+    // (RUN: a tile without products, r0 = n, takes one chunk of zeros copied, so that each interval's last step stores
+    // its sums, zeros as one interval a block stores them: 0 x 0 + 0 = +0)
+    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : RUN ? 1 : 0;
     constexpr int NW = THREADS / 32;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
