@@ -68,7 +68,8 @@ def band_cross_kernel(sizes) -> tuple:
 def band_cross_run(sizes, l1: int, mats: int) -> int:
     """Query intervals a block of the cross products takes at level ``l1`` (``mats`` intervals) under launch ``sizes``
     (``band_cross_run`` T, v28: max(1, T // (l1 - 1)), at most ``mats``, where the kernel takes runs: FORM bit 16; else
-    1), so that a block walks about T query splits where one interval has fewer; the grid's y is ceil(mats / that).
+    1), so that a block walks about T query splits where one interval has fewer; the grid's y is ceil(mats / that). The
+    host launches the form with runs only at the levels where this is over 1 (v28's call 1: at 1 it was slower a step).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> [band_cross_run(SIZES.replace(band_cross_run=8), l1, 24 - l1) for l1 in (2, 3, 4, 5, 9, 10, 23)]
@@ -80,21 +81,6 @@ def band_cross_run(sizes, l1: int, mats: int) -> int:
     if name != "bppart_band_cross_ring" or not arguments[9] & 65536:
         return 1
     return max(1, min(mats, sizes.band_cross_run // (l1 - 1)))
-
-
-def band_cross_last_place(TR: int, TC: int, L2: int) -> int:
-    """The last column place (0 ..) of the cross products' absolute tiles (TR x TC; row tile I's places J = I TR // TC +
-    0, 1, ...) that holds a band cell (column - row in 0 .. L2) for some row tile: the grid's D with
-    ``band_cross_places`` (v28), where (TR + L2 - 1) // TC + 1 may be one more, a place empty in every row tile (window
-    128 at 32 x 64: place 3, a quarter of the blocks, each started only to return).
-
-    >>> band_cross_last_place(32, 64, 128), (32 + 128 - 1) // 64 + 1, band_cross_last_place(16, 32, 12)
-    (2, 3, 1)
-    """
-    def holds(I, place):
-        r0, c0 = I * TR, (I * TR // TC + place) * TC
-        return c0 + TC - 1 > r0 and c0 - (r0 + TR - 1) <= L2
-    return max(p for I in range(TC) for p in range((TR + L2 - 1) // TC + 2) if holds(I, p))
 
 
 def band_cross_shared(sizes) -> int:

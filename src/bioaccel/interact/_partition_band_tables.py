@@ -5,9 +5,8 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_last_place, band_cross_run, band_cross_shared,
-                                    band_last_kernel, band_outer_kernel, band_outer_role, band_tiles_arguments,
-                                    band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_shared, band_last_kernel,
+                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -117,12 +116,14 @@ class _Tables:
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         name, arguments, threads = band_cross_kernel(sizes)
-        cross = _kernel(name, *arguments)
         strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
+        run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
+        cross = _kernel(name, *(arguments[:9] + (arguments[9] & ~65536,) + arguments[10:] if run else arguments))
+        cross_run = _kernel(name, *arguments) if run else cross
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
-            cross.max_dynamic_shared_size_bytes = cross_shared
+            cross.max_dynamic_shared_size_bytes = cross_run.max_dynamic_shared_size_bytes = cross_shared
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         shared = band_tiles_shared(sizes)
         if shared:
@@ -130,8 +131,6 @@ class _Tables:
         outer_name, outer_arguments = band_outer_kernel(sizes)
         outer = _kernel(outer_name, *outer_arguments) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
-        if ring and sizes.band_cross_places:   # (v28: no place that is empty in every row tile)
-            D = band_cross_last_place(TR, TC, self.L2)
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
             D = -(-(TR + self.L2) // TC) - 1
         nt = -(-(n + 1) // B)
@@ -151,13 +150,14 @@ class _Tables:
                 if split > 1 and not group:
                     ACCA.fill(0), ACCM.fill(0)
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
-                per = band_cross_run(sizes, l1, mats)     # (v28: query intervals a block)
+                per = band_cross_run(sizes, l1, mats)     # (v28: query intervals a block; 1: the kernel without runs)
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
-                    cross((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
-                          (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
-                          + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),
-                          shared_mem=cross_shared)
+                    kernel = cross_run if per > 1 else cross
+                    kernel((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
+                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
+                           + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),
+                           shared_mem=cross_shared)
             mark(("cross", l1))
             mark("cross")
             mark("outer")

@@ -65,9 +65,6 @@ class BPPartSizes(LaunchSizes):
     #                           query intervals of level l1 (at most the level's), one after the other through one ring
     #                           (FORM bit 16: the block's start and the ring's fill paid once for them; the short levels'
     #                           blocks are 2 to 5 steps a query split); the same bits. 0: one interval a block
-    band_cross_places: bool = False  # windows, cross ring (v28): the grid's column places only up to the last one that
-    #                                  holds band cells (window 128 at 32 x 64: 3 places, not 4 with the fourth empty in
-    #                                  every row tile); the same blocks less the empty ones, the same bits
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

@@ -184,7 +184,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             if (s < steps) issue(s);
             asm volatile("cp.async.commit_group;\n" ::);     // (an empty group past the last step)
         }
-        for (int step = 0; step < steps; ++step) {
+        auto walk = [&](int step) {     // one step: the copies STAGES - 1 on issued, this step's waited for, its mma
             if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
             asm volatile("cp.async.commit_group;\n" ::);
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
@@ -201,13 +201,18 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
-            if (RUN && (step + 1) % span == 0) {    // an interval's last step: its sums stored, the next one's from zero
-                band_cross_sums_out<NJ, FORM>(out + (size_t)(step / span) * S, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
+        };
+        if (RUN) {   // an interval's steps, then its sums stored (v28: call 1's test a step for the store cost 4% a step)
+            for (int run = 0; run < runs; ++run) {
+                for (int step = run * span; step < (run + 1) * span; ++step) walk(step);
+                band_cross_sums_out<NJ, FORM>(out + (size_t)run * S, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
 #pragma unroll
-                for (int i = 0; i < 2; ++i)
+                for (int i = 0; i < 2; ++i)    // (the next interval's sums from zero)
 #pragma unroll
                     for (int j = 0; j < NJ; ++j) acc[i][j][0] = acc[i][j][1] = acc2[i][j][0] = acc2[i][j][1] = 0.0;
             }
+        } else {
+            for (int step = 0; step < steps; ++step) walk(step);
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
         if (!RUN) band_cross_sums_out<NJ, FORM>(out, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
