@@ -23,7 +23,7 @@ def band_cross_kernel(sizes) -> tuple:
     one-sum blocks: :func:`band_cross_run`). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> S0 = SIZES.replace(band_stagger=0)       # (the forms as before v26's block order)
+    >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
     >>> band_cross_kernel(S0.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
     ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 152, 32), 128)
     >>> band_cross_kernel(S0.replace(band_skip=True, band_skip_form=3, band_mma_shape=0))[1]
@@ -34,10 +34,9 @@ def band_cross_kernel(sizes) -> tuple:
     (144, 128)
     >>> band_cross_kernel(S0)[1], band_cross_kernel(S0.replace(band_sums_apart=False))[1][9]
     ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
-    >>> band_cross_kernel(SIZES)[1][9], SIZES.band_stagger     # (v26: FORM 152 + 48 << 8, the blocks staggered)
+    >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
-    >>> band_cross_kernel(SIZES.replace(band_cross_run=8))[1][9], band_cross_kernel(S0.replace(band_cross_run=8,
-    ...                                                                              band_sums_apart=False))[1][9]
+    >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
     (77976, 24)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
@@ -74,7 +73,7 @@ def band_cross_run(sizes, l1: int, mats: int) -> int:
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> [band_cross_run(SIZES.replace(band_cross_run=8), l1, 24 - l1) for l1 in (2, 3, 4, 5, 9, 10, 23)]
     [8, 4, 2, 2, 1, 1, 1]
-    >>> band_cross_run(SIZES.replace(band_cross_run=24), 2, 22), band_cross_run(SIZES, 2, 22)
+    >>> band_cross_run(SIZES.replace(band_cross_run=24), 2, 22), band_cross_run(SIZES.replace(band_cross_run=0), 2, 22)
     (22, 1)
     """
     name, arguments, _ = band_cross_kernel(sizes)
