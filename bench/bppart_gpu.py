@@ -52,6 +52,15 @@ def useful_fma(M: int, N: int, L2: "int | None" = None) -> int:
     return total
 
 
+def useful_cross_fma_by_level(M: int, N: int, L2: "int | None" = None) -> dict:
+    """{l1: the cross products' multiply-adds of query length l1} for M x N (useful_fma's double sums over the other
+    intervals alone: (M - l1 + 1) intervals, QIa's and QIm's l1 - 1 triangular products each), l1 = 2 .. M."""
+    def cells_times(f):
+        return sum((N - l + 1) * f(l) for l in range(1, min(N, L2 or N) + 1))
+    gaps = cells_times(lambda l: l) + cells_times(lambda l: l - 1)
+    return {l1: (M - l1 + 1) * (l1 - 1) * gaps for l1 in range(2, M + 1)}
+
+
 def _median(values):
     values = sorted(values)
     return values[len(values) // 2]

@@ -44,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from _results import save_json  # noqa: E402
-from bppart_gpu import CEILING_FP64_FMA, random_rna, useful_fma  # noqa: E402
+from bppart_gpu import CEILING_FP64_FMA, random_rna, useful_cross_fma_by_level, useful_fma  # noqa: E402
 
 WINDOW = 128
 SCREEN_GOAL = 32_000
@@ -54,7 +54,7 @@ def _median(values):
     return statistics.median(values)
 
 
-def device_phases(q, t, params, sizes=None, by_diagonal_out=None, settings=None) -> dict:
+def device_phases(q, t, params, sizes=None, by_diagonal_out=None, settings=None, by_level_out=None) -> dict:
     import numpy as np
 
     from bioaccel.inputs.alphabet import encode
@@ -66,6 +66,9 @@ def device_phases(q, t, params, sizes=None, by_diagonal_out=None, settings=None)
     by_diagonal = phases.pop("sweep_by_diagonal", None)     # (within "sweep"; older trees lack it)
     if by_diagonal is not None and by_diagonal_out is not None:
         by_diagonal_out.update(by_diagonal)
+    by_level = phases.pop("cross_by_level", None)           # (within "cross"; v28)
+    if by_level is not None and by_level_out is not None:
+        by_level_out.update({str(l1): t for l1, t in sorted(by_level.items())})
     return phases, found[0]
 
 
@@ -322,10 +325,11 @@ def main(argv=None):
         if args.timeline:
             seconds, _, stages = traced(production, run, psets)
             timelines.append(dict(N=N, call="production, later", total_s=seconds, **stages))
-        by_diagonal = {}
+        by_diagonal, by_level, base_by_level = {}, {}, {}
         phases, w = device_phases(query, target, params, one_stream(production), by_diagonal_out=by_diagonal,
-                                  settings=psets)
-        base_phases, bw = device_phases(query, target, params, one_stream(baseline), settings=bsets)
+                                  settings=psets, by_level_out=by_level)
+        base_phases, bw = device_phases(query, target, params, one_stream(baseline), settings=bsets,
+                                        by_level_out=base_by_level)
         fma = useful_fma(23, N, WINDOW + 1)
         device = sum(phases.values())
         row = dict(M=23, N=N, window=WINDOW, gpu_s=_median(times), gpu_all_s=times, first_s=first,
@@ -340,6 +344,8 @@ def main(argv=None):
         row["windows_sha256"] = windows_hash(w)
         row["baseline_windows_sha256"] = windows_hash(bw)
         row["sweep_by_diagonal_s"] = {str(d): t for d, t in sorted(by_diagonal.items())}
+        row["cross_by_level_s"], row["baseline_cross_by_level_s"] = by_level, base_by_level
+        row["useful_cross_fma_by_level"] = {str(l1): f for l1, f in useful_cross_fma_by_level(23, N, WINDOW + 1).items()}
         if N <= args.cpu_max:
             bppart(query, random_rna(rng, 200), params=params)          # the CPU sweep compiled / loaded
             start = time.perf_counter()
@@ -356,9 +362,11 @@ def main(argv=None):
                            windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
     for variant in filter(None, args.variants.split(";")):
-        phases, w = device_phases(query, target, params, with_fields(one_stream(production), variant.split(",")))
+        by_level = {}
+        phases, w = device_phases(query, target, params, with_fields(one_stream(production), variant.split(",")),
+                                  by_level_out=by_level)
         sweeps.append(dict(sweep=variant, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
-                           **_against(w, reference), windows_sha256=windows_hash(w)))
+                           **_against(w, reference), windows_sha256=windows_hash(w), cross_by_level_s=by_level))
         print(sweeps[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(one_stream(production), sweep))
@@ -411,7 +419,7 @@ def screen(args, transcripts, rng, params, production, baseline) -> dict:
             screen_s, _ = timed(one_stream(production), lambda: bppart(queries, targets, params=params, backend="gpu"))
         finally:
             setattr(_partition_band_gpu, name, saved)
-        phases.pop("sweep_by_diagonal", None)
+        phases.pop("sweep_by_diagonal", None), phases.pop("cross_by_level", None)
         screens["production_phases"] = dict(gpu_s=screen_s, device_s=sum(phases.values()),
                                             host_gap_s=screen_s - sum(phases.values()),
                                             **{f"{k}_s": v for k, v in phases.items()})
@@ -540,6 +548,8 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
             print(f"\nsweep by tile diagonal at 23 x {r['N']:,} (device s, all levels; d = 0: the near part alone):\n| "
                   + " | ".join(r["sweep_by_diagonal_s"]) + " |\n|" + "---|" * len(r["sweep_by_diagonal_s"]) + "\n| "
                   + " | ".join(f"{t:.4f}" for t in r["sweep_by_diagonal_s"].values()) + " |")
+    if rows and rows[-1].get("cross_by_level_s"):
+        cross_levels(rows[-1], sweeps)
     if timelines:
         names = list(dict.fromkeys(k for t in timelines for k in t if k not in ("N", "call")))
         print("\nhost stages (s; the device synchronised at each stage's end):\n| N | call | " + " | ".join(names)
@@ -588,6 +598,23 @@ def report(args, sizes, rows, shapes, sweeps, screens, timelines, base_shape, ba
     if screens:
         print(f"baseline screen against the production's: log Z {screens['baseline']['log_z_max_rel_diff']:.1e}, window "
               f"probability {screens['baseline']['window_probability_max_diff']:.1e}")
+
+
+def cross_levels(row, sweeps):
+    """The cross products' device ms per query length l1 at the longest size, for the production, the baseline and
+    each variant (one stream), with the useful multiply-adds' rate (T FMA/s) of each: which levels cost what (v28)."""
+    forms = [("production", row["cross_by_level_s"]), ("baseline", row.get("baseline_cross_by_level_s") or {})]
+    forms += [(x["sweep"], x["cross_by_level_s"]) for x in sweeps if x.get("cross_by_level_s")]
+    useful = row["useful_cross_fma_by_level"]
+    print(f"\ncross products by level at 23 x {row['N']:,} (device ms, one stream; useful T FMA/s):\n| l1 | useful G FMA | "
+          + " | ".join(name for name, _ in forms) + " |\n|---|---|" + "---|" * len(forms))
+    for l1, fma in useful.items():
+        cells = [f"{1e3 * by[l1]:.3f} ({fma / by[l1] / 1e12:.2f})" if by.get(l1) else "" for _, by in forms]
+        print(f"| {l1} | {fma / 1e9:.1f} | " + " | ".join(cells) + " |")
+    total = sum(useful.values())
+    print(f"| all | {total / 1e9:.1f} | " + " | ".join(
+        f"{1e3 * sum(by.get(l1, 0.0) for l1 in useful):.2f} ({total / max(1e-12, sum(by.get(l1, 0.0) for l1 in useful)) / 1e12:.2f})"
+        for _, by in forms) + " |")
 
 
 if __name__ == "__main__":

@@ -87,7 +87,13 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 3, 2, False, 0, 0, True, 24, 32), (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128, 16),
     (32, 64, 32, 1, 2, True, 0, 0, True, 24 + 128 + 1, 32), (32, 64, 16, 1, 3, True, 0, 0, False, 16 + 128 + 3, 32)] + [
     # v26: the blocks' order staggered in stripes of that many row tiles (FORM's bits 8 and up; the same bits)
-    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (stripe << 8), 32) for stripe in (4, 24, 48, 96)]
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (stripe << 8), 32) for stripe in (4, 24, 48, 96)] + [
+    # v28: a block a run of query intervals (FORM's bit 16; the same bits): the production's tiles (its levels without
+    # runs launch FORM 12440, listed with v26's stripes), the tests' small ones
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536, 32),
+    (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536, 16),
+    (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536, 32),
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or

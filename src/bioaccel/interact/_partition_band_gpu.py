@@ -75,8 +75,9 @@ def gpu_windows_round(queries: list, rbs: list, params, *, sizes=None, timings: 
     without the binding profile. ``sizes``: launch sizes (None: ``_partition_launch.SIZES``, read now;
     ``band_queries``: one schedule for all the queries, else a drain after each launch group); ``timings``: a
     dict that accumulates the device seconds of the "single", "cross", "outer" and "sweep" launches (and,
-    launched a tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}), on one
-    stream so that they add up; ``timeline``: a list that gets (stage, host seconds) of each stage, the
+    launched a tile diagonal a launch, "sweep_by_diagonal": {d: seconds of diagonal d's launches}; "cross_by_level":
+    {l1: seconds of level l1's cross products}), on one stream so that they add up; ``timeline``: a list that gets
+    (stage, host seconds) of each stage, the
     device synchronised at each stage's end (so a stage holds its device work; "issue": the host's time to
     enqueue a launch's kernels, "device": the wait for them after it); ``trace``: a list that gets, per launch, a
     dict of its stream, rows and device start and end (ms after the call began, from CUDA events: nothing

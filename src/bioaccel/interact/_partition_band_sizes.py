@@ -18,11 +18,12 @@ def band_cross_kernel(sizes) -> tuple:
     FORM, ``band_skip_form`` (how warps skip) with bit 2 for ``band_chains`` 2 (two accumulator chains a cell),
     and ``band_warp_cols``, a warp's columns; v17, FORM's bits 3-4: ``band_mma_shape``, the mma's shape, m8n8k4
     where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
-    launch with grid z doubled; v26, bits 8 and up: ``band_stagger``, the blocks' order in stripes of that many row
-    tiles, the longest column tiles first). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    launch with grid z doubled; v26, bits 8 to 15: ``band_stagger``, the blocks' order in stripes of that many row
+    tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
+    one-sum blocks: :func:`band_cross_run`). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> S0 = SIZES.replace(band_stagger=0)       # (the forms as before v26's block order)
+    >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
     >>> band_cross_kernel(S0.replace(band_chunk=16, band_blocks=4, band_ring=3, band_skip=True))
     ('bppart_band_cross_ring', (32, 64, 16, 4, 3, True, 0, 0, False, 152, 32), 128)
     >>> band_cross_kernel(S0.replace(band_skip=True, band_skip_form=3, band_mma_shape=0))[1]
@@ -33,8 +34,10 @@ def band_cross_kernel(sizes) -> tuple:
     (144, 128)
     >>> band_cross_kernel(S0)[1], band_cross_kernel(S0.replace(band_sums_apart=False))[1][9]
     ((32, 64, 32, 3, 2, False, 0, 0, True, 152, 32), 24)
-    >>> band_cross_kernel(SIZES)[1][9], SIZES.band_stagger     # (v26: FORM 152 + 48 << 8, the blocks staggered)
+    >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
+    >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
+    (77976, 24)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -51,13 +54,32 @@ def band_cross_kernel(sizes) -> tuple:
         skip = sizes.band_skip_form if sizes.band_skip else 0
         shape = sizes.band_mma_shape if sizes.band_chunk % (4, 4, 8, 16)[sizes.band_mma_shape] == 0 else 0
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
-        stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 and up)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger, sizes.band_warp_cols)
+        stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 to 15)
+        run = 65536 if sizes.band_cross_run and apart else 0    # (v28: a block a run of query intervals, FORM bit 16)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
                 threads)
     return "bppart_band_cross_mma", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_strip), threads
+
+
+def band_cross_run(sizes, l1: int, mats: int) -> int:
+    """Query intervals a block of the cross products takes at level ``l1`` (``mats`` intervals) under launch ``sizes``
+    (``band_cross_run`` T, v28: max(1, T // (l1 - 1)), at most ``mats``, where the kernel takes runs: FORM bit 16; else
+    1), so that a block walks about T query splits where one interval has fewer; the grid's y is ceil(mats / that). The
+    host launches the form with runs only at the levels where this is over 1 (v28's call 1: at 1 it was slower a step).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> [band_cross_run(SIZES.replace(band_cross_run=8), l1, 24 - l1) for l1 in (2, 3, 4, 5, 9, 10, 23)]
+    [8, 4, 2, 2, 1, 1, 1]
+    >>> band_cross_run(SIZES.replace(band_cross_run=24), 2, 22), band_cross_run(SIZES.replace(band_cross_run=0), 2, 22)
+    (22, 1)
+    """
+    name, arguments, _ = band_cross_kernel(sizes)
+    if name != "bppart_band_cross_ring" or not arguments[9] & 65536:
+        return 1
+    return max(1, min(mats, sizes.band_cross_run // (l1 - 1)))
 
 
 def band_cross_shared(sizes) -> int:

@@ -5,7 +5,7 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_shared, band_last_kernel,
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_shared, band_last_kernel,
                                     band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
@@ -116,12 +116,14 @@ class _Tables:
         sms = device["multiProcessorCount"]
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         name, arguments, threads = band_cross_kernel(sizes)
-        cross = _kernel(name, *arguments)
         strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
+        run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
+        cross = _kernel(name, *(arguments[:9] + (arguments[9] & ~65536,) + arguments[10:] if run else arguments))
+        cross_run = _kernel(name, *arguments) if run else cross
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
-            cross.max_dynamic_shared_size_bytes = cross_shared
+            cross.max_dynamic_shared_size_bytes = cross_run.max_dynamic_shared_size_bytes = cross_shared
         tiles = _kernel("bppart_band_tiles", *band_tiles_arguments(sizes))
         shared = band_tiles_shared(sizes)
         if shared:
@@ -140,6 +142,7 @@ class _Tables:
         for l1 in range(1, L1 + 1):
             mats = M - l1 + 1
             mark("cross")
+            mark(("cross", l1))
             if l1 >= 2:
                 grid = ntr * (D + 1) * mats
                 split = min(l1 - 1, max(1, -(-(sizes.cross_blocks or 4 * sms) // grid)))
@@ -147,11 +150,15 @@ class _Tables:
                 if split > 1 and not group:
                     ACCA.fill(0), ACCM.fill(0)
                 sums = [(w, g0) for w in (0, 1) for g0 in range(0, l1 - 1, group)] if group else [(0, 0)]
+                per = band_cross_run(sizes, l1, mats)     # (v28: query intervals a block; 1: the kernel without runs)
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
-                    cross((ntr * (D + 1), mats, 1 if group else split * apart), (threads,),
-                          (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
-                          + ((np.int32(which), np.int32(g0), ends) if ring else ()), shared_mem=cross_shared)
+                    kernel = cross_run if per > 1 else cross
+                    kernel((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
+                           (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
+                           + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),
+                           shared_mem=cross_shared)
+            mark(("cross", l1))
             mark("cross")
             mark("outer")
             if outer is not None:
@@ -179,10 +186,11 @@ class _Tables:
             mark("sweep")
         clock.lap("issue", sync=False)
         clock.lap("device")
-        if timings is not None:    # ("sweep", d): the sweep's launches of tile diagonal d, apart (a profile)
+        if timings is not None:    # ("sweep", d), ("cross", l1): a tile diagonal's, a level's launches apart (a profile)
             for key, marks in events.items():
                 marks[-1].synchronize()
-                into = timings.setdefault("sweep_by_diagonal", {}) if isinstance(key, tuple) else timings
+                into = (timings.setdefault({"sweep": "sweep_by_diagonal", "cross": "cross_by_level"}[key[0]], {})
+                        if isinstance(key, tuple) else timings)
                 key = key[1] if isinstance(key, tuple) else key
                 into[key] = into.get(key, 0.0) + sum(
                     cp.cuda.get_elapsed_time(start, stop) for start, stop in zip(marks[::2], marks[1::2])) / 1e3

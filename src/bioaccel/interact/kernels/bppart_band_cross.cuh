@@ -57,6 +57,13 @@
 // (the longest, or empty) of every row tile first, then D - 1, ..., 0: a block starts later the fewer chunks it has,
 // about STAGGER / (blocks started a step) steps a place, so that the blocks that share an operand meet it nearer in
 // time over the middle splits. A permutation of the blocks, each computing what it computed: the same bits.
+// FORM bit 16 (v28, RUN; with APART, not GROUP): a block takes ``per`` query intervals of its level (a0 = blockIdx.y per
+// and on, the host's grid y ceil(mats / per)), one after the other through ONE ring: the next interval's first chunk
+// is copied while the last chunk of the interval before multiplies, and the block's start (its dispatch, indices and
+// the ring's first fill) is paid once for ``per`` intervals. At the short levels a block is only (l1 - 1) x 2 to 5
+// steps (l1 = 2: one query split), so those fixed costs weigh most there; the host gives the long levels per = 1
+// (band_cross_run). Each interval's sums are started at zero, taken and stored as the one-interval blocks do: the same
+// products in the same order, the same bits. ``per`` is read only under RUN.
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
 __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
     const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
@@ -64,15 +71,30 @@ __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr)
     return make_int2(stripe * STAGGER + w % rows, D - (int)(w / rows));
 }
 
+// A warp's sums (its block's first row r and column c) into band matrix ``out``: with two chains (FORM bit 2) the
+// second added to the first at the end; with one-sum blocks (FORM bit 7) stored plainly unless splits share the cells.
+template <int NJ, int FORM>
+__device__ __forceinline__ void band_cross_sums_out(double* out, double (&acc)[2][NJ][2], const double (&acc2)[2][NJ][2],
+                                                    int r, int c, int g, int t, int W1, int n) {
+    if (FORM & 4) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i)
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) acc[i][j][0] += acc2[i][j][0], acc[i][j][1] += acc2[i][j][1];
+    }
+    band_mma_put<NJ, (FORM & 128) ? 2 : 1>(out, acc, r, c, g, t, W1, n);
+}
+
 template <int TR, int TC, int KC, int MINB, int STAGES, bool SKIP, int GROUP = 0, int HINT = 0, bool DYN = false,
           int FORM = 0, int WN = 32>
 __global__ void __launch_bounds__((TR / 16) * (TC / WN) * 32, MINB)
 bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict__ QI, const double* __restrict__ QF,
                        double* __restrict__ ACCA, double* __restrict__ ACCM, int M, int n, int W1, int l1, int nt,
-                       int D, int wsel, int g0, const int* __restrict__ ends) {
+                       int D, int wsel, int g0, const int* __restrict__ ends, int per) {
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
-    constexpr bool APART = FORM & 128;
+    constexpr bool APART = FORM & 128, RUN = FORM & 65536;
+    static_assert(!RUN || (APART && !GROUP), "a run of query intervals in one-sum blocks without groups");
     static_assert(KC % KK == 0, "whole steps a chunk");
     static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
                   "whole warps of 16 x WN cells, steps of 4");
@@ -90,16 +112,19 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(given));
         if (given < 8u * (AN + BN)) __trap();   // the host gave too little
     }
-    constexpr int STAGGER = FORM >> 8;    // (0: the production's order, its expressions and SASS as before v26)
+    constexpr int STAGGER = (FORM >> 8) & 255;    // (0: the production's order, its expressions and SASS as before v26)
     const int2 at = STAGGER ? band_cross_staggered<STAGGER ? STAGGER : 1>(blockIdx.x, D, nt) : int2{};
     const int I = STAGGER ? at.x : blockIdx.x / (D + 1), J = (I * TR) / TC + (STAGGER ? at.y : blockIdx.x % (D + 1));
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
     if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
     const size_t S = (size_t)(n + 1) * W1;
-    const int a0 = blockIdx.y, a1 = a0 + l1;
+    const int a0 = RUN ? blockIdx.y * per : blockIdx.y, a1 = a0 + l1;   // (RUN: the first of the block's intervals)
+    const int runs = RUN ? min(per, M - l1 + 1 - a0) : 1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
-    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : 0;
+    // (RUN: a tile without products, r0 = n, takes one chunk of zeros copied, so that each interval's last step stores
+    // its sums, zeros as one interval a block stores them: 0 x 0 + 0 = +0)
+    const int chunks = kbeg < kend ? (kend - kbeg + KC - 1) / KC : RUN ? 1 : 0;
     constexpr int NW = THREADS / 32;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int warp = SKIP && (FORM & 2) ? (threadIdx.x / 32 + blockIdx.x + blockIdx.y) % NW : threadIdx.x / 32;
@@ -123,11 +148,14 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int first0 = (which == 0 ? a0 : a0 + 1) + zsplit, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
-        const int steps = splits * chunks;
-        auto issue = [&](int step) {
-            const int buf = step % STAGES, k1 = first + (step / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
-            const double* L = which == 0 ? QIac + band_interval(M, a0, k1 + 1) * S : QF + band_interval(M, a0, k1) * S;
-            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1) * S : QIac + band_interval(M, k1, a1) * S;
+        const int span = splits * chunks, steps = runs * span;   // (span: the steps of one interval)
+        auto issue = [&](int step) {    // (RUN: the block's interval ``run``, its a0, a1 and k1 shifted by as many)
+            const int run = RUN ? step / span : 0, at = RUN ? step - run * span : step;
+            const int buf = step % STAGES, k1 = first + run + (at / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
+            const double* L = which == 0 ? QIac + band_interval(M, a0 + run, k1 + 1) * S
+                                         : QF + band_interval(M, a0 + run, k1) * S;
+            const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1 + run) * S
+                                         : QIac + band_interval(M, k1, a1 + run) * S;
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
@@ -156,12 +184,12 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             if (s < steps) issue(s);
             asm volatile("cp.async.commit_group;\n" ::);     // (an empty group past the last step)
         }
-        for (int step = 0; step < steps; ++step) {
+        auto walk = [&](int step) {     // one step: the copies STAGES - 1 on issued, this step's waited for, its mma
             if (step + STAGES - 1 < steps) issue(step + STAGES - 1);
             asm volatile("cp.async.commit_group;\n" ::);
             asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 1));   // this step's group is complete
             __syncthreads();
-            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;
+            const int buf = step % STAGES, k0 = kbeg + (step % chunks) * KC;   // (span: a multiple of the chunks)
             if (SKIP && (FORM & 1) && k0 + 3 >= klo && k0 + KC - 4 <= khi) {   // warp-uniform: every step holds one
 #pragma unroll
                 for (int ks = 0; ks < KC; ks += KK) mma(buf, ks);
@@ -173,14 +201,20 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 }
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
+        };
+        if (RUN) {   // an interval's steps, then its sums stored (v28: call 1's test a step for the store cost 4% a step)
+            for (int run = 0; run < runs; ++run) {
+                for (int step = run * span; step < (run + 1) * span; ++step) walk(step);
+                band_cross_sums_out<NJ, FORM>(out + (size_t)run * S, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
+#pragma unroll
+                for (int i = 0; i < 2; ++i)    // (the next interval's sums from zero)
+#pragma unroll
+                    for (int j = 0; j < NJ; ++j) acc[i][j][0] = acc[i][j][1] = acc2[i][j][0] = acc2[i][j][1] = 0.0;
+            }
+        } else {
+            for (int step = 0; step < steps; ++step) walk(step);
         }
         asm volatile("cp.async.wait_group 0;\n" ::);
-        if (FORM & 4) {
-#pragma unroll
-            for (int i = 0; i < 2; ++i)
-#pragma unroll
-                for (int j = 0; j < NJ; ++j) acc[i][j][0] += acc2[i][j][0], acc[i][j][1] += acc2[i][j][1];
-        }
-        band_mma_put<NJ, APART ? 2 : 1>(out, acc, r0 + wr, c0 + wc, g, t, W1, n);
+        if (!RUN) band_cross_sums_out<NJ, FORM>(out, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
     }
 }
