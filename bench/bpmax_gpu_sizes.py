@@ -172,6 +172,15 @@ SETTINGS |= {   # bpmaxgl: the warp's first k2 by one pair (pairs_trim bit 1), s
                                                                        split_chunk=80, pairs_trim=3),
     "products double-buffered, chunk 64, 8 blocks, pairs_trim=3": dict(pairs_stage=6, pairs_blocks=8,
                                                                        split_chunk=64, pairs_trim=3),
+    # pairs_stage 7: pairs_stage 4's copies without a branch; 8: also double-buffered
+    "products, copies without a branch (pairs_stage=7), 8 blocks an SM": dict(pairs_stage=7, pairs_blocks=8,
+                                                                              pairs_trim=0),
+    "products, copies without a branch, pairs_trim=1": dict(pairs_stage=7, pairs_blocks=8, pairs_trim=1),
+    "products, copies without a branch, pairs_trim=3": dict(pairs_stage=7, pairs_blocks=8, pairs_trim=3),
+    "products, copies without a branch, double-buffered (pairs_stage=8), chunk 96, 6 blocks, pairs_trim=3": dict(
+        pairs_stage=8, pairs_blocks=6, pairs_trim=3),
+    "products, copies without a branch, double-buffered, chunk 64, 8 blocks, pairs_trim=3": dict(
+        pairs_stage=8, pairs_blocks=8, split_chunk=64, pairs_trim=3),
 }
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

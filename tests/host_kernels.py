@@ -155,6 +155,11 @@ PAIRS_SHAPES += [(32, 32, 96, 2, 2, 6, 6, trim) for trim in (0, 1, 2, 3)]
 PAIRS_SHAPES += [(32, 32, 80, 2, 2, 6, 7, 3), (32, 32, 64, 2, 2, 6, 8, 3), (32, 32, 64, 2, 2, 6, 8, 0)]
 PAIRS_SHAPES += [shape + (6, 8, trim) for shape in [(8, 16, 8, 2, 2), (8, 16, 16, 2, 2), (16, 32, 32, 2, 2)]
                  for trim in (0, 3)]
+# issue 29 (bpmaxgl): STAGE 7, STAGE 4's copies without a branch, and STAGE 8, both (double-buffered)
+PAIRS_SHAPES += [(32, 32, 96, 2, 2, 7, 8, trim) for trim in (0, 1, 3)] + [(32, 32, 96, 2, 2, 8, 6, 3),
+                                                                          (32, 32, 64, 2, 2, 8, 8, 3)]
+PAIRS_SHAPES += [shape + (stage, 8, trim) for shape in [(8, 16, 8, 2, 2), (8, 16, 16, 2, 2), (16, 32, 32, 2, 2)]
+                 for stage in (7, 8) for trim in (0, 3)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -67,7 +67,9 @@ class BPMaxSizes(LaunchSizes):
     #                              (two rows a word, written after its finish: a second copy of the table, paired_copy
     #                              below; tiles of a multiple of 8 rows, else 2); 6 (issue 29, bpmaxgl) 4
     #                              double-buffered: a stage's copies land while the stage before multiplies, one
-    #                              barrier a stage (twice the shared memory: 6 blocks an SM at chunk 96)
+    #                              barrier a stage (twice the shared memory: 6 blocks an SM at chunk 96); 7 (bpmaxgl)
+    #                              4 with a stage's copies without a branch (a fixed count a thread, sentinels copied
+    #                              from a sentinel vector: no per-copy block for nvcc to pad); 8 both
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
@@ -83,10 +85,14 @@ class BPMaxSizes(LaunchSizes):
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
 
+#: the pairs_stage forms that read B from the paired copy (4 and its double-buffered and branch-free forms)
+PAIRED_STAGES = (4, 6, 7, 8)
+
+
 def pairs_stage(sizes, parts):
     """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 to 4 (A by
-    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4 (B by
-    cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
+    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4, 6, 7 and 8
+    (B by cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
 
     >>> pairs_stage(BPMaxSizes(pairs_stage=2), 2), pairs_stage(BPMaxSizes(pairs_stage=2), 4)
     (2, 1)
@@ -95,7 +101,7 @@ def pairs_stage(sizes, parts):
     """
     if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
         return 1
-    if sizes.pairs_stage in (4, 6) and sizes.split_rows % 8:
+    if sizes.pairs_stage in PAIRED_STAGES and sizes.split_rows % 8:
         return 2
     return sizes.pairs_stage
 
@@ -144,7 +150,7 @@ def paired_copy(sizes, short, width, variant="fused"):
     >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129, "banded-library")
     False
     """
-    return pairs_form(sizes, short, width, variant) in (4, 6)
+    return pairs_form(sizes, short, width, variant) in PAIRED_STAGES
 
 
 SIZES = BPMaxSizes()
