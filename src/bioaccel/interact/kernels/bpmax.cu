@@ -775,10 +775,19 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
 // STAGE 7 and 8 (issue 29, helper bpmaxgl): copy_row and copy_pair_rows without a branch. Their test a vector put
 // each cp.async in a block of its own, and nvcc pads the first LDGSTS of a block with three never-executed LDS
 // (4 instructions a copy); here a thread copies a fixed number of vectors (NA of A, NQ items of B, unrolled), a
-// vector outside the row or the matrix from bpmax_sentinels instead of the table, one past the stage's count into
-// `dummy` (8 words no group reads): the test is a select of the source and the destination.
+// vector outside the row or the matrix (or past the stage's count) from bpmax_sentinels instead of the table, one past
+// the stage's count into `dummy` (8 words no group reads): the test is a predicate and a select.
 __device__ __align__(16) unsigned bpmax_sentinels[8] = {0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u,
                                                         0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u};
+
+// 16 bytes into shared memory from `from` where `in` (cp.async.cg, as cp_async16), else from `other` through L1
+// (cp.async.ca), predicated, not branched. bpmaxgl's call 1 read the sentinels by .cg too: one L2 line that every
+// block of the chip read a few times a stage, and the products took 0.145 s instead of 0.031.
+__device__ __forceinline__ void cp_async16_or(void* smem, const void* from, bool in, const void* other) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n"
+                 "@!p cp.async.ca.shared.global [%0], [%3], 16;\n}\n" ::"r"(dst), "l"(from), "r"((int)in), "l"(other));
+}
 
 template <int VS, int NA>
 __device__ __forceinline__ void copy_row_flat(unsigned* __restrict__ to, unsigned* __restrict__ dummy,
@@ -787,8 +796,8 @@ __device__ __forceinline__ void copy_row_flat(unsigned* __restrict__ to, unsigne
 #pragma unroll
     for (int j = 0; j < NA; ++j) {
         const int v = first + VS * j, o = o0 + 8 * v;
-        const bool in = ok && (unsigned)o <= (unsigned)(RS - 8);
-        cp_async16(v < NV ? to + 4 * v : dummy, in ? (const void*)(row_at + o) : (const void*)bpmax_sentinels);
+        const bool in = v < NV && ok && (unsigned)o <= (unsigned)(RS - 8);
+        cp_async16_or(v < NV ? to + 4 * v : dummy, row_at + o, in, bpmax_sentinels);
     }
     cp_async_commit();
 }
@@ -803,11 +812,11 @@ __device__ __forceinline__ void copy_pair_rows_flat(unsigned* __restrict__ Bs, u
     unsigned* to = Bs + pair_word<BR>(first) + bcol - c0;
 #pragma unroll
     for (int j = 0; j < NQ; ++j, p += QS, o -= 2 * QS, from += QS * RS - 2 * QS, to += QS * BR) {
-        const bool in = (unsigned)p < (unsigned)NP && (unsigned)o <= (unsigned)(RS - 8);
-        unsigned* at = first + QS * j < count ? to : dummy;
-        const unsigned* src = in ? from : bpmax_sentinels;
-        cp_async16(at, src);
-        cp_async16(at + 4, src + 4);
+        const bool here = first + QS * j < count;
+        const bool in = here && (unsigned)p < (unsigned)NP && (unsigned)o <= (unsigned)(RS - 8);
+        unsigned* at = here ? to : dummy;
+        cp_async16_or(at, from, in, bpmax_sentinels);
+        cp_async16_or(at + 4, from + 4, in, bpmax_sentinels + 4);
     }
     cp_async_commit();
 }
