@@ -157,31 +157,9 @@ SETTINGS |= {   # bpmaxcp3: B by cp.async too, from a paired copy of each level 
 SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage=2)"] = dict(pairs_stage=2)
 # (bpmaxcp5's call 1 had row 67 here: pairs_copy=1, the paired copy written by the finish's segment store; slower
 # end to end, reverted: commit 810456e has it, docs/bpmax-gpu-notes.md keeps its numbers)
-SETTINGS |= {   # bpmaxgl: the warp's first k2 by one pair (pairs_trim bit 1), squares rotated by the block (bit 2),
-    # and pairs_stage 6 (pairs_stage 4 double-buffered, one barrier a stage); row 67 names the form before them
-    "the default before bpmaxgl (pairs_stage=4, 8 blocks an SM, pairs_trim=0)": dict(pairs_stage=4, pairs_blocks=8,
-                                                                                     pairs_trim=0),
-    "products, the warp's first k2 by one pair (pairs_trim=1)": dict(pairs_stage=4, pairs_blocks=8, pairs_trim=1),
-    "products, squares rotated by the block (pairs_trim=2)": dict(pairs_stage=4, pairs_blocks=8, pairs_trim=2),
-    "products, first k2 by one pair and squares rotated (pairs_trim=3)": dict(pairs_stage=4, pairs_blocks=8,
-                                                                              pairs_trim=3),
-    "products double-buffered (pairs_stage=6), chunk 96, 6 blocks an SM": dict(pairs_stage=6, pairs_blocks=6,
-                                                                               pairs_trim=0),
-    "products double-buffered, chunk 96, 6 blocks, pairs_trim=3": dict(pairs_stage=6, pairs_blocks=6, pairs_trim=3),
-    "products double-buffered, chunk 80, 7 blocks, pairs_trim=3": dict(pairs_stage=6, pairs_blocks=7,
-                                                                       split_chunk=80, pairs_trim=3),
-    "products double-buffered, chunk 64, 8 blocks, pairs_trim=3": dict(pairs_stage=6, pairs_blocks=8,
-                                                                       split_chunk=64, pairs_trim=3),
-    # pairs_stage 7: pairs_stage 4's copies without a branch; 8: also double-buffered
-    "products, copies without a branch (pairs_stage=7), 8 blocks an SM": dict(pairs_stage=7, pairs_blocks=8,
-                                                                              pairs_trim=0),
-    "products, copies without a branch, pairs_trim=1": dict(pairs_stage=7, pairs_blocks=8, pairs_trim=1),
-    "products, copies without a branch, pairs_trim=3": dict(pairs_stage=7, pairs_blocks=8, pairs_trim=3),
-    "products, copies without a branch, double-buffered (pairs_stage=8), chunk 96, 6 blocks, pairs_trim=3": dict(
-        pairs_stage=8, pairs_blocks=6, pairs_trim=3),
-    "products, copies without a branch, double-buffered, chunk 64, 8 blocks, pairs_trim=3": dict(
-        pairs_stage=8, pairs_blocks=8, split_chunk=64, pairs_trim=3),
-}
+# (bpmaxgl's calls 1-2 had rows 67-79 here: pairs_trim 1-3 (a warp's first k2 by one pair, squares rotated by the
+# block), pairs_stage 6 (4 double-buffered), 7 (4's copies without a branch) and 8 (both); none faster, reverted:
+# commit 9d9819d has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -25,7 +25,7 @@ from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
 from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
 from bioaccel.fold._turner_tiled_gpu import TiledSizes
-from bioaccel.interact._gpu_launch import BPMaxSizes, pairs_stage, pairs_trim
+from bioaccel.interact._gpu_launch import BPMaxSizes, pairs_stage
 from bioaccel.interact._maxplus_gpu import ALTERNATIVES, ProductSizes
 from bioaccel.interact._partition_band_gpu import band_tiles_arguments
 from bioaccel.interact._partition_band_sizes import band_cross_kernel
@@ -127,7 +127,7 @@ SPLIT_TEST_SHAPES = [(8, 16, 8, 8, False), (8, 16, 8, 4, False), (8, 16, 96, 4, 
                      (32, 32, 96, 4, False),
                      (8, 16, 8, 4, True), (8, 16, 32, 8, True), (32, 32, 32, 4, True), (32, 32, 64, 4, True),
                      (64, 64, 32, 1, True), (64, 64, 32, 1, False), (32, 32, 32, 8, True), (64, 64, 32, 2, True)]
-#: bpmax_products_pairs's (rows, cols, chunk, lanes, groups an iteration, staging, blocks an SM, TRIM) of
+#: bpmax_products_pairs's (rows, cols, chunk, lanes, groups an iteration, staging, blocks an SM) of
 #: tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py (issue 29, bpmaxpk)
 PAIRS_SHAPES = [shape + (0, 0) for shape in
                 [(32, 32, 96, 2, 2), (32, 32, 96, 4, 2), (32, 32, 96, 2, 1), (32, 32, 64, 2, 1), (32, 32, 64, 2, 2),
@@ -145,21 +145,6 @@ PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 9
 PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                    (16, 32, 32, 2, 2)] for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
-# issue 29 (bpmaxgl): TRIM, the 8th argument (0 for every shape above): the lead pair (1), rotated squares (2), both
-PAIRS_SHAPES = [shape + (0,) for shape in PAIRS_SHAPES]
-PAIRS_SHAPES += [shape + (4, 8, trim) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
-                                                    (16, 32, 32, 2, 2)] for trim in (1, 2, 3)]
-PAIRS_SHAPES += [(32, 32, 64, 2, 2, 4, 8, 3)]
-# issue 29 (bpmaxgl): STAGE 6, STAGE 4 double-buffered (chunk 96 at 6 blocks an SM, 80 at 7, 64 at 8)
-PAIRS_SHAPES += [(32, 32, 96, 2, 2, 6, 6, trim) for trim in (0, 1, 2, 3)]
-PAIRS_SHAPES += [(32, 32, 80, 2, 2, 6, 7, 3), (32, 32, 64, 2, 2, 6, 8, 3), (32, 32, 64, 2, 2, 6, 8, 0)]
-PAIRS_SHAPES += [shape + (6, 8, trim) for shape in [(8, 16, 8, 2, 2), (8, 16, 16, 2, 2), (16, 32, 32, 2, 2)]
-                 for trim in (0, 3)]
-# issue 29 (bpmaxgl): STAGE 7, STAGE 4's copies without a branch, and STAGE 8, both (double-buffered)
-PAIRS_SHAPES += [(32, 32, 96, 2, 2, 7, 8, trim) for trim in (0, 1, 3)] + [(32, 32, 96, 2, 2, 8, 6, 3),
-                                                                          (32, 32, 64, 2, 2, 8, 8, 3)]
-PAIRS_SHAPES += [shape + (stage, 8, trim) for shape in [(8, 16, 8, 2, 2), (8, 16, 16, 2, 2), (16, 32, 32, 2, 2)]
-                 for stage in (7, 8) for trim in (0, 3)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -252,8 +237,7 @@ def host_kernels(sizes) -> dict:
     # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
     bpmax += [("bpmax_products_pairs", shape) for shape in
               sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
-                                        pairs_stage(b, parts), b.pairs_blocks,
-                                        pairs_trim(b, pairs_stage(b, parts))) for parts in (1, 2, 4)]})]
+                                        pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_pair_rows", ())]   # issue 29 (bpmaxcp3): STAGE 4's paired copy
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]

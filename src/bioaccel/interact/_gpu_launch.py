@@ -65,19 +65,11 @@ class BPMaxSizes(LaunchSizes):
     #                              lanes, two groups an iteration, else 1: pairs_stage below); 4 (issue 29, bpmaxcp3;
     #                              the default since its call 2) also B by cp.async from a paired copy of each level
     #                              (two rows a word, written after its finish: a second copy of the table, paired_copy
-    #                              below; tiles of a multiple of 8 rows, else 2); 6 (issue 29, bpmaxgl) 4
-    #                              double-buffered: a stage's copies land while the stage before multiplies, one
-    #                              barrier a stage (twice the shared memory: 6 blocks an SM at chunk 96); 7 (bpmaxgl)
-    #                              4 with a stage's copies without a branch (a fixed count a thread, sentinels copied
-    #                              from a sentinel vector: no per-copy block for nvcc to pad); 8 both
+    #                              below; tiles of a multiple of 8 rows, else 2)
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
     #                              where STAGE 2 spills 64 bytes; 8 since bpmaxcp2)
-    pairs_trim: int = 0          # bpmax_products_pairs (issue 29, helper bpmaxgl): bit 1, a warp's first k2 (7 mod
-    #                              8 at production sizes) by one pair instead of a whole group of 8 k2 (pairs_stage 2
-    #                              to 4 only); bit 2, the warps' squares rotated by the block (SM sub-partitions
-    #                              balanced); 0 as before
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
@@ -85,14 +77,10 @@ class BPMaxSizes(LaunchSizes):
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
 
-#: the pairs_stage forms that read B from the paired copy (4 and its double-buffered and branch-free forms)
-PAIRED_STAGES = (4, 6, 7, 8)
-
-
 def pairs_stage(sizes, parts):
     """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 to 4 (A by
-    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4, 6, 7 and 8
-    (B by cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
+    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4 (B by
+    cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
 
     >>> pairs_stage(BPMaxSizes(pairs_stage=2), 2), pairs_stage(BPMaxSizes(pairs_stage=2), 4)
     (2, 1)
@@ -101,19 +89,9 @@ def pairs_stage(sizes, parts):
     """
     if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
         return 1
-    if sizes.pairs_stage in PAIRED_STAGES and sizes.split_rows % 8:
+    if sizes.pairs_stage == 4 and sizes.split_rows % 8:
         return 2
     return sizes.pairs_stage
-
-
-def pairs_trim(sizes, stage):
-    """bpmax_products_pairs's TRIM for staging form ``stage``: ``sizes.pairs_trim``, less its bit 1 (the lead pair,
-    which reads the row-major A) below stage 2.
-
-    >>> pairs_trim(BPMaxSizes(pairs_trim=3), 4), pairs_trim(BPMaxSizes(pairs_trim=3), 1)
-    (3, 2)
-    """
-    return sizes.pairs_trim if stage >= 2 else sizes.pairs_trim & 2
 
 
 def products_lanes(sizes, short, width):
@@ -150,7 +128,7 @@ def paired_copy(sizes, short, width, variant="fused"):
     >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129, "banded-library")
     False
     """
-    return pairs_form(sizes, short, width, variant) in PAIRED_STAGES
+    return pairs_form(sizes, short, width, variant) == 4
 
 
 SIZES = BPMaxSizes()

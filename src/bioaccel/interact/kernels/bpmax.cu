@@ -772,55 +772,6 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
     cp_async_commit();
 }
 
-// STAGE 7 and 8 (issue 29, helper bpmaxgl): copy_row and copy_pair_rows without a branch. Their test a vector put
-// each cp.async in a block of its own, and nvcc pads the first LDGSTS of a block with three never-executed LDS
-// (4 instructions a copy); here a thread copies a fixed number of vectors (NA of A, NQ items of B, unrolled), a
-// vector outside the row or the matrix (or past the stage's count) from bpmax_sentinels instead of the table, one past
-// the stage's count into `dummy` (8 words no group reads): the test is a predicate and a select.
-__device__ __align__(16) unsigned bpmax_sentinels[8] = {0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u,
-                                                        0xC000C000u, 0xC000C000u, 0xC000C000u, 0xC000C000u};
-
-// 16 bytes into shared memory from `from` where `in` (cp.async.cg, as cp_async16), else from `other` through L1
-// (cp.async.ca), predicated, not branched. bpmaxgl's call 1 read the sentinels by .cg too: one L2 line that every
-// block of the chip read a few times a stage, and the products took 0.145 s instead of 0.031.
-__device__ __forceinline__ void cp_async16_or(void* smem, const void* from, bool in, const void* other) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n"
-                 "@!p cp.async.ca.shared.global [%0], [%3], 16;\n}\n" ::"r"(dst), "l"(from), "r"((int)in), "l"(other));
-}
-
-template <int VS, int NA>
-__device__ __forceinline__ void copy_row_flat(unsigned* __restrict__ to, unsigned* __restrict__ dummy,
-                                              const short* __restrict__ row_at, int first, int NV, int o0, bool ok,
-                                              int RS) {
-#pragma unroll
-    for (int j = 0; j < NA; ++j) {
-        const int v = first + VS * j, o = o0 + 8 * v;
-        const bool in = v < NV && ok && (unsigned)o <= (unsigned)(RS - 8);
-        cp_async16_or(v < NV ? to + 4 * v : dummy, row_at + o, in, bpmax_sentinels);
-    }
-    cp_async_commit();
-}
-
-template <int BR, int QS, int NQ>
-__device__ __forceinline__ void copy_pair_rows_flat(unsigned* __restrict__ Bs, unsigned* __restrict__ dummy,
-                                                    const unsigned* __restrict__ paired, int kc, int first, int count,
-                                                    int bcol, int c0, int NP, int RS) {
-    static_assert(QS % 8 == 0, "pair rows stepped with pair_word's shift unchanged");
-    int p = (kc >> 1) + first + 1, o = bcol - kc - ((2 * first) & ~7);
-    const unsigned* from = paired + (long long)p * RS + o;
-    unsigned* to = Bs + pair_word<BR>(first) + bcol - c0;
-#pragma unroll
-    for (int j = 0; j < NQ; ++j, p += QS, o -= 2 * QS, from += QS * RS - 2 * QS, to += QS * BR) {
-        const bool here = first + QS * j < count;
-        const bool in = here && (unsigned)p < (unsigned)NP && (unsigned)o <= (unsigned)(RS - 8);
-        unsigned* at = here ? to : dummy;
-        cp_async16_or(at, from, in, bpmax_sentinels);
-        cp_async16_or(at + 4, from + 4, in, bpmax_sentinels + 4);
-    }
-    cp_async_commit();
-}
-
 // STAGE 2 / 3's groups of 8 k2 (P = 2, STEP = 2) from pair q: a single group first where their count n is odd
 // (lane p: pairs 2p, 2p + 1, one 8-byte load of each of its 4 rows of A), then two groups an iteration (lane p:
 // pairs 4p .. 4p + 3, one 16-byte load a row): 8 shared loads per 64 DPX instructions, as STAGE 0 and 1. `at`:
@@ -853,38 +804,6 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
     }
 }
 
-// TRIM bit 1 (issue 29, helper bpmaxgl): a warp's first k2 s (its square's corner term: k2 = R0 - 1, the border
-// of its first row, or C0 - Wb, the band's last slot of its first column) lies at 7 mod 8 at production sizes
-// (squares at multiples of 16, Wb = 129), so the groups aligned down to 8 ran 7 k2 that no cell of the square
-// uses: one group of 32 DPX instructions a warp where one pair of 16 does. lead_pair: the pair (s & ~1, s | 1),
-// both lanes (max is idempotent: the butterfly meets them), then the groups from (s | 7) + 1 as before.
-template <int AR, int BR>
-__device__ __forceinline__ void lead_pair(const unsigned* __restrict__ at, const unsigned* __restrict__ bt, int q,
-                                          unsigned (&acc)[4][4]) {
-    const unsigned* pa = at + q;
-    tile_step(make_uint4(pa[0], pa[AR], pa[2 * AR], pa[3 * AR]), *reinterpret_cast<const uint4*>(bt + pair_word<BR>(q)),
-              acc);
-}
-
-// STAGE 2 to 8's groups of a stage at kc: the whole groups of 8 k2 that meet the warp's range kw0 .. kw1 (TRIM bit 1:
-// its first k2 by lead_pair where it lies at 6 or 7 mod 8). `at`, `bt`: the thread tile's first row of the staged A
-// and first column of the staged B (multiply_rows).
-template <int AR, int BR, int KC, int TRIM>
-__device__ __forceinline__ void multiply_stage(const unsigned* __restrict__ at, const unsigned* __restrict__ bt, int kc,
-                                               int kw0, int kw1, int part, unsigned (&acc)[4][4]) {
-    int k_lo = max(0, kw0 - kc) & ~7;
-    const int k_hi = min(KC, kw1 - kc + 1);
-    if constexpr (TRIM & 1) {
-        const int s = kw0 - kc;   // the warp's first k2, where this stage holds it
-        if (s >= 0 && (s & 7) >= 6 && s < k_hi) {
-            lead_pair<AR, BR>(at, bt, s >> 1, acc);
-            k_lo = (s | 7) + 1;
-        }
-    }
-    const int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-    multiply_rows<AR, BR>(at, bt, k_lo / 2, n, part, acc);
-}
-
 // STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
 // STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
 // and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
@@ -892,14 +811,8 @@ __device__ __forceinline__ void multiply_stage(const unsigned* __restrict__ at, 
 // STAGE 2 (issue 29, helper bpmaxcp2; P = 2, STEP = 2): A row-major by cp.async (copy_row; STAGE 1 waited on each
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
-// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3). STAGE 6 (issue
-// 29, helper bpmaxgl): STAGE 4 double-buffered, one barrier a stage; STAGE 7: STAGE 4 with copies without a branch
-// (copy_row_flat, copy_pair_rows_flat); STAGE 8: both.
-// TRIM (issue 29, helper bpmaxgl; BPMaxSizes.pairs_trim, STAGE >= 2): bit 1, a warp's first k2 by lead_pair where
-// it lies at 6 or 7 mod 8; bit 2, the warps' squares rotated by the block (warp w of block b takes square
-// (w + b) mod the squares a tile): a tile's squares carry unequal work (the one right of the diagonal about 1.25x the
-// mean by the loop model), and warp w of every block issues on the same SM sub-partition.
-template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS, int TRIM>
+// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
     DIMS;
@@ -909,25 +822,18 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     constexpr int AR = S::AR, BR = S::BR, NQ = (KC / 2 + QS - 1) / QS;   // STAGE 2 / 3's rows; B's pairs a thread
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
-    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 8: 2 lanes, two groups an iteration");
-    static_assert(STAGE <= 4 || (STAGE >= 6 && STAGE <= 8), "staging forms 0 to 4 and 6 to 8");
-    static_assert(STAGE >= 2 || !(TRIM & 1), "lead_pair reads STAGE 2 to 8's row-major A");
+    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
-    // STAGE 6 and 8: two buffers of each (A_WORDS, B_WORDS apart); STAGE 7 and 8: 8 words more, the copies' dummy
-    constexpr int BUFS = STAGE == 6 || STAGE == 8 ? 2 : 1, A_WORDS = TR * AR, B_WORDS = (KC / 2) * BR;
-    constexpr int NA = (KC / 8 + VS - 1) / VS, DUMMY = STAGE >= 7 ? 8 : 0;
-    __shared__ __align__(16) unsigned As[STAGE >= 2 ? BUFS * A_WORDS : (KC / 2) * AS];
+    __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
-    __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? BUFS * B_WORDS + DUMMY : (KC / 2) * BS];
+    __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS];
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
     const int part = tid % P;
-    constexpr int UNIT = SW * GW, UNITS = THREADS / P / UNIT;   // thread tiles a square, squares a tile
-    const ThreadTile<SW, GW, UNITS_ACROSS> th((TRIM & 2) ? (tid / P + (blockIdx.x % UNITS) * UNIT) % (UNITS * UNIT)
-                                                         : tid / P);
+    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);
     const int unit = th.unit, tr = th.tr, tc = th.tc;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
 
@@ -945,53 +851,12 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
         const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
         const int kw0 = max(R0 - 1, C0 - Wb);
         const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
-        if constexpr (STAGE == 6 || STAGE == 8) {
-            // the stages (k1, kc) as one sequence, each stage's copies issued into the other buffer right after
-            // the barrier that opens the stage before it: they land while that stage multiplies, and that barrier
-            // (every thread past the stage before's groups) is the only one a stage needs
-            const int kc0 = kb & ~7;
-            auto issue = [&](int k1, int kc, int buf) {
-                const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
-                const unsigned* pairs_at = paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride;
-                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                unsigned* at = As + buf * A_WORDS + row_word<AR>(arow);
-                if constexpr (STAGE == 6) {
-                    copy_row<VS>(at, left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
-                    copy_pair_rows<BR, QS>(Bs + buf * B_WORDS, pairs_at, kc, tid / CV, NV * 4, bcol, c0, N / 2 + 2, RS);
-                } else {
-                    copy_row_flat<VS, NA>(at, Bs + BUFS * B_WORDS, left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
-                    copy_pair_rows_flat<BR, QS, NQ>(Bs + buf * B_WORDS, Bs + BUFS * B_WORDS, pairs_at, kc, tid / CV,
-                                                    NV * 4, bcol, c0, N / 2 + 2, RS);
-                }
-            };
-            if (kc0 <= ke) {
-                int k1 = i1, kc = kc0, buf = 0;
-                issue(k1, kc, buf);
-                for (;;) {
-                    cp_async_wait<0>();
-                    __syncthreads();
-                    int k1n = k1, kcn = kc + KC;
-                    if (kcn > ke) kcn = kc0, ++k1n;
-                    if (k1n < j1) issue(k1n, kcn, buf ^ 1);
-                    multiply_stage<AR, BR, KC, TRIM>(As + buf * A_WORDS + row_word<AR>(tr * 4),
-                                                     Bs + buf * B_WORDS + tc * 4, kc, kw0, kw1, part, acc);
-                    if (k1n >= j1) break;
-                    k1 = k1n, kc = kcn, buf ^= 1;
-                }
-            }
-        } else   // STAGE 0 to 4 and 7: a stage's copies, a barrier, its groups, a barrier
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                if constexpr (STAGE == 7) {
-                    copy_row_flat<VS, NA>(As + row_word<AR>(arow), Bs + B_WORDS, left + aoff, tid / TR, NV,
-                                          kc - abase, ai <= N, RS);
-                    copy_pair_rows_flat<BR, QS, NQ>(Bs, Bs + B_WORDS, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride,
-                                                    kc, tid / CV, NV * 4, bcol, c0, N / 2 + 2, RS);
-                    cp_async_wait<0>();
-                } else if constexpr (STAGE == 4) {
+                if constexpr (STAGE == 4) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
                     copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
                                            NV * 4, bcol, c0, N / 2 + 2, RS);
@@ -1029,11 +894,11 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 }
                 __syncthreads();
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
+                const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
+                int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
                 if constexpr (STAGE >= 2) {
-                    multiply_stage<AR, BR, KC, TRIM>(As + row_word<AR>(tr * 4), Bs + tc * 4, kc, kw0, kw1, part, acc);
+                    multiply_rows<AR, BR>(As + row_word<AR>(tr * 4), Bs + tc * 4, k_lo / 2, n, part, acc);
                 } else {
-                    const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
-                    int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
                     const int q0 = k_lo / 2 + (4 / P) * part;
                     const unsigned* pa = As + q0 * AS + tr * 4;
                     const unsigned* pb = Bs + q0 * BS + tc * 4;
