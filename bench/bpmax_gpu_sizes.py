@@ -157,6 +157,9 @@ SETTINGS |= {   # bpmaxcp3: B by cp.async too, from a paired copy of each level 
 SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage=2)"] = dict(pairs_stage=2)
 # (bpmaxcp5's call 1 had row 67 here: pairs_copy=1, the paired copy written by the finish's segment store; slower
 # end to end, reverted: commit 810456e has it, docs/bpmax-gpu-notes.md keeps its numbers)
+# (bpmaxgl's calls 1-2 had rows 67-79 here: pairs_trim 1-3 (a warp's first k2 by one pair, squares rotated by the
+# block), pairs_stage 6 (4 double-buffered), 7 (4's copies without a branch) and 8 (both); none faster, reverted:
+# commit 9d9819d has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
