@@ -119,7 +119,7 @@ class _Tables:
         strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
         run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
-        cross = _kernel(name, *(arguments[:9] + (arguments[9] & ~65536,) + arguments[10:] if run else arguments))
+        cross = _kernel(*band_cross_kernel(sizes.replace(band_cross_run=0))[:2])   # (every level without runs)
         cross_run = _kernel(name, *arguments) if run else cross
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
