@@ -119,7 +119,8 @@ class _Tables:
         strip = name == "bppart_band_cross_mma" and arguments[-1]
         ring = name == "bppart_band_cross_ring"
         run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
-        cross = _kernel(*band_cross_kernel(sizes.replace(band_cross_run=0))[:2])   # (every level without runs)
+        plain, plain_arguments, _ = band_cross_kernel(sizes.replace(band_cross_run=0))   # (the levels without runs)
+        cross = _kernel(plain, *plain_arguments)
         cross_run = _kernel(name, *arguments) if run else cross
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
