@@ -34,30 +34,36 @@ def random_rna(rng, n):
     return "".join(rng.choice("ACGU") for _ in range(n))
 
 
+def _cells_times(N: int, L2: "int | None", f) -> int:
+    """The sum over the target's cells (intervals of l = 1 .. min(N, L2) bases) of f(l)."""
+    return sum((N - l + 1) * f(l) for l in range(1, min(N, L2 or N) + 1))
+
+
+def _cross_gaps(N: int, L2: "int | None") -> int:
+    """One query split's two triangular products over the target, QIa's and QIm's (each cell times its inner length)."""
+    return _cells_times(N, L2, lambda l: l) + _cells_times(N, L2, lambda l: l - 1)
+
+
 def useful_fma(M: int, N: int, L2: "int | None" = None) -> int:
     """The recurrence's multiply-adds for M x N (bioaccel's form, docs/bppart.md): per query interval of
     l1 bases, QIa's and QIm's double sums over the other intervals (l1 - 1 triangular products each),
     the four single sums along the target (AUX1, QIa's and R's own terms, QIs1) and the three along
     the query (QIs0, AUX0, QX) of every cell. ``L2``: a target window (cells of at most L2 bases)."""
-    def cells_times(f):
-        return sum((N - l + 1) * f(l) for l in range(1, min(N, L2 or N) + 1))
-    gap0, gap1 = cells_times(lambda l: l), cells_times(lambda l: l - 1)
-    along_target = cells_times(lambda l: 3 * (l - 1) + (l - 2 if l >= 5 else 0))
-    cells = cells_times(lambda l: 1)
+    gaps = _cross_gaps(N, L2)
+    along_target = _cells_times(N, L2, lambda l: 3 * (l - 1) + (l - 2 if l >= 5 else 0))
+    cells = _cells_times(N, L2, lambda l: 1)
     total = 0
     for l1 in range(1, M + 1):
         intervals = M - l1 + 1
         along_query = (l1 - 2 if l1 >= 5 else 0) + 2 * (l1 - 1)
-        total += intervals * ((l1 - 1) * (gap0 + gap1) + along_target + along_query * cells)
+        total += intervals * ((l1 - 1) * gaps + along_target + along_query * cells)
     return total
 
 
 def useful_cross_fma_by_level(M: int, N: int, L2: "int | None" = None) -> dict:
     """{l1: the cross products' multiply-adds of query length l1} for M x N (useful_fma's double sums over the other
     intervals alone: (M - l1 + 1) intervals, QIa's and QIm's l1 - 1 triangular products each), l1 = 2 .. M."""
-    def cells_times(f):
-        return sum((N - l + 1) * f(l) for l in range(1, min(N, L2 or N) + 1))
-    gaps = cells_times(lambda l: l) + cells_times(lambda l: l - 1)
+    gaps = _cross_gaps(N, L2)
     return {l1: (M - l1 + 1) * (l1 - 1) * gaps for l1 in range(2, M + 1)}
 
 
