@@ -5,12 +5,10 @@ interval a block) to the last bit; against the CPU on random pairs with small ti
 query splits shared among blocks too, added atomically; two accumulator chains), at the production sizes and window
 128, and in pieces on one stream. The runs' lengths and the grid they give (pure Python). Marker ``gpu`` on the GPU
 tests."""
-import random
-
 import pytest
 
-from test_bppart_gpu_windows import (WEIGHTS, PartitionParams, _cpu, _form_same_bits_and_cpu, _gpu,  # noqa: F401
-                                     _random_pairs_equal_cpu, _same_windows, poisoned_tables, random_rna)
+from test_bppart_gpu_windows import (WEIGHTS, _form_same_bits_and_cpu, _random_pairs_equal_cpu,  # noqa: F401
+                                     _variant_equals_cpu, poisoned_tables)
 
 
 @pytest.mark.parametrize("run", [1, 4, 8, 24, 100])
@@ -67,12 +65,4 @@ def test_gpu_windows_v28_cross_run_same_bits_and_cpu(monkeypatch, run):
 @pytest.mark.gpu
 def test_gpu_windows_v28_cross_run_in_pieces_equal_cpu(monkeypatch):
     """Runs of 8 in launches of 333 bases on one stream: the CPU's numbers to 1e-12."""
-    from bioaccel.interact import _partition_launch
-
-    sizes = _partition_launch.SIZES.replace(band_cross_run=8, band_bases=333, band_streams=1)
-    monkeypatch.setattr(_partition_launch, "SIZES", sizes)
-    rng = random.Random(7)
-    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
-    params = PartitionParams(window_target=128)
-    for t, got in zip(targets, _gpu(q, targets, params)):
-        _same_windows(got, _cpu(q, t, params))
+    _variant_equals_cpu(monkeypatch, dict(band_cross_run=8, band_bases=333, band_streams=1))

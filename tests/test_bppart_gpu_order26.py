@@ -2,11 +2,9 @@
 many row tiles, a row tile's longest column tile first; 48 the production's since v26): the same blocks, each
 computing what it computed, so the numbers of the order before it to the last bit; and the order itself a
 permutation of the grid (pure Python, the kernel's arithmetic). Marker ``gpu`` on the GPU tests."""
-import random
-
 import pytest
 
-from test_bppart_gpu_windows import PartitionParams, _cpu, _form_same_bits_and_cpu, _gpu, _same_windows, random_rna
+from test_bppart_gpu_windows import _form_same_bits_and_cpu, _variant_equals_cpu
 
 
 def staggered(x: int, D: int, ntr: int, stripe: int) -> tuple:
@@ -38,12 +36,4 @@ def test_gpu_windows_v26_stagger_same_bits_and_cpu(monkeypatch, stripe):
 @pytest.mark.gpu
 def test_gpu_windows_v26_stagger_in_pieces_equal_cpu(monkeypatch):
     """Stripes of 4 row tiles in launches of 333 bases on one stream: the CPU's numbers to 1e-12."""
-    from bioaccel.interact import _partition_launch
-
-    monkeypatch.setattr(_partition_launch, "SIZES",
-                        _partition_launch.SIZES.replace(band_stagger=4, band_bases=333, band_streams=1))
-    rng = random.Random(7)
-    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
-    params = PartitionParams(window_target=128)
-    for t, got in zip(targets, _gpu(q, targets, params)):
-        _same_windows(got, _cpu(q, t, params))
+    _variant_equals_cpu(monkeypatch, dict(band_stagger=4, band_bases=333, band_streams=1))

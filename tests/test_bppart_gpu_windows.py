@@ -223,19 +223,27 @@ def _random_pairs_equal_cpu(au, gu):
                 _same_windows(got, _cpu(q, t, params))
 
 
+def _variant_equals_cpu(monkeypatch, variant: dict) -> None:
+    """The production with launch-size fields ``variant`` (left in place): 23 x 300 and 23 x 140 nt against the CPU."""
+    from bioaccel.interact import _partition_launch
+
+    rng = random.Random(7)
+    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
+    params = PartitionParams(window_target=128)
+    monkeypatch.setattr(_partition_launch, "SIZES", _partition_launch.SIZES.replace(**variant))
+    for t, got in zip(targets, _gpu(q, targets, params)):
+        _same_windows(got, _cpu(q, t, params))
+
+
 def _form_same_bits_and_cpu(monkeypatch, variant: dict, reference: dict) -> None:
     """The production with launch-size fields ``variant`` (v16, v17): 23 x 300 and 23 x 140 nt against the CPU, and
     23 x 700 after 333 nt (launches of other lengths) equal to the last bit to the production with ``reference``
     (and the variant's own ``band_bases`` and ``band_streams``)."""
     from bioaccel.interact import _partition_launch
 
-    rng = random.Random(7)
-    q, targets = random_rna(rng, 23), [random_rna(rng, 300), random_rna(rng, 140)]
-    params = PartitionParams(window_target=128)
     base = _partition_launch.SIZES
-    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(**variant))
-    for t, got in zip(targets, _gpu(q, targets, params)):
-        _same_windows(got, _cpu(q, t, params))
+    _variant_equals_cpu(monkeypatch, variant)
+    params = PartitionParams(window_target=128)
     rng = random.Random(13)
     q, t, other = random_rna(rng, 23), random_rna(rng, 700), random_rna(rng, 333)
     got = _gpu(q, [other, t], params)
