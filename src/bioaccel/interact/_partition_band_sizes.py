@@ -20,7 +20,8 @@ def band_cross_kernel(sizes) -> tuple:
     where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
     launch with grid z doubled; v26, bits 8 to 15: ``band_stagger``, the blocks' order in stripes of that many row
     tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
-    one-sum blocks: :func:`band_cross_run`). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
+    cursor). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -38,6 +39,8 @@ def band_cross_kernel(sizes) -> tuple:
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
     (77976, 24)
+    >>> band_cross_kernel(SIZES.replace(band_cross_hoist=1))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
+    (209048, 152)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -56,7 +59,9 @@ def band_cross_kernel(sizes) -> tuple:
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
         stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 to 15)
         run = 65536 if sizes.band_cross_run and apart else 0    # (v28: a block a run of query intervals, FORM bit 16)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run, sizes.band_warp_cols)
+        hoist = 131072 if run and sizes.band_cross_hoist else 0   # (v30: the runs' copies from a cursor, FORM bit 17)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist,
+                sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
@@ -80,6 +85,21 @@ def band_cross_run(sizes, l1: int, mats: int) -> int:
     if name != "bppart_band_cross_ring" or not arguments[9] & 65536:
         return 1
     return max(1, min(mats, sizes.band_cross_run // (l1 - 1)))
+
+
+def band_cross_runs_everywhere(sizes) -> bool:
+    """Whether the host launches the runs' kernel at every level, a run of one interval where :func:`band_cross_run`
+    gives 1 (v30: ``band_cross_hoist`` 2, the runs' step loop then shorter than the one-interval kernel's), not the
+    one-interval kernel there.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_cross_runs_everywhere(SIZES), band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=2))
+    (False, True)
+    >>> band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=2, band_cross_run=0))
+    False
+    """
+    name, arguments, _ = band_cross_kernel(sizes)
+    return name == "bppart_band_cross_ring" and bool(arguments[9] & 131072) and sizes.band_cross_hoist == 2
 
 
 def band_cross_shared(sizes) -> int:
@@ -118,7 +138,8 @@ def band_tiles_arguments(sizes) -> tuple:
     ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given;
     v18, the twelfth: FARSHAPE, ``band_far_shape`` (the far part's mma) where the far part is on tensor cores, the
     tile a multiple of 16 rows and the launch bounds leave a thread 64 registers (ptxas rejects the m16n8 FP64 shapes
-    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given.
+    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v30, its bit 2:
+    ``band_near_hoist`` (the one-warp near loop's bounds taken before it).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -132,11 +153,15 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
+    >>> band_tiles_arguments(SIZES.replace(band_near_hoist=True))[11], band_tiles_arguments(SIZES.replace(
+    ...     band_near_hoist=True, band_tile=8))[11]
+    (7, 4)
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
+    shape |= 4 if sizes.band_near_hoist and sizes.band_warp else 0    # (v30: the near loop's bounds before it)
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)

@@ -5,8 +5,9 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_shared, band_last_kernel,
-                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_runs_everywhere,
+                                    band_cross_shared, band_last_kernel, band_outer_kernel, band_outer_role,
+                                    band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -122,6 +123,7 @@ class _Tables:
         plain, plain_arguments, _ = band_cross_kernel(sizes.replace(band_cross_run=0))   # (the levels without runs)
         cross = _kernel(plain, *plain_arguments)
         cross_run = _kernel(name, *arguments) if run else cross
+        everywhere = band_cross_runs_everywhere(sizes)   # (v30: the runs' kernel at per = 1 too)
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
             cross.max_dynamic_shared_size_bytes = cross_run.max_dynamic_shared_size_bytes = cross_shared
@@ -154,7 +156,7 @@ class _Tables:
                 per = band_cross_run(sizes, l1, mats)     # (v28: query intervals a block; 1: the kernel without runs)
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
-                    kernel = cross_run if per > 1 else cross
+                    kernel = cross_run if per > 1 or everywhere else cross
                     kernel((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
                            (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
                            + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),

@@ -67,6 +67,10 @@ class BPPartSizes(LaunchSizes):
     #                           once for them, the short levels' blocks being 2 to 5 steps a query split); the same bits.
     #                           v28 (H200): cross 0.1405-0.1409 -> 0.1396-0.1399 s at 23 x 20,000 (l1 = 2 -17%, 3 -7%,
     #                           4 -2%); 12 and 16 (runs of 2 at l1 = 6-9) no faster. 0: one interval a block (before v28)
+    band_cross_hoist: int = 0  # windows, cross ring with runs (v30): 1, the runs' kernel with its copies issued from a
+    #                           cursor (FORM bit 17: the step loop 561 SASS instructions against 696 with runs and 612
+    #                           without); 2, that kernel at every level, a run of 1 interval where band_cross_run gives 1
+    #                           (in place of the one-interval kernel). The same bits
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
@@ -97,6 +101,9 @@ class BPPartSizes(LaunchSizes):
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
     #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
     #                           bppart_band_tiles (v21's production)
+    band_near_hoist: bool = False   # windows, sweep with the near part by one warp (v30): its loop's bounds taken before
+    #                                 it (FARSHAPE bit 2: no spilled word reloaded a step; 156 SASS instructions a step
+    #                                 as before, no LDL); the same bits
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

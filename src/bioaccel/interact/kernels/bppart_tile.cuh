@@ -454,14 +454,20 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
-template <int B>
+// HOIST (v30): the step's cell tested against bounds taken before the loop (jmax = min(B - 1, n - JB): j <= jmax is
+// j < B and b1 <= n; dB = JB - IB: l2 = dB + step, the same for every lane of a step), so that the loop reads no
+// spilled word for them (the production's kernel reloads JB and b0 from local memory at each step's top: v27's
+// SASS). The same cells, the same arithmetic: the same bits.
+template <int B, bool HOIST = false>
 __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
                                                  int last) {
     static_assert(2 * B <= 32, "two lanes a tile row");
     const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
+    const int jmax = min(B - 1, n - JB), dB = JB - IB;
     for (int step = first; step <= last; ++step) {
-        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
-        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
+        const int j = i + step, b1 = JB + j, l2 = HOIST ? dB + step : b1 - b0;
+        const bool valid = HOIST ? j >= 0 && j <= jmax && l2 > 0 && l2 < W1
+                                 : j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
         // this lane's B terms: h = 0, k = q: (T1, QIac)(i, k) by Q1(J)[k][j]; h = 1, k = i + 1 + q: Q1(I)[i + 1][k]
         // by AUX1(k, j - 1), Q1(I)[i][k] by QF(k, j) (other lanes: anything inside U, never used)
         const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
