@@ -93,7 +93,12 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536, 32),
     (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536, 16),
     (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536, 32),
-    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536, 32)]
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536, 32)] + [
+    # v30: the runs' copies from a cursor (FORM's bit 17; the same bits): the production's tiles, the tests' small ones
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32),
+    (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536 + 131072, 16),
+    (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072, 32),
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or
@@ -125,7 +130,12 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
+    # v30: FARSHAPE's bits 2 and 3, the one-warp near loop's bounds (and addresses) before it (the same bits): the
+    # production's, the tests' 8-tiles
+    (tile, True, blocks, True, True, 3, 2, True, False, 0, 1, shape + hoist) for tile, blocks, shape in ((16, 4, 3),
+                                                                                                          (8, 16, 0))
+    for hoist in (4, 8)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

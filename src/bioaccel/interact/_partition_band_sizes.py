@@ -138,8 +138,8 @@ def band_tiles_arguments(sizes) -> tuple:
     ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given;
     v18, the twelfth: FARSHAPE, ``band_far_shape`` (the far part's mma) where the far part is on tensor cores, the
     tile a multiple of 16 rows and the launch bounds leave a thread 64 registers (ptxas rejects the m16n8 FP64 shapes
-    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v30, its bit 2:
-    ``band_near_hoist`` (the one-warp near loop's bounds taken before it).
+    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v30, its bits 2 and 3:
+    ``band_near_hoist`` 1 and 2 (the one-warp near loop's bounds taken before it; and its lane's addresses).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -153,15 +153,14 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
-    >>> band_tiles_arguments(SIZES.replace(band_near_hoist=True))[11], band_tiles_arguments(SIZES.replace(
-    ...     band_near_hoist=True, band_tile=8))[11]
-    (7, 4)
+    >>> [band_tiles_arguments(SIZES.replace(band_near_hoist=hoist, band_tile=B))[11] for hoist in (1, 2) for B in (16, 8)]
+    [7, 4, 11, 8]
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
-    shape |= 4 if sizes.band_near_hoist and sizes.band_warp else 0    # (v30: the near loop's bounds before it)
+    shape |= (0, 4, 8)[sizes.band_near_hoist] if sizes.band_warp else 0    # (v30: the near loop's bounds before it)
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)

@@ -101,9 +101,10 @@ class BPPartSizes(LaunchSizes):
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
     #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
     #                           bppart_band_tiles (v21's production)
-    band_near_hoist: bool = False   # windows, sweep with the near part by one warp (v30): its loop's bounds taken before
-    #                                 it (FARSHAPE bit 2: no spilled word reloaded a step; 156 SASS instructions a step
-    #                                 as before, no LDL); the same bits
+    band_near_hoist: int = 0  # windows, sweep with the near part by one warp (v30): 1, its loop's bounds taken before it
+    #                           (FARSHAPE bit 2: no spilled word reloaded a step; 156 SASS instructions a step as before,
+    #                           no LDL, SR_TID.X re-read); 2, the lane's shared addresses too (bit 3: 153 instructions, no
+    #                           LDL, no S2R, no spill in the kernel); the same bits
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,
