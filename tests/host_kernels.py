@@ -130,12 +130,7 @@ BAND_TILE_ALTERNATIVES = [tiles + (0,) * (12 - len(tiles)) for tiles in [tiles +
     # ring of 2, lanes, the unsplit sweep, a dynamic ring
     (16, True, 4, True, True, 3, 2, True, False, 0, 1, shape) for shape in (0, 1, 2, 3)] + [
     (16, True, 4, True, True, 2, 2, True, False, 0, 1, 3), (16, True, 4, True, True, 3, 2, False, False, 0, 1, 1),
-    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)] + [
-    # v30: FARSHAPE's bits 2 and 3, the one-warp near loop's bounds (and addresses) before it (the same bits): the
-    # production's, the tests' 8-tiles
-    (tile, True, blocks, True, True, 3, 2, True, False, 0, 1, shape + hoist) for tile, blocks, shape in ((16, 4, 3),
-                                                                                                          (8, 16, 0))
-    for hoist in (4, 8)]
+    (16, False, 4, True, True, 3, 2, True, False, 0, 0, 3), (16, True, 4, True, True, 3, 2, True, True, 0, 1, 2)]
 #: the tiled wide BPMax finish's tile sides in tests (tests/test_interact_gpu.py LAYOUTS)
 WIDE_TEST_TILES = (8, 16)
 #: bpmax_products_split's (rows, cols, chunk, lanes) of tests/test_interact_gpu.py and bench/bpmax_gpu_sizes.py

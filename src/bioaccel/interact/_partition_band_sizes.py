@@ -38,9 +38,9 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (77976, 24)
-    >>> band_cross_kernel(SIZES.replace(band_cross_hoist=1))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
-    (209048, 152)
+    (209048, 24)
+    >>> band_cross_kernel(SIZES.replace(band_cross_hoist=0))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
+    (77976, 152)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -93,8 +93,8 @@ def band_cross_runs_everywhere(sizes) -> bool:
     one-interval kernel there.
 
     >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_cross_runs_everywhere(SIZES), band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=2))
-    (False, True)
+    >>> band_cross_runs_everywhere(SIZES), band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=1))
+    (True, False)
     >>> band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=2, band_cross_run=0))
     False
     """
@@ -138,8 +138,7 @@ def band_tiles_arguments(sizes) -> tuple:
     ``band_outer_late`` (not split) OUTER = 2 (the outer terms summed after the far part); the eleventh, always given;
     v18, the twelfth: FARSHAPE, ``band_far_shape`` (the far part's mma) where the far part is on tensor cores, the
     tile a multiple of 16 rows and the launch bounds leave a thread 64 registers (ptxas rejects the m16n8 FP64 shapes
-    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given; v30, its bits 2 and 3:
-    ``band_near_hoist`` 1 and 2 (the one-warp near loop's bounds taken before it; and its lane's addresses).
+    under 48: 16-tiles at 5 blocks a multiprocessor or more), else 0 (m8n8k4), always given.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_tiles_arguments(SIZES.replace(band_pipe=3, band_far=2, band_warp=False, band_dynamic=False))
@@ -153,14 +152,11 @@ def band_tiles_arguments(sizes) -> tuple:
     >>> [band_tiles_arguments(SIZES.replace(**more))[11] for more in ({}, dict(band_tile=8), dict(band_far_shape=0),
     ...                                                                dict(band_tile_blocks=5))]
     [3, 0, 0, 0]
-    >>> [band_tiles_arguments(SIZES.replace(band_near_hoist=hoist, band_tile=B))[11] for hoist in (1, 2) for B in (16, 8)]
-    [7, 4, 11, 8]
     """
     pipe = sizes.band_pipe if sizes.band_sweep != "persistent" else 0
     far = sizes.band_far if pipe else 0
     B, blocks = sizes.band_tile, sizes.band_tile_blocks or (8 if sizes.band_tile <= 8 else 2)
     shape = sizes.band_far_shape if far == 2 and B % 16 == 0 and 65536 // (blocks * B * B) >= 64 else 0
-    shape |= (0, 4, 8)[sizes.band_near_hoist] if sizes.band_warp else 0    # (v30: the near loop's bounds before it)
     return (sizes.band_tile, sizes.band_split, sizes.band_tile_blocks, sizes.band_lanes, sizes.band_trim, pipe, far,
             sizes.band_warp, sizes.band_dynamic and pipe > 0, sizes.band_hint_sweep if pipe else 0,
             (1 if sizes.band_lean else 0) if sizes.band_split else (2 if sizes.band_outer_late else 0), shape)

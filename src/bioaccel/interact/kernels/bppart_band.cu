@@ -366,9 +366,6 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // another order than the split form's parked s0 + both: within 1e-12 of it, not its bits; v13).
 // FARSHAPE (v18; FAR = 2, B a multiple of 16): the far products by Hopper's larger FP64 mma (bppart_far_sums_async's
 // SHAPE: 1 m16n8k4, 2 m16n8k8, 3 m16n8k16; a warp a 16 x 8 block of a sum), 0 m8n8k4; the same bits on an H100.
-// FARSHAPE bits 2 and 3 (v30, WARP only): the one-warp near loop's bounds taken before it, and with bit 3 its lane's
-// addresses too (bppart_near_warp's HOIST 1 and 2: no spilled word reloaded a step); the same bits. (Bits 0-1 the far
-// part's shape; the production's instantiation without them keeps its PTX.)
 template <int B, bool SPLIT, int MINB, bool LANES, bool TRIM, int PIPE, int FAR, bool WARP = false, bool DYN = false,
           int HINT = 0, int OUTER = 0, int FARSHAPE = 0>
 __global__ void __launch_bounds__(B * B, MINB > 0 ? MINB : (B <= 8 ? 8 : 2))
@@ -485,7 +482,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                         band_async<HINT>(&T[6][ti][tj], AUX1 + lb, KB + ti, JB + tj - 1, W1, n, columned);
                     }
                 };
-                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE & 3>(ring, I, J, d, ti, tj, issue, fa, fq,
+                bppart_far_sums_async<B, PIPE < 2 ? 2 : PIPE, RP, FAR, FARSHAPE>(ring, I, J, d, ti, tj, issue, fa, fq,
                                                                                    fr, fs, !TRIM || (rowed && columned));
             } else {
                 bppart_far_sums<B, SPLIT>(X, I, J, d, ti, tj, load, fa, fq, fr, fs, !TRIM || (rowed && columned));
@@ -499,7 +496,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                                           tj == 0 && d >= 1 ? band_cg(AUX1 + lb, IB + ti, JB - 1, W1, n) : 0.0);
                 __syncthreads();
                 if (threadIdx.x / 32 == blockIdx.x % (B * B / 32))
-                    bppart_near_warp<B, (FARSHAPE & 8) ? 2 : (FARSHAPE & 4) ? 1 : 0>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
+                    bppart_near_warp<B>(S, IB, JB, n, W1, TRIM ? max(1 - B, 1 - d * B) : 1 - B,
                                         TRIM ? min(B - 1, L2 - d * B) : B - 1);
                 __syncthreads();
                 if (valid)

@@ -454,35 +454,18 @@ __device__ __forceinline__ void bppart_near_warp_stage(const NearWarp<B>& S, int
 // The near part's steps ``first`` .. ``last`` (as bppart_near_lanes'), called by one whole warp after
 // bppart_near_warp_stage and a block barrier; cell (i, i + step) of each step by lanes i and i + B (B <= 16;
 // lanes 2 B .. 31 idle), its values left in shared memory for the block's stores (bppart_near_warp_cell).
-// HOIST (v30): 1, the step's cell tested against bounds taken before the loop (jmax = min(B - 1, n - JB): j <= jmax is
-// j < B and b1 <= n; dB = JB - IB: l2 = dB + step, the same for every lane of a step), so that the loop reads no
-// spilled word for them (the production's kernel reloads JB and b0 from local memory at each step's top: v27's
-// SASS); 2, also the lane's shared addresses at step 0 taken before the loop (a cell's is its row's plus the step,
-// and the lane's steps with a cell lo .. hi: none for the idle lanes, whose g stays at Y's start), so that the loop
-// needs neither the lane's row nor threadIdx (1 re-reads SR_TID.X a step). The same cells, the same arithmetic: the
-// same bits.
-template <int B, int HOIST = 0>
+template <int B>
 __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, int JB, int n, int W1, int first,
                                                  int last) {
     static_assert(2 * B <= 32, "two lanes a tile row");
     const int lane = threadIdx.x % 32, i = lane % B, h = lane / B, b0 = IB + i;
-    const int jmax = min(B - 1, n - JB), dB = JB - IB;
-    // (HOIST 2) the steps with a cell in this lane's row (j = i + step in 0 .. jmax; none past the two halves)
-    const int lo = h < 2 ? -i : 1, hi = h < 2 ? jmax - i : 0;
-    const double2* const g0 = h == 0 ? &S.Y[0][0] + i : h == 1 ? &S.D[i + 1][0] + i : &S.Y[0][0];
-    double2* const e0 = &S.E[i][i];
-    double2* const d0 = &S.D[i][i];
-    double2* const v0 = reinterpret_cast<double2*>(S.Vc[i][i]);
     for (int step = first; step <= last; ++step) {
-        const int j = i + step, b1 = JB + j, l2 = HOIST ? dB + step : b1 - b0;
-        const bool valid = HOIST == 2 ? step >= lo && step <= hi && l2 > 0 && l2 < W1
-                           : HOIST ? j >= 0 && j <= jmax && l2 > 0 && l2 < W1
-                                   : j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
+        const int j = i + step, b1 = JB + j, l2 = b1 - b0;
+        const bool valid = j >= 0 && j < B && l2 > 0 && l2 < W1 && b1 <= n;
         // this lane's B terms: h = 0, k = q: (T1, QIac)(i, k) by Q1(J)[k][j]; h = 1, k = i + 1 + q: Q1(I)[i + 1][k]
         // by AUX1(k, j - 1), Q1(I)[i][k] by QF(k, j) (other lanes: anything inside U, never used)
         const double2* f = h == 0 ? &S.E[i][0] : h == 1 ? &S.P[i][i + 1] : &S.P[0][0];
-        const double2* g = HOIST == 2 ? g0 + step
-                           : h == 0 ? &S.Y[0][0] + j : h == 1 ? &S.D[i + 1][0] + j : &S.Y[0][0];
+        const double2* g = h == 0 ? &S.Y[0][0] + j : h == 1 ? &S.D[i + 1][0] + j : &S.Y[0][0];
         if (!valid) g = &S.Y[0][0];
         const NearPair sums = near_tree<B, 0, 1>([&](int q) {
             const double2 x = f[q], y = g[q * NearWarp<B>::PD];
@@ -491,9 +474,7 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
         const double s1n = __shfl_down_sync(0xffffffffu, sums.a, B);
         const double rn = __shfl_down_sync(0xffffffffu, sums.b, B);
         if (valid && h == 0) {
-            double2* v = HOIST == 2 ? v0 + step * (NearWarp<B>::SLOTS / 2) : reinterpret_cast<double2*>(S.Vc[i][j]);
-            double2* e = HOIST == 2 ? e0 + step : &S.E[i][j];
-            double2* dd = HOIST == 2 ? d0 + step : &S.D[i][j];
+            double2* v = reinterpret_cast<double2*>(S.Vc[i][j]);
             const double2 v01 = v[0], v23 = v[1], v45 = v[2], v67 = v[3], v89 = v[4];
             const double auxn = sums.a, qian = sums.b;
             const double s1 = l2 >= 5 ? __dmul_rn(v89.y, v01.x + s1n) : 0.0;
@@ -504,9 +485,9 @@ __device__ __forceinline__ void bppart_near_warp(const NearWarp<B>& S, int IB, i
             const double r = v45.y + rn + qf;
             const double qx = v67.y + r;
             const double qi = v89.x + qx;
-            *e = make_double2(t1, closed);
-            dd[0].y = qf;
-            dd[1].x = aux;
+            S.E[i][j] = make_double2(t1, closed);
+            S.D[i][j].y = qf;
+            S.D[i][j + 1].x = aux;
             v[0] = make_double2(r, qx);
             v[1].x = qi;
         }
