@@ -2,6 +2,7 @@
 # seconds of the sweep, the cross products by level l1 and the outer terms for the production and every variant on one
 # stream, interleaved; the svRNA screens with the production and the FORMS), then tests/test_bppart_gpu_small30.py.
 # On the device, in the copied tree: OUT=... bash bench/bppart_small30_call.sh
+# Call 1 ran it at commit 7829ab1; band_near_hoist (A and C) was reverted after it: with later commits, run it there.
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

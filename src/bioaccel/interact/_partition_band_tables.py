@@ -121,9 +121,10 @@ class _Tables:
         ring = name == "bppart_band_cross_ring"
         run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
         plain, plain_arguments, _ = band_cross_kernel(sizes.replace(band_cross_run=0))   # (the levels without runs)
-        cross = _kernel(plain, *plain_arguments)
-        cross_run = _kernel(name, *arguments) if run else cross
-        everywhere = band_cross_runs_everywhere(sizes)   # (v30: the runs' kernel at per = 1 too)
+        cross_run = _kernel(name, *arguments) if run else None
+        # (v30: the runs' kernel at per = 1 too, band_cross_hoist 2: the one-interval kernel not built)
+        cross = cross_run if band_cross_runs_everywhere(sizes) else _kernel(plain, *plain_arguments)
+        cross_run = cross if cross_run is None else cross_run
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
             cross.max_dynamic_shared_size_bytes = cross_run.max_dynamic_shared_size_bytes = cross_shared
@@ -156,7 +157,7 @@ class _Tables:
                 per = band_cross_run(sizes, l1, mats)     # (v28: query intervals a block; 1: the kernel without runs)
                 for which, g0 in sums:      # (a ring takes which and g0; a group, its launch's sum and splits)
                     apart = 2 if ring and arguments[9] & 128 else 1     # (v21: a block a sum)
-                    kernel = cross_run if per > 1 or everywhere else cross
+                    kernel = cross_run if per > 1 else cross
                     kernel((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
                            (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
                            + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),
