@@ -15,7 +15,7 @@ from test_bppart_gpu_windows import (WEIGHTS, _form_same_bits_and_cpu, _random_p
 def test_cross_run_covers_every_interval_once(run):
     """At every level of a 23-nt query, the blocks along grid y (ceil(mats / per)) and their runs of ``per`` intervals
     (the last one shorter) take each query interval once; ``band_cross_run`` 0 or the form's absence: one a block (the
-    production's since v28: 8)."""
+    production's: 8 from v28, 16 from v30)."""
     from bioaccel.interact._partition_band_sizes import band_cross_run
     from bioaccel.interact._partition_launch import SIZES
 
@@ -26,7 +26,7 @@ def test_cross_run_covers_every_interval_once(run):
         assert 1 <= per <= mats and per == max(1, min(mats, run // (l1 - 1)))
         taken = [y * per + i for y in range(-(-mats // per)) for i in range(min(per, mats - y * per))]
         assert taken == list(range(mats))
-    assert band_cross_run(SIZES.replace(band_cross_run=0), 2, 22) == 1 and band_cross_run(SIZES, 2, 22) == 8
+    assert band_cross_run(SIZES.replace(band_cross_run=0), 2, 22) == 1 and band_cross_run(SIZES, 2, 22) == 16
     assert band_cross_run(sizes.replace(band_sums_apart=False), 2, 22) == 1
     assert band_cross_run(sizes.replace(band_group=4), 2, 22) == 1
 

@@ -20,7 +20,8 @@ def band_cross_kernel(sizes) -> tuple:
     where the chunk is no multiple of its indices; v21, bit 7: ``band_sums_apart``, a block a sum, its blocks in one
     launch with grid z doubled; v26, bits 8 to 15: ``band_stagger``, the blocks' order in stripes of that many row
     tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
-    one-sum blocks: :func:`band_cross_run`). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
+    cursor). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -37,7 +38,9 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (77976, 24)
+    (209048, 24)
+    >>> band_cross_kernel(SIZES.replace(band_cross_hoist=0))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
+    (77976, 152)
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
@@ -56,7 +59,9 @@ def band_cross_kernel(sizes) -> tuple:
         apart = 128 if sizes.band_sums_apart and not sizes.band_group else 0    # (v21: a block a sum)
         stagger = sizes.band_stagger << 8     # (v26: the blocks' order, FORM bits 8 to 15)
         run = 65536 if sizes.band_cross_run and apart else 0    # (v28: a block a run of query intervals, FORM bit 16)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run, sizes.band_warp_cols)
+        hoist = 131072 if run and sizes.band_cross_hoist else 0   # (v30: the runs' copies from a cursor, FORM bit 17)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist,
+                sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,
@@ -80,6 +85,21 @@ def band_cross_run(sizes, l1: int, mats: int) -> int:
     if name != "bppart_band_cross_ring" or not arguments[9] & 65536:
         return 1
     return max(1, min(mats, sizes.band_cross_run // (l1 - 1)))
+
+
+def band_cross_runs_everywhere(sizes) -> bool:
+    """Whether the host launches the runs' kernel at every level, a run of one interval where :func:`band_cross_run`
+    gives 1 (v30: ``band_cross_hoist`` 2, the runs' step loop then shorter than the one-interval kernel's), not the
+    one-interval kernel there.
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> band_cross_runs_everywhere(SIZES), band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=1))
+    (True, False)
+    >>> band_cross_runs_everywhere(SIZES.replace(band_cross_hoist=2, band_cross_run=0))
+    False
+    """
+    name, arguments, _ = band_cross_kernel(sizes)
+    return name == "bppart_band_cross_ring" and bool(arguments[9] & 131072) and sizes.band_cross_hoist == 2
 
 
 def band_cross_shared(sizes) -> int:

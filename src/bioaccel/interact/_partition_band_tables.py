@@ -5,8 +5,9 @@ values. Scheduled by :mod:`._partition_band_gpu` (docs/bppart-gpu-notes.md).
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_shared, band_last_kernel,
-                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
+from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_runs_everywhere,
+                                    band_cross_shared, band_last_kernel, band_outer_kernel, band_outer_role,
+                                    band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -120,8 +121,10 @@ class _Tables:
         ring = name == "bppart_band_cross_ring"
         run = ring and arguments[9] & 65536        # (v28: the levels whose blocks take runs of intervals)
         plain, plain_arguments, _ = band_cross_kernel(sizes.replace(band_cross_run=0))   # (the levels without runs)
-        cross = _kernel(plain, *plain_arguments)
-        cross_run = _kernel(name, *arguments) if run else cross
+        cross_run = _kernel(name, *arguments) if run else None
+        # (v30: the runs' kernel at per = 1 too, band_cross_hoist 2: the one-interval kernel not built)
+        cross = cross_run if band_cross_runs_everywhere(sizes) else _kernel(plain, *plain_arguments)
+        cross_run = cross if cross_run is None else cross_run
         cross_shared = band_cross_shared(sizes) if ring else 0
         if cross_shared:       # (v11: a ring over 48 KB, in dynamic shared memory)
             cross.max_dynamic_shared_size_bytes = cross_run.max_dynamic_shared_size_bytes = cross_shared

@@ -61,12 +61,20 @@ class BPPartSizes(LaunchSizes):
     #                           tile's longest column tile first and its shortest last (FORM bits 8 and up: the same
     #                           blocks in another order, the same bits); 0, the order before v26. v26: cross 0.1410 ->
     #                           0.1395 s at 23 x 20,000 (-1.0%; DRAM read at l1 = 13 18.0 -> 15.6 GB); 24 -0.9%, 96 +1.3%
-    band_cross_run: int = 8   # windows, cross ring with band_sums_apart (v28): a block takes max(1, this // (l1 - 1))
+    band_cross_run: int = 16  # windows, cross ring with band_sums_apart (v28): a block takes max(1, this // (l1 - 1))
     #                           query intervals of level l1 (at most the level's), one after the other through one ring
     #                           (FORM bit 16, launched only where that is over 1: l1 = 2 .. 5 at 8; the block's start paid
     #                           once for them, the short levels' blocks being 2 to 5 steps a query split); the same bits.
     #                           v28 (H200): cross 0.1405-0.1409 -> 0.1396-0.1399 s at 23 x 20,000 (l1 = 2 -17%, 3 -7%,
-    #                           4 -2%); 12 and 16 (runs of 2 at l1 = 6-9) no faster. 0: one interval a block (before v28)
+    #                           4 -2%); 12 and 16 (runs of 2 at l1 = 6-9) no faster. 0: one interval a block (before v28).
+    #                           v30: 16 (per 16, 8, 5, 4, 3, 2, 2, 2 at l1 = 2-9) with band_cross_hoist's shorter step
+    #                           loop: l1 = 2-9 43.1 / 43.5 ms against 45.5 (T = 8 unhoisted) and 44.0 / 44.3 (T = 8
+    #                           hoisted); 4 (runs at l1 = 2-3 only) the same as 8
+    band_cross_hoist: int = 2  # windows, cross ring with runs (v30): 1, the runs' kernel with its copies issued from a
+    #                           cursor (FORM bit 17: the step loop 561 SASS instructions against 696 with runs and 612
+    #                           without); 2, that kernel at every level, a run of 1 interval where band_cross_run gives 1
+    #                           (in place of the one-interval kernel). The same bits. v30 (H200, with band_cross_run 16):
+    #                           the cross at l1 = 2-14 86.6 / 87.5 ms against 89.4-89.8 (-3%); 0: the kernels before v30
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

@@ -64,6 +64,10 @@
 // steps (l1 = 2: one query split), so those fixed costs weigh most there; the host gives the long levels per = 1
 // (band_cross_run). Each interval's sums are started at zero, taken and stored as the one-interval blocks do: the same
 // products in the same order, the same bits. ``per`` is read only under RUN.
+// FORM bit 17 (v30, HOIST; with RUN): the runs' copies issued from a cursor (the next step's chunk, query split and
+// interval moved on by each issue, no division a step) and interval a0 + run's matrices found from a0's (band_interval
+// of [a0 + run, e + run) is band_interval of [a0, e) plus run): the step loop 561 SASS instructions against RUN's 696
+// and the one-interval kernel's 612, so that the host may launch it at per = 1 too. The same addresses: the same bits.
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
 __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
     const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
@@ -93,8 +97,9 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                        int D, int wsel, int g0, const int* __restrict__ ends, int per) {
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
-    constexpr bool APART = FORM & 128, RUN = FORM & 65536;
+    constexpr bool APART = FORM & 128, RUN = FORM & 65536, HOIST = FORM & 131072;
     static_assert(!RUN || (APART && !GROUP), "a run of query intervals in one-sum blocks without groups");
+    static_assert(!HOIST || RUN, "the cursor with runs (v30: without them its step loop was 623 SASS instructions, not 612)");
     static_assert(KC % KK == 0, "whole steps a chunk");
     static_assert((WN == 32 || WN == 16) && TR % 16 == 0 && TC % WN == 0 && KC % 4 == 0,
                   "whole warps of 16 x WN cells, steps of 4");
@@ -149,13 +154,27 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
         const int span = splits * chunks, steps = runs * span;   // (span: the steps of one interval)
-        auto issue = [&](int step) {    // (RUN: the block's interval ``run``, its a0, a1 and k1 shifted by as many)
-            const int run = RUN ? step / span : 0, at = RUN ? step - run * span : step;
-            const int buf = step % STAGES, k1 = first + run + (at / chunks) * zsplits, from = kbeg + (step % chunks) * KC;
+        // (RUN: the block's interval ``run``, its a0, a1 and k1 shifted by as many.) HOIST (v30): the steps are issued in
+        // order, so the next one's chunk, query split and (RUN) interval are a cursor moved on by each issue, no
+        // division a step; interval a0 + run's matrices are a0's run S further on (band_interval(M, a0 + run, e + run)
+        // = band_interval(M, a0, e) + run where e > a0). The same addresses: the same bits.
+        int next_chunk = 0, next_split = 0, next_k1 = first;
+        size_t next_shift = 0;
+        auto issue = [&](int step) {
+            const int run = RUN && !HOIST ? step / span : 0, at = RUN && !HOIST ? step - run * span : step;
+            const int buf = step % STAGES, k1 = HOIST ? next_k1 : first + run + (at / chunks) * zsplits,
+                      from = kbeg + (HOIST ? next_chunk : step % chunks) * KC;
             const double* L = which == 0 ? QIac + band_interval(M, a0 + run, k1 + 1) * S
                                          : QF + band_interval(M, a0 + run, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1 + run) * S
                                          : QIac + band_interval(M, k1, a1 + run) * S;
+            if (HOIST) {
+                L += next_shift, R += next_shift;
+                if (++next_chunk == chunks) {
+                    next_chunk = 0, next_k1 += zsplits;
+                    if (++next_split == splits) next_split = 0, next_k1 = first, next_shift += S;
+                }
+            }
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
