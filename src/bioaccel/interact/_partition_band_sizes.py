@@ -200,13 +200,14 @@ def band_outer_group_place(G: int, l1: int, L1: int) -> tuple:
     return (at, min(G - 1, L1 - l1)) if at == 0 else (at, 0)
 
 
-def band_outer_kernel(sizes) -> tuple:
+def band_outer_kernel(sizes, lead: bool = False) -> tuple:
     """(kernel name, template arguments) of the outer terms (a split sweep's first launch of a level) under launch
     ``sizes``: QF's base parked (bppart_band_outer), not parked (``band_lean``, v13's production:
     bppart_band_outer_lean), or parked with evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep
     ignores the parked base: the same bits); with ``band_lean``, the levels in pairs (``band_outer_pair`` 1, v15's
     production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production); with pairs 2,
-    ``band_outer_group`` G's groups of levels (v29, bppart_band_outer_group<G>: the same bits as pairs 2).
+    ``band_outer_group`` G's groups of levels (v29, bppart_band_outer_group<G, BLOCKS, LEAD>: the same bits as pairs
+    2), whose kernel for a group's first level is another (``lead``; the other kernels serve every level).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_outer_pair=0))
@@ -215,16 +216,33 @@ def band_outer_kernel(sizes) -> tuple:
     ('bppart_band_outer', ())
     >>> band_outer_kernel(SIZES.replace(band_outer_pair=1))
     ('bppart_band_outer_pair', (False,))
-    >>> band_outer_kernel(SIZES.replace(band_outer_group=4)), band_outer_kernel(SIZES.replace(band_outer_group=4, band_outer_pair=1))
-    (('bppart_band_outer_group', (4, 3)), ('bppart_band_outer_pair', (False,)))
+    >>> groups = SIZES.replace(band_outer_group=4)
+    >>> band_outer_kernel(groups), band_outer_kernel(groups, True)
+    (('bppart_band_outer_group', (4, 5, False)), ('bppart_band_outer_group', (4, 5, True)))
+    >>> band_outer_kernel(SIZES.replace(band_outer_group=4, band_outer_pair=1), True)
+    ('bppart_band_outer_pair', (False,))
     """
     if sizes.band_outer_cs:
         return "bppart_band_outer_cs", ()
     if sizes.band_outer_group and sizes.band_outer_pair == 2 and sizes.band_lean:
-        return "bppart_band_outer_group", (sizes.band_outer_group, sizes.band_outer_blocks)
+        return "bppart_band_outer_group", (sizes.band_outer_group, sizes.band_outer_blocks, lead)
     if sizes.band_outer_pair and sizes.band_lean:
         return "bppart_band_outer_pair", (sizes.band_outer_pair == 2,)
     return ("bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"), ()
+
+
+def band_outer_leads(sizes, l1: int, L1: int) -> bool:
+    """Whether the outer terms of level ``l1`` (of 1 .. L1) take the lead kernel (band_outer_kernel's ``lead``): a
+    group's first level that parks partial sums for the next (v29, ``band_outer_group``).
+
+    >>> from bioaccel.interact._partition_launch import SIZES
+    >>> [l1 for l1 in range(1, 12) if band_outer_leads(SIZES.replace(band_outer_group=4), l1, 11)]
+    [5, 9]
+    >>> band_outer_leads(SIZES, 5, 11)
+    False
+    """
+    role = band_outer_role(sizes, l1, L1)
+    return len(role) == 3 and role[1] == 0 and role[2] > 0
 
 
 def band_tiles_shared(sizes) -> int:

@@ -744,7 +744,7 @@ __global__ void __launch_bounds__(256) bppart_band_outer_pair(BAND_OUTER_PARAMET
                                       role);
 }
 
-// GROUP (bppart_band_outer_group<G>, v29; band_outer_group G, with band_outer_pair 2's summation orders): the sums of
+// GROUP (bppart_band_outer_group, v29; band_outer_group G, with band_outer_pair 2's summation orders): the sums of
 // T0 and R shared by G levels, not two. T0's chain (longest interval last) and R's (RQ: shortest first) take a longer
 // level's extra terms at their end, so a group's first level (at = 0) sums, from its own loads, the partial chains of
 // the next ``next`` levels (at most G - 1) and parks them where v15 parks a pair's: T0's in T0([a0, a1 + j)) (its own
@@ -752,17 +752,17 @@ __global__ void __launch_bounds__(256) bppart_band_outer_pair(BAND_OUTER_PARAMET
 // the group's first level could not read: T0 of [a0, a0 + l1 - j + 1 .. l1 - 1) (j - 1 loads) and R of the lengths
 // l1 - j .. l1 - 1 (j loads). AUX0's sum (longest first) keeps v15's pairs (``role``: its new term comes first).
 // Each chain adds the same terms in the same order as band_outer<.., RQ> (multiply-adds into the sum so far): the same
-// bits. At M = 23, G = 4: 9.6% fewer transfers a cell than the pairs (a model over the 276 (l1, a0)).
-// The three chains run in one loop (a term of each an iteration), the level's other loads issued before it: up to 12
-// loads of a thread in flight (four, one chain at a time, in band_outer). BLOCKS: __launch_bounds__' blocks of 256 a
-// multiprocessor (0: none; the compiler then takes 128 registers, 2 blocks).
+// bits. At M = 23, G = 4: 9.3% fewer transfers a cell than the pairs (a model over the 276 (l1, a0)).
+// LEAD: the kernel of a group's first levels (the host launches it there, the other kernel elsewhere), so that the
+// other levels' kernel keeps the production's registers (ptxas, sm_90, BLOCKS 5: 48 and 46 registers at G = 4, no
+// spill). BLOCKS: __launch_bounds__' blocks of 256 a multiprocessor (0: none).
+// (v29's first form summed the three chains in one loop, up to 12 loads of a thread in flight, at 80 registers:
+// 24 warps a multiprocessor instead of 40, the outer terms +15% at 23 x 20,000 on an H200: removed.)
 
 // band_outer_group's three chains (T0's terms t = 0 .. nT - 1 from k = kT up, AUX0's from k = a0 + 1 up, R's from
-// k = kR down), each in its order, as loops whose bodies hold no branch, so that an unrolled loop issues every
-// chain's loads together: first all three while each has terms, then T0's and R's, then each alone. LEAD: every
-// term also into the next G - 1 levels' partial sums (those past the query's end are summed from clamped Q0 entries
-// and never stored), and into ns0 (stored only where the level has a next AUX0 sum); unrolled twice, not four times
-// (ptxas, sm_90, at 3 blocks of 256 a multiprocessor: 80 registers, no spill; four times spills at G = 4).
+// k = kR down), each in its order, one after the other as band_outer's. LEAD: every term also into the next G - 1
+// levels' partial sums (those past the query's end are summed from clamped Q0 entries and never stored); every AUX0
+// term into ns0 too (stored only where the level has a next AUX0 sum).
 template <int G, bool LEAD>
 __device__ __forceinline__ void band_outer_chains(int M, int l1, int a0, int a1, size_t S, long long c,
                                                   const double* __restrict__ Q0, const double* T0,
@@ -770,7 +770,15 @@ __device__ __forceinline__ void band_outer_chains(int M, int l1, int a0, int a1,
                                                   int kR, double& pa0, double& ps0, double& ns0, double& pqx,
                                                   double (&na)[G - 1], double (&nq)[G - 1]) {
     const int M1 = M + 1;
-    auto t0_term = [&](int t) {
+#pragma unroll 4
+    for (int t = 0; t < nA; ++t) {
+        const int k = a0 + 1 + t;
+        const double v = AUX0[band_interval(M, k, a1 - 1) * S + c];
+        ps0 += Q0[(a0 + 1) * M1 + k] * v;
+        ns0 += Q0[a0 * M1 + k] * v;
+    }
+#pragma unroll 4
+    for (int t = 0; t < nT; ++t) {
         const int k = kT + t;
         const double v = T0[band_interval(M, a0, k + 1) * S + c];
         pa0 += Q0[(k + 1) * M1 + a1] * v;
@@ -778,14 +786,9 @@ __device__ __forceinline__ void band_outer_chains(int M, int l1, int a0, int a1,
 #pragma unroll
             for (int j = 0; j < G - 1; ++j) na[j] += Q0[(k + 1) * M1 + min(a1 + j + 1, M)] * v;
         }
-    };
-    auto aux0_term = [&](int t) {
-        const int k = a0 + 1 + t;
-        const double v = AUX0[band_interval(M, k, a1 - 1) * S + c];
-        ps0 += Q0[(a0 + 1) * M1 + k] * v;
-        ns0 += Q0[a0 * M1 + k] * v;
-    };
-    auto r_term = [&](int t) {
+    }
+#pragma unroll 4
+    for (int t = 0; t < nR; ++t) {
         const int k = kR - t;
         const double v = R[band_interval(M, k, a1) * S + c];
         pqx += Q0[a0 * M1 + k] * v;
@@ -793,28 +796,10 @@ __device__ __forceinline__ void band_outer_chains(int M, int l1, int a0, int a1,
 #pragma unroll
             for (int j = 0; j < G - 1; ++j) nq[j] += Q0[max(a0 - j - 1, 0) * M1 + k] * v;
         }
-    };
-    const int all = min(nA, min(nT, nR)), two = min(nT, nR);
-#pragma unroll (LEAD ? 2 : 4)
-    for (int t = 0; t < all; ++t) {
-        t0_term(t);
-        aux0_term(t);
-        r_term(t);
     }
-#pragma unroll (LEAD ? 2 : 4)
-    for (int t = all; t < two; ++t) {
-        t0_term(t);
-        r_term(t);
-    }
-#pragma unroll (LEAD ? 2 : 4)
-    for (int t = two; t < nT; ++t) t0_term(t);
-#pragma unroll (LEAD ? 2 : 4)
-    for (int t = all; t < nA; ++t) aux0_term(t);
-#pragma unroll (LEAD ? 2 : 4)
-    for (int t = two; t < nR; ++t) r_term(t);
 }
 
-template <int G>
+template <int G, bool LEAD>
 __device__ __forceinline__ void band_outer_group(BAND_OUTER_PARAMETERS, int role, int at, int next) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -823,11 +808,6 @@ __device__ __forceinline__ void band_outer_group(BAND_OUTER_PARAMETERS, int role
     if (l2 == 0 || b1 > n || b1 > ends[b0]) return;      // (band_ends: a cell no window needs; zeroed)
     const int a0 = blockIdx.y, a1 = a0 + l1, M1 = M + 1;
     const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
-    // the loads outside the chains first (band_outer's bppart_outer_terms reads them after the sums)
-    const double accm = l1 >= 2 && l2 >= 2 ? ACCM[lb + c] : 0.0;
-    const double qf_short = l1 >= 2 && l2 >= 2 ? QF[band_interval(M, a0, a1 - 1) * S + c - 1] : 0.0;
-    const double qx_inner = l1 >= 5 && l2 >= 5
-        ? QX[band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2] : 0.0;
     // AUX0 (v15's pairs): role 1 also sums the next level's, one term first (k = a0); role 2 reads it back
     const bool next_s = role == 1 && l1 >= 4 && a0 >= 1;
     double ps0 = role == 2 && l1 >= 5 ? AUX0[A + c] : 0.0, ns0 = 0.0;
@@ -841,21 +821,18 @@ __device__ __forceinline__ void band_outer_group(BAND_OUTER_PARAMETERS, int role
     double na[G - 1], nq[G - 1];
 #pragma unroll
     for (int j = 0; j < G - 1; ++j) na[j] = nq[j] = 0.0;
-    if (at == 0 && next > 0)
-        band_outer_chains<G, true>(M, l1, a0, a1, S, c, Q0, T0, AUX0, R, nT, nA, nR, kT, kR, pa0, ps0, ns0, pqx, na, nq);
-    else
-        band_outer_chains<G, false>(M, l1, a0, a1, S, c, Q0, T0, AUX0, R, nT, nA, nR, kT, kR, pa0, ps0, ns0, pqx, na,
-                                    nq);
+    band_outer_chains<G, LEAD>(M, l1, a0, a1, S, c, Q0, T0, AUX0, R, nT, nA, nR, kT, kR, pa0, ps0, ns0, pqx, na, nq);
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
-    const double unread = 0.0;    // (acca's, QF's base's and QI's base's factors: LEAN uses none of them)
-    bppart_outer_terms(l1, l2, W, W + 25, W + 50, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, &accm, &unread,
-                       &qf_short, &qx_inner, &unread, Q0[a0 * M1 + a1], unread, T0 + (A + c), AUX0 + (A + c), s0, m,
-                       both, acca, qfbase, qibase);
+    bppart_outer_terms(l1, l2, W, W + 25, W + 50, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
+                       ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
+                       QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
+                       QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1), Q0[a0 * M1 + a1],
+                       Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase);
     QIac[A + c] = s0 + both;
     QX[A + c] = pqx;
-    ACCM[lb + c] = m;
+    ACCM[lb + c] = m;     // (qfbase, acca, qibase unused, as in LEAN: their loads are dead and not issued)
     if (next_s) AUX0[band_interval(M, a0 - 1, a1) * S + c] = ns0;
-    if (at == 0 && next > 0) {
+    if (LEAD) {
         const double t0 = T0[A + c];   // (the value just stored: the next levels read it so)
 #pragma unroll
         for (int j = 0; j < G - 1; ++j)
@@ -869,10 +846,11 @@ __device__ __forceinline__ void band_outer_group(BAND_OUTER_PARAMETERS, int role
     }
 }
 
-template <int G, int BLOCKS>
+template <int G, int BLOCKS, bool LEAD>
 __global__ void __launch_bounds__(256, BLOCKS) bppart_band_outer_group(BAND_OUTER_PARAMETERS, int role, int at,
                                                                          int next) {
-    band_outer_group<G>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends, role, at, next);
+    band_outer_group<G, LEAD>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends, role, at,
+                              next);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross
