@@ -2,7 +2,8 @@
 # the new test file first (a wrong number stops the call before the bench), then the bench with the production and the
 # variants interleaved, the svRNA screens, then ncu of the outer terms' launches of l1 = 13 and 14 (a group's first level
 # and the next at G = 4) for the production and each of NCU_FORMS (DRAM bytes and throughput, L2 hit rate, occupancy).
-# (NCU_FORMS empty: no ncu; TESTS_K: pytest's -k, TESTS_N its workers.)
+# (NCU_FORMS empty: no ncu; TESTS_K: pytest's -k, TESTS_N its workers.) The groups' code and their test file were
+# reverted after call 2 (no faster): this script runs as it stands on the branch's commit 56b67de (form 2) or ea86d24.
 # On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... NCU_FORMS=... bash bench/bppart_outer29_call.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1

@@ -287,9 +287,6 @@ def host_kernels(sizes) -> dict:
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
         + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ()), ("bppart_band_outer_lean", ()),
            ("bppart_band_outer_pair", (False,)), ("bppart_band_outer_pair", (True,))] * bp.band_split
-        # v29: the sums of T0 and R shared by groups of G levels (band_outer_group)
-        + [("bppart_band_outer_group", (G, blocks, lead)) for G, blocks in ((4, 5), (2, 5), (3, 4), (5, 5))
-           for lead in (False, True)] * bp.band_split
         + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]

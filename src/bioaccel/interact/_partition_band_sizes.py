@@ -166,48 +166,27 @@ def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
     ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next
     level's sums of T0 and AUX0, and with ``band_outer_pair`` 2 most of R's; 2: the second reads them; 0: neither),
-    else none; with ``band_outer_group`` (v29) that role for AUX0's sum, then the level's place in its group of levels
-    for T0's and R's (band_outer_group_place).
+    else none.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> [band_outer_role(SIZES, l1, 8)[0] for l1 in range(1, 9)], band_outer_role(SIZES.replace(band_outer_pair=0), 5, 8)
     ([0, 0, 0, 0, 1, 2, 1, 2], ())
     >>> band_outer_role(SIZES, 7, 7)
     (0,)
-    >>> [band_outer_role(SIZES.replace(band_outer_group=4), l1, 8) for l1 in (4, 5, 6, 7, 8)]
-    [(0, 0, 0), (1, 0, 3), (2, 1, 0), (1, 2, 0), (2, 3, 0)]
     """
-    name = band_outer_kernel(sizes)[0]
-    if name not in ("bppart_band_outer_pair", "bppart_band_outer_group"):
+    if band_outer_kernel(sizes)[0] != "bppart_band_outer_pair":
         return ()
-    role = 1 if l1 >= 5 and l1 % 2 == 1 and l1 + 1 <= L1 else 2 if l1 >= 6 and l1 % 2 == 0 else 0
-    if name == "bppart_band_outer_pair":
-        return (role,)
-    return (role,) + band_outer_group_place(sizes.band_outer_group, l1, L1)
+    if l1 >= 5 and l1 % 2 == 1 and l1 + 1 <= L1:
+        return (1,)
+    return (2,) if l1 >= 6 and l1 % 2 == 0 else (0,)
 
 
-def band_outer_group_place(G: int, l1: int, L1: int) -> tuple:
-    """(at, next) of level ``l1`` (of 1 .. L1) in ``band_outer_group`` G's groups of levels (v29; from l1 = 5): at,
-    its place in its group (0: the first, which sums every term and parks the partial sums of the ``next`` levels
-    after it; j: the j-th after the first, which reads its partial sum); next, 0 but for a group's first level.
-
-    >>> [band_outer_group_place(4, l1, 11) for l1 in (4, 5, 6, 8, 9, 11)]
-    [(0, 0), (0, 3), (1, 0), (3, 0), (0, 2), (2, 0)]
-    """
-    if l1 < 5:
-        return 0, 0
-    at = (l1 - 5) % G
-    return (at, min(G - 1, L1 - l1)) if at == 0 else (at, 0)
-
-
-def band_outer_kernel(sizes, lead: bool = False) -> tuple:
+def band_outer_kernel(sizes) -> tuple:
     """(kernel name, template arguments) of the outer terms (a split sweep's first launch of a level) under launch
     ``sizes``: QF's base parked (bppart_band_outer), not parked (``band_lean``, v13's production:
     bppart_band_outer_lean), or parked with evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep
     ignores the parked base: the same bits); with ``band_lean``, the levels in pairs (``band_outer_pair`` 1, v15's
-    production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production); with pairs 2,
-    ``band_outer_group`` G's groups of levels (v29, bppart_band_outer_group<G, BLOCKS, LEAD>: the same bits as pairs
-    2), whose kernel for a group's first level is another (``lead``; the other kernels serve every level).
+    production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_outer_pair=0))
@@ -216,33 +195,12 @@ def band_outer_kernel(sizes, lead: bool = False) -> tuple:
     ('bppart_band_outer', ())
     >>> band_outer_kernel(SIZES.replace(band_outer_pair=1))
     ('bppart_band_outer_pair', (False,))
-    >>> groups = SIZES.replace(band_outer_group=4)
-    >>> band_outer_kernel(groups), band_outer_kernel(groups, True)
-    (('bppart_band_outer_group', (4, 5, False)), ('bppart_band_outer_group', (4, 5, True)))
-    >>> band_outer_kernel(SIZES.replace(band_outer_group=4, band_outer_pair=1), True)
-    ('bppart_band_outer_pair', (False,))
     """
     if sizes.band_outer_cs:
         return "bppart_band_outer_cs", ()
-    if sizes.band_outer_group and sizes.band_outer_pair == 2 and sizes.band_lean:
-        return "bppart_band_outer_group", (sizes.band_outer_group, sizes.band_outer_blocks, lead)
     if sizes.band_outer_pair and sizes.band_lean:
         return "bppart_band_outer_pair", (sizes.band_outer_pair == 2,)
     return ("bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"), ()
-
-
-def band_outer_leads(sizes, l1: int, L1: int) -> bool:
-    """Whether the outer terms of level ``l1`` (of 1 .. L1) take the lead kernel (band_outer_kernel's ``lead``): a
-    group's first level that parks partial sums for the next (v29, ``band_outer_group``).
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> [l1 for l1 in range(1, 12) if band_outer_leads(SIZES.replace(band_outer_group=4), l1, 11)]
-    [5, 9]
-    >>> band_outer_leads(SIZES, 5, 11)
-    False
-    """
-    role = band_outer_role(sizes, l1, L1)
-    return len(role) == 3 and role[1] == 0 and role[2] > 0
 
 
 def band_tiles_shared(sizes) -> int:

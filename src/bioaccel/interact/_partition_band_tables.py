@@ -6,8 +6,7 @@ import numpy as np
 
 from ..runtime import gpu as _gpu
 from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_shared, band_last_kernel,
-                                    band_outer_kernel, band_outer_leads, band_outer_role, band_tiles_arguments,
-                                    band_tiles_shared)
+                                    band_outer_kernel, band_outer_role, band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -132,8 +131,6 @@ class _Tables:
             tiles.max_dynamic_shared_size_bytes = shared
         outer_name, outer_arguments = band_outer_kernel(sizes)
         outer = _kernel(outer_name, *outer_arguments) if sizes.band_split else None
-        lead_name, lead_arguments = band_outer_kernel(sizes, lead=True)     # (v29: a group's first level)
-        outer_lead = _kernel(lead_name, *lead_arguments) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
         if strip:              # column tiles j = 0 .. D from the row tile's first row: TR + L2 columns
             D = -(-(TR + self.L2) // TC) - 1
@@ -166,11 +163,10 @@ class _Tables:
             mark("cross")
             mark("outer")
             if outer is not None:
-                kernel = outer_lead if band_outer_leads(sizes, l1, L1) else outer
-                kernel((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
-                                                                  flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
-                                                                  ACCM, *dims, np.int32(l1), ends)
-                       + tuple(np.int32(r) for r in band_outer_role(sizes, l1, L1)))
+                outer((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
+                                                                 flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
+                                                                 ACCM, *dims, np.int32(l1), ends)
+                      + tuple(np.int32(r) for r in band_outer_role(sizes, l1, L1)))
             mark("outer")
             mark("sweep")
             tables = (self.a, rb, self.Q0, Q1, self.W, *flat, T1, AUX1, ACCA, ACCM, *dims, np.int32(l1), np.int32(nt))

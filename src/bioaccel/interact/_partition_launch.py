@@ -125,11 +125,6 @@ class BPPartSizes(LaunchSizes):
     #                           same bits); 2, R's sum too, in the other order (25% fewer; 0.0469 s; another summation
     #                           order); 0, none (v14's production). v25: 2 the default (with band_align 16: outer
     #                           0.0498 -> 0.0443 s, every screen -1.5 to -1.9%); 1 gives the bits before v25
-    band_outer_group: int = 0  # windows, with band_outer_pair 2 (v29): G >= 2, the sums of T0 and R shared by groups of
-    #                           G levels from l1 = 5 (bppart_band_outer_group: the first parks the next G - 1 levels'
-    #                           partial sums, in its own kernel; AUX0's in v15's pairs; 9.3% fewer transfers at G = 4);
-    #                           the same bits. 0: off
-    band_outer_blocks: int = 5  # windows, band_outer_group (v29): its kernels' __launch_bounds__ blocks a multiprocessor
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
     band_align: int = 16      # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a
