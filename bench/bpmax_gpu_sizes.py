@@ -160,6 +160,9 @@ SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage
 # (bpmaxgl's calls 1-2 had rows 67-79 here: pairs_trim 1-3 (a warp's first k2 by one pair, squares rotated by the
 # block), pairs_stage 6 (4 double-buffered), 7 (4's copies without a branch) and 8 (both); none faster, reverted:
 # commit 9d9819d has them, docs/bpmax-gpu-notes.md keeps their numbers)
+SETTINGS |= {   # bpmaxreg: 4 x 8 cells a thread, 4 lanes a cell (bpmax_products_wide), rows 67-69
+    f"products 4 x 8 cells a thread (pairs_cols=8), {blocks} blocks an SM": dict(pairs_cols=8, pairs_blocks=blocks)
+    for blocks in (8, 7, 6)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
