@@ -17,8 +17,8 @@ echo "tests reg rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"
 python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider tests/test_interact_gpu.py -k "production or streamed or paired" \
     > "$out/tests_gpu.txt" 2>&1
 echo "tests gpu rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"
-grep -E '^###|time_duration|shared|bank_conflict|lsu|mio|stalled_(barrier|short_scoreboard|long_scoreboard|mio_throttle|math_pipe|wait|not_selected|lg_throttle|dispatch|no_inst)|issue_active|registers|rror' \
-    "$out/ncu.txt" | grep -Ev 'pct_of_peak_sustained_(elapsed|region|frame)' | cut -c1-120 | head -70
+stalls='stalled_(barrier|short_scoreboard|long_scoreboard|mio_throttle|math_pipe|wait|not_selected|lg_throttle)'
+grep -E "^###|time_duration|shared|bank_conflict|lsu|mio|$stalls|issue_active|registers|rror" "$out/ncu.txt" | grep -Ev 'pct_of_peak_sustained_(elapsed|region|frame)' | cut -c1-120 | head -70
 cat "$out/gpu.txt" "$out/steps.txt"
 grep -E '^#|^\|' "$out/bench.txt"
 tail -n 3 "$out/tests_reg.txt" "$out/tests_gpu.txt"

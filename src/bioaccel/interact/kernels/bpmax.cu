@@ -964,7 +964,8 @@ struct WideShape {
 };
 
 // a pair's 4 rows of A against its 8 columns of B (b0: columns 0 .. 3, b1: 4 .. 7): 32 DPX instructions
-__device__ __forceinline__ void wide_step(const unsigned (&a)[4], const uint4 b0, const uint4 b1, unsigned (&acc)[4][8]) {
+__device__ __forceinline__ void wide_step(const unsigned (&a)[4], const uint4 b0, const uint4 b1,
+                                          unsigned (&acc)[4][8]) {
     const unsigned b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
     for (int r = 0; r < 4; ++r)
