@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Nsight Compute counters of BPMax's products kernel at one query level of Gildemaster 2021's shape
-# (23 x 20,000 nt, target window 128), for each products setting given as PARTS:TILE:CHUNK[:COLS[:BLOCKS]] (PARTS 0:
+# (23 x 20,000 nt, target window 128), for each products setting given as PARTS:TILE:CHUNK[:BLOCKS[:ROWS]] (PARTS 0:
 # the packed kernel bpmax_products_packed, 64-tiles; else bpmax_products_split / _pairs with PARTS lanes a cell,
-# TILE x TILE tiles, CHUNK k2 a stage; COLS 8: bpmax_products_wide, pairs_cols=8; BLOCKS: pairs_blocks). On the lent
+# TILE x TILE tiles, CHUNK k2 a stage; BLOCKS: pairs_blocks; ROWS: the tiles' rows instead of TILE). On the lent
 # H100/H200, from the repository root:
 #   bash bench/bpmax_gpu_ncu_products.sh [LEVEL] [PARTS:TILE:CHUNK ...]   # default: level 12, 0:64:32 4:32:96
 # With NCU_OUT=DIR (issue 29, helper bpmaxreg): the sections of the shared-memory question instead of the metric list
@@ -26,14 +26,15 @@ p = InteractParams(window_target=128)
 r = random.Random(5)
 a, rb = random_codes(r, 23), random_codes(r, 20000)
 parts, tile, chunk, *rest = (int(x) for x in sys.argv[1].split(":"))
-extra = dict(zip(("pairs_cols", "pairs_blocks"), rest))
-sizes = replace(SIZES, products_parts=parts, split_rows=tile, split_cols=tile, split_chunk=chunk, **extra)
+extra = dict(zip(("pairs_blocks", "split_rows"), rest))
+sizes = replace(SIZES, products_parts=parts, split_rows=tile, split_cols=tile, split_chunk=chunk)
+sizes = replace(sizes, **extra)
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
 source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics
-kernels='regex:bpmax_products_(packed|split|pairs|wide)'
+kernels='regex:bpmax_products_(packed|split|pairs)'
 for setting in $settings; do
-  echo "### products $setting (lanes:tile:chunk[:cols[:blocks]]), level $level"
+  echo "### products $setting (lanes:tile:chunk[:blocks[:rows]]), level $level"
   # one products launch a level: skip the earlier levels'
   if [ -n "${NCU_OUT:-}" ]; then
     mkdir -p "$NCU_OUT"; rep="$NCU_OUT/products_${setting//:/_}"
@@ -48,7 +49,8 @@ rows = list(csv.reader(open(sys.argv[1])))
 names, units, values = rows[0], rows[1], rows[2]
 keep = re.compile(r"gpu__time_duration.sum|^smsp__inst_executed.sum$|shared|bank_conflict|pipe_.*pct_of_peak_sustained"
                   r"|issue_stalled_.*per_issue_active|issue_active.avg.pct|warps_active.avg.pct|launch__registers"
-                  r"|launch__occupancy_limit|sm__throughput.avg.pct|l1tex__throughput.avg.pct|lsu|mio")
+                  r"|launch__occupancy_limit|sm__throughput.avg.pct|l1tex__throughput.avg.pct|lts__throughput.avg.pct"
+                  r"|dram__throughput.avg.pct|warp_latency_per_inst|lsu|mio")
 for n, u, v in zip(names, units, values):
     if keep.search(n) and v not in ("", "0", "0.00"):
         print(f"{n} = {v} {u}")

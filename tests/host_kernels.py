@@ -151,10 +151,8 @@ PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 9
 PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                    (16, 32, 32, 2, 2)] for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
-#: bpmax_products_wide's (rows, cols, chunk, blocks an SM): STAGE 4 with 4 x 8 cells a thread (issue 29, bpmaxreg),
-#: production tiles at 6, 7 and 8 blocks, chunk 64, and the tests' small tiles
-WIDE_SHAPES = [(32, 32, 96, blocks) for blocks in (6, 7, 8)] + [(32, 32, 64, 8), (8, 16, 8, 8), (8, 16, 16, 8),
-                                                                (16, 32, 32, 8)]
+# issue 29 (bpmaxreg): STAGE 4 on 64-row tiles (4 blocks of 256 threads) and with fewer stages a k1 (chunks 136, 168)
+PAIRS_SHAPES += [(64, 32, 96, 2, 2, 4, 4), (32, 32, 136, 2, 2, 4, 8), (32, 32, 168, 2, 2, 4, 7), (32, 32, 96, 2, 2, 4, 7)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -249,8 +247,6 @@ def host_kernels(sizes) -> dict:
               sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
                                         pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_pair_rows", ())]   # issue 29 (bpmaxcp3): STAGE 4's paired copy
-    bpmax += [("bpmax_products_wide", shape) for shape in    # issue 29 (bpmaxreg): 4 x 8 cells a thread
-              sorted({*WIDE_SHAPES, (b.split_rows, b.split_cols, b.split_chunk, b.pairs_blocks)})]
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):

@@ -26,7 +26,7 @@ from ..runtime.memory import format_bytes
 from ..errors import ResourceError
 from . import _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
-from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_kernel, products_lanes
+from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_lanes
 from ._gpu_paired import Paired
 from ._model import sentinel
 
@@ -233,12 +233,8 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
             stage = pairs_stage(sizes, parts)
-            name = products_kernel(sizes, stage)
-            if name == "bpmax_products_wide":   # 4 x 8 cells a thread, 4 lanes a cell
-                arguments, threads = (tr, tc, sizes.split_chunk, sizes.pairs_blocks), (tr // 4) * (tc // 8) * 4
-            else:
-                arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks)
-                threads = (tr // 4) * (tc // 4) * parts
+            arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks)
+            name, threads = "bpmax_products_pairs", (tr // 4) * (tc // 4) * parts
         else:                   # two cells a word
             arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)
             name, threads = "bpmax_products_split", (tr // 4) * (tc // 8) * parts
@@ -264,7 +260,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         else:
             products((mats * row_tiles * col_tiles,), (threads,),
                      (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
-                      *(paired.arguments(F) if name in ("bpmax_products_pairs", "bpmax_products_wide") else ())))
+                      *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))
         finish(F, S2, first_matrix(M, l1), mats, self_=False)
         paired.write(F, l1, L1, first_matrix(M, l1), mats)
     gather = _kernel("bpmax_gather", cell)

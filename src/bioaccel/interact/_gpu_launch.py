@@ -70,9 +70,6 @@ class BPMaxSizes(LaunchSizes):
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
     #                              where STAGE 2 spills 64 bytes; 8 since bpmaxcp2)
-    pairs_cols: int = 4          # bpmax_products_pairs with pairs_stage 4: columns of a thread tile (4); 8 runs
-    #                              bpmax_products_wide (issue 29, helper bpmaxreg): 4 x 8 cells a thread, 4 lanes a
-    #                              cell, the same staging and warp squares, a quarter fewer shared bytes per update
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
@@ -95,19 +92,6 @@ def pairs_stage(sizes, parts):
     if sizes.pairs_stage == 4 and sizes.split_rows % 8:
         return 2
     return sizes.pairs_stage
-
-
-def products_kernel(sizes, stage):
-    """The kernel that runs the pairs products of staging form ``stage`` (pairs_stage below): bpmax_products_wide
-    where 4 (both operands by cp.async, B from the paired copy) with ``sizes.pairs_cols`` 8, else
-    bpmax_products_pairs.
-
-    >>> products_kernel(BPMaxSizes(), 4), products_kernel(BPMaxSizes(pairs_cols=8), 4)
-    ('bpmax_products_pairs', 'bpmax_products_wide')
-    >>> products_kernel(BPMaxSizes(pairs_cols=8), 2)
-    'bpmax_products_pairs'
-    """
-    return "bpmax_products_wide" if stage == 4 and sizes.pairs_cols == 8 else "bpmax_products_pairs"
 
 
 def products_lanes(sizes, short, width):

@@ -294,37 +294,36 @@ __device__ __forceinline__ void store_words(const Dims& g, short* __restrict__ o
 // A lane's own 16 / P words of the 4 x 4 accumulators: own word j is word 4 r + w = part + P j, so word (r, w) is
 // own word (4 r + w) / P, a constant (start_own / store_own and the pairs kernel's start_cells / store_cells).
 // spread_own: the accumulators from the own words, the other lanes' words the sentinels (-16384 in each half).
-// W: words a row of the thread tile (4; 8 in bpmax_products_wide, own word j is word W r + w = part + P j).
-template <int P, int W = 4>
-__device__ __forceinline__ void spread_own(const unsigned (&own)[4 * W / P], int part, unsigned (&acc)[4][W]) {
+template <int P>
+__device__ __forceinline__ void spread_own(const unsigned (&own)[16 / P], int part, unsigned (&acc)[4][4]) {
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int w = 0; w < W; ++w) acc[r][w] = (W * r + w) % P == part ? own[(W * r + w) / P] : 0xC000C000u;
+        for (int w = 0; w < 4; ++w) acc[r][w] = (4 * r + w) % P == part ? own[(4 * r + w) / P] : 0xC000C000u;
 }
 
 // gather_own: the own words out of the accumulators (after the lanes' reduction)
-template <int P, int W = 4>
-__device__ __forceinline__ void gather_own(const unsigned (&acc)[4][W], int part, unsigned (&own)[4 * W / P]) {
+template <int P>
+__device__ __forceinline__ void gather_own(const unsigned (&acc)[4][4], int part, unsigned (&own)[16 / P]) {
 #pragma unroll
-    for (int j = 0; j < 4 * W / P; ++j) own[j] = 0;
+    for (int j = 0; j < 16 / P; ++j) own[j] = 0;
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
-        for (int w = 0; w < W; ++w)
-            if ((W * r + w) % P == part) own[(W * r + w) / P] = acc[r][w];
+        for (int w = 0; w < 4; ++w)
+            if ((4 * r + w) % P == part) own[(4 * r + w) / P] = acc[r][w];
 }
 
 // The P parts of a tile are adjacent lanes (of a block of THREADS): a butterfly leaves every lane the maxima
-template <int P, int THREADS, int W = 4>
-__device__ __forceinline__ void lanes_max(unsigned (&acc)[4][W]) {
+template <int P, int THREADS>
+__device__ __forceinline__ void lanes_max(unsigned (&acc)[4][4]) {
     constexpr unsigned MASK = THREADS >= 32 ? 0xFFFFFFFFu : (1u << (THREADS % 32)) - 1;
 #pragma unroll
     for (int d = 1; d < P; d *= 2)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-            for (int w = 0; w < W; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
+            for (int w = 0; w < 4; ++w) acc[r][w] = __vmaxs2(acc[r][w], __shfl_xor_sync(MASK, acc[r][w], d));
 }
 
 // OWN (issue 29, helper bpmaxst): the same start and store, each lane computing only its own 16 / P words
@@ -659,37 +658,31 @@ template <int AR>
 __device__ __forceinline__ int row_word(int row) { return row * AR + 8 * ((row >> 3) & 1); }
 template <int BR>
 __device__ __forceinline__ int pair_word(int q) { return q * BR + 16 * ((q >> 2) & 1); }
-// bpmax_products_wide's (issue 29, helper bpmaxreg): pair row q at word q BR + 4 h(q mod 8) (BR a multiple of 32;
-// h = 0, 4, 1, 5, 5, 1, 4, 0 in 16-byte granules), so that the 4 pair rows a quarter warp reads at once, q0 + 0, 2,
-// 4, 6 (a double group) or q0 + 0 .. 3 (a single group; q0 a multiple of 4 there), each at 2 granules 8 words
-// apart (the 2 column slots of a warp), fall on the 8 granules of the 32 banks once each
-template <int BR>
-__device__ __forceinline__ int spread_word(int q) { return q * BR + 4 * ((0x04155140u >> (4 * (q & 7))) & 15); }
 
-template <int P, int W = 4>   // W: columns of the thread tile (8: bpmax_products_wide)
+template <int P>
 __device__ __forceinline__ void start_cells(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
                                             const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
-                                            unsigned (&acc)[4][W]) {
-    constexpr int K = 4 * W / P;   // own cell j of lane `part`: cell W r + c = part + P j (as start_own's words)
+                                            unsigned (&acc)[4][4]) {
+    constexpr int K = 16 / P;   // own cell j of lane `part`: cell 4 r + c = part + P j (as start_own's words)
     unsigned own[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) {
         const int x = part + P * j;
-        const int v = start_value(g, a, rb, F, i1, l1, row0 + x / W, col0 + x % W);
+        const int v = start_value(g, a, rb, F, i1, l1, row0 + x / 4, col0 + x % 4);
         own[j] = pack2(v, v);
     }
-    spread_own<P, W>(own, part, acc);
+    spread_own<P>(own, part, acc);
 }
 
-template <int P, int W = 4>
-__device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][W],
+template <int P>
+__device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ out, const unsigned (&acc)[4][4],
                                             int row0, int col0, int part) {
-    constexpr int K = 4 * W / P;
+    constexpr int K = 16 / P;
     unsigned own[K];
-    gather_own<P, W>(acc, part, own);
+    gather_own<P>(acc, part, own);
 #pragma unroll
     for (int j = 0; j < K; ++j) {
-        const int x = part + P * j, i2 = row0 + x / W, j2 = col0 + x % W, e = j2 - i2;
+        const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4, e = j2 - i2;
         const short v = (short)max((int)(short)(own[j] & 0xFFFF), (int)(short)(own[j] >> 16));   // even, odd k2
         if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
     }
@@ -760,14 +753,13 @@ __device__ __forceinline__ void stage_pair_rows(unsigned* __restrict__ Bs, const
 // registers, no PRMT, no sentinel presets but where the item leaves the copy's pair rows or slots (stored then).
 // Pair row p = kc / 2 + q + 1 (rows kc + 2q + 1, + 2) from slot o = bcol - kc - (2q & ~7): stepping q by QS (a
 // multiple of 8) steps p by QS, o by -2 QS and the staged word by QS BR (pair_word's shift unchanged).
-// SPREAD (bpmax_products_wide): at spread_word's pair rows instead of pair_word's (the same period, 8 pair rows).
-template <int BR, int QS, bool SPREAD = false>
+template <int BR, int QS>
 __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const unsigned* __restrict__ paired, int kc,
                                                int first, int count, int bcol, int c0, int NP, int RS) {
     static_assert(QS % 8 == 0, "pair rows stepped with pair_word's shift unchanged");
     int p = (kc >> 1) + first + 1, o = bcol - kc - ((2 * first) & ~7);
     const unsigned* from = paired + (long long)p * RS + o;
-    unsigned* to = Bs + (SPREAD ? spread_word<BR>(first) : pair_word<BR>(first)) + bcol - c0;
+    unsigned* to = Bs + pair_word<BR>(first) + bcol - c0;
     for (int q = first; q < count; q += QS, p += QS, o -= 2 * QS, from += QS * RS - 2 * QS, to += QS * BR) {
         if ((unsigned)p < (unsigned)NP && (unsigned)o <= (unsigned)(RS - 8)) {
             cp_async16(to, from);
@@ -934,127 +926,6 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
 
     lanes_max<P, THREADS>(acc);
     store_cells<P>(g, out, acc, row0, col0, part);
-    if (blockIdx.x % col_tiles == 0)
-        write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The products with 4 x 8 cells a thread (issue 29, helper bpmaxreg; BPMaxSizes.pairs_cols = 8): bpmax_products_pairs
-// with STAGE 4 (A and B by cp.async, B from the paired copy) and its warps on the same 16 x 16 squares, but each
-// thread tile 4 rows x 8 columns and 4 lanes a cell, lane p running pairs 2p and 2p + 1 of each double group (8
-// pairs). bpmax_products_pairs loads 4 x 16 bytes of A and 4 x 16 of B a thread per 64 DPX instructions; here 4 x 8
-// of A (one 8-byte load a row: 2 pairs) and 4 x 16 of B (a pair row's 8 columns, two loads, for each of 2 pairs):
-// 96 bytes instead of 128, a quarter fewer shared-memory wavefronts where a load is served a quarter warp (16-byte
-// loads; a half warp for 8-byte ones) at a time, the bound bpmaxgl's pairs_stage 7 pointed at.
-template <int TR, int TC, int KC>
-struct WideShape {
-    static constexpr int P = 4, GROUPS = 32 / P;                         // thread tiles (4 x 8) a warp holds
-    static constexpr int SW = 2 < TC / 8 ? 2 : TC / 8;                   // its column slots (8 columns)
-    static constexpr int GW0 = GROUPS / SW;                              // and row groups (4 rows): 16 x 16
-    static constexpr int GW = GW0 < TR / 4 ? GW0 : TR / 4;
-    static constexpr int THREADS = (TR / 4) * (TC / 8) * P;
-    static constexpr int UNITS_ACROSS = (TC / 8) / SW;
-    // A as STAGE 2 to 4 (row_word); B's pair rows at spread_word, BR words each (a multiple of 32 holding TC
-    // columns past the largest shift, 20 words)
-    static constexpr int AR = PairShape<TR, TC, KC, 2>::AR, BR = 32 * ((TC + 20 + 31) / 32);
-    static_assert((TR / 4) % GW == 0 && (TC / 8) % SW == 0 && KC % 8 == 0 && TR % 8 == 0, "tile shape");
-    static constexpr int blocks(int B) {   // as PairShape's
-        return B == 0 ? (1024 / THREADS > 0 ? 1024 / THREADS : 1) : (B < 2048 / THREADS ? B : 2048 / THREADS);
-    }
-};
-
-// a pair's 4 rows of A against its 8 columns of B (b0: columns 0 .. 3, b1: 4 .. 7): 32 DPX instructions
-__device__ __forceinline__ void wide_step(const unsigned (&a)[4], const uint4 b0, const uint4 b1,
-                                          unsigned (&acc)[4][8]) {
-    const unsigned b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 8; ++c) acc[r][c] = __viaddmax_s16x2(a[r], b[c], acc[r][c]);
-}
-
-// multiply_rows for 4 x 8 thread tiles: n groups of 8 k2 from pair q (a multiple of 4), a single group first where
-// n is odd (lane p: pair q + p, its 4 words of A one at a time), then two groups an iteration (lane p: pairs 2p, 2p +
-// 1, one 8-byte load a row of A, two 16-byte loads a pair row of B): 8 shared loads per 64 DPX instructions
-template <int AR, int BR>
-__device__ __forceinline__ void multiply_wide(const unsigned* __restrict__ at, const unsigned* __restrict__ bt, int q,
-                                              int n, int part, unsigned (&acc)[4][8]) {
-    if (n & 1) {
-        const unsigned* pb = bt + spread_word<BR>(q + part);
-        const unsigned a[4] = {at[q + part], at[AR + q + part], at[2 * AR + q + part], at[3 * AR + q + part]};
-        wide_step(a, *reinterpret_cast<const uint4*>(pb), *reinterpret_cast<const uint4*>(pb + 4), acc);
-        q += 4, --n;
-    }
-    const unsigned* pa = at + q + 2 * part;
-    const unsigned* pb0 = bt + spread_word<BR>(q + 2 * part);        // stepped 8 pair rows: spread_word's period
-    const unsigned* pb1 = bt + spread_word<BR>(q + 2 * part + 1);
-#pragma unroll 1
-    for (; n > 0; n -= 2) {
-        uint2 a[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint2*>(pa + r * AR);
-        const unsigned even[4] = {a[0].x, a[1].x, a[2].x, a[3].x}, odd[4] = {a[0].y, a[1].y, a[2].y, a[3].y};
-        wide_step(even, *reinterpret_cast<const uint4*>(pb0), *reinterpret_cast<const uint4*>(pb0 + 4), acc);
-        wide_step(odd, *reinterpret_cast<const uint4*>(pb1), *reinterpret_cast<const uint4*>(pb1 + 4), acc);
-        pa += 8, pb0 += 8 * BR, pb1 += 8 * BR;
-    }
-}
-
-// BLOCKS: blocks an SM the registers are capped for (at 128 threads 8 is 64 registers a thread, 6 is 80)
-template <int TR, int TC, int KC, int BLOCKS>
-__global__ void __launch_bounds__(WideShape<TR, TC, KC>::THREADS, WideShape<TR, TC, KC>::blocks(BLOCKS))
-bpmax_products_wide(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
-    DIMS;
-    using S = WideShape<TR, TC, KC>;
-    constexpr int P = S::P, SW = S::SW, GW = S::GW, THREADS = S::THREADS, UNITS_ACROSS = S::UNITS_ACROSS;
-    constexpr int AR = S::AR, BR = S::BR;
-    constexpr int CV = TC / 8, VS = THREADS / TR, QS = THREADS / CV;   // B's column vectors; strides of the items
-    static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
-    __shared__ __align__(16) unsigned As[TR * AR];          // row-major, word row_word(row) + pair
-    __shared__ __align__(16) unsigned Bs[(KC / 2) * BR];    // pair row q at word spread_word(q) + column
-    const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
-    const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
-    short* out = F + t.m * g.mat_stride;
-
-    const int tid = threadIdx.x;
-    const int part = tid % P;
-    const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);   // tc: a slot of 8 columns
-    const int unit = th.unit, tr = th.tr, tc = th.tc;
-    const int row0 = r0 + tr * 4, col0 = c0 + tc * 8;
-
-    unsigned acc[4][8];   // acc[r][c]: cell (row0 + r, col0 + c), (even k2, odd k2)
-    start_cells<P, 8>(g, a, rb, F, i1, l1, row0, col0, part, acc);
-    const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;   // this thread's staged row of A
-    const long long aoff = (long long)ai * RS;
-    const int bcol = c0 + 8 * (tid % CV);                                 // and column vector of B
-
-    if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
-        const int kb = max(r0 - 1, c0 - Wb);
-        const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
-        const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 8;
-        const bool none = C0 >= N || C0 + SW * 8 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
-        const int kw0 = max(R0 - 1, C0 - Wb);
-        const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 8 - 1), ke);
-        for (int k1 = i1; k1 < j1; ++k1) {
-            const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
-            const unsigned* right = paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride;
-            for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
-                const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
-                copy_pair_rows<BR, QS, true>(Bs, right, kc, tid / CV, NV * 4, bcol, c0, N / 2 + 2, RS);
-                cp_async_wait<0>();
-                __syncthreads();
-                // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
-                const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
-                const int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-                multiply_wide<AR, BR>(As + row_word<AR>(tr * 4), Bs + tc * 8, k_lo / 2, n, part, acc);
-                __syncthreads();
-            }
-        }
-    }
-
-    lanes_max<P, THREADS, 8>(acc);
-    store_cells<P, 8>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
