@@ -162,16 +162,12 @@ SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage
 # commit 9d9819d has them, docs/bpmax-gpu-notes.md keeps their numbers)
 # (bpmaxreg's call 1 had rows 67-69 here: pairs_cols=8, bpmax_products_wide, 4 x 8 cells a thread, at 8, 7 and 6 blocks
 # an SM; slower, reverted: commit 9801e52 has it, docs/bpmax-gpu-notes.md keeps its numbers)
-#: every row above but the default keeps the chunk it measured: 96, the default until bpmaxreg (136 since)
-SETTINGS = {name: change if name == "the default (BPMaxSizes())" or "split_chunk" in change else
-            {"split_chunk": 96, **change} for name, change in SETTINGS.items()}
 SETTINGS |= {   # bpmaxreg, call 2 (rows 67-70): pairs_stage 4 on 64-row tiles (4 blocks of 256 threads an SM), and
     # fewer stages a k1: chunk 136 (a 32 x 32 tile's k2 range in one stage but at the band's far edge; 8 blocks still
     # fit), 168 (always one stage; 7 blocks) against chunk 96 at 7 blocks
-    "products 64 x 32 tiles, 4 blocks an SM": dict(split_rows=64, split_chunk=96, pairs_blocks=4),
+    "products 64 x 32 tiles, 4 blocks an SM": dict(split_rows=64, pairs_blocks=4),
     **{f"products chunk {chunk}, {blocks} blocks an SM": dict(split_chunk=chunk, pairs_blocks=blocks)
        for chunk, blocks in ((136, 8), (168, 7), (96, 7))}}
-SETTINGS["the default before bpmaxreg (chunk 96)"] = dict(split_chunk=96)   # row 71
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
@@ -186,7 +182,7 @@ WIDE = {   # targets without a window: the finish of bands too wide for segments
                                                                          chunk=64),
     "eager 64 rows in registers, products split among 4 lanes": dict(wide_finish="eager-rows", wide_tile=64,
                                                                      products_parts=4, split_band=1 << 20,
-                                                                     split_pairs=False, split_chunk=96),
+                                                                     split_pairs=False),
 }
 
 
