@@ -160,6 +160,14 @@ SETTINGS["the default before bpmaxcp3 (A by cp.async, B interleaved: pairs_stage
 # (bpmaxgl's calls 1-2 had rows 67-79 here: pairs_trim 1-3 (a warp's first k2 by one pair, squares rotated by the
 # block), pairs_stage 6 (4 double-buffered), 7 (4's copies without a branch) and 8 (both); none faster, reverted:
 # commit 9d9819d has them, docs/bpmax-gpu-notes.md keeps their numbers)
+# (bpmaxreg's call 1 had rows 67-69 here: pairs_cols=8, bpmax_products_wide, 4 x 8 cells a thread, at 8, 7 and 6 blocks
+# an SM; slower, reverted: commit 9801e52 has it, docs/bpmax-gpu-notes.md keeps its numbers)
+SETTINGS |= {   # bpmaxreg, call 2 (rows 67-70): pairs_stage 4 on 64-row tiles (4 blocks of 256 threads an SM), and
+    # fewer stages a k1: chunk 136 (a 32 x 32 tile's k2 range in one stage but at the band's far edge; 8 blocks still
+    # fit), 168 (always one stage; 7 blocks) against chunk 96 at 7 blocks
+    "products 64 x 32 tiles, 4 blocks an SM": dict(split_rows=64, pairs_blocks=4),
+    **{f"products chunk {chunk}, {blocks} blocks an SM": dict(split_chunk=chunk, pairs_blocks=blocks)
+       for chunk, blocks in ((136, 8), (168, 7), (96, 7))}}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -156,6 +156,8 @@ PAIRS_SHAPES += [(32, 32, 64, 2, 2, 3, 10), (32, 32, 96, 2, 2, 2, 9), (32, 32, 9
 PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
                                                    (16, 32, 32, 2, 2)] for blocks in (8, 10)]
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
+# issue 29 (bpmaxreg): STAGE 4 on 64-row tiles (4 blocks of 256 threads) and with fewer stages a k1 (chunks 136, 168)
+PAIRS_SHAPES += [(64, 32, 96, 2, 2, 4, 4), (32, 32, 136, 2, 2, 4, 8), (32, 32, 168, 2, 2, 4, 7), (32, 32, 96, 2, 2, 4, 7)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -50,7 +50,9 @@ class BPMaxSizes(LaunchSizes):
     #                              split_pairs), P lanes a cell each with part of its k2 (4 before bpmaxpk)
     split_rows: int = 32         # bpmax_products_split: rows of a tile (4 per thread tile)
     split_cols: int = 32         # bpmax_products_split: columns of a tile (8 per thread tile)
-    split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them)
+    split_chunk: int = 96        # bpmax_products_split: k2 staged at a time (a lane runs 1 / P of them); 136 (one
+    #                              stage a k1 but at the band's far edge) ran the pairs products 0-1.3% faster and end
+    #                              to end no faster in issue 29's bpmaxreg calls 2-3: not taken
     split_prefetch: bool = False  # bpmax_products_split: read each stage's operands a stage ahead (registers)
     split_own: bool = True       # bpmax_products_split: each lane starts and stores only its own 16 / P words
     #                              (False, before bpmaxst: the code of all 16, predicated by lane)

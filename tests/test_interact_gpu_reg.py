@@ -1,0 +1,47 @@
+"""BPMax on the GPU, pairs_stage 4 at the launch sizes of issue 29's helper bpmaxreg (call 2): 64-row tiles (4 blocks
+of 256 threads an SM) and fewer stages a k1 (chunk 136 at 8 blocks, 168 at 7; 96 at 7), equal to the CPU cell by cell on
+random pairs, and to the default's device tables on the production band, on short windows and across streamed pieces.
+(Call 1's bpmax_products_wide, 4 x 8 cells a thread, was reverted: commit 9801e52 has it and its tests.)
+
+Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
+"""
+import random
+
+import numpy as np
+import pytest
+
+from bioaccel.interact import InteractParams
+from bioaccel.interact._gpu_launch import BPMaxSizes
+from test_interact_gpu import _equal_tiled_cell_by_cell, _same_tables_and_cpu, random_rna_codes
+
+pytestmark = pytest.mark.gpu
+
+#: the settings of bench/bpmax_gpu_sizes.py's rows 67-70
+SETTINGS = (dict(split_rows=64, pairs_blocks=4), dict(split_chunk=136), dict(split_chunk=168, pairs_blocks=7),
+            dict(pairs_blocks=7))
+
+
+def test_settings_equal_tiled_cell_by_cell_on_random_pairs():
+    _equal_tiled_cell_by_cell("fused", [BPMaxSizes(**change) for change in SETTINGS])
+
+
+def test_settings_equal_the_default_on_a_production_band():
+    """8 x 1,400 and 333 nt, window 128 (the production band): every setting gives the default's device tables (every
+    cell of F and S2), and the window scores equal the CPU's."""
+    rng = random.Random(43)
+    params = InteractParams(window_target=128)
+    ca = np.ascontiguousarray(random_rna_codes(rng, 8))
+    rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
+    _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
+
+
+def test_settings_equal_the_default_on_short_windows_and_pieces():
+    """Windows of 5, 17 and 40 nt against targets of 700 and 95 nt, whole and as streamed pieces of 300 nt
+    (overlapping pieces back to back in one launch): the default's tables, and the CPU's window scores."""
+    rng = random.Random(44)
+    for window in (5, 17, 40):
+        params = InteractParams(window_target=window)
+        ca = np.ascontiguousarray(random_rna_codes(rng, 10))
+        rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (700, 95)]
+        _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
+        _same_tables_and_cpu(ca, rbs, params, (dict(piece=300), *[dict(change, piece=300) for change in SETTINGS]))
