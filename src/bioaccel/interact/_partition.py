@@ -221,7 +221,8 @@ def check_partition_sizes(query_lengths, target_lengths, threads: int = 0,
 #: function, imported when first used; the same arguments and results (a test holds every CPU variant of
 #: the registry to a fill here).
 CPU_FILLS = {"matrices": ("._partition_cpu", "fill_partition"),
-             "blocked": ("._partition_blocked", "fill_partition_blocked")}
+             "blocked": ("._partition_blocked", "fill_partition_blocked"),
+             "queued": ("._partition_blocked_queue", "fill_partition_queued")}
 
 
 def cpu_fill(variant: "str | None" = None):

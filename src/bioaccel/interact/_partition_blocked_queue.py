@@ -1,0 +1,86 @@
+"""BPPart's fill on the CPU, variant ``queued``: the ``blocked`` variant's query intervals
+(:func:`._partition_blocked._interval`, unchanged: the same sums in the same order, the same bits) handed
+out from one task queue (:mod:`bioaccel.runtime.parallel`) instead of a parallel loop per query length.
+
+The ``blocked`` fill runs the query intervals of one length in parallel, with a barrier after each
+length: 23 barriers at a 23-nt query, a thread idle wherever a length has an odd count of intervals
+(the longest has one), and each length reads every shorter interval's matrices, which do not fit the
+L3 (180 MB of tables at 23 x 100). Here an interval [a0, a1) waits only for [a0, a1 - 1) and
+[a0 + 1, a1) (each of them waited for its own, so everything it reads is done), and the intervals are
+handed out by columns: the ``workers`` columns a1 of a group side by side, each from its shortest
+interval down (a0 from a1 - 1 to 0), skewed so that the claims in a row are of different columns and
+none waits long. The columns of a group run at about the same a0, so they read the same left operands
+[a0, c) (in L3 once for all of them), and their right operands [c, a1) are their own column's, written
+just before.
+"""
+import functools
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ..runtime.parallel import claim, complete, task_queue
+from ._partition_band_cross import wide_vectors
+from ._partition_blocked import _interval, _logs, _start, blocked_tables
+from ._partition_cpu import _FLAGS
+
+
+def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float) -> tuple:
+    """(log QI, log QX, log Q0, log Q1) of the whole strands, as
+    :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
+    query intervals from a task queue on Numba's threads.
+
+    >>> import numpy as np
+    >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
+    >>> [round(float(x), 4) for x in fill_partition_queued(np.array([2], np.uint8), np.array([1], np.uint8), w, 0.0, 0.0)]
+    [3.0486, 3.0, 0.0, 0.0]
+    """
+    M = a.shape[0]
+    workers = numba.get_num_threads()
+    order, dep_start, deps = interval_order(M, workers)
+    queue = task_queue(dep_start, deps)
+    return _fill_queued(a, rb, weights, c1, c2, *blocked_tables(M, rb.shape[0]), wide_vectors(), queue, order,
+                        workers)
+
+
+@functools.lru_cache(maxsize=64)
+def interval_order(M: int, workers: int) -> tuple:
+    """The non-empty query intervals of an M-nt query as a task queue's tasks: ``order[k] = (a0, a1)``,
+    and each task's dependencies (``dep_start``, ``deps``: [a0, a1 - 1) and [a0 + 1, a1) where non-empty).
+    Columns a1 in groups of ``workers``; in a group by step 2 a1 - 1 - a0 (a column from its shortest
+    interval down, the next column one step behind), then by column. Read-only arrays (cached).
+
+    >>> order, dep_start, deps = interval_order(3, 2)
+    >>> [tuple(x) for x in order.tolist()]
+    [(0, 1), (1, 2), (0, 2), (2, 3), (1, 3), (0, 3)]
+    >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(6)]
+    [[], [], [0, 1], [], [1, 3], [2, 4]]
+    """
+    workers = max(1, workers)
+    tasks = sorted(((a1 - 1) // workers, 2 * a1 - 1 - a0, a1, a0) for a1 in range(1, M + 1) for a0 in range(a1))
+    order = np.array([(a0, a1) for _, _, a1, a0 in tasks], dtype=np.int64).reshape(-1, 2)
+    number = {(a0, a1): k for k, (a0, a1) in enumerate(order.tolist())}
+    dep_start, deps = [0], []
+    for a0, a1 in order.tolist():
+        deps += [number[d] for d in ((a0, a1 - 1), (a0 + 1, a1)) if d[0] < d[1]]
+        dep_start.append(len(deps))
+    arrays = order, np.array(dep_start, dtype=np.int64), np.array(deps, dtype=np.int64)
+    for array in arrays:
+        array.flags.writeable = False
+    return arrays
+
+
+@njit(cache=True, nogil=True, parallel=True, fastmath=_FLAGS)
+def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers):
+    """fill_partition_queued's fill, on :func:`._partition_blocked.blocked_tables`: ``workers`` loops that
+    claim intervals from ``queue`` in ``order`` (:func:`interval_order`) until none is left."""
+    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
+    for _ in prange(workers):
+        while True:
+            k = claim(queue)
+            if k < 0:
+                break
+            _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
+                      wide)
+            complete(queue, k)
+    return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
