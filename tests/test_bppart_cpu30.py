@@ -66,9 +66,10 @@ def test_queued_equals_blocked_bit_for_bit(count):
 @pytest.mark.parametrize("wide", [True, False], ids=["eight-lane tiles", "four-lane tiles"])
 def test_queued_fill_reads_only_what_it_wrote(wide):
     """Tables full of NaN before the queued fill give the matrices variant's logs, empty strands included,
-    with more workers than Numba's threads asked for (a worker that finds the queue empty ends)."""
+    in its serial copy and its parallel one with more workers than Numba's threads asked for (a worker
+    that finds the queue empty ends)."""
     from bioaccel.interact._partition_blocked import blocked_tables
-    from bioaccel.interact._partition_blocked_queue import _fill_queued, interval_order
+    from bioaccel.interact._partition_blocked_queue import _fill_queued_parallel, _fill_queued_serial, interval_order
     from bioaccel.interact._partition_cpu import fill_partition
 
     rng = random.Random(53)
@@ -77,10 +78,11 @@ def test_queued_fill_reads_only_what_it_wrote(wide):
                                                                      for _ in range(12)]
     for M, N in lengths:
         a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
-        for workers in (1, 2, 4):
+        for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 1), (_fill_queued_parallel, 2),
+                              (_fill_queued_parallel, 4)):
             order, dep_start, deps = interval_order(M, workers)
-            got = _fill_queued(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide,
-                               task_queue(dep_start, deps), order, workers)
+            got = fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide, task_queue(dep_start, deps),
+                       order, workers)
             expected = fill_partition(a, rb, weights, 0.4, 0.6)
             for x, y in zip(got, expected):
                 assert (x == y == -np.inf) or abs(x - y) <= 1e-12 * max(1.0, abs(y)), (M, N, workers, got)

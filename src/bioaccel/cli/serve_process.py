@@ -17,7 +17,7 @@ it rehearses the commands of :data:`.serve_warm.REHEARSALS` on a tiny input and 
 run's large arrays on pages touched now: :func:`.serve_warm.reserve_memory`), so that a served run only
 computes (BPPart at 23 x 100 nt: 0.19-0.47 s from main to its end before, about its fill after).
 """
-import json
+import marshal
 import os
 import select
 import signal
@@ -161,12 +161,17 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         def waiting():
             return bool(select.select([listener, life_r], [], [], 0)[0])
 
+        steps = [time.perf_counter()]
         load_cached_kernels(parallel=True, stop=waiting)
+        steps.append(time.perf_counter())
         # cheapest first (a request that comes early interrupts what is left): a tiny run of each rehearsed
         # command (what a first run touches: 0.01-0.04 s of a served run for 0.02-0.05 s here), then the
         # run's large tables on pages touched now (0.1-0.3 s of a large run for 0.13-0.2 s here)
         rehearse(stop=waiting)
+        steps.append(time.perf_counter())
         reserve_memory(stop=waiting)
+        steps.append(time.perf_counter())
+        _log("spare ready: kernels %.3f s, rehearsal %.3f s, memory %.3f s" % tuple(b - a for a, b in zip(steps, steps[1:])))
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)
@@ -181,7 +186,8 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
 
 
 def _received(conn):
-    """The request's JSON and the three descriptors sent with it; None for an incomplete one."""
+    """The request (:func:`.serve_client.request`'s dict) and the three descriptors sent with it; None for
+    an incomplete one."""
     head, fds, _, _ = socket.recv_fds(conn, LENGTH.size, 3)
     if len(head) != LENGTH.size or len(fds) != 3:
         return None, fds
@@ -191,7 +197,7 @@ def _received(conn):
         if not chunk:
             return None, fds
         body += chunk
-    return json.loads(body), fds
+    return marshal.loads(body), fds
 
 
 def _handle(conn, environment: dict, notify_w: int) -> None:
@@ -202,7 +208,7 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
         os.write(notify_w, DONE)
         os._exit(0)
     if at_import(request["env"]) != environment or \
-            request.get("python") != json.loads(json.dumps(python_options())):
+            request.get("python") != python_options():
         _decline(conn, notify_w)    # the client runs it itself (another Numba or locale setting)
     try:
         os.chdir(request["cwd"])

@@ -11,15 +11,16 @@ handed out by columns: the ``workers`` columns a1 of a group side by side, each 
 interval down (a0 from a1 - 1 to 0), skewed so that the claims in a row are of different columns and
 none waits long. The columns of a group run at about the same a0, so they read the same left operands
 [a0, c) (in L3 once for all of them), and their right operands [c, a1) are their own column's, written
-just before.
+just before. Small pairs (under :data:`PARALLEL_WORK`) run on one thread with no parallel region: on a
+busy machine, waking OpenMP's threads and joining them cost more than such a fill.
 """
 import functools
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from ..runtime.parallel import claim, complete, task_queue
+from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
 from ._partition_blocked import _interval, _logs, _start, blocked_tables
 from ._partition_cpu import _FLAGS
@@ -35,12 +36,28 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     >>> [round(float(x), 4) for x in fill_partition_queued(np.array([2], np.uint8), np.array([1], np.uint8), w, 0.0, 0.0)]
     [3.0486, 3.0, 0.0, 0.0]
     """
-    M = a.shape[0]
-    workers = numba.get_num_threads()
+    M, N = a.shape[0], rb.shape[0]
+    workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
     order, dep_start, deps = interval_order(M, workers)
-    queue = task_queue(dep_start, deps)
-    return _fill_queued(a, rb, weights, c1, c2, *blocked_tables(M, rb.shape[0]), wide_vectors(), queue, order,
-                        workers)
+    fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
+    return fill(a, rb, weights, c1, c2, *blocked_tables(M, N), wide_vectors(), task_queue(dep_start, deps), order,
+                workers)
+
+
+#: A fill's work (:func:`fill_work`) from which it runs on every thread: below it (23 x 30 nt and less),
+#: one thread with no parallel region (0.3 ms of work at 23 x 10, where a parallel region costs 0.1 ms on
+#: an idle machine and milliseconds on a busy one).
+PARALLEL_WORK = 20_000_000
+
+
+def fill_work(M: int, N: int) -> int:
+    """About the multiply-adds of a fill at M x N nt: its cells (query intervals x target cells) times
+    the split points of a cell (M + N).
+
+    >>> fill_work(23, 100) > PARALLEL_WORK > fill_work(23, 10)
+    True
+    """
+    return (M + 1) * (M + 2) // 2 * (N + 1) * (N + 1) * (M + N)
 
 
 @functools.lru_cache(maxsize=64)
@@ -70,10 +87,10 @@ def interval_order(M: int, workers: int) -> tuple:
     return arrays
 
 
-@njit(cache=True, nogil=True, parallel=True, fastmath=_FLAGS)
 def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers):
     """fill_partition_queued's fill, on :func:`._partition_blocked.blocked_tables`: ``workers`` loops that
-    claim intervals from ``queue`` in ``order`` (:func:`interval_order`) until none is left."""
+    claim intervals from ``queue`` in ``order`` (:func:`interval_order`) until none is left (compiled
+    twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``, for one worker)."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
@@ -84,3 +101,6 @@ def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, qu
                       wide)
             complete(queue, k)
     return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
+
+
+_fill_queued_serial, _fill_queued_parallel = serial_and_parallel(_fill_queued, nogil=True, fastmath=_FLAGS)
