@@ -202,7 +202,7 @@ def _received(conn):
 
 def _handle(conn, environment: dict, notify_w: int) -> None:
     """Run one request on its descriptors; send its status; end this process. (The server is told when
-    the run is over, DONE on ``notify_w``: its next spare starts then.)"""
+    the run is over, DONE on ``notify_w`` once the client has its status: its next spare starts then.)"""
     request, fds = _received(conn)
     if request is None:             # a probe (`bioaccel serve` asking whether it listens) or a client gone
         os.write(notify_w, DONE)
@@ -231,13 +231,15 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
     except KeyboardInterrupt:       # Ctrl-C outside main's own handling (just before or after it): as in process
         print("bioaccel: interrupted", file=sys.stderr)
         code = 130
-    _log_to(log, f"status {code} after {time.perf_counter() - started:.3f} s")
-    os.write(notify_w, DONE)
+    seconds = time.perf_counter() - started
     _finished.set()                 # the client's hang-up after the status is no signal to the run
     try:
         conn.sendall(STATUS.pack(code))
     except OSError:
         pass
+    # then the server forks the next spare (its loading would compete with the client's last steps)
+    os.write(notify_w, DONE)
+    _log_to(log, f"status {code} after {seconds:.3f} s")
     os._exit(code)
 
 

@@ -230,7 +230,7 @@ def cpu_fill(variant: "str | None" = None):
     default), from the registry; InvalidParameter for a name it does not know or not on the CPU.
 
     >>> cpu_fill().__name__, cpu_fill("matrices").__name__
-    ('fill_partition_blocked', 'fill_partition')
+    ('fill_partition_queued', 'fill_partition')
     """
     import importlib
 
