@@ -86,3 +86,19 @@ def test_queued_fill_reads_only_what_it_wrote(wide):
             expected = fill_partition(a, rb, weights, 0.4, 0.6)
             for x, y in zip(got, expected):
                 assert (x == y == -np.inf) or abs(x - y) <= 1e-12 * max(1.0, abs(y)), (M, N, workers, got)
+
+
+def test_a_served_command_starts_without_heavy_standard_modules():
+    """What a command through the warm server imports before it connects (bioaccel.cli.main, the client,
+    the tree key) loads neither json, socket's wrappers, hashlib (OpenSSL) nor argparse: together 10 ms of
+    every served command's start before (bppcpu, stop 47)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    code = (f"import sys; sys.path.insert(0, {src!r}); import bioaccel.cli.main; "
+            "from bioaccel.cli.serve_client import tree_key, request; tree_key(); request(['interact']); "
+            "print(' '.join(m for m in ('json', 'socket', 'hashlib', 'argparse') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == []
