@@ -102,3 +102,21 @@ def test_a_served_command_starts_without_heavy_standard_modules():
             "print(' '.join(m for m in ('json', 'socket', 'hashlib', 'argparse') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == []
+
+
+def test_a_run_releases_the_clients_streams_before_its_status(tmp_path):
+    """A served run points its descriptors 0-2 at /dev/null once its output is out (before the status):
+    a pipe reading the client's output then ends when the client exits, not 55-75 ms later when the
+    run's process has finished exiting. Checked in a child process (the descriptors are its own): what
+    it printed before is in the pipe, what after is not, and its 0-2 are /dev/null."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    found = tmp_path / "fds.txt"
+    code = (f"import os, sys; sys.path.insert(0, {src!r}); print('out'); "
+            "from bioaccel.cli.serve_process import _release_streams; _release_streams(); print('lost'); "
+            f"open({str(found)!r}, 'w').write(' '.join(os.readlink(f'/proc/self/fd/{{fd}}') for fd in (0, 1, 2)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "out\n" and found.read_text().split() == ["/dev/null"] * 3

@@ -232,6 +232,7 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
         print("bioaccel: interrupted", file=sys.stderr)
         code = 130
     seconds = time.perf_counter() - started
+    _release_streams()
     _finished.set()                 # the client's hang-up after the status is no signal to the run
     try:
         conn.sendall(STATUS.pack(code))
@@ -241,6 +242,22 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
     os.write(notify_w, DONE)
     _log_to(log, f"status {code} after {seconds:.3f} s")
     os._exit(code)
+
+
+def _release_streams() -> None:
+    """Point descriptors 0-2 at /dev/null once the run's output is out: this process's copies of the
+    client's streams closed before its status, so that whoever reads the client's output through a pipe
+    sees its end when the client exits, not when this process has finished exiting (a run's exit, its
+    memory given back, took 55-75 ms here: every served command in a pipe or a bench waited for it)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
 
 
 def _decline(conn, notify_w: int) -> None:
