@@ -171,7 +171,8 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         steps.append(time.perf_counter())
         reserve_memory(stop=waiting)
         steps.append(time.perf_counter())
-        _log("spare ready: kernels %.3f s, rehearsal %.3f s, memory %.3f s" % tuple(b - a for a, b in zip(steps, steps[1:])))
+        kernels, rehearsal, memory = (b - a for a, b in zip(steps, steps[1:]))
+        _log(f"spare ready: kernels {kernels:.3f} s, rehearsal {rehearsal:.3f} s, memory {memory:.3f} s")
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)
