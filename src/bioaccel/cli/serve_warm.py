@@ -177,8 +177,8 @@ def _names_threading_layer(data: bytes) -> bool:
 #: a few bases; ``{longer}``: a target of 80): the first run of a command in a process forked from the
 #: server pays for what it touches first (the server's pages it writes, copied then; OpenMP's threads;
 #: the first call of each kernel); rehearsed, a served run of that command only computes. BPPart's fill
-#: runs small pairs on one thread (``_partition_blocked_queue.PARALLEL_WORK``): the 10 x 80 pair is past
-#: that, so that its parallel fill and OpenMP's threads are rehearsed as well.
+#: runs tiny pairs on one thread (``_partition_blocked_queue.PARALLEL_WORK``), the 10 x 10 pair among
+#: them: the 10 x 80 pair is past that, so that its parallel fill and OpenMP's threads are rehearsed too.
 REHEARSALS = (("interact", "{query}", "{target}", "--partition", "--quiet"),
               ("interact", "{query}", "{longer}", "--partition", "--quiet"))
 #: The rehearsals' sequences (``{query}``, ``{target}``, ``{longer}``)

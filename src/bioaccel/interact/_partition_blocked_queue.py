@@ -11,8 +11,8 @@ handed out by columns: the ``workers`` columns a1 of a group side by side, each 
 interval down (a0 from a1 - 1 to 0), skewed so that the claims in a row are of different columns and
 none waits long. The columns of a group run at about the same a0, so they read the same left operands
 [a0, c) (in L3 once for all of them), and their right operands [c, a1) are their own column's, written
-just before. Small pairs (under :data:`PARALLEL_WORK`) run on one thread with no parallel region: on a
-busy machine, waking OpenMP's threads and joining them cost more than such a fill.
+just before. Tiny pairs (under :data:`PARALLEL_WORK`) run on one thread with no parallel region: on a
+busy machine, waking OpenMP's threads and joining them can cost more than such a fill.
 """
 import functools
 
@@ -44,17 +44,18 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
                 workers)
 
 
-#: A fill's work (:func:`fill_work`) from which it runs on every thread: below it (23 x 30 nt and less),
-#: one thread with no parallel region (0.3 ms of work at 23 x 10, where a parallel region costs 0.1 ms on
-#: an idle machine and milliseconds on a busy one).
-PARALLEL_WORK = 20_000_000
+#: A fill's work (:func:`fill_work`) from which it runs on every thread: below it (23 x 9 nt and less, a
+#: fill of under 3 ms), one thread with no parallel region, which on a busy machine may wait milliseconds
+#: for OpenMP's threads. Measured on the idle 2-core machine (load 0.8, best of 15), serial against two
+#: threads: 23 x 1 0.79 / 0.61 ms, 23 x 10 3.0 / 1.8 ms, 23 x 30 12.5 / 8.9 ms: two threads pay from there.
+PARALLEL_WORK = 1_000_000
 
 
 def fill_work(M: int, N: int) -> int:
     """About the multiply-adds of a fill at M x N nt: its cells (query intervals x target cells) times
     the split points of a cell (M + N).
 
-    >>> fill_work(23, 100) > PARALLEL_WORK > fill_work(23, 10)
+    >>> fill_work(23, 10) > PARALLEL_WORK > fill_work(23, 5)
     True
     """
     return (M + 1) * (M + 2) // 2 * (N + 1) * (N + 1) * (M + N)
