@@ -7,11 +7,11 @@ length: 23 barriers at a 23-nt query, a thread idle wherever a length has an odd
 (the longest has one), and each length reads every shorter interval's matrices, which do not fit the
 L3 (180 MB of tables at 23 x 100). Here an interval [a0, a1) waits only for [a0, a1 - 1) and
 [a0 + 1, a1) (each of them waited for its own, so everything it reads is done), and the intervals are
-handed out by columns: the ``workers`` columns a1 of a group side by side, each from its shortest
-interval down (a0 from a1 - 1 to 0), skewed so that the claims in a row are of different columns and
-none waits long. The columns of a group run at about the same a0, so they read the same left operands
-[a0, c) (in L3 once for all of them), and their right operands [c, a1) are their own column's, written
-just before. Tiny pairs (under :data:`PARALLEL_WORK`) run on one thread with no parallel region: on a
+handed out by columns (:func:`interval_order`): each worker goes down a column a1 from its shortest
+interval (a0 from a1 - 1 to 0), the next column a step behind it, so that claims in a row are of
+different columns and none waits long. Columns at work side by side read the same left operands [a0, c)
+at about the same a0 (in L3 once for all of them), and their right operands [c, a1) are their own
+column's, written just before. Tiny pairs (under :data:`PARALLEL_WORK`) run on one thread with no parallel region: on a
 busy machine, waking OpenMP's threads and joining them can cost more than such a fill.
 """
 import functools
@@ -61,12 +61,22 @@ def fill_work(M: int, N: int) -> int:
     return (M + 1) * (M + 2) // 2 * (N + 1) * (N + 1) * (M + N)
 
 
+#: The cost of a query interval of length l1 in the order's schedule (:func:`interval_order`), in units of
+#: one split point's double sums: FIXED + l1. Measured on one thread at 23 x 100: the double sums 28 us a
+#: split point, the rest of an interval (its rows, cells and single sums) about 260 us.
+FIXED = 8
+
+
 @functools.lru_cache(maxsize=64)
 def interval_order(M: int, workers: int) -> tuple:
     """The non-empty query intervals of an M-nt query as a task queue's tasks: ``order[k] = (a0, a1)``,
     and each task's dependencies (``dep_start``, ``deps``: [a0, a1 - 1) and [a0 + 1, a1) where non-empty).
-    Columns a1 in groups of ``workers``; in a group by step 2 a1 - 1 - a0 (a column from its shortest
-    interval down, the next column one step behind), then by column. Read-only arrays (cached).
+    The order is a simulated schedule's, by start time: each of ``workers`` takes the next column a1 when
+    its own is done and goes down it (a0 from a1 - 1 to 0), a task starting when its worker is free and
+    its two dependencies are done, a task costing FIXED + l1. So the columns at work are next to each other,
+    one a step behind the other, and a worker that finishes a column starts the next while the others
+    finish theirs (in groups of ``workers`` columns, stop 47's first order, the group's last tasks waited
+    on each other: 1.08x slower at 23 x 100 on two threads). Read-only arrays (cached).
 
     >>> order, dep_start, deps = interval_order(3, 2)
     >>> [tuple(x) for x in order.tolist()]
@@ -74,18 +84,43 @@ def interval_order(M: int, workers: int) -> tuple:
     >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(6)]
     [[], [], [0, 1], [], [1, 3], [2, 4]]
     """
-    workers = max(1, workers)
-    tasks = sorted(((a1 - 1) // workers, 2 * a1 - 1 - a0, a1, a0) for a1 in range(1, M + 1) for a0 in range(a1))
-    order = np.array([(a0, a1) for _, _, a1, a0 in tasks], dtype=np.int64).reshape(-1, 2)
-    number = {(a0, a1): k for k, (a0, a1) in enumerate(order.tolist())}
+    start = _simulated_starts(M, max(1, workers))
+    tasks = sorted(start, key=lambda task: (start[task], task[1]))
+    number = {task: k for k, task in enumerate(tasks)}
     dep_start, deps = [0], []
-    for a0, a1 in order.tolist():
+    for a0, a1 in tasks:
         deps += [number[d] for d in ((a0, a1 - 1), (a0 + 1, a1)) if d[0] < d[1]]
         dep_start.append(len(deps))
-    arrays = order, np.array(dep_start, dtype=np.int64), np.array(deps, dtype=np.int64)
+    arrays = (np.array(tasks, dtype=np.int64).reshape(-1, 2), np.array(dep_start, dtype=np.int64),
+              np.array(deps, dtype=np.int64))
     for array in arrays:
         array.flags.writeable = False
     return arrays
+
+
+def _simulated_starts(M: int, workers: int) -> dict:
+    """:func:`interval_order`'s schedule: the start time of each interval (a0, a1)."""
+    free = [0.0] * workers           # when each worker is next free
+    column = [None] * workers        # [a1, the next a0] of each worker's column
+    finish, start, retired, taken = {}, {}, set(), 0
+    while len(retired) < workers:
+        w = min((i for i in range(workers) if i not in retired), key=lambda i: free[i])
+        if column[w] is None or column[w][1] < 0:
+            if taken == M:
+                retired.add(w)
+                continue
+            taken += 1
+            column[w] = [taken, taken - 1]
+        a1, a0 = column[w]
+        needs = [d for d in ((a0, a1 - 1), (a0 + 1, a1)) if d[0] < d[1]]
+        if any(d not in finish for d in needs):   # another worker has yet to reach it: wait for its next step
+            later = [free[i] for i in range(workers) if i != w and i not in retired and free[i] > free[w]]
+            free[w] = min(later) if later else free[w] + 1e-6   # (one free as early: it goes first now)
+            continue
+        start[a0, a1] = max([free[w]] + [finish[d] for d in needs])
+        finish[a0, a1] = free[w] = start[a0, a1] + FIXED + a1 - a0
+        column[w][1] -= 1
+    return start
 
 
 def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers):
