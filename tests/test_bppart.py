@@ -197,7 +197,7 @@ def test_api_shapes_and_errors():
     empty = bppart("", "GGGAAACCC")[0]
     assert (empty.probability, empty.log_z) == (0.0, empty.log_z_target)
     assert [r.log_z for r in iter_bppart("G", ["C"], threads=1)] == [bppart("G", "C")[0].log_z]
-    assert PARTITION_VARIANTS.resolve(None, "cpu") == "blocked"
+    assert PARTITION_VARIANTS.resolve(None, "cpu") == "queued"
     assert bppart("GGGAC", "GUCCC", variant="matrices")[0].log_z == pytest.approx(bppart("GGGAC", "GUCCC")[0].log_z,
                                                                                   rel=1e-13)
     with pytest.raises(InvalidParameter):

@@ -10,7 +10,6 @@ The command's ``run`` works in a worker thread while the main thread waits for i
 kernels release the GIL): the temporary output files are removed at once and ``main`` returns 130 or
 143. Warnings (numpy's RuntimeWarnings, Numba's performance notes) never reach the user.
 """
-import argparse
 import importlib
 import signal
 import sys
@@ -18,7 +17,6 @@ import threading
 import warnings
 
 from .. import __version__
-from .options import Listing, Parser, UsageError
 from ..errors import BioaccelError, InternalError
 
 SUBCOMMAND_MODULES = ("bioaccel.cli.fold", "bioaccel.cli.interact", "bioaccel.cli.motif", "bioaccel.cli.scan",
@@ -29,7 +27,7 @@ POLL = 0.1
 TERMINATED = 143
 
 
-def build_parser(only: str = None) -> Parser:
+def build_parser(only: str = None) -> "Parser":
     """The whole command line: ``bioaccel`` and every subcommand's parser; with ``only`` (a subcommand's
     name, the first word of a command line) just that subcommand's (a fifth of the parsers' start-up:
     the others' modules and registries are not imported).
@@ -37,6 +35,8 @@ def build_parser(only: str = None) -> Parser:
     >>> sorted(_subparsers(build_parser("interact")))
     ['interact']
     """
+    from .options import Parser        # argparse and the parsers: not for a command a warm server runs
+
     parser = Parser(
         prog="bioaccel",
         description="RNA folding (minimum free energy with the Turner 2004 energies, as RNAfold; Nussinov's "
@@ -60,6 +60,8 @@ def _named(argv):
 
 
 def _subparsers(parser) -> dict:
+    import argparse
+
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             return action.choices
@@ -131,6 +133,8 @@ def main(argv=None, stdout=None, stderr=None) -> int:
     >>> print(err.getvalue().strip())
     bioaccel fold: error: unrecognized arguments: --no-such-option (see bioaccel fold --help)
     """
+    from .options import Listing, UsageError
+
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -195,6 +199,7 @@ def in_option_words(message: str, parser) -> str:
     be ...``, ``pair weight AU``, ``no option au``) written as the command's option (``--min-loop``),
     so that an error names what the user typed.
 
+    >>> from bioaccel.cli.options import Parser
     >>> p = Parser(prog="demo")
     >>> for option in ("--min-loop", "--window-target", "--au", "--cutoff"):
     ...     _ = p.add_argument(option)

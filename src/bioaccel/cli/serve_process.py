@@ -17,7 +17,7 @@ it rehearses the commands of :data:`.serve_warm.REHEARSALS` on a tiny input and 
 run's large arrays on pages touched now: :func:`.serve_warm.reserve_memory`), so that a served run only
 computes (BPPart at 23 x 100 nt: 0.19-0.47 s from main to its end before, about its fill after).
 """
-import json
+import marshal
 import os
 import select
 import signal
@@ -161,12 +161,18 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         def waiting():
             return bool(select.select([listener, life_r], [], [], 0)[0])
 
+        steps = [time.perf_counter()]
         load_cached_kernels(parallel=True, stop=waiting)
+        steps.append(time.perf_counter())
         # cheapest first (a request that comes early interrupts what is left): a tiny run of each rehearsed
         # command (what a first run touches: 0.01-0.04 s of a served run for 0.02-0.05 s here), then the
         # run's large tables on pages touched now (0.1-0.3 s of a large run for 0.13-0.2 s here)
         rehearse(stop=waiting)
+        steps.append(time.perf_counter())
         reserve_memory(stop=waiting)
+        steps.append(time.perf_counter())
+        kernels, rehearsal, memory = (b - a for a, b in zip(steps, steps[1:]))
+        _log(f"spare ready: kernels {kernels:.3f} s, rehearsal {rehearsal:.3f} s, memory {memory:.3f} s")
         os.write(notify_w, READY)
         if life_r in select.select([listener, life_r], [], [])[0]:
             os._exit(0)                         # the server ended (the pipe's write end closed)
@@ -181,7 +187,8 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
 
 
 def _received(conn):
-    """The request's JSON and the three descriptors sent with it; None for an incomplete one."""
+    """The request (:func:`.serve_client.request`'s dict) and the three descriptors sent with it; None for
+    an incomplete one."""
     head, fds, _, _ = socket.recv_fds(conn, LENGTH.size, 3)
     if len(head) != LENGTH.size or len(fds) != 3:
         return None, fds
@@ -191,18 +198,18 @@ def _received(conn):
         if not chunk:
             return None, fds
         body += chunk
-    return json.loads(body), fds
+    return marshal.loads(body), fds
 
 
 def _handle(conn, environment: dict, notify_w: int) -> None:
     """Run one request on its descriptors; send its status; end this process. (The server is told when
-    the run is over, DONE on ``notify_w``: its next spare starts then.)"""
+    the run is over, DONE on ``notify_w`` once the client has its status: its next spare starts then.)"""
     request, fds = _received(conn)
     if request is None:             # a probe (`bioaccel serve` asking whether it listens) or a client gone
         os.write(notify_w, DONE)
         os._exit(0)
     if at_import(request["env"]) != environment or \
-            request.get("python") != json.loads(json.dumps(python_options())):
+            request.get("python") != python_options():
         _decline(conn, notify_w)    # the client runs it itself (another Numba or locale setting)
     try:
         os.chdir(request["cwd"])
@@ -225,14 +232,33 @@ def _handle(conn, environment: dict, notify_w: int) -> None:
     except KeyboardInterrupt:       # Ctrl-C outside main's own handling (just before or after it): as in process
         print("bioaccel: interrupted", file=sys.stderr)
         code = 130
-    _log_to(log, f"status {code} after {time.perf_counter() - started:.3f} s")
-    os.write(notify_w, DONE)
+    seconds = time.perf_counter() - started
+    _release_streams()
     _finished.set()                 # the client's hang-up after the status is no signal to the run
     try:
         conn.sendall(STATUS.pack(code))
     except OSError:
         pass
+    # then the server forks the next spare (its loading would compete with the client's last steps)
+    os.write(notify_w, DONE)
+    _log_to(log, f"status {code} after {seconds:.3f} s")
     os._exit(code)
+
+
+def _release_streams() -> None:
+    """Point descriptors 0-2 at /dev/null once the run's output is out: this process's copies of the
+    client's streams closed before its status, so that whoever reads the client's output through a pipe
+    sees its end when the client exits, not when this process has finished exiting (a run's exit, its
+    memory given back, took 55-75 ms here: every served command in a pipe or a bench waited for it)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
 
 
 def _decline(conn, notify_w: int) -> None:

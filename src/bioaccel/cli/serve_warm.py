@@ -174,10 +174,15 @@ def _names_threading_layer(data: bytes) -> bool:
 
 
 #: Commands a spare runs on a tiny input before it waits (``{query}``, ``{target}``: two FASTA files of
-#: a few bases): the first run of a command in a process forked from the server pays for what it touches
-#: first (the server's pages it writes, copied then; OpenMP's threads; the first call of each kernel);
-#: rehearsed, a served run of that command only computes.
-REHEARSALS = (("interact", "{query}", "{target}", "--partition", "--quiet"),)
+#: a few bases; ``{longer}``: a target of 80): the first run of a command in a process forked from the
+#: server pays for what it touches first (the server's pages it writes, copied then; OpenMP's threads;
+#: the first call of each kernel); rehearsed, a served run of that command only computes. BPPart's fill
+#: runs tiny pairs on one thread (``_partition_blocked_queue.PARALLEL_WORK``), the 10 x 10 pair among
+#: them: the 10 x 80 pair is past that, so that its parallel fill and OpenMP's threads are rehearsed too.
+REHEARSALS = (("interact", "{query}", "{target}", "--partition", "--quiet"),
+              ("interact", "{query}", "{longer}", "--partition", "--quiet"))
+#: The rehearsals' sequences (``{query}``, ``{target}``, ``{longer}``)
+REHEARSAL_SEQUENCES = {"query": "GGGAAACCCA", "target": "UGGGUUUCCC", "longer": "UGGGUUUCCCAAGCUAGCUA" * 4}
 
 
 def rehearse(stop=lambda: False) -> int:
@@ -196,9 +201,9 @@ def rehearse(stop=lambda: False) -> int:
 
     done = 0
     with tempfile.TemporaryDirectory(prefix="bioaccel-rehearsal-") as folder:
-        files = {"query": os.path.join(folder, "q.fa"), "target": os.path.join(folder, "t.fa")}
-        for (name, path), sequence in zip(files.items(), ("GGGAAACCCA", "UGGGUUUCCC")):
-            with open(path, "w") as handle:
+        files = {name: os.path.join(folder, f"{name}.fa") for name in REHEARSAL_SEQUENCES}
+        for name, sequence in REHEARSAL_SEQUENCES.items():
+            with open(files[name], "w") as handle:
                 handle.write(f">{name}\n{sequence}\n")
         for argv in REHEARSALS:
             if stop():

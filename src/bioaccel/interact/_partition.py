@@ -221,7 +221,8 @@ def check_partition_sizes(query_lengths, target_lengths, threads: int = 0,
 #: function, imported when first used; the same arguments and results (a test holds every CPU variant of
 #: the registry to a fill here).
 CPU_FILLS = {"matrices": ("._partition_cpu", "fill_partition"),
-             "blocked": ("._partition_blocked", "fill_partition_blocked")}
+             "blocked": ("._partition_blocked", "fill_partition_blocked"),
+             "queued": ("._partition_blocked_queue", "fill_partition_queued")}
 
 
 def cpu_fill(variant: "str | None" = None):
@@ -229,7 +230,7 @@ def cpu_fill(variant: "str | None" = None):
     default), from the registry; InvalidParameter for a name it does not know or not on the CPU.
 
     >>> cpu_fill().__name__, cpu_fill("matrices").__name__
-    ('fill_partition_blocked', 'fill_partition')
+    ('fill_partition_queued', 'fill_partition')
     """
     import importlib
 

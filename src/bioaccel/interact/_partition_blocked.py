@@ -60,6 +60,18 @@ def blocked_tables(M: int, N: int, value: float = None) -> list:
 def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """fill_partition_blocked's fill, on its tables (:func:`blocked_tables`); ``wide``: the double sums in
     tiles of eight lanes (AVX-512), else of four."""
+    M = a.shape[0]
+    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
+    for l1 in range(1, M + 1):
+        for a0 in prange(M - l1 + 1):
+            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
+    return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _start(a, rb, weights, c1, c2, QI, QX):
+    """What every query interval reads before the fill: the strands' scaled folds Q0 and Q1 (Q1 padded as
+    the tables), the interval index, the reweighted pair weights, and the empty query intervals' QI and QX."""
     M, N = a.shape[0], rb.shape[0]
     u1, u2 = np.exp(-c1), np.exp(-c2)
     Q0 = single_strand_scaled(a, weights, u1)
@@ -76,12 +88,16 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide):
         empty[:] = 0.0
         empty[:n, :n] = Q1
         QX[idx[i, i]][:] = 0.0
-    for l1 in range(1, M + 1):
-        for a0 in prange(M - l1 + 1):
-            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
+    return Q0, Q1p, idx, w1, w2, wi
+
+
+@njit(cache=True, nogil=True)
+def _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX):
+    """(log QI, log QX, log Q0, log Q1) of the whole strands, unscaled, from the filled tables."""
+    M, N = a.shape[0], rb.shape[0]
     whole = idx[0, M]
     return (np.log(QI[whole, 0, N]) + c1 * M + c2 * N, np.log(QX[whole, 0, N]) + c1 * M + c2 * N,
-            np.log(Q0[0, M]) + c1 * M, np.log(Q1[0, N]) + c2 * N)
+            np.log(Q0[0, M]) + c1 * M, np.log(Q1p[0, N]) + c2 * N)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)

@@ -5,7 +5,7 @@ beside this module. Pure data: the command line reads it without importing NumPy
 >>> VARIANTS.resolve(None, "cpu"), VARIANTS.resolve("naive", "cpu"), VARIANTS.resolve(None, "gpu")
 ('tiled', 'naive', 'fused')
 >>> PARTITION_VARIANTS.resolve(None, "cpu"), PARTITION_VARIANTS.resolve(None, "gpu")
-('blocked', 'diagonals')
+('queued', 'diagonals')
 """
 from ..runtime.registry import declared_in
 
