@@ -4,21 +4,11 @@
 # On the device, in the copied tree: OUT=... bash bench/bppart_small30_call.sh
 # Call 1 ran it at commit 7829ab1; band_near_hoist (A and C) was reverted after it: with later commits, run it there.
 : "${OUT:?set OUT}"
-export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2
 A=band_cross_hoist=2,band_near_hoist=2
 B=band_cross_run=4
 C=band_cross_hoist=2,band_cross_run=16,band_near_hoist=1
 D=band_cross_run=8
-nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu --format=csv,noheader | tee $OUT/device.txt
-uptime | tee -a $OUT/device.txt
-timeout ${BENCH_S:-150} python3 bench/bppart_gpu_windows.py --cpu-max 0 --sizes 20000 --repeats 3 --shapes "" --sweeps "" \
-  --baseline "$P,s2,q1,e1" \
-  --variants "${VARIANTS:-$A;$B;$C;$D;$A;$B;$C}" \
-  --screen-transcripts 48 --svrna-forms "${FORMS:-$P,s2,q1,e1,$A;$P,s2,q1,e1,$C}" \
-  --json $OUT/bench.json > $OUT/bench.log 2>&1
-echo "bench rc=$?"
-grep -E "^\||^#|^screen|h on one|^cross products" $OUT/bench.log | tail -70
-uptime | tee -a $OUT/device.txt
-timeout ${TESTS_S:-75} python3 -m pytest -q -rA -n 4 -p no:cacheprovider tests/test_bppart_gpu_small30.py > $OUT/tests.log 2>&1
-echo "tests rc=$?"; grep -E "^(PASSED|FAILED|ERROR)|passed|failed" $OUT/tests.log | tail -25
+export VARIANTS="${VARIANTS:-$A;$B;$C;$D;$A;$B;$C}" SCREENS="${FORMS:-$P,s2,q1,e1,$A;$P,s2,q1,e1,$C}" \
+  TESTS=tests/test_bppart_gpu_small30.py TESTS_S=${TESTS_S:-75}
+exec bash bench/bppart_gpu_call.sh
