@@ -22,8 +22,7 @@ from numba import prange
 
 from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
-from ._partition_blocked import _logs, _start, blocked_tables
-from ._partition_blocked_lean import interval, interval_scratch
+from ._partition_blocked import _interval, _logs, _start, blocked_tables
 from ._partition_cpu import _FLAGS
 
 
@@ -130,13 +129,12 @@ def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, qu
     twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``, for one worker)."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
-        scratch = interval_scratch(QI, rb, w2, wi)   # the worker's, reused by each of its intervals
         while True:
             k = claim(queue)
             if k < 0:
                 break
-            interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
-                     wide, scratch)
+            _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
+                      wide)
             complete(queue, k)
     return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
 
