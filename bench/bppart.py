@@ -67,8 +67,7 @@ def ours(workdir: Path, n: int, threads: int, window: "int | None" = None,
     time.sleep(pause)   # through a warm server: time for its next spare to prepare (--pause)
     (workdir / "q.fa").write_text(f">q\n{QUERY}\n")
     (workdir / "t.fa").write_text(f">t\n{target_of(n)}\n")
-    env_src = src
-    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {env_src!r}); from bioaccel.cli.main import "
+    command = [sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r}); from bioaccel.cli.main import "
                f"console_main; console_main()", "interact", "q.fa", "t.fa", "--partition", "--quiet",
                "--threads", str(threads)] + ([] if window is None else ["--window-target", str(window)])
     seconds, out = timed(command, workdir)
@@ -108,12 +107,20 @@ def floor(workdir: Path, threads: int, repeats: int, pause: float = 0.0, old_src
     our whole command on a 1-nt target (the same process, arguments and files, no work to speak of);
     with ``old_src``, that tree's command too (runs alternating)."""
     python = min(timed([sys.executable, "-c", "pass"], workdir)[0] for _ in range(repeats))
-    tiny, old = [], []
+    tiny, old = alternating(workdir, 1, threads, repeats, pause, old_src)
+    return {"python_start_s": python, "ours_23x1_s": min(tiny)[0], **({"old_23x1_s": min(old)[0]} if old else {})}
+
+
+def alternating(workdir: Path, n: int, threads: int, repeats: int, pause: float,
+                old_src: "str | None") -> "tuple[list, list]":
+    """``repeats`` runs of :func:`ours` on QUERY x n nt, each followed by one of the tree ``old_src``'s
+    (none without it), so that both meet the same load: (this tree's runs, the old tree's)."""
+    new, old = [], []
     for _ in range(repeats):
-        tiny.append(ours(workdir, 1, threads, pause=pause)[0])
+        new.append(ours(workdir, n, threads, pause=pause))
         if old_src:
-            old.append(ours(workdir, 1, threads, pause=pause, src=old_src)[0])
-    return {"python_start_s": python, "ours_23x1_s": min(tiny), **({"old_23x1_s": min(old)} if old else {})}
+            old.append(ours(workdir, n, threads, pause=pause, src=old_src))
+    return new, old
 
 
 def compile_bytecode(src: str) -> None:
@@ -181,11 +188,7 @@ def main(argv=None) -> int:
             ours(workdir, 40, args.threads, 8, pause=args.pause)
         fixed = floor(workdir, args.threads, args.repeats, args.pause, args.old_src) if args.sizes else {}
         for n in args.sizes:
-            new, old = [], []
-            for _ in range(args.repeats):
-                new.append(ours(workdir, n, args.threads, pause=args.pause))
-                if args.old_src:
-                    old.append(ours(workdir, n, args.threads, pause=args.pause, src=args.old_src))
+            new, old = alternating(workdir, n, args.threads, args.repeats, args.pause, args.old_src)
             best = min(new)
             runs = [original(args.original, workdir, n, args.threads) for _ in range(args.original_repeats)]
             theirs = min(runs)
