@@ -529,6 +529,131 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     }
 }
 
+// A tile of tile diagonal d (``item`` as bppart_band_tiles numbers them: query interval a0, row tile I) and whether
+// bppart_band_tiles computes it (its block-uniform skips: a cell in the band, one a window needs).
+template <int B>
+struct BandTile {
+    int I, J, a0, a1, IB, JB;
+    bool live;
+    __device__ BandTile(long long item, int nt, int d, int l1, int L2, const int* __restrict__ ends)
+        : I(item % (nt - d)), J(I + d), a0(item / (nt - d)), a1(a0 + l1), IB(I * B), JB(J * B),
+          live(JB - (IB + B - 1) <= L2 && JB <= ends[IB]) {}
+};
+
+// What a far thread (ti, tj) of bppart_band_pipe holds of its cell of a tile from the cell's loads to the near part's
+// staging: bppart_band_tiles' values of the production's form (SPLIT, OUTER 1 or 0), and the far sums.
+struct PipeCell {
+    size_t c;
+    bool valid;
+    double s0, m, pqx, qfbase, acca, qibase, w, fa, fq, fr, fs;
+};
+
+// v31 (launch size ``band_pipe``): a tile diagonal with more near chains a multiprocessor in flight. v22's profile of
+// bppart_band_tiles: 7 of a block's 8 warps wait at a barrier while ONE warp runs the tile's 31 dependent near steps
+// (57% of the stall samples; issue slots 30% busy, the FP64 pipe 9-13%: latency bound), and every shorter near step
+// tried (v20, v24, v30) failed. Here a block of B B + 32 threads takes ``per`` tiles of the diagonal (items
+// blockIdx.x per ..; independent, they read only earlier diagonals) as a pipeline: its last warp runs tile t's near
+// part (bppart_near_warp) while the B B far threads compute tile t + 1's far sums (bppart_far_sums_async on named
+// barrier 1), so that the near warp waits only when the far part is the longer. The ring and the near part's tiles
+// (NearWarp) lie apart in dynamic shared memory (band_pipe_shared: PIPE 2 74.5 KB, 3 blocks a multiprocessor; PIPE 3
+// 90.6 KB, 2). A tile's handover (two block barriers): the near warp done with tile t and tile t + 1's far sums done,
+// the far threads store tile t's cells, then stage tile t + 1 into NearWarp. Every value by the production's loads,
+// products, sums and finish (bppart_band_tiles<B, SPLIT, 4, LANES, TRIM, PIPE, 2, WARP, 0, 0, OUTER, FARSHAPE>'s
+// expressions): the same bits; only the order in time of independent tiles changes.
+template <int B, int PIPE, int OUTER, int FARSHAPE>
+__global__ void __launch_bounds__(B * B + 32, PIPE == 2 ? 3 : 2)
+bppart_band_pipe(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                 const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W, double* QI,
+                 double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0, double* T1, double* AUX1,
+                 const double* __restrict__ ACCA, const double* __restrict__ ACCM, int M, int n, int W1, int l1,
+                 int nt, int d, int per, const int* __restrict__ ends) {
+    static_assert(PIPE == 2 || PIPE == 3, "the far part's cp.async ring of 2 or 3 stages");
+    constexpr int RP = B + 2, RING = 7 * PIPE * B * RP;      // (the production's static ring: rows of B + 2)
+    extern __shared__ __align__(16) double U[];
+    double(*ring)[B][RP] = reinterpret_cast<double(*)[B][RP]>(U);
+    const NearWarp<B> S(U + RING);
+    const bool near = threadIdx.x >= B * B;                   // the near warp (warp-uniform)
+    const int ti = threadIdx.x / B, tj = threadIdx.x % B;
+    const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
+    const size_t S1 = (size_t)(n + 1) * W1;
+    const double* w2 = W + 25;
+    const double* wi = W + 50;
+    const long long items = (long long)mats * (nt - d), from = (long long)blockIdx.x * per;
+    const long long to = from + per < items ? from + per : items;
+    auto live_from = [&](long long item) {                   // the next tile computed (block-uniform)
+        while (item < to && !BandTile<B>(item, nt, d, l1, L2, ends).live) ++item;
+        return item;
+    };
+    // the production's loads of the cell's values, then the far sums (the far threads, on named barrier 1)
+    auto far = [&](long long item) {
+        const BandTile<B> t(item, nt, d, l1, L2, ends);
+        const size_t lb = (size_t)t.a0 * S1, A = band_interval(M, t.a0, t.a1) * S1;
+        const int b0 = t.IB + ti, b1 = t.JB + tj, l2 = b1 - b0;
+        PipeCell p;
+        p.valid = l2 > 0 && l2 <= L2 && b1 <= n;
+        p.c = p.valid ? (size_t)b0 * W1 + l2 : 0;
+        const int x0 = a[t.a0];
+        const int y0 = p.valid ? rb[b0] : 4, y1 = p.valid ? rb[b1 - 1] : 4;
+        p.s0 = p.m = p.pqx = p.qfbase = p.qibase = p.acca = 0.0;
+        if (p.valid) {
+            p.m = ACCM[lb + p.c];
+            p.s0 = QIac[A + p.c];                   // s0 + both
+            p.pqx = QX[A + p.c];
+            p.qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0],
+                                            QI[band_interval(M, t.a0 + 1, t.a1) * S1 + (size_t)(b0 + 1) * W1 + l2 - 1])
+                                : R[A + p.c];
+            p.acca = l1 >= 2 ? ACCA[lb + p.c] : 0.0;
+            p.qibase = Q0[t.a0 * M1 + t.a1] * Q1[p.c];
+        }
+        p.fa = p.fq = p.fr = p.fs = 0.0;
+        const bool rowed = ti >= d * B - L2, columned = tj <= L2 + B - 1 - d * B;
+        auto issue = [&](int K, double(*T)[B][RP]) {
+            const int KB = K * B, row = t.IB + ti, col = KB + tj;
+            if (K < t.J) {
+                band_async(&T[0][ti][tj], T1 + lb, row, col, W1, n, rowed);
+                band_async(&T[1][ti][tj], QIac + A, row, col, W1, n, rowed);
+                band_async(&T[2][ti][tj], Q1, KB + ti, t.JB + tj, W1, n, columned);
+            }
+            if (K > t.I) {
+                band_async(&T[3][ti][tj], Q1, row, col, W1, n, rowed);
+                band_async(&T[4][ti][tj], QF + A, KB + ti, t.JB + tj, W1, n, columned);
+                band_async(&T[5][ti][tj], Q1, row + 1, col, W1, n, rowed);
+                band_async(&T[6][ti][tj], AUX1 + lb, KB + ti, t.JB + tj - 1, W1, n, columned);
+            }
+        };
+        bppart_far_sums_async<B, PIPE, RP, 2, FARSHAPE, 1>(ring, t.I, t.J, d, ti, tj, issue, p.fa, p.fq, p.fr, p.fs,
+                                                            rowed && columned);
+        p.w = p.valid ? w2[y0 * 5 + y1] : 0.0;
+        return p;
+    };
+    long long item = live_from(from);
+    if (item >= to) return;                                   // block-uniform
+    PipeCell now = {}, next = {};
+    if (!near) now = far(item);
+    for (;;) {
+        const BandTile<B> t(item, nt, d, l1, L2, ends);
+        const size_t lb = (size_t)t.a0 * S1, A = band_interval(M, t.a0, t.a1) * S1;
+        if (!near)
+            bppart_near_warp_stage<B>(S, ti, tj, now.fs, now.m, now.fa, now.acca, now.fq, now.s0, 0.0, now.qfbase,
+                                      now.fr, now.pqx, now.qibase, now.w, band_at(Q1, t.IB + ti + 1, t.IB + tj, W1, n),
+                                      band_at(Q1, t.IB + ti, t.IB + tj, W1, n), band_at(Q1, t.JB + ti, t.JB + tj, W1, n),
+                                      tj == 0 && d >= 1 ? band_cg(AUX1 + lb, t.IB + ti, t.JB - 1, W1, n) : 0.0);
+        __syncthreads();                                      // tile ``item`` staged: its near part may start
+        const long long after = live_from(item + 1);
+        if (near)
+            bppart_near_warp<B>(S, t.IB, t.JB, n, W1, max(1 - B, 1 - d * B), min(B - 1, L2 - d * B));
+        else if (after < to)
+            next = far(after);
+        __syncthreads();                                      // its cells in NearWarp, the next tile's far sums done
+        if (!near && now.valid)
+            bppart_near_warp_cell<B>(S, ti, tj, now.c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
+        if (after >= to) break;
+        if (!near) tile_sync<1, B * B>();                     // the cells read before NearWarp takes the next tile
+        now = next;
+        item = after;
+    }
+}
+
 // The last tile diagonal (v22, launch size ``band_last``) where its tiles hold one band cell each, (B - 1, 0): the
 // host's condition L2 = d B - (B - 1) for its d = dmax (window 128: L2 = 129, B = 16, d = 9). bppart_band_tiles runs a
 // whole block on such a tile: d + 1 far steps of 7 tiles through the ring for one cell, and one near step whose sums
