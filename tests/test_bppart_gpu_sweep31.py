@@ -1,7 +1,8 @@
 """The windowed BPPart sweep's tiles in a pipeline (v31, ``band_near_pipe``: bppart_band_pipe), a block's 9th warp on
 a tile's near part while its other 8 compute the next tile's far part: against the CPU on random pairs with small
 launches and NaN-filled fresh tables (8- and 16-tiles, rings of 2 and 3, every diagonal or the full-chain ones only, the
-last diagonal by the pipeline or by bppart_band_last), and at the production sizes and window 128 against the CPU and
+last diagonal by the pipeline or by bppart_band_last; form 2 without a ring, ``band_near_pipe_ring`` 0:
+bppart_band_pipe_direct), and at the production sizes and window 128 against the CPU and
 equal to the production (bppart_band_tiles) to the last bit, in launches of several lengths on one stream. The tests
 size the blocks as on one multiprocessor, so that their few tiles make blocks of several, and check that the pipeline
 ran. The kernel the host picks (pure Python). Marker ``gpu`` on the GPU tests."""
@@ -25,8 +26,10 @@ def test_v31_pipe_picks_its_kernel_and_blocks():
 
     sizes = SIZES.replace(band_near_pipe=8)
     assert band_pipe_kernel(SIZES) is None and band_pipe_per(SIZES, 129, 3, 15000, 132) == 0
-    for other in (dict(band_split=False), dict(band_pipe=0), dict(band_far=1), dict(band_sweep="persistent")):
+    for other in (dict(band_split=False), dict(band_pipe=0), dict(band_far=1), dict(band_sweep="persistent"),
+                  dict(band_near_pipe_ring=0, band_tile=8), dict(band_near_pipe_ring=0, band_far_shape=1)):
         assert band_pipe_kernel(sizes.replace(**other)) is None, other
+    assert band_pipe_kernel(sizes.replace(band_near_pipe_ring=0))[0] == "bppart_band_pipe_direct"
     assert [band_pipe_per(sizes, 129, d, 15000, 132) for d in range(10)] == [0] + [8] * 7 + [0, 0]
     assert [band_pipe_per(sizes.replace(band_near_pipe_all=True), 129, d, 15000, 132) for d in (0, 8, 9)] == [0, 8, 8]
     for items in (800, 1250, 3000, 3169, 7000):
@@ -60,6 +63,8 @@ def piped(monkeypatch):
     (*WEIGHTS[1], 8, 16, 0, 3, 3, True, True, True),      # every diagonal, a ring of 3
     (*WEIGHTS[0], 16, 4, 3, 4, 2, True, False, True),     # 16-tiles (m16n8k16), the parked base (OUTER 0)
     (*WEIGHTS[1], 16, 4, 3, 8, 3, True, True, False),     # the last diagonal by the pipeline too
+    (*WEIGHTS[0], 16, 4, 3, 3, 0, True, True, True),      # form 2: no ring, the far fragments from global memory
+    (*WEIGHTS[1], 16, 4, 3, 2, 0, True, False, False),    # form 2, the parked base, the last diagonal by it
 ])
 def test_gpu_windows_v31_pipe_equal_cpu(small_launch_sizes, monkeypatch, piped, au, gu, tile, blocks, shape, per, ring,
                                         every, lean, last):
@@ -89,6 +94,9 @@ def test_gpu_windows_v31_pipe_equal_cpu(small_launch_sizes, monkeypatch, piped, 
     dict(band_near_pipe=4, band_near_pipe_ring=3, band_near_pipe_all=True),     # every diagonal but the last kernel's
     dict(band_near_pipe=8, band_near_pipe_all=True, band_last=False),           # the last diagonal by the pipeline
     dict(band_near_pipe=8, band_streams=1, band_bases=333),                     # launches of other lengths
+    dict(band_near_pipe=8, band_near_pipe_ring=0),                              # form 2
+    dict(band_near_pipe=8, band_near_pipe_ring=0, band_near_pipe_all=True, band_last=False),
+    dict(band_near_pipe=8, band_near_pipe_ring=0, band_streams=1, band_bases=333),
 ])
 def test_gpu_windows_v31_pipe_same_bits_and_cpu(monkeypatch, piped, variant):
     """The production with the pipelined tiles: 23 x 300 and 23 x 140 nt against the CPU, and 23 x 700 after 333 nt

@@ -194,6 +194,8 @@ def band_pipe_kernel(sizes):
     (None, ('bppart_band_pipe', (16, 2, 1, 3), 288, 74496, 3))
     >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_near_pipe_ring=3))[1:]
     ((16, 3, 1, 3), 288, 90624, 2)
+    >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_near_pipe_ring=0))   # (form 2: no ring, 4 blocks)
+    ('bppart_band_pipe_direct', (16, 1), 256, 50944, 4)
     >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_warp=False))
     """
     arguments = band_tiles_arguments(sizes)
@@ -201,6 +203,10 @@ def band_pipe_kernel(sizes):
     if not (sizes.band_near_pipe and split and pipe and far == 2 and warp):
         return None
     ring = sizes.band_near_pipe_ring
+    if ring == 0:           # (form 2: the far fragments from global memory; the near part's tiles and 4 of far sums)
+        if B != 16 or shape != 3:
+            return None
+        return "bppart_band_pipe_direct", (B, outer), B * B, 8 * (_near_warp_doubles(B) + 4 * B * (B + 1)), 4
     shared = 8 * (7 * ring * B * (B + 2) + _near_warp_doubles(B))
     return "bppart_band_pipe", (B, ring, outer, shape), B * B + 32, shared, 3 if ring == 2 else 2
 

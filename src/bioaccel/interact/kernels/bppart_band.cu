@@ -654,6 +654,134 @@ bppart_band_pipe(const unsigned char* __restrict__ a, const unsigned char* __res
     }
 }
 
+// v31, form 2 (``band_near_pipe_ring`` 0): bppart_band_pipe without a ring, so that the near part's tiles alone take
+// shared memory (NearWarp and 4 tiles of far sums: 50.9 KB) and 4 blocks of 8 warps fit a multiprocessor, as the
+// production's. bppart_band_pipe (form 1) measured its 2 blocks a multiprocessor slower than the production's 4, whose
+// near warps already keep ~2.7 chains a multiprocessor in flight. Here the near warp (blockIdx.x % 8, the
+// production's) runs tile t's near part while the other 7 compute tile t + 1's far sums by mma.sync m16n8k16 from
+// fragments loaded straight from global memory (a warp a FarBlock16 job, the warp after the near warp its job too):
+// the values the ring holds (band_async's: zero where the band, the trim or n leave nothing), the same products in
+// the same order of K from +0, so the same chains and bits as bppart_far_sums_async; the sums reach their cells'
+// threads through X as there. A tile's handover: a block barrier, the cells of tile t stored, tile t + 1's values
+// loaded by the near warp's lanes, a block barrier, staging.
+template <int B, int OUTER>
+__global__ void __launch_bounds__(B * B, 4)
+bppart_band_pipe_direct(const unsigned char* __restrict__ a, const unsigned char* __restrict__ rb,
+                        const double* __restrict__ Q0, const double* __restrict__ Q1, const double* __restrict__ W,
+                        double* QI, double* QX, double* QIac, double* QF, double* R, double* T0, double* AUX0,
+                        double* T1, double* AUX1, const double* __restrict__ ACCA, const double* __restrict__ ACCM,
+                        int M, int n, int W1, int l1, int nt, int d, int per, const int* __restrict__ ends) {
+    static_assert(B == 16, "a warp a 16 x 8 block of a sum: the 4 sums' 8 blocks");
+    extern __shared__ __align__(16) double U[];
+    const NearWarp<B> S(U);
+    double(*X)[B][B + 1] = reinterpret_cast<double(*)[B][B + 1]>(U + NearWarp<B>::DOUBLES);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t4 = lane % 4;
+    const int chain = blockIdx.x % (B * B / 32);
+    const bool near = warp == chain;                          // the near warp (warp-uniform)
+    const int ti = threadIdx.x / B, tj = threadIdx.x % B;
+    const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
+    const size_t S1 = (size_t)(n + 1) * W1;
+    const double* w2 = W + 25;
+    const double* wi = W + 50;
+    const long long items = (long long)mats * (nt - d), from = (long long)blockIdx.x * per;
+    const long long to = from + per < items ? from + per : items;
+    auto live_from = [&](long long item) {                   // the next tile computed (block-uniform)
+        while (item < to && !BandTile<B>(item, nt, d, l1, L2, ends).live) ++item;
+        return item;
+    };
+    // the production's loads of the cell's values (thread (ti, tj)'s cell)
+    auto values = [&](long long item) {
+        const BandTile<B> t(item, nt, d, l1, L2, ends);
+        const size_t lb = (size_t)t.a0 * S1, A = band_interval(M, t.a0, t.a1) * S1;
+        const int b0 = t.IB + ti, b1 = t.JB + tj, l2 = b1 - b0;
+        PipeCell p;
+        p.valid = l2 > 0 && l2 <= L2 && b1 <= n;
+        p.c = p.valid ? (size_t)b0 * W1 + l2 : 0;
+        const int x0 = a[t.a0];
+        const int y0 = p.valid ? rb[b0] : 4, y1 = p.valid ? rb[b1 - 1] : 4;
+        p.s0 = p.m = p.pqx = p.qfbase = p.qibase = p.acca = 0.0;
+        if (p.valid) {
+            p.m = ACCM[lb + p.c];
+            p.s0 = QIac[A + p.c];                   // s0 + both
+            p.pqx = QX[A + p.c];
+            p.qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0],
+                                            QI[band_interval(M, t.a0 + 1, t.a1) * S1 + (size_t)(b0 + 1) * W1 + l2 - 1])
+                                : R[A + p.c];
+            p.acca = l1 >= 2 ? ACCA[lb + p.c] : 0.0;
+            p.qibase = Q0[t.a0 * M1 + t.a1] * Q1[p.c];
+        }
+        p.w = p.valid ? w2[y0 * 5 + y1] : 0.0;
+        return p;
+    };
+    // far job ``job`` of a tile (FarBlock16: sum job / 2, rows 0 .. 15, columns 8 (job % 2) ..) into X
+    auto far_job = [&](long long item, int job) {
+        const BandTile<B> t(item, nt, d, l1, L2, ends);
+        const size_t lb = (size_t)t.a0 * S1, A = band_interval(M, t.a0, t.a1) * S1;
+        const int sum = job / 2, c = 8 * (job % 2) + g;
+        const double* left = sum == 0 ? T1 + lb : sum == 1 ? QIac + A : Q1;
+        const double* right = sum < 2 ? Q1 : sum == 2 ? QF + A : AUX1 + lb;
+        const int shift = sum == 3 ? 1 : 0;                  // sum 3: Q1's next row by AUX1's previous column
+        const bool row0 = g >= d * B - L2, row1 = 8 + g >= d * B - L2, column = c <= L2 + B - 1 - d * B;
+        double acc[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+        const int first = sum < 2 ? t.I : t.I + 1, last = sum < 2 ? t.J - 1 : t.J;
+        for (int K = first; K <= last; ++K) {
+            const int KB = K * B;
+            double fa[8], fb[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+                const int k = KB + 4 * u + t4;
+                fa[2 * u] = row0 ? band_at(left, t.IB + g + shift, k, W1, n) : 0.0;
+                fa[2 * u + 1] = row1 ? band_at(left, t.IB + 8 + g + shift, k, W1, n) : 0.0;
+                fb[u] = column ? band_at(right, k, t.JB + c - shift, W1, n) : 0.0;
+            }
+            mma_m16n8<4>(acc[0][0], acc[0][1], acc[1][0], acc[1][1], fa, fb);
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            X[sum][8 * h + g][c - g + 2 * t4] = acc[h][0];
+            X[sum][8 * h + g][c - g + 2 * t4 + 1] = acc[h][1];
+        }
+    };
+    auto far_sums = [&](PipeCell& p) {
+        p.fa = X[0][ti][tj];
+        p.fq = X[1][ti][tj];
+        p.fr = X[2][ti][tj];
+        p.fs = X[3][ti][tj];
+    };
+    long long item = live_from(from);
+    if (item >= to) return;                                   // block-uniform
+    PipeCell now = values(item), next = {};
+    far_job(item, warp);
+    __syncthreads();
+    far_sums(now);
+    for (;;) {
+        const BandTile<B> t(item, nt, d, l1, L2, ends);
+        const size_t lb = (size_t)t.a0 * S1, A = band_interval(M, t.a0, t.a1) * S1;
+        bppart_near_warp_stage<B>(S, ti, tj, now.fs, now.m, now.fa, now.acca, now.fq, now.s0, 0.0, now.qfbase, now.fr,
+                                  now.pqx, now.qibase, now.w, band_at(Q1, t.IB + ti + 1, t.IB + tj, W1, n),
+                                  band_at(Q1, t.IB + ti, t.IB + tj, W1, n), band_at(Q1, t.JB + ti, t.JB + tj, W1, n),
+                                  tj == 0 && d >= 1 ? band_cg(AUX1 + lb, t.IB + ti, t.JB - 1, W1, n) : 0.0);
+        __syncthreads();                                      // tile ``item`` staged (X read): its near part may start
+        const long long after = live_from(item + 1);
+        if (near) {
+            bppart_near_warp<B>(S, t.IB, t.JB, n, W1, max(1 - B, 1 - d * B), min(B - 1, L2 - d * B));
+        } else if (after < to) {
+            next = values(after);
+            far_job(after, warp);
+            if (warp == (chain + 1) % (B * B / 32)) far_job(after, chain);
+        }
+        __syncthreads();                                      // its cells in NearWarp, the next tile's far sums in X
+        if (now.valid)
+            bppart_near_warp_cell<B>(S, ti, tj, now.c, T1 + lb, AUX1 + lb, QIac + A, QF + A, R + A, QX + A, QI + A);
+        if (after >= to) break;
+        if (near) next = values(after);
+        far_sums(next);
+        now = next;
+        item = after;
+        __syncthreads();                                      // the cells read before NearWarp takes the next tile
+    }
+}
+
 // The last tile diagonal (v22, launch size ``band_last``) where its tiles hold one band cell each, (B - 1, 0): the
 // host's condition L2 = d B - (B - 1) for its d = dmax (window 128: L2 = 129, B = 16, d = 9). bppart_band_tiles runs a
 // whole block on such a tile: d + 1 far steps of 7 tiles through the ring for one cell, and one near step whose sums
