@@ -300,13 +300,7 @@ def host_kernels(sizes) -> dict:
         + [("bppart_band_cross_ring", shape) for shape in BAND_RING_ALTERNATIVES]
         + [("bppart_band_tiles", tiles) for tiles in BAND_TILE_ALTERNATIVES]
         # v22: the last tile diagonal by a warp a tile (band_last), after the lean split sweep (OUTER 1) and the parked base
-        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)]
-        # v31: a block's tiles with their near parts beside the next tile's far part (band_near_pipe), rings of 2 and 3,
-        # after the lean and the parked base, and the tests' 8-tiles
-        + [("bppart_band_pipe", arguments) for arguments in ((16, 2, 1, 3), (16, 3, 1, 3), (16, 2, 0, 3), (8, 2, 1, 0),
-                                                             (8, 3, 1, 0))]
-        # v31 form 2: no ring, the far fragments from global memory (band_near_pipe_ring 0)
-        + [("bppart_band_pipe_direct", (16, outer)) for outer in (1, 0)],
+        + [("bppart_band_last", (16, outer, 8)) for outer in (1, 0)],
         "interact/kernels/maxplus.cu": [(shape.kernel, shape.arguments) for shape in m.shapes + ALTERNATIVES],
         "motif/kernels/bucket.cu": [("slice_histogram", (False,)), ("slice_histogram", (True,)),
                                     ("slice_histogram_markov", ())],

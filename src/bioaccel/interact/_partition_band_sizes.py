@@ -182,63 +182,6 @@ def band_last_kernel(sizes, L2: int, nt: int):
     return "bppart_band_last", (B, outer, 8), 8
 
 
-def band_pipe_kernel(sizes):
-    """(kernel name, template arguments, threads a block, dynamic shared bytes, blocks a multiprocessor) of the sweep's
-    tile diagonals with their tiles' near parts pipelined under launch ``sizes`` (``band_near_pipe``, v31:
-    bppart_band_pipe, a block's 9th warp on a tile's near part while its other 8 compute the next tile's far part),
-    where the sweep is the production's form around it (split, in launches with a ring, the far part on tensor cores,
-    the near part by one warp); else None.
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> band_pipe_kernel(SIZES), band_pipe_kernel(SIZES.replace(band_near_pipe=8))
-    (None, ('bppart_band_pipe', (16, 2, 1, 3), 288, 74496, 3))
-    >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_near_pipe_ring=3))[1:]
-    ((16, 3, 1, 3), 288, 90624, 2)
-    >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_near_pipe_ring=0))   # (form 2: no ring, 4 blocks)
-    ('bppart_band_pipe_direct', (16, 1), 256, 50944, 4)
-    >>> band_pipe_kernel(SIZES.replace(band_near_pipe=8, band_warp=False))
-    """
-    arguments = band_tiles_arguments(sizes)
-    B, split, pipe, far, warp, outer, shape = (arguments[i] for i in (0, 1, 5, 6, 7, 10, 11))
-    if not (sizes.band_near_pipe and split and pipe and far == 2 and warp):
-        return None
-    ring = sizes.band_near_pipe_ring
-    if ring == 0:           # (form 2: the far fragments from global memory; the near part's tiles and 4 of far sums)
-        if B != 16 or shape != 3:
-            return None
-        return "bppart_band_pipe_direct", (B, outer), B * B, 8 * (_near_warp_doubles(B) + 4 * B * (B + 1)), 4
-    shared = 8 * (7 * ring * B * (B + 2) + _near_warp_doubles(B))
-    return "bppart_band_pipe", (B, ring, outer, shape), B * B + 32, shared, 3 if ring == 2 else 2
-
-
-def band_pipe_per(sizes, L2: int, d: int, items: int, sms: int) -> int:
-    """Tiles a block of bppart_band_pipe takes on tile diagonal ``d`` of ``items`` tiles (``sms`` multiprocessors)
-    under launch ``sizes``: at most ``band_near_pipe``, as even as whole waves of the resident blocks allow; 0 where
-    bppart_band_tiles takes the diagonal (no pipeline, d = 0, a near part of fewer than 2 B - 1 steps unless
-    ``band_near_pipe_all``, or fewer than 2 tiles a block).
-
-    >>> from bioaccel.interact._partition_launch import SIZES
-    >>> S = SIZES.replace(band_near_pipe=8)
-    >>> [band_pipe_per(S, 129, d, 15000, 132) for d in (0, 1, 7, 8)], band_pipe_per(S, 129, 3, 1250, 132)
-    ([0, 8, 8, 0], 4)
-    >>> band_pipe_per(S.replace(band_near_pipe_all=True), 129, 8, 15000, 132), band_pipe_per(S, 129, 3, 300, 132)
-    (8, 0)
-    """
-    piped = band_pipe_kernel(sizes)
-    B = sizes.band_tile
-    if piped is None or d < 1 or not (sizes.band_near_pipe_all or d * B + B - 1 <= L2):
-        return 0
-    slots = sms * piped[4]
-    waves = -(-items // (slots * sizes.band_near_pipe))
-    per = -(-items // (waves * slots))
-    return per if per >= 2 else 0
-
-
-def _near_warp_doubles(B: int) -> int:
-    """Doubles of the one-warp near part's tiles (kernels/bppart_tile.cuh, NearWarp): P, Y, E, D and ten values a cell."""
-    return 2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B
-
-
 def band_outer_role(sizes, l1: int, L1: int) -> tuple:
     """The extra arguments of the outer terms' launch of level ``l1`` (of 1 .. L1) under launch ``sizes``: with
     ``band_outer_pair`` (v15), its role in a pair of levels (1: the first, odd l1 >= 5, computes and parks the next
@@ -297,7 +240,7 @@ def band_tiles_shared(sizes) -> int:
     pitch = B + 1 if far == 0 else B + 2 if far == 1 else B + 4
     ring = 7 * pipe * B * pitch
     tiles = (2 + 4 + (9 if lanes else 8)) * B * (B + 1)
-    near_warp = _near_warp_doubles(B) if warp else 0
+    near_warp = (2 * B * 2 * B + 2 * B * (B + 2) + 2 * B * (B + 1) + 2 * B * (B + 2) + 10 * B * B) if warp else 0
     return 8 * max(ring, tiles, near_warp)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ._partition_band_sizes import (aligned, band_cross_kernel, band_cross_run, band_cross_runs_everywhere,
                                     band_cross_shared, band_last_kernel, band_outer_kernel, band_outer_role,
-                                    band_pipe_kernel, band_pipe_per, band_tiles_arguments, band_tiles_shared)
+                                    band_tiles_arguments, band_tiles_shared)
 
 KERNELS = "bioaccel.interact.kernels"
 FULL_TABLES = 7               # QI, QX, QIac, QF, R, T0, AUX0 (every query interval)
@@ -132,10 +132,6 @@ class _Tables:
         shared = band_tiles_shared(sizes)
         if shared:
             tiles.max_dynamic_shared_size_bytes = shared
-        piped = band_pipe_kernel(sizes) if sizes.band_sweep != "persistent" else None    # (v31)
-        pipe = _kernel(piped[0], *piped[1]) if piped else None
-        if pipe is not None:
-            pipe.max_dynamic_shared_size_bytes = piped[3]
         outer_name, outer_arguments = band_outer_kernel(sizes)
         outer = _kernel(outer_name, *outer_arguments) if sizes.band_split else None
         ntr, D = -(-(n + 1) // TR), (TR + self.L2 - 1) // TC + 1
@@ -187,9 +183,6 @@ class _Tables:
                         warps = last[2]
                         _kernel(last[0], *last[1])((-(-mats * (nt - d) // warps),), (32 * warps,),
                                                    (*tables, np.int32(d), ends))
-                    elif pipe is not None and (per := band_pipe_per(sizes, self.L2, d, mats * (nt - d), sms)):
-                        pipe((-(-mats * (nt - d) // per),), (piped[2],), (*tables, np.int32(d), np.int32(per), ends),
-                             shared_mem=piped[3])      # (v31: a block's tiles, near parts beside far parts)
                     else:
                         tiles((mats * (nt - d),), (B * B,), (*tables, np.int32(d), np.int32(d), counters[l1:], ends),
                               shared_mem=shared)

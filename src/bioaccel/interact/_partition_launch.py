@@ -105,16 +105,6 @@ class BPPartSizes(LaunchSizes):
     #                           the same bits as the far part on tensor cores; v22: sweep 0.1545 -> 0.1497 s at
     #                           23 x 20,000 (d = 9: 0.0097 -> 0.0047 s), screen 27.2 -> 27.8 pairs/s; False:
     #                           bppart_band_tiles (v21's production)
-    band_near_pipe: int = 0   # windows, split sweep in launches with the one-warp near part (v31): at most this many
-    #                           tiles of a tile diagonal a block (bppart_band_pipe: its 9th warp runs a tile's near
-    #                           part while its other 8 compute the next tile's far part; the same bits), on the
-    #                           diagonals whose near part has all 2 B - 1 steps (band_near_pipe_all: every d >= 1 but
-    #                           the last kernel's), where a block gets 2 tiles at least; 0: bppart_band_tiles
-    band_near_pipe_ring: int = 2  # windows, band_near_pipe: the far part's ring stages, 2 (74.5 KB of shared memory
-    #                               a block: 3 blocks a multiprocessor) or 3 (90.6 KB: 2); 0, no ring, 8 warps a block
-    #                               with the near warp one of them (bppart_band_pipe_direct: the far fragments from
-    #                               global memory, 50.9 KB, 4 blocks; 16-tiles, m16n8k16)
-    band_near_pipe_all: bool = False  # windows, band_near_pipe: on every tile diagonal d >= 1 (see band_near_pipe)
     band_dynamic: bool = False   # windows, sweep: dynamic shared memory (the tensor-core ring's rows padded to B + 4 at a
     #                              ring of 3 too; static memory stops at 48 KB); v7 measured it slower (0.170 s, 0.159)
     band_warp: bool = True    # windows, sweep: a tile's near part by one warp (two lanes a tile row, a __syncwarp a step,

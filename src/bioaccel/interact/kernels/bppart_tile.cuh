@@ -18,17 +18,6 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
     __syncthreads();
 }
 
-// A barrier of the whole block (ID 0: __syncthreads), or of its first THREADS threads on named barrier ID (v31: the far
-// part's warps apart from a warp that runs another tile's near part meanwhile; THREADS a multiple of 32).
-template <int ID, int THREADS>
-__device__ __forceinline__ void tile_sync() {
-    if constexpr (ID == 0) {
-        __syncthreads();
-    } else {
-        asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(THREADS) : "memory");
-    }
-}
-
 // FP64 tensor-core products (DMMA) that the cross products (kernels/bppart_band.cu) and the sweep's far part
 // (bppart_far_sums_async) share. mma.sync m8n8k4 f64: C (8 x 8) += A (8 x 4) B (4 x 8); lane = 4 g + t holds A[g][t]
 // in a, B[t][g] in b, C[g][2 t + h] in ch.
@@ -173,9 +162,7 @@ __device__ __forceinline__ void far_mma16(const double (*X)[B][RP], int I, int J
 // tile, 8 columns), which m8n8k4 took as two 8 x 8 jobs of two warps; at B = 16 a step is B / (4 U) instructions a
 // warp (m16n8k16: one) instead of 8. A cell's products over the step's k in the same groups of 4 in order (k8 and
 // k16: the bits of m8n8k4's chain on an H100, v17), so the same bits; the sums reach the cells as before.
-// SYNC (v31): the barriers those of the block (0), or named barrier SYNC of the first B B threads (tile_sync), so that
-// another warp of the block (bppart_band_pipe's near warp) runs meanwhile without meeting them.
-template <int B, int STAGES, int RP, int FAR, int SHAPE = 0, int SYNC = 0, class Issue>
+template <int B, int STAGES, int RP, int FAR, int SHAPE = 0, class Issue>
 __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int I, int J, int d, int ti, int tj,
                                                       Issue issue, double& fa, double& fq, double& fr, double& fs,
                                                       bool multiply = true) {
@@ -193,7 +180,7 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, warp = threadIdx.x / 32;
     for (int K = I; K <= J; ++K) {
         asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));   // step K's copies (this thread's) done
-        tile_sync<SYNC, B * B>();                                                // everyone's, and stage ``refill`` free
+        __syncthreads();                                                // everyone's, and stage ``refill`` free
         if (K + STAGES - 1 <= J) issue(K + STAGES - 1, ring + 7 * refill);
         asm volatile("cp.async.commit_group;\n" ::);
         const double(*X)[B][RP] = ring + 7 * stage;
@@ -243,7 +230,7 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
         stage = stage == STAGES - 1 ? 0 : stage + 1;
         refill = refill == STAGES - 1 ? 0 : refill + 1;
     }
-    tile_sync<SYNC, B * B>();
+    __syncthreads();
     if (FAR == 2) {             // fragments (lane 4 g + t: C[g][2 t], C[g][2 t + 1]) to their cells' threads
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -257,12 +244,12 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
                 ring[sum][r0 + g][c0 + 2 * t + 1] = acc[h][1];
             }
         }
-        tile_sync<SYNC, B * B>();
+        __syncthreads();
         fa = ring[0][ti][tj];
         fq = ring[1][ti][tj];
         fr = ring[2][ti][tj];
         fs = ring[3][ti][tj];
-        tile_sync<SYNC, B * B>();
+        __syncthreads();
     }
 }
 
