@@ -362,11 +362,12 @@ def main(argv=None):
                            windows_sha256=windows_hash(w)))
         print(shapes[-1], flush=True)
     for variant in filter(None, args.variants.split(";")):
-        by_level = {}
+        by_level, by_diagonal = {}, {}
         phases, w = device_phases(query, target, params, with_fields(one_stream(production), variant.split(",")),
-                                  by_level_out=by_level)
+                                  by_level_out=by_level, by_diagonal_out=by_diagonal)
         sweeps.append(dict(sweep=variant, cross_s=phases["cross"], outer_s=phases["outer"], sweep_s=phases["sweep"],
-                           **_against(w, reference), windows_sha256=windows_hash(w), cross_by_level_s=by_level))
+                           **_against(w, reference), windows_sha256=windows_hash(w), cross_by_level_s=by_level,
+                           sweep_by_diagonal_s={str(d): t for d, t in sorted(by_diagonal.items())}))   # (v31)
         print(sweeps[-1], flush=True)
     for sweep in filter(None, args.sweeps.split(",")):
         phases, w = device_phases(query, target, params, sweep_sizes(one_stream(production), sweep))
