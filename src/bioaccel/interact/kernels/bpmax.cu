@@ -804,18 +804,11 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
     }
 }
 
-// EDGE (issue 29, helper bpmaxband): a warp square's k2 range and how many of its thread tiles (4 x 4 cells) hold a
-// cell of the band; kw1 < kw0 where it has none (the square below the diagonal, past the band or past the target)
+// EDGE (issue 29, helper bpmaxband): a warp square's corner and k2 range; kw1 < kw0 where it has no cell (below the
+// diagonal, past the band or past the target)
 struct Square {
-    int R0, C0, kw0, kw1, tiles;
+    int R0, C0, kw0, kw1;
 };
-
-// whether thread tile (a, b) of square s can hold a cell of the band before the target's end (a superset of the
-// cells store_cells writes: e from d - 3 to d + 3, d = its corner's column less its row)
-__device__ __forceinline__ bool band_tile(const Dims& g, const Square& s, int a, int b) {
-    const int d = s.C0 + 4 * b - s.R0 - 4 * a;
-    return d + 3 >= 0 && d - 3 <= g.Wb - 1 && s.C0 + 4 * b < g.N;
-}
 
 template <int SW, int GW, int UNITS_ACROSS>
 __device__ __forceinline__ Square square_of(const Dims& g, int r0, int c0, int ke, int unit) {
@@ -824,16 +817,46 @@ __device__ __forceinline__ Square square_of(const Dims& g, int r0, int c0, int k
     const bool none = s.C0 >= g.N || s.C0 + SW * 4 - 1 < s.R0 || s.C0 - (s.R0 + GW * 4 - 1) > g.Wb - 1;
     s.kw0 = max(s.R0 - 1, s.C0 - g.Wb);
     s.kw1 = none ? -(1 << 30) : min(min(s.R0 + GW * 4 - 1 + g.Wb - 1, s.C0 + SW * 4 - 1), ke);
-    s.tiles = 0;
-#pragma unroll
-    for (int x = 0; x < GW * SW; ++x) s.tiles += band_tile(g, s, x / SW, x % SW);
     return s;
 }
 
-// EDGE bit 1: a square cut by the band's edge (at most 10 of its 16 thread tiles hold a band cell) gives each of
-// those tiles L = 32 / tiles lanes (at most 8), lane t of a tile running the groups t, t + L, ... of the n groups of
-// 8 k2 from pair q (one 16-byte load of 4 pairs a row of A, 4 of B, 64 DPX instructions a group, as multiply_rows's
-// double groups), instead of 2 lanes a tile over all 16 tiles: the square's DPX instructions x 2 / L
+// The thread tiles (a, b) of a square (GW x SW of them) by diagonal delta = b - a: tile corners d0 + 4 delta columns
+// right of their rows (d0 = C0 - R0), cells e from that less 3 to that plus 3; a diagonal holds band cells where those
+// meet 0 .. Wb - 1 (past the target's end too: store_cells skips those cells). square_tiles: how many tiles hold band
+// cells; band_tile: the k-th of them, diagonal by diagonal, a from the top (whatever order, each once).
+template <int SW, int GW>
+__device__ __forceinline__ bool band_diagonal(const Dims& g, int d0, int delta) {
+    return d0 + 4 * delta + 3 >= 0 && d0 + 4 * delta - 3 <= g.Wb - 1;
+}
+
+template <int SW, int GW>
+__device__ __forceinline__ int square_tiles(const Dims& g, const Square& s) {
+    int tiles = 0;
+#pragma unroll
+    for (int delta = 1 - GW; delta < SW; ++delta)
+        if (band_diagonal<SW, GW>(g, s.C0 - s.R0, delta)) tiles += min(GW, SW - delta) - max(0, -delta);
+    return tiles;
+}
+
+template <int SW, int GW>
+__device__ __forceinline__ int band_tile(const Dims& g, const Square& s, int k) {   // a * SW + b, or -1
+    int x = -1;
+#pragma unroll
+    for (int delta = 1 - GW; delta < SW; ++delta) {
+        const int first = max(0, -delta), count = min(GW, SW - delta) - first;
+        if (band_diagonal<SW, GW>(g, s.C0 - s.R0, delta)) {
+            if (k >= 0 && k < count) x = (first + k) * SW + first + k + delta;
+            k -= count;
+        }
+    }
+    return x;
+}
+
+// EDGE bit 1: a square cut by the band's edge (at most 10 of its 16 thread tiles with band cells: the diagonal's and
+// the far edge's) gives each of those V tiles L = 32 / V lanes (at most 8): lane k + V t runs tile k's groups t,
+// t + L, ... of the n groups of 8 k2 from pair q (one 16-byte load of 4 pairs a row of A, 4 of B, 64 DPX instructions
+// a group, as multiply_rows's double groups), instead of 2 lanes a tile over all 16 tiles: the square's DPX
+// instructions x 2 / L. A quarter warp's lanes share t (different tiles): its loads meet the banks as the 2-lane form's.
 template <int AR, int BR>
 __device__ __forceinline__ void multiply_groups(const unsigned* __restrict__ at, const unsigned* __restrict__ bt,
                                                 int q, int n, int t, int L, unsigned (&acc)[4][4]) {
@@ -851,75 +874,78 @@ __device__ __forceinline__ void multiply_groups(const unsigned* __restrict__ at,
     }
 }
 
-// the maxima of the L lanes of a tile in its first two lanes (which store them as 2 lanes a tile do; the others end
-// with maxima of some of the L: max is idempotent); lanes past the tiles read any lane and store nothing
-__device__ __forceinline__ void tile_lanes_max(unsigned (&acc)[4][4], int lane, int L) {
-    const int first = lane - lane % L;
+// the maxima of a tile's L lanes (k, k + V, ...) in every one of them; lanes past the tiles read any lane and store
+// nothing (max is idempotent: reading a lane already updated is no harm)
+__device__ __forceinline__ void tile_lanes_max(unsigned (&acc)[4][4], int lane, int V, int L) {
+    const int k = lane % V;
     for (int s = 0; s < L; ++s)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-            for (int c = 0; c < 4; ++c) acc[r][c] = __vmaxs2(acc[r][c], __shfl_sync(0xFFFFFFFFu, acc[r][c], first + s));
+            for (int c = 0; c < 4; ++c) acc[r][c] = __vmaxs2(acc[r][c], __shfl_sync(0xFFFFFFFFu, acc[r][c], k + V * s));
 }
 
 // EDGE: a lane's part in its block (edge_lane): its square (unit), thread tile, lane of the tile, k2 range, and
-// L > 0 where its square is an edge square (bit 1: multiply_groups, L lanes a tile), half 1 / 2 where its warp runs
-// the first / the second half of each stage's groups of the block's heaviest square (bit 2: a warp whose own square
-// has no cell shares it; its accumulators go to the owner through shared memory at the end, it stores nothing)
+// L > 0 where its square is an edge square of V tiles (bit 1: multiply_groups), half 1 / 2 where its warp runs the
+// first / the second half of each stage's groups of the block's heaviest square (bit 2: a warp whose own square has
+// no cell shares it; its accumulators go to the owner through shared memory at the end, it stores nothing)
 struct EdgeLane {
-    int unit, tr, tc, part, kw0, kw1, L, half, idle, heavy;
+    int unit, tr, tc, part, kw0, kw1, L, V, half, idle, heavy;
     bool keep;
 };
 
-// L, half, keep, idle and heavy in one word, one register through the stage loop (64 registers: the kernel spilled
-// with them apart)
+// L, V, half, keep, idle and heavy in one word, one register through the stage loop (64 registers: the kernel
+// spilled in the stage loop with them apart)
 struct EdgeRole {
     int word;
     __device__ __forceinline__ EdgeRole() : word(0) {}
     __device__ __forceinline__ explicit EdgeRole(const EdgeLane& e)
-        : word(e.L | e.half << 4 | (int)e.keep << 6 | (e.idle + 1) << 8 | (e.heavy + 1) << 16) {}
+        : word(e.L | e.half << 4 | (int)e.keep << 6 | e.V << 7 | (e.idle + 1) << 12 | (e.heavy + 1) << 16) {}
     __device__ __forceinline__ int L() const { return word & 15; }
     __device__ __forceinline__ int half() const { return (word >> 4) & 3; }
     __device__ __forceinline__ bool keep() const { return (word >> 6) & 1; }
-    __device__ __forceinline__ int idle() const { return ((word >> 8) & 255) - 1; }
+    __device__ __forceinline__ int V() const { return (word >> 7) & 31; }
+    __device__ __forceinline__ int idle() const { return ((word >> 12) & 15) - 1; }
     __device__ __forceinline__ int heavy() const { return (word >> 16) - 1; }
 };
 
+// A block whose tiles all hold band cells before the target's end (at production the three middle column tiles)
+// keeps the 2-lane plan without working out any square's tiles: call 1 of bpmaxband worked them out in every block,
+// 16 tests a square, and ran 8.7% more instructions than the form before
 template <int SW, int GW, int UNITS_ACROSS, int UNITS, int EDGE>
-__device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int ke, int tid) {
+__device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int ke, int tid, int TR, int TC) {
     constexpr int P = 2;
     const int w = tid / 32, lane = tid % 32;
     EdgeLane e;
-    e.idle = e.heavy = -1, e.L = e.half = 0, e.keep = true;
-    int longest = 0;
+    e.idle = e.heavy = -1, e.L = e.V = e.half = 0, e.keep = true, e.unit = w, e.part = lane % P;
+    const bool inside = c0 - (r0 + TR - 4) + 3 >= 0 && c0 + TC - 4 - r0 - 3 <= g.Wb - 1 && c0 + TC <= g.N;
+    if (!inside) {
+        int longest = 0;
 #pragma unroll
-    for (int u = 0; u < UNITS; ++u) {   // the block's idle warp and its heaviest square that is no edge square
-        const Square s = square_of<SW, GW, UNITS_ACROSS>(g, r0, c0, ke, u);
-        const bool empty = s.kw1 < s.kw0, edge = (EDGE & 1) && !empty && s.tiles <= 10;
-        if (empty && e.idle < 0) e.idle = u;
-        if (!empty && !edge && s.kw1 - s.kw0 + 1 > longest) e.heavy = u, longest = s.kw1 - s.kw0 + 1;
+        for (int u = 0; u < UNITS; ++u) {   // the block's idle warp and its heaviest square that is no edge square
+            const Square s = square_of<SW, GW, UNITS_ACROSS>(g, r0, c0, ke, u);
+            const bool empty = s.kw1 < s.kw0, edge = (EDGE & 1) && !empty && square_tiles<SW, GW>(g, s) <= 10;
+            if (empty && e.idle < 0) e.idle = u;
+            if (!empty && !edge && s.kw1 - s.kw0 + 1 > longest) e.heavy = u, longest = s.kw1 - s.kw0 + 1;
+        }
+        if (!(EDGE & 2) || e.idle < 0 || e.heavy < 0) e.idle = e.heavy = -1;
+        if (w == e.idle) e.unit = e.heavy, e.half = 2, e.keep = false;
+        if (w == e.heavy) e.half = 1;
     }
-    if (!(EDGE & 2) || e.idle < 0 || e.heavy < 0) e.idle = e.heavy = -1;
-    e.unit = w == e.idle ? e.heavy : w;
     const ThreadTile<SW, GW, UNITS_ACROSS> th(e.unit * (32 / P) + lane / P);
-    e.tr = th.tr, e.tc = th.tc, e.part = lane % P;
+    e.tr = th.tr, e.tc = th.tc;
     const Square s = square_of<SW, GW, UNITS_ACROSS>(g, r0, c0, ke, e.unit);
     e.kw0 = s.kw0, e.kw1 = s.kw1;
-    if (w == e.idle) {
-        e.half = 2, e.keep = false;
-    } else if (w == e.heavy) {
-        e.half = 1;
-    } else if ((EDGE & 1) && s.kw1 >= s.kw0 && s.tiles <= 10) {
-        e.L = min(8, 32 / s.tiles), e.part = lane % e.L;
-        const int k = lane / e.L;   // the k-th thread tile holding band cells
-        int seen = 0, x = -1;
-#pragma unroll
-        for (int y = 0; y < GW * SW; ++y)
-            if (band_tile(g, s, y / SW, y % SW)) x = seen++ == k ? y : x;
-        if (x >= 0) {
-            e.tr = (e.unit / UNITS_ACROSS) * GW + x / SW, e.tc = (e.unit % UNITS_ACROSS) * SW + x % SW;
-        } else {
-            e.kw1 = -(1 << 30), e.keep = false;   // the lanes past the tiles
+    if (!inside && (EDGE & 1) && !e.half && s.kw1 >= s.kw0) {
+        const int V = square_tiles<SW, GW>(g, s);
+        if (V <= 10) {
+            e.V = V, e.L = min(8, 32 / V), e.part = lane / V;
+            const int x = e.part < e.L ? band_tile<SW, GW>(g, s, lane % V) : -1;
+            if (x >= 0) {
+                e.tr = (e.unit / UNITS_ACROSS) * GW + x / SW, e.tc = (e.unit % UNITS_ACROSS) * SW + x % SW;
+            } else {
+                e.kw1 = -(1 << 30), e.keep = false;   // the lanes past the tiles
+            }
         }
     }
     return e;
@@ -965,7 +991,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     EdgeRole edge;
     if constexpr (EDGES) {
         const EdgeLane e = edge_lane<SW, GW, UNITS_ACROSS, THREADS / 32, EDGE>(
-            g, r0, c0, min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1), tid);
+            g, r0, c0, min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1), tid, TR, TC);
         unit = e.unit, tr = e.tr, tc = e.tc, part = e.part, ekw0 = e.kw0, ekw1 = e.kw1, edge = EdgeRole(e);
     }
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
@@ -1079,7 +1105,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 for (int j = 0; j < 16; ++j) acc[j / 4][j % 4] = __vmaxs2(acc[j / 4][j % 4], words[j * 32 + lane]);
         }
         if (edge.L()) {
-            tile_lanes_max(acc, tid % 32, edge.L());
+            tile_lanes_max(acc, tid % 32, edge.V(), edge.L());
             if (edge.keep() && part < P) store_cells<P>(g, out, acc, row0, col0, part);
         } else {
             lanes_max<P, THREADS>(acc);
