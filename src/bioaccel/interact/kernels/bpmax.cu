@@ -891,27 +891,32 @@ __device__ __forceinline__ void tile_lanes_max(unsigned (&acc)[4][4], int lane, 
 // no cell shares it; its accumulators go to the owner through shared memory at the end, it stores nothing)
 struct EdgeLane {
     int unit, tr, tc, part, kw0, kw1, L, V, half, idle, heavy;
-    bool keep;
+    bool keep, inside;
 };
 
-// L, V, half, keep, idle and heavy in one word, one register through the stage loop (64 registers: the kernel
-// spilled in the stage loop with them apart)
+template <bool B> struct Flag { static constexpr bool value = B; };   // which copy of the products' loops
+
+// L, V, half, keep, idle, heavy and inside in one word, one register through the stage loop (64 registers: the
+// kernel spilled in the stage loop with them apart); the default: the 2-lane form's lane, storing its cells
 struct EdgeRole {
     int word;
-    __device__ __forceinline__ EdgeRole() : word(0) {}
+    __device__ __forceinline__ EdgeRole() : word(1 << 6 | 1 << 20) {}
     __device__ __forceinline__ explicit EdgeRole(const EdgeLane& e)
-        : word(e.L | e.half << 4 | (int)e.keep << 6 | e.V << 7 | (e.idle + 1) << 12 | (e.heavy + 1) << 16) {}
+        : word(e.L | e.half << 4 | (int)e.keep << 6 | e.V << 7 | (e.idle + 1) << 12 | (e.heavy + 1) << 16 |
+               (int)e.inside << 20) {}
+    __device__ __forceinline__ bool inside() const { return (word >> 20) & 1; }
     __device__ __forceinline__ int L() const { return word & 15; }
     __device__ __forceinline__ int half() const { return (word >> 4) & 3; }
     __device__ __forceinline__ bool keep() const { return (word >> 6) & 1; }
     __device__ __forceinline__ int V() const { return (word >> 7) & 31; }
     __device__ __forceinline__ int idle() const { return ((word >> 12) & 15) - 1; }
-    __device__ __forceinline__ int heavy() const { return (word >> 16) - 1; }
+    __device__ __forceinline__ int heavy() const { return ((word >> 16) & 15) - 1; }
 };
 
-// A block whose tiles all hold band cells before the target's end (at production the three middle column tiles)
-// keeps the 2-lane plan without working out any square's tiles: call 1 of bpmaxband worked them out in every block,
-// 16 tests a square, and ran 8.7% more instructions than the form before
+// A block whose tiles all hold band cells before the target's end (inside: at production the three middle column
+// tiles) keeps the 2-lane plan and the loops of EDGE 0 without working out any square's tiles: call 1 of bpmaxband
+// worked them out in every block, 16 tests a square, and ran 8.7% more instructions than the form before; call 2, the
+// plan in the other blocks only but the loops' EDGE branches in every stage, 3.2% more
 template <int SW, int GW, int UNITS_ACROSS, int UNITS, int EDGE>
 __device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int ke, int tid, int TR, int TC) {
     constexpr int P = 2;
@@ -919,6 +924,7 @@ __device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int
     EdgeLane e;
     e.idle = e.heavy = -1, e.L = e.V = e.half = 0, e.keep = true, e.unit = w, e.part = lane % P;
     const bool inside = c0 - (r0 + TR - 4) + 3 >= 0 && c0 + TC - 4 - r0 - 3 <= g.Wb - 1 && c0 + TC <= g.N;
+    e.inside = inside;
     if (!inside) {
         int longest = 0;
 #pragma unroll
@@ -1003,13 +1009,16 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     const long long aoff = (long long)ai * RS;
     const int bcol = c0 + 8 * (tid % CV);
 
+    // the loops, EP: with EDGE's lane plan (the blocks of EDGE that are not inside) or without it (every other)
+    auto reduce = [&](auto edge_path) {
+    constexpr bool EP = decltype(edge_path)::value;
     if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
         const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 4;
         const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
-        const int kw0 = EDGES ? ekw0 : max(R0 - 1, C0 - Wb);
-        const int kw1 = EDGES ? ekw1 : none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
+        const int kw0 = EP ? ekw0 : max(R0 - 1, C0 - Wb);
+        const int kw1 = EP ? ekw1 : none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
@@ -1055,7 +1064,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-                if constexpr (EDGES) {
+                if constexpr (EP) {
                     const unsigned* at = As + row_word<AR>(tr * 4);
                     if (edge.L()) {
                         multiply_groups<AR, BR>(at, Bs + tc * 4, k_lo / 2, n, part, edge.L(), acc);
@@ -1090,6 +1099,13 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 __syncthreads();
             }
         }
+    }
+    };
+    if constexpr (EDGES) {
+        if (!edge.inside()) reduce(Flag<true>{});
+        else reduce(Flag<false>{});
+    } else {
+        reduce(Flag<false>{});
     }
 
     if constexpr (EDGES) {
