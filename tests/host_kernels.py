@@ -158,13 +158,6 @@ PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
 # issue 29 (bpmaxreg): STAGE 4 on 64-row tiles (4 blocks of 256 threads) and with fewer stages a k1 (chunks 136, 168)
 PAIRS_SHAPES += [(64, 32, 96, 2, 2, 4, 4), (32, 32, 136, 2, 2, 4, 8), (32, 32, 168, 2, 2, 4, 7), (32, 32, 96, 2, 2, 4, 7)]
-# issue 29 (bpmaxband): an eighth argument, EDGE (pairs_edge; 0 above): the edge squares' tiles with 3 to 8 lanes
-# each (1), a warp without cells sharing the heaviest square (2), both (3), at production and the tests' tiles
-PAIRS_SHAPES = [shape + (0,) for shape in PAIRS_SHAPES]
-PAIRS_SHAPES += [shape + (edge,) for shape in [(32, 32, 96, 2, 2, 4, 8), (16, 32, 32, 2, 2, 4, 8),
-                                               (16, 32, 16, 2, 2, 4, 8), (8, 16, 8, 2, 2, 4, 8),
-                                               (32, 32, 96, 2, 2, 2, 8), (64, 32, 96, 2, 2, 4, 4)]
-                 for edge in (1, 2, 3)] + [(32, 32, 96, 2, 2, 4, 7, 3)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)
@@ -257,7 +250,7 @@ def host_kernels(sizes) -> dict:
     # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
     bpmax += [("bpmax_products_pairs", shape) for shape in
               sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
-                                        pairs_stage(b, parts), b.pairs_blocks, b.pairs_edge) for parts in (1, 2, 4)]})]
+                                        pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
     bpmax += [("bpmax_pair_rows", ())]   # issue 29 (bpmaxcp3): STAGE 4's paired copy
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]

@@ -233,8 +233,7 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
             stage = pairs_stage(sizes, parts)
-            arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks,
-                         sizes.pairs_edge)
+            arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks)
             name, threads = "bpmax_products_pairs", (tr // 4) * (tc // 4) * parts
         else:                   # two cells a word
             arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)

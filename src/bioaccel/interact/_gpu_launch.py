@@ -72,12 +72,6 @@ class BPMaxSizes(LaunchSizes):
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
     #                              where STAGE 2 spills 64 bytes; 8 since bpmaxcp2)
-    pairs_edge: int = 0          # bpmax_products_pairs at pairs_stage 2 to 4, warps on 16 x 16 squares (issue 29,
-    #                              helper bpmaxband): bit 1 a square cut by the band's edge (at most 10 of its 16
-    #                              thread tiles with a band cell: the diagonal's and the far edge's) gives those
-    #                              tiles 32 / tiles lanes each (3 at the production band) instead of 2 lanes to all
-    #                              16: its DPX instructions x 2 / 3; bit 2 a warp whose square has no cell runs half
-    #                              of each stage's groups of the block's heaviest other square; 0 neither (before)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)

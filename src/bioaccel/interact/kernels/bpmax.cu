@@ -804,159 +804,6 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
     }
 }
 
-// EDGE (issue 29, helper bpmaxband): a warp square's corner and k2 range; kw1 < kw0 where it has no cell (below the
-// diagonal, past the band or past the target)
-struct Square {
-    int R0, C0, kw0, kw1;
-};
-
-template <int SW, int GW, int UNITS_ACROSS>
-__device__ __forceinline__ Square square_of(const Dims& g, int r0, int c0, int ke, int unit) {
-    Square s;
-    s.R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, s.C0 = c0 + (unit % UNITS_ACROSS) * SW * 4;
-    const bool none = s.C0 >= g.N || s.C0 + SW * 4 - 1 < s.R0 || s.C0 - (s.R0 + GW * 4 - 1) > g.Wb - 1;
-    s.kw0 = max(s.R0 - 1, s.C0 - g.Wb);
-    s.kw1 = none ? -(1 << 30) : min(min(s.R0 + GW * 4 - 1 + g.Wb - 1, s.C0 + SW * 4 - 1), ke);
-    return s;
-}
-
-// The thread tiles (a, b) of a square (GW x SW of them) by diagonal delta = b - a: tile corners d0 + 4 delta columns
-// right of their rows (d0 = C0 - R0), cells e from that less 3 to that plus 3; a diagonal holds band cells where those
-// meet 0 .. Wb - 1 (past the target's end too: store_cells skips those cells). square_tiles: how many tiles hold band
-// cells; band_tile: the k-th of them, diagonal by diagonal, a from the top (whatever order, each once).
-template <int SW, int GW>
-__device__ __forceinline__ bool band_diagonal(const Dims& g, int d0, int delta) {
-    return d0 + 4 * delta + 3 >= 0 && d0 + 4 * delta - 3 <= g.Wb - 1;
-}
-
-template <int SW, int GW>
-__device__ __forceinline__ int square_tiles(const Dims& g, const Square& s) {
-    int tiles = 0;
-#pragma unroll
-    for (int delta = 1 - GW; delta < SW; ++delta)
-        if (band_diagonal<SW, GW>(g, s.C0 - s.R0, delta)) tiles += min(GW, SW - delta) - max(0, -delta);
-    return tiles;
-}
-
-template <int SW, int GW>
-__device__ __forceinline__ int band_tile(const Dims& g, const Square& s, int k) {   // a * SW + b, or -1
-    int x = -1;
-#pragma unroll
-    for (int delta = 1 - GW; delta < SW; ++delta) {
-        const int first = max(0, -delta), count = min(GW, SW - delta) - first;
-        if (band_diagonal<SW, GW>(g, s.C0 - s.R0, delta)) {
-            if (k >= 0 && k < count) x = (first + k) * SW + first + k + delta;
-            k -= count;
-        }
-    }
-    return x;
-}
-
-// EDGE bit 1: a square cut by the band's edge (at most 10 of its 16 thread tiles with band cells: the diagonal's and
-// the far edge's) gives each of those V tiles L = 32 / V lanes (at most 8): lane k + V t runs tile k's groups t,
-// t + L, ... of the n groups of 8 k2 from pair q (one 16-byte load of 4 pairs a row of A, 4 of B, 64 DPX instructions
-// a group, as multiply_rows's double groups), instead of 2 lanes a tile over all 16 tiles: the square's DPX
-// instructions x 2 / L. A quarter warp's lanes share t (different tiles): its loads meet the banks as the 2-lane form's.
-template <int AR, int BR>
-__device__ __forceinline__ void multiply_groups(const unsigned* __restrict__ at, const unsigned* __restrict__ bt,
-                                                int q, int n, int t, int L, unsigned (&acc)[4][4]) {
-#pragma unroll 1
-    for (int x = t; x < n; x += L) {
-        const unsigned* pa = at + q + 4 * x;
-        const unsigned* pb = bt + pair_word<BR>(q + 4 * x);
-        uint4 a[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint4*>(pa + r * AR);
-        tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
-        tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
-        tile_step(make_uint4(a[0].z, a[1].z, a[2].z, a[3].z), *reinterpret_cast<const uint4*>(pb + 2 * BR), acc);
-        tile_step(make_uint4(a[0].w, a[1].w, a[2].w, a[3].w), *reinterpret_cast<const uint4*>(pb + 3 * BR), acc);
-    }
-}
-
-// the maxima of a tile's L lanes (k, k + V, ...) in every one of them; lanes past the tiles read any lane and store
-// nothing (max is idempotent: reading a lane already updated is no harm)
-__device__ __forceinline__ void tile_lanes_max(unsigned (&acc)[4][4], int lane, int V, int L) {
-    const int k = lane % V;
-    for (int s = 0; s < L; ++s)
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-#pragma unroll
-            for (int c = 0; c < 4; ++c) acc[r][c] = __vmaxs2(acc[r][c], __shfl_sync(0xFFFFFFFFu, acc[r][c], k + V * s));
-}
-
-// EDGE: a lane's part in its block (edge_lane): its square (unit), thread tile, lane of the tile, k2 range, and
-// L > 0 where its square is an edge square of V tiles (bit 1: multiply_groups), half 1 / 2 where its warp runs the
-// first / the second half of each stage's groups of the block's heaviest square (bit 2: a warp whose own square has
-// no cell shares it; its accumulators go to the owner through shared memory at the end, it stores nothing)
-struct EdgeLane {
-    int unit, tr, tc, part, kw0, kw1, L, V, half, idle, heavy;
-    bool keep, inside;
-};
-
-template <bool B> struct Flag { static constexpr bool value = B; };   // which copy of the products' loops
-
-// L, V, half, keep, idle, heavy and inside in one word, one register through the stage loop (64 registers: the
-// kernel spilled in the stage loop with them apart); the default: the 2-lane form's lane, storing its cells
-struct EdgeRole {
-    int word;
-    __device__ __forceinline__ EdgeRole() : word(1 << 6 | 1 << 20) {}
-    __device__ __forceinline__ explicit EdgeRole(const EdgeLane& e)
-        : word(e.L | e.half << 4 | (int)e.keep << 6 | e.V << 7 | (e.idle + 1) << 12 | (e.heavy + 1) << 16 |
-               (int)e.inside << 20) {}
-    __device__ __forceinline__ bool inside() const { return (word >> 20) & 1; }
-    __device__ __forceinline__ int L() const { return word & 15; }
-    __device__ __forceinline__ int half() const { return (word >> 4) & 3; }
-    __device__ __forceinline__ bool keep() const { return (word >> 6) & 1; }
-    __device__ __forceinline__ int V() const { return (word >> 7) & 31; }
-    __device__ __forceinline__ int idle() const { return ((word >> 12) & 15) - 1; }
-    __device__ __forceinline__ int heavy() const { return ((word >> 16) & 15) - 1; }
-};
-
-// A block whose tiles all hold band cells before the target's end (inside: at production the three middle column
-// tiles) keeps the 2-lane plan and the loops of EDGE 0 without working out any square's tiles: call 1 of bpmaxband
-// worked them out in every block, 16 tests a square, and ran 8.7% more instructions than the form before; call 2, the
-// plan in the other blocks only but the loops' EDGE branches in every stage, 3.2% more
-template <int SW, int GW, int UNITS_ACROSS, int UNITS, int EDGE>
-__device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int ke, int tid, int TR, int TC) {
-    constexpr int P = 2;
-    const int w = tid / 32, lane = tid % 32;
-    EdgeLane e;
-    e.idle = e.heavy = -1, e.L = e.V = e.half = 0, e.keep = true, e.unit = w, e.part = lane % P;
-    const bool inside = c0 - (r0 + TR - 4) + 3 >= 0 && c0 + TC - 4 - r0 - 3 <= g.Wb - 1 && c0 + TC <= g.N;
-    e.inside = inside;
-    if (!inside) {
-        int longest = 0;
-#pragma unroll
-        for (int u = 0; u < UNITS; ++u) {   // the block's idle warp and its heaviest square that is no edge square
-            const Square s = square_of<SW, GW, UNITS_ACROSS>(g, r0, c0, ke, u);
-            const bool empty = s.kw1 < s.kw0, edge = (EDGE & 1) && !empty && square_tiles<SW, GW>(g, s) <= 10;
-            if (empty && e.idle < 0) e.idle = u;
-            if (!empty && !edge && s.kw1 - s.kw0 + 1 > longest) e.heavy = u, longest = s.kw1 - s.kw0 + 1;
-        }
-        if (!(EDGE & 2) || e.idle < 0 || e.heavy < 0) e.idle = e.heavy = -1;
-        if (w == e.idle) e.unit = e.heavy, e.half = 2, e.keep = false;
-        if (w == e.heavy) e.half = 1;
-    }
-    const ThreadTile<SW, GW, UNITS_ACROSS> th(e.unit * (32 / P) + lane / P);
-    e.tr = th.tr, e.tc = th.tc;
-    const Square s = square_of<SW, GW, UNITS_ACROSS>(g, r0, c0, ke, e.unit);
-    e.kw0 = s.kw0, e.kw1 = s.kw1;
-    if (!inside && (EDGE & 1) && !e.half && s.kw1 >= s.kw0) {
-        const int V = square_tiles<SW, GW>(g, s);
-        if (V <= 10) {
-            e.V = V, e.L = min(8, 32 / V), e.part = lane / V;
-            const int x = e.part < e.L ? band_tile<SW, GW>(g, s, lane % V) : -1;
-            if (x >= 0) {
-                e.tr = (e.unit / UNITS_ACROSS) * GW + x / SW, e.tc = (e.unit % UNITS_ACROSS) * SW + x % SW;
-            } else {
-                e.kw1 = -(1 << 30), e.keep = false;   // the lanes past the tiles
-            }
-        }
-    }
-    return e;
-}
-
 // STAGE 0: every staged vector through band_vector (its row, offset and bounds from the vector's index);
 // STAGE 1: each thread stages one fixed row of A (tid % TR) and one fixed column vector of B, their offsets
 // and bases worked out once a block (STAGE 0 ran 39 SASS instructions a vector of A, 65 a pair of B rows).
@@ -965,9 +812,7 @@ __device__ __forceinline__ EdgeLane edge_lane(const Dims& g, int r0, int c0, int
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
 // cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
-// EDGE (issue 29, helper bpmaxband; STAGE 2 to 4, warps on 16 x 16 squares): bit 1 the edge squares' tiles with
-// L lanes each (multiply_groups), bit 2 a warp without cells sharing the heaviest square (edge_lane); 0 as before.
-template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS, int EDGE>
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
     DIMS;
@@ -982,43 +827,30 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
     __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS];
-    constexpr bool EDGES = EDGE != 0 && STAGE >= 2 && SW * GW == 16 && THREADS % 32 == 0;
-    constexpr bool SPARE = !(EDGES && (EDGE & 2)) || TR * AR >= 32 * 16;   // As holds the shared square's words
-    __shared__ __align__(16) unsigned Shared[SPARE ? 1 : 32 * 16];
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
 
     const int tid = threadIdx.x;
-    int part = tid % P;
+    const int part = tid % P;
     const ThreadTile<SW, GW, UNITS_ACROSS> th(tid / P);
-    int unit = th.unit, tr = th.tr, tc = th.tc;
-    int ekw0 = 0, ekw1 = 0;
-    EdgeRole edge;
-    if constexpr (EDGES) {
-        const EdgeLane e = edge_lane<SW, GW, UNITS_ACROSS, THREADS / 32, EDGE>(
-            g, r0, c0, min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1), tid, TR, TC);
-        unit = e.unit, tr = e.tr, tc = e.tc, part = e.part, ekw0 = e.kw0, ekw1 = e.kw1, edge = EdgeRole(e);
-    }
+    const int unit = th.unit, tr = th.tr, tc = th.tc;
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
 
     unsigned acc[4][4];   // acc[r][c]: cell (row0 + r, col0 + c), (even k2, odd k2)
-    start_cells<P>(g, a, rb, F, i1, l1, row0, col0, part % P, acc);   // EDGE's L lanes a tile: as lane part % 2
+    start_cells<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
     // STAGE 1: this thread's row of A (slot o of column c: c - abase) and column vector of B
     const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;
     const long long aoff = (long long)ai * RS;
     const int bcol = c0 + 8 * (tid % CV);
 
-    // the loops, EP: with EDGE's lane plan (the blocks of EDGE that are not inside) or without it (every other)
-    auto reduce = [&](auto edge_path) {
-    constexpr bool EP = decltype(edge_path)::value;
     if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
         const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 4;
         const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
-        const int kw0 = EP ? ekw0 : max(R0 - 1, C0 - Wb);
-        const int kw1 = EP ? ekw1 : none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
+        const int kw0 = max(R0 - 1, C0 - Wb);
+        const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
@@ -1064,16 +896,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-                if constexpr (EP) {
-                    const unsigned* at = As + row_word<AR>(tr * 4);
-                    if (edge.L()) {
-                        multiply_groups<AR, BR>(at, Bs + tc * 4, k_lo / 2, n, part, edge.L(), acc);
-                    } else {
-                        const int half = edge.half(), n1 = half ? (n + 1) >> 1 : n;   // the shared square's first half
-                        multiply_rows<AR, BR>(at, Bs + tc * 4, k_lo / 2 + (half == 2 ? 4 * n1 : 0),
-                                              half == 2 ? n - n1 : n1, part, acc);
-                    }
-                } else if constexpr (STAGE >= 2) {
+                if constexpr (STAGE >= 2) {
                     multiply_rows<AR, BR>(As + row_word<AR>(tr * 4), Bs + tc * 4, k_lo / 2, n, part, acc);
                 } else {
                     const int q0 = k_lo / 2 + (4 / P) * part;
@@ -1100,37 +923,9 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
             }
         }
     }
-    };
-    if constexpr (EDGES) {
-        if (!edge.inside()) reduce(Flag<true>{});
-        else reduce(Flag<false>{});
-    } else {
-        reduce(Flag<false>{});
-    }
 
-    if constexpr (EDGES) {
-        if (edge.heavy() >= 0) {   // the shared square: the idle warp's maxima to its owner (As is free: the loops
-            unsigned* words = SPARE ? As : Shared;   // ended on a barrier, or never ran)
-            const int w = tid / 32, lane = tid % 32;
-            if (w == edge.idle())
-#pragma unroll
-                for (int j = 0; j < 16; ++j) words[j * 32 + lane] = acc[j / 4][j % 4];
-            __syncthreads();
-            if (w == edge.heavy())
-#pragma unroll
-                for (int j = 0; j < 16; ++j) acc[j / 4][j % 4] = __vmaxs2(acc[j / 4][j % 4], words[j * 32 + lane]);
-        }
-        if (edge.L()) {
-            tile_lanes_max(acc, tid % 32, edge.V(), edge.L());
-            if (edge.keep() && part < P) store_cells<P>(g, out, acc, row0, col0, part);
-        } else {
-            lanes_max<P, THREADS>(acc);
-            if (edge.keep()) store_cells<P>(g, out, acc, row0, col0, part);
-        }
-    } else {
-        lanes_max<P, THREADS>(acc);
-        store_cells<P>(g, out, acc, row0, col0, part);
-    }
+    lanes_max<P, THREADS>(acc);
+    store_cells<P>(g, out, acc, row0, col0, part);
     if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
