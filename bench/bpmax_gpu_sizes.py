@@ -168,6 +168,9 @@ SETTINGS |= {   # bpmaxreg, call 2 (rows 67-70): pairs_stage 4 on 64-row tiles (
     "products 64 x 32 tiles, 4 blocks an SM": dict(split_rows=64, pairs_blocks=4),
     **{f"products chunk {chunk}, {blocks} blocks an SM": dict(split_chunk=chunk, pairs_blocks=blocks)
        for chunk, blocks in ((136, 8), (168, 7), (96, 7))}}
+# (bpmaxband's calls 1-3 had rows 71-74 here: pairs_edge 1-3, the warp squares cut by the band's edge with 3 lanes a
+# thread tile, a warp without cells sharing the heaviest square, both, and both at 7 blocks an SM; none faster, reverted:
+# commit 4bfc288 has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
