@@ -288,26 +288,29 @@ def _available() -> int:
 
 
 #: Query lengths (1 to this) whose order of query intervals the server computes ahead for BPPart's
-#: ``queued`` fill (a simulated schedule: 1 ms at 23 nt, 60 ms for all 40, once): svRNAs are 18-30 nt.
-PRIMED_QUERIES = 40
+#: ``queued`` fill (a simulated schedule: 1 ms at 23 nt, 30 ms for all 32, once a thread count): svRNAs
+#: are 18-30 nt, and two thread counts of 32 lengths fill the orders' cache (64).
+PRIMED_QUERIES = 32
 
 
 def prime_caches() -> int:
     """Compute ahead, in the server, what a run would compute first and keep (forked, every run has it):
     the order of BPPart's query intervals (:func:`..interact._partition_blocked_queue.interval_order`)
-    for the queries of up to :data:`PRIMED_QUERIES` nt on Numba's default thread count (read from its
-    configuration: asking the threading layer would start it). How many were computed.
+    for the queries of up to :data:`PRIMED_QUERIES` nt, on one thread (tiny pairs) and on Numba's default
+    thread count (read from its configuration: asking the threading layer would start it). How many
+    orders are cached.
 
-    >>> prime_caches() == PRIMED_QUERIES
+    >>> prime_caches() <= 2 * PRIMED_QUERIES
     True
     """
     from numba import config
 
     from ..interact._partition_blocked_queue import interval_order
 
-    for M in range(1, PRIMED_QUERIES + 1):
-        interval_order(M, config.NUMBA_NUM_THREADS)
-    return PRIMED_QUERIES
+    for workers in sorted({1, config.NUMBA_NUM_THREADS}):
+        for M in range(1, PRIMED_QUERIES + 1):
+            interval_order(M, workers)
+    return interval_order.cache_info().currsize
 
 
 def skip_kernel_finalizers() -> int:
