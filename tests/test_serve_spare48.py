@@ -25,12 +25,12 @@ def fasta_pair(folder) -> tuple:
 KEPT = """
 import io, sys, threading
 import bioaccel.interact._partition as partition
-from bioaccel.cli import main as cli
+from bioaccel.cli import main as cli, run_thread
 
 argv = ["interact", {query!r}, {target!r}, "--partition", "--threads", "2"]
 alone = io.StringIO()
 assert cli.main(argv, stdout=alone, stderr=io.StringIO()) == 0
-cli.keep_worker()
+run_thread.keep_worker()
 seen, fill = [], partition.partition_logs
 
 def recorded(*args, **kwargs):

@@ -9,7 +9,7 @@ The command's ``run`` works in a worker thread while the main thread waits for i
 (SIGINT) and SIGTERM are honoured within a fraction of a second even while a long kernel runs (the
 kernels release the GIL): the temporary output files are removed at once and ``main`` returns 130 or
 143. Warnings (numpy's RuntimeWarnings, Numba's performance notes) never reach the user. A warm
-server's spare runs its commands on one worker thread kept between them (:func:`keep_worker`).
+server's spare runs its commands on one worker thread kept between them (:mod:`.run_thread`).
 """
 import importlib
 import sys
@@ -135,63 +135,6 @@ _STOPPED = ((KeyboardInterrupt, "interrupted", 130), (Terminated, "terminated", 
 #: The worker thread of the last run that was interrupted and left running (console_main exits at
 #: once rather than waiting for it).
 abandoned = None
-#: The thread that runs every command of this process (:func:`keep_worker`), or None: each run starts
-#: a thread of its own.
-resident = None
-
-
-class _Job:
-    """One run on the :data:`resident` worker, waited for as a thread is (``start``, ``is_alive``, ``join``)."""
-
-    def __init__(self, work):
-        self.work, self.done = work, threading.Event()
-
-    def start(self):
-        resident.put(self)
-
-    def run(self):
-        try:
-            self.work()
-        finally:
-            self.done.set()
-
-    def is_alive(self) -> bool:
-        return not self.done.is_set()
-
-    def join(self, timeout=None):
-        self.done.wait(timeout)
-
-
-def keep_worker() -> None:
-    """Run this process's commands, from now on, on one worker thread kept between them (once per
-    process; for a warm server's spare, whose rehearsals then warm the thread its run uses). A thread
-    that runs a parallel kernel for the first time starts an OpenMP team of its own (GNU OpenMP keeps a
-    team per thread that opens a parallel region): a served BPPart at 23 x 100 nt filled in 83-96 ms on
-    a new thread, 75-81 ms on the thread that had run the rehearsal (2-core machine).
-
-    >>> callable(keep_worker)
-    True
-    """
-    global resident
-    import queue
-
-    if resident is not None:
-        return
-    jobs = queue.SimpleQueue()
-
-    def serve():
-        while True:
-            jobs.get().run()
-
-    threading.Thread(target=serve, name="bioaccel-run", daemon=True).start()
-    resident = jobs
-
-
-def _worker(work):
-    """What runs ``work`` once started: the :data:`resident` worker's job, else a new daemon thread."""
-    if resident is not None:
-        return _Job(work)
-    return threading.Thread(target=work, name="bioaccel-run", daemon=True)
 
 
 def main(argv=None, stdout=None, stderr=None) -> int:
@@ -329,6 +272,7 @@ def _run_in_worker(args, stdout, stderr):
     import signal                           # here: a command a warm server runs never imports it (0.4 ms)
 
     from ..results.output import abort_all
+    from . import run_thread
     from .progress import compile_notice
     from .side_files import held_back
 
@@ -350,7 +294,7 @@ def _run_in_worker(args, stdout, stderr):
             work()                          # no signals here: run in place
         else:
             previous = signal.getsignal(signal.SIGTERM)
-            worker = _worker(work)
+            worker = run_thread.worker(work)
             try:
                 signal.signal(signal.SIGTERM, _raise_terminated)
                 worker.start()

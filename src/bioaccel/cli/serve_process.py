@@ -144,7 +144,8 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
-    from .main import keep_worker, prepare_parser
+    from .main import prepare_parser
+    from .run_thread import keep_worker
     from .serve_client import SERVED
     from .serve_warm import (keep_freed_memory, load_cached_kernels, rehearse, reserve_memory, skip_kernel_finalizers,
                              threads_started)

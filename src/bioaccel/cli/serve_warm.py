@@ -295,22 +295,19 @@ PRIMED_QUERIES = 32
 
 def prime_caches() -> int:
     """Compute ahead, in the server, what a run would compute first and keep (forked, every run has it):
-    the order of BPPart's query intervals (:func:`..interact._partition_blocked_queue.interval_order`)
-    for the queries of up to :data:`PRIMED_QUERIES` nt, on one thread (tiny pairs) and on Numba's default
-    thread count (read from its configuration: asking the threading layer would start it). How many
-    orders are cached.
+    the order of BPPart's query intervals (:func:`bioaccel.interact.prime_partition_orders`) for the
+    queries of up to :data:`PRIMED_QUERIES` nt, on one thread (tiny pairs) and on Numba's default thread
+    count (read from its configuration: asking the threading layer would start it). How many orders are
+    cached.
 
     >>> prime_caches() <= 2 * PRIMED_QUERIES
     True
     """
     from numba import config
 
-    from ..interact._partition_blocked_queue import interval_order
+    from ..interact import prime_partition_orders
 
-    for workers in sorted({1, config.NUMBA_NUM_THREADS}):
-        for M in range(1, PRIMED_QUERIES + 1):
-            interval_order(M, workers)
-    return interval_order.cache_info().currsize
+    return prime_partition_orders(PRIMED_QUERIES, sorted({1, config.NUMBA_NUM_THREADS}))
 
 
 def skip_kernel_finalizers() -> int:
