@@ -61,7 +61,7 @@ def serve_main(argv=None) -> None:
         raise SystemExit(f"bioaccel serve: {path} is not this tree's socket")
     from ..runtime.numba_start import skip_numba_optionals, start_cpu_target
     from .numba_cache import tolerate_cache_write_errors
-    from .serve_warm import import_cpu_modules, load_cached_kernels, threads_started
+    from .serve_warm import import_cpu_modules, load_cached_kernels, prime_caches, threads_started
 
     skip_numba_optionals()
     tolerate_cache_write_errors()
@@ -69,6 +69,7 @@ def serve_main(argv=None) -> None:
     modules = import_cpu_modules()
     start_cpu_target()
     kernels = load_cached_kernels(parallel=False)
+    prime_caches()
     _log(f"warm: {modules} modules, {kernels} kernels in {time.perf_counter() - start:.2f} s")
     if "cupy" in sys.modules or "dask" in sys.modules or threads_started():
         raise SystemExit("bioaccel serve: warming started CuPy, Dask or a thread: forking is not safe")
@@ -143,7 +144,11 @@ def _loop(listener, environment: dict, pid_path: str, idle: float) -> None:
 
 
 def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
-    from .serve_warm import keep_freed_memory, load_cached_kernels, rehearse, reserve_memory, threads_started
+    from .main import prepare_parser
+    from .run_thread import keep_worker
+    from .serve_client import SERVED
+    from .serve_warm import (keep_freed_memory, load_cached_kernels, rehearse, reserve_memory, skip_kernel_finalizers,
+                             threads_started)
 
     if threads_started():
         raise SystemExit("bioaccel serve: a thread started in the server: forking is not safe")
@@ -157,6 +162,7 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         keep_freed_memory()                     # before any thread allocates (reserve_memory says why)
+        keep_worker()                           # the rehearsals warm the thread (and its OpenMP team) of the run
         # threads may start here (this process never forks); a request that comes stops the loading
         def waiting():
             return bool(select.select([listener, life_r], [], [], 0)[0])
@@ -168,6 +174,10 @@ def _fork_spare(listener, pipes: tuple, environment: dict) -> int:
         # command (what a first run touches: 0.01-0.04 s of a served run for 0.02-0.05 s here), then the
         # run's large tables on pages touched now (0.1-0.3 s of a large run for 0.13-0.2 s here)
         rehearse(stop=waiting)
+        for name in SERVED:                     # the run's parser, built now (then used once, by the run)
+            if not waiting():
+                prepare_parser(name)
+        skip_kernel_finalizers()
         steps.append(time.perf_counter())
         reserve_memory(stop=waiting)
         steps.append(time.perf_counter())

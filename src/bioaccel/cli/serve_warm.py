@@ -287,6 +287,51 @@ def _available() -> int:
     return 0
 
 
+#: Query lengths (1 to this) whose order of query intervals the server computes ahead for BPPart's
+#: ``queued`` fill (a simulated schedule: 1 ms at 23 nt, 30 ms for all 32, once a thread count): svRNAs
+#: are 18-30 nt, and two thread counts of 32 lengths fill the orders' cache (64).
+PRIMED_QUERIES = 32
+
+
+def prime_caches() -> int:
+    """Compute ahead, in the server, what a run would compute first and keep (forked, every run has it):
+    the order of BPPart's query intervals (:func:`bioaccel.interact.prime_partition_orders`) for the
+    queries of up to :data:`PRIMED_QUERIES` nt, on one thread (tiny pairs) and on Numba's default thread
+    count (read from its configuration: asking the threading layer would start it). How many orders are
+    cached.
+
+    >>> prime_caches() <= 2 * PRIMED_QUERIES
+    True
+    """
+    from numba import config
+
+    from ..interact import prime_partition_orders
+
+    return prime_partition_orders(PRIMED_QUERIES, sorted({1, config.NUMBA_NUM_THREADS}))
+
+
+def skip_kernel_finalizers() -> int:
+    """Leave Numba's dispatchers' finalizers out of this process's exit: at exit they return at once
+    (Numba's shutdown flag is set before ``weakref.finalize`` runs them), but a forked run that calls
+    the server's 300 of them copies the pages they lie on (1.0 ms of a served run's 1.4 ms of ``atexit``
+    handlers). For a spare, before its run (its pages copied in its idle time); how many were left out.
+
+    >>> skip_kernel_finalizers() >= 0
+    True
+    """
+    import weakref
+
+    from numba.core.dispatcher import Dispatcher
+
+    skipped = 0
+    for finalizer in list(weakref.finalize._registry):
+        found = finalizer.peek()
+        if found is not None and isinstance(found[0], Dispatcher) and finalizer.atexit:
+            finalizer.atexit = False
+            skipped += 1
+    return skipped
+
+
 def threads_started() -> bool:
     """Whether this process runs a Python thread besides the main one, or Numba's threading layer has
     started. (OpenBLAS's own threads, started as NumPy loads, are not counted: OpenBLAS resets its pool

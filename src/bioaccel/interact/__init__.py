@@ -10,7 +10,8 @@ whether it fits in memory and how long it will take; ``interaction_columns``, ``
 docs/bpmax.md; the algorithms are listed in ``VARIANTS`` (the CPU's default, the ``tiled`` fill, is
 the package :mod:`bioaccel.interact.tiled`). ``bppart`` / ``iter_bppart`` give the partition function
 of the same structures (BPPart, docs/bppart.md; ``PartitionParams``, ``PARTITION_VARIANTS``) and the
-probability that the strands interact; ``partition_work`` is their batch. A query of at most
+probability that the strands interact; ``partition_work`` is their batch (``prime_partition_orders``:
+what its CPU fill computes first, ahead, for the warm server). A query of at most
 ``PYTHON_FILL_BASES`` bases is folded without Numba on the GPU path (a screen of svRNAs never waits for
 Numba's start). Everything but the registry loads on first use, so that
 the command line starts without NumPy or Numba.
@@ -23,13 +24,14 @@ from ..runtime.lazy import lazy_names
 from ._variants import PARTITION_VARIANTS, VARIANTS
 
 __all__ = ["PARTITION_VARIANTS", "PYTHON_FILL_BASES", "VARIANTS", "InteractParams", "Interaction", "Partition", "PartitionParams",
-           "bppart", "check_partition_sizes", "iter_bppart", "partition_work", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
+           "bppart", "check_partition_sizes", "iter_bppart", "partition_work", "prime_partition_orders", "bpmax", "bpmax_work", "check_sizes", "estimate_seconds",
            "interaction_columns", "interaction_writer", "iter_bpmax", "write_bedgraph"]
 
 _LAZY = {"bpmax": "._api", "bpmax_work": "._api", "iter_bpmax": "._api", "InteractParams": "._model",
          "Interaction": "._result", "check_sizes": "._memory", "estimate_seconds": "._estimate",
          "interaction_columns": "._formats", "interaction_writer": "._formats", "write_bedgraph": "._window",
          "bppart": "._partition", "check_partition_sizes": "._partition", "iter_bppart": "._partition", "partition_work": "._partition_work",
+         "prime_partition_orders": "._partition",
          "Partition": "._partition_result",
          "PartitionParams": "._partition_model", "PYTHON_FILL_BASES": "._strands"}
 

@@ -238,6 +238,23 @@ def cpu_fill(variant: "str | None" = None):
     return getattr(importlib.import_module(module, __package__), function)
 
 
+def prime_partition_orders(max_query: int, thread_counts) -> int:
+    """Compute ahead what the default CPU fill computes first for a query length and keeps: the order of
+    its query intervals (a simulated schedule: 1 ms at 23 nt), for the queries of 1 to ``max_query`` nt
+    on each of ``thread_counts``; for a process whose forked runs then find it (the warm server). How
+    many orders the cache holds (it keeps 64).
+
+    >>> prime_partition_orders(3, [1, 2]) >= 6
+    True
+    """
+    from ._partition_blocked_queue import interval_order
+
+    for workers in thread_counts:
+        for M in range(1, max_query + 1):
+            interval_order(M, workers)
+    return interval_order.cache_info().currsize
+
+
 def partition_logs(a: np.ndarray, rb: np.ndarray, params: PartitionParams, variant: "str | None" = None) -> tuple:
     """(log QI, log(QI - Q0 Q1), log Q0, log Q1) of the query codes ``a`` and the REVERSED target codes
     ``rb``, filled by the CPU ``variant`` (a name of ``PARTITION_VARIANTS``, None its default: see
