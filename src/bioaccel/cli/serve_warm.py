@@ -324,7 +324,7 @@ def skip_kernel_finalizers() -> int:
     from numba.core.dispatcher import Dispatcher
 
     skipped = 0
-    for finalizer in list(weakref.finalize._registry):
+    for finalizer in list(getattr(weakref.finalize, "_registry", ())):   # CPython's; none elsewhere: skip nothing
         found = finalizer.peek()
         if found is not None and isinstance(found[0], Dispatcher) and finalizer.atexit:
             finalizer.atexit = False
