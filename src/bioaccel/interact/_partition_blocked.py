@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, prange
 
 from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _prefetch_write, _zero, wide_vectors
-from ._partition_blocked_split import SKIP_ZEROS, _split_products
+from ._partition_blocked_split import _split_products
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
 
 
@@ -130,7 +130,6 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     _split_products(QF, QIac, idx, a0, a1, acc_m, n, wide)   # first-anchored [a0, c), last-anchored the rest
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
     work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
-    skip = wide == SKIP_ZEROS  # the row products without their products by zeros too (_vecmat2_skip)
     prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
     inner = idx[a0 + 1, a1 - 1] if l1 >= 2 else A   # QIe's interior (read only when l1 >= 5)
     QIa_, QXa, Ca, Fa, Ra, T0a, X0a = QI[A], QX[A], QIac[A], QF[A], R[A], T0[A], AUX0[A]
@@ -147,7 +146,7 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         r[start:] = 0.0
         v2[start:] = 0.0
         r2[start:] = 0.0
-        _vecmat2_form(skip, Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
+        _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
         if hi >= 3:                # the next pair's rows of other query intervals, asked for ahead
             _ask_rows(a0, a1, hi - 2, n, idx, AUX0, T0, R)
             _ask_rows(a0, a1, hi - 3, n, idx, AUX0, T0, R)
@@ -155,10 +154,9 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
                 _ask_write(T[hi - 2], hi - 1, n)
                 _ask_write(T[hi - 3], hi - 2, n)
         _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
-        _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m,
-             skip)
+        _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
         if lo >= 0:
-            _vecmat2_form(skip, Q1[hi], Q1[lo], hi, N, Fa, r, r2, n)
+            _vecmat2(Q1[hi], Q1[lo], hi, N, Fa, r, r2, n)
         else:
             _vecmat(Q1[hi], hi, N, Fa, r, n)
         _row_end(a0, a1, hi, N, Q0, Q1, QIa_, QXa, Ra, r, work)
@@ -166,7 +164,7 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
             _axpy(v2[hi:n], Q1[hi, hi], aux1[hi, hi:n])
             _cross_rows(a0, a1, lo, n, Q0, idx, AUX0, T0, R, work)
             _row(a0, a1, lo, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v2, acc_a,
-                 acc_m, skip)
+                 acc_m)
             _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
             _row_end(a0, a1, lo, N, Q0, Q1, QIa_, QXa, Ra, r2, work)
 
@@ -239,12 +237,10 @@ def _axpy(out, factor, row):
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m,
-         skip):
+def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m):
     """Target row b0 of the query interval [a0, a1) up to its QF: the cells [b0, b1) for every b1 > b0
     in docs/bppart.md's order, given ``v``, s1's sums (``*a``: this interval's tables; ``Fprev``: QF
-    of [a0, a1 - 1), ``Qin``: QI of [a0 + 1, a1), ``Xin``: QX of [a0 + 1, a1 - 1); ``skip``: its row
-    product by :func:`_vecmat2_skip`)."""
+    of [a0, a1 - 1), ``Qin``: QI of [a0 + 1, a1), ``Xin``: QX of [a0 + 1, a1 - 1))."""
     n = N + 1
     l1 = a1 - a0
     t1, qia = work[1], work[2]
@@ -268,7 +264,7 @@ def _row(a0, a1, b0, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin
         Ca[b0, b1] = s0 + s1 + both
         qia[b1] = acc_a[b0, b1]
     aux = aux1[b0]             # AUX1 and QIa's last term: T1's and QIac's row times Q1
-    _vecmat2_form(skip, t1, Ca[b0], b0 + 1, n, Q1, aux, qia, n)
+    _vecmat2(t1, Ca[b0], b0 + 1, n, Q1, aux, qia, n)
     for b1 in range(b0 + 1, n):
         Fa[b0, b1] = first * Qin[b0 + 1, b1] + qia[b1]
 
@@ -312,15 +308,6 @@ def _vecmat(x, lo, hi, Mx, out, n):
 
 
 @njit(cache=True, nogil=True)
-def _vecmat2_form(skip, x, y, lo, hi, Mx, outx, outy, n):
-    """:func:`_vecmat2_skip` where ``skip`` (the ``queued`` fill's form), else :func:`_vecmat2`: the same bits."""
-    if skip:
-        _vecmat2_skip(x, y, lo, hi, Mx, outx, outy, n)
-    else:
-        _vecmat2(x, y, lo, hi, Mx, outx, outy, n)
-
-
-@njit(cache=True, nogil=True)
 def _vecmat2(x, y, lo, hi, Mx, outx, outy, n):
     """:func:`_vecmat` of two vectors against the same matrix: each of its rows loaded once (the last
     block of ends, when it holds at most 8, two vectors wide)."""
@@ -354,38 +341,3 @@ def _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B):
         q0, q1 = _fma(q0, u, r0), _fma(q1, u, r1)
     _add_row(outx, B, p0, p1, z, z)
     _add_row(outy, B, q0, q1, z, z)
-
-
-@njit(cache=True, nogil=True)
-def _vecmat2_skip(x, y, lo, hi, Mx, outx, outy, n):
-    """:func:`_vecmat2` (outx[c] += sum of x[k] Mx[k, c], outy likewise with ``y``,
-    over lo <= k < hi) without the products by Mx's zeros below its diagonal in the diagonal's block of
-    16 ends: there a row k >= B + 4j is zero in the j first four-lane vectors of the block (9% of the
-    products at 23 x 100). Each lane's sum keeps its other terms in order: the same bits."""
-    z = _zero()
-    for B in range(lo // 16 * 16, n, 16):
-        kend = min(B + 16, hi)
-        if n - B <= 8:
-            _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B)
-            continue
-        p0 = p1 = p2 = p3 = q0 = q1 = q2 = q3 = z
-        for k in range(lo, min(kend, B + 4)):
-            row, v, u = Mx[k], x[k], y[k]
-            r0, r1 = _load(row, B), _load(row, B + 4)
-            p0, p1, q0, q1 = _fma(p0, v, r0), _fma(p1, v, r1), _fma(q0, u, r0), _fma(q1, u, r1)
-            p2, q2 = _fma(p2, v, _load(row, B + 8)), _fma(q2, u, _load(row, B + 8))
-            p3, q3 = _fma(p3, v, _load(row, B + 12)), _fma(q3, u, _load(row, B + 12))
-        for k in range(max(lo, B + 4), min(kend, B + 8)):
-            row, v, u = Mx[k], x[k], y[k]
-            r1, r2, r3 = _load(row, B + 4), _load(row, B + 8), _load(row, B + 12)
-            p1, p2, p3 = _fma(p1, v, r1), _fma(p2, v, r2), _fma(p3, v, r3)
-            q1, q2, q3 = _fma(q1, u, r1), _fma(q2, u, r2), _fma(q3, u, r3)
-        for k in range(max(lo, B + 8), min(kend, B + 12)):
-            row, v, u = Mx[k], x[k], y[k]
-            r2, r3 = _load(row, B + 8), _load(row, B + 12)
-            p2, p3, q2, q3 = _fma(p2, v, r2), _fma(p3, v, r3), _fma(q2, u, r2), _fma(q3, u, r3)
-        for k in range(max(lo, B + 12), kend):
-            r3 = _load(Mx[k], B + 12)
-            p3, q3 = _fma(p3, x[k], r3), _fma(q3, y[k], r3)
-        _add_row(outx, B, p0, p1, p2, p3)
-        _add_row(outy, B, q0, q1, q2, q3)

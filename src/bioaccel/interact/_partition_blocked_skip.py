@@ -67,4 +67,3 @@ def _rows(x, y, k, acc):
     """acc[i] + x[i][k] * y for the four left rows ``x``."""
     return (_fma8(acc[0], x[0][k], y), _fma8(acc[1], x[1][k], y), _fma8(acc[2], x[2][k], y),
             _fma8(acc[3], x[3][k], y))
-
