@@ -94,26 +94,6 @@ __device__ __forceinline__ TileTask tile_task(int nb, int D, int tiles, int band
     return task;
 }
 
-// A stage of a block's sequence of K pairs x chunks (stage / chunks: the pair; stage % chunks: its chunk): the
-// pair's A tile (I, Kt) and B tile (Kt, J) that hold the chunk's KS indices m, and k0, the first one's place in them
-template <typename cell_t>
-struct StageTiles {
-    const cell_t* At;
-    const cell_t* Bt;
-    int k0;
-};
-
-template <int T, int KS, typename cell_t>
-__device__ __forceinline__ StageTiles<cell_t> stage_tiles(const TileTask& task, const BandTiles& L, const cell_t* A,
-                                                          const cell_t* B, const int* a_index, const int* b_index,
-                                                          int K, int stage) {
-    constexpr long long TILE_CELLS = (long long)T * T;
-    const int pair = stage / task.chunks, kc = (task.c0 + stage % task.chunks) * KS;
-    const int Kt = kc / T;
-    return {A + a_index[task.g * K + pair] * task.matrix_cells + L.index(task.I, Kt) * TILE_CELLS,
-            B + b_index[task.g * K + pair] * task.matrix_cells + L.index(Kt, task.J) * TILE_CELLS, kc % T};
-}
-
 // A thread's accumulator words, every lane at the empty max (P::fill)
 template <typename P, int RM, int WPT>
 __device__ __forceinline__ void fill_words(typename P::word_t (&acc)[RM][WPT]) {
@@ -173,11 +153,14 @@ banded_maxplus(const typename P::cell_t* __restrict__ A, const typename P::cell_
     const BandTiles L{nb, D};
     const TileTask task = tile_task<T, KS>(nb, D, tiles, band, n);
     const long long g = task.g, t = task.t, matrix_cells = task.matrix_cells;
-    const int i0 = task.i0, j0 = task.j0, chunks = task.chunks;
+    const int I = task.I, J = task.J, i0 = task.i0, j0 = task.j0, c0 = task.c0, chunks = task.chunks;
 
     const int tid = threadIdx.x, tx = tid % SX, ty = tid / SX;
     auto load_stage = [&](int stage, int buf) {
-        const auto [At, Bt, k0] = stage_tiles<T, KS>(task, L, A, B, a_index, b_index, K, stage);
+        const int pair = stage / chunks, kc = (c0 + stage % chunks) * KS;
+        const int Kt = kc / T, k0 = kc % T;
+        const cell_t* At = A + a_index[g * K + pair] * matrix_cells + L.index(I, Kt) * TILE_CELLS;
+        const cell_t* Bt = B + b_index[g * K + pair] * matrix_cells + L.index(Kt, J) * TILE_CELLS;
         for (int e = tid; e < T * (KS / VEC); e += THREADS) {
             const int r = e / (KS / VEC), v = (e % (KS / VEC)) * VEC;
             cp_async16(&As[buf][r][v], At + r * T + k0 + v);
@@ -285,12 +268,15 @@ banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::c
     const BandTiles L{nb, D};
     const TileTask task = tile_task<T, KS>(nb, D, tiles, band, n);
     const long long g = task.g, t = task.t, matrix_cells = task.matrix_cells;
-    const int i0 = task.i0, j0 = task.j0, chunks = task.chunks;
+    const int I = task.I, J = task.J, i0 = task.i0, j0 = task.j0, c0 = task.c0, chunks = task.chunks;
     const int tid = threadIdx.x, tx = tid % SX, ty = tid / SX;
 
     uint4 areg[AV];
     auto load_stage = [&](int stage, int buf) {      // A into registers, B into shared memory (async)
-        const auto [At, Bt, k0] = stage_tiles<T, KS>(task, L, A, B, a_index, b_index, K, stage);
+        const int pair = stage / chunks, kc = (c0 + stage % chunks) * KS;
+        const int Kt = kc / T, k0 = kc % T;
+        const cell_t* At = A + a_index[g * K + pair] * matrix_cells + L.index(I, Kt) * TILE_CELLS;
+        const cell_t* Bt = B + b_index[g * K + pair] * matrix_cells + L.index(Kt, J) * TILE_CELLS;
 #pragma unroll
         for (int v = 0; v < AV; ++v) {
             const int e = tid + v * THREADS, r = e % T, c8 = (e / T) * 8;
