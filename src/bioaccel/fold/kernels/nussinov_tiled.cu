@@ -583,6 +583,21 @@ __device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const 
     return v;
 }
 
+// The best of a lane's 16 splits, int16 cells two a word: the max over both halves of pre[m] + the line's word m,
+// the line's 8 words in two 16-byte loads (v0, v1); two chains of DPX, and their last max a DPX too (vmaxs2 is
+// emulated).
+__device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0, const uint4 v1) {
+    unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
+    m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
+    m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
+    m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
+    m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
+    m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
+    m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
+    const unsigned both = __viaddmax_s16x2(m0, 0u, m1);
+    return max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+}
+
 // TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
 // running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
@@ -863,15 +878,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                             v0 = *reinterpret_cast<const uint4*>(line);
                             v1 = *reinterpret_cast<const uint4*>(line + 8);
                         }
-                        unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
-                        m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
-                        m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
-                        m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
-                        m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
-                        m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
-                        m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
-                        const unsigned both = __viaddmax_s16x2(m0, 0u, m1);
-                        const int best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+                        const int best = packed_splits_max(pre, v0, v1);
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
                         if (st & bit) {
                             const score_t v = (score_t)max(max(best, via_b), max(held, inner + w));
@@ -899,15 +906,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 if constexpr (PACKED) {
                     const uint4 v0 = *reinterpret_cast<const uint4*>(line);
                     const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
-                    unsigned m0 = __viaddmax_s16x2(pre[0], v0.x, 0u), m1 = __viaddmax_s16x2(pre[1], v0.y, 0u);
-                    m0 = __viaddmax_s16x2(pre[2], v0.z, m0);
-                    m1 = __viaddmax_s16x2(pre[3], v0.w, m1);
-                    m0 = __viaddmax_s16x2(pre[4], v1.x, m0);
-                    m1 = __viaddmax_s16x2(pre[5], v1.y, m1);
-                    m0 = __viaddmax_s16x2(pre[6], v1.z, m0);
-                    m1 = __viaddmax_s16x2(pre[7], v1.w, m1);
-                    const unsigned both = __viaddmax_s16x2(m0, 0u, m1);         // a DPX max (vmaxs2 is emulated)
-                    best = max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
+                    best = packed_splits_max(pre, v0, v1);
                 } else {
                     int m0 = 0, m1 = 0;
 #pragma unroll

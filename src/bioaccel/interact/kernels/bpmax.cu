@@ -1103,8 +1103,7 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
 }
 
 // the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], 8 slots per aligned
-// 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up
-// does the same inline: its SASS kept as measured)
+// 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up)
 __device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
                                               unsigned* P, int SR, int s, int H) {
     constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
@@ -1196,36 +1195,8 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
             P[r * SR + e] = pack2(mat[at], S2[at]);
         }
     } else {
-        constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
-        const int V = g.RS / 8, X = H * V;           // a row's slots as 16-byte chunks
-        for (int x0 = threadIdx.x; x0 < X; x0 += U * blockDim.x) {
-            uint4 f[U], t[U];
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int x = x0 + u * blockDim.x;
-                if (x < X) {
-                    const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
-                    f[u] = *reinterpret_cast<const uint4*>(mat + at);
-                    t[u] = *reinterpret_cast<const uint4*>(S2 + at);
-                }
-            }
-#pragma unroll
-            for (int u = 0; u < U; ++u) {
-                const int x = x0 + u * blockDim.x;
-                if (x >= X) continue;
-                const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
-                const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
-#pragma unroll
-                for (int h = 0; h < 8; ++h) {
-                    const int e = e0 + h;
-                    if (e >= 0 && e < Wb) P[r * SR + e] = __byte_perm(fw[h / 2], sw[h / 2], h % 2 ? 0x7632 : 0x5410);
-                }
-            }
-        }
-        if (FORM >= 2) {
-            for (int x = threadIdx.x; x < H; x += blockDim.x) cs[x] = rb[s + x];
-            for (int x = threadIdx.x; x < 25; x += blockDim.x) pt[x] = g.pairs[x];
-        }
+        segment_words(g, mat, S2, P, SR, s, H);
+        if (FORM >= 2) segment_codes(g, rb, cs, pt, s, H);
     }
     __syncthreads();
     // cell (r, e)'s closing pair: the pair's score (FORM 2: from the shared codes and scores) plus the inner cell
@@ -1301,23 +1272,7 @@ bpmax_finish_packed(const code_t* __restrict__ rb, short* __restrict__ F, const 
     }
     const int rows = min(seg, N - s);
     if (FORM >= 3) {   // the segment's rows back 8 slots a 16-byte store where all 8 are cells to write
-        const int V = g.RS / 8;
-        for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
-            const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
-            short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
-            if (e0 >= 0 && e0 + 7 < Wb && i2 + e0 + 7 < N) {
-                const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
-                *reinterpret_cast<uint4*>(to) = make_uint4(
-                    __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
-                    __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
-            } else {
-#pragma unroll
-                for (int h = 0; h < 8; ++h) {
-                    const int e = e0 + h;
-                    if (e >= 0 && e < Wb && i2 + e < N) to[h] = Pf[2 * (r * SR + e)];
-                }
-            }
-        }
+        segment_store(g, mat, P, SR, s, rows);
         return;
     }
     for (int x = threadIdx.x; x < rows * Wb; x += blockDim.x) {

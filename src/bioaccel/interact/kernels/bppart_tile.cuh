@@ -145,6 +145,22 @@ __device__ __forceinline__ void far_mma16(const double (*X)[B][RP], int I, int J
     }
 }
 
+// Two of a far step's dot products for a thread's cell (FAR = 1): fx += row ti of x by column tj of cx, fy the same
+// of y by cy, by fma over k in order (bppart_far_step's bits), the rows read two k at a time by ld.shared.v2.f64.
+template <int B, int RP>
+__device__ __forceinline__ void far_dot_pair(const double (*x)[RP], const double (*cx)[RP], const double (*y)[RP],
+                                             const double (*cy)[RP], int ti, int tj, double& fx, double& fy) {
+#pragma unroll
+    for (int k = 0; k < B; k += 2) {
+        const double2 a = *reinterpret_cast<const double2*>(&x[ti][k]);
+        const double2 b = *reinterpret_cast<const double2*>(&y[ti][k]);
+        fx += a.x * cx[k][tj];
+        fy += b.x * cy[k][tj];
+        fx += a.y * cx[k + 1][tj];
+        fy += b.y * cy[k + 1][tj];
+    }
+}
+
 // bppart_far_sums with the tiles of step K copied by cp.async, ``issue(K, tiles)`` (8-byte copies into the
 // 7 tiles of one stage, zero-filled where the band or the trim leaves nothing: the values load() gives),
 // STAGES - 1 steps ahead into a ring of STAGES x 7 tiles at ``ring``: no registers hold loads in flight, a
@@ -202,28 +218,8 @@ __device__ __forceinline__ void bppart_far_sums_async(double (*ring)[B][RP], int
             }
         } else if (FAR == 1) {
             static_assert(FAR != 1 || (RP % 2 == 0 && B % 2 == 0), "16-byte rows, k in pairs");
-            if (K < J && multiply) {
-#pragma unroll
-                for (int k = 0; k < B; k += 2) {
-                    const double2 a = *reinterpret_cast<const double2*>(&X[0][ti][k]);
-                    const double2 q = *reinterpret_cast<const double2*>(&X[1][ti][k]);
-                    fa += a.x * X[2][k][tj];
-                    fq += q.x * X[2][k][tj];
-                    fa += a.y * X[2][k + 1][tj];
-                    fq += q.y * X[2][k + 1][tj];
-                }
-            }
-            if (K > I && multiply) {
-#pragma unroll
-                for (int k = 0; k < B; k += 2) {
-                    const double2 r = *reinterpret_cast<const double2*>(&X[3][ti][k]);
-                    const double2 s = *reinterpret_cast<const double2*>(&X[5][ti][k]);
-                    fr += r.x * X[4][k][tj];
-                    fs += s.x * X[6][k][tj];
-                    fr += r.y * X[4][k + 1][tj];
-                    fs += s.y * X[6][k + 1][tj];
-                }
-            }
+            if (K < J && multiply) far_dot_pair<B, RP>(X[0], X[2], X[1], X[2], ti, tj, fa, fq);
+            if (K > I && multiply) far_dot_pair<B, RP>(X[3], X[4], X[5], X[6], ti, tj, fr, fs);
         } else {
             bppart_far_step<B>(X, I, J, K, ti, tj, multiply, fa, fq, fr, fs);
         }

@@ -94,6 +94,15 @@ __device__ __forceinline__ TileTask tile_task(int nb, int D, int tiles, int band
     return task;
 }
 
+// A thread's accumulator words, every lane at the empty max (P::fill)
+template <typename P, int RM, int WPT>
+__device__ __forceinline__ void fill_words(typename P::word_t (&acc)[RM][WPT]) {
+#pragma unroll
+    for (int x = 0; x < RM; ++x)
+#pragma unroll
+        for (int y = 0; y < WPT; ++y) acc[x][y] = P::fill();
+}
+
 // Epilogue, once per cell and launch: only band cells are written (the padding stays NEG_INF for the
 // next product that reads this matrix); a result with no finite term becomes NEG_INF exactly. A
 // thread's rows are row0 + ROW_STEP x (ROW_STEP = 1: contiguous rows), its columns col0 onwards.
@@ -164,10 +173,7 @@ banded_maxplus(const typename P::cell_t* __restrict__ A, const typename P::cell_
     };
 
     word_t acc[RM][WPT];
-#pragma unroll
-    for (int x = 0; x < RM; ++x)
-#pragma unroll
-        for (int y = 0; y < WPT; ++y) acc[x][y] = P::fill();
+    fill_words<P>(acc);
 
     const int stages = K * chunks;
     if (stages > 0) load_stage(0, 0);
@@ -296,10 +302,7 @@ banded_maxplus_dup(const typename P::cell_t* __restrict__ A, const typename P::c
     };
 
     word_t acc[RM][WPT];
-#pragma unroll
-    for (int x = 0; x < RM; ++x)
-#pragma unroll
-        for (int y = 0; y < WPT; ++y) acc[x][y] = P::fill();
+    fill_words<P>(acc);
 
     const int stages = K * chunks;
     if (stages > 0) {
