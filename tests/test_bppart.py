@@ -92,16 +92,26 @@ def test_blocked_fill_reads_only_what_it_wrote(wide):
     included (M = 0 read an uncleared QX once: probability 14.4), with the double sums in either tile
     width (eight lanes where the CPU has AVX-512, four where it has not)."""
     from bioaccel.interact._partition_blocked import _fill, blocked_tables
+
+    weights = PartitionParams().weights()
+    for M, N, a, rb, expected in nan_table_cases(41, 30):
+        got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide)
+        _close([float(x) for x in got], expected, 1e-12)
+
+
+def nan_table_cases(seed: int, count: int):
+    """The pairs on which a fill is run over tables full of NaN: empty strands, one base each, long thin
+    targets, then ``count`` random small pairs; each as (M, N, query codes, reversed target codes, the
+    matrices variant's four logs at scales 0.4 and 0.6 with the default weights)."""
     from bioaccel.interact._partition_cpu import fill_partition
 
-    rng = random.Random(41)
+    rng = random.Random(seed)
     weights = PartitionParams().weights()
     lengths = [(0, 0), (0, 7), (7, 0), (1, 1), (6, 70), (5, 101)] + [(rng.randint(0, 9), rng.randint(0, 35))
-                                                                     for _ in range(30)]
+                                                                     for _ in range(count)]
     for M, N in lengths:
         a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
-        got = _fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide)
-        _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
+        yield M, N, a, rb, [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)]
 
 
 def test_blocked_tile_widths_give_the_same_sums():

@@ -10,7 +10,7 @@ from bioaccel.inputs.alphabet import encode
 from bioaccel.interact import PartitionParams
 from bioaccel.interact._partition import partition_logs
 from bioaccel.runtime.parallel import task_queue, threads
-from test_bppart import _close, random_rna
+from test_bppart import _close, nan_table_cases, random_rna
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, 5])
@@ -67,20 +67,15 @@ def test_queued_fill_reads_only_what_it_wrote(wide):
     that finds the queue empty ends)."""
     from bioaccel.interact._partition_blocked import blocked_tables
     from bioaccel.interact._partition_blocked_queue import _fill_queued_parallel, _fill_queued_serial, interval_order
-    from bioaccel.interact._partition_cpu import fill_partition
 
-    rng = random.Random(53)
     weights = PartitionParams().weights()
-    lengths = [(0, 0), (0, 7), (7, 0), (1, 1), (6, 70), (5, 101)] + [(rng.randint(0, 9), rng.randint(0, 35))
-                                                                     for _ in range(12)]
-    for M, N in lengths:
-        a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
+    for M, N, a, rb, expected in nan_table_cases(53, 12):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 1), (_fill_queued_parallel, 2),
                               (_fill_queued_parallel, 4)):
             order, dep_start, deps = interval_order(M, workers)
             got = fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide, task_queue(dep_start, deps),
                        order, workers)
-            _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
+            _close([float(x) for x in got], expected, 1e-12)
 
 
 def test_a_served_command_starts_without_heavy_standard_modules():

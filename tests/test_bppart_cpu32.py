@@ -11,7 +11,7 @@ from bioaccel.inputs.alphabet import encode
 from bioaccel.interact import PartitionParams
 from bioaccel.interact._partition_band_cross import wide_vectors
 from bioaccel.runtime.parallel import task_queue, threads
-from test_bppart import _close, random_rna
+from test_bppart import _close, nan_table_cases, random_rna
 
 
 def _cleared_matrix(rng, rows, cols, n):
@@ -76,19 +76,14 @@ def test_tiles_without_zeros_read_only_what_the_fill_wrote():
     logs (1e-12 relative), empty strands included, serial and parallel."""
     from bioaccel.interact._partition_blocked_queue import (SKIP_ZEROS, _fill_queued_parallel, _fill_queued_serial,
                                                             aligned_tables, interval_order)
-    from bioaccel.interact._partition_cpu import fill_partition
 
-    rng = random.Random(59)
     weights = PartitionParams().weights()
-    lengths = [(0, 0), (0, 7), (7, 0), (1, 1), (6, 70), (5, 101)] + [(rng.randint(0, 9), rng.randint(0, 35))
-                                                                     for _ in range(8)]
-    for M, N in lengths:
-        a, rb = encode(random_rna(rng, M)), np.ascontiguousarray(encode(random_rna(rng, N)))
+    for M, N, a, rb, expected in nan_table_cases(59, 8):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
             order, dep_start, deps = interval_order(M, workers)
             got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), SKIP_ZEROS,
                        task_queue(dep_start, deps), order, workers)
-            _close([float(x) for x in got], [float(x) for x in fill_partition(a, rb, weights, 0.4, 0.6)], 1e-12)
+            _close([float(x) for x in got], expected, 1e-12)
 
 
 @pytest.mark.parametrize("M, N", [(0, 0), (1, 1), (2, 20), (23, 100), (5, 101)])
