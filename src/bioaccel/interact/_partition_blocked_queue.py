@@ -157,9 +157,10 @@ def _simulated_starts(M: int, workers: int) -> dict:
 
 
 def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers):
-    """fill_partition_queued's fill, on :func:`._partition_blocked.blocked_tables`: ``workers`` loops that
-    claim intervals from ``queue`` in ``order`` (:func:`interval_order`) until none is left (compiled
-    twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``, for one worker)."""
+    """fill_partition_queued's fill, on tables of :func:`._partition_blocked.blocked_tables`' shapes
+    (:func:`aligned_tables` by default): ``workers`` loops that claim intervals from ``queue`` in ``order``
+    (:func:`interval_order`) until none is left (compiled twice: ``_fill_queued_parallel``, one loop a
+    thread; ``_fill_queued_serial``, for one worker)."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
