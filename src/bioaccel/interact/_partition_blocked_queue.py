@@ -39,13 +39,14 @@ from ._partition_cpu import _FLAGS, interval_index
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = SKIP_ZEROS, tables=None) -> tuple:
+                          tiles: int = SKIP_ZEROS, tables=None, bands: int = 0) -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
     where the CPU has AVX-512 (:data:`SKIP_ZEROS`: without the products by zeros; True: stop 47's full
     tiles); ``tables``: the tables' allocation (None: :data:`TABLES`; :func:`ring_tables`, four tables in
-    rings of columns; :func:`aligned_tables`, stop 48's; ``blocked_tables``, stop 47's).
+    rings of columns; :func:`aligned_tables`, stop 48's; ``blocked_tables``, stop 47's); ``bands``: the
+    intervals in bands of that many columns, each by length (0: stop 47's column order; :func:`_band_tasks`).
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -55,8 +56,8 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     M, N = a.shape[0], rb.shape[0]
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
     tables = tables or TABLES
-    columns = ring_columns(M, workers) if tables is ring_tables else 0
-    order, dep_start, deps = interval_order(M, workers, columns)
+    columns = ring_columns(M, workers, bands) if tables is ring_tables else 0
+    order, dep_start, deps = interval_order(M, workers, columns, bands)
     made = ring_tables(M, N, columns=columns) if columns else tables(M, N)
     fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
     wide = tiles if wide_vectors() else False
@@ -142,7 +143,7 @@ def ring_index(M: int, columns: int) -> np.ndarray:
     return index
 
 
-def ring_columns(M: int, workers: int) -> int:
+def ring_columns(M: int, workers: int, bands: int = 0) -> int:
     """The columns of the rings for ``workers`` (:func:`interval_order`'s schedule has ``workers``
     columns at work, and each reads QX and AUX0 of the one before): the fewest from workers + 1 at which
     every column's wait for the column whose slots it takes comes earlier in the order (no worker then
@@ -151,8 +152,8 @@ def ring_columns(M: int, workers: int) -> int:
     >>> ring_columns(23, 2), ring_columns(23, 1)
     (3, 2)
     """
-    for columns in range(max(1, workers) + 1, M + 2):
-        order, dep_start, deps = interval_order(M, workers, columns)
+    for columns in range(max(1, workers, bands) + 1, M + 2):
+        order, dep_start, deps = interval_order(M, workers, columns, bands)
         if all(deps[dep_start[k]:dep_start[k + 1]].max(initial=-1) < k for k in range(order.shape[0])):
             return columns
     return M + 1
@@ -182,7 +183,7 @@ FIXED = 8
 
 
 @functools.lru_cache(maxsize=64)
-def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
+def interval_order(M: int, workers: int, columns: int = 0, bands: int = 0) -> tuple:
     """The non-empty query intervals of an M-nt query as a task queue's tasks: ``order[k] = (a0, a1)``,
     and each task's dependencies (``dep_start``, ``deps``: [a0, a1 - 1) and [a0 + 1, a1) where non-empty).
     The order is a simulated schedule's, by start time: each of ``workers`` takes the next column a1 when
@@ -193,7 +194,8 @@ def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     on each other: 1.08x slower at 23 x 100 on two threads). With ``columns`` (rings of that many columns,
     :func:`ring_tables`), the first task of column a1, [a1 - 1, a1), also waits for the last of column
     a1 - columns + 1, [0, a1 - columns + 1) (so for every task of that column and those before: the last
-    to read the slots column a1 takes); the order is the same. Read-only arrays (cached).
+    to read the slots column a1 takes); the order is the same. With ``bands`` (:func:`_band_tasks`), bands of
+    that many columns instead, each by length. Read-only arrays (cached).
 
     >>> order, dep_start, deps = interval_order(3, 2)
     >>> [tuple(x) for x in order.tolist()]
@@ -201,8 +203,11 @@ def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(6)]
     [[], [], [0, 1], [], [1, 3], [2, 4]]
     """
-    start = _simulated_starts(M, max(1, workers))
-    tasks = sorted(start, key=lambda task: (start[task], task[1]))
+    if bands:
+        tasks = _band_tasks(M, bands)
+    else:
+        start = _simulated_starts(M, max(1, workers))
+        tasks = sorted(start, key=lambda task: (start[task], task[1]))
     number = {task: k for k, task in enumerate(tasks)}
     dep_start, deps = [0], []
     for a0, a1 in tasks:
@@ -215,6 +220,23 @@ def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     for array in arrays:
         array.flags.writeable = False
     return arrays
+
+
+def _band_tasks(M: int, width: int) -> list:
+    """The intervals in bands of ``width`` columns (a1 in [s, s + width)), each band by length, then by a1:
+    a task's two dependencies are of the length before, and an interval [a0, a1) reads the same left
+    operands of row a0 ([a0, c): QIac, QF, T0 of the earlier columns) as [a0, a1 - 1) did a length
+    before (a band's width of tasks), while they are still in L3; in the column order each row's are
+    read again only a column later (about 3.4 MB a task at 23 x 100, from memory).
+
+    >>> _band_tasks(3, 2)
+    [(0, 1), (1, 2), (0, 2), (2, 3), (1, 3), (0, 3)]
+    """
+    tasks = []
+    for s in range(1, M + 1, width):
+        band = [(a0, a1) for a1 in range(s, min(s + width, M + 1)) for a0 in range(a1)]
+        tasks += sorted(band, key=lambda task: (task[1] - task[0], task[1]))
+    return tasks
 
 
 def _simulated_starts(M: int, workers: int) -> dict:
