@@ -21,7 +21,7 @@ own allocation, its rows not on cache lines). Either old form stays selectable (
 
 Fewer table bytes (docs/bppart.md, "bppring, stop 49"): QI and R are read only in their own column a1
 (the intervals [a0, a1) of one end a1), QX and AUX0 in it and the next; only QIac, QF and T0 are read by
-later columns. :func:`ring_tables` keeps those four in rings of a few columns (a column's slots reused
+later columns. :func:`ring_tables` (the default) keeps those four in rings of a few columns (a column's slots reused
 ``columns`` columns later), and :func:`interval_order` makes each column wait for the column whose slots
 it takes to be read out (:func:`ring_columns`: as many columns as the schedule has at work, plus one).
 """
@@ -39,14 +39,13 @@ from ._partition_cpu import _FLAGS, interval_index
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = SKIP_ZEROS, tables=None, bands: int = 0) -> tuple:
+                          tiles: int = SKIP_ZEROS, tables=None) -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
     where the CPU has AVX-512 (:data:`SKIP_ZEROS`: without the products by zeros; True: stop 47's full
     tiles); ``tables``: the tables' allocation (None: :data:`TABLES`; :func:`ring_tables`, four tables in
-    rings of columns; :func:`aligned_tables`, stop 48's; ``blocked_tables``, stop 47's); ``bands``: the
-    intervals in bands of that many columns, each by length (0: stop 47's column order; :func:`_band_tasks`).
+    rings of columns; :func:`aligned_tables`, stop 48's; ``blocked_tables``, stop 47's).
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -56,8 +55,8 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     M, N = a.shape[0], rb.shape[0]
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
     tables = tables or TABLES
-    columns = ring_columns(M, workers, bands) if tables is ring_tables else 0
-    order, dep_start, deps = interval_order(M, workers, columns, bands)
+    columns = ring_columns(M, workers) if tables is ring_tables else 0
+    order, dep_start, deps = interval_order(M, workers, columns)
     made = ring_tables(M, N, columns=columns) if columns else tables(M, N)
     fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
     wide = tiles if wide_vectors() else False
@@ -110,8 +109,10 @@ def _paged(shapes: list, value: float) -> list:
     return tables
 
 
-#: The tables' allocation of the ``queued`` fill by default (:func:`fill_partition_queued`'s ``tables``)
-TABLES = aligned_tables
+#: The tables' allocation of the ``queued`` fill by default (:func:`fill_partition_queued`'s ``tables``):
+#: the rings, measured 1.07-1.09x faster than :func:`aligned_tables` at 23 x 50 and 0.99-1.04x at 23 x 100
+#: on one thread (docs/bppart.md, "bppring, stop 49")
+TABLES = ring_tables
 
 
 def ring_slots(M: int, columns: int) -> int:
@@ -123,7 +124,7 @@ def ring_slots(M: int, columns: int) -> int:
     return columns * M + M + 1 if columns else (M + 1) * (M + 2) // 2
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def ring_index(M: int, columns: int) -> np.ndarray:
     """Where QI, QX, R and AUX0 keep the query interval [a0, a1) in rings of ``columns`` columns:
     slot (a1 mod columns) x M + a0, the empty intervals [i, i) after them (columns x M + i); ``columns``
@@ -143,7 +144,8 @@ def ring_index(M: int, columns: int) -> np.ndarray:
     return index
 
 
-def ring_columns(M: int, workers: int, bands: int = 0) -> int:
+@functools.lru_cache(maxsize=256)
+def ring_columns(M: int, workers: int) -> int:
     """The columns of the rings for ``workers`` (:func:`interval_order`'s schedule has ``workers``
     columns at work, and each reads QX and AUX0 of the one before): the fewest from workers + 1 at which
     every column's wait for the column whose slots it takes comes earlier in the order (no worker then
@@ -152,8 +154,8 @@ def ring_columns(M: int, workers: int, bands: int = 0) -> int:
     >>> ring_columns(23, 2), ring_columns(23, 1)
     (3, 2)
     """
-    for columns in range(max(1, workers, bands) + 1, M + 2):
-        order, dep_start, deps = interval_order(M, workers, columns, bands)
+    for columns in range(max(1, workers) + 1, M + 2):
+        order, dep_start, deps = interval_order(M, workers, columns)
         if all(deps[dep_start[k]:dep_start[k + 1]].max(initial=-1) < k for k in range(order.shape[0])):
             return columns
     return M + 1
@@ -182,8 +184,8 @@ def fill_work(M: int, N: int) -> int:
 FIXED = 8
 
 
-@functools.lru_cache(maxsize=64)
-def interval_order(M: int, workers: int, columns: int = 0, bands: int = 0) -> tuple:
+@functools.lru_cache(maxsize=256)
+def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     """The non-empty query intervals of an M-nt query as a task queue's tasks: ``order[k] = (a0, a1)``,
     and each task's dependencies (``dep_start``, ``deps``: [a0, a1 - 1) and [a0 + 1, a1) where non-empty).
     The order is a simulated schedule's, by start time: each of ``workers`` takes the next column a1 when
@@ -194,8 +196,7 @@ def interval_order(M: int, workers: int, columns: int = 0, bands: int = 0) -> tu
     on each other: 1.08x slower at 23 x 100 on two threads). With ``columns`` (rings of that many columns,
     :func:`ring_tables`), the first task of column a1, [a1 - 1, a1), also waits for the last of column
     a1 - columns + 1, [0, a1 - columns + 1) (so for every task of that column and those before: the last
-    to read the slots column a1 takes); the order is the same. With ``bands`` (:func:`_band_tasks`), bands of
-    that many columns instead, each by length. Read-only arrays (cached).
+    to read the slots column a1 takes); the order is the same. Read-only arrays (cached).
 
     >>> order, dep_start, deps = interval_order(3, 2)
     >>> [tuple(x) for x in order.tolist()]
@@ -203,11 +204,8 @@ def interval_order(M: int, workers: int, columns: int = 0, bands: int = 0) -> tu
     >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(6)]
     [[], [], [0, 1], [], [1, 3], [2, 4]]
     """
-    if bands:
-        tasks = _band_tasks(M, bands)
-    else:
-        start = _simulated_starts(M, max(1, workers))
-        tasks = sorted(start, key=lambda task: (start[task], task[1]))
+    start = _simulated_starts(M, max(1, workers))
+    tasks = sorted(start, key=lambda task: (start[task], task[1]))
     number = {task: k for k, task in enumerate(tasks)}
     dep_start, deps = [0], []
     for a0, a1 in tasks:
@@ -220,23 +218,6 @@ def interval_order(M: int, workers: int, columns: int = 0, bands: int = 0) -> tu
     for array in arrays:
         array.flags.writeable = False
     return arrays
-
-
-def _band_tasks(M: int, width: int) -> list:
-    """The intervals in bands of ``width`` columns (a1 in [s, s + width)), each band by length, then by a1:
-    a task's two dependencies are of the length before, and an interval [a0, a1) reads the same left
-    operands of row a0 ([a0, c): QIac, QF, T0 of the earlier columns) as [a0, a1 - 1) did a length
-    before (a band's width of tasks), while they are still in L3; in the column order each row's are
-    read again only a column later (about 3.4 MB a task at 23 x 100, from memory).
-
-    >>> _band_tasks(3, 2)
-    [(0, 1), (1, 2), (0, 2), (2, 3), (1, 3), (0, 3)]
-    """
-    tasks = []
-    for s in range(1, M + 1, width):
-        band = [(a0, a1) for a1 in range(s, min(s + width, M + 1)) for a0 in range(a1)]
-        tasks += sorted(band, key=lambda task: (task[1] - task[0], task[1]))
-    return tasks
 
 
 def _simulated_starts(M: int, workers: int) -> dict:
