@@ -66,16 +66,15 @@ def test_queued_fill_reads_only_what_it_wrote(wide):
     in its serial copy and its parallel one with more workers than Numba's threads asked for (a worker
     that finds the queue empty ends)."""
     from bioaccel.interact._partition_blocked import blocked_tables
-    from bioaccel.interact._partition_blocked_queue import (_fill_queued_parallel, _fill_queued_serial, interval_order,
-                                                            ring_index)
+    from bioaccel.interact._partition_blocked_queue import _fill_queued_parallel, _fill_queued_serial, interval_order
 
     weights = PartitionParams().weights()
     for M, N, a, rb, expected in nan_table_cases(53, 12):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 1), (_fill_queued_parallel, 2),
                               (_fill_queued_parallel, 4)):
             order, dep_start, deps = interval_order(M, workers)
-            got = fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), ring_index(M, 0), wide,
-                       task_queue(dep_start, deps), order, workers)
+            got = fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide, task_queue(dep_start, deps),
+                       order, workers)
             _close([float(x) for x in got], expected, 1e-12)
 
 

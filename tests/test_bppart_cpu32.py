@@ -75,13 +75,13 @@ def test_tiles_without_zeros_read_only_what_the_fill_wrote():
     """Aligned tables full of NaN before the fill with the tiles without zeros give the matrices variant's
     logs (1e-12 relative), empty strands included, serial and parallel."""
     from bioaccel.interact._partition_blocked_queue import (SKIP_ZEROS, _fill_queued_parallel, _fill_queued_serial,
-                                                            aligned_tables, interval_order, ring_index)
+                                                            aligned_tables, interval_order)
 
     weights = PartitionParams().weights()
     for M, N, a, rb, expected in nan_table_cases(59, 8):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
             order, dep_start, deps = interval_order(M, workers)
-            got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), ring_index(M, 0), SKIP_ZEROS,
+            got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), SKIP_ZEROS,
                        task_queue(dep_start, deps), order, workers)
             _close([float(x) for x in got], expected, 1e-12)
 

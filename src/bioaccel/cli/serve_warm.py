@@ -289,8 +289,7 @@ def _available() -> int:
 
 #: Query lengths (1 to this) whose order of query intervals the server computes ahead for BPPart's
 #: ``queued`` fill (a simulated schedule: 1 ms at 23 nt, 30 ms for all 32, once a thread count): svRNAs
-#: are 18-30 nt; two thread counts of 32 lengths, each an order and its rings' order, hold 128 of the
-#: orders' cache (256).
+#: are 18-30 nt, and two thread counts of 32 lengths fill the orders' cache (64).
 PRIMED_QUERIES = 32
 
 
@@ -301,7 +300,7 @@ def prime_caches() -> int:
     count (read from its configuration: asking the threading layer would start it). How many orders are
     cached.
 
-    >>> prime_caches() <= 4 * PRIMED_QUERIES
+    >>> prime_caches() <= 2 * PRIMED_QUERIES
     True
     """
     from numba import config

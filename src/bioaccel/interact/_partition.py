@@ -240,23 +240,18 @@ def cpu_fill(variant: "str | None" = None):
 
 def prime_partition_orders(max_query: int, thread_counts) -> int:
     """Compute ahead what the default CPU fill computes first for a query length and keeps: the order of
-    its query intervals (a simulated schedule: 1 ms at 23 nt) and, where its tables are rings, the
-    rings' columns, order and index, for the queries of 1 to ``max_query`` nt on each of
-    ``thread_counts``; for a process whose forked runs then find them (the warm server). How many orders
-    the cache holds (it keeps 256).
+    its query intervals (a simulated schedule: 1 ms at 23 nt), for the queries of 1 to ``max_query`` nt
+    on each of ``thread_counts``; for a process whose forked runs then find it (the warm server). How
+    many orders the cache holds (it keeps 64).
 
     >>> prime_partition_orders(3, [1, 2]) >= 6
     True
     """
-    from ._partition_blocked_queue import TABLES, interval_order, ring_columns, ring_index, ring_tables
+    from ._partition_blocked_queue import interval_order
 
     for workers in thread_counts:
         for M in range(1, max_query + 1):
             interval_order(M, workers)
-            if TABLES is ring_tables:
-                columns = ring_columns(M, workers)
-                interval_order(M, workers, columns)
-                ring_index(M, columns)
     return interval_order.cache_info().currsize
 
 

@@ -71,18 +71,17 @@ def _fill(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """fill_partition_blocked's fill, on its tables (:func:`blocked_tables`); ``wide``: the double sums in
     tiles of eight lanes (AVX-512), else of four."""
     M = a.shape[0]
-    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX, interval_index(M))
+    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for l1 in range(1, M + 1):
         for a0 in prange(M - l1 + 1):
-            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
+            _interval(a0, a0 + l1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
     return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _start(a, rb, weights, c1, c2, QI, QX, ridx):
+def _start(a, rb, weights, c1, c2, QI, QX):
     """What every query interval reads before the fill: the strands' scaled folds Q0 and Q1 (Q1 padded as
-    the tables), the interval index, the reweighted pair weights, and the empty query intervals' QI and QX
-    (at ``ridx``, QI's and QX's own index: the interval index, or a ring's)."""
+    the tables), the interval index, the reweighted pair weights, and the empty query intervals' QI and QX."""
     M, N = a.shape[0], rb.shape[0]
     u1, u2 = np.exp(-c1), np.exp(-c2)
     Q0 = single_strand_scaled(a, weights, u1)
@@ -95,10 +94,10 @@ def _start(a, rb, weights, c1, c2, QI, QX, ridx):
     w2 = weights * (u2 * u2)   # pairs inside the target
     wi = weights * (u1 * u2)   # intermolecular pairs
     for i in range(M + 1):     # an empty query interval: the target alone, no interaction (QX read when M = 0)
-        empty = QI[ridx[i, i]]
+        empty = QI[idx[i, i]]
         empty[:] = 0.0
         empty[:n, :n] = Q1
-        QX[ridx[i, i]][:] = 0.0
+        QX[idx[i, i]][:] = 0.0
     return Q0, Q1p, idx, w1, w2, wi
 
 
@@ -112,34 +111,29 @@ def _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX):
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, ridx, QI, QX, QIac, QF, R, T0, AUX0, wide):
+def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """Every table at the query interval [a0, a1) (non-empty): the terms over other query intervals for
-    the whole target matrix, then the target rows b0 from the last up (:func:`_row`). QIac, QF and T0 are
-    at ``idx`` (the interval index), QI, QX, R and AUX0 at ``ridx`` (the same, or a ring's index:
-    those four are read only in their own column a1 and the next)."""
+    the whole target matrix, then the target rows b0 from the last up (:func:`_row`)."""
     N = rb.shape[0]
     n = N + 1
     l1 = a1 - a0
-    A, Ar = idx[a0, a1], ridx[a0, a1]
+    A = idx[a0, a1]
     shape = (QI.shape[1], QI.shape[2])
-    _clear(QI[Ar], n)          # QX, R, T0 and AUX0 are read only above their diagonals (and QX
-    _clear(QIac[A], n)         # at [0, N]: on it when N = 0)
-    _clear(QF[A], n)
+    for table in (QI, QIac, QF):   # QX, R, T0 and AUX0 are read only above their diagonals (and QX
+        _clear(table[A], n)        # at [0, N]: on it when N = 0)
     for c in range(n):         # an empty target interval: the query alone
-        QI[Ar, c, c] = Q0[a0, a1]
-        QX[Ar, c, c] = 0.0
+        QI[A, c, c] = Q0[a0, a1]
+        QX[A, c, c] = 0.0
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
-    mixed = idx.copy()         # QIac's [a0, c) at idx, QI's [c, a1) at ridx (one index for both)
-    mixed[:, a1] = ridx[:, a1]
-    _split_products(QIac, QI, mixed, a0, a1, acc_a, n, wide)   # a closed block [a0, c) x [b0, k), QI on the rest
+    _split_products(QIac, QI, idx, a0, a1, acc_a, n, wide)   # a closed block [a0, c) x [b0, k), QI on the rest
     _split_products(QF, QIac, idx, a0, a1, acc_m, n, wide)   # first-anchored [a0, c), last-anchored the rest
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
     work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
     prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
-    inner = ridx[a0 + 1, a1 - 1] if l1 >= 2 else Ar   # QIe's interior (read only when l1 >= 5)
-    QIa_, QXa, Ca, Fa, Ra, T0a, X0a = QI[Ar], QX[Ar], QIac[A], QF[A], R[Ar], T0[A], AUX0[Ar]
-    Fprev, Qin, Xin = QF[prev], QI[ridx[a0 + 1, a1]], QX[inner]
+    inner = idx[a0 + 1, a1 - 1] if l1 >= 2 else A   # QIe's interior (read only when l1 >= 5)
+    QIa_, QXa, Ca, Fa, Ra, T0a, X0a = QI[A], QX[A], QIac[A], QF[A], R[A], T0[A], AUX0[A]
+    Fprev, Qin, Xin = QF[prev], QI[idx[a0 + 1, a1]], QX[inner]
     v, r, v2, r2 = work[0], work[3], work[7], work[8]
     # Rows in pairs (hi = b0, lo = b0 - 1): s1's sums v and R's sums r of both rows over the rows past
     # hi are one pass over AUX1's and QF's rows (each matrix row loaded once for two), then each row's
@@ -154,12 +148,12 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, ridx, QI, QX, QIac, QF, R,
         r2[start:] = 0.0
         _vecmat2(Q1[hi + 1], Q1[hi], hi + 1, N, aux1, v, v2, n)
         if hi >= 3:                # the next pair's rows of other query intervals, asked for ahead
-            _ask_rows(a0, a1, hi - 2, n, idx, ridx, AUX0, T0, R)
-            _ask_rows(a0, a1, hi - 3, n, idx, ridx, AUX0, T0, R)
+            _ask_rows(a0, a1, hi - 2, n, idx, AUX0, T0, R)
+            _ask_rows(a0, a1, hi - 3, n, idx, AUX0, T0, R)
             for T in (QIa_, QXa, Ca, Fa, Ra, T0a, X0a):   # and this interval's rows they write, to write
                 _ask_write(T[hi - 2], hi - 1, n)
                 _ask_write(T[hi - 3], hi - 2, n)
-        _cross_rows(a0, a1, hi, n, Q0, idx, ridx, AUX0, T0, R, work)
+        _cross_rows(a0, a1, hi, n, Q0, idx, AUX0, T0, R, work)
         _row(a0, a1, hi, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v, acc_a, acc_m)
         if lo >= 0:
             _vecmat2(Q1[hi], Q1[lo], hi, N, Fa, r, r2, n)
@@ -168,7 +162,7 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, ridx, QI, QX, QIac, QF, R,
         _row_end(a0, a1, hi, N, Q0, Q1, QIa_, QXa, Ra, r, work)
         if lo >= 0:
             _axpy(v2[hi:n], Q1[hi, hi], aux1[hi, hi:n])
-            _cross_rows(a0, a1, lo, n, Q0, idx, ridx, AUX0, T0, R, work)
+            _cross_rows(a0, a1, lo, n, Q0, idx, AUX0, T0, R, work)
             _row(a0, a1, lo, N, a, rb, w1, w2, wi, Q1, Ca, Fa, T0a, X0a, Fprev, Qin, Xin, aux1, work, v2, acc_a,
                  acc_m)
             _axpy(r2[lo:n], Q1[lo, lo], Fa[lo, lo:n])
@@ -192,33 +186,32 @@ def _clear(T, n):
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _cross_rows(a0, a1, b0, n, Q0, idx, ridx, AUX0, T0, R, work):
+def _cross_rows(a0, a1, b0, n, Q0, idx, AUX0, T0, R, work):
     """Row b0 of the single sums over the query's split points: s0's (into work[4]), AUX0's but its last
-    term (work[5]) and QX's but its first (work[6]), each a sum of other query intervals' rows (T0's at
-    ``idx``, AUX0's and R's at ``ridx``)."""
+    term (work[5]) and QX's but its first (work[6]), each a sum of other query intervals' rows."""
     s0, aux0, qx = work[4, b0 + 1:n], work[5, b0 + 1:n], work[6, b0 + 1:n]
     s0[:] = 0.0
     aux0[:] = 0.0
     qx[:] = 0.0
     if a1 - a0 >= 5:
         for k in range(a0 + 1, a1 - 1):
-            _axpy(s0, Q0[a0 + 1, k], AUX0[ridx[k, a1 - 1], b0, b0 + 1:n])
+            _axpy(s0, Q0[a0 + 1, k], AUX0[idx[k, a1 - 1], b0, b0 + 1:n])
     for k in range(a0, a1 - 1):
         _axpy(aux0, Q0[k + 1, a1], T0[idx[a0, k + 1], b0, b0 + 1:n])
     for k in range(a0 + 1, a1):
-        _axpy(qx, Q0[a0, k], R[ridx[k, a1], b0, b0 + 1:n])
+        _axpy(qx, Q0[a0, k], R[idx[k, a1], b0, b0 + 1:n])
 
 
 @njit(cache=True, nogil=True)
-def _ask_rows(a0, a1, b0, n, idx, ridx, AUX0, T0, R):
+def _ask_rows(a0, a1, b0, n, idx, AUX0, T0, R):
     """Prefetch the rows :func:`_cross_rows` reads at row b0 (other query intervals' matrices)."""
     if a1 - a0 >= 5:
         for k in range(a0 + 1, a1 - 1):
-            _ask(AUX0[ridx[k, a1 - 1], b0], b0 + 1, n)
+            _ask(AUX0[idx[k, a1 - 1], b0], b0 + 1, n)
     for k in range(a0, a1 - 1):
         _ask(T0[idx[a0, k + 1], b0], b0 + 1, n)
     for k in range(a0 + 1, a1):
-        _ask(R[ridx[k, a1], b0], b0 + 1, n)
+        _ask(R[idx[k, a1], b0], b0 + 1, n)
 
 
 @njit(cache=True, nogil=True)

@@ -18,12 +18,6 @@ Two changes that keep every sum (docs/bppart.md, "bppcpu3, stop 48"): the double
 leave out most of their products by exact zeros (:mod:`._partition_blocked_skip`), and the seven tables
 are one allocation, each table on whole pages (:func:`aligned_tables`; ``blocked_tables`` gives each its
 own allocation, its rows not on cache lines). Either old form stays selectable (``tiles``, ``tables``).
-
-Fewer table bytes (docs/bppart.md, "bppring, stop 49"): QI and R are read only in their own column a1
-(the intervals [a0, a1) of one end a1), QX and AUX0 in it and the next; only QIac, QF and T0 are read by
-later columns. :func:`ring_tables` (the default) keeps those four in rings of a few columns (a column's slots reused
-``columns`` columns later), and :func:`interval_order` makes each column wait for the column whose slots
-it takes to be read out (:func:`ring_columns`: as many columns as the schedule has at work, plus one).
 """
 import functools
 
@@ -35,7 +29,7 @@ from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
 from ._partition_blocked import _interval, _logs, _start, blocked_tables, table_shape
 from ._partition_blocked_split import SKIP_ZEROS
-from ._partition_cpu import _FLAGS, interval_index
+from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
@@ -44,8 +38,8 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
     where the CPU has AVX-512 (:data:`SKIP_ZEROS`: without the products by zeros; True: stop 47's full
-    tiles); ``tables``: the tables' allocation (None: :data:`TABLES`; :func:`ring_tables`, four tables in
-    rings of columns; :func:`aligned_tables`, stop 48's; ``blocked_tables``, stop 47's).
+    tiles); ``tables``: the tables' allocation (None: :func:`aligned_tables`; stop 47's:
+    ``blocked_tables``).
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -54,13 +48,10 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     """
     M, N = a.shape[0], rb.shape[0]
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
-    tables = tables or TABLES
-    columns = ring_columns(M, workers) if tables is ring_tables else 0
-    order, dep_start, deps = interval_order(M, workers, columns)
-    made = ring_tables(M, N, columns=columns) if columns else tables(M, N)
+    order, dep_start, deps = interval_order(M, workers)
     fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
     wide = tiles if wide_vectors() else False
-    return fill(a, rb, weights, c1, c2, *made, ring_index(M, columns), wide, task_queue(dep_start, deps), order,
+    return fill(a, rb, weights, c1, c2, *(tables or aligned_tables)(M, N), wide, task_queue(dep_start, deps), order,
                 workers)
 
 
@@ -79,86 +70,11 @@ def aligned_tables(M: int, N: int, value: float = None) -> list:
     ([(6, 24, 32), (6, 24, 32)], {0})
     """
     shape = table_shape(M, N)
-    return _paged([shape] * 7, value)
-
-
-def ring_tables(M: int, N: int, value: float = None, columns: int = 2) -> list:
-    """:func:`aligned_tables` with QI, QX, R and AUX0 in rings of ``columns`` columns (:func:`ring_index`'s
-    slots: ``columns`` x M matrices and the M + 1 empty intervals'), QIac, QF and T0 whole. At 23 x 100 on
-    two threads (3 columns): 118 MB instead of 196.
-
-    >>> [t.shape[0] for t in ring_tables(23, 100, columns=3)]
-    [93, 93, 300, 300, 93, 300, 93]
-    """
-    whole = table_shape(M, N)
-    ring = (ring_slots(M, columns),) + whole[1:]
-    return _paged([ring, ring, whole, whole, ring, whole, ring], value)
-
-
-def _paged(shapes: list, value: float) -> list:
-    """Tables of these shapes in one allocation (not zeroed, or all ``value``), each from a page's start."""
-    cells = [int(np.prod(shape)) for shape in shapes]
-    pitches = [(c * 8 + PAGE - 1) // PAGE * PAGE // 8 for c in cells]
-    total = sum(pitches) + PAGE // 8
-    block = np.empty(total) if value is None else np.full(total, value)
+    cells = int(np.prod(shape))
+    pitch = (cells * 8 + PAGE - 1) // PAGE * PAGE // 8
+    block = np.empty(pitch * 7 + PAGE // 8) if value is None else np.full(pitch * 7 + PAGE // 8, value)
     start = (-block.ctypes.data) % PAGE // 8
-    tables = []
-    for shape, c, pitch in zip(shapes, cells, pitches):
-        tables.append(block[start:start + c].reshape(shape))
-        start += pitch
-    return tables
-
-
-#: The tables' allocation of the ``queued`` fill by default (:func:`fill_partition_queued`'s ``tables``):
-#: the rings, measured 1.07-1.09x faster than :func:`aligned_tables` at 23 x 50 and 0.99-1.04x at 23 x 100
-#: on one thread (docs/bppart.md, "bppring, stop 49")
-TABLES = ring_tables
-
-
-def ring_slots(M: int, columns: int) -> int:
-    """The matrices of a ring table of :func:`ring_index` (``columns`` 0: the whole table's).
-
-    >>> ring_slots(23, 3), ring_slots(23, 0)
-    (93, 300)
-    """
-    return columns * M + M + 1 if columns else (M + 1) * (M + 2) // 2
-
-
-@functools.lru_cache(maxsize=256)
-def ring_index(M: int, columns: int) -> np.ndarray:
-    """Where QI, QX, R and AUX0 keep the query interval [a0, a1) in rings of ``columns`` columns:
-    slot (a1 mod columns) x M + a0, the empty intervals [i, i) after them (columns x M + i); ``columns``
-    0: the interval index (every interval its own matrix). Read-only (cached).
-
-    >>> ring_index(3, 2).tolist()
-    [[6, 3, 0, 3], [-1, 7, 1, 4], [-1, -1, 8, 5], [-1, -1, -1, 9]]
-    """
-    if not columns:
-        index = interval_index(M)
-    else:
-        index = np.full((M + 1, M + 1), -1, dtype=np.int64)
-        for a1 in range(M + 1):
-            index[:a1, a1] = a1 % columns * M + np.arange(a1)
-            index[a1, a1] = columns * M + a1
-    index.flags.writeable = False
-    return index
-
-
-@functools.lru_cache(maxsize=256)
-def ring_columns(M: int, workers: int) -> int:
-    """The columns of the rings for ``workers`` (:func:`interval_order`'s schedule has ``workers``
-    columns at work, and each reads QX and AUX0 of the one before): the fewest from workers + 1 at which
-    every column's wait for the column whose slots it takes comes earlier in the order (no worker then
-    waits on a task not yet handed out).
-
-    >>> ring_columns(23, 2), ring_columns(23, 1)
-    (3, 2)
-    """
-    for columns in range(max(1, workers) + 1, M + 2):
-        order, dep_start, deps = interval_order(M, workers, columns)
-        if all(deps[dep_start[k]:dep_start[k + 1]].max(initial=-1) < k for k in range(order.shape[0])):
-            return columns
-    return M + 1
+    return [block[start + i * pitch:start + i * pitch + cells].reshape(shape) for i in range(7)]
 
 
 #: A fill's work (:func:`fill_work`) from which it runs on every thread: below it (23 x 9 nt and less, a
@@ -184,8 +100,8 @@ def fill_work(M: int, N: int) -> int:
 FIXED = 8
 
 
-@functools.lru_cache(maxsize=256)
-def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
+@functools.lru_cache(maxsize=64)
+def interval_order(M: int, workers: int) -> tuple:
     """The non-empty query intervals of an M-nt query as a task queue's tasks: ``order[k] = (a0, a1)``,
     and each task's dependencies (``dep_start``, ``deps``: [a0, a1 - 1) and [a0 + 1, a1) where non-empty).
     The order is a simulated schedule's, by start time: each of ``workers`` takes the next column a1 when
@@ -193,10 +109,7 @@ def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     its two dependencies are done, a task costing FIXED + l1. So the columns at work are next to each other,
     one a step behind the other, and a worker that finishes a column starts the next while the others
     finish theirs (in groups of ``workers`` columns, stop 47's first order, the group's last tasks waited
-    on each other: 1.08x slower at 23 x 100 on two threads). With ``columns`` (rings of that many columns,
-    :func:`ring_tables`), the first task of column a1, [a1 - 1, a1), also waits for the last of column
-    a1 - columns + 1, [0, a1 - columns + 1) (so for every task of that column and those before: the last
-    to read the slots column a1 takes); the order is the same. Read-only arrays (cached).
+    on each other: 1.08x slower at 23 x 100 on two threads). Read-only arrays (cached).
 
     >>> order, dep_start, deps = interval_order(3, 2)
     >>> [tuple(x) for x in order.tolist()]
@@ -210,8 +123,6 @@ def interval_order(M: int, workers: int, columns: int = 0) -> tuple:
     dep_start, deps = [0], []
     for a0, a1 in tasks:
         deps += [number[d] for d in ((a0, a1 - 1), (a0 + 1, a1)) if d[0] < d[1]]
-        if columns and a0 == a1 - 1 and a1 - columns + 1 >= 1:
-            deps.append(number[0, a1 - columns + 1])
         dep_start.append(len(deps))
     arrays = (np.array(tasks, dtype=np.int64).reshape(-1, 2), np.array(dep_start, dtype=np.int64),
               np.array(deps, dtype=np.int64))
@@ -245,22 +156,21 @@ def _simulated_starts(M: int, workers: int) -> dict:
     return start
 
 
-def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, ridx, wide, queue, order, workers):
+def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers):
     """fill_partition_queued's fill, on tables of :func:`._partition_blocked.blocked_tables`' shapes
-    (:func:`aligned_tables`), or QI, QX, R and AUX0 in rings (:func:`ring_tables`), at ``ridx``
-    (:func:`ring_index`): ``workers`` loops that claim intervals from ``queue`` in ``order``
+    (:func:`aligned_tables` by default): ``workers`` loops that claim intervals from ``queue`` in ``order``
     (:func:`interval_order`) until none is left (compiled twice: ``_fill_queued_parallel``, one loop a
     thread; ``_fill_queued_serial``, for one worker)."""
-    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX, ridx)
+    Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
             k = claim(queue)
             if k < 0:
                 break
-            _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, ridx, QI, QX, QIac, QF, R, T0,
-                      AUX0, wide)
+            _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
+                      wide)
             complete(queue, k)
-    return _logs(a, rb, c1, c2, Q0, Q1p, ridx, QI, QX)
+    return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
 
 
 _fill_queued_serial, _fill_queued_parallel = serial_and_parallel(_fill_queued, nogil=True, fastmath=_FLAGS)
