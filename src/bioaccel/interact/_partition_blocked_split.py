@@ -23,6 +23,9 @@ from ._partition_blocked_split4 import _half_tiles4, _tile4
 #: ``wide`` of :func:`_split_products` for the eight-lane tiles without their products by exact zeros
 #: (:mod:`._partition_blocked_skip`; the ``queued`` fill's); True: the full eight-lane tiles, False: four lanes
 SKIP_ZEROS = 2
+#: ``wide`` for the ``SKIP_ZEROS`` tiles with QIa's products by base classes where its left interval cannot
+#: close (:mod:`._partition_blocked_sparse`; here, QIm's, the ``SKIP_ZEROS`` tiles)
+SPARSE = 3
 #: Cache lines of each of the next split point's two matrices asked for per 8-row tile (16 and 24 alike,
 #: 36 and 48 slower at 23 x 100)
 PREFETCH = 24
@@ -59,7 +62,7 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
                         _prefetch(next_l, pos)
                         _prefetch(next_r, pos)
                         pos += 8
-                if wide == SKIP_ZEROS:
+                if wide == SKIP_ZEROS or wide == SPARSE:
                     _tile_skip(left, right, out, b0, B, kend)
                 elif wide:
                     _tile(left, right, out, b0, B, kend)
