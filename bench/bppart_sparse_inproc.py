@@ -21,10 +21,11 @@ from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.interact import PartitionParams  # noqa: E402
 from bioaccel.interact._partition import choose_scales  # noqa: E402
 from bioaccel.interact._partition_blocked_queue import fill_partition_queued  # noqa: E402
-from bioaccel.interact._partition_blocked_split import SKIP_ZEROS, SPARSE  # noqa: E402
+from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS, SPARSE, SPARSE_INLINE  # noqa: E402
 from bioaccel.runtime.parallel import threads  # noqa: E402
 
-FORMS = {"skip_zeros (stop 48)": SKIP_ZEROS, "sparse (QIa by base classes)": SPARSE}
+FORMS = {"skip_zeros (stop 48)": SKIP_ZEROS, "sparse (QIa by base classes)": SPARSE,
+         "sparse_inline (and the skip tiles inlined)": SPARSE_INLINE, "inline (the skip tiles inlined alone)": INLINE}
 #: --same: the old form against itself (an A/A run: what the order of the calls alone does)
 SAME = {"skip_zeros (stop 48)": SKIP_ZEROS, "skip_zeros again": SKIP_ZEROS}
 
@@ -36,9 +37,12 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--json")
     parser.add_argument("--same", action="store_true", help="the old form twice (an A/A run)")
-    parser.add_argument("--reverse", action="store_true", help="the new form first in each round")
+    parser.add_argument("--forms", nargs="+", help="the forms to time (first words of FORMS' names); all by default")
+    parser.add_argument("--reverse", action="store_true", help="the forms in reverse order in each round")
     args = parser.parse_args(argv)
     forms = SAME if args.same else FORMS
+    if args.forms:
+        forms = {name: tiles for name, tiles in forms.items() if name.split()[0] in args.forms}
     if args.reverse:
         forms = dict(reversed(list(forms.items())))
     reserve_memory()
@@ -65,9 +69,9 @@ def main(argv=None) -> int:
                 for name in forms:
                     t = sorted(times[name][1:])
                     row[name] = {"best_s": round(t[0], 4), "median_s": round(t[len(t) // 2], 4)}
-                old, new = (row[name]["best_s"] for name in FORMS if name in forms) if not args.same else (
-                    row[name]["best_s"] for name in forms)
-                row["old / new"] = round(old / new, 3)
+                first = row["skip_zeros (stop 48)"]["best_s"]
+                for name in forms:
+                    row[f"skip_zeros / {name.split()[0]}"] = round(first / row[name]["best_s"], 3)
                 rows.append(row)
                 print(row, flush=True)
     print(f"load after {os.getloadavg()[0]:.2f}", flush=True)

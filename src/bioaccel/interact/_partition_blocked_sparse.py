@@ -22,8 +22,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ._partition_band_cross import _fma8, _prefetch, _zero8, lanes8
-from ._partition_blocked_skip import _tile_skip
-from ._partition_blocked_split import PREFETCH, SPARSE, _half_tiles, _split_products
+from ._partition_blocked_skip import _tile_skip, _tile_skip_inline
+from ._partition_blocked_split import PREFETCH, SPARSE, SPARSE_INLINE, _half_tiles, _split_products
 
 
 def _cell_vector(context, builder, signature, args):
@@ -128,7 +128,7 @@ def split_products_qia(L, Rt, idx, a0, a1, out, n, wide, a, rb, w1, w2):
     :data:`SPARSE`: the ``SKIP_ZEROS`` tiles where the left interval [a0, c) can close, else tiles of one
     base class (:func:`class_plan`, :func:`_class_tile`): the same sums, the same bits; any other ``wide``:
     ``_split_products``' (decided here: the call site stays one line)."""
-    if wide != SPARSE:
+    if wide != SPARSE and wide != SPARSE_INLINE:
         _split_products(L, Rt, idx, a0, a1, out, n, wide)
         return
     if a1 - a0 < 2:
@@ -149,7 +149,10 @@ def split_products_qia(L, Rt, idx, a0, a1, out, n, wide, a, rb, w1, w2):
                     continue
                 for b0 in range(0, min(B + 16, n - 1), 8):
                     pos = _ask_ahead(next_l, next_r, pos, size)
-                    _tile_skip(left, right, out, b0, B, kend)
+                    if wide == SPARSE_INLINE:
+                        _tile_skip_inline(left, right, out, b0, B, kend)
+                    else:
+                        _tile_skip(left, right, out, b0, B, kend)
             continue
         _class_tiles(left, right, out, rows, ks, plan, n, next_l, next_r, size)
 

@@ -17,7 +17,7 @@ matrices (in L3: they do not fit the 2 MB L2), 0.042 s against 0.027 s on matric
 from numba import njit
 
 from ._partition_band_cross import _add_to8, _fma8, _load8, _prefetch, _zero8
-from ._partition_blocked_skip import _tile_skip
+from ._partition_blocked_skip import _tile_skip, _tile_skip_inline
 from ._partition_blocked_split4 import _half_tiles4, _tile4
 
 #: ``wide`` of :func:`_split_products` for the eight-lane tiles without their products by exact zeros
@@ -26,6 +26,9 @@ SKIP_ZEROS = 2
 #: ``wide`` for the ``SKIP_ZEROS`` tiles with QIa's products by base classes where its left interval cannot
 #: close (:mod:`._partition_blocked_sparse`; here, QIm's, the ``SKIP_ZEROS`` tiles)
 SPARSE = 3
+#: ``wide`` for :data:`SPARSE` with the ``SKIP_ZEROS`` tiles inlined (``_tile_skip_inline``: QIm's, QIa's
+#: where its left interval can close), and for the ``SKIP_ZEROS`` tiles inlined alone
+SPARSE_INLINE, INLINE = 4, 5
 #: Cache lines of each of the next split point's two matrices asked for per 8-row tile (16 and 24 alike,
 #: 36 and 48 slower at 23 x 100)
 PREFETCH = 24
@@ -64,6 +67,8 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
                         pos += 8
                 if wide == SKIP_ZEROS or wide == SPARSE:
                     _tile_skip(left, right, out, b0, B, kend)
+                elif wide == SPARSE_INLINE or wide == INLINE:
+                    _tile_skip_inline(left, right, out, b0, B, kend)
                 elif wide:
                     _tile(left, right, out, b0, B, kend)
                 else:
