@@ -1,6 +1,8 @@
 """BPPart's ``queued`` fill, its ``tiles`` forms alternating in one process (bppcpu3's in-process method,
 stop 48): the fill alone at 23 x 50 and 23 x 100 (bench/bppart.py's query and targets), 1 and 2 threads,
 memory reserved as a warm server's spare does; best and median of the calls, every form's logs ``==``.
+Clear Numba's cache of ``bioaccel/interact`` after editing a module that others call: a caller's cached
+code keeps its callees' old code (Numba checks only the caller's own file).
 
     flock /tmp/bioaccel-cpu-timing.lock python bench/bppart_sparse_inproc.py --repeats 9 --json out.json
 """
@@ -21,11 +23,12 @@ from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.interact import PartitionParams  # noqa: E402
 from bioaccel.interact._partition import choose_scales  # noqa: E402
 from bioaccel.interact._partition_blocked_queue import fill_partition_queued  # noqa: E402
-from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS, SPARSE, SPARSE_INLINE  # noqa: E402
+from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS  # noqa: E402
 from bioaccel.runtime.parallel import threads  # noqa: E402
 
-FORMS = {"skip_zeros (stop 48)": SKIP_ZEROS, "sparse (QIa by base classes)": SPARSE,
-         "sparse_inline (and the skip tiles inlined)": SPARSE_INLINE, "inline (the skip tiles inlined alone)": INLINE}
+#: The forms (``tiles``); the class tiles of QIa (``sparse``, ``sparse_inline``) were timed here too, at commit
+#: 1a65d8d, and dropped (docs/bppart.md, "bppsparse, stop 49")
+FORMS = {"skip_zeros (stop 48)": SKIP_ZEROS, "inline (the skip tiles inlined, stop 49)": INLINE}
 #: --same: the old form against itself (an A/A run: what the order of the calls alone does)
 SAME = {"skip_zeros (stop 48)": SKIP_ZEROS, "skip_zeros again": SKIP_ZEROS}
 

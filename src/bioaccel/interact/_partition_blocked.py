@@ -22,7 +22,6 @@ import numpy as np
 from numba import njit, prange
 
 from ._partition_band_cross import _add_row, _fma, _load, _prefetch, _prefetch_write, _zero, wide_vectors
-from ._partition_blocked_sparse import split_products_qia
 from ._partition_blocked_split import _split_products
 from ._partition_cpu import _FLAGS, interval_index, single_strand_scaled
 
@@ -127,8 +126,7 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
         QX[A, c, c] = 0.0
     acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
     acc_m = np.zeros(shape)    # QIm's double sum
-    # a closed block [a0, c) x [b0, k), QI on the rest
-    split_products_qia(QIac, QI, idx, a0, a1, acc_a, n, wide, a, rb, w1, w2)
+    _split_products(QIac, QI, idx, a0, a1, acc_a, n, wide)   # a closed block [a0, c) x [b0, k), QI on the rest
     _split_products(QF, QIac, idx, a0, a1, acc_m, n, wide)   # first-anchored [a0, c), last-anchored the rest
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
     work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R

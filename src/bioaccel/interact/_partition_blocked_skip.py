@@ -42,9 +42,11 @@ def _tile_skip(left, right, out, b0, B, kend):
     _add_rows(out, b0 + 4, B, wl, wh)
 
 
-#: :func:`_tile_skip` inlined into its caller (Numba's IR): a call of a tile passes three arrays, whose
-#: reference counts (atomic, each a call that spills the tile's registers) cost about 30 ns of the 40-47 a
-#: tile with no work costs (measured with the k range empty, one core, matrices in cache)
+#: :func:`_tile_skip` inlined into its caller (Numba's IR; ``_split_products``' ``wide`` = INLINE). A call of
+#: a tile passes three arrays, whose reference counts Numba updates around it (atomic, out of line, the
+#: tile's registers spilled around them): with an empty k range a called tile costs 40-47 ns, an inlined
+#: one 17 ns (one core, matrices in cache), about 12% of a split point's products at 23 x 100
+#: (docs/bppart.md, "bppsparse, stop 49"). The same arithmetic, the same bits.
 _tile_skip_inline = njit(nogil=True, inline="always")(_tile_skip.py_func)
 
 
