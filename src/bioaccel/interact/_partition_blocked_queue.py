@@ -18,6 +18,8 @@ Two changes that keep every sum (docs/bppart.md, "bppcpu3, stop 48"): the double
 leave out most of their products by exact zeros (:mod:`._partition_blocked_skip`), and the seven tables
 are one allocation, each table on whole pages (:func:`aligned_tables`; ``blocked_tables`` gives each its
 own allocation, its rows not on cache lines). Either old form stays selectable (``tiles``, ``tables``).
+Since stop 49 (docs/bppart.md, "bppsparse, stop 49") those tiles are inlined into the products' loop
+(``tiles=INLINE``: no call a tile, so no reference counts a tile); stop 48's called tiles are ``SKIP_ZEROS``.
 """
 import functools
 
@@ -28,18 +30,18 @@ from numba import prange
 from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
 from ._partition_blocked import _interval, _logs, _start, blocked_tables, table_shape
-from ._partition_blocked_split import SKIP_ZEROS
+from ._partition_blocked_split import INLINE, SKIP_ZEROS  # noqa: F401 (SKIP_ZEROS: stop 48's tiles, by name)
 from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = SKIP_ZEROS, tables=None) -> tuple:
+                          tiles: int = INLINE, tables=None) -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
-    where the CPU has AVX-512 (:data:`SKIP_ZEROS`: without the products by zeros; True: stop 47's full
-    tiles); ``tables``: the tables' allocation (None: :func:`aligned_tables`; stop 47's:
-    ``blocked_tables``).
+    where the CPU has AVX-512 (:data:`INLINE`: without the products by zeros, inlined into the products'
+    loop; :data:`SKIP_ZEROS`: the same tiles called, stop 48's; True: stop 47's full tiles); ``tables``:
+    the tables' allocation (None: :func:`aligned_tables`; stop 47's: ``blocked_tables``).
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)

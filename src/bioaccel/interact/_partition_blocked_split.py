@@ -17,12 +17,15 @@ matrices (in L3: they do not fit the 2 MB L2), 0.042 s against 0.027 s on matric
 from numba import njit
 
 from ._partition_band_cross import _add_to8, _fma8, _load8, _prefetch, _zero8
-from ._partition_blocked_skip import _tile_skip
+from ._partition_blocked_skip import _tile_skip, _tile_skip_inline
 from ._partition_blocked_split4 import _half_tiles4, _tile4
 
 #: ``wide`` of :func:`_split_products` for the eight-lane tiles without their products by exact zeros
 #: (:mod:`._partition_blocked_skip`; the ``queued`` fill's); True: the full eight-lane tiles, False: four lanes
 SKIP_ZEROS = 2
+#: ``wide`` for the :data:`SKIP_ZEROS` tiles inlined into this function (``_tile_skip_inline``; the
+#: ``queued`` fill's default from stop 49): no call a tile, so no reference counts a tile
+INLINE = 4
 #: Cache lines of each of the next split point's two matrices asked for per 8-row tile (16 and 24 alike,
 #: 36 and 48 slower at 23 x 100)
 PREFETCH = 24
@@ -33,7 +36,8 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
     """out[b0, b1] += sum over a0 < c < a1 and b0 < k <= b1 of L([a0, c), b0, k) Rt([c, a1), k, b1)
     (``n`` = N + 1 cells a side; L zero on and below its diagonal, Rt below its own, the padding zero;
     rows padded to a multiple of 8): tiles of 8 rows x 16 ends in eight-lane registers where ``wide``
-    (AVX-512; :data:`SKIP_ZEROS`: the same without most products by zeros), else of 4 rows in four-lane
+    (AVX-512; :data:`SKIP_ZEROS`: the same without most products by zeros; :data:`INLINE`: those tiles
+    inlined here), else of 4 rows in four-lane
     ones (:mod:`._partition_blocked_split4`), over every k, added to ``out`` once a split point."""
     if a1 - a0 < 2:
         return
@@ -59,7 +63,9 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
                         _prefetch(next_l, pos)
                         _prefetch(next_r, pos)
                         pos += 8
-                if wide == SKIP_ZEROS:
+                if wide == INLINE:
+                    _tile_skip_inline(left, right, out, b0, B, kend)
+                elif wide == SKIP_ZEROS:
                     _tile_skip(left, right, out, b0, B, kend)
                 elif wide:
                     _tile(left, right, out, b0, B, kend)
