@@ -293,7 +293,7 @@ def host_kernels(sizes) -> dict:
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),
                                             ("bppart_band_tiles", band_tiles_arguments(bp))]
         + [("bppart_band_outer", ()), ("bppart_band_outer_cs", ()), ("bppart_band_outer_lean", ()),
-           ("bppart_band_outer_pair", (False,)), ("bppart_band_outer_pair", (True,))] * bp.band_split
+           *[("bppart_band_outer_pair", (rq, open_)) for rq in (False, True) for open_ in (False, True)]] * bp.band_split
         + [("bppart_band_unneeded", ())]
         + [("bppart_band_cross", shape) for shape in BAND_CROSS_ALTERNATIVES]
         + [("bppart_band_cross_mma", shape) for shape in BAND_MMA_ALTERNATIVES]

@@ -206,20 +206,22 @@ def band_outer_kernel(sizes) -> tuple:
     ``sizes``: QF's base parked (bppart_band_outer), not parked (``band_lean``, v13's production:
     bppart_band_outer_lean), or parked with evict-first loads (``band_outer_cs``, v9; under ``band_lean`` the sweep
     ignores the parked base: the same bits); with ``band_lean``, the levels in pairs (``band_outer_pair`` 1, v15's
-    production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production).
+    production: the same bits; 2: R's sum in the other order and shared too, RQ, v25's production); the pairs'
+    kernel with OPEN under ``band_outer_open`` (v33's production: no AUX0 sum or QX load for a query interval that
+    cannot close; the same bits).
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> band_outer_kernel(SIZES), band_outer_kernel(SIZES.replace(band_outer_pair=0))
-    (('bppart_band_outer_pair', (True,)), ('bppart_band_outer_lean', ()))
+    (('bppart_band_outer_pair', (True, True)), ('bppart_band_outer_lean', ()))
     >>> band_outer_kernel(SIZES.replace(band_lean=False))
     ('bppart_band_outer', ())
-    >>> band_outer_kernel(SIZES.replace(band_outer_pair=1))
-    ('bppart_band_outer_pair', (False,))
+    >>> band_outer_kernel(SIZES.replace(band_outer_pair=1)), band_outer_kernel(SIZES.replace(band_outer_open=False))
+    (('bppart_band_outer_pair', (False, True)), ('bppart_band_outer_pair', (True, False)))
     """
     if sizes.band_outer_cs:
         return "bppart_band_outer_cs", ()
     if sizes.band_outer_pair and sizes.band_lean:
-        return "bppart_band_outer_pair", (sizes.band_outer_pair == 2,)
+        return "bppart_band_outer_pair", (sizes.band_outer_pair == 2, sizes.band_outer_open)
     return ("bppart_band_outer_lean" if sizes.band_lean else "bppart_band_outer"), ()
 
 

@@ -133,6 +133,11 @@ class BPPartSizes(LaunchSizes):
     #                           same bits); 2, R's sum too, in the other order (25% fewer; 0.0469 s; another summation
     #                           order); 0, none (v14's production). v25: 2 the default (with band_align 16: outer
     #                           0.0498 -> 0.0443 s, every screen -1.5 to -1.9%); 1 gives the bits before v25
+    band_outer_open: bool = True   # windows, outer terms in pairs (band_outer_pair): a query interval that cannot close
+    #                                (w1 of its end bases 0) loads neither its AUX0 sum nor QX's inner cell (v33,
+    #                                bppart_band_outer_pair's OPEN: s0 and both are 0 whatever they hold); the same bits;
+    #                                v33 on an H200: outer 0.0357 -> 0.0323 s at 23 x 20,000, screens -0.6 to -1.5%;
+    #                                False: the kernel before v33
     band_outer_late: bool = False  # windows, sweep not split (band_split False): the outer terms summed after the far
     #                                part, not before it (v13); the same bits
     band_align: int = 16      # windows (v16): a launch's bases padded with filler after its last piece so that n + 1 is a

@@ -646,7 +646,16 @@ __device__ __forceinline__ double band_outer_load(const double* p) { return CS ?
 //   pqx(l1 + 1, a0 - 1) but its last term (sum_{k = a1 - 1 .. a0 + 1} Q0[a0 - 1][k] R([k, a1)), the level's own loads)
 // in QX([a0 - 1, a1)), and role 2 adds the one term left, Q0[a0][a0 + 1] R([a0 + 1, a1)): 25% fewer transfers a cell.
 // (v15 at 23 x 20,000 on an H100: the outer terms 0.0589 s without pairs, 0.0498 with, 0.0469 with RQ.)
-template <bool CS, bool LEAN = false, bool PAIR = false, bool RQ = false>
+// OPEN (v33, band_outer_open): a query interval that cannot close (w1 of its end bases 0; the grid's y, so the test is
+// the block's) has s0 = w1 ps0 = 0 and both = QX w1 w2 = 0 whatever the sums: its AUX0 chain (l1 - 2 loads a cell, or
+// role 2's parked sum) and QX's inner cell are not loaded, ps0 and both stay 0 (0 x a finite sum >= 0 is +0: the
+// same bits); role 1 parks the next level's AUX0 sum only where that level's interval [a0 - 1, a1) can close.
+template <bool OPEN>
+__device__ __forceinline__ bool band_outer_closes(const double* w1, int x0, int x1) {
+    return !OPEN || w1[x0 * 5 + x1] != 0.0;
+}
+
+template <bool CS, bool LEAN = false, bool PAIR = false, bool RQ = false, bool OPEN = false>
 __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) {
     const long long cells = (long long)(n + 1) * W1;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -659,11 +668,13 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
     const double* w2 = W + 25;
     const double* wi = W + 50;
     double ps0 = 0.0, pa0 = 0.0, pqx = 0.0;
-    // PAIR: the next level's sums (role 1), where that level has the interval
-    const bool next_a = PAIR && role == 1 && a1 + 1 <= M, next_s = PAIR && role == 1 && l1 >= 4 && a0 >= 1;
+    const bool closes = band_outer_closes<OPEN>(w1, a[a0], a[a1 - 1]);
+    // PAIR: the next level's sums (role 1), where that level has the interval (OPEN: and it can close)
+    const bool next_a = PAIR && role == 1 && a1 + 1 <= M,
+               next_s = PAIR && role == 1 && l1 >= 4 && a0 >= 1 && band_outer_closes<OPEN>(w1, a[a0 - 1], a[a1 - 1]);
     double na0 = 0.0, ns0 = 0.0;
     if (PAIR && role == 2) {
-        ps0 = l1 >= 5 ? AUX0[A + c] : 0.0;
+        ps0 = l1 >= 5 && closes ? AUX0[A + c] : 0.0;
         pa0 = T0[A + c];
     } else {
         if (next_s) {
@@ -675,7 +686,7 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
                 ns0 += Q0[a0 * M1 + k] * v;
             }
             if (l1 < 5) ps0 = 0.0;
-        } else if (l1 >= 5) {
+        } else if (l1 >= 5 && closes) {
 #pragma unroll 4
             for (int k = a0 + 1; k <= a1 - 2; ++k) ps0 += Q0[(a0 + 1) * M1 + k] * band_outer_load<CS>(AUX0 + band_interval(M, k, a1 - 1) * S + c);
         }
@@ -712,7 +723,7 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
                        ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
                        QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
                        QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1), Q0[a0 * M1 + a1],
-                       Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase);
+                       Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase, closes);
     QIac[A + c] = s0 + both;
     QX[A + c] = pqx;
     if (!LEAN) R[A + c] = qfbase;    // (LEAN: qfbase unused, so its QI load is dead and not issued)
@@ -738,10 +749,10 @@ __global__ void __launch_bounds__(256) bppart_band_outer_lean(BAND_OUTER_PARAMET
     band_outer<false, true>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends);
 }
 
-template <bool RQ>
+template <bool RQ, bool OPEN>
 __global__ void __launch_bounds__(256) bppart_band_outer_pair(BAND_OUTER_PARAMETERS, int role) {
-    band_outer<false, true, true, RQ>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1, ends,
-                                      role);
+    band_outer<false, true, true, RQ, OPEN>(a, rb, Q0, Q1, W, QI, QX, QIac, QF, R, T0, AUX0, ACCA, ACCM, M, n, W1, l1,
+                                            ends, role);
 }
 
 // band_ends (v9): the cells past their piece's bases (b1 > ends[b0]: filler bases and the cells that cross

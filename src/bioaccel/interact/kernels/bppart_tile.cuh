@@ -510,20 +510,21 @@ __device__ __forceinline__ void bppart_near_warp_cell(const NearWarp<B>& S, int 
 
 // A cell's terms over other query intervals (previous launches wrote them), from the split sums ps0 and
 // pa0 and the cells named by pointer (read only where the lengths l1, l2 use them): s0, m and both, the
-// cross sum acca, the bases of QF and QI; writes the cell's T0 and AUX0.
+// cross sum acca, the bases of QF and QI; writes the cell's T0 and AUX0. ``closes`` false (the caller knows
+// w1[x0][x1] is 0): both is 0 without reading qx_inner (v33).
 __device__ __forceinline__ void bppart_outer_terms(int l1, int l2, const double* w1, const double* w2,
                                                    const double* wi, int x0, int x1, int y0, int y1, double ps0,
                                                    double pa0, const double* accm, const double* acca_at,
                                                    const double* qf_short, const double* qx_inner,
                                                    const double* qi_inner, double q0, double q1, double* t0,
                                                    double* aux0, double& s0, double& m, double& both, double& acca,
-                                                   double& qfbase, double& qibase) {
+                                                   double& qfbase, double& qibase, bool closes = true) {
     s0 = l1 >= 5 ? w1[x0 * 5 + x1] * ps0 : 0.0;
     if (l1 == 1 && l2 == 1)
         m = wi[x0 * 5 + y0];
     else if (l1 >= 2 && l2 >= 2)
         m = *accm + wi[x1 * 5 + y1] * *qf_short;
-    if (l1 >= 5 && l2 >= 5)
+    if (l1 >= 5 && l2 >= 5 && closes)
         both = *qx_inner * w1[x0 * 5 + x1]
                * w2[y0 * 5 + y1];
     acca = l1 >= 2 ? *acca_at : 0.0;
