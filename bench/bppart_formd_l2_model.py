@@ -97,7 +97,8 @@ def today_block(tg, I, J, mats):
 def formd_shape(tg):
     """Form D's blocks on this target, once: [(first row, class, group, [(a sectors, chunk kb, {(kb, J, base): b
     sectors}, the chunk's k)])]: 32 rows of one base class (in position order), 64-column tiles, k only the class's
-    partners gathered 32 at a time; A from the packed QIac (each row's partner cells one after another), B the partners' rows of QI."""
+    partners gathered 32 at a time; A from the packed QIac (each row's partner cells one after another), B the
+    partners' rows of QI."""
     if hasattr(tg, "formd"):
         return tg.formd
     n, out = tg.n, []
@@ -240,8 +241,8 @@ def main():
                 r = replay(launch(tg, q, l1, form, D, args.stagger), args.slots, int(cap * 2 ** 20 / 32))
                 rows[form] = r
                 print(f"l1 {l1}, L2 {cap:g} MB, stagger {args.stagger}, {form:5s}: requested {r['req'] / 1e6:8.2f} M "
-                      f"sectors, DRAM {r['miss'] * 32 / 1e9:6.3f} GB, hit {1 - r['miss'] / r['req']:.3f}, block steps {r['steps']:,}, "
-                      f"ticks {r['ticks']:,}", flush=True)
+                      f"sectors, DRAM {r['miss'] * 32 / 1e9:6.3f} GB, hit {1 - r['miss'] / r['req']:.3f}, block steps "
+                      f"{r['steps']:,}, ticks {r['ticks']:,}", flush=True)
             if len(rows) < 2:
                 continue
             t, d = rows["today"], rows["D"]
