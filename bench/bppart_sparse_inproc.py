@@ -1,4 +1,4 @@
-"""BPPart's ``queued`` fill, its ``tiles`` forms alternating in one process (bppcpu3's in-process method,
+"""BPPart's ``queued`` fill, its ``tiles`` and ``rows`` forms alternating in one process (bppcpu3's in-process method,
 stop 48): the fill alone at 23 x 50 and 23 x 100 (bench/bppart.py's query and targets), 1 and 2 threads,
 memory reserved as a warm server's spare does; best and median of the calls, every form's logs ``==``.
 Clear Numba's cache of ``bioaccel/interact`` after editing a module that others call: a caller's cached
@@ -28,9 +28,11 @@ from bioaccel.runtime.parallel import threads  # noqa: E402
 
 #: The forms (``tiles``); the class tiles of QIa (``sparse``, ``sparse_inline``) were timed here too, at commit
 #: 1a65d8d, and dropped (docs/bppart.md, "bppsparse, stop 49")
-FORMS = {"skip_zeros (stop 48)": SKIP_ZEROS, "inline (the skip tiles inlined, stop 49)": INLINE}
+FORMS = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called"),
+         "inline (the skip tiles inlined, stop 49)": (INLINE, "called"),
+         "rows (the skip tiles and _interval's row functions inlined, bppinline, stop 49)": (INLINE, "inline")}
 #: --same: the old form against itself (an A/A run: what the order of the calls alone does)
-SAME = {"skip_zeros (stop 48)": SKIP_ZEROS, "skip_zeros again": SKIP_ZEROS}
+SAME = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called"), "skip_zeros again": (SKIP_ZEROS, "called")}
 
 
 def main(argv=None) -> int:
@@ -41,11 +43,13 @@ def main(argv=None) -> int:
     parser.add_argument("--json")
     parser.add_argument("--same", action="store_true", help="the old form twice (an A/A run)")
     parser.add_argument("--forms", nargs="+", help="the forms to time (first words of FORMS' names); all by default")
+    parser.add_argument("--base", help="the form the ratios are of (first word; the first form timed by default)")
     parser.add_argument("--reverse", action="store_true", help="the forms in reverse order in each round")
     args = parser.parse_args(argv)
     forms = SAME if args.same else FORMS
     if args.forms:
-        forms = {name: tiles for name, tiles in forms.items() if name.split()[0] in args.forms}
+        forms = {name: form for name, form in forms.items() if name.split()[0] in args.forms}
+    base = next(iter(forms)) if args.base is None else next(n for n in forms if n.split()[0] == args.base)
     if args.reverse:
         forms = dict(reversed(list(forms.items())))
     reserve_memory()
@@ -62,9 +66,9 @@ def main(argv=None) -> int:
                 times = {name: [] for name in forms}
                 logs = {}
                 for _ in range(args.repeats + 1):      # the first round warms (discarded)
-                    for name, tiles in forms.items():
+                    for name, (tiles, rows_form) in forms.items():
                         start = time.perf_counter()
-                        logs[name] = fill_partition_queued(a, rb, weights, c1, c2, tiles)
+                        logs[name] = fill_partition_queued(a, rb, weights, c1, c2, tiles, rows=rows_form)
                         times[name].append(time.perf_counter() - start)
                 assert len(set(logs.values())) == 1, logs
                 row = {"threads": count, "pair": f"23 x {N}", "log_qi": logs[name][0],
@@ -72,14 +76,14 @@ def main(argv=None) -> int:
                 for name in forms:
                     t = sorted(times[name][1:])
                     row[name] = {"best_s": round(t[0], 4), "median_s": round(t[len(t) // 2], 4)}
-                first = row["skip_zeros (stop 48)"]["best_s"]
+                first = row[base]["best_s"]
                 for name in forms:
-                    row[f"skip_zeros / {name.split()[0]}"] = round(first / row[name]["best_s"], 3)
+                    row[f"{base.split()[0]} / {name.split()[0]}"] = round(first / row[name]["best_s"], 3)
                 rows.append(row)
                 print(row, flush=True)
     print(f"load after {os.getloadavg()[0]:.2f}", flush=True)
     if args.json:
-        save_json({"benchmark": "bppart queued fill, tiles forms alternating in one process (bppsparse, stop 49)",
+        save_json({"benchmark": "bppart queued fill, tiles and rows forms alternating in one process (stop 49)",
                               "repeats": args.repeats, "same": args.same, "reverse": args.reverse, "rows": rows}, args.json)
     return 0
 

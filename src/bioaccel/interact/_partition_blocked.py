@@ -18,6 +18,8 @@
 The same terms as the ``matrices`` variant, summed in another order: equal to rounding (the tests hold
 both to the plain-Python reference to 1e-12 relative in log Z).
 """
+import types as pytypes
+
 import numpy as np
 from numba import njit, prange
 
@@ -341,3 +343,39 @@ def _vecmat2_half(x, y, lo, kend, Mx, outx, outy, B):
         q0, q1 = _fma(q0, u, r0), _fma(q1, u, r1)
     _add_row(outx, B, p0, p1, z, z)
     _add_row(outy, B, q0, q1, z, z)
+
+
+def _rebound(function, inline, **callees):
+    """A copy of the njit ``function`` (its code, its fastmath flags) whose globals ``callees`` are other
+    functions (its inlined callees' copies); inlined into its callers (``inline``: Numba's ``inline="always"``,
+    so not cached of its own) or compiled and cached under its own name (``<name>_inline``)."""
+    py = function.py_func
+    copy = pytypes.FunctionType(py.__code__, {**py.__globals__, **callees}, f"{py.__name__}_inline",
+                                py.__defaults__, py.__closure__)
+    copy.__qualname__ = copy.__name__
+    copy.__doc__ = py.__doc__
+    flags = function.targetoptions.get("fastmath", False)
+    if inline:
+        return njit(nogil=True, fastmath=flags, inline="always")(copy)
+    return njit(cache=True, nogil=True, fastmath=flags)(copy)
+
+
+# _interval with its row functions inlined (bppinline, stop 49): a called function that takes arrays pays
+# their reference counts around the call (atomic, out of line, the registers spilled around them; a tile
+# of the double sums 40-47 ns called, 17 ns inlined: docs/bppart.md, "bppsparse, stop 49"), and _interval
+# calls them about 12 times a pair of target rows. Inlined at Numba's IR level, a callee's float operations
+# take its caller's fastmath flags: those with float operations of their own (_cross_rows, _axpy, _row,
+# _row_end) have _interval's flags already, the others (_vecmat2, _vecmat, _clear, the asks) have none of
+# their own (their vector multiply-adds and adds are intrinsics' calls and _add_row's, which stays called
+# and keeps its own flags). The same operations in the same order: the same bits (tests/test_bppart_cpu36.py).
+_vecmat2_half_inline = _rebound(_vecmat2_half, True)
+_vecmat2_inline = _rebound(_vecmat2, True, _vecmat2_half=_vecmat2_half_inline)
+_vecmat_inline = _rebound(_vecmat, True)
+_axpy_inline = _rebound(_axpy, True)
+_ask_inline = _rebound(_ask, True)
+_interval_inline = _rebound(
+    _interval, False, _clear=_rebound(_clear, True), _vecmat=_vecmat_inline, _vecmat2=_vecmat2_inline,
+    _axpy=_axpy_inline, _ask_write=_rebound(_ask_write, True),
+    _ask_rows=_rebound(_ask_rows, True, _ask=_ask_inline),
+    _cross_rows=_rebound(_cross_rows, True, _axpy=_axpy_inline),
+    _row=_rebound(_row, True, _vecmat2=_vecmat2_inline), _row_end=_rebound(_row_end, True))
