@@ -71,17 +71,21 @@ def test_queued_forms_equal_bit_for_bit(count):
 
 
 @pytest.mark.skipif(not wide_vectors(), reason="the tiles without zeros are eight-lane tiles (AVX-512)")
-def test_tiles_without_zeros_read_only_what_the_fill_wrote():
-    """Aligned tables full of NaN before the fill with the tiles without zeros give the matrices variant's
-    logs (1e-12 relative), empty strands included, serial and parallel."""
-    from bioaccel.interact._partition_blocked_queue import (SKIP_ZEROS, _fill_queued_parallel, _fill_queued_serial,
-                                                            aligned_tables, interval_order)
+@pytest.mark.parametrize("form, seed", [("SKIP_ZEROS", 59), ("INLINE", 35)])
+def test_tiles_without_zeros_read_only_what_the_fill_wrote(form, seed):
+    """Aligned tables full of NaN before the fill with the tiles without zeros, called (SKIP_ZEROS) or
+    inlined into their loop (INLINE), give the matrices variant's logs (1e-12 relative), empty strands
+    included, serial and parallel."""
+    from bioaccel.interact import _partition_blocked_split
+    from bioaccel.interact._partition_blocked_queue import (_fill_queued_parallel, _fill_queued_serial, aligned_tables,
+                                                            interval_order)
 
+    tiles = getattr(_partition_blocked_split, form)
     weights = PartitionParams().weights()
-    for M, N, a, rb, expected in nan_table_cases(59, 8):
+    for M, N, a, rb, expected in nan_table_cases(seed, 8):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
             order, dep_start, deps = interval_order(M, workers)
-            got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), SKIP_ZEROS,
+            got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), tiles,
                        task_queue(dep_start, deps), order, workers)
             _close([float(x) for x in got], expected, 1e-12)
 

@@ -9,9 +9,8 @@ import pytest
 
 from bioaccel.inputs.alphabet import encode
 from bioaccel.interact import PartitionParams
-from bioaccel.interact._partition_band_cross import wide_vectors
-from bioaccel.runtime.parallel import task_queue, threads
-from test_bppart import _close, nan_table_cases, random_rna
+from bioaccel.runtime.parallel import threads
+from test_bppart import random_rna
 from test_bppart_cpu32 import _cleared_matrix
 
 A, G, U = (int(encode(x)[0]) for x in "AGU")
@@ -55,23 +54,6 @@ def test_inlined_tiles_equal_the_called_ones_bit_for_bit(count, kind):
                 old = fill_partition_queued(a, rb, weights, c1, c2, SKIP_ZEROS)
                 assert fill_partition_queued(a, rb, weights, c1, c2, INLINE) == old, (M, N, kind, c1, c2)
                 assert fill_partition_queued(a, rb, weights, c1, c2) == old
-
-
-@pytest.mark.skipif(not wide_vectors(), reason="the inlined tiles are eight-lane tiles (AVX-512)")
-def test_inlined_tiles_read_only_what_the_fill_wrote():
-    """Aligned tables full of NaN before the fill with tiles=INLINE give the matrices variant's logs
-    (1e-12 relative), empty strands included, serial and parallel."""
-    from bioaccel.interact._partition_blocked_queue import (_fill_queued_parallel, _fill_queued_serial,
-                                                            aligned_tables, interval_order)
-    from bioaccel.interact._partition_blocked_split import INLINE
-
-    weights = PartitionParams().weights()
-    for M, N, a, rb, expected in nan_table_cases(35, 8):
-        for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
-            order, dep_start, deps = interval_order(M, workers)
-            got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), INLINE,
-                       task_queue(dep_start, deps), order, workers)
-            _close([float(x) for x in got], expected, 1e-12)
 
 
 @pytest.mark.parametrize("n", [9, 17, 33, 102])
