@@ -602,7 +602,13 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
 // step (no bank conflicts in the transposed stores); 3 form 1's closure after form 2's read (issue 29, helper
-// nbfin: form 2's predicated loads cost more instructions than their wavefronts saved). docs/gpu-notes.md, issue 29.
+// nbfin: form 2's predicated loads cost more instructions than their wavefronts saved); 4 form 3 with a slimmer
+// step: the held value X(r, q) taken from the row lane's own line (its split weight there 0, not OUT), the pair
+// weight from a table of the tile's columns by row letter made once (no letter load, no index arithmetic), the
+// pair term's loads only where the row lane stores; 5 form 4 with the line loads and the splits in a branch taken
+// only where the lane's cell lies in the sub-tile (fewer shared-memory wavefronts; no zeroed registers as form 2's
+// asm had: its predicated loads with the registers left as they were, one predicate for both, held them live from
+// step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4). docs/gpu-notes.md, issue 29.
 // FRESH (tiled_chain): the scratch tile was just written by this block's own edge products (atomics at L2): read
 // through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
 // nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
@@ -624,6 +630,13 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     const int N = n + 1;
     const int J = I + d;
     const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
+    constexpr bool SLIM = PACKED && TIGHT >= 4;        // forms 4 and 5: the slimmer closure step
+    static_assert(!SLIM || FROM_TABLE, "forms 4 and 5: the batches' finish (no offset encoding, no A operands)");
+    int* pair_w = nullptr;                             // SLIM: weight of (row letter l, column q's partner) at l TILE + q
+    if constexpr (SLIM) {
+        __shared__ int pair_weights[5 * TILE];
+        pair_w = pair_weights;
+    }
     if constexpr (PACKED && TIGHT >= 2) {
         // a warp two rows a step, a lane one cell of each 16 of a row (2-byte loads, a warp's 32 bytes of
         // a row contiguous): the transposed stores (XT, B into AB) of a step fall in 16 consecutive rows,
@@ -693,6 +706,10 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         const int t = threadIdx.x;
         if (t >= 1) X[TILE * LD + t - 1] = (score_t)e.edge_row[t];
         X[t * LD + LD - 1] = (score_t)e.edge_col[t];
+        if constexpr (SLIM) {
+#pragma unroll
+            for (int l = 0; l < 5; ++l) pair_w[l * TILE + t] = e.weight[l * 5 + e.col_code[t]];
+        }
     }
     __syncthreads();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -814,8 +831,12 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 if constexpr (PACKED) {
                     const int m0 = 2 * k, m1 = 2 * k + 1;
                     const bool keep0 = row_lane ? m0 > own : m0 < own, keep1 = row_lane ? m1 > own : m1 < own;
-                    const unsigned lo = (unsigned short)(keep0 ? (int)pre_row[m0] : OUT);
-                    const unsigned hi = (unsigned short)(keep1 ? (int)pre_row[m1] : OUT);
+                    // SLIM: a row lane's line holds its own cell X(r, q) at m = own: split weight 0 takes the
+                    // held value into the splits' maximum
+                    const int held0 = SLIM && row_lane && m0 == own ? 0 : OUT;
+                    const int held1 = SLIM && row_lane && m1 == own ? 0 : OUT;
+                    const unsigned lo = (unsigned short)(keep0 ? (int)pre_row[m0] : held0);
+                    const unsigned hi = (unsigned short)(keep1 ? (int)pre_row[m1] : held1);
                     pre[k] = (int)(lo | (hi << 16));
                 } else {
                     pre[k] = (row_lane ? k > own : k < own) ? (int)pre_row[k] : OUT;
@@ -849,12 +870,17 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
                 const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
                 // the pair term's loads (TIGHT 2: only where the row lane stores)
-                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (TIGHT == 2 ? store_mask : ~0u);
-                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (TIGHT == 2 ? store_mask : ~0u);  // else R_
+                // (TIGHT 2, 4, 5: only where the row lane stores)
+                const bool only_stored = TIGHT == 2 || SLIM;
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (only_stored ? store_mask : ~0u);
+                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (only_stored ? store_mask : ~0u);  // else R_
                 // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
                 const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
                 const int* weight_row = e.weight + row5;
                 const code_t* letters = partner;                         // + t: the partner of step t
+                // SLIM: + t: the pair weight of step t (read only where a row lane stores: q inside the tile)
+                const int* pair_row = SLIM ? pair_w + (int)e.row_code[a * S + own] * TILE + q : nullptr;
+                int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
 #pragma unroll 1
@@ -867,21 +893,34 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
                         // term and held value: only where it stores): fewer shared-memory wavefronts
                         const unsigned bit = 1u << j;
-                        const int w = pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int w = pa & bit ? (SLIM ? pair_row[t0 + j] : weight_row[letters[t0 + j] & 7])
+                                               : -(1 << 20);
                         const int inner = in & bit ? (int)cell[LD - 1] : R_;
-                        const int held = TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
-                        uint4 v0, v1;
-                        if constexpr (TIGHT == 2) {
-                            v0 = lds128_when(sub, bit, line);
-                            v1 = lds128_when(sub, bit, line + 8);
+                        // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
+                        const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        if constexpr (TIGHT == 5) {
+                            // a lane outside the sub-tile skips the step: its result is taken by no row lane
+                            // (a row lane's column lane holds the same cell)
+                            if (sub & bit) {
+                                const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+                                const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                                best = packed_splits_max(pre, v0, v1);
+                            }
                         } else {
-                            v0 = *reinterpret_cast<const uint4*>(line);
-                            v1 = *reinterpret_cast<const uint4*>(line + 8);
+                            uint4 v0, v1;
+                            if constexpr (TIGHT == 2) {
+                                v0 = lds128_when(sub, bit, line);
+                                v1 = lds128_when(sub, bit, line + 8);
+                            } else {
+                                v0 = *reinterpret_cast<const uint4*>(line);
+                                v1 = *reinterpret_cast<const uint4*>(line + 8);
+                            }
+                            best = packed_splits_max(pre, v0, v1);
                         }
-                        const int best = packed_splits_max(pre, v0, v1);
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
                         if (st & bit) {
-                            const score_t v = (score_t)max(max(best, via_b), max(held, inner + w));
+                            const score_t v = SLIM ? (score_t)max(max(best, via_b), inner + w)
+                                                   : (score_t)max(max(best, via_b), max(held, inner + w));
                             *cell = v;
                             *cell_t = v;
                         }
@@ -1066,8 +1105,9 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
 
 // batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (FORM 1), and
 // (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3, the batches'
-// default) form 1's closure after form 2's tile read: TIGHT in finish_sub_tile; int16 cells, issue 29
-// (fold/_launch.py batch_closure).
+// default) form 1's closure after form 2's tile read, (FORM 4) form 3 with a slimmer closure step (the held value
+// among the splits, the pair weights from a table), (FORM 5) form 4 with a lane's line loads and splits in a branch
+// taken only where its cell lies in the sub-tile: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
 template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
