@@ -605,7 +605,7 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // nbfin: form 2's predicated loads cost more instructions than their wavefronts saved); 4 form 3 with a slimmer
 // step: the held value X(r, q) taken from the row lane's own line (its split weight there 0, not OUT), the pair
 // weight from a table of the tile's columns by row letter made once (no letter load, no index arithmetic), the
-// pair term's loads only where the row lane stores; 5 form 4 with the line loads and the splits in a branch taken
+// pair term's loads only where the row lane stores and a pair is allowed, with no test of the inner interval; 5 form 4 with the line loads and the splits in a branch taken
 // only where the lane's cell lies in the sub-tile (fewer shared-memory wavefronts; no zeroed registers as form 2's
 // asm had: its predicated loads with the registers left as they were, one predicate for both, held them live from
 // step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4). docs/gpu-notes.md, issue 29.
@@ -893,9 +893,13 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
                         // term and held value: only where it stores): fewer shared-memory wavefronts
                         const unsigned bit = 1u << j;
-                        const int w = pa & bit ? (SLIM ? pair_row[t0 + j] : weight_row[letters[t0 + j] & 7])
-                                               : -(1 << 20);
-                        const int inner = in & bit ? (int)cell[LD - 1] : R_;
+                        const int w = SLIM ? 0 : pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int inner = SLIM ? 0 : in & bit ? (int)cell[LD - 1] : R_;
+                        // SLIM: the pair term where a pair is allowed, else 0 (below every cell: no maximum
+                        // changes, as pair_candidate's 0); no test of the inner interval: R = 0 in the batches,
+                        // and where it holds at most one letter (c - i <= 3, only at d = 1) the cell X(r + 1,
+                        // q - 1) read holds 0 already (the edges' 0 = -R, or the tile's cell (TILE - 1, 0))
+                        const int pair = SLIM && (pa & bit) ? (int)cell[LD - 1] + pair_row[t0 + j] : 0;
                         // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
                         const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
                         if constexpr (TIGHT == 5) {
@@ -919,7 +923,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         }
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
                         if (st & bit) {
-                            const score_t v = SLIM ? (score_t)max(max(best, via_b), inner + w)
+                            const score_t v = SLIM ? (score_t)max(max(best, via_b), pair)
                                                    : (score_t)max(max(best, via_b), max(held, inner + w));
                             *cell = v;
                             *cell_t = v;
