@@ -24,11 +24,11 @@ class FoldSizes(LaunchSizes):
     #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
     batch_stage_bytes: int = 64       # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
-    batch_closure: int = 3            # tiled batches, int16: batch_finish_sub_tight form 3 (form 1's closure after
-    #                                   form 2's tile read: issue 29, nbfin), 1 (the closure's tests as mask bits),
-    #                                   2 (its loads predicated too), 0 batch_finish_sub (before: issue 29), 4 (form
-    #                                   3, the held value among the splits, the pair weights from a table: issue 29,
-    #                                   nbbatch4), 5 (form 4, a lane's loads only where its cell is in the sub-tile)
+    batch_closure: int = 4            # tiled batches, int16: batch_finish_sub_tight form 4 (form 3 with the held
+    #                                   value among the splits, the pair weights from a table: issue 29, nbbatch4),
+    #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
+    #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
+    #                                   where its cell is in the sub-tile: slower), 0 batch_finish_sub (before)
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
     #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)

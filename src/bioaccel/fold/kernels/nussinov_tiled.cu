@@ -1108,8 +1108,8 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
 }
 
 // batch_finish_sub with the closure's tests as mask bits and its addresses as running pointers (FORM 1), and
-// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3, the batches'
-// default) form 1's closure after form 2's tile read, (FORM 4) form 3 with a slimmer closure step (the held value
+// (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3) form 1's closure
+// after form 2's tile read, (FORM 4, the batches' default) form 3 with a slimmer closure step (the held value
 // among the splits, the pair weights from a table), (FORM 5) form 4 with a lane's line loads and splits in a branch
 // taken only where its cell lies in the sub-tile: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
 template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
