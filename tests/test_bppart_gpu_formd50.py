@@ -1,9 +1,10 @@
 """The windowed BPPart cross products' bench bounds for form D (v35, docs/bppart-gpu-notes.md): ``band_cross_skip_open``
-1 skips QIa's query splits whose left interval cannot close (FORM bit 18), 2 walks them without their copies (bit 19).
-Neither computes the production's products (they are a bench's bounds on what form D could give); what is tested is
-their walk: with every split marked closing, each is the production to the last bit (and the CPU's numbers), and with
-the query's own marks the skipped form only loses terms (log Z no larger). The kernels the host picks (pure Python).
-Marker ``gpu`` on the GPU tests."""
+1 skips QIa's query splits whose left interval cannot close (FORM bit 18), 2 walks them with their copies zero-filled
+from no memory (bit 19). Neither computes the production's products (they are a bench's bounds on what form D could
+give); what is tested is their walk: with every split marked closing, each is the production to the last bit (and the
+CPU's numbers); with the query's own marks the two are the same numbers to the last bit (an open split's products
+zeros, c + 0 = c), and only lose terms (log Z no larger than the production's). The kernels the host picks (pure
+Python). Marker ``gpu`` on the GPU tests."""
 import math
 import random
 
@@ -62,7 +63,7 @@ def test_gpu_windows_v35_bounds_with_every_split_closing_same_bits(monkeypatch, 
 @pytest.mark.gpu
 def test_gpu_windows_v35_skipped_open_splits_only_lose_terms(monkeypatch):
     """With the query's own marks, skipping QIa's open splits drops nonnegative terms: log Z finite and no larger than
-    the production's (a bound, not the production's numbers)."""
+    the production's (a bound, not the production's numbers); their zero-filled copies give the same bits."""
     from bioaccel.interact import PartitionParams, _partition_launch
 
     rng = random.Random(35)
@@ -73,3 +74,6 @@ def test_gpu_windows_v35_skipped_open_splits_only_lose_terms(monkeypatch):
     monkeypatch.setattr(_partition_launch, "SIZES", base.replace(band_cross_skip_open=1))
     (skipped,) = _gpu(q, [t], params)
     assert math.isfinite(skipped.log_z) and skipped.log_z <= production.log_z + 1e-12
+    monkeypatch.setattr(_partition_launch, "SIZES", base.replace(band_cross_skip_open=2))
+    (zeros,) = _gpu(q, [t], params)
+    assert zeros.log_z == skipped.log_z and np.array_equal(zeros.probabilities, skipped.probabilities)

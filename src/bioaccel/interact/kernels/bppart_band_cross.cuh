@@ -70,8 +70,9 @@
 // and the one-interval kernel's 612, so that the host may launch it at per = 1 too. The same addresses: the same bits.
 // FORM bits 18 and 19 (v35, band_cross_skip_open; with HOIST; a bench's bound, NOT the production's products): QIa's
 // query splits whose left interval [a, k1 + 1) cannot close ("open", v32: QIac there is QIs1 alone) are, bit 18,
-// skipped (no steps: the time with none of their products), or, bit 19, walked without their copies (every step and
-// mma kept on whatever the ring holds: the time with their L2 requests gone and their steps' latency kept). Which
+// skipped (no steps: the time with none of their products), or, bit 19, walked with their copies zero-filled from no
+// memory (every instruction, step and mma kept: the time with their L2 requests gone; the same numbers as bit 18's:
+// an open split's products are then zeros, c + 0 = c). Which
 // splits close: ends[n + 1 + a] (the host appends one word an interval start a to ``ends``), bit o for [a, a + o + 1).
 // Only where one block takes every split of its sum (gridDim.z = 2); elsewhere the production's walk.
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
@@ -210,7 +211,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                                          : QF + band_interval(M, a0 + run, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1 + run) * S
                                          : QIac + band_interval(M, k1, a1 + run) * S;
-            // (v35, COPYO) an open split's copies left out: the ring keeps what it held
+            // (v35, COPYO) an open split's copies zero-filled, reading nothing (cp.async of 0 source bytes): the same
+            // instructions and steps, none of its L2 requests; its products zeros, as with its steps skipped
             const bool copies = !(COPYO && opens) || (band_cross_split_bits<true>(ends, n, a0 + next_run, splits)
                                                        >> (next_k1 - first) & 1u);
             if constexpr (SKIPO) {
@@ -234,14 +236,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                     if (++next_split == splits) next_split = 0, next_k1 = first, next_shift += S;
                 }
             }
-            if (!copies) return;
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
 #pragma unroll
             for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
-                const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                const bool in = copies && col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
             const int bcol = c0 + bc, b_row = from + bk;
@@ -249,7 +250,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
             for (int i = 0; i < TC * KC / THREADS; ++i) {
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                const bool in = copies && row < kend && o >= 0 && o < W1 && bcol <= n;
                 band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
