@@ -98,7 +98,10 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32),
     (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536 + 131072, 16),
     (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072, 32),
-    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32)]
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32)] + [
+    # v35: a bench's bounds on the production's tiles, QIa's open query splits skipped (FORM bit 18) or without their
+    # copies (bit 19): band_cross_skip_open 1 and 2
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + bit, 32) for bit in (262144, 524288)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or

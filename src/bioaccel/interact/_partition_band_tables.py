@@ -65,6 +65,7 @@ class _Tables:
         self.W = cp.asarray(np.concatenate([(weights * (u1 * u1)).ravel(), (weights * (u2 * u2)).ravel(),
                                             (weights * (u1 * u2)).ravel()]))
         self.raw = cp.asarray(np.ascontiguousarray(weights.ravel()))
+        self.closing = _closing_words(a, weights)
         powers = np.ones(L2 + 1)
         for k in range(1, L2 + 1):
             powers[k] = powers[k - 1] * u2
@@ -83,6 +84,8 @@ class _Tables:
         S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
         rb = cp.asarray(codes)
         ends, near = _ends(cp, pieces, n, self.L2, sizes)
+        # (v35, band_cross_skip_open: a bench's bound) the cross reads which query splits close after the rows' ends
+        cross_ends = cp.concatenate([ends, cp.asarray(self.closing)]) if sizes.band_cross_skip_open else ends
         clock.lap("codes")
         events = {"single": [], "cross": [], "outer": [], "sweep": []}
 
@@ -160,7 +163,7 @@ class _Tables:
                     kernel = cross_run if per > 1 else cross
                     kernel((ntr * (D + 1), -(-mats // per), 1 if group else split * apart), (threads,),
                            (flat[2], flat[0], flat[3], ACCA, ACCM, *dims, np.int32(l1), np.int32(ntr), np.int32(D))
-                           + ((np.int32(which), np.int32(g0), ends, np.int32(per)) if ring else ()),
+                           + ((np.int32(which), np.int32(g0), cross_ends, np.int32(per)) if ring else ()),
                            shared_mem=cross_shared)
             mark(("cross", l1))
             mark("cross")
@@ -237,6 +240,25 @@ class _Tables:
                 for target in np.unique(targets_h):
                     keep = targets_h == target
                     ends[target][it, windows_h[keep]] = q1[keep]
+
+
+def _closing_words(a, weights):
+    """Per query start x, the bits o of the query intervals [x, x + o + 1) that can close (at least 5 bases, end
+    bases that pair: v32's "closing" splits), an int32 a start: the cross products' bench bound
+    ``band_cross_skip_open`` (v35) reads them; queries of up to 32 bases (1 << 31 then the sign bit).
+
+    >>> w = np.zeros((5, 5)); w[0, 3] = w[3, 0] = 1.0
+    >>> _closing_words(np.array([0, 1, 1, 1, 3, 3]), w).tolist()
+    [48, 0, 0, 0, 0, 0]
+    """
+    a, M, w = np.asarray(a), len(a), np.asarray(weights).reshape(-1)
+    side = int(round(len(w) ** 0.5))       # (5: the bases and N, as the kernels' w1[x0 * 5 + x1])
+    words = np.zeros(M, dtype=np.uint32)
+    for x in range(M):
+        for o in range(4, min(32, M - x)):
+            if w[a[x] * side + a[x + o]] != 0.0:
+                words[x] |= np.uint32(1 << o)
+    return words.view(np.int32)
 
 
 def _ends(cp, pieces, n, L2, sizes):

@@ -75,6 +75,12 @@ class BPPartSizes(LaunchSizes):
     #                           without); 2, that kernel at every level, a run of 1 interval where band_cross_run gives 1
     #                           (in place of the one-interval kernel). The same bits. v30 (H200, with band_cross_run 16):
     #                           the cross at l1 = 2-14 86.6 / 87.5 ms against 89.4-89.8 (-3%); 0: the kernels before v30
+    band_cross_skip_open: int = 0  # windows, cross ring with band_cross_hoist, a BENCH'S BOUND, NOT the production's
+    #                           products (v35): QIa's query splits whose left interval cannot close (fewer than 5 bases
+    #                           or end bases that do not pair) 1, skipped (FORM bit 18: none of their steps), 2, walked
+    #                           without their copies (bit 19: their steps and mma on whatever the ring holds); 0 the
+    #                           production. What form D (v34) could give at most: the time without those splits' work,
+    #                           and without their L2 requests at the same steps
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

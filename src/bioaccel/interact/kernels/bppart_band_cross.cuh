@@ -68,11 +68,35 @@
 // interval moved on by each issue, no division a step) and interval a0 + run's matrices found from a0's (band_interval
 // of [a0 + run, e + run) is band_interval of [a0, e) plus run): the step loop 561 SASS instructions against RUN's 696
 // and the one-interval kernel's 612, so that the host may launch it at per = 1 too. The same addresses: the same bits.
+// FORM bits 18 and 19 (v35, band_cross_skip_open; with HOIST; a bench's bound, NOT the production's products): QIa's
+// query splits whose left interval [a, k1 + 1) cannot close ("open", v32: QIac there is QIs1 alone) are, bit 18,
+// skipped (no steps: the time with none of their products), or, bit 19, walked with their copies zero-filled from no
+// memory (every instruction, step and mma kept: the time with their L2 requests gone; the same numbers as bit 18's:
+// an open split's products are then zeros, c + 0 = c). Which
+// splits close: ends[n + 1 + a] (the host appends one word an interval start a to ``ends``), bit o for [a, a + o + 1).
+// Only where one block takes every split of its sum (gridDim.z = 2); elsewhere the production's walk.
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
 __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
     const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
     const int rows = min(STAGGER, ntr - (int)stripe * STAGGER);   // (the last stripe may hold fewer)
     return make_int2(stripe * STAGGER + w % rows, D - (int)(w / rows));
+}
+
+// (v35, FORM bits 18-19) the bits of the query splits s (k1 = first + s, first = a) of QIa's sum at interval a that
+// the walk takes: with SKIP_OPEN only those whose left interval closes (ends[n + 1 + a], bit s), else all ``splits``.
+template <bool SKIP_OPEN>
+__device__ __forceinline__ unsigned band_cross_split_bits(const int* ends, int n, int a, int splits) {
+    const unsigned all = (1u << splits) - 1u;
+    return SKIP_OPEN ? all & (unsigned)ends[n + 1 + a] : all;
+}
+
+// (v35) a warp's sums from zero (the next interval's)
+template <int NJ>
+__device__ __forceinline__ void band_cross_zero(double (&acc)[2][NJ][2], double (&acc2)[2][NJ][2]) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < NJ; ++j) acc[i][j][0] = acc[i][j][1] = acc2[i][j][0] = acc2[i][j][1] = 0.0;
 }
 
 // A warp's sums (its block's first row r and column c) into band matrix ``out``: with two chains (FORM bit 2) the
@@ -98,6 +122,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int WC = TC / WN, THREADS = (TR / 16) * WC * 32, NJ = WN / 8, SHAPE = (FORM >> 3) & 3;
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
     constexpr bool APART = FORM & 128, RUN = FORM & 65536, HOIST = FORM & 131072;
+    constexpr bool SKIPO = FORM & 262144, COPYO = FORM & 524288;   // (v35: a bench's bounds, not the same products)
+    static_assert(!(SKIPO || COPYO) || HOIST, "the open splits' bounds on the cursor's walk");
     static_assert(!RUN || (APART && !GROUP), "a run of query intervals in one-sum blocks without groups");
     static_assert(!HOIST || RUN, "the cursor with runs (v30: without them its step loop was 623 SASS instructions, not 612)");
     static_assert(KC % KK == 0, "whole steps a chunk");
@@ -153,13 +179,30 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         const int first0 = (which == 0 ? a0 : a0 + 1) + zsplit, last0 = which == 0 ? a1 - 2 : a1 - 1;
         const int first = GROUP ? first0 + g0 : first0, last = GROUP ? min(last0, first0 + g0 + GROUP - 1) : last0;
         const int splits = first <= last ? (last - first) / zsplits + 1 : 0;
-        const int span = splits * chunks, steps = runs * span;   // (span: the steps of one interval)
+        const int span = splits * chunks;   // (span: the steps of one interval)
+        // (v35) the open splits' bounds: QIa's blocks, every split of the sum in the block (zsplits 1)
+        const bool opens = (SKIPO || COPYO) && which == 0 && zsplits == 1;
+        int open_steps = 0;    // (v35, SKIPO: the closing splits' steps of every run)
+        for (int run = 0; SKIPO && opens && run < runs; ++run)
+            open_steps += __popc(band_cross_split_bits<true>(ends, n, a0 + run, splits)) * chunks;
+        const int steps = SKIPO && opens ? open_steps : runs * span;
         // (RUN: the block's interval ``run``, its a0, a1 and k1 shifted by as many.) HOIST (v30): the steps are issued in
         // order, so the next one's chunk, query split and (RUN) interval are a cursor moved on by each issue, no
         // division a step; interval a0 + run's matrices are a0's run S further on (band_interval(M, a0 + run, e + run)
         // = band_interval(M, a0, e) + run where e > a0). The same addresses: the same bits.
         int next_chunk = 0, next_split = 0, next_k1 = first;
         size_t next_shift = 0;
+        // (v35, SKIPO) the cursor's splits left in interval next_run, the first run with one taken first
+        int next_run = 0;
+        unsigned next_bits = 0;
+        auto next_interval = [&]() {
+            while (next_bits == 0 && next_run + 1 < runs)
+                ++next_run, next_shift += S, next_bits = band_cross_split_bits<true>(ends, n, a0 + next_run, splits);
+            next_k1 = first + __ffs(next_bits) - 1;
+        };
+        if constexpr (SKIPO) {
+            if (opens) next_bits = band_cross_split_bits<true>(ends, n, a0, splits), next_interval();
+        }
         auto issue = [&](int step) {
             const int run = RUN && !HOIST ? step / span : 0, at = RUN && !HOIST ? step - run * span : step;
             const int buf = step % STAGES, k1 = HOIST ? next_k1 : first + run + (at / chunks) * zsplits,
@@ -168,7 +211,25 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                                          : QF + band_interval(M, a0 + run, k1) * S;
             const double* R = which == 0 ? QI + band_interval(M, k1 + 1, a1 + run) * S
                                          : QIac + band_interval(M, k1, a1 + run) * S;
-            if (HOIST) {
+            // (v35, COPYO) an open split's copies zero-filled, reading nothing (cp.async of 0 source bytes): the same
+            // instructions and steps, none of its L2 requests; its products zeros, as with its steps skipped
+            const bool copies = !(COPYO && opens) || (band_cross_split_bits<true>(ends, n, a0 + next_run, splits)
+                                                       >> (next_k1 - first) & 1u);
+            if constexpr (SKIPO) {
+                L += next_shift, R += next_shift;
+                if (++next_chunk == chunks) {
+                    next_chunk = 0;
+                    if (opens) next_bits &= next_bits - 1u, next_interval();
+                    else if (++next_split == splits) next_split = 0, next_k1 = first, next_shift += S;
+                    else next_k1 += zsplits;
+                }
+            } else if constexpr (COPYO) {   // (the production's cursor and the interval's run)
+                L += next_shift, R += next_shift;
+                if (++next_chunk == chunks) {
+                    next_chunk = 0, next_k1 += zsplits;
+                    if (++next_split == splits) next_split = 0, next_k1 = first, next_shift += S, ++next_run;
+                }
+            } else if (HOIST) {
                 L += next_shift, R += next_shift;
                 if (++next_chunk == chunks) {
                     next_chunk = 0, next_k1 += zsplits;
@@ -181,7 +242,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
             for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
-                const bool in = col < kend && o >= 0 && o < W1 && col <= n;
+                const bool in = copies && col < kend && o >= 0 && o < W1 && col <= n;
                 band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
             }
             const int bcol = c0 + bc, b_row = from + bk;
@@ -189,7 +250,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
 #pragma unroll
             for (int i = 0; i < TC * KC / THREADS; ++i) {
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                const bool in = row < kend && o >= 0 && o < W1 && bcol <= n;
+                const bool in = copies && row < kend && o >= 0 && o < W1 && bcol <= n;
                 band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
             }
         };
@@ -221,7 +282,16 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             }
             __syncthreads();                                   // the ring slot is free for the step STAGES on
         };
-        if (RUN) {   // an interval's steps, then its sums stored (v28: call 1's test a step for the store cost 4% a step)
+        if (RUN && SKIPO) {   // (v35) each run's closing splits' steps, then its sums stored
+            for (int run = 0, step0 = 0; run < runs; ++run) {
+                const int run_span = opens ? __popc(band_cross_split_bits<true>(ends, n, a0 + run, splits)) * chunks
+                                           : span;
+                for (int step = step0; step < step0 + run_span; ++step) walk(step);
+                step0 += run_span;
+                band_cross_sums_out<NJ, FORM>(out + (size_t)run * S, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
+                band_cross_zero(acc, acc2);
+            }
+        } else if (RUN) {   // an interval's steps, then its sums stored (v28: call 1's test a step for the store cost 4% a step)
             for (int run = 0; run < runs; ++run) {
                 for (int step = run * span; step < (run + 1) * span; ++step) walk(step);
                 band_cross_sums_out<NJ, FORM>(out + (size_t)run * S, acc, acc2, r0 + wr, c0 + wc, g, t, W1, n);
