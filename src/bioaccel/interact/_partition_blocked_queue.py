@@ -30,12 +30,13 @@ from numba import prange
 from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
 from ._partition_blocked import _interval, _interval_inline, _logs, _start, blocked_tables, table_shape
+from ._partition_blocked_pair import _pair, pair_order
 from ._partition_blocked_split import INLINE, SKIP_ZEROS  # noqa: F401 (SKIP_ZEROS: stop 48's tiles, by name)
 from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = INLINE, tables=None, rows: str = "inline") -> tuple:
+                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "pairs") -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
@@ -43,7 +44,9 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     loop; :data:`SKIP_ZEROS`: the same tiles called, stop 48's; True: stop 47's full tiles); ``tables``:
     the tables' allocation (None: :func:`aligned_tables`; stop 47's: ``blocked_tables``); ``rows``: each query
     interval's row functions inlined into it (``"inline"``: ``_interval_inline``, bppinline, stop 49) or
-    called (``"called"``: ``_interval``, stop 49's), the same bits.
+    called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, two query
+    intervals [a0, a1) and [a0, a1 + 1) a task where it can (``"pairs"``: :mod:`._partition_blocked_pair`,
+    bpppair, stop 50; their rows inlined) or one (``"single"``, stop 49's), the same bits.
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -52,17 +55,21 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     """
     M, N = a.shape[0], rb.shape[0]
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
-    order, dep_start, deps = interval_order(M, workers)
-    fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
-    wide = tiles if wide_vectors() else False
     if rows not in ROWS:
         raise ValueError(f"rows must be one of {ROWS}, not {rows!r}")
+    if tasks not in TASKS or (tasks == "pairs" and rows != "inline"):
+        raise ValueError(f"tasks must be one of {TASKS} (pairs with rows='inline'), not {tasks!r}")
+    order, dep_start, deps = pair_order(M, workers, FIXED) if tasks == "pairs" else interval_order(M, workers)
+    fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
+    wide = tiles if wide_vectors() else False
     return fill(a, rb, weights, c1, c2, *(tables or aligned_tables)(M, N), wide, task_queue(dep_start, deps), order,
                 workers, rows == "inline")
 
 
 #: fill_partition_queued's ``rows``: _interval's row functions inlined into it (the default), or called
 ROWS = ("inline", "called")
+#: fill_partition_queued's ``tasks``: two query intervals a task where it can (the default), or one
+TASKS = ("pairs", "single")
 
 
 #: Bytes a table of :func:`aligned_tables` starts on (a page: its rows, of 16-cell multiples, on cache lines)
@@ -170,15 +177,18 @@ def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, qu
                  inline_rows=True):
     """fill_partition_queued's fill, on tables of :func:`._partition_blocked.blocked_tables`' shapes
     (:func:`aligned_tables` by default): ``workers`` loops that claim intervals from ``queue`` in ``order``
-    (:func:`interval_order`) until none is left (compiled twice: ``_fill_queued_parallel``, one loop a
-    thread; ``_fill_queued_serial``, for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``."""
+    (:func:`interval_order`; :func:`._partition_blocked_pair.pair_order`: a third column, a task's intervals)
+    until none is left (compiled twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``,
+    for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
             k = claim(queue)
             if k < 0:
                 break
-            if inline_rows:
+            if order.shape[1] > 2 and order[k, 2] == 2:
+                _pair(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
+            elif inline_rows:
                 _interval_inline(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0,
                                  AUX0, wide)
             else:
