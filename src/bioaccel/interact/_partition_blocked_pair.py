@@ -4,8 +4,8 @@ columns side by side, as one task of the queue, so that their double sums' share
 Both intervals' double sums (:func:`._partition_blocked_split._split_products`) take the same left matrices
 [a0, c) (QIac's, then QF's) at every split point c < a1; their right ones differ ([c, a1) against [c, a1 + 1)).
 Here each split point's tiles go in pairs: the same left rows for the first interval's tile, then the second's
-(:func:`_split_pair`), so a left matrix is brought from L3 once for both and its rows are in L1 for the second
-tile. The second interval's last split point c = a1 reads the first's QIac and QF, so it comes after the first
+(:func:`_split_pair`: at each split point the first's tiles, then the second's), so a left matrix is brought
+from L3 once for both, in L2 for the second. The second interval's last split point c = a1 reads the first's QIac and QF, so it comes after the first
 interval's rows (last, as in :func:`_split_products`: each output cell's adds in the same order of c).
 The pair of the other side, [a0, a1) and [a0 - 1, a1) (the same right operands), cannot keep that order: the
 second's first split point c = a0 reads the first interval's QI, which is not done before its rows are.
@@ -107,7 +107,7 @@ def _simulated_starts(groups: list, needs: dict, cost: dict, workers: int) -> di
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
 def _pair(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """Every table at the query intervals [a0, a1) and [a0, a1 + 1) (a0 < a1), as ``_interval_inline`` of
-    each in turn: the double sums of both over c < a1 tile pair by tile pair, the first's rows, the second's
+    each in turn: the double sums of both over c < a1 split point by split point, the first's rows, the second's
     last split point (c = a1, on the first's QIac and QF), the second's rows."""
     n = rb.shape[0] + 1
     acc_a, acc_m = _interval_open_inline(a0, a1, n, Q0, idx, QI, QX, QIac, QF)
@@ -122,36 +122,41 @@ def _pair(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0,
 
 @njit(cache=True, nogil=True)
 def _split_pair(L, Rt, idx, a0, a1, c_lo, c_hi, out1, out2, n, wide):
-    """:func:`._partition_blocked_split._split_products` of [a0, a1 + 1) into ``out2`` and of [a0, a1) into
-    ``out1``, over the split points c_lo <= c < c_hi (``out1``'s only where c < a1): each tile of the shared
-    left matrix L([a0, c)) for both, one after the other (its rows in L1 for the second)."""
+    """:func:`._partition_blocked_split._split_products` of [a0, a1) into ``out1`` and of [a0, a1 + 1) into
+    ``out2``, over the split points c_lo <= c < c_hi (``out1``'s only where c < a1): at each split point the
+    first's tiles, then the second's on the same left matrix L([a0, c)), now in L2. (Tiles in pairs, each
+    left tile for both at once, measured 8-15% slower: two right column strips of 14 KB, and the left rows,
+    no longer fit the 32 KB L1 that one strip and the rows fit.)"""
     size = L.shape[1] * L.shape[2]
-    step = 8 if wide else 4
     for c in range(c_lo, c_hi):
-        both = c < a1
-        left, right1, right2 = L[idx[a0, c]], Rt[idx[c, a1]], Rt[idx[c, a1 + 1]]   # (right1: unused at c = a1)
-        ahead = c + 1 if c + 1 < c_hi else c
-        next_l, next_1 = L[idx[a0, ahead]].reshape(size), Rt[idx[ahead, a1]].reshape(size)
-        next_2 = Rt[idx[ahead, a1 + 1]].reshape(size)
-        pos = 0
-        for B in range(0, n, 16):
-            kend = min(B + 16, n)
-            if n - B <= 8:
-                if both:
-                    _half_any(left, right1, out1, B, kend, n, wide)
-                _half_any(left, right2, out2, B, kend, n, wide)
-                continue
-            for b0 in range(0, min(B + 16, n - 1), step):
-                for _ in range(PREFETCH):
-                    if pos < size:
-                        _prefetch(next_l, pos)
-                        _prefetch(next_2, pos)
-                        if both:
-                            _prefetch(next_1, pos)
-                        pos += 8
-                if both:
-                    _tile_any(left, right1, out1, b0, B, kend, wide)
-                _tile_any(left, right2, out2, b0, B, kend, wide)
+        left = L[idx[a0, c]]
+        ahead = c + 1 if c + 1 < c_hi else c   # the next split point's matrices asked for while these compute
+        next_l, next_2 = L[idx[a0, ahead]].reshape(size), Rt[idx[ahead, a1 + 1]].reshape(size)
+        if c < a1:
+            next_1 = Rt[idx[ahead, a1]].reshape(size)
+            _split_point(left, Rt[idx[c, a1]], out1, n, wide, next_l, next_1)
+        _split_point(left, Rt[idx[c, a1 + 1]], out2, n, wide, next_2, next_l)
+
+
+@njit(cache=True, nogil=True)
+def _split_point(left, right, out, n, wide, ask1, ask2):
+    """One split point of :func:`._partition_blocked_split._split_products` (its tiles in its order), asking
+    for ``ask1`` and ``ask2`` (flat: the next split point's matrices) as it goes, as that does."""
+    size = ask1.shape[0]
+    step = 8 if wide else 4
+    pos = 0
+    for B in range(0, n, 16):
+        kend = min(B + 16, n)
+        if n - B <= 8:
+            _half_any(left, right, out, B, kend, n, wide)
+            continue
+        for b0 in range(0, min(B + 16, n - 1), step):
+            for _ in range(PREFETCH):
+                if pos < size:
+                    _prefetch(ask1, pos)
+                    _prefetch(ask2, pos)
+                    pos += 8
+            _tile_any(left, right, out, b0, B, kend, wide)
 
 
 @njit(nogil=True, inline="always")
