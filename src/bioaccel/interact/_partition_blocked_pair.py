@@ -179,3 +179,4 @@ def _half_any(left, right, out, B, kend, n, wide):
         _half_tiles(left, right, out, B, kend, n)
     else:
         _half_tiles4(left, right, out, B, kend, n)
+

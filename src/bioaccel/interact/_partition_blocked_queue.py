@@ -36,7 +36,7 @@ from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "pairs") -> tuple:
+                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "single") -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
@@ -46,7 +46,7 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     interval's row functions inlined into it (``"inline"``: ``_interval_inline``, bppinline, stop 49) or
     called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, two query
     intervals [a0, a1) and [a0, a1 + 1) a task where it can (``"pairs"``: :mod:`._partition_blocked_pair`,
-    bpppair, stop 50; their rows inlined) or one (``"single"``, stop 49's), the same bits.
+    bpppair, stop 50, their rows inlined; slower) or one (``"single"``, the default), the same bits.
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -68,8 +68,8 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
 
 #: fill_partition_queued's ``rows``: _interval's row functions inlined into it (the default), or called
 ROWS = ("inline", "called")
-#: fill_partition_queued's ``tasks``: two query intervals a task where it can (the default), or one
-TASKS = ("pairs", "single")
+#: fill_partition_queued's ``tasks``: one query interval a task (the default), or two where it can
+TASKS = ("single", "pairs")
 
 
 #: Bytes a table of :func:`aligned_tables` starts on (a page: its rows, of 16-cell multiples, on cache lines)
