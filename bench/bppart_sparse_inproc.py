@@ -31,7 +31,9 @@ from bioaccel.runtime.parallel import threads  # noqa: E402
 FORMS = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called", "single"),
          "inline (the skip tiles inlined, stop 49)": (INLINE, "called", "single"),
          "rows (the skip tiles and _interval's row functions inlined, bppinline, stop 49)": (INLINE, "inline", "single"),
-         "pairs (rows, two query intervals a task, bpppair, stop 50)": (INLINE, "inline", "pairs")}
+         "pairs (rows, two query intervals a task in turn, bpppair, stop 50)": (INLINE, "inline", "pairs"),
+         "shared (rows, two query intervals a task, their left matrices shared, bpppair, stop 50)":
+             (INLINE, "inline", "shared")}
 #: --same: the old form against itself (an A/A run: what the order of the calls alone does)
 SAME = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called", "single"), "skip_zeros again": (SKIP_ZEROS, "called", "single")}
 

@@ -1,6 +1,7 @@
 """BPPart on the CPU, issue 27's CPU goal (bpppair, stop 50): the ``queued`` fill's query intervals two a task
-(``tasks="pairs"``, :mod:`bioaccel.interact._partition_blocked_pair`), the same bits as one a task
-(``tasks="single"``): logs and all seven tables; the pairs' queue covers every interval once, after its needs."""
+(``tasks="pairs"``, in turn; ``tasks="shared"``, their double sums' left matrices shared:
+:mod:`bioaccel.interact._partition_blocked_pair`), the same bits as one a task (``tasks="single"``): logs and
+all seven tables; the pairs' queue covers every interval once, after its needs."""
 import random
 
 import numba
@@ -17,8 +18,8 @@ from test_bppart_cpu36 import SIZES
 @pytest.mark.parametrize("count", [1, 2])
 @pytest.mark.parametrize("kind", ["default", "bpmax", "gu0", "au0"])
 def test_pairs_equal_single_tasks_bit_for_bit(count, kind):
-    """tasks="pairs" against tasks="single": == logs at sizes from 1 x 1 to 23 x 101, some with N letters, at
-    two scales, with either tiles (INLINE, SKIP_ZEROS), on one thread and two."""
+    """tasks="pairs" and "shared" against tasks="single": == logs at sizes from 1 x 1 to 23 x 101, some with N
+    letters, at two scales, with either tiles (INLINE, SKIP_ZEROS), on one thread and two (the rows called too)."""
     from bioaccel.interact._partition_blocked_queue import fill_partition_queued
     from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS
 
@@ -32,7 +33,10 @@ def test_pairs_equal_single_tasks_bit_for_bit(count, kind):
             for c1, c2 in ((0.0, 0.0), (0.3, 0.2)):
                 tiles = INLINE if i % 2 == 0 else SKIP_ZEROS
                 old = fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="single")
+                assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="shared") == old, (M, N, kind)
                 assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="pairs") == old, (M, N, kind)
+                if i % 4 == 1:
+                    assert fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="called", tasks="pairs") == old
 
 
 @pytest.mark.parametrize("wide", [True, False], ids=["eight-lane tiles", "four-lane tiles"])
@@ -51,13 +55,15 @@ def test_pairs_write_the_same_tables(wide):
         rb = np.ascontiguousarray(encode(_random_strand(rng, N, True)))
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
             tables = {}
-            for order_of in (interval_order, pair_order):
+            for form, order_of, shared in (("single", interval_order, False), ("pairs", pair_order, False),
+                                           ("shared", pair_order, True)):
                 order, dep_start, deps = order_of(M, workers)
-                tables[order_of] = aligned_tables(M, N, 0.0)
-                fill(a, rb, _weights("default"), 0.4, 0.6, *tables[order_of], tiles, task_queue(dep_start, deps),
-                     order, workers, True)
-            for old, new in zip(tables[interval_order], tables[pair_order]):
-                assert np.array_equal(old.view(np.uint64), new.view(np.uint64)), (M, N, workers)
+                tables[form] = aligned_tables(M, N, 0.0)
+                fill(a, rb, _weights("default"), 0.4, 0.6, *tables[form], tiles, task_queue(dep_start, deps),
+                     order, workers, True, shared)
+            for form in ("pairs", "shared"):
+                for old, new in zip(tables["single"], tables[form]):
+                    assert np.array_equal(old.view(np.uint64), new.view(np.uint64)), (M, N, workers, form)
 
 
 @pytest.mark.parametrize("M", [1, 2, 3, 4, 7, 22, 23])
@@ -85,9 +91,9 @@ def test_pair_order_covers_every_interval_after_its_needs(M, workers):
 
 
 def test_tasks_form_is_checked():
-    """tasks names one of the two forms; pairs only with the inlined rows."""
+    """tasks names one of the three forms; shared only with the inlined rows."""
     from bioaccel.interact._partition_blocked_queue import fill_partition_queued
 
-    for tasks, rows in (("triples", "inline"), ("pairs", "called")):
+    for tasks, rows in (("triples", "inline"), ("shared", "called")):
         with pytest.raises(ValueError, match="tasks"):
             fill_partition_queued(encode("G"), encode("C"), _weights("default"), 0.0, 0.0, rows=rows, tasks=tasks)

@@ -44,9 +44,11 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     loop; :data:`SKIP_ZEROS`: the same tiles called, stop 48's; True: stop 47's full tiles); ``tables``:
     the tables' allocation (None: :func:`aligned_tables`; stop 47's: ``blocked_tables``); ``rows``: each query
     interval's row functions inlined into it (``"inline"``: ``_interval_inline``, bppinline, stop 49) or
-    called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, two query
-    intervals [a0, a1) and [a0, a1 + 1) a task where it can (``"pairs"``: :mod:`._partition_blocked_pair`,
-    bpppair, stop 50, their rows inlined; slower) or one (``"single"``, the default), the same bits.
+    called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, one query
+    interval (``"single"``, stop 49's) or two, [a0, a1) and [a0, a1 + 1), where it can
+    (:func:`._partition_blocked_pair.pair_order`, bpppair, stop 50): ``"pairs"`` one after the other,
+    ``"shared"`` their double sums' shared left matrices read once (:func:`._partition_blocked_pair._pair`,
+    rows inlined only), the same bits.
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -57,19 +59,20 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
     if rows not in ROWS:
         raise ValueError(f"rows must be one of {ROWS}, not {rows!r}")
-    if tasks not in TASKS or (tasks == "pairs" and rows != "inline"):
-        raise ValueError(f"tasks must be one of {TASKS} (pairs with rows='inline'), not {tasks!r}")
-    order, dep_start, deps = pair_order(M, workers, FIXED) if tasks == "pairs" else interval_order(M, workers)
+    if tasks not in TASKS or (tasks == "shared" and rows != "inline"):
+        raise ValueError(f"tasks must be one of {TASKS} (shared with rows='inline'), not {tasks!r}")
+    order, dep_start, deps = interval_order(M, workers) if tasks == "single" else pair_order(M, workers, FIXED)
     fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
     wide = tiles if wide_vectors() else False
     return fill(a, rb, weights, c1, c2, *(tables or aligned_tables)(M, N), wide, task_queue(dep_start, deps), order,
-                workers, rows == "inline")
+                workers, rows == "inline", tasks == "shared")
 
 
 #: fill_partition_queued's ``rows``: _interval's row functions inlined into it (the default), or called
 ROWS = ("inline", "called")
-#: fill_partition_queued's ``tasks``: one query interval a task (the default), or two where it can
-TASKS = ("single", "pairs")
+#: fill_partition_queued's ``tasks``: one query interval a task, or two where it can (in turn, or sharing
+#: their double sums' left matrices)
+TASKS = ("single", "pairs", "shared")
 
 
 #: Bytes a table of :func:`aligned_tables` starts on (a page: its rows, of 16-cell multiples, on cache lines)
@@ -174,26 +177,30 @@ def _simulated_starts(M: int, workers: int) -> dict:
 
 
 def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers,
-                 inline_rows=True):
+                 inline_rows=True, shared_pairs=False):
     """fill_partition_queued's fill, on tables of :func:`._partition_blocked.blocked_tables`' shapes
     (:func:`aligned_tables` by default): ``workers`` loops that claim intervals from ``queue`` in ``order``
     (:func:`interval_order`; :func:`._partition_blocked_pair.pair_order`: a third column, a task's intervals)
     until none is left (compiled twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``,
-    for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``."""
+    for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``; ``shared_pairs``: a task of two
+    intervals by :func:`._partition_blocked_pair._pair` (their double sums' left matrices shared), else one
+    interval after the other."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
             k = claim(queue)
             if k < 0:
                 break
-            if order.shape[1] > 2 and order[k, 2] == 2:
+            width = order[k, 2] if order.shape[1] > 2 else 1   # the task's intervals [a0, a1) .. [a0, a1 + width - 1)
+            if width == 2 and shared_pairs:
                 _pair(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
-            elif inline_rows:
-                _interval_inline(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0,
-                                 AUX0, wide)
-            else:
-                _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
-                          wide)
+                width = 0
+            for a1 in range(order[k, 1], order[k, 1] + width):
+                if inline_rows:
+                    _interval_inline(order[k, 0], a1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
+                                     wide)
+                else:
+                    _interval(order[k, 0], a1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
             complete(queue, k)
     return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
 
