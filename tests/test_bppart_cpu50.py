@@ -68,15 +68,16 @@ def test_pairs_write_the_same_tables(wide):
 
 @pytest.mark.parametrize("M", [1, 2, 3, 4, 7, 22, 23])
 @pytest.mark.parametrize("workers", [1, 2, 3])
-def test_pair_order_covers_every_interval_after_its_needs(M, workers):
+@pytest.mark.parametrize("columns", [2, 3])
+def test_pair_order_covers_every_interval_after_its_needs(M, workers, columns):
     """Every non-empty query interval in one task; each task's dependencies earlier in the order and among
     them the tasks of [a0, e - 1) and [a0 + 1, e) for each of its intervals but its own."""
     from bioaccel.interact._partition_blocked_pair import pair_order
 
-    order, dep_start, deps = pair_order(M, workers)
+    order, dep_start, deps = pair_order(M, workers, 8, columns)
     where = {}
     for k, (a0, a1, width) in enumerate(order.tolist()):
-        assert width in (1, 2) and a1 + width - 1 <= M
+        assert 1 <= width <= columns and a1 + width - 1 <= M
         for e in range(a1, a1 + width):
             assert (a0, e) not in where
             where[a0, e] = k

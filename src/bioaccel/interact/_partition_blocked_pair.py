@@ -1,14 +1,18 @@
 """BPPart's ``queued`` fill with query intervals in pairs (bpppair, stop 50): [a0, a1) and [a0, a1 + 1), two
-columns side by side, as one task of the queue, so that their double sums' shared left operands are read once.
+columns side by side, as one task of the queue (:func:`pair_order`), so that what both read is read by one
+worker while it is in its L2: their double sums' left matrices [a0, c) (QIac's and QF's), their rows' T0 of
+[a0, k + 1), the first's QIac and QF (the second's last split point and its QIm's last term).
 
-Both intervals' double sums (:func:`._partition_blocked_split._split_products`) take the same left matrices
-[a0, c) (QIac's, then QF's) at every split point c < a1; their right ones differ ([c, a1) against [c, a1 + 1)).
-Here each split point's tiles go in pairs: the same left rows for the first interval's tile, then the second's
-(:func:`_split_pair`: at each split point the first's tiles, then the second's), so a left matrix is brought
-from L3 once for both, in L2 for the second. The second interval's last split point c = a1 reads the first's QIac and QF, so it comes after the first
-interval's rows (last, as in :func:`_split_products`: each output cell's adds in the same order of c).
-The pair of the other side, [a0, a1) and [a0 - 1, a1) (the same right operands), cannot keep that order: the
-second's first split point c = a0 reads the first interval's QI, which is not done before its rows are.
+Two forms of a pair (``fill_partition_queued(..., tasks=)``): ``"pairs"`` (the default) runs the two intervals
+one after the other (``_interval_inline`` of each: the same code as a task a interval); ``"shared"``
+(:func:`_pair`) runs their double sums split point by split point, the first's tiles and then the second's on
+the same left matrix (:func:`_split_pair`), the second's last split point c = a1 (on the first's QIac and QF)
+after the first's rows: last, as in :func:`._partition_blocked_split._split_products`, so each output cell's
+adds keep the order of c. Measured in one process (docs/bppart.md, "bpppair, stop 50"): the pairs' order
+1.02-1.04x on one thread at 23 x 100, 1.03-1.08x on two; ``"shared"`` no faster than ``"pairs"`` (its
+split points 2-9% slower alone: two outputs and three right matrices at work in L2).
+The other pair, [a0, a1) and [a0 - 1, a1) (the same right operands), cannot keep the order of c: the second's
+first split point c = a0 reads the first interval's QI, which is done only after its rows.
 
 Every output cell gets the same tiles' sums in the same order of split points as in a task a interval, and
 the rows are ``_interval_inline``'s own code (:func:`._partition_blocked._interval_rows`): the same bits
@@ -28,14 +32,15 @@ from ._partition_cpu import _FLAGS
 
 
 @functools.lru_cache(maxsize=64)
-def pair_order(M: int, workers: int, fixed: int = 8) -> tuple:
+def pair_order(M: int, workers: int, fixed: int = 8, columns: int = 2) -> tuple:
     """The non-empty query intervals of an M-nt query as a task queue's tasks, two columns a task where it can:
     ``order[k] = (a0, a1, width)``, the intervals [a0, a1) .. [a0, a1 + width - 1); and each task's
     dependencies (``dep_start``, ``deps``: the tasks of [a0, e - 1) and [a0 + 1, e) of each of its intervals,
     but its own). Columns go in groups of two (1 and 2, 3 and 4, ...; the last alone when M is odd): a group's
     first task is the second column's interval [p, p + 1), then the pairs (a0, p, 2) for a0 from p - 1 down to
-    0. The order is :func:`._partition_blocked_queue.interval_order`'s simulated schedule over the groups
-    (an interval costing ``fixed`` + its length). Read-only arrays (cached).
+    0 (``columns``: groups of that many; 3 and 4 measured slower on two threads). The order is
+    :func:`._partition_blocked_queue.interval_order`'s simulated schedule over the groups (an interval costing
+    ``fixed`` + its length). Read-only arrays (cached).
 
     >>> order, dep_start, deps = pair_order(3, 2)
     >>> [tuple(x) for x in order.tolist()]
@@ -43,7 +48,7 @@ def pair_order(M: int, workers: int, fixed: int = 8) -> tuple:
     >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(5)]
     [[], [], [0], [1, 2], [2, 3]]
     """
-    groups = _groups(M)
+    groups = _groups(M, columns)
     owner = {(a0, e): (a0, a1, width) for group in groups for a0, a1, width in group for e in range(a1, a1 + width)}
     needs = {task: sorted({owner[d] for e in _ends(task) for d in ((task[0], e - 1), (task[0] + 1, e))
                            if d[0] < d[1] and owner[d] != task}) for group in groups for task in group}
@@ -68,14 +73,13 @@ def _ends(task: tuple) -> range:
     return range(task[1], task[1] + task[2])
 
 
-def _groups(M: int) -> list:
-    """:func:`pair_order`'s tasks, a list a group of columns in the order a worker goes down it."""
+def _groups(M: int, columns: int = 2) -> list:
+    """:func:`pair_order`'s tasks, a list a group of ``columns`` columns, in the order a worker goes down it:
+    from the top, each row a0's intervals of the group's columns as one task ``(a0, first end, count)``."""
     groups = []
-    for p in range(1, M + 1, 2):
-        if p + 1 <= M:
-            groups.append([(p, p + 1, 1)] + [(a0, p, 2) for a0 in range(p - 1, -1, -1)])
-        else:
-            groups.append([(a0, p, 1) for a0 in range(p - 1, -1, -1)])
+    for p in range(1, M + 1, columns):
+        last = min(p + columns - 1, M)
+        groups.append([(a0, max(p, a0 + 1), last - max(p, a0 + 1) + 1) for a0 in range(last - 1, -1, -1)])
     return groups
 
 

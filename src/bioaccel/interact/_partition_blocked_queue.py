@@ -20,6 +20,9 @@ are one allocation, each table on whole pages (:func:`aligned_tables`; ``blocked
 own allocation, its rows not on cache lines). Either old form stays selectable (``tiles``, ``tables``).
 Since stop 49 (docs/bppart.md, "bppsparse, stop 49") those tiles are inlined into the products' loop
 (``tiles=INLINE``: no call a tile, so no reference counts a tile); stop 48's called tiles are ``SKIP_ZEROS``.
+Since stop 50 (docs/bppart.md, "bpppair, stop 50") a task is two intervals [a0, a1) and [a0, a1 + 1) where it
+can (``tasks="pairs"``, :mod:`._partition_blocked_pair`): one worker reads what both read while it is in its
+L2; stop 49's task of one interval is ``tasks="single"``.
 """
 import functools
 
@@ -36,7 +39,7 @@ from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "single") -> tuple:
+                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "pairs") -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
@@ -46,9 +49,9 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     interval's row functions inlined into it (``"inline"``: ``_interval_inline``, bppinline, stop 49) or
     called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, one query
     interval (``"single"``, stop 49's) or two, [a0, a1) and [a0, a1 + 1), where it can
-    (:func:`._partition_blocked_pair.pair_order`, bpppair, stop 50): ``"pairs"`` one after the other,
-    ``"shared"`` their double sums' shared left matrices read once (:func:`._partition_blocked_pair._pair`,
-    rows inlined only), the same bits.
+    (:func:`._partition_blocked_pair.pair_order`, bpppair, stop 50): ``"pairs"`` (the default) one after the
+    other, ``"shared"`` their double sums' shared left matrices read once (:func:`._partition_blocked_pair._pair`,
+    rows inlined only; not faster), the same bits.
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -70,9 +73,9 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
 
 #: fill_partition_queued's ``rows``: _interval's row functions inlined into it (the default), or called
 ROWS = ("inline", "called")
-#: fill_partition_queued's ``tasks``: one query interval a task, or two where it can (in turn, or sharing
-#: their double sums' left matrices)
-TASKS = ("single", "pairs", "shared")
+#: fill_partition_queued's ``tasks``: two query intervals a task where it can, one after the other (the
+#: default), or sharing their double sums' left matrices; or one a task (stop 49's)
+TASKS = ("pairs", "shared", "single")
 
 
 #: Bytes a table of :func:`aligned_tables` starts on (a page: its rows, of 16-cell multiples, on cache lines)
