@@ -134,9 +134,7 @@ def _interval_open(a0, a1, n, Q0, idx, QI, QX, QIac, QF):
     for c in range(n):         # an empty target interval: the query alone
         QI[A, c, c] = Q0[a0, a1]
         QX[A, c, c] = 0.0
-    acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
-    acc_m = np.zeros(shape)    # QIm's double sum
-    return acc_a, acc_m
+    return np.zeros(shape), np.zeros(shape)   # QIa's terms with a non-empty rest of the query; QIm's double sum
 
 
 @njit(cache=True, nogil=True, fastmath=_FLAGS)
