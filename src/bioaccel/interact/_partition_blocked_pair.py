@@ -10,7 +10,7 @@ the same left matrix (:func:`_split_pair`), the second's last split point c = a1
 after the first's rows: last, as in :func:`._partition_blocked_split._split_products`, so each output cell's
 adds keep the order of c. Measured in one process (docs/bppart.md, "bpppair, stop 50"): the pairs' order
 1.02-1.04x on one thread at 23 x 100, 1.03-1.08x on two; ``"shared"`` no faster than ``"pairs"`` (its
-split points 2-9% slower alone: two outputs and three right matrices at work in L2).
+split points 2-15% slower alone: two outputs and three right matrices at work in L2).
 The other pair, [a0, a1) and [a0 - 1, a1) (the same right operands), cannot keep the order of c: the second's
 first split point c = a0 reads the first interval's QI, which is done only after its rows.
 
