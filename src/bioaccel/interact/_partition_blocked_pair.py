@@ -46,7 +46,7 @@ def pair_order(M: int, workers: int, fixed: int = 8, columns: int = 2) -> tuple:
     >>> [tuple(x) for x in order.tolist()]
     [(1, 2, 1), (2, 3, 1), (0, 1, 2), (1, 3, 1), (0, 3, 1)]
     >>> [deps[dep_start[k]:dep_start[k + 1]].tolist() for k in range(5)]
-    [[], [], [0], [1, 2], [2, 3]]
+    [[], [], [0], [0, 1], [2, 3]]
     """
     groups = _groups(M, columns)
     owner = {(a0, e): (a0, a1, width) for group in groups for a0, a1, width in group for e in range(a1, a1 + width)}
