@@ -1,4 +1,4 @@
-"""BPPart's ``queued`` fill, its ``tiles`` and ``rows`` forms alternating in one process (bppcpu3's in-process method,
+"""BPPart's ``queued`` fill, its ``tiles``, ``rows`` and ``tasks`` forms alternating in one process (bppcpu3's in-process method,
 stop 48): the fill alone at 23 x 50 and 23 x 100 (bench/bppart.py's query and targets), 1 and 2 threads,
 memory reserved as a warm server's spare does; best and median of the calls, every form's logs ``==``.
 Clear Numba's cache of ``bioaccel/interact`` after editing a module that others call: a caller's cached
@@ -28,11 +28,14 @@ from bioaccel.runtime.parallel import threads  # noqa: E402
 
 #: The forms (``tiles``); the class tiles of QIa (``sparse``, ``sparse_inline``) were timed here too, at commit
 #: 1a65d8d, and dropped (docs/bppart.md, "bppsparse, stop 49")
-FORMS = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called"),
-         "inline (the skip tiles inlined, stop 49)": (INLINE, "called"),
-         "rows (the skip tiles and _interval's row functions inlined, bppinline, stop 49)": (INLINE, "inline")}
+FORMS = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called", "single"),
+         "inline (the skip tiles inlined, stop 49)": (INLINE, "called", "single"),
+         "rows (the skip tiles and _interval's row functions inlined, bppinline, stop 49)": (INLINE, "inline", "single"),
+         "pairs (rows, two query intervals a task in turn, bpppair, stop 50)": (INLINE, "inline", "pairs"),
+         "shared (rows, two query intervals a task, their left matrices shared, bpppair, stop 50)":
+             (INLINE, "inline", "shared")}
 #: --same: the old form against itself (an A/A run: what the order of the calls alone does)
-SAME = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called"), "skip_zeros again": (SKIP_ZEROS, "called")}
+SAME = {"skip_zeros (stop 48)": (SKIP_ZEROS, "called", "single"), "skip_zeros again": (SKIP_ZEROS, "called", "single")}
 
 
 def main(argv=None) -> int:
@@ -66,9 +69,9 @@ def main(argv=None) -> int:
                 times = {name: [] for name in forms}
                 logs = {}
                 for _ in range(args.repeats + 1):      # the first round warms (discarded)
-                    for name, (tiles, rows_form) in forms.items():
+                    for name, (tiles, rows_form, tasks) in forms.items():
                         start = time.perf_counter()
-                        logs[name] = fill_partition_queued(a, rb, weights, c1, c2, tiles, rows=rows_form)
+                        logs[name] = fill_partition_queued(a, rb, weights, c1, c2, tiles, rows=rows_form, tasks=tasks)
                         times[name].append(time.perf_counter() - start)
                 assert len(set(logs.values())) == 1, logs
                 row = {"threads": count, "pair": f"23 x {N}", "log_qi": logs[name][0],
@@ -83,7 +86,7 @@ def main(argv=None) -> int:
                 print(row, flush=True)
     print(f"load after {os.getloadavg()[0]:.2f}", flush=True)
     if args.json:
-        save_json({"benchmark": "bppart queued fill, tiles and rows forms alternating in one process (stop 49)",
+        save_json({"benchmark": "bppart queued fill, tiles, rows and tasks forms alternating in one process (stop 50)",
                               "repeats": args.repeats, "same": args.same, "reverse": args.reverse, "rows": rows}, args.json)
     return 0
 

@@ -116,9 +116,17 @@ def _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX):
 def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, wide):
     """Every table at the query interval [a0, a1) (non-empty): the terms over other query intervals for
     the whole target matrix, then the target rows b0 from the last up (:func:`_row`)."""
-    N = rb.shape[0]
-    n = N + 1
-    l1 = a1 - a0
+    n = rb.shape[0] + 1
+    acc_a, acc_m = _interval_open(a0, a1, n, Q0, idx, QI, QX, QIac, QF)
+    _split_products(QIac, QI, idx, a0, a1, acc_a, n, wide)   # a closed block [a0, c) x [b0, k), QI on the rest
+    _split_products(QF, QIac, idx, a0, a1, acc_m, n, wide)   # first-anchored [a0, c), last-anchored the rest
+    _interval_rows(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, acc_a, acc_m)
+
+
+@njit(cache=True, nogil=True)
+def _interval_open(a0, a1, n, Q0, idx, QI, QX, QIac, QF):
+    """The query interval [a0, a1)'s tables cleared where read as zeros, its empty target intervals, and
+    its double sums' two outputs (zeroed): ``(acc_a, acc_m)``."""
     A = idx[a0, a1]
     shape = (QI.shape[1], QI.shape[2])
     for table in (QI, QIac, QF):   # QX, R, T0 and AUX0 are read only above their diagonals (and QX
@@ -126,10 +134,17 @@ def _interval(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, A
     for c in range(n):         # an empty target interval: the query alone
         QI[A, c, c] = Q0[a0, a1]
         QX[A, c, c] = 0.0
-    acc_a = np.zeros(shape)    # QIa's terms with a non-empty rest of the query
-    acc_m = np.zeros(shape)    # QIm's double sum
-    _split_products(QIac, QI, idx, a0, a1, acc_a, n, wide)   # a closed block [a0, c) x [b0, k), QI on the rest
-    _split_products(QF, QIac, idx, a0, a1, acc_m, n, wide)   # first-anchored [a0, c), last-anchored the rest
+    return np.zeros(shape), np.zeros(shape)   # QIa's terms with a non-empty rest of the query; QIm's double sum
+
+
+@njit(cache=True, nogil=True, fastmath=_FLAGS)
+def _interval_rows(a0, a1, a, rb, w1, w2, wi, Q0, Q1, idx, QI, QX, QIac, QF, R, T0, AUX0, acc_a, acc_m):
+    """:func:`_interval` after its double sums (``acc_a``, ``acc_m``): the target rows b0 from the last up."""
+    N = rb.shape[0]
+    n = N + 1
+    l1 = a1 - a0
+    A = idx[a0, a1]
+    shape = (QI.shape[1], QI.shape[2])
     aux1 = np.zeros(shape)     # this query interval's AUX1 (read by later rows' s1)
     work = np.zeros((9, shape[1]))   # a row's s1 sums, T1, QIa, R, the sums of s0, AUX0 and QX; the pair's s1, R
     prev = idx[a0, a1 - 1]     # [a0, a1 - 1): QIm's last term
@@ -373,9 +388,12 @@ _vecmat2_inline = _rebound(_vecmat2, True, _vecmat2_half=_vecmat2_half_inline)
 _vecmat_inline = _rebound(_vecmat, True)
 _axpy_inline = _rebound(_axpy, True)
 _ask_inline = _rebound(_ask, True)
-_interval_inline = _rebound(
-    _interval, False, _clear=_rebound(_clear, True), _vecmat=_vecmat_inline, _vecmat2=_vecmat2_inline,
+_interval_open_inline = _rebound(_interval_open, True, _clear=_rebound(_clear, True))
+_interval_rows_inline = _rebound(
+    _interval_rows, True, _vecmat=_vecmat_inline, _vecmat2=_vecmat2_inline,
     _axpy=_axpy_inline, _ask_write=_rebound(_ask_write, True),
     _ask_rows=_rebound(_ask_rows, True, _ask=_ask_inline),
     _cross_rows=_rebound(_cross_rows, True, _axpy=_axpy_inline),
     _row=_rebound(_row, True, _vecmat2=_vecmat2_inline), _row_end=_rebound(_row_end, True))
+_interval_inline = _rebound(_interval, False, _interval_open=_interval_open_inline,
+                            _interval_rows=_interval_rows_inline)

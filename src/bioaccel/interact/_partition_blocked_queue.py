@@ -20,6 +20,9 @@ are one allocation, each table on whole pages (:func:`aligned_tables`; ``blocked
 own allocation, its rows not on cache lines). Either old form stays selectable (``tiles``, ``tables``).
 Since stop 49 (docs/bppart.md, "bppsparse, stop 49") those tiles are inlined into the products' loop
 (``tiles=INLINE``: no call a tile, so no reference counts a tile); stop 48's called tiles are ``SKIP_ZEROS``.
+Since stop 50 (docs/bppart.md, "bpppair, stop 50") a task is two intervals [a0, a1) and [a0, a1 + 1) where it
+can (``tasks="pairs"``, :mod:`._partition_blocked_pair`): one worker reads what both read while it is in its
+L2; stop 49's task of one interval is ``tasks="single"``.
 """
 import functools
 
@@ -30,12 +33,13 @@ from numba import prange
 from ..runtime.parallel import claim, complete, serial_and_parallel, task_queue
 from ._partition_band_cross import wide_vectors
 from ._partition_blocked import _interval, _interval_inline, _logs, _start, blocked_tables, table_shape
+from ._partition_blocked_pair import _pair, pair_order
 from ._partition_blocked_split import INLINE, SKIP_ZEROS  # noqa: F401 (SKIP_ZEROS: stop 48's tiles, by name)
 from ._partition_cpu import _FLAGS
 
 
 def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1: float, c2: float,
-                          tiles: int = INLINE, tables=None, rows: str = "inline") -> tuple:
+                          tiles: int = INLINE, tables=None, rows: str = "inline", tasks: str = "pairs") -> tuple:
     """(log QI, log QX, log Q0, log Q1) of the whole strands, as
     :func:`._partition_blocked.fill_partition_blocked` gives them (same arguments, the same bits), the
     query intervals from a task queue on Numba's threads. ``tiles``: the double sums' eight-lane tiles
@@ -43,7 +47,11 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     loop; :data:`SKIP_ZEROS`: the same tiles called, stop 48's; True: stop 47's full tiles); ``tables``:
     the tables' allocation (None: :func:`aligned_tables`; stop 47's: ``blocked_tables``); ``rows``: each query
     interval's row functions inlined into it (``"inline"``: ``_interval_inline``, bppinline, stop 49) or
-    called (``"called"``: ``_interval``, stop 49's), the same bits.
+    called (``"called"``: ``_interval``, stop 49's), the same bits; ``tasks``: the queue's tasks, one query
+    interval (``"single"``, stop 49's) or two, [a0, a1) and [a0, a1 + 1), where it can
+    (:func:`._partition_blocked_pair.pair_order`, bpppair, stop 50): ``"pairs"`` (the default) one after the
+    other, ``"shared"`` their double sums' shared left matrices read once (:func:`._partition_blocked_pair._pair`,
+    rows inlined only; not faster), the same bits.
 
     >>> import numpy as np
     >>> w = np.zeros((5, 5)); w[1, 2] = w[2, 1] = np.exp(3.0)
@@ -52,17 +60,22 @@ def fill_partition_queued(a: np.ndarray, rb: np.ndarray, weights: np.ndarray, c1
     """
     M, N = a.shape[0], rb.shape[0]
     workers = numba.get_num_threads() if fill_work(M, N) >= PARALLEL_WORK else 1
-    order, dep_start, deps = interval_order(M, workers)
-    fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
-    wide = tiles if wide_vectors() else False
     if rows not in ROWS:
         raise ValueError(f"rows must be one of {ROWS}, not {rows!r}")
+    if tasks not in TASKS or (tasks == "shared" and rows != "inline"):
+        raise ValueError(f"tasks must be one of {TASKS} (shared with rows='inline'), not {tasks!r}")
+    order, dep_start, deps = interval_order(M, workers) if tasks == "single" else pair_order(M, workers, FIXED)
+    fill = _fill_queued_parallel if workers > 1 else _fill_queued_serial
+    wide = tiles if wide_vectors() else False
     return fill(a, rb, weights, c1, c2, *(tables or aligned_tables)(M, N), wide, task_queue(dep_start, deps), order,
-                workers, rows == "inline")
+                workers, rows == "inline", tasks == "shared")
 
 
 #: fill_partition_queued's ``rows``: _interval's row functions inlined into it (the default), or called
 ROWS = ("inline", "called")
+#: fill_partition_queued's ``tasks``: two query intervals a task where it can, one after the other (the
+#: default), or sharing their double sums' left matrices; or one a task (stop 49's)
+TASKS = ("pairs", "shared", "single")
 
 
 #: Bytes a table of :func:`aligned_tables` starts on (a page: its rows, of 16-cell multiples, on cache lines)
@@ -167,23 +180,30 @@ def _simulated_starts(M: int, workers: int) -> dict:
 
 
 def _fill_queued(a, rb, weights, c1, c2, QI, QX, QIac, QF, R, T0, AUX0, wide, queue, order, workers,
-                 inline_rows=True):
+                 inline_rows=True, shared_pairs=False):
     """fill_partition_queued's fill, on tables of :func:`._partition_blocked.blocked_tables`' shapes
     (:func:`aligned_tables` by default): ``workers`` loops that claim intervals from ``queue`` in ``order``
-    (:func:`interval_order`) until none is left (compiled twice: ``_fill_queued_parallel``, one loop a
-    thread; ``_fill_queued_serial``, for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``."""
+    (:func:`interval_order`; :func:`._partition_blocked_pair.pair_order`: a third column, a task's intervals)
+    until none is left (compiled twice: ``_fill_queued_parallel``, one loop a thread; ``_fill_queued_serial``,
+    for one worker); ``inline_rows``: ``_interval_inline``, else ``_interval``; ``shared_pairs``: a task of two
+    intervals by :func:`._partition_blocked_pair._pair` (their double sums' left matrices shared), else one
+    interval after the other."""
     Q0, Q1p, idx, w1, w2, wi = _start(a, rb, weights, c1, c2, QI, QX)
     for _ in prange(workers):
         while True:
             k = claim(queue)
             if k < 0:
                 break
-            if inline_rows:
-                _interval_inline(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0,
-                                 AUX0, wide)
-            else:
-                _interval(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
-                          wide)
+            width = order[k, 2] if order.shape[1] > 2 else 1   # the task's intervals [a0, a1) .. [a0, a1 + width - 1)
+            if width == 2 and shared_pairs:
+                _pair(order[k, 0], order[k, 1], a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
+                width = 0
+            for a1 in range(order[k, 1], order[k, 1] + width):
+                if inline_rows:
+                    _interval_inline(order[k, 0], a1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0,
+                                     wide)
+                else:
+                    _interval(order[k, 0], a1, a, rb, w1, w2, wi, Q0, Q1p, idx, QI, QX, QIac, QF, R, T0, AUX0, wide)
             complete(queue, k)
     return _logs(a, rb, c1, c2, Q0, Q1p, idx, QI, QX)
 
