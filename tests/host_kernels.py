@@ -101,7 +101,12 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072, 32)] + [
     # v35: a bench's bounds on the production's tiles, QIa's open query splits skipped (FORM bit 18) or without their
     # copies (bit 19): band_cross_skip_open 1 and 2
-    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + bit, 32) for bit in (262144, 524288)]
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + bit, 32) for bit in (262144, 524288)] + [
+    # v36: in-band chunks copied without the band tests (FORM bit 20; the same bits): the tests' small tiles (the
+    # production's is the production's row)
+    (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
+    (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + 1048576, 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or

@@ -22,7 +22,7 @@ def band_cross_kernel(sizes) -> tuple:
     tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
     one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
     cursor; v35, bits 18-19: ``band_cross_skip_open``, a bench's bounds that skip QIa's open query splits or their
-    copies). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -39,10 +39,12 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (209048, 24)
+    (1257624, 24)
+    >>> band_cross_kernel(SIZES)[1][9] - band_cross_kernel(SIZES.replace(band_cross_inband=False))[1][9]   # (v36, bit 20)
+    1048576
     >>> band_cross_kernel(SIZES.replace(band_cross_hoist=0))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
     (77976, 152)
-    >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 209048 for k in (1, 2)]
+    >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 1257624 for k in (1, 2)]
     [262144, 524288]
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
@@ -65,7 +67,8 @@ def band_cross_kernel(sizes) -> tuple:
         hoist = 131072 if run and sizes.band_cross_hoist else 0   # (v30: the runs' copies from a cursor, FORM bit 17)
         # (v35: a bench's bounds, QIa's open splits skipped or without copies, FORM bits 18-19; with the cursor)
         opens = 131072 << sizes.band_cross_skip_open if hoist and sizes.band_cross_skip_open else 0
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens,
+        inband = 1048576 if hoist and sizes.band_cross_inband else 0   # (v36: in-band chunks without tests, bit 20)
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens | inband,
                 sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,

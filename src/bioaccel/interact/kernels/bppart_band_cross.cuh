@@ -75,6 +75,12 @@
 // an open split's products are then zeros, c + 0 = c). Which
 // splits close: ends[n + 1 + a] (the host appends one word an interval start a to ``ends``), bit o for [a, a + o + 1).
 // Only where one block takes every split of its sum (gridDim.z = 2); elsewhere the production's walk.
+// FORM bit 20 (v36, INBAND; band_cross_inband): v35's profile put the cross's time on its copies' instructions (the
+// address, the four band tests and the select of each of a thread's 24 copies a step), not on their bytes. A chunk whose
+// every copy lies in the band and the table (a block-uniform test of its corners: A's rows r0 .. r0 + TR - 1 and
+// columns from .. from + KC - 1, B's rows from .. and columns c0 .. c0 + TC - 1) is copied without them, and at window
+// 128 (L2 = INBAND_L2) each copy is the thread's first address plus an immediate offset. The same elements copied into
+// the same places (the tests were all true there): the same bits.
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
 __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
     const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
@@ -123,6 +129,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int KK = SHAPE < 2 ? 4 : SHAPE == 2 ? 8 : 16;    // indices a step
     constexpr bool APART = FORM & 128, RUN = FORM & 65536, HOIST = FORM & 131072;
     constexpr bool SKIPO = FORM & 262144, COPYO = FORM & 524288;   // (v35: a bench's bounds, not the same products)
+    constexpr bool INBAND = FORM & 1048576;   // (v36: chunks wholly in the band copied without tests)
+    constexpr int INBAND_L2 = 128;            // (the window whose rows' stride is a constant there)
     static_assert(!(SKIPO || COPYO) || HOIST, "the open splits' bounds on the cursor's walk");
     static_assert(!RUN || (APART && !GROUP), "a run of query intervals in one-sum blocks without groups");
     static_assert(!HOIST || RUN, "the cursor with runs (v30: without them its step loop was 623 SASS instructions, not 612)");
@@ -239,6 +247,14 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
             const int col = from + ak, a_o = col - (r0 + ar);
             const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
+            // (v36, INBAND) a chunk wholly inside the band, the window's and the table's: its copies without the band
+            // tests and selects, a fixed stride (the window 128's row) an immediate offset each (block-uniform test)
+            if (INBAND && L2 == INBAND_L2 && copies && from + KC - 1 < kend && from + KC - 1 <= n &&
+                from >= r0 + TR - 1 && from + KC - 1 - r0 <= INBAND_L2) {
+#pragma unroll
+                for (int i = 0; i < TR * KC / THREADS; ++i)
+                    band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], Lp + i * (THREADS / KC) * INBAND_L2, true);
+            } else
 #pragma unroll
             for (int i = 0; i < TR * KC / THREADS; ++i) {
                 const int o = a_o - i * (THREADS / KC);
@@ -247,6 +263,12 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             }
             const int bcol = c0 + bc, b_row = from + bk;
             const double* Rp = R + (size_t)b_row * L2 + bcol;
+            if (INBAND && L2 == INBAND_L2 && copies && from + KC - 1 < kend && c0 + TC - 1 <= n &&
+                c0 >= from + KC - 1 && c0 + TC - 1 - from <= INBAND_L2) {
+#pragma unroll
+                for (int i = 0; i < TC * KC / THREADS; ++i)
+                    band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], Rp + i * (THREADS / TC) * INBAND_L2, true);
+            } else
 #pragma unroll
             for (int i = 0; i < TC * KC / THREADS; ++i) {
                 const int row = b_row + i * (THREADS / TC), o = bcol - row;
