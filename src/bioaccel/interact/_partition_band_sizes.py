@@ -39,12 +39,12 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (1257624, 24)
-    >>> band_cross_kernel(SIZES)[1][9] - band_cross_kernel(SIZES.replace(band_cross_inband=False))[1][9]   # (v36, bit 20)
+    (209048, 24)
+    >>> band_cross_kernel(SIZES.replace(band_cross_inband=True))[1][9] - band_cross_kernel(SIZES)[1][9]   # (v36, bit 20)
     1048576
     >>> band_cross_kernel(SIZES.replace(band_cross_hoist=0))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
     (77976, 152)
-    >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 1257624 for k in (1, 2)]
+    >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 209048 for k in (1, 2)]
     [262144, 524288]
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)

@@ -81,9 +81,10 @@ class BPPartSizes(LaunchSizes):
     #                           without their copies (bit 19: their steps and mma on whatever the ring holds); 0 the
     #                           production. What form D (v34) could give at most: the time without those splits' work,
     #                           and without their L2 requests at the same steps
-    band_cross_inband: bool = True  # windows, cross ring with band_cross_hoist (v36): a chunk wholly in the band copied
-    #                           without the band tests (FORM bit 20; at window 128 a constant stride); False: v35's
-    #                           copies. The same bits
+    band_cross_inband: bool = False  # windows, cross ring with band_cross_hoist (v36): True, a chunk wholly in the band
+    #                           copied without the band tests (FORM bit 20; at window 128 a constant stride). The same
+    #                           bits, but slower on an H200 (cross at 23 x 20,000 0.1443 s against 0.1365, log-normal
+    #                           svRNA screen 1.06 h against 1.03, one call): kept selectable, off
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
