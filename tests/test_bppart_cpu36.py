@@ -16,27 +16,35 @@ SIZES = [(1, 1), (1, 9), (2, 3), (4, 2), (5, 5), (6, 16), (7, 17), (9, 47), (12,
          (23, 50), (8, 64), (5, 65)]
 
 
+def fill_cases(seed):
+    """(index, M, N, a, rb, c1, c2, tiles) of the equality tests: SIZES and four random sizes, some with N
+    letters, at two scales, with either tiles (INLINE on even indices, SKIP_ZEROS on odd)."""
+    from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS
+
+    rng = random.Random(seed)
+    lengths = SIZES + [(rng.randint(1, 14), rng.randint(1, 60)) for _ in range(4)]
+    for i, (M, N) in enumerate(lengths):
+        a = encode(_random_strand(rng, M, i % 3 == 1))
+        rb = np.ascontiguousarray(encode(_random_strand(rng, N, i % 3 == 2)))
+        for c1, c2 in ((0.0, 0.0), (0.3, 0.2)):
+            yield i, M, N, a, rb, c1, c2, (INLINE if i % 2 == 0 else SKIP_ZEROS)
+
+
 @pytest.mark.parametrize("count", [1, 2])
 @pytest.mark.parametrize("kind", ["default", "bpmax", "gu0", "au0"])
 def test_inlined_rows_equal_the_called_ones_bit_for_bit(count, kind):
     """rows="inline" (the default) against rows="called": == logs at sizes from 1 x 1 to 23 x 101, some
     with N letters, at two scales, with either tiles (INLINE, SKIP_ZEROS), on one thread and two."""
     from bioaccel.interact._partition_blocked_queue import fill_partition_queued
-    from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS
+    from bioaccel.interact._partition_blocked_split import INLINE
 
-    rng = random.Random(36 + count)
     weights = _weights(kind)
-    lengths = SIZES + [(rng.randint(1, 14), rng.randint(1, 60)) for _ in range(4)]
     with threads(min(count, numba.config.NUMBA_NUM_THREADS)):
-        for i, (M, N) in enumerate(lengths):
-            a = encode(_random_strand(rng, M, i % 3 == 1))
-            rb = np.ascontiguousarray(encode(_random_strand(rng, N, i % 3 == 2)))
-            for c1, c2 in ((0.0, 0.0), (0.3, 0.2)):
-                tiles = INLINE if i % 2 == 0 else SKIP_ZEROS
-                old = fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="called")
-                assert fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="inline") == old, (M, N, kind)
-                if tiles == INLINE:
-                    assert fill_partition_queued(a, rb, weights, c1, c2) == old
+        for i, M, N, a, rb, c1, c2, tiles in fill_cases(36 + count):
+            old = fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="called")
+            assert fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="inline") == old, (M, N, kind)
+            if tiles == INLINE:
+                assert fill_partition_queued(a, rb, weights, c1, c2) == old
 
 
 @pytest.mark.parametrize("wide", [True, False], ids=["eight-lane tiles", "four-lane tiles"])

@@ -12,7 +12,7 @@ from bioaccel.inputs.alphabet import encode
 from bioaccel.interact._partition_band_cross import wide_vectors
 from bioaccel.runtime.parallel import task_queue, threads
 from test_bppart_cpu35 import _random_strand, _weights
-from test_bppart_cpu36 import SIZES
+from test_bppart_cpu36 import fill_cases
 
 
 @pytest.mark.parametrize("count", [1, 2])
@@ -21,22 +21,15 @@ def test_pairs_equal_single_tasks_bit_for_bit(count, kind):
     """tasks="pairs" and "shared" against tasks="single": == logs at sizes from 1 x 1 to 23 x 101, some with N
     letters, at two scales, with either tiles (INLINE, SKIP_ZEROS), on one thread and two (the rows called too)."""
     from bioaccel.interact._partition_blocked_queue import fill_partition_queued
-    from bioaccel.interact._partition_blocked_split import INLINE, SKIP_ZEROS
 
-    rng = random.Random(50 + count)
     weights = _weights(kind)
-    lengths = SIZES + [(rng.randint(1, 14), rng.randint(1, 60)) for _ in range(4)]
     with threads(min(count, numba.config.NUMBA_NUM_THREADS)):
-        for i, (M, N) in enumerate(lengths):
-            a = encode(_random_strand(rng, M, i % 3 == 1))
-            rb = np.ascontiguousarray(encode(_random_strand(rng, N, i % 3 == 2)))
-            for c1, c2 in ((0.0, 0.0), (0.3, 0.2)):
-                tiles = INLINE if i % 2 == 0 else SKIP_ZEROS
-                old = fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="single")
-                assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="shared") == old, (M, N, kind)
-                assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="pairs") == old, (M, N, kind)
-                if i % 4 == 1:
-                    assert fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="called", tasks="pairs") == old
+        for i, M, N, a, rb, c1, c2, tiles in fill_cases(50 + count):
+            old = fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="single")
+            assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="shared") == old, (M, N, kind)
+            assert fill_partition_queued(a, rb, weights, c1, c2, tiles, tasks="pairs") == old, (M, N, kind)
+            if i % 4 == 1:
+                assert fill_partition_queued(a, rb, weights, c1, c2, tiles, rows="called", tasks="pairs") == old
 
 
 @pytest.mark.parametrize("wide", [True, False], ids=["eight-lane tiles", "four-lane tiles"])

@@ -25,9 +25,7 @@ from numba import njit
 
 from ._partition_band_cross import _prefetch
 from ._partition_blocked import _interval_open_inline, _interval_rows_inline
-from ._partition_blocked_skip import _tile_skip, _tile_skip_inline
-from ._partition_blocked_split import INLINE, PREFETCH, SKIP_ZEROS, _half_tiles, _tile
-from ._partition_blocked_split4 import _half_tiles4, _tile4
+from ._partition_blocked_split import PREFETCH, _half_any, _tile_any
 from ._partition_cpu import _FLAGS
 
 
@@ -163,24 +161,4 @@ def _split_point(left, right, out, n, wide, ask1, ask2):
             _tile_any(left, right, out, b0, B, kend, wide)
 
 
-@njit(nogil=True, inline="always")
-def _tile_any(left, right, out, b0, B, kend, wide):
-    """The tile of :func:`._partition_blocked_split._split_products` that ``wide`` names."""
-    if wide == INLINE:
-        _tile_skip_inline(left, right, out, b0, B, kend)
-    elif wide == SKIP_ZEROS:
-        _tile_skip(left, right, out, b0, B, kend)
-    elif wide:
-        _tile(left, right, out, b0, B, kend)
-    else:
-        _tile4(left, right, out, b0, B, kend)
-
-
-@njit(nogil=True, inline="always")
-def _half_any(left, right, out, B, kend, n, wide):
-    """The last block's tiles (8 ends or fewer) that ``wide`` names."""
-    if wide:
-        _half_tiles(left, right, out, B, kend, n)
-    else:
-        _half_tiles4(left, right, out, B, kend, n)
 

@@ -52,10 +52,7 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
         for B in range(0, n, 16):
             kend = min(B + 16, n)
             if n - B <= 8:            # the last block, 8 ends or fewer: one vector a row
-                if wide:
-                    _half_tiles(left, right, out, B, kend, n)
-                else:
-                    _half_tiles4(left, right, out, B, kend, n)
+                _half_any(left, right, out, B, kend, n, wide)
                 continue
             for b0 in range(0, min(B + 16, n - 1), step):
                 for _ in range(PREFETCH):
@@ -63,14 +60,7 @@ def _split_products(L, Rt, idx, a0, a1, out, n, wide):
                         _prefetch(next_l, pos)
                         _prefetch(next_r, pos)
                         pos += 8
-                if wide == INLINE:
-                    _tile_skip_inline(left, right, out, b0, B, kend)
-                elif wide == SKIP_ZEROS:
-                    _tile_skip(left, right, out, b0, B, kend)
-                elif wide:
-                    _tile(left, right, out, b0, B, kend)
-                else:
-                    _tile4(left, right, out, b0, B, kend)
+                _tile_any(left, right, out, b0, B, kend, wide)
 
 
 @njit(cache=True, nogil=True)
@@ -139,3 +129,25 @@ def _half_tiles(left, right, out, B, kend, n):
         _add_to8(out[b0 + 5], B, p5)
         _add_to8(out[b0 + 6], B, p6)
         _add_to8(out[b0 + 7], B, p7)
+
+
+@njit(nogil=True, inline="always")
+def _tile_any(left, right, out, b0, B, kend, wide):
+    """The tile of :func:`_split_products` that ``wide`` names."""
+    if wide == INLINE:
+        _tile_skip_inline(left, right, out, b0, B, kend)
+    elif wide == SKIP_ZEROS:
+        _tile_skip(left, right, out, b0, B, kend)
+    elif wide:
+        _tile(left, right, out, b0, B, kend)
+    else:
+        _tile4(left, right, out, b0, B, kend)
+
+
+@njit(nogil=True, inline="always")
+def _half_any(left, right, out, B, kend, n, wide):
+    """The last block's tiles (8 ends or fewer) that ``wide`` names."""
+    if wide:
+        _half_tiles(left, right, out, B, kend, n)
+    else:
+        _half_tiles4(left, right, out, B, kend, n)
