@@ -85,10 +85,6 @@ class BPPartSizes(LaunchSizes):
     #                           copied without the band tests (FORM bit 20; at window 128 a constant stride). The same
     #                           bits, but slower on an H200 (cross at 23 x 20,000 0.1443 s against 0.1365, log-normal
     #                           svRNA screen 1.06 h against 1.03, one call): kept selectable, off
-    band_cross_copy16: int = 0  # windows, cross ring with band_cross_hoist (v37): the copies by pairs of doubles, 16-byte
-    #                           cp.async (half the copies and their band tests; tile rows shifted a column where a
-    #                           pair's alignment needs it): 1, As's (FORM bit 21); 2, Bs's (bit 22); 3, both; 0, none.
-    #                           Only at even windows (the host drops it where L2 = window + 1 is even). The same bits
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)
