@@ -88,7 +88,9 @@ class BPPartSizes(LaunchSizes):
     band_cross_copy16: int = 0  # windows, cross ring with band_cross_hoist (v37): the copies by pairs of doubles, 16-byte
     #                           cp.async (half the copies and their band tests; tile rows shifted a column where a
     #                           pair's alignment needs it): 1, As's (FORM bit 21); 2, Bs's (bit 22); 3, both; 0, none.
-    #                           Only at even windows (the host drops it where L2 = window + 1 is even). The same bits
+    #                           Only at even windows (the host drops it where L2 = window + 1 is even). The same bits.
+    #                           + 4 (v37b, FORM bit 23): As's rows KC + 2 doubles apart (its shifted rows' fragment loads
+    #                           without bank conflicts; v37's KC + 4 doubled its shared wavefronts)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

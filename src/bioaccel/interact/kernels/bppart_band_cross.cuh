@@ -159,6 +159,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int INBAND_L2 = 128;            // (the window whose rows' stride is a constant there)
     // (v37: the copies by pairs of doubles, As's with bit 21, Bs's with bit 22)
     constexpr bool PAIRS_A = FORM & 2097152, PAIRS_B = FORM & 4194304, COPY16 = PAIRS_A || PAIRS_B;
+    constexpr bool PAIRS_STRIDE2 = FORM & 8388608;   // (v37b: As's rows KC + 2 apart with its pairs, bit 23)
     // (v37) pairs a row of As and Bs, rows between a thread's copies
     constexpr int AP2 = KC / 2, BP2 = TC / 2, SA2 = THREADS / (KC / 2 > 0 ? KC / 2 : 1), SB2 = THREADS / (TC / 2);
     static_assert(!COPY16 || (HOIST && !INBAND && !SKIPO && !COPYO), "the pairs on the production's cursor");
@@ -174,11 +175,16 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    constexpr int AN = STAGES * TR * (KC + 4), BN = STAGES * KC * (TC + 4);
+    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs, whose rows alternate a column's shift: a
+    // fragment row g starts at 2 g + (g + c) % 2 (mod 16 doubles), so a half warp's runs of four columns start at 0, 4, 8,
+    // 12 and 3, 7, 11, 15 (or 1, 5, 9, 13 and 2, 6, 10, 14): each bank pair twice a warp, no conflict (KC + 4 with the
+    // shift: 0, 5, 8, 13: a 4-way conflict, twice the wavefronts, v37)
+    constexpr int APAD = PAIRS_A && PAIRS_STRIDE2 ? 2 : 4;
+    constexpr int AN = STAGES * TR * (KC + APAD), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
     double* const ring = DYN ? band_ring_dynamic : ring_static;
-    double (*const As)[TR][KC + 4] = reinterpret_cast<double (*)[TR][KC + 4]>(ring);
+    double (*const As)[TR][KC + APAD] = reinterpret_cast<double (*)[TR][KC + APAD]>(ring);
     double (*const Bs)[KC][TC + 4] = reinterpret_cast<double (*)[KC][TC + 4]>(ring + AN);
     if (DYN) {
         unsigned given;
@@ -217,7 +223,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const bool x_a = extra < TR / 2;
     const int x_r = 2 * extra + ((kbeg + r0 + 1) & 1), x_k = 2 * (extra - TR / 2) + ((kbeg + 1) & 1);
     const int x_row = x_a ? r0 + x_r : x_k, x_col = x_a ? KC - 1 : c0 + TC - 1;
-    const int x_to = x_a ? x_r * (KC + 4) + KC : x_k * (TC + 4) + TC;
+    const int x_to = x_a ? x_r * (KC + APAD) + KC : x_k * (TC + 4) + TC;
     const int which0 = GROUP ? wsel : APART ? blockIdx.z % 2 : 0;
     for (int which = which0; which < (GROUP || APART ? which0 + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
@@ -264,7 +270,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             const int ca = from - sa2 + 2 * ap2, ra = r0 + ar2;
             double* const to = &As[buf][ar2][2 * ap2];
             const double* const at = L + (ra * L2 + ca);
-            constexpr int NA = TR * AP2 / THREADS, STEP = SA2 * (KC + 4);
+            constexpr int NA = TR * AP2 / THREADS, STEP = SA2 * (KC + APAD);
             if (ca + 1 < kend) band_pair_column<16, NA, HINT>(to, STEP, at, L, SA2 * L2, ca - ra, SA2, 1, 0, L2, ca < kend);
             else band_pair_column<8, NA, HINT>(to, STEP, at, L, SA2 * L2, ca - ra, SA2, 1, 0, L2, ca < kend);
         };
@@ -361,7 +367,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         auto mma = [&](int buf, int ks) {
             double (&into)[2][NJ][2] = (FORM & 4) && (ks / KK) % 2 ? acc2 : acc;
             // (v37, COPY16) the tiles as the lane's rows are shifted: the same cells
-            const double (*A)[KC + 4] = PAIRS_A ? reinterpret_cast<const double (*)[KC + 4]>(&As[buf][0][sa_f]) : As[buf];
+            const double (*A)[KC + APAD] = PAIRS_A ? reinterpret_cast<const double (*)[KC + APAD]>(&As[buf][0][sa_f]) : As[buf];
             const double (*B)[TC + 4] = PAIRS_B ? reinterpret_cast<const double (*)[TC + 4]>(&Bs[buf][0][sb_f]) : Bs[buf];
             if (SHAPE == 0) band_mma_step(A, B, wr, wc, ks, g, t, into);
             else band_mma_step16<SHAPE ? SHAPE : 1>(A, B, wr, wc, ks, g, t, into);
