@@ -39,9 +39,9 @@ def _both(monkeypatch, base, q, targets, params, pairs=3):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("au, gu", WEIGHTS)
-@pytest.mark.parametrize("window, pairs", [(128, 1), (128, 2), (128, 3), (64, 3), (128, 7), (64, 7), (128, 5)])
+@pytest.mark.parametrize("window, pairs", [(128, 1), (128, 2), (128, 3), (64, 3), (128, 7), (64, 7), (128, 5), (128, 10), (64, 10)])
 def test_gpu_windows_v37_copy16_same_bits_as_before(monkeypatch, au, gu, window, pairs):
-    """At the production's sizes, As's pairs, Bs's or both (7, 5: As's rows KC + 2 apart, v37b): svRNA-like queries and a random 23-mer against targets of
+    """At the production's sizes, As's pairs, Bs's or both (7, 5: As's rows KC + 2 apart, v37b; 10: Bs's pairs in the rows they start, v37c): svRNA-like queries and a random 23-mer against targets of
     333, 700, 2,000, 140 and 40 nt, to the last bit the 8-byte copies."""
     from bioaccel.interact import PartitionParams, _partition_launch
 
@@ -55,7 +55,7 @@ def test_gpu_windows_v37_copy16_same_bits_as_before(monkeypatch, au, gu, window,
 @pytest.mark.gpu
 @pytest.mark.parametrize("au, gu", WEIGHTS)
 @pytest.mark.parametrize("window", [128, 64, 63])
-@pytest.mark.parametrize("pairs", [3, 7])
+@pytest.mark.parametrize("pairs", [3, 7, 10])
 def test_gpu_windows_v37_copy16_small_tiles_same_bits(small_launch_sizes, monkeypatch, au, gu, window, pairs):
     """The tests' small launches (small tiles and pieces: chunks of 8, rows shifted and not, pairs at the table's end)
     at windows 128 and 64, and 63 (L2 even: the host keeps the 8-byte copies), to the last bit the 8-byte copies (no

@@ -74,7 +74,7 @@ def band_cross_kernel(sizes) -> tuple:
         inband = 1048576 if hoist and sizes.band_cross_inband else 0   # (v36: in-band chunks without tests, bit 20)
         # (v37: the copies by pairs of doubles, As's bit 21, Bs's bit 22; on the production's cursor, not with v35's or
         # v36's forms)
-        pairs = (sizes.band_cross_copy16 & 7) << 21 if hoist and not (inband or opens) else 0
+        pairs = (sizes.band_cross_copy16 & 15) << 21 if hoist and not (inband or opens) else 0
         form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens | inband
                 | pairs, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32

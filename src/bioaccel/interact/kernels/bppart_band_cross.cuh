@@ -159,6 +159,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int INBAND_L2 = 128;            // (the window whose rows' stride is a constant there)
     // (v37: the copies by pairs of doubles, As's with bit 21, Bs's with bit 22)
     constexpr bool PAIRS_A = FORM & 2097152, PAIRS_B = FORM & 4194304, COPY16 = PAIRS_A || PAIRS_B;
+    // (v37c, bit 24 with bit 22: EVEN_B) Bs's pairs only in the rows where they start at c0 (k - c0 even), unshifted;
+    // the other rows by 8-byte copies, two a thread a row: no row shifted, so no bank conflict (v37's shifts doubled
+    // the shared wavefronts), about half of Bs's copies saved; a warp's rows have one parity (warp-uniform branch)
+    constexpr bool EVEN_B = FORM & 16777216;
+    static_assert(!EVEN_B || PAIRS_B, "the even rows' pairs are a form of Bs's pairs");
     constexpr bool PAIRS_STRIDE2 = FORM & 8388608;   // (v37b: As's rows KC + 2 apart with its pairs, bit 23)
     // (v37) pairs a row of As and Bs, rows between a thread's copies
     constexpr int AP2 = KC / 2, BP2 = TC / 2, SA2 = THREADS / (KC / 2 > 0 ? KC / 2 : 1), SB2 = THREADS / (TC / 2);
@@ -216,7 +221,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // (v37, COPY16) the thread's pairs: As pair ap2 of rows ar2 + i SA2, Bs pair bp2 of rows bk2 + i SB2 (one parity
     // each, so one shift each: sa2, sb2); the shifts of the rows its fragments read (sa_f, sb_f); its extra pair
     const int ap2 = threadIdx.x % AP2, ar2 = threadIdx.x / AP2, bp2 = threadIdx.x % BP2, bk2 = threadIdx.x / BP2;
-    const int sa2 = (kbeg + r0 + ar2) & 1, sb2 = (kbeg + bk2) & 1, sa_f = (kbeg + r0 + g) & 1, sb_f = (kbeg + t) & 1;
+    const int sa2 = (kbeg + r0 + ar2) & 1, sb2 = (kbeg + bk2) & 1, sa_f = (kbeg + r0 + g) & 1,
+              sb_f = EVEN_B ? 0 : (kbeg + t) & 1;
     // the extra pair (a lane of one warp, rotated by the block): As's (x_a) of row r0 + 2 extra + shifted parity at column
     // from + KC - 1, or Bs's of row from + 2 (extra - TR / 2) + shifted parity at column c0 + TC - 1; x_to its place
     const int extra = (threadIdx.x + 32 * (blockIdx.x % NW)) % THREADS;
@@ -275,7 +281,21 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             else band_pair_column<8, NA, HINT>(to, STEP, at, L, SA2 * L2, ca - ra, SA2, 1, 0, L2, ca < kend);
         };
         auto copy_pairs_b = [&](int buf, int from, const double* R) {
-            const int cb = c0 - sb2 + 2 * bp2, kb = from + bk2;
+            if (EVEN_B && sb2) {   // (v37c) an odd row: its two columns by 8-byte copies, where the production puts them
+                const int bcol = c0 + 2 * bp2, b_row = from + bk2;
+                const double* Rp = R + (size_t)b_row * L2 + bcol;
+#pragma unroll
+                for (int i = 0; i < KC * BP2 / THREADS; ++i) {
+                    const int row = b_row + i * SB2, o = bcol - row;
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const bool in = row < kend && o + h >= 0 && o + h < W1 && bcol + h <= n;
+                        band_copy8<HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * L2 + h : R, in);
+                    }
+                }
+                return;
+            }
+            const int cb = c0 - (EVEN_B ? 0 : sb2) + 2 * bp2, kb = from + bk2;
             double* const to = &Bs[buf][bk2][2 * bp2];
             const double* const at = R + (kb * L2 + cb);
             constexpr int NB = KC * BP2 / THREADS, STEP = SB2 * (TC + 4);
@@ -283,7 +303,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             else band_pair_column<8, NB, HINT>(to, STEP, at, R, SB2 * L2, cb - kb, SB2, kend - kb, SB2, L2, cb <= n);
         };
         auto copy_extra = [&](int buf, int from, const double* L, const double* R) {
-            if ((x_a ? PAIRS_A : PAIRS_B) && extra < TR / 2 + KC / 2) {   // the shifted rows' last pairs (one warp's lanes)
+            if ((x_a ? PAIRS_A : PAIRS_B && !EVEN_B) && extra < TR / 2 + KC / 2) {   // the shifted rows' last pairs (one warp's lanes)
                 const int row = x_row + (x_a ? 0 : from), col = x_col + (x_a ? from : 0), lim = x_a ? kend : n + 1;
                 const bool in = (x_a || row < kend) && col < lim && (unsigned)(col - row) <= (unsigned)L2;
                 band_copy16<HINT>((x_a ? &As[buf][0][0] : &Bs[buf][0][0]) + x_to, (x_a ? L : R) + (in ? row * L2 + col : 0),
