@@ -41,8 +41,11 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (209048, 24)
-    >>> band_cross_kernel(SIZES.replace(band_cross_inband=True))[1][9] - band_cross_kernel(SIZES)[1][9]   # (v36, bit 20)
+    (21180568, 24)
+    >>> C0 = SIZES.replace(band_cross_copy16=0)      # (the copies before v37c's pairs, the default: bits 22 and 24)
+    >>> band_cross_kernel(C0)[1][9], band_cross_kernel(SIZES)[1][9] - band_cross_kernel(C0)[1][9] == 10 << 21
+    (209048, True)
+    >>> band_cross_kernel(C0.replace(band_cross_inband=True))[1][9] - band_cross_kernel(C0)[1][9]   # (v36, bit 20)
     1048576
     >>> [band_cross_kernel(SIZES.replace(band_cross_copy16=k))[1][9] - 209048 for k in (1, 2, 3)]   # (v37, bits 21-22)
     [2097152, 4194304, 6291456]
