@@ -106,7 +106,15 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     # production's is the production's row)
     (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
     (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
-    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + 1048576, 32)]
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + 1048576, 32)] + [
+    # v37: the copies by pairs of doubles (FORM bits 21-22, As's and Bs's; the same bits): the production's tiles with
+    # either or both, the tests' small ones with both
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + (pairs << 21), 32) for pairs in (1, 2, 3, 5, 7, 10)] + [
+    (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + (3 << 21), 32),
+    (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + (10 << 21), 32),
+    (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536 + 131072 + (3 << 21), 16),
+    (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072 + (3 << 21), 32),
+    (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + (3 << 21), 32)]
 #: the windowed sweep's other variants (tile side, split, blocks a multiprocessor, lanes, trim, cp.async ring, far
 #: products, near part by one warp, dynamic shared memory, the far copies' L2 hint, v13's OUTER, v18's FARSHAPE): the
 #: first designs', the split one at other occupancies, with a thread a cell in the near part or a group, whole tiles or

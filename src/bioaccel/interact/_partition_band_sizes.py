@@ -22,7 +22,9 @@ def band_cross_kernel(sizes) -> tuple:
     tiles, the longest column tiles first; v28, bit 16: ``band_cross_run``, a block a run of query intervals, with
     one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
     cursor; v35, bits 18-19: ``band_cross_skip_open``, a bench's bounds that skip QIa's open query splits or their
-    copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests; v37, bit 21:
+    ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's). The tensor-core forms need rows a multiple of 16 and columns
+    of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -39,9 +41,14 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (209048, 24)
-    >>> band_cross_kernel(SIZES.replace(band_cross_inband=True))[1][9] - band_cross_kernel(SIZES)[1][9]   # (v36, bit 20)
+    (21180568, 24)
+    >>> C0 = SIZES.replace(band_cross_copy16=0)      # (the copies before v37c's pairs, the default: bits 22 and 24)
+    >>> band_cross_kernel(C0)[1][9], band_cross_kernel(SIZES)[1][9] - band_cross_kernel(C0)[1][9] == 10 << 21
+    (209048, True)
+    >>> band_cross_kernel(C0.replace(band_cross_inband=True))[1][9] - band_cross_kernel(C0)[1][9]   # (v36, bit 20)
     1048576
+    >>> [band_cross_kernel(SIZES.replace(band_cross_copy16=k))[1][9] - 209048 for k in (1, 2, 3)]   # (v37, bits 21-22)
+    [2097152, 4194304, 6291456]
     >>> band_cross_kernel(SIZES.replace(band_cross_hoist=0))[1][9], band_cross_kernel(S0.replace(band_cross_hoist=1))[1][9]
     (77976, 152)
     >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 209048 for k in (1, 2)]
@@ -68,8 +75,11 @@ def band_cross_kernel(sizes) -> tuple:
         # (v35: a bench's bounds, QIa's open splits skipped or without copies, FORM bits 18-19; with the cursor)
         opens = 131072 << sizes.band_cross_skip_open if hoist and sizes.band_cross_skip_open else 0
         inband = 1048576 if hoist and sizes.band_cross_inband else 0   # (v36: in-band chunks without tests, bit 20)
-        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens | inband,
-                sizes.band_warp_cols)
+        # (v37: the copies by pairs of doubles, As's bit 21, Bs's bit 22; on the production's cursor, not with v35's or
+        # v36's forms)
+        pairs = (sizes.band_cross_copy16 & 15) << 21 if hoist and not (inband or opens) else 0
+        form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens | inband
+                | pairs, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32
         return ("bppart_band_cross_ring", (TR, TC, sizes.band_chunk, sizes.band_blocks, sizes.band_ring, sizes.band_skip,
                                            sizes.band_group, sizes.band_hint_cross, band_cross_shared(sizes) > 0) + form,

@@ -74,6 +74,8 @@ class _Tables:
     def fill(self, pieces, sizes, timings, clock):
         """Every table of the pieces laid back to back (n bases in all)."""
         cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
+        if self.L2 % 2 == 0:     # (v37: the cross's pairs are aligned only where L2 is odd, even windows)
+            sizes = sizes.replace(band_cross_copy16=0)
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
         codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
                                        constant_values=filler) for p in pieces]).astype(np.uint8)

@@ -82,6 +82,49 @@ __device__ __forceinline__ void band_copy8(double* smem, const double* gmem, boo
     }
 }
 
+// (v37) cp.async of 16 bytes global -> shared (two doubles; both addresses 16-byte aligned), the first ``bytes`` read
+// (16, 8 or 0) and the rest zero-filled; HINT as band_copy8's (.ca: cached in L1 as band_copy8's copies).
+template <int HINT = 0>
+__device__ __forceinline__ void band_copy16(double* smem, const double* gmem, int bytes) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    if (HINT == 1) {
+        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
+    } else if (HINT == 2) {
+        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
+    } else if (HINT == 3) {
+        unsigned long long policy;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(gmem),
+                     "r"(bytes), "l"(policy));
+    } else {
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
+    }
+}
+
+// (v37) band_copy16 of all 16 bytes, or zeros where ``valid`` is false: cp.async's ignore-src, the source then ignored
+// completely (not read: ``gmem`` may point anywhere), the address neither selected nor adjusted
+template <int HINT = 0>
+__device__ __forceinline__ void band_copy16_if(double* smem, const double* gmem, bool valid) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    const int ignore = !valid;
+    if (HINT == 1) {
+        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                     " cp.async.ca.shared.global.L2::128B [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
+    } else if (HINT == 2) {
+        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                     " cp.async.ca.shared.global.L2::256B [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
+    } else if (HINT == 3) {
+        unsigned long long policy;
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
+        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                     " cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 16, q, %3;\n}\n" ::"r"(dst), "l"(gmem),
+                     "r"(ignore), "l"(policy));
+    } else {
+        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                     " cp.async.ca.shared.global [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
+    }
+}
+
 // cp.async of band cell T[row][col - row] into ``smem``; zero where it lies outside the band or past n, or
 // where ``want`` is false (the values band_at and band_cg give there).
 template <int HINT = 0>
