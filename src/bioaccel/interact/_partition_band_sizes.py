@@ -23,7 +23,8 @@ def band_cross_kernel(sizes) -> tuple:
     one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
     cursor; v35, bits 18-19: ``band_cross_skip_open``, a bench's bounds that skip QIa's open query splits or their
     copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests; v37, bit 21:
-    ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's). The tensor-core forms need rows a multiple of 16 and columns
+    ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's, bit 23 As's rows KC + 2 apart, bit 24
+    with bit 22 Bs's pairs only in the rows where they start: v37c's 10, the default). The tensor-core forms need rows a multiple of 16 and columns
     of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES

@@ -180,10 +180,10 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs, whose rows alternate a column's shift: a
-    // fragment row g starts at 2 g + (g + c) % 2 (mod 16 doubles), so a half warp's runs of four columns start at 0, 4, 8,
-    // 12 and 3, 7, 11, 15 (or 1, 5, 9, 13 and 2, 6, 10, 14): each bank pair twice a warp, no conflict (KC + 4 with the
-    // shift: 0, 5, 8, 13: a 4-way conflict, twice the wavefronts, v37)
+    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs, whose rows alternate a column's shift. Built to
+    // spread the shifted rows' fragment loads over the banks; measured on an H200 with the same conflicts as KC + 4 (266 M
+    // at l1 = 13): a half warp's 64-bit loads read four rows of four columns, which tile the 16 bank pairs only if every
+    // row starts at the same residue mod 4, and shifted rows start at mixed parities whatever the stride. Selectable, off
     constexpr int APAD = PAIRS_A && PAIRS_STRIDE2 ? 2 : 4;
     constexpr int AN = STAGES * TR * (KC + APAD), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
