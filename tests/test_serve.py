@@ -155,6 +155,29 @@ def test_a_stale_socket_is_ignored(env):
     assert run.returncode == 0 and run.stdout == open(os.path.join(EXAMPLES, "rnas-structures.txt"), "rb").read()
 
 
+def test_a_first_start_slower_than_two_minutes_waits_and_says_why(monkeypatch):
+    """A fresh install's first start compiles the rehearsed kernels (2-3 minutes on 2 cores): the start
+    waits for it past the 120 s it once gave up at, and says why once, after a few seconds."""
+    from types import SimpleNamespace
+
+    from bioaccel.cli import serve
+
+    clock = [0.0]
+    monkeypatch.setattr(serve, "time", SimpleNamespace(monotonic=lambda: clock[0],
+                                                       sleep=lambda s: clock.__setitem__(0, clock[0] + 1.0)))
+    monkeypatch.setenv("BIOACCEL_CACHE_DIR", tempfile.mkdtemp(prefix="bs-", dir="/tmp"))
+    started = SimpleNamespace(pid=4242, poll=lambda: None, kill=lambda: None)
+    monkeypatch.setattr(serve.subprocess, "Popen", lambda *args, **kwargs: started)
+    # ready (the pid file names it) at 200 s of the fake clock
+    monkeypatch.setattr(serve, "_server_pid", lambda pid_path: 4242 if clock[0] >= 200 else None)
+    notices = []
+    try:
+        assert serve.start_server(60, notice=notices.append)[::2] == (4242, True)
+    finally:
+        shutil.rmtree(os.environ["BIOACCEL_CACHE_DIR"], ignore_errors=True)
+    assert notices == [serve.FIRST_START] and clock[0] == 200
+
+
 def test_ctrl_c_reaches_the_run_and_a_killed_client_leaves_no_run(shared, tmp_path):
     server = shared
     long = tmp_path / "long.fa"

@@ -20,8 +20,14 @@ import time
 from ..errors import BioaccelError
 from .serve_client import server_folder, socket_path
 
-#: Seconds ``bioaccel serve`` waits for a new server to be ready (imports, kernels loaded).
-START_TIMEOUT = 120.0
+#: Seconds ``bioaccel serve`` waits for a new server to be ready (imports, kernels loaded, a spare's
+#: rehearsals run). Warm, a start takes 2-4 s; the first start after an install compiles the rehearsed
+#: kernels into Numba's cache, which took 2-3 minutes on a 2-core machine (a fixed 120 s failed there).
+START_TIMEOUT = 1800.0
+#: Seconds after which a start still waiting says why (the first start's compiles), once.
+NOTICE_AFTER = 5.0
+FIRST_START = ("bioaccel serve: waiting for the server: its first start compiles the CPU kernels into Numba's cache, "
+               "once (a few minutes on a small machine; later starts take seconds)")
 
 
 def register(subparsers) -> None:
@@ -71,7 +77,7 @@ def run(args, stdout, stderr) -> int:
         return 0
     if not args.idle > 0:
         raise BioaccelError(f"idle must be a number of minutes > 0, got {args.idle:g}")
-    pid, path, fresh = start_server(args.idle * 60)
+    pid, path, fresh = start_server(args.idle * 60, notice=lambda line: print(line, file=stderr, flush=True))
     said = "listening" if fresh else "already listening"
     print(f"bioaccel serve: {said} on {path} (process {pid}); bioaccel commands of this tree run through "
           "it; bioaccel serve --stop stops it", file=stdout)
@@ -152,8 +158,9 @@ def stop_servers(wait: float = 10.0) -> int:
     return stopped
 
 
-def start_server(idle_seconds: float) -> tuple:
-    """Start this tree's server unless one listens; ``(pid, socket path, started now)``.
+def start_server(idle_seconds: float, notice=lambda line: None) -> tuple:
+    """Start this tree's server unless one listens; ``(pid, socket path, started now)``. A start still
+    waiting after :data:`NOTICE_AFTER` seconds passes :data:`FIRST_START` to ``notice``, once.
 
     >>> callable(start_server)
     True
@@ -180,13 +187,17 @@ def start_server(idle_seconds: float) -> tuple:
         process = subprocess.Popen([sys.executable, *options, "-c", code, path, repr(idle_seconds)], cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                                    start_new_session=True)
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
+    began = time.monotonic()
+    said = False
+    while time.monotonic() - began < START_TIMEOUT:
         if _server_pid(pid_path) == process.pid:
             return process.pid, path, True
         if process.poll() is not None:
             raise BioaccelError(f"the server ended as it started (status {process.returncode}): see "
                                 f"{log.name}")
+        if not said and time.monotonic() - began > NOTICE_AFTER:
+            notice(FIRST_START)
+            said = True
         time.sleep(0.05)
     process.kill()
     raise BioaccelError(f"the server was not ready in {START_TIMEOUT:.0f} s: see {log.name}")
