@@ -10,6 +10,8 @@
 #   python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl; export PYTHONPATH=/tmp/site
 # (stop 42, with `-n 12` as the extra argument: GROUP=1 took 246 s on a fresh H100, GROUP=2 200 s on the same
 # warm machine; stop 43: 275 s and 246 s)
+# GROUP=1 with -n 6, not 12: each BPPart test plans its launches on 70% of the device memory free when it looks, so
+# twelve processes sharing one GPU can run it out of memory (stop 51: 3 such failures at -n 12, none at -n 6)
 set -u
 # (keeps carried wheels on the path: /tmp/site)
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
