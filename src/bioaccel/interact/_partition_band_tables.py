@@ -38,7 +38,7 @@ def row_bytes(M: int, L1: int, L2: int) -> int:
     """Device bytes per target base of a launch: a band row of every table, Q1 and its pair sums, a code.
 
     >>> round(row_bytes(23, 23, 129) / 2**20, 2)
-    2.04
+    2.03
     """
     return 8 * band_pitch(L2) * (FULL_TABLES * band_intervals(M, L1) + LEVEL_TABLES * M + 2) + 1
 
