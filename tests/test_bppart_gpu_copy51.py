@@ -1,16 +1,18 @@
-"""The windowed BPPart cross products with their copies by pairs of doubles (v37, docs/bppart-gpu-notes.md):
-``band_cross_copy16`` (1: As's, FORM bit 21; 2: Bs's, bit 22; 3: both) copies two band cells with one 16-byte cp.async where the pair is 16-byte aligned
-(col - row even, L2 odd: even windows), a tile row shifted a column where its first cell is not a pair's start. The
-same elements into the same places: equal to the last bit to the 8-byte copies (``band_cross_copy16`` 0) at the
-production's tiles and the tests' small ones, at windows 128 and 64 and an odd window (where the host keeps the 8-byte
-copies), both weight settings, on svRNA-like queries and random ones. The kernel the host picks (pure Python). Marker
-``gpu`` on the GPU tests."""
+"""The windowed BPPart cross products with their copies by pairs of doubles (v37, v38; docs/bppart-gpu-notes.md):
+``band_cross_copy16`` (1: As's, FORM bit 21; 2: Bs's, bit 22; 3: both; + 4 As's rows KC + 2 apart; 10: Bs's in the rows
+k - c0 even, v37c) copies two band cells with one 16-byte cp.async. v38: the tables' rows an odd pitch apart (a zero
+pad a row at even windows), so every row's pairs (col even) are aligned: Bs unshifted, As shifted a column in every row
+where the block's first index is odd. The same elements into the same places: equal to the last bit to the 8-byte
+copies (``band_cross_copy16`` 0) at the production's tiles and the tests' small ones, at windows 128 and 64 and an odd
+window (where the host keeps the 8-byte copies), both weight settings, on svRNA-like queries and random ones, every
+table filled with NaN first (a pad left unzeroed, or a cell read unwritten, shows). The kernel the host picks (pure
+Python). Marker ``gpu`` on the GPU tests."""
 import random
 
 import pytest
 
 from test_bppart_gpu_sparse49 import SVRNA_LIKE, _same_bits
-from test_bppart_gpu_windows import WEIGHTS, _gpu, random_rna
+from test_bppart_gpu_windows import WEIGHTS, _gpu, poisoned_tables, random_rna  # noqa: F401 (NaN tables)
 
 
 def test_v37_copy16_sets_form_bits_21_22():

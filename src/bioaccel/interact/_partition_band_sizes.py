@@ -24,8 +24,8 @@ def band_cross_kernel(sizes) -> tuple:
     cursor; v35, bits 18-19: ``band_cross_skip_open``, a bench's bounds that skip QIa's open query splits or their
     copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests; v37, bit 21:
     ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's, bit 23 As's rows KC + 2 apart, bit 24
-    with bit 22 Bs's pairs only in the rows where they start: v37c's 10, the default). The tensor-core forms need rows a multiple of 16 and columns
-    of 32.
+    with bit 22 Bs's pairs only in the rows k - c0 even: v37c's 10; v38's layout aligns every row's pairs: 3, both
+    operands' pairs, the default). The tensor-core forms need rows a multiple of 16 and columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -42,9 +42,9 @@ def band_cross_kernel(sizes) -> tuple:
     >>> band_cross_kernel(SIZES.replace(band_cross_run=0))[1][9], SIZES.band_stagger   # (v26: FORM 152 + 48 << 8)
     (12440, 48)
     >>> band_cross_kernel(SIZES)[1][9], band_cross_kernel(S0.replace(band_cross_run=8, band_sums_apart=False))[1][9]
-    (21180568, 24)
-    >>> C0 = SIZES.replace(band_cross_copy16=0)      # (the copies before v37c's pairs, the default: bits 22 and 24)
-    >>> band_cross_kernel(C0)[1][9], band_cross_kernel(SIZES)[1][9] - band_cross_kernel(C0)[1][9] == 10 << 21
+    (6500504, 24)
+    >>> C0 = SIZES.replace(band_cross_copy16=0)      # (the copies before v37c's pairs; v38's default 3: bits 21 and 22)
+    >>> band_cross_kernel(C0)[1][9], band_cross_kernel(SIZES)[1][9] - band_cross_kernel(C0)[1][9] == 3 << 21
     (209048, True)
     >>> band_cross_kernel(C0.replace(band_cross_inband=True))[1][9] - band_cross_kernel(C0)[1][9]   # (v36, bit 20)
     1048576

@@ -24,13 +24,23 @@ def band_intervals(M: int, L1: int) -> int:
     return 1 + L1 * M - L1 * (L1 - 1) // 2
 
 
+def band_pitch(L2: int) -> int:
+    """Doubles between a band table's rows (v38, kernels/bppart_tile.cuh's band_pitch): the L2 + 1 cells of a row, and
+    a pad where that is even, so that a row's pairs of cells (columns 2 j, 2 j + 1) start 16 bytes aligned in every row.
+
+    >>> band_pitch(129), band_pitch(128)
+    (131, 129)
+    """
+    return (L2 + 1) | 1
+
+
 def row_bytes(M: int, L1: int, L2: int) -> int:
     """Device bytes per target base of a launch: a band row of every table, Q1 and its pair sums, a code.
 
     >>> round(row_bytes(23, 23, 129) / 2**20, 2)
-    2.02
+    2.03
     """
-    return 8 * (L2 + 1) * (FULL_TABLES * band_intervals(M, L1) + LEVEL_TABLES * M + 2) + 1
+    return 8 * band_pitch(L2) * (FULL_TABLES * band_intervals(M, L1) + LEVEL_TABLES * M + 2) + 1
 
 
 class _Tables:
@@ -41,10 +51,10 @@ class _Tables:
     NaN (``fresh``: :data:`._partition_band_gpu.FRESH_FILL`). ``key``: what another job needs to reuse them."""
 
     def __init__(self, cp, M, L1, L2, rows, fresh=None):
-        self.cp, self.M, self.L1, self.L2, self.W1 = cp, M, L1, L2, L2 + 1
+        self.cp, self.M, self.L1, self.L2, self.W1, self.P = cp, M, L1, L2, L2 + 1, band_pitch(L2)
         self.key, self.job = (M, L1, L2, rows), None
         self.n_int = band_intervals(M, L1)
-        self.S = (rows + 1) * self.W1
+        self.S = (rows + 1) * self.P
         self.full = [cp.empty(self.n_int * self.S) for _ in range(FULL_TABLES)]
         self.level = [cp.empty(M * self.S) for _ in range(LEVEL_TABLES)]
         self.Q1 = cp.empty(self.S)
@@ -73,17 +83,17 @@ class _Tables:
 
     def fill(self, pieces, sizes, timings, clock):
         """Every table of the pieces laid back to back (n bases in all)."""
-        cp, M, L1, W1 = self.cp, self.M, self.L1, self.W1
-        if self.L2 % 2 == 0:     # (v37: the cross's pairs are aligned only where L2 is odd, even windows)
-            sizes = sizes.replace(band_cross_copy16=0)
+        cp, M, L1, W1, P = self.cp, self.M, self.L1, self.W1, self.P
         filler = N_CODE         # pairs with nothing; only the cells that cross pieces read it
         codes = np.concatenate([np.pad(p.codes, (0, aligned(len(p.codes), sizes) - len(p.codes)),
                                        constant_values=filler) for p in pieces]).astype(np.uint8)
         if sizes.band_align:    # (v16) filler after the last piece: n + 1 a multiple of band_align
             codes = np.concatenate([codes, np.full(-(len(codes) + 1) % sizes.band_align, filler, dtype=np.uint8)])
         n = len(codes)
+        if self.L2 % 2 == 0 or n % 2 == 0:    # (the cross's pairs need a pad a row, L2 odd, and S = (n + 1) P even)
+            sizes = sizes.replace(band_cross_copy16=0)
         self.sizes = sizes
-        S = (n + 1) * W1           # this launch's matrices: the first S cells of each slot
+        S = (n + 1) * P            # this launch's matrices: the first S cells of each slot (rows P cells apart)
         rb = cp.asarray(codes)
         ends, near = _ends(cp, pieces, n, self.L2, sizes)
         # (v35, band_cross_skip_open: a bench's bound) the cross reads which query splits close after the rows' ends
@@ -98,25 +108,28 @@ class _Tables:
 
         Q1, Z = self.Q1[:S], self.Z[:S]
         Q1[...] = 0.0
-        Q1.reshape(n + 1, W1)[:, 0] = 1.0
+        Q1.reshape(n + 1, P)[:, 0] = 1.0
         single = _kernel("bppart_band_single")
         mark("single")
         for length in range(1, min(self.L2, n) + 1):
             starts = n - length + 1
             single((-(-starts // 128),), (128,), (rb, self.raw, self.powers, Q1, Z, np.int32(n), np.int32(W1),
                                                    np.int32(length)))
-        tables = [t[:self.n_int * S].reshape(self.n_int, n + 1, W1) for t in self.full]
+        tables = [t[:self.n_int * S].reshape(self.n_int, n + 1, P) for t in self.full]
         QI, QX, QIac, QF, R, T0, AUX0 = tables
+        if P > W1 and sizes.band_cross_copy16:    # (v38: the pads the cross's pairs read, zeros; no kernel writes them)
+            for table in (QI, QIac, QF):
+                table[:, :, W1:] = 0.0
         if len(near):            # (before QI[0] = Q1: the target alone is kept whole; timed with "single")
             unneeded = _kernel("bppart_band_unneeded")
             for table, count in [(t, self.n_int) for t in self.full] + [(t, M) for t in self.level]:
                 unneeded((len(near), -(-count // 16)), (128,), (table, np.int64(count), np.int64(S), near, ends,
                                                                 np.int32(W1)))
         mark("single")
-        QI[0] = Q1.reshape(n + 1, W1)
+        QI[0] = Q1.reshape(n + 1, P)
         QI[1:, :, 0] = self.q0_cells[:, None]
         T1, AUX1, ACCA, ACCM = [t[:M * S] for t in self.level]
-        for table in (QX, QIac, QF, R, T0, AUX0, T1.reshape(M, n + 1, W1), AUX1.reshape(M, n + 1, W1)):
+        for table in (QX, QIac, QF, R, T0, AUX0, T1.reshape(M, n + 1, P), AUX1.reshape(M, n + 1, P)):
             table[:, :, 0] = 0.0   # read as "no structure"; an earlier launch's layout may have left a value
         device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         sms = device["multiProcessorCount"]
@@ -171,7 +184,7 @@ class _Tables:
             mark("cross")
             mark("outer")
             if outer is not None:
-                outer((-(-(n + 1) * W1 // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
+                outer((-(-(n + 1) * P // 256), mats), (256,), (self.a, rb, self.Q0, Q1, self.W, flat[0], flat[1],
                                                                  flat[2], flat[3], flat[4], flat[5], flat[6], ACCA,
                                                                  ACCM, *dims, np.int32(l1), ends)
                       + tuple(np.int32(r) for r in band_outer_role(sizes, l1, L1)))
@@ -209,7 +222,7 @@ class _Tables:
         """Each piece's windows (those whose start it holds first) into its target's records."""
         cp, M, L1, L2 = self.cp, self.M, self.L1, self.L2
         QI, QX = self.tables
-        Q1 = self.Q1[:(self.n + 1) * self.W1].reshape(self.n + 1, self.W1)
+        Q1 = self.Q1[:(self.n + 1) * self.P].reshape(self.n + 1, self.P)
         rows, targets, windows, offset = [], [], [], 0
         for p in pieces:
             last = min(p.start + len(p.codes), lengths[p.target]) - L2      # the piece's last window start

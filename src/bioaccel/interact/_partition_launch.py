@@ -85,14 +85,16 @@ class BPPartSizes(LaunchSizes):
     #                           copied without the band tests (FORM bit 20; at window 128 a constant stride). The same
     #                           bits, but slower on an H200 (cross at 23 x 20,000 0.1443 s against 0.1365, log-normal
     #                           svRNA screen 1.06 h against 1.03, one call): kept selectable, off
-    band_cross_copy16: int = 10  # windows, cross ring with band_cross_hoist (v37): copies by pairs of doubles, 16-byte
-    #                           cp.async, the same bits. 10 (v37c, FORM bits 22 and 24; the default): Bs's pairs in the
-    #                           rows where they start at the tile's first column, the other rows by 8-byte copies (no
-    #                           row shifted: cross at 23 x 20,000 0.1326 s against 0.1387 on an H200, one call). 1, 2, 3:
-    #                           As's, Bs's or both with every row's pairs, rows shifted a column where a pair's alignment
-    #                           needs it (bits 21, 22): fewer instructions but bank conflicts, slower or even; + 4 (v37b,
-    #                           bit 23) As's rows KC + 2 apart (no better); 0: 8-byte copies (stop 50's). Only at even
-    #                           windows (the host drops it where L2 = window + 1 is even)
+    band_cross_copy16: int = 3   # windows, cross ring with band_cross_hoist (v37, v38): copies by pairs of doubles, 16-byte
+    #                           cp.async, the same bits. v38: the tables' rows an odd pitch apart (a zero pad a row, so
+    #                           every row's pairs are aligned). 3 (the default since v38, FORM bits 21 and 22): both
+    #                           operands' pairs, Bs's unshifted, As's shifted a column in every row where the block's
+    #                           first index is odd (one shift a block: no bank conflict): cross at 23 x 20,000 0.1119 s
+    #                           against 0.1307 (the production before v38) on an H200, one call. 2: Bs's alone (0.1154);
+    #                           1: As's alone; 10 (v37c, bits 22 and 24; the default before v38): Bs's pairs in the rows
+    #                           k - c0 even, the others by 8-byte copies; + 4 (v37b, bit 23) As's rows KC + 2 apart; 0:
+    #                           8-byte copies (stop 50's). Only at even windows and S even (the host drops it where
+    #                           L2 = window + 1 is even: no pad there)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet
     #                           run on a GPU (docs/bppart-gpu-notes.md)

@@ -3,7 +3,9 @@
 // at most L2 bases of one long target (the pieces of many targets laid back to back).
 //
 // Layout: band storage. A table holds, per query interval, the cells [b0, b1) of the reversed target
-// with 0 <= b1 - b0 <= L2 as rows of W1 = L2 + 1 cells: T[interval][b0][b1 - b0], rows b0 = 0 .. n
+// with 0 <= b1 - b0 <= L2 as rows of W1 = L2 + 1 cells: T[interval][b0][b1 - b0], rows b0 = 0 .. n, a row
+// band_pitch(W1) cells apart (v38: W1, or W1 + 1 where W1 is even; bppart_tile.cuh), S = (n + 1) band_pitch(W1)
+// cells a matrix
 // (n = the launch's bases). Query intervals are numbered 0 for every empty one, then by length and
 // start (band_interval). Level tables (T1, AUX1, ACCA, ACCM) hold one matrix per query interval of the
 // level being filled: L[a0][b0][b1 - b0]. A cell outside the band (or past n) is read as zero: the
@@ -32,12 +34,12 @@ __device__ __forceinline__ long long band_interval(int M, int i, int e) {
 // T[row][col - row] of a band matrix with W1 cells a row and rows 0 .. n; zero outside.
 __device__ __forceinline__ double band_at(const double* T, int row, int col, int W1, int n) {
     const int o = col - row;
-    return (o >= 0 && o < W1 && col <= n) ? T[(size_t)row * W1 + o] : 0.0;
+    return (o >= 0 && o < W1 && col <= n) ? T[(size_t)row * band_pitch(W1) + o] : 0.0;
 }
 
 __device__ __forceinline__ double band_cg(const double* T, int row, int col, int W1, int n) {
     const int o = col - row;
-    return (o >= 0 && o < W1 && col <= n) ? __ldcg(T + (size_t)row * W1 + o) : 0.0;
+    return (o >= 0 && o < W1 && col <= n) ? __ldcg(T + (size_t)row * band_pitch(W1) + o) : 0.0;
 }
 
 // The single-strand band of the codes, intervals of length ``len`` (shorter ones done): a thread per
@@ -45,21 +47,21 @@ __device__ __forceinline__ double band_cg(const double* T, int row, int col, int
 __global__ void bppart_band_single(const unsigned char* __restrict__ codes, const double* __restrict__ w,
                                    const double* __restrict__ powers, double* __restrict__ Q, double* __restrict__ Z,
                                    int n, int W1, int len) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x, P = band_pitch(W1);
     if (i + len > n) return;
     const int e = i + len;
     if (len < 5) {
-        Q[(size_t)i * W1 + len] = powers[len];
+        Q[(size_t)i * P + len] = powers[len];
         return;
     }
     const double pair = powers[2];
     double z = 0.0;
     for (int p = i + 4; p < e; ++p)
-        z += w[codes[i] * 5 + codes[p]] * pair * Q[(size_t)(i + 1) * W1 + (p - i - 1)] * Q[(size_t)(p + 1) * W1 + (e - p - 1)];
-    Z[(size_t)i * W1 + len] = z;
+        z += w[codes[i] * 5 + codes[p]] * pair * Q[(size_t)(i + 1) * P + (p - i - 1)] * Q[(size_t)(p + 1) * P + (e - p - 1)];
+    Z[(size_t)i * P + len] = z;
     double total = powers[len] + z;             // d = i: this thread's z
-    for (int d = i + 1; d < e - 4; ++d) total += powers[d - i] * Z[(size_t)d * W1 + (e - d)];
-    Q[(size_t)i * W1 + len] = total;
+    for (int d = i + 1; d < e - 4; ++d) total += powers[d - i] * Z[(size_t)d * P + (e - d)];
+    Q[(size_t)i * P + len] = total;
 }
 
 // cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then). HINT (v9,
@@ -131,7 +133,7 @@ template <int HINT = 0>
 __device__ __forceinline__ void band_async(double* smem, const double* T, int row, int col, int W1, int n, bool want) {
     const int o = col - row;
     const bool in = want && o >= 0 && o < W1 && col <= n;
-    band_copy8<HINT>(smem, in ? T + (size_t)row * W1 + o : T, in);
+    band_copy8<HINT>(smem, in ? T + (size_t)row * band_pitch(W1) + o : T, in);
 }
 
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
@@ -155,7 +157,8 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
-    const size_t S = (size_t)(n + 1) * W1;
+    const int P = band_pitch(W1);
+    const size_t S = (size_t)(n + 1) * P;
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
     const int tx = threadIdx.x % CT, ty = threadIdx.x / CT;
@@ -171,12 +174,12 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
                 for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
                     const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
                     const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
+                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
                 }
                 for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
                     const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
                     const bool in = row < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
+                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
                 }
                 asm volatile("cp.async.commit_group;\n" ::);
             };
@@ -212,7 +215,7 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
             for (int j = 0; j < 4; ++j) {
                 const int row = r0 + ty + RT * i, col = c0 + tx + CT * j, o = col - row;
                 if (o >= 0 && o < W1 && col <= n) {
-                    cross_put(out + (size_t)row * W1 + o, acc[i][j]);
+                    cross_put(out + (size_t)row * P + o, acc[i][j]);
                 }
             }
     }
@@ -270,7 +273,7 @@ __device__ __forceinline__ void band_mma_cells(double (&acc)[2][NJ][2], int r, i
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = r + 8 * i + g, col = c + 8 * j + 2 * t + h, o = col - row;
-                f(acc[i][j][h], (size_t)row * W1 + o, o >= 0 && o < W1 && col <= n);
+                f(acc[i][j][h], (size_t)row * band_pitch(W1) + o, o >= 0 && o < W1 && col <= n);
             }
 }
 
@@ -307,7 +310,8 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
     const int I = blockIdx.x / (D + 1), J = (I * TR) / TC + blockIdx.x % (D + 1);
     const int r0 = I * TR, c0 = STRIP ? r0 + (blockIdx.x % (D + 1)) * TC : J * TC, L2 = W1 - 1;
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
-    const size_t S = (size_t)(n + 1) * W1;
+    const int P = band_pitch(W1);
+    const size_t S = (size_t)(n + 1) * P;
     const int a0 = blockIdx.y, a1 = a0 + l1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
@@ -330,13 +334,13 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
                 for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
                     const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
                     const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * W1 + o : L, in);
+                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
                 }
 #pragma unroll 1
                 for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
                     const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
                     const bool in = row < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * W1 + o : R, in);
+                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
                 }
                 asm volatile("cp.async.commit_group;\n" ::);
             };
@@ -442,7 +446,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
     __shared__ unsigned char yrow[B], ycol[B];
     const int ti = threadIdx.x / B, tj = threadIdx.x % B;
     const int mats = M - l1 + 1, M1 = M + 1, L2 = W1 - 1;
-    const size_t S = (size_t)(n + 1) * W1;
+    const size_t S = (size_t)(n + 1) * band_pitch(W1);
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
@@ -458,7 +462,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
             const size_t A = band_interval(M, a0, a1) * S;
             const int b0 = IB + ti, b1 = JB + tj, l2 = b1 - b0;
             const bool valid = l2 > 0 && l2 <= L2 && b1 <= n;
-            const size_t c = valid ? (size_t)b0 * W1 + l2 : 0;
+            const size_t c = valid ? (size_t)b0 * band_pitch(W1) + l2 : 0;
             const int x0 = a[a0], x1 = a[a1 - 1];
             const int y0 = valid ? rb[b0] : 4, y1 = valid ? rb[b1 - 1] : 4;
             double s0 = 0.0, m = 0.0, both = 0.0, pqx = 0.0, qfbase = 0.0, qibase = 0.0, acca = 0.0;
@@ -467,7 +471,7 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 s0 = QIac[A + c];                   // s0 + both
                 pqx = QX[A + c];
                 qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0],
-                                          QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
+                                          QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 1])
                               : R[A + c];
                 acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
                 qibase = Q0[a0 * M1 + a1] * Q1[c];
@@ -486,8 +490,8 @@ bppart_band_tiles(const unsigned char* __restrict__ a, const unsigned char* __re
                 for (int k = a0 + 1; k <= a1 - 1; ++k) pqx += Q0[a0 * M1 + k] * R[band_interval(M, k, a1) * S + c];
                 bppart_outer_terms(l1, l2, w1, w2, wi, x0, x1, y0, y1, ps0, pa0, ACCM + (lb + c), ACCA + (lb + c),
                                    QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
-                                   QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
-                                   QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1),
+                                   QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 2),
+                                   QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 1),
                                    Q0[a0 * M1 + a1], Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase,
                                    qibase);
             };
@@ -601,8 +605,8 @@ bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __res
     if (JB - (IB + B - 1) > L2 || JB > ends[IB]) return;       // as bppart_band_tiles' skips
     const int b0 = IB + B - 1, b1 = JB, l2 = b1 - b0;
     if (l2 <= 0 || l2 > L2 || b1 > n) return;                  // the cell's ``valid``
-    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
-    const size_t c = (size_t)b0 * W1 + l2;
+    const size_t S = (size_t)(n + 1) * band_pitch(W1), lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
+    const size_t c = (size_t)b0 * band_pitch(W1) + l2;
     const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     // the cell's values, by the lanes that finish it (lane 0), before the products (their loads in flight meanwhile)
     double m = 0.0, s0 = 0.0, pqx = 0.0, qfbase = 0.0, acca = 0.0, qibase = 0.0, w = 0.0;
@@ -613,7 +617,7 @@ bppart_band_last(const unsigned char* __restrict__ a, const unsigned char* __res
         m = ACCM[lb + c];
         s0 = QIac[A + c];
         pqx = QX[A + c];
-        qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0], QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1])
+        qfbase = OUTER == 1 ? __dmul_rn(wi[x0 * 5 + y0], QI[band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 1])
                             : R[A + c];
         acca = l1 >= 2 ? ACCA[lb + c] : 0.0;
         qibase = __dmul_rn(Q0[a0 * M1 + a1], Q1[c]);
@@ -700,13 +704,14 @@ __device__ __forceinline__ bool band_outer_closes(const double* w1, int x0, int 
 
 template <bool CS, bool LEAN = false, bool PAIR = false, bool RQ = false, bool OPEN = false>
 __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) {
-    const long long cells = (long long)(n + 1) * W1;
+    const int P = band_pitch(W1);            // (v38: a thread for each row's pad too, which returns here)
+    const long long cells = (long long)(n + 1) * P;
     const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= cells) return;
-    const int b0 = c / W1, l2 = c % W1, b1 = b0 + l2;
-    if (l2 == 0 || b1 > n || b1 > ends[b0]) return;      // (band_ends: a cell no window needs; zeroed)
+    const int b0 = c / P, l2 = c % P, b1 = b0 + l2;
+    if (l2 == 0 || l2 >= W1 || b1 > n || b1 > ends[b0]) return;      // (band_ends: a cell no window needs; zeroed)
     const int a0 = blockIdx.y, a1 = a0 + l1, M1 = M + 1;
-    const size_t S = (size_t)(n + 1) * W1, lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
+    const size_t S = (size_t)(n + 1) * band_pitch(W1), lb = (size_t)a0 * S, A = band_interval(M, a0, a1) * S;
     const double* w1 = W;
     const double* w2 = W + 25;
     const double* wi = W + 50;
@@ -764,8 +769,8 @@ __device__ __forceinline__ void band_outer(BAND_OUTER_PARAMETERS, int role = 0) 
     double s0 = 0.0, m = 0.0, both = 0.0, acca = 0.0, qfbase = 0.0, qibase = 0.0;
     bppart_outer_terms(l1, l2, w1, w2, wi, a[a0], a[a1 - 1], rb[b0], rb[b1 - 1], ps0, pa0, ACCM + (lb + c),
                        ACCA + (lb + c), QF + (band_interval(M, a0, a1 - 1) * S + c - 1),
-                       QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * W1 + l2 - 2),
-                       QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * W1 + l2 - 1), Q0[a0 * M1 + a1],
+                       QX + (band_interval(M, a0 + 1, a1 - 1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 2),
+                       QI + (band_interval(M, a0 + 1, a1) * S + (size_t)(b0 + 1) * band_pitch(W1) + l2 - 1), Q0[a0 * M1 + a1],
                        Q1[c], T0 + (A + c), AUX0 + (A + c), s0, m, both, acca, qfbase, qibase, closes);
     QIac[A + c] = s0 + both;
     QX[A + c] = pqx;
@@ -808,5 +813,5 @@ bppart_band_unneeded(double* T, long long count, long long S, const int* __restr
                      const int* __restrict__ ends, int W1) {
     const int b0 = rows[blockIdx.x], first = ends[b0] - b0 + 1;
     for (long long m = blockIdx.y * 16LL; m < count && m < blockIdx.y * 16LL + 16; ++m)
-        for (int l2 = max(first, 1) + threadIdx.x; l2 < W1; l2 += blockDim.x) T[m * S + (size_t)b0 * W1 + l2] = 0.0;
+        for (int l2 = max(first, 1) + threadIdx.x; l2 < W1; l2 += blockDim.x) T[m * S + (size_t)b0 * band_pitch(W1) + l2] = 0.0;
 }

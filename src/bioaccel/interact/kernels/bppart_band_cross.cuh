@@ -82,26 +82,28 @@
 // 128 (L2 = INBAND_L2) each copy is the thread's first address plus an immediate offset. The same elements copied into
 // the same places (the tests were all true there): the same bits.
 // FORM bit 21 (v37, COPY16; band_cross_copy16; with HOIST): the copies by pairs of doubles, 16-byte cp.async (half the
-// copies, their addresses and band tests). With the window's L2 = W1 - 1 odd (even windows; the host launches this
-// form only there) band cell (row, col) lies at row L2 + col of its matrix (S = (n + 1) W1 even: every matrix
-// 16-byte aligned), so the pairs that start 16-byte aligned are those with col - row even: (o, o + 1) for o even,
-// which never straddle the band's edges o = 0 and o = L2 (odd). A tile row whose first column is not such a start
-// (col - row odd at ``from`` for As, at c0 for Bs) is stored one column right (shift 1: the pair before the first column,
-// whose first half no product reads, and one pair more at the end, the ``extra`` copies of one warp, rotated by the
-// block); the shifts alternate with the row, so a lane's fragments read its rows' shift (rows g, g + 8 of As; rows t,
-// t + 4 of Bs). Zero-filled where the pair's first cell is outside the band or the table (its second then too), 8
-// bytes read where only its second is (past kend or n). The same elements into the same places of the products: the
-// same bits.
-// (v37, COPY16) a thread's COUNT pair copies down a tile column: pair i from T + i step, its first cell o - i ostep from
-// the band's diagonal (copied where that lies in 0 .. L2, i lstep < lim and ``ok``; zeros else, reading nothing), to
-// smem + i sstride; BYTES of it read: 16 (band_copy16_if, no address selected), or 8 where the second cell lies past
-// the table (rare: the source then selected, ``base`` where nothing is read)
+// copies, their addresses and band tests). v38: with the window's L2 = W1 - 1 odd (even windows; the host launches this
+// form only there, and only where S = (n + 1) band_pitch(W1) is even: every matrix 16-byte aligned) the tables' rows
+// are P = W1 + 1 cells apart (band_pitch), so cell (row, col) lies at row RS + col of its matrix, RS = P - 1 even, and
+// the pairs that start 16-byte aligned are those with col even, in every row. A pair that straddles the band's edge
+// reads a zero pad (o = -1: the row before's pad; o = L2 + 1: its own), so a pair is copied whole where its first cell
+// lies in -1 .. L2, zero-filled else (both outside), 8 bytes read where its second cell lies past kend or n. Bs's rows
+// start at c0 (even): no shift. As's rows start at ``from`` = kbeg + j KC, of kbeg's parity in every row and chunk:
+// where odd, every row is stored one column right (the pair before the first column, whose first half no product
+// reads, and one pair more at the end, the ``extra`` copies of one warp, rotated by the block), and the fragments read
+// every row one column right: one shift for the block, so the production's bank pattern (v37's layout, P = W1,
+// alternated the rows' shifts and doubled the shared wavefronts by bank conflicts). The same elements into the same
+// places of the products: the same bits.
+// (v37, COPY16) a thread's COUNT pair copies down a tile column: pair i from T + i step, its first cell o - i ostep - 1
+// from the band's diagonal (copied where o - i ostep lies in 0 .. edge = L2 + 1, i lstep < lim and ``ok``; zeros else,
+// reading nothing), to smem + i sstride; BYTES of it read: 16 (band_copy16_if, no address selected), or 8 where the
+// second cell lies past the table (rare: the source then selected, ``base`` where nothing is read)
 template <int BYTES, int COUNT, int HINT>
 __device__ __forceinline__ void band_pair_column(double* smem, int sstride, const double* T, const double* base, int step,
-                                                 int o, int ostep, int lim, int lstep, int L2, bool ok) {
+                                                 int o, int ostep, int lim, int lstep, int edge, bool ok) {
 #pragma unroll
     for (int i = 0; i < COUNT; ++i) {
-        const bool in = ok && i * lstep < lim && (unsigned)(o - i * ostep) <= (unsigned)L2;
+        const bool in = ok && i * lstep < lim && (unsigned)(o - i * ostep) <= (unsigned)edge;
         if (BYTES == 16) band_copy16_if<HINT>(smem + i * sstride, T + i * step, in);
         else band_copy16<HINT>(smem + i * sstride, in ? T + i * step : base, in ? BYTES : 0);
     }
@@ -159,18 +161,18 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     constexpr int INBAND_L2 = 128;            // (the window whose rows' stride is a constant there)
     // (v37: the copies by pairs of doubles, As's with bit 21, Bs's with bit 22)
     constexpr bool PAIRS_A = FORM & 2097152, PAIRS_B = FORM & 4194304, COPY16 = PAIRS_A || PAIRS_B;
-    // (v37c, bit 24 with bit 22: EVEN_B) Bs's pairs only in the rows where they start at c0 (k - c0 even), unshifted;
-    // the other rows by 8-byte copies, two a thread a row: no row shifted, so no bank conflict (v37's shifts doubled
-    // the shared wavefronts), about half of Bs's copies saved; a warp's rows have one parity (warp-uniform branch)
+    // (v37c, bit 24 with bit 22: EVEN_B) Bs's pairs only in the rows k with k - c0 even (before v38's pitch, the rows
+    // where they started aligned), the other rows by 8-byte copies, two a thread a row: about half of Bs's copies
+    // saved; a warp's rows have one parity (warp-uniform branch). v38: every row's pairs are aligned (bit 22 alone)
     constexpr bool EVEN_B = FORM & 16777216;
     static_assert(!EVEN_B || PAIRS_B, "the even rows' pairs are a form of Bs's pairs");
     constexpr bool PAIRS_STRIDE2 = FORM & 8388608;   // (v37b: As's rows KC + 2 apart with its pairs, bit 23)
     // (v37) pairs a row of As and Bs, rows between a thread's copies
     constexpr int AP2 = KC / 2, BP2 = TC / 2, SA2 = THREADS / (KC / 2 > 0 ? KC / 2 : 1), SB2 = THREADS / (TC / 2);
     static_assert(!COPY16 || (HOIST && !INBAND && !SKIPO && !COPYO), "the pairs on the production's cursor");
-    static_assert(!COPY16 || (KC % 2 == 0 && THREADS % AP2 == 0 && (TR * AP2) % THREADS == 0 && SA2 % 2 == 0 &&
-                              THREADS % BP2 == 0 && (KC * BP2) % THREADS == 0 && SB2 % 2 == 0 && TR / 2 + KC / 2 <= THREADS),
-                  "each thread copies one fixed pair column of As and of Bs in rows of one parity");
+    static_assert(!COPY16 || (KC % 2 == 0 && THREADS % AP2 == 0 && (TR * AP2) % THREADS == 0 && THREADS % BP2 == 0 &&
+                              (KC * BP2) % THREADS == 0 && SB2 % 2 == 0 && TR <= THREADS),
+                  "each thread copies one fixed pair column of As and of Bs (Bs's in rows of one parity)");
     static_assert(!(SKIPO || COPYO) || HOIST, "the open splits' bounds on the cursor's walk");
     static_assert(!RUN || (APART && !GROUP), "a run of query intervals in one-sum blocks without groups");
     static_assert(!HOIST || RUN, "the cursor with runs (v30: without them its step loop was 623 SASS instructions, not 612)");
@@ -180,10 +182,10 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs, whose rows alternate a column's shift. Built to
-    // spread the shifted rows' fragment loads over the banks; measured on an H200 with the same conflicts as KC + 4 (266 M
+    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs (a shifted row holds KC + 2). Built to spread
+    // v37's shifted rows' fragment loads over the banks; measured on an H200 with the same conflicts as KC + 4 (266 M
     // at l1 = 13): a half warp's 64-bit loads read four rows of four columns, which tile the 16 bank pairs only if every
-    // row starts at the same residue mod 4, and shifted rows start at mixed parities whatever the stride. Selectable, off
+    // row starts at the same residue mod 4, and v37's rows started at mixed parities whatever the stride. Selectable
     constexpr int APAD = PAIRS_A && PAIRS_STRIDE2 ? 2 : 4;
     constexpr int AN = STAGES * TR * (KC + APAD), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
@@ -200,10 +202,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     const int2 at = STAGGER ? band_cross_staggered<STAGGER ? STAGGER : 1>(blockIdx.x, D, nt) : int2{};
     const int I = STAGGER ? at.x : blockIdx.x / (D + 1), J = (I * TR) / TC + (STAGGER ? at.y : blockIdx.x % (D + 1));
     const int r0 = I * TR, c0 = J * TC, L2 = W1 - 1;
-    if (COPY16 && !(L2 & 1)) __trap();    // (v37: the pairs' alignment needs L2 odd; the host's condition)
+    const int P = band_pitch(W1), RS = P - 1;    // (v38) cell (row, col) at row RS + col of its matrix
+    if (COPY16 && (!(L2 & 1) || !(n & 1))) __trap();   // (the pairs need a pad a row and S even: the host's condition)
     if (r0 > n || c0 > n || c0 + TC - 1 <= r0 || c0 - (r0 + TR - 1) > L2) return;   // block-uniform
     if (c0 > ends[r0]) return;            // every cell past its piece's bases: not needed (band_ends; zeroed)
-    const size_t S = (size_t)(n + 1) * W1;
+    const size_t S = (size_t)(n + 1) * P;
     const int a0 = RUN ? blockIdx.y * per : blockIdx.y, a1 = a0 + l1;   // (RUN: the first of the block's intervals)
     const int runs = RUN ? min(per, M - l1 + 1 - a0) : 1;
     const int kbeg = max(r0 + 1, c0 - L2), kend = min(min(c0 + TC, r0 + TR + L2), n + 1);
@@ -218,18 +221,12 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // the thread's fixed place in the copies: As column ak of rows ar + i THREADS / KC, Bs column bc of rows
     // bk + i THREADS / TC
     const int ak = threadIdx.x % KC, ar = threadIdx.x / KC, bc = threadIdx.x % TC, bk = threadIdx.x / TC;
-    // (v37, COPY16) the thread's pairs: As pair ap2 of rows ar2 + i SA2, Bs pair bp2 of rows bk2 + i SB2 (one parity
-    // each, so one shift each: sa2, sb2); the shifts of the rows its fragments read (sa_f, sb_f); its extra pair
+    // (v37, COPY16) the thread's pairs: As pair ap2 of rows ar2 + i SA2, Bs pair bp2 of rows bk2 + i SB2; As's shift sa
+    // (v38: the block's, kbeg's parity); odd_b: the thread's Bs rows k - c0 odd (one parity: EVEN_B's 8-byte rows)
     const int ap2 = threadIdx.x % AP2, ar2 = threadIdx.x / AP2, bp2 = threadIdx.x % BP2, bk2 = threadIdx.x / BP2;
-    const int sa2 = (kbeg + r0 + ar2) & 1, sb2 = (kbeg + bk2) & 1, sa_f = (kbeg + r0 + g) & 1,
-              sb_f = EVEN_B ? 0 : (kbeg + t) & 1;
-    // the extra pair (a lane of one warp, rotated by the block): As's (x_a) of row r0 + 2 extra + shifted parity at column
-    // from + KC - 1, or Bs's of row from + 2 (extra - TR / 2) + shifted parity at column c0 + TC - 1; x_to its place
+    const int sa = PAIRS_A ? kbeg & 1 : 0, odd_b = (kbeg + bk2) & 1;
+    // the extra pair where As is shifted (a lane of one warp, rotated by the block): row r0 + extra, column from + KC - 1
     const int extra = (threadIdx.x + 32 * (blockIdx.x % NW)) % THREADS;
-    const bool x_a = extra < TR / 2;
-    const int x_r = 2 * extra + ((kbeg + r0 + 1) & 1), x_k = 2 * (extra - TR / 2) + ((kbeg + 1) & 1);
-    const int x_row = x_a ? r0 + x_r : x_k, x_col = x_a ? KC - 1 : c0 + TC - 1;
-    const int x_to = x_a ? x_r * (KC + APAD) + KC : x_k * (TC + 4) + TC;
     const int which0 = GROUP ? wsel : APART ? blockIdx.z % 2 : 0;
     for (int which = which0; which < (GROUP || APART ? which0 + 1 : 2); ++which) {
         double* out = (which == 0 ? ACCA : ACCM) + (size_t)a0 * S;
@@ -273,41 +270,42 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
         // c0 - shift, into columns 0, 2, ... of the tile row (see FORM bit 21); kend <= n + 1 bounds As's columns. A
         // thread's pairs read 16 bytes, or all 8 where its column's second cell lies past kend (As) or n (Bs)
         auto copy_pairs_a = [&](int buf, int from, const double* L) {
-            const int ca = from - sa2 + 2 * ap2, ra = r0 + ar2;
+            const int ca = from - sa + 2 * ap2, ra = r0 + ar2;
             double* const to = &As[buf][ar2][2 * ap2];
-            const double* const at = L + (ra * L2 + ca);
+            const double* const at = L + (ra * RS + ca);
             constexpr int NA = TR * AP2 / THREADS, STEP = SA2 * (KC + APAD);
-            if (ca + 1 < kend) band_pair_column<16, NA, HINT>(to, STEP, at, L, SA2 * L2, ca - ra, SA2, 1, 0, L2, ca < kend);
-            else band_pair_column<8, NA, HINT>(to, STEP, at, L, SA2 * L2, ca - ra, SA2, 1, 0, L2, ca < kend);
+            if (ca + 1 < kend)
+                band_pair_column<16, NA, HINT>(to, STEP, at, L, SA2 * RS, ca - ra + 1, SA2, 1, 0, L2 + 1, ca < kend);
+            else band_pair_column<8, NA, HINT>(to, STEP, at, L, SA2 * RS, ca - ra + 1, SA2, 1, 0, L2 + 1, ca < kend);
         };
         auto copy_pairs_b = [&](int buf, int from, const double* R) {
-            if (EVEN_B && sb2) {   // (v37c) an odd row: its two columns by 8-byte copies, where the production puts them
+            if (EVEN_B && odd_b) {   // (v37c) an odd row: its two columns by 8-byte copies, where the production puts them
                 const int bcol = c0 + 2 * bp2, b_row = from + bk2;
-                const double* Rp = R + (size_t)b_row * L2 + bcol;
+                const double* Rp = R + (size_t)b_row * RS + bcol;
 #pragma unroll
                 for (int i = 0; i < KC * BP2 / THREADS; ++i) {
                     const int row = b_row + i * SB2, o = bcol - row;
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
                         const bool in = row < kend && o + h >= 0 && o + h < W1 && bcol + h <= n;
-                        band_copy8<HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * L2 + h : R, in);
+                        band_copy8<HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * RS + h : R, in);
                     }
                 }
                 return;
             }
-            const int cb = c0 - (EVEN_B ? 0 : sb2) + 2 * bp2, kb = from + bk2;
+            const int cb = c0 + 2 * bp2, kb = from + bk2;
             double* const to = &Bs[buf][bk2][2 * bp2];
-            const double* const at = R + (kb * L2 + cb);
+            const double* const at = R + (kb * RS + cb);
             constexpr int NB = KC * BP2 / THREADS, STEP = SB2 * (TC + 4);
-            if (cb < n) band_pair_column<16, NB, HINT>(to, STEP, at, R, SB2 * L2, cb - kb, SB2, kend - kb, SB2, L2, true);
-            else band_pair_column<8, NB, HINT>(to, STEP, at, R, SB2 * L2, cb - kb, SB2, kend - kb, SB2, L2, cb <= n);
+            if (cb < n)
+                band_pair_column<16, NB, HINT>(to, STEP, at, R, SB2 * RS, cb - kb + 1, SB2, kend - kb, SB2, L2 + 1, true);
+            else band_pair_column<8, NB, HINT>(to, STEP, at, R, SB2 * RS, cb - kb + 1, SB2, kend - kb, SB2, L2 + 1, cb <= n);
         };
-        auto copy_extra = [&](int buf, int from, const double* L, const double* R) {
-            if ((x_a ? PAIRS_A : PAIRS_B && !EVEN_B) && extra < TR / 2 + KC / 2) {   // the shifted rows' last pairs (one warp's lanes)
-                const int row = x_row + (x_a ? 0 : from), col = x_col + (x_a ? from : 0), lim = x_a ? kend : n + 1;
-                const bool in = (x_a || row < kend) && col < lim && (unsigned)(col - row) <= (unsigned)L2;
-                band_copy16<HINT>((x_a ? &As[buf][0][0] : &Bs[buf][0][0]) + x_to, (x_a ? L : R) + (in ? row * L2 + col : 0),
-                                  in ? (col + 1 < lim ? 16 : 8) : 0);
+        auto copy_extra = [&](int buf, int from, const double* L) {   // a shifted As row's last pair (one warp's lanes)
+            if (PAIRS_A && sa && extra < TR) {
+                const int row = r0 + extra, col = from + KC - 1;
+                const bool in = col < kend && (unsigned)(col - row + 1) <= (unsigned)(L2 + 1);
+                band_copy16<HINT>(&As[buf][extra][KC], L + (in ? row * RS + col : 0), in ? (col + 1 < kend ? 16 : 8) : 0);
             }
         };
         auto issue = [&](int step) {
@@ -343,13 +341,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                     if (++next_split == splits) next_split = 0, next_k1 = first, next_shift += S;
                 }
             }
-            if constexpr (COPY16) copy_extra(buf, from, L, R);
+            if constexpr (PAIRS_A) copy_extra(buf, from, L);
             if constexpr (PAIRS_A) {
                 copy_pairs_a(buf, from, L);
             } else {
                 // T[row][col - row] = T + row L2 + col: each copy a fixed stride from the thread's first
                 const int col = from + ak, a_o = col - (r0 + ar);
-                const double* Lp = L + (size_t)(r0 + ar) * L2 + col;
+                const double* Lp = L + (size_t)(r0 + ar) * RS + col;
                 // (v36, INBAND) a chunk wholly inside the band, the window's and the table's: its copies without the band
                 // tests and selects, a fixed stride (the window 128's row) an immediate offset each (block-uniform test)
                 if (INBAND && L2 == INBAND_L2 && copies && from + KC - 1 < kend && from + KC - 1 <= n &&
@@ -362,14 +360,14 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 for (int i = 0; i < TR * KC / THREADS; ++i) {
                     const int o = a_o - i * (THREADS / KC);
                     const bool in = copies && col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * L2 : L, in);
+                    band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * RS : L, in);
                 }
             }
             if constexpr (PAIRS_B) {
                 copy_pairs_b(buf, from, R);
             } else {
                 const int bcol = c0 + bc, b_row = from + bk;
-                const double* Rp = R + (size_t)b_row * L2 + bcol;
+                const double* Rp = R + (size_t)b_row * RS + bcol;
                 if (INBAND && L2 == INBAND_L2 && copies && from + KC - 1 < kend && c0 + TC - 1 <= n &&
                     c0 >= from + KC - 1 && c0 + TC - 1 - from <= INBAND_L2) {
 #pragma unroll
@@ -380,17 +378,16 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 for (int i = 0; i < TC * KC / THREADS; ++i) {
                     const int row = b_row + i * (THREADS / TC), o = bcol - row;
                     const bool in = copies && row < kend && o >= 0 && o < W1 && bcol <= n;
-                    band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * L2 : R, in);
+                    band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * RS : R, in);
                 }
             }
         };
         auto mma = [&](int buf, int ks) {
             double (&into)[2][NJ][2] = (FORM & 4) && (ks / KK) % 2 ? acc2 : acc;
-            // (v37, COPY16) the tiles as the lane's rows are shifted: the same cells
-            const double (*A)[KC + APAD] = PAIRS_A ? reinterpret_cast<const double (*)[KC + APAD]>(&As[buf][0][sa_f]) : As[buf];
-            const double (*B)[TC + 4] = PAIRS_B ? reinterpret_cast<const double (*)[TC + 4]>(&Bs[buf][0][sb_f]) : Bs[buf];
-            if (SHAPE == 0) band_mma_step(A, B, wr, wc, ks, g, t, into);
-            else band_mma_step16<SHAPE ? SHAPE : 1>(A, B, wr, wc, ks, g, t, into);
+            // (v37, COPY16) As's tile as its rows are shifted (v38: all or none): the same cells
+            const double (*A)[KC + APAD] = PAIRS_A ? reinterpret_cast<const double (*)[KC + APAD]>(&As[buf][0][sa]) : As[buf];
+            if (SHAPE == 0) band_mma_step(A, Bs[buf], wr, wc, ks, g, t, into);
+            else band_mma_step16<SHAPE ? SHAPE : 1>(A, Bs[buf], wr, wc, ks, g, t, into);
         };
 #pragma unroll
         for (int s = 0; s < STAGES - 1; ++s) {

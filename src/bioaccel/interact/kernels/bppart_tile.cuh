@@ -18,6 +18,14 @@ __device__ __forceinline__ void grid_barrier(unsigned int* counter, unsigned int
     __syncthreads();
 }
 
+// The band tables' row pitch (v38, kernels/bppart_band.cu): a row of W1 = L2 + 1 cells, and one pad cell more where W1
+// is even (L2 odd: even windows), so that cell (row, col) lies at row (P - 1) + col with P - 1 even and a pair of
+// doubles (col even, col + 1) starts 16 bytes aligned in every row (the cross ring's 16-byte copies, FORM bits 21-22:
+// v37 found that the rows alternating their alignment cost bank conflicts). No kernel writes a pad; the host zeroes
+// the cross's operand tables' pads (_Tables.fill), so that a pair that straddles the band's edge (the pad left of a
+// row's first cell is the row before's last, o = -1, or right of its last, o = L2 + 1) reads a zero there.
+__device__ __forceinline__ int band_pitch(int W1) { return W1 | 1; }
+
 // FP64 tensor-core products (DMMA) that the cross products (kernels/bppart_band.cu) and the sweep's far part
 // (bppart_far_sums_async) share. mma.sync m8n8k4 f64: C (8 x 8) += A (8 x 4) B (4 x 8); lane = 4 g + t holds A[g][t]
 // in a, B[t][g] in b, C[g][2 t + h] in ch.
@@ -359,7 +367,7 @@ __device__ __forceinline__ void bppart_near_lanes(const double (*X)[B][B + 1], d
                 C[3][i][j] = aux;
                 const double r = V[5][i][j] + rn + qf;
                 const double qx = V[7][i][j] + r;
-                const size_t c = (size_t)b0 * W1 + l2;
+                const size_t c = (size_t)b0 * band_pitch(W1) + l2;
                 t1s[c] = t1;
                 aux1[c] = aux;
                 qiac[c] = closed;
