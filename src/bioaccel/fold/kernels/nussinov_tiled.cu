@@ -583,20 +583,6 @@ __device__ __forceinline__ uint4 lds128_when(unsigned mask, unsigned bit, const 
     return v;
 }
 
-// A lane's line (two 16-byte shared-memory loads, `at` and `at` + 16) loaded only where `on`: one predicate, two
-// predicated instructions, no branch. Where `on` is false v0 and v1 keep what they held (form 6: those lanes'
-// results go unused), so nothing is zeroed (form 2 zeroed 8 registers a load pair); the caller keeps one pair for
-// all steps (write-only outputs, a pair a step, held 4 steps' pairs live through the loop and spilled 80 bytes).
-// volatile and "memory": it stays after the previous step's stores and __syncwarp.
-__device__ __forceinline__ void lds128x2_if(bool on, const void* at, uint4& v0, uint4& v1) {
-    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %8, 0;\n"
-                 " @q ld.shared.v4.u32 {%0, %1, %2, %3}, [%9];\n"
-                 " @q ld.shared.v4.u32 {%4, %5, %6, %7}, [%9+16];\n}\n"
-                 : "+r"(v0.x), "+r"(v0.y), "+r"(v0.z), "+r"(v0.w), "+r"(v1.x), "+r"(v1.y), "+r"(v1.z), "+r"(v1.w)
-                 : "r"((int)on), "r"(shared_address(at))
-                 : "memory");
-}
-
 // The best of a lane's 16 splits, int16 cells two a word: the max over both halves of pre[m] + the line's word m,
 // the line's 8 words in two 16-byte loads (v0, v1); two chains of DPX, and their last max a DPX too (vmaxs2 is
 // emulated).
@@ -622,11 +608,7 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // pair term's loads only where the row lane stores and a pair is allowed, with no test of the inner interval; 5 form 4 with the line loads and the splits in a branch taken
 // only where the lane's cell lies in the sub-tile (fewer shared-memory wavefronts; no zeroed registers as form 2's
 // asm had: its predicated loads with the registers left as they were, one predicate for both, held them live from
-// step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4); 6 form 4 with the line loads
-// of the quarter-warps that hold no cell of the sub-tile left out, by group of 4 steps (a warp-wide phase, not a
-// lane's own test): in steps 0-7 only lanes 8-23 hold cells (rows 15 - t .. 15, columns 0 .. t), in steps 24-30
-// only lanes 0-7 and 24-31; one predicate a group, no branch, no zeroed registers (lds128x2_if) (issue 29,
-// helper nbbatch6). docs/gpu-notes.md, issue 29.
+// step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4). docs/gpu-notes.md, issue 29.
 // FRESH (tiled_chain): the scratch tile was just written by this block's own edge products (atomics at L2): read
 // through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
 // nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
@@ -901,16 +883,10 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
-                const bool middle = (unsigned)(lane - S / 2) < (unsigned)S;   // lanes 8 .. 23
-                uint4 line0 = make_uint4(0u, 0u, 0u, 0u), line1 = line0;      // form 6: one pair for every step
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
                     const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
                                    sub = sub_mask >> t0;
-                    // form 6: the lanes whose quarter-warp holds a cell of the sub-tile in the group's 4 steps
-                    // (t <= 7: rows 15 - t .., columns .. t: lanes 15 - t .. 16 + t; t >= 24: lanes .. 30 - t
-                    // and t + 1 ..; the group of steps 20-23 all)
-                    const bool line_on = t0 + 3 < S / 2 ? middle : t0 >= 3 * S / 2 ? !middle : true;
 #pragma unroll
                     for (int j = 0; j < 4; ++j) {
                         if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
@@ -936,11 +912,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                             }
                         } else {
                             uint4 v0, v1;
-                            if constexpr (TIGHT == 6) {
-                                lds128x2_if(line_on, line, line0, line1);
-                                v0 = line0;
-                                v1 = line1;
-                            } else if constexpr (TIGHT == 2) {
+                            if constexpr (TIGHT == 2) {
                                 v0 = lds128_when(sub, bit, line);
                                 v1 = lds128_when(sub, bit, line + 8);
                             } else {
@@ -1139,8 +1111,7 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
 // (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3) form 1's closure
 // after form 2's tile read, (FORM 4, the batches' default) form 3 with a slimmer closure step (the held value
 // among the splits, the pair weights from a table), (FORM 5) form 4 with a lane's line loads and splits in a branch
-// taken only where its cell lies in the sub-tile, (FORM 6) form 4 with the idle quarter-warps' line loads left out by
-// phase: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
+// taken only where its cell lies in the sub-tile: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
 template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
