@@ -154,7 +154,7 @@ def _batch_setting(kernel, tile):
     # 64w: the wavefront form; options after "/": s64 64-byte bulk stages (int16 cells; s0: a tile row, at
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
     # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
-    # c2's tile read; c4 c3 with a slimmer closure step, c5 c4 with the loads only where the cell lies in the sub-tile, c7 c4 with the idle quarter-warps reading working lanes' lines), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk
+    # c2's tile read; c4 c3 with a slimmer closure step, c5 c4 with the loads only where the cell lies in the sub-tile), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag), w0 the traceback's walk
     # before the interval held in registers, p0 no launch plan kept for a batch of the same starts
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"

@@ -217,8 +217,8 @@ def host_kernels(sizes) -> dict:
         sub_shared = finish_shared_bytes(np.int16 if cell == "short" else np.int32, bt, "sub")
         tiled += [("batch_finish_sub", (cell, bt, finish_sub_blocks(sub_shared)))]
         # issue 29 (nbtile2): the closure's tests as mask bits (int16 cells), the form the batches launch; (nbbatch4)
-        # forms 4 and 5, the slimmer closure step; (nbbatch6) form 7, the idle quarter-warps reading working lanes' lines
-        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5, 7)
+        # forms 4 and 5, the slimmer closure step
+        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5)
                   if cell == "short"]
     tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, f.batch_stage_bytes or stage_bytes(bt, 2))),
               ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
@@ -231,7 +231,6 @@ def host_kernels(sizes) -> dict:
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 3)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 4)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 5)),
-              ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 7)),
               ("batch_finish", ("short", 128))]
     # issue 29 (nbtile3): the diagonal's tiles of the tiled batch alone (d = 0 a constant)
     tiled += [("batch_finish_diag", (cell, tile, finish_diag_blocks(tile))) for cell in ("short", "int")

@@ -1,10 +1,9 @@
-"""The tiled batch's closure forms 4 and 5 (issue 29, helper nbbatch4) and 7 (helper nbbatch6), scores and structures against the CPU.
+"""The tiled batch's closure forms 4 and 5 (issue 29, helper nbbatch4), scores and structures against the CPU.
 
 ``SIZES.batch_closure`` 4: form 3 (form 1's closure after form 2's tile read) with a slimmer closure step (the
 held value X(r, q) among a row lane's splits, weight 0 at its own row; the pair weights from a table of the tile's
 columns by row letter; the pair term's loads only where a row lane stores); 5: form 4 with a lane's line loads and
-splits only where its cell lies in the sub-tile; 7: form 4 with the lanes of the quarter-warps that hold no cell
-of the sub-tile in a group of 4 closure steps reading the line of a working lane 8 apart. Each at 32-, 64- and 128-tiles, with the weights and min_loop
+splits only where its cell lies in the sub-tile. Each at 32-, 64- and 128-tiles, with the weights and min_loop
 that reach the pair term's edge cases, as test_tiled_batch_forms_equal_cpu (tests/test_fold_gpu.py) does for the
 forms before. Marked ``gpu``: skipped where there is no CUDA device.
 """
@@ -22,10 +21,9 @@ pytestmark = pytest.mark.gpu
                          ids=["unit weights", "min_loop 0", "min_loop 4"])
 @pytest.mark.parametrize("tile, stage, streams, closure", [
     pytest.param(*row, id=f"sub{row[0]}-s{row[1]}-x{row[2]}-c{row[3]}")
-    for row in [(64, 64, 1, 4), (32, 0, 2, 4), (128, 64, 1, 4), (64, 64, 1, 5), (32, 0, 2, 5), (128, 64, 1, 5),
-                (64, 64, 1, 7), (32, 0, 2, 7), (128, 64, 1, 7)]])
+    for row in [(64, 64, 1, 4), (32, 0, 2, 4), (128, 64, 1, 4), (64, 64, 1, 5), (32, 0, 2, 5), (128, 64, 1, 5)]])
 def test_tiled_batch_slim_closures_equal_cpu(tile, stage, streams, closure, params, monkeypatch):
-    """Forms 4, 5 and 7 fold short, odd and 257-1,100 nt lengths (the shared-memory kernels switched off, so that
+    """Forms 4 and 5 fold short, odd and 257-1,100 nt lengths (the shared-memory kernels switched off, so that
     they take the tiled path too) to the CPU's scores and structures, int16 cells."""
     from bioaccel.fold import _launch, nussinov_batch
 

@@ -28,8 +28,7 @@ class FoldSizes(LaunchSizes):
     #                                   value among the splits, the pair weights from a table: issue 29, nbbatch4),
     #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
-    #                                   where its cell is in the sub-tile: slower), 7 (form 4, the idle quarter-
-    #                                   warps reading working lanes' lines: nbbatch6), 0 batch_finish_sub (before)
+    #                                   where its cell is in the sub-tile: slower), 0 batch_finish_sub (before)
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
     #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)

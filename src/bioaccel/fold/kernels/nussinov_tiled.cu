@@ -608,11 +608,7 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // pair term's loads only where the row lane stores and a pair is allowed, with no test of the inner interval; 5 form 4 with the line loads and the splits in a branch taken
 // only where the lane's cell lies in the sub-tile (fewer shared-memory wavefronts; no zeroed registers as form 2's
 // asm had: its predicated loads with the registers left as they were, one predicate for both, held them live from
-// step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4); 7 form 4 where, by group of 4
-// steps, the lanes of the quarter-warps that hold no cell of the sub-tile load the line of a lane 8 apart that
-// does (steps 0-7: only lanes 8-23 hold cells; steps 24-30: only 0-7 and 24-31), so that a warp's line loads ask
-// for 16 distinct 16-byte lines, not 32, in 15 of the 31 steps: no predicate, no branch (form 6, predicated
-// loads, was slower: ptxas copied the loaded registers) (issue 29, helper nbbatch6). docs/gpu-notes.md, issue 29.
+// step to step and spilled 80 bytes at 72 registers) (issue 29, helper nbbatch4). docs/gpu-notes.md, issue 29.
 // FRESH (tiled_chain): the scratch tile was just written by this block's own edge products (atomics at L2): read
 // through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
 // nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
@@ -887,18 +883,10 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
-                const bool middle = (unsigned)(lane - S / 2) < (unsigned)S;   // form 7: lanes 8 .. 23
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
                     const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
                                    sub = sub_mask >> t0;
-                    // form 7: in steps 0-7 (t0 + 3 < 8) lanes 0-7 and 24-31 hold no cell (rows 15 - t .., columns
-                    // .. t: lanes 15 - t .. 16 + t) and read the line of lane + 8 (row lanes: a column 8 on) or
-                    // lane - 8 (column lanes: a row 8 up), both 8 line steps on; in steps 24-30 lanes 8-23 hold
-                    // none and read 8 line steps back (lanes - 8 and + 8); the group of steps 20-23 its own lines
-                    const int borrow = TIGHT != 7 ? 0
-                                       : t0 + 3 < S / 2 ? (middle ? 0 : S / 2 * line_step)
-                                       : t0 >= 3 * S / 2 ? (middle ? -S / 2 * line_step : 0) : 0;
 #pragma unroll
                     for (int j = 0; j < 4; ++j) {
                         if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
@@ -928,8 +916,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                                 v0 = lds128_when(sub, bit, line);
                                 v1 = lds128_when(sub, bit, line + 8);
                             } else {
-                                v0 = *reinterpret_cast<const uint4*>(line + borrow);
-                                v1 = *reinterpret_cast<const uint4*>(line + borrow + 8);
+                                v0 = *reinterpret_cast<const uint4*>(line);
+                                v1 = *reinterpret_cast<const uint4*>(line + 8);
                             }
                             best = packed_splits_max(pre, v0, v1);
                         }
@@ -1123,8 +1111,7 @@ batch_finish_sub(score_t* __restrict__ V, const code_t* __restrict__ codes, cons
 // (FORM 2) its loads predicated and the tile's transposed stores without bank conflicts, (FORM 3) form 1's closure
 // after form 2's tile read, (FORM 4, the batches' default) form 3 with a slimmer closure step (the held value
 // among the splits, the pair weights from a table), (FORM 5) form 4 with a lane's line loads and splits in a branch
-// taken only where its cell lies in the sub-tile, (FORM 7) form 4 with the idle quarter-warps reading the lines of
-// lanes 8 apart: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
+// taken only where its cell lies in the sub-tile: TIGHT in finish_sub_tile; int16 cells, issue 29 (fold/_launch.py batch_closure).
 template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
 __global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
 batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
