@@ -8,7 +8,11 @@ from stale_caches import remove_stale
 
 def pytest_sessionstart(session):
     """Numba's caches of functions whose imported modules changed since they were compiled, removed
-    before any test loads them (tests/stale_caches.py: Numba checks a function's own file only)."""
+    before any test loads them (tests/stale_caches.py: Numba checks a function's own file only). Under
+    pytest-xdist only the controller does it, before it starts the workers: a worker doing it could race
+    another worker's fresh cache files."""
+    if hasattr(session.config, "workerinput"):
+        return
     removed = remove_stale(Path(__file__).resolve().parent.parent / "src" / "bioaccel")
     if removed:
         print(f"\nremoved the stale Numba caches of {removed} functions (a module they import changed)")

@@ -74,7 +74,7 @@ def test_queued_fill_reads_only_what_it_wrote(wide):
                               (_fill_queued_parallel, 4)):
             order, dep_start, deps = interval_order(M, workers)
             got = fill(a, rb, weights, 0.4, 0.6, *blocked_tables(M, N, np.nan), wide, task_queue(dep_start, deps),
-                       order, workers)
+                       order, workers, True, False)   # every argument, as production passes them: one compile
             _close([float(x) for x in got], expected, 1e-12)
 
 

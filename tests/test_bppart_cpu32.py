@@ -86,7 +86,7 @@ def test_tiles_without_zeros_read_only_what_the_fill_wrote(form, seed):
         for fill, workers in ((_fill_queued_serial, 1), (_fill_queued_parallel, 2)):
             order, dep_start, deps = interval_order(M, workers)
             got = fill(a, rb, weights, 0.4, 0.6, *aligned_tables(M, N, np.nan), tiles,
-                       task_queue(dep_start, deps), order, workers)
+                       task_queue(dep_start, deps), order, workers, True, False)   # production's signature
             _close([float(x) for x in got], expected, 1e-12)
 
 

@@ -66,7 +66,7 @@ def test_inlined_rows_write_the_same_tables(wide):
             for inline_rows in (False, True):
                 tables[inline_rows] = aligned_tables(M, N, 0.0)
                 fill(a, rb, _weights("default"), 0.4, 0.6, *tables[inline_rows], tiles, task_queue(dep_start, deps),
-                     order, workers, inline_rows)
+                     order, workers, inline_rows, False)   # shared_pairs given, as production does: one compile
             for old, new in zip(tables[False], tables[True]):
                 assert np.array_equal(old.view(np.uint64), new.view(np.uint64)), (M, N, workers)
 
