@@ -6,6 +6,8 @@
 # screens, with digests), VARIANTS as --variants rows.
 #   OUT=... bash bench/bppart_gpu_copy51.sh      (FORMS="10 2"; VARIANTS="band_cross_copy16=10;...=0;...=2"; BENCH=0: no bench)
 # (v37's call was this script at commit 47713a2, v37b's at 0c70023 with forms 0 7 5, v37c's at 97f8b6b)
+# Since v38 (the tables' odd row pitch, bench/bppart_gpu_stride52.sh) forms 1-3 are unshifted and 3 is the production:
+# "the production (v37c's 10)" above reads "form 10" on this tree.
 set -u
 OUT=${OUT:-/tmp/copy51}; mkdir -p "$OUT"; LOG=$OUT/copy51_log.txt
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
