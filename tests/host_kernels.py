@@ -235,6 +235,12 @@ def host_kernels(sizes) -> dict:
     # issue 29 (nbtile3): the diagonal's tiles of the tiled batch alone (d = 0 a constant)
     tiled += [("batch_finish_diag", (cell, tile, finish_diag_blocks(tile))) for cell in ("short", "int")
               for tile in sorted({bt, 64, 128})]
+    # issue 29 (nbdiag): the diagonal's tiles sub-tiled (batch_diagonal 2), int16 cells in every closure form
+    sub_diag = {cell: {t: finish_sub_blocks(finish_shared_bytes(np.dtype(cell), t, "sub-diagonal"))
+                       for t in sorted({bt, 64, 128})} for cell in ("int16", "int32")}
+    tiled += [("batch_finish_sub_diag", ("short", t, sub_diag["int16"][t], form)) for t in sorted({bt, 64, 128})
+              for form in (0, 1, 2, 3, 4)]
+    tiled += [("batch_finish_sub_diag", ("int", t, sub_diag["int32"][t], 0)) for t in sorted({bt, 64})]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]
     traceback += [("traceback", (cell, f"TiledLayout<{t}>")) for cell in ("short", "int")]

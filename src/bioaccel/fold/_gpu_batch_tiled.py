@@ -77,8 +77,9 @@ def tiled_groups(ids, lengths, params, sizes, widest):
 @dataclass
 class TiledKernels:
     """The kernels of a tiled launch group, their shared-memory limits already set: ``first`` finishes the
-    diagonal d = 0 (batch_finish_diag; batch_finish where it is off or in the "wavefront" form), ``finish``
-    the tiles off it ("sub": batch_finish_sub or its tight form; "wavefront": batch_finish)."""
+    diagonal d = 0 (batch_finish_diag, or batch_finish_sub_diag where SIZES.batch_diagonal is 2; batch_finish
+    where it is off or in the "wavefront" form) with ``first_threads`` a block, ``finish`` the tiles off it
+    ("sub": batch_finish_sub or its tight form; "wavefront": batch_finish)."""
 
     sub: bool
     diag: bool
@@ -86,6 +87,7 @@ class TiledKernels:
     bulk_shared: int
     first: object
     first_shared: int
+    first_threads: int
     finish: object
     finish_shared: int
     trace: object
@@ -107,7 +109,14 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
     stage = sizes.batch_stage_bytes if tag == "short" else 0
     bulk, bulk_shared = bulk_kernel(dtype, T, stage or None, "batch_bulk_direct" if sub else "batch_bulk",
                                     _launch.batch_lanes(sizes.int16_lanes))
-    if diag:                                   # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
+    first_threads = 4 * T
+    closure = sizes.batch_closure if tag == "short" else 0      # batch_finish_sub_tight's form (0: batch_finish_sub)
+    if diag and sizes.batch_diagonal == 2:     # d = 0 sub-tiled: the triangles, then the closure of the form
+        first_shared = finish_shared_bytes(dtype, T, "sub-diagonal")
+        first = kernel("nussinov_tiled.cu", "batch_finish_sub_diag", tag, T, _launch.finish_sub_blocks(first_shared),
+                       closure)
+        first_threads = 2 * T
+    elif diag:                                 # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
         first = kernel("nussinov_tiled.cu", "batch_finish_diag", tag, T, _launch.finish_diag_blocks(T))
         first_shared = _launch.diag_shared_bytes(T, dtype.itemsize)
     else:
@@ -117,15 +126,15 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
     if sub:
         finish_shared = finish_shared_bytes(dtype, T, "sub")
         blocks = _launch.finish_sub_blocks(finish_shared)
-        if sizes.batch_closure and tag == "short":           # batch_finish_sub_tight's form
-            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks, sizes.batch_closure)
+        if closure:                                          # batch_finish_sub_tight's form
+            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks, closure)
         else:
             finish = kernel("nussinov_tiled.cu", "batch_finish_sub", tag, T, blocks)
         finish.max_dynamic_shared_size_bytes = finish_shared
     else:
         finish, finish_shared = first, first_shared
     trace = kernel("nussinov_traceback.cu", "batch_traceback", tag, T, sizes.batch_walk)
-    return TiledKernels(sub, diag, bulk, bulk_shared, first, first_shared, finish, finish_shared, trace)
+    return TiledKernels(sub, diag, bulk, bulk_shared, first, first_shared, first_threads, finish, finish_shared, trace)
 
 
 def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm, out, status, walk, ready):
@@ -157,7 +166,8 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
     caller = cp.cuda.get_current_stream()
     if k.diag and ways == 1:
         # the diagonal's finish needs only the tables and the uploads: launched before anything else is made
-        k.first((nt, count), (T * 4,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, tc), shared_mem=k.first_shared)
+        k.first((nt, count), (k.first_threads,), (tables, codes_dev, starts_dev, ids_dev, pm, nt_, tc),
+                shared_mem=k.first_shared)
         ready()
         first_d = 1
         streams = [caller]
@@ -198,7 +208,8 @@ def _launch_diagonal(k, d, d_, nt, size, T, V, acc, codes_dev, starts_dev, part_
         k.finish((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
                  shared_mem=k.finish_shared)
     elif k.diag:
-        k.first((nt, size), (T * 4,), (V, codes_dev, starts_dev, part_ids, pm, nt_, tc), shared_mem=k.first_shared)
+        k.first((nt, size), (k.first_threads,), (V, codes_dev, starts_dev, part_ids, pm, nt_, tc),
+                shared_mem=k.first_shared)
     else:
         if d >= 2:
             k.bulk((nt - d, size), ((T // 8) ** 2,), (V, acc, nt_, d_, tc, sc), shared_mem=k.bulk_shared)

@@ -30,7 +30,9 @@ class FoldSizes(LaunchSizes):
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
     #                                   where its cell is in the sub-tile: slower), 0 batch_finish_sub (before)
     batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
-    #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29)
+    #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29),
+    #                                   2 batch_finish_sub_diag (sub-tiled: triangles, then the closure of
+    #                                   batch_closure's form: issue 29, nbdiag)
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
     #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)

@@ -598,6 +598,49 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
     return max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
 }
 
+// The closure of a sub-tile on the diagonal of a diagonal tile (DIAG below; issue 29, helper nbdiag): the triangle
+// of cells (r, q), r0 <= r < q < r0 + S, by a warp: lanes 0 .. S - 1 a row each, S - 1 steps by span q - r (lanes
+// S .. 31 idle: their loads would cost wavefronts, nbbatch6). A cell's splits are the sums of X's row r and XT's row
+// q over the sub-tile's S columns m, as vectors: X(r, m) + X(m, q). The tile's cells below its diagonal hold
+// `below` (< 0 with any cell), so the splits m < r and m > q sum below 0; the diagonal holds 0 (m = r or q: the
+// held value). Then the triangle is mirrored below its diagonal (X(q, r) = X(r, q)): the closures of the tile's
+// off-diagonal sub-tiles read their B rows there (AB = X). Same candidates as finish_tile's DIAG: the same bits.
+template <typename score_t, int TILE, int LD>
+__device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT, const FinishEdges<TILE>& e,
+                                                        int r0, int I, int N, int R, int lane) {
+    constexpr int S = FINISH_SUB;
+    if (lane < S) {
+        const int r = r0 + lane, i = I * TILE + r;
+        for (int span = 1; span < S; ++span) {
+            const int q = r + span, c = I * TILE + q;       // q up to r0 + 2 S - 2: XT's padding rows
+            int best;
+            if constexpr (sizeof(score_t) == 2) {
+                const uint4 x0 = *reinterpret_cast<const uint4*>(X + r * LD + r0);
+                const uint4 x1 = *reinterpret_cast<const uint4*>(X + r * LD + r0 + 8);
+                const int pre[8] = {(int)x0.x, (int)x0.y, (int)x0.z, (int)x0.w, (int)x1.x, (int)x1.y, (int)x1.z,
+                                    (int)x1.w};
+                best = packed_splits_max(pre, *reinterpret_cast<const uint4*>(XT + q * LD + r0),
+                                         *reinterpret_cast<const uint4*>(XT + q * LD + r0 + 8));
+            } else {
+                best = 0;
+#pragma unroll
+                for (int m = 0; m < S; ++m) best = __viaddmax_s32(X[r * LD + r0 + m], XT[q * LD + r0 + m], best);
+            }
+            if (lane + span < S && c < N) {
+                const score_t v = (score_t)max(best, pair_candidate<score_t, TILE, LD>(e, X, r, q, i, c, R));
+                X[r * LD + q] = v;
+                XT[q * LD + r] = v;
+            }
+            __syncwarp(0xffffu);
+        }
+    }
+    __syncwarp();
+    for (int k = lane; k < S * S; k += 32) {
+        const int rr = r0 + k / S, qq = r0 + k % S;
+        if (rr < qq) X[qq * LD + rr] = X[rr * LD + qq];
+    }
+}
+
 // TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
 // running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
@@ -612,7 +655,11 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // FRESH (tiled_chain): the scratch tile was just written by this block's own edge products (atomics at L2): read
 // through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
 // nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
-template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0, bool FRESH = false>
+// DIAG (batch_finish_sub_diag; d = 0, issue 29, helper nbdiag): a tile on the diagonal, A = B = X itself (AB is X:
+// no copy), no read of the table (its cells start at 0, below the diagonal at the splits' OUT); G sub-wavefronts
+// w = b - a, a warp a row block a: w = 0 the triangles (close_diagonal_sub_tile), then sub-tile (a, a + w) with
+// the products of the sub-tiles between (a < a' < b; none from B) and the same closure.
+template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0, bool FRESH = false, bool DIAG = false>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
@@ -624,7 +671,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp; closure: 16 + 16 lanes");
     extern __shared__ __align__(16) unsigned char smem_raw[];
     score_t* AB = reinterpret_cast<score_t*>(smem_raw);
-    score_t* X = AB + TILE * LD;                      // TILE + 1 rows: row TILE holds edge_row
+    score_t* X = DIAG ? AB : AB + TILE * LD;          // TILE + 1 rows: row TILE holds edge_row
     score_t* XT = X + (TILE + 1) * LD;                // then S rows of padding
     __shared__ FinishEdges<TILE> e;
     const int N = n + 1;
@@ -637,7 +684,22 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         __shared__ int pair_weights[5 * TILE];
         pair_w = pair_weights;
     }
-    if constexpr (PACKED && TIGHT >= 2) {
+    if constexpr (DIAG) {
+        // X zero on and above the diagonal, `below` under it; XT = X transposed (`below` above its diagonal):
+        // both written row by row, 16 bytes a store
+        constexpr int VEC = 16 / sizeof(score_t), below = PACKED ? -32768 : -(1 << 20);
+        for (int k = threadIdx.x; k < TILE * TILE / VEC; k += THREADS) {
+            const int r = k / (TILE / VEC), q0 = (k % (TILE / VEC)) * VEC;
+            score_t x[VEC], t[VEC];
+#pragma unroll
+            for (int y = 0; y < VEC; ++y) {
+                x[y] = q0 + y < r ? (score_t)below : (score_t)0;
+                t[y] = q0 + y > r ? (score_t)below : (score_t)0;
+            }
+            *reinterpret_cast<uint4*>(X + r * LD + q0) = *reinterpret_cast<const uint4*>(x);
+            *reinterpret_cast<uint4*>(XT + r * LD + q0) = *reinterpret_cast<const uint4*>(t);
+        }
+    } else if constexpr (PACKED && TIGHT >= 2) {
         // a warp two rows a step, a lane one cell of each 16 of a row (2-byte loads, a warp's 32 bytes of
         // a row contiguous): the transposed stores (XT, B into AB) of a step fall in 16 consecutive rows,
         // two cells a word (2 wavefronts; 4 cells of a row a thread: 8), Nsight Compute's 57% of the
@@ -718,9 +780,11 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         XT[q * LD + r] = (score_t)v;
     };
 
-    for (int w = 0; w < 2 * G - 1; ++w) {
-        const int a = max(0, G - 1 - w) + warp, b = w - (G - 1 - a);
-        if (a < G && b < G) {
+    for (int w = 0; w < (DIAG ? G : 2 * G - 1); ++w) {
+        const int a = DIAG ? warp : max(0, G - 1 - w) + warp, b = DIAG ? warp + w : w - (G - 1 - a);
+        if (DIAG && w == 0) {
+            close_diagonal_sub_tile<score_t, TILE, LD>(X, XT, e, a * S, I, N, R, lane);
+        } else if (a < G && b < G) {
             // products of whole sub-tiles: rows r0 and r0 + 8, columns q0 .. q0 + 3
             const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
             auto inside = [&](int y) { return J * TILE + q0 + y < N; };     // else held at 0
@@ -744,7 +808,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
                     return __byte_perm(word_of(lv[x][m / 8], (m % 8) / 2), 0, m % 2 ? 0x3232 : 0x1010);
                 };
-                for (int mb = (a + 1) * S; mb < TILE; mb += S) {       // A(r, m) + X(m, q), m below
+                for (int mb = (a + 1) * S; mb < (DIAG ? b * S : TILE); mb += S) {   // A(r, m) + X(m, q), m below
                     uint4 lv[2][2];
                     left_words(AB, mb, lv);
 #pragma unroll
@@ -757,7 +821,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         }
                     }
                 }
-                for (int mb = 0; mb < b * S; mb += S) {                // X(r, m) + B(m, q), m left
+                for (int mb = 0; mb < (DIAG ? 0 : b * S); mb += S) {   // X(r, m) + B(m, q), m left
                     uint4 lv[2][2], bt[4][2];                  // bt[y]: B(mb .., q0 + y), a row of AB
                     left_words(X, mb, lv);
 #pragma unroll
@@ -809,8 +873,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         }
                     }
                 };
-                product(true, (a + 1) * S, TILE);
-                product(false, 0, b * S);
+                product(true, (a + 1) * S, DIAG ? b * S : TILE);
+                product(false, 0, DIAG ? 0 : b * S);
 #pragma unroll
                 for (int x = 0; x < 2; ++x)
 #pragma unroll
@@ -1122,4 +1186,19 @@ batch_finish_sub_tight(score_t* __restrict__ V, const code_t* __restrict__ codes
     const long long start = starts[id];
     finish_sub_tile<score_t, TILE, true, FORM>(V + z * table_cells, nullptr, codes + start, pm,
                                                (int)(starts[id + 1] - start), nt, d, blockIdx.x, nullptr, nullptr);
+}
+
+// The diagonal d = 0 of the tiled batch by the sub-tiled finish (SIZES.batch_diagonal 2; issue 29, helper nbdiag):
+// finish_sub_tile's DIAG path, the closure of form FORM (int16 cells; 0: batch_finish_sub's), where
+// batch_finish_diag runs the wavefront finish (2 TILE - 1 block barriers a tile). MIN_BLOCKS as batch_finish_sub's.
+template <typename score_t, int TILE, int MIN_BLOCKS, int FORM>
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), MIN_BLOCKS)
+batch_finish_sub_diag(score_t* __restrict__ V, const code_t* __restrict__ codes, const long long* __restrict__ starts,
+                      const int* __restrict__ ids, const PairModel* __restrict__ pm, int nt, long long table_cells) {
+    const long long z = blockIdx.y;
+    const int id = ids[z];
+    const long long start = starts[id];
+    finish_sub_tile<score_t, TILE, true, FORM, false, true>(V + z * table_cells, nullptr, codes + start, pm,
+                                                            (int)(starts[id + 1] - start), nt, 0, blockIdx.x, nullptr,
+                                                            nullptr);
 }
