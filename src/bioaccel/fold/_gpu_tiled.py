@@ -109,18 +109,19 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", la
 def finish_shared_bytes(score_type, tile, form="wavefront"):
     """Dynamic shared memory of tiled_finish (``form`` "wavefront": three TILE x LD tiles) or
     tiled_finish_sub ("sub": the same, one extra row and 16 rows of padding; LD as in nussinov_tiled.cu;
-    "sub-diagonal": batch_finish_sub_diag, the same less the tile AB, which is X itself on the diagonal).
+    "sub-diagonal": batch_finish_sub_diag, the same with S rows of padding in place of the tile AB, which is X
+    itself on the diagonal: the closure's lanes outside their sub-tile read up to S - 1 rows above X).
     The sub-tiled finish's int16 form fits beside a bulk block on one SM (228 KB):
 
     >>> finish_shared_bytes(np.int16, 128, "sub"), finish_shared_bytes(np.int16, 128)
     (109072, 99840)
     >>> finish_shared_bytes(np.int16, 64, "sub-diagonal"), finish_shared_bytes(np.int32, 64, "sub-diagonal")
-    (20880, 39440)
+    (23184, 43792)
     """
     itemsize = np.dtype(score_type).itemsize
     if form in ("sub", "sub-diagonal"):
-        tiles = 3 if form == "sub" else 2
-        return (tiles * tile + 1 + FINISH_SUB) * (tile + 16 // itemsize) * itemsize
+        rows = 3 * tile + 1 + FINISH_SUB if form == "sub" else 2 * tile + 1 + 2 * FINISH_SUB
+        return rows * (tile + 16 // itemsize) * itemsize
     return 3 * tile * (tile + 4 // itemsize) * itemsize
 
 

@@ -29,10 +29,10 @@ class FoldSizes(LaunchSizes):
     #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
     #                                   where its cell is in the sub-tile: slower), 0 batch_finish_sub (before)
-    batch_diagonal: int = 1           # tiled batches, "sub": the diagonal's tiles by batch_finish_diag (d = 0 a
-    #                                   constant: 30 registers, 8 blocks an SM), 0 batch_finish (before: issue 29),
-    #                                   2 batch_finish_sub_diag (sub-tiled: triangles, then the closure of
-    #                                   batch_closure's form: issue 29, nbdiag)
+    batch_diagonal: int = 2           # tiled batches, "sub": the diagonal's tiles by batch_finish_sub_diag (sub-tiled:
+    #                                   a warp a diagonal sub-tile's triangle, then the closure of batch_closure's form:
+    #                                   issue 29, nbdiag; 2,000 x 1,000 nt on an H200: 0.74 ms against 1.66), 1
+    #                                   batch_finish_diag (the wavefront finish, d = 0 a constant), 0 batch_finish
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
     #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)

@@ -656,7 +656,7 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // through L2 (ld.global.cg), past any line the SM's L1 might hold. TIGHT 1 without FROM_TABLE (issue 29,
 // nbpersist): the single sequence's finish with form 1's closure, its tile read and stores as before.
 // DIAG (batch_finish_sub_diag; d = 0, issue 29, helper nbdiag): a tile on the diagonal, A = B = X itself (AB is X:
-// no copy), no read of the table (its cells start at 0, below the diagonal at the splits' OUT); G sub-wavefronts
+// no copy; S rows of padding before it instead), no read of the table (its cells start at 0, below the diagonal at the splits' OUT); G sub-wavefronts
 // w = b - a, a warp a row block a: w = 0 the triangles (close_diagonal_sub_tile), then sub-tile (a, a + w) with
 // the products of the sub-tiles between (a < a' < b; none from B) and the same closure.
 template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0, bool FRESH = false, bool DIAG = false>
@@ -670,7 +670,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr bool PACKED = sizeof(score_t) == 2;
     static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp; closure: 16 + 16 lanes");
     extern __shared__ __align__(16) unsigned char smem_raw[];
-    score_t* AB = reinterpret_cast<score_t*>(smem_raw);
+    // DIAG: S rows before X, where the closure's lanes outside their sub-tile read (AB's place off the diagonal)
+    score_t* AB = reinterpret_cast<score_t*>(smem_raw) + (DIAG ? S * LD : 0);
     score_t* X = DIAG ? AB : AB + TILE * LD;          // TILE + 1 rows: row TILE holds edge_row
     score_t* XT = X + (TILE + 1) * LD;                // then S rows of padding
     __shared__ FinishEdges<TILE> e;
