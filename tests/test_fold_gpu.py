@@ -436,7 +436,7 @@ def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closur
     lengths (the shared-memory kernels switched off, so that they take the tiled path too) and bins from
     257 to 1,100 nt, scores and structures identical; min_loop 0 with unequal weights reaches the pair
     term's edge cases (an inner interval of at most one letter, pairs the loop length forbids)."""
-    from bioaccel.fold import _launch, nussinov_batch
+    from bioaccel.fold import _launch
 
     if params.cell_dtype(1100) == np.int32 and (tile, stage) not in ((64, 64), (32, 0)):
         pytest.skip("int32 cells: the production and the tests' tile suffice")
@@ -450,7 +450,15 @@ def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closur
                                   batch_traceback_threads=threads, batch_shared_max=1, batch_closure=closure,
                                   batch_diagonal=diagonal, batch_walk=walk)
     monkeypatch.setattr(_launch, "SIZES", sizes)
-    rng = random.Random(tile + stage + streams)
+    assert_tiled_batch_equals_cpu(params, tile + stage + streams)
+
+
+def assert_tiled_batch_equals_cpu(params, seed):
+    """The GPU's scores and structures of short, odd and 257-1,100 nt random RNAs (the tiled path where the caller's
+    SIZES switch the shared-memory kernels off) are the CPU's; tests/test_fold_gpu_batch_diag.py uses it too."""
+    from bioaccel.fold import nussinov_batch
+
+    rng = random.Random(seed)
     lengths = [2, 3, 5, 17, 31, 33, 64, 65, 127, 129, 200, 257, 258, 301, 383, 385, 511, 513, 640, 777, 999, 1000,
                1023, 1099, 1100] + [rng.randint(257, 1100) for _ in range(6)] + [1000] * 4
     seqs = ["".join(rng.choice("ACGUACGUN") for _ in range(n)) for n in lengths]

@@ -6,9 +6,8 @@ sub-tiles between and the closure of ``SIZES.batch_closure``'s form. At 32-, 64-
 int16 cells in closure forms 0-4 and int32 cells, with the weights and min_loop that reach the pair term's edge cases
 (as test_tiled_batch_forms_equal_cpu in tests/test_fold_gpu.py). Marked ``gpu``: skipped where there is no CUDA device.
 """
-import random
-
 import pytest
+from test_fold_gpu import assert_tiled_batch_equals_cpu
 
 from bioaccel.fold._model import FoldParams
 
@@ -26,19 +25,11 @@ pytestmark = pytest.mark.gpu
 def test_tiled_batch_sub_diagonal_equals_cpu(tile, stage, streams, closure, params, monkeypatch):
     """batch_diagonal 2 folds short, odd and 257-1,100 nt lengths (the shared-memory kernels switched off, so that
     they take the tiled path too) to the CPU's scores and structures."""
-    from bioaccel.fold import _launch, nussinov_batch
+    from bioaccel.fold import _launch
 
     if str(params.cell_dtype(1100)) == "int32" and closure not in (4, 0):
         pytest.skip("int32 cells have one closure")
     sizes = _launch.SIZES.replace(batch_tile=tile, batch_finish="sub", batch_stage_bytes=stage, batch_streams=streams,
                                   batch_shared_max=1, batch_closure=closure, batch_diagonal=2)
     monkeypatch.setattr(_launch, "SIZES", sizes)
-    rng = random.Random(tile + stage + streams + closure)
-    lengths = [2, 3, 5, 16, 17, 31, 33, 48, 64, 65, 127, 129, 200, 257, 258, 301, 383, 385, 511, 513, 640, 777, 999,
-               1000, 1023, 1099, 1100] + [rng.randint(257, 1100) for _ in range(6)] + [1000] * 4
-    seqs = ["".join(rng.choice("ACGUACGUN") for _ in range(n)) for n in lengths]
-    cpu = nussinov_batch(seqs, params=params)
-    gpu = nussinov_batch(seqs, params=params, backend="gpu")
-    assert gpu.scores.tolist() == cpu.scores.tolist()
-    assert gpu.structures.tolist() == cpu.structures.tolist()
-    assert max(cpu.scores.tolist()) > 0
+    assert_tiled_batch_equals_cpu(params, tile + stage + streams + closure)
