@@ -141,7 +141,8 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
     """One launch group: ``len(ids_dev)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
     diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
     "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
-    tiles off the diagonal finish sub-tiled (batch_finish_sub), those on it by batch_finish_diag;
+    tiles off the diagonal finish sub-tiled (batch_finish_sub), those on it too (batch_finish_sub_diag; SIZES.
+    batch_diagonal 1: batch_finish_diag, the wavefront finish);
     "wavefront" (before issue 29): maxima in int32 scratch tiles by atomicMax, every tile finished
     wavefront by wavefront (batch_finish). ``ready()`` is called once the first launch is queued, before
     the traceback: the caller's work that only the traceback waits for."""
