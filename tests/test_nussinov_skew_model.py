@@ -1,0 +1,49 @@
+"""The skewed sub-wavefront schedule of the sub-tiled finish, checked cell by cell in plain Python (issue 29, helper
+nbskew; bench/nussinov_skew_model.py): the schedule gives the cells of the finish done in dependency order, and the
+checker catches a schedule that reads a cell too early (so that its passing means something)."""
+import doctest
+import importlib.util
+import pathlib
+
+import pytest
+
+PATH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "nussinov_skew_model.py"
+
+
+@pytest.fixture(scope="module")
+def model():
+    spec = importlib.util.spec_from_file_location("nussinov_skew_model", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("schedule", ["now", "skew16", "skew32"])
+@pytest.mark.parametrize("side", [2, 4])
+def test_schedule_gives_the_cells_of_the_finish_in_order(model, schedule, side):
+    for seed in range(2):
+        assert model.check(schedule, side, seed)["equal"]
+
+
+def test_a_lag_of_15_steps_reads_a_cell_before_it_is_stored(model, monkeypatch):
+    monkeypatch.setattr(model, "start_step", lambda schedule, G, a, b: 15 * ((G - 1 - a) + b))
+    with pytest.raises(AssertionError, match="read before any store"):
+        model.check("skew16", 4)
+
+
+def test_the_left_neighbour_16_steps_ahead_needs_a_barrier_every_step(model, monkeypatch):
+    skew16 = model.start_step
+    monkeypatch.setattr(model, "start_step", lambda schedule, G, a, b: skew16("skew16", G, a, b))
+    with pytest.raises(AssertionError):
+        model.check("skew32", 4)                        # barriers only every phase across warps
+
+
+def test_counts_of_the_batch_tile(model):
+    now, skew = model.counts("now", 4), model.counts("skew16", 4)
+    assert (now["chain_steps"], skew["chain_steps"]) == (217, 127)
+    assert (now["warp_steps"], skew["warp_steps"]) == (496, 316)
+    assert skew["products"] * 2 == now["products"]
+
+
+def test_doctests(model):
+    assert doctest.testmod(model).failed == 0
