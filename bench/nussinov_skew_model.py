@@ -190,6 +190,44 @@ def check(schedule: str, G: int, seed: int = 0) -> dict:
     return {"equal": X == finish_in_order(tile), "steps": last}
 
 
+def lane_walks(G: int, b: int) -> dict:
+    """Warp b's lanes under `skew16` (sub-tile column b, a sub-tile every 16 steps): {(kind, own): [(step, r, q)]},
+    kind "row" (lane own) or "col" (lane 16 + own). Checks what a kernel would rely on: every lane busy every step
+    from its first to its last (no gap); a column lane walks up its tile column one row a step (its line, X's row r,
+    moves by -LD, never jumps; its splits' B operands are the warp's for good); a row lane walks right one column a
+    step and, every 16 steps (at t = 15 - own of a phase), wraps to column 0 of the sub-tile above (row - 16: its A
+    operands change, lane by lane); c - i grows by one every step of a row lane, wrap included (one pair mask); the
+    row lane's column lane is lane 16 + (own + t + 1) % 16 at phase step t, for the old sub-tile and the new alike.
+
+    >>> w = lane_walks(4, 1); len(w[("row", 3)]), w[("row", 3)][0], w[("col", 3)][0]
+    (64, (28, 51, 16), (19, 63, 19))
+    """
+    walks = {}
+    for a in range(G):
+        t0 = start_step("skew16", G, a, b)
+        for t in range(STEPS):
+            for rl, ql in closure_cells(t):
+                cell = (t0 + t, a * S + rl, b * S + ql)
+                walks.setdefault(("row", rl), []).append(cell)
+                walks.setdefault(("col", ql), []).append(cell)
+    for (kind, own), walk in walks.items():
+        walk.sort()
+        assert len(walk) == G * S and walk[-1][0] - walk[0][0] == G * S - 1, (kind, own, "a gap")
+        for (s0, r0, q0), (s1, r1, q1) in zip(walk, walk[1:]):
+            if kind == "col":
+                assert (r1, q1) == (r0 - 1, q0), (own, s1)
+            elif q0 % S == S - 1:
+                assert (r1, q1) == (r0 - S, q0 - (S - 1)) and (s1 % S) == (S - 1 - own) % S, (own, s1)
+            else:
+                assert (r1, q1) == (r0, q0 + 1), (own, s1)
+            assert kind == "col" or q1 - r1 == q0 - r0 + 1
+        if kind == "row":
+            for s, r, q in walk:
+                t = s % S
+                assert q % S == (own + t + 1) % S              # its column lane: 16 + that
+    return walks
+
+
 def counts(schedule: str, G: int) -> dict:
     """What a tile's finish does under `schedule`: closure steps on its chain, warp-steps (a warp's step with any
     lane busy), lanes busy of those warp-steps, block barriers, whole-sub-tile product blocks (16 x 16 x 16) in all

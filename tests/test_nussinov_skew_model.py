@@ -47,3 +47,10 @@ def test_counts_of_the_batch_tile(model):
 
 def test_doctests(model):
     assert doctest.testmod(model).failed == 0
+
+
+@pytest.mark.parametrize("side", [4, 8])
+def test_a_warp_a_sub_tile_column_keeps_every_lane_busy(model, side):
+    for b in range(side):
+        walks = model.lane_walks(side, b)
+        assert len(walks) == 32                          # 16 row lanes and 16 column lanes
