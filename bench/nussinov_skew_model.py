@@ -261,6 +261,67 @@ def counts(schedule: str, G: int) -> dict:
             "warps": G if skew else G}
 
 
+def on_wave(G: int, w: int):
+    """The sub-tiles (a, b) of sub-wavefront w in warp order (finish_sub_tile: a = max(0, G - 1 - w) + warp).
+
+    >>> on_wave(4, 1)
+    [(2, 0), (3, 1)]
+    """
+    return [(a, w - (G - 1 - a)) for a in range(max(0, G - 1 - w), G) if w - (G - 1 - a) < G]
+
+
+def far_blocks(G: int, a: int, b: int):
+    """Sub-tile (a, b)'s product blocks over the farther sub-tiles (k >= 2 away), farthest first: below ones as
+    ("below", a + k), then left ones as ("left", b - k); the nearest two, (a + 1, b) and (a, b - 1), are not here.
+
+    >>> far_blocks(4, 0, 3)
+    [('below', 3), ('below', 2), ('left', 0), ('left', 1)]
+    """
+    return [("below", x) for x in range(G - 1, a + 1, -1)] + [("left", x) for x in range(0, b - 1)]
+
+
+def ahead_done(G: int, w: int, cap: int):
+    """How many of each sub-tile's far blocks (in far_blocks' order) of sub-wavefront w + 1 the warps idle in w
+    take (finish_sub_tile AHEAD): idle warp j of the I idle ones takes the targets j, j + I, ... in turn, at most
+    `cap` blocks in all; a target's warp does the rest and the nearest two at w + 1.
+
+    >>> ahead_done(8, 6, 6), ahead_done(8, 7, 6)
+    ([6, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0])
+    """
+    targets = on_wave(G, w + 1) if w + 1 < 2 * G - 1 else []
+    idle = G - len(on_wave(G, w))
+    done = [0] * len(targets)
+    if idle <= 0:
+        return done
+    for j in range(idle):
+        budget = cap
+        for t in range(j, len(targets), idle):
+            done[t] = min(len(far_blocks(G, *targets[t])), budget)
+            budget -= done[t]
+    return done
+
+
+def products_ahead(G: int, cap: int, closure_blocks: float = 10) -> dict:
+    """`now`'s schedule with the far product blocks of sub-wavefront w + 1 taken ahead, in w, by the warps w leaves
+    idle (ahead_done). The chain's products: a sub-wavefront lasts its busiest warp's products and closure
+    (`closure_blocks`: a 31-step closure as long as that many product blocks, ~31 x 100 cycles over ~300), or its
+    busiest idle warp's ahead blocks, if longer; less the closure, summed over sub-wavefronts.
+
+    >>> products_ahead(4, 0)["chain_products"], products_ahead(8, 0)["chain_products"]
+    (21, 105)
+    """
+    chain, ahead = 0, 0
+    for w in range(2 * G - 1):
+        done = ahead_done(G, w - 1, cap) if w >= 1 else [0] * len(on_wave(G, w))
+        own = [(a + 1 < G) + (b >= 1) + len(far_blocks(G, a, b)) - done[t] for t, (a, b) in enumerate(on_wave(G, w))]
+        taken = ahead_done(G, w, cap)
+        idle = G - len(on_wave(G, w))
+        by_idle = [sum(taken[t] for t in range(j, len(taken), idle)) for j in range(max(idle, 0))]
+        chain += max([max(own) + closure_blocks] + by_idle) - closure_blocks
+        ahead += sum(taken)
+    return {"chain_products": chain, "ahead": ahead}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sides", default="4,8", help="sub-tiles a side: 4 (64-tiles, the batch), 8 (128-tiles)")
@@ -270,11 +331,17 @@ def main() -> None:
           "lanes busy | barriers | product blocks (on the chain) |")
     print("|---:|---|---|---:|---:|---:|---:|---|")
     for G in (int(x) for x in args.sides.split(",")):
+        c_now = counts("now", G)
         for schedule in SCHEDULES:
             equal = all(check(schedule, G, seed)["equal"] for seed in range(args.trials))
             c = counts(schedule, G)
             print(f"| {G} | {schedule} | {equal} | {c['chain_steps']} | {c['warp_steps']} | {c['lane_fill']:.0%} | "
                   f"{c['barriers']} | {c['products']} ({c['chain_products']}) |")
+        for capacity in (4, 6, 8):
+            p = products_ahead(G, capacity)
+            print(f"| {G} | now, farther products ahead on idle warps ({capacity} blocks a warp and sub-wavefront) | - | "
+                  f"{c_now['chain_steps']} | | | {c_now['barriers']} | {c_now['products']} ({p['chain_products']}; "
+                  f"{p['ahead']} ahead) |")
 
 
 if __name__ == "__main__":
