@@ -118,7 +118,8 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
         finish_shared = finish_shared_bytes(dtype, T, "sub")
         blocks = _launch.finish_sub_blocks(finish_shared)
         if sizes.batch_closure and tag == "short":           # batch_finish_sub_tight's form
-            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks, sizes.batch_closure)
+            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks,
+                            _launch.closure_form(sizes.batch_closure, "batch"))
         else:
             finish = kernel("nussinov_tiled.cu", "batch_finish_sub", tag, T, blocks)
         finish.max_dynamic_shared_size_bytes = finish_shared
