@@ -301,6 +301,54 @@ def ahead_done(G: int, w: int, cap: int):
     return done
 
 
+def ahead_cover(G: int, cap: int) -> int:
+    """finish_sub_tile's AHEAD index arithmetic as the kernel does it (the busy warps' ranges of rows below and
+    columns left, the idle warps' targets and ranges), checked: every product block of every sub-tile is done exactly
+    once, after its source sub-tile's sub-wavefront, never in the target's own range and an idle warp's at once.
+    Returns the blocks done ahead.
+
+    >>> ahead_cover(4, 10), ahead_cover(8, 10)
+    (18, 188)
+    """
+    T, done_at = G * S, {}
+
+    def add(a, b, rows, cols, w):
+        for x in range(rows[0] // S, rows[1] // S):
+            assert x >= a + 1 and (a, b, "below", x) not in done_at
+            done_at[(a, b, "below", x)] = w
+        for x in range(cols[0] // S, cols[1] // S):
+            assert x <= b - 1 and (a, b, "left", x) not in done_at
+            done_at[(a, b, "left", x)] = w
+
+    def taken(w, t):                                 # the kernel's ahead_done<G, CAP>(w, t)
+        idle = G - min(w + 1, 2 * G - 1 - w, G)
+        if idle <= 0:
+            return 0
+        far = lambda u: len(far_blocks(G, *on_wave(G, w + 1)[u]))     # noqa: E731
+        return max(0, min(far(t), cap - sum(far(u) for u in range(t % idle, t, idle))))
+
+    for w in range(2 * G - 1):
+        count = min(w + 1, 2 * G - 1 - w, G)
+        for warp in range(G):
+            if warp < count:
+                a, b = on_wave(G, w)[warp]
+                done = taken(w - 1, warp) if w >= 1 else 0
+                below = min(done, max(0, G - 2 - a))
+                add(a, b, ((a + 1) * S, T - below * S), ((done - below) * S, b * S), w)
+            else:
+                idle = G - count
+                for t in range(warp - count, min(w + 2, 2 * G - 2 - w, G), idle):
+                    ta, tb = on_wave(G, w + 1)[t]
+                    done = taken(w, t)
+                    below = min(done, max(0, G - 2 - ta))
+                    add(ta, tb, (T - below * S, T), (0, (done - below) * S), w)
+    for (a, b, kind, x), w in done_at.items():
+        source = (G - 1 - x) + b if kind == "below" else (G - 1 - a) + x
+        assert source < w
+    assert len(done_at) == sum((G - 1 - a) + b for a in range(G) for b in range(G))
+    return sum(1 for (a, b, _, _), w in done_at.items() if w < (G - 1 - a) + b)
+
+
 def products_ahead(G: int, cap: int, closure_blocks: float = 10) -> dict:
     """`now`'s schedule with the far product blocks of sub-wavefront w + 1 taken ahead, in w, by the warps w leaves
     idle (ahead_done). The chain's products: a sub-wavefront lasts its busiest warp's products and closure

@@ -54,3 +54,9 @@ def test_a_warp_a_sub_tile_column_keeps_every_lane_busy(model, side):
     for b in range(side):
         walks = model.lane_walks(side, b)
         assert len(walks) == 32                          # 16 row lanes and 16 column lanes
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+@pytest.mark.parametrize("cap", [0, 1, 3, 10, 100])
+def test_the_kernels_ahead_split_does_every_product_block_once_after_its_source(model, side, cap):
+    assert model.ahead_cover(side, cap) >= 0
