@@ -204,8 +204,10 @@ def host_kernels(sizes) -> dict:
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     # issue 29 (nbpersist): the chain fused (edge products and finish in one block), its closure forms; the
     # single sequence's finish with the batches' closure form 1
-    tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1)]
+    tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1, 17)]
     tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
+    # issue 29 (nbskew): finish_closure 2, form 1 with the far products ahead (FORM 1 | FINISH_AHEAD)
+    tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]
@@ -218,8 +220,8 @@ def host_kernels(sizes) -> dict:
         tiled += [("batch_finish_sub", (cell, bt, finish_sub_blocks(sub_shared)))]
         # issue 29 (nbtile2): the closure's tests as mask bits (int16 cells), the form the batches launch; (nbbatch4)
         # forms 4 and 5, the slimmer closure step
-        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5)
-                  if cell == "short"]
+        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5, 20)
+                  if cell == "short"]   # 20: batch_closure 8 (nbskew), form 4 | FINISH_AHEAD
     tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, f.batch_stage_bytes or stage_bytes(bt, 2))),
               ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     # the tiled batch's alternatives in bench/nussinov_gpu.py and tests/test_fold_gpu.py: 64-byte stages, 128-tiles
@@ -231,6 +233,7 @@ def host_kernels(sizes) -> dict:
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 3)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 4)),
               ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 5)),
+              ("batch_finish_sub_tight", ("short", 128, finish_sub_blocks(finish_shared_bytes(np.int16, 128, "sub")), 20)),
               ("batch_finish", ("short", 128))]
     # issue 29 (nbtile3): the diagonal's tiles of the tiled batch alone (d = 0 a constant)
     tiled += [("batch_finish_diag", (cell, tile, finish_diag_blocks(tile))) for cell in ("short", "int")

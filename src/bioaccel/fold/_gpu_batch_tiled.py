@@ -113,8 +113,10 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
     closure = sizes.batch_closure if tag == "short" else 0      # batch_finish_sub_tight's form (0: batch_finish_sub)
     if diag and sizes.batch_diagonal == 2:     # d = 0 sub-tiled: the triangles, then the closure of the form
         first_shared = finish_shared_bytes(dtype, T, "sub-diagonal")
+        # the closure's form without the far products taken ahead (batch_closure 8 is form 4 and them): the
+        # diagonal's sub-wavefronts are its own loop
         first = kernel("nussinov_tiled.cu", "batch_finish_sub_diag", tag, T, _launch.finish_sub_blocks(first_shared),
-                       closure)
+                       _launch.AHEAD_FORMS["batch"].get(closure, closure))
         first_threads = 2 * T
     elif diag:                                 # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
         first = kernel("nussinov_tiled.cu", "batch_finish_diag", tag, T, _launch.finish_diag_blocks(T))
@@ -127,7 +129,8 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
         finish_shared = finish_shared_bytes(dtype, T, "sub")
         blocks = _launch.finish_sub_blocks(finish_shared)
         if closure:                                          # batch_finish_sub_tight's form
-            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks, closure)
+            finish = kernel("nussinov_tiled.cu", "batch_finish_sub_tight", tag, T, blocks,
+                            _launch.closure_form(closure, "batch"))
         else:
             finish = kernel("nussinov_tiled.cu", "batch_finish_sub", tag, T, blocks)
         finish.max_dynamic_shared_size_bytes = finish_shared

@@ -128,13 +128,15 @@ def finish_shared_bytes(score_type, tile, form="wavefront"):
 def finish_kernels(score_type, tile, form, closure=0):
     """The finish of the diagonal d = 0 and that of the tiles off it (``form``: "sub" or "wavefront"):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles.
-    ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1."""
+    ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1; 2 that with the
+    far products taken ahead by idle warps (_launch.closure_form)."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
     off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"
     for name, kind in (("tiled_finish", "wavefront"), (off_diagonal, form)):
         if closure and kind == "sub" and tag == "short":
-            finish = kernel("nussinov_tiled.cu", "tiled_finish_sub_tight", tag, tile, closure)
+            finish = kernel("nussinov_tiled.cu", "tiled_finish_sub_tight", tag, tile,
+                            _launch.closure_form(closure, "finish"))
         else:
             finish = kernel("nussinov_tiled.cu", name, tag, tile)
         shared = finish_shared_bytes(score_type, tile, kind)
@@ -150,7 +152,7 @@ def chain_kernel(score_type, tile, edge_lanes, closure=0):
     cells): (kernel, threads, shared bytes), the shared memory the larger of the finish's and the bulk's."""
     itemsize = np.dtype(score_type).itemsize
     lanes = edge_lanes if itemsize == 2 else "Int32x1"
-    tight = closure if itemsize == 2 else 0
+    tight = _launch.closure_form(closure, "finish") if itemsize == 2 else 0
     chain = kernel("nussinov_tiled.cu", "tiled_chain", lanes, tile, _launch.stage_bytes(tile, itemsize), tight)
     _, bulk_shared = bulk_kernel(score_type, tile, lanes=lanes)
     shared = max(bulk_shared, finish_shared_bytes(score_type, tile, "sub"))

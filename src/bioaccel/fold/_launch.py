@@ -28,7 +28,9 @@ class FoldSizes(LaunchSizes):
     #                                   value among the splits, the pair weights from a table: issue 29, nbbatch4),
     #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
-    #                                   where its cell is in the sub-tile: slower), 0 batch_finish_sub (before)
+    #                                   where its cell is in the sub-tile: slower), 8 (form 4 with the far products
+    #                                   taken ahead by the warps a sub-wavefront leaves idle: issue 29, nbskew),
+    #                                   0 batch_finish_sub (before)
     batch_diagonal: int = 2           # tiled batches, "sub": the diagonal's tiles by batch_finish_sub_diag (sub-tiled:
     #                                   a warp a diagonal sub-tile's triangle, then the closure of batch_closure's form:
     #                                   issue 29, nbdiag; 2,000 x 1,000 nt on an H200: 0.74 ms against 1.66), 1
@@ -53,8 +55,10 @@ class FoldSizes(LaunchSizes):
     #                                   many bytes (at 128-tiles 115,713 to 120,960: one block an SM, and room for a
     #                                   finish or edge block beside it; 0: none, before issue 29)
     bulk_pad_products: int = 4000     # ... only in the launches of at most this many tile products (0: every launch)
-    finish_closure: int = 1           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29) or 1
-    #                                   (the batches' form 1: tests as mask bits, running pointers)
+    finish_closure: int = 2           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
+    #                                   (the batches' form 1: tests as mask bits, running pointers), 2 (form 1
+    #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
+    #                                   0.0337 s against 0.0340 with 1)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -63,6 +67,24 @@ class FoldSizes(LaunchSizes):
 
 SIZES = FoldSizes()
 BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory stage, by cell size
+
+
+#: finish_sub_tile's FORM_BITS bit (kernels/nussinov_tiled.cu FINISH_AHEAD): the far product blocks of a
+#: sub-wavefront's sub-tiles taken one sub-wavefront ahead by the warps it leaves idle (issue 29, nbskew)
+FINISH_AHEAD = 16
+#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2
+AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1}}
+
+
+def closure_form(setting, kind):
+    """The FORM (TIGHT) template argument of the sub-tiled finish's kernel for a ``batch_closure``
+    (``kind`` "batch") or ``finish_closure`` ("finish") setting.
+
+    >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
+    (4, 20, 1, 17)
+    """
+    form = AHEAD_FORMS[kind].get(setting)
+    return setting if form is None else form | FINISH_AHEAD
 
 
 def stage_bytes(tile, itemsize):

@@ -641,6 +641,32 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
     }
 }
 
+// FINISH_AHEAD, a bit of finish_sub_tile's FORM_BITS (issue 29, helper nbskew): a sub-tile's product blocks over
+// the farther sub-tiles (k >= 2 sub-tiles below or left) are final a sub-wavefront before the nearest two, so the
+// warps that sub-wavefront w leaves idle take those of w + 1's sub-tiles, at most AHEAD_CAP blocks a warp (a
+// closure lasts ~10 product blocks); the target's own warp does the rest and the nearest two at w + 1. The same
+// maxima of the same candidates in another order (bench/nussinov_skew_model.py: ahead_done is this split).
+#define FINISH_AHEAD 16
+#define AHEAD_CAP 10
+
+// Far product blocks of the sub-tile that warp t holds in sub-wavefront w: max(0, G - 2 - a) + max(0, b - 1).
+template <int G>
+__device__ __forceinline__ int far_blocks(int w, int t) {
+    const int a = max(0, G - 1 - w) + t, b = w - (G - 1 - a);
+    return max(0, G - 2 - a) + max(0, b - 1);
+}
+
+// How many of the far blocks of warp t's sub-tile in w + 1 the warps idle in w take: idle warp t % idle takes its
+// targets t % idle, + idle, ... in turn, CAP blocks in all.
+template <int G, int CAP>
+__device__ __forceinline__ int ahead_done(int w, int t) {
+    const int idle = G - min(min(w + 1, 2 * G - 1 - w), G);
+    if (idle <= 0) return 0;
+    int budget = CAP;
+    for (int u = t % idle; u < t; u += idle) budget -= far_blocks<G>(w + 1, u);
+    return max(0, min(far_blocks<G>(w + 1, t), budget));
+}
+
 // TIGHT (batches, int16 cells; 0: off): 1 the closure with its tests as mask bits and its addresses as
 // running pointers only (the same cells, splits and order), the tile stored as 16-byte rows; 2 also only
 // the lanes that use a load make it (predicated), and the tile read into shared memory a warp two rows a
@@ -659,12 +685,16 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // no copy; S rows of padding before it instead), no read of the table (its cells start at 0, below the diagonal at the splits' OUT); G sub-wavefronts
 // w = b - a, a warp a row block a: w = 0 the triangles (close_diagonal_sub_tile), then sub-tile (a, a + w) with
 // the products of the sub-tiles between (a < a' < b; none from B) and the same closure.
-template <typename score_t, int TILE, bool FROM_TABLE = false, int TIGHT = 0, bool FRESH = false, bool DIAG = false>
+template <typename score_t, int TILE, bool FROM_TABLE = false, int FORM_BITS = 0, bool FRESH = false,
+          bool DIAG = false>
 __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __restrict__ scratch,
                                                 const code_t* __restrict__ s, const PairModel* __restrict__ pm,
                                                 int n, int nt, int d, int I, int* __restrict__ bases,
                                                 unsigned* __restrict__ Adup) {
     constexpr int S = FINISH_SUB, G = TILE / S;
+    constexpr int TIGHT = FORM_BITS & (FINISH_AHEAD - 1);
+    constexpr bool AHEAD = (FORM_BITS & FINISH_AHEAD) != 0;
+    static_assert(!AHEAD || (sizeof(score_t) == 2 && TIGHT), "AHEAD: int16 cells, a TIGHT closure");
     constexpr int LD = TILE + 16 / sizeof(score_t);
     constexpr int THREADS = 32 * G;
     constexpr bool PACKED = sizeof(score_t) == 2;
@@ -781,105 +811,118 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         XT[q * LD + r] = (score_t)v;
     };
 
+    // products of whole sub-tiles into sub-tile (a, b), a lane rows r0 and r0 + 8, columns q0 .. q0 + 3: the splits
+    // over the rows below0 .. below1 - 1 (A(r, m) + X(m, q)) and the columns left0 .. left1 - 1 (X(r, m) + B(m, q)),
+    // whole sub-tiles, into what X holds
+    auto products = [&](int a, int b, int below0, int below1, int left0, int left1) {
+        const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
+        auto inside = [&](int y) { return J * TILE + q0 + y < N; };     // else held at 0
+        if constexpr (PACKED) {
+            unsigned acc[2][2];
+#pragma unroll
+            for (int x = 0; x < 2; ++x) {
+                const uint2 v = *reinterpret_cast<const uint2*>(&X[(r0 + 8 * x) * LD + q0]);
+                acc[x][0] = v.x;
+                acc[x][1] = v.y;
+            }
+            // a sub-block of S splits at a time: the left operands of rows r0 and r0 + 8 are 2 x 16
+            // contiguous cells (4 vector loads), duplicated into both halves by byte_perm
+            auto left_words = [&](const score_t* rows, int mb, uint4 (&lv)[2][2]) {
+#pragma unroll
+                for (int x = 0; x < 2; ++x)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
+            };
+            auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
+                return __byte_perm(word_of(lv[x][m / 8], (m % 8) / 2), 0, m % 2 ? 0x3232 : 0x1010);
+            };
+            for (int mb = below0; mb < below1; mb += S) {          // A(r, m) + X(m, q), m below
+                uint4 lv[2][2];
+                left_words(AB, mb, lv);
+#pragma unroll
+                for (int m = 0; m < S; ++m) {
+                    const uint2 rt = *reinterpret_cast<const uint2*>(&X[(mb + m) * LD + q0]);
+#pragma unroll
+                    for (int x = 0; x < 2; ++x) {
+                        acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt.x, acc[x][0]);
+                        acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt.y, acc[x][1]);
+                    }
+                }
+            }
+            for (int mb = left0; mb < left1; mb += S) {            // X(r, m) + B(m, q), m left
+                uint4 lv[2][2], bt[4][2];                  // bt[y]: B(mb .., q0 + y), a row of AB
+                left_words(X, mb, lv);
+#pragma unroll
+                for (int y = 0; y < 4; ++y)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        bt[y][h] = *reinterpret_cast<const uint4*>(&AB[(q0 + y) * LD + mb + 8 * h]);
+#pragma unroll
+                for (int m = 0; m < S; ++m) {
+                    unsigned bw[4];
+#pragma unroll
+                    for (int y = 0; y < 4; ++y) bw[y] = word_of(bt[y][m / 8], (m % 8) / 2);
+                    const unsigned sel = m % 2 ? 0x7632 : 0x5410;   // (B(m, q), B(m, q + 1))
+                    const unsigned rt0 = __byte_perm(bw[0], bw[1], sel), rt1 = __byte_perm(bw[2], bw[3], sel);
+#pragma unroll
+                    for (int x = 0; x < 2; ++x) {
+                        acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt0, acc[x][0]);
+                        acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt1, acc[x][1]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) {
+                    const unsigned word = acc[x][y / 2];
+                    put(r0 + 8 * x, q0 + y, inside(y) ? (int)(short)(y % 2 ? word >> 16 : word & 0xffff) : 0);
+                }
+        } else {
+            int acc[2][4];
+#pragma unroll
+            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) acc[x][y] = X[(r0 + 8 * x) * LD + q0 + y];
+            auto product = [&](bool below, int m0, int m1) {
+                for (int mb = m0; mb < m1; mb += S) {
+#pragma unroll
+                    for (int m = mb; m < mb + S; ++m) {
+                        int l[2], rt[4];
+#pragma unroll
+                        for (int x = 0; x < 2; ++x)
+                            l[x] = below ? AB[(r0 + 8 * x) * LD + m] : X[(r0 + 8 * x) * LD + m];
+#pragma unroll
+                        for (int y = 0; y < 4; ++y) rt[y] = below ? X[m * LD + q0 + y] : AB[(q0 + y) * LD + m];
+#pragma unroll
+                        for (int x = 0; x < 2; ++x)
+#pragma unroll
+                            for (int y = 0; y < 4; ++y) acc[x][y] = __viaddmax_s32(l[x], rt[y], acc[x][y]);
+                    }
+                }
+            };
+            product(true, below0, below1);
+            product(false, left0, left1);
+#pragma unroll
+            for (int x = 0; x < 2; ++x)
+#pragma unroll
+                for (int y = 0; y < 4; ++y) put(r0 + 8 * x, q0 + y, inside(y) ? acc[x][y] : 0);
+        }
+    };
+    static_assert(!(DIAG && AHEAD), "the diagonal's tiles: no far products taken ahead");
     for (int w = 0; w < (DIAG ? G : 2 * G - 1); ++w) {
         const int a = DIAG ? warp : max(0, G - 1 - w) + warp, b = DIAG ? warp + w : w - (G - 1 - a);
         if (DIAG && w == 0) {
             close_diagonal_sub_tile<score_t, TILE, LD>(X, XT, e, a * S, I, N, R, lane);
         } else if (a < G && b < G) {
-            // products of whole sub-tiles: rows r0 and r0 + 8, columns q0 .. q0 + 3
-            const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
-            auto inside = [&](int y) { return J * TILE + q0 + y < N; };     // else held at 0
-            if constexpr (PACKED) {
-                unsigned acc[2][2];
-#pragma unroll
-                for (int x = 0; x < 2; ++x) {
-                    const uint2 v = *reinterpret_cast<const uint2*>(&X[(r0 + 8 * x) * LD + q0]);
-                    acc[x][0] = v.x;
-                    acc[x][1] = v.y;
-                }
-                // a sub-block of S splits at a time: the left operands of rows r0 and r0 + 8 are 2 x 16
-                // contiguous cells (4 vector loads), duplicated into both halves by byte_perm
-                auto left_words = [&](const score_t* rows, int mb, uint4 (&lv)[2][2]) {
-#pragma unroll
-                    for (int x = 0; x < 2; ++x)
-#pragma unroll
-                        for (int h = 0; h < 2; ++h)
-                            lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
-                };
-                auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
-                    return __byte_perm(word_of(lv[x][m / 8], (m % 8) / 2), 0, m % 2 ? 0x3232 : 0x1010);
-                };
-                for (int mb = (a + 1) * S; mb < (DIAG ? b * S : TILE); mb += S) {   // A(r, m) + X(m, q), m below
-                    uint4 lv[2][2];
-                    left_words(AB, mb, lv);
-#pragma unroll
-                    for (int m = 0; m < S; ++m) {
-                        const uint2 rt = *reinterpret_cast<const uint2*>(&X[(mb + m) * LD + q0]);
-#pragma unroll
-                        for (int x = 0; x < 2; ++x) {
-                            acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt.x, acc[x][0]);
-                            acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt.y, acc[x][1]);
-                        }
-                    }
-                }
-                for (int mb = 0; mb < (DIAG ? 0 : b * S); mb += S) {   // X(r, m) + B(m, q), m left
-                    uint4 lv[2][2], bt[4][2];                  // bt[y]: B(mb .., q0 + y), a row of AB
-                    left_words(X, mb, lv);
-#pragma unroll
-                    for (int y = 0; y < 4; ++y)
-#pragma unroll
-                        for (int h = 0; h < 2; ++h)
-                            bt[y][h] = *reinterpret_cast<const uint4*>(&AB[(q0 + y) * LD + mb + 8 * h]);
-#pragma unroll
-                    for (int m = 0; m < S; ++m) {
-                        unsigned bw[4];
-#pragma unroll
-                        for (int y = 0; y < 4; ++y) bw[y] = word_of(bt[y][m / 8], (m % 8) / 2);
-                        const unsigned sel = m % 2 ? 0x7632 : 0x5410;   // (B(m, q), B(m, q + 1))
-                        const unsigned rt0 = __byte_perm(bw[0], bw[1], sel), rt1 = __byte_perm(bw[2], bw[3], sel);
-#pragma unroll
-                        for (int x = 0; x < 2; ++x) {
-                            acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt0, acc[x][0]);
-                            acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt1, acc[x][1]);
-                        }
-                    }
-                }
-#pragma unroll
-                for (int x = 0; x < 2; ++x)
-#pragma unroll
-                    for (int y = 0; y < 4; ++y) {
-                        const unsigned word = acc[x][y / 2];
-                        put(r0 + 8 * x, q0 + y, inside(y) ? (int)(short)(y % 2 ? word >> 16 : word & 0xffff) : 0);
-                    }
+            if constexpr (AHEAD) {
+                // the far blocks the warps idle in w - 1 took (ahead_done): the farthest below and left ones
+                const int done = w >= 1 ? ahead_done<G, AHEAD_CAP>(w - 1, warp) : 0;
+                const int below_done = min(done, max(0, G - 2 - a)), left_done = done - below_done;
+                products(a, b, (a + 1) * S, TILE - below_done * S, left_done * S, b * S);
             } else {
-                int acc[2][4];
-#pragma unroll
-                for (int x = 0; x < 2; ++x)
-#pragma unroll
-                    for (int y = 0; y < 4; ++y) acc[x][y] = X[(r0 + 8 * x) * LD + q0 + y];
-                auto product = [&](bool below, int m0, int m1) {
-                    for (int mb = m0; mb < m1; mb += S) {
-#pragma unroll
-                        for (int m = mb; m < mb + S; ++m) {
-                            int l[2], rt[4];
-#pragma unroll
-                            for (int x = 0; x < 2; ++x)
-                                l[x] = below ? AB[(r0 + 8 * x) * LD + m] : X[(r0 + 8 * x) * LD + m];
-#pragma unroll
-                            for (int y = 0; y < 4; ++y) rt[y] = below ? X[m * LD + q0 + y] : AB[(q0 + y) * LD + m];
-#pragma unroll
-                            for (int x = 0; x < 2; ++x)
-#pragma unroll
-                                for (int y = 0; y < 4; ++y) acc[x][y] = __viaddmax_s32(l[x], rt[y], acc[x][y]);
-                        }
-                    }
-                };
-                product(true, (a + 1) * S, DIAG ? b * S : TILE);
-                product(false, 0, DIAG ? 0 : b * S);
-#pragma unroll
-                for (int x = 0; x < 2; ++x)
-#pragma unroll
-                    for (int y = 0; y < 4; ++y) put(r0 + 8 * x, q0 + y, inside(y) ? acc[x][y] : 0);
+                products(a, b, (a + 1) * S, DIAG ? b * S : TILE, 0, DIAG ? 0 : b * S);   // DIAG: none from B
             }
             __syncwarp();
 
@@ -1040,6 +1083,16 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     *cell_t = v;
                 }
                 __syncwarp();
+            }
+        } else if constexpr (AHEAD) {
+            // a warp with no sub-tile in w: the far blocks of w + 1's sub-tiles (final after w - 1), idle warp j the
+            // targets j, j + idle, ... (ahead_done's split), farthest first
+            const int count = min(min(w + 1, 2 * G - 1 - w), G), idle = G - count, j = warp - count;
+            for (int t = j; t < min(min(w + 2, 2 * G - 2 - w), G); t += idle) {
+                const int done = ahead_done<G, AHEAD_CAP>(w, t);
+                const int ta = max(0, G - 2 - w) + t, tb = w + 1 - (G - 1 - ta);
+                const int below_done = min(done, max(0, G - 2 - ta)), left_done = done - below_done;
+                if (done > 0) products(ta, tb, TILE - below_done * S, TILE, 0, left_done * S);
             }
         }
         __syncthreads();
