@@ -109,6 +109,13 @@ __device__ __forceinline__ void band_pair_column(double* smem, int sstride, cons
     }
 }
 
+// (the ring's Bs copies of single doubles: the production's 8-byte copies and v37c's odd rows) whether Bs's copy of band
+// cell (row, col) reads it: a row of the chunk (before kend), in the band and the table; zeros else
+__device__ __forceinline__ bool band_bs_in(int row, int col, int kend, int W1, int n) {
+    const int o = col - row;
+    return row < kend && o >= 0 && o < W1 && col <= n;
+}
+
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
 __device__ __forceinline__ int2 band_cross_staggered(unsigned x, int D, int ntr) {
     const unsigned per = STAGGER * (D + 1), stripe = x / per, w = x % per;
@@ -284,10 +291,10 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 const double* Rp = R + (size_t)b_row * RS + bcol;
 #pragma unroll
                 for (int i = 0; i < KC * BP2 / THREADS; ++i) {
-                    const int row = b_row + i * SB2, o = bcol - row;
+                    const int row = b_row + i * SB2;
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
-                        const bool in = row < kend && o + h >= 0 && o + h < W1 && bcol + h <= n;
+                        const bool in = band_bs_in(row, bcol + h, kend, W1, n);
                         band_copy<8, HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * RS + h : R, in);
                     }
                 }
@@ -376,8 +383,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 } else
 #pragma unroll
                 for (int i = 0; i < TC * KC / THREADS; ++i) {
-                    const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                    const bool in = copies && row < kend && o >= 0 && o < W1 && bcol <= n;
+                    const int row = b_row + i * (THREADS / TC);
+                    const bool in = copies && band_bs_in(row, bcol, kend, W1, n);
                     band_copy<8, HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * RS : R, in);
                 }
             }
