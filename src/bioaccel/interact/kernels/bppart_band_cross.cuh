@@ -173,7 +173,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // saved; a warp's rows have one parity (warp-uniform branch). v38: every row's pairs are aligned (bit 22 alone)
     constexpr bool EVEN_B = FORM & 16777216;
     static_assert(!EVEN_B || PAIRS_B, "the even rows' pairs are a form of Bs's pairs");
-    constexpr bool PAIRS_STRIDE2 = FORM & 8388608;   // (v37b: As's rows KC + 2 apart with its pairs, bit 23)
+    static_assert(!(FORM & 8388608), "FORM bit 23 (v37b, As's rows KC + 2 apart) was removed: docs/bppart-gpu-notes.md");
     // (v37) pairs a row of As and Bs, rows between a thread's copies
     constexpr int AP2 = KC / 2, BP2 = TC / 2, SA2 = THREADS / (KC / 2 > 0 ? KC / 2 : 1), SB2 = THREADS / (TC / 2);
     static_assert(!COPY16 || (HOIST && !INBAND && !SKIPO && !COPYO), "the pairs on the production's cursor");
@@ -189,11 +189,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs (a shifted row holds KC + 2). Built to spread
-    // v37's shifted rows' fragment loads over the banks; measured on an H200 with the same conflicts as KC + 4 (266 M
-    // at l1 = 13): a half warp's 64-bit loads read four rows of four columns, which tile the 16 bank pairs only if every
-    // row starts at the same residue mod 4, and v37's rows started at mixed parities whatever the stride. Selectable
-    constexpr int APAD = PAIRS_A && PAIRS_STRIDE2 ? 2 : 4;
+    // As's row stride KC + 4 doubles (a row shifted by As's pairs holds KC + 2), Bs's TC + 4: band_cross_shared's
+    constexpr int APAD = 4;
     constexpr int AN = STAGES * TR * (KC + APAD), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
