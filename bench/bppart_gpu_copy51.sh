@@ -5,7 +5,8 @@
 # conflicts); then the windows bench: the production (v37c's 10) against 0 in one call (the cross at 23 x 20,000 and the
 # screens, with digests), VARIANTS as --variants rows.
 #   OUT=... bash bench/bppart_gpu_copy51.sh      (FORMS="10 2"; VARIANTS="band_cross_copy16=10;...=0;...=2"; BENCH=0: no bench)
-# (v37's call was this script at commit 47713a2, v37b's at 0c70023 with forms 0 7 5, v37c's at 97f8b6b)
+# (v37's call was this script at commit 47713a2, v37b's at 0c70023 with forms 0 7 5, v37c's at 97f8b6b; forms 5 and 7,
+# v37b's, were removed by the review bppcopy16: the last tree that has them is 1a2017c)
 # Since v38 (the tables' odd row pitch, bench/bppart_gpu_stride52.sh) forms 1-3 are unshifted and 3 is the production:
 # "the production (v37c's 10)" above reads "form 10" on this tree.
 set -u

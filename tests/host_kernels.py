@@ -107,10 +107,9 @@ BAND_RING_ALTERNATIVES = [shape + (32,) for shape in BAND_RING_ALTERNATIVES] + [
     (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
     (32, 64, 16, 1, 2, True, 0, 0, False, 3 + 4 + 16 + 128 + (48 << 8) + 65536 + 131072 + 1048576, 32),
     (32, 64, 32, 1, 3, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + 1048576, 32)] + [
-    # v37: the copies by pairs of doubles (FORM bits 21-22, As's and Bs's; 23, As's rows KC + 2 apart; 24 with 22, Bs's
-    # pairs in the rows where they start, the production's 10; the same bits): the production's tiles with each form,
-    # the tests' small ones with both and with 10
-    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + (pairs << 21), 32) for pairs in (1, 2, 3, 5, 7, 10)] + [
+    # v37: the copies by pairs of doubles (FORM bits 21-22, As's and Bs's; 24 with 22, Bs's pairs in the rows where they
+    # start, v37c's 10; the same bits): the production's tiles with each form, the tests' small ones with both and with 10
+    (32, 64, 32, 3, 2, False, 0, 0, True, 152 + (48 << 8) + 65536 + 131072 + (pairs << 21), 32) for pairs in (1, 2, 3, 10)] + [
     (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + (3 << 21), 32),
     (16, 32, 8, 1, 2, False, 0, 0, False, 128 + (48 << 8) + 65536 + 131072 + (10 << 21), 32),
     (16, 32, 8, 1, 2, False, 0, 0, False, 8 + 128 + (48 << 8) + 65536 + 131072 + (3 << 21), 16),

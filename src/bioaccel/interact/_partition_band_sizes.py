@@ -9,6 +9,10 @@ builds of the tests (tests/host_kernels.py).
 import math
 
 
+#: ``band_cross_copy16``'s forms (FORM bits 21-24 >> 21): none, As's pairs, Bs's, both, v37c's Bs's in the even rows
+BAND_CROSS_COPY16 = (0, 1, 2, 3, 10)
+
+
 def band_cross_kernel(sizes) -> tuple:
     """(kernel name, template arguments, threads a block) of the cross products under launch ``sizes``: FMA
     tiles (bppart_band_cross), tensor cores with two buffers a k1 (bppart_band_cross_mma, v3 to v7) or with a
@@ -23,9 +27,10 @@ def band_cross_kernel(sizes) -> tuple:
     one-sum blocks: :func:`band_cross_run`; v30, bit 17: ``band_cross_hoist``, the runs' copies from a
     cursor; v35, bits 18-19: ``band_cross_skip_open``, a bench's bounds that skip QIa's open query splits or their
     copies; v36, bit 20: ``band_cross_inband``, chunks wholly in the band copied without band tests; v37, bit 21:
-    ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's, bit 23 As's rows KC + 2 apart, bit 24
-    with bit 22 Bs's pairs only in the rows k - c0 even: v37c's 10; v38's layout aligns every row's pairs: 3, both
-    operands' pairs, the default). The tensor-core forms need rows a multiple of 16 and columns of 32.
+    ``band_cross_copy16``, the copies by pairs of doubles, As's and bit 22 Bs's, bit 24 with bit 22 Bs's pairs only in
+    the rows k - c0 even: v37c's 10; v38's layout aligns every row's pairs: 3, both operands' pairs, the default; bit
+    23, v37b's As's rows KC + 2 apart, was removed: ValueError). The tensor-core forms need rows a multiple of 16 and
+    columns of 32.
 
     >>> from bioaccel.interact._partition_launch import SIZES
     >>> S0 = SIZES.replace(band_stagger=0, band_cross_run=0)     # (the forms as before v26's block order, v28's runs)
@@ -54,11 +59,17 @@ def band_cross_kernel(sizes) -> tuple:
     (77976, 152)
     >>> [band_cross_kernel(SIZES.replace(band_cross_skip_open=k))[1][9] - 209048 for k in (1, 2)]
     [262144, 524288]
+    >>> band_cross_kernel(SIZES.replace(band_cross_copy16=7))
+    Traceback (most recent call last):
+    ...
+    ValueError: band_cross_copy16 is one of (0, 1, 2, 3, 10), not 7
     >>> band_cross_kernel(S0.replace(band_group=4))[1][6:]
     (4, 0, True, 24, 32)
     >>> band_cross_kernel(SIZES.replace(band_mma=False, band_rows=32, band_cols=32))[2]
     64
     """
+    if sizes.band_cross_copy16 not in BAND_CROSS_COPY16:
+        raise ValueError(f"band_cross_copy16 is one of {BAND_CROSS_COPY16}, not {sizes.band_cross_copy16}")
     TR, TC = sizes.band_rows, sizes.band_cols
     mma = sizes.band_mma and TR % 16 == 0 and TC % 32 == 0
     if not mma:
@@ -78,7 +89,7 @@ def band_cross_kernel(sizes) -> tuple:
         inband = 1048576 if hoist and sizes.band_cross_inband else 0   # (v36: in-band chunks without tests, bit 20)
         # (v37: the copies by pairs of doubles, As's bit 21, Bs's bit 22; on the production's cursor, not with v35's or
         # v36's forms)
-        pairs = (sizes.band_cross_copy16 & 15) << 21 if hoist and not (inband or opens) else 0
+        pairs = sizes.band_cross_copy16 << 21 if hoist and not (inband or opens) else 0
         form = (skip | (4 if sizes.band_chains == 2 else 0) | 8 * shape | apart | stagger | run | hoist | opens | inband
                 | pairs, sizes.band_warp_cols)
         threads = (TR // 16) * (TC // sizes.band_warp_cols) * 32

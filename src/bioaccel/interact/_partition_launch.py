@@ -92,8 +92,8 @@ class BPPartSizes(LaunchSizes):
     #                           first index is odd (one shift a block: no bank conflict): cross at 23 x 20,000 0.1119 s
     #                           against 0.1307 (the production before v38) on an H200, one call. 2: Bs's alone (0.1154);
     #                           1: As's alone; 10 (v37c, bits 22 and 24; the default before v38): Bs's pairs in the rows
-    #                           k - c0 even, the others by 8-byte copies; + 4 (v37b, bit 23) As's rows KC + 2 apart; 0:
-    #                           8-byte copies (stop 50's). Only at even windows and S even (the host drops it where
+    #                           k - c0 even, the others by 8-byte copies; 0: 8-byte copies (stop 50's); nothing else (v37b's
+    #                           + 4, bit 23, was removed). Only at even windows and S even (the host drops it where
     #                           L2 = window + 1 is even: no pad there)
     band_strip: bool = False  # windows, tensor-core cross products: column tiles from the row tile's first row
     #                           (a tile of rows + window columns holds its rows' whole band), not absolute; not yet

@@ -64,67 +64,40 @@ __global__ void bppart_band_single(const unsigned char* __restrict__ codes, cons
     Q[(size_t)i * P + len] = total;
 }
 
-// cp.async of 8 bytes global -> shared, zero-filled when ``valid`` is false (nothing is read then). HINT (v9,
-// the same values): 0, none; 1 and 2, a miss fetches 128 or 256 bytes into L2 (L2::128B, L2::256B: a band row's
-// next chunk, copied a step later, then hits); 3, an L2 evict_last policy (operands other blocks read again).
-template <int HINT = 0>
-__device__ __forceinline__ void band_copy8(double* smem, const double* gmem, bool valid) {
+// cp.async of SIZE bytes (8: a double; 16, v37: two, both addresses 16-byte aligned) global -> shared. IGNORE false:
+// the first ``bytes`` read where ``valid`` (SIZE, 8 of 16, or 0), none else, the rest zero-filled (cp.async's src-size).
+// IGNORE true (v37): all SIZE bytes where ``valid``, zeros else through cp.async's ignore-src, the source then ignored
+// completely (not read: ``gmem`` may point anywhere), the address neither selected nor adjusted. HINT (v9, the same
+// values): 0, none; 1 and 2, a miss fetches 128 or 256 bytes into L2 (L2::128B, L2::256B: a band row's next chunk,
+// copied a step later, then hits); 3, an L2 evict_last policy (operands other blocks read again). (.ca: cached in L1.)
+// (Before review bppcopy16: band_copy8, band_copy16 and band_copy16_if, each with the four hints' branches; the same
+// SASS, every kernel of this file, nvcc and NVRTC.)
+template <int SIZE, int HINT = 0, bool IGNORE = false>
+__device__ __forceinline__ void band_copy(double* smem, const double* gmem, bool valid, int bytes = SIZE) {
+    static_assert(SIZE == 8 || SIZE == 16, "cp.async of a double or two");
     const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    const int src = IGNORE ? !valid : valid ? bytes : 0;   // (ignore-src's flag, or src-size)
+    // one cp.async of the hint's qualifier LEVEL, its policy operand's text POLICY and operand (the variadic tail: a
+    // comma and "l"(policy), or nothing)
+#define BAND_COPY(LEVEL, POLICY, ...)                                                                                  \
+    if (IGNORE)                                                                                                       \
+        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n cp.async.ca.shared.global" LEVEL " [%0], [%1], %3, q" \
+                     POLICY ";\n}\n" ::"r"(dst), "l"(gmem), "r"(src), "n"(SIZE) __VA_ARGS__);                          \
+    else                                                                                                              \
+        asm volatile("cp.async.ca.shared.global" LEVEL " [%0], [%1], %3, %2" POLICY ";\n" ::"r"(dst), "l"(gmem), "r"(src), \
+                     "n"(SIZE) __VA_ARGS__)
     if (HINT == 1) {
-        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+        BAND_COPY(".L2::128B", "", );
     } else if (HINT == 2) {
-        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+        BAND_COPY(".L2::256B", "", );
     } else if (HINT == 3) {
         unsigned long long policy;
         asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 8, %2, %3;\n" ::"r"(dst), "l"(gmem),
-                     "r"(valid ? 8 : 0), "l"(policy));
+        BAND_COPY(".L2::cache_hint", ", %4", , "l"(policy));
     } else {
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 8 : 0));
+        BAND_COPY("", "", );
     }
-}
-
-// (v37) cp.async of 16 bytes global -> shared (two doubles; both addresses 16-byte aligned), the first ``bytes`` read
-// (16, 8 or 0) and the rest zero-filled; HINT as band_copy8's (.ca: cached in L1 as band_copy8's copies).
-template <int HINT = 0>
-__device__ __forceinline__ void band_copy16(double* smem, const double* gmem, int bytes) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    if (HINT == 1) {
-        asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-    } else if (HINT == 2) {
-        asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-    } else if (HINT == 3) {
-        unsigned long long policy;
-        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-        asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(gmem),
-                     "r"(bytes), "l"(policy));
-    } else {
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(bytes));
-    }
-}
-
-// (v37) band_copy16 of all 16 bytes, or zeros where ``valid`` is false: cp.async's ignore-src, the source then ignored
-// completely (not read: ``gmem`` may point anywhere), the address neither selected nor adjusted
-template <int HINT = 0>
-__device__ __forceinline__ void band_copy16_if(double* smem, const double* gmem, bool valid) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    const int ignore = !valid;
-    if (HINT == 1) {
-        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
-                     " cp.async.ca.shared.global.L2::128B [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
-    } else if (HINT == 2) {
-        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
-                     " cp.async.ca.shared.global.L2::256B [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
-    } else if (HINT == 3) {
-        unsigned long long policy;
-        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
-                     " cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 16, q, %3;\n}\n" ::"r"(dst), "l"(gmem),
-                     "r"(ignore), "l"(policy));
-    } else {
-        asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
-                     " cp.async.ca.shared.global [%0], [%1], 16, q;\n}\n" ::"r"(dst), "l"(gmem), "r"(ignore));
-    }
+#undef BAND_COPY
 }
 
 // cp.async of band cell T[row][col - row] into ``smem``; zero where it lies outside the band or past n, or
@@ -133,7 +106,7 @@ template <int HINT = 0>
 __device__ __forceinline__ void band_async(double* smem, const double* T, int row, int col, int W1, int n, bool want) {
     const int o = col - row;
     const bool in = want && o >= 0 && o < W1 && col <= n;
-    band_copy8<HINT>(smem, in ? T + (size_t)row * band_pitch(W1) + o : T, in);
+    band_copy<8, HINT>(smem, in ? T + (size_t)row * band_pitch(W1) + o : T, in);
 }
 
 // The double sums of the level l1 for each (query interval [a0, a0 + l1), output tile (I, J)):
@@ -174,12 +147,12 @@ bppart_band_cross(const double* __restrict__ QIac, const double* __restrict__ QI
                 for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
                     const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
                     const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
+                    band_copy<8>(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
                 }
                 for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
                     const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
                     const bool in = row < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
+                    band_copy<8>(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
                 }
                 asm volatile("cp.async.commit_group;\n" ::);
             };
@@ -334,13 +307,13 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
                 for (int e = threadIdx.x; e < TR * KC; e += THREADS) {
                     const int r = e / KC, k = e % KC, row = r0 + r, col = from + k, o = col - row;
                     const bool in = col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
+                    band_copy<8>(&As[buf][r][k], in ? L + (size_t)row * P + o : L, in);
                 }
 #pragma unroll 1
                 for (int e = threadIdx.x; e < TC * KC; e += THREADS) {
                     const int k = e / TC, c = e % TC, row = from + k, col = c0 + c, o = col - row;
                     const bool in = row < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
+                    band_copy<8>(&Bs[buf][k][c], in ? R + (size_t)row * P + o : R, in);
                 }
                 asm volatile("cp.async.commit_group;\n" ::);
             };
@@ -404,7 +377,7 @@ bppart_band_cross_mma(const double* __restrict__ QIac, const double* __restrict_
 // the blocks a multiprocessor holds spread over its four schedulers.
 // DYN: the block's shared memory dynamic (the host gives band_tiles_shared(sizes) bytes, checked here), so that
 // the tensor-core ring's rows are padded to B + 4 at PIPE = 3 too (52.5 KB at 16-tiles; static memory stops at 48).
-// HINT (v9): band_copy8's L2 hint on the far part's copies (0: none).
+// HINT (v9): band_copy's L2 hint on the far part's copies (0: none).
 // OUTER (v13): with SPLIT, 1: QF's base (wi(a0, b0) QI of the inner interval) computed here from QI, not parked in R
 // by bppart_band_outer_lean (which then reads no QI and writes no R: two of its ~3 l1 + 10 transfers a cell); the
 // same rounded product (__dmul_rn: nothing fuses it into a later sum), so the same bits. Without SPLIT, 2: the terms

@@ -1,5 +1,5 @@
 // bppart_band_cross_mma with a deeper copy pipeline (v8, docs/bppart-gpu-notes.md): included by bppart_band.cu
-// after band_interval, band_copy8, band_mma_step, band_mma_put and bppart_band_cross_mma (whose comments hold here).
+// after band_interval, band_copy, band_mma_step, band_mma_put and bppart_band_cross_mma (whose comments hold here).
 //
 // Why: v3 to v7 measured the tensor-core cross products at about a fifth of the DMMA ceiling and about half
 // the L2 rate; each block waits at every chunk for the copies it issued one chunk before, and at every new
@@ -22,7 +22,7 @@
 // skipped): a tile whose first column lies past it holds no cell a window needs (a cell past its piece's bases
 // is read by no needed cell but as a zero product's other factor), and is not computed; bppart_band_unneeded
 // zeroes such cells at the launch's start, so that those products stay zeros.
-// HINT (v9): band_copy8's L2 hint on the copies (0: none).
+// HINT (v9): band_copy's L2 hint on the copies (0: none).
 // DYN (v11): the ring in dynamic shared memory (the host gives band_cross_shared(sizes) bytes, checked here; static
 // memory stops at 48 KB: chunks of 32 at 32 x 64 take 53 KB), laid out and padded as the static arrays.
 // FORM (v12, with SKIP): bit 0, the skip decided a chunk at a time: a chunk whose every step of 4 holds a band
@@ -96,7 +96,7 @@
 // places of the products: the same bits.
 // (v37, COPY16) a thread's COUNT pair copies down a tile column: pair i from T + i step, its first cell o - i ostep - 1
 // from the band's diagonal (copied where o - i ostep lies in 0 .. edge = L2 + 1, i lstep < lim and ``ok``; zeros else,
-// reading nothing), to smem + i sstride; BYTES of it read: 16 (band_copy16_if, no address selected), or 8 where the
+// reading nothing), to smem + i sstride; BYTES of it read: 16 (band_copy's ignore-src form, no address selected), or 8 where the
 // second cell lies past the table (rare: the source then selected, ``base`` where nothing is read)
 template <int BYTES, int COUNT, int HINT>
 __device__ __forceinline__ void band_pair_column(double* smem, int sstride, const double* T, const double* base, int step,
@@ -104,9 +104,16 @@ __device__ __forceinline__ void band_pair_column(double* smem, int sstride, cons
 #pragma unroll
     for (int i = 0; i < COUNT; ++i) {
         const bool in = ok && i * lstep < lim && (unsigned)(o - i * ostep) <= (unsigned)edge;
-        if (BYTES == 16) band_copy16_if<HINT>(smem + i * sstride, T + i * step, in);
-        else band_copy16<HINT>(smem + i * sstride, in ? T + i * step : base, in ? BYTES : 0);
+        if (BYTES == 16) band_copy<16, HINT, true>(smem + i * sstride, T + i * step, in);
+        else band_copy<16, HINT>(smem + i * sstride, in ? T + i * step : base, in, BYTES);
     }
+}
+
+// (the ring's Bs copies of single doubles: the production's 8-byte copies and v37c's odd rows) whether Bs's copy of band
+// cell (row, col) reads it: a row of the chunk (before kend), in the band and the table; zeros else
+__device__ __forceinline__ bool band_bs_in(int row, int col, int kend, int W1, int n) {
+    const int o = col - row;
+    return row < kend && o >= 0 && o < W1 && col <= n;
 }
 
 template <int STAGGER>   // the row tile I and its column tile's place 0 .. D (J = I TR / TC + place) of block x
@@ -166,7 +173,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     // saved; a warp's rows have one parity (warp-uniform branch). v38: every row's pairs are aligned (bit 22 alone)
     constexpr bool EVEN_B = FORM & 16777216;
     static_assert(!EVEN_B || PAIRS_B, "the even rows' pairs are a form of Bs's pairs");
-    constexpr bool PAIRS_STRIDE2 = FORM & 8388608;   // (v37b: As's rows KC + 2 apart with its pairs, bit 23)
+    static_assert(!(FORM & 8388608), "FORM bit 23 (v37b, As's rows KC + 2 apart) was removed: docs/bppart-gpu-notes.md");
     // (v37) pairs a row of As and Bs, rows between a thread's copies
     constexpr int AP2 = KC / 2, BP2 = TC / 2, SA2 = THREADS / (KC / 2 > 0 ? KC / 2 : 1), SB2 = THREADS / (TC / 2);
     static_assert(!COPY16 || (HOIST && !INBAND && !SKIPO && !COPYO), "the pairs on the production's cursor");
@@ -182,11 +189,8 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
     static_assert(STAGES >= 2 && STAGES <= 4, "a ring of 2 to 4 chunks");
     static_assert(THREADS % KC == 0 && (TR * KC) % THREADS == 0 && THREADS % TC == 0 && (TC * KC) % THREADS == 0,
                   "each thread copies one fixed column of As and of Bs");
-    // (v37b) As's row stride: KC + 4 doubles, or KC + 2 with As's pairs (a shifted row holds KC + 2). Built to spread
-    // v37's shifted rows' fragment loads over the banks; measured on an H200 with the same conflicts as KC + 4 (266 M
-    // at l1 = 13): a half warp's 64-bit loads read four rows of four columns, which tile the 16 bank pairs only if every
-    // row starts at the same residue mod 4, and v37's rows started at mixed parities whatever the stride. Selectable
-    constexpr int APAD = PAIRS_A && PAIRS_STRIDE2 ? 2 : 4;
+    // As's row stride KC + 4 doubles (a row shifted by As's pairs holds KC + 2), Bs's TC + 4: band_cross_shared's
+    constexpr int APAD = 4;
     constexpr int AN = STAGES * TR * (KC + APAD), BN = STAGES * KC * (TC + 4);
     __shared__ __align__(16) double ring_static[DYN ? 2 : AN + BN];
     extern __shared__ __align__(16) double band_ring_dynamic[];
@@ -284,11 +288,11 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                 const double* Rp = R + (size_t)b_row * RS + bcol;
 #pragma unroll
                 for (int i = 0; i < KC * BP2 / THREADS; ++i) {
-                    const int row = b_row + i * SB2, o = bcol - row;
+                    const int row = b_row + i * SB2;
 #pragma unroll
                     for (int h = 0; h < 2; ++h) {
-                        const bool in = row < kend && o + h >= 0 && o + h < W1 && bcol + h <= n;
-                        band_copy8<HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * RS + h : R, in);
+                        const bool in = band_bs_in(row, bcol + h, kend, W1, n);
+                        band_copy<8, HINT>(&Bs[buf][bk2 + i * SB2][2 * bp2 + h], in ? Rp + i * SB2 * RS + h : R, in);
                     }
                 }
                 return;
@@ -305,7 +309,7 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
             if (PAIRS_A && sa && extra < TR) {
                 const int row = r0 + extra, col = from + KC - 1;
                 const bool in = col < kend && (unsigned)(col - row + 1) <= (unsigned)(L2 + 1);
-                band_copy16<HINT>(&As[buf][extra][KC], L + (in ? row * RS + col : 0), in ? (col + 1 < kend ? 16 : 8) : 0);
+                band_copy<16, HINT>(&As[buf][extra][KC], L + (in ? row * RS + col : 0), true, in ? (col + 1 < kend ? 16 : 8) : 0);
             }
         };
         auto issue = [&](int step) {
@@ -354,13 +358,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                     from >= r0 + TR - 1 && from + KC - 1 - r0 <= INBAND_L2) {
 #pragma unroll
                     for (int i = 0; i < TR * KC / THREADS; ++i)
-                        band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], Lp + i * (THREADS / KC) * INBAND_L2, true);
+                        band_copy<8, HINT>(&As[buf][ar + i * (THREADS / KC)][ak], Lp + i * (THREADS / KC) * INBAND_L2, true);
                 } else
 #pragma unroll
                 for (int i = 0; i < TR * KC / THREADS; ++i) {
                     const int o = a_o - i * (THREADS / KC);
                     const bool in = copies && col < kend && o >= 0 && o < W1 && col <= n;
-                    band_copy8<HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * RS : L, in);
+                    band_copy<8, HINT>(&As[buf][ar + i * (THREADS / KC)][ak], in ? Lp + i * (THREADS / KC) * RS : L, in);
                 }
             }
             if constexpr (PAIRS_B) {
@@ -372,13 +376,13 @@ bppart_band_cross_ring(const double* __restrict__ QIac, const double* __restrict
                     c0 >= from + KC - 1 && c0 + TC - 1 - from <= INBAND_L2) {
 #pragma unroll
                     for (int i = 0; i < TC * KC / THREADS; ++i)
-                        band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], Rp + i * (THREADS / TC) * INBAND_L2, true);
+                        band_copy<8, HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], Rp + i * (THREADS / TC) * INBAND_L2, true);
                 } else
 #pragma unroll
                 for (int i = 0; i < TC * KC / THREADS; ++i) {
-                    const int row = b_row + i * (THREADS / TC), o = bcol - row;
-                    const bool in = copies && row < kend && o >= 0 && o < W1 && bcol <= n;
-                    band_copy8<HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * RS : R, in);
+                    const int row = b_row + i * (THREADS / TC);
+                    const bool in = copies && band_bs_in(row, bcol, kend, W1, n);
+                    band_copy<8, HINT>(&Bs[buf][bk + i * (THREADS / TC)][bc], in ? Rp + i * (THREADS / TC) * RS : R, in);
                 }
             }
         };
