@@ -295,7 +295,8 @@ def main(argv=None) -> int:
             print(rows[-1]["setting"], N, row["products_s"], row["pairing_s"], row["finish_s"], row["end_to_end_s"],
                   row["best_units"],
                   row["scores_sha256"], flush=True)
-            if not args.wide and name in [list(SETTINGS)[int(k)] for k in args.levels.split(",") if k]:
+            if not args.wide and name in [list(SETTINGS)[int(k)] for k in args.levels.split(",") if k] and \
+                    not any("level_profile" in r and r["setting"] == name for r in rows):   # each setting once
                 rows[-1]["level_profile"] = level_profile(cp, 23, N, params, sizes)
             if args.wide and N == targets[-1] and name in [list(WIDE)[int(k)] for k in args.launches.split(",") if k]:
                 rows[-1]["launch_profile"] = launch_profile(cp, 23, N, params, sizes)
