@@ -12,7 +12,8 @@ end (median of --repeats), and the fraction of the int16x2 DPX ceiling of ../sha
     python3 bench/bpmax_gpu_sizes.py --wide --targets 1000,2000 [--repeats 3] [--only 1,2,3,4,5] [--launches 1,4]
 
 --only picks settings by number (from 0, in the order of SETTINGS or WIDE); --launches times every tiled
-finish launch of the named settings once more at the longest target (a profile by level).
+finish launch of the named settings once more at the longest target (a profile by level); --levels (windows)
+times every launch of the named settings once more (products, finish and paired copy by level).
 """
 import argparse
 import os
@@ -172,6 +173,13 @@ SETTINGS |= {   # bpmaxreg, call 2 (rows 67-70): pairs_stage 4 on 64-row tiles (
 # thread tile, a warp without cells sharing the heaviest square, both, and both at 7 blocks an SM; none faster, reverted:
 # commit 4bfc288 has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
+SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to fill whole waves of the SMs
+    # (interact/_finish_waves.py; a block's fixed cost 224 rows' worth, about a third of a 416-row block, the tails'
+    # share in bpmaxfin's cycle count: the model picks the same segments for 0 to 416 here), and every level's
+    # segments shorter (the per-level profile's block cost against its rows: the model's fixed cost measured)
+    "finish segments fitted to waves (segment_fit=224)": dict(segment_fit=224),
+    **{f"finish segments of {rows} rows at every level": dict(segment_rows=rows) for rows in (224, 152)}}
+
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
     "tiled 64 (c22e9df), products without the skip (old)": dict(wide_finish="tiled", wide_tile=64, products_skip=False),
@@ -231,6 +239,26 @@ def launch_profile(cp, M, N, params, sizes):
     return out
 
 
+def level_profile(cp, M, N, params, sizes):
+    """One more run of the setting with every launch timed by events: per level (0: the fold of S2 alone), the
+    seconds of its products, finish and paired copy."""
+    from bioaccel.interact._gpu import window_scores
+    from bioaccel.interact._strands import strand_band
+    from bpmax_gpu import random_codes
+
+    rng = random.Random(5)
+    a, rb = random_codes(rng, M), random_codes(rng, N)
+    timings = {"launches": []}
+    window_scores(a, strand_band(a, params.fold_params, params.spans(M, N)[0]), [rb], params, sizes=sizes,
+                  timings=timings)
+    levels = [{}]
+    for key, seconds in timings["launches"]:
+        if key == "products":
+            levels.append({})
+        levels[-1][key] = levels[-1].get(key, 0.0) + seconds
+    return levels
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -240,6 +268,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default="", help="comma-separated numbers (from 0) of the settings to run")
     parser.add_argument("--launches", default="", help="with --wide: numbers of the settings whose finish launches "
                         "are timed one by one at the longest target (a profile by level and tile diagonal)")
+    parser.add_argument("--levels", default="", help="numbers of the settings whose launches are timed one by one "
+                        "once more (a profile by level: products, finish, paired copy)")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "bpmax_gpu_sizes.json"))
     args = parser.parse_args(argv)
     import cupy as cp
@@ -265,6 +295,9 @@ def main(argv=None) -> int:
             print(rows[-1]["setting"], N, row["products_s"], row["pairing_s"], row["finish_s"], row["end_to_end_s"],
                   row["best_units"],
                   row["scores_sha256"], flush=True)
+            if not args.wide and name in [list(SETTINGS)[int(k)] for k in args.levels.split(",") if k] and \
+                    not any("level_profile" in r and r["setting"] == name for r in rows):   # each setting once
+                rows[-1]["level_profile"] = level_profile(cp, 23, N, params, sizes)
             if args.wide and N == targets[-1] and name in [list(WIDE)[int(k)] for k in args.launches.split(",") if k]:
                 rows[-1]["launch_profile"] = launch_profile(cp, 23, N, params, sizes)
         same = same and len(set(found)) == 1
@@ -288,6 +321,16 @@ def main(argv=None) -> int:
             print("|---|---|---|---|---|")
             for m, count, total, slowest, d in r["launch_profile"]:
                 print(f"| {m} | {count} | {total:.5f} | {slowest:.5f} | {d} |")
+    profiled = [r for r in rows if "level_profile" in r]
+    if profiled:
+        print("## launches by level (ms; level 0 is the fold of S2 alone): products / finish / paired copy, "
+              "one column per profiled row")
+        print("| level | " + " | ".join(r["setting"] for r in profiled) + " |")
+        print("|---|" + "---|" * len(profiled))
+        for level in range(len(profiled[0]["level_profile"])):
+            cells = [" / ".join(f"{1e3 * r['level_profile'][level].get(k, 0.0):.3f}"
+                                for k in ("products", "finish", "pairing")) for r in profiled]
+            print(f"| {level} | " + " | ".join(cells) + " |")
     save_json(rows, args.json)
     return 0 if same else 1
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..runtime import gpu as _gpu
 from ..runtime.memory import format_bytes
 from ..errors import ResourceError
-from . import _gpu_launch, _gpu_wide
+from . import _finish_waves, _gpu_launch, _gpu_wide
 from . import _maxplus_gpu as library
 from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_lanes
 from ._gpu_paired import Paired
@@ -163,7 +163,8 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     (pieces, F, S2, Wb + 1) as host arrays, F[m, i2, e + 1] and S2[i2, e + 1] (band_rows; the tests'
     cell-by-cell check).
     ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
-    (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little).
+    (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little); where it holds a list
+    "launches", each launch's (phase, seconds) is appended to it in order too.
     """
     cp = _gpu.require_gpu()
     sizes = sizes or _gpu_launch.SIZES
@@ -338,24 +339,33 @@ def _finisher(rb, dims, M, N, Wb, dtype, sizes):
     if sizes.window_tile and cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # tiles, windows too
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
-        segments = -(-N // seg)
-        smem = min(seg + Wb - 1, N) * row_bytes
         kernels = {s: _kernel("bpmax_finish", cell, s) for s in (True, False)}
-        rows = min(sizes.finish_threads, -(-min(seg + Wb - 1, N) // 32) * 32)   # a thread per row at most
-        threads = {True: rows, False: rows}
         if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
             kernels[False] = _kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
-            threads[False] = 2 * (-(-min(seg + Wb - 1, N) // 32) * 32)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = _kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
-            threads[False] = min(1024, rows * sizes.finish_split)
         for kernel in kernels.values():
-            kernel.max_dynamic_shared_size_bytes = smem
+            kernel.max_dynamic_shared_size_bytes = min(seg + Wb - 1, N) * row_bytes
+
+        # a block's threads: min(most, per_row a row of whole warps); the S2 fold's kernel a thread a row at most
+        per_row = {True: 1, False: 2 if roles else sizes.finish_split if cell == "short" else 1}
+        most = {True: sizes.finish_threads,
+                False: 1024 if roles else min(1024, sizes.finish_threads * per_row[False])}
+
+        def segment(mats, self_):   # the level's segment rows: the largest, or fitted to whole waves
+            if not sizes.segment_fit:
+                return seg
+            return _finish_waves.fitted_segment(mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit,
+                                                row_bytes, per_row[self_], most[self_])
 
         def finish(F, S2, first, mats, self_):
-            kernels[self_]((mats * segments,), (threads[self_],),
-                           (rb, F, S2, *dims, np.int32(first), np.int32(seg), np.int32(segments)), shared_mem=smem)
+            rows = segment(mats, self_)
+            height = min(rows + Wb - 1, N)
+            threads = min(most[self_], per_row[self_] * (-(-height // 32) * 32))
+            kernels[self_]((mats * -(-N // rows),), (threads,),
+                           (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(-(-N // rows))),
+                           shared_mem=height * row_bytes)
         return finish
 
     if cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # bands too wide: tiles, a launch per diagonal
@@ -391,5 +401,8 @@ def _timed(launch, timings, key):
         launch(*args, **kwargs)
         stop.record()
         stop.synchronize()
-        timings[key] = timings.get(key, 0.0) + cp.cuda.get_elapsed_time(start, stop) / 1e3
+        seconds = cp.cuda.get_elapsed_time(start, stop) / 1e3
+        timings[key] = timings.get(key, 0.0) + seconds
+        if "launches" in timings:   # bench/bpmax_gpu_sizes.py --levels: each launch in order
+            timings["launches"].append((key, seconds))
     return timed

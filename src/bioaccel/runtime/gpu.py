@@ -154,6 +154,16 @@ def device_name():
     return cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["name"].decode()
 
 
+def multiprocessors() -> int:
+    """The current device's SM count (a launch's blocks run in waves of this many times the blocks an SM holds)."""
+    return _multiprocessors(require_gpu().cuda.Device().id)
+
+
+@functools.lru_cache(maxsize=None)
+def _multiprocessors(ordinal: int) -> int:   # the properties' query takes a while: once a device
+    return cupy().cuda.runtime.getDeviceProperties(ordinal)["multiProcessorCount"]
+
+
 #: The package of the CUDA headers every family's kernels may include (dpx.cuh: the DPX lanes and the
 #: asynchronous copies of the max-plus products).
 SHARED_KERNELS = "bioaccel.runtime.kernels"
