@@ -173,12 +173,11 @@ SETTINGS |= {   # bpmaxreg, call 2 (rows 67-70): pairs_stage 4 on 64-row tiles (
 # thread tile, a warp without cells sharing the heaviest square, both, and both at 7 blocks an SM; none faster, reverted:
 # commit 4bfc288 has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
-SETTINGS |= {   # bpmaxwave (rows 71-74): each level's finish segments sized to fill whole waves of the SMs
+SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to fill whole waves of the SMs
     # (interact/_finish_waves.py; a block's fixed cost 224 rows' worth, about a third of a 416-row block, the tails'
     # share in bpmaxfin's cycle count: the model picks the same segments for 0 to 416 here), and every level's
     # segments shorter (the per-level profile's block cost against its rows: the model's fixed cost measured)
-    "finish segments fitted to waves (segment_fit=224; the default since)": dict(segment_fit=224),
-    "finish segments of the largest size at every level (segment_fit=0, before)": dict(segment_fit=0),
+    "finish segments fitted to waves (segment_fit=224)": dict(segment_fit=224),
     **{f"finish segments of {rows} rows at every level": dict(segment_rows=rows) for rows in (224, 152)}}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory

@@ -2,13 +2,12 @@
 # Issue 29 (helper bpmaxwave): one device call from the repository root, logs under $OUT: the sizes bench (ROWS of
 # bench/bpmax_gpu_sizes.py, LEVELS of them timed launch by launch), then tests/test_interact_gpu_waves.py and
 # test_interact_gpu.py's production, streamed and paired cases. Prints the bench's tables and the tests' summaries last.
-# (after the call segment_fit=224 became the default: row 55 is it, 71 the same by name, 72 the old default)
 set -u
 out=${OUT:-/tmp/bpmax_waves}; mkdir -p "$out"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1
 start=$(date +%s)
-python3 bench/bpmax_gpu_sizes.py --repeats 5 --only "${ROWS:-55,72,71,72,71,72,71,73,74}" --levels "${LEVELS:-55,72,73,74}" \
+python3 bench/bpmax_gpu_sizes.py --repeats 5 --only "${ROWS:-55,55,71,55,71,55,71,72,73}" --levels "${LEVELS:-55,71,72,73}" \
     --json "$out/sizes.json" > "$out/bench.txt" 2>&1; echo "bench rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"
 python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider ${TESTS:-tests/test_interact_gpu_waves.py} > "$out/tests_waves.txt" 2>&1
 echo "tests waves rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"

@@ -34,7 +34,7 @@ def test_fitted_segments_equal_the_default_on_a_production_band():
     params = InteractParams(window_target=128)
     ca = np.ascontiguousarray(random_rna_codes(rng, 8))
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
-    _same_tables_and_cpu(ca, rbs, params, (dict(segment_fit=0), *SETTINGS))
+    _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
 
 
 def test_fitted_segments_equal_the_default_on_short_windows_and_pieces():
@@ -45,6 +45,5 @@ def test_fitted_segments_equal_the_default_on_short_windows_and_pieces():
         params = InteractParams(window_target=window)
         ca = np.ascontiguousarray(random_rna_codes(rng, 10))
         rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (700, 95)]
-        _same_tables_and_cpu(ca, rbs, params, (dict(segment_fit=0), *SETTINGS))
-        _same_tables_and_cpu(ca, rbs, params,
-                             (dict(segment_fit=0, piece=300), *[dict(change, piece=300) for change in SETTINGS]))
+        _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
+        _same_tables_and_cpu(ca, rbs, params, (dict(piece=300), *[dict(change, piece=300) for change in SETTINGS]))

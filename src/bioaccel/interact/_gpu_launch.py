@@ -75,11 +75,9 @@ class BPMaxSizes(LaunchSizes):
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
-    segment_fit: int = 224       # finish: R > 0 (issue 29, bpmaxwave) each level's segments at most segment_rows long,
-    #                              sized so that its blocks fill whole waves of the SMs, by interact/_finish_waves.py's
-    #                              model with a block's fixed cost R rows' worth (23 x 20,000 nt, window 128, one H200
-    #                              call: finish 0.0148-0.0150 s against 0.0153, end to end 0.0512-0.0517 against
-    #                              0.0518-0.0524); 0 every level's segments of segment_rows (before)
+    segment_fit: int = 0         # finish: 0 every level's segments of segment_rows; R > 0 (issue 29, bpmaxwave) each
+    #                              level's segments at most that long, sized so that its blocks fill whole waves of
+    #                              the SMs, by interact/_finish_waves.py's model with a block's fixed cost R rows' worth
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
