@@ -15,8 +15,9 @@ from test_interact_gpu import _equal_tiled_cell_by_cell, _same_tables_and_cpu, r
 
 pytestmark = pytest.mark.gpu
 
-#: the settings of bench/bpmax_gpu_sizes.py's rows 71-73
-SETTINGS = (dict(segment_fit=224), dict(segment_rows=224), dict(segment_rows=152))
+#: the settings of bench/bpmax_gpu_sizes.py's rows 71-74 (74: the largest segments at every level, the default before)
+SETTINGS = (dict(segment_fit=224), dict(segment_rows=224, segment_fit=0), dict(segment_rows=152, segment_fit=0),
+            dict(segment_fit=0))
 #: the fit at short segments (at most 8 and 40 rows: a level's segments 1 to 8 rows on the random pairs' targets of a
 #: few dozen bases), with 4-diagonal groups and with the older finish (bpmax_finish_packed, form 4)
 SMALL = (dict(segment_fit=224, segment_rows=8, finish_diagonals=4), dict(segment_fit=1, segment_rows=8),
