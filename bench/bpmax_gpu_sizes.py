@@ -178,7 +178,10 @@ SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to 
     # share in bpmaxfin's cycle count: the model picks the same segments for 0 to 416 here), and every level's
     # segments shorter (the per-level profile's block cost against its rows: the model's fixed cost measured)
     "finish segments fitted to waves (segment_fit=224)": dict(segment_fit=224),
-    **{f"finish segments of {rows} rows at every level": dict(segment_rows=rows) for rows in (224, 152)}}
+    **{f"finish segments of {rows} rows at every level": dict(segment_rows=rows, segment_fit=0) for rows in (224, 152)},
+    # call 2 (row 74): the default before (segment_fit 224 the default since call 1)
+    "finish segments of the largest length at every level (segment_fit=0, the default before bpmaxwave)": dict(
+        segment_fit=0)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

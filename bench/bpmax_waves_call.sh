@@ -7,9 +7,9 @@ out=${OUT:-/tmp/bpmax_waves}; mkdir -p "$out"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1
 start=$(date +%s)
-python3 bench/bpmax_gpu_sizes.py --repeats 5 --only "${ROWS:-55,55,71,55,71,55,71,72,73}" --levels "${LEVELS:-55,71,72,73}" \
+python3 bench/bpmax_gpu_sizes.py --repeats 5 --only "${ROWS:-74,74,55,74,55,74,55}" --levels "${LEVELS:-74,55}" \
     --json "$out/sizes.json" > "$out/bench.txt" 2>&1; echo "bench rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"
-python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider ${TESTS:-tests/test_interact_gpu_waves.py} > "$out/tests_waves.txt" 2>&1
+python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider ${TESTS:-tests/test_interact_gpu_waves.py tests/test_interact_gpu_fin2.py} > "$out/tests_waves.txt" 2>&1
 echo "tests waves rc $? at $(( $(date +%s) - start )) s" >> "$out/steps.txt"
 python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider tests/test_interact_gpu.py -k "production or streamed or paired" \
     > "$out/tests_gpu.txt" 2>&1

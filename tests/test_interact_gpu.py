@@ -213,6 +213,29 @@ def _same_tables_and_cpu(ca, rbs, params, changes):
         assert np.array_equal(win, cpu[:, :len(rb) - L2 + 1])
 
 
+def same_as_default_on_a_production_band(settings, seed):
+    """8 x 1,400 and 333 nt, window 128 (the production band): each of ``settings`` (BPMaxSizes fields) gives the
+    default's device tables (every cell of F and S2), and the window scores equal the CPU's."""
+    rng = random.Random(seed)
+    params = InteractParams(window_target=128)
+    ca = np.ascontiguousarray(random_rna_codes(rng, 8))
+    rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
+    _same_tables_and_cpu(ca, rbs, params, (dict(), *settings))
+
+
+def same_as_default_on_short_windows_and_pieces(settings, seed):
+    """Windows of 5, 17 and 40 nt against targets of 700 and 95 nt, whole and as streamed pieces of 300 nt
+    (overlapping pieces back to back in one launch): each of ``settings`` gives the default's tables, and the CPU's
+    window scores."""
+    rng = random.Random(seed)
+    for window in (5, 17, 40):
+        params = InteractParams(window_target=window)
+        ca = np.ascontiguousarray(random_rna_codes(rng, 10))
+        rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (700, 95)]
+        _same_tables_and_cpu(ca, rbs, params, (dict(), *settings))
+        _same_tables_and_cpu(ca, rbs, params, (dict(piece=300), *[dict(change, piece=300) for change in settings]))
+
+
 def _equal_tiled_cell_by_cell(variant, layouts):
     cases = _random_cases(120, seed=11)
     for index in range(0, len(cases), 3):

@@ -5,14 +5,12 @@ random pairs, and to the default's device tables on the production band, on shor
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
 """
-import random
 
-import numpy as np
 import pytest
 
-from bioaccel.interact import InteractParams
 from bioaccel.interact._gpu_launch import BPMaxSizes
-from test_interact_gpu import _equal_tiled_cell_by_cell, _same_tables_and_cpu, random_rna_codes
+from test_interact_gpu import (_equal_tiled_cell_by_cell, same_as_default_on_a_production_band,
+                               same_as_default_on_short_windows_and_pieces)
 
 pytestmark = pytest.mark.gpu
 
@@ -26,22 +24,8 @@ def test_settings_equal_tiled_cell_by_cell_on_random_pairs():
 
 
 def test_settings_equal_the_default_on_a_production_band():
-    """8 x 1,400 and 333 nt, window 128 (the production band): every setting gives the default's device tables (every
-    cell of F and S2), and the window scores equal the CPU's."""
-    rng = random.Random(43)
-    params = InteractParams(window_target=128)
-    ca = np.ascontiguousarray(random_rna_codes(rng, 8))
-    rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
-    _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
+    same_as_default_on_a_production_band(SETTINGS, 43)
 
 
 def test_settings_equal_the_default_on_short_windows_and_pieces():
-    """Windows of 5, 17 and 40 nt against targets of 700 and 95 nt, whole and as streamed pieces of 300 nt
-    (overlapping pieces back to back in one launch): the default's tables, and the CPU's window scores."""
-    rng = random.Random(44)
-    for window in (5, 17, 40):
-        params = InteractParams(window_target=window)
-        ca = np.ascontiguousarray(random_rna_codes(rng, 10))
-        rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (700, 95)]
-        _same_tables_and_cpu(ca, rbs, params, (dict(), *SETTINGS))
-        _same_tables_and_cpu(ca, rbs, params, (dict(piece=300), *[dict(change, piece=300) for change in SETTINGS]))
+    same_as_default_on_short_windows_and_pieces(SETTINGS, 44)

@@ -75,9 +75,11 @@ class BPMaxSizes(LaunchSizes):
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
-    segment_fit: int = 0         # finish: 0 every level's segments of segment_rows; R > 0 (issue 29, bpmaxwave) each
-    #                              level's segments at most that long, sized so that its blocks fill whole waves of
-    #                              the SMs, by interact/_finish_waves.py's model with a block's fixed cost R rows' worth
+    segment_fit: int = 224       # finish: 0 every level's segments of segment_rows (the default before bpmaxwave);
+    #                              R > 0 (issue 29, bpmaxwave) each level's segments at most that long, sized so that
+    #                              its blocks fill whole waves of the SMs, by interact/_finish_waves.py's model with a
+    #                              block's fixed cost R rows' worth (224 the default since bpmaxwave's call 1: finish
+    #                              0.0149 / 0.0157 / 0.0149 s against 0.0154-0.0159, 23 x 20,000 nt, window 128, H200)
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
