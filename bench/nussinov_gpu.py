@@ -155,7 +155,7 @@ def _batch_setting(kernel, tile):
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
     # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
     # c2's tile read; c4 c3 with a slimmer closure step, c5 c4 with the loads only where the cell lies in the sub-tile), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag, d2: batch_finish_sub_diag), w0 the traceback's walk
-    # before the interval held in registers, p0 no launch plan kept for a batch of the same starts
+    # before the interval held in registers, p0 no launch plan kept for a batch of the same starts, z1 no bulk launch at d = 1
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
@@ -165,7 +165,8 @@ def _batch_setting(kernel, tile):
                  batch_traceback_threads=option.get("t", default.batch_traceback_threads),
                  batch_closure=option.get("c", default.batch_closure),
                  batch_diagonal=option.get("d", default.batch_diagonal),
-                 batch_walk=option.get("w", default.batch_walk))
+                 batch_walk=option.get("w", default.batch_walk),
+                 batch_skip_first_bulk=option.get("z", default.batch_skip_first_bulk))
 
     from bioaccel.fold import _gpu_batch
 

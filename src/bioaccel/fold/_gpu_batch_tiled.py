@@ -208,7 +208,8 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
 def _launch_diagonal(k, d, d_, nt, size, T, V, acc, codes_dev, starts_dev, part_ids, pm, nt_, tc, sc):
     """The launches of tile diagonal ``d`` of ``size`` tables (see :func:`fold_tiled_group`)."""
     if k.sub and d >= 1:
-        k.bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=k.bulk_shared)
+        if d >= 2 or not _launch.SIZES.batch_skip_first_bulk:   # d = 1: zeros, which the finish takes itself
+            k.bulk((nt - d, size), ((T // 8) ** 2,), (V, V, nt_, d_, tc), shared_mem=k.bulk_shared)
         k.finish((nt - d, size), (2 * T,), (V, codes_dev, starts_dev, part_ids, pm, nt_, d_, tc),
                  shared_mem=k.finish_shared)
     elif k.diag:

@@ -35,6 +35,9 @@ class FoldSizes(LaunchSizes):
     #                                   a warp a diagonal sub-tile's triangle, then the closure of batch_closure's form:
     #                                   issue 29, nbdiag; 2,000 x 1,000 nt on an H200: 0.74 ms against 1.66), 1
     #                                   batch_finish_diag (the wavefront finish, d = 0 a constant), 0 batch_finish
+    batch_skip_first_bulk: int = 1    # tiled batches, "sub": 1 skips batch_bulk_direct at d = 1 (no tile between, its
+    #                                   zeros; the finish starts from zeros there: issue 29, nbtail; 2,000 x 1,000 nt on
+    #                                   an H200: fold 0.02733 s against 0.02742-0.02744), 0 launches it
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
     batch_walk: int = 1               # tiled batches' traceback: 1 walk_structure_held (the interval in hand in
     #                                   registers, one load latency a step), 0 walk_structure (before: issue 29)

@@ -745,7 +745,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 #pragma unroll
             for (int j = 0; j < TILE / 16; ++j) {
                 const int q = col + 16 * j;
-                const score_t x = T_[r * TILE + q];
+                // d = 1: no tile strictly between I and J, the products' maxima zeros (batch_bulk_direct's
+                // launch skipped there: SIZES.batch_skip_first_bulk)
+                const score_t x = d == 1 ? (score_t)0 : T_[r * TILE + q];
                 const score_t v = J * TILE + q < N ? x : (score_t)0;
                 X[r * LD + q] = v;
                 XT[q * LD + r] = v;
@@ -766,8 +768,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             const int r = 4 * k / TILE, q0 = 4 * k % TILE;
             int4 x4;
             if constexpr (FROM_TABLE) {
-                score_t c4[4];
-                load4(V + L.tile(I, J) + 4 * k, c4);
+                score_t c4[4] = {0, 0, 0, 0};              // d = 1: no tile between, no bulk launch (zeros)
+                if (d != 1) load4(V + L.tile(I, J) + 4 * k, c4);
                 x4 = make_int4(c4[0], c4[1], c4[2], c4[3]);
             } else {
                 if constexpr (FRESH) x4 = __ldcg(acc + k);
