@@ -31,7 +31,7 @@ class Clocked:
     def __init__(self, function, module, at, found):
         object.__setattr__(self, "parts", (function, module, at, found, [0]))
 
-    def __setattr__(self, name, value):   # max_dynamic_shared_size_bytes, set by _gpu._finisher
+    def __setattr__(self, name, value):   # max_dynamic_shared_size_bytes, set by _gpu_finish.finisher
         setattr(self.parts[0], name, value)
 
     def __call__(self, grid, block, args, **options):
@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     import cupy as cp
 
-    from bioaccel.interact import InteractParams, _gpu
+    from bioaccel.interact import InteractParams, _gpu, _gpu_finish
     from bioaccel.interact._gpu_launch import SIZES
     from bioaccel.interact._strands import strand_band
     from bioaccel.runtime.gpu import load_module
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
     a, rb = random_codes(rng, 23), random_codes(rng, 20_000)
     S1 = strand_band(a, params.fold_params, params.spans(23, 20_000)[0])
     Wb = params.spans(23, 20_000)[1]
-    real, rows = _gpu._kernel, []
+    real, rows = _gpu_finish.kernel, []
     for setting in args.settings.split(","):
         form, G = (int(x) for x in setting.split(":"))
         found = []
@@ -91,14 +91,14 @@ def main(argv=None) -> int:
             if name != "bpmax_finish_roles":
                 return real(name, *arguments)
             e = expression(name, arguments)
-            module = load_module(_gpu.KERNELS, "bpmax.cu", (e,), ("-DBPMAX_FINISH_CLOCKS",))
+            module = load_module(_gpu_finish.KERNELS, "bpmax.cu", (e,), ("-DBPMAX_FINISH_CLOCKS",))
             return Clocked(module.get_function(e), module, args.launch, found)
 
-        _gpu._kernel = clocked
+        _gpu_finish.kernel = clocked
         try:
             _gpu.window_scores(a, S1, [rb], params, sizes=replace(SIZES, finish_form=form, finish_diagonals=G))
         finally:
-            _gpu._kernel = real
+            _gpu_finish.kernel = real
         grid, clocks = found[0]   # the launch of the first finisher the fill made
         groups = len(range(1, Wb, G))
         whole, by_group = phases(clocks, groups)

@@ -6,7 +6,7 @@ same tiles with a prefetched middle product and, when eager, each launch also ad
 later diagonals the middle blocks its predecessor completed; padded: row strides in shared memory that
 keep the closure's loads off each other's banks; rows: each cell's threads own one row of the tile, its
 row-tile operands in registers). Which one runs is ``BPMaxSizes.wide_finish``: "tiled", "prefetch",
-"eager-unpadded", "eager-padded" or "eager-rows"; _gpu._finisher picks this module for short cells in
+"eager-unpadded", "eager-padded" or "eager-rows"; _gpu_finish.finisher picks this module for short cells in
 wide bands.
 
 >>> diagonals(2000, 2000, 64), [len(adding(d, 32)) for d in range(6)]
@@ -77,7 +77,7 @@ def smem_words(B: int, eager_kernel: bool, pad: bool = False) -> int:
 def tiled_finisher(rb, dims: tuple, N: int, Wb: int, B: int, mode: str):
     """The finish of bands too wide for shared memory, short cells: B x B tiles, one launch per tile
     diagonal that holds band cells; ``mode`` a key of :data:`TILED`. Returns
-    ``finish(F, S2, first_mat, mats, self_)`` (as _gpu._finisher's). Needs a GPU.
+    ``finish(F, S2, first_mat, mats, self_)`` (as _gpu_finish.finisher's). Needs a GPU.
 
     >>> sorted(TILED)
     ['eager-padded', 'eager-rows', 'eager-unpadded', 'prefetch', 'tiled']
