@@ -140,8 +140,7 @@ def _fake_gpu(host_library, monkeypatch):
                     probs[found[0]] = P[i, j]
                 found[0] += 1
 
-    cuda = SimpleNamespace(Device=lambda: SimpleNamespace(id=0),
-                           runtime=SimpleNamespace(getDeviceProperties=lambda k: {"multiProcessorCount": 4}))
+    cuda = SimpleNamespace(Device=lambda: SimpleNamespace(id=0))
     cp = SimpleNamespace(asarray=lambda a, dtype=None: np.array(a, dtype=dtype), zeros=np.zeros, empty=np.empty,
                          concatenate=np.concatenate, argsort=np.argsort, searchsorted=np.searchsorted,
                          arange=np.arange, asnumpy=np.asarray, cuda=cuda)
@@ -149,6 +148,7 @@ def _fake_gpu(host_library, monkeypatch):
                            kernel=lambda package, filename, name, arguments: kernel)
     monkeypatch.setattr("bioaccel.runtime.gpu.require_gpu", fake.require_gpu)
     monkeypatch.setattr("bioaccel.runtime.gpu.free_memory", fake.free_memory)
+    monkeypatch.setattr("bioaccel.runtime.gpu.multiprocessors", lambda: 4)
     monkeypatch.setattr("bioaccel.runtime.gpu.kernel", fake.kernel)
     return _turner_pf_gpu, _turner_pf_launch
 

@@ -220,7 +220,7 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     # over it failed: CUDA_ERROR_INVALID_VALUE, call 3)
     padded = max(bulk_shared, sizes.bulk_shared_pad if score_type == np.int16 else 0)
     bulk.max_dynamic_shared_size_bytes = padded
-    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    sms = _gpu.multiprocessors()
     plan = {d: (tiles, splits, chunk)
             for d, tiles, splits, chunk in bulk_plan(nt, sizes.bulk_blocks_per_sm * sms, sizes.bulk_min_products)}
 

@@ -217,8 +217,7 @@ def _fold_packed(_gpu, joined, lengths, starts, model, traceback):
     launches = plan(sorted_lengths, sizes)
     counters = cp.zeros(len(launches), dtype=np.int32)
     budget = min(sizes.table_bytes, _gpu.free_memory() // 2)
-    device = cp.cuda.Device()
-    multiprocessors = int(cp.cuda.runtime.getDeviceProperties(device.id)["multiProcessorCount"])
+    multiprocessors = _gpu.multiprocessors()
     grids = [grid_blocks(last - first, int(sorted_lengths[first]), sizes, budget, multiprocessors, no_lp)
              for first, last, _ in launches]
     tables = cp.empty(max(g * sequence_ints(int(sorted_lengths[a]), no_lp) for g, (a, _, _) in zip(grids, launches)),

@@ -80,8 +80,7 @@ class Launcher:
         free = gpu.free_memory()
         self.table_budget = int(min(sizes.table_bytes, free // 3))
         self.pair_budget = int(min(sizes.pair_bytes, free // 4))
-        device = cp.cuda.Device()
-        self.multiprocessors = int(cp.cuda.runtime.getDeviceProperties(device.id)["multiProcessorCount"])
+        self.multiprocessors = gpu.multiprocessors()
         self.kernel = gpu.kernel("bioaccel.fold.kernels", "turner_pf_batch.cu", "turner_pf",
                                  (sizes.threads, sizes.min_blocks))
         self.tables = None

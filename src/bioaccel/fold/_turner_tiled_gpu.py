@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InternalError, InvalidParameter, ResourceError
+from ..runtime import gpu as _gpu
 from ..runtime.launch import LaunchSizes
 from ..runtime.memory import format_bytes
 from ._turner_gpu import MAX_GPU_LENGTH, SHARED_TABLE_INTS, _device_codes, hairpin_sizes
@@ -100,7 +101,6 @@ def product_plan(n, diagonal, sizes, blocks_wanted):
 
 def _kernels(sizes):
     """The five kernels of turner_tiled.cu for these sizes, from one NVRTC compile (each costs seconds)."""
-    from ..runtime import gpu as _gpu
     from ..runtime.launch import expression
 
     names = (expression("turner_bulk", (sizes.tile, sizes.stage, sizes.product_min_blocks)), expression("turner_finish", (sizes.tile, sizes.finish_lanes)),
@@ -119,7 +119,7 @@ def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None)
     c, fm, m2 = (cp.full((n, n), INFINITE, dtype=np.int32) for _ in range(3))
     tiles = math.ceil(n / T)
     scratch = cp.full(tiles * T * T, INFINITE, dtype=np.int32)
-    sms = cp.cuda.Device().attributes["MultiProcessorCount"]
+    sms = _gpu.multiprocessors()
     shared = 4 * (SHARED_TABLE_INTS + GENERIC_PAIRS)
     n_, lp = np.int32(n), np.int32(no_lp)
     events = []

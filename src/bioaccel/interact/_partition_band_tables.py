@@ -131,8 +131,7 @@ class _Tables:
         T1, AUX1, ACCA, ACCM = [t[:M * S] for t in self.level]
         for table in (QX, QIac, QF, R, T0, AUX0, T1.reshape(M, n + 1, P), AUX1.reshape(M, n + 1, P)):
             table[:, :, 0] = 0.0   # read as "no structure"; an earlier launch's layout may have left a value
-        device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-        sms = device["multiProcessorCount"]
+        sms = _gpu.multiprocessors()   # cached per device: this runs once a launch
         TR, TC, B = sizes.band_rows, sizes.band_cols, sizes.band_tile
         name, arguments, threads = band_cross_kernel(sizes)
         strip = name == "bppart_band_cross_mma" and arguments[-1]

@@ -144,8 +144,7 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None, po
     tile = sizes.tile
     nt = -(-n1 // tile)
     cross = _kernel("bppart_cross", tile, sizes.chunk)
-    device = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-    sms = device["multiProcessorCount"]
+    sms = _gpu.multiprocessors()
     blocks = sms * sizes.blocks_per_sm
     if tiles:
         B = sizes.sweep_tile
