@@ -1,7 +1,8 @@
 """BPMax on the GPU: the finish of a level (R1, R2 and the strand-2 pair inside each matrix, after the level's
 products; kernels/bpmax.cu). Segments of target rows in shared memory where the band fits there, each level's
-segments sized to fill whole waves of the SMs (``BPMaxSizes.segment_fit``, _finish_waves.py); tiles for bands too
-wide for that (_gpu_wide.py); else diagonal by diagonal in global memory. _gpu.py runs the levels.
+segments sized to fill whole waves of the SMs (``BPMaxSizes.segment_fit``, _finish_waves.py), a block sliding up
+consecutive segments with ``BPMaxSizes.finish_slide``; tiles for bands too wide for that (_gpu_wide.py); else
+diagonal by diagonal in global memory. _gpu.py runs the levels.
 """
 import numpy as np
 
@@ -57,18 +58,24 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         most = {True: sizes.finish_threads,
                 False: 1024 if roles else min(1024, sizes.finish_threads * per_row[False])}
 
-        def segment(mats, self_):   # the level's segment rows: the largest, or fitted to whole waves
+        def segment(mats, self_):   # the level's (segment rows, segments a block): the largest, or fitted to waves
             if not sizes.segment_fit:
-                return seg
-            return _finish_waves.fitted_segment(mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit,
-                                                row_bytes, per_row[self_], most[self_])
+                return seg, 1
+            shape = (mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit, row_bytes, per_row[self_],
+                     most[self_])
+            if roles and sizes.finish_slide and not self_:   # blocks sliding up their segments (bpmax_finish_roles)
+                return _finish_waves.fitted_slide(*shape)
+            return _finish_waves.fitted_segment(*shape), 1
 
         def finish(F, S2, first, mats, self_):
-            rows = segment(mats, self_)
+            rows, per = segment(mats, self_)
+            segments = -(-N // rows)
             height = min(rows + Wb - 1, N)
             threads = min(most[self_], per_row[self_] * (-(-height // 32) * 32))
-            kernels[self_]((mats * -(-N // rows),), (threads,),
-                           (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(-(-N // rows))),
+            # bpmax_finish_roles: `per` segments a block of the level's mats x segments
+            slide = (np.int32(per), np.int32(mats * segments)) if roles and not self_ else ()
+            kernels[self_]((-(-mats * segments // per),), (threads,),
+                           (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(segments), *slide),
                            shared_mem=height * row_bytes)
         return finish
 
