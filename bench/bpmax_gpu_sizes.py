@@ -185,7 +185,7 @@ SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to 
 SETTINGS |= {   # bpmaxring (row 75): a finish block sliding up consecutive segments, the rows it stored read back as
     # the next segment's halo (interact/_finish_waves.py's fitted_slide: level 1 131 blocks of 13 segments; the same
     # picks at a fixed cost of 84 rows, bpmaxwave's measure, as at 224)
-    "finish blocks sliding up their segments (finish_slide, segment_fit=224)": dict(finish_slide=True)}
+    "finish blocks sliding up their segments (finish_slide=1, segment_fit=224)": dict(finish_slide=1)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -59,13 +59,14 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
                 False: 1024 if roles else min(1024, sizes.finish_threads * per_row[False])}
 
         def segment(mats, self_):   # the level's (segment rows, segments a block): the largest, or fitted to waves
+            slide = sizes.finish_slide if roles and not self_ else 0   # blocks sliding up (bpmax_finish_roles)
             if not sizes.segment_fit:
-                return seg, 1
+                return seg, max(1, slide)
             shape = (mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit, row_bytes, per_row[self_],
                      most[self_])
-            if roles and sizes.finish_slide and not self_:   # blocks sliding up their segments (bpmax_finish_roles)
+            if slide == 1:
                 return _finish_waves.fitted_slide(*shape)
-            return _finish_waves.fitted_segment(*shape), 1
+            return _finish_waves.fitted_segment(*shape), max(1, slide)
 
         def finish(F, S2, first, mats, self_):
             rows, per = segment(mats, self_)
