@@ -50,8 +50,8 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
-        for kernel in kernels.values():
-            kernel.max_dynamic_shared_size_bytes = min(seg + Wb - 1, N) * row_bytes
+        for launch in kernels.values():   # not `kernel`: that name is the module's function
+            launch.max_dynamic_shared_size_bytes = min(seg + Wb - 1, N) * row_bytes
 
         # a block's threads: min(most, per_row a row of whole warps); the S2 fold's kernel a thread a row at most
         per_row = {True: 1, False: 2 if roles else sizes.finish_split if cell == "short" else 1}
