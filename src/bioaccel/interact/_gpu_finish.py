@@ -46,7 +46,10 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
         if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6), False)
+            if sizes.finish_slide:   # blocks of several segments: the kernel with the segment loop
+                kernels["slide"] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6),
+                                          True)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
@@ -75,7 +78,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
             threads = min(most[self_], per_row[self_] * (-(-height // 32) * 32))
             # bpmax_finish_roles: `per` segments a block of the level's mats x segments
             slide = (np.int32(per), np.int32(mats * segments)) if roles and not self_ else ()
-            kernels[self_]((-(-mats * segments // per),), (threads,),
+            kernels["slide" if per > 1 else self_]((-(-mats * segments // per),), (threads,),
                            (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(segments), *slide),
                            shared_mem=height * row_bytes)
         return finish

@@ -1394,123 +1394,140 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 // A segment's halo, the Wb - 1 rows below it, is then the rows the block stored for the segments before it: read
 // back final (__syncthreads orders the block's stores before its loads), their threads skip their work, and only
 // the first segment of each matrix a block starts recomputes a halo. The values do not depend on it: a halo row read
-// final, or finished by another block while read, only raises the maxima to what they are. per = 1: a segment a block.
+// final, or finished by another block while read, only raises the maxima to what they are.
+//
+// roles_segment: one segment s of matrix `mat` (its rows [s + seg, settled) final already: settled 0 for none).
 template <int G, int FORM>
+__device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __restrict__ rb, short* __restrict__ mat,
+                                              const short* __restrict__ S2, int* pt, const int seg, const int s,
+                                              const int settled) {
+    const int N = g.N, Wb = g.Wb;
+    extern __shared__ __align__(16) unsigned char smem[];
+    unsigned* P = reinterpret_cast<unsigned*>(smem);
+    short* Pf = reinterpret_cast<short*>(smem);     // the F halves: Pf[2 * (r * SR + e)]
+    const int SR = (Wb + 1) | 1;
+    const int H = min(seg + Wb - 1, N - s);
+    code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
+    FINISH_CLOCK(0);
+    segment_words(g, mat, S2, P, SR, s, H);
+    segment_codes(g, rb, cs, pt, s, H);
+    __syncthreads();
+    FINISH_CLOCK(1);
+
+    const int R = blockDim.x / 2;
+    const bool bulk = threadIdx.x < R;
+    const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
+    const unsigned* row = P + r * SR;
+    // the rows of this thread's work: none where its row is final already (a halo row the block stored)
+    const int Hr = settled && r >= seg && s + r < settled ? 0 : H;
+    auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
+    unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
+#pragma unroll
+    for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+    ChainAhead<G> ahead;   // FORM 6, tail threads
+    for (int e0 = 1; e0 < Wb; e0 += G) {
+        const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
+        if (!first) {
+            // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
+            if (bulk && r < Hr - e0) {
+                const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
+#pragma unroll
+                for (int k = 0; k < 2 * G - 2; ++k) {
+                    if (k >= e0) break;
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c)
+                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+                for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+#pragma unroll
+                for (int c = 0; c < G; ++c) {
+                    if (e0 + c >= Wb || r >= Hr - e0 - c) break;
+                    short* cell = Pf + 2 * (r * SR + e0 + c);
+                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
+                    *cell = (short)v;
+                }
+            } else if (FORM >= 6 && !bulk) {
+                chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, Hr, Wb);
+            }
+#pragma unroll
+            for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+            __syncthreads();
+            FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
+        }
+        if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
+            const int e1 = e0 + G;
+            if (e1 < Wb && r < Hr - e1) {
+                const unsigned* column = P + (r + 1) * SR + e1 - 1;
+#pragma unroll 2
+                for (int k = 2 * G - 2; k <= e0; ++k) {
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+            }
+        } else if (FORM >= 6 && !first) {
+            chain_passes(ahead, P, Pf, SR, r, e0, Hr, Wb, R);
+        } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
+            for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
+                const int e = e0 + d;
+                if (r < Hr - e) {
+                    const unsigned* column = P + (r + 1) * SR + e - 1;
+                    unsigned both = 0xC000C000u, right = 0xC000C000u;
+                    // after a first phase k in [0, d) and [e0, e); the first group [0, G - 1) and [G - 1, e)
+                    const int lo = first ? min(G - 1, e) : d, hi = first ? G - 1 : e0;
+                    for (int k = 0; k < lo; ++k)
+                        both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                    for (int k = hi; k < e; ++k)
+                        right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
+                    both = __vmaxs2(both, right);
+                    int v = max((int)Pf[2 * (r * SR + e)],
+                                max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+                    if (e >= 4) v = max(v, pair_term(e));
+                    Pf[2 * (r * SR + e)] = (short)v;
+                }
+                if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
+            }
+        }
+        __syncthreads();
+        FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
+    }
+    FINISH_CLOCK(CLOCK_SLOTS - 2);
+    segment_store(g, mat, P, SR, s, min(seg, N - s));
+    FINISH_CLOCK(CLOCK_SLOTS - 1);
+}
+
+// SLIDE false: a segment a block (per 1), without the segment loop: the loop costs registers (64 a thread at 1,024
+// threads; bpmax_finish_roles<8, 6> spilled 196 bytes with it, 12 without, and bpmaxring's call 2 ran the finish in
+// 0.0234-0.0239 s against 0.0148)
+template <int G, int FORM, bool SLIDE>
 __global__ void __launch_bounds__(1024)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments, const int per, const int total) {
     static_assert(G >= 2, "a group closes at least two diagonals");
     static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
     DIMS;
-    extern __shared__ __align__(16) unsigned char smem[];
-    unsigned* P = reinterpret_cast<unsigned*>(smem);
-    short* Pf = reinterpret_cast<short*>(smem);     // the F halves: Pf[2 * (r * SR + e)]
-    const int SR = (Wb + 1) | 1;
     __shared__ int pt[25];
-    const int R = blockDim.x / 2;
-    const bool bulk = threadIdx.x < R;
-    const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
-    const unsigned* row = P + r * SR;
+    if (!SLIDE) {
+        const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
+        roles_segment<G, FORM>(g, rb, F + (first_mat + q) * g.mat_stride, S2, pt, seg, s, 0);
+        return;
+    }
     const int t0 = blockIdx.x * per, t1 = min(t0 + per, total);
     int q_was = -1, settled = 0;   // matrix q_was's rows [s + seg, settled) are final in global memory
     for (int t = t0; t < t1; ++t) {
         const int q = t / segments, s = (segments - 1 - t % segments) * seg;
         if (q != q_was) q_was = q, settled = 0;
-        short* mat = F + (first_mat + q) * g.mat_stride;
-        const int H = min(seg + Wb - 1, N - s);
-        // the rows of this thread's work: none where its row is final already (a halo row the block stored)
-        const int Hr = r >= seg && s + r < settled ? 0 : H;
-        code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
         if (t > t0) __syncthreads();   // the segment before stored (its shared rows read, its global rows written)
-        FINISH_CLOCK(0);
-        segment_words(g, mat, S2, P, SR, s, H);
-        segment_codes(g, rb, cs, pt, s, H);
-        __syncthreads();
-        FINISH_CLOCK(1);
-
-        auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
-        unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
-#pragma unroll
-        for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
-        ChainAhead<G> ahead;   // FORM 6, tail threads
-        for (int e0 = 1; e0 < Wb; e0 += G) {
-            const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
-            if (!first) {
-                // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
-                if (bulk && r < Hr - e0) {
-                    const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
-#pragma unroll
-                    for (int k = 0; k < 2 * G - 2; ++k) {
-                        if (k >= e0) break;
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c)
-                            if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
-                    for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
-#pragma unroll
-                    for (int c = 0; c < G; ++c) {
-                        if (e0 + c >= Wb || r >= Hr - e0 - c) break;
-                        short* cell = Pf + 2 * (r * SR + e0 + c);
-                        int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
-                        if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
-                        *cell = (short)v;
-                    }
-                } else if (FORM >= 6 && !bulk) {
-                    chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, Hr, Wb);
-                }
-#pragma unroll
-                for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
-                __syncthreads();
-                FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
-            }
-            if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
-                const int e1 = e0 + G;
-                if (e1 < Wb && r < Hr - e1) {
-                    const unsigned* column = P + (r + 1) * SR + e1 - 1;
-#pragma unroll 2
-                    for (int k = 2 * G - 2; k <= e0; ++k) {
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
-                }
-            } else if (FORM >= 6 && !first) {
-                chain_passes(ahead, P, Pf, SR, r, e0, Hr, Wb, R);
-            } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
-                for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
-                    const int e = e0 + d;
-                    if (r < Hr - e) {
-                        const unsigned* column = P + (r + 1) * SR + e - 1;
-                        unsigned both = 0xC000C000u, right = 0xC000C000u;
-                        // after a first phase k in [0, d) and [e0, e); the first group [0, G - 1) and [G - 1, e)
-                        const int lo = first ? min(G - 1, e) : d, hi = first ? G - 1 : e0;
-                        for (int k = 0; k < lo; ++k)
-                            both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
-                        for (int k = hi; k < e; ++k)
-                            right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
-                        both = __vmaxs2(both, right);
-                        int v = max((int)Pf[2 * (r * SR + e)],
-                                    max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-                        if (e >= 4) v = max(v, pair_term(e));
-                        Pf[2 * (r * SR + e)] = (short)v;
-                    }
-                    if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
-                }
-            }
-            __syncthreads();
-            FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
-        }
-        FINISH_CLOCK(CLOCK_SLOTS - 2);
-        segment_store(g, mat, P, SR, s, min(seg, N - s));
-        FINISH_CLOCK(CLOCK_SLOTS - 1);
+        roles_segment<G, FORM>(g, rb, F + (first_mat + q) * g.mat_stride, S2, pt, seg, s, settled);
         if (settled == 0) settled = min(s + seg, N);
     }
 }
