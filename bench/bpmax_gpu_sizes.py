@@ -182,10 +182,6 @@ SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to 
     # call 2 (row 74): the default before (segment_fit 224 the default since call 1)
     "finish segments of the largest length at every level (segment_fit=0, the default before bpmaxwave)": dict(
         segment_fit=0)}
-SETTINGS |= {   # bpmaxring (row 75): a finish block sliding up consecutive segments, the rows it stored read back as
-    # the next segment's halo (interact/_finish_waves.py's fitted_slide: level 1 131 blocks of 13 segments; the same
-    # picks at a fixed cost of 84 rows, bpmaxwave's measure, as at 224)
-    "finish blocks sliding up their segments (finish_slide=1, segment_fit=224)": dict(finish_slide=1)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

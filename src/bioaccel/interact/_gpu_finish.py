@@ -1,8 +1,7 @@
 """BPMax on the GPU: the finish of a level (R1, R2 and the strand-2 pair inside each matrix, after the level's
 products; kernels/bpmax.cu). Segments of target rows in shared memory where the band fits there, each level's
-segments sized to fill whole waves of the SMs (``BPMaxSizes.segment_fit``, _finish_waves.py), a block sliding up
-consecutive segments with ``BPMaxSizes.finish_slide``; tiles for bands too wide for that (_gpu_wide.py); else
-diagonal by diagonal in global memory. _gpu.py runs the levels.
+segments sized to fill whole waves of the SMs (``BPMaxSizes.segment_fit``, _finish_waves.py); tiles for bands too
+wide for that (_gpu_wide.py); else diagonal by diagonal in global memory. _gpu.py runs the levels.
 """
 import numpy as np
 
@@ -46,10 +45,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
         if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6), False)
-            if sizes.finish_slide:   # blocks of several segments: the kernel with the segment loop
-                kernels["slide"] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6),
-                                          True)
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
@@ -61,25 +57,18 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         most = {True: sizes.finish_threads,
                 False: 1024 if roles else min(1024, sizes.finish_threads * per_row[False])}
 
-        def segment(mats, self_):   # the level's (segment rows, segments a block): the largest, or fitted to waves
-            slide = sizes.finish_slide if roles and not self_ else 0   # blocks sliding up (bpmax_finish_roles)
+        def segment(mats, self_):   # the level's segment rows: the largest, or fitted to whole waves
             if not sizes.segment_fit:
-                return seg, max(1, slide)
-            shape = (mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit, row_bytes, per_row[self_],
-                     most[self_])
-            if slide == 1:
-                return _finish_waves.fitted_slide(*shape)
-            return _finish_waves.fitted_segment(*shape), max(1, slide)
+                return seg
+            return _finish_waves.fitted_segment(mats, N, Wb - 1, seg, _gpu.multiprocessors(), sizes.segment_fit,
+                                                row_bytes, per_row[self_], most[self_])
 
         def finish(F, S2, first, mats, self_):
-            rows, per = segment(mats, self_)
-            segments = -(-N // rows)
+            rows = segment(mats, self_)
             height = min(rows + Wb - 1, N)
             threads = min(most[self_], per_row[self_] * (-(-height // 32) * 32))
-            # bpmax_finish_roles: `per` segments a block of the level's mats x segments
-            slide = (np.int32(per), np.int32(mats * segments)) if roles and not self_ else ()
-            kernels["slide" if per > 1 else self_]((-(-mats * segments // per),), (threads,),
-                           (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(segments), *slide),
+            kernels[self_]((mats * -(-N // rows),), (threads,),
+                           (rb, F, S2, *dims, np.int32(first), np.int32(rows), np.int32(-(-N // rows))),
                            shared_mem=height * row_bytes)
         return finish
 

@@ -80,11 +80,6 @@ class BPMaxSizes(LaunchSizes):
     #                              its blocks fill whole waves of the SMs, by interact/_finish_waves.py's model with a
     #                              block's fixed cost R rows' worth (224 the default since bpmaxwave's call 1: finish
     #                              0.0149 / 0.0157 / 0.0149 s against 0.0154-0.0159, 23 x 20,000 nt, window 128, H200)
-    finish_slide: int = 0        # finish (finish_form 5, 6; issue 29, helper bpmaxring): 0 a segment a block; else a
-    #                              block finishes consecutive segments of its level, each matrix's from the bottom up,
-    #                              the rows it stored read back as the next segment's halo (not recomputed): 1 each
-    #                              level's segment length and segments a block fitted together (segment_fit > 0,
-    #                              _finish_waves.fitted_slide); P > 1 P segments a block at every level
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 

@@ -1388,25 +1388,21 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
 // tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
 // phase then waited on the passes and shared the load pipe with the bulk threads' splits)
-//
-// Sliding blocks (issue 29, helper bpmaxring; BPMaxSizes.finish_slide): a block finishes `per` consecutive segments
-// t of the level's `total`, matrix q's from its bottom up (t = q * segments + segments - 1 - the segment's index).
-// A segment's halo, the Wb - 1 rows below it, is then the rows the block stored for the segments before it: read
-// back final (__syncthreads orders the block's stores before its loads), their threads skip their work, and only
-// the first segment of each matrix a block starts recomputes a halo. The values do not depend on it: a halo row read
-// final, or finished by another block while read, only raises the maxima to what they are.
-//
-// roles_segment: one segment s of matrix `mat` (its rows [s + seg, settled) final already: settled 0 for none).
 template <int G, int FORM>
-__device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __restrict__ rb, short* __restrict__ mat,
-                                              const short* __restrict__ S2, int* pt, const int seg, const int s,
-                                              const int settled) {
-    const int N = g.N, Wb = g.Wb;
+__global__ void __launch_bounds__(1024)
+bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
+                   const int first_mat, const int seg, const int segments) {
+    static_assert(G >= 2, "a group closes at least two diagonals");
+    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
+    DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
     short* Pf = reinterpret_cast<short*>(smem);     // the F halves: Pf[2 * (r * SR + e)]
     const int SR = (Wb + 1) | 1;
+    const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
+    short* mat = F + (first_mat + q) * g.mat_stride;
     const int H = min(seg + Wb - 1, N - s);
+    __shared__ int pt[25];
     code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
     FINISH_CLOCK(0);
     segment_words(g, mat, S2, P, SR, s, H);
@@ -1418,8 +1414,6 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
     const bool bulk = threadIdx.x < R;
     const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
     const unsigned* row = P + r * SR;
-    // the rows of this thread's work: none where its row is final already (a halo row the block stored)
-    const int Hr = settled && r >= seg && s + r < settled ? 0 : H;
     auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
     unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
 #pragma unroll
@@ -1428,8 +1422,7 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
-            // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
-            if (bulk && r < Hr - e0) {
+            if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
 #pragma unroll
                 for (int k = 0; k < 2 * G - 2; ++k) {
@@ -1448,14 +1441,14 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
                 }
 #pragma unroll
                 for (int c = 0; c < G; ++c) {
-                    if (e0 + c >= Wb || r >= Hr - e0 - c) break;
+                    if (e0 + c >= Wb || r >= H - e0 - c) break;
                     short* cell = Pf + 2 * (r * SR + e0 + c);
                     int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
                     if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
                     *cell = (short)v;
                 }
             } else if (FORM >= 6 && !bulk) {
-                chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, Hr, Wb);
+                chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
@@ -1464,7 +1457,7 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
-            if (e1 < Wb && r < Hr - e1) {
+            if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
 #pragma unroll 2
                 for (int k = 2 * G - 2; k <= e0; ++k) {
@@ -1475,22 +1468,19 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
                 }
             }
         } else if (FORM >= 6 && !first) {
-            chain_passes(ahead, P, Pf, SR, r, e0, Hr, Wb, R);
+            chain_passes(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
                 const int e = e0 + d;
-                if (r < Hr - e) {
+                if (r < H - e) {
                     const unsigned* column = P + (r + 1) * SR + e - 1;
                     unsigned both = 0xC000C000u, right = 0xC000C000u;
                     // after a first phase k in [0, d) and [e0, e); the first group [0, G - 1) and [G - 1, e)
                     const int lo = first ? min(G - 1, e) : d, hi = first ? G - 1 : e0;
-                    for (int k = 0; k < lo; ++k)
-                        both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
-                    for (int k = hi; k < e; ++k)
-                        right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
+                    for (int k = 0; k < lo; ++k) both = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], both);
+                    for (int k = hi; k < e; ++k) right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
                     both = __vmaxs2(both, right);
-                    int v = max((int)Pf[2 * (r * SR + e)],
-                                max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
+                    int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
                     if (e >= 4) v = max(v, pair_term(e));
                     Pf[2 * (r * SR + e)] = (short)v;
                 }
@@ -1503,33 +1493,6 @@ __device__ __forceinline__ void roles_segment(const Dims& g, const code_t* __res
     FINISH_CLOCK(CLOCK_SLOTS - 2);
     segment_store(g, mat, P, SR, s, min(seg, N - s));
     FINISH_CLOCK(CLOCK_SLOTS - 1);
-}
-
-// SLIDE false: a segment a block (per 1), without the segment loop: the loop costs registers (64 a thread at 1,024
-// threads; bpmax_finish_roles<8, 6> spilled 196 bytes with it, 12 without, and bpmaxring's call 2 ran the finish in
-// 0.0234-0.0239 s against 0.0148)
-template <int G, int FORM, bool SLIDE>
-__global__ void __launch_bounds__(1024)
-bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
-                   const int first_mat, const int seg, const int segments, const int per, const int total) {
-    static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
-    DIMS;
-    __shared__ int pt[25];
-    if (!SLIDE) {
-        const int q = blockIdx.x / segments, s = (blockIdx.x % segments) * seg;
-        roles_segment<G, FORM>(g, rb, F + (first_mat + q) * g.mat_stride, S2, pt, seg, s, 0);
-        return;
-    }
-    const int t0 = blockIdx.x * per, t1 = min(t0 + per, total);
-    int q_was = -1, settled = 0;   // matrix q_was's rows [s + seg, settled) are final in global memory
-    for (int t = t0; t < t1; ++t) {
-        const int q = t / segments, s = (segments - 1 - t % segments) * seg;
-        if (q != q_was) q_was = q, settled = 0;
-        if (t > t0) __syncthreads();   // the segment before stored (its shared rows read, its global rows written)
-        roles_segment<G, FORM>(g, rb, F + (first_mat + q) * g.mat_stride, S2, pt, seg, s, settled);
-        if (settled == 0) settled = min(s + seg, N);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------
