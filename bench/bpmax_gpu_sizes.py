@@ -182,6 +182,11 @@ SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to 
     # call 2 (row 74): the default before (segment_fit 224 the default since call 1)
     "finish segments of the largest length at every level (segment_fit=0, the default before bpmaxwave)": dict(
         segment_fit=0)}
+# (bpmaxring's call 2 had row 75 here: finish_slide, a block sliding up consecutive segments; slower (its loop spilled),
+# reverted: commit 7fdaa32 has it, docs/bpmax-gpu-notes.md keeps its numbers)
+SETTINGS |= {   # stop 54 (row 75): bpmax_finish_roles compiled for 896 threads a block, not 1,024: 72 registers, no
+    # spill (segments and halo at most 448 rows: the production's 416 fit)
+    "finish blocks bounded at 896 threads (finish_bound=896)": dict(finish_bound=896)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -258,9 +258,10 @@ def host_kernels(sizes) -> dict:
                                                                (4, 1, 3), (8, 1, 3), (8, 2, 3), (8, 1, 2),
                                                                (8, 1, 4), (4, 1, 4), (8, 2, 4), (1, 1, 4))]
     # issue 29 (bpmaxfin): finish_form 5, the next group's final splits beside a group's tails (bulk and tail roles)
-    bpmax += [("bpmax_finish_roles", (diagonals, 5)) for diagonals in (4, 8, 2, 3)]
+    bpmax += [("bpmax_finish_roles", (diagonals, 5, 1024)) for diagonals in (4, 8, 2, 3)]
     # issue 29 (bpmaxfin2): finish_form 6, a tail pass's operands read a pass ahead
-    bpmax += [("bpmax_finish_roles", (diagonals, 6)) for diagonals in (4, 8, 2, 3)]
+    bpmax += [("bpmax_finish_roles", (diagonals, 6, 1024)) for diagonals in (4, 8, 2, 3)]
+    bpmax += [("bpmax_finish_roles", (diagonals, 6, 896)) for diagonals in (4, 8)]   # BPMaxSizes.finish_bound 896
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

@@ -10,7 +10,6 @@ from . import _finish_waves, _gpu_wide
 
 KERNELS = "bioaccel.interact.kernels"
 SMEM_LIMIT = 227 * 1024       # dynamic shared memory a block may have on Hopper
-ROLE_ROWS = 512               # finish_form 5, 6: the most rows a segment's block holds (a thread of each role a row)
 
 
 def cell_name(dtype) -> str:
@@ -36,16 +35,18 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5 and 6: two threads a row, so at most ROLE_ROWS rows in shared memory (form 4 for 1-diagonal groups)
+    # finish_form 5 and 6: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
+    # groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
-        seg = min(seg, max(1, (ROLE_ROWS - (Wb - 1)) // 32 * 32))
+        seg = min(seg, max(1, (sizes.finish_bound // 2 - (Wb - 1)) // 32 * 32))
     if sizes.window_tile and cell == "short" and sizes.wide_finish in _gpu_wide.TILED:   # tiles, windows too
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
         if roles:   # finish_form 5 and 6: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6))
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 6),
+                                    sizes.finish_bound)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4
@@ -55,7 +56,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         # a block's threads: min(most, per_row a row of whole warps); the S2 fold's kernel a thread a row at most
         per_row = {True: 1, False: 2 if roles else sizes.finish_split if cell == "short" else 1}
         most = {True: sizes.finish_threads,
-                False: 1024 if roles else min(1024, sizes.finish_threads * per_row[False])}
+                False: sizes.finish_bound if roles else min(1024, sizes.finish_threads * per_row[False])}
 
         def segment(mats, self_):   # the level's segment rows: the largest, or fitted to whole waves
             if not sizes.segment_fit:

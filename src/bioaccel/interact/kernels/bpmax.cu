@@ -1388,8 +1388,10 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
 // tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
 // phase then waited on the passes and shared the load pipe with the bulk threads' splits)
-template <int G, int FORM>
-__global__ void __launch_bounds__(1024)
+// BOUND: the most threads a block (two a row: BOUND / 2 rows of segment and halo); 1024 gives ptxas 64 registers and
+// 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
+template <int G, int FORM, int BOUND = 1024>
+__global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
