@@ -6,9 +6,9 @@
 # repository root on the lent H200, results under $OUT:  bash bench/nbedge_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-timeout 70 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu.py -k "tiled_batch_forms and (w2 or w3 or w4)" \
+timeout 40 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu.py -k "tiled_batch_forms and (w2 or w3 or w4)" \
   > "$OUT/tests.txt" 2>&1
-timeout 110 python3 bench/nussinov_gpu.py --batch --rows 2000x1000 \
+timeout 55 python3 bench/nussinov_gpu.py --batch --rows 2000x1000 \
   --settings x2t:64:gpu,x2t:64/w3:gpu,x2t:64/w4/t64:gpu,x2t:64:gpu,x2t:64/w3:gpu,x2t:64/w4/t64:gpu \
   --repeats 3 --budget 1 --phases --json "$OUT/nussinov_gpu_batch_issue29_nbedge_call2_h200.json" > "$OUT/bench.txt" 2>&1
 grep "phases:\|: end to end\|batch \|x 1000 " "$OUT/bench.txt" | cut -c1-600
