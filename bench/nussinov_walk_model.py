@@ -6,7 +6,11 @@ a step (the pair and m = i + 1 tested, two loads issued together) costs 1, a spl
 ``--width`` values of m, a pop from the stack 1 (its V load). With k walkers (warps) the right part of a split goes
 on a shared stack that the first free walker takes; the count is the makespan of that greedy schedule, against
 k = 1 (the serial walk). The kernel (one wave of blocks) lasts as long as its slowest walk, so the table reports
-the mean and the largest over the sequences.
+the mean and the largest over the sequences. It also counts the scans' column loads V(m, c) a walk (one 32-byte
+sector each): every m of a round, and only the m where (i, m-1) may pair (batch_walk 3).
+
+Measured against it (H200, docs/gpu-notes.md, nbedge): two walkers a block were slower (0.82 ms against 0.73), so the
+walk's time is not one chain of load latencies; scanning only the pairable m took 0.70 ms.
 
     python3 bench/nussinov_walk_model.py [--count 40] [--length 1000] [--walkers 1,2,4,8]
 """
@@ -20,8 +24,9 @@ from bioaccel.fold._cpu import fill_table
 from bioaccel.inputs.alphabet import encode
 
 
-def walk_pieces(V, codes, pairs, min_loop, i, c, width):
-    """The held walk of [i, c) until it ends: ``(cost, right parts pushed [(m, c, cost so far)])``.
+def walk_pieces(V, codes, pairs, min_loop, i, c, width, loads=None):
+    """The held walk of [i, c) until it ends: ``(cost, right parts pushed [(m, c, cost so far)])``; ``loads``
+    (a list of two counts, or None) gets the scans' column loads: every m of their rounds, the pairable m.
 
     >>> V = np.zeros((4, 5), dtype=np.int32)
     >>> walk_pieces(V, np.zeros(4, np.uint8), np.zeros((4, 4), np.int32), 3, 0, 4, 128)
@@ -43,13 +48,17 @@ def walk_pieces(V, codes, pairs, min_loop, i, c, width):
         while V[i, m - 1] + V[m, c - 1] != v:
             m += 1
         cost += (m - (i + 2)) // width + 1
+        if loads is not None:
+            end = min(c, i + 2 + ((m - (i + 2)) // width + 1) * width)
+            loads[0] += end - (i + 2)
+            loads[1] += sum(1 for k in range(i + 2, end) if k - 2 - i >= min_loop and pairs[codes[i], codes[k - 1]] > 0)
         if V[m, c - 1] > 0:
             pushed.append((m, c, cost))
         c = m
     return cost, pushed
 
 
-def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost):
+def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost, loads=None):
     """The greedy schedule's length: walkers take the stack's newest interval when free."""
     free = [0] * walkers                    # the time each walker is free again (a heap)
     stack = [(0, n, 0)]                     # (i, c, time it was pushed)
@@ -66,7 +75,7 @@ def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost):
             stack.append((i, c, t))
         i, c, t_push = stack.pop()
         start = max(t_free, t_push) + pop_cost
-        cost, pushed = walk_pieces(V, codes, pairs, min_loop, i, c, width)
+        cost, pushed = walk_pieces(V, codes, pairs, min_loop, i, c, width, loads)
         for m, cc, at in pushed:
             heapq.heappush(events, (start + at, m, cc))
         heapq.heappush(free, start + cost)
@@ -86,13 +95,15 @@ def main() -> None:
     rng = np.random.default_rng(args.count + args.length)
     ks = [int(k) for k in args.walkers.split(",")]
     rows = {k: [] for k in ks}
+    loads = [0, 0]
     for _ in range(args.count):
         seq = "".join(np.array(list("ACGU"))[rng.integers(0, 4, args.length)])
         codes = encode(seq)
         table, base = fill_table(codes, params, "naive")
         V = table.reshape(args.length, args.length)
         for k in ks:
-            rows[k].append(makespan(V, codes, pairs, params.min_loop, args.length, k, args.width, 1))
+            rows[k].append(makespan(V, codes, pairs, params.min_loop, args.length, k, args.width, 1,
+                                    loads if k == ks[0] else None))
     serial = np.array(rows[ks[0]], dtype=float)
     print(f"{args.count} random RNAs of {args.length} nt, scan rounds of {args.width}; units: one load latency")
     print("| walkers | mean chain | largest chain | largest against k = 1 |")
@@ -100,6 +111,8 @@ def main() -> None:
     for k in ks:
         r = np.array(rows[k], dtype=float)
         print(f"| {k} | {r.mean():.0f} | {r.max():.0f} | {r.max() / serial.max():.2f} |")
+    print(f"scans' column loads a walk: {loads[0] / args.count:,.0f} at every m, {loads[1] / args.count:,.0f} at the "
+          f"pairable m ({loads[1] / max(loads[0], 1):.0%})")
 
 
 if __name__ == "__main__":

@@ -108,8 +108,9 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // with V(i, m) + V(m, c) = V(i, c) always has V(i, m) made by the pair (i, m-1): were it made by a split at m' of
 // [i, m), then V(i, m') + V(m', c) >= V(i, m') + V(m', m) + V(m, c) = V(i, c), so m' (or m = i + 1, tested
 // before the scan) would split [i, c) too, further left. So the m found is the same. Why: the scans' column
-// loads V(m, c) are one 32-byte sector each (~12,600 a 1,000-nt walk, 0.8 GB for 2,000 walks: CPU count), and
-// only ~38% of m pass (random sequences).
+// loads V(m, c) are one 32-byte sector each (~11,500 a 1,000-nt walk, 0.73 GB for 2,000 walks), and only 37% of
+// m pass (30 random sequences: bench/nussinov_walk_model.py). Measured (H200, 2,000 x 1,000 nt): 0.700-0.704 ms against 0.734-0.739,
+// so the loads' traffic is a small part of the walk's time. 30 registers (int16 cells; 26 without).
 template <typename Score, typename Layout, bool PAIRED_SPLITS = false>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
@@ -191,163 +192,12 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
     }
 }
 
-// The held walk with a block's warps side by side (issue 29, helper nbedge): the walk is one chain of dependent
-// loads (~540 steps and ~67 split scans per 1,000 nt) and the batch's kernel lasts as long as its slowest walk,
-// but a split leaves two independent intervals. Here lane 0 of each warp walks an interval as walk_structure_held's
-// thread 0 does; a split's right part [m, c) goes on the block's stack (with V(m, c) = V(i, c) - V(i, m), so that
-// its taker loads nothing, and only where it is not 0: nothing pairs in it then), where the first warp free takes
-// it, newest first. A warp scans its own splits: each lane tests SCAN_PER_LANE values of m a round (a round covers
-// 32 * SCAN_PER_LANE values, as many as the block's scan of 128 threads), the smallest hit by ballot. CPU count
-// (bench/nussinov_walk_model.py, 30 random 1,000-nt RNAs): the longest chain 407 load latencies with 4 warps
-// against 734. Every decision is the held walk's and pair_to / chars are written per position, so the walk's
-// order does not change them. The stack: 2 entries a push, (m, c) and (V, 0); the intervals on it are disjoint
-// and at least 2 long, so n entries suffice. `busy` (warps holding an interval) is 0 only when the stack is
-// empty and stays 0 then (a warp pushes only while it holds one): the walk is over. 49 registers (int16 cells;
-// 44 int32), so a batch of 2,000 walks fits one wave on an H200 (132 SMs) in 64-thread blocks (two walkers, 18
-// blocks an SM), not in 128-thread ones (9 an SM; forcing 32 registers spills); the count puts two walkers at
-// 434 against four's 407.
-#define SCAN_PER_LANE 4
-
-__device__ __forceinline__ void stack_lock(int* lock) {
-    while (atomicCAS(lock, 0, 1) != 0) {
-    }
-    __threadfence_block();
-}
-
-__device__ __forceinline__ void stack_unlock(int* lock) {
-    __threadfence_block();
-    atomicExch(lock, 0);
-}
-
-// Lane 0's next interval once its own has ended (v = 0): from the stack, or false when the walk is over.
-__device__ __forceinline__ bool next_interval(int2* stack, int* lock, int* top, int* busy, bool& held, int& i,
-                                              int& c, int& v) {
-    while (true) {
-        if (!held && *(volatile int*)busy == 0) return false;
-        if (held || *(volatile int*)top > 0) {
-            bool got = false;
-            stack_lock(lock);
-            const int t = *(volatile int*)top;
-            if (t > 0) {
-                const volatile int2* slot = stack + 2 * (t - 1);
-                i = slot[0].x;
-                c = slot[0].y;
-                v = slot[1].x;
-                *(volatile int*)top = t - 1;
-                if (!held) *(volatile int*)busy += 1;
-                got = true;
-            } else if (held) {
-                *(volatile int*)busy -= 1;
-            }
-            stack_unlock(lock);
-            held = got;
-            if (got) return true;
-        } else {
-            __nanosleep(64);
-        }
-    }
-}
-
-template <typename Score, typename Layout, bool PAIRED_SPLITS = false>
-__device__ void walk_structure_warps(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
-                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
-    __shared__ int lock, top, busy;
-    const int tid = threadIdx.x, lane = tid & 31;
-    const unsigned all = 0xffffffffu;
-    for (int x = tid; x < n; x += blockDim.x) pair_to[x] = -1;
-    if (chars != nullptr)
-        for (int x = tid; x < n; x += blockDim.x) chars[x] = '.';
-    if (tid == 0) {
-        lock = 0;
-        top = 0;
-        busy = 1;                                   // warp 0 holds [0, n)
-    }
-    bool held = tid < 32;                           // lane 0's: this warp holds an interval
-    int i = 0, c = n;
-    int v = (tid == 0 && n >= 2) ? load_v(V, L, 0, n) : 0;
-    __syncthreads();
-    while (true) {
-        int done = 1;
-        if (lane == 0) {
-            while (true) {
-                if (v == 0) {
-                    if (!next_interval(stack, &lock, &top, &busy, held, i, c, v)) break;
-                    continue;
-                }
-                const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
-                const int right = load_v(V, L, i + 1, c);
-                const int w = pair_weight(pm, s, i, c);
-                const bool paired = w > 0 && inner + w == v;
-                if (paired) {
-                    pair_to[i] = c - 1;
-                    pair_to[c - 1] = i;
-                    if (chars != nullptr) {
-                        chars[i] = '(';
-                        chars[c - 1] = ')';
-                    }
-                }
-                if (!paired && right != v) {         // neither the pair nor m = i + 1: a scan for m
-                    done = 0;
-                    break;
-                }
-                c -= paired;
-                v = paired ? inner : right;
-                i += 1;
-            }
-        }
-        if (__shfl_sync(all, done, 0)) break;
-        const int si = __shfl_sync(all, i, 0), sc = __shfl_sync(all, c, 0), sv = __shfl_sync(all, v, 0);
-        int found = sc, left = 0;
-        for (int base = si + 2; base < sc; base += 32 * SCAN_PER_LANE) {
-            int vm[SCAN_PER_LANE], vr[SCAN_PER_LANE];
-#pragma unroll
-            for (int k = 0; k < SCAN_PER_LANE; ++k) {     // every load of the round issued before any test
-                const int m = base + 32 * k + lane;
-                const bool test = m < sc && (!PAIRED_SPLITS || pair_weight(pm, s, si, m) > 0);
-                vm[k] = test ? load_v(V, L, si, m) : 0;
-                vr[k] = test ? load_v(V, L, m, sc) : -1;
-            }
-            bool hit = false;
-#pragma unroll
-            for (int k = 0; k < SCAN_PER_LANE; ++k) {     // the smallest m: the first k with a hit, its lowest lane
-                const unsigned ballot = __ballot_sync(all, vm[k] + vr[k] == sv);
-                if (!hit && ballot != 0) {
-                    const int winner = __ffs(ballot) - 1;
-                    found = base + 32 * k + winner;
-                    left = __shfl_sync(all, vm[k], winner);
-                    hit = true;
-                }
-            }
-            if (hit) break;
-        }
-        if (lane == 0) {
-            if (found >= c) {
-                *status = 1;                         // no split reproduces V: a corrupt table
-                v = 0;
-            } else {
-                if (v - left > 0) {                  // [m, c) later, by whichever warp is free first
-                    stack_lock(&lock);
-                    const int t = *(volatile int*)&top;
-                    volatile int2* slot = stack + 2 * t;
-                    slot[0].x = found;
-                    slot[0].y = c;
-                    slot[1].x = v - left;
-                    *(volatile int*)&top = t + 1;
-                    stack_unlock(&lock);
-                }
-                c = found;                           // [i, m) now
-                v = left;
-            }
-        }
-    }
-}
-
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 1 walk_structure_held, 2 walk_structure_warps (the held walk, a block's warps
-// on different intervals), 3 and 4 those two scanning only the m where (i, m-1) may pair (PAIRED_SPLITS), 0
-// walk_structure (before issue 29's nbhost).
+// (fold/_launch.py batch_walk): 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
+// 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
+// intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
@@ -364,14 +214,9 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
     int2* own_stack = stack + z * stack_stride;
-    if constexpr (WALK == 4)
-        walk_structure_warps<Score, TiledLayout<T>, true>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
-                                                          chars + start, status);
-    else if constexpr (WALK == 3)
+    if constexpr (WALK == 3)
         walk_structure_held<Score, TiledLayout<T>, true>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
                                                          chars + start, status);
-    else if constexpr (WALK == 2)
-        walk_structure_warps(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
     else if constexpr (WALK == 1)
         walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
     else
