@@ -109,8 +109,8 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // [i, m), then V(i, m') + V(m', c) >= V(i, m') + V(m', m) + V(m, c) = V(i, c), so m' (or m = i + 1, tested
 // before the scan) would split [i, c) too, further left. So the m found is the same. Why: the scans' column
 // loads V(m, c) are one 32-byte sector each (~11,500 a 1,000-nt walk, 0.73 GB for 2,000 walks), and only 37% of
-// m pass (30 random sequences: bench/nussinov_walk_model.py). Measured (H200, 2,000 x 1,000 nt): 0.700-0.704 ms against 0.734-0.739,
-// so the loads' traffic is a small part of the walk's time. 30 registers (int16 cells; 26 without).
+// m pass (30 random sequences: bench/nussinov_walk_model.py). Measured (H200, 2,000 x 1,000 nt): 0.700-0.704 ms
+// against 0.734-0.739, so the loads' traffic is a small part of the walk's time. 30 registers (int16; 26 without).
 template <typename Score, typename Layout, bool PAIRED_SPLITS = false>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
