@@ -104,7 +104,14 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // split's scan. The decisions, in the same order as walk_structure's, give the same pair_to and letters.
 // Measured (H100, 2,000 x 1,000 nt, docs/gpu-notes.md): 0.83 ms against 0.91; a step ahead (more registers:
 // fewer blocks an SM) and a warp's walk with ballot scans (32-thread blocks) were slower, 1.0-1.1 ms.
-template <typename Score, typename Layout>
+// PAIRED_SPLITS (issue 29, helper nbedge): a scan loads V only at the m where (i, m-1) may pair. The smallest m
+// with V(i, m) + V(m, c) = V(i, c) always has V(i, m) made by the pair (i, m-1): were it made by a split at m' of
+// [i, m), then V(i, m') + V(m', c) >= V(i, m') + V(m', m) + V(m, c) = V(i, c), so m' (or m = i + 1, tested
+// before the scan) would split [i, c) too, further left. So the m found is the same. Why: the scans' column
+// loads V(m, c) are one 32-byte sector each (~11,500 a 1,000-nt walk, 0.73 GB for 2,000 walks), and only 37% of
+// m pass (30 random sequences: bench/nussinov_walk_model.py). Measured (H200, 2,000 x 1,000 nt): 0.700-0.704 ms
+// against 0.734-0.739, so the loads' traffic is a small part of the walk's time. 30 registers (int16; 26 without).
+template <typename Score, typename Layout, bool PAIRED_SPLITS = false>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
     __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
@@ -160,7 +167,7 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
         for (int base = si + 2; base < sc; base += nthreads) {
             const int m = base + tid;
             int vm = 0;
-            if (m < sc) {
+            if (m < sc && (!PAIRED_SPLITS || pair_weight(pm, s, si, m) > 0)) {
                 vm = load_v(V, L, si, m);
                 if (vm + load_v(V, L, m, sc) == sv) atomicMin(&found, m);
             }
@@ -188,7 +195,9 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost).
+// (fold/_launch.py batch_walk): 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
+// 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
+// intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
 batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, const int* __restrict__ ids,
@@ -205,7 +214,10 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
     int2* own_stack = stack + z * stack_stride;
-    if constexpr (WALK == 1)
+    if constexpr (WALK == 3)
+        walk_structure_held<Score, TiledLayout<T>, true>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
+                                                         chars + start, status);
+    else if constexpr (WALK == 1)
         walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
     else
         walk_structure(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
