@@ -228,6 +228,32 @@ def lane_walks(G: int, b: int) -> dict:
     return walks
 
 
+def skew_kernel_walks(G: int, b: int) -> dict:
+    """finish_sub_tile's SKEW index arithmetic (kernels/nussinov_tiled.cu, FINISH_SKEW) as the kernel does it, for
+    warp b: phase P's new sub-tile a_new = G - 1 - (P - b); at phase step t row lane `own` holds the new one's cell
+    from t = 15 - own (else the old one's, a_new + 1), column ((own + t + 1) & 15); column lane 16 + own holds row
+    a_new 16 + own + 15 - t of column b 16 + own. The cells of real sub-tiles, as lane_walks gives them:
+    {(kind, own): [(step, r, q)]}; `test_nussinov_skew_model` compares the two.
+
+    >>> skew_kernel_walks(4, 1) == lane_walks(4, 1)
+    True
+    """
+    walks = {}
+    for P in range(2 * G):
+        a_new = G - 1 - (P - b)
+        if not -1 <= a_new < G:
+            continue
+        for t in range(S):
+            for own in range(S):
+                a = a_new if own >= S - 1 - t else a_new + 1
+                if 0 <= a < G:
+                    walks.setdefault(("row", own), []).append((S * P + t, a * S + own, b * S + ((own + t + 1) & 15)))
+                r = a_new * S + own + S - 1 - t
+                if 0 <= r >> 4 < G:                     # the kernel's a = r >> 4 (arithmetic shift)
+                    walks.setdefault(("col", own), []).append((S * P + t, r, b * S + own))
+    return walks
+
+
 def counts(schedule: str, G: int) -> dict:
     """What a tile's finish does under `schedule`: closure steps on its chain, warp-steps (a warp's step with any
     lane busy), lanes busy of those warp-steps, block barriers, whole-sub-tile product blocks (16 x 16 x 16) in all

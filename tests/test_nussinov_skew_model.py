@@ -60,3 +60,9 @@ def test_a_warp_a_sub_tile_column_keeps_every_lane_busy(model, side):
 @pytest.mark.parametrize("cap", [0, 1, 3, 10, 100])
 def test_the_kernels_ahead_split_does_every_product_block_once_after_its_source(model, side, cap):
     assert model.ahead_cover(side, cap) >= 0
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_the_kernels_skew16_lanes_take_the_cells_of_the_checked_schedule(model, side):
+    for b in range(side):
+        assert model.skew_kernel_walks(side, b) == model.lane_walks(side, b)
