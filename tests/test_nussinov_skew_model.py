@@ -66,3 +66,8 @@ def test_the_kernels_ahead_split_does_every_product_block_once_after_its_source(
 def test_the_kernels_skew16_lanes_take_the_cells_of_the_checked_schedule(model, side):
     for b in range(side):
         assert model.skew_kernel_walks(side, b) == model.lane_walks(side, b)
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_the_kernels_skew16_step_gives_the_cells_of_the_finish_in_order(model, side):
+    assert model.skew_kernel_tile(side, seed=side)

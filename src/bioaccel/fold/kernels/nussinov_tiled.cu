@@ -947,6 +947,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         // pre0 weighs the lane's first 16-cell line, pre1 its second: a row lane's own rows then the rows below, a
         // column lane's columns left then its own (where a neighbour is missing: the own line again, all OUT)
         int pre0[S / 2], pre1[S / 2];
+#pragma unroll
+        for (int k = 0; k < S / 2; ++k) pre0[k] = pre1[k] = (int)0x80008000u;     // a row lane before its first reload
         if (!row_lane) {
             const score_t* b_row = AB + q_col * LD + b * S;            // B(b S + m, q) at AB(q, b S + m)
             weights(pre0, b >= 1 ? b_row - S : b_row, b >= 1 ? 0xffffu : 0u);
