@@ -63,7 +63,7 @@ class FoldSizes(LaunchSizes):
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
     #                                   0.0337 s against 0.0340 with 1), 3 (skew16: a sub-tile's closure 16 steps
     #                                   after its nearest neighbours', their splits joined to its own: issue 29,
-    #                                   nbskew16)
+    #                                   nbskew16), 4 (3 with the row lanes' next weights loaded at a phase's start)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -81,8 +81,11 @@ FINISH_AHEAD = 16
 AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1}}
 #: finish_sub_tile's FORM_BITS bit FINISH_SKEW: skew16, the single sequence's finish only (issue 29, nbskew16)
 FINISH_SKEW = 32
-#: SIZES' closure settings that name a closure form with FINISH_SKEW: finish_closure 3 (form 1's tile read)
-SKEW_FORMS = {"batch": {}, "finish": {3: 1}}
+#: ... and its bit SKEW_PRELOAD: the row lanes' next split weights loaded at a phase's start, not lane by lane
+SKEW_PRELOAD = 64
+#: SIZES' closure settings that name a closure form with FINISH_SKEW: finish_closure 3 (form 1's tile read), 4 (3
+#: with SKEW_PRELOAD)
+SKEW_FORMS = {"batch": {}, "finish": {3: 1, 4: 1 | SKEW_PRELOAD}}
 
 
 def closure_form(setting, kind):
@@ -91,8 +94,8 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(3, "finish")
-    33
+    >>> closure_form(3, "finish"), closure_form(4, "finish")
+    (33, 97)
     """
     form = AHEAD_FORMS[kind].get(setting)
     if form is not None:

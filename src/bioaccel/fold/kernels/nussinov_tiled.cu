@@ -653,6 +653,7 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // its closure's (32 a lane); warp b the sub-tile column b, a block barrier every step (bench/nussinov_skew_model.py:
 // lane_walks the schedule checked cell by cell, skew_kernel_walks the index arithmetic below).
 #define FINISH_SKEW 32
+#define SKEW_PRELOAD 64
 
 // Far product blocks of the sub-tile that warp t holds in sub-wavefront w: max(0, G - 2 - a) + max(0, b - 1).
 template <int G>
@@ -700,6 +701,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr int TIGHT = FORM_BITS & (FINISH_AHEAD - 1);
     constexpr bool AHEAD = (FORM_BITS & FINISH_AHEAD) != 0;
     constexpr bool SKEW = (FORM_BITS & FINISH_SKEW) != 0;
+    constexpr bool PRELOAD = (FORM_BITS & SKEW_PRELOAD) != 0;
     static_assert(!SKEW || (sizeof(score_t) == 2 && !AHEAD && !DIAG && !FROM_TABLE),
                   "SKEW: the single sequence's finish, int16 cells, no far products ahead");
     static_assert(!AHEAD || (sizeof(score_t) == 2 && TIGHT), "AHEAD: int16 cells, a TIGHT closure");
@@ -954,24 +956,36 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             weights(pre0, b >= 1 ? b_row - S : b_row, b >= 1 ? 0xffffu : 0u);
             weights(pre1, b_row, (1u << own) - 1u);                    // m < own
         }
-        auto row_weights = [&](int a) {                                // A(a S + own, a S ..), then the rows below
+        // A(a S + own, a S ..), then the rows below
+        auto row_weights = [&](int (&w0)[S / 2], int (&w1)[S / 2], int a) {
             const score_t* a_row = AB + (a * S + own) * LD + a * S;
-            weights(pre0, a_row, 0xffffu & ~((2u << own) - 1u));       // m > own
-            weights(pre1, a + 1 < G ? a_row + S : a_row, a + 1 < G ? 0xffffu : 0u);
+            weights(w0, a_row, 0xffffu & ~((2u << own) - 1u));         // m > own
+            weights(w1, a + 1 < G ? a_row + S : a_row, a + 1 < G ? 0xffffu : 0u);
         };
+        // SKEW_PRELOAD: a row lane's weights of the new sub-tile loaded by all row lanes at the phase's start (one
+        // warp-wide load), taken at t = 15 - own by a copy; else loaded there by that lane alone (a branch a step)
+        int next0[S / 2], next1[S / 2];
         for (int P = 0; P < 2 * G; ++P) {
             const int a_new = G - 1 - (P - b);
             if (a_new >= 0 && a_new < G) {
                 const int below0 = (a_new + 2) * S, left1 = max(0, b - 1) * S;
                 if (below0 < TILE || left1 > 0) products(a_new, b, min(below0, TILE), TILE, 0, left1);
                 __syncwarp();
+                if (PRELOAD && row_lane) row_weights(next0, next1, a_new);
             }
             const bool busy = a_new >= -1 && a_new < G;                // warp-uniform
             for (int t = 0; t < S; ++t) {
                 if (busy) {
                     int r, q, a;
                     if (row_lane) {
-                        if (t == S - 1 - own && a_new >= 0) row_weights(a_new);
+                        if (t == S - 1 - own && a_new >= 0) {
+                            if constexpr (PRELOAD) {
+#pragma unroll
+                                for (int k = 0; k < S / 2; ++k) pre0[k] = next0[k], pre1[k] = next1[k];
+                            } else {
+                                row_weights(pre0, pre1, a_new);
+                            }
+                        }
                         a = own >= S - 1 - t ? a_new : a_new + 1;
                         r = a * S + own;
                         q = b * S + ((own + t + 1) & (S - 1));
