@@ -4,11 +4,11 @@
 #   bash bench/nbskew16_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-timeout 150 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu_skew.py -rs > "$OUT/tests.txt" 2>&1
+timeout 120 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu_skew.py -rs > "$OUT/tests.txt" 2>&1
 tail -8 "$OUT/tests.txt"
-timeout 100 python3 bench/nussinov_gpu_chain.py --lengths 16000 --settings split,split/c3,split/c4,split,split/c3,split/c4 --repeats 5 \
+timeout 80 python3 bench/nussinov_gpu_chain.py --lengths 16000 --settings split,split/c3,split/c4,split,split/c3,split/c4 --repeats 5 \
   --json "$OUT/nussinov_gpu_chain_issue29_nbskew16_h200.json" > "$OUT/chain.txt" 2>&1
 tail -18 "$OUT/chain.txt"
-timeout 100 python3 bench/nussinov_gpu_chain.py --lengths 10000,26000 --settings split,split/c3,split/c4 --repeats 3 \
+timeout 70 python3 bench/nussinov_gpu_chain.py --lengths 10000,26000 --settings split,split/c3,split/c4 --repeats 3 \
   --json "$OUT/nussinov_gpu_chain_issue29_nbskew16_more_h200.json" > "$OUT/chain_more.txt" 2>&1
 tail -10 "$OUT/chain_more.txt"
