@@ -974,41 +974,39 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 if (PRELOAD && row_lane) row_weights(next0, next1, a_new);
             }
             const bool busy = a_new >= -1 && a_new < G;                // warp-uniform
+            // SKEW_PRELOAD: unrolled, t a constant in every step's index arithmetic (not the lane-by-lane reload: 16
+            // copies of it spill in tiled_chain)
+#pragma unroll(PRELOAD ? S : 1)
             for (int t = 0; t < S; ++t) {
                 if (busy) {
-                    int r, q, a;
-                    if (row_lane) {
-                        if (t == S - 1 - own && a_new >= 0) {
-                            if constexpr (PRELOAD) {
+                    if (row_lane && t == S - 1 - own && a_new >= 0) {
+                        if constexpr (PRELOAD) {
 #pragma unroll
-                                for (int k = 0; k < S / 2; ++k) pre0[k] = next0[k], pre1[k] = next1[k];
-                            } else {
-                                row_weights(pre0, pre1, a_new);
-                            }
+                            for (int k = 0; k < S / 2; ++k) pre0[k] = next0[k], pre1[k] = next1[k];
+                        } else {
+                            row_weights(pre0, pre1, a_new);
                         }
-                        a = own >= S - 1 - t ? a_new : a_new + 1;
-                        r = a * S + own;
-                        q = b * S + ((own + t + 1) & (S - 1));
-                    } else {
-                        r = a_new * S + own + S - 1 - t;
-                        a = r >> 4;                                    // floor: -1 above the tile
-                        q = q_col;
                     }
+                    // a row lane's cell and a column lane's both made, one taken: no divergent branch a step
+                    const int a_row = own >= S - 1 - t ? a_new : a_new + 1, r_col = a_new * S + own + S - 1 - t;
+                    const int a = row_lane ? a_row : r_col >> 4;                 // floor: -1 above the tile
+                    const int r = row_lane ? a_row * S + own : r_col;
+                    const int q = row_lane ? b * S + ((own + t + 1) & (S - 1)) : q_col;
                     const bool real = a >= 0 && a < G;
                     const int ac = min(max(a, 0), G - 1), rc = min(max(r, 0), TILE - 1);   // else read, unused
-                    const score_t* line0 = row_lane ? XT + q * LD + ac * S : X + rc * LD + (b >= 1 ? b - 1 : 0) * S;
+                    // the held value and the pair term first, beside the lines' loads (pair_candidate: every load
+                    // in bounds), not after the shuffle
+                    const int c = J * TILE + q;
+                    const int held = X[rc * LD + q];
+                    const int pair = pair_candidate<score_t, TILE, LD>(e, X, rc, q, I * TILE + rc, c, R);
+                    const score_t* line0 = row_lane ? XT + q * LD + ac * S : X + rc * LD + max(b - 1, 0) * S;
                     const score_t* line1 = row_lane ? (ac + 1 < G ? line0 + S : line0) : X + rc * LD + b * S;
                     const int best = max(packed_splits_max(pre0, *reinterpret_cast<const uint4*>(line0),
                                                            *reinterpret_cast<const uint4*>(line0 + 8)),
                                          packed_splits_max(pre1, *reinterpret_cast<const uint4*>(line1),
                                                            *reinterpret_cast<const uint4*>(line1 + 8)));
                     const int via_b = __shfl_sync(0xffffffffu, best, S + ((own + t + 1) & (S - 1)));
-                    const int c = J * TILE + q;
-                    if (row_lane && real && c < N) {
-                        const int held = X[r * LD + q];
-                        const int pair = pair_candidate<score_t, TILE, LD>(e, X, r, q, I * TILE + r, c, R);
-                        put(r, q, max(max(best, via_b), max(held, pair)));
-                    }
+                    if (row_lane && real && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
                 }
                 __syncthreads();
             }
