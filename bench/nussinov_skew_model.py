@@ -40,7 +40,7 @@ def start_step(schedule: str, G: int, a: int, b: int) -> int:
     w = (G - 1 - a) + b
     if schedule == "now":
         return STEPS * w
-    if schedule == "skew16":
+    if schedule in ("skew16", "skew16flags"):
         return S * w
     return S * (G - 1 - a) + 2 * S * b
 
@@ -128,7 +128,12 @@ def check(schedule: str, G: int, seed: int = 0) -> dict:
         store at an earlier phase where barriers come only a phase (skew32), or a sub-wavefront (now)."""
         assert cell in written, (schedule, G, cell, step, "read before any store")
         s = written[cell]
-        if schedule == "skew32" and reader_warp != writer_warp:
+        if schedule == "skew16flags" and reader_warp != writer_warp:
+            # finish_sub_tile's SKEW_FLAGS: warp b's step `step` waits for warp b - 1's first `step` steps, which
+            # waited for b - 2's first step - 1, ...: warp b - k's steps before step - (k - 1), and never a warp right
+            k = reader_warp - writer_warp
+            assert k >= 1 and s < step - (k - 1), (schedule, G, cell, s, step, k)
+        elif schedule == "skew32" and reader_warp != writer_warp:
             assert phase_of(s) < phase_of(step), (schedule, G, cell, s, step)
         else:
             assert s < step, (schedule, G, cell, s, step)

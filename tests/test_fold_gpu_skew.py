@@ -1,6 +1,7 @@
 """skew16 in the single sequence's sub-tiled finish (``SIZES.finish_closure`` 3: finish_sub_tile's FINISH_SKEW,
-issue 29, helper nbskew16; 4: with SKEW_PRELOAD), cell by cell against the CPU: a sub-tile's closure 16 steps after
-its nearest neighbours', their splits joined to its own, warp b the sub-tile column b. Production tiles (128: 8 x 8 sub-tiles), 64- and 32-tiles
+issue 29, helper nbskew16; 4: with SKEW_PRELOAD; 5: with SKEW_FLAGS too), cell by cell against the CPU: a
+sub-tile's closure 16 steps after its nearest neighbours', their splits joined to its own, warp b the sub-tile
+column b. Production tiles (128: 8 x 8 sub-tiles), 64- and 32-tiles
 (4 x 4 and 2 x 2: the first and last phases overlap most), the split and the fused chain, the int16, offset and
 int32 encodings (int32 cells keep their own finish: the setting must not reach them), min_loop 0 with weights
 2/3/1, min_loop 4, and lengths that end inside a sub-tile. Marked ``gpu``: skipped where there is no CUDA device.
@@ -32,7 +33,7 @@ def _closed_to_half_open(C):
 
 @pytest.mark.parametrize("tile", [128, 64, 32])
 @pytest.mark.parametrize("chain", ["split", "fused"])
-@pytest.mark.parametrize("closure", [3, 4])
+@pytest.mark.parametrize("closure", [3, 4, 5])
 def test_skew16_every_cell_equals_cpu(tile, chain, closure, monkeypatch):
     from bioaccel.fold import _gpu_table, _gpu_tiled, _launch
     from bioaccel.runtime import gpu as _gpu

@@ -71,3 +71,9 @@ def test_the_kernels_skew16_lanes_take_the_cells_of_the_checked_schedule(model, 
 @pytest.mark.parametrize("side", [2, 4, 8])
 def test_the_kernels_skew16_step_gives_the_cells_of_the_finish_in_order(model, side):
     assert model.skew_kernel_tile(side, seed=side)
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_skew16_with_a_warp_waiting_only_for_the_one_left_of_it(model, side):
+    """SKEW_FLAGS: the schedule holds when warp b - k's steps are known done only up to step - k (no block barrier)."""
+    assert model.check("skew16flags", side, seed=side)["equal"]

@@ -63,7 +63,8 @@ class FoldSizes(LaunchSizes):
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
     #                                   0.0337 s against 0.0340 with 1), 3 (skew16: a sub-tile's closure 16 steps
     #                                   after its nearest neighbours', their splits joined to its own: issue 29,
-    #                                   nbskew16), 4 (3 with the row lanes' next weights loaded at a phase's start)
+    #                                   nbskew16), 4 (3 with the row lanes' next weights loaded at a phase's start),
+    #                                   5 (4 with a warp waiting only for the one left of it, not a block barrier)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -83,9 +84,11 @@ AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1}}
 FINISH_SKEW = 32
 #: ... and its bit SKEW_PRELOAD: the row lanes' next split weights loaded at a phase's start, not lane by lane
 SKEW_PRELOAD = 64
+#: ... and its bit SKEW_FLAGS: a warp waits for the warp left of it (a count of steps done), not a block barrier
+SKEW_FLAGS = 128
 #: SIZES' closure settings that name a closure form with FINISH_SKEW: finish_closure 3 (form 1's tile read), 4 (3
-#: with SKEW_PRELOAD)
-SKEW_FORMS = {"batch": {}, "finish": {3: 1, 4: 1 | SKEW_PRELOAD}}
+#: with SKEW_PRELOAD), 5 (4 with SKEW_FLAGS)
+SKEW_FORMS = {"batch": {}, "finish": {3: 1, 4: 1 | SKEW_PRELOAD, 5: 1 | SKEW_PRELOAD | SKEW_FLAGS}}
 
 
 def closure_form(setting, kind):
@@ -94,8 +97,8 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(3, "finish"), closure_form(4, "finish")
-    (33, 97)
+    >>> closure_form(3, "finish"), closure_form(4, "finish"), closure_form(5, "finish")
+    (33, 97, 225)
     """
     form = AHEAD_FORMS[kind].get(setting)
     if form is not None:

@@ -654,6 +654,9 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // lane_walks the schedule checked cell by cell, skew_kernel_walks the index arithmetic below).
 #define FINISH_SKEW 32
 #define SKEW_PRELOAD 64
+// SKEW_FLAGS: the block barrier every step replaced by a count of steps each warp has done (shared memory): warp b
+// waits only for warp b - 1 (the one whose cells it reads), so a late warp holds back only those right of it
+#define SKEW_FLAGS 128
 
 // Far product blocks of the sub-tile that warp t holds in sub-wavefront w: max(0, G - 2 - a) + max(0, b - 1).
 template <int G>
@@ -702,6 +705,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr bool AHEAD = (FORM_BITS & FINISH_AHEAD) != 0;
     constexpr bool SKEW = (FORM_BITS & FINISH_SKEW) != 0;
     constexpr bool PRELOAD = (FORM_BITS & SKEW_PRELOAD) != 0;
+    constexpr bool FLAGS = (FORM_BITS & SKEW_FLAGS) != 0;
     static_assert(!SKEW || (sizeof(score_t) == 2 && !AHEAD && !DIAG && !FROM_TABLE),
                   "SKEW: the single sequence's finish, int16 cells, no far products ahead");
     static_assert(!AHEAD || (sizeof(score_t) == 2 && TIGHT), "AHEAD: int16 cells, a TIGHT closure");
@@ -965,9 +969,27 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         // SKEW_PRELOAD: a row lane's weights of the new sub-tile loaded by all row lanes at the phase's start (one
         // warp-wide load), taken at t = 15 - own by a copy; else loaded there by that lane alone (a branch a step)
         int next0[S / 2], next1[S / 2];
+        // FLAGS: steps done by each warp; warp b's step s needs warp b - 1's first s (its cells stored there), and the
+        // far products at a phase's start need those of warps b - 2, .. two steps before: warp b - 1's count implies
+        // them (it waited for b - 2's in turn)
+        __shared__ int steps_done[G];
+        volatile int* done = steps_done;
+        if constexpr (FLAGS) {
+            if (threadIdx.x < G) done[threadIdx.x] = 0;
+            __syncthreads();
+        }
+        auto wait_left = [&](int steps) {
+            if constexpr (FLAGS) {
+                if (b > 0) {
+                    while (done[b - 1] < steps) {}
+                    __threadfence_block();
+                }
+            }
+        };
         for (int P = 0; P < 2 * G; ++P) {
             const int a_new = G - 1 - (P - b);
             if (a_new >= 0 && a_new < G) {
+                wait_left(S * P);
                 const int below0 = (a_new + 2) * S, left1 = max(0, b - 1) * S;
                 if (below0 < TILE || left1 > 0) products(a_new, b, min(below0, TILE), TILE, 0, left1);
                 __syncwarp();
@@ -979,6 +1001,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
 #pragma unroll(PRELOAD ? S : 1)
             for (int t = 0; t < S; ++t) {
                 if (busy) {
+                    wait_left(S * P + t);
                     if (row_lane && t == S - 1 - own && a_new >= 0) {
                         if constexpr (PRELOAD) {
 #pragma unroll
@@ -1008,9 +1031,16 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     const int via_b = __shfl_sync(0xffffffffu, best, S + ((own + t + 1) & (S - 1)));
                     if (row_lane && real && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
                 }
-                __syncthreads();
+                if constexpr (FLAGS) {
+                    __threadfence_block();
+                    __syncwarp();
+                    if (lane == 0) done[b] = S * P + t + 1;
+                } else {
+                    __syncthreads();
+                }
             }
         }
+        if constexpr (FLAGS) __syncthreads();
     } else
     for (int w = 0; w < (DIAG ? G : 2 * G - 1); ++w) {
         const int a = DIAG ? warp : max(0, G - 1 - w) + warp, b = DIAG ? warp + w : w - (G - 1 - a);
