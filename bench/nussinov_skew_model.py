@@ -234,7 +234,8 @@ def lane_walks(G: int, b: int) -> dict:
 
 
 def skew_kernel_walks(G: int, b: int) -> dict:
-    """finish_sub_tile's SKEW index arithmetic (kernels/nussinov_tiled.cu, FINISH_SKEW) as the kernel does it, for
+    """finish_sub_tile's SKEW index arithmetic (kernels/nussinov_tiled.cu, FINISH_SKEW, at commit 573ce6e: built,
+    measured slower and reverted, docs/gpu-notes.md "Skewed sub-wavefronts built for one sequence") as it does it, for
     warp b: phase P's new sub-tile a_new = G - 1 - (P - b); at phase step t row lane `own` holds the new one's cell
     from t = 15 - own (else the old one's, a_new + 1), column ((own + t + 1) & 15); column lane 16 + own holds row
     a_new 16 + own + 15 - t of column b 16 + own. The cells of real sub-tiles, as lane_walks gives them:
@@ -269,8 +270,8 @@ def int16(v: int) -> int:
 
 
 def skew_kernel_tile(G: int, seed: int = 0) -> bool:
-    """finish_sub_tile's SKEW step as the kernel writes it (kernels/nussinov_tiled.cu), lane by lane on a random
-    tile: the lines' pointers (a missing neighbour: the own line again), the split weights with their keep masks
+    """finish_sub_tile's SKEW step as the kernel wrote it (kernels/nussinov_tiled.cu at 573ce6e), lane by lane on a
+    random tile: the lines' pointers (a missing neighbour: the own line again), the split weights with their keep masks
     (masked: OUT = -32768, sums wrapped as int16), the row lanes' reloads at t = 15 - own (weights left from the
     sub-tile before until then), the shuffle from lane 16 + ((own + t + 1) & 15), the far products at the phase's
     start; every lane's loads of a step before any store (the barrier every step). True if the tile equals the

@@ -203,12 +203,10 @@ def host_kernels(sizes) -> dict:
               ("batch_bulk", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     # issue 29 (nbpersist): the chain fused (edge products and finish in one block), its closure forms; the
     # single sequence's finish with the batches' closure form 1
-    tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1, 17, 33, 97, 225)]
+    tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1, 17)]
     tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
     # issue 29 (nbskew): finish_closure 2, form 1 with the far products ahead (FORM 1 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]
-    # issue 29 (nbskew16): finish_closure 3, skew16 (FORM 1 | FINISH_SKEW), 4 (with SKEW_PRELOAD), 5 (with SKEW_FLAGS too)
-    tiled += [("tiled_finish_sub_tight", ("short", tile, form)) for tile in sorted({t, 32, 64, 128}) for form in (33, 97, 225)]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]

@@ -129,7 +129,7 @@ def finish_kernels(score_type, tile, form, closure=0):
     """The finish of the diagonal d = 0 and that of the tiles off it (``form``: "sub" or "wavefront"):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles.
     ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1; 2 that with the
-    far products taken ahead by idle warps; 3 skew16 (_launch.closure_form)."""
+    far products taken ahead by idle warps (_launch.closure_form)."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
     off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"

@@ -61,10 +61,7 @@ class FoldSizes(LaunchSizes):
     finish_closure: int = 2           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
     #                                   (the batches' form 1: tests as mask bits, running pointers), 2 (form 1
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
-    #                                   0.0337 s against 0.0340 with 1), 3 (skew16: a sub-tile's closure 16 steps
-    #                                   after its nearest neighbours', their splits joined to its own: issue 29,
-    #                                   nbskew16), 4 (3 with the row lanes' next weights loaded at a phase's start),
-    #                                   5 (4 with a warp waiting only for the one left of it, not a block barrier)
+    #                                   0.0337 s against 0.0340 with 1)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -80,15 +77,6 @@ BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory st
 FINISH_AHEAD = 16
 #: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2
 AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1}}
-#: finish_sub_tile's FORM_BITS bit FINISH_SKEW: skew16, the single sequence's finish only (issue 29, nbskew16)
-FINISH_SKEW = 32
-#: ... and its bit SKEW_PRELOAD: the row lanes' next split weights loaded at a phase's start, not lane by lane
-SKEW_PRELOAD = 64
-#: ... and its bit SKEW_FLAGS: a warp waits for the warp left of it (a count of steps done), not a block barrier
-SKEW_FLAGS = 128
-#: SIZES' closure settings that name a closure form with FINISH_SKEW: finish_closure 3 (form 1's tile read), 4 (3
-#: with SKEW_PRELOAD), 5 (4 with SKEW_FLAGS)
-SKEW_FORMS = {"batch": {}, "finish": {3: 1, 4: 1 | SKEW_PRELOAD, 5: 1 | SKEW_PRELOAD | SKEW_FLAGS}}
 
 
 def closure_form(setting, kind):
@@ -97,14 +85,9 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(3, "finish"), closure_form(4, "finish"), closure_form(5, "finish")
-    (33, 97, 225)
     """
     form = AHEAD_FORMS[kind].get(setting)
-    if form is not None:
-        return form | FINISH_AHEAD
-    form = SKEW_FORMS[kind].get(setting)
-    return setting if form is None else form | FINISH_SKEW
+    return setting if form is None else form | FINISH_AHEAD
 
 
 def stage_bytes(tile, itemsize):

@@ -648,15 +648,6 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // maxima of the same candidates in another order (bench/nussinov_skew_model.py: ahead_done is this split).
 #define FINISH_AHEAD 16
 #define AHEAD_CAP 10
-// FINISH_SKEW, a bit of FORM_BITS (issue 29, helper nbskew16; docs/gpu-notes.md "Skewed sub-wavefronts"): skew16,
-// sub-tile (a, b) closes from step 16 ((G - 1 - a) + b), 16 steps after its nearest two neighbours, whose splits join
-// its closure's (32 a lane); warp b the sub-tile column b, a block barrier every step (bench/nussinov_skew_model.py:
-// lane_walks the schedule checked cell by cell, skew_kernel_walks the index arithmetic below).
-#define FINISH_SKEW 32
-#define SKEW_PRELOAD 64
-// SKEW_FLAGS: the block barrier every step replaced by a count of steps each warp has done (shared memory): warp b
-// waits only for warp b - 1 (the one whose cells it reads), so a late warp holds back only those right of it
-#define SKEW_FLAGS 128
 
 // Far product blocks of the sub-tile that warp t holds in sub-wavefront w: max(0, G - 2 - a) + max(0, b - 1).
 template <int G>
@@ -703,11 +694,6 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr int S = FINISH_SUB, G = TILE / S;
     constexpr int TIGHT = FORM_BITS & (FINISH_AHEAD - 1);
     constexpr bool AHEAD = (FORM_BITS & FINISH_AHEAD) != 0;
-    constexpr bool SKEW = (FORM_BITS & FINISH_SKEW) != 0;
-    constexpr bool PRELOAD = (FORM_BITS & SKEW_PRELOAD) != 0;
-    constexpr bool FLAGS = (FORM_BITS & SKEW_FLAGS) != 0;
-    static_assert(!SKEW || (sizeof(score_t) == 2 && !AHEAD && !DIAG && !FROM_TABLE),
-                  "SKEW: the single sequence's finish, int16 cells, no far products ahead");
     static_assert(!AHEAD || (sizeof(score_t) == 2 && TIGHT), "AHEAD: int16 cells, a TIGHT closure");
     constexpr int LD = TILE + 16 / sizeof(score_t);
     constexpr int THREADS = 32 * G;
@@ -927,121 +913,6 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         }
     };
     static_assert(!(DIAG && AHEAD), "the diagonal's tiles: no far products taken ahead");
-    if constexpr (SKEW) {
-        // skew16: phase P (16 steps), warp b's new sub-tile a_new = G - 1 - (P - b) at its closure steps 0 .. 15 and
-        // the old one, a_new + 1, at its steps 16 .. 30, on complementary lanes. A row lane `own` holds the old one's
-        // cell (own, (own + t + 1) & 15) until step t = 15 - own, then the new one's (its split weights reloaded
-        // there); its splits: A over the sub-tile's own rows and the rows of the one below (the warp's own, 16 steps
-        // ahead). A column lane 16 + own walks up column b S + own one row a step; its splits: B over the columns of
-        // the sub-tile left (warp b - 1's, 16 steps ahead: the block barrier every step) and its own. The farther
-        // products (rows a + 2 .., columns .. b - 2) at the phase where the sub-tile starts: final two steps before.
-        // The same candidates as the other forms (masked splits OUT: below 0 with any cell): the same bits.
-        constexpr int OUT = -32768;
-        const bool row_lane = lane < S;
-        const int own = lane % S, b = warp, q_col = b * S + own;
-        // 16 cells' split weights from `at` (16-byte aligned), two a word, those whose bit of `keep` is clear OUT
-        auto weights = [&](int (&w)[S / 2], const score_t* at, unsigned keep) {
-            const uint4 v0 = *reinterpret_cast<const uint4*>(at), v1 = *reinterpret_cast<const uint4*>(at + 8);
-            const unsigned words[S / 2] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
-#pragma unroll
-            for (int k = 0; k < S / 2; ++k) {
-                const unsigned lo = (keep >> (2 * k)) & 1u ? words[k] & 0xffffu : (unsigned)OUT & 0xffffu;
-                const unsigned hi = (keep >> (2 * k + 1)) & 1u ? words[k] >> 16 : (unsigned)OUT & 0xffffu;
-                w[k] = (int)(lo | (hi << 16));
-            }
-        };
-        // pre0 weighs the lane's first 16-cell line, pre1 its second: a row lane's own rows then the rows below, a
-        // column lane's columns left then its own (where a neighbour is missing: the own line again, all OUT)
-        int pre0[S / 2], pre1[S / 2];
-#pragma unroll
-        for (int k = 0; k < S / 2; ++k) pre0[k] = pre1[k] = (int)0x80008000u;     // a row lane before its first reload
-        if (!row_lane) {
-            const score_t* b_row = AB + q_col * LD + b * S;            // B(b S + m, q) at AB(q, b S + m)
-            weights(pre0, b >= 1 ? b_row - S : b_row, b >= 1 ? 0xffffu : 0u);
-            weights(pre1, b_row, (1u << own) - 1u);                    // m < own
-        }
-        // A(a S + own, a S ..), then the rows below
-        auto row_weights = [&](int (&w0)[S / 2], int (&w1)[S / 2], int a) {
-            const score_t* a_row = AB + (a * S + own) * LD + a * S;
-            weights(w0, a_row, 0xffffu & ~((2u << own) - 1u));         // m > own
-            weights(w1, a + 1 < G ? a_row + S : a_row, a + 1 < G ? 0xffffu : 0u);
-        };
-        // SKEW_PRELOAD: a row lane's weights of the new sub-tile loaded by all row lanes at the phase's start (one
-        // warp-wide load), taken at t = 15 - own by a copy; else loaded there by that lane alone (a branch a step)
-        int next0[S / 2], next1[S / 2];
-        // FLAGS: steps done by each warp; warp b's step s needs warp b - 1's first s (its cells stored there), and the
-        // far products at a phase's start need those of warps b - 2, .. two steps before: warp b - 1's count implies
-        // them (it waited for b - 2's in turn)
-        __shared__ int steps_done[G];
-        volatile int* done = steps_done;
-        if constexpr (FLAGS) {
-            if (threadIdx.x < G) done[threadIdx.x] = 0;
-            __syncthreads();
-        }
-        auto wait_left = [&](int steps) {
-            if constexpr (FLAGS) {
-                if (b > 0) {
-                    while (done[b - 1] < steps) {}
-                    __threadfence_block();
-                }
-            }
-        };
-        for (int P = 0; P < 2 * G; ++P) {
-            const int a_new = G - 1 - (P - b);
-            if (a_new >= 0 && a_new < G) {
-                wait_left(S * P);
-                const int below0 = (a_new + 2) * S, left1 = max(0, b - 1) * S;
-                if (below0 < TILE || left1 > 0) products(a_new, b, min(below0, TILE), TILE, 0, left1);
-                __syncwarp();
-                if (PRELOAD && row_lane) row_weights(next0, next1, a_new);
-            }
-            const bool busy = a_new >= -1 && a_new < G;                // warp-uniform
-            // SKEW_PRELOAD: unrolled, t a constant in every step's index arithmetic (not the lane-by-lane reload: 16
-            // copies of it spill in tiled_chain)
-#pragma unroll(PRELOAD ? S : 1)
-            for (int t = 0; t < S; ++t) {
-                if (busy) {
-                    wait_left(S * P + t);
-                    if (row_lane && t == S - 1 - own && a_new >= 0) {
-                        if constexpr (PRELOAD) {
-#pragma unroll
-                            for (int k = 0; k < S / 2; ++k) pre0[k] = next0[k], pre1[k] = next1[k];
-                        } else {
-                            row_weights(pre0, pre1, a_new);
-                        }
-                    }
-                    // a row lane's cell and a column lane's both made, one taken: no divergent branch a step
-                    const int a_row = own >= S - 1 - t ? a_new : a_new + 1, r_col = a_new * S + own + S - 1 - t;
-                    const int a = row_lane ? a_row : r_col >> 4;                 // floor: -1 above the tile
-                    const int r = row_lane ? a_row * S + own : r_col;
-                    const int q = row_lane ? b * S + ((own + t + 1) & (S - 1)) : q_col;
-                    const bool real = a >= 0 && a < G;
-                    const int ac = min(max(a, 0), G - 1), rc = min(max(r, 0), TILE - 1);   // else read, unused
-                    // the held value and the pair term first, beside the lines' loads (pair_candidate: every load
-                    // in bounds), not after the shuffle
-                    const int c = J * TILE + q;
-                    const int held = X[rc * LD + q];
-                    const int pair = pair_candidate<score_t, TILE, LD>(e, X, rc, q, I * TILE + rc, c, R);
-                    const score_t* line0 = row_lane ? XT + q * LD + ac * S : X + rc * LD + max(b - 1, 0) * S;
-                    const score_t* line1 = row_lane ? (ac + 1 < G ? line0 + S : line0) : X + rc * LD + b * S;
-                    const int best = max(packed_splits_max(pre0, *reinterpret_cast<const uint4*>(line0),
-                                                           *reinterpret_cast<const uint4*>(line0 + 8)),
-                                         packed_splits_max(pre1, *reinterpret_cast<const uint4*>(line1),
-                                                           *reinterpret_cast<const uint4*>(line1 + 8)));
-                    const int via_b = __shfl_sync(0xffffffffu, best, S + ((own + t + 1) & (S - 1)));
-                    if (row_lane && real && c < N) put(r, q, max(max(best, via_b), max(held, pair)));
-                }
-                if constexpr (FLAGS) {
-                    __threadfence_block();
-                    __syncwarp();
-                    if (lane == 0) done[b] = S * P + t + 1;
-                } else {
-                    __syncthreads();
-                }
-            }
-        }
-        if constexpr (FLAGS) __syncthreads();
-    } else
     for (int w = 0; w < (DIAG ? G : 2 * G - 1); ++w) {
         const int a = DIAG ? warp : max(0, G - 1 - w) + warp, b = DIAG ? warp + w : w - (G - 1 - a);
         if (DIAG && w == 0) {
