@@ -40,7 +40,7 @@ def start_step(schedule: str, G: int, a: int, b: int) -> int:
     w = (G - 1 - a) + b
     if schedule == "now":
         return STEPS * w
-    if schedule == "skew16":
+    if schedule in ("skew16", "skew16flags"):
         return S * w
     return S * (G - 1 - a) + 2 * S * b
 
@@ -128,7 +128,12 @@ def check(schedule: str, G: int, seed: int = 0) -> dict:
         store at an earlier phase where barriers come only a phase (skew32), or a sub-wavefront (now)."""
         assert cell in written, (schedule, G, cell, step, "read before any store")
         s = written[cell]
-        if schedule == "skew32" and reader_warp != writer_warp:
+        if schedule == "skew16flags" and reader_warp != writer_warp:
+            # finish_sub_tile's SKEW_FLAGS: warp b's step `step` waits for warp b - 1's first `step` steps, which
+            # waited for b - 2's first step - 1, ...: warp b - k's steps before step - (k - 1), and never a warp right
+            k = reader_warp - writer_warp
+            assert k >= 1 and s < step - (k - 1), (schedule, G, cell, s, step, k)
+        elif schedule == "skew32" and reader_warp != writer_warp:
             assert phase_of(s) < phase_of(step), (schedule, G, cell, s, step)
         else:
             assert s < step, (schedule, G, cell, s, step)
@@ -226,6 +231,127 @@ def lane_walks(G: int, b: int) -> dict:
                 t = s % S
                 assert q % S == (own + t + 1) % S              # its column lane: 16 + that
     return walks
+
+
+def skew_kernel_walks(G: int, b: int) -> dict:
+    """finish_sub_tile's SKEW index arithmetic (kernels/nussinov_tiled.cu, FINISH_SKEW, at commit 573ce6e: built,
+    measured slower and reverted, docs/gpu-notes.md "Skewed sub-wavefronts built for one sequence") as it does it, for
+    warp b: phase P's new sub-tile a_new = G - 1 - (P - b); at phase step t row lane `own` holds the new one's cell
+    from t = 15 - own (else the old one's, a_new + 1), column ((own + t + 1) & 15); column lane 16 + own holds row
+    a_new 16 + own + 15 - t of column b 16 + own. The cells of real sub-tiles, as lane_walks gives them:
+    {(kind, own): [(step, r, q)]}; `test_nussinov_skew_model` compares the two.
+
+    >>> skew_kernel_walks(4, 1) == lane_walks(4, 1)
+    True
+    """
+    walks = {}
+    for P in range(2 * G):
+        a_new = G - 1 - (P - b)
+        if not -1 <= a_new < G:
+            continue
+        for t in range(S):
+            for own in range(S):
+                a = a_new if own >= S - 1 - t else a_new + 1
+                if 0 <= a < G:
+                    walks.setdefault(("row", own), []).append((S * P + t, a * S + own, b * S + ((own + t + 1) & 15)))
+                r = a_new * S + own + S - 1 - t
+                if 0 <= r >> 4 < G:                     # the kernel's a = r >> 4 (arithmetic shift)
+                    walks.setdefault(("col", own), []).append((S * P + t, r, b * S + own))
+    return walks
+
+
+def int16(v: int) -> int:
+    """A 16-bit lane's sum as __viaddmax_s16x2 keeps it (wrapped to -32768 .. 32767).
+
+    >>> int16(-32768 + 5), int16(32767 + 1)
+    (-32763, -32768)
+    """
+    return (v + 32768) % 65536 - 32768
+
+
+def skew_kernel_tile(G: int, seed: int = 0) -> bool:
+    """finish_sub_tile's SKEW step as the kernel wrote it (kernels/nussinov_tiled.cu at 573ce6e), lane by lane on a
+    random tile: the lines' pointers (a missing neighbour: the own line again), the split weights with their keep masks
+    (masked: OUT = -32768, sums wrapped as int16), the row lanes' reloads at t = 15 - own (weights left from the
+    sub-tile before until then), the shuffle from lane 16 + ((own + t + 1) & 15), the far products at the phase's
+    start; every lane's loads of a step before any store (the barrier every step). True if the tile equals the
+    finish in dependency order.
+
+    >>> skew_kernel_tile(2), skew_kernel_tile(4)
+    (True, True)
+    """
+    rng = random.Random(seed)
+    tile = random_tile(G, rng)
+    X0, A, B, W, edge_row, edge_col = tile
+    T, OUT = G * S, -32768
+    X = [row[:] for row in X0]
+    AB = [[A[r][m] if m > r else (B[m][r] if m < r else 0) for m in range(T)] for r in range(T)]
+
+    def weights(row: int, col0: int, keep: int):
+        return [AB[row][col0 + m] if keep >> m & 1 else OUT for m in range(S)]
+
+    pre = {}                                           # (warp, lane) -> (pre0, pre1)
+    for b in range(G):
+        for own in range(S):
+            pre[(b, own)] = ([OUT] * S, [OUT] * S)     # a row lane before its first reload
+            q = b * S + own
+            pre[(b, S + own)] = (weights(q, (b - 1) * S if b >= 1 else b * S, 0xFFFF if b >= 1 else 0),
+                                 weights(q, b * S, (1 << own) - 1))
+    for P in range(2 * G):
+        for b in range(G):                             # far products of the sub-tile starting now
+            a_new = G - 1 - (P - b)
+            if 0 <= a_new < G:
+                for r in range(a_new * S, a_new * S + S):
+                    for q in range(b * S, b * S + S):
+                        v = X[r][q]
+                        for m in range((a_new + 2) * S, T):
+                            v = max(v, A[r][m] + X[m][q])
+                        for m in range(0, max(0, b - 1) * S):
+                            v = max(v, X[r][m] + B[m][q])
+                        X[r][q] = v
+        for t in range(S):
+            stores = []
+            for b in range(G):
+                a_new = G - 1 - (P - b)
+                if not -1 <= a_new < G:
+                    continue
+                best, cells = {}, {}
+                for lane in range(32):
+                    own = lane % S
+                    if lane < S:
+                        if t == S - 1 - own and a_new >= 0:
+                            r = a_new * S + own
+                            pre[(b, lane)] = (weights(r, a_new * S, 0xFFFF & ~((2 << own) - 1)),
+                                              weights(r, (a_new + 1) * S if a_new + 1 < G else a_new * S,
+                                                      0xFFFF if a_new + 1 < G else 0))
+                        a = a_new if own >= S - 1 - t else a_new + 1
+                        r, q = a * S + own, b * S + ((own + t + 1) & (S - 1))
+                    else:
+                        r, q = a_new * S + own + S - 1 - t, b * S + own
+                        a = r >> 4
+                    if not 0 <= a < G:
+                        continue                       # the kernel reads clamped lines; nothing takes the result
+                    ac = a
+                    if lane < S:
+                        line0 = [X[ac * S + m][q] for m in range(S)]
+                        line1 = [X[(ac + 1) * S + m][q] for m in range(S)] if ac + 1 < G else line0
+                    else:
+                        line1 = [X[r][b * S + m] for m in range(S)]
+                        line0 = [X[r][(b - 1) * S + m] for m in range(S)] if b >= 1 else line1
+                    p0, p1 = pre[(b, lane)]
+                    best[lane] = max(int16(w + v) for w, v in zip(p0 + p1, line0 + line1))
+                    cells[lane] = (r, q)
+                for own in range(S):
+                    if own not in cells:
+                        continue
+                    r, q = cells[own]
+                    col = S + ((own + t + 1) & (S - 1))
+                    assert cells[col] == (r, q), (G, P, t, b, own)
+                    pair = below_left(X, edge_row, edge_col, r, q) + W[r][q] if W[r][q] else 0
+                    stores.append((r, q, max(best[own], best[col], X[r][q], pair)))
+            for r, q, v in stores:
+                X[r][q] = v
+    return X == finish_in_order(tile)
 
 
 def counts(schedule: str, G: int) -> dict:

@@ -60,3 +60,20 @@ def test_a_warp_a_sub_tile_column_keeps_every_lane_busy(model, side):
 @pytest.mark.parametrize("cap", [0, 1, 3, 10, 100])
 def test_the_kernels_ahead_split_does_every_product_block_once_after_its_source(model, side, cap):
     assert model.ahead_cover(side, cap) >= 0
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_the_kernels_skew16_lanes_take_the_cells_of_the_checked_schedule(model, side):
+    for b in range(side):
+        assert model.skew_kernel_walks(side, b) == model.lane_walks(side, b)
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_the_kernels_skew16_step_gives_the_cells_of_the_finish_in_order(model, side):
+    assert model.skew_kernel_tile(side, seed=side)
+
+
+@pytest.mark.parametrize("side", [2, 4, 8])
+def test_skew16_with_a_warp_waiting_only_for_the_one_left_of_it(model, side):
+    """SKEW_FLAGS: the schedule holds when warp b - k's steps are known done only up to step - k (no block barrier)."""
+    assert model.check("skew16flags", side, seed=side)["equal"]
