@@ -186,7 +186,9 @@ SETTINGS |= {   # bpmaxwave (rows 71-73): each level's finish segments sized to 
 # reverted: commit 7fdaa32 has it, docs/bpmax-gpu-notes.md keeps its numbers)
 SETTINGS |= {   # stop 54 (row 75): bpmax_finish_roles compiled for 896 threads a block, not 1,024: 72 registers, no
     # spill (segments and halo at most 448 rows: the production's 416 fit)
-    "finish blocks bounded at 896 threads (finish_bound=896)": dict(finish_bound=896)}
+    "finish blocks bounded at 896 threads (finish_bound=896)": dict(finish_bound=896),
+    # row 76: the default before (finish_bound 896 the default since stop 54's call)
+    "finish blocks bounded at 1,024 threads (finish_bound=1024, the default before stop 54)": dict(finish_bound=1024)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

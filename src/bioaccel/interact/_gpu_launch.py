@@ -36,9 +36,11 @@ class BPMaxSizes(LaunchSizes):
     #                              bpmaxfin's call 1 until bpmaxfin2's, form 4 before); 6 (issue 29, bpmaxfin2)
     #                              form 5 with a tail pass's operands read a pass ahead, one shared load between its
     #                              barriers (the default since bpmaxfin2's call 1)
-    finish_bound: int = 1024     # finish forms 5 and 6: the most threads a block (a multiple of 64), two a row, so
+    finish_bound: int = 896      # finish forms 5 and 6: the most threads a block (a multiple of 64), two a row, so
     #                              segment and halo at most finish_bound / 2 rows; 896 compiles bpmax_finish_roles<8, 6>
-    #                              to 72 registers without spill (1024: 64 and 12 bytes; issue 29, bpmaxring's Next)
+    #                              to 72 registers without spill, 1,024 (the default before stop 54) to 64 and 12 bytes
+    #                              of spill: finish 0.0153 s against 0.0156-0.0158 in three pairs of one H200 call
+    #                              (23 x 20,000 nt, window 128; docs/results/bpmax_bound_call1)
     wide_finish: str = "eager-rows"   # finish of bands too wide for segments (short cells): tiles where each
     #                              launch also adds what its predecessor completed to later tiles ("eager-rows":
     #                              padded shared rows, the row-tile's operands in registers; "eager-padded",
