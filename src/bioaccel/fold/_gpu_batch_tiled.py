@@ -116,7 +116,7 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
         # the closure's form without the far products taken ahead (batch_closure 8 is form 4 and them): the
         # diagonal's sub-wavefronts are its own loop
         first = kernel("nussinov_tiled.cu", "batch_finish_sub_diag", tag, T, _launch.finish_sub_blocks(first_shared),
-                       _launch.AHEAD_FORMS["batch"].get(closure, closure))
+                       _launch.closure_base_form(closure, "batch"))
         first_threads = 2 * T
     elif diag:                                 # d = 0 by batch_finish_diag (8 blocks an SM at 64-tiles)
         first = kernel("nussinov_tiled.cu", "batch_finish_diag", tag, T, _launch.finish_diag_blocks(T))

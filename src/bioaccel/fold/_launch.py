@@ -92,6 +92,16 @@ def closure_form(setting, kind):
     return setting if form is None else form | FINISH_AHEAD
 
 
+def closure_base_form(setting, kind):
+    """The closure form of a ``batch_closure`` / ``finish_closure`` setting without the far products taken ahead
+    (kernels whose sub-wavefronts are their own loop, as the batch's diagonal tiles, run the closure alone).
+
+    >>> closure_base_form(8, "batch"), closure_base_form(4, "batch"), closure_base_form(2, "finish")
+    (4, 4, 1)
+    """
+    return AHEAD_FORMS[kind].get(setting, setting)
+
+
 def stage_bytes(tile, itemsize):
     """Shared-memory stage of the bulk product: at most one tile's row of cells."""
     return min(BULK_STAGE_BYTES[itemsize], tile * itemsize)
