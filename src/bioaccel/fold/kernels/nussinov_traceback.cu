@@ -6,7 +6,9 @@
 //   else split at the smallest m in (i, c) with V(i, m) + V(m, c) == V(i, c): push [m, c), [i, m).
 // Thread 0 tries the pair and m = i+1 (i unpaired, the common case) alone; only otherwise the whole
 // block scans for m, a block-width window at a time from the left.
+#ifndef NUSSINOV_BATCH_HOST          // tests/nussinov_batch_host.cpp (g++) gives its own cp_async16 and waits
 #include "dpx.cuh"                 // runtime/kernels: cp.async (the walk's window, WINDOW > 0)
+#endif
 #include "nussinov_common.cuh"
 
 #define TB_THREADS 1024               // the most threads a traceback block may have (fold/_launch.py)
