@@ -156,7 +156,7 @@ def _batch_setting(kernel, tile):
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
     # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
     # c2's tile read; c4 c3 with a slimmer closure step, c5 c4 with the loads only where the cell lies in the sub-tile), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag, d2: batch_finish_sub_diag), w0 the traceback's walk
-    # before the interval held in registers (w1; w3 its scans only where (i, m-1) may pair), p0 no launch plan kept for a batch of the same starts, z1 no bulk launch at d = 1
+    # before the interval held in registers (w1; w3 its scans only where (i, m-1) may pair; w5 w3 stepping in a window staged in shared memory), p0 no launch plan kept for a batch of the same starts, z1 no bulk launch at d = 1
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))

@@ -7,7 +7,9 @@ a step (the pair and m = i + 1 tested, two loads issued together) costs 1, a spl
 on a shared stack that the first free walker takes; the count is the makespan of that greedy schedule, against
 k = 1 (the serial walk). The kernel (one wave of blocks) lasts as long as its slowest walk, so the table reports
 the mean and the largest over the sequences. It also counts the scans' column loads V(m, c) a walk (one 32-byte
-sector each): every m of a round, and only the m where (i, m-1) may pair (batch_walk 3).
+sector each): every m of a round, and only the m where (i, m-1) may pair (batch_walk 3), and with one walker the
+windows batch_walk 5 stages (nbwalk): a step outside the window in use stages the one holding its two cells, except
+across a window column's edge.
 
 Measured against it (H200, docs/gpu-notes.md, nbedge): two walkers a block were slower (0.82 ms against 0.73), so the
 walk's time is not one chain of load latencies; scanning only the pairable m took 0.70 ms.
@@ -24,9 +26,11 @@ from bioaccel.fold._cpu import fill_table
 from bioaccel.inputs.alphabet import encode
 
 
-def walk_pieces(V, codes, pairs, min_loop, i, c, width, loads=None):
+def walk_pieces(V, codes, pairs, min_loop, i, c, width, loads=None, window=None):
     """The held walk of [i, c) until it ends: ``(cost, right parts pushed [(m, c, cost so far)])``; ``loads``
-    (a list of two counts, or None) gets the scans' column loads: every m of their rounds, the pairable m.
+    (a list of two counts, or None) gets the scans' column loads: every m of their rounds, the pairable m;
+    ``window`` (a dict of "size", or None) gets batch_walk 5's counts: "staged" windows, "edge" steps across a
+    window column's edge (global loads), with "at" the window in use.
 
     >>> V = np.zeros((4, 5), dtype=np.int32)
     >>> walk_pieces(V, np.zeros(4, np.uint8), np.zeros((4, 4), np.int32), 3, 0, 4, 128)
@@ -36,6 +40,13 @@ def walk_pieces(V, codes, pairs, min_loop, i, c, width, loads=None):
     while c - i >= 2 and V[i, c - 1] > 0:
         v = V[i, c - 1]
         cost += 1
+        if window is not None:
+            size = window["size"]
+            if c % size == 0:
+                window["edge"] = window.get("edge", 0) + 1
+            elif window.get("at") != ((i + 1) // size, c // size):
+                window["at"] = ((i + 1) // size, c // size)
+                window["staged"] = window.get("staged", 0) + 1
         w = pairs[codes[i], codes[c - 1]]
         inner = V[i + 1, c - 2] if c - 2 >= i + 1 else 0
         if w > 0 and c - 1 - i - 1 >= min_loop and inner + w == v:
@@ -58,7 +69,7 @@ def walk_pieces(V, codes, pairs, min_loop, i, c, width, loads=None):
     return cost, pushed
 
 
-def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost, loads=None):
+def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost, loads=None, window=None):
     """The greedy schedule's length: walkers take the stack's newest interval when free."""
     free = [0] * walkers                    # the time each walker is free again (a heap)
     stack = [(0, n, 0)]                     # (i, c, time it was pushed)
@@ -75,7 +86,7 @@ def makespan(V, codes, pairs, min_loop, n, walkers, width, pop_cost, loads=None)
             stack.append((i, c, t))
         i, c, t_push = stack.pop()
         start = max(t_free, t_push) + pop_cost
-        cost, pushed = walk_pieces(V, codes, pairs, min_loop, i, c, width, loads)
+        cost, pushed = walk_pieces(V, codes, pairs, min_loop, i, c, width, loads, window)
         for m, cc, at in pushed:
             heapq.heappush(events, (start + at, m, cc))
         heapq.heappush(free, start + cost)
@@ -89,6 +100,7 @@ def main() -> None:
     ap.add_argument("--length", type=int, default=1000)
     ap.add_argument("--walkers", default="1,2,4,8")
     ap.add_argument("--width", type=int, default=128, help="values of m a scan round tests")
+    ap.add_argument("--window", type=int, default=64, help="batch_walk 5's window edge (cells)")
     args = ap.parse_args()
     params = FoldParams()
     pairs = params.pair_table()
@@ -96,6 +108,7 @@ def main() -> None:
     ks = [int(k) for k in args.walkers.split(",")]
     rows = {k: [] for k in ks}
     loads = [0, 0]
+    window = {"size": args.window}
     for _ in range(args.count):
         seq = "".join(np.array(list("ACGU"))[rng.integers(0, 4, args.length)])
         codes = encode(seq)
@@ -103,7 +116,7 @@ def main() -> None:
         V = table.reshape(args.length, args.length)
         for k in ks:
             rows[k].append(makespan(V, codes, pairs, params.min_loop, args.length, k, args.width, 1,
-                                    loads if k == ks[0] else None))
+                                    loads if k == ks[0] else None, window if k == 1 else None))
     serial = np.array(rows[ks[0]], dtype=float)
     print(f"{args.count} random RNAs of {args.length} nt, scan rounds of {args.width}; units: one load latency")
     print("| walkers | mean chain | largest chain | largest against k = 1 |")
@@ -113,6 +126,10 @@ def main() -> None:
         print(f"| {k} | {r.mean():.0f} | {r.max():.0f} | {r.max() / serial.max():.2f} |")
     print(f"scans' column loads a walk: {loads[0] / args.count:,.0f} at every m, {loads[1] / args.count:,.0f} at the "
           f"pairable m ({loads[1] / max(loads[0], 1):.0%})")
+    if 1 in ks:
+        staged, edge = window.get("staged", 0) / args.count, window.get("edge", 0) / args.count
+        print(f"one walker, {args.window} x {args.window} windows (batch_walk 5): {staged:.1f} staged a walk, "
+              f"{edge:.1f} steps across a window column's edge")
 
 
 if __name__ == "__main__":

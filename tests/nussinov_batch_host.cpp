@@ -31,6 +31,10 @@ inline int max(int a, int b) { return a > b ? a : b; }
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int atomicMin(int* p, int v) { int o = *p; if (v < o) *p = v; return o; }   // the walk's only
 inline unsigned atomicAdd(unsigned* p, unsigned v) { unsigned o = *p; *p += v; return o; }   // thread 0's turn
+// the traceback's window copies (nussinov_traceback.cu, WINDOW > 0; compiled here, not run): plain copies
+inline void cp_async16(void* smem, const void* gmem) { std::memcpy(smem, gmem, 16); }
+inline void cp_async_commit() {}
+template <int PENDING> inline void cp_async_wait() {}
 inline unsigned lane16(int v, int k) { return ((unsigned)v >> (16 * k)) & 0xffff; }
 inline int __viaddmax_s16x2(int a, int b, int c) {        // per lane max(a + b, c), the sum wrapping at 16 bits
     unsigned r = 0;

@@ -6,6 +6,9 @@
 //   else split at the smallest m in (i, c) with V(i, m) + V(m, c) == V(i, c): push [m, c), [i, m).
 // Thread 0 tries the pair and m = i+1 (i unpaired, the common case) alone; only otherwise the whole
 // block scans for m, a block-width window at a time from the left.
+#ifndef NUSSINOV_BATCH_HOST          // tests/nussinov_batch_host.cpp (g++) gives its own cp_async16 and waits
+#include "dpx.cuh"                 // runtime/kernels: cp.async (the walk's window, WINDOW > 0)
+#endif
 #include "nussinov_common.cuh"
 
 #define TB_THREADS 1024               // the most threads a traceback block may have (fold/_launch.py)
@@ -111,11 +114,22 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // loads V(m, c) are one 32-byte sector each (~11,500 a 1,000-nt walk, 0.73 GB for 2,000 walks), and only 37% of
 // m pass (30 random sequences: bench/nussinov_walk_model.py). Measured (H200, 2,000 x 1,000 nt): 0.700-0.704 ms
 // against 0.734-0.739, so the loads' traffic is a small part of the walk's time. 30 registers (int16; 26 without).
-template <typename Score, typename Layout, bool PAIRED_SPLITS = false>
+// WINDOW > 0 (issue 29, helper nbwalk): thread 0 steps inside a WINDOW x WINDOW window of V staged in shared
+// memory (aligned to WINDOW, WINDOW dividing the layout's tile, so its rows are contiguous runs of one tile). A step's
+// cells (i+1, c-1), (i+1, c) are one row down, at most one column left, of the last: the window serves ~10 steps in
+// a row (CPU replay of 10 random 1,000-nt walks, 64-windows: 534 steps, 54 windows staged, 7 steps across a window
+// column's edge, which load from global memory). A step outside asks the block to stage the window holding both
+// cells (cp.async, 16 bytes a thread a copy, one load latency), then takes it. The decisions are the held walk's.
+// Measured (H200, 2,000 x 1,000 nt, one call): 0.599-0.608 ms against 0.714-0.717 (PAIRED_SPLITS without a window);
+// 32 registers and 8,224 bytes of shared memory (int16 cells, 64-tiles): one wave of 16 blocks an SM still.
+template <typename Score, typename Layout, bool PAIRED_SPLITS = false, int WINDOW = 0>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
-    __shared__ int ci, cc, cv, found, state, left;  // state: 0 scan needed, 2 done; left: V(i, m) of the m found
+    // state: 0 scan needed, 1 stage the window at (wrow, wcol), 2 done; left: V(i, m) of the m found
+    __shared__ int ci, cc, cv, found, state, left, wrow, wcol;
+    __shared__ __align__(16) Score window[WINDOW > 0 ? WINDOW * WINDOW : 1];
     const int tid = threadIdx.x, nthreads = blockDim.x;
+    int wr = -(1 << 24), wq = -(1 << 24);           // thread 0's staged window: first row and column (none yet)
     for (int x = tid; x < n; x += nthreads) pair_to[x] = -1;
     if (chars != nullptr)
         for (int x = tid; x < n; x += nthreads) chars[x] = '.';
@@ -136,8 +150,27 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     v = load_v(V, L, i, c);
                     continue;
                 }
-                const int inner = load_v(V, L, i + 1, c - 1);   // both issued before either is tested
-                const int right = load_v(V, L, i + 1, c);
+                int inner, right;
+                if constexpr (WINDOW > 0) {
+                    const int lr = i + 1 - wr, lc = c - wq;       // the cells' row, right column in the window
+                    if ((unsigned)lr < WINDOW && (unsigned)(lc - 1) < WINDOW - 1) {
+                        inner = (c - i <= 3) ? 0 : (int)window[lr * WINDOW + lc - 1];
+                        right = (c - i <= 2) ? 0 : (int)window[lr * WINDOW + lc];
+                    } else if (c % WINDOW != 0) {                 // both in another window: stage it, then step
+                        wr = (i + 1) - (i + 1) % WINDOW;
+                        wq = c - c % WINDOW;
+                        wrow = wr;
+                        wcol = wq;
+                        state = 1;
+                        break;
+                    } else {                                      // across a window column's edge: global memory
+                        inner = load_v(V, L, i + 1, c - 1);
+                        right = load_v(V, L, i + 1, c);
+                    }
+                } else {
+                    inner = load_v(V, L, i + 1, c - 1);           // both issued before either is tested
+                    right = load_v(V, L, i + 1, c);
+                }
                 const int w = pair_weight(pm, s, i, c);
                 const bool paired = w > 0 && inner + w == v;
                 if (paired) {
@@ -163,6 +196,19 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
         }
         __syncthreads();
         if (state == 2) break;
+        if constexpr (WINDOW > 0) {
+            if (state == 1) {                        // the block stages the window thread 0 asked for
+                constexpr int pieces = WINDOW * (int)sizeof(Score) / 16;     // 16-byte copies a window row
+                const int r0 = wrow, q0 = wcol;
+                for (int u = tid; u < WINDOW * pieces; u += nthreads)
+                    cp_async16(reinterpret_cast<int4*>(window) + u,
+                               reinterpret_cast<const int4*>(V + L.at(r0 + u / pieces, q0)) + u % pieces);
+                cp_async_commit();
+                cp_async_wait<0>();
+                __syncthreads();                     // the window whole before thread 0 reads it; state read by all
+                continue;
+            }
+        }
         const int si = ci, sc = cc, sv = cv;
         for (int base = si + 2; base < sc; base += nthreads) {
             const int m = base + tid;
@@ -192,10 +238,22 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
     }
 }
 
+#ifdef BIOACCEL_WALK_PROBE
+// bench/nussinov_walk_probe.py only (compiled with -DBIOACCEL_WALK_PROBE): per block, the global timer (ns) at its
+// start and end and its SM, to tell whether a few long walks set the kernel's length or all walks take about as long.
+__device__ unsigned long long walk_probe[3 * 4096];
+__device__ __forceinline__ unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#endif
+
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
+// (fold/_launch.py batch_walk): 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at 32-tiles),
+// 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
 // 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
 // intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
 template <typename Score, int T, int WALK = 0>
@@ -206,6 +264,9 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
                 int* __restrict__ scores, int* __restrict__ pair_to, unsigned char* __restrict__ chars,
                 int* __restrict__ status) {
     const long long z = blockIdx.x;
+#ifdef BIOACCEL_WALK_PROBE
+    const unsigned long long probe_start = global_ns();
+#endif
     const int id = ids[z];
     const long long start = starts[id];
     const int n = (int)(starts[id + 1] - start);
@@ -214,13 +275,25 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
     int2* own_stack = stack + z * stack_stride;
-    if constexpr (WALK == 3)
+    if constexpr (WALK == 5)
+        walk_structure_held<Score, TiledLayout<T>, true, (T < 64 ? T : 64)>(Vz, L, codes + start, pm, n, own_stack,
+                                                                           pair_to + start, chars + start, status);
+    else if constexpr (WALK == 3)
         walk_structure_held<Score, TiledLayout<T>, true>(Vz, L, codes + start, pm, n, own_stack, pair_to + start,
                                                          chars + start, status);
     else if constexpr (WALK == 1)
         walk_structure_held(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
     else
         walk_structure(Vz, L, codes + start, pm, n, own_stack, pair_to + start, chars + start, status);
+#ifdef BIOACCEL_WALK_PROBE
+    if (threadIdx.x == 0 && z < 4096) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        walk_probe[3 * z] = probe_start;
+        walk_probe[3 * z + 1] = global_ns();
+        walk_probe[3 * z + 2] = sm;
+    }
+#endif
 }
 
 // A batch's check (fold/_gpu_batch.py check_packed): status[1] = 1 where a sequence was left without a
