@@ -6,6 +6,9 @@
 # busy, warps active, and why the warps wait. Whether the finish is issue-bound or latency-bound decides the next lever
 # for n = 16,000 (issue 29, helper nbskew16's Next (1)). On the lent H100/H200, from the repository root:
 #   bash bench/nussinov_chain_finish_ncu.sh [SETTING ...]        # default: 2 (the default) 1 (without the products ahead)
+# KERNEL and SKIP pick another launch, matched on the demangled name (template arguments included), e.g. the chain's
+# edge products on the same diagonal: KERNEL='tiled_bulk<Int16x2Dup' SKIP=73 bash bench/nussinov_chain_finish_ncu.sh 2
+# (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60)
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src PYTHONUNBUFFERED=1
 settings=${*:-2 1}
@@ -34,7 +37,8 @@ metrics+=",l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__throughput.avg.
 metrics+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__registers_per_thread$stalls"
 for setting in $settings; do
   echo "### finish_closure $setting"
-  ncu --kernel-name regex:'tiled_finish_sub_tight' --launch-skip 75 --launch-count 1 --metrics "$metrics" \
-      python3 "$script" "$setting" 2>&1 | grep -v '^==PROF==' | grep -E 'tiled_finish|duration|cycles|inst_executed|issue_active|wavefronts|throughput|warps_active|stalled|grid_size|registers|ERR'
+  ncu --kernel-name-base demangled --kernel-name regex:"${KERNEL:-tiled_finish_sub_tight}" --launch-skip "${SKIP:-75}" \
+      --launch-count 1 --metrics "$metrics" \
+      python3 "$script" "$setting" 2>&1 | grep -v '^==PROF==' | grep -E 'tiled_|duration|cycles|inst_executed|issue_active|wavefronts|throughput|warps_active|stalled|grid_size|registers|ERR'
 done
 rm -f "$script"
