@@ -104,7 +104,9 @@ def test_a_batch_of_the_same_starts_is_planned_once(monkeypatch):
     monkeypatch.setattr(_gpu_batch, "PLAN_CACHE_MAX", 0)
     fresh = _gpu_batch._plan(starts, params, sizes)
     assert fresh is not plan and len(_gpu_batch._plans) == 1
-    (launches, (packed, layout), alone), (launches2, (packed2, layout2), alone2) = plan, fresh
+    launches, (packed, layout), alone = plan.launches, plan.packed, plan.alone
+    launches2, (packed2, layout2), alone2 = fresh.launches, fresh.packed, fresh.alone
+    assert plan.on_device == {} and fresh.on_device is None         # only a kept plan keeps its uploads
     assert [(k, str(a), str(b), m) for k, a, b, m in launches] == [(k, str(a), str(b), m) for k, a, b, m in launches2]
     assert np.array_equal(packed, packed2) and layout == layout2
     assert alone.tolist() == alone2.tolist() == [8]

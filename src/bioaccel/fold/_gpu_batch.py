@@ -56,6 +56,11 @@ X2_MAX_SCORE = (127, 16_383)
 #: PLANS_KEPT of them: a batch of the same starts, model and sizes is planned once (issue 29, helper nbfin).
 PLAN_CACHE_MAX = 65_536
 PLANS_KEPT = 8
+#: A kept plan also keeps its upload on each device it ran on (the starts, the pair model, each launch's ids,
+#: the scores' first values: read-only there), so that a batch of the same starts copies nothing before its
+#: first launch and its scores and status are a device-to-device copy made behind that launch (issue 29,
+#: helper nbhost2). False: uploaded again each fold, before the first launch (the bench's ``h0``).
+KEEP_UPLOADS = True
 _plans = OrderedDict()
 
 
@@ -70,6 +75,7 @@ class PackedFolds:
     chars: object
     status: object = None       # int32 on the device: [0] non-zero where a traceback failed, [1] where a score is
     #                             missing (fold_packed: set by check_packed's batch_unscored; others may hold one)
+    inputs: object = None       # the device arrays the launches read (a kept plan's upload): alive while these are
 
 
 def shared_bytes(n):
@@ -248,39 +254,70 @@ def fold_packed(codes_dev, starts, params, *, traceback=True, check=True) -> Pac
     left at -1 and '.' with ``traceback=False``). ``check=False``: return once the launches are queued
     (sequences up to BATCH_TILED_MAX nt), the caller checks later with :func:`check_packed`.
 
-    The GPU waits, idle, for the host's work before the first launch (issue 29, helper nbhost): the
+    The GPU waits, idle, for the host's work before the first launch (issue 29, helpers nbhost, nbhost2): the
     launches are planned on the host first (a batch of the same starts once: :func:`_plan`), everything they
-    read goes up in one copy from pinned memory, and pair_to and the letters are made once the first launch
-    is queued where it does not write them (``ready``)."""
+    read goes up in one copy from pinned memory (a kept plan's once per device: :func:`_uploaded`), and the
+    scores, status, pair_to and the letters are made once the first launch is queued where it does not write
+    them (``ready``)."""
     cp = _gpu.require_gpu()
     starts = np.asarray(starts, dtype=np.int64)
-    launches, packed, alone = _plan(starts, params, _launch.SIZES)
-    head_dev, starts_dev, pm, *ids_dev = upload_packed(cp, *packed)
-    out = PackedFolds(scores=head_dev[2:], pair_to=None, chars=None, status=head_dev[:2])
+    plan = _plan(starts, params, _launch.SIZES)
+    inputs, kept = _uploaded(cp, plan)
+    head_dev, starts_dev, pm, *ids_dev = inputs
+    out = PackedFolds(scores=None, pair_to=None, chars=None, inputs=inputs)
     if codes_dev.size == 0:
         codes_dev = cp.zeros(1, dtype=np.uint8)
     walk = bool(traceback)
-    ready = _Outputs(cp, out, max(int(starts[-1]) if len(starts) else 0, 1))
-    for (kind, first, second, longest), part_dev in zip(launches, ids_dev):
+    ready = _Outputs(cp, out, max(int(starts[-1]) if len(starts) else 0, 1), head_dev, kept)
+    for (kind, first, second, longest), part_dev in zip(plan.launches, ids_dev):
         if kind == "shared":
             ready()
             _fold_shared(cp, codes_dev, starts_dev, part_dev, longest, second, pm, out, walk, first, SHORT_KERNEL)
         else:
-            fold_tiled_group(cp, codes_dev, starts_dev, part_dev, longest, first, second, pm, out, out.status, walk,
-                             ready)
+            fold_tiled_group(cp, codes_dev, starts_dev, part_dev, longest, first, second, pm, out, walk, ready)
     ready()
-    if len(alone):
-        _fold_alone(cp, codes_dev, starts, alone, params, pm, out, walk)
+    if len(plan.alone):
+        _fold_alone(cp, codes_dev, starts, plan.alone, params, pm, out, walk)
     if check:
         check_packed(out)
     return out
 
 
+@dataclass
+class _Plan:
+    """A batch's launches, each ``(kind, cell or nt, threads or dtype, longest)`` in order; ``packed``: the host
+    arrays its one upload holds (fold/_gpu_upload.pack: status and the scores' first values, starts, the pair
+    model, each launch's ids); ``alone``: the ids folded alone; ``on_device``: a kept plan's upload by device
+    (:func:`_uploaded`), None where the plan is not kept."""
+
+    launches: list
+    packed: tuple
+    alone: np.ndarray
+    on_device: dict = None
+
+
+def _uploaded(cp, plan):
+    """``(device arrays of plan.packed, kept)``: a kept plan's own on this device, uploaded by its first fold
+    there and read-only after (``kept`` True: the head is a template to copy), else a fresh upload.
+
+    A stream other than the upload's first waits for the copy's event (a host wait would stall a caller
+    queueing folds ahead)."""
+    if not KEEP_UPLOADS or plan.on_device is None:
+        return upload_packed(cp, *plan.packed), False
+    device = cp.cuda.Device().id
+    entry = plan.on_device.get(device)
+    stream = cp.cuda.get_current_stream()
+    if entry is None:
+        entry = plan.on_device[device] = (upload_packed(cp, *plan.packed), stream.ptr, stream.record())
+    elif entry[1] != stream.ptr:
+        stream.wait_event(entry[2])
+    return entry[0], True
+
+
 def _plan(starts, params, sizes):
-    """``(launches, packed, alone)`` of a batch: each launch ``(kind, cell or nt, threads or dtype, longest)``
-    in order, the host arrays its one upload holds packed (fold/_gpu_upload.pack: status and the scores' first
-    values, starts, the pair model, each launch's ids), the ids folded alone. Kept for batches of at most PLAN_CACHE_MAX sequences:
-    the host's planning held the GPU idle before the first launch (0.3-1 ms a 2,000-sequence batch)."""
+    """The :class:`_Plan` of a batch. Kept for batches of at most PLAN_CACHE_MAX sequences (with its upload on
+    each device: :func:`_uploaded`): the host's planning held the GPU idle before the first launch (0.3-1 ms a
+    2,000-sequence batch)."""
     key = None
     if len(starts) <= PLAN_CACHE_MAX + 1:
         key = (starts.tobytes(), params, sizes, SHORT_KERNEL, X2_MAX_SCORE)
@@ -309,8 +346,8 @@ def _plan(starts, params, sizes):
     head = np.zeros(2 + len(lengths), dtype=np.int32)
     head[2:] = np.where(lengths < 2, 0, -1)
     uploads = [head, starts, model] + [launch[3].astype(np.int32) for launch in launches]
-    plan = ([(a, b, c, int(lengths[part].max())) for a, b, c, part in launches], pack(uploads),
-            ids[(lengths >= 2) & ~shared & ~tiled])
+    plan = _Plan([(a, b, c, int(lengths[part].max())) for a, b, c, part in launches], pack(uploads),
+                 ids[(lengths >= 2) & ~shared & ~tiled], None if key is None else {})
     if key is not None:
         _plans[key] = plan
         while len(_plans) > PLANS_KEPT:
@@ -327,21 +364,28 @@ def _pair_model(params):
 
 
 class _Outputs:
-    """pair_to (-1) and the letters ('.') of a batch, made once, when first called: memsets (all bytes 0xFF,
-    all '.') on the current stream."""
+    """The outputs of a batch: scores and status (a kept plan's head copied on the device, else its fresh
+    upload itself: ``copied`` False), pair_to (-1) and the letters ('.'), made once, when first called: a
+    copy and memsets (all bytes 0xFF, all '.') on the current stream."""
 
-    def __init__(self, cp, out, size):
-        self.cp, self.out, self.size = cp, out, size
+    def __init__(self, cp, out, size, head, copied):
+        self.cp, self.out, self.size, self.head, self.copied = cp, out, size, head, copied
+        if not copied:
+            out.scores, out.status = head[2:], head[:2]
 
     def __call__(self):
         if self.out.pair_to is not None:
             return
         cp, out = self.cp, self.out
+        stream = cp.cuda.get_current_stream()
+        if self.copied:
+            head = cp.empty(self.head.size, dtype=np.int32)
+            head.data.copy_from_device_async(self.head.data, self.head.nbytes, stream)
+            out.scores, out.status = head[2:], head[:2]
         out.pair_to = cp.empty(self.size, dtype=np.int32)
         out.chars = cp.empty(self.size, dtype=np.uint8)
-        stream = cp.cuda.get_current_stream().ptr
         for array, byte in ((out.pair_to, 0xFF), (out.chars, ord("."))):
-            cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream)
+            cp.cuda.runtime.memsetAsync(array.data.ptr, byte, array.nbytes, stream.ptr)
 
 
 def check_packed(out, *, units=None, stream=None) -> None:

@@ -140,7 +140,7 @@ def tiled_kernels(sizes, tag) -> TiledKernels:
     return TiledKernels(sub, diag, bulk, bulk_shared, first, first_shared, first_threads, finish, finish_shared, trace)
 
 
-def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm, out, status, walk, ready):
+def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm, out, walk, ready):
     """One launch group: ``len(ids_dev)`` tables of ``nt`` tiles per side, filled tile diagonal by tile
     diagonal (all products of a tile in one block, then the finish), then traced back. SIZES.batch_finish
     "sub": the products' maxima go into the tile's own cells (batch_bulk_direct, from d = 1: its zeros),
@@ -148,7 +148,7 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
     batch_diagonal 1: batch_finish_diag, the wavefront finish);
     "wavefront" (before issue 29): maxima in int32 scratch tiles by atomicMax, every tile finished
     wavefront by wavefront (batch_finish). ``ready()`` is called once the first launch is queued, before
-    the traceback: the caller's work that only the traceback waits for."""
+    the traceback: the caller's work that only the traceback waits for (``out``'s arrays, made then)."""
     sizes = _launch.SIZES
     T = sizes.batch_tile
     count = len(ids_dev)
@@ -200,7 +200,7 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
         with stream:
             k.trace((size,), (threads,),
                     (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack,
-                     np.int32(stack.shape[1]), out.scores, out.pair_to, out.chars, status))
+                     np.int32(stack.shape[1]), out.scores, out.pair_to, out.chars, out.status))
         if stream is not caller:
             caller.wait_event(stream.record())
 
