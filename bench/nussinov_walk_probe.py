@@ -8,6 +8,11 @@ second's blocks are summarised: the kernel's span (last end - first start), the 
 percentile, max), how late the last block started (one wave: ~0), and the mean duration of the longest tenth against
 the rest, to tell whether a few long walks set the kernel's length. Prints a table, writes JSON.
 
+A second table (issue 29, helper nbhost2) splits each walk by kind from thread 0's clock64 (walk_kinds, the same
+define): its own steps and pops, the window stagings, the scans (each from thread 0's break to the block's barrier
+after it), in microseconds at the SM clock (``--clock-mhz``, the H200's 1,980 MHz unless given), and the counts of
+steps, stagings, scans, scan rounds and pops, as means over all walks and over the longest tenth.
+
     python3 bench/nussinov_walk_probe.py [--rows 2000x1000] [--walks 3,5] [--json PATH]
 """
 import argparse
@@ -63,11 +68,31 @@ def summary(probe: np.ndarray) -> dict:
             "sms": int(len(np.unique(probe[:, 2])))}
 
 
+KINDS = ("steps_us", "stagings_us", "scans_us", "steps", "stagings", "scans", "scan_rounds", "pops")
+
+
+def kinds_summary(kinds: np.ndarray, took_us: np.ndarray, clock_mhz: float) -> dict:
+    """Means of each kind (rows: walk_kinds' 8 values a block; cycles made microseconds at ``clock_mhz``) over all
+    walks and over the longest tenth of ``took_us``.
+
+    >>> k = kinds_summary(np.array([[1980, 0, 3960, 5, 0, 1, 2, 0], [0, 0, 0, 1, 0, 0, 0, 0]], np.uint64),
+    ...                   np.array([9.0, 1.0]), 1980.0)
+    >>> k["all"]["steps_us"], k["all"]["scans_us"], k["longest_tenth"]["scan_rounds"]
+    (0.5, 1.0, 2.0)
+    """
+    values = kinds.astype(np.float64)
+    values[:, :3] /= clock_mhz
+    longest = np.argsort(took_us)[-max(1, len(took_us) // 10):]
+    return {"all": dict(zip(KINDS, values.mean(axis=0).tolist())),
+            "longest_tenth": dict(zip(KINDS, values[longest].mean(axis=0).tolist()))}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rows", default="2000x1000")
     ap.add_argument("--walks", default="3,5")
     ap.add_argument("--json", default="")
+    ap.add_argument("--clock-mhz", type=float, default=1980.0)
     args = ap.parse_args()
     import cupy as cp
 
@@ -86,7 +111,13 @@ def main() -> None:
         cp.cuda.Device().synchronize()
         probe = modules[walk].get_global("walk_probe")
         table = cp.ndarray((4096, 3), dtype=cp.uint64, memptr=probe)[:min(count, 4096)].get()
-        rows.append({"walk": walk, **summary(table)})
+        row = {"walk": walk, **summary(table)}
+        if walk in (3, 5):                                   # the walks of walk_structure_held
+            kinds = modules[walk].get_global("walk_kinds")
+            kinds = cp.ndarray((4096, 8), dtype=cp.uint64, memptr=kinds)[:min(count, 4096)].get()
+            row["kinds"] = kinds_summary(kinds, (table[:, 1].astype(np.int64) - table[:, 0].astype(np.int64)) / 1e3,
+                                         args.clock_mhz)
+        rows.append(row)
     _launch.SIZES = plain
     print(f"{args.rows}: the traceback's blocks by the global timer (us)")
     print("| walk | span | shortest | median | 90th pct | longest | longest tenth | last start | SMs |")
@@ -94,6 +125,13 @@ def main() -> None:
     for r in rows:
         print(f"| w{r['walk']} | {r['span_us']:.0f} | {r['shortest_us']:.0f} | {r['median_us']:.0f} | {r['p90_us']:.0f}"
               f" | {r['longest_us']:.0f} | {r['longest_tenth_mean_us']:.0f} | {r['last_start_us']:.0f} | {r['sms']} |")
+    print(f"\nthread 0's time by kind (us at {args.clock_mhz:.0f} MHz) and counts, a walk: mean of all / of the longest tenth")
+    print("| walk | steps and pops | stagings | scans | steps | stagings | scans | scan rounds | pops |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        if "kinds" in r:
+            a, t = r["kinds"]["all"], r["kinds"]["longest_tenth"]
+            print(f"| w{r['walk']} | " + " | ".join(f"{a[k]:.1f} / {t[k]:.1f}" for k in KINDS) + " |")
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": args.rows, "probe": rows}, indent=1))
 

@@ -122,6 +122,17 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // cells (cp.async, 16 bytes a thread a copy, one load latency), then takes it. The decisions are the held walk's.
 // Measured (H200, 2,000 x 1,000 nt, one call): 0.599-0.608 ms against 0.714-0.717 (PAIRED_SPLITS without a window);
 // 32 registers and 8,224 bytes of shared memory (int16 cells, 64-tiles): one wave of 16 blocks an SM still.
+#ifdef BIOACCEL_WALK_PROBE
+// bench/nussinov_walk_probe.py only (issue 29, nbhost2): thread 0's clock64 cycles of each kind of a walk's work,
+// per block (blockIdx.x < 4096): [0] its own steps and pops, [1] window stagings (from its break to the block's
+// barrier after the copies), [2] scans (from its break to the barrier after the scan), then the counts of [3]
+// steps, [4] stagings, [5] scans, [6] scan rounds, [7] pops.
+__device__ unsigned long long walk_kinds[8 * 4096];
+#define WALK_PROBE(statement) statement
+#else
+#define WALK_PROBE(statement)
+#endif
+
 template <typename Score, typename Layout, bool PAIRED_SPLITS = false, int WINDOW = 0>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
@@ -137,13 +148,16 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
     int c = n;
     int v = (tid == 0 && n >= 2) ? load_v(V, L, 0, n) : 0;
     int top = 0;
+    WALK_PROBE(unsigned long long kinds[8] = {}; long long mark = clock64();)
     __syncthreads();
     while (true) {
+        WALK_PROBE(mark = clock64();)
         if (tid == 0) {
             state = 2;
             while (true) {
                 if (v == 0) {                        // nothing pairs inside [i, c): the next interval
                     if (top == 0) break;
+                    WALK_PROBE(kinds[7] += 1;)
                     const int2 iv = stack[--top];
                     i = iv.x;
                     c = iv.y;
@@ -192,8 +206,10 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                 c -= paired;
                 v = paired ? inner : right;
                 i += 1;
+                WALK_PROBE(kinds[3] += 1;)
             }
         }
+        WALK_PROBE(const long long broke = clock64(); kinds[0] += broke - mark; mark = broke;)
         __syncthreads();
         if (state == 2) break;
         if constexpr (WINDOW > 0) {
@@ -206,11 +222,14 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                 cp_async_commit();
                 cp_async_wait<0>();
                 __syncthreads();                     // the window whole before thread 0 reads it; state read by all
+                WALK_PROBE(kinds[1] += clock64() - mark; kinds[4] += 1;)
                 continue;
             }
         }
         const int si = ci, sc = cc, sv = cv;
+        WALK_PROBE(kinds[5] += 1;)
         for (int base = si + 2; base < sc; base += nthreads) {
+            WALK_PROBE(kinds[6] += 1;)
             const int m = base + tid;
             int vm = 0;
             if (m < sc && (!PAIRED_SPLITS || pair_weight(pm, s, si, m) > 0)) {
@@ -235,7 +254,9 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
             }
         }
         __syncthreads();                             // ci, cc, cv, found read by all before thread 0 writes them
+        WALK_PROBE(kinds[2] += clock64() - mark;)
     }
+    WALK_PROBE(if (tid == 0 && blockIdx.x < 4096) for (int k = 0; k < 8; ++k) walk_kinds[8 * blockIdx.x + k] = kinds[k];)
 }
 
 #ifdef BIOACCEL_WALK_PROBE
