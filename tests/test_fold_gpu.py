@@ -292,6 +292,38 @@ def test_batch_of_one_length_many_tables(sizes, monkeypatch):
     assert gpu.structures.tolist() == cpu.structures.tolist()
 
 
+@pytest.mark.parametrize("keep", [True, False], ids=["kept uploads", "uploaded each fold"])
+def test_a_batch_folded_again_with_its_kept_upload_equals_cpu(sizes, keep, monkeypatch):
+    """A batch of the same starts folded three times (fold/_gpu_batch.py: the plan and, ``keep``, its upload kept on
+    the device; the scores and status copied from the kept head behind the first launch), the third on another
+    stream (which waits for the upload's event): every fold's scores and letters are the CPU's, and the kept head
+    still holds the scores' first values (the kernels write each fold's own copy)."""
+    from bioaccel.fold import _gpu_batch, nussinov_batch
+    from bioaccel.fold._arrays import encode_packed, structure_array
+
+    cp = _gpu()._gpu.cupy()
+    monkeypatch.setattr(_gpu_batch, "KEEP_UPLOADS", keep)
+    monkeypatch.setattr(_gpu_batch, "_plans", type(_gpu_batch._plans)())
+    rng = random.Random(29)
+    seqs = ["".join(rng.choice("ACGUN") for _ in range(n)) for n in [0, 1, 2, 40, 255, 257, 700, 1000, 999, 300]]
+    cpu = nussinov_batch(seqs)
+    codes, starts = encode_packed(seqs)
+    codes_dev = cp.asarray(codes)
+    for run in range(3):
+        stream = cp.cuda.Stream(non_blocking=True) if run == 2 else cp.cuda.Stream.null
+        with stream:
+            out = _gpu_batch.fold_packed(codes_dev, starts, FoldParams())
+            scores, chars = out.scores.get(), out.chars.get()
+        assert scores.tolist() == cpu.scores.tolist(), run
+        assert structure_array(starts, chars=chars).tolist() == cpu.structures.tolist(), run
+    (plan,) = _gpu_batch._plans.values()
+    if keep:
+        head = plan.on_device[cp.cuda.Device().id][0][0]
+        assert head.get().tolist() == [0, 0, 0, 0] + [-1] * 8
+    else:
+        assert plan.on_device == {}
+
+
 def _helix_seqs(rng):
     """Random sequences, and helices whose halves lie tiles apart (products far below their tile, which
     the offset encoding skips with a tight threshold)."""
