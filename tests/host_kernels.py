@@ -248,9 +248,10 @@ def host_kernels(sizes) -> dict:
     traceback += [("traceback", (cell, f"TiledLayout<{t}>")) for cell in ("short", "int")]
     # the tiled batch's traceback: (issue 29, nbhost) the walk with the interval in hand (WALK 1) and the
     # one before (0: batch_traceback<cell, tile> as it was), (nbedge) the first scanning only the m where (i, m-1)
-    # may pair (3), (nbwalk) the same stepping in a window staged in shared memory (5), and the batch's check
+    # may pair (3), (nbwalk) the same stepping in a window staged in shared memory (5), (nbhost2) that reading the
+    # codes and pair model from shared memory, its pops their V from the stack (6), and the batch's check
     traceback += [("batch_traceback", (cell, tile, walk)) for cell in ("short", "int") for tile in sorted({bt, 32, 128})
-                  for walk in (0, 1, 3, 5)]
+                  for walk in (0, 1, 3, 5, 6)]
     traceback += [("batch_unscored", ())]
     bpmax = [("bpmax_products_packed", (b.packed_rows, b.packed_cols, b.chunk)),
              ("bpmax_finish_packed", (b.finish_diagonals, b.finish_split, min(b.finish_form, 4)))]   # 5: roles

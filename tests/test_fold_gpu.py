@@ -461,14 +461,17 @@ def test_gpu_encoding_of_a_list_and_its_bad_letters(chunk, monkeypatch):
                 ("sub", 64, 64, 1, 128, 4, 2, 3), ("sub", 64, 64, 1, 128, 1, 1, 3), ("sub", 32, 0, 2, 32, 1, 1, 3),
                 ("sub", 128, 64, 1, 128, 3, 1, 3),
                 ("sub", 64, 64, 1, 128, 4, 2, 5), ("sub", 64, 64, 1, 128, 1, 1, 5), ("sub", 32, 0, 2, 32, 1, 1, 5),
-                ("sub", 128, 64, 1, 128, 3, 1, 5)]])
+                ("sub", 128, 64, 1, 128, 3, 1, 5),
+                ("sub", 64, 64, 1, 128, 4, 2, 6), ("sub", 64, 64, 1, 128, 1, 1, 6), ("sub", 32, 0, 2, 32, 1, 1, 6),
+                ("sub", 128, 64, 1, 128, 3, 1, 6)]])
 def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closure, diagonal, walk, params,
                                      monkeypatch):
     """Every form of the tiled batch (issue 29's "sub": the products' maxima straight into the tile, the
     sub-tiled finish, its closure's tests as mask bits, also its loads predicated (``closure`` 2), form 1's
     closure after form 2's read (3) or (0) as before; the diagonal's tiles by batch_finish_diag or (``diagonal`` 0) batch_finish; the "wavefront" form
     before it), the traceback's walk with the interval in hand in registers, scanning for a split only the m where
-    (i, m-1) may pair (``walk`` 3; 5 stepping in a window staged in shared memory) or every m (1), or (0) the walk before it, 32- to 128-tiles, 64-byte stages, one to three streams, against the CPU: short and odd
+    (i, m-1) may pair (``walk`` 3; 5 stepping in a window staged in shared memory; 6 that with the codes and pair
+    model in shared memory, V on the stack) or every m (1), or (0) the walk before it, 32- to 128-tiles, 64-byte stages, one to three streams, against the CPU: short and odd
     lengths (the shared-memory kernels switched off, so that they take the tiled path too) and bins from
     257 to 1,100 nt, scores and structures identical; min_loop 0 with unequal weights reaches the pair
     term's edge cases (an inner interval of at most one letter, pairs the loop length forbids)."""

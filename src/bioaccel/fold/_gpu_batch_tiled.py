@@ -74,6 +74,16 @@ def tiled_groups(ids, lengths, params, sizes, widest):
     return groups
 
 
+def trace_shared_bytes(walk, longest):
+    """Dynamic shared memory of batch_traceback: walk 6 holds the pair model (26 int32) and the longest
+    sequence's codes (kernels/nussinov_traceback.cu), the others none.
+
+    >>> trace_shared_bytes(6, 1000), trace_shared_bytes(5, 1000)
+    (1104, 0)
+    """
+    return (26 * 4 + longest + 15) // 16 * 16 if walk == 6 else 0
+
+
 @dataclass
 class TiledKernels:
     """The kernels of a tiled launch group, their shared-memory limits already set: ``first`` finishes the
@@ -196,11 +206,12 @@ def fold_tiled_group(cp, codes_dev, starts_dev, ids_dev, longest, nt, dtype, pm,
         for stream, size, V, acc, part_ids, _ in views:
             with stream:
                 _launch_diagonal(k, d, d_, nt, size, T, V, acc, codes_dev, starts_dev, part_ids, pm, nt_, tc, sc)
+    trace_shared = trace_shared_bytes(sizes.batch_walk, longest)
     for stream, size, V, _, part_ids, part_stack in views:
         with stream:
             k.trace((size,), (threads,),
                     (V, tc, nt_, part_ids, starts_dev, codes_dev, pm, np.int32(walk), part_stack,
-                     np.int32(stack.shape[1]), out.scores, out.pair_to, out.chars, out.status))
+                     np.int32(stack.shape[1]), out.scores, out.pair_to, out.chars, out.status), shared_mem=trace_shared)
         if stream is not caller:
             caller.wait_event(stream.record())
 

@@ -122,6 +122,10 @@ traceback_offset(const Score* __restrict__ V, long long nt, const int* __restric
 // cells (cp.async, 16 bytes a thread a copy, one load latency), then takes it. The decisions are the held walk's.
 // Measured (H200, 2,000 x 1,000 nt, one call): 0.599-0.608 ms against 0.714-0.717 (PAIRED_SPLITS without a window);
 // 32 registers and 8,224 bytes of shared memory (int16 cells, 64-tiles): one wave of 16 blocks an SM still.
+// PACKED_POPS (issue 29, helper nbhost2; int16 cells, n < 65,536): a split's right part [m, c) goes on the stack with
+// its V, which the scan has just shown to be V(i, c) - V(i, m), in the high half of .y: a pop loads no V. Thread 0's
+// clock64 (bench/nussinov_walk_probe.py, 2,000 x 1,000 nt, H200) put its steps and pops at 223 of a walk's 484 us,
+// 72 pops a walk, each the stack's entry and then V(i, c): two dependent global loads.
 #ifdef BIOACCEL_WALK_PROBE
 // bench/nussinov_walk_probe.py only (issue 29, nbhost2): thread 0's clock64 cycles of each kind of a walk's work,
 // per block (blockIdx.x < 4096): [0] its own steps and pops, [1] window stagings (from its break to the block's
@@ -133,7 +137,7 @@ __device__ unsigned long long walk_kinds[8 * 4096];
 #define WALK_PROBE(statement)
 #endif
 
-template <typename Score, typename Layout, bool PAIRED_SPLITS = false, int WINDOW = 0>
+template <typename Score, typename Layout, bool PAIRED_SPLITS = false, int WINDOW = 0, bool PACKED_POPS = false>
 __device__ void walk_structure_held(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
                                     int2* stack, int* pair_to, unsigned char* chars, int* status) {
     // state: 0 scan needed, 1 stage the window at (wrow, wcol), 2 done; left: V(i, m) of the m found
@@ -160,8 +164,13 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     WALK_PROBE(kinds[7] += 1;)
                     const int2 iv = stack[--top];
                     i = iv.x;
-                    c = iv.y;
-                    v = load_v(V, L, i, c);
+                    if constexpr (PACKED_POPS) {
+                        c = iv.y & 0xFFFF;
+                        v = iv.y >> 16;
+                    } else {
+                        c = iv.y;
+                        v = load_v(V, L, i, c);
+                    }
                     continue;
                 }
                 int inner, right;
@@ -248,7 +257,8 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                 top = 0;
                 v = 0;
             } else {
-                stack[top++] = make_int2(found, c);  // [m, c) later, [i, m) now
+                // [m, c) later (PACKED_POPS: with V(m, c) = V(i, c) - V(i, m)), [i, m) now
+                stack[top++] = make_int2(found, PACKED_POPS ? c | ((v - left) << 16) : c);
                 c = found;
                 v = left;
             }
@@ -273,7 +283,10 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // Many tiled tables of one size back to back (fold/_gpu_batch.py): block z walks table z, which holds
 // sequence ids[z]; it writes the score V(0, n) and, with `walk`, pair_to and the dot-bracket letters
 // at the sequence's place in the batch. Each block has its own stack of stack_stride entries. WALK
-// (fold/_launch.py batch_walk): 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at 32-tiles),
+// (fold/_launch.py batch_walk): 6 walk 5 reading the sequence's codes and the pair model from shared memory (the
+// dynamic shared memory: the PairModel, then the codes; fold/_gpu_batch_tiled.trace_shared_bytes), with PACKED_POPS
+// for int16 cells (issue 29, nbhost2: a step's pair test was two dependent global loads, the codes then the weight,
+// ~0.3 us a step by thread 0's clock64), 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at 32-tiles),
 // 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
 // 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
 // intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
@@ -296,7 +309,18 @@ batch_traceback(const Score* __restrict__ V, long long table_cells, int nt, cons
     if (threadIdx.x == 0) scores[id] = load_v(Vz, L, 0, n);
     if (!walk) return;
     int2* own_stack = stack + z * stack_stride;
-    if constexpr (WALK == 5)
+    if constexpr (WALK == 6) {
+        extern __shared__ __align__(16) unsigned char walk_smem[];           // the PairModel, then the codes
+        PairModel* model = reinterpret_cast<PairModel*>(walk_smem);
+        code_t* own_codes = walk_smem + sizeof(PairModel);
+        for (int x = threadIdx.x; x < (int)(sizeof(PairModel) / sizeof(int)); x += blockDim.x)
+            reinterpret_cast<int*>(model)[x] = reinterpret_cast<const int*>(pm)[x];
+#pragma unroll 4
+        for (int x = threadIdx.x; x < n; x += blockDim.x) own_codes[x] = codes[start + x];
+        __syncthreads();
+        walk_structure_held<Score, TiledLayout<T>, true, (T < 64 ? T : 64), sizeof(Score) == 2>(
+            Vz, L, own_codes, model, n, own_stack, pair_to + start, chars + start, status);
+    } else if constexpr (WALK == 5)
         walk_structure_held<Score, TiledLayout<T>, true, (T < 64 ? T : 64)>(Vz, L, codes + start, pm, n, own_stack,
                                                                            pair_to + start, chars + start, status);
     else if constexpr (WALK == 3)
