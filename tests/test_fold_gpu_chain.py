@@ -62,6 +62,17 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, mo
         assert np.array_equal(_gpu_table.to_dense(table), expect), (n, encoding, chain, closure)
 
 
+@pytest.mark.parametrize("tile", [128, 64, 32])
+@pytest.mark.parametrize("edge_form", [1, 2, 3])
+def test_edge_forms_every_cell_equals_cpu(tile, edge_form, monkeypatch):
+    """The split chain's edge products in tiled_edges (``SIZES.edge_form``: the copies a stage ahead, the atomics by
+    rows, both; issue 29, nbedges) beside the production's chain, every encoding, cell by cell."""
+    from bioaccel.fold import _launch
+
+    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_form=edge_form))
+    test_chain_forms_every_cell_equals_cpu(tile, "split", 2, 3, 120000, monkeypatch)
+
+
 def test_chain_timeline_marks_every_launch(small_launch_sizes, monkeypatch):
     """The bench's timeline: a start and an end event for every finish, edge and interior launch."""
     from bioaccel.fold import _gpu_table, _gpu_tiled, _launch

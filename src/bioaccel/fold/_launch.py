@@ -70,6 +70,10 @@ class FoldSizes(LaunchSizes):
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
+    edge_form: int = 0                # tiled, the split chain's edge products: 0 tiled_bulk (Int16x2Dup), else
+    #                                   tiled_edges with these bits (kernels/nussinov_tiled.cu): 1 the stage copies a
+    #                                   stage ahead, 2 the maxima's atomics by rows of consecutive cells (issue 29,
+    #                                   nbedges)
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 

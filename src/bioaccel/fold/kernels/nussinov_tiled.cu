@@ -105,7 +105,14 @@ struct Int32x1 : DpxS32 {
 // them from the table (finish_sub_tile, FROM_TABLE).
 // BLOCK (tiled_chain, issue 29): the threads of the launching block where it has more than the bulk's
 // (TILE / 8)^2 (tiles below 128): the others only duplicate A operands and meet at the barriers. 0: the bulk's.
-template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0>
+// EDGE_FORM (tiled_edges, the split chain's edge products: issue 29, nbedges; 0 elsewhere), bits:
+//   EDGES_AHEAD   the cp.async copies two stages ahead: stage s + 1 is issued before stage s lands (at the start,
+//                 both stages of a 128-tile product, which the two buffers hold whole), not after it landed;
+//   EDGES_ROWS    the maxima staged through shared memory, then atomicMax by consecutive lanes on consecutive
+//                 cells (a warp's REDs 128 contiguous bytes, 4 sectors, where a thread's 8 x 8 cells make 32).
+#define EDGES_AHEAD 1
+#define EDGES_ROWS 2
+template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, int EDGE_FORM = 0>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
                                           const int* __restrict__ bases, int skip_below,
@@ -254,19 +261,26 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         int frame = 0, next_off = 0;                     // the accumulators hold V - R - frame
         bool skip = false;
 
+        constexpr bool AHEAD = (EDGE_FORM & EDGES_AHEAD) != 0;
         if (stages > 0) {
             if (worker) load_stage(0);
+            if (AHEAD && stages > 1 && worker) load_stage(1);    // in flight while stage 0 lands
             if (bases != nullptr) next_off = product_offset(0);
         }
         // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
         // s - 1, whose buffer the copy of stage s + 1 (in flight while s is computed) then overwrites.
+        // AHEAD: stage s + 1 is already in flight (its own commit group); stage s + 2 refills buffer s
+        // after a barrier at the end of stage s (none for a product of two stages, the edges at 128-tiles).
         for (int stage = 0; stage < stages; ++stage) {
             const int buf = stage & 1;
             const int off = next_off;                    // of this stage's product, read a stage ahead
-            cp_async_wait<0>();
+            if (AHEAD && stage + 1 < stages)
+                cp_async_wait<1>();
+            else
+                cp_async_wait<0>();
             __syncthreads();
             if (stage + 1 < stages) {
-                if (worker) load_stage(buf ^ 1);
+                if (!AHEAD && worker) load_stage(buf ^ 1);
                 if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
             }
             if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
@@ -324,6 +338,10 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
                     }
                 }
             }
+            if (AHEAD && stage + 2 < stages) {
+                __syncthreads();                         // every thread is done with buffer buf: refill it
+                if (worker) load_stage(buf);
+            }
         }
         if (frame != 0) move(frame);
     }
@@ -342,6 +360,30 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     }
     if (!worker) return;
     int* out = scratch + (long long)I * TILE * TILE;
+    if constexpr ((EDGE_FORM & EDGES_ROWS) != 0) {
+        // the tile's maxima as int32 rows in shared memory (the stage buffers, done with after the barrier; the
+        // host gives at least TILE * TILE * 4 bytes), then each warp's REDs on 32 consecutive cells
+        static_assert(BLOCK == 0 && !DIRECT, "the split chain's edge products only");
+        int* rows = reinterpret_cast<int*>(bulk_smem);
+        __syncthreads();
+#pragma unroll
+        for (int x = 0; x < 8; ++x)
+#pragma unroll
+            for (int v = 0; v < 2; ++v) {
+                int cell[4];
+#pragma unroll
+                for (int c = 0; c < 4; ++c) {
+                    const int q = 4 * v + c;             // the thread's column tx * 8 + q
+                    cell[c] = P::lane(acc[x][q / P::PER_WORD], q % P::PER_WORD);
+                }
+                *reinterpret_cast<int4*>(rows + (ty + SIDE * x) * TILE + tx * 8 + 4 * v) =
+                    make_int4(cell[0], cell[1], cell[2], cell[3]);
+            }
+        __syncthreads();
+#pragma unroll 8
+        for (int e = tid; e < TILE * TILE; e += BULK_THREADS) atomicMax(out + e, rows[e]);
+        return;
+    }
 #pragma unroll
     for (int x = 0; x < 8; ++x)
 #pragma unroll
@@ -358,6 +400,16 @@ __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 tiled_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
           int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
     bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
+}
+
+// The split chain's edge products (edges == 1) in the form EDGE_FORM (bulk_tile: EDGES_AHEAD, EDGES_ROWS;
+// fold/_launch.SIZES.edge_form), with tiled_bulk's arguments.
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES, int EDGE_FORM>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+tiled_edges(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+            int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
+    bulk_tile<P, TILE, STAGE_BYTES, false, 0, EDGE_FORM>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases,
+                                                         skip_below, Adup);
 }
 
 // Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
