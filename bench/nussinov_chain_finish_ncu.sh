@@ -9,7 +9,8 @@
 # KERNEL and SKIP pick another launch, matched on the demangled name (template arguments included), e.g. the chain's
 # edge products on the same diagonal: KERNEL='tiled_bulk<Int16x2Dup' SKIP=73 bash bench/nussinov_chain_finish_ncu.sh 2
 # (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60). EDGE_FORM sets SIZES.edge_form (the edge products in
-# tiled_edges: KERNEL='tiled_edges<Int16x2Dup' EDGE_FORM=3 SKIP=73 ...; issue 29, nbedges).
+# tiled_edges: KERNEL='tiled_edges<Int16x2Dup' EDGE_FORM=3 SKIP=73 ...; issue 29, nbedges). NCU_EXTRA: more ncu
+# arguments, e.g. NCU_EXTRA="--section SourceCounters -o edges" (a report with the stalls by SASS instruction).
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src PYTHONUNBUFFERED=1
 settings=${*:-2 1}
@@ -41,7 +42,7 @@ metrics+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,l
 for setting in $settings; do
   echo "### finish_closure $setting"
   ncu --kernel-name-base demangled --kernel-name regex:"${KERNEL:-tiled_finish_sub_tight}" --launch-skip "${SKIP:-75}" \
-      --launch-count 1 --metrics "$metrics" \
+      --launch-count 1 --metrics "$metrics" ${NCU_EXTRA:-} \
       python3 "$script" "$setting" 2>&1 | grep -v '^==PROF==' | grep -E 'tiled_|duration|cycles|inst_executed|issue_active|wavefronts|throughput|warps_active|stalled|grid_size|registers|ERR'
 done
 rm -f "$script"

@@ -206,7 +206,7 @@ def host_kernels(sizes) -> dict:
     tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1, 17)]
     # issue 29 (nbedges): the split chain's edge products in every edge_form, int16 and int32 cells
     tiled += [("tiled_edges", (lanes, t, 2, stage_bytes(t, size), form))
-              for lanes, size in (("Int16x2Dup", 2), ("Int32x1", 4)) for form in (1, 2, 3)]
+              for lanes, size in (("Int16x2Dup", 2), ("Int32x1", 4)) for form in (1, 2, 3, 7)]
     tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
     # issue 29 (nbskew): finish_closure 2, form 1 with the far products ahead (FORM 1 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]

@@ -63,10 +63,10 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, mo
 
 
 @pytest.mark.parametrize("tile", [128, 64, 32])
-@pytest.mark.parametrize("edge_form", [1, 2, 3])
+@pytest.mark.parametrize("edge_form", [1, 2, 3, 7])
 def test_edge_forms_every_cell_equals_cpu(tile, edge_form, monkeypatch):
     """The split chain's edge products in tiled_edges (``SIZES.edge_form``: the copies a stage ahead, the atomics by
-    rows, both; issue 29, nbedges) beside the production's chain, every encoding, cell by cell."""
+    rows, both, and with the L2 hint; issue 29, nbedges) beside the production's chain, every encoding, cell by cell."""
     from bioaccel.fold import _launch
 
     monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_form=edge_form))

@@ -72,8 +72,8 @@ class FoldSizes(LaunchSizes):
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
     edge_form: int = 0                # tiled, the split chain's edge products: 0 tiled_bulk (Int16x2Dup), else
     #                                   tiled_edges with these bits (kernels/nussinov_tiled.cu): 1 the stage copies a
-    #                                   stage ahead, 2 the maxima's atomics by rows of consecutive cells (issue 29,
-    #                                   nbedges)
+    #                                   stage ahead, 2 the maxima's atomics by rows of consecutive cells, 4 the
+    #                                   operand on tile diagonal 1 kept in L2 (evict_last) (issue 29, nbedges)
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 

@@ -109,9 +109,19 @@ struct Int32x1 : DpxS32 {
 //   EDGES_AHEAD   the cp.async copies two stages ahead: stage s + 1 is issued before stage s lands (at the start,
 //                 both stages of a 128-tile product, which the two buffers hold whole), not after it landed;
 //   EDGES_ROWS    the maxima staged through shared memory, then atomicMax by consecutive lanes on consecutive
-//                 cells (a warp's REDs 128 contiguous bytes, 4 sectors, where a thread's 8 x 8 cells make 32).
+//                 cells (a warp's REDs 128 contiguous bytes, 4 sectors, where a thread's 8 x 8 cells make 32);
+//   EDGES_KEEP    the operand on tile diagonal 1 (A = (I, I+1) of K = I+1, B = (J-1, J) of K = J-1) copied with an
+//                 L2 evict_last policy: only the edge products read those tiles, once a diagonal, and between two
+//                 diagonals the interior products stream far more than L2 holds through it.
 #define EDGES_AHEAD 1
 #define EDGES_ROWS 2
+#define EDGES_KEEP 4
+
+// cp_async16 (dpx.cuh) with an L2 cache policy (createpolicy) on the global side.
+__device__ __forceinline__ void cp_async16_hint(void* smem, const void* gmem, unsigned long long policy) {
+    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "l"(policy));
+}
 template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, int EDGE_FORM = 0>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
@@ -228,16 +238,26 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         long long a_tile = L.tile(I, K0), b_tile = L.tile(K0, J);      // cell offsets of the next copy's operands
         int next_K = K0, next_sub = 0;                                   // its product and stage within the product
 
+        constexpr bool KEEP = (EDGE_FORM & EDGES_KEEP) != 0;
+        unsigned long long keep_policy = 0;
+        if constexpr (KEEP) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(keep_policy));
+        const bool keep_a = KEEP && edges == 1 && part == 0, keep_b = KEEP && edges == 1 && (part == 1 || d == 2);
+        auto copy16 = [&](void* dst, const void* src, bool keep) {
+            if (KEEP && keep)
+                cp_async16_hint(dst, src, keep_policy);
+            else
+                cp_async16(dst, src);
+        };
         auto load_stage = [&](int buf) {
             const int k0 = next_sub * KS;
             const score_t* B = V + b_tile + (long long)(k0 + b_row) * TILE + b_col;
             score_t* bs = &Bs[buf][b_row][b_col];
 #pragma unroll
-            for (int j = 0; j < COPIES; ++j) cp_async16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE);
+            for (int j = 0; j < COPIES; ++j) copy16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE, keep_b);
             const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
             score_t* as = &As[buf][a_row][a_col];
 #pragma unroll
-            for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
+            for (int j = 0; j < COPIES; ++j) copy16(as + j * A_STEP * ALD, A + j * A_STEP * TILE, keep_a);
             cp_async_commit();
             if (++next_sub == STAGES_PER_TILE) {         // on to the next product: tile (I, K+1), tile (K+1, J)
                 next_sub = 0;
