@@ -8,8 +8,8 @@
 #   bash bench/nussinov_chain_finish_ncu.sh [SETTING ...]        # default: 2 (the default) 1 (without the products ahead)
 # KERNEL and SKIP pick another launch, matched on the demangled name (template arguments included), e.g. the chain's
 # edge products on the same diagonal: KERNEL='tiled_bulk<Int16x2Dup' SKIP=73 bash bench/nussinov_chain_finish_ncu.sh 2
-# (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60). EDGE_FORM sets SIZES.edge_form (the edge products in
-# tiled_edges: KERNEL='tiled_edges<Int16x2Dup' EDGE_FORM=3 SKIP=73 ...; issue 29, nbedges). NCU_EXTRA: more ncu
+# (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60; EDGE_ROWS=1 KERNEL='tiled_bulk_rows<Int16x2Dup' for the
+# default now, EDGE_ROWS=0 KERNEL='tiled_bulk<Int16x2Dup' for the form before: issue 29, nbedges). NCU_EXTRA: more ncu
 # arguments, e.g. NCU_EXTRA="--section SourceCounters -o edges" (a report with the stalls by SASS instruction).
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src PYTHONUNBUFFERED=1
@@ -22,7 +22,7 @@ import numpy as np
 import cupy as cp
 from bioaccel.fold import FoldParams, _gpu, _gpu_table, _launch
 _launch.SIZES = _launch.SIZES.replace(finish_closure=int(sys.argv[1]), chain="split")
-_launch.SIZES = _launch.SIZES.replace(edge_form=int(os.environ.get("EDGE_FORM", "0")))
+_launch.SIZES = _launch.SIZES.replace(edge_rows=int(os.environ.get("EDGE_ROWS", _launch.SIZES.edge_rows)))
 params = FoldParams()
 pm = _gpu_table.pair_model(cp, params)
 for n in (2000, 16000):      # 2,000 compiles (its 15 finishes skipped below, with the first 60 of 16,000's 124)

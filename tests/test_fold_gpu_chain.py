@@ -63,13 +63,14 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, mo
 
 
 @pytest.mark.parametrize("tile", [128, 64, 32])
-@pytest.mark.parametrize("edge_form", [1, 2, 3, 7])
-def test_edge_forms_every_cell_equals_cpu(tile, edge_form, monkeypatch):
-    """The split chain's edge products in tiled_edges (``SIZES.edge_form``: the copies a stage ahead, the atomics by
-    rows, both, and with the L2 hint; issue 29, nbedges) beside the production's chain, every encoding, cell by cell."""
+@pytest.mark.parametrize("edge_rows, bulk_rows", [(0, 0), (1, 1)], ids=["edges-before", "interior-rows"])
+def test_rows_forms_every_cell_equals_cpu(tile, edge_rows, bulk_rows, monkeypatch):
+    """The products' atomics by rows of consecutive cells (tiled_bulk_rows, issue 29, nbedges): the split chain's edge
+    products without them (``edge_rows`` 0, before; 1 is the default, which the tests above run), and the interior
+    products with them too (``bulk_rows``), every encoding, cell by cell."""
     from bioaccel.fold import _launch
 
-    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_form=edge_form))
+    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_rows=edge_rows, bulk_rows=bulk_rows))
     test_chain_forms_every_cell_equals_cpu(tile, "split", 2, 3, 120000, monkeypatch)
 
 

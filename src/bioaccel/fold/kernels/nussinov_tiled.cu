@@ -105,24 +105,12 @@ struct Int32x1 : DpxS32 {
 // them from the table (finish_sub_tile, FROM_TABLE).
 // BLOCK (tiled_chain, issue 29): the threads of the launching block where it has more than the bulk's
 // (TILE / 8)^2 (tiles below 128): the others only duplicate A operands and meet at the barriers. 0: the bulk's.
-// EDGE_FORM (tiled_edges, the split chain's edge products: issue 29, nbedges; 0 elsewhere), bits:
-//   EDGES_AHEAD   the cp.async copies two stages ahead: stage s + 1 is issued before stage s lands (at the start,
-//                 both stages of a 128-tile product, which the two buffers hold whole), not after it landed;
-//   EDGES_ROWS    the maxima staged through shared memory, then atomicMax by consecutive lanes on consecutive
-//                 cells (a warp's REDs 128 contiguous bytes, 4 sectors, where a thread's 8 x 8 cells make 32);
-//   EDGES_KEEP    the operand on tile diagonal 1 (A = (I, I+1) of K = I+1, B = (J-1, J) of K = J-1) copied with an
-//                 L2 evict_last policy: only the edge products read those tiles, once a diagonal, and between two
-//                 diagonals the interior products stream far more than L2 holds through it.
-#define EDGES_AHEAD 1
-#define EDGES_ROWS 2
-#define EDGES_KEEP 4
-
-// cp_async16 (dpx.cuh) with an L2 cache policy (createpolicy) on the global side.
-__device__ __forceinline__ void cp_async16_hint(void* smem, const void* gmem, unsigned long long policy) {
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(smem);
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "l"(policy));
-}
-template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, int EDGE_FORM = 0>
+// ROWS (tiled_bulk_rows: issue 29, nbedges): the maxima staged in shared memory as int32 rows, then atomicMax by
+// consecutive lanes on consecutive cells: a warp's REDs cover 128 contiguous bytes (4 sectors), where a thread's
+// 8 x 8 cells make 32 sectors a RED. Nsight Compute (H200, n = 16,000, the chain's edge products of d = 61 alone):
+// those REDs held the registers they read while the sectors drained, and the instructions that reuse the registers
+// waited (94% of the kernel's long-scoreboard samples, 4.6 cycles an instruction); with ROWS 45.5 -> 22.8 us.
+template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, bool ROWS = false>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
                                           const int* __restrict__ bases, int skip_below,
@@ -238,26 +226,16 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         long long a_tile = L.tile(I, K0), b_tile = L.tile(K0, J);      // cell offsets of the next copy's operands
         int next_K = K0, next_sub = 0;                                   // its product and stage within the product
 
-        constexpr bool KEEP = (EDGE_FORM & EDGES_KEEP) != 0;
-        unsigned long long keep_policy = 0;
-        if constexpr (KEEP) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(keep_policy));
-        const bool keep_a = KEEP && edges == 1 && part == 0, keep_b = KEEP && edges == 1 && (part == 1 || d == 2);
-        auto copy16 = [&](void* dst, const void* src, bool keep) {
-            if (KEEP && keep)
-                cp_async16_hint(dst, src, keep_policy);
-            else
-                cp_async16(dst, src);
-        };
         auto load_stage = [&](int buf) {
             const int k0 = next_sub * KS;
             const score_t* B = V + b_tile + (long long)(k0 + b_row) * TILE + b_col;
             score_t* bs = &Bs[buf][b_row][b_col];
 #pragma unroll
-            for (int j = 0; j < COPIES; ++j) copy16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE, keep_b);
+            for (int j = 0; j < COPIES; ++j) cp_async16(bs + j * B_STEP * TILE, B + j * B_STEP * TILE);
             const score_t* A = V + a_tile + (long long)a_row * TILE + k0 + a_col;
             score_t* as = &As[buf][a_row][a_col];
 #pragma unroll
-            for (int j = 0; j < COPIES; ++j) copy16(as + j * A_STEP * ALD, A + j * A_STEP * TILE, keep_a);
+            for (int j = 0; j < COPIES; ++j) cp_async16(as + j * A_STEP * ALD, A + j * A_STEP * TILE);
             cp_async_commit();
             if (++next_sub == STAGES_PER_TILE) {         // on to the next product: tile (I, K+1), tile (K+1, J)
                 next_sub = 0;
@@ -281,26 +259,19 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
         int frame = 0, next_off = 0;                     // the accumulators hold V - R - frame
         bool skip = false;
 
-        constexpr bool AHEAD = (EDGE_FORM & EDGES_AHEAD) != 0;
         if (stages > 0) {
             if (worker) load_stage(0);
-            if (AHEAD && stages > 1 && worker) load_stage(1);    // in flight while stage 0 lands
             if (bases != nullptr) next_off = product_offset(0);
         }
         // One barrier a stage: after it stage s is in shared memory and every thread is done with stage
         // s - 1, whose buffer the copy of stage s + 1 (in flight while s is computed) then overwrites.
-        // AHEAD: stage s + 1 is already in flight (its own commit group); stage s + 2 refills buffer s
-        // after a barrier at the end of stage s (none for a product of two stages, the edges at 128-tiles).
         for (int stage = 0; stage < stages; ++stage) {
             const int buf = stage & 1;
             const int off = next_off;                    // of this stage's product, read a stage ahead
-            if (AHEAD && stage + 1 < stages)
-                cp_async_wait<1>();
-            else
-                cp_async_wait<0>();
+            cp_async_wait<0>();
             __syncthreads();
             if (stage + 1 < stages) {
-                if (!AHEAD && worker) load_stage(buf ^ 1);
+                if (worker) load_stage(buf ^ 1);
                 if (bases != nullptr && (stage + 1) % STAGES_PER_TILE == 0) next_off = product_offset(stage + 1);
             }
             if (bases != nullptr && stage % STAGES_PER_TILE == 0) {
@@ -358,10 +329,6 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
                     }
                 }
             }
-            if (AHEAD && stage + 2 < stages) {
-                __syncthreads();                         // every thread is done with buffer buf: refill it
-                if (worker) load_stage(buf);
-            }
         }
         if (frame != 0) move(frame);
     }
@@ -380,22 +347,19 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     }
     if (!worker) return;
     int* out = scratch + (long long)I * TILE * TILE;
-    if constexpr ((EDGE_FORM & EDGES_ROWS) != 0) {
-        // the tile's maxima as int32 rows in shared memory (the stage buffers, done with after the barrier; the
-        // host gives at least TILE * TILE * 4 bytes), then each warp's REDs on 32 consecutive cells
-        static_assert(BLOCK == 0 && !DIRECT, "the split chain's edge products only");
+    if constexpr (ROWS) {
+        // the stage buffers are done with after the barrier; the host gives them at least TILE * TILE * 4 bytes
+        static_assert(BLOCK == 0 && !DIRECT, "tiled_bulk_rows: the bulk's blocks, scratch tiles");
         int* rows = reinterpret_cast<int*>(bulk_smem);
         __syncthreads();
 #pragma unroll
         for (int x = 0; x < 8; ++x)
 #pragma unroll
-            for (int v = 0; v < 2; ++v) {
+            for (int v = 0; v < 2; ++v) {            // the thread's columns tx * 8 + 4 v .. + 3: one 16-byte store
                 int cell[4];
 #pragma unroll
-                for (int c = 0; c < 4; ++c) {
-                    const int q = 4 * v + c;             // the thread's column tx * 8 + q
-                    cell[c] = P::lane(acc[x][q / P::PER_WORD], q % P::PER_WORD);
-                }
+                for (int c = 0; c < 4; ++c)
+                    cell[c] = P::lane(acc[x][(4 * v + c) / P::PER_WORD], (4 * v + c) % P::PER_WORD);
                 *reinterpret_cast<int4*>(rows + (ty + SIDE * x) * TILE + tx * 8 + 4 * v) =
                     make_int4(cell[0], cell[1], cell[2], cell[3]);
             }
@@ -422,14 +386,14 @@ tiled_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
     bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
 }
 
-// The split chain's edge products (edges == 1) in the form EDGE_FORM (bulk_tile: EDGES_AHEAD, EDGES_ROWS;
-// fold/_launch.SIZES.edge_form), with tiled_bulk's arguments.
-template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES, int EDGE_FORM>
+// tiled_bulk with ROWS (bulk_tile): the maxima's atomics by rows of consecutive cells (fold/_launch.SIZES.edge_rows for
+// the split chain's edge products, bulk_rows for the interior products).
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
 __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
-tiled_edges(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
-            int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
-    bulk_tile<P, TILE, STAGE_BYTES, false, 0, EDGE_FORM>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases,
-                                                         skip_below, Adup);
+tiled_bulk_rows(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+                int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
+    bulk_tile<P, TILE, STAGE_BYTES, false, 0, true>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases,
+                                                    skip_below, Adup);
 }
 
 // Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
