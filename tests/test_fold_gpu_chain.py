@@ -63,11 +63,11 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, mo
 
 
 @pytest.mark.parametrize("tile", [128, 64, 32])
-@pytest.mark.parametrize("edge_rows, bulk_rows", [(0, 0), (1, 1)], ids=["edges-before", "interior-rows"])
+@pytest.mark.parametrize("edge_rows, bulk_rows", [(0, 0), (1, 0)], ids=["before", "edges-rows"])
 def test_rows_forms_every_cell_equals_cpu(tile, edge_rows, bulk_rows, monkeypatch):
-    """The products' atomics by rows of consecutive cells (tiled_bulk_rows, issue 29, nbedges): the split chain's edge
-    products without them (``edge_rows`` 0, before; 1 is the default, which the tests above run), and the interior
-    products with them too (``bulk_rows``), every encoding, cell by cell."""
+    """The products' atomics by rows of consecutive cells (tiled_bulk_rows, issue 29, nbedges; the default for the
+    split chain's edge products and the interior products, which the tests above run): neither (before), and the edge
+    products' alone, every encoding, cell by cell."""
     from bioaccel.fold import _launch
 
     monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_rows=edge_rows, bulk_rows=bulk_rows))

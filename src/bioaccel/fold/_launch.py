@@ -73,7 +73,9 @@ class FoldSizes(LaunchSizes):
     edge_rows: int = 1                # tiled, the split chain's edge products: 1 tiled_bulk_rows (the maxima's atomics
     #                                   by rows of consecutive cells: issue 29, nbedges; n = 16,000 on an H200 0.0322 s
     #                                   against 0.0337, 10,000 0.0126 against 0.0135), 0 tiled_bulk (before)
-    bulk_rows: int = 0                # tiled: the interior products in tiled_bulk_rows (1) or tiled_bulk (0)
+    bulk_rows: int = 1                # tiled: the interior products in tiled_bulk_rows (1; with edge_rows, on an H200
+    #                                   16,000 0.0288 s, 10,000 0.0112, 26,000 0.1057 against 0.0323, 0.0126, 0.1122
+    #                                   with edge_rows alone) or tiled_bulk (0, before)
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 
