@@ -204,17 +204,14 @@ def host_kernels(sizes) -> dict:
     # issue 29 (nbpersist): the chain fused (edge products and finish in one block), its closure forms; the
     # single sequence's finish with the batches' closure form 1
     tiled += [("tiled_chain", ("Int16x2Dup", t, stage_bytes(t, 2), tight)) for tight in (0, 1, 17)]
-    # issue 29 (nbedges): the atomics by rows of consecutive cells, the split chain's edge products (int16 and int32
-    # cells) and the interior products' int16 lanes
-    tiled += [("tiled_bulk_rows", (lanes, t, 2, stage_bytes(t, size)))
-              for lanes, size in (("Int16x2Dup", 2), ("Int32x1", 4), (f.int16_lanes, 2))]
-    tiled += [("tiled_bulk_rows", (lanes, 64, 8, 64)) for lanes in ("Int16x2Pre", "Int16x2Dup")]   # 64-tiles' interior
     tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
     # issue 29 (nbskew): finish_closure 2, form 1 with the far products ahead (FORM 1 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]
+    # issue 29 (nbedges): every product form above with the atomics by rows (the edge and interior products' default)
+    tiled += [("tiled_bulk_rows", arguments) for name, arguments in list(tiled) if name == "tiled_bulk"]
     tiled += [("tiled_finish_sub_tight", ("short", 64, 1)), ("tiled_finish", ("short", 64)),
               ("tiled_finish_sub", ("short", 64))]
     for cell in ("short", "int"):
