@@ -108,8 +108,8 @@ struct Int32x1 : DpxS32 {
 // ROWS (tiled_bulk_rows: issue 29, nbedges): the maxima staged in shared memory as int32 rows, then atomicMax by
 // consecutive lanes on consecutive cells: a warp's REDs cover 128 contiguous bytes (4 sectors), where a thread's
 // 8 x 8 cells make 32 sectors a RED. Nsight Compute (H200, n = 16,000, the chain's edge products of d = 61 alone):
-// those REDs held the registers they read while the sectors drained, and the instructions that reuse the registers
-// waited (94% of the kernel's long-scoreboard samples, 4.6 cycles an instruction); with ROWS 45.5 -> 22.8 us.
+// 94% of the kernel's long-scoreboard samples (4.6 cycles an instruction) were on the instructions after those REDs,
+// which reuse the registers the REDs read (docs/gpu-notes.md, nbedges); with ROWS 45.5 -> 22.8 us.
 template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, bool ROWS = false>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
