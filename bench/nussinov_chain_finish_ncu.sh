@@ -8,17 +8,21 @@
 #   bash bench/nussinov_chain_finish_ncu.sh [SETTING ...]        # default: 2 (the default) 1 (without the products ahead)
 # KERNEL and SKIP pick another launch, matched on the demangled name (template arguments included), e.g. the chain's
 # edge products on the same diagonal: KERNEL='tiled_bulk<Int16x2Dup' SKIP=73 bash bench/nussinov_chain_finish_ncu.sh 2
-# (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60)
+# (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60; EDGE_ROWS=1 KERNEL='tiled_bulk_rows<Int16x2Dup' for the
+# default now, EDGE_ROWS=0 KERNEL='tiled_bulk<Int16x2Dup' for the form before: issue 29, nbedges). NCU_EXTRA: more ncu
+# arguments, e.g. NCU_EXTRA="--section SourceCounters -o edges" (a report with the stalls by SASS instruction).
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src PYTHONUNBUFFERED=1
 settings=${*:-2 1}
 script=$(mktemp --suffix .py)
 cat > "$script" <<'PY'
+import os
 import sys
 import numpy as np
 import cupy as cp
 from bioaccel.fold import FoldParams, _gpu, _gpu_table, _launch
 _launch.SIZES = _launch.SIZES.replace(finish_closure=int(sys.argv[1]), chain="split")
+_launch.SIZES = _launch.SIZES.replace(edge_rows=int(os.environ.get("EDGE_ROWS", _launch.SIZES.edge_rows)))
 params = FoldParams()
 pm = _gpu_table.pair_model(cp, params)
 for n in (2000, 16000):      # 2,000 compiles (its 15 finishes skipped below, with the first 60 of 16,000's 124)
@@ -38,7 +42,7 @@ metrics+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,l
 for setting in $settings; do
   echo "### finish_closure $setting"
   ncu --kernel-name-base demangled --kernel-name regex:"${KERNEL:-tiled_finish_sub_tight}" --launch-skip "${SKIP:-75}" \
-      --launch-count 1 --metrics "$metrics" \
+      --launch-count 1 --metrics "$metrics" ${NCU_EXTRA:-} \
       python3 "$script" "$setting" 2>&1 | grep -v '^==PROF==' | grep -E 'tiled_|duration|cycles|inst_executed|issue_active|wavefronts|throughput|warps_active|stalled|grid_size|registers|ERR'
 done
 rm -f "$script"

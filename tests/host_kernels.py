@@ -210,6 +210,8 @@ def host_kernels(sizes) -> dict:
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]
+    # issue 29 (nbedges): every product form above with the atomics by rows (the edge and interior products' default)
+    tiled += [("tiled_bulk_rows", arguments) for name, arguments in list(tiled) if name == "tiled_bulk"]
     tiled += [("tiled_finish_sub_tight", ("short", 64, 1)), ("tiled_finish", ("short", 64)),
               ("tiled_finish_sub", ("short", 64))]
     for cell in ("short", "int"):

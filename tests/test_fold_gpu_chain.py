@@ -62,6 +62,18 @@ def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, mo
         assert np.array_equal(_gpu_table.to_dense(table), expect), (n, encoding, chain, closure)
 
 
+@pytest.mark.parametrize("tile", [128, 64, 32])
+@pytest.mark.parametrize("edge_rows, bulk_rows", [(0, 0), (1, 0)], ids=["before", "edges-rows"])
+def test_rows_forms_every_cell_equals_cpu(tile, edge_rows, bulk_rows, monkeypatch):
+    """The products' atomics by rows of consecutive cells (tiled_bulk_rows, issue 29, nbedges; the default for the
+    split chain's edge products and the interior products, which the tests above run): neither (before), and the edge
+    products' alone, every encoding, cell by cell."""
+    from bioaccel.fold import _launch
+
+    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, edge_rows=edge_rows, bulk_rows=bulk_rows))
+    test_chain_forms_every_cell_equals_cpu(tile, "split", 2, 3, 120000, monkeypatch)
+
+
 def test_chain_timeline_marks_every_launch(small_launch_sizes, monkeypatch):
     """The bench's timeline: a start and an end event for every finish, edge and interior launch."""
     from bioaccel.fold import _gpu_table, _gpu_tiled, _launch

@@ -65,9 +65,13 @@ def test_the_host_asks_for_the_listed_kernels(small_launch_sizes, monkeypatch):
         asked.clear()
         for encoding in ("int16", "offset"):
             _gpu_tiled.bulk_kernel(np.int16, sizes.fold.tile, lanes=_gpu_tiled.int16_lanes(encoding))
+            _gpu_tiled.bulk_kernel(np.int16, sizes.fold.tile, lanes=_gpu_tiled.int16_lanes(encoding),
+                                   kernel_name="tiled_bulk_rows")           # issue 29 (nbedges): the interior's default
         _gpu_tiled.bulk_kernel(np.int16, sizes.fold.tile, lanes="Int16x2Dup")
         _gpu_tiled.bulk_kernel(np.int32, sizes.fold.tile)
         for score_type in (np.int16, np.int32):
+            for rows in (0, 1):                         # issue 29 (nbedges): the split chain's edge products
+                _gpu_tiled.edge_kernel(score_type, sizes.fold.tile, rows)
             _gpu_tiled.bulk_kernel(score_type, sizes.fold.batch_tile, kernel_name="batch_bulk")
             for form in ("sub", "wavefront"):
                 _gpu_tiled.finish_kernels(score_type, sizes.fold.tile, form)

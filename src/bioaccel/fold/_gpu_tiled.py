@@ -95,6 +95,29 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", la
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
     bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, min_blocks, stage_bytes)
+    shared = bulk_shared_bytes(itemsize, tile, stage_bytes, lanes)
+    if kernel_name == "tiled_bulk_rows":     # its stage buffers then hold the tile's maxima as int32
+        shared = max(shared, 4 * tile * tile)
+    bulk.max_dynamic_shared_size_bytes = shared
+    return bulk, shared
+
+
+def edge_kernel(score_type, tile, rows):
+    """The split chain's edge products (K = I + 1 and K = J - 1 of each tile of a diagonal) in Int16x2Dup (Int32x1 for
+    int32 cells): (kernel, dynamic shared bytes); ``rows`` (SIZES.edge_rows) tiled_bulk_rows, else tiled_bulk."""
+    return bulk_kernel(score_type, tile, lanes="Int16x2Dup", kernel_name="tiled_bulk_rows" if rows else "tiled_bulk")
+
+
+def bulk_shared_bytes(itemsize, tile, stage_bytes, lanes):
+    """Dynamic shared memory of the bulk product's stages (bulk_tile) with cells of ``itemsize`` bytes in ``lanes``.
+    At 128-tiles with int16 cells they hold the tile's int32 maxima too (tiled_bulk_rows: 65,536 bytes), and the edge
+    products' fit beside a padded interior block on one SM (228 KB, 1 KB reserved a block):
+
+    >>> bulk_shared_bytes(2, 128, 128, "Int16x2Pre"), bulk_shared_bytes(2, 128, 128, "Int16x2Dup")
+    (98320, 102400)
+    >>> bulk_shared_bytes(2, 128, 128, "Int16x2Dup") + 1024 + _launch.SIZES.bulk_shared_pad + 1024 <= 233_472
+    True
+    """
     k_per_stage = stage_bytes // itemsize
     if lanes == "Int16x2Pre":     # Ad (4 bytes a cell) and Bs, double-buffered, and each buffer's mbarrier
         shared = 2 * k_per_stage * tile * 4 + 2 * k_per_stage * tile * itemsize + 2 * 8
@@ -102,8 +125,7 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", la
         shared = 2 * tile * (k_per_stage + 16 // itemsize) * itemsize + 2 * k_per_stage * tile * itemsize
     if lanes == "Int16x2Dup":
         shared += k_per_stage * tile * 4                     # Ad: the duplicated A operands of a stage
-    bulk.max_dynamic_shared_size_bytes = shared
-    return bulk, shared
+    return shared
 
 
 def finish_shared_bytes(score_type, tile, form="wavefront"):
@@ -201,13 +223,16 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     lanes = int16_lanes(encoding) if encoding != "int32" else None
     interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
-    bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks)
+    bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks,
+                                    kernel_name="tiled_bulk_rows" if sizes.bulk_rows else "tiled_bulk")
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
     separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2 or \
         sizes.bulk_shared_pad > 0
     edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
+    if sizes.edge_rows:               # issue 29 (nbedges): the edge products' atomics by rows of consecutive cells
+        edge_bulk, edge_shared = edge_kernel(score_type, T, sizes.edge_rows)
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2

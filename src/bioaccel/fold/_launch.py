@@ -72,6 +72,12 @@ class FoldSizes(LaunchSizes):
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
+    edge_rows: int = 1                # tiled, the split chain's edge products: 1 tiled_bulk_rows (the maxima's atomics
+    #                                   by rows of consecutive cells: issue 29, nbedges; n = 16,000 on an H200 0.0322 s
+    #                                   against 0.0337, 10,000 0.0126 against 0.0135), 0 tiled_bulk (before)
+    bulk_rows: int = 1                # tiled: the interior products in tiled_bulk_rows (1; with edge_rows, on an H200
+    #                                   16,000 0.0288 s, 10,000 0.0112, 26,000 0.1057 against 0.0323, 0.0126, 0.1122
+    #                                   with edge_rows alone) or tiled_bulk (0, before)
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 

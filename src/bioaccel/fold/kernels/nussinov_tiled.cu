@@ -105,7 +105,12 @@ struct Int32x1 : DpxS32 {
 // them from the table (finish_sub_tile, FROM_TABLE).
 // BLOCK (tiled_chain, issue 29): the threads of the launching block where it has more than the bulk's
 // (TILE / 8)^2 (tiles below 128): the others only duplicate A operands and meet at the barriers. 0: the bulk's.
-template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0>
+// ROWS (tiled_bulk_rows: issue 29, nbedges): the maxima staged in shared memory as int32 rows, then atomicMax by
+// consecutive lanes on consecutive cells: a warp's REDs cover 128 contiguous bytes (4 sectors), where a thread's
+// 8 x 8 cells make 32 sectors a RED. Nsight Compute (H200, n = 16,000, the chain's edge products of d = 61 alone):
+// 94% of the kernel's long-scoreboard samples (4.6 cycles an instruction) were on the instructions after those REDs,
+// which reuse the registers the REDs read (docs/gpu-notes.md, nbedges); with ROWS 45.5 -> 22.8 us.
+template <typename P, int TILE, int STAGE_BYTES, bool DIRECT = false, int BLOCK = 0, bool ROWS = false>
 __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict__ V, int* __restrict__ scratch,
                                           int nt, int d, int chunk, int edges, int I, int part,
                                           const int* __restrict__ bases, int skip_below,
@@ -342,6 +347,27 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     }
     if (!worker) return;
     int* out = scratch + (long long)I * TILE * TILE;
+    if constexpr (ROWS) {
+        // the stage buffers are done with after the barrier; the host gives them at least TILE * TILE * 4 bytes
+        static_assert(BLOCK == 0 && !DIRECT, "tiled_bulk_rows: the bulk's blocks, scratch tiles");
+        int* rows = reinterpret_cast<int*>(bulk_smem);
+        __syncthreads();
+#pragma unroll
+        for (int x = 0; x < 8; ++x)
+#pragma unroll
+            for (int v = 0; v < 2; ++v) {            // the thread's columns tx * 8 + 4 v .. + 3: one 16-byte store
+                int cell[4];
+#pragma unroll
+                for (int c = 0; c < 4; ++c)
+                    cell[c] = P::lane(acc[x][(4 * v + c) / P::PER_WORD], (4 * v + c) % P::PER_WORD);
+                *reinterpret_cast<int4*>(rows + (ty + SIDE * x) * TILE + tx * 8 + 4 * v) =
+                    make_int4(cell[0], cell[1], cell[2], cell[3]);
+            }
+        __syncthreads();
+#pragma unroll 8
+        for (int e = tid; e < TILE * TILE; e += BULK_THREADS) atomicMax(out + e, rows[e]);
+        return;
+    }
 #pragma unroll
     for (int x = 0; x < 8; ++x)
 #pragma unroll
@@ -358,6 +384,16 @@ __global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
 tiled_bulk(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
           int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
     bulk_tile<P, TILE, STAGE_BYTES>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases, skip_below, Adup);
+}
+
+// tiled_bulk with ROWS (bulk_tile): the maxima's atomics by rows of consecutive cells (fold/_launch.SIZES.edge_rows for
+// the split chain's edge products, bulk_rows for the interior products).
+template <typename P, int TILE, int MIN_BLOCKS, int STAGE_BYTES>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+tiled_bulk_rows(const typename P::score_t* __restrict__ V, int* __restrict__ scratch, int nt, int d, int chunk,
+                int edges, const int* __restrict__ bases, int skip_below, const unsigned* __restrict__ Adup) {
+    bulk_tile<P, TILE, STAGE_BYTES, false, 0, true>(V, scratch, nt, d, chunk, edges, blockIdx.x, blockIdx.y, bases,
+                                                    skip_below, Adup);
 }
 
 // Many tables of one size back to back (a bin of sequences with the same tiles per side): blockIdx.y
