@@ -87,11 +87,13 @@ def main() -> None:
     rows = [time_setting(codes, starts, s == "h1", args.repeats) for s in args.settings.split(",")]
     print(f"{args.rows}, stand-in CuPy (host Python and NumPy only), median of {args.repeats} folds, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
-    print("| setting | call to first launch (us) | least (us) | call to return (us) | launches | queued before the first launch |")
+    print("| setting | call to first launch (us) | least (us) | call to return (us) | launches "
+          "| queued before the first launch |")
     print("|---|---:|---:|---:|---:|---|")
     for r in rows:
         print(f"| {r['setting']} | {r['call_to_first_launch_s'] * 1e6:.1f} | {r['first_launch_runs_min_s'] * 1e6:.1f}"
-              f" | {r['call_to_return_s'] * 1e6:.1f} | {r['launches']} | {', '.join(r['before_first_launch']) or '-'} |")
+              f" | {r['call_to_return_s'] * 1e6:.1f} | {r['launches']}"
+              f" | {', '.join(r['before_first_launch']) or '-'} |")
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": args.rows, "repeats": args.repeats, "settings": rows}, indent=1))
 

@@ -125,7 +125,8 @@ def main() -> None:
     for r in rows:
         print(f"| w{r['walk']} | {r['span_us']:.0f} | {r['shortest_us']:.0f} | {r['median_us']:.0f} | {r['p90_us']:.0f}"
               f" | {r['longest_us']:.0f} | {r['longest_tenth_mean_us']:.0f} | {r['last_start_us']:.0f} | {r['sms']} |")
-    print(f"\nthread 0's time by kind (us at {args.clock_mhz:.0f} MHz) and counts, a walk: mean of all / of the longest tenth")
+    print(f"\nthread 0's time by kind (us at {args.clock_mhz:.0f} MHz) and counts, a walk: "
+          "mean of all / of the longest tenth")
     print("| walk | steps and pops | stagings | scans | steps | stagings | scans | scan rounds | pops |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:

@@ -266,7 +266,8 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
         __syncthreads();                             // ci, cc, cv, found read by all before thread 0 writes them
         WALK_PROBE(kinds[2] += clock64() - mark;)
     }
-    WALK_PROBE(if (tid == 0 && blockIdx.x < 4096) for (int k = 0; k < 8; ++k) walk_kinds[8 * blockIdx.x + k] = kinds[k];)
+    WALK_PROBE(if (tid == 0 && blockIdx.x < 4096)
+                   for (int k = 0; k < 8; ++k) walk_kinds[8 * blockIdx.x + k] = kinds[k];)
 }
 
 #ifdef BIOACCEL_WALK_PROBE
@@ -286,7 +287,8 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // (fold/_launch.py batch_walk): 6 walk 5 reading the sequence's codes and the pair model from shared memory (the
 // dynamic shared memory: the PairModel, then the codes; fold/_gpu_batch_tiled.trace_shared_bytes), with PACKED_POPS
 // for int16 cells (issue 29, nbhost2: a step's pair test was two dependent global loads, the codes then the weight,
-// ~0.3 us a step by thread 0's clock64), 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at 32-tiles),
+// ~0.3 us a step by thread 0's clock64), 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at
+// 32-tiles),
 // 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
 // 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
 // intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
