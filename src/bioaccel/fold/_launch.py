@@ -39,8 +39,9 @@ class FoldSizes(LaunchSizes):
     #                                   zeros; the finish starts from zeros there: issue 29, nbtail; 2,000 x 1,000 nt on
     #                                   an H200: fold 0.02733 s against 0.02742-0.02744), 0 launches it
     batch_traceback_threads: int = 128  # threads of a tiled batch's traceback block (one sequence each)
-    batch_walk: int = 5               # tiled batches' traceback: 6 walk 5 with the codes and pair model in shared
-    #                                   memory and V on the stack (int16 cells: issue 29, nbhost2), 5 walk 3 stepping
+    batch_walk: int = 6               # tiled batches' traceback: 6 walk 5 with the codes and pair model in shared
+    #                                   memory and V on the stack (int16 cells: issue 29, nbhost2; 2,000 x 1,000 nt on
+    #                                   an H200: 0.541-0.544 ms against 0.601-0.610, one call), 5 walk 3 stepping
     #                                   inside a 64 x 64 window of V staged
     #                                   in shared memory (issue 29, nbwalk; 2,000 x 1,000 nt on an H200: 0.599-0.608 ms
     #                                   against 0.714-0.717, one call), 3 walk_structure_held scanning for a
