@@ -157,7 +157,7 @@ def _batch_setting(kernel, tile):
     # most 128 bytes), x1 one stream, t32 32-thread traceback blocks (64/s64/x1/t32; 64w/x1/s0: before issue 29), c0 the
     # sub-tiles' closure before its tests became mask bits (c1; c2 its loads predicated too; c3 c1's closure after
     # c2's tile read; c4 c3 with a slimmer closure step, c5 c4 with the loads only where the cell lies in the sub-tile), d0 the diagonal's tiles by batch_finish (d1: batch_finish_diag, d2: batch_finish_sub_diag), w0 the traceback's walk
-    # before the interval held in registers (w1; w3 its scans only where (i, m-1) may pair; w5 w3 stepping in a window staged in shared memory), p0 no launch plan kept for a batch of the same starts, z1 no bulk launch at d = 1, h0 a kept plan's upload made again each fold before the first launch
+    # before the interval held in registers (w1; w3 its scans only where (i, m-1) may pair; w5 w3 stepping in a window staged in shared memory), p0 no launch plan kept for a batch of the same starts, z1 no bulk launch at d = 1, h0 a kept plan's upload made again each fold before the first launch, r0 the status read into pageable memory (r1: pinned)
     tile, *options = str(tile).split("/")
     form = "wavefront" if tile.endswith("w") else "sub"
     tile = int(tile.rstrip("w"))
@@ -181,6 +181,7 @@ def _batch_setting(kernel, tile):
     _launch.SIZES = replace(_launch.SIZES, batch_tile=tile, **tiled)
     _gpu_batch.PLAN_CACHE_MAX = 65_536 if option.get("p", 1) else 0
     _gpu_batch.KEEP_UPLOADS = bool(option.get("h", 1))
+    _gpu_batch.PINNED_STATUS = bool(option.get("r", 1))
 
 
 def _end_to_end_host_encoded(cp, seqs):

@@ -14,6 +14,7 @@ device's) and puts everything back afterwards.
 """
 import contextlib
 import itertools
+import threading
 import time
 import types
 from collections import OrderedDict
@@ -54,6 +55,10 @@ class Pointer:
         self.bytes(size)[:] = np.frombuffer(host, np.uint8, size)
         stream.device.log.append(("copy to device", size))
 
+    def copy_to_host_async(self, host, size, stream):
+        np.frombuffer(host, np.uint8, size)[:] = self.bytes(size)
+        stream.device.log.append(("copy to host", size))
+
     def copy_from_device_async(self, source, size, stream):
         self.bytes(size)[:] = source.bytes(size)
         stream.device.log.append(("copy on device", size))
@@ -88,6 +93,9 @@ class Stream:
         event = Event(self.device)
         event.record(self)
         return event
+
+    def synchronize(self):
+        self.device.log.append(("host waits", self.ptr))
 
     def wait_event(self, event):
         self.device.log.append(("wait", event.stream.ptr))
@@ -155,15 +163,18 @@ class StandInCupy(types.SimpleNamespace):
 
 @contextlib.contextmanager
 def stand_in():
-    """fold_packed on a :class:`StandInCupy` (yielded), with its own kept plans, uploads and turn counters."""
+    """fold_packed on a :class:`StandInCupy` (yielded), with its own kept plans, uploads, pinned reads and turn
+    counters."""
     cp = StandInCupy()
     saved = [(module, name, getattr(module, name)) for module, name in (
         (_gpu_batch, "_gpu"), (_gpu_batch, "kernel"), (_gpu_batch, "_plans"), (_gpu_batch, "_turns"),
-        (_gpu_batch_tiled, "kernel"), (_gpu_batch_tiled, "bulk_kernel"), (_gpu_upload, "_stagings"))]
+        (_gpu_batch_tiled, "kernel"), (_gpu_batch_tiled, "bulk_kernel"), (_gpu_upload, "_stagings"),
+        (_gpu_upload, "_reads"))]
     _gpu_batch._gpu = types.SimpleNamespace(require_gpu=lambda: cp)
     _gpu_batch.kernel = _gpu_batch_tiled.kernel = cp.kernel
     _gpu_batch_tiled.bulk_kernel = cp.bulk_kernel
     _gpu_batch._plans, _gpu_batch._turns, _gpu_upload._stagings = OrderedDict(), {}, {}
+    _gpu_upload._reads = threading.local()        # the stand-in's pinned words never left to a real device's reads
     _gpu_batch_tiled.tiled_kernels.cache_clear()
     try:
         yield cp

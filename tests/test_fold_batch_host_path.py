@@ -7,7 +7,7 @@ fold uploads before its first launch, as before. tests/test_fold_gpu.py runs the
 import numpy as np
 import pytest
 
-from bioaccel.fold import FoldParams, _gpu_batch
+from bioaccel.fold import FoldParams, _gpu_batch, _gpu_upload
 from batch_host_stand_in import stand_in
 
 #: shared-memory (0, 1, 2, 150 nt), tiled (300, 1000, 999 nt: two bins) sequences
@@ -93,3 +93,16 @@ def test_without_kept_uploads_each_fold_uploads_before_its_first_launch(monkeypa
             assert kinds.count("copy to device") == 1 and kinds.index("copy to device") < _first_launch(kinds)
             assert "copy on device" not in kinds and out.scores.tolist() == [0, 0] + [-1] * 6
             assert np.shares_memory(out.scores, out.inputs[0])           # the fresh upload is the fold's own
+
+
+def test_status_words_are_read_through_this_threads_pinned_buffer():
+    from bioaccel.fold._gpu_upload import read_small
+
+    with stand_in() as cp:
+        first = read_small(cp, cp.full(2, 7, dtype=np.int32))
+        second = read_small(cp, cp.full(3, -1, dtype=np.int64))      # larger than the first: a new buffer
+        third = read_small(cp, cp.full(2, 5, dtype=np.int32))        # the buffer reused, the copy not an alias
+        assert first.tolist() == [7, 7] and second.tolist() == [-1, -1, -1] and third.tolist() == [5, 5]
+        assert [op[0] for op in cp.log] == ["copy to host", "host waits"] * 3
+        assert getattr(_gpu_upload._reads, "buffer", None) is not None
+    assert getattr(_gpu_upload._reads, "buffer", None) is None or not isinstance(_gpu_upload._reads.buffer[0], bytearray)

@@ -33,7 +33,7 @@ from ._gpu_fill import check_fits
 from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
 from ._gpu_table import kernel, score_units, trace_structure
 from ._gpu_tiled import fill_tiled
-from ._gpu_upload import pack, upload_packed
+from ._gpu_upload import pack, read_small, upload_packed
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -61,6 +61,9 @@ PLANS_KEPT = 8
 #: first launch and its scores and status are a device-to-device copy made behind that launch (issue 29,
 #: helper nbhost2). False: uploaded again each fold, before the first launch (the bench's ``h0``).
 KEEP_UPLOADS = True
+#: check_packed reads the status words through pinned memory (fold/_gpu_upload.read_small); False: by
+#: ``ndarray.get`` into pageable memory, as before (the bench's ``r0``).
+PINNED_STATUS = True
 _plans = OrderedDict()
 
 
@@ -405,7 +408,12 @@ def check_packed(out, *, units=None, stream=None) -> None:
         flag = kernel("nussinov_traceback.cu", "batch_unscored")
         blocks = max(1, min(1024, (len(scores) + 255) // 256))
         flag((blocks,), (256,), (scores, np.int64(len(scores)), out.status), stream=stream)
-    status = out.status if isinstance(out.status, np.ndarray) else out.status.get(stream=stream)
+    if isinstance(out.status, np.ndarray):
+        status = out.status
+    elif PINNED_STATUS:
+        status = read_small(_gpu.require_gpu(), out.status, stream)
+    else:
+        status = out.status.get(stream=stream)
     if int(status[0]) != 0:
         raise InternalError("the GPU batch traceback found a table value no split reproduces")
     if bool(status[1]) if on_device else bool((scores < 0).any()):
