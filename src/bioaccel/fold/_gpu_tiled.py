@@ -151,7 +151,7 @@ def finish_kernels(score_type, tile, form, closure=0):
     """The finish of the diagonal d = 0 and that of the tiles off it (``form``: "sub" or "wavefront"):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles.
     ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1; 2 that with the
-    far products taken ahead by idle warps (_launch.closure_form); 6 that with two warps a sub-tile (FINISH_WIDE)."""
+    far products taken ahead by idle warps (_launch.closure_form)."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
     off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"
@@ -163,8 +163,7 @@ def finish_kernels(score_type, tile, form, closure=0):
             finish = kernel("nussinov_tiled.cu", name, tag, tile)
         shared = finish_shared_bytes(score_type, tile, kind)
         finish.max_dynamic_shared_size_bytes = shared
-        wide = closure if kind == "sub" and tag == "short" else 0      # FINISH_WIDE: two warps a sub-tile
-        threads = 32 * _launch.finish_warps(wide, tile, FINISH_SUB) if kind == "sub" else tile * FINISH_LANES
+        threads = 2 * tile if kind == "sub" else tile * FINISH_LANES
         out.append((finish, threads, shared))
     return out
 
@@ -176,8 +175,6 @@ def chain_kernel(score_type, tile, edge_lanes, closure=0):
     itemsize = np.dtype(score_type).itemsize
     lanes = edge_lanes if itemsize == 2 else "Int32x1"
     tight = _launch.closure_form(closure, "finish") if itemsize == 2 else 0
-    if tight & _launch.FINISH_WIDE:
-        raise ValueError(f"finish_closure {closure} (two warps a sub-tile) is the split chain's only")
     chain = kernel("nussinov_tiled.cu", "tiled_chain", lanes, tile, _launch.stage_bytes(tile, itemsize), tight)
     _, bulk_shared = bulk_kernel(score_type, tile, lanes=lanes)
     shared = max(bulk_shared, finish_shared_bytes(score_type, tile, "sub"))

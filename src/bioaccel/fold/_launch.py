@@ -66,8 +66,7 @@ class FoldSizes(LaunchSizes):
     finish_closure: int = 2           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
     #                                   (the batches' form 1: tests as mask bits, running pointers), 2 (form 1
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
-    #                                   0.0337 s against 0.0340 with 1), 6 (form 2 with two warps a sub-tile,
-    #                                   FINISH_WIDE: issue 29, nb16warps)
+    #                                   0.0337 s against 0.0340 with 1)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -87,22 +86,8 @@ BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory st
 #: finish_sub_tile's FORM_BITS bit (kernels/nussinov_tiled.cu FINISH_AHEAD): the far product blocks of a
 #: sub-wavefront's sub-tiles taken one sub-wavefront ahead by the warps it leaves idle (issue 29, nbskew)
 FINISH_AHEAD = 16
-#: finish_sub_tile's FORM_BITS bit (FINISH_WIDE): two warps a sub-tile, the second half taking the next
-#: sub-wavefront's far product blocks beside the closure (issue 29, nb16warps; tiled_finish_sub_tight only)
-FINISH_WIDE = 32
-#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2 and 6
-AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 6: 1 | FINISH_WIDE}}
-
-
-def finish_warps(setting, tile, sub=16):
-    """Warps a block of the sub-tiled finish off the diagonal for a ``finish_closure`` setting: one a
-    ``sub``-wide sub-tile column, two with FINISH_WIDE.
-
-    >>> finish_warps(2, 128), finish_warps(6, 128), finish_warps(6, 32)
-    (8, 16, 4)
-    """
-    wide = closure_form(setting, "finish") & FINISH_WIDE if setting else 0
-    return tile // sub * (2 if wide else 1)
+#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2
+AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1}}
 
 
 def closure_form(setting, kind):
@@ -111,8 +96,6 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(6, "finish")
-    49
     """
     form = AHEAD_FORMS[kind].get(setting)
     return setting if form is None else form | FINISH_AHEAD

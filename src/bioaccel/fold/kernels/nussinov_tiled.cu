@@ -684,20 +684,6 @@ __device__ __forceinline__ void close_diagonal_sub_tile(score_t* X, score_t* XT,
 // maxima of the same candidates in another order (bench/nussinov_skew_model.py: ahead_done is this split).
 #define FINISH_AHEAD 16
 #define AHEAD_CAP 10
-// FINISH_WIDE, a bit of FORM_BITS beside FINISH_AHEAD (issue 29, helper nb16warps; fold/_launch.py finish_closure 6):
-// two warps a sub-tile (2 G warps; Nsight Compute found the 8-warp finish latency-bound: 28.5% of the issue slots,
-// ~6 stall cycles an instruction). Warp h G + t (half h, slot t): in sub-wavefront w the pair of slot t takes the
-// nearest two product blocks of its sub-tile, half h the rows r0 + 8 h, meets at a named barrier, then half 0 runs
-// the closure while half 1 takes every far block of slot t's sub-tile in w + 1 (final after w - 1, read by no one in
-// w). The same maxima of the same candidates in another order: the same bits.
-#define FINISH_WIDE 32
-
-// Row halves a call of finish_sub_tile's products takes (a type, so that a generic lambda's register arrays have a
-// compile-time size): XS = 2 both (rows r0, r0 + 8), 1 one of them.
-template <int XS>
-struct RowHalves {
-    static constexpr int value = XS;
-};
 
 // Far product blocks of the sub-tile that warp t holds in sub-wavefront w: max(0, G - 2 - a) + max(0, b - 1).
 template <int G>
@@ -744,12 +730,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     constexpr int S = FINISH_SUB, G = TILE / S;
     constexpr int TIGHT = FORM_BITS & (FINISH_AHEAD - 1);
     constexpr bool AHEAD = (FORM_BITS & FINISH_AHEAD) != 0;
-    constexpr bool WIDE = (FORM_BITS & FINISH_WIDE) != 0;
     static_assert(!AHEAD || (sizeof(score_t) == 2 && TIGHT), "AHEAD: int16 cells, a TIGHT closure");
-    static_assert(!WIDE || (AHEAD && !FROM_TABLE && !DIAG && !FRESH),
-                  "WIDE: the split chain's finish of one sequence (tiled_finish_sub_tight), far products ahead");
     constexpr int LD = TILE + 16 / sizeof(score_t);
-    constexpr int THREADS = 32 * G * (WIDE ? 2 : 1);
+    constexpr int THREADS = 32 * G;
     constexpr bool PACKED = sizeof(score_t) == 2;
     static_assert(S == 16, "products: 8 rows x 4 column groups of 4 cells per warp; closure: 16 + 16 lanes");
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -869,47 +852,44 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     // products of whole sub-tiles into sub-tile (a, b), a lane rows r0 and r0 + 8, columns q0 .. q0 + 3: the splits
     // over the rows below0 .. below1 - 1 (A(r, m) + X(m, q)) and the columns left0 .. left1 - 1 (X(r, m) + B(m, q)),
     // whole sub-tiles, into what X holds
-    // WIDE: `rows` RowHalves<1> takes the rows r0 + half (half 8: the second), RowHalves<2> both
-    auto products = [&](int a, int b, int below0, int below1, int left0, int left1, auto rows, int half) {
-        constexpr int XS = decltype(rows)::value;
-        static_assert(PACKED || XS == 2, "int32 cells: both row halves in one warp");
-        const int r0 = a * S + lane / 4 + half, q0 = b * S + (lane % 4) * 4;
+    auto products = [&](int a, int b, int below0, int below1, int left0, int left1) {
+        const int r0 = a * S + lane / 4, q0 = b * S + (lane % 4) * 4;
         auto inside = [&](int y) { return J * TILE + q0 + y < N; };     // else held at 0
         if constexpr (PACKED) {
-            unsigned acc[XS][2];
+            unsigned acc[2][2];
 #pragma unroll
-            for (int x = 0; x < XS; ++x) {
+            for (int x = 0; x < 2; ++x) {
                 const uint2 v = *reinterpret_cast<const uint2*>(&X[(r0 + 8 * x) * LD + q0]);
                 acc[x][0] = v.x;
                 acc[x][1] = v.y;
             }
             // a sub-block of S splits at a time: the left operands of rows r0 and r0 + 8 are 2 x 16
             // contiguous cells (4 vector loads), duplicated into both halves by byte_perm
-            auto left_words = [&](const score_t* rows, int mb, uint4 (&lv)[XS][2]) {
+            auto left_words = [&](const score_t* rows, int mb, uint4 (&lv)[2][2]) {
 #pragma unroll
-                for (int x = 0; x < XS; ++x)
+                for (int x = 0; x < 2; ++x)
 #pragma unroll
                     for (int h = 0; h < 2; ++h)
                         lv[x][h] = *reinterpret_cast<const uint4*>(&rows[(r0 + 8 * x) * LD + mb + 8 * h]);
             };
-            auto left = [&](const uint4 (&lv)[XS][2], int x, int m) {
+            auto left = [&](const uint4 (&lv)[2][2], int x, int m) {
                 return __byte_perm(word_of(lv[x][m / 8], (m % 8) / 2), 0, m % 2 ? 0x3232 : 0x1010);
             };
             for (int mb = below0; mb < below1; mb += S) {          // A(r, m) + X(m, q), m below
-                uint4 lv[XS][2];
+                uint4 lv[2][2];
                 left_words(AB, mb, lv);
 #pragma unroll
                 for (int m = 0; m < S; ++m) {
                     const uint2 rt = *reinterpret_cast<const uint2*>(&X[(mb + m) * LD + q0]);
 #pragma unroll
-                    for (int x = 0; x < XS; ++x) {
+                    for (int x = 0; x < 2; ++x) {
                         acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt.x, acc[x][0]);
                         acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt.y, acc[x][1]);
                     }
                 }
             }
             for (int mb = left0; mb < left1; mb += S) {            // X(r, m) + B(m, q), m left
-                uint4 lv[XS][2], bt[4][2];                 // bt[y]: B(mb .., q0 + y), a row of AB
+                uint4 lv[2][2], bt[4][2];                  // bt[y]: B(mb .., q0 + y), a row of AB
                 left_words(X, mb, lv);
 #pragma unroll
                 for (int y = 0; y < 4; ++y)
@@ -924,14 +904,14 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     const unsigned sel = m % 2 ? 0x7632 : 0x5410;   // (B(m, q), B(m, q + 1))
                     const unsigned rt0 = __byte_perm(bw[0], bw[1], sel), rt1 = __byte_perm(bw[2], bw[3], sel);
 #pragma unroll
-                    for (int x = 0; x < XS; ++x) {
+                    for (int x = 0; x < 2; ++x) {
                         acc[x][0] = __viaddmax_s16x2(left(lv, x, m), rt0, acc[x][0]);
                         acc[x][1] = __viaddmax_s16x2(left(lv, x, m), rt1, acc[x][1]);
                     }
                 }
             }
 #pragma unroll
-            for (int x = 0; x < XS; ++x)
+            for (int x = 0; x < 2; ++x)
 #pragma unroll
                 for (int y = 0; y < 4; ++y) {
                     const unsigned word = acc[x][y / 2];
@@ -969,189 +949,180 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         }
     };
     static_assert(!(DIAG && AHEAD), "the diagonal's tiles: no far products taken ahead");
-    const int slot = WIDE ? warp % G : warp, half = WIDE ? warp / G : 0;    // WIDE: the pair of slot t, half h
     for (int w = 0; w < (DIAG ? G : 2 * G - 1); ++w) {
-        const int a = DIAG ? slot : max(0, G - 1 - w) + slot, b = DIAG ? slot + w : w - (G - 1 - a);
+        const int a = DIAG ? warp : max(0, G - 1 - w) + warp, b = DIAG ? warp + w : w - (G - 1 - a);
         if (DIAG && w == 0) {
             close_diagonal_sub_tile<score_t, TILE, LD>(X, XT, e, a * S, I, N, R, lane);
         } else if (a < G && b < G) {
-            if constexpr (WIDE) {
-                // the nearest two blocks (half 1 took the far ones in w - 1), half h the rows r0 + 8 h; the pair
-                // meets at barrier 1 + slot (0 is __syncthreads') before the closure reads its cells
-                products(a, b, (a + 1) * S, min(TILE, (a + 2) * S), max(0, b - 1) * S, b * S, RowHalves<1>{}, 8 * half);
-                asm volatile("bar.sync %0, %1;" ::"r"(1 + slot), "r"(64) : "memory");
-            } else if constexpr (AHEAD) {
+            if constexpr (AHEAD) {
                 // the far blocks the warps idle in w - 1 took (ahead_done): the farthest below and left ones
                 const int done = w >= 1 ? ahead_done<G, AHEAD_CAP>(w - 1, warp) : 0;
                 const int below_done = min(done, max(0, G - 2 - a)), left_done = done - below_done;
-                products(a, b, (a + 1) * S, TILE - below_done * S, left_done * S, b * S, RowHalves<2>{}, 0);
+                products(a, b, (a + 1) * S, TILE - below_done * S, left_done * S, b * S);
             } else {
-                products(a, b, (a + 1) * S, DIAG ? b * S : TILE, 0, DIAG ? 0 : b * S,   // DIAG: none from B
-                         RowHalves<2>{}, 0);
+                products(a, b, (a + 1) * S, DIAG ? b * S : TILE, 0, DIAG ? 0 : b * S);   // DIAG: none from B
             }
             __syncwarp();
 
-            if (half == 0) {                                    // WIDE: half 1 goes on below
-                // closure: lane own < S is row own of the sub-tile, lane S + own column own
-                const bool row_lane = lane < S;
-                const int own = lane % S;
-                // the lane's S splits: A(a S + own, a S + m) for m > own, or B(b S + m, b S + own) for m < own
-                const score_t* pre_row = AB + (row_lane ? (a * S + own) * LD + a * S : (b * S + own) * LD + b * S);
-                constexpr int WORDS = PACKED ? S / 2 : S;
-                constexpr int OUT = PACKED ? -32768 : -(1 << 20);   // masked: below 0 with any cell (0 .. max)
-                int pre[WORDS];
-    #pragma unroll
-                for (int k = 0; k < WORDS; ++k) {
-                    if constexpr (PACKED) {
-                        const int m0 = 2 * k, m1 = 2 * k + 1;
-                        const bool keep0 = row_lane ? m0 > own : m0 < own, keep1 = row_lane ? m1 > own : m1 < own;
-                        // SLIM: a row lane's line holds its own cell X(r, q) at m = own: split weight 0 takes the
-                        // held value into the splits' maximum
-                        const int held0 = SLIM && row_lane && m0 == own ? 0 : OUT;
-                        const int held1 = SLIM && row_lane && m1 == own ? 0 : OUT;
-                        const unsigned lo = (unsigned short)(keep0 ? (int)pre_row[m0] : held0);
-                        const unsigned hi = (unsigned short)(keep1 ? (int)pre_row[m1] : held1);
-                        pre[k] = (int)(lo | (hi << 16));
-                    } else {
-                        pre[k] = (row_lane ? k > own : k < own) ? (int)pre_row[k] : OUT;
-                    }
-                }
-                const int row5 = e.row_code[a * S + own] * 5;       // a row lane's letter
-                const int min_loop = e.min_loop;
-                // The lane's cell moves one column right (row lane) or one row up (column lane) a step, so
-                // every address moves by a constant: kept as running pointers, not made again each step.
-                // Outside the sub-tile (the cell unused) they still lie in the shared buffers (AB before
-                // X, XT and S rows of padding after; the letters inside FinishEdges), so nothing is clamped.
-                const int dr = row_lane ? 0 : -1, dq = row_lane ? 1 : 0;
-                const int r = a * S + (row_lane ? own : own + S - 1), q = b * S + (row_lane ? own - (S - 1) : own);
-                const int span0 = (J - I) * TILE + q - r;          // c - i of the cell
-                const int cell_step = dr * LD + dq, line_step = row_lane ? LD : -LD;
-                const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
-                score_t* cell = X + r * LD + q;                     // X(r, q); X(r + 1, q - 1) is cell + LD - 1
-                score_t* cell_t = XT + q * LD + r;                  // XT(q, r)
-                const code_t* partner = e.col_code + q;
-                int k = own - (S - 1) * (row_lane ? 1 : -1);        // ql (row lane) or rl (column lane)
-                const int k_step = row_lane ? 1 : -1;
-                int span = span0, c = J * TILE + q;
-                if constexpr (PACKED && TIGHT) {
-                    // The same steps with fewer instructions (issue 29: the loop below spends ~70 a step, 9 of
-                    // them DPX, the rest mostly addresses and tests made again each step). What a step tests is
-                    // a bit of a mask made once (bit t: step t): the row lane's store (its cell inside the
-                    // sub-tile and the sequence), the pair allowed by min_loop, the empty inner interval. The
-                    // pair term is inner + w with w = -2^20 where no pair is allowed: where w <= 0 the sum is at
-                    // most inner = V(i + 1, c - 1) <= V(i, c), which the splits reach (m = i + 1, then c - 1),
-                    // so it changes no maximum, as 0 did. Steps go in groups of 4 (mask bits by constant).
-                    const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
-                    const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
-                    // the pair term's loads (TIGHT 2: only where the row lane stores)
-                    // (TIGHT 2, 4, 5: only where the row lane stores)
-                    const bool only_stored = TIGHT == 2 || SLIM;
-                    const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (only_stored ? store_mask : ~0u);
-                    const unsigned inner_mask = ~bit_range(0, 4 - span0) & (only_stored ? store_mask : ~0u);  // else R_
-                    // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
-                    const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
-                    const int* weight_row = e.weight + row5;
-                    const code_t* letters = partner;                         // + t: the partner of step t
-                    // SLIM: + t: the pair weight of step t (read only where a row lane stores: q inside the tile)
-                    const int* pair_row = SLIM ? pair_w + (int)e.row_code[a * S + own] * TILE + q : nullptr;
-                    int best = 0;                                            // form 5: kept where a lane skips a step
-                    const int R_ = -R;
-                    int src = (S + k) & 31;                                  // + t: a row lane's column lane
-    #pragma unroll 1
-                    for (int t0 = 0; t0 < 2 * S; t0 += 4) {
-                        const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
-                                       sub = sub_mask >> t0;
-    #pragma unroll
-                        for (int j = 0; j < 4; ++j) {
-                            if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
-                            // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
-                            // term and held value: only where it stores): fewer shared-memory wavefronts
-                            const unsigned bit = 1u << j;
-                            const int w = SLIM ? 0 : pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
-                            const int inner = SLIM ? 0 : in & bit ? (int)cell[LD - 1] : R_;
-                            // SLIM: the pair term where a pair is allowed, else 0 (below every cell: no maximum
-                            // changes, as pair_candidate's 0); no test of the inner interval: R = 0 in the batches,
-                            // and where it holds at most one letter (c - i <= 3, only at d = 1) the cell X(r + 1,
-                            // q - 1) read holds 0 already (the edges' 0 = -R, or the tile's cell (TILE - 1, 0))
-                            const int pair = SLIM && (pa & bit) ? (int)cell[LD - 1] + pair_row[t0 + j] : 0;
-                            // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
-                            const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
-                            if constexpr (TIGHT == 5) {
-                                // a lane outside the sub-tile skips the step: its result is taken by no row lane
-                                // (a row lane's column lane holds the same cell)
-                                if (sub & bit) {
-                                    const uint4 v0 = *reinterpret_cast<const uint4*>(line);
-                                    const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
-                                    best = packed_splits_max(pre, v0, v1);
-                                }
-                            } else {
-                                uint4 v0, v1;
-                                if constexpr (TIGHT == 2) {
-                                    v0 = lds128_when(sub, bit, line);
-                                    v1 = lds128_when(sub, bit, line + 8);
-                                } else {
-                                    v0 = *reinterpret_cast<const uint4*>(line);
-                                    v1 = *reinterpret_cast<const uint4*>(line + 8);
-                                }
-                                best = packed_splits_max(pre, v0, v1);
-                            }
-                            const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
-                            if (st & bit) {
-                                const score_t v = SLIM ? (score_t)max(max(best, via_b), pair)
-                                                       : (score_t)max(max(best, via_b), max(held, inner + w));
-                                *cell = v;
-                                *cell_t = v;
-                            }
-                            __syncwarp();
-                            line += line_step;
-                            cell += cell_step;
-                            cell_t += LD;                                    // a row lane's: one row of XT down
-                        }
-                        src += 4;
-                    }
-                } else
-                // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it)
-    #pragma unroll 4
-                for (int delta = -(S - 1); delta < S; ++delta, line += line_step, cell += cell_step,
-                         cell_t += dq * LD + dr, partner += dq, k += k_step, span += 1, c += dq) {
-                    const bool in_sub = (unsigned)k < S;
-                    // a row lane's pair term and what X holds, loaded beside the splits (one latency)
-                    const int w = span - 2 >= min_loop ? e.weight[row5 + (*partner & 7)] : 0;   // & 7: in the struct
-                    const int inner = span <= 3 ? -R : (int)cell[LD - 1];
-                    const int held = *cell;
-                    int best;
-                    if constexpr (PACKED) {
-                        const uint4 v0 = *reinterpret_cast<const uint4*>(line);
-                        const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
-                        best = packed_splits_max(pre, v0, v1);
-                    } else {
-                        int m0 = 0, m1 = 0;
-    #pragma unroll
-                        for (int m = 0; m < S; m += 8) {
-                            const int4 v0 = *reinterpret_cast<const int4*>(line + m);
-                            const int4 v1 = *reinterpret_cast<const int4*>(line + m + 4);
-                            m0 = __viaddmax_s32(pre[m], v0.x, m0);
-                            m1 = __viaddmax_s32(pre[m + 1], v0.y, m1);
-                            m0 = __viaddmax_s32(pre[m + 2], v0.z, m0);
-                            m1 = __viaddmax_s32(pre[m + 3], v0.w, m1);
-                            m0 = __viaddmax_s32(pre[m + 4], v1.x, m0);
-                            m1 = __viaddmax_s32(pre[m + 5], v1.y, m1);
-                            m0 = __viaddmax_s32(pre[m + 6], v1.z, m0);
-                            m1 = __viaddmax_s32(pre[m + 7], v1.w, m1);
-                        }
-                        best = max(m0, m1);
-                    }
-                    const int via_b = __shfl_sync(0xffffffffu, best, (S + k) & 31);     // a row lane: its column's lane
-                    const int pair = w > 0 ? inner + w : 0;
-                    if (row_lane && in_sub && c < N) {
-                        const score_t v = (score_t)max(max(best, via_b), max(held, pair));
-                        *cell = v;
-                        *cell_t = v;
-                    }
-                    __syncwarp();
+            // closure: lane own < S is row own of the sub-tile, lane S + own column own
+            const bool row_lane = lane < S;
+            const int own = lane % S;
+            // the lane's S splits: A(a S + own, a S + m) for m > own, or B(b S + m, b S + own) for m < own
+            const score_t* pre_row = AB + (row_lane ? (a * S + own) * LD + a * S : (b * S + own) * LD + b * S);
+            constexpr int WORDS = PACKED ? S / 2 : S;
+            constexpr int OUT = PACKED ? -32768 : -(1 << 20);   // masked: below 0 with any cell (0 .. max)
+            int pre[WORDS];
+#pragma unroll
+            for (int k = 0; k < WORDS; ++k) {
+                if constexpr (PACKED) {
+                    const int m0 = 2 * k, m1 = 2 * k + 1;
+                    const bool keep0 = row_lane ? m0 > own : m0 < own, keep1 = row_lane ? m1 > own : m1 < own;
+                    // SLIM: a row lane's line holds its own cell X(r, q) at m = own: split weight 0 takes the
+                    // held value into the splits' maximum
+                    const int held0 = SLIM && row_lane && m0 == own ? 0 : OUT;
+                    const int held1 = SLIM && row_lane && m1 == own ? 0 : OUT;
+                    const unsigned lo = (unsigned short)(keep0 ? (int)pre_row[m0] : held0);
+                    const unsigned hi = (unsigned short)(keep1 ? (int)pre_row[m1] : held1);
+                    pre[k] = (int)(lo | (hi << 16));
+                } else {
+                    pre[k] = (row_lane ? k > own : k < own) ? (int)pre_row[k] : OUT;
                 }
             }
-        } else if constexpr (AHEAD && !WIDE) {
+            const int row5 = e.row_code[a * S + own] * 5;       // a row lane's letter
+            const int min_loop = e.min_loop;
+            // The lane's cell moves one column right (row lane) or one row up (column lane) a step, so
+            // every address moves by a constant: kept as running pointers, not made again each step.
+            // Outside the sub-tile (the cell unused) they still lie in the shared buffers (AB before
+            // X, XT and S rows of padding after; the letters inside FinishEdges), so nothing is clamped.
+            const int dr = row_lane ? 0 : -1, dq = row_lane ? 1 : 0;
+            const int r = a * S + (row_lane ? own : own + S - 1), q = b * S + (row_lane ? own - (S - 1) : own);
+            const int span0 = (J - I) * TILE + q - r;          // c - i of the cell
+            const int cell_step = dr * LD + dq, line_step = row_lane ? LD : -LD;
+            const score_t* line = row_lane ? XT + q * LD + a * S : X + r * LD + b * S;
+            score_t* cell = X + r * LD + q;                     // X(r, q); X(r + 1, q - 1) is cell + LD - 1
+            score_t* cell_t = XT + q * LD + r;                  // XT(q, r)
+            const code_t* partner = e.col_code + q;
+            int k = own - (S - 1) * (row_lane ? 1 : -1);        // ql (row lane) or rl (column lane)
+            const int k_step = row_lane ? 1 : -1;
+            int span = span0, c = J * TILE + q;
+            if constexpr (PACKED && TIGHT) {
+                // The same steps with fewer instructions (issue 29: the loop below spends ~70 a step, 9 of
+                // them DPX, the rest mostly addresses and tests made again each step). What a step tests is
+                // a bit of a mask made once (bit t: step t): the row lane's store (its cell inside the
+                // sub-tile and the sequence), the pair allowed by min_loop, the empty inner interval. The
+                // pair term is inner + w with w = -2^20 where no pair is allowed: where w <= 0 the sum is at
+                // most inner = V(i + 1, c - 1) <= V(i, c), which the splits reach (m = i + 1, then c - 1),
+                // so it changes no maximum, as 0 did. Steps go in groups of 4 (mask bits by constant).
+                const int t_store = row_lane ? S - 1 - own : 0;          // first step inside the sub-tile
+                const unsigned store_mask = row_lane ? bit_range(t_store, min(t_store + S, N - c)) : 0u;
+                // the pair term's loads (TIGHT 2: only where the row lane stores)
+                // (TIGHT 2, 4, 5: only where the row lane stores)
+                const bool only_stored = TIGHT == 2 || SLIM;
+                const unsigned pair_mask = bit_range(min_loop + 2 - span0, 32) & (only_stored ? store_mask : ~0u);
+                const unsigned inner_mask = ~bit_range(0, 4 - span0) & (only_stored ? store_mask : ~0u);  // else R_
+                // the steps whose cell lies in the sub-tile (a column lane's: those its row lane takes)
+                const unsigned sub_mask = row_lane ? bit_range(t_store, t_store + S) : bit_range(own, own + S);
+                const int* weight_row = e.weight + row5;
+                const code_t* letters = partner;                         // + t: the partner of step t
+                // SLIM: + t: the pair weight of step t (read only where a row lane stores: q inside the tile)
+                const int* pair_row = SLIM ? pair_w + (int)e.row_code[a * S + own] * TILE + q : nullptr;
+                int best = 0;                                            // form 5: kept where a lane skips a step
+                const int R_ = -R;
+                int src = (S + k) & 31;                                  // + t: a row lane's column lane
+#pragma unroll 1
+                for (int t0 = 0; t0 < 2 * S; t0 += 4) {
+                    const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
+                                   sub = sub_mask >> t0;
+#pragma unroll
+                    for (int j = 0; j < 4; ++j) {
+                        if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
+                        // TIGHT 2: only the lanes whose cell lies in the sub-tile load (a row lane's pair
+                        // term and held value: only where it stores): fewer shared-memory wavefronts
+                        const unsigned bit = 1u << j;
+                        const int w = SLIM ? 0 : pa & bit ? weight_row[letters[t0 + j] & 7] : -(1 << 20);
+                        const int inner = SLIM ? 0 : in & bit ? (int)cell[LD - 1] : R_;
+                        // SLIM: the pair term where a pair is allowed, else 0 (below every cell: no maximum
+                        // changes, as pair_candidate's 0); no test of the inner interval: R = 0 in the batches,
+                        // and where it holds at most one letter (c - i <= 3, only at d = 1) the cell X(r + 1,
+                        // q - 1) read holds 0 already (the edges' 0 = -R, or the tile's cell (TILE - 1, 0))
+                        const int pair = SLIM && (pa & bit) ? (int)cell[LD - 1] + pair_row[t0 + j] : 0;
+                        // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
+                        const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        if constexpr (TIGHT == 5) {
+                            // a lane outside the sub-tile skips the step: its result is taken by no row lane
+                            // (a row lane's column lane holds the same cell)
+                            if (sub & bit) {
+                                const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+                                const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                                best = packed_splits_max(pre, v0, v1);
+                            }
+                        } else {
+                            uint4 v0, v1;
+                            if constexpr (TIGHT == 2) {
+                                v0 = lds128_when(sub, bit, line);
+                                v1 = lds128_when(sub, bit, line + 8);
+                            } else {
+                                v0 = *reinterpret_cast<const uint4*>(line);
+                                v1 = *reinterpret_cast<const uint4*>(line + 8);
+                            }
+                            best = packed_splits_max(pre, v0, v1);
+                        }
+                        const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
+                        if (st & bit) {
+                            const score_t v = SLIM ? (score_t)max(max(best, via_b), pair)
+                                                   : (score_t)max(max(best, via_b), max(held, inner + w));
+                            *cell = v;
+                            *cell_t = v;
+                        }
+                        __syncwarp();
+                        line += line_step;
+                        cell += cell_step;
+                        cell_t += LD;                                    // a row lane's: one row of XT down
+                    }
+                    src += 4;
+                }
+            } else
+            // unrolled by 4 (fully, it takes 210 registers and leaves no room for a bulk block beside it)
+#pragma unroll 4
+            for (int delta = -(S - 1); delta < S; ++delta, line += line_step, cell += cell_step,
+                     cell_t += dq * LD + dr, partner += dq, k += k_step, span += 1, c += dq) {
+                const bool in_sub = (unsigned)k < S;
+                // a row lane's pair term and what X holds, loaded beside the splits (one latency)
+                const int w = span - 2 >= min_loop ? e.weight[row5 + (*partner & 7)] : 0;   // & 7: in the struct
+                const int inner = span <= 3 ? -R : (int)cell[LD - 1];
+                const int held = *cell;
+                int best;
+                if constexpr (PACKED) {
+                    const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+                    const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+                    best = packed_splits_max(pre, v0, v1);
+                } else {
+                    int m0 = 0, m1 = 0;
+#pragma unroll
+                    for (int m = 0; m < S; m += 8) {
+                        const int4 v0 = *reinterpret_cast<const int4*>(line + m);
+                        const int4 v1 = *reinterpret_cast<const int4*>(line + m + 4);
+                        m0 = __viaddmax_s32(pre[m], v0.x, m0);
+                        m1 = __viaddmax_s32(pre[m + 1], v0.y, m1);
+                        m0 = __viaddmax_s32(pre[m + 2], v0.z, m0);
+                        m1 = __viaddmax_s32(pre[m + 3], v0.w, m1);
+                        m0 = __viaddmax_s32(pre[m + 4], v1.x, m0);
+                        m1 = __viaddmax_s32(pre[m + 5], v1.y, m1);
+                        m0 = __viaddmax_s32(pre[m + 6], v1.z, m0);
+                        m1 = __viaddmax_s32(pre[m + 7], v1.w, m1);
+                    }
+                    best = max(m0, m1);
+                }
+                const int via_b = __shfl_sync(0xffffffffu, best, (S + k) & 31);     // a row lane: its column's lane
+                const int pair = w > 0 ? inner + w : 0;
+                if (row_lane && in_sub && c < N) {
+                    const score_t v = (score_t)max(max(best, via_b), max(held, pair));
+                    *cell = v;
+                    *cell_t = v;
+                }
+                __syncwarp();
+            }
+        } else if constexpr (AHEAD) {
             // a warp with no sub-tile in w: the far blocks of w + 1's sub-tiles (final after w - 1), idle warp j the
             // targets j, j + idle, ... (ahead_done's split), farthest first
             const int count = min(min(w + 1, 2 * G - 1 - w), G), idle = G - count, j = warp - count;
@@ -1159,15 +1130,8 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 const int done = ahead_done<G, AHEAD_CAP>(w, t);
                 const int ta = max(0, G - 2 - w) + t, tb = w + 1 - (G - 1 - ta);
                 const int below_done = min(done, max(0, G - 2 - ta)), left_done = done - below_done;
-                if (done > 0) products(ta, tb, TILE - below_done * S, TILE, 0, left_done * S, RowHalves<2>{}, 0);
+                if (done > 0) products(ta, tb, TILE - below_done * S, TILE, 0, left_done * S);
             }
-        }
-        if constexpr (WIDE) {
-            // half 1 (its own sub-tile's products done, or none in w): every far block of slot t's sub-tile in w + 1,
-            // both row halves, beside half 0's closure
-            const int ta = max(0, G - 2 - w) + slot, tb = w + 1 - (G - 1 - ta);
-            if (half == 1 && w + 1 < 2 * G - 1 && ta < G && tb < G && (ta + 2 < G || tb >= 2))
-                products(ta, tb, (ta + 2) * S, TILE, 0, max(0, tb - 1) * S, RowHalves<2>{}, 0);
         }
         __syncthreads();
     }
@@ -1220,9 +1184,8 @@ tiled_finish_sub(score_t* __restrict__ V, int* __restrict__ scratch, const code_
 
 // tiled_finish_sub with the closure of the batches' form TIGHT (int16 cells; fold/_launch.py finish_closure 1:
 // its tests as mask bits, its addresses as running pointers); the tile read and the stores as tiled_finish_sub's.
-// FINISH_WIDE (finish_closure 6): two warps a sub-tile, and still two blocks' registers (a bulk block beside it).
 template <typename score_t, int TILE, int TIGHT>
-__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB) * (TIGHT & FINISH_WIDE ? 2 : 1), 2)
+__global__ void __launch_bounds__(32 * (TILE / FINISH_SUB), 2)
 tiled_finish_sub_tight(score_t* __restrict__ V, int* __restrict__ scratch, const code_t* __restrict__ s,
                        const PairModel* __restrict__ pm, int n, int nt, int d, int* __restrict__ bases,
                        unsigned* __restrict__ Adup) {
