@@ -3,7 +3,7 @@
 # in the single sequence's finish with the far products ahead) against the default (2): their GPU tests (128-, 64-,
 # 32-tiles; int16, offset, int32 cells against the CPU), n = 16,000 and 10,000 interleaved with the timeline at 16,000,
 # Nsight Compute of a middle diagonal's finish (2, 7, 8), and 26,000 if 7 or 8 is faster at 16,000. From the
-# repository root on the lent H200 (commit a1b0c9c or later), results under $OUT:  bash bench/nb16warps_call2.sh
+# repository root on the lent H200 (commit 0601001 or later), results under $OUT:  bash bench/nb16warps_call2.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 100 python3 -m pytest -q -m gpu -n 9 tests/test_fold_gpu_chain.py -k "split-c7 or split-c8 or split-c2" -rs \
