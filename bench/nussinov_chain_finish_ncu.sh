@@ -5,7 +5,7 @@
 # time, warp instructions (divide by the tiles and 465 closure steps a tile for a step's share), issue slots busy, shared-memory wavefronts, L1
 # busy, warps active, and why the warps wait. Whether the finish is issue-bound or latency-bound decides the next lever
 # for n = 16,000 (issue 29, helper nbskew16's Next (1)). On the lent H100/H200, from the repository root:
-#   bash bench/nussinov_chain_finish_ncu.sh [SETTING ...]        # default: 2 (the default) 1 (without the products ahead)
+#   bash bench/nussinov_chain_finish_ncu.sh [SETTING ...]        # default: 7 (the default) 2 (form 1's step, before nb16warps)
 # KERNEL and SKIP pick another launch, matched on the demangled name (template arguments included), e.g. the chain's
 # edge products on the same diagonal: KERNEL='tiled_bulk<Int16x2Dup' SKIP=73 bash bench/nussinov_chain_finish_ncu.sh 2
 # (2,000's 14 edge launches, d = 2..15, then 16,000's d = 2..60; EDGE_ROWS=1 KERNEL='tiled_bulk_rows<Int16x2Dup' for the
@@ -13,7 +13,7 @@
 # arguments, e.g. NCU_EXTRA="--section SourceCounters -o edges" (a report with the stalls by SASS instruction).
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src PYTHONUNBUFFERED=1
-settings=${*:-2 1}
+settings=${*:-7 2}
 script=$(mktemp --suffix .py)
 cat > "$script" <<'PY'
 import os

@@ -745,11 +745,18 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     const int J = I + d;
     const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
     constexpr bool SLIM = PACKED && TIGHT >= 4;        // forms 4 and 5: the slimmer closure step
-    static_assert(!SLIM || FROM_TABLE, "forms 4 and 5: the batches' finish (no offset encoding, no A operands)");
+    // forms 4 and 5 in the single sequence's finish (issue 29, helper nb16warps; finish_closure 7 and 8): X's cells
+    // are >= 0 in the offset encoding's frame too (every cell of tile (I, J) contains the interval of R, tile
+    // (I + 1, J - 1)'s smallest cell), and an empty inner interval (d = 1 only) has R = 0: the batches' reasons hold
+    static_assert(!SLIM || !FRESH, "forms 4 and 5: not in tiled_chain");
     int* pair_w = nullptr;                             // SLIM: weight of (row letter l, column q's partner) at l TILE + q
-    if constexpr (SLIM) {
+    if constexpr (SLIM && FROM_TABLE) {
         __shared__ int pair_weights[5 * TILE];
         pair_w = pair_weights;
+    } else if constexpr (SLIM) {
+        // in XT's S rows of padding (S (TILE + 8) x 2 >= 5 TILE x 4 bytes; only lanes whose results are dropped read
+        // there): a static table would not fit beside the padded interior block (bulk_shared_pad)
+        pair_w = reinterpret_cast<int*>(XT + TILE * LD);
     }
     if constexpr (DIAG) {
         // X zero on and above the diagonal, `below` under it; XT = X transposed (`below` above its diagonal):
@@ -766,7 +773,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             *reinterpret_cast<uint4*>(X + r * LD + q0) = *reinterpret_cast<const uint4*>(x);
             *reinterpret_cast<uint4*>(XT + r * LD + q0) = *reinterpret_cast<const uint4*>(t);
         }
-    } else if constexpr (PACKED && TIGHT >= 2) {
+    } else if constexpr (PACKED && TIGHT >= 2 && FROM_TABLE) {
         // a warp two rows a step, a lane one cell of each 16 of a row (2-byte loads, a warp's 32 bytes of
         // a row contiguous): the transposed stores (XT, B into AB) of a step fall in 16 consecutive rows,
         // two cells a word (2 wavefronts; 4 cells of a row a thread: 8), Nsight Compute's 57% of the
