@@ -167,7 +167,8 @@ def _other_products(monkeypatch, sizes):
     return sizes
 
 
-@pytest.fixture(params=["production sizes", "test sizes", "production sizes, other products", "test sizes, other products"])
+@pytest.fixture(params=["production sizes", "test sizes", "production sizes, other products",
+                        "test sizes, other products"])
 def tiled_sizes(request, monkeypatch):
     sizes = (request.getfixturevalue("small_turner_tiled_sizes") if request.param.startswith("test")
              else _turner_tiled_gpu.SIZES)

@@ -47,8 +47,8 @@ class TiledSizes(LaunchSizes):
     min_chunk: int = 256       # fewest splits k a product block takes when the k range is split
     product_min_blocks: int = 1  # product blocks an SM must hold (caps their registers)
     finish_lanes: int = 8      # threads of the finish sharing a cell (a power of two, tile x lanes <= 1024)
-    rows: int = 1              # the products' minima by rows (turner_bulk_rows; 0: cell by cell, turner_bulk). Issue 29
-                               # item 2 (turnerrows, one H200 call): 16,000 nt fill 0.4010-0.4015 s against 0.4018-0.4021
+    rows: int = 1              # the products' minima by rows (turner_bulk_rows; 0: cell by cell, turner_bulk); issue 29
+                               # item 2 (turnerrows, H200): 16,000 nt fill 0.4010-0.4015 s against 0.4018-0.4021
 
 
 SIZES = TiledSizes()
