@@ -9,7 +9,8 @@ the minimum. Beside it, where --cpu-length is not 0: a random RNA of that length
 CPU (bioaccel's mfe, every core), energies and structures compared.
 
     PYTHONPATH=src python3 bench/turner.py --gpu-long [--genome F.fasta] [--cpu-length 5000] [--repeats 2]
-        [--alternatives "tile=64;product_min_blocks=2"]   (the fill alone with other TiledSizes too)
+        [--alternatives "tile=64;product_min_blocks=2"]   (the fill alone with other TiledSizes too, its tables
+                                                           checked equal to the default's; a spec may come again)
 """
 import os
 import time
@@ -55,8 +56,7 @@ def gpu_long_main(args, save_json):
     codes_dev = _device_codes(cp, codes)
     E_dev, hp_dev = cp.asarray(E), cp.asarray(hairpin_sizes(E, lxc, n))
     fills, phases = [], {}
-    tables = tiled.fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, phases=phases)
-    del tables
+    reference = tiled.fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, phases=phases)
     for _ in range(args.repeats):
         begin, end = cp.cuda.Event(), cp.cuda.Event()
         begin.record()
@@ -65,7 +65,9 @@ def gpu_long_main(args, save_json):
         end.synchronize()
         fills.append(cp.cuda.get_elapsed_time(begin, end) / 1e3)
         del tables
-    alternatives = {}
+    # other sizes, each spec as often as named (old and new interleaved: "rows=1;rows=0;rows=1"): the fill's
+    # seconds, its launches timed one by one, and whether its three tables equal the default's bit for bit
+    alternatives, alternative_runs = {}, []
     for spec in filter(None, args.alternatives.split(";")):
         alt = tiled.SIZES.replace(**{k: int(v) for k, v in (kv.split("=") for kv in spec.split(","))})
         tiled.fill_tables(cp, codes_dev, 700, E_dev, hp_dev, no_lp, alt)  # compile
@@ -78,12 +80,19 @@ def gpu_long_main(args, save_json):
             end.synchronize()
             times.append(cp.cuda.get_elapsed_time(begin, end) / 1e3)
             del tables
-        alternatives[spec] = min(times)
+        alt_phases = {}
+        tables = tiled.fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, alt, phases=alt_phases)
+        equal = all(bool(cp.array_equal(a, b)) for a, b in zip(tables, reference))
+        del tables
+        alternative_runs.append({"sizes": spec, "fill_s": times, "phases_s": alt_phases, "tables_equal": equal})
+        alternatives[spec] = min(times + [alternatives.get(spec, float("inf"))])
+    del reference
     evaluated = eval_structure(codes, pair_to, model)
     updates = n ** 3 / 6
     fill = min(fills)
     rows.append({"what": os.path.basename(genome), "n": n, "energy_dcal": energy, "pairs": int((pair_to >= 0).sum() // 2),
                  "end_to_end_s": min(ends), "end_to_end_all_s": ends, "fill_s": fill, "fill_all_s": fills, "phases_s": phases, "alternative_sizes_fill_s": alternatives,
+                 "alternative_runs": alternative_runs,
                  "multiloop_updates": updates, "fraction_of_ceiling": updates / fill / INT32_CEILING,
                  "eval_structure_equal": evaluated == energy})
     cpu_row = None
@@ -107,8 +116,12 @@ def gpu_long_main(args, save_json):
         print(f"{r['what']:<20} {r['n']:>7,}  {r['energy_dcal'] / 100:>9.2f}  {r['end_to_end_s']:>12.3f}  "
               f"{r['fill_s']:>7.3f}  {r['fraction_of_ceiling']:>10.2%}  {r['eval_structure_equal']}")
     print("the fill's launches, timed one by one: " + ", ".join(f"{k} {v:.3f}" for k, v in phases.items()))
-    for spec, seconds in alternatives.items():
-        print(f"  fill with sizes {spec}: {seconds:.3f} s ({updates / seconds / INT32_CEILING:.2%} of the ceiling)")
+    for run in alternative_runs:
+        seconds = min(run["fill_s"])
+        print(f"  fill with sizes {run['sizes']}: {seconds:.4f} s ({updates / seconds / INT32_CEILING:.2%} of the "
+              f"ceiling; runs {', '.join(f'{t:.4f}' for t in run['fill_s'])}), launches one by one: "
+              + ", ".join(f"{k} {v:.4f}" for k, v in run["phases_s"].items())
+              + f"; tables equal to the default's: {run['tables_equal']}")
     if cpu_row:
         print(f"random RNA {cpu_row['n']:,} nt: GPU tiled {cpu_row['gpu_s']:.3f} s, CPU mfe ({cpu_row['cpu_threads']} "
               f"threads) {cpu_row['cpu_s']:.2f} s, equal energy and structure: {cpu_row['equal']}")
@@ -116,5 +129,7 @@ def gpu_long_main(args, save_json):
                "ceiling": "int32 DPX min-plus, docs/limits.md (15.5 T/s)", "load_average_before": load_before,
                "load_average_after": load_after, "rows": rows, "cpu_beside": cpu_row},
               args.json.replace("turner_cpu.json", "turner_gpu_long.json"))
+    if not all(run["tables_equal"] for run in alternative_runs):
+        raise SystemExit("a fill with other sizes gave tables other than the default's")
     if not all(r["eval_structure_equal"] for r in rows) or (cpu_row and not cpu_row["equal"]):
         raise SystemExit("the GPU's structure does not score its energy, or the GPU and the CPU disagree")

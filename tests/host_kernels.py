@@ -315,7 +315,10 @@ def host_kernels(sizes) -> dict:
         "fold/kernels/turner_pf_batch.cu": [("turner_pf", (pf.threads, pf.min_blocks)) for pf in
                                             (PfSizes(), PfSizes(threads=TEST_TURNER_THREADS))],
         "fold/kernels/turner_tiled.cu": [kernel for tiled in (TiledSizes(), TEST_TURNER_TILED) for kernel in
-                                         (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)), ("turner_finish", (tiled.tile, tiled.finish_lanes)))]
+                                         (("turner_bulk", (tiled.tile, tiled.stage, tiled.product_min_blocks)),
+                                          # issue 29 item 2 (turnerrows): the products' minima by rows
+                                          ("turner_bulk_rows", (tiled.tile, tiled.stage, tiled.product_min_blocks)),
+                                          ("turner_finish", (tiled.tile, tiled.finish_lanes)))]
         + [("turner_exterior_bulk", ()), ("turner_exterior_chunk", ()), ("turner_tiled_trace", ())],
         "fold/kernels/turner_pf_long.cu": [kernel for pf in (PfLongSizes(), TEST_PF_LONG) for kernel in
                                            (("pf_product", (pf.tile, pf.stage)),

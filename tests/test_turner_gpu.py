@@ -159,11 +159,20 @@ def _check_one(seq, model, got):
     assert eval_structure(encode(seq), pair_to, model) == energy
 
 
-@pytest.fixture(params=["production sizes", "test sizes"])
-def tiled_sizes(request):
-    if request.param == "test sizes":
-        return request.getfixturevalue("small_turner_tiled_sizes")
-    return _turner_tiled_gpu.SIZES
+def _other_products(monkeypatch, sizes):
+    """``sizes`` with the products in the form the default does not take (cell by cell or by rows,
+    TiledSizes.rows), patched over the tiled fill's SIZES."""
+    sizes = sizes.replace(rows=1 - sizes.rows)
+    monkeypatch.setattr(_turner_tiled_gpu, "SIZES", sizes)
+    return sizes
+
+
+@pytest.fixture(params=["production sizes", "test sizes", "production sizes, other products",
+                        "test sizes, other products"])
+def tiled_sizes(request, monkeypatch):
+    sizes = (request.getfixturevalue("small_turner_tiled_sizes") if request.param.startswith("test")
+             else _turner_tiled_gpu.SIZES)
+    return _other_products(monkeypatch, sizes) if request.param.endswith("other products") else sizes
 
 
 @pytest.mark.gpu
@@ -193,9 +202,13 @@ def test_tiled_special_sequences_and_the_vectors(small_turner_tiled_sizes):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("other_products", [False, True], ids=["default products", "other products"])
 @pytest.mark.parametrize("n", [2_000, 3_517])
-def test_tiled_long_rnas(n, small_turner_tiled_sizes):
-    """A few thousand bases with 16-nt tiles: hundreds of tile-diagonals, products split over blocks."""
+def test_tiled_long_rnas(n, other_products, small_turner_tiled_sizes, monkeypatch):
+    """A few thousand bases with 16-nt tiles: hundreds of tile-diagonals, products split over blocks; in
+    either form of the products (their minima cell by cell or by rows)."""
+    if other_products:
+        _other_products(monkeypatch, small_turner_tiled_sizes)
     rng = random.Random(n)
     seq = "".join(rng.choice("ACGU") for _ in range(n))
     model = TurnerModel(no_lp=n > 3000)

@@ -47,6 +47,8 @@ class TiledSizes(LaunchSizes):
     min_chunk: int = 256       # fewest splits k a product block takes when the k range is split
     product_min_blocks: int = 1  # product blocks an SM must hold (caps their registers)
     finish_lanes: int = 8      # threads of the finish sharing a cell (a power of two, tile x lanes <= 1024)
+    rows: int = 1              # the products' minima by rows (turner_bulk_rows; 0: cell by cell, turner_bulk); issue 29
+                               # item 2 (turnerrows, H200): 16,000 nt fill 0.4010-0.4015 s against 0.4018-0.4021
 
 
 SIZES = TiledSizes()
@@ -99,14 +101,27 @@ def product_plan(n, diagonal, sizes, blocks_wanted):
     return tiles, math.ceil(count / chunk), chunk
 
 
-def _kernels(sizes):
-    """The five kernels of turner_tiled.cu for these sizes, from one NVRTC compile (each costs seconds)."""
+def kernel_names(sizes) -> tuple:
+    """The name expressions of turner_tiled.cu's kernels for these sizes, compiled together: both forms of the
+    products (cell by cell and by rows, :attr:`TiledSizes.rows`), so that either setting costs no second compile.
+
+    >>> kernel_names(SIZES)[:3]
+    ('turner_bulk<64, 16, 1>', 'turner_bulk_rows<64, 16, 1>', 'turner_finish<64, 8>')
+    """
     from ..runtime.launch import expression
 
-    names = (expression("turner_bulk", (sizes.tile, sizes.stage, sizes.product_min_blocks)), expression("turner_finish", (sizes.tile, sizes.finish_lanes)),
-             "turner_exterior_bulk", "turner_exterior_chunk", "turner_tiled_trace")
+    products = (sizes.tile, sizes.stage, sizes.product_min_blocks)
+    return (expression("turner_bulk", products), expression("turner_bulk_rows", products),
+            expression("turner_finish", (sizes.tile, sizes.finish_lanes)),
+            "turner_exterior_bulk", "turner_exterior_chunk", "turner_tiled_trace")
+
+
+def _kernels(sizes):
+    """The five kernels of turner_tiled.cu for these sizes (the products in the form ``sizes.rows`` picks), from
+    one NVRTC compile (each costs seconds)."""
+    names = kernel_names(sizes)
     module = _gpu.load_module("bioaccel.fold.kernels", "turner_tiled.cu", names)
-    return tuple(module.get_function(name) for name in names)
+    return tuple(module.get_function(name) for name in names[sizes.rows:sizes.rows + 1] + names[2:])
 
 
 def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None):

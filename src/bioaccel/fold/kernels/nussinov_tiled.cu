@@ -15,6 +15,7 @@
 //           wavefronts only inside a sub-tile; finish_sub_tile), which also writes the tile's A operands
 //           in the bulk's duplicated form (Int16x2Pre); on the diagonal wavefront by wavefront.
 #include "dpx.cuh"                 // runtime/kernels: DPX lanes, cp.async and TMA copies
+#include "red_rows.cuh"            // runtime/kernels: the maxima's atomics by rows (ROWS)
 #include "nussinov_common.cuh"
 
 // TILE is a template parameter (128 in production; the GPU tests shrink it to 32 so that small inputs
@@ -350,22 +351,18 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
     if constexpr (ROWS) {
         // the stage buffers are done with after the barrier; the host gives them at least TILE * TILE * 4 bytes
         static_assert(BLOCK == 0 && !DIRECT, "tiled_bulk_rows: the bulk's blocks, scratch tiles");
-        int* rows = reinterpret_cast<int*>(bulk_smem);
-        __syncthreads();
-#pragma unroll
-        for (int x = 0; x < 8; ++x)
-#pragma unroll
-            for (int v = 0; v < 2; ++v) {            // the thread's columns tx * 8 + 4 v .. + 3: one 16-byte store
+        // group g: row ty + SIDE (g / 2), the columns tx * 8 + 4 (g % 2) .. + 3 (red_rows.cuh)
+        red_by_rows<BULK_THREADS, TILE * TILE, 16>(
+            out, reinterpret_cast<int*>(bulk_smem), tid,
+            [&](int g) {
+                const int x = g / 2, v = g % 2;
                 int cell[4];
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
                     cell[c] = P::lane(acc[x][(4 * v + c) / P::PER_WORD], (4 * v + c) % P::PER_WORD);
-                *reinterpret_cast<int4*>(rows + (ty + SIDE * x) * TILE + tx * 8 + 4 * v) =
-                    make_int4(cell[0], cell[1], cell[2], cell[3]);
-            }
-        __syncthreads();
-#pragma unroll 8
-        for (int e = tid; e < TILE * TILE; e += BULK_THREADS) atomicMax(out + e, rows[e]);
+                return RowCells{(ty + SIDE * x) * TILE + tx * 8 + 4 * v, make_int4(cell[0], cell[1], cell[2], cell[3])};
+            },
+            [](int* at, int v) { atomicMax(at, v); });
         return;
     }
 #pragma unroll

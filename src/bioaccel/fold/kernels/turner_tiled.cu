@@ -17,16 +17,19 @@
 // the chunk, a coalesced column sweep over many blocks; turner_exterior_chunk: one block, the chunk's own
 // stems in order) and the traceback on one warp (turner_fold.cuh's, with the CPU's tie-break).
 #include "dpx.cuh"                 // runtime/kernels: the DPX lanes of the products
+#include "red_rows.cuh"            // runtime/kernels: the minima's atomics by rows (turner_bulk_rows)
 #include "turner_tiled.cuh"
 
 // TILE x TILE tiles, (TILE / 8)^2 threads of 8 x 8 cells each: rows ty * 4 + {0..3} and TILE / 2 + ty * 4 +
 // {0..3}, the same for columns (16-byte shared loads, 8 threads of a quarter-warp on 128 consecutive
 // bytes). KS splits k a stage; the next stage's operands are loaded into registers while this one is
 // computed.
-// MIN_BLOCKS: blocks an SM must hold (caps the registers; 1: the compiler's choice).
-template <int TILE, int KS, int MIN_BLOCKS>
-__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
-turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D, int chunk) {
+// ROWS (turner_bulk_rows; issue 29 item 2, helper turnerrows): the minima staged in shared memory as rows, then
+// atomicMin by consecutive lanes on consecutive cells (runtime/kernels/red_rows.cuh): 4 sectors a warp's RED where
+// a thread's cells one by one make 16 (a warp's 4 x 8 threads: 4 rows, on each 8 cells 16 bytes apart, 4 sectors).
+template <int TILE, int KS, bool ROWS>
+__device__ __forceinline__ void turner_products(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D,
+                                                int chunk) {
     typedef DpxMinS32 P;
     constexpr int SIDE = TILE / 8, THREADS = SIDE * SIDE, PER = KS * TILE / THREADS, HALF_TILE = TILE / 2;
     static_assert(KS * TILE % THREADS == 0, "a stage must split evenly over the threads");
@@ -79,15 +82,48 @@ turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D,
         }
     }
     int* out = scratch + (long long)I * TILE * TILE;
+    if constexpr (ROWS) {
+        // group g: row (x < 4 ? 0 : HALF_TILE - 4) + ty * 4 + x (x = g / 2), the columns h HALF_TILE + tx * 4 .. + 3
+        // (h = g % 2); a column past the sequence and an INF change nothing, as the cell by cell form skips them
+        __shared__ __align__(16) int rows[TILE * TILE];
+        red_by_rows<THREADS, TILE * TILE, 16>(
+            out, rows, tid,
+            [&](int g) {
+                const int x = g / 2, h = g % 2;
+                const int r = (x < 4 ? 0 : HALF_TILE - 4) + ty * 4 + x, col = h * HALF_TILE + tx * 4;
+                int cell[4];
 #pragma unroll
-    for (int x = 0; x < 8; ++x) {
-        const int r = (x < 4 ? 0 : HALF_TILE - 4) + ty * 4 + x;
+                for (int y = 0; y < 4; ++y) cell[y] = c0 + col + y < n ? acc[x][4 * h + y] : INF;
+                return RowCells{r * TILE + col, make_int4(cell[0], cell[1], cell[2], cell[3])};
+            },
+            [](int* at, int v) {
+                if (v < INF) atomicMin(at, v);
+            });
+    } else {
 #pragma unroll
-        for (int y = 0; y < 8; ++y) {
-            const int col = (y < 4 ? 0 : HALF_TILE - 4) + tx * 4 + y;
-            if (c0 + col < n && acc[x][y] < INF) atomicMin(out + r * TILE + col, acc[x][y]);
+        for (int x = 0; x < 8; ++x) {
+            const int r = (x < 4 ? 0 : HALF_TILE - 4) + ty * 4 + x;
+#pragma unroll
+            for (int y = 0; y < 8; ++y) {
+                const int col = (y < 4 ? 0 : HALF_TILE - 4) + tx * 4 + y;
+                if (c0 + col < n && acc[x][y] < INF) atomicMin(out + r * TILE + col, acc[x][y]);
+            }
         }
     }
+}
+
+// MIN_BLOCKS: blocks an SM must hold (caps the registers; 1: the compiler's choice).
+template <int TILE, int KS, int MIN_BLOCKS>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+turner_bulk(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D, int chunk) {
+    turner_products<TILE, KS, false>(fm, scratch, n, D, chunk);
+}
+
+// turner_bulk with the minima's atomics by rows (ROWS above; _turner_tiled_gpu.SIZES.rows).
+template <int TILE, int KS, int MIN_BLOCKS>
+__global__ void __launch_bounds__((TILE / 8) * (TILE / 8), MIN_BLOCKS)
+turner_bulk_rows(const int* __restrict__ fm, int* __restrict__ scratch, int n, int D, int chunk) {
+    turner_products<TILE, KS, true>(fm, scratch, n, D, chunk);
 }
 
 // One block per tile (I, I + D), TILE x LANES threads: LANES consecutive threads share row i = r1 - 1 -
