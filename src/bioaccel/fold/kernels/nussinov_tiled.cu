@@ -989,9 +989,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     const int m0 = 2 * k, m1 = 2 * k + 1;
                     // EARLY: not the split whose cell the previous step makes (m = own + 1 of a row lane, own - 1
                     // of a column lane): the line is loaded before that cell is stored
-                    const int near = EARLY ? 1 : 0;
-                    const bool keep0 = row_lane ? m0 > own + near : m0 < own - near;
-                    const bool keep1 = row_lane ? m1 > own + near : m1 < own - near;
+                    const int skip = EARLY ? 1 : 0;
+                    const bool keep0 = row_lane ? m0 > own + skip : m0 < own - skip;
+                    const bool keep1 = row_lane ? m1 > own + skip : m1 < own - skip;
                     // SLIM: a row lane's line holds its own cell X(r, q) at m = own: split weight 0 takes the
                     // held value into the splits' maximum
                     const int held0 = SLIM && row_lane && m0 == own ? 0 : OUT;
@@ -1048,7 +1048,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 // shuffle) becomes a shuffle and a max through registers. A row lane's line of step t + 1 (column
                 // q + 1) and a column lane's (row r - 1) are loaded at step t, before its stores: every cell in them
                 // but one was stored at step t - 1 or before; the one made at step t is left out of the line's splits
-                // (`near` above) and taken here: X(r + 1, q) + A(r, r + 1), X(r + 1, q) the cell the row lane below
+                // (`skip` above) and taken here: X(r + 1, q) + A(r, r + 1), X(r + 1, q) the cell the row lane below
                 // made a step before (a shuffle down), and X(r, q - 1) + B(q - 1, q), X(r, q - 1) the lane's own cell
                 // a step before. The same candidates: the same maximum. Where the split's cell is not in the
                 // sub-tile (a row lane's own = S - 1, the first column q = b S) its weight is -2^20: below every
@@ -1081,7 +1081,12 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         const int pair = SLIM && (pa & bit) ? (int)cell[LD - 1] + pair_row[t0 + j] : 0;
                         // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
                         const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
+                        int near = 0;      // EARLY: the two splits through registers (their shuffle first: off the chain)
                         if constexpr (EARLY) {
+                            const int below = __shfl_down_sync(0xffffffffu, v, 1);     // X(r + 1, q)
+                            const int b_w = nm & bit ? (int)*b_near : -(1 << 20);
+                            near = max(v + b_w, below + a_near);
+                            b_near += LD + 1;
                             const uint4 v0 = next0, v1 = next1;
                             // past the last step the line still lies in the buffers (XT's padding, AB before X)
                             next0 = *reinterpret_cast<const uint4*>(line + line_step);
@@ -1108,15 +1113,12 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         }
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
                         if constexpr (EARLY) {
-                            const int below = __shfl_down_sync(0xffffffffu, v, 1);     // X(r + 1, q)
-                            const int b_w = nm & bit ? (int)*b_near : -(1 << 20);
                             // the shuffled column maximum last: one max after it
-                            v = __vimax3_s32(__viaddmax_s32(v, b_w, max(best, pair)), via_b, below + a_near);
+                            v = max(max(max(best, pair), near), via_b);
                             if (st & bit) {
                                 *cell = (score_t)v;
                                 *cell_t = (score_t)v;
                             }
-                            b_near += LD + 1;
                         } else if (st & bit) {
                             const score_t v = SLIM ? (score_t)max(max(best, via_b), pair)
                                                    : (score_t)max(max(best, via_b), max(held, inner + w));
