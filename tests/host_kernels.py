@@ -207,9 +207,8 @@ def host_kernels(sizes) -> dict:
     tiled += [("tiled_chain", ("Int32x1", t, stage_bytes(t, 4), 0)), ("tiled_finish_sub_tight", ("short", t, 1))]
     # issue 29 (nbskew): finish_closure 2, form 1 with the far products ahead (FORM 1 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]
-    # issue 29 (nb16warps): finish_closure 7 and 8, the batches' slimmer closure steps (forms 4, 5 | FINISH_AHEAD);
-    # (nbstep) 9, form 6 | FINISH_AHEAD: form 4 with the line a step ahead
-    tiled += [("tiled_finish_sub_tight", ("short", tile, form)) for tile in sorted({t, 64, 128}) for form in (20, 21, 22)]
+    # issue 29 (nb16warps): finish_closure 7 and 8, the batches' slimmer closure steps (forms 4, 5 | FINISH_AHEAD)
+    tiled += [("tiled_finish_sub_tight", ("short", tile, form)) for tile in sorted({t, 64, 128}) for form in (20, 21)]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]

@@ -744,11 +744,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     const int N = n + 1;
     const int J = I + d;
     const int R = stage_edges<score_t, TILE>(e, V, s, pm, n, nt, I, J, bases);
-    constexpr bool SLIM = PACKED && TIGHT >= 4;        // forms 4, 5 and 6: the slimmer closure step
-    // form 6 (issue 29, helper nbstep; finish_closure 9): form 4 with a lane's line loaded a step ahead, the one split
-    // whose cell the previous step makes taken from registers (early_split_step)
-    constexpr bool EARLY = PACKED && TIGHT == 6;
-    static_assert(!EARLY || !FROM_TABLE, "form 6: the single sequence's finish only");
+    constexpr bool SLIM = PACKED && TIGHT >= 4;        // forms 4 and 5: the slimmer closure step
     // forms 4 and 5 in the single sequence's finish (issue 29, helper nb16warps; finish_closure 7 and 8): X's cells
     // are >= 0 in the offset encoding's frame too (every cell of tile (I, J) contains the interval of R, tile
     // (I + 1, J - 1)'s smallest cell), and an empty inner interval (d = 1 only) has R = 0: the batches' reasons hold
@@ -987,11 +983,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
             for (int k = 0; k < WORDS; ++k) {
                 if constexpr (PACKED) {
                     const int m0 = 2 * k, m1 = 2 * k + 1;
-                    // EARLY: not the split whose cell the previous step makes (m = own + 1 of a row lane, own - 1
-                    // of a column lane): the line is loaded before that cell is stored
-                    const int skip = EARLY ? 1 : 0;
-                    const bool keep0 = row_lane ? m0 > own + skip : m0 < own - skip;
-                    const bool keep1 = row_lane ? m1 > own + skip : m1 < own - skip;
+                    const bool keep0 = row_lane ? m0 > own : m0 < own, keep1 = row_lane ? m1 > own : m1 < own;
                     // SLIM: a row lane's line holds its own cell X(r, q) at m = own: split weight 0 takes the
                     // held value into the splits' maximum
                     const int held0 = SLIM && row_lane && m0 == own ? 0 : OUT;
@@ -1044,28 +1036,10 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
-                // EARLY (form 6): the step's chain through shared memory (store, barrier, line loads, splits, unpack,
-                // shuffle) becomes a shuffle and a max through registers. A row lane's line of step t + 1 (column
-                // q + 1) and a column lane's (row r - 1) are loaded at step t, before its stores: every cell in them
-                // but one was stored at step t - 1 or before; the one made at step t is left out of the line's splits
-                // (`skip` above) and taken here: X(r + 1, q) + A(r, r + 1), X(r + 1, q) the cell the row lane below
-                // made a step before (a shuffle down), and X(r, q - 1) + B(q - 1, q), X(r, q - 1) the lane's own cell
-                // a step before. The same candidates: the same maximum. Where the split's cell is not in the
-                // sub-tile (a row lane's own = S - 1, the first column q = b S) its weight is -2^20: below every
-                // candidate of the products (>= 0), whatever the register holds (a cell, |v| < 2^19).
-                const int a_near = EARLY && row_lane && own + 1 < S ? (int)pre_row[own + 1] : -(1 << 20);
-                const unsigned near_mask = EARLY ? store_mask & ~(1u << t_store) : 0u;   // B's split: q - 1 >= b S
-                const score_t* b_near = AB + q * LD + q - 1;             // + t (LD + 1): AB(q, q - 1) = B(q - 1, q)
-                int v = 0;                                               // EARLY: the lane's cell of the step before
-                uint4 next0 = make_uint4(0u, 0u, 0u, 0u), next1 = next0;     // EARLY: the next step's line
-                if constexpr (EARLY) {
-                    next0 = *reinterpret_cast<const uint4*>(line);
-                    next1 = *reinterpret_cast<const uint4*>(line + 8);
-                }
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
                     const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
-                                   sub = sub_mask >> t0, nm = near_mask >> t0;
+                                   sub = sub_mask >> t0;
 #pragma unroll
                     for (int j = 0; j < 4; ++j) {
                         if (j == 3 && t0 + 3 == 2 * S - 1) break;       // 2 S - 1 steps
@@ -1081,18 +1055,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                         const int pair = SLIM && (pa & bit) ? (int)cell[LD - 1] + pair_row[t0 + j] : 0;
                         // SLIM: the held value is among the row lane's splits (weight 0 at m = own)
                         const int held = SLIM ? 0 : TIGHT == 2 ? (st & bit ? (int)*cell : 0) : (int)*cell;
-                        int near = 0;      // EARLY: the two splits through registers (their shuffle first: off the chain)
-                        if constexpr (EARLY) {
-                            const int below = __shfl_down_sync(0xffffffffu, v, 1);     // X(r + 1, q)
-                            const int b_w = nm & bit ? (int)*b_near : -(1 << 20);
-                            near = max(v + b_w, below + a_near);
-                            b_near += LD + 1;
-                            const uint4 v0 = next0, v1 = next1;
-                            // past the last step the line still lies in the buffers (XT's padding, AB before X)
-                            next0 = *reinterpret_cast<const uint4*>(line + line_step);
-                            next1 = *reinterpret_cast<const uint4*>(line + line_step + 8);
-                            best = packed_splits_max(pre, v0, v1);
-                        } else if constexpr (TIGHT == 5) {
+                        if constexpr (TIGHT == 5) {
                             // a lane outside the sub-tile skips the step: its result is taken by no row lane
                             // (a row lane's column lane holds the same cell)
                             if (sub & bit) {
@@ -1112,14 +1075,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                             best = packed_splits_max(pre, v0, v1);
                         }
                         const int via_b = __shfl_sync(0xffffffffu, best, src + j);   // (mod 32)
-                        if constexpr (EARLY) {
-                            // the shuffled column maximum last: one max after it
-                            v = max(max(max(best, pair), near), via_b);
-                            if (st & bit) {
-                                *cell = (score_t)v;
-                                *cell_t = (score_t)v;
-                            }
-                        } else if (st & bit) {
+                        if (st & bit) {
                             const score_t v = SLIM ? (score_t)max(max(best, via_b), pair)
                                                    : (score_t)max(max(best, via_b), max(held, inner + w));
                             *cell = v;
