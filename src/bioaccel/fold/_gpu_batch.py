@@ -34,6 +34,7 @@ from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
 from ._gpu_table import kernel, score_units, trace_structure
 from ._gpu_tiled import fill_tiled
 from ._gpu_upload import pack, read_small, upload_packed
+from ._batch_shapes import SHORT_KERNELS, block_threads, shared_bytes, short_shared_bytes, short_threads
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
 BATCH_TILED_MAX = 6000
@@ -81,102 +82,9 @@ class PackedFolds:
     inputs: object = None       # the device arrays the launches read (a kept plan's upload): alive while these are
 
 
-def shared_bytes(n):
-    """Dynamic shared memory of batch_fold for an n-long sequence: table, then stack.
-
-    >>> shared_bytes(200)
-    42224
-    """
-    N = n + 1
-    return (N * (N + 1) + 15) // 16 * 16 + (N + 1) * 8
-
-
-def x2_shared_bytes(n, cell="signed char"):
-    """Dynamic shared memory of batch_fold_x2 for an n-long sequence: the row and column copies (chunk
-    by chunk, 16 bytes a chunk of a row or column), the traceback stack, the pair model, the codes
-    (kernels/nussinov_batch.cu, X2Layout).
-
-    >>> x2_shared_bytes(200), x2_shared_bytes(200, "short"), x2_shared_bytes(255)
-    (46720, 88320, 71775)
-    """
-    per = 16 if cell == "signed char" else 8                  # cells a chunk
-    full, chunks = n // per, (n + per) // per
-    rows = per * full * (full + 1) // 2 + (chunks - full) * n          # chunks = full + 1: the last one n rows
-    col_chunks = (n - 1) // per + 1
-    cols = col_chunks * n - per * col_chunks * (col_chunks - 1) // 2
-    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
-
-
-def xt_shared_bytes(n, cell="signed char", edge=2):
-    """Dynamic shared memory of batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) for an n-long sequence:
-    row blocks of CH (k + 1) rows and column blocks of columns CH k .. n by residue mod ``edge``, 16 bytes
-    a chunk (kernels/nussinov_batch.cu, XTLayout), then the traceback stack, the pair model, the codes.
-
-    >>> xt_shared_bytes(200), xt_shared_bytes(200, "short"), xt_shared_bytes(255)
-    (47056, 88864, 72047)
-    >>> xt_shared_bytes(200, edge=4), xt_shared_bytes(200, "short", 4), xt_shared_bytes(255, edge=4)
-    (47472, 89696, 72047)
-    """
-    per = 16 if cell == "signed char" else 8                  # cells a chunk
-    chunks = n // per + 1
-    rows = per * chunks * (chunks + 1) // 2
-    cols = chunks * ((edge - 1) * (n // edge + 1) + (n + 1) // edge) - per * chunks * (chunks - 1) // 2
-    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
-
-
-def tile_threads(lengths, sizes, edge=2):
-    """Threads of the batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) block of each length: one for each
-    of the n // edge tiles of the first tile-diagonal, in whole warps, at most ``sizes.batch_threads``
-    (fewer: the kernel folds in rounds).
-
-    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES).tolist()
-    [32, 32, 128, 128]
-    >>> tile_threads(np.array([2, 33, 200, 256]), _launch.SIZES, 4).tolist()
-    [32, 32, 64, 64]
-    """
-    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths // edge + 31) // 32 * 32))
-
-
-def block_threads(lengths, sizes):
-    """Threads of the batch_fold block of each length: one per cell of the widest diagonal computed
-    (n - 1 cells), in whole warps, at most ``sizes.batch_threads``.
-
-    >>> block_threads(np.array([2, 33, 200, 900]), _launch.SIZES).tolist()
-    [32, 32, 224, 928]
-    """
-    return np.minimum(sizes.batch_threads, np.maximum(32, (lengths - 1 + 31) // 32 * 32))
-
-
-#: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
-#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu).
-SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
-                 "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False),
-                 "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True),
-                 "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False),
-                 "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True)}
 #: Counters of the turns (kernels/nussinov_batch.cu, SM_TURNS), by the device's number.
 SM_TURNS = 1024
 _turns = {}
-
-
-def short_shared_bytes(name, n, cell):
-    """Dynamic shared memory of the shared-memory kernel ``name`` for an n-long sequence.
-
-    >>> short_shared_bytes("x4tr", 200, "signed char") == xt_shared_bytes(200, edge=4)
-    True
-    """
-    layout = SHORT_KERNELS[name][2]
-    return x2_shared_bytes(n, cell) if layout == "x2" else xt_shared_bytes(n, cell, 4 if layout == "x4t" else 2)
-
-
-def short_threads(name, lengths, sizes):
-    """Block width of the shared-memory kernel ``name`` for each length.
-
-    >>> short_threads("x4t", np.array([200]), _launch.SIZES).tolist(), short_threads("x4tr", np.array([200]), _launch.SIZES).tolist()
-    ([64], [128])
-    """
-    widths = SHORT_KERNELS[name][3]
-    return block_threads(lengths, sizes) if widths == "x2" else tile_threads(lengths, sizes, 4 if widths == "x4t" else 2)
 
 
 def short_kernel_arguments(name, cell, sizes):
