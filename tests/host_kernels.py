@@ -209,6 +209,8 @@ def host_kernels(sizes) -> dict:
     tiled += [("tiled_finish_sub_tight", ("short", tile, 17)) for tile in sorted({t, 64, 128})]
     # issue 29 (nb16warps): finish_closure 7 and 8, the batches' slimmer closure steps (forms 4, 5 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, form)) for tile in sorted({t, 64, 128}) for form in (20, 21)]
+    # issue 29 (nbunroll): finish_closure 10, form 4's steps unrolled (FORM 7 | FINISH_AHEAD)
+    tiled += [("tiled_finish_sub_tight", ("short", tile, 23)) for tile in sorted({t, 64, 128})]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]

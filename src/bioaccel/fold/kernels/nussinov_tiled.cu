@@ -631,6 +631,47 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
     return max((int)(short)(both & 0xffff), (int)(short)(both >> 16));
 }
 
+// Form 7's closure steps (finish_closure 10; issue 29, helper nbunroll): form 4's 2 S - 1 steps with every loop
+// unrolled, so that a step's mask bits, its shuffle's distance and its addresses are compile-time constants (form 4
+// kept running pointers and shifted masks: ~16 of its ~36.5 SASS a step were address, mask and predicate work).
+// Only the line's address stays a register a step: a row lane walks XT down (+LD), a column lane X up (-LD).
+// A row lane's column lane at step t is lane + 1 + t: a shuffle down by a constant (the lanes that store stay
+// below 32, so the clamp never matters). The pair term is max'ed in only where it is allowed (one predicated DPX
+// add-max instead of a select of 0), the same candidates as form 4: the same bits.
+template <int S, int LD, int UNROLL>
+__device__ __forceinline__ void closure_steps_unrolled(const int* pre, const short* line, int line_step, short* cell,
+                                                       short* cell_t, const int* pair_row, unsigned store_mask,
+                                                       unsigned pair_mask) {
+    constexpr int STEPS = 2 * S - 1;
+    static_assert(2 * S % UNROLL == 0, "groups of UNROLL steps, the last one short");
+    // opaque to the compiler: known to be +-LD, it kept two pointers and a select of two offsets a step (3 SASS)
+    int step;
+    asm("mov.b32 %0, %1;" : "=r"(step) : "r"(line_step));
+#pragma unroll 1
+    for (int t0 = 0; t0 < STEPS; t0 += UNROLL) {
+#pragma unroll
+        for (int j = 0; j < UNROLL; ++j) {
+            const int t = t0 + j;
+            if (j == UNROLL - 1 && t >= STEPS) break;                 // 32 steps of groups, 2 S - 1 made
+            const uint4 v0 = *reinterpret_cast<const uint4*>(line);
+            const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
+            line += step;
+            const int best = packed_splits_max(pre, v0, v1);
+            const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
+            int v = max(best, via_b);
+            if ((pair_mask >> t) & 1u) v = __viaddmax_s32((int)cell[j + LD - 1], pair_row[j], v);
+            if ((store_mask >> t) & 1u) {
+                cell[j] = (short)v;
+                cell_t[j * LD] = (short)v;
+            }
+            __syncwarp();
+        }
+        cell += UNROLL;
+        cell_t += UNROLL * LD;
+        pair_row += UNROLL;
+    }
+}
+
 // The closure of a sub-tile on the diagonal of a diagonal tile (DIAG below; issue 29, helper nbdiag): the triangle
 // of cells (r, q), r0 <= r < q < r0 + S, by a warp: lanes 0 .. S - 1 a row each, S - 1 steps by span q - r (lanes
 // S .. 31 idle: their loads would cost wavefronts, nbbatch6). A cell's splits are the sums of X's row r and XT's row
@@ -1033,6 +1074,10 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
+if constexpr (TIGHT == 7) {
+                    closure_steps_unrolled<S, LD, 2 * S>(pre, line, line_step, cell, cell_t, pair_row,
+                                                                store_mask, pair_mask);
+                } else
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
                     const unsigned st = store_mask >> t0, pa = pair_mask >> t0, in = inner_mask >> t0,
