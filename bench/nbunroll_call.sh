@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# nbunroll's device call (issue 29): finish_closure 10 (form 7: form 4's 31 closure steps unrolled, compile-time mask
+# bits, shuffle distances and addresses) against the default 7: their GPU tests (128-, 64-, 32-tiles; int16, offset,
+# int32 cells against the CPU), then n = 16,000 and 10,000 interleaved (10 runs a setting) with the timeline at 16,000,
+# and the SASS of both kernels where nvcc and cuobjdump are there. From the repository root on the lent H200, results
+# under $OUT:  bash bench/nbunroll_call.sh
+export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+timeout 70 python3 -m pytest -q -m gpu -n 12 tests/test_fold_gpu_chain.py -k "split-c7 or split-c10" -rs \
+  > "$OUT/tests.txt" 2>&1
+tail -3 "$OUT/tests.txt"
+json="$OUT/nussinov_gpu_chain_issue29_nbunroll_h200.json"
+timeout 60 python3 bench/nussinov_gpu_chain.py --lengths 16000,10000 --settings split,split/c10,split,split/c10 \
+  --repeats 5 --timeline 16000 --json "$json" > "$OUT/chain.txt" 2>&1
+grep -v "^wrote" "$OUT/chain.txt" | cut -c1-200
+if command -v nvcc > /dev/null && command -v cuobjdump > /dev/null; then
+  timeout 25 python3 - "$OUT" <<'PY'
+import subprocess, sys, tempfile
+from host_kernels import PACKAGE, nvcc_build
+for form in (20, 23):
+    with tempfile.TemporaryDirectory() as folder:
+        cubin, proc = nvcc_build(PACKAGE / "fold/kernels/nussinov_tiled.cu", [f"tiled_finish_sub_tight<short, 128, {form}>"],
+                                 folder, "cubin")
+        sass = subprocess.run(["cuobjdump", "--dump-sass", str(cubin)], capture_output=True, text=True).stdout
+        print(form, "SASS lines", sass.count("\n"), "VIADDMNMX", sass.count("VIADDMNMX"), "SHFL", sass.count("SHFL"))
+PY
+else
+  echo "no nvcc/cuobjdump on the device"
+fi
