@@ -4,11 +4,8 @@
 # 32-tiles; int16, offset, int32 cells against the CPU), n = 16,000 and 10,000 interleaved with the timeline at 16,000,
 # Nsight Compute of a middle diagonal's finish (2, 7, 8), and 26,000 if 7 or 8 is faster at 16,000. From the
 # repository root on the lent H200 (commit 0601001 or later), results under $OUT:  bash bench/nb16warps_call2.sh
-export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-timeout 100 python3 -m pytest -q -m gpu -n 9 tests/test_fold_gpu_chain.py -k "split-c7 or split-c8 or split-c2" -rs \
-  > "$OUT/tests.txt" 2>&1
-tail -3 "$OUT/tests.txt"
+. bench/chain_call_lib.sh
+chain_tests 100 9 "split-c7 or split-c8 or split-c2"
 json="$OUT/nussinov_gpu_chain_issue29_nb16warps_call2_h200.json"
 s=split,split/c7,split/c8
 timeout 90 python3 bench/nussinov_gpu_chain.py --lengths 16000,10000 --settings $s,$s --repeats 5 --timeline 16000 \

@@ -4,11 +4,8 @@
 # int32 cells against the CPU), then n = 16,000 and 10,000 interleaved (10 runs a setting) with the timeline at 16,000,
 # and the SASS of both kernels where nvcc and cuobjdump are there. From the repository root on the lent H200, results
 # under $OUT:  bash bench/nbunroll_call.sh
-export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-timeout 70 python3 -m pytest -q -m gpu -n 12 tests/test_fold_gpu_chain.py -k "split-c7 or split-c10" -rs \
-  > "$OUT/tests.txt" 2>&1
-tail -3 "$OUT/tests.txt"
+. bench/chain_call_lib.sh
+chain_tests 70 12 "split-c7 or split-c10"
 json="$OUT/nussinov_gpu_chain_issue29_nbunroll_h200.json"
 timeout 60 python3 bench/nussinov_gpu_chain.py --lengths 16000,10000 --settings split,split/c10,split,split/c10 \
   --repeats 5 --timeline 16000 --json "$json" > "$OUT/chain.txt" 2>&1
