@@ -235,9 +235,11 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     # with Int16x2Pre for both (docs/gpu-notes.md)
     separate = lanes == "Int16x2Pre" or interior_stage is not None or sizes.tiled_bulk_blocks != 2 or \
         sizes.bulk_shared_pad > 0
-    edge_bulk, edge_shared = bulk_kernel(score_type, T, lanes="Int16x2Dup") if separate else (bulk, bulk_shared)
-    if sizes.edge_rows:               # issue 29 (nbedges): the edge products' atomics by rows of consecutive cells
+    # edge_rows (issue 29, nbedges): the edge products' atomics by rows of consecutive cells, a kernel of their own
+    if separate or sizes.edge_rows:
         edge_bulk, edge_shared = edge_kernel(score_type, T, sizes.edge_rows)
+    else:
+        edge_bulk, edge_shared = bulk, bulk_shared
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
     adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
