@@ -1,8 +1,9 @@
 """A batch's small host arrays (starts, ids, the pair model, the scores' first values) sent to the device by
-one copy from pinned memory, and its few status words read back through pinned memory (:func:`read_small`) (issue 29, helper nbhost), while the GPU waits for the batch's first launch:
+one copy from pinned memory (issue 29, helper nbhost), while the GPU waits for the batch's first launch:
 ``cupy.asarray`` stages each array through CuPy's pinned pool and records an event (four arrays of a
 2,000-sequence batch 0.38-0.52 ms of host time on the H100 machine's host, the same bytes packed 0.23-0.35
-ms, cProfile); this copy 0.05 ms (docs/gpu-notes.md)."""
+ms, cProfile); this copy 0.05 ms (docs/gpu-notes.md). The batch's few status words come back through pinned
+memory too (:func:`read_small`)."""
 import threading
 
 import numpy as np

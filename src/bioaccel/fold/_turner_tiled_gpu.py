@@ -121,7 +121,8 @@ def _kernels(sizes):
     one NVRTC compile (each costs seconds)."""
     names = kernel_names(sizes)
     module = _gpu.load_module("bioaccel.fold.kernels", "turner_tiled.cu", names)
-    return tuple(module.get_function(name) for name in names[sizes.rows:sizes.rows + 1] + names[2:])
+    products = names[1] if sizes.rows else names[0]
+    return tuple(module.get_function(name) for name in (products,) + names[2:])
 
 
 def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None):

@@ -1074,9 +1074,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
-if constexpr (TIGHT == 7) {
-                    closure_steps_unrolled<S, LD, 2 * S>(pre, line, line_step, cell, cell_t, pair_row,
-                                                                store_mask, pair_mask);
+                if constexpr (TIGHT == 7) {
+                    closure_steps_unrolled<S, LD, 2 * S>(pre, line, line_step, cell, cell_t, pair_row, store_mask,
+                                                         pair_mask);
                 } else
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
