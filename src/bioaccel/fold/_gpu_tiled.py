@@ -177,8 +177,8 @@ def chain_kernel(score_type, tile, edge_lanes, closure=0):
     lanes = edge_lanes if itemsize == 2 else "Int32x1"
     tight = _launch.closure_form(closure, "finish") if itemsize == 2 else 0
     if tight % _launch.FINISH_AHEAD >= 4:
-        # finish_closure 7, 8 and 10 (the slimmer step) were built and measured for the split chain only (nb16warps): the
-        # fused chain runs their form without it, finish_closure 2's (form 1 with the far products ahead)
+        # finish_closure 7, 8 and 10 (the slimmer steps) were built and measured for the split chain only (nb16warps,
+        # nbunroll): the fused chain runs finish_closure 2's form instead (form 1 with the far products ahead)
         tight = _launch.closure_form(2, "finish")
     chain = kernel("nussinov_tiled.cu", "tiled_chain", lanes, tile, _launch.stage_bytes(tile, itemsize), tight)
     _, bulk_shared = bulk_kernel(score_type, tile, lanes=lanes)

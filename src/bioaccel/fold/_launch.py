@@ -42,13 +42,12 @@ class FoldSizes(LaunchSizes):
     batch_walk: int = 6               # tiled batches' traceback: 6 walk 5 with the codes and pair model in shared
     #                                   memory and V on the stack (int16 cells: issue 29, nbhost2; 2,000 x 1,000 nt on
     #                                   an H200: 0.541-0.544 ms against 0.601-0.610, one call), 5 walk 3 stepping
-    #                                   inside a 64 x 64 window of V staged
-    #                                   in shared memory (issue 29, nbwalk; 2,000 x 1,000 nt on an H200: 0.599-0.608 ms
-    #                                   against 0.714-0.717, one call), 3 walk_structure_held scanning for a
-    #                                   split only the m where (i, m-1) may pair (issue 29, nbedge; 2,000 x 1,000 nt
-    #                                   on an H200: 0.700-0.704 ms against 0.734-0.739), 1 walk_structure_held (the
-    #                                   interval in hand in registers, one load latency a step), 0 walk_structure
-    #                                   (before: issue 29)
+    #                                   inside a 64 x 64 window of V staged in shared memory (issue 29, nbwalk;
+    #                                   2,000 x 1,000 nt on an H200: 0.599-0.608 ms against 0.714-0.717, one call),
+    #                                   3 walk_structure_held scanning for a split only the m where (i, m-1) may
+    #                                   pair (issue 29, nbedge; 2,000 x 1,000 nt on an H200: 0.700-0.704 ms against
+    #                                   0.734-0.739), 1 walk_structure_held (the interval in hand in registers, one
+    #                                   load latency a step), 0 walk_structure (before: issue 29)
     two_kernel_switch: int = 32       # Stojanovski et al.: kernel 2 from this diagonal on
     two_kernel_block: int = 128       # ... with this many threads per cell
     chang_initial_stage: int = 32     # Chang et al.: a thread per cell up to this diagonal

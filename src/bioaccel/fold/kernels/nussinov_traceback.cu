@@ -288,9 +288,8 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // dynamic shared memory: the PairModel, then the codes; fold/_gpu_batch_tiled.trace_shared_bytes), with PACKED_POPS
 // for int16 cells (issue 29, nbhost2: a step's pair test was two dependent global loads, the codes then the weight,
 // ~0.3 us a step by thread 0's clock64), 5 walk 3 stepping inside a 64 x 64 window in shared memory (32 x 32 at
-// 32-tiles),
-// 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS),
-// 1 walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
+// 32-tiles), 3 walk_structure_held scanning only the m where (i, m-1) may pair (PAIRED_SPLITS), 1
+// walk_structure_held, 0 walk_structure (before issue 29's nbhost). (2 and 4, a block's warps walking different
 // intervals, without and with PAIRED_SPLITS, were slower: commit e695f17 has them, docs/gpu-notes.md.)
 template <typename Score, int T, int WALK = 0>
 __global__ void __launch_bounds__(TB_THREADS)
