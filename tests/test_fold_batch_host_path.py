@@ -105,4 +105,5 @@ def test_status_words_are_read_through_this_threads_pinned_buffer():
         assert first.tolist() == [7, 7] and second.tolist() == [-1, -1, -1] and third.tolist() == [5, 5]
         assert [op[0] for op in cp.log] == ["copy to host", "host waits"] * 3
         assert getattr(_gpu_upload._reads, "buffer", None) is not None
-    assert getattr(_gpu_upload._reads, "buffer", None) is None or not isinstance(_gpu_upload._reads.buffer[0], bytearray)
+    kept = getattr(_gpu_upload._reads, "buffer", None)                # a real device's, put back, or none
+    assert kept is None or not isinstance(kept[0], bytearray)

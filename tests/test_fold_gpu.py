@@ -471,7 +471,8 @@ def test_tiled_batch_forms_equal_cpu(form, tile, stage, streams, threads, closur
     closure after form 2's read (3) or (0) as before; the diagonal's tiles by batch_finish_diag or (``diagonal`` 0) batch_finish; the "wavefront" form
     before it), the traceback's walk with the interval in hand in registers, scanning for a split only the m where
     (i, m-1) may pair (``walk`` 3; 5 stepping in a window staged in shared memory; 6 that with the codes and pair
-    model in shared memory, V on the stack) or every m (1), or (0) the walk before it, 32- to 128-tiles, 64-byte stages, one to three streams, against the CPU: short and odd
+    model in shared memory, V on the stack) or every m (1), or (0) the walk before it, 32- to 128-tiles, 64-byte
+    stages, one to three streams, against the CPU: short and odd
     lengths (the shared-memory kernels switched off, so that they take the tiled path too) and bins from
     257 to 1,100 nt, scores and structures identical; min_loop 0 with unequal weights reaches the pair
     term's edge cases (an inner interval of at most one letter, pairs the loop length forbids)."""
