@@ -24,7 +24,9 @@ class FoldSizes(LaunchSizes):
     #                                   the diagonal) or "wavefront" (int32 scratch + atomics, wavefront finish)
     batch_stage_bytes: int = 64       # tiled batches, int16 cells: bytes of an A row per bulk stage (0: stage_bytes)
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
-    batch_closure: int = 4            # tiled batches, int16: batch_finish_sub_tight form 4 (form 3 with the held
+    batch_closure: int = 7            # tiled batches, int16: batch_finish_sub_tight form 7 (form 4's 31 closure steps
+    #                                   unrolled: issue 29, stop 56; 2,000 x 1,000 nt on an H200: fold 0.0264 s against
+    #                                   0.0272, finish 13.0 ms against 13.8, one call), 4 (form 3 with the held
     #                                   value among the splits, the pair weights from a table: issue 29, nbbatch4),
     #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
@@ -65,14 +67,15 @@ class FoldSizes(LaunchSizes):
     #                                   many bytes (at 128-tiles 115,713 to 120,960: one block an SM, and room for a
     #                                   finish or edge block beside it; 0: none, before issue 29)
     bulk_pad_products: int = 4000     # ... only in the launches of at most this many tile products (0: every launch)
-    finish_closure: int = 7           # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
+    finish_closure: int = 10          # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
     #                                   (the batches' form 1: tests as mask bits, running pointers), 2 (form 1
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
     #                                   0.0337 s against 0.0340 with 1), 7 and 8 (the batches' slimmer closure
     #                                   steps, forms 4 and 5, with the far products ahead; the split chain only,
     #                                   the fused one runs 2's: issue 29, nb16warps; on an H200 16,000 0.0286 s,
     #                                   10,000 0.0110, 26,000 0.1051 with 7 against 0.0288, 0.0112, 0.1056 with 2),
-    #                                   10 (form 7: form 4's 31 steps unrolled, 26 SASS a step against 36.5; nbunroll)
+    #                                   10 (form 7: form 4's 31 steps unrolled, 26 SASS a step against 36.5; nbunroll;
+    #                                   16,000 0.0283 s against 7's 0.0285, 26,000 0.1048 against 0.1050, one call each)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
