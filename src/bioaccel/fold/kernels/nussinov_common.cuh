@@ -71,3 +71,8 @@ template <typename Score, int T>
 __device__ __forceinline__ int load_v(const Score* V, const TiledOffsetLayout<T>& L, int i, int c) {
     return (c - i <= 1) ? 0 : (int)V[L.at(i, c)] + L.base(i, c);
 }
+// load_v's rule for a cell already read from a staged copy of V (the traceback's window in shared memory).
+template <typename Score>
+__device__ __forceinline__ int staged_v(Score cell, int i, int c) {
+    return (c - i <= 1) ? 0 : (int)cell;
+}

@@ -177,8 +177,8 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                 if constexpr (WINDOW > 0) {
                     const int lr = i + 1 - wr, lc = c - wq;       // the cells' row, right column in the window
                     if ((unsigned)lr < WINDOW && (unsigned)(lc - 1) < WINDOW - 1) {
-                        inner = (c - i <= 3) ? 0 : (int)window[lr * WINDOW + lc - 1];
-                        right = (c - i <= 2) ? 0 : (int)window[lr * WINDOW + lc];
+                        inner = staged_v(window[lr * WINDOW + lc - 1], i + 1, c - 1);
+                        right = staged_v(window[lr * WINDOW + lc], i + 1, c);
                     } else if (c % WINDOW != 0) {                 // both in another window: stage it, then step
                         wr = (i + 1) - (i + 1) % WINDOW;
                         wq = c - c % WINDOW;
