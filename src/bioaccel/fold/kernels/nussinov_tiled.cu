@@ -646,8 +646,7 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // than the final ones (a cell's closure only raises it), which change no maximum; the row lane adds the final ones
 // from registers: the cell of row lane + k by a shuffle down by k plus A(r, r + k) (`a_next[k - 1]`), its own plus
 // B(q - k, q), which lane q - b S holds (`b_left[k - 1]`) and a shuffle by a constant brings. Both are OUT where the
-// cell lies outside the sub-tile, so the candidates are the same: the same bits. The row below's cell goes in last:
-// the chain from a step's value to the next one's is its shuffle and one add-max.
+// cell lies outside the sub-tile, so the candidates are the same: the same bits. The rows below's cells go in last.
 template <int S, int LD, int UNROLL, int AHEAD = 0>
 __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const short* line, int line_step, short* cell,
                                                        short* cell_t, const int* pair_row, unsigned store_mask,
@@ -690,18 +689,30 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
             }
             const int best = packed_splits_max(pre, v[0], v[1]);
             const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
-            int v_t = max(best, via_b);
-            if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(AHEAD ? inner : (int)cell[j + LD - 1], pair_row[j], v_t);
-            if constexpr (AHEAD > 0) {
+            const int pair_cell = AHEAD ? inner : (int)cell[j + LD - 1];
+            int v_t;
+            if constexpr (AHEAD == 0) {
+                v_t = max(best, via_b);
+                if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
+            } else {
+                // the lane's own candidates first (the pair term, its own cells of steps t - k plus B(q - k, q) from
+                // lane q - b S), then the column lane's maximum, then the cells of the rows below: the chain from a
+                // step's value to the next one's is a shuffle and one add-max
+                v_t = best;
+                if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
 #pragma unroll
-                for (int k = K; k >= 1; --k) {
-                    if (t < k) continue;
-                    // the lane's own cell of step t - k plus B(q - k, q) from lane q - b S; then row lane + k's
+                for (int k = 1; k <= K && k <= t; ++k) {
                     const int b = t < S - 1    ? __shfl_up_sync(0xffffffffu, b_left[k - 1], S - 1 - t)
                                   : t == S - 1 ? b_left[k - 1]
                                                : __shfl_down_sync(0xffffffffu, b_left[k - 1], t - (S - 1));
                     v_t = __viaddmax_s32(prev[(j - k + K) % K], b, v_t);
-                    v_t = __viaddmax_s32(__shfl_down_sync(0xffffffffu, prev[(j - k + K) % K], k), a_next[k - 1], v_t);
+                }
+                v_t = max(v_t, via_b);
+#pragma unroll
+                for (int k = K; k >= 1; --k) {
+                    if (k > t) continue;
+                    const int below = __shfl_down_sync(0xffffffffu, prev[(j - k + K) % K], k);   // row lane + k's
+                    v_t = __viaddmax_s32(below, a_next[k - 1], v_t);
                 }
                 prev[j % K] = v_t;
             }
