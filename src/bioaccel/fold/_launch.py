@@ -73,8 +73,9 @@ class FoldSizes(LaunchSizes):
     #                                   the fused one runs 2's: issue 29, nb16warps; on an H200 16,000 0.0286 s,
     #                                   10,000 0.0110, 26,000 0.1051 with 7 against 0.0288, 0.0112, 0.1056 with 2),
     #                                   10 (form 7: form 4's 31 steps unrolled, 26 SASS a step against 36.5; nbunroll),
-    #                                   11 and 12 (forms 8, 9: form 7 with each line loaded 1 or 2 steps ahead, the
-    #                                   newest cells' splits from registers; nbahead)
+    #                                   11 (form 8: form 7 with each line loaded a step ahead, the newest cells'
+    #                                   splits from registers; nbahead: on an H200 16,000 0.0280 s, 10,000 0.0101
+    #                                   against 0.0284, 0.0108 with 10)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -94,10 +95,9 @@ BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory st
 #: finish_sub_tile's FORM_BITS bit (kernels/nussinov_tiled.cu FINISH_AHEAD): the far product blocks of a
 #: sub-wavefront's sub-tiles taken one sub-wavefront ahead by the warps it leaves idle (issue 29, nbskew)
 FINISH_AHEAD = 16
-#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10, 11
-#: and 12 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11 and 12: forms 8 and 9, form 7 with the lines
-#: loaded 1 or 2 steps ahead: nbahead)
-AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8, 12: 9}}
+#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10 and
+#: 11 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11: form 8, form 7 with the lines a step ahead: nbahead)
+AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8}}
 
 
 def closure_form(setting, kind):
@@ -106,8 +106,8 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish"), closure_form(12, "finish")
-    (20, 21, 23, 25)
+    >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish"), closure_form(11, "finish")
+    (20, 21, 23, 24)
     """
     form = AHEAD_FORMS[kind].get(setting)
     return setting if form is None else form | FINISH_AHEAD
