@@ -1,5 +1,6 @@
-# Sourced by the chain's device-call scripts (issue 29: bench/nb16warps_call2.sh, bench/nbunroll_call.sh): the
-# environment (carried wheels on /tmp/site, this tree's src and tests), the GPU's name and clock, and `chain_tests`.
+# Sourced by the chain's device-call scripts (issue 29: bench/nb16warps_call2.sh, bench/nbunroll_call.sh,
+# bench/nbahead_call.sh): the environment (carried wheels on /tmp/site, this tree's src and tests), the GPU's name and
+# clock, `chain_tests` and `sass_counts`.
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 
@@ -8,4 +9,23 @@ nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 chain_tests() {
   timeout "$1" python3 -m pytest -q -m gpu -n "$2" tests/test_fold_gpu_chain.py -k "$3" -rs > "$OUT/tests.txt" 2>&1
   tail -3 "$OUT/tests.txt"
+}
+
+# sass_counts FORM...: SASS lines, DPX and shuffles of tiled_finish_sub_tight<short, 128, FORM> (the device's nvcc and
+# cuobjdump, where there).
+sass_counts() {
+  if ! command -v nvcc > /dev/null || ! command -v cuobjdump > /dev/null; then
+    echo "no nvcc/cuobjdump on the device"
+    return
+  fi
+  timeout 40 python3 - "$@" <<'PY'
+import subprocess, sys, tempfile
+from host_kernels import PACKAGE, nvcc_build
+for form in sys.argv[1:]:
+    with tempfile.TemporaryDirectory() as folder:
+        kernel = f"tiled_finish_sub_tight<short, 128, {form}>"
+        cubin, proc = nvcc_build(PACKAGE / "fold/kernels/nussinov_tiled.cu", [kernel], folder, "cubin")
+        sass = subprocess.run(["cuobjdump", "--dump-sass", str(cubin)], capture_output=True, text=True).stdout
+        print(form, "SASS lines", sass.count("\n"), "VIADDMNMX", sass.count("VIADDMNMX"), "SHFL", sass.count("SHFL"))
+PY
 }

@@ -10,17 +10,4 @@ json="$OUT/nussinov_gpu_chain_issue29_nbunroll_h200.json"
 timeout 60 python3 bench/nussinov_gpu_chain.py --lengths 16000,10000 --settings split,split/c10,split,split/c10 \
   --repeats 5 --timeline 16000 --json "$json" > "$OUT/chain.txt" 2>&1
 grep -v "^wrote" "$OUT/chain.txt" | cut -c1-200
-if command -v nvcc > /dev/null && command -v cuobjdump > /dev/null; then
-  timeout 25 python3 - "$OUT" <<'PY'
-import subprocess, sys, tempfile
-from host_kernels import PACKAGE, nvcc_build
-for form in (20, 23):
-    with tempfile.TemporaryDirectory() as folder:
-        cubin, proc = nvcc_build(PACKAGE / "fold/kernels/nussinov_tiled.cu", [f"tiled_finish_sub_tight<short, 128, {form}>"],
-                                 folder, "cubin")
-        sass = subprocess.run(["cuobjdump", "--dump-sass", str(cubin)], capture_output=True, text=True).stdout
-        print(form, "SASS lines", sass.count("\n"), "VIADDMNMX", sass.count("VIADDMNMX"), "SHFL", sass.count("SHFL"))
-PY
-else
-  echo "no nvcc/cuobjdump on the device"
-fi
+sass_counts 20 23

@@ -67,7 +67,7 @@ class FoldSizes(LaunchSizes):
     #                                   many bytes (at 128-tiles 115,713 to 120,960: one block an SM, and room for a
     #                                   finish or edge block beside it; 0: none, before issue 29)
     bulk_pad_products: int = 4000     # ... only in the launches of at most this many tile products (0: every launch)
-    finish_closure: int = 10          # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
+    finish_closure: int = 11          # tiled, int16 cells: the sub-tiled finish's closure, 0 (before issue 29), 1
     #                                   (the batches' form 1: tests as mask bits, running pointers), 2 (form 1
     #                                   with the far products ahead on idle warps: issue 29, nbskew; n = 16,000
     #                                   0.0337 s against 0.0340 with 1), 7 and 8 (the batches' slimmer closure
@@ -75,7 +75,10 @@ class FoldSizes(LaunchSizes):
     #                                   the fused one runs 2's: issue 29, nb16warps; on an H200 16,000 0.0286 s,
     #                                   10,000 0.0110, 26,000 0.1051 with 7 against 0.0288, 0.0112, 0.1056 with 2),
     #                                   10 (form 7: form 4's 31 steps unrolled, 26 SASS a step against 36.5; nbunroll;
-    #                                   16,000 0.0283 s against 7's 0.0285, 26,000 0.1048 against 0.1050, one call each)
+    #                                   16,000 0.0283 s against 7's 0.0285, 26,000 0.1048 against 0.1050, one call each),
+    #                                   11 (form 8: form 7 with each line loaded a step ahead, the newest cells'
+    #                                   splits from registers; nbahead: on an H200 16,000 0.0280 s, 10,000 0.0101
+    #                                   against 0.0284, 0.0108 with 10; 26,000 0.1045 against 0.1050)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -95,9 +98,9 @@ BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory st
 #: finish_sub_tile's FORM_BITS bit (kernels/nussinov_tiled.cu FINISH_AHEAD): the far product blocks of a
 #: sub-wavefront's sub-tiles taken one sub-wavefront ahead by the warps it leaves idle (issue 29, nbskew)
 FINISH_AHEAD = 16
-#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8 and 10
-#: (10: form 7, form 4's steps unrolled: issue 29, nbunroll)
-AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7}}
+#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10 and
+#: 11 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11: form 8, form 7 with the lines a step ahead: nbahead)
+AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8}}
 
 
 def closure_form(setting, kind):
@@ -106,8 +109,8 @@ def closure_form(setting, kind):
 
     >>> closure_form(4, "batch"), closure_form(8, "batch"), closure_form(1, "finish"), closure_form(2, "finish")
     (4, 20, 1, 17)
-    >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish")
-    (20, 21, 23)
+    >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish"), closure_form(11, "finish")
+    (20, 21, 23, 24)
     """
     form = AHEAD_FORMS[kind].get(setting)
     return setting if form is None else form | FINISH_AHEAD

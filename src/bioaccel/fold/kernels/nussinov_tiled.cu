@@ -638,31 +638,78 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // A row lane's column lane at step t is lane + 1 + t: a shuffle down by a constant (the lanes that store stay
 // below 32, so the clamp never matters). The pair term is max'ed in only where it is allowed (one predicated DPX
 // add-max instead of a select of 0), the same candidates as form 4: the same bits.
-template <int S, int LD, int UNROLL>
+// AHEAD (form 8, finish_closure 11; issue 29, helper nbahead): each lane's line of step t + 1, and the pair term's
+// cell, are loaded in step t, before its stores, into registers of their own, so that no step waits for a
+// shared-memory round trip of the cell stored the step before. Such a line holds one cell stored in step t: a row
+// lane's X(r + 1, q) (row lane + 1's cell of step t) and its column lane's X(r, q - 1) (the row lane's own). The line
+// holds their values from before the closure, no greater than the final ones (a cell's closure only raises it), which
+// change no maximum; the row lane adds the final ones from registers: row lane + 1's by a shuffle down by 1 plus
+// A(r, r + 1) (`a_next`), its own plus B(q - 1, q), which lane q - b S holds (`b_left`) and a shuffle by a constant
+// brings. Both weights are OUT where the cell lies outside the sub-tile, so the candidates are the same: the same
+// bits. The lane's own candidates go first, the column lane's maximum next, the row below's cell last (a step's
+// chain: the next line's load and DPX, or the unpack, the column lane's shuffle and three maxima; nbahead's notes).
+template <int S, int LD, int UNROLL, bool AHEAD = false>
 __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const short* line, int line_step, short* cell,
                                                        short* cell_t, const int* pair_row, unsigned store_mask,
-                                                       unsigned pair_mask) {
+                                                       unsigned pair_mask, int a_next = 0, int b_left = 0) {
     constexpr int STEPS = 2 * S - 1;
     static_assert(2 * S % UNROLL == 0, "groups of UNROLL steps, the last one short");
     // opaque to the compiler: known to be +-LD, it kept two pointers and a select of two offsets a step (3 SASS)
     int step;
     asm("mov.b32 %0, %1;" : "=r"(step) : "r"(line_step));
+    auto load_line = [&](uint4 (&v)[2]) {
+        v[0] = *reinterpret_cast<const uint4*>(line);
+        v[1] = *reinterpret_cast<const uint4*>(line + 8);
+        line += step;
+    };
+    uint4 next[2];                              // AHEAD: the next step's line and pair cell, the lane's last value
+    int next_inner = 0, prev = 0;
+    if constexpr (AHEAD) {
+        load_line(next);
+        if (pair_mask & 1u) next_inner = (int)cell[LD - 1];
+    }
 #pragma unroll 1
     for (int t0 = 0; t0 < STEPS; t0 += UNROLL) {
 #pragma unroll
         for (int j = 0; j < UNROLL; ++j) {
             const int t = t0 + j;
             if (j == UNROLL - 1 && t >= STEPS) break;                 // 32 steps of groups, 2 S - 1 made
-            const uint4 v0 = *reinterpret_cast<const uint4*>(line);
-            const uint4 v1 = *reinterpret_cast<const uint4*>(line + 8);
-            line += step;
-            const int best = packed_splits_max(pre, v0, v1);
+            uint4 v[2];
+            int inner = 0;
+            if constexpr (AHEAD) {
+                v[0] = next[0];
+                v[1] = next[1];
+                inner = next_inner;
+                if (t + 1 < STEPS) {
+                    load_line(next);
+                    if ((pair_mask >> (t + 1)) & 1u) next_inner = (int)cell[j + LD];
+                }
+            } else {
+                load_line(v);
+            }
+            const int best = packed_splits_max(pre, v[0], v[1]);
             const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
-            int v = max(best, via_b);
-            if ((pair_mask >> t) & 1u) v = __viaddmax_s32((int)cell[j + LD - 1], pair_row[j], v);
+            const int pair_cell = AHEAD ? inner : (int)cell[j + LD - 1];
+            int v_t;
+            if constexpr (!AHEAD) {
+                v_t = max(best, via_b);
+                if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
+            } else {
+                v_t = best;
+                if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
+                if (t > 0) {
+                    const int b = t < S - 1    ? __shfl_up_sync(0xffffffffu, b_left, S - 1 - t)
+                                  : t == S - 1 ? b_left
+                                               : __shfl_down_sync(0xffffffffu, b_left, t - (S - 1));
+                    v_t = __viaddmax_s32(prev, b, v_t);
+                }
+                v_t = max(v_t, via_b);
+                if (t > 0) v_t = __viaddmax_s32(__shfl_down_sync(0xffffffffu, prev, 1), a_next, v_t);
+                prev = v_t;
+            }
             if ((store_mask >> t) & 1u) {
-                cell[j] = (short)v;
-                cell_t[j * LD] = (short)v;
+                cell[j] = (short)v_t;
+                cell_t[j * LD] = (short)v_t;
             }
             __syncwarp();
         }
@@ -1077,6 +1124,14 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 if constexpr (TIGHT == 7) {
                     closure_steps_unrolled<S, LD, 2 * S>(pre, line, line_step, cell, cell_t, pair_row, store_mask,
                                                          pair_mask);
+                } else if constexpr (TIGHT == 8) {
+                    // the splits of a row lane's newest two cells from registers: A(r, r + 1), B(q - 1, q) (OUT below
+                    // any value a lane outside the sub-tile may have grown to: a cell's worth, 32,767, a step)
+                    constexpr int BELOW = -(1 << 24);
+                    const int a_next = row_lane && own + 1 < S ? (int)pre_row[own + 1] : BELOW;
+                    const int b_left = row_lane && own >= 1 ? (int)AB[(b * S + own) * LD + b * S + own - 1] : BELOW;
+                    closure_steps_unrolled<S, LD, 2 * S, true>(pre, line, line_step, cell, cell_t, pair_row,
+                                                               store_mask, pair_mask, a_next, b_left);
                 } else
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
