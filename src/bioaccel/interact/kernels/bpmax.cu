@@ -1536,8 +1536,12 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 }
             }
         } else if (FORM >= 6 && !first) {
+            // form 7: the INSIDE copy for a warp whose every row has the group's passes whole; the copy a warp's, since
+            // bar.sync is .aligned: a warp's threads must meet the same barrier instruction (rows split between the
+            // two copies in one warp hung the block on the device, bpmaxunroll's call 1)
             if (!UNROLLED) chain_passes<G, false, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
-            else if (e0 + G <= Wb && r + e0 + G <= H) chain_passes<G, true, true>(ahead, P, Pf, SR, r, e0, H, Wb, R);
+            else if (__all_sync(0xFFFFFFFFu, e0 + G <= Wb && r + e0 + G <= H))
+                chain_passes<G, true, true>(ahead, P, Pf, SR, r, e0, H, Wb, R);
             else chain_passes<G, true, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
