@@ -189,6 +189,9 @@ SETTINGS |= {   # stop 54 (row 75): bpmax_finish_roles compiled for 896 threads 
     "finish blocks bounded at 896 threads (finish_bound=896)": dict(finish_bound=896),
     # row 76: the default before (finish_bound 896 the default since stop 54's call)
     "finish blocks bounded at 1,024 threads (finish_bound=1024, the default before stop 54)": dict(finish_bound=1024)}
+SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile-time offsets (the bulk's splits 4 at a
+    # time, 19.7 SASS a split against 23.5; the tails' passes from two bases a group), the same cells
+    "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

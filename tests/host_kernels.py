@@ -272,6 +272,9 @@ def host_kernels(sizes) -> dict:
     # issue 29 (bpmaxfin2): finish_form 6, a tail pass's operands read a pass ahead
     bpmax += [("bpmax_finish_roles", (diagonals, 6, 1024)) for diagonals in (4, 8, 2, 3)]
     bpmax += [("bpmax_finish_roles", (diagonals, 6, 896)) for diagonals in (4, 8)]   # BPMaxSizes.finish_bound 896 (the default since stop 54)
+    # issue 29 (bpmaxunroll): finish_form 7, form 6's loops on compile-time offsets (tests and bench row 77)
+    bpmax += [("bpmax_finish_roles", (diagonals, 7, 896)) for diagonals in (8, 4, 2, 3)]
+    bpmax += [("bpmax_finish_roles", (8, 7, 1024))]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

@@ -35,8 +35,10 @@ class BPMaxSizes(LaunchSizes):
     #                              segments of at most 512 rows with the band below them; the default since
     #                              bpmaxfin's call 1 until bpmaxfin2's, form 4 before); 6 (issue 29, bpmaxfin2)
     #                              form 5 with a tail pass's operands read a pass ahead, one shared load between its
-    #                              barriers (the default since bpmaxfin2's call 1)
-    finish_bound: int = 896      # finish forms 5 and 6: the most threads a block (a multiple of 64), two a row, so
+    #                              barriers (the default since bpmaxfin2's call 1); 7 (issue 29, bpmaxunroll) form 6
+    #                              with its loops unrolled on compile-time offsets: the bulk's splits 4 at a time,
+    #                              the tails' passes from two bases a group (the same cells, the same bits)
+    finish_bound: int = 896      # finish forms 5, 6 and 7: the most threads a block (a multiple of 64), two a row, so
     #                              segment and halo at most finish_bound / 2 rows; 896 compiles bpmax_finish_roles<8, 6>
     #                              to 72 registers without spill, 1,024 (the default before stop 54) to 64 and 12 bytes
     #                              of spill: finish 0.0153 s against 0.0156-0.0158 in three pairs of one H200 call

@@ -1326,47 +1326,83 @@ __device__ __forceinline__ void chain_ahead(ChainAhead<G>& a, const unsigned* P,
 
 // a group's passes d = 1 .. G - 1 of a tail thread (row r), after its first phase (form 5's [0, d) and [e0, e) splits;
 // the result max(-16384, partial, pair term, splits) as form 5's, the pair term and the partial folded into the start)
-template <int G>
+// UNROLLED (finish form 7, issue 29, helper bpmaxunroll): the same terms with every offset a compile-time one from two
+// bases a group (step = SR - 1: a column word k splits down-left of another, held once), the closed words kept with
+// their halves swapped (one PRMT a closure instead of one a closure a pass), the splits not on the column word just
+// written in two chains (the near and the far ones, max is associative: the same bits) whose maximum is taken before
+// the barrier, and with INSIDE (every cell of the group's passes in the band and the segment, decided once a group)
+// no test a pass but the barrier's
+template <int G, bool UNROLLED, bool INSIDE>
 __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsigned* P, short* Pf, int SR, int r,
                                              int e0, int H, int Wb, int R) {
-    unsigned own[G];    // own[j]: the word (F, S2) of cell (r, e0 + j) once closed
+    unsigned own[G];    // own[j]: the word (F, S2) of cell (r, e0 + j) once closed (UNROLLED: halves swapped)
     unsigned near[G];   // near[k], k in [1, d): pass d's column words (r + 1 + k, e - 1 - k), read a pass ahead
     unsigned far[G];    // far[j], j in [0, d): pass d's column words (r + 1 + e0 + j, d - 1 - j) of its splits k = e0 + j
     unsigned part = 0;  // the word of cell (r, e): the first phase's partial maximum, and S2
     int inner = a.inner;
     const unsigned* row = P + r * SR;
-    if (r < H - e0 - 1 && e0 + 1 < Wb) {
-        own[0] = row[e0];
+    const int step = UNROLLED ? SR - 1 : 0;
+    const unsigned* nbase = UNROLLED ? P + (r + 1) * SR + e0 : P;   // near[k] of pass d + 1: nbase[d + k step]; the column
+    const unsigned* fbase = UNROLLED ? P + (r + 1 + e0) * SR : P;   // word of pass d: nbase[d - 1]; far[j] of pass d + 1:
+    //                                                                 fbase[d + j step]
+    unsigned ahead_near = 0;   // UNROLLED: pass d's maximum over (m, m) and its near splits, taken before its barrier
+    int ahead_far = 0;         // UNROLLED: pass d's maximum over its far splits, both halves, taken before its barrier
+    if (INSIDE || (r < H - e0 - 1 && e0 + 1 < Wb)) {
+        own[0] = UNROLLED ? swap_halves(row[e0]) : row[e0];
         far[0] = P[(r + 1 + e0) * SR];
         part = row[e0 + 1];
+        if (UNROLLED) {   // pass 1: no near split, one far split
+            ahead_near = __byte_perm(max(max(-16384, (int)(short)(part & 0xFFFF)), a.score[1] + inner), 0, 0x1010);
+            const unsigned f = __viaddmax_s16x2(own[0], far[0], ahead_near);
+            ahead_far = max((int)(short)(f & 0xFFFF), (int)(short)(f >> 16));
+        }
     }
 #pragma unroll
     for (int d = 1; d < G; ++d) {
         const int e = e0 + d;
-        if (e >= Wb) break;
-        if (r < H - e) {
-            const unsigned col = P[(r + 1) * SR + e - 1];    // the one operand the pass before wrote
-            int m = max(-16384, (int)(short)(part & 0xFFFF));
-            if (e >= 4) m = max(m, a.score[d] + inner);
-            unsigned pre = __byte_perm(m, 0, 0x1010);        // (m, m)
+        if (!INSIDE && e >= Wb) break;
+        if (INSIDE || r < H - e) {
+            if (UNROLLED) {
+                const unsigned col = nbase[d - 1];                // the one operand the pass before wrote
+                const unsigned w = __viaddmax_s16x2(a.low[0], col, ahead_near);
+                const int v = max(max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16)), ahead_far);
+                Pf[2 * (r * SR + e)] = (short)v;
+                own[d] = __byte_perm(v, part, 0x1076);            // (S2(r, e), v)
+                inner = (int)(short)(col & 0xFFFF);               // F(r + 1, e - 1): the next pass's inner cell
+            } else {
+                const unsigned col = P[(r + 1) * SR + e - 1];    // the one operand the pass before wrote
+                int m = max(-16384, (int)(short)(part & 0xFFFF));
+                if (e >= 4) m = max(m, a.score[d] + inner);
+                unsigned pre = __byte_perm(m, 0, 0x1010);        // (m, m)
 #pragma unroll
-            for (int k = 1; k < d; ++k) pre = __viaddmax_s16x2(a.low[k], near[k], pre);
+                for (int k = 1; k < d; ++k) pre = __viaddmax_s16x2(a.low[k], near[k], pre);
 #pragma unroll
-            for (int j = 0; j < d; ++j) pre = __viaddmax_s16x2(swap_halves(own[j]), far[j], pre);
-            const unsigned w = __viaddmax_s16x2(a.low[0], col, pre);
-            const int v = max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16));
-            Pf[2 * (r * SR + e)] = (short)v;
-            own[d] = __byte_perm(v, part, 0x7610);            // (v, S2(r, e))
-            inner = (int)(short)(col & 0xFFFF);               // F(r + 1, e - 1): the next pass's inner cell
-            if (d + 1 < G && e + 1 < Wb && r < H - e - 1) {   // the next pass's operands final since this pass's
-#pragma unroll                                                // barrier, read after the store (none waits on them)
-                for (int k = 1; k <= d; ++k) near[k] = P[(r + 1 + k) * SR + e - k];
+                for (int j = 0; j < d; ++j) pre = __viaddmax_s16x2(swap_halves(own[j]), far[j], pre);
+                const unsigned w = __viaddmax_s16x2(a.low[0], col, pre);
+                const int v = max((int)(short)(w & 0xFFFF), (int)(short)(w >> 16));
+                Pf[2 * (r * SR + e)] = (short)v;
+                own[d] = __byte_perm(v, part, 0x7610);            // (v, S2(r, e))
+                inner = (int)(short)(col & 0xFFFF);               // F(r + 1, e - 1): the next pass's inner cell
+            }
+            if (d + 1 < G && (INSIDE || e + 1 < Wb) && (INSIDE || r < H - e - 1)) {   // the next pass's operands
+#pragma unroll                                                   // final since this pass's barrier, read after the store
+                for (int k = 1; k <= d; ++k) near[k] = UNROLLED ? nbase[d + k * step] : P[(r + 1 + k) * SR + e - k];
 #pragma unroll
-                for (int j = 0; j <= d; ++j) far[j] = P[(r + 1 + e0 + j) * SR + d - j];
+                for (int j = 0; j <= d; ++j) far[j] = UNROLLED ? fbase[d + j * step] : P[(r + 1 + e0 + j) * SR + d - j];
                 part = row[e + 1];
+                if (UNROLLED) {   // pass d + 1's splits but the column word's, two chains, before the barrier
+                    ahead_near = __byte_perm(max(max(-16384, (int)(short)(part & 0xFFFF)), a.score[d + 1] + inner), 0,
+                                             0x1010);
+                    unsigned f = __viaddmax_s16x2(own[0], far[0], ahead_near);
+#pragma unroll
+                    for (int k = 1; k <= d; ++k) ahead_near = __viaddmax_s16x2(a.low[k], near[k], ahead_near);
+#pragma unroll
+                    for (int j = 1; j <= d; ++j) f = __viaddmax_s16x2(own[j], far[j], f);
+                    ahead_far = max((int)(short)(f & 0xFFFF), (int)(short)(f >> 16));
+                }
             }
         }
-        if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
+        if (d + 1 < G && (INSIDE || e + 1 < Wb)) tail_barrier(R);
     }
 }
 
@@ -1383,6 +1419,19 @@ __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
 #define FINISH_CLOCK(slot)
 #endif
 
+// the splits of U consecutive words row[u] (halves swapped) against the G column words column[u step + c]: every
+// offset but u step a compile-time one (finish form 7)
+template <int G, int U>
+__device__ __forceinline__ void split_words(const unsigned* row, const unsigned* column, int step, unsigned (&acc)[G]) {
+#pragma unroll
+    for (int u = 0; u < U; ++u, column = reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(column) + step)) {
+        const unsigned w = swap_halves(row[u]);
+#pragma unroll
+        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, column[c], acc[c]);
+    }
+}
+constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (the count is 4 mod 8 at G = 8: no rest)
+
 // FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). bpmaxfin2 also measured, and reverted
 // (docs/bpmax-gpu-notes.md): the segment read and stored with a warp's lanes across rows, for fewer bank conflicts
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
@@ -1395,7 +1444,8 @@ __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM == 5 || FORM == 6, "bpmax_finish_roles runs finish forms 5 and 6");
+    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5, 6 and 7");
+    constexpr bool UNROLLED = FORM >= 7;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1426,24 +1476,30 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
         if (!first) {
             if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
+                // form 7: every split and cell of the two ranges there (no test a split or a cell)
+                const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
 #pragma unroll
                 for (int k = 0; k < 2 * G - 2; ++k) {
-                    if (k >= e0) break;
+                    if (!whole && k >= e0) break;
                     const unsigned w = swap_halves(row[k]);
                     const unsigned* col = column + k * (SR - 1);
 #pragma unroll
                     for (int c = 0; c < G; ++c)
                         if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
                 }
-                for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
-                    const unsigned w = swap_halves(row[k]);
-                    const unsigned* col = column + k * (SR - 1);
+                if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
+                    split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
+                } else {
+                    for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
 #pragma unroll
-                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
                 }
 #pragma unroll
                 for (int c = 0; c < G; ++c) {
-                    if (e0 + c >= Wb || r >= H - e0 - c) break;
+                    if (!whole && (e0 + c >= Wb || r >= H - e0 - c)) break;
                     short* cell = Pf + 2 * (r * SR + e0 + c);
                     int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
                     if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
@@ -1461,16 +1517,32 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             const int e1 = e0 + G;
             if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
+                if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
+                    const int step = (SR - 1) * 4;   // bytes
+                    const unsigned* at = row + 2 * G - 2;
+                    const char* col = reinterpret_cast<const char*>(column + (2 * G - 2) * (SR - 1));
+                    int n = e0 + 1 - (2 * G - 2);
+                    for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
+                        split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+                    for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+                } else {
 #pragma unroll 2
-                for (int k = 2 * G - 2; k <= e0; ++k) {
-                    const unsigned w = swap_halves(row[k]);
-                    const unsigned* col = column + k * (SR - 1);
+                    for (int k = 2 * G - 2; k <= e0; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
 #pragma unroll
-                    for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
                 }
             }
         } else if (FORM >= 6 && !first) {
-            chain_passes(ahead, P, Pf, SR, r, e0, H, Wb, R);
+            // form 7: the INSIDE copy for a warp whose every row has the group's passes whole; the copy a warp's, since
+            // bar.sync is .aligned: a warp's threads must meet the same barrier instruction (rows split between the
+            // two copies in one warp hung the block on the device, bpmaxunroll's call 1)
+            if (!UNROLLED) chain_passes<G, false, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
+            else if (__all_sync(0xFFFFFFFFu, e0 + G <= Wb && r + e0 + G <= H))
+                chain_passes<G, true, true>(ahead, P, Pf, SR, r, e0, H, Wb, R);
+            else chain_passes<G, true, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
                 const int e = e0 + d;
