@@ -227,8 +227,8 @@ def host_kernels(sizes) -> dict:
         tiled += [("batch_finish_sub", (cell, bt, finish_sub_blocks(sub_shared)))]
         # issue 29 (nbtile2): the closure's tests as mask bits (int16 cells), the form the batches launch; (nbbatch4)
         # forms 4 and 5, the slimmer closure step
-        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5, 7, 20)
-                  if cell == "short"]   # 20: batch_closure 8 (nbskew), form 4 | FINISH_AHEAD; 7: form 4 unrolled
+        tiled += [("batch_finish_sub_tight", (cell, bt, finish_sub_blocks(sub_shared), form)) for form in (1, 2, 3, 4, 5, 7, 8, 20)
+                  if cell == "short"]   # 20: batch_closure 8 (nbskew), form 4 | FINISH_AHEAD; 7: form 4 unrolled; 8: batch_closure 11
     tiled += [("batch_bulk_direct", (batch_lanes(f.int16_lanes), bt, 2, f.batch_stage_bytes or stage_bytes(bt, 2))),
               ("batch_bulk_direct", ("Int32x1", bt, 2, stage_bytes(bt, 4)))]
     # the tiled batch's alternatives in bench/nussinov_gpu.py and tests/test_fold_gpu.py: 64-byte stages, 128-tiles
@@ -249,7 +249,7 @@ def host_kernels(sizes) -> dict:
     sub_diag = {cell: {t: finish_sub_blocks(finish_shared_bytes(np.dtype(cell), t, "sub-diagonal"))
                        for t in sorted({bt, 64, 128})} for cell in ("int16", "int32")}
     tiled += [("batch_finish_sub_diag", ("short", t, sub_diag["int16"][t], form)) for t in sorted({bt, 64, 128})
-              for form in (0, 1, 2, 3, 4, 7)]
+              for form in (0, 1, 2, 3, 4, 7, 8)]
     tiled += [("batch_finish_sub_diag", ("int", t, sub_diag["int32"][t], 0)) for t in sorted({bt, 64})]
     traceback = [("traceback", ("int", "SquareLayout")), ("traceback", ("int", "PackedRowsLayout")),
                  ("traceback_offset", ("short", t))]

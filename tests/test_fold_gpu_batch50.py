@@ -5,7 +5,8 @@ held value X(r, q) among a row lane's splits, weight 0 at its own row; the pair 
 columns by row letter; the pair term's loads only where a row lane stores); 5: form 4 with a lane's line loads and
 splits only where its cell lies in the sub-tile; 8 (issue 29, helper nbskew): form 4 with the far product blocks
 taken a sub-wavefront ahead by the warps it leaves idle; 7 (issue 29, form 7): form 4's 31 closure steps unrolled
-(helper nbunroll's closure_steps_unrolled, compile-time mask bits, shuffle distances and offsets). Each at 32-, 64- and 128-tiles, with the weights and min_loop
+(helper nbunroll's closure_steps_unrolled, compile-time mask bits, shuffle distances and offsets); 11 (form 8): form 7
+with each line loaded a step ahead (helper nbahead's finish_closure 11 without the far products ahead). Each at 32-, 64- and 128-tiles, with the weights and min_loop
 that reach the pair term's edge cases, as test_tiled_batch_forms_equal_cpu (tests/test_fold_gpu.py) does for the
 forms before. Marked ``gpu``: skipped where there is no CUDA device.
 """
@@ -24,7 +25,8 @@ pytestmark = pytest.mark.gpu
 @pytest.mark.parametrize("tile, stage, streams, closure", [
     pytest.param(*row, id=f"sub{row[0]}-s{row[1]}-x{row[2]}-c{row[3]}")
     for row in [(64, 64, 1, 4), (32, 0, 2, 4), (128, 64, 1, 4), (64, 64, 1, 5), (32, 0, 2, 5), (128, 64, 1, 5),
-                (64, 64, 1, 8), (32, 0, 2, 8), (128, 64, 1, 8), (64, 64, 1, 7), (32, 0, 2, 7), (128, 64, 1, 7)]])
+                (64, 64, 1, 8), (32, 0, 2, 8), (128, 64, 1, 8), (64, 64, 1, 7), (32, 0, 2, 7), (128, 64, 1, 7),
+                (64, 64, 1, 11), (32, 0, 2, 11), (128, 64, 1, 11)]])
 def test_tiled_batch_slim_closures_equal_cpu(tile, stage, streams, closure, params, monkeypatch):
     """Forms 4 and 5 fold short, odd and 257-1,100 nt lengths (the shared-memory kernels switched off, so that
     they take the tiled path too) to the CPU's scores and structures, int16 cells."""

@@ -3,7 +3,7 @@
 ``SIZES.batch_diagonal`` 2: batch_finish_sub_diag, finish_sub_tile's DIAG path: each diagonal sub-tile a triangle closed
 by a warp (close_diagonal_sub_tile), then the tile's off-diagonal sub-tiles by sub-wavefront with the products of the
 sub-tiles between and the closure of ``SIZES.batch_closure``'s form. At 32-, 64- and 128-tiles, one and two streams,
-int16 cells in closure forms 0-4 and 7 and int32 cells, with the weights and min_loop that reach the pair term's edge cases
+int16 cells in closure forms 0-4, 7 and 8 (batch_closure 11) and int32 cells, with the weights and min_loop that reach the pair term's edge cases
 (as test_tiled_batch_forms_equal_cpu in tests/test_fold_gpu.py). Marked ``gpu``: skipped where there is no CUDA device.
 """
 import pytest
@@ -21,7 +21,8 @@ pytestmark = pytest.mark.gpu
 @pytest.mark.parametrize("tile, stage, streams, closure", [
     pytest.param(*row, id=f"sub{row[0]}-s{row[1]}-x{row[2]}-c{row[3]}-d2")
     for row in [(64, 64, 1, 4), (32, 0, 2, 4), (128, 64, 1, 4), (64, 64, 2, 1), (32, 0, 1, 0), (64, 64, 1, 3),
-                (32, 0, 1, 2), (64, 64, 1, 7), (32, 0, 2, 7)]])
+                (32, 0, 1, 2), (64, 64, 1, 7), (32, 0, 2, 7), (64, 64, 1, 11),
+                (32, 0, 2, 11)]])
 def test_tiled_batch_sub_diagonal_equals_cpu(tile, stage, streams, closure, params, monkeypatch):
     """batch_diagonal 2 folds short, odd and 257-1,100 nt lengths (the shared-memory kernels switched off, so that
     they take the tiled path too) to the CPU's scores and structures."""

@@ -26,7 +26,8 @@ class FoldSizes(LaunchSizes):
     batch_streams: int = 1            # tiled batches: streams a launch group's tables are spread over (2: no gain)
     batch_closure: int = 7            # tiled batches, int16: batch_finish_sub_tight form 7 (form 4's 31 closure steps
     #                                   unrolled: issue 29, stop 56; 2,000 x 1,000 nt on an H200: fold 0.0264 s against
-    #                                   0.0272, finish 13.0 ms against 13.8, one call), 4 (form 3 with the held
+    #                                   0.0272, finish 13.0 ms against 13.8, one call), 11 (form 8: form 7 with each
+    #                                   line loaded a step ahead, finish_closure 11's step), 4 (form 3 with the held
     #                                   value among the splits, the pair weights from a table: issue 29, nbbatch4),
     #                                   3 (form 1's closure after form 2's tile read: nbfin), 1 (the closure's tests
     #                                   as mask bits), 2 (its loads predicated too), 5 (form 4, a lane's loads only
@@ -101,6 +102,9 @@ FINISH_AHEAD = 16
 #: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10 and
 #: 11 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11: form 8, form 7 with the lines a step ahead: nbahead)
 AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8}}
+#: settings that name a closure form by another number, without FINISH_AHEAD: batch_closure 11 (form 8, as
+#: finish_closure 11 less the far products ahead; batch_closure 8 is taken)
+PLAIN_FORMS = {"batch": {11: 8}, "finish": {}}
 
 
 def closure_form(setting, kind):
@@ -111,9 +115,11 @@ def closure_form(setting, kind):
     (4, 20, 1, 17)
     >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish"), closure_form(11, "finish")
     (20, 21, 23, 24)
+    >>> closure_form(7, "batch"), closure_form(11, "batch")
+    (7, 8)
     """
     form = AHEAD_FORMS[kind].get(setting)
-    return setting if form is None else form | FINISH_AHEAD
+    return PLAIN_FORMS[kind].get(setting, setting) if form is None else form | FINISH_AHEAD
 
 
 def closure_base_form(setting, kind):
@@ -122,8 +128,10 @@ def closure_base_form(setting, kind):
 
     >>> closure_base_form(8, "batch"), closure_base_form(4, "batch"), closure_base_form(2, "finish")
     (4, 4, 1)
+    >>> closure_base_form(11, "batch")
+    8
     """
-    return AHEAD_FORMS[kind].get(setting, setting)
+    return AHEAD_FORMS[kind].get(setting, PLAIN_FORMS[kind].get(setting, setting))
 
 
 def stage_bytes(tile, itemsize):
