@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nbbatch6's device calls (issue 29): form 4 against form FORM alternating, its GPU tests, ncu of both. From the
-# repository root on the lent H200, results under $OUT:  FORM=N bash bench/nbbatch6_call.sh
+# repository root on the lent H200, results under $OUT:  FORM=N bash bench/calls/nbbatch6_call.sh
 # (forms 6 and 7, measured and reverted, are in commits 6a05131 and 26bda7e: docs/gpu-notes.md, nbbatch6)
 : "${FORM:?set FORM, the batch_finish_sub_tight form to time against form 4}"
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1

@@ -4,7 +4,7 @@
 # (walk 5 and the status read into pageable memory, the defaults before; walk 6 with pinned status reads now), and
 # one sequence's fill at 16,000 and 65,000 nt (the closure before, c2, and cell-by-cell REDs, e0/r0, against
 # production). From the repository root on the lent H200, wheels installed on /tmp/site, results under $OUT:
-#   bash bench/stop55_final_call.sh
+#   bash bench/calls/stop55_final_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 GROUP=2 timeout 380 bash bench/gpu_smoke.sh -n 12 > "$OUT/group2.txt" 2>&1
 tail -3 "$OUT/group2.txt"; grep -E "^(FAILED|ERROR)" "$OUT/group2.txt" | head -20

@@ -3,7 +3,7 @@
 # window 128: the device seconds of the sweep, the cross products by level l1 and the outer terms for the production,
 # the BASELINE and every one of VARIANTS on one stream, interleaved; the svRNA screens with the production and SCREENS),
 # then the GPU tests of TESTS. The helpers' call scripts (bench/bppart_*_call.sh) set those and run this.
-# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... TESTS=... bash bench/bppart_gpu_call.sh
+# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... TESTS=... bash bench/calls/bppart_gpu_call.sh
 : "${OUT:?set OUT}" "${VARIANTS:?set VARIANTS}" "${SCREENS:?set SCREENS}" "${TESTS:?set TESTS}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

@@ -2,7 +2,7 @@
 # with the production, the svRNA screen rows), then ncu of the cross launches at l1 = 13 for the production, a stagger
 # and band_group G = 12, 4, 2 (DRAM bytes, L2 hit rate, L2 sectors from L1, duration), with the new test file's tests
 # running beside ncu (their GPU traffic is megabytes against the launch's gigabytes).
-# On the device, in the copied tree: OUT=... bash bench/bppart_order26_call.sh
+# On the device, in the copied tree: OUT=... bash bench/calls/bppart_order26_call.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

@@ -1,7 +1,7 @@
 # v30's second call (issue 27, docs/bppart-gpu-notes.md): the new production (band_cross_hoist 2, band_cross_run 16) on
 # the device: first the GPU tests of the cross's run forms (tests/test_bppart_gpu_small30.py, _level28.py: the v28 rows
 # now take the hoisted runs by default), then the bench against v28's production (band_cross_hoist=0, band_cross_run=8)
-# as the baseline, a variant row and an svRNA form. On the device, in the copied tree: OUT=... bash bench/bppart_small30_call2.sh
+# as the baseline, a variant row and an svRNA form. On the device, in the copied tree: OUT=... bash bench/calls/bppart_small30_call2.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

@@ -3,9 +3,9 @@
 # tests of NEW (32-, 64- and 128-tiles, the sub-tiled diagonal too, against the CPU), then 2,000 x 1,000 nt, three pairs
 # interleaved with each kernel's time; LONG=1 adds one sequence at 26,000 and 65,000 nt, finish_closure 10 against 7.
 # From the repository root on the lent H200, wheels on /tmp/site, results under $OUT:
-#   LONG=1 bash bench/batch_closure_call.sh 4 7     # stop 56's first call (form 7, the unrolled steps, against 4)
-#   bash bench/batch_closure_call.sh 7 11           # its last (form 8, lines a step ahead, against 7)
-. bench/chain_call_lib.sh
+#   LONG=1 bash bench/calls/batch_closure_call.sh 4 7     # stop 56's first call (form 7, the unrolled steps, against 4)
+#   bash bench/calls/batch_closure_call.sh 7 11           # its last (form 8, lines a step ahead, against 7)
+. bench/calls/chain_call_lib.sh
 old=$1 new=$2
 timeout 150 python3 -m pytest -q -m gpu -n 12 tests/test_fold_gpu_batch50.py tests/test_fold_gpu_batch_diag.py \
   -k "c$new" -rs > "$OUT/tests.txt" 2>&1

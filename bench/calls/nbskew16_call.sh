@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nbskew16's device call (issue 29): skew16 (finish_closure 3; 4 with SKEW_PRELOAD) against the default (2): its GPU tests, then n = 16,000
 # old/new/old/new, then 10,000 and 26,000; from the repository root on the lent H200, results under $OUT:
-#   bash bench/nbskew16_call.sh   (on commit f164187 or later up to 573ce6e: finish_closure 3-5 were reverted after)
+#   bash bench/calls/nbskew16_call.sh   (on commit f164187 or later up to 573ce6e: finish_closure 3-5 were reverted after)
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 120 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu_skew.py -rs > "$OUT/tests.txt" 2>&1

@@ -2,7 +2,7 @@
 # Issue 29 (helper bpmaxunroll): one device call from the repository root, logs under $OUT: the GPU tests of finish
 # form 7 (TESTS) and test_interact_gpu.py's production, streamed and paired cases, then the sizes bench (ROWS of
 # bench/bpmax_gpu_sizes.py, LEVELS of them timed launch by launch), then a block's cycles by phase (CLOCKS settings of
-# bench/bpmax_finish_clocks.py). bench/bpmax_waves_call.sh's steps, the tests first. Prints the tables and summaries last.
+# bench/bpmax_finish_clocks.py). bench/calls/bpmax_waves_call.sh's steps, the tests first. Prints the tables and summaries last.
 set -u
 out=${OUT:-/tmp/bpmax_unroll}; mkdir -p "$out"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1

@@ -4,7 +4,7 @@
 # setting read x2t:64:gpu; w5 is the default since), after the GPU tests of walks 3 and 5 and the
 # batch-skip tests (one pytest; its summary printed last), then the blocks' probe (bench/nussinov_walk_probe.py).
 # Timeouts sized to the helper's device cap. From the repository root on the lent H200, results under $OUT:
-#   bash bench/nbwalk_call.sh
+#   bash bench/calls/nbwalk_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 60 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu.py tests/test_fold_gpu_batch_skip.py \

@@ -1,7 +1,7 @@
 # v25 (issue 27, docs/bppart-gpu-notes.md): one device call: the splits-inner form's tests against the CPU first (a hang
 # or a wrong number stops the call before the bench), the bench's cross and outer variants interleaved with the
 # production, the screens, then ncu of the 12th cross launch for each order (DRAM bytes, L2 hit rate).
-# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... bash bench/bppart_cross25_call.sh
+# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... bash bench/calls/bppart_cross25_call.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

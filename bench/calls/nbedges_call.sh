@@ -4,8 +4,8 @@
 # tiled_bulk<Int16x2Dup> (0, the default): the GPU tests of the forms, then 16,000 and 10,000 with forms 0, 1, 2, 3, 7,
 # interleaved run by run, the timeline at 16,000, then a middle diagonal's edge products (d = 61 at 16,000) under
 # Nsight Compute, forms 0, 1 and 3, and form 0's stalls by SASS instruction. From the repository root on the lent H200,
-# results under $OUT:  bash bench/nbedges_call.sh   (as run, on commit 5e27e85: tiled_edges and edge_form are gone since
-# d27841a, form 2 kept as tiled_bulk_rows, SIZES.edge_rows; bench/nbedges_call2.sh is the call on the code kept)
+# results under $OUT:  bash bench/calls/nbedges_call.sh   (as run, on commit 5e27e85: tiled_edges and edge_form are gone since
+# d27841a, form 2 kept as tiled_bulk_rows, SIZES.edge_rows; bench/calls/nbedges_call2.sh is the call on the code kept)
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 75 python3 -m pytest -q -m gpu -n 12 tests/test_fold_gpu_chain.py -k "edge_forms" -rs > "$OUT/tests.txt" 2>&1

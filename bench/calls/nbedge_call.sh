@@ -3,7 +3,7 @@
 # 2722c20) w1 against w2/t64 (a block's warps side by side), call 2 (commit e695f17)
 # w1 against w3 (scans only at the m where (i, m-1) may pair) and w4/t64 (w2 doing so); w2 and w4 were slower and
 # are gone, so the script now times w1 against w3 (the default) alternating, after the GPU tests of walk 3 (their
-# summary printed last). From the repository root on the lent H200, results under $OUT:  bash bench/nbedge_call.sh
+# summary printed last). From the repository root on the lent H200, results under $OUT:  bash bench/calls/nbedge_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 40 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu.py -k "tiled_batch_forms and w3" > "$OUT/tests.txt" 2>&1

@@ -1,5 +1,5 @@
-# Sourced by the chain's device-call scripts (issue 29: bench/nb16warps_call2.sh, bench/nbunroll_call.sh,
-# bench/nbahead_call.sh): the environment (carried wheels on /tmp/site, this tree's src and tests), the GPU's name and
+# Sourced by the chain's device-call scripts (issue 29: bench/calls/nb16warps_call2.sh, bench/calls/nbunroll_call.sh,
+# bench/calls/nbahead_call.sh): the environment (carried wheels on /tmp/site, this tree's src and tests), the GPU's name and
 # clock, `chain_tests` and `sass_counts`.
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader

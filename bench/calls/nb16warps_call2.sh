@@ -3,8 +3,8 @@
 # in the single sequence's finish with the far products ahead) against the default (2): their GPU tests (128-, 64-,
 # 32-tiles; int16, offset, int32 cells against the CPU), n = 16,000 and 10,000 interleaved with the timeline at 16,000,
 # Nsight Compute of a middle diagonal's finish (2, 7, 8), and 26,000 if 7 or 8 is faster at 16,000. From the
-# repository root on the lent H200 (commit 0601001 or later), results under $OUT:  bash bench/nb16warps_call2.sh
-. bench/chain_call_lib.sh
+# repository root on the lent H200 (commit 0601001 or later), results under $OUT:  bash bench/calls/nb16warps_call2.sh
+. bench/calls/chain_call_lib.sh
 chain_tests 100 9 "split-c7 or split-c8 or split-c2"
 json="$OUT/nussinov_gpu_chain_issue29_nb16warps_call2_h200.json"
 s=split,split/c7,split/c8

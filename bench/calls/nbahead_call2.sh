@@ -3,8 +3,8 @@
 # finish_closure 12's revert), 11 against 10 at the lengths the default needs (26,000 and 65,000, 6 runs a setting,
 # interleaved), then 16,000 again with finish_closure 11 beside 2 and 4 interior blocks an SM (bulk_blocks_per_sm;
 # production 3): after call 1 the chain waited longer for the interior products. From the repository root on the
-# lent H200, results under $OUT:  bash bench/nbahead_call2.sh
-. bench/chain_call_lib.sh
+# lent H200, results under $OUT:  bash bench/calls/nbahead_call2.sh
+. bench/calls/chain_call_lib.sh
 chain_tests 80 12 "split-c10 or split-c11"
 timeout 100 python3 bench/nussinov_gpu_chain.py --lengths 26000,65000 \
   --settings split/c10,split/c11,split/c10,split/c11 --repeats 3 \

@@ -4,7 +4,7 @@
 # and the next at G = 4) for the production and each of NCU_FORMS (DRAM bytes and throughput, L2 hit rate, occupancy).
 # (NCU_FORMS empty: no ncu; TESTS_K: pytest's -k, TESTS_N its workers.) The groups' code and their test file were
 # reverted after call 2 (no faster): this script runs as it stands on the branch's commit 56b67de (form 2) or ea86d24.
-# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... NCU_FORMS=... bash bench/bppart_outer29_call.sh
+# On the device, in the copied tree: OUT=... VARIANTS=... SCREENS=... NCU_FORMS=... bash bench/calls/bppart_outer29_call.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

@@ -3,7 +3,7 @@
 # (turner_bulk_rows, TiledSizes.rows 1) against cell by cell (rows 0, the default before): the tiled GPU tests in both
 # forms, then bench/turner.py --gpu-long on the SARS-CoV-2 genome's first 16,000 nt, old and new interleaved (each
 # form twice, 3 fills each, tables compared with the default's). From the repository root on the lent H200, results
-# under $OUT:  bash bench/turnerrows_call.sh
+# under $OUT:  bash bench/calls/turnerrows_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests:$PWD/bench PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 start=$(date +%s)

@@ -2,7 +2,7 @@
 # nbedges' second device call (issue 29): tiled_bulk_rows (the products' atomics by rows of consecutive cells) as the
 # split chain's edge products (SIZES.edge_rows 1, the default now; token e1) against tiled_bulk (e0, before), and for
 # the interior products too (bulk_rows 1, token r1): the GPU tests, then 16,000, 10,000 and 26,000 interleaved run by
-# run, the timeline at 16,000. From the repository root on the lent H200, results under $OUT:  bash bench/nbedges_call2.sh
+# run, the timeline at 16,000. From the repository root on the lent H200, results under $OUT:  bash bench/calls/nbedges_call2.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 80 python3 -m pytest -q -m gpu -n 12 tests/test_fold_gpu_chain.py tests/test_fold_gpu.py \

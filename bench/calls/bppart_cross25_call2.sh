@@ -1,7 +1,7 @@
 # v25 (issue 27, docs/bppart-gpu-notes.md), call 2: the outer terms' two forms as the default (band_align 16,
 # band_outer_pair 2): the `==` rows that now name their base, the aligned form's rows, the CPU at production sizes, then
 # the bench's end to end, the new production against the old settings (baseline and variant); the tests first.
-# On the device, in the copied tree: OUT=... bash bench/bppart_cross25_call2.sh
+# On the device, in the copied tree: OUT=... bash bench/calls/bppart_cross25_call2.sh
 : "${OUT:?set OUT}"
 export PYTHONPATH=$PWD/src:$PWD/tests:${PYTHONPATH:-} PYTHONUNBUFFERED=1
 P=m32x64x32x3x2xF,16xlaunchesxTx4xWxTx3x2

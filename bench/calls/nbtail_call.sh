@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nbtail's device call (issue 29): the tiled batch with batch_bulk_direct's launch at d = 1 (z0, default) against
 # without it (z1), alternating; then the GPU tests of z1 and of the diagonal. From the repository root on the lent
-# H200, results under $OUT:  bash bench/nbtail_call.sh
+# H200, results under $OUT:  bash bench/calls/nbtail_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 120 python3 bench/nussinov_gpu.py --batch --rows 2000x1000 \

@@ -2,7 +2,7 @@
 # nbdiag's device calls (issue 29): the diagonal's tiles by batch_finish_diag (d1, the default before) against
 # batch_finish_sub_diag (d2), each on one and two streams (x2), alternating; then the GPU tests of d2 and of the
 # tiled batch's forms, and the diagonal tiles of d1 and d2 compared cell by cell (bench/nbdiag_check.py). From the
-# repository root on the lent H200, results under $OUT:  bash bench/nbdiag_call.sh
+# repository root on the lent H200, results under $OUT:  bash bench/calls/nbdiag_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 200 python3 bench/nussinov_gpu.py --batch --rows 2000x1000 \

@@ -5,8 +5,8 @@
 # host path's GPU tests only; CALL=2: every batch test of the brief; CALL=0: none (the second call, within the
 # helper's device cap: the bench's digest checks walk 6 on the 2,000 structures), SETTINGS main's path (h0, walk 5)
 # against the new one (h1, walk 6). From the repository root on the lent H200, results under $OUT:
-#   CALL=1 bash bench/nbhost2_call.sh
-#   CALL=0 PROBE=0 SETTINGS=x2t:64/h0/w5:gpu,x2t:64/w6:gpu,x2t:64/h0/w5:gpu,x2t:64/w6:gpu bash bench/nbhost2_call.sh
+#   CALL=1 bash bench/calls/nbhost2_call.sh
+#   CALL=0 PROBE=0 SETTINGS=x2t:64/h0/w5:gpu,x2t:64/w6:gpu,x2t:64/h0/w5:gpu,x2t:64/w6:gpu bash bench/calls/nbhost2_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 if [ "${CALL:-1}" = 1 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nbskew's device call (issue 29): the far products ahead (batch_closure 8, finish_closure 2) against the defaults
 # (forms 4 and 1), their GPU tests first; from the repository root on the lent H200, results under $OUT:
-#   bash bench/nbskew_call.sh
+#   bash bench/calls/nbskew_call.sh
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 timeout 130 python3 -m pytest -q -m gpu -n 8 tests/test_fold_gpu_batch50.py tests/test_fold_gpu_chain.py \
