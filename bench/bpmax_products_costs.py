@@ -54,11 +54,19 @@ class Costs:
         return asdict(self)
 
     def target_line(self, base: dict) -> str:
-        """What ~70% of the ceiling on useful updates asks of the ALU work, against today's."""
+        """What ~70% of the ceiling on useful updates asks, against today's (``base``: the table's first row): the
+        ALU work, and r (1 + i) / b (r DPX issued per useful update, i integer ALU per DPX, b the ALU pipe's busy
+        share), to which the fraction of the ceiling is inversely proportional.
+
+        >>> Costs(0, 0, 0, 0, 0).target_line(dict(useful=3.45e11, products_s=0.0312, issued_per_useful=1.49,
+        ...                                        int_alu_per_dpx=0.48, ceiling_fraction=0.357)).split("; ")[1]
+        'r (1 + i) / b <= 1.52 (today 2.99)'
+        """
         need = base["useful"] / CEILING / 0.7
+        today = base["issued_per_useful"] * (1 + base["int_alu_per_dpx"]) / LEVEL12["alu"]
         return (f"70% of the ceiling on useful updates: products {need:.4f} s, ALU work <= "
                 f"{need / base['products_s']:.3f} x today's at 73.8% busy, <= {need / base['products_s'] / 0.738:.3f} "
-                f"x at 100% busy")
+                f"x at 100% busy; r (1 + i) / b <= {today * base['ceiling_fraction'] / 0.7:.2f} (today {today:.2f})")
 
 
 def loop_key(form) -> int:

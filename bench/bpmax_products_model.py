@@ -15,7 +15,7 @@ import argparse
 import math
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bpmax_products_costs import Costs, calibrate, predict   # noqa: E402
@@ -41,7 +41,6 @@ class Form:
     stage_scale: float = 1.0    # the stage's instructions against the model's (e.g. a producer warp: assumed)
     block_scale: float = 1.0    # a block's fixed instructions against today's (assumed)
     note: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
 
 
 def useful_row_tile(r0: int, TR: int, N: int, Wb: int) -> int:
@@ -105,10 +104,9 @@ def units(form: Form, r0: int, c0: int, N: int, Wb: int):
 def edge_units(form: Form, r0: int, c0: int, N: int, Wb: int):
     """narrow_edge: the block tile's units, those that start past the band's last full 16-column strip cut into
     4-column strips (a parallelogram's keeps its 4-row steps)."""
-    full = [u for u in units(form, r0, c0, N, Wb)]
     last = (Wb - 1) // form.UC * form.UC   # the strip that holds the band's last diagonals
     out = []
-    for u in full:
+    for u in units(form, r0, c0, N, Wb):
         R, C = u[0][0], u[0][1]
         if C - R < last:
             out.append(u)
