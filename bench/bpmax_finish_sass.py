@@ -17,10 +17,8 @@ predicate and loop work: IMAD, IADD3, LEA, VIADD, ISETP, BRA, BSSY, ...).
 import argparse
 import collections
 import re
-import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 from _results import save_json
 
@@ -101,21 +99,14 @@ def tail_stretches(instructions) -> list:
 
 def build(G: int, form: int, bound: int, nvdisasm: str, folder: str) -> dict:
     """nvcc and nvdisasm of bpmax_finish_roles<G, form, bound>: its loops, tail stretches, registers and spills."""
-    from host_kernels import NVCC, PACKAGE, SHARED, nvcc_build
+    from host_kernels import PACKAGE, disassemble
 
-    source = PACKAGE / "interact" / "kernels" / "bpmax.cu"
     expression = f"bpmax_finish_roles<{G}, {form}, {bound}>"
-    cubin, proc = nvcc_build(source, [expression], folder, "cubin")
-    if proc.returncode:
-        sys.exit(proc.stderr)
-    sass = subprocess.run([nvdisasm, "-c", str(cubin)], capture_output=True, text=True, check=True).stdout
+    sass, ptxas = disassemble(PACKAGE / "interact" / "kernels" / "bpmax.cu", [expression], folder, nvdisasm)
     mangled = f"_Z18bpmax_finish_rolesILi{G}ELi{form}ELi{bound}E"
     sass = sass[sass.index(f".text.{mangled}"):]
     sass = sass[:sass.index("//----", 1)] if "//----" in sass[1:] else sass
     instructions, labels = parse(sass)
-    ptxas = subprocess.run([NVCC, "-arch=sm_90", "--std=c++17", f"-I{source.parent}", f"-I{SHARED}", "--cubin",
-                            "-Xptxas", "-v", str(Path(folder) / f"instantiate_{source.stem}.cu"), "-o",
-                            str(Path(folder) / "ptxas.cubin")], capture_output=True, text=True).stderr
     usage = re.search(rf"{mangled}.*?Used (\d+) registers", ptxas, re.S)
     spill = re.search(rf"{mangled}.*?(\d+) bytes spill stores", ptxas, re.S)
     return dict(kernel=expression, instructions=len(instructions), registers=int(usage.group(1)) if usage else None,
@@ -125,7 +116,7 @@ def build(G: int, form: int, bound: int, nvdisasm: str, folder: str) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--nvdisasm", default="nvdisasm")
+    parser.add_argument("--nvdisasm", default=None, help="nvdisasm's path (default: on PATH, else /tmp/nvdis's)")
     parser.add_argument("--kernels", default="8,6,896;8,7,896", help="G,FORM,BOUND;...")
     parser.add_argument("--json", default="")
     args = parser.parse_args(argv)

@@ -13,8 +13,6 @@ parameter: the DPX latencies on sm_90 are not measured here). It prints the mean
 import argparse
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -110,14 +108,10 @@ def step_model(sass: str, alus=(4, 6, 8)) -> dict:
 
 def build_sass(form: int, tile: int, folder: str) -> str:
     """nvdisasm's text of tiled_finish_sub_tight<short, tile, form> (nvcc sm_90 here)."""
-    from host_kernels import PACKAGE, nvcc_build
+    from host_kernels import PACKAGE, disassemble
 
     kernel = f"tiled_finish_sub_tight<short, {tile}, {form}>"
-    cubin, proc = nvcc_build(PACKAGE / "fold/kernels/nussinov_tiled.cu", [kernel], folder, "cubin")
-    if proc.returncode:
-        raise SystemExit(proc.stderr)
-    nvdisasm = shutil.which("nvdisasm") or "/tmp/nvdis/nvidia/cu13/bin/nvdisasm"
-    return subprocess.run([nvdisasm, "-c", str(cubin)], capture_output=True, text=True, check=True).stdout
+    return disassemble(PACKAGE / "fold/kernels/nussinov_tiled.cu", [kernel], folder)[0]
 
 
 def main() -> int:

@@ -358,9 +358,10 @@ def host_kernels(sizes) -> dict:
             for path, names in kernels.items()}
 
 
-def nvcc_build(path, expressions, folder, kind="ptx"):
+def nvcc_build(path, expressions, folder, kind="ptx", flags=()):
     """nvcc's ``kind`` ("ptx" or "cubin") of ``path`` with ``expressions`` instantiated (their addresses
-    taken, as NVRTC does for CuPy), built in ``folder``; returns (path of the output, nvcc's process)."""
+    taken, as NVRTC does for CuPy), built in ``folder`` with nvcc's extra ``flags``; returns (path of the output,
+    nvcc's process)."""
     folder = Path(folder)
     source = folder / f"instantiate_{path.stem}.cu"
     taken = "".join(f"    (void*)&{e},\n" for e in expressions)
@@ -368,10 +369,22 @@ def nvcc_build(path, expressions, folder, kind="ptx"):
     out = folder / f"{path.stem}.{kind}"
     proc = subprocess.run(
         [NVCC, "-arch=sm_90", "--std=c++17", f"-I{path.parent}", f"-I{SHARED}", f"--{kind}", str(source), "-o",
-         str(out)],
+         str(out), *flags],
         capture_output=True, text=True,
     )
     return out, proc
+
+
+def disassemble(path, expressions, folder, nvdisasm=None):
+    """(nvdisasm -c's text, ptxas's -v report) of ``path``'s cubin with ``expressions`` instantiated (one nvcc run);
+    SystemExit with nvcc's errors where it fails. ``nvdisasm``: its path (default: on PATH, else this machine's
+    /tmp/nvdis copy)."""
+    cubin, proc = nvcc_build(path, expressions, folder, "cubin", ("-Xptxas", "-v"))
+    if proc.returncode:
+        raise SystemExit(proc.stderr)
+    nvdisasm = nvdisasm or shutil.which("nvdisasm") or "/tmp/nvdis/nvidia/cu13/bin/nvdisasm"
+    sass = subprocess.run([nvdisasm, "-c", str(cubin)], capture_output=True, text=True, check=True).stdout
+    return sass, proc.stderr
 
 
 def main():
