@@ -131,7 +131,7 @@ def closure_base_form(setting, kind):
     >>> closure_base_form(11, "batch")
     8
     """
-    return AHEAD_FORMS[kind].get(setting, PLAIN_FORMS[kind].get(setting, setting))
+    return closure_form(setting, kind) & ~FINISH_AHEAD
 
 
 def stage_bytes(tile, itemsize):
