@@ -191,7 +191,9 @@ SETTINGS |= {   # stop 54 (row 75): bpmax_finish_roles compiled for 896 threads 
     "finish blocks bounded at 1,024 threads (finish_bound=1024, the default before stop 54)": dict(finish_bound=1024)}
 SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile-time offsets (the bulk's splits 4 at a
     # time, 19.7 SASS a split against 23.5; the tails' passes from two bases a group), the same cells
-    "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7)}
+    "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7),
+    # stop 57 (row 78): form 6, the default before stop 57 (form 7 the default since: rows 55 and 77 are the same run)
+    "finish form 6 (the default before stop 57)": dict(finish_form=6)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -1,9 +1,9 @@
 """BPMax on the GPU, finish_form 7 (issue 29, helper bpmaxunroll): bpmax_finish_roles with form 6's loops on
 compile-time offsets (the bulk's next-group splits 4 at a time, the first phase's last G - 1 splits unrolled where the
 group lies whole in the band and the segment, the tails' passes from two bases a group with an INSIDE copy): the same
-splits of the same cells, so equal to the CPU cell by cell on random pairs, and to the default's (form 6's) device
-tables on the production band (where the unrolled copies run for most rows), on short windows and across streamed
-pieces (where the bounds' copies run too).
+splits of the same cells, so equal to the CPU cell by cell on random pairs, and to form 6's device tables (the
+default until stop 57, form 7 since) on the production band (where the unrolled copies run for most rows), on short
+windows and across streamed pieces (where the bounds' copies run too).
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
 """
@@ -16,9 +16,9 @@ from test_interact_gpu import (_equal_tiled_cell_by_cell, same_as_default_on_a_p
 
 pytestmark = pytest.mark.gpu
 
-#: bench/bpmax_gpu_sizes.py's row 77 (form 7 with the default's 8-diagonal groups at 896 threads), 4-diagonal groups,
-#: and 1,024 threads a block
-SETTINGS = (dict(finish_form=7), dict(finish_form=7, finish_diagonals=4), dict(finish_form=7, finish_bound=1024))
+#: form 6 (the default before stop 57: the default's tables, form 7's since then, must equal it), form 7 with 4-diagonal
+#: groups, and with 1,024 threads a block
+SETTINGS = (dict(finish_form=6), dict(finish_form=7, finish_diagonals=4), dict(finish_form=7, finish_bound=1024))
 #: the tests' 8-row segments: every G the kernel takes (G = 2 and 3: the bulk's 4-split loop with a rest)
 SMALL = tuple(dict(finish_form=7, segment_rows=8, finish_diagonals=g) for g in (8, 4, 2, 3))
 

@@ -26,7 +26,7 @@ class BPMaxSizes(LaunchSizes):
     #                              bpmaxfin2: with form 6, 0.0532-0.0542 s end to end against 0.0537-0.0551 s at 4 in
     #                              each of its three calls, 23 x 20,000, window 128; 4 before)
     finish_split: int = 1        # finish (short cells): threads sharing a row's diagonals (1 or 2)
-    finish_form: int = 6         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
+    finish_form: int = 7         # finish (short cells): 0 one 16-bit cell a load (before bpmaxst); 1 the segment
     #                              read 8 cells a 16-byte load, 4 in flight; 2 also the tails shortened; 3 also
     #                              written back 8 cells a 16-byte store; 4 also a group's first diagonal closed in
     #                              its first phase (kernels/bpmax.cu); 5 (issue 29, bpmaxfin) form 4's splits with
@@ -37,7 +37,9 @@ class BPMaxSizes(LaunchSizes):
     #                              form 5 with a tail pass's operands read a pass ahead, one shared load between its
     #                              barriers (the default since bpmaxfin2's call 1); 7 (issue 29, bpmaxunroll) form 6
     #                              with its loops unrolled on compile-time offsets: the bulk's splits 4 at a time,
-    #                              the tails' passes from two bases a group (the same cells, the same bits)
+    #                              the tails' passes from two bases a group (the same cells, the same bits; the
+    #                              default since stop 57: the finish 1-5% faster than form 6 in 5 of 5 pairs of one
+    #                              H200 call, docs/results/bpmax_unroll_lead)
     finish_bound: int = 896      # finish forms 5, 6 and 7: the most threads a block (a multiple of 64), two a row, so
     #                              segment and halo at most finish_bound / 2 rows; 896 compiles bpmax_finish_roles<8, 6>
     #                              to 72 registers without spill, 1,024 (the default before stop 54) to 64 and 12 bytes
