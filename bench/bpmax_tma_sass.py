@@ -97,6 +97,19 @@ def walk(instructions, labels, start: int, stop, decisions: dict) -> list:
         index += 1
 
 
+def sections(path) -> list:
+    """The path's instruction counts between its section marks, each mark closing a section: cp.async's commits
+    (LDGDEPBAR: STAGE 4's A rows, then B's pair rows) and the mbarrier's arrival (SYNCS.ARRIVE: STAGE 5's bounds
+    and sentinels, before its copies); the last section runs to the wait.
+
+    >>> sections(["IMAD", "LDGDEPBAR", "ISETP", "BRA", "LDGDEPBAR", "BAR.SYNC"])
+    [2, 3, 1]
+    """
+    marks = [i + 1 for i, text in enumerate(path) if "LDGDEPBAR" in text or "SYNCS.ARRIVE" in text]
+    bounds = [0, *marks, len(path)]
+    return [b - a for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
 def build(stage: int, folder: str, nvdisasm=None) -> dict:
     """nvcc and nvdisasm of the production bpmax_products_pairs at ``stage``: each role's stage path, the group
     loop, registers and shared memory."""
@@ -120,7 +133,8 @@ def build(stage: int, folder: str, nvdisasm=None) -> dict:
                     BACK.search(text), decisions)
         if "SYNCS.PHASECHK" in path[-1]:
             path.append("@!P0 BRA (the try_wait's loop, once)")
-        roles[role] = dict(collections.Counter(op_class(t) for t in path), total=len(path))
+        roles[role] = dict(collections.Counter(op_class(t) for t in path), total=len(path),
+                           sections=sections(path))
     usage = re.search(rf"{mangled}.*?Used (\d+) registers.*?(\d+) bytes smem", ptxas, re.S)
     return dict(kernel=expression, stage_top=hex(stage_top), roles=roles,
                 group_loop=dict(start=group["start"], end=group["end"], total=group["total"], DPX=group["DPX"]),
@@ -135,12 +149,13 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         results = [build(stage, folder, args.nvdisasm) for stage in (4, 5)]
     keys = ("total", "copy", "ALU", "FMA", "other", "STS", "LDS", "uniform", "branch", "sync")
-    print("| kernel | role | warps | " + " | ".join(keys) + " |\n" + "|---" * (len(keys) + 3) + "|")
+    print("| kernel | role | warps | " + " | ".join(keys) + " | sections |\n" + "|---" * (len(keys) + 4) + "|")
     for result in results:
         for role, counts in result["roles"].items():
             warps = 3 if "0, 2" in role else 2 if "0 and 1" in role or "2 and 3" in role else 1
             print(f"| STAGE {result['kernel'].split(',')[5].strip()} | {role} | {warps} | "
-                  + " | ".join(str(counts.get(k, 0)) for k in keys) + " |")
+                  + " | ".join(str(counts.get(k, 0)) for k in keys) + " | "
+                  + " + ".join(str(n) for n in counts["sections"]) + " |")
     for result in results:
         print(f"# {result['kernel']}: {result['registers']} registers, {result['shared_bytes']} bytes shared; "
               f"stage loop at {result['stage_top']}; group loop {result['group_loop']}")
