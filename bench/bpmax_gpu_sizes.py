@@ -192,9 +192,9 @@ SETTINGS |= {   # stop 54 (row 75): bpmax_finish_roles compiled for 896 threads 
 SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile-time offsets (the bulk's splits 4 at a
     # time, 19.7 SASS a split against 23.5; the tails' passes from two bases a group), the same cells
     "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7)}
-SETTINGS |= {   # bpmaxtma (row 78): pairs_stage 5, the products' stages as bulk copies (TMA) by one warp's lanes onto
-    # an mbarrier (a stage's A rows and B's pair rows one run each), the other warps waiting on its phase
-    "products' stages as bulk copies (pairs_stage=5)": dict(pairs_stage=5)}
+# (bpmaxtma had row 78 here: pairs_stage 5, the products' stages as bulk copies (TMA) by one warp's lanes; never run on
+# a GPU: its SASS issues each copy one lane at a time, 959 warp instructions a stage against 772, so no call was made;
+# reverted: commit b4ad432 has it and bench/bpmax_tma_sass.py, docs/bpmax-gpu-notes.md keeps the counts)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -174,9 +174,6 @@ PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
 # issue 29 (bpmaxreg): STAGE 4 on 64-row tiles (4 blocks of 256 threads) and with fewer stages a k1 (chunks 136, 168)
 PAIRS_SHAPES += [(64, 32, 96, 2, 2, 4, 4), (32, 32, 136, 2, 2, 4, 8), (32, 32, 168, 2, 2, 4, 7), (32, 32, 96, 2, 2, 4, 7)]
-# issue 29 (bpmaxtma): STAGE 5, the stages as bulk copies (tests/test_interact_gpu_tma.py's shapes, the bench's row 78)
-PAIRS_SHAPES += [(32, 32, 96, 2, 2, 5, 8), (32, 32, 64, 2, 2, 5, 8), (64, 32, 96, 2, 2, 5, 4), (8, 16, 8, 2, 2, 5, 8),
-                 (8, 16, 16, 2, 2, 5, 8), (16, 32, 32, 2, 2, 5, 8)]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

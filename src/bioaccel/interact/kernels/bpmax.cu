@@ -772,70 +772,6 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
     cp_async_commit();
 }
 
-// STAGE 5 (issue 29, helper bpmaxtma): STAGE 4's stage as bulk copies (cp.async.bulk, Hopper's TMA) issued by the
-// LANES lanes of one warp onto the block's mbarrier `bar`, so that the other warps spend no instruction on copies
-// (STAGE 4: ~190 SASS instructions a thread a stage, 6 cp.async each with its tests and addresses). Lane l owns A's
-// rows l, l + LANES, ... and B's pair rows q = l, l + LANES, ... below 4 NV. An owned row's valid vectors are one
-// contiguous run of the table, 16-byte aligned (A: a band row's slots kc - ((ai - 1) & ~7) + 8v inside 0 .. RS - 8,
-// the row in the matrix: copy_row's test; B: a pair row's column vectors inside its slots, the pair row in the copy:
-// copy_pair_rows's test), so one bulk copy; the rest of the row's NV (A) or CV (B) vectors are sentinels, stored
-// as there. A staged word is only ever written by the lane that owns its row (generic or bulk), so its stores stay
-// in that lane's order once its proxy fence orders the block's reads of the last stage (the barrier before this)
-// before its bulk writes. A lane stores its sentinels, arrives with its bytes (release: a waiting thread sees the
-// sentinels once the phase completes), then issues its copies: the phase completes when they have landed.
-template <int TR, int TC, int KC, int LANES, int AR, int BR>
-__device__ __forceinline__ void bulk_stage(unsigned* __restrict__ As, unsigned* __restrict__ Bs,
-                                           const short* __restrict__ left, const unsigned* __restrict__ pairs_at,
-                                           int kc, int NV, int lane, int r0, int c0, int N, int RS, unsigned bar) {
-    constexpr int CV = TC / 8, NA = (TR + LANES - 1) / LANES, NB = (KC / 2 + LANES - 1) / LANES;
-    const int NP = N / 2 + 2;
-    const uint4 s = sentinel_vector();
-    int alo[NA], ahi[NA], blo[NB], bhi[NB];   // each owned row's run of vectors [lo, hi), empty: lo = hi = its end
-    unsigned bytes = 0;
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#pragma unroll
-    for (int j = 0; j < NA; ++j) {
-        const int row = lane + LANES * j, ai = r0 + row, o0 = kc - ((ai - 1) & ~7);
-        int lo = o0 < 0 ? -o0 >> 3 : 0, hi = ai <= N ? min(NV, (RS - o0) >> 3) : 0;
-        if (row >= TR) lo = hi = 0;
-        else if (hi <= lo) lo = hi = NV;
-        unsigned* to = As + row_word<AR>(row);
-#pragma unroll 1   // sentinels: rows at the band's edges only
-        for (int v = 0; v < lo; ++v) reinterpret_cast<uint4*>(to)[v] = s;
-#pragma unroll 1
-        for (int v = hi; v < NV && row < TR; ++v) reinterpret_cast<uint4*>(to)[v] = s;
-        alo[j] = lo, ahi[j] = hi, bytes += 16 * (hi - lo);
-    }
-#pragma unroll
-    for (int j = 0; j < NB; ++j) {
-        const int q = lane + LANES * j, p = (kc >> 1) + q + 1, o0 = c0 - kc - ((2 * q) & ~7);
-        int lo = o0 < 0 ? -o0 >> 3 : 0, hi = p < NP ? min(CV, (RS - o0) >> 3) : 0;
-        if (q >= 4 * NV) lo = hi = 0;
-        else if (hi <= lo) lo = hi = CV;
-        uint4* to = reinterpret_cast<uint4*>(Bs + pair_word<BR>(q));
-#pragma unroll 1
-        for (int w = 0; w < lo; ++w) to[2 * w] = s, to[2 * w + 1] = s;
-#pragma unroll 1
-        for (int w = hi; w < CV && q < 4 * NV; ++w) to[2 * w] = s, to[2 * w + 1] = s;
-        blo[j] = lo, bhi[j] = hi, bytes += 32 * (hi - lo);
-    }
-    mbarrier_expect_bytes(bar, bytes);   // this lane's arrival
-#pragma unroll
-    for (int j = 0; j < NA; ++j) {
-        const int row = lane + LANES * j, ai = r0 + row, o0 = kc - ((ai - 1) & ~7);
-        if (ahi[j] > alo[j])
-            bulk_copy(shared_address(As + row_word<AR>(row) + 4 * alo[j]), left + (long long)ai * RS + o0 + 8 * alo[j],
-                      16 * (ahi[j] - alo[j]), bar);
-    }
-#pragma unroll
-    for (int j = 0; j < NB; ++j) {
-        const int q = lane + LANES * j, p = (kc >> 1) + q + 1, o0 = c0 - kc - ((2 * q) & ~7);
-        if (bhi[j] > blo[j])
-            bulk_copy(shared_address(Bs + pair_word<BR>(q) + 8 * blo[j]), pairs_at + (long long)p * RS + o0 + 8 * blo[j],
-                      32 * (bhi[j] - blo[j]), bar);
-    }
-}
-
 // STAGE 2 / 3's groups of 8 k2 (P = 2, STEP = 2) from pair q: a single group first where their count n is odd
 // (lane p: pairs 2p, 2p + 1, one 8-byte load of each of its 4 rows of A), then two groups an iteration (lane p:
 // pairs 4p .. 4p + 3, one 16-byte load a row): 8 shared loads per 64 DPX instructions, as STAGE 0 and 1. `at`:
@@ -875,8 +811,7 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // STAGE 2 (issue 29, helper bpmaxcp2; P = 2, STEP = 2): A row-major by cp.async (copy_row; STAGE 1 waited on each
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
-// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3). STAGE 5 (issue 29,
-// helper bpmaxtma): STAGE 4's operands as bulk copies by one warp's lanes (bulk_stage), the block waiting on an mbarrier.
+// cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
@@ -887,15 +822,11 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     constexpr int AR = S::AR, BR = S::BR, NQ = (KC / 2 + QS - 1) / QS;   // STAGE 2 / 3's rows; B's pairs a thread
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
-    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 5: 2 lanes, two groups an iteration");
-    // STAGE 5: the warp whose lanes issue the bulk copies (warp 1: one of the two lighter squares of 32 x 32 tiles,
-    // bpmaxgl's DPX by warp 1760, 1408, 1408, 1760) and its lanes
-    constexpr int ISSUER = THREADS >= 64 ? 1 : 0, LANES = THREADS < 32 ? THREADS : 32;
+    static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
     __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
     __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS];
-    __shared__ unsigned long long staged;   // STAGE 5: the mbarrier of the stages' bulk copies
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
@@ -912,14 +843,8 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;
     const long long aoff = (long long)ai * RS;
     const int bcol = c0 + 8 * (tid % CV);
-    const unsigned bar = shared_address(&staged);
-    unsigned phase = 0;   // STAGE 5: the parity of the stage's phase of `staged`
 
-    if (l1 >= 2 && c0 < N) {
-        if constexpr (STAGE == 5) {
-            if (tid == 0) mbarrier_init(bar, LANES);
-            __syncthreads();
-        }   // a tile whose columns all lie past the target has no cell (the skip)
+    if (l1 >= 2 && c0 < N) {   // a tile whose columns all lie past the target has no cell (the skip)
         const int kb = max(r0 - 1, c0 - Wb);
         const int ke = min(min(c0 + TC - 1, r0 + TR - 1 + Wb - 1), N - 1);
         const int R0 = r0 + (unit / UNITS_ACROSS) * GW * 4, C0 = c0 + (unit % UNITS_ACROSS) * SW * 4;
@@ -931,13 +856,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
-                if constexpr (STAGE == 5) {
-                    if (tid / 32 == ISSUER)
-                        bulk_stage<TR, TC, KC, LANES, AR, BR>(As, Bs, left, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride,
-                                                              kc, NV, tid % 32, r0, c0, N, RS, bar);
-                    mbarrier_wait(bar, phase);
-                    phase ^= 1;
-                } else if constexpr (STAGE == 4) {
+                if constexpr (STAGE == 4) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
                     copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
                                            NV * 4, bcol, c0, N / 2 + 2, RS);
@@ -973,7 +892,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                     interleave_rows(e, o, reinterpret_cast<uint4*>(&Bs[q * BS + 8 * v]));
                 }
                 }
-                if constexpr (STAGE != 5) __syncthreads();   // STAGE 5: the mbarrier's phase instead
+                __syncthreads();
                 // the whole groups of 8 k2 (4 pairs) of the stage that meet the warp's range
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
