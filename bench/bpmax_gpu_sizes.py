@@ -194,9 +194,10 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
     "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7),
     # stop 57 (row 78): form 6, the default before stop 57 (form 7 the default since: rows 55 and 77 are the same run)
     "finish form 6 (the default before stop 57)": dict(finish_form=6)}
-# (bpmaxtma had a row 78 (before stop 57's) here: pairs_stage 5, the products' stages as bulk copies (TMA) by one warp's lanes; never run on
-# a GPU: its SASS issues each copy one lane at a time, 959 warp instructions a stage against 772, so no call was made;
-# reverted: commit b4ad432 has it and bench/bpmax_tma_sass.py, docs/bpmax-gpu-notes.md keeps the counts)
+# (bpmaxtma had a row 78, before stop 57's, here: pairs_stage 5, the products' stages as bulk copies (TMA) by one
+# warp's lanes; never run on a GPU: its SASS issues each copy one lane at a time, 959 warp instructions a stage against
+# 772, so no call was made; reverted: commit b4ad432 has it and bench/bpmax_tma_sass.py, docs/bpmax-gpu-notes.md keeps
+# the counts)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
