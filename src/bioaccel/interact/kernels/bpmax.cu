@@ -1432,6 +1432,65 @@ __device__ __forceinline__ void split_words(const unsigned* row, const unsigned*
 }
 constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (the count is 4 mod 8 at G = 8: no rest)
 
+// finish form 8 (issue 29, helper bpmaxfin3): a bulk thread runs two rows, r (even) and r + 1. At one absolute split
+// point, row r's split k and row r + 1's split k - 1 read the column words of one row, (r + 1 + k, e1 - 1 - k + j):
+// row r's cell c takes j = c, row r + 1's j = c + 1, so j in [0, G] for both rows' 2G cells: 2 row words and G + 1
+// column words for 2G DPX, where two rows apart read 2 + 2G. The warp's rows are then 2 SR apart (even: a 32-bit
+// load meets 2-way bank conflicts), so the column words j in [1, G] go as G / 2 8-byte loads, 8-aligned where
+// r + e1 is odd (SR odd: the word index of (r + 1 + k, e1 - 1 - k + 1) is r + e1 mod 2 for every k), conflict-free,
+// and the row words of two splits from an even k as one 8-byte load a row.
+// PAIR_NEXT: every split u of both rows; PAIR_LOW: a first phase's splits u = k in [0, 2G - 1) with row r's cell c at
+// c <= k < 2G - 2 and row r + 1's at c + 1 <= k; PAIR_HIGH: its u in [0, G) from k = e0 - G + 1, row r's for u < G - 1,
+// row r + 1's for u >= 1 (the rows' ranges [c, 2G - 2) and [e0 - G + 1, e0) at one absolute split point)
+enum PairRange { PAIR_NEXT, PAIR_LOW, PAIR_HIGH };
+template <int G, int RANGE>
+__device__ __forceinline__ constexpr bool pair_takes(int u, int c, bool second) {
+    return RANGE == PAIR_NEXT ? true
+         : RANGE == PAIR_LOW ? (second ? u >= c + 1 : u >= c && u < 2 * G - 2)
+                             : (second ? u >= 1 : u < G - 1);
+}
+
+// the G + 1 column words j in [0, G] at `column` (column + 1 8-byte aligned): word 0 alone, the rest in pairs
+template <int G>
+__device__ __forceinline__ void pair_column(const unsigned* column, unsigned (&w)[G + 1]) {
+    w[0] = column[0];
+#pragma unroll
+    for (int m = 0; m < G / 2; ++m) {
+        const uint2 two = *reinterpret_cast<const uint2*>(column + 1 + 2 * m);
+        w[1 + 2 * m] = two.x;
+        w[2 + 2 * m] = two.y;
+    }
+}
+
+// U splits of the row pair at consecutive absolute split points: row r's words row[u], row r + 1's below[u] (its split
+// k - 1), the column words at column + u step bytes; ALIGNED: row and below 8-byte aligned (k even)
+template <int G, int U, bool ALIGNED, int RANGE = PAIR_NEXT>
+__device__ __forceinline__ void pair_words(const unsigned* row, const unsigned* below, const unsigned* column, int step,
+                                           unsigned (&acc)[G], unsigned (&acc2)[G]) {
+    unsigned a[U], b[U];   // (G even: the kernel's static_assert; instantiated for every G, run for form 8 only)
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        if (ALIGNED && u % 2 == 0 && u + 1 < U) {
+            const uint2 x = *reinterpret_cast<const uint2*>(row + u), y = *reinterpret_cast<const uint2*>(below + u);
+            a[u] = x.x; a[u + 1] = x.y; b[u] = y.x; b[u + 1] = y.y;
+        } else if (!ALIGNED || u % 2 == 0) {
+            a[u] = row[u]; b[u] = below[u];
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u, column = reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(column) + step)) {
+        unsigned w[G + 1];
+        pair_column<G>(column, w);
+        const unsigned x = swap_halves(a[u]), y = swap_halves(b[u]);
+#pragma unroll
+        for (int c = 0; c < G; ++c) {
+            if (pair_takes<G, RANGE>(u, c, false)) acc[c] = __viaddmax_s16x2(x, w[c], acc[c]);
+            if (pair_takes<G, RANGE>(u, c, true)) acc2[c] = __viaddmax_s16x2(y, w[c + 1], acc2[c]);
+        }
+    }
+}
+constexpr int PAIR_SPLITS_AT_ONCE = 4;   // form 8: the pair's aligned splits an iteration (after 1 + 2: a multiple of 4)
+
 // FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). bpmaxfin2 also measured, and reverted
 // (docs/bpmax-gpu-notes.md): the segment read and stored with a warp's lanes across rows, for fewer bank conflicts
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
@@ -1444,8 +1503,10 @@ __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5, 6 and 7");
+    static_assert(FORM >= 5 && FORM <= 8, "bpmax_finish_roles runs finish forms 5 to 8");
+    static_assert(FORM < 8 || G % 2 == 0, "form 8's 8-byte column loads need an even G (e0 odd)");
     constexpr bool UNROLLED = FORM >= 7;
+    constexpr bool PAIRS = FORM >= 8;   // form 8 (bpmaxfin3): a bulk thread two rows
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1464,75 +1525,130 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 
     const int R = blockDim.x / 2;
     const bool bulk = threadIdx.x < R;
-    const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
+    // the row of this thread in its role (form 8: a bulk thread's rows r and r + 1, r even)
+    const int r = bulk ? (PAIRS ? 2 * threadIdx.x : threadIdx.x) : threadIdx.x - R;
     const unsigned* row = P + r * SR;
-    auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
-    unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
+    // cell (i, e)'s closing pair: the pair score and the inner cell
+    auto pair_term = [&](int i, int e) { return pt[cs[i] * 5 + cs[i + e]] + (int)Pf[2 * ((i + 1) * SR + e - 2)]; };
+    // the first phase's end for row i: its partial maxima into the group's cells, cell 0 closed with its pair term
+    auto close_cells = [&](int i, const unsigned (&acc)[G], int e0, bool whole) {
 #pragma unroll
-    for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+        for (int c = 0; c < G; ++c) {
+            if (!whole && (e0 + c >= Wb || i >= H - e0 - c)) break;
+            short* cell = Pf + 2 * (i * SR + e0 + c);
+            int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+            if (c == 0 && e0 >= 4) v = max(v, pair_term(i, e0));   // cell c = 0 has all its splits: final
+            *cell = (short)v;
+        }
+    };
+    // the first phase of row i: the splits the tails' turn left, k in [c, 2G - 2) and [e0 - G + 1, e0), then its cells
+    auto first_phase = [&](int i, unsigned (&acc)[G], int e0) {
+        const unsigned* row = P + i * SR;
+        const unsigned* column = P + (i + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (i+1+k, e0+c-1-k)
+        // form 7: every split and cell of the two ranges there (no test a split or a cell)
+        const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && i + e0 + G <= H;
+#pragma unroll
+        for (int k = 0; k < 2 * G - 2; ++k) {
+            if (!whole && k >= e0) break;
+            const unsigned w = swap_halves(row[k]);
+            const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+            for (int c = 0; c < G; ++c)
+                if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+        }
+        if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
+            split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
+        } else {
+            for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
+                const unsigned w = swap_halves(row[k]);
+                const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+            }
+        }
+        close_cells(i, acc, e0, whole);
+    };
+    // the next group's splits of row i final since the first phase: k in [2G - 2, e0 + 1)
+    auto next_splits = [&](int i, unsigned (&acc)[G], int e0) {
+        const unsigned* row = P + i * SR;
+        const unsigned* column = P + (i + 1) * SR + e0 + G - 1;
+        if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
+            const int step = (SR - 1) * 4;   // bytes
+            const unsigned* at = row + 2 * G - 2;
+            const char* col = reinterpret_cast<const char*>(column + (2 * G - 2) * (SR - 1));
+            int n = e0 + 1 - (2 * G - 2);
+            for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
+                split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+            for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+        } else {
+#pragma unroll 2
+            for (int k = 2 * G - 2; k <= e0; ++k) {
+                const unsigned w = swap_halves(row[k]);
+                const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+            }
+        }
+    };
+    unsigned acc[G];    // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
+    unsigned acc2[G];   // form 8: those of row r + 1
+#pragma unroll
+    for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
             if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
-                const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
-                // form 7: every split and cell of the two ranges there (no test a split or a cell)
-                const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
-#pragma unroll
-                for (int k = 0; k < 2 * G - 2; ++k) {
-                    if (!whole && k >= e0) break;
-                    const unsigned w = swap_halves(row[k]);
-                    const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                    for (int c = 0; c < G; ++c)
-                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                }
-                if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
-                    split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
+                // form 8: both rows' ranges at one absolute split point, where the group lies whole in the band and
+                // the segment for both
+                if (PAIRS && e0 >= 3 * G - 3 && e0 + G <= Wb && r + 1 + e0 + G <= H) {
+                    const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + j: word (r+1+k, e0-1-k+j)
+                    const int step = (SR - 1) * 4;
+                    pair_words<G, 2 * G - 1, true, PAIR_LOW>(row, row + SR - 1, column, step, acc, acc2);
+                    pair_words<G, G, true, PAIR_HIGH>(row + e0 - G + 1, row + SR + e0 - G,
+                                                      column + (e0 - G + 1) * (SR - 1), step, acc, acc2);
+                    close_cells(r, acc, e0, true);
+                    close_cells(r + 1, acc2, e0, true);
                 } else {
-                    for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
-                }
-#pragma unroll
-                for (int c = 0; c < G; ++c) {
-                    if (!whole && (e0 + c >= Wb || r >= H - e0 - c)) break;
-                    short* cell = Pf + 2 * (r * SR + e0 + c);
-                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
-                    if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
-                    *cell = (short)v;
+                    first_phase(r, acc, e0);
+                    if (PAIRS && r + 1 < H - e0) first_phase(r + 1, acc2, e0);
                 }
             } else if (FORM >= 6 && !bulk) {
                 chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
             }
 #pragma unroll
-            for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+            for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
             __syncthreads();
             FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
             if (e1 < Wb && r < H - e1) {
-                const unsigned* column = P + (r + 1) * SR + e1 - 1;
-                if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
+                if (PAIRS && r + 1 < H - e1 && e0 >= 2 * G + 1) {
+                    // form 8: row r's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row r + 1's
+                    // k - 1), row r + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on
+                    // with 8-byte ones, 2 and then 4 at a time ((i - 2) G + 3 in all at e0 = 1 + i G)
                     const int step = (SR - 1) * 4;   // bytes
-                    const unsigned* at = row + 2 * G - 2;
-                    const char* col = reinterpret_cast<const char*>(column + (2 * G - 2) * (SR - 1));
-                    int n = e0 + 1 - (2 * G - 2);
-                    for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
-                        split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
-                    for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+                    const unsigned* column = P + (r + 1) * SR + e1 - 1;   // + k (SR - 1) + j: (r+1+k, e1-1-k+j)
+                    split_words<G, 1>(row + 2 * G - 2, column + (2 * G - 2) * (SR - 1), step, acc);
+                    const unsigned* at = row + 2 * G - 1;
+                    const char* col = reinterpret_cast<const char*>(column + (2 * G - 1) * (SR - 1));
+                    pair_words<G, 1, false>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+                    pair_words<G, 2, true>(at + 1, at + SR, reinterpret_cast<const unsigned*>(col + step), step, acc,
+                                           acc2);
+                    at += 3;
+                    col += 3 * step;
+                    int n = e0 + 1 - (2 * G + 2);
+                    for (; n >= PAIR_SPLITS_AT_ONCE; n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE,
+                                                     col += PAIR_SPLITS_AT_ONCE * step)
+                        pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col),
+                                                                 step, acc, acc2);
+                    if (n > 0)   // 2 left (G = 2 only)
+                        pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+                    split_words<G, 1>(row + SR + e0, column + SR + e0 * (SR - 1), step, acc2);
                 } else {
-#pragma unroll 2
-                    for (int k = 2 * G - 2; k <= e0; ++k) {
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
+                    next_splits(r, acc, e0);
+                    if (PAIRS && r + 1 < H - e1) next_splits(r + 1, acc2, e0);
                 }
             }
         } else if (FORM >= 6 && !first) {
@@ -1555,7 +1671,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     for (int k = hi; k < e; ++k) right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
                     both = __vmaxs2(both, right);
                     int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-                    if (e >= 4) v = max(v, pair_term(e));
+                    if (e >= 4) v = max(v, pair_term(r, e));
                     Pf[2 * (r * SR + e)] = (short)v;
                 }
                 if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
