@@ -1525,130 +1525,127 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 
     const int R = blockDim.x / 2;
     const bool bulk = threadIdx.x < R;
-    // the row of this thread in its role (form 8: a bulk thread's rows r and r + 1, r even)
-    const int r = bulk ? (PAIRS ? 2 * threadIdx.x : threadIdx.x) : threadIdx.x - R;
+    const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
     const unsigned* row = P + r * SR;
     // cell (i, e)'s closing pair: the pair score and the inner cell
-    auto pair_term = [&](int i, int e) { return pt[cs[i] * 5 + cs[i + e]] + (int)Pf[2 * ((i + 1) * SR + e - 2)]; };
-    // the first phase's end for row i: its partial maxima into the group's cells, cell 0 closed with its pair term
-    auto close_cells = [&](int i, const unsigned (&acc)[G], int e0, bool whole) {
+    auto row_pair_term = [&](int i, int e) { return pt[cs[i] * 5 + cs[i + e]] + (int)Pf[2 * ((i + 1) * SR + e - 2)]; };
+    auto pair_term = [&](int e) { return row_pair_term(r, e); };
+    // form 8: the first phase's end for row i of a pair, the group whole in the band and the segment
+    auto close_pair_cells = [&](int i, const unsigned (&a)[G], int e0) {
 #pragma unroll
         for (int c = 0; c < G; ++c) {
-            if (!whole && (e0 + c >= Wb || i >= H - e0 - c)) break;
             short* cell = Pf + 2 * (i * SR + e0 + c);
-            int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
-            if (c == 0 && e0 >= 4) v = max(v, pair_term(i, e0));   // cell c = 0 has all its splits: final
+            int v = max((int)*cell, max((int)(short)(a[c] & 0xFFFF), (int)(short)(a[c] >> 16)));
+            if (c == 0) v = max(v, row_pair_term(i, e0));   // e0 >= 3G + 1 >= 4: cell 0 has all its splits, final
             *cell = (short)v;
         }
     };
-    // the first phase of row i: the splits the tails' turn left, k in [c, 2G - 2) and [e0 - G + 1, e0), then its cells
-    auto first_phase = [&](int i, unsigned (&acc)[G], int e0) {
-        const unsigned* row = P + i * SR;
-        const unsigned* column = P + (i + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (i+1+k, e0+c-1-k)
-        // form 7: every split and cell of the two ranges there (no test a split or a cell)
-        const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && i + e0 + G <= H;
+    unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
 #pragma unroll
-        for (int k = 0; k < 2 * G - 2; ++k) {
-            if (!whole && k >= e0) break;
-            const unsigned w = swap_halves(row[k]);
-            const unsigned* col = column + k * (SR - 1);
+    for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+    // form 8: bulk thread t runs rows 2t and 2t + 1 (acc, acc2) of a group where `paired` holds for that pair (its
+    // next splits in the group before and its first phase); elsewhere each bulk thread its own row as form 7
+    const int rp = 2 * threadIdx.x;   // the pair's first row
+    auto paired = [&](int e, int first_row) { return PAIRS && e >= 3 * G + 1 && e + G <= Wb && first_row + 1 + e + G <= H; };
+    unsigned acc2[G];
 #pragma unroll
-            for (int c = 0; c < G; ++c)
-                if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-        }
-        if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
-            split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
-        } else {
-            for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
-                const unsigned w = swap_halves(row[k]);
-                const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-            }
-        }
-        close_cells(i, acc, e0, whole);
-    };
-    // the next group's splits of row i final since the first phase: k in [2G - 2, e0 + 1)
-    auto next_splits = [&](int i, unsigned (&acc)[G], int e0) {
-        const unsigned* row = P + i * SR;
-        const unsigned* column = P + (i + 1) * SR + e0 + G - 1;
-        if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
-            const int step = (SR - 1) * 4;   // bytes
-            const unsigned* at = row + 2 * G - 2;
-            const char* col = reinterpret_cast<const char*>(column + (2 * G - 2) * (SR - 1));
-            int n = e0 + 1 - (2 * G - 2);
-            for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
-                split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
-            for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
-        } else {
-#pragma unroll 2
-            for (int k = 2 * G - 2; k <= e0; ++k) {
-                const unsigned w = swap_halves(row[k]);
-                const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-            }
-        }
-    };
-    unsigned acc[G];    // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
-    unsigned acc2[G];   // form 8: those of row r + 1
-#pragma unroll
-    for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
+    for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
-            if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
-                // form 8: both rows' ranges at one absolute split point, where the group lies whole in the band and
-                // the segment for both
-                if (PAIRS && e0 >= 3 * G - 3 && e0 + G <= Wb && r + 1 + e0 + G <= H) {
-                    const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + j: word (r+1+k, e0-1-k+j)
-                    const int step = (SR - 1) * 4;
-                    pair_words<G, 2 * G - 1, true, PAIR_LOW>(row, row + SR - 1, column, step, acc, acc2);
-                    pair_words<G, G, true, PAIR_HIGH>(row + e0 - G + 1, row + SR + e0 - G,
-                                                      column + (e0 - G + 1) * (SR - 1), step, acc, acc2);
-                    close_cells(r, acc, e0, true);
-                    close_cells(r + 1, acc2, e0, true);
+            if (PAIRS && bulk && paired(e0, rp)) {   // form 8: both rows' ranges at one absolute split point
+                const unsigned* pair_row = P + rp * SR;
+                const unsigned* column = P + (rp + 1) * SR + e0 - 1;   // + k (SR - 1) + j: word (rp+1+k, e0-1-k+j)
+                const int step = (SR - 1) * 4;
+                pair_words<G, 2 * G - 1, true, PAIR_LOW>(pair_row, pair_row + SR - 1, column, step, acc, acc2);
+                pair_words<G, G, true, PAIR_HIGH>(pair_row + e0 - G + 1, pair_row + SR + e0 - G,
+                                                  column + (e0 - G + 1) * (SR - 1), step, acc, acc2);
+                close_pair_cells(rp, acc, e0);
+                close_pair_cells(rp + 1, acc2, e0);
+            } else if (bulk && r < H - e0 && (!PAIRS || !paired(e0, r & ~1))) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
+                const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
+                // form 7: every split and cell of the two ranges there (no test a split or a cell)
+                const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
+#pragma unroll
+                for (int k = 0; k < 2 * G - 2; ++k) {
+                    if (!whole && k >= e0) break;
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                    for (int c = 0; c < G; ++c)
+                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                }
+                if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
+                    split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
                 } else {
-                    first_phase(r, acc, e0);
-                    if (PAIRS && r + 1 < H - e0) first_phase(r + 1, acc2, e0);
+                    for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
+                }
+#pragma unroll
+                for (int c = 0; c < G; ++c) {
+                    if (!whole && (e0 + c >= Wb || r >= H - e0 - c)) break;
+                    short* cell = Pf + 2 * (r * SR + e0 + c);
+                    int v = max((int)*cell, max((int)(short)(acc[c] & 0xFFFF), (int)(short)(acc[c] >> 16)));
+                    if (c == 0 && e0 >= 4) v = max(v, pair_term(e0));   // cell c = 0 has all its splits: final
+                    *cell = (short)v;
                 }
             } else if (FORM >= 6 && !bulk) {
                 chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
             }
 #pragma unroll
-            for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
+            for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+#pragma unroll
+            for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
             __syncthreads();
             FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
-            if (e1 < Wb && r < H - e1) {
-                if (PAIRS && r + 1 < H - e1 && e0 >= 2 * G + 1) {
-                    // form 8: row r's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row r + 1's
-                    // k - 1), row r + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on
-                    // with 8-byte ones, 2 and then 4 at a time ((i - 2) G + 3 in all at e0 = 1 + i G)
+            if (PAIRS && paired(e1, rp)) {
+                // form 8: row rp's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row rp + 1's k - 1),
+                // row rp + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on with 8-byte
+                // ones, 2 and then 4 at a time ((i - 2) G + 3 in all at e0 = 1 + i G, i >= 2)
+                const int step = (SR - 1) * 4;   // bytes
+                const unsigned* pair_row = P + rp * SR;
+                const unsigned* column = P + (rp + 1) * SR + e1 - 1;   // + k (SR - 1) + j: (rp+1+k, e1-1-k+j)
+                split_words<G, 1>(pair_row + 2 * G - 2, column + (2 * G - 2) * (SR - 1), step, acc);
+                const unsigned* at = pair_row + 2 * G - 1;
+                const char* col = reinterpret_cast<const char*>(column + (2 * G - 1) * (SR - 1));
+                pair_words<G, 1, false>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+                pair_words<G, 2, true>(at + 1, at + SR, reinterpret_cast<const unsigned*>(col + step), step, acc, acc2);
+                at += 3;
+                col += 3 * step;
+                int n = e0 + 1 - (2 * G + 2);
+                for (; n >= PAIR_SPLITS_AT_ONCE;
+                     n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE, col += PAIR_SPLITS_AT_ONCE * step)
+                    pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step,
+                                                             acc, acc2);
+                if (n > 0)   // 2 left (G = 2 only)
+                    pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+                split_words<G, 1>(pair_row + SR + e0, column + SR + e0 * (SR - 1), step, acc2);
+            } else if (e1 < Wb && r < H - e1 && (!PAIRS || !paired(e1, r & ~1))) {
+                const unsigned* column = P + (r + 1) * SR + e1 - 1;
+                if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
                     const int step = (SR - 1) * 4;   // bytes
-                    const unsigned* column = P + (r + 1) * SR + e1 - 1;   // + k (SR - 1) + j: (r+1+k, e1-1-k+j)
-                    split_words<G, 1>(row + 2 * G - 2, column + (2 * G - 2) * (SR - 1), step, acc);
-                    const unsigned* at = row + 2 * G - 1;
-                    const char* col = reinterpret_cast<const char*>(column + (2 * G - 1) * (SR - 1));
-                    pair_words<G, 1, false>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
-                    pair_words<G, 2, true>(at + 1, at + SR, reinterpret_cast<const unsigned*>(col + step), step, acc,
-                                           acc2);
-                    at += 3;
-                    col += 3 * step;
-                    int n = e0 + 1 - (2 * G + 2);
-                    for (; n >= PAIR_SPLITS_AT_ONCE; n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE,
-                                                     col += PAIR_SPLITS_AT_ONCE * step)
-                        pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col),
-                                                                 step, acc, acc2);
-                    if (n > 0)   // 2 left (G = 2 only)
-                        pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
-                    split_words<G, 1>(row + SR + e0, column + SR + e0 * (SR - 1), step, acc2);
+                    const unsigned* at = row + 2 * G - 2;
+                    const char* col = reinterpret_cast<const char*>(column + (2 * G - 2) * (SR - 1));
+                    int n = e0 + 1 - (2 * G - 2);
+                    for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
+                        split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+                    for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
                 } else {
-                    next_splits(r, acc, e0);
-                    if (PAIRS && r + 1 < H - e1) next_splits(r + 1, acc2, e0);
+#pragma unroll 2
+                    for (int k = 2 * G - 2; k <= e0; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                        for (int c = 0; c < G; ++c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
                 }
             }
         } else if (FORM >= 6 && !first) {
@@ -1671,7 +1668,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     for (int k = hi; k < e; ++k) right = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], right);
                     both = __vmaxs2(both, right);
                     int v = max((int)Pf[2 * (r * SR + e)], max((int)(short)(both & 0xFFFF), (int)(short)(both >> 16)));
-                    if (e >= 4) v = max(v, pair_term(r, e));
+                    if (e >= 4) v = max(v, pair_term(e));
                     Pf[2 * (r * SR + e)] = (short)v;
                 }
                 if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
