@@ -194,6 +194,10 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
     "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7),
     # stop 57 (row 78): form 6, the default before stop 57 (form 7 the default since: rows 55 and 77 are the same run)
     "finish form 6 (the default before stop 57)": dict(finish_form=6)}
+SETTINGS |= {   # bpmaxfin3 (row 79): finish form 8, a bulk thread's two rows at one absolute split point where a group
+    # lies whole in the band and the segment (the next-group loop 12.8 SASS and 3 shared loads a row's split against
+    # 19.7 and 9; the same cells)
+    "finish form 8 (two rows a bulk thread)": dict(finish_form=8)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
