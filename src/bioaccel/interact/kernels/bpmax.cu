@@ -1503,10 +1503,11 @@ __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 8, "bpmax_finish_roles runs finish forms 5 to 8");
-    static_assert(FORM < 8 || G % 2 == 0, "form 8's 8-byte column loads need an even G (e0 odd)");
+    static_assert(FORM >= 5 && FORM <= 9, "bpmax_finish_roles runs finish forms 5 to 9");
+    static_assert(FORM < 8 || G % 2 == 0, "forms 8 and 9's 8-byte column loads need an even G (e0 odd)");
     constexpr bool UNROLLED = FORM >= 7;
     constexpr bool PAIRS = FORM >= 8;   // form 8 (bpmaxfin3): a bulk thread two rows
+    constexpr bool HALVES = FORM >= 9;  // form 9 (bpmaxfin3): a pair's next-group splits on two bulk threads
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1531,12 +1532,13 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     auto row_pair_term = [&](int i, int e) { return pt[cs[i] * 5 + cs[i + e]] + (int)Pf[2 * ((i + 1) * SR + e - 2)]; };
     auto pair_term = [&](int e) { return row_pair_term(r, e); };
     // form 8: the first phase's end for row i of a pair, the group whole in the band and the segment
-    auto close_pair_cells = [&](int i, const unsigned (&a)[G], int e0) {
+    // (close false, form 9: a second thread's share of the next group's splits into its cells, nothing closed)
+    auto close_pair_cells = [&](int i, const unsigned (&a)[G], int e0, bool close) {
 #pragma unroll
         for (int c = 0; c < G; ++c) {
             short* cell = Pf + 2 * (i * SR + e0 + c);
             int v = max((int)*cell, max((int)(short)(a[c] & 0xFFFF), (int)(short)(a[c] >> 16)));
-            if (c == 0) v = max(v, row_pair_term(i, e0));   // e0 >= 3G + 1 >= 4: cell 0 has all its splits, final
+            if (close && c == 0) v = max(v, row_pair_term(i, e0));   // e0 >= 3G + 1 >= 4: cell 0 has all its splits
             *cell = (short)v;
         }
     };
@@ -1546,10 +1548,24 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     // form 8: bulk thread t runs rows 2t and 2t + 1 (acc, acc2) of a group where `paired` holds for that pair (its
     // next splits in the group before and its first phase); elsewhere each bulk thread its own row as form 7
     const int rp = 2 * threadIdx.x;   // the pair's first row
-    auto paired = [&](int e, int first_row) { return PAIRS && e >= 3 * G + 1 && e + G <= Wb && first_row + 1 + e + G <= H; };
     unsigned acc2[G];
 #pragma unroll
     for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
+    auto paired = [&](int e, int first_row) { return PAIRS && e >= 3 * G + 1 && e + G <= Wb && first_row + 1 + e + G <= H; };
+    // the pair at first_row's splits at n absolute split points from k (even), 4 and then 2 at a time, of the group e1
+    auto pair_run = [&](int first_row, int e1, int k, int n) {
+        const int step = (SR - 1) * 4;   // bytes
+        const unsigned* at = P + first_row * SR + k;
+        const char* col = reinterpret_cast<const char*>(P + (first_row + 1) * SR + e1 - 1 + k * (SR - 1));
+        for (; n >= PAIR_SPLITS_AT_ONCE; n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE, col += PAIR_SPLITS_AT_ONCE * step)
+            pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc,
+                                                     acc2);
+        if (n > 0)   // 2 left (G = 2 and 4)
+            pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+    };
+    // form 9: of the n = e0 - 2G - 1 pair splits from absolute k = 2G + 2, the pair's own thread runs the first
+    // own_splits(n) (even), bulk thread t + R / 2 the rest for pair t, into the cells before the block barrier
+    auto own_splits = [](int n) { return HALVES ? n / 4 * 2 : n; };
     ChainAhead<G> ahead;   // FORM 6, tail threads
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
@@ -1561,8 +1577,8 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 pair_words<G, 2 * G - 1, true, PAIR_LOW>(pair_row, pair_row + SR - 1, column, step, acc, acc2);
                 pair_words<G, G, true, PAIR_HIGH>(pair_row + e0 - G + 1, pair_row + SR + e0 - G,
                                                   column + (e0 - G + 1) * (SR - 1), step, acc, acc2);
-                close_pair_cells(rp, acc, e0);
-                close_pair_cells(rp + 1, acc2, e0);
+                close_pair_cells(rp, acc, e0, true);
+                close_pair_cells(rp + 1, acc2, e0, true);
             } else if (bulk && r < H - e0 && (!PAIRS || !paired(e0, r & ~1))) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
                 // form 7: every split and cell of the two ranges there (no test a split or a cell)
@@ -1606,6 +1622,15 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
+            // form 9: the later share of pair t = threadIdx.x - R / 2 (a thread's own row after it, below)
+            if (HALVES && threadIdx.x >= R / 2 && paired(e1, 2 * (threadIdx.x - R / 2))) {
+                const int first_row = 2 * (threadIdx.x - R / 2), n = e0 - 2 * G - 1, own = own_splits(n);
+                pair_run(first_row, e1, 2 * G + 2 + own, n - own);
+                close_pair_cells(first_row, acc, e1, false);
+                close_pair_cells(first_row + 1, acc2, e1, false);
+#pragma unroll
+                for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
+            }
             if (PAIRS && paired(e1, rp)) {
                 // form 8: row rp's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row rp + 1's k - 1),
                 // row rp + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on with 8-byte
@@ -1618,15 +1643,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 const char* col = reinterpret_cast<const char*>(column + (2 * G - 1) * (SR - 1));
                 pair_words<G, 1, false>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
                 pair_words<G, 2, true>(at + 1, at + SR, reinterpret_cast<const unsigned*>(col + step), step, acc, acc2);
-                at += 3;
-                col += 3 * step;
-                int n = e0 + 1 - (2 * G + 2);
-                for (; n >= PAIR_SPLITS_AT_ONCE;
-                     n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE, col += PAIR_SPLITS_AT_ONCE * step)
-                    pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step,
-                                                             acc, acc2);
-                if (n > 0)   // 2 left (G = 2 only)
-                    pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
+                pair_run(rp, e1, 2 * G + 2, own_splits(e0 - 2 * G - 1));
                 split_words<G, 1>(pair_row + SR + e0, column + SR + e0 * (SR - 1), step, acc2);
             } else if (e1 < Wb && r < H - e1 && (!PAIRS || !paired(e1, r & ~1))) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
