@@ -26,6 +26,7 @@ sizes = replace(SIZES, finish_diagonals=int(sys.argv[1]), finish_split=int(sys.a
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
 PY
 source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics
+keys='bpmax_|duration|inst_executed|issue_active|wavefronts|bank_conflicts|warps_active|stalled|bytes|sectors|hit_rate'
 for setting in $settings; do
   IFS=: read -r G split form <<< "$setting"; form=${form:-4}
   echo "### finish $G diagonals at a time, $split threads a row, form $form, level $level"
@@ -33,6 +34,6 @@ for setting in $settings; do
   ncu --kernel-name regex:'bpmax_(products_(packed|split|pairs)|finish_(packed|roles))' \
       --launch-skip $(( 2 * (level - 1) )) --launch-count 2 \
       --metrics "$metrics" python3 "$script" "$G" "$split" "$form" 2>&1 | grep -v '^==PROF==' | \
-      grep -E 'bpmax_|duration|inst_executed|issue_active|wavefronts|bank_conflicts|warps_active|stalled|bytes|sectors|hit_rate'
+      grep -E "$keys"
 done
 rm -f "$script"
