@@ -652,7 +652,8 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // LEAN_PAIR: the pair term max'ed in at every step, no predicate: its cell X(r + 1, q - 1) loaded by every lane (a
 // column lane's `cell` and `pair_row` are its row lane's, which it never stores to: the same words, no extra bank
 // accesses) and its weight from a table padded by S columns each side, so that a lane outside its sub-tile reads
-// bounded values.
+// bounded values. Its weight is loaded a step ahead too (ptxas then keeps the next line's DPX before the stores:
+// modelled 53.2 / 67.5 / 83.7 cycles a step at ALU 4 / 6 / 8 against 57.8 / 71.0 / 85.0 loaded in the step).
 // Form 8's predicated pair term cost ptxas ~3 copies of the held values a step. The caller takes this path only where
 // every stored cell may pair (min_loop): elsewhere the pair term of a stored cell is the same candidate as form 8's,
 // and a value not stored is only ever used as `prev` at a lane's first stored step, where its weight B is BELOW (it
@@ -679,7 +680,8 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
     // >= 0 (SLIM's reasons in finish_sub_tile), and a lane's other reads stay bounded (0 .. 65,535)
     auto pair_cell_at = [](const short* at) { return (LEAN & LEAN_PAIR) != 0 ? (int)(unsigned short)*at : (int)*at; };
     uint4 next[2];                              // AHEAD: the next step's line and pair cell, the lane's last value
-    int next_inner = 0, prev = 0;
+    int next_inner = 0, prev = 0, next_w = 0;
+    if constexpr ((LEAN & LEAN_PAIR) != 0) next_w = pair_row[0];
     if constexpr (AHEAD) {
         load_line(next);
         if ((LEAN & LEAN_PAIR) != 0 || (pair_mask & 1u)) next_inner = pair_cell_at(cell + LD - 1);
@@ -707,14 +709,17 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
             const int best = packed_splits_max(pre, v[0], v[1]);
             const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
             const int pair_cell = AHEAD ? inner : (int)cell[j + LD - 1];
+            int w = next_w;                                          // LEAN_PAIR: the pair weight, a step ahead
+            if constexpr ((LEAN & LEAN_PAIR) != 0)
+                if (t + 1 < STEPS) next_w = pair_row[j + 1];
             int v_t;
             if constexpr (!AHEAD) {
                 v_t = max(best, via_b);
                 if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
             } else {
                 v_t = best;
-                if ((LEAN & LEAN_PAIR) != 0 || ((pair_mask >> t) & 1u))
-                    v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
+                if constexpr ((LEAN & LEAN_PAIR) != 0) v_t = __viaddmax_s32(pair_cell, w, v_t);
+                else if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
                 if (t > 0) {
                     const int b = (LEAN & LEAN_B) != 0 ? b_row[j * B_STRIDE]
                                   : t < S - 1          ? __shfl_up_sync(0xffffffffu, b_left, S - 1 - t)
