@@ -8,12 +8,15 @@
 // OP: 0 VIADDMNMX.S16x2 (the splits' DPX; the chain through the sum's operand: through the running max, as the
 // closure chains them, the compiler hoists a + b out of the loop and leaves a 3-way max), 1 VIADDMNMX (32-bit), 2 VIMNMX3 (3-way max), 3 PRMT (a half sign-extended, then the halves swapped),
 // 4 IMAD, 5 SHFL.DOWN by 1, 6 LDS (4 bytes), 7 LDS.128 (16 bytes), 8 STS then LDS of another lane's word (a cell's
-// shared-memory round trip: store, __syncwarp, load)
+// shared-memory round trip: store, __syncwarp, load), 9 IMAD in a loop of 16 (LDS.128's loop: its overhead)
 template <int OP>
 __device__ __forceinline__ int chain(int x, const int (&k)[4], int* words, int& side) {
     const unsigned base = (unsigned)__cvta_generic_to_shared(words);
-    // unrolled by 16, not fully: ptxas otherwise issues all 256 LDS.128 first and spills the words they leave
-#pragma unroll 16
+    // LDS.128 (and the IMAD chain beside it, 9: what the loop adds) unrolled by 16, not fully: ptxas otherwise issues
+    // all 256 LDS.128 first and spills the words they leave; the other chains wholly (a loop's branch adds ~0.6 cycles
+    // an instruction at 16)
+    constexpr int UNROLL = OP == 7 || OP == 9 ? 16 : CHAIN;
+#pragma unroll UNROLL
     for (int i = 0; i < CHAIN; ++i) {
         const int a = k[i % 4], b = k[(i + 1) % 4];
         if constexpr (OP == 0) {
@@ -25,7 +28,7 @@ __device__ __forceinline__ int chain(int x, const int (&k)[4], int* words, int& 
             asm volatile("" : "+r"(x));              // no max of maxima regrouped into a tree
         } else if constexpr (OP == 3) {
             x = __byte_perm(x, a, i % 2 ? 0x1032 : 0x9910);
-        } else if constexpr (OP == 4) {
+        } else if constexpr (OP == 4 || OP == 9) {
             x = x * a + b;
         } else if constexpr (OP == 5) {
             x = __shfl_down_sync(0xffffffffu, x, 1);

@@ -659,19 +659,26 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // and a value not stored is only ever used as `prev` at a lane's first stored step, where its weight B is BELOW (it
 // stays bounded: at most 31 steps of a cell's worth and a weight). LEAN_B: B(q - 1, q) read from a table by column
 // (`b_row`, B_STRIDE ints a column apart; BELOW at a sub-tile's first column) at an immediate offset, not shuffled.
-constexpr int LEAN_PAIR = 1, LEAN_B = 2;
+// LEAN_SUB (form 12, finish_closure 15): at the steps where a lane's cell lies outside its sub-tile (about half of
+// them), the lane reads the line of its first or last step inside (its step clamped to `t_in` .. `t_in` + S - 1), the
+// same 16-byte words as the lane inside the sub-tile at that line: no wavefronts of its own (form 8: 4 of each LDS.128's
+// 4 wavefronts were such lanes'). Their results are taken by no lane (a row lane's column lane lies in the sub-tile
+// exactly when the row lane does). Predicated loads instead cost ptxas 8 copies of the carried line a step.
+constexpr int LEAN_PAIR = 1, LEAN_B = 2, LEAN_SUB = 4;
 template <int S, int LD, int UNROLL, bool AHEAD = false, int LEAN = 0, int B_STRIDE = 1>
 __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const short* line, int line_step, short* cell,
                                                        short* cell_t, const int* pair_row, unsigned store_mask,
                                                        unsigned pair_mask, int a_next = 0, int b_left = 0,
-                                                       const int* b_row = nullptr) {
+                                                       const int* b_row = nullptr, int t_in = 0) {
     static_assert(!LEAN || AHEAD, "LEAN: form 8's step");
     constexpr int STEPS = 2 * S - 1;
     static_assert(2 * S % UNROLL == 0, "groups of UNROLL steps, the last one short");
     // opaque to the compiler: known to be +-LD, it kept two pointers and a select of two offsets a step (3 SASS)
     int step;
     asm("mov.b32 %0, %1;" : "=r"(step) : "r"(line_step));
-    auto load_line = [&](uint4 (&v)[2]) {
+    const short* line0 = line;
+    auto load_line = [&](uint4 (&v)[2], int t) {           // the line of step t
+        if constexpr ((LEAN & LEAN_SUB) != 0) line = line0 + step * max(t_in, min(t, t_in + S - 1));
         v[0] = *reinterpret_cast<const uint4*>(line);
         v[1] = *reinterpret_cast<const uint4*>(line + 8);
         line += step;
@@ -683,7 +690,7 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
     int next_inner = 0, prev = 0, next_w = 0;
     if constexpr ((LEAN & LEAN_PAIR) != 0) next_w = pair_row[0];
     if constexpr (AHEAD) {
-        load_line(next);
+        load_line(next, 0);
         if ((LEAN & LEAN_PAIR) != 0 || (pair_mask & 1u)) next_inner = pair_cell_at(cell + LD - 1);
     }
 #pragma unroll 1
@@ -699,12 +706,12 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
                 v[1] = next[1];
                 inner = next_inner;
                 if (t + 1 < STEPS) {
-                    load_line(next);
+                    load_line(next, t + 1);
                     if ((LEAN & LEAN_PAIR) != 0 || ((pair_mask >> (t + 1)) & 1u))
                         next_inner = pair_cell_at(cell + j + LD);
                 }
             } else {
-                load_line(v);
+                load_line(v, t);
             }
             const int best = packed_splits_max(pre, v[0], v[1]);
             const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
@@ -860,7 +867,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     // (I + 1, J - 1)'s smallest cell), and an empty inner interval (d = 1 only) has R = 0: the batches' reasons hold
     static_assert(!SLIM || !FRESH, "forms 4 and 5: not in tiled_chain");
     // LEAN forms 10 and 11 (closure_steps_unrolled's LEAN): the pair weights' rows padded by S columns each side
-    constexpr bool LEAN_FORM = TIGHT == 10 || TIGHT == 11;
+    constexpr bool LEAN_FORM = TIGHT == 10 || TIGHT == 11 || TIGHT == 12;
     static_assert(!LEAN_FORM || (AHEAD && !FROM_TABLE && !DIAG), "LEAN forms: the single sequence's split chain");
     constexpr int PAIR_LD = LEAN_FORM ? TILE + 2 * S : TILE, PAIR_AT = LEAN_FORM ? S : 0;
     // form 11's B(q - 1, q) by column q at (S + q) B_STRIDE: after the pair weights in XT's padding where they fit
@@ -1181,7 +1188,11 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                     constexpr int BELOW = -(1 << 24);
                     const int a_next = row_lane && own + 1 < S ? (int)pre_row[own + 1] : BELOW;
                     const int b_left = row_lane && own >= 1 ? (int)AB[(b * S + own) * LD + b * S + own - 1] : BELOW;
-                    if constexpr (LEAN_FORM) {
+                    if constexpr (TIGHT == 12) {
+                        closure_steps_unrolled<S, LD, 2 * S, true, LEAN_SUB>(pre, line, line_step, cell, cell_t,
+                                                                             pair_row, store_mask, pair_mask, a_next,
+                                                                             b_left, nullptr, row_lane ? S - 1 - own : own);
+                    } else if constexpr (LEAN_FORM) {
                         constexpr int B_BITS = TIGHT == 11 ? LEAN_B : 0;
                         short* cell_row = X + (a * S + own) * LD + q_row;          // a row lane's cell at step 0
                         short* cell_t_row = XT + q_row * LD + a * S + own;          // ... and its place in XT
