@@ -10,9 +10,13 @@ parameter: the DPX latencies on sm_90 are not measured here). It prints the mean
 
     python3 bench/closure_step_model.py --forms 23,24,25 --json docs/results/closure_step_model_nbahead.json
 
-Forms 26 and 27 (finish_closure 13 and 14; issue 29, nbstep2) hold two copies of the steps: the LEAN one (copy 0) and,
-for the sub-tiles where min_loop forbids some pairs, form 8's (copy 1; --copy). --latency JSON (bench/closure_latency.py's
-measured "latency" by opcode) adds a column modelled with the device's latencies in place of the guesses.
+--copy k models the k-th copy of the 31 steps in the kernel (nbstep2's forms 26 and 27, reverted, code at f744d70, held
+two: the LEAN one and form 8's). --latency JSON (bench/closure_latency.py's measured "latency" by opcode; on an H200
+docs/results/nbstep2_call2/closure_latency_nbstep2_call2_h200.json: ALU and DPX 4.0 cycles, SHFL 24, LDS 23, LDS.128
+26.5) adds a column modelled with the device's latencies in place of the guesses:
+
+    python3 bench/closure_step_model.py --forms 23,24 \
+        --latency docs/results/nbstep2_call2/closure_latency_nbstep2_call2_h200.json
 """
 import argparse
 import json
@@ -147,7 +151,7 @@ def main() -> int:
     ap.add_argument("--forms", default="23,24,25")
     ap.add_argument("--tile", type=int, default=128)
     ap.add_argument("--json", default="")
-    ap.add_argument("--copy", type=int, default=0, help="the copy of the steps (forms 26, 27: 1 is form 8's)")
+    ap.add_argument("--copy", type=int, default=0, help="the k-th copy of the steps in the kernel (0: the first)")
     ap.add_argument("--latency", default="", help="bench/closure_latency.py's JSON: a column with its latencies")
     args = ap.parse_args()
     measured = None

@@ -213,10 +213,6 @@ def host_kernels(sizes) -> dict:
     tiled += [("tiled_finish_sub_tight", ("short", tile, 23)) for tile in sorted({t, 64, 128})]
     # issue 29 (nbahead): finish_closure 11, form 7 with the lines a step ahead (FORM 8 | FINISH_AHEAD)
     tiled += [("tiled_finish_sub_tight", ("short", tile, 24)) for tile in sorted({t, 64, 128})]
-    # issue 29 (nbstep2): finish_closure 13 and 14, form 8 with the pair term unpredicated (FORMS 10, 11 | FINISH_AHEAD),
-    # and 15, form 8 with fewer shared-memory wavefronts (FORM 12 | FINISH_AHEAD)
-    tiled += [("tiled_finish_sub_tight", ("short", tile, form)) for tile in sorted({t, 64, 128})
-              for form in (26, 27, 28)]
     # ... and bench/nussinov_gpu_chain.py's 64-tiles (t64; s64: 64-byte stages of the interior products)
     tiled += [("tiled_bulk", (lanes, 64, blocks, stage)) for lanes in ("Int16x2Pre", "Int16x2Dup") for stage in (64, 128)
               for blocks in (2, 8)]

@@ -4,9 +4,7 @@
 ``SIZES.finish_closure`` 1 (the batches' closure form 1 in the single sequence's sub-tiled finish; 2 that with the
 far product blocks taken ahead by idle warps: issue 29, nbskew; 7 and 8 that with the batches' slimmer closure
 steps, forms 4 and 5: issue 29, nb16warps; 10 form 4's steps unrolled, form 7: issue 29, nbunroll; 11 form 7 with the
-lines loaded a step ahead, form 8: issue 29, nbahead; 13 and 14 form 8 with the pair term unpredicated, forms 10 and
-11, 14 with B from a table, and 15 with a lane outside its sub-tile reading an inside lane's line, form 12: issue 29,
-nbstep2), the
+lines loaded a step ahead, form 8: issue 29, nbahead), the
 interior products padded to one block an SM (``bulk_shared_pad``), finer interior launches and the form
 before, each with production tiles (128), 64-tiles (64-byte stages, 8 blocks an SM) and the tests' (32,
 where a tiled_chain block has more threads than the bulk's: the extra ones only meet at its barriers), in
@@ -39,11 +37,9 @@ def _closed_to_half_open(C):
                                                          ("split", 0, 3, 0), ("split", 2, 3, 120000),
                                                          ("fused", 2, 3, 120000), ("split", 7, 3, 120000),
                                                          ("split", 8, 3, 120000), ("split", 10, 3, 120000),
-                                                         ("split", 11, 3, 120000), ("split", 13, 3, 120000),
-                                                         ("split", 14, 3, 120000), ("split", 15, 3, 120000)],
+                                                         ("split", 11, 3, 120000)],
                          ids=["fused", "fused-c1", "split-c1", "fused-c1-b8", "split-c0-before", "split-c2",
-                              "fused-c2", "split-c7", "split-c8", "split-c10", "split-c11", "split-c13",
-                              "split-c14", "split-c15"])
+                              "fused-c2", "split-c7", "split-c8", "split-c10", "split-c11"])
 def test_chain_forms_every_cell_equals_cpu(tile, chain, closure, blocks, pad, monkeypatch):
     from bioaccel.fold import _gpu_table, _gpu_tiled, _launch
     from bioaccel.runtime import gpu as _gpu

@@ -6,7 +6,8 @@
 #   2. GPU tests of c11, c13, c14 (128-, 64-, 32-tiles; int16, offset, int32 cells against the CPU);
 #   3. bench/closure_latency.py: the closure's instructions' latencies (one warp, clock64) for the model;
 #   4. n = 16,000 and 10,000, the three settings interleaved (10 runs each), the timeline at 16,000.
-# From the repository root on the lent H200, results under $OUT:  bash bench/calls/nbstep2_call.sh
+# Its forms were reverted (docs/gpu-notes.md, nbstep2): run it from f744d70. From the repository root on the lent
+# H200, results under $OUT:  bash bench/calls/nbstep2_call.sh
 . bench/calls/chain_call_lib.sh
 timeout 40 python3 bench/nussinov_gpu_chain.py --lengths 3000 --settings split,split/c13,split/c14 --repeats 1 \
   > "$OUT/smoke.txt" 2>&1

@@ -7,7 +7,8 @@
 #   2. bench/closure_latency.py again, its ALU chains wholly unrolled (call 1's had a loop's branch every 16);
 #   3. n = 16,000 and 10,000, the two settings interleaved (10 runs each), the timeline at 16,000.
 # No GPU tests of c15 here (no time left for them under the cap): split-c15 in tests/test_fold_gpu_chain.py.
-# From the repository root on the lent H200, results under $OUT:  bash bench/calls/nbstep2_call2.sh
+# Its forms were reverted (docs/gpu-notes.md, nbstep2): run it from f744d70. From the repository root on the lent
+# H200, results under $OUT:  bash bench/calls/nbstep2_call2.sh
 . bench/calls/chain_call_lib.sh
 timeout 11 python3 bench/nussinov_gpu_chain.py --lengths 3000 --settings split,split/c15 --repeats 1 \
   --json "$OUT/smoke.json" > "$OUT/smoke.txt" 2>&1

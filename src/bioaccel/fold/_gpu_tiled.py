@@ -152,9 +152,7 @@ def finish_kernels(score_type, tile, form, closure=0):
     two (kernel, threads, shared bytes); the sub-tiled finish has no form for the diagonal's tiles.
     ``closure`` 1 (int16 cells, "sub"): the sub-tiled finish with the batches' closure form 1; 2 that with the
     far products taken ahead by idle warps (_launch.closure_form); 7 and 8 the batches' slimmer steps (forms 4, 5);
-    10 form 4's steps unrolled (form 7); 11 form 7 with the lines loaded a step ahead (form 8); 13 and 14 form 8
-    with fewer instructions a step (forms 10 and 11: the pair term unpredicated; 14 also B from a table); 15 form 8
-    with the lines of lanes outside their sub-tile those of lanes inside (form 12: fewer wavefronts)."""
+    10 form 4's steps unrolled (form 7); 11 form 7 with the lines loaded a step ahead (form 8)."""
     tag = "short" if np.dtype(score_type) == np.int16 else "int"
     out = []
     off_diagonal = "tiled_finish_sub" if form == "sub" else "tiled_finish"
@@ -179,8 +177,8 @@ def chain_kernel(score_type, tile, edge_lanes, closure=0):
     lanes = edge_lanes if itemsize == 2 else "Int32x1"
     tight = _launch.closure_form(closure, "finish") if itemsize == 2 else 0
     if tight % _launch.FINISH_AHEAD >= 4:
-        # finish_closure 7, 8, 10, 11 and 13 to 15 (the slimmer steps) were built and measured for the split chain only
-        # (nb16warps, nbunroll, nbahead, nbstep2): the fused chain runs finish_closure 2's form instead (form 1 with the far
+        # finish_closure 7, 8, 10 and 11 (the slimmer steps) were built and measured for the split chain only
+        # (nb16warps, nbunroll, nbahead): the fused chain runs finish_closure 2's form instead (form 1 with the far
         # products ahead)
         tight = _launch.closure_form(2, "finish")
     chain = kernel("nussinov_tiled.cu", "tiled_chain", lanes, tile, _launch.stage_bytes(tile, itemsize), tight)

@@ -79,11 +79,7 @@ class FoldSizes(LaunchSizes):
     #                                   16,000 0.0283 s against 7's 0.0285, 26,000 0.1048 against 0.1050, one call each),
     #                                   11 (form 8: form 7 with each line loaded a step ahead, the newest cells'
     #                                   splits from registers; nbahead: on an H200 16,000 0.0280 s, 10,000 0.0101
-    #                                   against 0.0284, 0.0108 with 10; 26,000 0.1045 against 0.1050), 13 (form 10:
-    #                                   form 8 with the pair term unpredicated, 27.0 SASS a step against 31.0;
-    #                                   nbstep2), 14 (form 11: form 10 with B(q - 1, q) from a table, not shuffled),
-    #                                   15 (form 12: form 8 with a lane outside its sub-tile reading an inside lane's
-    #                                   line, no shared-memory wavefronts of its own)
+    #                                   against 0.0284, 0.0108 with 10; 26,000 0.1045 against 0.1050)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
@@ -103,10 +99,9 @@ BULK_STAGE_BYTES = {2: 128, 4: 64}    # bytes of each A row per shared-memory st
 #: finish_sub_tile's FORM_BITS bit (kernels/nussinov_tiled.cu FINISH_AHEAD): the far product blocks of a
 #: sub-wavefront's sub-tiles taken one sub-wavefront ahead by the warps it leaves idle (issue 29, nbskew)
 FINISH_AHEAD = 16
-#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10, 11,
-#: 13 and 14 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11: form 8, form 7 with the lines a step ahead:
-#: nbahead; 13, 14 and 15: forms 10, 11 and 12, form 8 with fewer instructions or wavefronts a step: nbstep2)
-AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8, 13: 10, 14: 11, 15: 12}}
+#: SIZES' closure settings that name a closure form with FINISH_AHEAD: batch_closure 8, finish_closure 2, 7, 8, 10 and
+#: 11 (10: form 7, form 4's steps unrolled: issue 29, nbunroll; 11: form 8, form 7 with the lines a step ahead: nbahead)
+AHEAD_FORMS = {"batch": {8: 4}, "finish": {2: 1, 7: 4, 8: 5, 10: 7, 11: 8}}
 #: settings that name a closure form by another number, without FINISH_AHEAD: batch_closure 11 (form 8, as
 #: finish_closure 11 less the far products ahead; batch_closure 8 is taken)
 PLAIN_FORMS = {"batch": {11: 8}, "finish": {}}
@@ -120,8 +115,6 @@ def closure_form(setting, kind):
     (4, 20, 1, 17)
     >>> closure_form(7, "finish"), closure_form(8, "finish"), closure_form(10, "finish"), closure_form(11, "finish")
     (20, 21, 23, 24)
-    >>> closure_form(13, "finish"), closure_form(14, "finish"), closure_form(15, "finish")
-    (26, 27, 28)
     >>> closure_form(7, "batch"), closure_form(11, "batch")
     (7, 8)
     """

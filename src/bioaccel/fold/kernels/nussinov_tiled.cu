@@ -648,50 +648,25 @@ __device__ __forceinline__ int packed_splits_max(const int* pre, const uint4 v0,
 // brings. Both weights are OUT where the cell lies outside the sub-tile, so the candidates are the same: the same
 // bits. The lane's own candidates go first, the column lane's maximum next, the row below's cell last (a step's
 // chain: the next line's load and DPX, or the unpack, the column lane's shuffle and three maxima; nbahead's notes).
-// LEAN (forms 10 and 11, finish_closure 13 and 14; issue 29, helper nbstep2): form 8's step with fewer instructions.
-// LEAN_PAIR: the pair term max'ed in at every step, no predicate: its cell X(r + 1, q - 1) loaded by every lane (a
-// column lane's `cell` and `pair_row` are its row lane's, which it never stores to: the same words, no extra bank
-// accesses) and its weight from a table padded by S columns each side, so that a lane outside its sub-tile reads
-// bounded values. Its weight is loaded a step ahead too (ptxas then keeps the next line's DPX before the stores:
-// modelled 53.2 / 67.5 / 83.7 cycles a step at ALU 4 / 6 / 8 against 57.8 / 71.0 / 85.0 loaded in the step).
-// Form 8's predicated pair term cost ptxas ~3 copies of the held values a step. The caller takes this path only where
-// every stored cell may pair (min_loop): elsewhere the pair term of a stored cell is the same candidate as form 8's,
-// and a value not stored is only ever used as `prev` at a lane's first stored step, where its weight B is BELOW (it
-// stays bounded: at most 31 steps of a cell's worth and a weight). LEAN_B: B(q - 1, q) read from a table by column
-// (`b_row`, B_STRIDE ints a column apart; BELOW at a sub-tile's first column) at an immediate offset, not shuffled.
-// LEAN_SUB (form 12, finish_closure 15): at the steps where a lane's cell lies outside its sub-tile (about half of
-// them), the lane reads the line of its first or last step inside (its step clamped to `t_in` .. `t_in` + S - 1), the
-// same 16-byte words as the lane inside the sub-tile at that line: no wavefronts of its own (form 8: 4 of each LDS.128's
-// 4 wavefronts were such lanes'). Their results are taken by no lane (a row lane's column lane lies in the sub-tile
-// exactly when the row lane does). Predicated loads instead cost ptxas 8 copies of the carried line a step.
-constexpr int LEAN_PAIR = 1, LEAN_B = 2, LEAN_SUB = 4;
-template <int S, int LD, int UNROLL, bool AHEAD = false, int LEAN = 0, int B_STRIDE = 1>
+template <int S, int LD, int UNROLL, bool AHEAD = false>
 __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const short* line, int line_step, short* cell,
                                                        short* cell_t, const int* pair_row, unsigned store_mask,
-                                                       unsigned pair_mask, int a_next = 0, int b_left = 0,
-                                                       const int* b_row = nullptr, int t_in = 0) {
-    static_assert(!LEAN || AHEAD, "LEAN: form 8's step");
+                                                       unsigned pair_mask, int a_next = 0, int b_left = 0) {
     constexpr int STEPS = 2 * S - 1;
     static_assert(2 * S % UNROLL == 0, "groups of UNROLL steps, the last one short");
     // opaque to the compiler: known to be +-LD, it kept two pointers and a select of two offsets a step (3 SASS)
     int step;
     asm("mov.b32 %0, %1;" : "=r"(step) : "r"(line_step));
-    const short* line0 = line;
-    auto load_line = [&](uint4 (&v)[2], int t) {           // the line of step t
-        if constexpr ((LEAN & LEAN_SUB) != 0) line = line0 + step * max(t_in, min(t, t_in + S - 1));
+    auto load_line = [&](uint4 (&v)[2]) {
         v[0] = *reinterpret_cast<const uint4*>(line);
         v[1] = *reinterpret_cast<const uint4*>(line + 8);
         line += step;
     };
-    // LEAN_PAIR: the pair cell zero-extended (no sign-extending PRMT after the load): a stored cell's X(r + 1, q - 1) is
-    // >= 0 (SLIM's reasons in finish_sub_tile), and a lane's other reads stay bounded (0 .. 65,535)
-    auto pair_cell_at = [](const short* at) { return (LEAN & LEAN_PAIR) != 0 ? (int)(unsigned short)*at : (int)*at; };
     uint4 next[2];                              // AHEAD: the next step's line and pair cell, the lane's last value
-    int next_inner = 0, prev = 0, next_w = 0;
-    if constexpr ((LEAN & LEAN_PAIR) != 0) next_w = pair_row[0];
+    int next_inner = 0, prev = 0;
     if constexpr (AHEAD) {
-        load_line(next, 0);
-        if ((LEAN & LEAN_PAIR) != 0 || (pair_mask & 1u)) next_inner = pair_cell_at(cell + LD - 1);
+        load_line(next);
+        if (pair_mask & 1u) next_inner = (int)cell[LD - 1];
     }
 #pragma unroll 1
     for (int t0 = 0; t0 < STEPS; t0 += UNROLL) {
@@ -706,32 +681,26 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
                 v[1] = next[1];
                 inner = next_inner;
                 if (t + 1 < STEPS) {
-                    load_line(next, t + 1);
-                    if ((LEAN & LEAN_PAIR) != 0 || ((pair_mask >> (t + 1)) & 1u))
-                        next_inner = pair_cell_at(cell + j + LD);
+                    load_line(next);
+                    if ((pair_mask >> (t + 1)) & 1u) next_inner = (int)cell[j + LD];
                 }
             } else {
-                load_line(v, t);
+                load_line(v);
             }
             const int best = packed_splits_max(pre, v[0], v[1]);
             const int via_b = __shfl_down_sync(0xffffffffu, best, 1 + t);
             const int pair_cell = AHEAD ? inner : (int)cell[j + LD - 1];
-            int w = next_w;                                          // LEAN_PAIR: the pair weight, a step ahead
-            if constexpr ((LEAN & LEAN_PAIR) != 0)
-                if (t + 1 < STEPS) next_w = pair_row[j + 1];
             int v_t;
             if constexpr (!AHEAD) {
                 v_t = max(best, via_b);
                 if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
             } else {
                 v_t = best;
-                if constexpr ((LEAN & LEAN_PAIR) != 0) v_t = __viaddmax_s32(pair_cell, w, v_t);
-                else if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
+                if ((pair_mask >> t) & 1u) v_t = __viaddmax_s32(pair_cell, pair_row[j], v_t);
                 if (t > 0) {
-                    const int b = (LEAN & LEAN_B) != 0 ? b_row[j * B_STRIDE]
-                                  : t < S - 1          ? __shfl_up_sync(0xffffffffu, b_left, S - 1 - t)
-                                  : t == S - 1         ? b_left
-                                                       : __shfl_down_sync(0xffffffffu, b_left, t - (S - 1));
+                    const int b = t < S - 1    ? __shfl_up_sync(0xffffffffu, b_left, S - 1 - t)
+                                  : t == S - 1 ? b_left
+                                               : __shfl_down_sync(0xffffffffu, b_left, t - (S - 1));
                     v_t = __viaddmax_s32(prev, b, v_t);
                 }
                 v_t = max(v_t, via_b);
@@ -747,7 +716,6 @@ __device__ __forceinline__ void closure_steps_unrolled(const int* pre, const sho
         cell += UNROLL;
         cell_t += UNROLL * LD;
         pair_row += UNROLL;
-        b_row += UNROLL * B_STRIDE;
     }
 }
 
@@ -866,17 +834,7 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
     // are >= 0 in the offset encoding's frame too (every cell of tile (I, J) contains the interval of R, tile
     // (I + 1, J - 1)'s smallest cell), and an empty inner interval (d = 1 only) has R = 0: the batches' reasons hold
     static_assert(!SLIM || !FRESH, "forms 4 and 5: not in tiled_chain");
-    // LEAN forms 10 and 11 (closure_steps_unrolled's LEAN): the pair weights' rows padded by S columns each side
-    constexpr bool LEAN_FORM = TIGHT == 10 || TIGHT == 11 || TIGHT == 12;
-    static_assert(!LEAN_FORM || (AHEAD && !FROM_TABLE && !DIAG), "LEAN forms: the single sequence's split chain");
-    constexpr int PAIR_LD = LEAN_FORM ? TILE + 2 * S : TILE, PAIR_AT = LEAN_FORM ? S : 0;
-    // form 11's B(q - 1, q) by column q at (S + q) B_STRIDE: after the pair weights in XT's padding where they fit
-    // (128- and 64-tiles), else in AB's and X's padding columns (column TILE, a row apart; nothing reads them)
-    constexpr bool B_AFTER_PAIRS = 6 * PAIR_LD * 4 <= S * LD * (int)sizeof(score_t);
-    constexpr int B_STRIDE = B_AFTER_PAIRS ? 1 : LD * (int)sizeof(score_t) / 4;
-    static_assert(5 * PAIR_LD * 4 <= S * LD * (int)sizeof(score_t), "the pair weights fit XT's S rows of padding");
-    int* pair_w = nullptr;                             // SLIM: weight of (row letter l, column q's partner) at
-                                                       // l PAIR_LD + PAIR_AT + q
+    int* pair_w = nullptr;                             // SLIM: weight of (row letter l, column q's partner) at l TILE + q
     if constexpr (SLIM && FROM_TABLE) {
         __shared__ int pair_weights[5 * TILE];
         pair_w = pair_weights;
@@ -971,22 +929,9 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
         const int t = threadIdx.x;
         if (t >= 1) X[TILE * LD + t - 1] = (score_t)e.edge_row[t];
         X[t * LD + LD - 1] = (score_t)e.edge_col[t];
-        if constexpr (SLIM && !LEAN_FORM) {
+        if constexpr (SLIM) {
 #pragma unroll
             for (int l = 0; l < 5; ++l) pair_w[l * TILE + t] = e.weight[l * 5 + e.col_code[t]];
-        }
-    }
-    if constexpr (LEAN_FORM) {
-        // padding columns 0 (bounded: read only by lanes whose values are never stored); B OUT at a sub-tile's
-        // first column (its split X(r, q - 1) lies in the sub-tile before, among the products)
-        int* b_table = B_AFTER_PAIRS ? pair_w + 5 * PAIR_LD : reinterpret_cast<int*>(AB + TILE);
-        for (int k = threadIdx.x; k < PAIR_LD; k += THREADS) {
-            const int q = k - PAIR_AT;
-            const bool inside = q >= 0 && q < TILE;
-#pragma unroll
-            for (int l = 0; l < 5; ++l) pair_w[l * PAIR_LD + k] = inside ? e.weight[l * 5 + e.col_code[q]] : 0;
-            if constexpr (TIGHT == 11)
-                b_table[k * B_STRIDE] = inside && q % S != 0 ? (int)AB[q * LD + q - 1] : -(1 << 24);
         }
     }
     __syncthreads();
@@ -1172,45 +1117,21 @@ __device__ __forceinline__ void finish_sub_tile(score_t* __restrict__ V, int* __
                 const int* weight_row = e.weight + row5;
                 const code_t* letters = partner;                         // + t: the partner of step t
                 // SLIM: + t: the pair weight of step t (read only where a row lane stores: q inside the tile)
-                // LEAN forms: a column lane reads its row lane's weights (the same words: no extra bank accesses)
-                const int q_row = b * S + own - (S - 1);                 // a row lane's column at step 0
-                const int* pair_row =
-                    SLIM ? pair_w + (int)e.row_code[a * S + own] * PAIR_LD + PAIR_AT + (LEAN_FORM ? q_row : q) : nullptr;
+                const int* pair_row = SLIM ? pair_w + (int)e.row_code[a * S + own] * TILE + q : nullptr;
                 int best = 0;                                            // form 5: kept where a lane skips a step
                 const int R_ = -R;
                 int src = (S + k) & 31;                                  // + t: a row lane's column lane
                 if constexpr (TIGHT == 7) {
                     closure_steps_unrolled<S, LD, 2 * S>(pre, line, line_step, cell, cell_t, pair_row, store_mask,
                                                          pair_mask);
-                } else if constexpr (TIGHT == 8 || LEAN_FORM) {
+                } else if constexpr (TIGHT == 8) {
                     // the splits of a row lane's newest two cells from registers: A(r, r + 1), B(q - 1, q) (OUT below
                     // any value a lane outside the sub-tile may have grown to: a cell's worth, 32,767, a step)
                     constexpr int BELOW = -(1 << 24);
                     const int a_next = row_lane && own + 1 < S ? (int)pre_row[own + 1] : BELOW;
                     const int b_left = row_lane && own >= 1 ? (int)AB[(b * S + own) * LD + b * S + own - 1] : BELOW;
-                    if constexpr (TIGHT == 12) {
-                        closure_steps_unrolled<S, LD, 2 * S, true, LEAN_SUB>(pre, line, line_step, cell, cell_t,
-                                                                             pair_row, store_mask, pair_mask, a_next,
-                                                                             b_left, nullptr, row_lane ? S - 1 - own : own);
-                    } else if constexpr (LEAN_FORM) {
-                        constexpr int B_BITS = TIGHT == 11 ? LEAN_B : 0;
-                        short* cell_row = X + (a * S + own) * LD + q_row;          // a row lane's cell at step 0
-                        short* cell_t_row = XT + q_row * LD + a * S + own;          // ... and its place in XT
-                        const int* b_row = (B_AFTER_PAIRS ? pair_w + 5 * PAIR_LD : reinterpret_cast<int*>(AB + TILE)) +
-                                           (PAIR_AT + q_row) * B_STRIDE;
-                        // warp-uniform: may every cell of the sub-tile pair (its smallest c - i against min_loop)?
-                        if ((J - I) * TILE + (b - a) * S - (S - 1) >= min_loop + 2)
-                            closure_steps_unrolled<S, LD, 2 * S, true, LEAN_PAIR | B_BITS, B_STRIDE>(
-                                pre, line, line_step, cell_row, cell_t_row, pair_row, store_mask, pair_mask,
-                                a_next, b_left, b_row);
-                        else
-                            closure_steps_unrolled<S, LD, 2 * S, true, B_BITS, B_STRIDE>(
-                                pre, line, line_step, cell, cell_t, pair_row, store_mask, pair_mask, a_next, b_left,
-                                b_row);
-                    } else {
-                        closure_steps_unrolled<S, LD, 2 * S, true>(pre, line, line_step, cell, cell_t, pair_row,
-                                                                   store_mask, pair_mask, a_next, b_left);
-                    }
+                    closure_steps_unrolled<S, LD, 2 * S, true>(pre, line, line_step, cell, cell_t, pair_row,
+                                                               store_mask, pair_mask, a_next, b_left);
                 } else
 #pragma unroll 1
                 for (int t0 = 0; t0 < 2 * S; t0 += 4) {
