@@ -9,8 +9,17 @@ parameter: the DPX latencies on sm_90 are not measured here). It prints the mean
 6 .. 25, the table and a JSON:
 
     python3 bench/closure_step_model.py --forms 23,24,25 --json docs/results/closure_step_model_nbahead.json
+
+--copy k models the k-th copy of the 31 steps in the kernel (nbstep2's forms 26 and 27, reverted, code at f744d70, held
+two: the LEAN one and form 8's). --latency JSON (bench/closure_latency.py's measured "latency" by opcode; on an H200
+docs/results/nbstep2_call2/closure_latency_nbstep2_call2_h200.json: ALU and DPX 4.0 cycles, SHFL 24, LDS 23, LDS.128
+26.5) adds a column modelled with the device's latencies in place of the guesses:
+
+    python3 bench/closure_step_model.py --forms 23,24 \
+        --latency docs/results/nbstep2_call2/closure_latency_nbstep2_call2_h200.json
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -34,14 +43,20 @@ def instructions(sass: str) -> list:
             for line in sass.splitlines() if re.search(r"/\*[0-9a-f]{4,}\*/", line)]
 
 
-def step_ends(code: list) -> list:
-    """Indices of the NOPs that end the unrolled closure steps: the 31 after the first immediate shuffle down by 1.
+def step_ends(code: list, copy: int = 0) -> list:
+    """Indices of the NOPs that end the unrolled closure steps: the 31 after the first immediate shuffle down by 1
+    (``copy`` k: after the k-th copy's 31).
 
     >>> step_ends(["SHFL.DOWN PT, R1, R2, 0x1, 0x1f", "NOP", "IADD3 R1, R1, 1, RZ", "NOP"])
     [1, 3]
     """
-    first = next(i for i, s in enumerate(code) if re.match(r"SHFL\.DOWN PT, R\d+, R\d+, 0x1, 0x1f", s))
-    return [i for i in range(first, len(code)) if code[i].startswith("NOP")][:31]
+    after = -1
+    for _ in range(copy + 1):
+        first = next(i for i, s in enumerate(code)
+                     if i > after and re.match(r"SHFL\.DOWN PT, R\d+, R\d+, 0x1, 0x1f", s))
+        ends = [i for i in range(first, len(code)) if code[i].startswith("NOP")][:31]
+        after = ends[-1]
+    return ends
 
 
 def operands(instruction: str) -> tuple:
@@ -76,7 +91,22 @@ def operands(instruction: str) -> tuple:
     return opcode, out, found(read) + guard
 
 
-def issue_times(code: list, alu: int) -> list:
+def latency_of(opcode: str, alu: float, measured: dict = None) -> float:
+    """Cycles until ``opcode``'s result is ready: ``measured`` by opcode (the whole one, e.g. LDS.128, else its
+    first part), else LATENCY's guess, else ``alu``.
+
+    >>> latency_of("LDS.128", 4), latency_of("LDS.128", 4, {"LDS": 29.0, "LDS.128": 33.0}), latency_of("PRMT", 6)
+    (30, 33.0, 6)
+    """
+    base = opcode.split(".")[0]
+    if measured:
+        for key in (opcode, base):
+            if key in measured:
+                return measured[key]
+    return LATENCY.get(base, alu)
+
+
+def issue_times(code: list, alu: float, measured: dict = None) -> list:
     """The cycle each instruction of ``code`` issues at, in order, one warp alone (see the module's docstring).
 
     >>> issue_times(["LDS R1, [R2]", "IADD3 R3, R1, 1, RZ", "IADD3 R4, R3, 1, RZ"], 4)
@@ -88,18 +118,20 @@ def issue_times(code: list, alu: int) -> list:
         now = max([now + 1] + [ready.get(r, 0) for r in read])
         times.append(now)
         for register in written:
-            ready[register] = now + LATENCY.get(opcode.split(".")[0], alu)
+            ready[register] = now + latency_of(opcode, alu, measured)
     return times
 
 
-def step_model(sass: str, alus=(4, 6, 8)) -> dict:
-    """SASS a step (steps 1 .. 30) and the modelled cycles a step (steps 6 .. 25) for each ALU latency."""
+def step_model(sass: str, alus=(4, 6, 8), measured: dict = None, copy: int = 0) -> dict:
+    """SASS a step (steps 1 .. 30) and the modelled cycles a step (steps 6 .. 25) for each ALU latency, and with the
+    ``measured`` latencies (key "measured") where given."""
     code = instructions(sass)
-    ends = step_ends(code)
+    ends = step_ends(code, copy)
     counts = [b - a for a, b in zip(ends, ends[1:])]
     cycles = {}
-    for alu in alus:
-        times = issue_times(code[ends[0] + 1: ends[-1] + 1], alu)
+    for alu in alus + (("measured",) if measured else ()):
+        times = issue_times(code[ends[0] + 1: ends[-1] + 1], 4 if alu == "measured" else alu,
+                            measured if alu == "measured" else None)
         at = {i: times[i - ends[0] - 1] for i in ends[1:]}
         gaps = [at[b] - at[a] for a, b in zip(ends[5:25], ends[6:26])]
         cycles[alu] = round(sum(gaps) / len(gaps), 1)
@@ -119,17 +151,24 @@ def main() -> int:
     ap.add_argument("--forms", default="23,24,25")
     ap.add_argument("--tile", type=int, default=128)
     ap.add_argument("--json", default="")
+    ap.add_argument("--copy", type=int, default=0, help="the k-th copy of the steps in the kernel (0: the first)")
+    ap.add_argument("--latency", default="", help="bench/closure_latency.py's JSON: a column with its latencies")
     args = ap.parse_args()
+    measured = None
+    if args.latency:
+        with open(args.latency) as handle:
+            measured = json.load(handle)["latency"]
     rows = {}
     with tempfile.TemporaryDirectory() as folder:
         for form in map(int, args.forms.split(",")):
-            rows[form] = step_model(build_sass(form, args.tile, folder))
-    print("FORM  SASS a step  modelled cycles a step (ALU 4 / 6 / 8)")
+            rows[form] = step_model(build_sass(form, args.tile, folder), measured=measured, copy=args.copy)
+    print("FORM  SASS a step  modelled cycles a step (ALU 4 / 6 / 8" + (" / measured)" if measured else ")"))
     for form, row in rows.items():
         cycles = " / ".join(f"{c:.1f}" for c in row["cycles_a_step"].values())
         print(f"{form:4d}  {row['sass_a_step']:11.2f}  {cycles}")
     if args.json:
-        save_json({"tile": args.tile, "latency": LATENCY, "forms": rows}, args.json)
+        save_json({"tile": args.tile, "latency": LATENCY, "measured": measured, "copy": args.copy, "forms": rows},
+                  args.json)
     return 0
 
 

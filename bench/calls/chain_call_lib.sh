@@ -1,14 +1,22 @@
 # Sourced by the chain's device-call scripts (issue 29: bench/calls/nb16warps_call2.sh, bench/calls/nbunroll_call.sh,
-# bench/calls/nbahead_call.sh): the environment (carried wheels on /tmp/site, this tree's src and tests), the GPU's name and
-# clock, `chain_tests` and `sass_counts`.
+# bench/calls/nbahead_call.sh, bench/calls/nbstep2_call.sh): the environment (carried wheels on /tmp/site, this tree's src
+# and tests), the GPU's name and clock, `step_done`, `chain_tests` and `sass_counts`.
 export PYTHONPATH=/tmp/site:$PWD/src:$PWD/tests PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
+start=$(date +%s)
+
+# step_done LABEL RC: a step's exit status and the call's seconds so far, in $OUT/steps.txt (and printed)
+step_done() {
+  echo "$1 rc $2 at $(( $(date +%s) - start )) s" | tee -a "$OUT/steps.txt"
+}
 
 # chain_tests SECONDS WORKERS PATTERN: tests/test_fold_gpu_chain.py's GPU cases matching PATTERN (-k), the log in
-# $OUT/tests.txt, its last lines printed.
+# $OUT/tests.txt, its last lines printed; pytest's exit status.
 chain_tests() {
   timeout "$1" python3 -m pytest -q -m gpu -n "$2" tests/test_fold_gpu_chain.py -k "$3" -rs > "$OUT/tests.txt" 2>&1
+  local rc=$?
   tail -3 "$OUT/tests.txt"
+  return $rc
 }
 
 # sass_counts FORM...: SASS lines, DPX and shuffles of tiled_finish_sub_tight<short, 128, FORM> (the device's nvcc and
