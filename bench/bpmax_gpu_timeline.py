@@ -192,6 +192,21 @@ def untraced(cp, a, rb, params, sizes, repeats):
     return float(np.median(times)), times, digest
 
 
+def synced_launches(a, rb, params, sizes) -> dict:
+    """The launches' sums (ms) by phase as bench/bpmax_gpu_sizes.py --levels takes them: each launch alone between
+    an event pair, synchronised (window_scores' ``timings``)."""
+    from bioaccel.interact._gpu import window_scores
+    from bioaccel.interact._strands import strand_band
+
+    timings = {"launches": []}
+    window_scores(a, strand_band(a, params.fold_params, params.spans(len(a), 1)[0]), [rb], params, sizes=sizes,
+                  timings=timings)
+    out = {}
+    for key, seconds in timings["launches"]:
+        out[key] = out.get(key, 0.0) + 1e3 * seconds
+    return out
+
+
 def host_profile(cp, a, rb, params, sizes, top=18):
     """The host's functions of one untraced run by own time (cProfile; CuPy's C calls included), as text."""
     from bioaccel.interact._gpu import window_scores
@@ -288,6 +303,7 @@ def main(argv=None) -> int:
         row["untraced_s"], row["untraced_runs_s"], row["scores_sha256"] = untraced(cp, a, rb, params, sizes,
                                                                                      args.repeats)
         row["host_profile"] = host_profile(cp, a, rb, params, sizes)
+        row["synced_launches_ms"] = synced_launches(a, rb, params, sizes)
         results.append(row)
         print(name, row["untraced_s"], row["wall_ms"], row["scores_sha256"], flush=True)
     fill = fill_alone(cp, matrices(23, 23) * (args.target + 1) * row_stride(129))
@@ -307,6 +323,10 @@ def main(argv=None) -> int:
     lines += [(f"device: {k} (x{n})", (lambda k: lambda r: r["kinds"].get(k, [0, 0.0])[1])(k))
               for k, (n, _) in results[0]["kinds"].items()]
     lines += [("device: all ops", lambda r: sum(t for _, t in r["kinds"].values())),
+              ("launches synced one by one (as --levels): products + finish + pairing",
+               lambda r: sum(r["synced_launches_ms"].values())),
+              ("the same three traced in the run", lambda r: sum(r["kinds"].get(k, [0, 0.0])[1]
+                                                                 for k in ("products", "finish", "pairing"))),
               ("gaps: the device waiting on the host", lambda r: r["gaps"]["waiting_on_host"]),
               ("gaps: launch latency (host ahead)", lambda r: r["gaps"]["launch"])]
     lines += [(f"gaps before: {k}", (lambda k: lambda r: r["gap_by_next"].get(k, 0.0))(k))
