@@ -194,6 +194,8 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
     "finish form 7 (loops unrolled on compile-time offsets)": dict(finish_form=7),
     # stop 57 (row 78): form 6, the default before stop 57 (form 7 the default since: rows 55 and 77 are the same run)
     "finish form 6 (the default before stop 57)": dict(finish_form=6)}
+# bpmaxhost (row 79): the tables poisoned by bpmax_fill_sentinels, 16-byte stores (cupy.full's fill: 3.85 ms of the run)
+SETTINGS["tables poisoned by bpmax_fill_sentinels (table_fill=1)"] = dict(table_fill=1)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

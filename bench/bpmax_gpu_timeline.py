@@ -106,11 +106,16 @@ def traced_run(cp, a, rb, params, sizes):
     calls["full"] = lambda n, *args, **kwargs: tracer.call("fill F" if n > 1 << 24 else "fill S2", True, cp.full, n,
                                                            *args, **kwargs)
     cupy = Namespace(cp, **calls)
-    proxy = Namespace(runtime, require_gpu=lambda: cupy, cupy=lambda: cupy,
-                      free_memory=tracer.wrap("free_memory", False, runtime.free_memory))
+    extra = {"to_host": tracer.wrap("to_host (pinned)", True, runtime.to_host)} if hasattr(runtime, "to_host") else {}
+    proxy = Namespace(runtime, require_gpu=lambda: cupy, cupy=lambda: cupy,    # (to_host: since bpmaxhost)
+                      free_memory=tracer.wrap("free_memory", False, runtime.free_memory), **extra)
     kernel = _gpu_finish.kernel
 
     def traced_kernel(name, *arguments):
+        if "fill_sentinels" in name:   # BPMaxSizes.table_fill 1: the rows of cp.full's fills (args: table, vectors)
+            fill = kernel(name, *arguments)
+            return lambda grid, block, args: tracer.call("fill F" if args[1] > 1 << 22 else "fill S2", True, fill,
+                                                         grid, block, args)
         return TracedKernel(tracer, phase(name), kernel(name, *arguments))
 
     saved = [(m, n, getattr(m, n)) for m, n in ((_gpu, "_gpu"), (_gpu_paired, "_gpu"), (_gpu_finish, "_gpu"),
@@ -225,10 +230,15 @@ def host_profile(cp, a, rb, params, sizes, top=18):
 def fill_alone(cp, cells, repeats=5):
     """The table's poisoning fill of ``cells`` int16 cells timed alone (events, median ms): CuPy's fill of int16
     (cp.full's), the same bits through an int64 view (8-byte stores), and a zero memset (the bytes' floor)."""
+    from bioaccel.interact._gpu_finish import kernel
+
     table = cp.empty(cells, dtype=np.int16)
     word = np.full(4, -16384, np.int16).view(np.int64)[0]
+    sentinels, vectors = kernel("bpmax_fill_sentinels", "short"), table.nbytes // 16
     forms = {"cupy int16 fill (cp.full's)": lambda: table.fill(np.int16(-16384)),
              "int64 view fill (same bits)": lambda: table.view(np.int64).fill(word),
+             "bpmax_fill_sentinels (table_fill 1)": lambda: sentinels((min(-(-vectors // 256), 1 << 20),), (256,),
+                                                                      (table, np.int64(vectors))),
              "memset 0 (cudaMemsetAsync)": lambda: cp.cuda.runtime.memsetAsync(table.data.ptr, 0, table.nbytes, 0)}
     out = {}
     for name, fill in forms.items():
@@ -241,10 +251,13 @@ def fill_alone(cp, cells, repeats=5):
             stop.synchronize()
             times.append(cp.cuda.get_elapsed_time(start, stop))
         out[name] = float(np.median(times[1:]))
-    table.view(np.int64).fill(word)
-    same = bool((table == -16384).all())
+    same = {}
+    for name in ("int64 view fill (same bits)", "bpmax_fill_sentinels (table_fill 1)"):
+        cp.cuda.runtime.memsetAsync(table.data.ptr, 0, table.nbytes, 0)
+        forms[name]()
+        same[name] = bool((table == -16384).all())
     del table
-    return dict(cells=cells, gb=cells * 2 / 1e9, ms=out, int64_fill_same_bits=same)
+    return dict(cells=cells, gb=cells * 2 / 1e9, ms=out, same_bits=same)
 
 
 def parse_sizes(text, sizes) -> dict:
@@ -280,6 +293,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--target", type=int, default=20_000)
     parser.add_argument("--sizes", default="", help="BPMaxSizes changes (k=v,k=v), ';' between settings")
+    parser.add_argument("--no-fill", action="store_true", help="skip the fill alone (a tree before bpmaxhost's "
+                        "kernel: bench/calls/bpmax_host_call.sh's old code)")
     parser.add_argument("--json", default=os.path.join(HERE, "results", "bpmax_gpu_timeline.json"))
     args = parser.parse_args(argv)
     import cupy as cp
@@ -306,7 +321,7 @@ def main(argv=None) -> int:
         row["synced_launches_ms"] = synced_launches(a, rb, params, sizes)
         results.append(row)
         print(name, row["untraced_s"], row["wall_ms"], row["scores_sha256"], flush=True)
-    fill = fill_alone(cp, matrices(23, 23) * (args.target + 1) * row_stride(129))
+    fill = None if args.no_fill else fill_alone(cp, matrices(23, 23) * (args.target + 1) * row_stride(129))
     for row in results:
         print_ops(row)
         print(f"\n## cProfile of one untraced run, '{row['setting']}' (own time)\n" +
@@ -318,10 +333,11 @@ def main(argv=None) -> int:
     lines = [("untraced end to end", lambda r: 1e3 * r["untraced_s"]), ("traced wall", lambda r: r["wall_ms"]),
              ("host before the first device op (enqueued at)", lambda r: r["first_enqueued_ms"]),
              ("device idle before its first op", lambda r: r["before_first_ms"])]
+    union = lambda key: list(dict.fromkeys(k for r in results for k in r[key]))   # noqa: E731
     lines += [(f"host call: {k}", (lambda k: lambda r: r["host_calls_ms"].get(k, 0.0))(k))
-              for k in results[0]["host_calls_ms"]]
-    lines += [(f"device: {k} (x{n})", (lambda k: lambda r: r["kinds"].get(k, [0, 0.0])[1])(k))
-              for k, (n, _) in results[0]["kinds"].items()]
+              for k in union("host_calls_ms")]
+    lines += [(f"device: {k} (x{'/'.join(str(r['kinds'].get(k, [0])[0]) for r in results)})",
+               (lambda k: lambda r: r["kinds"].get(k, [0, 0.0])[1])(k)) for k in union("kinds")]
     lines += [("device: all ops", lambda r: sum(t for _, t in r["kinds"].values())),
               ("launches synced one by one (as --levels): products + finish + pairing",
                lambda r: sum(r["synced_launches_ms"].values())),
@@ -330,16 +346,17 @@ def main(argv=None) -> int:
               ("gaps: the device waiting on the host", lambda r: r["gaps"]["waiting_on_host"]),
               ("gaps: launch latency (host ahead)", lambda r: r["gaps"]["launch"])]
     lines += [(f"gaps before: {k}", (lambda k: lambda r: r["gap_by_next"].get(k, 0.0))(k))
-              for k in results[0]["gap_by_next"]]
+              for k in union("gap_by_next")]
     lines += [("after the last device op (host)", lambda r: r["after_last_ms"])]
     for label, value in lines:
         print(f"| {label} | " + " | ".join(f"{value(r):.3f}" for r in results) + " |")
-    print(f"\n## the poisoning fill alone: {fill['cells']:,} int16 cells ({fill['gb']:.2f} GB), median ms")
-    for name, ms in fill["ms"].items():
-        print(f"| {name} | {ms:.3f} | {fill['gb'] / ms:.2f} TB/s |")
+    if fill:
+        print(f"\n## the poisoning fill alone: {fill['cells']:,} int16 cells ({fill['gb']:.2f} GB), median ms")
+        for name, ms in fill["ms"].items():
+            print(f"| {name} | {ms:.3f} | {fill['gb'] / ms:.2f} TB/s |")
+        print(f"every cell the sentinel after the fill: {fill['same_bits']}")
     same = len({r["scores_sha256"] for r in results}) == 1
-    print(f"every setting's window scores the same (SHA-256): {same}; int64 fill same bits: "
-          f"{fill['int64_fill_same_bits']}")
+    print(f"every setting's window scores the same (SHA-256): {same}: {results[0]['scores_sha256']}")
     save_json(dict(rows=results, fill=fill), args.json)
     return 0 if same else 1
 
