@@ -202,7 +202,7 @@ def poisoned(cells: int, dtype, sizes: BPMaxSizes):
     Needs a GPU."""
     cp = _gpu.cupy()
     size = cells * np.dtype(dtype).itemsize
-    if not sizes.table_fill or size % 16:
+    if not sizes.table_fill or size % 16 or not size:
         return cp.full(cells, sentinel(dtype), dtype=dtype)
     table = cp.empty(cells, dtype=dtype)
     vectors = size // 16
