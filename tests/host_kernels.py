@@ -298,7 +298,8 @@ def host_kernels(sizes) -> dict:
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):
         bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
-                  ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]
+                  ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,)),
+                  ("bpmax_fill_sentinels", (cell,))]   # issue 29 (bpmaxhost): BPMaxSizes.table_fill 1
         bpmax += [(name, (cell, flag)) for flag in (False, True)
                   for name in ("bpmax_finish", "bpmax_finish_diagonal", "bpmax_diagonals")]
     kernels = {

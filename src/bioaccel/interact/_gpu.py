@@ -17,6 +17,7 @@ lying whole in one piece: the streamed path, identical by the same argument.
 Without a window the band is the whole target, so a long target needs its whole table at once; that
 is refused with the estimate when it cannot fit.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -183,18 +184,36 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
         pieces += cut(t, rb, span, max(min(sizes.piece or fits, fits), span))
     results = [(np.empty((M - L1 + 1, max(len(rb) - s + 1, 0)), np.int32),
                 np.empty(max(len(rb) - s + 1, 0), np.int64)) for rb, s in zip(targets, spans)]
-    S1d = cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32))
-    a_dev = cp.asarray(np.ascontiguousarray(a, dtype=np.uint8))
-    pairs = cp.asarray(params.pair_table().astype(np.int32).ravel())
+
+    @functools.cache
+    def query():   # the query's arrays, uploaded once, behind the first group's fill: the device fills meanwhile
+        return (cp.asarray(np.ascontiguousarray(a, dtype=np.uint8)),
+                cp.asarray(np.ascontiguousarray(S1band[:, :L1], dtype=np.int32)),
+                cp.asarray(params.pair_table().astype(np.int32).ravel()))
+
     for group in _launches(pieces, M, L1, dtype, capacity, launch_bytes):
-        _launch([pieces[p] for p in group], a_dev, S1d, pairs, M, L1, dtype, sizes, results, record, timings,
-                variant)
+        _launch([pieces[p] for p in group], query, M, L1, dtype, sizes, results, record, timings, variant)
     return results
 
 
-def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None, timings=None,
-            variant="fused"):
-    """One launch group: the pieces back to back, every level, then the window scores into ``results``."""
+def poisoned(cells: int, dtype, sizes: BPMaxSizes):
+    """A device table of ``cells`` cells of ``dtype``, every one the sentinel (poisoned: an unwritten cell read would
+    show), by cupy.full or (``sizes.table_fill`` 1, where the table is whole 16-byte vectors) bpmax_fill_sentinels.
+    Needs a GPU."""
+    cp = _gpu.cupy()
+    size = cells * np.dtype(dtype).itemsize
+    if not sizes.table_fill or size % 16 or not size:
+        return cp.full(cells, sentinel(dtype), dtype=dtype)
+    table = cp.empty(cells, dtype=dtype)
+    vectors = size // 16
+    _kernel("bpmax_fill_sentinels", _cell(dtype))((min(-(-vectors // 256), 1 << 20),), (256,),
+                                                  (table, np.int64(vectors)))
+    return table
+
+
+def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=None, variant="fused"):
+    """One launch group: the pieces back to back, every level, then the window scores into ``results``
+    (``query()``: the query's codes, S1 and the pair table on the device)."""
     cp = _gpu.cupy()
     cell = _cell(dtype)
     lengths = [len(p.codes) for p in group]
@@ -203,14 +222,15 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     RS = row_stride(Wb)
     n_mat = matrices(M, L1)
     stride = (N + 1) * RS
+    F = poisoned(n_mat * stride, dtype, sizes)    # first: the host's uploads and set-up below run during its fill
+    S2 = poisoned(stride, dtype, sizes)
+    a_dev, S1d, pairs = query()
     rb = cp.asarray(np.concatenate([p.codes for p in group]).astype(np.uint8))
     span = np.zeros(N, np.int32)
     offset = 0
     for p, n in zip(group, lengths):
         span[offset:offset + n - p.span + 1] = p.span
         offset += n
-    F = cp.full(n_mat * stride, sentinel(dtype), dtype=dtype)   # poisoned: an unwritten cell read would show
-    S2 = cp.full(stride, sentinel(dtype), dtype=dtype)
     dims = (np.int32(M), np.int32(N), np.int32(L1), np.int32(Wb), np.int32(RS), np.int64(stride), pairs)
 
     finish = _timed(_finisher(rb, dims, M, N, Wb, dtype, sizes), timings, "finish")
@@ -257,15 +277,14 @@ def _launch(group, a_dev, S1d, pairs, M, L1, dtype, sizes, results, record=None,
     span_dev = cp.asarray(span)
     windows = M - L1 + 1
     first = first_matrix(M, L1)
-    win = cp.empty(windows * N, dtype=np.int32)
-    gather((-(-windows * N // 256),), (256,), (F, *dims, np.int32(first), np.int32(windows), span_dev, win))
-    folds = cp.empty(N, dtype=np.int32)
-    gather((-(-N // 256),), (256,), (S2, *dims, np.int32(0), np.int32(1), span_dev, folds))
+    scores = cp.empty((windows + 1) * N, dtype=np.int32)   # the window scores, then the folds: one copy back
+    gather((-(-windows * N // 256),), (256,), (F, *dims, np.int32(first), np.int32(windows), span_dev, scores))
+    gather((-(-N // 256),), (256,), (S2, *dims, np.int32(0), np.int32(1), span_dev, scores[windows * N:]))
     if record is not None:
         record.append((group, band_rows(cp.asnumpy(F).reshape(n_mat, -1), N + 1, RS, Wb),
                        band_rows(cp.asnumpy(S2), N + 1, RS, Wb), Wb + 1))
-    win = cp.asnumpy(win).reshape(windows, N)
-    folds = cp.asnumpy(folds)
+    scores = _gpu.to_host(scores)
+    win, folds = scores[:windows * N].reshape(windows, N), scores[windows * N:]
     offset = 0
     for p, n in zip(group, lengths):
         rows = n - p.span + 1

@@ -143,6 +143,23 @@ def free_memory():
     return int(free) + int(cp.get_default_memory_pool().free_bytes())
 
 
+def to_host(array):
+    """A host copy of the contiguous device ``array``, made into page-locked memory from CuPy's pinned pool: one DMA,
+    where a copy into pageable memory (``ndarray.get``) is staged by the driver (0.12 ms for 80 KB on an H200's host;
+    issue 29, helpers nbhost2, bpmaxhost). The pinned block goes back to the pool when the copy (or a view) is freed.
+
+    >>> cp = cupy() if gpu_available() else None
+    >>> cp is None or to_host(cp.arange(3, dtype=cp.int32)).tolist() == [0, 1, 2]
+    True
+    """
+    import numpy as np
+
+    if array.size == 0:
+        return np.empty(array.shape, array.dtype)
+    out = np.frombuffer(require_gpu().cuda.alloc_pinned_memory(array.nbytes), array.dtype, array.size)
+    return array.get(out=out.reshape(array.shape))
+
+
 def compute_capability():
     """The current device's compute capability as an integer, e.g. 90 on Hopper."""
     cp = require_gpu()
