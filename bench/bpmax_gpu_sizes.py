@@ -201,8 +201,9 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 # (bpmaxfin3's calls 1-2 had rows 79-80 here: finish forms 8 and 9, a bulk thread's two rows at one absolute split
 # point, a pair's next-group splits on one or two threads; the same time as form 7 and 9% slower, reverted: commit
 # 02d4ce7 has them, docs/bpmax-gpu-notes.md keeps their numbers)
-# bpmaxhost (row 79): the tables poisoned by bpmax_fill_sentinels, 16-byte stores (cupy.full's fill: 3.85 ms of the run)
-SETTINGS["tables poisoned by bpmax_fill_sentinels (table_fill=1)"] = dict(table_fill=1)
+# bpmaxhost (row 79): the tables poisoned by 16-byte stores (cupy.full's fill: 3.85 ms of the run; the default since
+# stop 57, by runtime.gpu.filled: rows 55 and 79 are the same run)
+SETTINGS["tables poisoned by 16-byte stores (table_fill=1)"] = dict(table_fill=1)
 # stop 57 (row 80): the tables poisoned by cupy.full, the default before stop 57 (table_fill 1 the default since)
 SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57)"] = dict(table_fill=0)
 

@@ -298,8 +298,7 @@ def host_kernels(sizes) -> dict:
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]
     for cell in ("short", "int"):
         bpmax += [("bpmax_products", (cell, b.tile_rows, b.tile_cols, b.chunk)), ("bpmax_gather", (cell,)),
-                  ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,)),
-                  ("bpmax_fill_sentinels", (cell,))]   # issue 29 (bpmaxhost): BPMaxSizes.table_fill 1
+                  ("bpmax_to_tiles", (cell,)), ("bpmax_border", (cell,))]
         bpmax += [(name, (cell, flag)) for flag in (False, True)
                   for name in ("bpmax_finish", "bpmax_finish_diagonal", "bpmax_diagonals")]
     kernels = {
@@ -334,6 +333,7 @@ def host_kernels(sizes) -> dict:
                                             ("pf_outside_finish", (pf.tile, pf.lanes)))]
         + [("pf_exterior", ()), ("pf_probabilities", ())],
         "interact/kernels/bpmax.cu": bpmax,
+        "runtime/kernels/fill.cu": [("fill_vectors", ())],   # runtime/gpu.py filled (issue 29, bpmaxhost's fill)
         "interact/kernels/bppart.cu": [("bppart_init", ()), ("bppart_cross", (bp.tile, bp.chunk)),
                                        ("bppart_sweep", (bp.threads,)), ("bppart_tiles", (bp.sweep_tile,))],
         "interact/kernels/bppart_band.cu": [("bppart_band_single", ()), _band_cross(bp),

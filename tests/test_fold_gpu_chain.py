@@ -95,3 +95,13 @@ def test_chain_timeline_marks_every_launch(small_launch_sizes, monkeypatch):
         assert whats.count("finish start") == whats.count("finish end") == nt
         assert whats.count("edges start") == (nt - 2 if chain == "split" else 0)
         assert whats.count("interior start") == whats.count("interior end") == nt - 4
+
+
+@pytest.mark.parametrize("tile", [128, 32])
+def test_table_poisoned_by_cupy_full_every_cell_equals_cpu(tile, monkeypatch):
+    """The table poisoned by cupy.full (table_fill 0, the form before stop 57; the default's runtime.gpu.filled runs
+    in every test above), every encoding, cell by cell, and no cell left unwritten."""
+    from bioaccel.fold import _launch
+
+    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, table_fill=0))
+    test_chain_forms_every_cell_equals_cpu(tile, "split", 11, 3, 120000, monkeypatch)

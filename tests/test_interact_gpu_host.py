@@ -1,6 +1,7 @@
 """BPMax on the GPU, the host's work around the kernels (issue 29, helper bpmaxhost): the tables' poisoning fill by
-bpmax_fill_sentinels (BPMaxSizes.table_fill 1, 16-byte stores) writes the sentinel into every cell, and a run with it
-gives the default's device tables and the CPU's window scores even where the pool hands it memory full of garbage;
+runtime.gpu.filled (BPMaxSizes.table_fill 1, the default since stop 57: 16-byte stores) writes the sentinel into every
+cell, and a run with it gives cupy.full's (table_fill 0) device tables and the CPU's window scores even where the pool
+hands it memory full of garbage;
 and, on any machine, the order the host queues a launch group's work in (a recording stand-in for CuPy): the table's
 fill first, the query's arrays uploaded once behind it, one copy back a group.
 
@@ -20,16 +21,17 @@ from test_interact_gpu import (random_rna_codes, same_as_default_on_a_production
                                same_as_default_on_short_windows_and_pieces)
 
 FILL = dict(table_fill=1)
+CUPY_FULL = dict(table_fill=0)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.int16, np.int32])
 def test_fill_kernel_writes_the_sentinel_into_every_cell(dtype):
     """Tables of a few vectors to a few million cells, over memory holding garbage: every cell the sentinel, as
-    cupy.full makes it; a table of other than whole 16-byte vectors falls back to cupy.full."""
+    cupy.full makes it, also in the cells past the last whole 16-byte vector."""
     import cupy as cp
 
-    for cells in (8, 56, 8 * 1001, (1 << 22) + 8, 3):
+    for cells in (8, 56, 8 * 1001, (1 << 22) + 8, 3, 1001, 0):
         garbage = cp.full(cells + 64, 0x5A5A, dtype=dtype)
         del garbage                                             # the pool hands its block to the table below
         table = _gpu.poisoned(cells, dtype, BPMaxSizes(**FILL))
@@ -39,8 +41,8 @@ def test_fill_kernel_writes_the_sentinel_into_every_cell(dtype):
 
 @pytest.mark.gpu
 def test_table_fill_kernel_equals_the_default_over_garbage():
-    """8 x 1,400 and 333 nt, window 128: with the pool's memory full of garbage before the run, table_fill 1 gives the
-    default's device tables (every recorded cell of F and S2) and window scores."""
+    """8 x 1,400 and 333 nt, window 128: with the pool's memory full of garbage before the run, table_fill 1 gives
+    cupy.full's (table_fill 0) device tables (every recorded cell of F and S2) and window scores."""
     import cupy as cp
 
     rng = random.Random(37)
@@ -49,7 +51,7 @@ def test_table_fill_kernel_equals_the_default_over_garbage():
     rbs = [np.ascontiguousarray(random_rna_codes(rng, n)) for n in (1400, 333)]
     S1 = strand_band(ca, params.fold_params, len(ca))
     runs = []
-    for change in ({}, FILL):
+    for change in (CUPY_FULL, FILL):
         cp.get_default_memory_pool().free_all_blocks()
         garbage = cp.full(1 << 28, 0x3A7F, dtype=np.int16)       # 512 MB of large positive cells, then freed
         del garbage
@@ -62,9 +64,9 @@ def test_table_fill_kernel_equals_the_default_over_garbage():
 
 
 @pytest.mark.gpu
-def test_table_fill_kernel_equals_the_default_and_the_cpu():
-    same_as_default_on_a_production_band([FILL], 35)
-    same_as_default_on_short_windows_and_pieces([FILL], 36)
+def test_cupy_full_equals_the_default_and_the_cpu():
+    same_as_default_on_a_production_band([CUPY_FULL], 35)
+    same_as_default_on_short_windows_and_pieces([CUPY_FULL], 36)
 
 
 class Recorder:
@@ -77,6 +79,9 @@ class Recorder:
     def full(self, n, value, dtype=None):
         self.log.append(("fill", n))
         return np.full(n, value, dtype=dtype)
+
+    def filled(self, n, value, dtype):
+        return self.full(n, value, dtype)
 
     def empty(self, n, dtype=None):
         return np.zeros(n, dtype=dtype)
@@ -94,7 +99,7 @@ class Recorder:
 
     def kernel(self, name, *arguments):
         def launch(grid, block, args, **kwargs):
-            self.log.append(("fill" if "fill_sentinels" in name else "launch", name))
+            self.log.append(("launch", name))
         return Launch(launch)
 
 
@@ -108,14 +113,14 @@ class Launch:
         self.launch(*args, **kwargs)
 
 
-@pytest.mark.parametrize("change", [{}, FILL])
+@pytest.mark.parametrize("change", [CUPY_FULL, FILL])
 def test_a_group_queues_its_fill_first_and_the_query_uploads_once(monkeypatch, change):
     """Two launch groups (a 300 nt target, window 40, and a 4 nt one: bands too unlike to share a launch): each
     group's first device work is its tables' fill, the query's three arrays go up once (behind the first group's
     fill), each group copies its scores back once, and the results have the shapes of every window score."""
     cp = Recorder()
     runtime = SimpleNamespace(require_gpu=lambda: cp, cupy=lambda: cp, free_memory=lambda: 1 << 34,
-                              to_host=cp.to_host, multiprocessors=lambda: 132)
+                              to_host=cp.to_host, multiprocessors=lambda: 132, filled=cp.filled)
     for module in (_gpu, _gpu_paired, _gpu_finish):
         monkeypatch.setattr(module, "_gpu", runtime)
     monkeypatch.setattr(_gpu, "_kernel", cp.kernel)

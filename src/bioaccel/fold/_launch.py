@@ -89,6 +89,8 @@ class FoldSizes(LaunchSizes):
     bulk_rows: int = 1                # tiled: the interior products in tiled_bulk_rows (1; with edge_rows, on an H200
     #                                   16,000 0.0288 s, 10,000 0.0112, 26,000 0.1057 against 0.0323, 0.0126, 0.1122
     #                                   with edge_rows alone) or tiled_bulk (0, before)
+    table_fill: int = 1               # tiled: the table's poisoning fill, 0 cupy.full (a cell a thread: ~0.42 TB/s on an
+    #                                   H200), 1 runtime/gpu.py's filled (a byte memset for POISON -1; issue 29, stop 57)
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 

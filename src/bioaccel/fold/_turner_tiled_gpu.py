@@ -132,9 +132,9 @@ def fill_tables(cp, codes_dev, n, E_dev, hp_dev, no_lp, sizes=None, phases=None)
     sizes = sizes or SIZES
     T = sizes.tile
     bulk, finish, _, _, _ = _kernels(sizes)
-    c, fm, m2 = (cp.full((n, n), INFINITE, dtype=np.int32) for _ in range(3))
+    c, fm, m2 = (_gpu.filled(n * n, INFINITE, np.int32).reshape(n, n) for _ in range(3))   # 16 bytes a store
     tiles = math.ceil(n / T)
-    scratch = cp.full(tiles * T * T, INFINITE, dtype=np.int32)
+    scratch = _gpu.filled(tiles * T * T, INFINITE, np.int32)
     sms = _gpu.multiprocessors()
     shared = 4 * (SHARED_TABLE_INTS + GENERIC_PAIRS)
     n_, lp = np.int32(n), np.int32(no_lp)

@@ -198,17 +198,11 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
 
 def poisoned(cells: int, dtype, sizes: BPMaxSizes):
     """A device table of ``cells`` cells of ``dtype``, every one the sentinel (poisoned: an unwritten cell read would
-    show), by cupy.full or (``sizes.table_fill`` 1, where the table is whole 16-byte vectors) bpmax_fill_sentinels.
-    Needs a GPU."""
-    cp = _gpu.cupy()
-    size = cells * np.dtype(dtype).itemsize
-    if not sizes.table_fill or size % 16 or not size:
-        return cp.full(cells, sentinel(dtype), dtype=dtype)
-    table = cp.empty(cells, dtype=dtype)
-    vectors = size // 16
-    _kernel("bpmax_fill_sentinels", _cell(dtype))((min(-(-vectors // 256), 1 << 20),), (256,),
-                                                  (table, np.int64(vectors)))
-    return table
+    show), by ``runtime.gpu.filled`` (``sizes.table_fill`` 1, 16-byte stores) or cupy.full (0, a cell a thread:
+    3.4 ms more of 23 x 20,000 nt, window 128, on an H200). Needs a GPU."""
+    if sizes.table_fill:
+        return _gpu.filled(cells, sentinel(dtype), dtype)
+    return _gpu.cupy().full(cells, sentinel(dtype), dtype=dtype)
 
 
 def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=None, variant="fused"):

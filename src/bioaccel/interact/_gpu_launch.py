@@ -89,9 +89,10 @@ class BPMaxSizes(LaunchSizes):
     #                              its blocks fill whole waves of the SMs, by interact/_finish_waves.py's model with a
     #                              block's fixed cost R rows' worth (224 the default since bpmaxwave's call 1: finish
     #                              0.0149 / 0.0157 / 0.0149 s against 0.0154-0.0159, 23 x 20,000 nt, window 128, H200)
-    table_fill: int = 0          # the tables' poisoning fill: 0 cupy.full (CuPy's fill, 2 bytes a thread: 3.85 ms for
-    #                              the 1.59 GB table of 23 x 20,000 nt, window 128, on an H200); 1 (issue 29, bpmaxhost)
-    #                              kernels/bpmax.cu's bpmax_fill_sentinels, 16 bytes a store (the same bits)
+    table_fill: int = 1          # the tables' poisoning fill: 0 cupy.full (CuPy's fill, 2 bytes a thread: 3.85 ms for
+    #                              the 1.59 GB table of 23 x 20,000 nt, window 128, on an H200); 1 (issue 29, bpmaxhost;
+    #                              the default since stop 57) runtime/gpu.py's filled, 16 bytes a store: end to end
+    #                              0.0471-0.0472 s against 0.0505-0.0506 in one call, the same bits
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 

@@ -160,6 +160,36 @@ def to_host(array):
     return array.get(out=out.reshape(array.shape))
 
 
+def filled(cells: int, value, dtype):
+    """A new device array of ``cells`` cells of ``dtype``, every one ``value``, written at the memory's rate: by a byte
+    memset where every byte of the value is the same (-1, 0), else by 16-byte stores (kernels/fill.cu). cupy.full
+    stores one cell a thread: a 1.59 GB table of int16 cells in 3.85 ms on an H200, against 0.35 ms here (issue 29,
+    helper bpmaxhost). ``dtype``'s size divides 16.
+
+    >>> cp = cupy() if gpu_available() else None
+    >>> cp is None or filled(5, -3, "int16").tolist() == [-3] * 5
+    True
+    """
+    import numpy as np
+
+    cp = require_gpu()
+    out = cp.empty(cells, dtype=dtype)
+    if out.nbytes == 0:
+        return out
+    pattern = np.full(16 // out.itemsize, value, dtype=out.dtype).view(np.uint8)
+    if (pattern == pattern[0]).all():
+        cp.cuda.runtime.memsetAsync(out.data.ptr, int(pattern[0]), out.nbytes, cp.cuda.get_current_stream().ptr)
+        return out
+    vectors = out.nbytes // 16       # cupy's allocations start on 256-byte boundaries: whole vectors from the first
+    if vectors:
+        kernel(SHARED_KERNELS, "fill.cu", "fill_vectors")((min(-(-vectors // 256), 1 << 20),), (256,),
+                                                          (out, np.int64(vectors), *pattern.view(np.uint32)))
+    rest = out.nbytes % 16 // out.itemsize
+    if rest:
+        out[cells - rest:].fill(value)
+    return out
+
+
 def compute_capability():
     """The current device's compute capability as an integer, e.g. 90 on Hopper."""
     cp = require_gpu()

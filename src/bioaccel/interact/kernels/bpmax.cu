@@ -2062,15 +2062,3 @@ __global__ void bpmax_gather(const T* __restrict__ F, DIMS_ARGS, const int first
     const int L = span[i2];
     out[x] = L > 0 ? (int)F[(first_mat + w) * g.mat_stride + cell_at(g, i2, L - 1)] : -1;
 }
-
-// The tables' poisoning fill (issue 29, helper bpmaxhost; BPMaxSizes.table_fill 1): every cell of `vectors` 16-byte
-// vectors the sentinel, one 16-byte store a vector. cupy.full's fill of int16 cells stores 2 bytes a thread: 3.85 ms
-// (0.42 TB/s) for the 1.59 GB table of 23 x 20,000 nt on an H200, where a memset of the same bytes took 0.35 ms. The
-// same bits.
-template <typename T>
-__global__ void __launch_bounds__(256) bpmax_fill_sentinels(uint4* __restrict__ table, const long long vectors) {
-    const unsigned word = sizeof(T) == 2 ? 0x00010001u * (unsigned short)sentinel<T>() : (unsigned)sentinel<T>();
-    const uint4 s = make_uint4(word, word, word, word);
-    const long long step = (long long)gridDim.x * blockDim.x;
-    for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < vectors; v += step) table[v] = s;
-}
