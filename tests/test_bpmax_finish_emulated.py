@@ -1,8 +1,10 @@
-"""finish_form 7 against form 6 on the CPU (tests/bpmax_finish_emulator.py: the kernel's group loop cut from
+"""finish_forms 7, 8 and 9 against form 6 on the CPU (tests/bpmax_finish_emulator.py: the kernel's group loop cut from
 kernels/bpmax.cu and run as host threads): every word of a segment the same on the production band (129 wide, 288 rows
 and the halo, 832 threads), short windows, 8-row segments and segments cut by the target's end, groups of 8, 4, 2 and 3
 diagonals; and no warp meeting two barrier instructions at one tail barrier (the hang of bpmaxunroll's device call 1,
-which the emulator finds when the INSIDE copy is chosen a thread at a time, as it was).
+which the emulator finds when the INSIDE copy is chosen a thread at a time, as it was). Forms 8 and 9 (issue 29,
+helper bpmaxfin3: a bulk thread's two rows at one absolute split point; a pair's next-group splits on two threads) for
+the even groups they take.
 
 Needs g++ with C++20's <barrier>: skipped, with the reason, where there is none. No GPU.
 """
@@ -32,14 +34,30 @@ def folder():
 
 
 @pytest.mark.parametrize("G", [8, 4, 2, 3])
-def test_form_7_equals_form_6_word_by_word(folder, G):
+def test_forms_7_8_and_9_equal_form_6_word_by_word(folder, G):
     program = emulator.build(G, folder)
     changed = 0
     for case in CASES:
         found = emulator.emulate(program, *case)
         changed += found["changed"]
         assert found["differ"] == 0 and found["split6"] == 0 and found["split7"] == 0, found["line"]
+        assert found["differ8"] == 0 and found["split8"] == 0, found["line"]
+        assert found["differ9"] == 0 and found["split9"] == 0, found["line"]
     assert changed > 0   # the segments were finished at all (a band of 2 may change no word)
+
+
+def test_the_emulator_finds_form_8_with_row_r_plus_1_on_row_r_columns(folder):
+    """Form 8's row r + 1 against row r's column words (j = c, not c + 1): the words differ from form 6's."""
+    source = emulator.KERNEL.read_text()
+    right = "acc2[c] = __viaddmax_s16x2(y, w[c + 1], acc2[c]);"
+    assert right in source
+    path = f"{folder}/shifted.cpp"
+    with open(path, "w") as handle:
+        handle.write(emulator.emulator_source(source.replace(right, right.replace("w[c + 1]", "w[c]"))))
+    subprocess.run([emulator.GXX, "-std=c++20", "-O0", "-Wno-unknown-pragmas", "-DGROUP=8", "-pthread", path, "-o",
+                    f"{folder}/shifted"], check=True)
+    found = emulator.emulate(f"{folder}/shifted", 129, 288, 100_000, 1)
+    assert found["differ"] == 0 and found["differ8"] > 0 and found["differ9"] > 0, found["line"]
 
 
 def test_the_emulator_finds_a_warp_split_between_barrier_instructions(folder):
