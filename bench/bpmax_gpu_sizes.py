@@ -204,7 +204,10 @@ SETTINGS |= {   # bpmaxfin3 (row 79): finish form 8, a bulk thread's two rows at
     "finish form 8 (two rows a bulk thread)": dict(finish_form=8),
     # call 2 (row 80): form 9, a pair's next-group splits on two bulk threads (call 1: form 8's group rests longer than
     # form 7's, its pair splits on half the bulk warps)
-    "finish form 9 (two rows a bulk thread, a pair's splits on two threads)": dict(finish_form=9)}
+    "finish form 9 (two rows a bulk thread, a pair's splits on two threads)": dict(finish_form=9),
+    # bpmaxfin4 (row 81): form 10, form 8 with a warp's pairs swizzled on its lanes, so that its 8-byte loads fall on
+    # distinct bank pairs in any 16 lanes sharing a lane bit (form 8's: in the half warps alone)
+    "finish form 10 (form 8, a warp's pairs swizzled on its lanes)": dict(finish_form=10)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -1,10 +1,11 @@
 """The segment finish bpmax_finish_roles (kernels/bpmax.cu) emulated on the CPU: its group loop over one segment in
 shared memory, forms 6, 7 (issue 29, helper bpmaxunroll), 8 and 9 (bpmaxfin3: two rows a bulk thread; a pair's
-splits on two), cut from the kernel's own source and built with g++ as
+splits on two) and 10 (bpmaxfin4: form 8 with a warp's pairs swizzled on its lanes), cut from the kernel's own source
+and built with g++ as
 host C++: a CUDA thread a std::thread, __syncthreads and the tail threads' named barrier as std::barriers, __all_sync
-as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where forms 7's, 8's and 9's segments
+as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where forms 7's to 10's segments
 differ from form 6's (the same operands read at the same barriers give the same words, whatever the start values;
-forms 8 and 9 only for even G, the groups they take) and the tail
+forms 8 to 10 only for even G, the groups they take) and the tail
 barriers where a warp's threads met different barrier instructions (bar.sync is .aligned: on the device that hangs
 the block, as form 7 did on bpmaxunroll's call 1; built at -O0, a call site is one instruction).
 
@@ -83,7 +84,8 @@ void thread_body(unsigned* P, const code_t* cs, const int* pt, int SR, int H, in
     short* Pf = reinterpret_cast<short*>(P);
     constexpr bool UNROLLED = FORM >= 7;
     constexpr bool PAIRS = FORM >= 8;
-    constexpr bool HALVES = FORM >= 9;
+    constexpr bool HALVES = FORM == 9;
+    constexpr bool SWIZZLED = FORM == 10;
 /*BODY*/
 }
 
@@ -113,7 +115,7 @@ int main(int argc, char** argv) {
     for (auto& c : cs) c = rng() % 5;
     int pt[25];
     for (auto& x : pt) x = (int)(rng() % 7) - 2;
-    long changed = 0, differ[10] = {0}, split[10] = {0}, tails[10] = {0}, blocks[10] = {0};
+    long changed = 0, differ[11] = {0}, split[11] = {0}, tails[11] = {0}, blocks[11] = {0};
     std::vector<unsigned> six;
     auto form = [&](auto result, int f) {   // result: the segment form f left
         tails[f] = tail_arrivals; blocks[f] = block_arrivals; tail_arrivals = 0; block_arrivals = 0;
@@ -123,25 +125,28 @@ int main(int argc, char** argv) {
     };
     form(run<GROUP, 6>(P, cs, pt, SR, H, Wb, threads), 6);
     form(run<GROUP, 7>(P, cs, pt, SR, H, Wb, threads), 7);
-    if constexpr (GROUP % 2 == 0) {   // forms 8 and 9: even groups only
+    if constexpr (GROUP % 2 == 0) {   // forms 8 to 10: even groups only
         form(run<GROUP, 8>(P, cs, pt, SR, H, Wb, threads), 8);
         form(run<GROUP, 9>(P, cs, pt, SR, H, Wb, threads), 9);
+        form(run<GROUP, 10>(P, cs, pt, SR, H, Wb, threads), 10);
     }
-    printf("G %d Wb %d seg %d H %d threads %d: words %zu, changed by form 6 %ld, forms 7 / 8 / 9 differ in %ld / %ld / "
-           "%ld; tail arrivals %ld / %ld, block %ld / %ld (forms 6 / 7); warps split at a barrier %ld / %ld / %ld / %ld\n",
-           GROUP, Wb, seg, H, threads, P.size(), changed, differ[7], differ[8], differ[9], tails[6], tails[7], blocks[6],
-           blocks[7], split[6], split[7], split[8], split[9]);
-    printf("result %ld %ld %ld %ld %ld %ld %ld %ld\n", changed, differ[7], split[6], split[7], differ[8], split[8],
-           differ[9], split[9]);
+    printf("G %d Wb %d seg %d H %d threads %d: words %zu, changed by form 6 %ld, forms 7 / 8 / 9 / 10 differ in %ld / "
+           "%ld / %ld / %ld; tail arrivals %ld / %ld, block %ld / %ld (forms 6 / 7); warps split at a barrier (forms 6 "
+           "to 10) %ld / %ld / %ld / %ld / %ld\n", GROUP, Wb, seg, H, threads, P.size(), changed, differ[7], differ[8],
+           differ[9], differ[10], tails[6], tails[7], blocks[6], blocks[7], split[6], split[7], split[8], split[9],
+           split[10]);
+    printf("result %ld %ld", changed, split[6]);
+    for (int f = 7; f < 11; ++f) printf(" %ld %ld", differ[f], split[f]);
+    printf("\n");
     long bad = 0;
-    for (int f = 6; f < 10; ++f) bad += differ[f] + split[f];
+    for (int f = 6; f < 11; ++f) bad += differ[f] + split[f];
     return bad != 0;
 }
 '''
 
 
 def emulator_source(cu: str) -> str:
-    """Host C++ of forms 6 to 9's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
+    """Host C++ of forms 6 to 10's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
 
     >>> "thread_body" in emulator_source(KERNEL.read_text())
     True
@@ -169,16 +174,18 @@ def build(G: int, folder: str) -> Path:
 
 
 def emulate(program: Path, Wb: int, seg: int, rows_left: int, seed: int) -> dict:
-    """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random words through forms 6,
-    7, 8 and 9: {"changed": words form 6 changed, "differ"/"differ8"/"differ9": words where form 7's / 8's / 9's
-    differ (forms 8 and 9: 0 for odd G, not run), "split6" .. "split9": tail barriers where a warp met two
-    instructions, "line": the emulator's summary}."""
+    """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random words through forms 6
+    to 10: {"changed": words form 6 changed, "differ7" .. "differ10": words where that form's differ from form 6's
+    (forms 8 to 10: 0 for odd G, not run), "split6" .. "split10": tail barriers where a warp met two instructions,
+    "line": the emulator's summary}."""
     out = subprocess.run([str(program), str(Wb), str(seg), str(rows_left), str(seed)], capture_output=True,
                          text=True).stdout
     line, result = out.strip().splitlines()
-    changed, differ, split6, split7, differ8, split8, differ9, split9 = (int(x) for x in result.split()[1:])
-    return dict(line=line, changed=changed, differ=differ, split6=split6, split7=split7, differ8=differ8, split8=split8,
-                differ9=differ9, split9=split9)
+    changed, split6, *rest = (int(x) for x in result.split()[1:])
+    found = dict(line=line, changed=changed, split6=split6)
+    for form, (differ, split) in enumerate(zip(rest[::2], rest[1::2]), start=7):
+        found |= {f"differ{form}": differ, f"split{form}": split}
+    return found
 
 
 if __name__ == "__main__":

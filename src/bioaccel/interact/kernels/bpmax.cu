@@ -1503,11 +1503,12 @@ __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 9, "bpmax_finish_roles runs finish forms 5 to 9");
-    static_assert(FORM < 8 || G % 2 == 0, "forms 8 and 9's 8-byte column loads need an even G (e0 odd)");
+    static_assert(FORM >= 5 && FORM <= 10, "bpmax_finish_roles runs finish forms 5 to 10");
+    static_assert(FORM < 8 || G % 2 == 0, "forms 8 to 10's 8-byte column loads need an even G (e0 odd)");
     constexpr bool UNROLLED = FORM >= 7;
     constexpr bool PAIRS = FORM >= 8;   // form 8 (bpmaxfin3): a bulk thread two rows
-    constexpr bool HALVES = FORM >= 9;  // form 9 (bpmaxfin3): a pair's next-group splits on two bulk threads
+    constexpr bool HALVES = FORM == 9;  // form 9 (bpmaxfin3): a pair's next-group splits on two bulk threads
+    constexpr bool SWIZZLED = FORM == 10;   // form 10 (bpmaxfin4): form 8 with its warps' pairs swizzled on the lanes
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1547,11 +1548,21 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
     // form 8: bulk thread t runs rows 2t and 2t + 1 (acc, acc2) of a group where `paired` holds for that pair (its
     // next splits in the group before and its first phase); elsewhere each bulk thread its own row as form 7
-    const int rp = 2 * threadIdx.x;   // the pair's first row
     unsigned acc2[G];
 #pragma unroll
     for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
     auto paired = [&](int e, int first_row) { return PAIRS && e >= 3 * G + 1 && e + G <= Wb && first_row + 1 + e + G <= H; };
+    // form 10: lane l of a warp whose pairs are all paired at e (its last pair is) runs the warp's pair
+    // p(l) = (11 b(l) mod 16) + (l & 16), b(l) = (l & 15) ^ (l >= 16 ? 15 : 0), not pair l: a lane's 8-byte loads
+    // then fall on bank pair 3 p(l) = b(l) (mod 16, plus the load's own offset; pairs 2 SR = 262 words apart, 131
+    // 8-byte words, 3 mod 16), distinct in any 16 lanes that share one bit of l (a half warp, lanes 0-7 with 16-23,
+    // the even lanes...), where form 8's 3 l are 2-way in all but the half warps. Elsewhere pair l, as form 8: a thread
+    // never runs both a pair and a single row at one e (its own row t lies in a pair of a paired warp's rows)
+    const int lane = threadIdx.x & 31, mixed = (lane & 15) ^ ((lane >> 4) * 15);
+    const int swizzled_row = 2 * ((threadIdx.x & ~31) | ((11 * mixed) & 15) | (lane & 16));
+    auto pair_first_row = [&](int e) {
+        return SWIZZLED && paired(e, 2 * (threadIdx.x | 31)) ? swizzled_row : 2 * (int)threadIdx.x;
+    };
     // the pair at first_row's splits at n absolute split points from k (even), 4 and then 2 at a time, of the group e1
     auto pair_run = [&](int first_row, int e1, int k, int n) {
         const int step = (SR - 1) * 4;   // bytes
@@ -1570,6 +1581,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
+            const int rp = pair_first_row(e0);
             if (PAIRS && bulk && paired(e0, rp)) {   // form 8: both rows' ranges at one absolute split point
                 const unsigned* pair_row = P + rp * SR;
                 const unsigned* column = P + (rp + 1) * SR + e0 - 1;   // + k (SR - 1) + j: word (rp+1+k, e0-1-k+j)
@@ -1631,6 +1643,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
                 for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
             }
+            const int rp = pair_first_row(e1);   // (the next group's first phase takes its pair at the same e)
             if (PAIRS && paired(e1, rp)) {
                 // form 8: row rp's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row rp + 1's k - 1),
                 // row rp + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on with 8-byte
