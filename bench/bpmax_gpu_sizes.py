@@ -198,16 +198,11 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 # warp's lanes; never run on a GPU: its SASS issues each copy one lane at a time, 959 warp instructions a stage against
 # 772, so no call was made; reverted: commit b4ad432 has it and bench/bpmax_tma_sass.py, docs/bpmax-gpu-notes.md keeps
 # the counts)
-SETTINGS |= {   # bpmaxfin3 (row 79): finish form 8, a bulk thread's two rows at one absolute split point where a group
-    # lies whole in the band and the segment (the next-group loop 12.8 SASS and 3 shared loads a row's split against
-    # 19.7 and 9; the same cells)
-    "finish form 8 (two rows a bulk thread)": dict(finish_form=8),
-    # call 2 (row 80): form 9, a pair's next-group splits on two bulk threads (call 1: form 8's group rests longer than
-    # form 7's, its pair splits on half the bulk warps)
-    "finish form 9 (two rows a bulk thread, a pair's splits on two threads)": dict(finish_form=9),
-    # bpmaxfin4 (row 81): form 10, form 8 with a warp's pairs swizzled on its lanes, so that its 8-byte loads fall on
-    # distinct bank pairs in any 16 lanes sharing a lane bit (form 8's: in the half warps alone)
-    "finish form 10 (form 8, a warp's pairs swizzled on its lanes)": dict(finish_form=10)}
+# (bpmaxfin3's calls 1-2 had rows 79-80 here: finish forms 8 and 9, a bulk thread's two rows at one absolute split
+# point, a pair's next-group splits on one or two threads; the same time as form 7 and 9% slower, reverted: commit
+# 02d4ce7 has them, docs/bpmax-gpu-notes.md keeps their numbers)
+# (bpmaxfin4's call had them back, with row 81: finish form 10, form 8 with a warp's pairs swizzled on its lanes for its
+# 8-byte loads' banks; those loads were conflict-free already, form 10 no faster: reverted, commit 901beed has it)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

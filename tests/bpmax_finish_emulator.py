@@ -1,11 +1,8 @@
 """The segment finish bpmax_finish_roles (kernels/bpmax.cu) emulated on the CPU: its group loop over one segment in
-shared memory, forms 6, 7 (issue 29, helper bpmaxunroll), 8 and 9 (bpmaxfin3: two rows a bulk thread; a pair's
-splits on two) and 10 (bpmaxfin4: form 8 with a warp's pairs swizzled on its lanes), cut from the kernel's own source
-and built with g++ as
+shared memory, forms 6 and 7 (issue 29, helper bpmaxunroll), cut from the kernel's own source and built with g++ as
 host C++: a CUDA thread a std::thread, __syncthreads and the tail threads' named barrier as std::barriers, __all_sync
-as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where forms 7's to 10's segments
-differ from form 6's (the same operands read at the same barriers give the same words, whatever the start values;
-forms 8 to 10 only for even G, the groups they take) and the tail
+as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where form 7's segment differs from
+form 6's (the same operands read at the same barriers give the same words, whatever the start values) and the tail
 barriers where a warp's threads met different barrier instructions (bar.sync is .aligned: on the device that hangs
 the block, as form 7 did on bpmaxunroll's call 1; built at -O0, a call site is one instruction).
 
@@ -73,7 +70,6 @@ inline unsigned pack(int l, int h) { return (unsigned)(unsigned short)l | ((unsi
 inline unsigned __viaddmax_s16x2(unsigned a, unsigned b, unsigned c) {
     return pack(max((int)(short)(lo(a) + lo(b)), (int)lo(c)), max((int)(short)(hi(a) + hi(b)), (int)hi(c)));
 }
-struct uint2 { unsigned x, y; };
 inline unsigned __vmaxs2(unsigned a, unsigned b) { return pack(max(lo(a), lo(b)), max(hi(a), hi(b))); }
 '''
 
@@ -83,9 +79,6 @@ void thread_body(unsigned* P, const code_t* cs, const int* pt, int SR, int H, in
     threadIdx.x = tid;
     short* Pf = reinterpret_cast<short*>(P);
     constexpr bool UNROLLED = FORM >= 7;
-    constexpr bool PAIRS = FORM >= 8;
-    constexpr bool HALVES = FORM == 9;
-    constexpr bool SWIZZLED = FORM == 10;
 /*BODY*/
 }
 
@@ -115,38 +108,25 @@ int main(int argc, char** argv) {
     for (auto& c : cs) c = rng() % 5;
     int pt[25];
     for (auto& x : pt) x = (int)(rng() % 7) - 2;
-    long changed = 0, differ[11] = {0}, split[11] = {0}, tails[11] = {0}, blocks[11] = {0};
-    std::vector<unsigned> six;
-    auto form = [&](auto result, int f) {   // result: the segment form f left
-        tails[f] = tail_arrivals; blocks[f] = block_arrivals; tail_arrivals = 0; block_arrivals = 0;
-        split[f] = split_warps(threads);
-        if (f == 6) six = result;
-        for (size_t i = 0; i < P.size(); ++i) { differ[f] += six[i] != result[i]; if (f == 6) changed += six[i] != P[i]; }
-    };
-    form(run<GROUP, 6>(P, cs, pt, SR, H, Wb, threads), 6);
-    form(run<GROUP, 7>(P, cs, pt, SR, H, Wb, threads), 7);
-    if constexpr (GROUP % 2 == 0) {   // forms 8 to 10: even groups only
-        form(run<GROUP, 8>(P, cs, pt, SR, H, Wb, threads), 8);
-        form(run<GROUP, 9>(P, cs, pt, SR, H, Wb, threads), 9);
-        form(run<GROUP, 10>(P, cs, pt, SR, H, Wb, threads), 10);
-    }
-    printf("G %d Wb %d seg %d H %d threads %d: words %zu, changed by form 6 %ld, forms 7 / 8 / 9 / 10 differ in %ld / "
-           "%ld / %ld / %ld; tail arrivals %ld / %ld, block %ld / %ld (forms 6 / 7); warps split at a barrier (forms 6 "
-           "to 10) %ld / %ld / %ld / %ld / %ld\n", GROUP, Wb, seg, H, threads, P.size(), changed, differ[7], differ[8],
-           differ[9], differ[10], tails[6], tails[7], blocks[6], blocks[7], split[6], split[7], split[8], split[9],
-           split[10]);
-    printf("result %ld %ld", changed, split[6]);
-    for (int f = 7; f < 11; ++f) printf(" %ld %ld", differ[f], split[f]);
-    printf("\n");
-    long bad = 0;
-    for (int f = 6; f < 11; ++f) bad += differ[f] + split[f];
-    return bad != 0;
+    long counts[2][2];
+    auto six = run<GROUP, 6>(P, cs, pt, SR, H, Wb, threads); counts[0][0] = tail_arrivals; counts[0][1] = block_arrivals;
+    long split6 = split_warps(threads);
+    tail_arrivals = 0; block_arrivals = 0;
+    auto seven = run<GROUP, 7>(P, cs, pt, SR, H, Wb, threads); counts[1][0] = tail_arrivals; counts[1][1] = block_arrivals;
+    long split7 = split_warps(threads);
+    long differ = 0, changed = 0;
+    for (size_t i = 0; i < P.size(); ++i) { differ += six[i] != seven[i]; changed += six[i] != P[i]; }
+    printf("G %d Wb %d seg %d H %d threads %d: words %zu, changed by form 6 %ld, form 7 differs in %ld; "
+           "tail arrivals %ld / %ld, block %ld / %ld; warps split at a barrier %ld / %ld\n", GROUP, Wb, seg, H, threads,
+           P.size(), changed, differ, counts[0][0], counts[1][0], counts[0][1], counts[1][1], split6, split7);
+    printf("result %ld %ld %ld %ld\n", changed, differ, split6, split7);
+    return differ != 0 || split6 != 0 || split7 != 0;
 }
 '''
 
 
 def emulator_source(cu: str) -> str:
-    """Host C++ of forms 6 to 10's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
+    """Host C++ of forms 6 and 7's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
 
     >>> "thread_body" in emulator_source(KERNEL.read_text())
     True
@@ -158,7 +138,7 @@ def emulator_source(cu: str) -> str:
 
     swap = cut("__device__ __forceinline__ unsigned swap_halves", "\n", True)
     chain = cut("template <int G>\nstruct ChainAhead", "// BPMAX_FINISH_CLOCKS")
-    split = cut("// the splits of U consecutive words", "constexpr int PAIR_SPLITS_AT_ONCE = 4;", True)
+    split = cut("// the splits of U consecutive words", "constexpr int SPLITS_AT_ONCE = 4;", True)
     body = cut("    const int R = blockDim.x / 2;", "    FINISH_CLOCK(CLOCK_SLOTS - 2);")
     return HEAD + swap + chain + split + RUN.replace("/*BODY*/", body, 1)
 
@@ -175,17 +155,13 @@ def build(G: int, folder: str) -> Path:
 
 def emulate(program: Path, Wb: int, seg: int, rows_left: int, seed: int) -> dict:
     """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random words through forms 6
-    to 10: {"changed": words form 6 changed, "differ7" .. "differ10": words where that form's differ from form 6's
-    (forms 8 to 10: 0 for odd G, not run), "split6" .. "split10": tail barriers where a warp met two instructions,
-    "line": the emulator's summary}."""
+    and 7: {"changed": words form 6 changed, "differ": words where form 7's differ, "split6"/"split7": tail barriers
+    where a warp met two instructions, "line": the emulator's summary}."""
     out = subprocess.run([str(program), str(Wb), str(seg), str(rows_left), str(seed)], capture_output=True,
                          text=True).stdout
     line, result = out.strip().splitlines()
-    changed, split6, *rest = (int(x) for x in result.split()[1:])
-    found = dict(line=line, changed=changed, split6=split6)
-    for form, (differ, split) in enumerate(zip(rest[::2], rest[1::2]), start=7):
-        found |= {f"differ{form}": differ, f"split{form}": split}
-    return found
+    changed, differ, split6, split7 = (int(x) for x in result.split()[1:])
+    return dict(line=line, changed=changed, differ=differ, split6=split6, split7=split7)
 
 
 if __name__ == "__main__":

@@ -275,10 +275,6 @@ def host_kernels(sizes) -> dict:
     # issue 29 (bpmaxunroll): finish_form 7, form 6's loops on compile-time offsets (tests and bench row 77)
     bpmax += [("bpmax_finish_roles", (diagonals, 7, 896)) for diagonals in (8, 4, 2, 3)]
     bpmax += [("bpmax_finish_roles", (8, 7, 1024))]
-    # issue 29 (bpmaxfin3): finish_form 8, a bulk thread's two rows at one split point, and 9, a pair's splits on two
-    # threads (even groups; tests, bench rows 79 and 80); 10 (bpmaxfin4): form 8 with a warp's pairs swizzled (row 81)
-    bpmax += [("bpmax_finish_roles", (diagonals, form, 896)) for diagonals in (8, 4, 2) for form in (8, 9, 10)]
-    bpmax += [("bpmax_finish_roles", (8, form, 1024)) for form in (8, 9, 10)]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

@@ -35,7 +35,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5 to 10: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
+    # finish_form 5, 6 and 7: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
     # groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
@@ -44,9 +44,9 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
-        if roles:   # finish_form 5 to 10: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            form = min(sizes.finish_form, 10 if sizes.finish_diagonals % 2 == 0 else 7)   # 8 to 10: even groups only
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, form, sizes.finish_bound)
+        if roles:   # finish_form 5, 6 and 7: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 7),
+                                    sizes.finish_bound)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4

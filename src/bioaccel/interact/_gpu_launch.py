@@ -39,14 +39,8 @@ class BPMaxSizes(LaunchSizes):
     #                              with its loops unrolled on compile-time offsets: the bulk's splits 4 at a time,
     #                              the tails' passes from two bases a group (the same cells, the same bits; the
     #                              default since stop 57: the finish 1-5% faster than form 6 in 5 of 5 pairs of one
-    #                              H200 call, docs/results/bpmax_unroll_lead); 8 (issue 29, bpmaxfin3) form 7 with
-    #                              a bulk thread's two rows at one absolute split point (2 row and G + 1 column words
-    #                              for 2G DPX) where a group lies whole in the band and the segment (even diagonals;
-    #                              odd ones run form 7); 9 (bpmaxfin3) form 8 with a pair's next-group splits shared
-    #                              by two bulk threads (the second's into the cells before the block barrier); 10
-    #                              (bpmaxfin4) form 8 with a warp's pairs swizzled on its lanes (8-byte loads on
-    #                              distinct bank pairs in any 16 lanes sharing a lane bit)
-    finish_bound: int = 896      # finish forms 5 to 10: the most threads a block (a multiple of 64), two a row, so
+    #                              H200 call, docs/results/bpmax_unroll_lead)
+    finish_bound: int = 896      # finish forms 5, 6 and 7: the most threads a block (a multiple of 64), two a row, so
     #                              segment and halo at most finish_bound / 2 rows; 896 compiles bpmax_finish_roles<8, 6>
     #                              to 72 registers without spill, 1,024 (the default before stop 54) to 64 and 12 bytes
     #                              of spill: finish 0.0153 s against 0.0156-0.0158 in three pairs of one H200 call

@@ -1432,70 +1432,18 @@ __device__ __forceinline__ void split_words(const unsigned* row, const unsigned*
 }
 constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (the count is 4 mod 8 at G = 8: no rest)
 
-// finish form 8 (issue 29, helper bpmaxfin3): a bulk thread runs two rows, r (even) and r + 1. At one absolute split
-// point, row r's split k and row r + 1's split k - 1 read the column words of one row, (r + 1 + k, e1 - 1 - k + j):
-// row r's cell c takes j = c, row r + 1's j = c + 1, so j in [0, G] for both rows' 2G cells: 2 row words and G + 1
-// column words for 2G DPX, where two rows apart read 2 + 2G. The warp's rows are then 2 SR apart (even: a 32-bit
-// load meets 2-way bank conflicts), so the column words j in [1, G] go as G / 2 8-byte loads, 8-aligned where
-// r + e1 is odd (SR odd: the word index of (r + 1 + k, e1 - 1 - k + 1) is r + e1 mod 2 for every k), conflict-free,
-// and the row words of two splits from an even k as one 8-byte load a row.
-// PAIR_NEXT: every split u of both rows; PAIR_LOW: a first phase's splits u = k in [0, 2G - 1) with row r's cell c at
-// c <= k < 2G - 2 and row r + 1's at c + 1 <= k; PAIR_HIGH: its u in [0, G) from k = e0 - G + 1, row r's for u < G - 1,
-// row r + 1's for u >= 1 (the rows' ranges [c, 2G - 2) and [e0 - G + 1, e0) at one absolute split point)
-enum PairRange { PAIR_NEXT, PAIR_LOW, PAIR_HIGH };
-template <int G, int RANGE>
-__device__ __forceinline__ constexpr bool pair_takes(int u, int c, bool second) {
-    return RANGE == PAIR_NEXT ? true
-         : RANGE == PAIR_LOW ? (second ? u >= c + 1 : u >= c && u < 2 * G - 2)
-                             : (second ? u >= 1 : u < G - 1);
-}
-
-// the G + 1 column words j in [0, G] at `column` (column + 1 8-byte aligned): word 0 alone, the rest in pairs
-template <int G>
-__device__ __forceinline__ void pair_column(const unsigned* column, unsigned (&w)[G + 1]) {
-    w[0] = column[0];
-#pragma unroll
-    for (int m = 0; m < G / 2; ++m) {
-        const uint2 two = *reinterpret_cast<const uint2*>(column + 1 + 2 * m);
-        w[1 + 2 * m] = two.x;
-        w[2 + 2 * m] = two.y;
-    }
-}
-
-// U splits of the row pair at consecutive absolute split points: row r's words row[u], row r + 1's below[u] (its split
-// k - 1), the column words at column + u step bytes; ALIGNED: row and below 8-byte aligned (k even)
-template <int G, int U, bool ALIGNED, int RANGE = PAIR_NEXT>
-__device__ __forceinline__ void pair_words(const unsigned* row, const unsigned* below, const unsigned* column, int step,
-                                           unsigned (&acc)[G], unsigned (&acc2)[G]) {
-    unsigned a[U], b[U];   // (G even: the kernel's static_assert; instantiated for every G, run for form 8 only)
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-        if (ALIGNED && u % 2 == 0 && u + 1 < U) {
-            const uint2 x = *reinterpret_cast<const uint2*>(row + u), y = *reinterpret_cast<const uint2*>(below + u);
-            a[u] = x.x; a[u + 1] = x.y; b[u] = y.x; b[u + 1] = y.y;
-        } else if (!ALIGNED || u % 2 == 0) {
-            a[u] = row[u]; b[u] = below[u];
-        }
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u, column = reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(column) + step)) {
-        unsigned w[G + 1];
-        pair_column<G>(column, w);
-        const unsigned x = swap_halves(a[u]), y = swap_halves(b[u]);
-#pragma unroll
-        for (int c = 0; c < G; ++c) {
-            if (pair_takes<G, RANGE>(u, c, false)) acc[c] = __viaddmax_s16x2(x, w[c], acc[c]);
-            if (pair_takes<G, RANGE>(u, c, true)) acc2[c] = __viaddmax_s16x2(y, w[c + 1], acc2[c]);
-        }
-    }
-}
-constexpr int PAIR_SPLITS_AT_ONCE = 4;   // form 8: the pair's aligned splits an iteration (after 1 + 2: a multiple of 4)
-
 // FORM 5 (bpmaxfin) or 6 (bpmaxfin2: the tails' passes as chain_passes). bpmaxfin2 also measured, and reverted
 // (docs/bpmax-gpu-notes.md): the segment read and stored with a warp's lanes across rows, for fewer bank conflicts
 // (its read and store took twice the cycles, the global accesses 16 bytes a row); each group's first phase run by the
 // tail threads after their passes, beside the bulk threads' splits, one block barrier a group (slower: the first
 // phase then waited on the passes and shared the load pipe with the bulk threads' splits)
+// bpmaxfin3 measured, and reverted (commit 02d4ce7 has them): forms 8 and 9, a bulk thread's rows r and r + 1 at one
+// absolute split point (2 row words and G + 1 column words, 8-byte loads, for 2G DPX), the pair's next-group splits
+// on one thread (8) or two (9): the same time as form 7 (8) and 9% slower (9); their groups' rests grew although their
+// loads a split fell by a third. bpmaxfin4 measured those 8-byte loads conflict-free (Nsight Compute: 2 wavefronts
+// each; a warp's 8-byte loads go as its two half warps) and form 10, form 8 with a warp's pairs swizzled on its lanes
+// (commit 901beed), no faster: form 8 cut level 12's shared wavefronts 13% and its time did not move (the finish is
+// bound by its warps' paths between block barriers, not the shared-memory pipe)
 // BOUND: the most threads a block (two a row: BOUND / 2 rows of segment and halo); 1024 gives ptxas 64 registers and
 // 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
 template <int G, int FORM, int BOUND = 1024>
@@ -1503,12 +1451,8 @@ __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert(FORM >= 5 && FORM <= 10, "bpmax_finish_roles runs finish forms 5 to 10");
-    static_assert(FORM < 8 || G % 2 == 0, "forms 8 to 10's 8-byte column loads need an even G (e0 odd)");
+    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5, 6 and 7");
     constexpr bool UNROLLED = FORM >= 7;
-    constexpr bool PAIRS = FORM >= 8;   // form 8 (bpmaxfin3): a bulk thread two rows
-    constexpr bool HALVES = FORM == 9;  // form 9 (bpmaxfin3): a pair's next-group splits on two bulk threads
-    constexpr bool SWIZZLED = FORM == 10;   // form 10 (bpmaxfin4): form 8 with its warps' pairs swizzled on the lanes
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1529,69 +1473,15 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     const bool bulk = threadIdx.x < R;
     const int r = bulk ? threadIdx.x : threadIdx.x - R;   // the row of this thread in its role
     const unsigned* row = P + r * SR;
-    // cell (i, e)'s closing pair: the pair score and the inner cell
-    auto row_pair_term = [&](int i, int e) { return pt[cs[i] * 5 + cs[i + e]] + (int)Pf[2 * ((i + 1) * SR + e - 2)]; };
-    auto pair_term = [&](int e) { return row_pair_term(r, e); };
-    // form 8: the first phase's end for row i of a pair, the group whole in the band and the segment
-    // (close false, form 9: a second thread's share of the next group's splits into its cells, nothing closed)
-    auto close_pair_cells = [&](int i, const unsigned (&a)[G], int e0, bool close) {
-#pragma unroll
-        for (int c = 0; c < G; ++c) {
-            short* cell = Pf + 2 * (i * SR + e0 + c);
-            int v = max((int)*cell, max((int)(short)(a[c] & 0xFFFF), (int)(short)(a[c] >> 16)));
-            if (close && c == 0) v = max(v, row_pair_term(i, e0));   // e0 >= 3G + 1 >= 4: cell 0 has all its splits
-            *cell = (short)v;
-        }
-    };
+    auto pair_term = [&](int e) { return pt[cs[r] * 5 + cs[r + e]] + (int)Pf[2 * ((r + 1) * SR + e - 2)]; };
     unsigned acc[G];   // bulk: the partial maxima of the cells (r, e0 + c) of the group to come
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
-    // form 8: bulk thread t runs rows 2t and 2t + 1 (acc, acc2) of a group where `paired` holds for that pair (its
-    // next splits in the group before and its first phase); elsewhere each bulk thread its own row as form 7
-    unsigned acc2[G];
-#pragma unroll
-    for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
-    auto paired = [&](int e, int first_row) { return PAIRS && e >= 3 * G + 1 && e + G <= Wb && first_row + 1 + e + G <= H; };
-    // form 10: lane l of a warp whose pairs are all paired at e (its last pair is) runs the warp's pair
-    // p(l) = (11 b(l) mod 16) + (l & 16), b(l) = (l & 15) ^ (l >= 16 ? 15 : 0), not pair l: a lane's 8-byte loads
-    // then fall on bank pair 3 p(l) = b(l) (mod 16, plus the load's own offset; pairs 2 SR = 262 words apart, 131
-    // 8-byte words, 3 mod 16), distinct in any 16 lanes that share one bit of l (a half warp, lanes 0-7 with 16-23,
-    // the even lanes...), where form 8's 3 l are 2-way in all but the half warps. Elsewhere pair l, as form 8: a thread
-    // never runs both a pair and a single row at one e (its own row t lies in a pair of a paired warp's rows)
-    const int lane = threadIdx.x & 31, mixed = (lane & 15) ^ ((lane >> 4) * 15);
-    const int swizzled_row = 2 * ((threadIdx.x & ~31) | ((11 * mixed) & 15) | (lane & 16));
-    auto pair_first_row = [&](int e) {
-        return SWIZZLED && paired(e, 2 * (threadIdx.x | 31)) ? swizzled_row : 2 * (int)threadIdx.x;
-    };
-    // the pair at first_row's splits at n absolute split points from k (even), 4 and then 2 at a time, of the group e1
-    auto pair_run = [&](int first_row, int e1, int k, int n) {
-        const int step = (SR - 1) * 4;   // bytes
-        const unsigned* at = P + first_row * SR + k;
-        const char* col = reinterpret_cast<const char*>(P + (first_row + 1) * SR + e1 - 1 + k * (SR - 1));
-        for (; n >= PAIR_SPLITS_AT_ONCE; n -= PAIR_SPLITS_AT_ONCE, at += PAIR_SPLITS_AT_ONCE, col += PAIR_SPLITS_AT_ONCE * step)
-            pair_words<G, PAIR_SPLITS_AT_ONCE, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc,
-                                                     acc2);
-        if (n > 0)   // 2 left (G = 2 and 4)
-            pair_words<G, 2, true>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
-    };
-    // form 9: of the n = e0 - 2G - 1 pair splits from absolute k = 2G + 2, the pair's own thread runs the first
-    // own_splits(n) (even), bulk thread t + R / 2 the rest for pair t, into the cells before the block barrier
-    auto own_splits = [](int n) { return HALVES ? n / 4 * 2 : n; };
     ChainAhead<G> ahead;   // FORM 6, tail threads
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
-            const int rp = pair_first_row(e0);
-            if (PAIRS && bulk && paired(e0, rp)) {   // form 8: both rows' ranges at one absolute split point
-                const unsigned* pair_row = P + rp * SR;
-                const unsigned* column = P + (rp + 1) * SR + e0 - 1;   // + k (SR - 1) + j: word (rp+1+k, e0-1-k+j)
-                const int step = (SR - 1) * 4;
-                pair_words<G, 2 * G - 1, true, PAIR_LOW>(pair_row, pair_row + SR - 1, column, step, acc, acc2);
-                pair_words<G, G, true, PAIR_HIGH>(pair_row + e0 - G + 1, pair_row + SR + e0 - G,
-                                                  column + (e0 - G + 1) * (SR - 1), step, acc, acc2);
-                close_pair_cells(rp, acc, e0, true);
-                close_pair_cells(rp + 1, acc2, e0, true);
-            } else if (bulk && r < H - e0 && (!PAIRS || !paired(e0, r & ~1))) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
+            if (bulk && r < H - e0) {   // the first phase's splits the tails' turn left: k in [c, 2G - 2), [e0 - G + 1, e0)
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
                 // form 7: every split and cell of the two ranges there (no test a split or a cell)
                 const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
@@ -1627,38 +1517,12 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
-#pragma unroll
-            for (int c = 0; c < G; ++c) acc2[c] = 0xC000C000u;
             __syncthreads();
             FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
             const int e1 = e0 + G;
-            // form 9: the later share of pair t = threadIdx.x - R / 2 (a thread's own row after it, below)
-            if (HALVES && threadIdx.x >= R / 2 && paired(e1, 2 * (threadIdx.x - R / 2))) {
-                const int first_row = 2 * (threadIdx.x - R / 2), n = e0 - 2 * G - 1, own = own_splits(n);
-                pair_run(first_row, e1, 2 * G + 2 + own, n - own);
-                close_pair_cells(first_row, acc, e1, false);
-                close_pair_cells(first_row + 1, acc2, e1, false);
-#pragma unroll
-                for (int c = 0; c < G; ++c) acc[c] = acc2[c] = 0xC000C000u;
-            }
-            const int rp = pair_first_row(e1);   // (the next group's first phase takes its pair at the same e)
-            if (PAIRS && paired(e1, rp)) {
-                // form 8: row rp's k = 2G - 2 alone, both rows at absolute k in [2G - 1, e0 + 1) (row rp + 1's k - 1),
-                // row rp + 1's k = e0 alone; abs k 2G - 1 (odd) with 4-byte row loads, then from 2G on with 8-byte
-                // ones, 2 and then 4 at a time ((i - 2) G + 3 in all at e0 = 1 + i G, i >= 2)
-                const int step = (SR - 1) * 4;   // bytes
-                const unsigned* pair_row = P + rp * SR;
-                const unsigned* column = P + (rp + 1) * SR + e1 - 1;   // + k (SR - 1) + j: (rp+1+k, e1-1-k+j)
-                split_words<G, 1>(pair_row + 2 * G - 2, column + (2 * G - 2) * (SR - 1), step, acc);
-                const unsigned* at = pair_row + 2 * G - 1;
-                const char* col = reinterpret_cast<const char*>(column + (2 * G - 1) * (SR - 1));
-                pair_words<G, 1, false>(at, at + SR - 1, reinterpret_cast<const unsigned*>(col), step, acc, acc2);
-                pair_words<G, 2, true>(at + 1, at + SR, reinterpret_cast<const unsigned*>(col + step), step, acc, acc2);
-                pair_run(rp, e1, 2 * G + 2, own_splits(e0 - 2 * G - 1));
-                split_words<G, 1>(pair_row + SR + e0, column + SR + e0 * (SR - 1), step, acc2);
-            } else if (e1 < Wb && r < H - e1 && (!PAIRS || !paired(e1, r & ~1))) {
+            if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
                 if (UNROLLED) {   // SPLITS_AT_ONCE splits an iteration, their offsets but u (SR - 1) compile-time ones
                     const int step = (SR - 1) * 4;   // bytes
