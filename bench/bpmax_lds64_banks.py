@@ -26,8 +26,8 @@ LOADS = 512       # 8-byte loads a thread on the GPU
 
 
 def form10_pair(lane: int) -> int:
-    """Form 10's pair (of its warp's 32) for ``lane``: kernels/bpmax.cu's swizzle, (11 b mod 16) + (lane & 16) with
-    b = (lane & 15) ^ (15 if lane >= 16 else 0), so that 3 x pair = b (mod 16).
+    """Form 10's pair (of its warp's 32) for ``lane`` (kernels/bpmax.cu at commit 901beed, reverted): (11 b mod 16)
+    + (lane & 16) with b = (lane & 15) ^ (15 if lane >= 16 else 0), so that 3 x pair = b (mod 16).
 
     >>> sorted(form10_pair(l) for l in range(32)) == list(range(32))
     True
