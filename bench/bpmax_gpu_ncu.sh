@@ -5,7 +5,8 @@
 # run bpmax_finish_roles, SPLIT unused). On the lent H100/H200, from the repository root:
 #   bash bench/bpmax_gpu_ncu.sh [LEVEL] [G:SPLIT[:FORM] ...]   # default: level 12, 8:2 4:1
 #   bash bench/bpmax_gpu_ncu.sh 12 8:1:7 8:1:8                 # issue 29 (bpmaxfin3): forms 7 and 8's shared loads
-#                                                              (form 8 at commit 02d4ce7, reverted)
+#                                                              (form 8 at commit 02d4ce7, reverted; forms 8 and 10
+#                                                              at 901beed, bpmaxfin4: docs/results/bpmax_fin4_call1)
 set -u
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD/src:$PWD/bench PYTHONUNBUFFERED=1
 level=${1:-12}; shift || true

@@ -201,6 +201,9 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 # (bpmaxfin3's calls 1-2 had rows 79-80 here: finish forms 8 and 9, a bulk thread's two rows at one absolute split
 # point, a pair's next-group splits on one or two threads; the same time as form 7 and 9% slower, reverted: commit
 # 02d4ce7 has them, docs/bpmax-gpu-notes.md keeps their numbers)
+# (bpmaxfin4's call, on its branch, had rows 79-80 back, with row 81: finish form 10, form 8 with a warp's pairs
+# swizzled on its lanes for its 8-byte loads' banks; those loads were conflict-free already, form 10 no faster:
+# reverted, commit 901beed has it)
 # bpmaxhost (row 79): the tables poisoned by 16-byte stores (cupy.full's fill: 3.85 ms of the run; the default since
 # stop 57, by runtime.gpu.filled: rows 55 and 79 are the same run)
 SETTINGS["tables poisoned by 16-byte stores (table_fill=1)"] = dict(table_fill=1)

@@ -1440,7 +1440,10 @@ constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (t
 // bpmaxfin3 measured, and reverted (commit 02d4ce7 has them): forms 8 and 9, a bulk thread's rows r and r + 1 at one
 // absolute split point (2 row words and G + 1 column words, 8-byte loads, for 2G DPX), the pair's next-group splits
 // on one thread (8) or two (9): the same time as form 7 (8) and 9% slower (9); their groups' rests grew although their
-// loads a split fell by a third, as if the 8-byte loads at a lane stride of 2 SR words met 2-way bank conflicts
+// loads a split fell by a third. bpmaxfin4 measured those 8-byte loads conflict-free (Nsight Compute: 2 wavefronts
+// each; a warp's 8-byte loads go as its two half warps) and form 10, form 8 with a warp's pairs swizzled on its lanes
+// (commit 901beed), no faster: form 8 cut level 12's shared wavefronts 13% and its time did not move (the finish is
+// bound by its warps' paths between block barriers, not the shared-memory pipe)
 // BOUND: the most threads a block (two a row: BOUND / 2 rows of segment and halo); 1024 gives ptxas 64 registers and
 // 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
 template <int G, int FORM, int BOUND = 1024>
