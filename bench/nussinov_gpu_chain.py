@@ -10,7 +10,7 @@ the chain alone (its launches only, one stream, no interior products) for compar
 
 A setting is tokens joined by "/": ``split`` or ``fused`` (SIZES.chain), ``c0`` or ``c1`` (finish_closure),
 ``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products), ``tN`` (tile), ``sN`` (tiled_stage_bytes), ``kN`` (tiled_bulk_blocks), ``pN`` (bulk_shared_pad), ``wN`` (bulk_pad_products), ``dup``
-(int16_lanes Int16x2Dup), ``eN`` (edge_rows), ``rN`` (bulk_rows), ``fN`` (table_fill), ``hN`` (early_first); unnamed fields keep
+(int16_lanes Int16x2Dup), ``eN`` (edge_rows), ``rN`` (bulk_rows), ``fN`` (table_fill); unnamed fields keep
 production's value.
 
     python3 bench/nussinov_gpu_chain.py --lengths 10000,16000,26000,65000 --settings split/c0,fused/c1 \
@@ -40,7 +40,6 @@ NUMBERED = {"t": "tile", "p": "bulk_shared_pad", "w": "bulk_pad_products", "k": 
             "s": "tiled_stage_bytes", "c": "finish_closure", "b": "bulk_blocks_per_sm", "m": "bulk_min_products"}
 NUMBERED.update({"e": "edge_rows", "r": "bulk_rows"})     # issue 29, nbedges: the atomics by rows of consecutive cells
 NUMBERED["f"] = "table_fill"    # issue 29, stop 57: the table's poisoning fill (0 cupy.full, 1 runtime.gpu.filled)
-NUMBERED["h"] = "early_first"   # issue 29, stop 57: the first diagonal's finish before the host's set-up (0 after)
 
 
 def sizes_of(setting):

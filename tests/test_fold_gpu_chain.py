@@ -98,13 +98,10 @@ def test_chain_timeline_marks_every_launch(small_launch_sizes, monkeypatch):
 
 
 @pytest.mark.parametrize("tile", [128, 32])
-@pytest.mark.parametrize("table_fill, early_first", [(0, 1), (1, 0), (0, 0)],
-                         ids=["cupy-full", "first-in-loop", "both-before"])
-def test_fill_set_up_as_before_every_cell_equals_cpu(tile, table_fill, early_first, monkeypatch):
-    """The fill's set-up as before stop 57 (the default's runs in every test above): the table poisoned by cupy.full
-    (table_fill 0) and the first tile diagonal's finish launched in the diagonals' loop (early_first 0), each alone and
-    both, every encoding, cell by cell, and no cell left unwritten."""
+def test_table_poisoned_by_cupy_full_every_cell_equals_cpu(tile, monkeypatch):
+    """The table poisoned by cupy.full (table_fill 0, the form before stop 57; the default's runtime.gpu.filled runs
+    in every test above), every encoding, cell by cell, and no cell left unwritten."""
     from bioaccel.fold import _launch
 
-    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, table_fill=table_fill, early_first=early_first))
+    monkeypatch.setattr(_launch, "SIZES", replace(_launch.SIZES, table_fill=0))
     test_chain_forms_every_cell_equals_cpu(tile, "split", 11, 3, 120000, monkeypatch)

@@ -229,36 +229,6 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     lanes = int16_lanes(encoding) if encoding != "int32" else None
-    # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
-    adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
-    finishes = finish_kernels(score_type, T, sizes.finish, sizes.finish_closure)
-    fused = sizes.chain == "fused" and sizes.finish == "sub"
-    n_, nt_ = np.int32(n), np.int32(nt)
-
-    def mark(stream, d, what):
-        if timeline is not None:
-            timeline.append((d, what, stream.record()))
-
-    def launch_finish(stream, d):
-        """The finish of tile diagonal d on ``stream``; returns the event of its end."""
-        finish, threads, shared = finishes[min(d, 1)]
-        args = (table, scratch[d % 3], codes_dev, pm, n_, nt_, np.int32(d), bases)
-        if d and fused:
-            args += (skip, adup)                              # tiled_chain: the edge products' skip too
-        elif d and sizes.finish == "sub":
-            args += (adup,)                                   # the sub-tiled finish writes Int16x2Pre's operands
-        mark(stream, d, "finish start")
-        with stream:
-            finish((nt - d,), (threads,), args, shared_mem=shared)
-        done = stream.record()
-        mark(stream, d, "finish end")
-        return done
-
-    caller = cp.cuda.get_current_stream()
-    # SIZES.early_first (issue 29, stop 57): the first tile diagonal's finish, which reads only the table and the
-    # codes, goes out now on the caller's stream behind the table's fill, so that the device works while the host
-    # looks up the other kernels, plans the interior launches and makes the streams (0: in the loop, as before)
-    finished = [launch_finish(caller, 0)] if sizes.early_first else []
     interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
     bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks,
                                     kernel_name="tiled_bulk_rows" if sizes.bulk_rows else "tiled_bulk")
@@ -272,7 +242,11 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
         edge_bulk, edge_shared = edge_kernel(score_type, T, sizes.edge_rows)
     else:
         edge_bulk, edge_shared = bulk, bulk_shared
+    # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal
+    adup = cp.empty(nt * (nt + 1) // 2 * T * T, dtype=np.uint32) if lanes == "Int16x2Pre" else None
     bulk_threads = (T // 8) ** 2
+    finishes = finish_kernels(score_type, T, sizes.finish, sizes.finish_closure)
+    fused = sizes.chain == "fused" and sizes.finish == "sub"
     if fused:        # d >= 1: edge products and finish in one launch
         finishes[1] = chain_kernel(score_type, T, "Int16x2Dup", sizes.finish_closure)
     # fewer interior blocks an SM, room for the chain's beside them; set last: the edges' kernel and tiled_chain's
@@ -284,6 +258,12 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     plan = {d: (tiles, splits, chunk)
             for d, tiles, splits, chunk in bulk_plan(nt, sizes.bulk_blocks_per_sm * sms, sizes.bulk_min_products)}
 
+    def mark(stream, d, what):
+        if timeline is not None:
+            timeline.append((d, what, stream.record()))
+    n_, nt_ = np.int32(n), np.int32(nt)
+
+    caller = cp.cuda.get_current_stream()
     chain = _priority_stream(cp, high=True)
     # two side streams, diagonals alternating: the interior products of d + 1 may start while those of
     # d are still on the GPU (they need only d - 1 finished), so a launch's last wave of blocks does not
@@ -292,7 +272,8 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     start = caller.record()
     for stream in [chain, *sides]:
         stream.wait_event(start)
-    for d in range(len(finished), nt):
+    finished = []
+    for d in range(nt):
         buf = scratch[d % 3]
         if d in plan:
             tiles, splits, chunk = plan[d]
@@ -315,6 +296,16 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
             mark(chain, d, "edges end")
         if d in plan:
             chain.wait_event(interior_done)
-        finished.append(launch_finish(chain, d))
+        finish, threads, shared = finishes[min(d, 1)]
+        args = (table, buf, codes_dev, pm, n_, nt_, np.int32(d), bases)
+        if d and fused:
+            args += (skip, adup)                              # tiled_chain: the edge products' skip too
+        elif d and sizes.finish == "sub":
+            args += (adup,)                                   # the sub-tiled finish writes Int16x2Pre's operands
+        mark(chain, d, "finish start")
+        with chain:
+            finish((nt - d,), (threads,), args, shared_mem=shared)
+        finished.append(chain.record())
+        mark(chain, d, "finish end")
     caller.wait_event(chain.record())
     return DeviceTable(table, "tiled", np.int64(nt), n, tile=T, bases=bases)

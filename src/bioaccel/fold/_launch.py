@@ -91,9 +91,6 @@ class FoldSizes(LaunchSizes):
     #                                   with edge_rows alone) or tiled_bulk (0, before)
     table_fill: int = 1               # tiled: the table's poisoning fill, 0 cupy.full (a cell a thread: ~0.42 TB/s on an
     #                                   H200), 1 runtime/gpu.py's filled (a byte memset for POISON -1; issue 29, stop 57)
-    early_first: int = 1              # tiled: 1 launches the first tile diagonal's finish before the rest of the fill's
-    #                                   set-up (kernel look-ups, the plan, the streams), behind the table's fill (issue 29,
-    #                                   stop 57); 0 in the diagonals' loop, as before
     traceback_threads: int = 1024     # threads of the traceback block (at most 1024)
 
 
