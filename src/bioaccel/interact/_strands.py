@@ -16,9 +16,10 @@ the parallel fill compiles it (seconds).
 
 A strand of at most PYTHON_FILL_BASES (a screen's svRNA, 18-22 nt) is filled by the same function run
 as Python (``_fill_band.py_func``: one recurrence, the same integers) while Numba's fill is not loaded
-in this process, up to PYTHON_FILL_SECONDS in all: 0.3 ms at 22 nt and 6 ms at 64 nt on the 2-core
-development machine, where a process's first Numba function costs Numba's start (0.44 s here: its CPU
-target, then the cached function's load; 0.44-0.5 s on the H100 host), all of it holding the GIL. So
+in this process, up to PYTHON_FILL_SECONDS in all: on lists of lists, 0.19 ms at 22 nt and 2.8 ms at 64 nt
+on the 2-core development machine (0.39 and 7.0 ms on the arrays, measured in one run, stop 57), where a
+process's first Numba function costs Numba's start (0.44 s here: its CPU target, then the cached function's
+load; 0.44-0.5 s on the H100 host), all of it holding the GIL. So
 the GPU's first launch, which waits for its query's fold, no longer waits for Numba, and a GPU screen
 of short queries (their targets folded on the device, the sites in NumPy) never starts Numba. Past the
 budget (many short queries) Numba's fill is loaded and used, so a process pays at most
@@ -36,7 +37,7 @@ from ..fold import fold_table
 SMALL_STRAND = 500
 
 #: Strands of at most this many bases are filled in Python (``_fill_band.py_func``) while Numba's fill
-#: is not loaded: at most 6 ms each here (64 nt, the whole triangle), about 1/70 of Numba's start.
+#: is not loaded: at most 3 ms each here (64 nt, the whole triangle), about 1/150 of Numba's start.
 PYTHON_FILL_BASES = 64
 #: Seconds of Python fills a process spends before it loads Numba's fill anyway (a run of many short
 #: queries): a quarter of Numba's start, the most this path can cost a process.
@@ -50,17 +51,23 @@ def _fill_band(codes, pairs, min_loop, band):
 
     Within a row, S(i, i+x) is final once every split point below x has been pushed into it, so the
     splits are pushed forwards (x ascending): each is one scalar plus a contiguous row, which LLVM
-    vectorises, instead of a reduction with a strided read per cell.
+    vectorises, instead of a reduction with a strided read per cell. Indexed a row at a time
+    (``band[i][d]``, ``pairs[a][b]``), so that fold_band's Python path runs it on lists of lists,
+    twice as fast as on arrays there (stop 57).
     """
-    n, width = band.shape
+    n = len(band)
     for i in range(n - 1, -1, -1):
-        m = min(width, n - i)
         row = band[i]
+        width = len(row)
+        m = min(width, n - i)
         for d in range(width):
             row[d] = 0
-        for d in range(min_loop + 1, m):  # the pair (i, i+d), at least min_loop bases inside
-            inside = band[i + 1, d - 2] if d >= 2 else 0     # min_loop 0: (i, i+1) holds nothing
-            row[d] = inside + pairs[codes[i], codes[i + d]]
+        if m > min_loop + 1:
+            inner = band[i + 1]
+            weights = pairs[codes[i]]
+            for d in range(min_loop + 1, m):  # the pair (i, i+d), at least min_loop bases inside
+                inside = inner[d - 2] if d >= 2 else 0     # min_loop 0: (i, i+1) holds nothing
+                row[d] = inside + weights[codes[i + d]]
         for x in range(m - 1):  # the split S(i, i+x) + S(i+x+1, i+d), d > x
             v = row[x]
             below = band[i + x + 1]
@@ -96,7 +103,9 @@ def fold_band(codes: np.ndarray, fold_params, width: int) -> np.ndarray:
     band = np.zeros((codes.shape[0], max(int(width), 1)), dtype=np.int32)
     if python_fill(codes.shape[0]):
         start = time.perf_counter()
-        _fill_band.py_func(codes, fold_params.pair_table(), fold_params.min_loop, band)
+        rows = band.tolist()       # Python reads and writes lists' items faster than arrays'
+        _fill_band.py_func(codes.tolist(), fold_params.pair_table().tolist(), fold_params.min_loop, rows)
+        band[:] = np.array(rows, dtype=np.int32).reshape(band.shape)   # (an empty strand: no rows)
         _python_fills[0] += time.perf_counter() - start
     else:
         _fill_band(codes, fold_params.pair_table(), fold_params.min_loop, band)
