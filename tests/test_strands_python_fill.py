@@ -1,7 +1,8 @@
 """The query's fold S1 filled in Python (bioaccel.interact._strands: ``_fill_band.py_func`` for short
-strands while Numba's fill is not loaded) holds the same integers as Numba's fill and as the plain
-reference, for every weight setting and min_loop; the choice of path follows its rules; and the GPU
-path's first launch (a device stand-in) comes without Numba's start for a screen of short queries."""
+strands while Numba's fill is not loaded, on arrays and on lists of lists as fold_band runs it) holds the same
+integers as Numba's fill and as the plain reference, for every weight setting and min_loop; the choice of path
+follows its rules; and the GPU path's first launch (a device stand-in) comes without Numba's start for a screen of
+short queries."""
 import subprocess
 import sys
 
@@ -30,8 +31,11 @@ def test_python_fill_equals_numba_fill_on_random_strands(weights, min_loop):
             python_band = np.zeros((n, width), np.int32)
             _strands._fill_band(codes, pairs, min_loop, numba_band)
             _strands._fill_band.py_func(codes, pairs, min_loop, python_band)
+            rows = np.zeros((n, width), np.int32).tolist()      # as fold_band runs it: on lists of lists
+            _strands._fill_band.py_func(codes.tolist(), pairs.tolist(), min_loop, rows)
             assert python_band.dtype == numba_band.dtype
             assert (python_band == numba_band).all(), (n, width)
+            assert rows == numba_band.tolist(), (n, width)
         if n <= 30:       # and both as the recurrence as written (whole triangle)
             S = naive.nussinov_table("".join("ACGU"[c] for c in codes), params)
             assert [[S[i][i + d] if i + d < n else 0 for d in range(n)] for i in range(n)] == python_band.tolist()
