@@ -107,15 +107,14 @@ def traced_run(cp, a, rb, params, sizes):
                                                            *args, **kwargs)
     cupy = Namespace(cp, **calls)
     extra = {"to_host": tracer.wrap("to_host (pinned)", True, runtime.to_host)} if hasattr(runtime, "to_host") else {}
+    if hasattr(runtime, "filled"):   # BPMaxSizes.table_fill 1 (stop 57): the tables' fill by runtime.gpu.filled
+        extra["filled"] = lambda n, *args: tracer.call("fill F" if n > 1 << 24 else "fill S2", True, runtime.filled, n,
+                                                       *args)
     proxy = Namespace(runtime, require_gpu=lambda: cupy, cupy=lambda: cupy,    # (to_host: since bpmaxhost)
                       free_memory=tracer.wrap("free_memory", False, runtime.free_memory), **extra)
     kernel = _gpu_finish.kernel
 
     def traced_kernel(name, *arguments):
-        if "fill_sentinels" in name:   # BPMaxSizes.table_fill 1: the rows of cp.full's fills (args: table, vectors)
-            fill = kernel(name, *arguments)
-            return lambda grid, block, args: tracer.call("fill F" if args[1] > 1 << 22 else "fill S2", True, fill,
-                                                         grid, block, args)
         return TracedKernel(tracer, phase(name), kernel(name, *arguments))
 
     saved = [(m, n, getattr(m, n)) for m, n in ((_gpu, "_gpu"), (_gpu_paired, "_gpu"), (_gpu_finish, "_gpu"),
@@ -230,15 +229,17 @@ def host_profile(cp, a, rb, params, sizes, top=18):
 def fill_alone(cp, cells, repeats=5):
     """The table's poisoning fill of ``cells`` int16 cells timed alone (events, median ms): CuPy's fill of int16
     (cp.full's), the same bits through an int64 view (8-byte stores), and a zero memset (the bytes' floor)."""
-    from bioaccel.interact._gpu_finish import kernel
+    from bioaccel.runtime.gpu import SHARED_KERNELS, kernel
 
     table = cp.empty(cells, dtype=np.int16)
     word = np.full(4, -16384, np.int16).view(np.int64)[0]
-    sentinels, vectors = kernel("bpmax_fill_sentinels", "short"), table.nbytes // 16
+    # runtime.gpu.filled's 16-byte stores (table_fill 1), run over this table in place
+    stores, vectors = kernel(SHARED_KERNELS, "fill.cu", "fill_vectors"), table.nbytes // 16
+    pattern = np.full(8, -16384, np.int16).view(np.uint32)
     forms = {"cupy int16 fill (cp.full's)": lambda: table.fill(np.int16(-16384)),
              "int64 view fill (same bits)": lambda: table.view(np.int64).fill(word),
-             "bpmax_fill_sentinels (table_fill 1)": lambda: sentinels((min(-(-vectors // 256), 1 << 20),), (256,),
-                                                                      (table, np.int64(vectors))),
+             "16-byte stores (table_fill 1)": lambda: stores((min(-(-vectors // 256), 1 << 20),), (256,),
+                                                             (table, np.int64(vectors), *pattern)),
              "memset 0 (cudaMemsetAsync)": lambda: cp.cuda.runtime.memsetAsync(table.data.ptr, 0, table.nbytes, 0)}
     out = {}
     for name, fill in forms.items():
@@ -252,7 +253,7 @@ def fill_alone(cp, cells, repeats=5):
             times.append(cp.cuda.get_elapsed_time(start, stop))
         out[name] = float(np.median(times[1:]))
     same = {}
-    for name in ("int64 view fill (same bits)", "bpmax_fill_sentinels (table_fill 1)"):
+    for name in ("int64 view fill (same bits)", "16-byte stores (table_fill 1)"):
         cp.cuda.runtime.memsetAsync(table.data.ptr, 0, table.nbytes, 0)
         forms[name]()
         same[name] = bool((table == -16384).all())
