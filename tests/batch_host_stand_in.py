@@ -14,7 +14,6 @@ device's) and puts everything back afterwards.
 """
 import contextlib
 import itertools
-import threading
 import time
 import types
 from collections import OrderedDict
@@ -160,21 +159,26 @@ class StandInCupy(types.SimpleNamespace):
     def bulk_kernel(self, dtype, tile, stage, name="batch_bulk", *rest):
         return Kernel(self, name), 0
 
+    def to_host(self, array, stream=None):
+        """runtime.gpu.to_host's steps: one copy into pinned memory on ``stream``, then the host waits for it."""
+        stream = self.current if stream is None else stream
+        pinned = self.cuda.alloc_pinned_memory(array.nbytes)
+        array.data.copy_to_host_async(pinned.ptr, array.nbytes, stream)
+        stream.synchronize()
+        return np.frombuffer(pinned, array.dtype, array.size).reshape(array.shape)
+
 
 @contextlib.contextmanager
 def stand_in():
-    """fold_packed on a :class:`StandInCupy` (yielded), with its own kept plans, uploads, pinned reads and turn
-    counters."""
+    """fold_packed on a :class:`StandInCupy` (yielded), with its own kept plans, uploads and turn counters."""
     cp = StandInCupy()
     saved = [(module, name, getattr(module, name)) for module, name in (
         (_gpu_batch, "_gpu"), (_gpu_batch, "kernel"), (_gpu_batch, "_plans"), (_gpu_batch, "_turns"),
-        (_gpu_batch_tiled, "kernel"), (_gpu_batch_tiled, "bulk_kernel"), (_gpu_upload, "_stagings"),
-        (_gpu_upload, "_reads"))]
-    _gpu_batch._gpu = types.SimpleNamespace(require_gpu=lambda: cp)
+        (_gpu_batch_tiled, "kernel"), (_gpu_batch_tiled, "bulk_kernel"), (_gpu_upload, "_stagings"))]
+    _gpu_batch._gpu = types.SimpleNamespace(require_gpu=lambda: cp, to_host=cp.to_host)
     _gpu_batch.kernel = _gpu_batch_tiled.kernel = cp.kernel
     _gpu_batch_tiled.bulk_kernel = cp.bulk_kernel
     _gpu_batch._plans, _gpu_batch._turns, _gpu_upload._stagings = OrderedDict(), {}, {}
-    _gpu_upload._reads = threading.local()        # the stand-in's pinned words never left to a real device's reads
     _gpu_batch_tiled.tiled_kernels.cache_clear()
     try:
         yield cp

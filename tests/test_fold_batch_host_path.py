@@ -7,7 +7,8 @@ fold uploads before its first launch, as before. tests/test_fold_gpu.py runs the
 import numpy as np
 import pytest
 
-from bioaccel.fold import FoldParams, _gpu_batch, _gpu_upload
+from bioaccel.fold import FoldParams, _gpu_batch
+import batch_host_stand_in
 from batch_host_stand_in import stand_in
 
 #: shared-memory (0, 1, 2, 150 nt), tiled (300, 1000, 999 nt: two bins) sequences
@@ -95,15 +96,25 @@ def test_without_kept_uploads_each_fold_uploads_before_its_first_launch(monkeypa
             assert np.shares_memory(out.scores, out.inputs[0])           # the fresh upload is the fold's own
 
 
-def test_status_words_are_read_through_this_threads_pinned_buffer():
-    from bioaccel.fold._gpu_upload import read_small
+def test_status_words_come_back_in_one_pinned_copy_on_the_batchs_stream():
+    """check_packed reads a device batch's two status words through runtime.gpu.to_host (one copy into pinned
+    memory on the batch's stream, then one wait: the stand-in's log), and a failed traceback's word still raises."""
+    from bioaccel.errors import InternalError
+
+    class OnDevice:                                     # status words on the device: not a NumPy array
+        def __init__(self, words):
+            self.words = np.asarray(words, np.int32).view(batch_host_stand_in.DeviceArray)
+            self.data, self.nbytes, self.dtype, self.size, self.shape = (
+                self.words.data, self.words.nbytes, self.words.dtype, self.words.size, self.words.shape)
+
+        def __len__(self):
+            return len(self.words)
 
     with stand_in() as cp:
-        first = read_small(cp, cp.full(2, 7, dtype=np.int32))
-        second = read_small(cp, cp.full(3, -1, dtype=np.int64))      # larger than the first: a new buffer
-        third = read_small(cp, cp.full(2, 5, dtype=np.int32))        # the buffer reused, the copy not an alias
-        assert first.tolist() == [7, 7] and second.tolist() == [-1, -1, -1] and third.tolist() == [5, 5]
-        assert [op[0] for op in cp.log] == ["copy to host", "host waits"] * 3
-        assert getattr(_gpu_upload._reads, "buffer", None) is not None
-    kept = getattr(_gpu_upload._reads, "buffer", None)                # a real device's, put back, or none
-    assert kept is None or not isinstance(kept[0], bytearray)
+        stream = cp.cuda.Stream()
+        _gpu_batch.check_packed(_gpu_batch.PackedFolds(np.zeros(2, np.int32), None, None, OnDevice([0, 0])),
+                                units=np.zeros(2), stream=stream)
+        assert cp.log == [("copy to host", 8), ("host waits", stream.ptr)]
+        with pytest.raises(InternalError):
+            _gpu_batch.check_packed(_gpu_batch.PackedFolds(np.zeros(2, np.int32), None, None, OnDevice([1, 0])),
+                                    units=np.zeros(2), stream=stream)

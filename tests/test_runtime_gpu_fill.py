@@ -1,4 +1,4 @@
-"""runtime.gpu.filled (issue 29, stop 57): a new device array, every cell one value, by a byte memset where the value's
+"""runtime.gpu.filled and to_host (issue 29, stops 57-58): a new device array, every cell one value, by a byte memset where the value's
 bytes are all the same, else by 16-byte stores and the cells past the last whole 16-byte vector by cupy. Each cell is
 compared with cupy.full's, over memory the pool hands back full of garbage, for every cell size the families use and
 for lengths around the vector boundary.
@@ -26,3 +26,25 @@ def test_filled_equals_cupy_full_over_garbage(dtype, value):
         out = _gpu.filled(cells, value, dtype)
         assert out.shape == (cells,) and out.dtype == dtype
         assert bool((out == cp.full(cells, value, dtype=dtype)).all()), (dtype, value, cells)
+
+
+def test_filled_nan_is_nan_in_every_cell():
+    """BPPart's dense level tables are poisoned with NaN (interact/_partition_gpu.py): the 16-byte path's pattern."""
+    cp = _gpu.require_gpu()
+    for cells in (1, 7, 8, 1001):
+        out = _gpu.filled(cells, float("nan"), np.float64)
+        assert bool(cp.isnan(out).all()), cells
+
+
+def test_to_host_copies_on_the_given_stream():
+    """runtime.gpu.to_host (the batch fold's status words, BPMax's scores): the copy is ordered after the work queued
+    on its stream, and lands in a NumPy array of the device array's shape and type."""
+    cp = _gpu.require_gpu()
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        words = cp.arange(6, dtype=np.int32).reshape(2, 3)
+        words *= 7                                    # queued on the stream: the copy must see it
+    host = _gpu.to_host(words, stream)
+    assert isinstance(host, np.ndarray) and host.shape == (2, 3) and host.dtype == np.int32
+    assert host.tolist() == (np.arange(6).reshape(2, 3) * 7).tolist()
+    assert _gpu.to_host(cp.zeros(0, dtype=np.int16)).shape == (0,)

@@ -33,7 +33,7 @@ from ._gpu_fill import check_fits
 from ._gpu_batch_tiled import bins, fold_tiled_group, tiled_groups
 from ._gpu_table import kernel, score_units, trace_structure
 from ._gpu_tiled import fill_tiled
-from ._gpu_upload import pack, read_small, upload_packed
+from ._gpu_upload import pack, upload_packed
 from ._batch_shapes import SHORT_KERNELS, block_threads, shared_bytes, short_shared_bytes, short_threads
 
 #: Longest sequence folded in a tiled batch; longer ones fill the GPU on their own.
@@ -62,7 +62,7 @@ PLANS_KEPT = 8
 #: first launch and its scores and status are a device-to-device copy made behind that launch (issue 29,
 #: helper nbhost2). False: uploaded again each fold, before the first launch (the bench's ``h0``).
 KEEP_UPLOADS = True
-#: check_packed reads the status words through pinned memory (fold/_gpu_upload.read_small); False: by
+#: check_packed reads the status words through pinned memory (runtime.gpu.to_host); False: by
 #: ``ndarray.get`` into pageable memory, as before (the bench's ``r0``).
 PINNED_STATUS = True
 _plans = OrderedDict()
@@ -319,7 +319,7 @@ def check_packed(out, *, units=None, stream=None) -> None:
     if isinstance(out.status, np.ndarray):
         status = out.status
     elif PINNED_STATUS:
-        status = read_small(_gpu.require_gpu(), out.status, stream)
+        status = _gpu.to_host(out.status, stream)
     else:
         status = out.status.get(stream=stream)
     if int(status[0]) != 0:

@@ -29,7 +29,7 @@ def fill_diagonal(codes_dev, n, pm, variant):
     cp = _gpu.cupy()
     sizes = _launch.SIZES
     posts = n + 1
-    table = cp.full((posts, posts), POISON, dtype=np.int32)
+    table = _gpu.filled(posts * posts, POISON, np.int32).reshape(posts, posts)
     # V(i, i) and V(i, i+1) are 0 and never written: the split loops read them (and their mirrors)
     idx = cp.arange(posts)
     table[idx, idx] = 0
@@ -71,10 +71,10 @@ def fill_blocked(codes_dev, n, pm, variant):
     posts = n + 1
     nt = math.ceil(posts / bs)
     if variant == "blocked":
-        table = cp.full(posts * posts, POISON, dtype=np.int32)
+        table = _gpu.filled(posts * posts, POISON, np.int32)
         layout_name, layout = "SquareLayout", "square"
     else:
-        table = cp.full(posts * (posts + 1) // 2, POISON, dtype=np.int32)
+        table = _gpu.filled(posts * (posts + 1) // 2, POISON, np.int32)
         layout_name, layout = "PackedRowsLayout", "packed"
     fill = kernel("nussinov_blocked.cu", "blocked_tile_diagonal", layout_name, bs)
     n_, N_ = np.int32(n), np.int64(posts)

@@ -3,7 +3,7 @@ one copy from pinned memory (issue 29, helper nbhost), while the GPU waits for t
 ``cupy.asarray`` stages each array through CuPy's pinned pool and records an event (four arrays of a
 2,000-sequence batch 0.38-0.52 ms of host time on the H100 machine's host, the same bytes packed 0.23-0.35
 ms, cProfile); this copy 0.05 ms (docs/gpu-notes.md). The batch's few status words come back through pinned
-memory too (:func:`read_small`)."""
+memory too (``runtime.gpu.to_host``)."""
 import threading
 
 import numpy as np
@@ -93,26 +93,3 @@ def upload_packed(cp, packed, layout):
     return _stagings[device].upload(cp, packed, layout)
 
 
-_reads = threading.local()                       # a thread's pinned words: two threads never share one
-
-
-def read_small(cp, array, stream=None):
-    """A host copy of a small contiguous device ``array`` (a batch's status words), copied on ``stream`` (the
-    current one if None) into a pinned buffer of this thread's, waited for, then copied out of it.
-
-    ``ndarray.get`` copies into pageable memory, which the driver stages and waits on; with the host's wake-up
-    that was 0.12-0.18 ms after a batch's last kernel on an H200 (issue 29, helper nbhost2), the GPU idle.
-
-    >>> from bioaccel.runtime.gpu import gpu_available
-    >>> cp = __import__("cupy") if gpu_available() else None
-    >>> cp is None or read_small(cp, cp.arange(3, dtype=np.int32)).tolist() == [0, 1, 2]
-    True
-    """
-    stream = cp.cuda.get_current_stream() if stream is None else stream
-    buffer, size = getattr(_reads, "buffer", (None, 0))
-    if size < array.nbytes:
-        size = max(array.nbytes, 256)
-        buffer, _ = _reads.buffer = cp.cuda.alloc_pinned_memory(size), size
-    array.data.copy_to_host_async(buffer.ptr, array.nbytes, stream)
-    stream.synchronize()
-    return np.frombuffer(buffer, array.dtype, array.size).copy()

@@ -135,7 +135,7 @@ def _launch(cp, a_dev, Q0_dev, M, rbs, weights, c1, c2s, sizes, timings=None, po
         level = [cp.zeros(P * M * S) for _ in range(LEVEL_TABLES - 1)]
         T1, AUX1, ACCA, ACCM = level
     else:        # every cell read is written first in its level: NaN poison would show any other read
-        level = [cp.full(P * M * S, math.nan) for _ in range(LEVEL_TABLES)]
+        level = [_gpu.filled(P * M * S, math.nan, np.float64) for _ in range(LEVEL_TABLES)]
         T1, AUX1T, QFT, ACCA, ACCM = level
     counters = cp.zeros(M + 1, dtype=np.uint32)
     dims = (np.int32(M), np.int32(N), np.int32(n_int))
