@@ -34,7 +34,9 @@ def opcode(text: str) -> str:
 
 
 def pipe(op: str) -> str:
-    """>>> [pipe(o) for o in ("VIMNMX3", "IMAD", "LDS", "BRA")]
+    """The pipe an opcode issues to (see the module's docstring).
+
+    >>> [pipe(o) for o in ("VIMNMX3", "IMAD", "LDS", "BRA")]
     ['ALU', 'FMA', 'MIO', 'other']
     """
     return "ALU" if op in ALU else "FMA" if op == "IMAD" else "MIO" if op in MIO else "other"
