@@ -10,7 +10,7 @@ the chain alone (its launches only, one stream, no interior products) for compar
 
 A setting is tokens joined by "/": ``split`` or ``fused`` (SIZES.chain), ``c0`` or ``c1`` (finish_closure),
 ``bN`` (bulk_blocks_per_sm), ``mN`` (bulk_min_products), ``tN`` (tile), ``sN`` (tiled_stage_bytes), ``kN`` (tiled_bulk_blocks), ``pN`` (bulk_shared_pad), ``wN`` (bulk_pad_products), ``dup``
-(int16_lanes Int16x2Dup), ``eN`` (edge_rows), ``rN`` (bulk_rows), ``fN`` (table_fill); unnamed fields keep
+(int16_lanes Int16x2Dup), ``eN`` (edge_rows), ``rN`` (bulk_rows), ``fN`` (table_fill), ``xN`` (bulk_mix), ``yN`` (edge_mix); unnamed fields keep
 production's value.
 
     python3 bench/nussinov_gpu_chain.py --lengths 10000,16000,26000,65000 --settings split/c0,fused/c1 \
@@ -40,6 +40,7 @@ NUMBERED = {"t": "tile", "p": "bulk_shared_pad", "w": "bulk_pad_products", "k": 
             "s": "tiled_stage_bytes", "c": "finish_closure", "b": "bulk_blocks_per_sm", "m": "bulk_min_products"}
 NUMBERED.update({"e": "edge_rows", "r": "bulk_rows"})     # issue 29, nbedges: the atomics by rows of consecutive cells
 NUMBERED["f"] = "table_fill"    # issue 29, stop 57: the table's poisoning fill (0 cupy.full, 1 runtime.gpu.filled)
+NUMBERED.update({"x": "bulk_mix", "y": "edge_mix"})   # issue 29, nbmix: accumulator words with their adds on the FMA pipe
 
 
 def sizes_of(setting):
@@ -107,7 +108,7 @@ def chain_alone(cp, codes_dev, n, params, pm):
     table = cp.zeros(nt * (nt + 1) // 2 * T * T, dtype=np.int16)
     scratch = cp.zeros(nt * T * T, dtype=np.int32)
     adup = cp.zeros(table.size, dtype=np.uint32)
-    edge, edge_shared = _gpu_tiled.edge_kernel(np.int16, T, sizes.edge_rows)
+    edge, edge_shared = _gpu_tiled.edge_kernel(np.int16, T, sizes.edge_rows, sizes.edge_mix)
     finishes = _gpu_tiled.finish_kernels(np.int16, T, "sub", sizes.finish_closure)
     if sizes.chain == "fused":
         finishes[1] = _gpu_tiled.chain_kernel(np.int16, T, "Int16x2Dup", sizes.finish_closure)

@@ -20,7 +20,7 @@ from bioaccel.fold._gpu_batch import SHORT_KERNELS, short_kernel_arguments
 from bioaccel.fold._launch import FoldSizes, batch_lanes, stage_bytes
 from bioaccel.fold._launch import finish_sub_blocks
 from bioaccel.fold._launch import finish_diag_blocks
-from bioaccel.fold._gpu_tiled import finish_shared_bytes
+from bioaccel.fold._gpu_tiled import finish_shared_bytes, mixed_lanes
 from bioaccel.fold._turner_gpu import TurnerSizes
 from bioaccel.fold._turner_pf_launch import PfSizes
 from bioaccel.fold._turner_pf_long_gpu import PfLongSizes
@@ -218,6 +218,12 @@ def host_kernels(sizes) -> dict:
               for blocks in (2, 8)]
     # issue 29 (nbedges): every product form above with the atomics by rows (the edge and interior products' default)
     tiled += [("tiled_bulk_rows", arguments) for name, arguments in list(tiled) if name == "tiled_bulk"]
+    # issue 29 (nbmix): the interior products (Int16x2Pre; 64-tiles: 8 blocks, 64-byte stages) and the split chain's
+    # edge products (Int16x2Dup) with 8, 12 or 16 of a thread's 32 accumulator words' adds on the FMA pipe
+    tiled += [("tiled_bulk_rows", (mixed_lanes(lanes, words), tile, blocks, stage)) for words in (8, 12, 16)
+              for lanes, shapes in (("Int16x2Pre", {(t, 2, stage_bytes(t, 2)), (128, 2, 128), (64, 8, 64)}),
+                                    ("Int16x2Dup", {(t, 2, stage_bytes(t, 2)), (128, 2, 128), (64, 2, 128)}))
+              for tile, blocks, stage in sorted(shapes)]
     tiled += [("tiled_finish_sub_tight", ("short", 64, 1)), ("tiled_finish", ("short", 64)),
               ("tiled_finish_sub", ("short", 64))]
     for cell in ("short", "int"):

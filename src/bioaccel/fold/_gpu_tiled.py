@@ -73,6 +73,17 @@ def int16_lanes(encoding, sizes=None):
     return lanes
 
 
+def mixed_lanes(lanes, words):
+    """The name of the bulk's int16 ``lanes`` with ``words`` of a thread's 32 accumulator words in the FMA-pipe form
+    (kernels/nussinov_tiled.cu FmaMix: two IMAD.IADD and one VIMNMX3 for four updates; 0: ``lanes`` as they are).
+    Exact only in the int16 encoding, where int16_lanes gives Int16x2Pre: fill_tiled mixes nothing else.
+
+    >>> mixed_lanes("Int16x2Pre", 16), mixed_lanes("Int16x2Dup", 0)
+    ('FmaMix<Int16x2Pre, 16>', 'Int16x2Dup')
+    """
+    return f"FmaMix<{lanes}, {words}>" if words else lanes
+
+
 def table_bytes(n, params, tile):
     """Device bytes of the tiled table of an n-long sequence, its bases, three scratch rows of tiles and,
     with Int16x2Pre, the A operands."""
@@ -85,16 +96,17 @@ def table_bytes(n, params, tile):
     return table + 3 * nt * tile * tile * 4
 
 
-def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None, min_blocks=2):
+def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", lanes=None, min_blocks=2, mix=0):
     """The ``kernel_name`` (tiled_bulk, the tiled fill's bulk product, or batch_bulk for many tables)
-    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes; ``min_blocks`` its
-    __launch_bounds__ blocks an SM) and its dynamic shared memory in bytes."""
+    instantiation for ``score_type`` (with int16, ``lanes`` or SIZES.int16_lanes, ``mix`` words of them in the
+    FMA-pipe form: :func:`mixed_lanes`; ``min_blocks`` its __launch_bounds__ blocks an SM) and its dynamic shared
+    memory in bytes."""
     itemsize = np.dtype(score_type).itemsize
     stage_bytes = stage_bytes or _launch.stage_bytes(tile, itemsize)
     lanes = (lanes or _launch.SIZES.int16_lanes) if itemsize == 2 else "Int32x1"
     if kernel_name == "batch_bulk":
         lanes = _launch.batch_lanes(lanes)
-    bulk = kernel("nussinov_tiled.cu", kernel_name, lanes, tile, min_blocks, stage_bytes)
+    bulk = kernel("nussinov_tiled.cu", kernel_name, mixed_lanes(lanes, mix), tile, min_blocks, stage_bytes)
     shared = bulk_shared_bytes(itemsize, tile, stage_bytes, lanes)
     if kernel_name == "tiled_bulk_rows":     # its stage buffers then hold the tile's maxima as int32
         shared = max(shared, 4 * tile * tile)
@@ -102,10 +114,12 @@ def bulk_kernel(score_type, tile, stage_bytes=None, kernel_name="tiled_bulk", la
     return bulk, shared
 
 
-def edge_kernel(score_type, tile, rows):
+def edge_kernel(score_type, tile, rows, mix=0):
     """The split chain's edge products (K = I + 1 and K = J - 1 of each tile of a diagonal) in Int16x2Dup (Int32x1 for
-    int32 cells): (kernel, dynamic shared bytes); ``rows`` (SIZES.edge_rows) tiled_bulk_rows, else tiled_bulk."""
-    return bulk_kernel(score_type, tile, lanes="Int16x2Dup", kernel_name="tiled_bulk_rows" if rows else "tiled_bulk")
+    int32 cells; ``mix`` words in the FMA-pipe form): (kernel, dynamic shared bytes); ``rows`` (SIZES.edge_rows)
+    tiled_bulk_rows, else tiled_bulk."""
+    return bulk_kernel(score_type, tile, lanes="Int16x2Dup", kernel_name="tiled_bulk_rows" if rows else "tiled_bulk",
+                       mix=mix)
 
 
 def bulk_shared_bytes(itemsize, tile, stage_bytes, lanes):
@@ -230,8 +244,13 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     scratch = cp.zeros((3, nt * T * T), dtype=np.int32)
     lanes = int16_lanes(encoding) if encoding != "int32" else None
     interior_stage = sizes.tiled_stage_bytes if score_type == np.int16 and sizes.tiled_stage_bytes else None
+    # the adds of part of the products on the FMA pipe (issue 29, nbmix) only in the int16 encoding, the one where
+    # int16_lanes gives Int16x2Pre: there every operand a product reads for a cell of the sequence is 0 .. 32767
+    # (kernels/nussinov_tiled.cu FmaMix)
+    exact_mix = lanes == "Int16x2Pre"
     bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks,
-                                    kernel_name="tiled_bulk_rows" if sizes.bulk_rows else "tiled_bulk")
+                                    kernel_name="tiled_bulk_rows" if sizes.bulk_rows else "tiled_bulk",
+                                    mix=sizes.bulk_mix if exact_mix else 0)
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)
@@ -239,7 +258,7 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
         sizes.bulk_shared_pad > 0
     # edge_rows (issue 29, nbedges): the edge products' atomics by rows of consecutive cells, a kernel of their own
     if separate or sizes.edge_rows:
-        edge_bulk, edge_shared = edge_kernel(score_type, T, sizes.edge_rows)
+        edge_bulk, edge_shared = edge_kernel(score_type, T, sizes.edge_rows, sizes.edge_mix if exact_mix else 0)
     else:
         edge_bulk, edge_shared = bulk, bulk_shared
     # Int16x2Pre: the A operands in the bulk's form, written by the finish of each tile off the diagonal

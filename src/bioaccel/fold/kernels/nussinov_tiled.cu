@@ -49,6 +49,7 @@ struct Int16x2 : DpxS16x2 {
     typedef short score_t;
     static constexpr bool DUP_A = false;             // the duplicated A operands made in the inner loop
     static constexpr bool PRE_A = false;
+    static constexpr int MIX = 0;                    // accumulator words in the FMA-pipe form (FmaMix)
     __device__ static __forceinline__ word_t a_word(short a) { return dup16(a); }
     // both lanes + delta, wrapping: a move by delta and one by -delta give back the same bits
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return __vadd2(w, dup16(delta)); }
@@ -76,7 +77,34 @@ struct Int32x1 : DpxS32 {
     __device__ static __forceinline__ word_t shift(word_t w, int delta) { return w + delta; }
     static constexpr bool DUP_A = false;
     static constexpr bool PRE_A = false;
+    static constexpr int MIX = 0;
 };
+
+// Int16x2Pre or Int16x2Dup with the first WORDS of a thread's 32 accumulator words (8 rows x 4 words; word 4 x + y)
+// updated two k at a time in the FMA-pipe form (dpx.cuh, DpxS16x2::update2_fma: two IMAD.IADD and one VIMNMX3 for
+// four updates), the others in DPX, so that the ALU pipe, which bounds the products (Nsight Compute: the busiest,
+// ~76%), issues fewer instructions an update (issue 29, helper nbmix). Exact only in the int16 encoding
+// (fold/_gpu_tiled.mixed_lanes), where every operand a product reads for a cell of the sequence is a final cell of the
+// table, 0 .. 32767, and a + b = V(r, k) + V(k, q) <= V(r, q) <= the largest score, which int16 cells hold (r < k <
+// q; the split k is one of V(r, q)'s). The one negative lane read is B's POISON -1 (the table's fill) at columns
+// past the sequence's end (q >= N, last tile column; A's tiles (I, K) have K < J, wholly inside): its carry lands
+// in the word's high lane, column q + 1, past the end too, and the finish holds every cell past the end at 0.
+template <typename P, int WORDS>
+struct FmaMix : P {
+    static_assert(P::PER_WORD == 2 && (P::PRE_A || P::DUP_A) && WORDS > 0 && WORDS <= 32, "int16 lanes, dup_stage");
+    static constexpr int MIX = WORDS;
+};
+
+// Accumulator word c of a thread (4 x + y) after two consecutive k: the FMA-pipe form for the first P::MIX words.
+template <typename P>
+__device__ __forceinline__ typename P::word_t update_pair(int c, typename P::word_t acc, typename P::word_t a0,
+                                                          typename P::word_t b0, typename P::word_t a1,
+                                                          typename P::word_t b1) {
+    if constexpr (P::MIX > 0) {
+        if (c < P::MIX) return P::update2_fma(acc, a0, b0, a1, b1);
+    }
+    return P::update(P::update(acc, a0, b0), a1, b1);
+}
 
 // Global -> shared copies of the next stage run while the current one is computed. A stays in its
 // stored (row) form in shared memory; a thread reads two k of one row as one 32-bit word and makes
@@ -165,18 +193,39 @@ __device__ __forceinline__ void bulk_tile(const typename P::score_t* __restrict_
 
     // One stage of the duplicated forms: KS k, each a row of 8 duplicated A operands and 8 B cells (4 words).
     constexpr int DUP_UNROLL = P::PRE_A ? 8 : 4;     // H100: 8 is 0.3% faster for Pre, the same for Dup
+    // row k of a stage: a thread's 8 duplicated A operands and 4 B words
+    auto stage_row = [&](const unsigned (*ad)[TILE], const score_t (*bs)[TILE], int k, unsigned (&a)[8],
+                         unsigned (&b)[4]) {
+        const uint4 bv = *reinterpret_cast<const uint4*>(&bs[k][tx * 8]);
+        const uint4 a0 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8]);
+        const uint4 a1 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8 + 4]);
+        b[0] = bv.x, b[1] = bv.y, b[2] = bv.z, b[3] = bv.w;
+        a[0] = a0.x, a[1] = a0.y, a[2] = a0.z, a[3] = a0.w, a[4] = a1.x, a[5] = a1.y, a[6] = a1.z, a[7] = a1.w;
+    };
     auto dup_stage = [&](const unsigned (*ad)[TILE], const score_t (*bs)[TILE]) {
+        if constexpr (P::MIX == 0) {
 #pragma unroll (DUP_UNROLL)
-        for (int k = 0; k < KS; ++k) {
-            const uint4 bv = *reinterpret_cast<const uint4*>(&bs[k][tx * 8]);
-            const uint4 a0 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8]);
-            const uint4 a1 = *reinterpret_cast<const uint4*>(&ad[k][ty * 8 + 4]);
-            const unsigned b[4] = {bv.x, bv.y, bv.z, bv.w};
-            const unsigned a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            for (int k = 0; k < KS; ++k) {
+                unsigned a[8], b[4];
+                stage_row(ad, bs, k, a, b);
 #pragma unroll
-            for (int x = 0; x < 8; ++x)
+                for (int x = 0; x < 8; ++x)
 #pragma unroll
-                for (int y = 0; y < 4; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
+                    for (int y = 0; y < 4; ++y) acc[x][y] = P::update(acc[x][y], a[x], b[y]);
+            }
+        } else {
+            // FmaMix: two k a step, so that a word's FMA-pipe form has both
+#pragma unroll (DUP_UNROLL / 2)
+            for (int k = 0; k < KS; k += 2) {
+                unsigned a0[8], b0[4], a1[8], b1[4];
+                stage_row(ad, bs, k, a0, b0);
+                stage_row(ad, bs, k + 1, a1, b1);
+#pragma unroll
+                for (int x = 0; x < 8; ++x)
+#pragma unroll
+                    for (int y = 0; y < 4; ++y)
+                        acc[x][y] = update_pair<P>(4 * x + y, acc[x][y], a0[x], b0[y], a1[x], b1[y]);
+            }
         }
     };
     const int stages = (K1 - K0) * STAGES_PER_TILE;

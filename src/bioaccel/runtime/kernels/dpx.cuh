@@ -8,6 +8,14 @@
 // One max-plus update acc = max(acc, a + b) per cell in one DPX instruction (SASS VIADDMNMX); a family's
 // cell types derive from these and add their own cell type, padding and operand forms.
 
+// a + b as one 32-bit IMAD.IADD (a * 1 + b), an FMA-pipe instruction: written as a plain + it would be an IADD3 on
+// the ALU pipe, which the DPX instructions keep busy (ptxas keeps the mad an IMAD.IADD: nvdisasm, sm_90).
+__device__ __forceinline__ unsigned add_on_fma_pipe(unsigned a, unsigned b) {
+    unsigned s;
+    asm("mad.lo.u32 %0, %1, 1, %2;" : "=r"(s) : "r"(a), "r"(b));
+    return s;
+}
+
 // int16 cells, two to a 32-bit word: two updates per instruction (__viaddmax_s16x2, VIADDMNMX.S16x2).
 struct DpxS16x2 {
     typedef unsigned word_t;
@@ -16,6 +24,16 @@ struct DpxS16x2 {
         return __viaddmax_s16x2(a, b, acc);
     }
     __device__ static __forceinline__ int lane(word_t w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
+    // Two consecutive k (a0, b0 and a1, b1) of one accumulator word, four updates, with the adds on the FMA pipe: two
+    // 32-bit IMAD.IADD of the packed words and one three-input maximum (VIMNMX3.S16x2) on the ALU, half the ALU issue
+    // of two DPX (issue 29, bench/maxplus_forms.py: on an H200 8 of 16 cells a thread in this form beside 8 in DPX ran
+    // 32.8 T updates/s against DPX alone's 31.4). A packed add is a lane's add only where the lane below carries
+    // nothing into it, so a lane's result is exact where its operands and their sum lie in 0 .. 32767 and so do the
+    // low lane's (a carry out of the high lane is dropped; a negative low operand, read unsigned, carries one into
+    // the high lane). The caller must establish this (fold/kernels/nussinov_tiled.cu, FmaMix).
+    __device__ static __forceinline__ word_t update2_fma(word_t acc, word_t a0, word_t b0, word_t a1, word_t b1) {
+        return __vimax3_s16x2(acc, add_on_fma_pipe(a0, b0), add_on_fma_pipe(a1, b1));
+    }
 };
 
 // int32 cells, one to a word (__viaddmax_s32, VIADDMNMX).
