@@ -221,6 +221,17 @@ def _priority_stream(cp, high):
     return cp.cuda.Stream(non_blocking=True, priority=-5 if high else 0)
 
 
+def mixed_words(setting: int, n: int) -> int:
+    """The interior products' accumulator words with their adds on the FMA pipe (``FoldSizes.bulk_mix``): the setting
+    itself, or by length where it is -1: 8 below 16,000 nt, 16 from it (16 words take 117 registers, and at 10,000
+    nt, where fewer tiles share a diagonal, ran slower than 8 on an H200; at 26,000 faster: issue 29, nbmix).
+
+    >>> mixed_words(-1, 10_000), mixed_words(-1, 16_000), mixed_words(0, 26_000), mixed_words(12, 100)
+    (8, 16, 0, 12)
+    """
+    return setting if setting >= 0 else (16 if n >= 16_000 else 8)
+
+
 def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     """Fill the tiled table of one sequence (codes on the device); returns a DeviceTable.
 
@@ -250,7 +261,7 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     exact_mix = lanes == "Int16x2Pre"
     bulk, bulk_shared = bulk_kernel(score_type, T, interior_stage, lanes=lanes, min_blocks=sizes.tiled_bulk_blocks,
                                     kernel_name="tiled_bulk_rows" if sizes.bulk_rows else "tiled_bulk",
-                                    mix=sizes.bulk_mix if exact_mix else 0)
+                                    mix=mixed_words(sizes.bulk_mix, n) if exact_mix else 0)
     # the edge products (on the chain) in the Int16x2Dup form beside Int16x2Pre's interior products: on an
     # H100 the fill then took 0.0423 s at n = 16,000 and 0.1300 s at 26,000, against 0.0465 and 0.1310 s
     # with Int16x2Pre for both (docs/gpu-notes.md)

@@ -82,11 +82,14 @@ class FoldSizes(LaunchSizes):
     #                                   against 0.0284, 0.0108 with 10; 26,000 0.1045 against 0.1050)
     int16_lanes: str = "Int16x2Pre"   # tiled, int16 cells: the bulk's lanes (Int16x2Dup: A operands made in
     #                                   each stage, Int16x2: in the loop; see fold/_gpu_tiled.int16_lanes)
-    bulk_mix: int = 0                 # tiled, int16 encoding: of a bulk thread's 32 accumulator words, the interior
+    bulk_mix: int = -1                # tiled, int16 encoding: of a bulk thread's 32 accumulator words, the interior
     #                                   products update this many two k at a time by two IMAD.IADD (FMA pipe) and one
     #                                   VIMNMX3, the rest by DPX (kernels/nussinov_tiled.cu FmaMix; issue 29, nbmix);
-    #                                   0: DPX alone
-    edge_mix: int = 0                 # ... the same for the split chain's edge products (Int16x2Dup)
+    #                                   0: DPX alone (before stop 58); -1 (the default since stop 58) by length,
+    #                                   mixed_words: 8 below 16,000 nt, 16 from it (on an H200 with edge_mix 16:
+    #                                   10,000 0.0100 s against DPX's 0.0101-0.0103, 16,000 0.0269 against 0.0278-0.0279,
+    #                                   26,000 0.0967 against 0.1034-0.1035; 16 words at 10,000 0.0103-0.0105)
+    edge_mix: int = 16                # ... the same for the split chain's edge products (Int16x2Dup; 0 before stop 58)
     finish: str = "sub"               # tiled, tiles off the diagonal: "sub" (sub-tiled) or "wavefront" finish
     edge_rows: int = 1                # tiled, the split chain's edge products: 1 tiled_bulk_rows (the maxima's atomics
     #                                   by rows of consecutive cells: issue 29, nbedges; n = 16,000 on an H200 0.0322 s
