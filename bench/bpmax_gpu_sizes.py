@@ -209,10 +209,6 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 SETTINGS["tables poisoned by 16-byte stores (table_fill=1)"] = dict(table_fill=1)
 # stop 57 (row 80): the tables poisoned by cupy.full, the default before stop 57 (table_fill 1 the default since)
 SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57)"] = dict(table_fill=0)
-# stop 58 (rows 81-83): the products with 4, 8 or 16 of a thread's 16 cells taking two k-pairs at a time by two
-# IMAD.IADD (FMA pipe) and one VIMNMX3 (pairs_mix; the staged B zero above the band top)
-SETTINGS |= {f"products with {mix} of 16 cells' adds on the FMA pipe (pairs_mix={mix})": dict(pairs_mix=mix)
-             for mix in (4, 8, 16)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -18,7 +18,7 @@ Without a window the band is the whole target, so a long target needs its whole 
 is refused with the estimate when it cannot fit.
 """
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,7 +33,6 @@ from ._gpu_paired import Paired
 from ._model import sentinel
 
 MEMORY_MARGIN = 0.7           # share of the free device memory one launch may take
-MIX_BELOW = 16_384            # BPMaxSizes.pairs_mix only where every table value is below this (-sentinel)
 WIDE_BAND = 150               # about the widest band whose finish segments fit in shared memory
 
 
@@ -160,8 +159,6 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     cp = _gpu.require_gpu()
     sizes = sizes or _gpu_launch.SIZES
     M = len(a)
-    if not mixable(params, M, [len(rb) for rb in targets]):
-        sizes = replace(sizes, pairs_mix=0)
     L1 = params.spans(M, 1)[0]
     spans = [params.spans(M, len(rb))[1] for rb in targets]
     dtype = max((params.cell_dtype(M, len(rb)) for rb in targets), key=lambda d: np.dtype(d).itemsize,
@@ -199,17 +196,6 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     return results
 
 
-def mixable(params, M: int, lengths) -> bool:
-    """Whether the products may take BPMaxSizes.pairs_mix for an M-nt query against targets of ``lengths``: the
-    FMA-pipe adds are exact only where every table value is below MIX_BELOW (kernels/bpmax.cu, MIX).
-
-    >>> from bioaccel.interact import InteractParams
-    >>> mixable(InteractParams(window_target=128), 23, [20_000]), mixable(InteractParams(window_target=128), 6_000, [500])
-    (True, False)
-    """
-    return all(params.largest_value(M, n) < MIX_BELOW for n in lengths)
-
-
 def poisoned(cells: int, dtype, sizes: BPMaxSizes):
     """A device table of ``cells`` cells of ``dtype``, every one the sentinel (poisoned: an unwritten cell read would
     show), by ``runtime.gpu.filled`` (``sizes.table_fill`` 1, 16-byte stores) or cupy.full (0, a cell a thread:
@@ -245,15 +231,13 @@ def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=Non
     finish(S2, S2, 0, 1, self_=True)
     short = cell == "short"
     parts = products_lanes(sizes, short, Wb)
-    stage_form = pairs_form(sizes, short, Wb, variant)
-    mix = sizes.pairs_mix if stage_form == 4 else 0
-    paired = Paired(dims, first_matrix(M, L1), stage_form, _kernel("bpmax_pair_rows_zeroed" if mix else "bpmax_pair_rows"),
+    paired = Paired(dims, first_matrix(M, L1), pairs_form(sizes, short, Wb, variant), _kernel("bpmax_pair_rows"),
                     lambda launch: _timed(launch, timings, "pairing"))
     if parts:             # packed, each cell's k2 split among `parts` lanes (band-following warps)
         tr, tc = sizes.split_rows, sizes.split_cols
         if sizes.split_pairs:   # a word one cell, its halves over the even and the odd k2
             stage = pairs_stage(sizes, parts)
-            arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks, mix)
+            arguments = (tr, tc, sizes.split_chunk, parts, sizes.pairs_step, stage, sizes.pairs_blocks)
             name, threads = "bpmax_products_pairs", (tr // 4) * (tc // 4) * parts
         else:                   # two cells a word
             arguments = (tr, tc, sizes.split_chunk, parts, sizes.split_prefetch, sizes.split_own)

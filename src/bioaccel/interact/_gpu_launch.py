@@ -83,10 +83,6 @@ class BPMaxSizes(LaunchSizes):
     #                              where STAGE 2 spills 64 bytes; 8 since bpmaxcp2)
     split_band: int = 256        # bands wider than this keep bpmax_products_packed (no window: the warps'
     #                              squares run about the useful updates there already)
-    pairs_mix: int = 0           # bpmax_products_pairs, pairs_stage 4: of a thread's 16 cells, this many take two k-pairs at
-    #                              a time by two IMAD.IADD (FMA pipe) and one VIMNMX3, the rest by DPX (issue 29, stop
-    #                              58; kernels/bpmax.cu tile_step2, the paired copy zeroed above the band top); only
-    #                              where every value is below 16,384 (window_scores sets 0 elsewhere)
     segment_rows: int = 0        # finish: rows per segment (0: as many as finish_bytes holds)
     segment_fit: int = 224       # finish: 0 every level's segments of segment_rows (the default before bpmaxwave);
     #                              R > 0 (issue 29, bpmaxwave) each level's segments at most that long, sized so that

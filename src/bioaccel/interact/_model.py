@@ -93,15 +93,6 @@ class InteractParams:
         L2 = N if self.window_target is None else min(N, self.window_target + 1)
         return L1, L2
 
-    def largest_value(self, M: int, N: int) -> int:
-        """A bound on every value of an M x N table (windowed), in units: each base in at most one pair.
-
-        >>> InteractParams(window_target=128).largest_value(23, 20_000)   # (23 + 129) // 2 pairs of 6 half-units
-        456
-        """
-        L1, L2 = self.spans(M, N)
-        return ((L1 + L2) // 2) * int(self.pair_table().max())
-
     def cell_dtype(self, M: int, N: int) -> np.dtype:
         """The cells of an M x N table on every variant: int16 when every value of the (windowed)
         table fits, else int32.
@@ -109,7 +100,8 @@ class InteractParams:
         >>> InteractParams().cell_dtype(20, 200), InteractParams().cell_dtype(40, 12000)
         (dtype('int16'), dtype('int32'))
         """
-        bound = self.largest_value(M, N)
+        L1, L2 = self.spans(M, N)
+        bound = ((L1 + L2) // 2) * int(self.pair_table().max())  # each base in at most one pair
         if bound <= np.iinfo(np.int16).max:
             return np.dtype(np.int16)
         if bound > np.iinfo(np.int32).max:

@@ -47,7 +47,6 @@ struct Dims {
 #define DIMS_ARGS const int M, const int N, const int L1, const int Wb, const int RS, \
                   const long long mat_stride, const int* __restrict__ pairs
 #define DIMS Dims g{M, N, L1, Wb, RS, mat_stride, pairs}
-#define DIMS_PASS M, N, L1, Wb, RS, mat_stride, pairs
 
 template <typename T> __device__ __forceinline__ int sentinel();
 template <> __device__ __forceinline__ int sentinel<short>() { return -16384; }
@@ -125,25 +124,6 @@ __device__ __forceinline__ void tile_step(const V av, const V bv, W (&acc)[4][4]
     for (int r = 0; r < 4; ++r)
 #pragma unroll
         for (int c = 0; c < 4; ++c) acc[r][c] = maxplus(acc[r][c], ar[r], br[c]);
-}
-
-// Two consecutive steps of packed int16 words (k-pairs q and q + 1) on the same accumulators: the first MIX of a
-// thread's 16 cells (row-major) by two IMAD.IADD on the FMA pipe and one VIMNMX3 (DpxS16x2::update2_fma, runtime/
-// kernels/dpx.cuh), the rest by two DPX each (issue 29, stop 58). The packed adds are exact per lane only where no
-// word's low lanes are both negative unless its high lanes' sum is negative too, and every lane sum is at most 32767
-// (a carry then adds 1 to a high lane below 0, which no cell's maximum takes): bpmax_products_pairs' MIX says why
-// that holds there.
-template <int MIX>
-__device__ __forceinline__ void tile_step2(const uint4 a0v, const uint4 b0v, const uint4 a1v, const uint4 b1v,
-                                           unsigned (&acc)[4][4]) {
-    const unsigned a0[4] = {a0v.x, a0v.y, a0v.z, a0v.w}, b0[4] = {b0v.x, b0v.y, b0v.z, b0v.w};
-    const unsigned a1[4] = {a1v.x, a1v.y, a1v.z, a1v.w}, b1[4] = {b1v.x, b1v.y, b1v.z, b1v.w};
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-            acc[r][c] = 4 * r + c < MIX ? DpxS16x2::update2_fma(acc[r][c], a0[r], b0[c], a1[r], b1[c])
-                                        : __viaddmax_s16x2(a1[r], b1[c], __viaddmax_s16x2(a0[r], b0[c], acc[r][c]));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -773,9 +753,7 @@ __device__ __forceinline__ void stage_pair_rows(unsigned* __restrict__ Bs, const
 // registers, no PRMT, no sentinel presets but where the item leaves the copy's pair rows or slots (stored then).
 // Pair row p = kc / 2 + q + 1 (rows kc + 2q + 1, + 2) from slot o = bcol - kc - (2q & ~7): stepping q by QS (a
 // multiple of 8) steps p by QS, o by -2 QS and the staged word by QS BR (pair_word's shift unchanged).
-// ZERO (MIX > 0): a vector past a pair row's stored slots (above both rows' band tops) is staged as zeros, not
-// sentinels (bpmax_products_pairs' MIX says why)
-template <int BR, int QS, bool ZERO = false>
+template <int BR, int QS>
 __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const unsigned* __restrict__ paired, int kc,
                                                int first, int count, int bcol, int c0, int NP, int RS) {
     static_assert(QS % 8 == 0, "pair rows stepped with pair_word's shift unchanged");
@@ -787,8 +765,7 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
             cp_async16(to, from);
             cp_async16(to + 4, from + 4);
         } else {
-            const uint4 s = ZERO && (unsigned)p < (unsigned)NP && o > RS - 8 ? make_uint4(0u, 0u, 0u, 0u)
-                                                                            : sentinel_vector();
+            const uint4 s = sentinel_vector();
             reinterpret_cast<uint4*>(to)[0] = s, reinterpret_cast<uint4*>(to)[1] = s;
         }
     }
@@ -799,7 +776,7 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
 // (lane p: pairs 2p, 2p + 1, one 8-byte load of each of its 4 rows of A), then two groups an iteration (lane p:
 // pairs 4p .. 4p + 3, one 16-byte load a row): 8 shared loads per 64 DPX instructions, as STAGE 0 and 1. `at`:
 // the thread tile's first row of the staged A, `bt`: its first column of B's pair row 0.
-template <int AR, int BR, int MIX = 0>
+template <int AR, int BR>
 __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, const unsigned* __restrict__ bt, int q,
                                               int n, int part, unsigned (&acc)[4][4]) {
     if (n & 1) {
@@ -808,13 +785,8 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
         uint2 a[4];
 #pragma unroll
         for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint2*>(pa + r * AR);
-        if constexpr (MIX > 0) {
-            tile_step2<MIX>(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb),
-                            make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
-        } else {
-            tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
-            tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
-        }
+        tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
+        tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
         q += 4, --n;
     }
     const unsigned* pa = at + q + 4 * part;
@@ -824,18 +796,10 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
         uint4 a[4];
 #pragma unroll
         for (int r = 0; r < 4; ++r) a[r] = *reinterpret_cast<const uint4*>(pa + r * AR);
-        if constexpr (MIX > 0) {
-            tile_step2<MIX>(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb),
-                            make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
-            tile_step2<MIX>(make_uint4(a[0].z, a[1].z, a[2].z, a[3].z), *reinterpret_cast<const uint4*>(pb + 2 * BR),
-                            make_uint4(a[0].w, a[1].w, a[2].w, a[3].w), *reinterpret_cast<const uint4*>(pb + 3 * BR),
-                            acc);
-        } else {
-            tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
-            tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
-            tile_step(make_uint4(a[0].z, a[1].z, a[2].z, a[3].z), *reinterpret_cast<const uint4*>(pb + 2 * BR), acc);
-            tile_step(make_uint4(a[0].w, a[1].w, a[2].w, a[3].w), *reinterpret_cast<const uint4*>(pb + 3 * BR), acc);
-        }
+        tile_step(make_uint4(a[0].x, a[1].x, a[2].x, a[3].x), *reinterpret_cast<const uint4*>(pb), acc);
+        tile_step(make_uint4(a[0].y, a[1].y, a[2].y, a[3].y), *reinterpret_cast<const uint4*>(pb + BR), acc);
+        tile_step(make_uint4(a[0].z, a[1].z, a[2].z, a[3].z), *reinterpret_cast<const uint4*>(pb + 2 * BR), acc);
+        tile_step(make_uint4(a[0].w, a[1].w, a[2].w, a[3].w), *reinterpret_cast<const uint4*>(pb + 3 * BR), acc);
         pa += 8, pb += 8 * BR;
     }
 }
@@ -848,15 +812,7 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
 // cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
-// MIX (issue 29, stop 58; STAGE 4 only, with the paired copy of bpmax_pair_rows_zeroed): the first MIX of a thread's 16
-// cells take two k-pairs at a time by tile_step2's FMA-pipe adds. Exact where every value is at most 16,383 (the host
-// mixes only then): a word (A(i2, k2), A(i2, k2 + 1)) + (B(k2 + 1, j2), B(k2 + 2, j2)) has both low lanes negative
-// (sentinels, -16,384) with a non-negative high lane sum only at A's pad before the border (k2 = i2 - 2) with B above
-// row k2 + 1's band top or in row -1; those B slots are zeros in the mixed form's staging (copy_pair_rows' ZERO,
-// bpmax_pair_rows_zeroed), which pair only with A's pads (sums below 0) or land in cells outside the band (never
-// stored). Every other carry lands on a high lane with a sentinel operand: at most 0 after the carry, below or at
-// every cell's value.
-template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS, int MIX>
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
     DIMS;
@@ -867,7 +823,6 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
     static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
-    static_assert(MIX == 0 || STAGE == 4, "the FMA-pipe mix needs STAGE 4's zeroed paired copy");
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
     __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
@@ -903,8 +858,8 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 const int NV = min(KC / 8, ((ke - kc) >> 3) + 1);
                 if constexpr (STAGE == 4) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
-                    copy_pair_rows<BR, QS, (MIX > 0)>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc,
-                                                      tid / CV, NV * 4, bcol, c0, N / 2 + 2, RS);
+                    copy_pair_rows<BR, QS>(Bs, paired + mat_of(g, k1 + 1, j1 - k1) * pair_stride, kc, tid / CV,
+                                           NV * 4, bcol, c0, N / 2 + 2, RS);
                     cp_async_wait<0>();
                 } else if constexpr (STAGE >= 2) {
                     copy_row<VS>(As + row_word<AR>(arow), left + aoff, tid / TR, NV, kc - abase, ai <= N, RS);
@@ -942,7 +897,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
                 if constexpr (STAGE >= 2) {
-                    multiply_rows<AR, BR, MIX>(As + row_word<AR>(tr * 4), Bs + tc * 4, k_lo / 2, n, part, acc);
+                    multiply_rows<AR, BR>(As + row_word<AR>(tr * 4), Bs + tc * 4, k_lo / 2, n, part, acc);
                 } else {
                     const int q0 = k_lo / 2 + (4 / P) * part;
                     const unsigned* pa = As + q0 * AS + tr * 4;
@@ -979,41 +934,17 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
 // level's finish: pair row p (0 <= p < N / 2 + 2, pair_stride = (N / 2 + 2) RS words a matrix) holds rows 2p - 1
 // (low halves) and 2p (high) of the band, slot by slot (both rows' slots start at the same column: (2p - 2) & ~7),
 // sentinels for rows outside 0 .. N. A thread one 8-slot vector of a pair row: two 16-byte loads, two stores.
-// ZERO (bpmax_pair_rows_zeroed, the products' MIX): the slots above a row's band top and row -1 hold 0, not sentinels
-template <bool ZERO>
-__device__ __forceinline__ void pair_rows(const short* __restrict__ F, unsigned* __restrict__ paired, DIMS_ARGS,
-                                          const int first_mat, const long long pair_stride) {
+__global__ void bpmax_pair_rows(const short* __restrict__ F, unsigned* __restrict__ paired, DIMS_ARGS,
+                                const int first_mat, const long long pair_stride) {
     const int V = RS / 8, NP = N / 2 + 2;
     const int x = blockIdx.x * blockDim.x + threadIdx.x;   // grid: (vectors of a matrix / threads, matrices)
     if (x >= NP * V) return;
     const int v = x % V, p = x / V;
     const long long m = first_mat + blockIdx.y;
     const short* lo = F + m * mat_stride + (2 * p - 1) * (long long)RS + 8 * v;
-    uint4 e = (unsigned)(2 * p - 1) <= (unsigned)N ? *reinterpret_cast<const uint4*>(lo)
-              : ZERO && p == 0 ? make_uint4(0u, 0u, 0u, 0u) : sentinel_vector();
-    uint4 o = 2 * p <= N ? *reinterpret_cast<const uint4*>(lo + RS) : sentinel_vector();
-    if (ZERO) {   // slot h of vector v is column ((2p - 2) & ~7) + 8v + h; row r's band top is column r + Wb - 2
-        const int first = ((2 * p - 2) & ~7) + 8 * v;
-        auto above = [&](uint4& w, int top) {
-            unsigned* words = reinterpret_cast<unsigned*>(&w);
-#pragma unroll
-            for (int h = 0; h < 8; ++h)
-                if (first + h > top) words[h / 2] &= h % 2 ? 0x0000FFFFu : 0xFFFF0000u;
-        };
-        if ((unsigned)(2 * p - 1) <= (unsigned)N) above(e, 2 * p - 1 + Wb - 2);
-        if (2 * p <= N) above(o, 2 * p + Wb - 2);
-    }
+    const uint4 e = (unsigned)(2 * p - 1) <= (unsigned)N ? *reinterpret_cast<const uint4*>(lo) : sentinel_vector();
+    const uint4 o = 2 * p <= N ? *reinterpret_cast<const uint4*>(lo + RS) : sentinel_vector();
     interleave_rows(e, o, reinterpret_cast<uint4*>(paired + m * pair_stride + (long long)p * RS + 8 * v));
-}
-
-__global__ void bpmax_pair_rows(const short* __restrict__ F, unsigned* __restrict__ paired, DIMS_ARGS,
-                                const int first_mat, const long long pair_stride) {
-    pair_rows<false>(F, paired, DIMS_PASS, first_mat, pair_stride);
-}
-
-__global__ void bpmax_pair_rows_zeroed(const short* __restrict__ F, unsigned* __restrict__ paired, DIMS_ARGS,
-                                       const int first_mat, const long long pair_stride) {
-    pair_rows<true>(F, paired, DIMS_PASS, first_mat, pair_stride);
 }
 
 // ---------------------------------------------------------------------------------------------------
