@@ -10,6 +10,7 @@ cells PASS 1 stored) wait for both. The same cells as the single pass: max is as
 """
 from ..runtime import gpu as _gpu
 
+HIGHEST = -5      # a stream's priority: CUDA clamps it to the device's highest (-5 on Hopper; fold/_gpu_tiled.py too)
 FIRST_SPLIT = 4   # the first level whose products have an interior split (k1 = i1 + 1 at l1 = 4)
 
 
@@ -33,9 +34,8 @@ def run_levels(L1: int, products, finish, overlap: bool) -> None:
         return
     cp = _gpu.cupy()
     caller = cp.cuda.get_current_stream()
-    least, greatest = cp.cuda.runtime.deviceGetStreamPriorityRange()
-    high = cp.cuda.Stream(non_blocking=True, priority=greatest)
-    low = cp.cuda.Stream(non_blocking=True, priority=least)
+    high = cp.cuda.Stream(non_blocking=True, priority=HIGHEST)
+    low = cp.cuda.Stream(non_blocking=True, priority=0)      # the lowest (the default's)
     begun = caller.record()
     high.wait_event(begun)
     low.wait_event(begun)
