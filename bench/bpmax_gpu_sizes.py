@@ -217,6 +217,10 @@ SETTINGS |= {   # bpmaxco (rows 81-85): the next level's interior products on a 
                                                                             finish_bytes=kb * 1024)
        for kb in (227, 170, 140)},
     **{f"finish {kb} KB, no overlap": dict(finish_bytes=kb * 1024) for kb in (170, 140)}}
+# bpmaxco's call 2 (rows 86-88): overlap 2, the interior products also waiting for the level's edge pass, so that
+# they start with the finish's blocks pending (with 1 they start beside the edge pass and fill the SMs first)
+SETTINGS |= {f"products of the next level beside the finish after its edge pass, finish {kb} KB": dict(
+    overlap_products=2, finish_bytes=kb * 1024) for kb in (227, 170, 140)}
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

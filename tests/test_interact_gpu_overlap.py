@@ -2,7 +2,8 @@
 ``BPMaxSizes.overlap_products``, interact/_gpu_levels.py): bpmax_products_pairs in an interior and an edge pass from
 level 4 on, on two streams. Equal to the CPU cell by cell on random pairs (queries of 1 to 12 bases: levels 4 to 12
 split), and to the default's device tables bit for bit on the production band, on short windows and across streamed
-pieces, at finish segments of 227, 170 and 140 KB (what bench/bpmax_gpu_sizes.py's rows 81-85 run).
+pieces, at finish segments of 227, 170 and 140 KB (what bench/bpmax_gpu_sizes.py's rows 81-88 run), the interior
+passes started after the level's edge pass too (overlap 2).
 
 Marked ``gpu``: skipped, with the reason, where there is no CUDA device (CI has none).
 """
@@ -21,15 +22,17 @@ from test_interact_gpu import (_equal_tiled_cell_by_cell, random_rna_codes, same
 
 pytestmark = pytest.mark.gpu
 
-#: the overlap at the finish segments of bench/bpmax_gpu_sizes.py's rows 81-83, and row 84's segments without it
+#: the overlap at the finish segments of bench/bpmax_gpu_sizes.py's rows 81-83, row 84's segments without it, and
+#: overlap 2 (the interior after the level's edge pass: rows 86-88)
 SETTINGS = (dict(overlap_products=1), dict(overlap_products=1, finish_bytes=170 * 1024),
-            dict(overlap_products=1, finish_bytes=140 * 1024), dict(finish_bytes=170 * 1024))
+            dict(overlap_products=1, finish_bytes=140 * 1024), dict(finish_bytes=170 * 1024),
+            dict(overlap_products=2, finish_bytes=170 * 1024))
 
 
 def test_overlap_equals_tiled_cell_by_cell_on_random_pairs(small_launch_sizes):
     """At the production sizes and the tests' small ones (8 x 16 tiles, 8-row segments: many tiles a level)."""
-    _equal_tiled_cell_by_cell("fused", [BPMaxSizes(**change) for change in SETTINGS[:2]] +
-                              [replace(small_launch_sizes.bpmax, overlap_products=1)])
+    _equal_tiled_cell_by_cell("fused", [BPMaxSizes(**change) for change in SETTINGS[:2] + SETTINGS[4:]] +
+                              [replace(small_launch_sizes.bpmax, overlap_products=mode) for mode in (1, 2)])
 
 
 def test_overlap_equals_the_default_on_a_production_band():
@@ -37,10 +40,11 @@ def test_overlap_equals_the_default_on_a_production_band():
 
 
 def test_overlap_equals_the_default_on_short_windows_and_pieces():
-    same_as_default_on_short_windows_and_pieces(SETTINGS[:3], 32)
+    same_as_default_on_short_windows_and_pieces(SETTINGS[:3] + SETTINGS[4:], 32)
 
 
-def test_overlap_timed_launch_by_launch_gives_the_same_scores_and_two_products_a_level():
+@pytest.mark.parametrize("overlap", [1, 2])
+def test_overlap_timed_launch_by_launch_gives_the_same_scores_and_two_products_a_level(overlap):
     """With ``timings`` (each launch synchronised, the bench's --levels) the overlap's window scores are the
     default's, and its products are two launches a level from level 4 on (interior, then edge), one below."""
     rng = random.Random(33)
@@ -50,7 +54,7 @@ def test_overlap_timed_launch_by_launch_gives_the_same_scores_and_two_products_a
     S1 = strand_band(ca, params.fold_params, len(ca))
     expected = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes())
     timings = {"launches": []}
-    found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(overlap_products=1), timings=timings)
+    found = window_scores(ca, S1, rbs, params, sizes=BPMaxSizes(overlap_products=overlap), timings=timings)
     for (w, f), (w0, f0) in zip(found, expected):
         assert np.array_equal(w, w0) and np.array_equal(f, f0)
     products = sum(key == "products" for key, _ in timings["launches"])

@@ -255,7 +255,7 @@ def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=Non
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
     pairs_kernel = name == "bpmax_products_pairs" and variant == "fused"
-    overlap = bool(sizes.overlap_products) and pairs_kernel   # _gpu_levels: interior and edge passes (PASS 1, 2)
+    overlap = sizes.overlap_products if pairs_kernel else 0   # _gpu_levels: interior and edge passes (PASS 1, 2)
     if variant == "banded-library":
         library_level = _timed(_library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
                                timings, "products")

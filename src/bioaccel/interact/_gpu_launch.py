@@ -97,7 +97,8 @@ class BPMaxSizes(LaunchSizes):
     #                              interior splits of level l1 + 1 on a low-priority stream beside level l1's finish on
     #                              a high-priority one, then the edge splits (interact/_gpu_levels.py); the same bits.
     #                              Timed launch by launch (``timings``) each launch is synchronised: only end to end
-    #                              tells the overlap's effect. 0: every split in one launch after the finish below
+    #                              tells the overlap's effect. 2: level l1 + 1's interior also after level l1's edge
+    #                              pass (it starts with the finish's blocks pending). 0: every split in one launch
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
