@@ -209,18 +209,9 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 SETTINGS["tables poisoned by 16-byte stores (table_fill=1)"] = dict(table_fill=1)
 # stop 57 (row 80): the tables poisoned by cupy.full, the default before stop 57 (table_fill 1 the default since)
 SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57)"] = dict(table_fill=0)
-SETTINGS |= {   # bpmaxco (rows 81-85): the next level's interior products on a low-priority stream beside a level's
-    # finish (overlap_products=1; interact/_gpu_levels.py) at finish segments of 227 KB (288 rows: no products block
-    # fits beside a finish block at the early levels), 170 KB (192 rows: 2 products blocks beside one, by registers)
-    # and 140 KB (128 rows: 3); the same segments without the overlap (the cost of the shorter segments)
-    **{f"products of the next level beside the finish, finish {kb} KB": dict(overlap_products=1,
-                                                                            finish_bytes=kb * 1024)
-       for kb in (227, 170, 140)},
-    **{f"finish {kb} KB, no overlap": dict(finish_bytes=kb * 1024) for kb in (170, 140)}}
-# bpmaxco's call 2 (rows 86-88): overlap 2, the interior products also waiting for the level's edge pass, so that
-# they start with the finish's blocks pending (with 1 they start beside the edge pass and fill the SMs first)
-SETTINGS |= {f"products of the next level beside the finish after its edge pass, finish {kb} KB": dict(
-    overlap_products=2, finish_bytes=kb * 1024) for kb in (227, 170, 140)}
+# (bpmaxco's calls 1-2 had rows 81-88 here: overlap_products 1 and 2, the next level's interior products on a
+# low-priority stream beside a level's finish, at 227 / 170 / 140 KB finish segments, and 170 / 140 KB without; slower
+# end to end, reverted: commit 2008eba has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -290,12 +290,9 @@ def host_kernels(sizes) -> dict:
                (8, 16, 8, 4, False), (8, 16, 8, 8, False), (16, 32, 16, 1, False),
                (8, 16, 8, 4, True)]]
     # issue 29 (bpmaxpk): a word one cell, its halves over the even and the odd k2
-    bpmax += [("bpmax_products_pairs", shape + (0,)) for shape in
+    bpmax += [("bpmax_products_pairs", shape) for shape in
               sorted({*PAIRS_SHAPES, *[(b.split_rows, b.split_cols, b.split_chunk, parts, b.pairs_step,
                                         pairs_stage(b, parts), b.pairs_blocks) for parts in (1, 2, 4)]})]
-    # issue 29 (bpmaxco): the interior and the edge pass (PASS 1, 2) of the overlap, at the launch sizes' shape
-    bpmax += [("bpmax_products_pairs", (b.split_rows, b.split_cols, b.split_chunk, b.products_parts, b.pairs_step,
-                                        pairs_stage(b, b.products_parts), b.pairs_blocks, pass_)) for pass_ in (1, 2)]
     bpmax += [("bpmax_pair_rows", ())]   # issue 29 (bpmaxcp3): STAGE 4's paired copy
     bpmax += [("bpmax_finish_eager", (tile, flag, eager, form)) for tile in sorted({b.wide_tile, 32, *WIDE_TEST_TILES})
               for flag in (False, True) for eager, form in ((False, 0), (True, 0), (True, 1), (True, 2))]

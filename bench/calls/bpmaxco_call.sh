@@ -7,6 +7,7 @@
 # 84-85 170 / 140 KB without, 86-88 overlap 2), interleaved; then bench/bpmax_overlap_timeline.py's TIMELINE settings
 # (none if empty). Limits sum to 135 s (call 2: the cap left, 196 s, less the start and the idle 30 s). Call 1 ran an earlier form of this
 # script (commit 523546d: 90 / 65 / 75 s, ROWS 55,81,82,83,84,85 twice, no timeline).   bash bench/calls/bpmaxco_call.sh
+# The code it runs was reverted (slower end to end): check out commit 2008eba to run it again.
 set -u
 . bench/calls/bpmax_call_lib.sh
 bpmax_call_head bpmaxco

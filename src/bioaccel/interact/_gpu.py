@@ -29,7 +29,6 @@ from . import _gpu_launch
 from . import _maxplus_gpu as library
 from ._gpu_finish import cell_name as _cell, finisher as _finisher, kernel as _kernel
 from ._gpu_launch import BPMaxSizes, paired_copy, pairs_form, pairs_stage, products_lanes
-from ._gpu_levels import run_levels
 from ._gpu_paired import Paired
 from ._model import sentinel
 
@@ -155,8 +154,7 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     cell-by-cell check).
     ``timings``: a dict that accumulates the device seconds of the "products" and "finish" launches
     (bench/bpmax_gpu.py; each phase is then synchronised, which costs a little); where it holds a list
-    "launches", each launch's (phase, seconds) is appended to it in order too (with ``sizes.overlap_products``
-    two products launches a level from level 4 on, each synchronised, so that none overlaps: time it end to end).
+    "launches", each launch's (phase, seconds) is appended to it in order too.
     """
     cp = _gpu.require_gpu()
     sizes = sizes or _gpu_launch.SIZES
@@ -254,27 +252,21 @@ def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=Non
         name += "_unskipped"                    # issue 29's skip; the split kernel always skips)
     row_tiles = -(-N // tr)
     col_tiles = -(-(tr - 1 + Wb) // tc)
-    pairs_kernel = name == "bpmax_products_pairs" and variant == "fused"
-    overlap = sizes.overlap_products if pairs_kernel else 0   # _gpu_levels: interior and edge passes (PASS 1, 2)
     if variant == "banded-library":
-        library_level = _timed(_library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
-                               timings, "products")
-
-        def products(l1, pass_):
-            library_level(l1)
+        products = _timed(_library_level(dtype, a_dev, rb, S1d, F, dims, M, N, Wb, n_mat, sizes),
+                          timings, "products")
     else:
-        launches = {pass_: _timed(_kernel(name, *arguments, *((pass_,) if pairs_kernel else ())), timings, "products")
-                    for pass_ in ((0, 1, 2) if overlap else (0,))}
-
-        def products(l1, pass_):
-            launches[pass_](((M - l1 + 1) * row_tiles * col_tiles,), (threads,),
-                            (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
-                             *(paired.arguments(F) if pairs_kernel else ())))
-
-    def finish_level(l1):
-        finish(F, S2, first_matrix(M, l1), M - l1 + 1, self_=False)
-        paired.write(F, l1, L1, first_matrix(M, l1), M - l1 + 1)
-    run_levels(L1, products, finish_level, overlap)
+        products = _timed(_kernel(name, *arguments), timings, "products")
+    for l1 in range(1, L1 + 1):
+        mats = M - l1 + 1
+        if variant == "banded-library":
+            products(l1)
+        else:
+            products((mats * row_tiles * col_tiles,), (threads,),
+                     (a_dev, rb, S1d, F, *dims, np.int32(l1), np.int32(col_tiles), np.int32(row_tiles),
+                      *(paired.arguments(F) if name == "bpmax_products_pairs" else ())))
+        finish(F, S2, first_matrix(M, l1), mats, self_=False)
+        paired.write(F, l1, L1, first_matrix(M, l1), mats)
     gather = _kernel("bpmax_gather", cell)
     span_dev = cp.asarray(span)
     windows = M - L1 + 1

@@ -93,12 +93,6 @@ class BPMaxSizes(LaunchSizes):
     #                              the 1.59 GB table of 23 x 20,000 nt, window 128, on an H200); 1 (issue 29, bpmaxhost;
     #                              the default since stop 57) runtime/gpu.py's filled, 16 bytes a store: end to end
     #                              0.0471-0.0472 s against 0.0505-0.0506 in one call, the same bits
-    overlap_products: int = 0    # 1 (issue 29, helper bpmaxco): bpmax_products_pairs in two passes from level 4 on, the
-    #                              interior splits of level l1 + 1 on a low-priority stream beside level l1's finish on
-    #                              a high-priority one, then the edge splits (interact/_gpu_levels.py); the same bits.
-    #                              Timed launch by launch (``timings``) each launch is synchronised: only end to end
-    #                              tells the overlap's effect. 2: level l1 + 1's interior also after level l1's edge
-    #                              pass (it starts with the finish's blocks pending). 0: every split in one launch
     piece: int = 0               # target bases per launch (0: as many as the device memory holds)
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 

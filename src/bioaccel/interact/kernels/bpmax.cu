@@ -659,29 +659,16 @@ __device__ __forceinline__ int row_word(int row) { return row * AR + 8 * ((row >
 template <int BR>
 __device__ __forceinline__ int pair_word(int q) { return q * BR + 16 * ((q >> 2) & 1); }
 
-// the cells of a matrix the products store: inside the target and the band
-__device__ __forceinline__ bool stored_cell(const Dims& g, int i2, int j2) {
-    const int e = j2 - i2;
-    return i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb;
-}
-
-// STORED (issue 29, helper bpmaxco: the edge pass, PASS 2 of bpmax_products_pairs): each lane starts from its own
-// cells as the interior pass stored them in `out` (the sentinel where none is stored: such a cell is never stored
-// either), not from start_value: max is associative, so the two passes give the single pass's bits
-template <int P, bool STORED>
+template <int P>
 __device__ __forceinline__ void start_cells(const Dims& g, const code_t* __restrict__ a, const code_t* __restrict__ rb,
-                                            const short* __restrict__ F, const short* __restrict__ out, int i1, int l1,
-                                            int row0, int col0, int part, unsigned (&acc)[4][4]) {
+                                            const short* __restrict__ F, int i1, int l1, int row0, int col0, int part,
+                                            unsigned (&acc)[4][4]) {
     constexpr int K = 16 / P;   // own cell j of lane `part`: cell 4 r + c = part + P j (as start_own's words)
     unsigned own[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) {
-        const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4;
-        int v;
-        if constexpr (STORED)
-            v = stored_cell(g, i2, j2) ? (int)out[cell_at(g, i2, j2 - i2)] : sentinel<short>();
-        else
-            v = start_value(g, a, rb, F, i1, l1, i2, j2);
+        const int x = part + P * j;
+        const int v = start_value(g, a, rb, F, i1, l1, row0 + x / 4, col0 + x % 4);
         own[j] = pack2(v, v);
     }
     spread_own<P>(own, part, acc);
@@ -695,9 +682,9 @@ __device__ __forceinline__ void store_cells(const Dims& g, short* __restrict__ o
     gather_own<P>(acc, part, own);
 #pragma unroll
     for (int j = 0; j < K; ++j) {
-        const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4;
+        const int x = part + P * j, i2 = row0 + x / 4, j2 = col0 + x % 4, e = j2 - i2;
         const short v = (short)max((int)(short)(own[j] & 0xFFFF), (int)(short)(own[j] >> 16));   // even, odd k2
-        if (stored_cell(g, i2, j2)) out[cell_at(g, i2, j2 - i2)] = v;
+        if (i2 < g.N && j2 < g.N && e >= 0 && e < g.Wb) out[cell_at(g, i2, e)] = v;
     }
 }
 
@@ -825,10 +812,7 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
 // cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
-// PASS (issue 29, helper bpmaxco): 0 every split k1 in [i1, j1); 1 the interior splits (i1, j1 - 1), which read
-// levels l1 - 2 and below only (they may run beside level l1 - 1's finish), from the start values, the border
-// written; 2 the edge splits k1 = i1 and j1 - 1 (reading level l1 - 1), from the cells pass 1 stored.
-template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS, int PASS>
+template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
     DIMS;
@@ -839,7 +823,6 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
     static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
-    static_assert(PASS >= 0 && PASS <= 2, "every split, the interior ones, the edge ones");
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
     __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
@@ -855,7 +838,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     const int row0 = r0 + tr * 4, col0 = c0 + tc * 4;
 
     unsigned acc[4][4];   // acc[r][c]: cell (row0 + r, col0 + c), (even k2, odd k2)
-    start_cells<P, PASS == 2>(g, a, rb, F, out, i1, l1, row0, col0, part, acc);
+    start_cells<P>(g, a, rb, F, i1, l1, row0, col0, part, acc);
     // STAGE 1: this thread's row of A (slot o of column c: c - abase) and column vector of B
     const int arow = tid % TR, ai = r0 + arow, abase = (ai - 1) & ~7;
     const long long aoff = (long long)ai * RS;
@@ -868,10 +851,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
         const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
         const int kw0 = max(R0 - 1, C0 - Wb);
         const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
-        // the splits of the pass: PASS 1 from i1 + 1 to j1 - 2, PASS 2 i1 then j1 - 1 (one split where they meet)
-        const int k_first = PASS == 1 ? i1 + 1 : i1, k_end = PASS == 1 ? j1 - 1 : j1;
-        const int k_step = PASS == 2 ? max(1, j1 - 1 - i1) : 1;
-        for (int k1 = k_first; k1 < k_end; k1 += k_step) {
+        for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;
             for (int kc = kb & ~7; kc <= ke; kc += KC) {   // from a multiple of 8: aligned loads, even pairs
@@ -946,7 +926,7 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
 
     lanes_max<P, THREADS>(acc);
     store_cells<P>(g, out, acc, row0, col0, part);
-    if (PASS != 2 && blockIdx.x % col_tiles == 0)   // the border once: by the single pass or the interior one
+    if (blockIdx.x % col_tiles == 0)
         write_border(g, S1, out, i1, l1, (blockIdx.x / col_tiles) % row_tiles, TR, row_tiles);
 }
 
