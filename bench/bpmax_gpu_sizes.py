@@ -209,6 +209,9 @@ SETTINGS |= {   # bpmaxunroll (row 77): finish form 7, form 6's loops on compile
 SETTINGS["tables poisoned by 16-byte stores (table_fill=1)"] = dict(table_fill=1)
 # stop 57 (row 80): the tables poisoned by cupy.full, the default before stop 57 (table_fill 1 the default since)
 SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57)"] = dict(table_fill=0)
+# (bpmaxco's calls 1-2 had rows 81-88 here: overlap_products 1 and 2, the next level's interior products on a
+# low-priority stream beside a level's finish, at 227 / 170 / 140 KB finish segments, and 170 / 140 KB without; slower
+# end to end, reverted: commit 2008eba has them, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
