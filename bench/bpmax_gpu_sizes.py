@@ -212,6 +212,8 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # (bpmaxco's calls 1-2 had rows 81-88 here: overlap_products 1 and 2, the next level's interior products on a
 # low-priority stream beside a level's finish, at 227 / 170 / 140 KB finish segments, and 170 / 140 KB without; slower
 # end to end, reverted: commit 2008eba has them, docs/bpmax-gpu-notes.md keeps their numbers)
+# (stop 58's call had rows 81-83 here: pairs_mix 4 / 8 / 16, part of the products' adds on the FMA pipe; -0.7% at 8,
+# slower at 4 and 16, reverted: commit a7fde3a has them)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
