@@ -9,6 +9,11 @@ tile's cells are cut into units (their bars: row blocks with a k2 offset), the g
 model counts DPX issued, the staged bytes and the non-DPX instructions, and predicts the products' time at the issue
 rate measured on an H200 (bpmaxreg's and bpmaxband's Nsight Compute profiles of level 12).
 
+Its time is ALU-pipe work at today's busy share; measurements since say that is optimistic for cuts of that work (stop
+58, docs/bpmax-gpu-notes.md): a tenth of the ALU work moved to the FMA pipe ran 0.7% faster, and a fifth of B's or A's
+staged bytes removed (an L2 probe) 0.6% and 3%. A predicted gain from fewer ALU instructions or fewer staged bytes is
+an upper bound, not an estimate.
+
     python3 bench/bpmax_products_model.py [--json docs/results/bpmax_products_model.json]
 """
 import argparse
