@@ -3,14 +3,11 @@
 // two k2 (two int16 lanes, or two fp16 lanes), so one k-pair step is two updates a cell.
 #include <cuda_fp16.h>
 
+#include "dpx.cuh"     // runtime/kernels: add_on_fma_pipe, the production kernels' IMAD.IADD add
+
 #define KP 32          // k-pairs in shared memory per phase
 #define ROWS 64        // rows (and columns) of the block's tile
 
-__device__ __forceinline__ unsigned add_imad(unsigned a, unsigned b) {
-    unsigned s;
-    asm("mad.lo.u32 %0, %1, 1, %2;" : "=r"(s) : "r"(a), "r"(b));
-    return s;
-}
 __device__ __forceinline__ unsigned add_h2(unsigned a, unsigned b) {
     __half2 s = __hadd2(*reinterpret_cast<__half2*>(&a), *reinterpret_cast<__half2*>(&b));
     return *reinterpret_cast<unsigned*>(&s);
@@ -33,7 +30,7 @@ __device__ __forceinline__ unsigned cell(int c, unsigned acc, unsigned a0, unsig
     if (FORM == 1) return __vimax3_s16x2(acc, add_h2(a0, b0), add_h2(a1, b1));
     if (FORM == 4) return max_h2(max_h2(acc, add_h2(a0, b0)), add_h2(a1, b1));
     if (c < dpx_cells) return __viaddmax_s16x2(a1, b1, __viaddmax_s16x2(a0, b0, acc));
-    return __vimax3_u16x2(acc, add_imad(a0, b0), add_imad(a1, b1));
+    return __vimax3_u16x2(acc, add_on_fma_pipe(a0, b0), add_on_fma_pipe(a1, b1));
 }
 
 template <int FORM>

@@ -71,7 +71,11 @@ def measure(rounds: int, repeats: int, blocks_per_sm: int) -> dict:
     from bioaccel.runtime import gpu
 
     gpu.require_gpu()
-    module = cp.RawModule(code=open(SOURCE).read(), options=("--std=c++17", f"-arch=sm_{gpu.compute_capability()}"),
+    from importlib import resources
+
+    shared = f"-I{resources.files(gpu.SHARED_KERNELS)}"     # dpx.cuh
+    module = cp.RawModule(code=open(SOURCE).read(),
+                          options=("--std=c++17", f"-arch=sm_{gpu.compute_capability()}", shared),
                           name_expressions=tuple(expressions()))
     rng = np.random.default_rng(7)
     values = rng.integers(0, 500, size=(2, 2 * KP * ROWS * 2)).astype(np.int16)
@@ -107,22 +111,17 @@ def measure(rounds: int, repeats: int, blocks_per_sm: int) -> dict:
 
 
 def sass_report() -> int:
-    import collections
-    import re
-    import subprocess
+    """Each form's six most common opcodes, from a local nvcc and nvdisasm (no GPU)."""
     import tempfile
+    from pathlib import Path
+
+    from closure_latency import opcode_counts
+    from host_kernels import disassemble
 
     with tempfile.TemporaryDirectory() as folder:
-        cubin = os.path.join(folder, "forms.cubin")
-        subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-O3", "-o", cubin, SOURCE], check=True)
-        nvdisasm = "nvdisasm" if subprocess.run(["which", "nvdisasm"], capture_output=True).returncode == 0 \
-            else "/tmp/nvdis/nvidia/cu13/bin/nvdisasm"
-        sass = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, check=True).stdout
-    parts = re.split(r"\.text\.(\S+):", sass)
-    for name, body in sorted(zip(parts[1::2], parts[2::2])):
-        ops = [re.sub(r"^\s*/\*[0-9a-f]+\*/\s*(@!?P\d\s+)?", "", line).split()[0].rstrip(";")
-               for line in body.splitlines() if re.search(r"/\*[0-9a-f]{4,}\*/", line)]
-        print(name, collections.Counter(ops).most_common(6))
+        sass, _ = disassemble(Path(SOURCE), expressions(), folder)
+    for name, counts in sorted(opcode_counts(sass).items()):
+        print(name, counts[:6])
     return 0
 
 
