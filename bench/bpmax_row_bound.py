@@ -17,6 +17,7 @@ from statistics import median
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _results import save_json   # noqa: E402
+from bpmax_products_costs import LEVEL12   # noqa: E402
 
 CEILING = 30.8e12   # int16x2 DPX updates a second, ../shared/design/limits.md (H100 / H200)
 GOAL_S = 0.03       # issue 29's row
@@ -87,8 +88,8 @@ def main(argv=None) -> None:
     parser.add_argument("--measured", default="docs/results/stop58_timeline/timeline.json")
     parser.add_argument("--model", default="docs/results/bpmax_products_model.json")
     parser.add_argument("--segment-rows", type=int, default=416, help="a finish block's rows, halo included")
-    parser.add_argument("--alu-busy", type=float, default=0.738,
-                        help="the products' ALU pipe busy share measured (Nsight Compute, level 12)")
+    parser.add_argument("--alu-busy", type=float, default=LEVEL12["alu"],
+                        help="the products' ALU pipe busy share (Nsight Compute, level 12; the model's calibration)")
     parser.add_argument("--json", default="docs/results/bpmax_row_bound.json")
     args = parser.parse_args(argv)
 
