@@ -17,9 +17,8 @@ from statistics import median
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _results import save_json   # noqa: E402
-from bpmax_products_costs import LEVEL12   # noqa: E402
+from bpmax_products_costs import CEILING, LEVEL12   # noqa: E402 (CEILING: the int16x2 DPX ceiling, limits.md)
 
-CEILING = 30.8e12   # int16x2 DPX updates a second, ../shared/design/limits.md (H100 / H200)
 GOAL_S = 0.03       # issue 29's row
 
 
@@ -77,7 +76,7 @@ def measured(path: str) -> dict:
 
 
 def model_rows(path: str) -> dict:
-    """bench/bpmax_products_model.py's rows by name, and its ALU pipe's busy share (the calibration's)."""
+    """bench/bpmax_products_model.py's rows (its JSON at ``path``) by name."""
     with open(path) as handle:
         model = json.load(handle)
     return {r["name"]: r for r in model["rows"]}

@@ -80,7 +80,7 @@ class Recorder:
         self.log.append(("fill", n))
         return np.full(n, value, dtype=dtype)
 
-    def filled(self, n, value, dtype):
+    def filled(self, n, value, dtype, *, by_cell=False):   # runtime.gpu.filled: either fill is one queued fill
         return self.full(n, value, dtype)
 
     def empty(self, n, dtype=None):

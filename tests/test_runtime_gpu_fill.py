@@ -26,6 +26,8 @@ def test_filled_equals_cupy_full_over_garbage(dtype, value):
         out = _gpu.filled(cells, value, dtype)
         assert out.shape == (cells,) and out.dtype == dtype
         assert bool((out == cp.full(cells, value, dtype=dtype)).all()), (dtype, value, cells)
+        by_cell = _gpu.filled(cells, value, dtype, by_cell=True)     # the benchmarks' A/B (table_fill 0)
+        assert by_cell.shape == (cells,) and by_cell.dtype == dtype and bool((by_cell == out).all())
 
 
 def test_filled_nan_is_nan_in_every_cell():

@@ -246,9 +246,9 @@ def fill_tiled(codes_dev, n, params, pm, encoding=None, timeline=None):
     encoding = encoding or cell_encoding(n, params, T)
     score_type = np.dtype(np.int32 if encoding == "int32" else np.int16)
     nt = tiles_per_side(n, T)
-    full = _gpu.filled if sizes.table_fill else lambda cells, value, dtype: cp.full(cells, value, dtype=dtype)
-    table = full(nt * (nt + 1) // 2 * T * T, POISON, score_type)
-    bases = full(nt * (nt + 1) // 2, BASE_POISON, np.int32) if encoding == "offset" else None
+    by_cell = not sizes.table_fill
+    table = _gpu.filled(nt * (nt + 1) // 2 * T * T, POISON, score_type, by_cell=by_cell)
+    bases = _gpu.filled(nt * (nt + 1) // 2, BASE_POISON, np.int32, by_cell=by_cell) if encoding == "offset" else None
     skip = np.int32(skip_below(params, T) if encoding == "offset" else 0)
     # three scratch buffers in rotation: diagonal d's interior products are accumulated while the
     # finish of d-1 still reads its own buffer (and that of d-2 was reset before d's products start)

@@ -196,15 +196,6 @@ def window_scores(a, S1band, targets, params, *, variant: str = "fused", sizes: 
     return results
 
 
-def poisoned(cells: int, dtype, sizes: BPMaxSizes):
-    """A device table of ``cells`` cells of ``dtype``, every one the sentinel (poisoned: an unwritten cell read would
-    show), by ``runtime.gpu.filled`` (``sizes.table_fill`` 1, 16-byte stores) or cupy.full (0, a cell a thread:
-    3.4 ms more of 23 x 20,000 nt, window 128, on an H200). Needs a GPU."""
-    if sizes.table_fill:
-        return _gpu.filled(cells, sentinel(dtype), dtype)
-    return _gpu.cupy().full(cells, sentinel(dtype), dtype=dtype)
-
-
 def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=None, variant="fused"):
     """One launch group: the pieces back to back, every level, then the window scores into ``results``
     (``query()``: the query's codes, S1 and the pair table on the device)."""
@@ -216,8 +207,10 @@ def _launch(group, query, M, L1, dtype, sizes, results, record=None, timings=Non
     RS = row_stride(Wb)
     n_mat = matrices(M, L1)
     stride = (N + 1) * RS
-    F = poisoned(n_mat * stride, dtype, sizes)    # first: the host's uploads and set-up below run during its fill
-    S2 = poisoned(stride, dtype, sizes)
+    # poisoned (an unwritten cell read would show), first: the host's uploads and set-up below run during the fill
+    # (table_fill 0: cupy.full's fill, a cell a thread, 3.4 ms more of 23 x 20,000 nt, window 128, on an H200)
+    F = _gpu.filled(n_mat * stride, sentinel(dtype), dtype, by_cell=not sizes.table_fill)
+    S2 = _gpu.filled(stride, sentinel(dtype), dtype, by_cell=not sizes.table_fill)
     a_dev, S1d, pairs = query()
     rb = cp.asarray(np.concatenate([p.codes for p in group]).astype(np.uint8))
     span = np.zeros(N, np.int32)
