@@ -17,6 +17,7 @@ from bioaccel.interact import InteractParams, _gpu, _gpu_finish, _gpu_paired
 from bioaccel.interact._gpu_launch import BPMaxSizes
 from bioaccel.interact._model import sentinel
 from bioaccel.interact._strands import strand_band
+from bioaccel.runtime import gpu as runtime_gpu
 from test_interact_gpu import (random_rna_codes, same_as_default_on_a_production_band,
                                same_as_default_on_short_windows_and_pieces)
 
@@ -27,14 +28,14 @@ CUPY_FULL = dict(table_fill=0)
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [np.int16, np.int32])
 def test_fill_kernel_writes_the_sentinel_into_every_cell(dtype):
-    """Tables of a few vectors to a few million cells, over memory holding garbage: every cell the sentinel, as
-    cupy.full makes it, also in the cells past the last whole 16-byte vector."""
+    """BPMax's tables (table_fill 1) of a few vectors to a few million cells, over memory holding garbage: every cell
+    the sentinel, as cupy.full makes it, also in the cells past the last whole 16-byte vector."""
     import cupy as cp
 
     for cells in (8, 56, 8 * 1001, (1 << 22) + 8, 3, 1001, 0):
         garbage = cp.full(cells + 64, 0x5A5A, dtype=dtype)
         del garbage                                             # the pool hands its block to the table below
-        table = _gpu.poisoned(cells, dtype, BPMaxSizes(**FILL))
+        table = runtime_gpu.filled(cells, sentinel(dtype), dtype)   # as interact/_gpu.py's _launch fills F and S2
         assert table.shape == (cells,) and table.dtype == dtype
         assert bool((table == sentinel(dtype)).all()), (dtype, cells)
 
