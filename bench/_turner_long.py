@@ -17,7 +17,9 @@ import time
 
 import numpy as np
 
-INT32_CEILING = 15.5e12
+from _ceilings import INT32_DPX
+
+INT32_CEILING = INT32_DPX
 
 
 def read_fasta(path):

@@ -19,7 +19,9 @@ import time
 
 import numpy as np
 
-FP64_FMA_CEILING = 17e12
+from _ceilings import FP64_FMA
+
+FP64_FMA_CEILING = FP64_FMA
 
 
 def _read_fasta(path):

@@ -39,9 +39,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from _results import save_json  # noqa: E402
+from _ceilings import INT16X2_DPX, INT32_DPX  # noqa: E402
 
-CEILING_INT32 = 15.5e12
-CEILING_INT16X2 = 30.8e12
+CEILING_INT32, CEILING_INT16X2 = INT32_DPX, INT16X2_DPX
 
 
 def random_codes(rng, n):

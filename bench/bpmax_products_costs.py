@@ -14,8 +14,10 @@ fixed (barriers, the wait, the group bounds), the rest scale with the stage's 16
 """
 from dataclasses import asdict, dataclass
 
+from _ceilings import INT16X2_DPX
+
 SMSP = 132 * 4                 # H200 sub-partitions
-CEILING = 30.8e12              # int16x2 DPX ceiling, updates/s (../shared/design/limits.md)
+CEILING = INT16X2_DPX          # updates/s (../shared/design/limits.md)
 LEVEL12 = dict(seconds=1.951e-3, instructions=1.337e9, issue=0.665, alu=0.738)
 PRODUCTS_S = 0.0312            # the measured products of a whole run
 STAGE_INSTR_ROW_TILE_K1 = 5400.0

@@ -26,8 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from _results import save_json  # noqa: E402
+from _ceilings import FP64_FMA  # noqa: E402
 
-CEILING_FP64_FMA = 17e12   # H100 SXM, FP64 without tensor cores (limits.md, vendor figure)
+CEILING_FP64_FMA = FP64_FMA
 
 
 def random_rna(rng, n):

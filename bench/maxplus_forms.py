@@ -29,12 +29,13 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 from _results import save_json  # noqa: E402
+from _ceilings import INT16X2_DPX  # noqa: E402
 
 SOURCE = os.path.join(HERE, "maxplus_forms.cu")
 FORMS = {0: "DPX VIADDMNMX.S16x2", 1: "fp16 HADD2 + VIMNMX3.S16x2", 2: "IMAD.IADD + VIMNMX3.U16x2",
          3: "mixed 6 DPX / 10 IMAD cells", 4: "fp16 HADD2 + HMNMX2", 5: "mixed 4 DPX / 12 IMAD cells",
          6: "mixed 8 DPX / 8 IMAD cells"}
-CEILING = 30.8e12  # limits.md, int16x2 DPX, H200
+CEILING = INT16X2_DPX
 KP, ROWS, CELLS = 32, 64, 16
 
 

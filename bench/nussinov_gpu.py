@@ -53,9 +53,10 @@ from bioaccel.fold import VARIANTS, FoldParams, fold_table  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _launch  # noqa: E402
 from _results import save_json  # noqa: E402
+from _ceilings import INT16X2_DPX, INT32_DPX  # noqa: E402
 
 PARAMS = FoldParams()                    # made once: the timed folds time fold_packed, not the model's making
-CEILING = {"int16x2": 30.8e12, "int32": 15.5e12}      # limits.md, H200/H100, updates per second
+CEILING = {"int16x2": INT16X2_DPX, "int32": INT32_DPX}
 SEED_NAMES = {v: VARIANTS.variants[v].paper_name or "bioaccel" for v in VARIANTS.names("gpu")}
 DEFAULT_LENGTHS = "2000,6000,10000,14000,18000,22000,26000,37000,65000,100000"
 

@@ -30,8 +30,9 @@ from bioaccel.fold import FoldParams  # noqa: E402
 from bioaccel.fold import _gpu as gpu  # noqa: E402
 from bioaccel.fold import _gpu_table, _gpu_tiled, _launch  # noqa: E402
 from _results import save_json  # noqa: E402
+from _ceilings import INT16X2_DPX  # noqa: E402
 
-CEILING = 30.8e12
+CEILING = INT16X2_DPX
 PRODUCTION = _launch.SIZES
 
 

@@ -56,6 +56,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _results import save_json  # noqa: E402
+from _ceilings import INT32_DPX  # noqa: E402
 
 from bioaccel.inputs.alphabet import encode  # noqa: E402
 from bioaccel.fold._turner_cpu import mfe  # noqa: E402
@@ -206,7 +207,7 @@ def run(args, RNA):
 
 #: docs/limits.md: int32 add-then-min (DPX VIADDMNMX) updates per second, measured on an H200; the H100 has
 #: the same SM count and clock
-INT32_CEILING = 15.5e12
+INT32_CEILING = INT32_DPX
 GPU_ROWS = ((2_000, 1_000), (1_000_000, 200))
 QUICK_ROWS = ((200, 1_000), (20_000, 200))
 

@@ -32,9 +32,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _results import save_json  # noqa: E402
+from _ceilings import FP64_FMA  # noqa: E402
 
 #: H100 SXM FP64 (non-tensor) FMA/s, limits.md (vendor: 34 TFLOP/s)
-FP64_FMA_CEILING = 17e12
+FP64_FMA_CEILING = FP64_FMA
 ROWS = ((100_000, 200), (2_000, 1_000))
 
 
