@@ -2,9 +2,10 @@
 // nussinov_batch_x4t.cu's batch_fold_x4t) with
 // NUSSINOV_BATCH_HOST: one block run by a std::thread per GPU thread, std::barrier for __syncthreads, the DPX
 // and SIMD intrinsics by their definitions (two signed 16-bit lanes). The block's shared memory is a static
-// array filled with 0x7f first, so that a write past the dynamic shared memory the host sizes shows. Fill only
-// (walk = 0): the traceback's block-shared state cannot be per-thread locals. tests/test_nussinov_batch_host.py
-// builds it with g++ and compares every cell and the score with the CPU's fill.
+// array filled with 0x7f first, so that a write past the dynamic shared memory the host sizes shows. The
+// traceback (walk) runs only in one-thread blocks: its block-shared state is a thread's locals here.
+// tests/test_nussinov_batch_host.py builds it with g++ and compares every cell, the score and the walk's
+// dot-brackets with the CPU's.
 #include <algorithm>
 #include <barrier>
 #include <cstring>
@@ -57,18 +58,20 @@ alignas(16) unsigned char batch_smem[1 << 20];
 #define NUSSINOV_BATCH_HOST
 #include "nussinov_batch_x4t.cu"       // (it includes nussinov_batch.cu)
 
-// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t, 2: batch_fold_x4t; with
-// TURNS, the block's turn counter starting at ``turn``) with ``threads`` threads; ``table`` gets V(i, c) of
-// every half-open interval, (n + 1) x (n + 1), from the column copy (the one the traceback reads); -1, or
-// the first byte written past ``shared``.
+// One block folding one sequence (kernel 0: batch_fold_x2, 1: batch_fold_x2t, 2: batch_fold_x4t, 3:
+// batch_fold_x2t with the traceback stack in the row copy; with TURNS, the block's turn counter starting at
+// ``turn``) with ``threads`` threads; ``table`` gets V(i, c) of every half-open interval, (n + 1) x (n + 1),
+// from the column copy (the one the traceback reads); with ``letters`` (one thread only) the walk's
+// dot-bracket letters too; -1, or the first byte written past ``shared`` (-3: the walk failed).
 template <int KERNEL, typename Cell, bool TURNS>
 static int run(const unsigned char* codes, int n, const int* pm, int shared, int threads, unsigned turn, int* table,
-               int* score) {
+               int* score, unsigned char* letters) {
     memset(batch_smem, 0x7f, sizeof batch_smem);
     long long starts[2] = {0, n};
     int ids[1] = {0}, status = 0;
     std::vector<int> pair_to(n + 1);
     std::vector<unsigned char> chars(n + 1);
+    const int walk = letters != nullptr;
     std::vector<unsigned> turns(SM_TURNS, turn);
     blockIdx = {0, 0, 0};
     gridDim = {1, 1, 1};
@@ -81,17 +84,22 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
             threadIdx = {(unsigned)t, 0, 0};
             const auto* model = reinterpret_cast<const PairModel*>(pm);
             if (KERNEL == 0)
-                batch_fold_x2<1024, Cell>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(), &status,
+                batch_fold_x2<1024, Cell>(codes, starts, ids, model, walk, score, pair_to.data(), chars.data(), &status,
                                           turns.data());
             else if (KERNEL == 1)
-                batch_fold_x2t<1024, Cell, TURNS>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(),
+                batch_fold_x2t<1024, Cell, TURNS, false>(codes, starts, ids, model, walk, score, pair_to.data(), chars.data(),
                                                   &status, turns.data());
+            else if (KERNEL == 3)
+                batch_fold_x2t<1024, Cell, TURNS, true>(codes, starts, ids, model, walk, score, pair_to.data(),
+                                                        chars.data(), &status, turns.data());
             else
-                batch_fold_x4t<1024, 1, Cell, TURNS>(codes, starts, ids, model, 0, score, pair_to.data(), chars.data(),
-                                                     &status, turns.data());
+                batch_fold_x4t<1024, 1, Cell, TURNS>(codes, starts, ids, model, walk, score, pair_to.data(),
+                                                     chars.data(), &status, turns.data());
         });
     for (auto& thread : pool) thread.join();
     if (TURNS && turns[0] != turn + 1) return -2;               // the block took one turn
+    if (status != 0) return -3;
+    if (walk) memcpy(letters, chars.data(), n);
     for (int x = shared; x < (int)sizeof batch_smem; ++x)
         if (batch_smem[x] != 0x7f) return x;
     const Cell* cells = reinterpret_cast<const Cell*>(batch_smem);
@@ -102,7 +110,7 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
                 if (KERNEL == 0) {
                     const X2Layout<X2Cells<Cell>::CH> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
-                } else if (KERNEL == 1) {
+                } else if (KERNEL == 1 || KERNEL == 3) {
                     const XTLayout<X2TCells<Cell>::CH, 2> L{n};
                     v = cells[L.rows_units() * 16 / (int)sizeof(Cell) + L.c_at(i, c)];
                 } else {
@@ -117,19 +125,20 @@ static int run(const unsigned char* codes, int n, const int* pm, int shared, int
 
 template <int KERNEL, bool TURNS>
 static int run_cell(int cell_short, const unsigned char* codes, int n, const int* pm, int shared, int threads,
-                    unsigned turn, int* table, int* score) {
-    return cell_short ? run<KERNEL, short, TURNS>(codes, n, pm, shared, threads, turn, table, score)
-                      : run<KERNEL, signed char, TURNS>(codes, n, pm, shared, threads, turn, table, score);
+                    unsigned turn, int* table, int* score, unsigned char* letters) {
+    return cell_short ? run<KERNEL, short, TURNS>(codes, n, pm, shared, threads, turn, table, score, letters)
+                      : run<KERNEL, signed char, TURNS>(codes, n, pm, shared, threads, turn, table, score, letters);
 }
 
-// ``turn`` < 0: the kernel without turns.
+// ``turn`` < 0: the kernel without turns; ``letters`` nullptr: no walk.
 extern "C" int fold(int kernel, int cell_short, const unsigned char* codes, int n, const int* pm, int shared,
-                    int threads, int turn, int* table, int* score) {
+                    int threads, int turn, int* table, int* score, unsigned char* letters) {
     const unsigned start = turn < 0 ? 0u : (unsigned)turn;
-    if (kernel == 0) return run_cell<0, false>(cell_short, codes, n, pm, shared, threads, start, table, score);
+    if (kernel == 0) return run_cell<0, false>(cell_short, codes, n, pm, shared, threads, start, table, score, letters);
+    if (kernel == 3) return run_cell<3, false>(cell_short, codes, n, pm, shared, threads, start, table, score, letters);
     if (kernel == 1)
-        return turn < 0 ? run_cell<1, false>(cell_short, codes, n, pm, shared, threads, start, table, score)
-                        : run_cell<1, true>(cell_short, codes, n, pm, shared, threads, start, table, score);
-    return turn < 0 ? run_cell<2, false>(cell_short, codes, n, pm, shared, threads, start, table, score)
-                    : run_cell<2, true>(cell_short, codes, n, pm, shared, threads, start, table, score);
+        return turn < 0 ? run_cell<1, false>(cell_short, codes, n, pm, shared, threads, start, table, score, letters)
+                        : run_cell<1, true>(cell_short, codes, n, pm, shared, threads, start, table, score, letters);
+    return turn < 0 ? run_cell<2, false>(cell_short, codes, n, pm, shared, threads, start, table, score, letters)
+                    : run_cell<2, true>(cell_short, codes, n, pm, shared, threads, start, table, score, letters);
 }

@@ -6,7 +6,8 @@ the table and the score equal to the CPU fill's, at the edges of their chunked l
 multiples of 8 and 16, up to the 256 nt they take), int8 and int16 cells, the production block widths and
 32-thread blocks (x2t and x4t then fold a diagonal of tiles in rounds), the blocks that take turns at which
 warp folds the first tiles (x2tr, x4tr) at several turns, and nothing written past the dynamic shared
-memory the host sizes (fold/_gpu_batch.py). The kernels' logic is checked on every run, without a GPU;
+memory the host sizes (fold/_gpu_batch.py); in one-thread blocks also the traceback's dot-brackets (x2t5 keeps
+its stack in the row copy). The kernels' logic is checked on every run, without a GPU;
 tests/test_fold_gpu.py runs them on the device. Skipped where there is no g++.
 """
 import ctypes
@@ -26,7 +27,7 @@ from bioaccel.inputs.alphabet import encode
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ on this machine")
 
 #: tests/nussinov_batch_host.cpp's number of each kernel of fold/_gpu_batch.py SHORT_KERNELS
-KERNELS = {"x2": 0, "x2t": 1, "x2tr": 1, "x4t": 2, "x4tr": 2}
+KERNELS = {"x2": 0, "x2t": 1, "x2tr": 1, "x4t": 2, "x4tr": 2, "x2t5": 3}
 LENGTHS = [2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 120, 200, 255, 256]
 PARAMS = [FoldParams(), FoldParams(min_loop=1, au=2, gc=3, gu=1), FoldParams(min_loop=0),
           FoldParams(min_loop=0, au=127, gc=127, gu=127)]     # the last: past int8 cells at every length
@@ -42,8 +43,9 @@ def host_fold(tmp_path_factory):
     assert proc.returncode == 0, proc.stderr
     lib = ctypes.CDLL(str(library))
 
-    def fold(name, seq, params, narrow, turn=-1):
-        """The kernel's table V(i, c) of half-open intervals, (n + 1) x (n + 1), and its score."""
+    def fold(name, seq, params, narrow, turn=-1, walk=False):
+        """The kernel's table V(i, c) of half-open intervals, (n + 1) x (n + 1), and its score; with ``walk``
+        (a one-thread block) its dot-bracket too."""
         n = len(seq)
         codes = np.ascontiguousarray(encode(seq).astype(np.uint8))
         pm = np.ascontiguousarray(np.append(params.pair_table().ravel(), params.min_loop).astype(np.int32))
@@ -53,12 +55,18 @@ def host_fold(tmp_path_factory):
         threads = int(_gpu_batch.short_threads(name, np.array([n]), _launch.SIZES)[0])
         table = np.zeros((n + 1) * (n + 1), dtype=np.int32)
         score = np.zeros(1, dtype=np.int32)
+        letters = np.zeros(max(n, 1), dtype=np.uint8)
+        threads = 1 if walk else 32 if narrow else threads
         past = lib.fold(KERNELS[name], int(cell == "short"), codes.ctypes.data_as(ctypes.c_void_p), n,
-                        pm.ctypes.data_as(ctypes.c_void_p), shared, 32 if narrow else threads,
+                        pm.ctypes.data_as(ctypes.c_void_p), shared, threads,
                         turn if _gpu_batch.SHORT_KERNELS[name][4] else -1,
-                        table.ctypes.data_as(ctypes.c_void_p), score.ctypes.data_as(ctypes.c_void_p))
+                        table.ctypes.data_as(ctypes.c_void_p), score.ctypes.data_as(ctypes.c_void_p),
+                        letters.ctypes.data_as(ctypes.c_void_p) if walk else None)
         assert past != -2, "the block did not take one turn"
+        assert past != -3, f"the walk found no split reproducing a cell (n = {n}, {cell})"
         assert past == -1, f"byte {past} written past the {shared} bytes of shared memory (n = {n}, {cell})"
+        if walk:
+            return table.reshape(n + 1, n + 1), int(score[0]), letters[:n].tobytes()
         return table.reshape(n + 1, n + 1), int(score[0])
 
     return fold
@@ -88,6 +96,25 @@ def test_host_kernel_table_equals_cpu(host_fold, name, narrow, params):
         got, score = host_fold(name, seq, params, narrow, turn=1 + n % 7)
         assert score == want[0, n], (n, score, want[0, n])
         assert np.array_equal(got, want), (n, np.argwhere(got != want)[:5].tolist())
+
+
+@pytest.mark.parametrize("name", ["x2t", "x2t5", "x2", "x4t"])
+@pytest.mark.parametrize("params", PARAMS[::3], ids=["default", "int16-cells"])
+def test_host_kernel_walk_equals_cpu(host_fold, name, params):
+    """The block's traceback after its fill (one thread: the walk's block-shared state) gives the CPU's
+    dot-bracket, and its stack stays inside the sized shared memory and off the column copy it reads (the
+    table read after the walk is still the CPU's): after C (x2t, x2, x4t) or at the start of R, over the rows
+    the fill no longer reads (x2t5)."""
+    from bioaccel.fold import nussinov_batch
+
+    rng = random.Random(5)
+    lengths = [2, 3, 16, 17, 33, 64, 120, 200, 256] + [rng.randint(2, 256) for _ in range(2)]
+    seqs = ["GC" * (n // 2) if n == 256 else "".join(rng.choice("ACGUN") for _ in range(n)) for n in lengths]
+    cpu = nussinov_batch(seqs, params=params)
+    for k, seq in enumerate(seqs):
+        table, score, letters = host_fold(name, seq, params, False, walk=True)
+        assert score == cpu.scores[k] and letters == cpu.structures[k], (len(seq), letters, cpu.structures[k])
+        assert np.array_equal(table, _cpu_half_open(seq, params)), len(seq)
 
 
 def test_a_batch_of_the_same_starts_is_planned_once(monkeypatch):

@@ -31,21 +31,41 @@ def x2_shared_bytes(n, cell="signed char"):
     return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
 
 
-def xt_shared_bytes(n, cell="signed char", edge=2):
+def xt_shared_bytes(n, cell="signed char", edge=2, stack_in_rows=False):
     """Dynamic shared memory of batch_fold_x2t (``edge`` 2) or batch_fold_x4t (4) for an n-long sequence:
     row blocks of CH (k + 1) rows and column blocks of columns CH k .. n by residue mod ``edge``, 16 bytes
     a chunk (kernels/nussinov_batch.cu, XTLayout), then the traceback stack, the pair model, the codes.
+    ``stack_in_rows`` (x2t5): the stack lies in the row copy, free once the fill is done (X2Shared).
 
     >>> xt_shared_bytes(200), xt_shared_bytes(200, "short"), xt_shared_bytes(255)
     (47056, 88864, 72047)
     >>> xt_shared_bytes(200, edge=4), xt_shared_bytes(200, "short", 4), xt_shared_bytes(255, edge=4)
     (47472, 89696, 72047)
+    >>> xt_shared_bytes(200, stack_in_rows=True), xt_shared_bytes(200, "short", stack_in_rows=True)
+    (45440, 87248)
     """
     per = 16 if cell == "signed char" else 8                  # cells a chunk
     chunks = n // per + 1
     rows = per * chunks * (chunks + 1) // 2
     cols = chunks * ((edge - 1) * (n // edge + 1) + (n + 1) // edge) - per * chunks * (chunks - 1) // 2
-    return 16 * (rows + cols) + 8 * (n + 2) + 4 * 26 + n
+    stack = 0 if stack_in_rows else 8 * (n + 2)            # (rows >= n + 1 units: 16 (n + 1) bytes hold it)
+    return 16 * (rows + cols) + stack + 4 * 26 + n
+
+
+def blocks_per_sm(dynamic, static=0, sm_bytes=233_472, reserved=1024, unit=128):
+    """Blocks of ``dynamic`` + ``static`` bytes of shared memory that fit on one SM, by shared memory alone:
+    each block's bytes rounded up to the allocation ``unit`` plus the driver's ``reserved`` bytes, out of the
+    SM's ``sm_bytes`` (the defaults: an H100's or H200's 228 KB, 1 KB a block, 128-byte units;
+    bench/nussinov_batch_occupancy.py asks the driver the same). x2t at 200 nt (32 static bytes, as ptxas counts
+    the walk's six ints and the turn's one): four blocks; five with the stack in the row copy, up to 200 nt
+    (before: up to 192 nt).
+
+    >>> blocks_per_sm(xt_shared_bytes(200), 32), blocks_per_sm(xt_shared_bytes(200, stack_in_rows=True), 32)
+    (4, 5)
+    >>> [max(n for n in range(2, 257) if blocks_per_sm(xt_shared_bytes(n, stack_in_rows=s), 32) >= 5) for s in (0, 1)]
+    [192, 200]
+    """
+    return sm_bytes // (-(-(dynamic + static) // unit) * unit + reserved)
 
 
 def tile_threads(lengths, sizes, edge=2):
@@ -72,9 +92,11 @@ def block_threads(lengths, sizes):
 
 
 #: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
-#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu).
+#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu); "x2t5":
+#: x2t with the traceback stack in the row copy (layout "x2t5": five blocks an SM at 200 nt, issue 29, nb5blk).
 SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
                  "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False),
+                 "x2t5": ("nussinov_batch.cu", "batch_fold_x2t", "x2t5", "x2t", False),
                  "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True),
                  "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False),
                  "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True)}
@@ -84,9 +106,13 @@ def short_shared_bytes(name, n, cell):
 
     >>> short_shared_bytes("x4tr", 200, "signed char") == xt_shared_bytes(200, edge=4)
     True
+    >>> short_shared_bytes("x2t", 200, "signed char") - short_shared_bytes("x2t5", 200, "signed char")
+    1616
     """
     layout = SHORT_KERNELS[name][2]
-    return x2_shared_bytes(n, cell) if layout == "x2" else xt_shared_bytes(n, cell, 4 if layout == "x4t" else 2)
+    if layout == "x2":
+        return x2_shared_bytes(n, cell)
+    return xt_shared_bytes(n, cell, 4 if layout == "x4t" else 2, stack_in_rows=layout == "x2t5")
 
 
 def short_threads(name, lengths, sizes):

@@ -146,8 +146,12 @@ struct X2Columns {               // the traceback reads the column copy
     __device__ __forceinline__ long long at(int i, int c) const { return L.c_at(i, c); }
 };
 
-// Dynamic shared memory (fold/_gpu_batch.py x2_shared_bytes): R, C (16-byte units), the traceback stack
-// (N + 1 int2), the pair model, the sequence's codes.
+// Dynamic shared memory (fold/_batch_shapes.py x2_shared_bytes, xt_shared_bytes): R, C (16-byte units), the
+// traceback stack (N + 1 int2), the pair model, the sequence's codes. With STACK_IN_ROWS the stack lies at the
+// start of R instead (issue 29, nb5blk): the walk reads only C, and it starts after the fill's last barrier, when
+// nothing reads R any more; R (at least 16 (n + 1) bytes) holds the stack's 8 (n + 2). 1.6 KB less at 200 nt:
+// x2t's 47,056 bytes become 45,440: with 32 static bytes, in 128-byte units, plus 1 KB reserved a block, five
+// fit in an SM's 228 KB (fold/_batch_shapes.py blocks_per_sm).
 template <typename Cell> struct X2Shared {
     Cell* R;
     Cell* C;
@@ -159,7 +163,7 @@ template <typename Cell> struct X2Shared {
 // The x2 kernels' start (either layout): the regions above laid out, the codes and the weights copied
 // in (every cell of every diagonal reads them; from global memory each diagonal's critical path would be
 // a chain of L1 round trips), R and C filled with EMPTY, then V(i, i + 1) = 0. Ends with a barrier.
-template <typename Cell, int EMPTY4, typename Layout>
+template <typename Cell, int EMPTY4, bool STACK_IN_ROWS, typename Layout>
 __device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const Layout& L, const code_t* codes, int n,
                                                     const PairModel* pm_global) {
     const int tid = threadIdx.x, nthreads = blockDim.x;
@@ -169,8 +173,9 @@ __device__ __forceinline__ X2Shared<Cell> x2_shared(unsigned char* smem, const L
     X2Shared<Cell> sh;
     sh.R = reinterpret_cast<Cell*>(Ru);
     sh.C = reinterpret_cast<Cell*>(Cu);
-    sh.stack = reinterpret_cast<int2*>(Cu + c_units);
-    sh.pm = reinterpret_cast<PairModel*>(sh.stack + n + 2);
+    int2* after_c = reinterpret_cast<int2*>(Cu + c_units);
+    sh.stack = STACK_IN_ROWS ? reinterpret_cast<int2*>(Ru) : after_c;
+    sh.pm = reinterpret_cast<PairModel*>(STACK_IN_ROWS ? after_c : after_c + n + 2);
     sh.s = reinterpret_cast<code_t*>(sh.pm + 1);
     for (int x = tid; x < n; x += nthreads) sh.s[x] = codes[x];
     for (int x = tid; x < 26; x += nthreads) reinterpret_cast<int*>(sh.pm)[x] = reinterpret_cast<const int*>(pm_global)[x];
@@ -226,7 +231,7 @@ __device__ __forceinline__ int turned_thread(int turn) {
     return ((threadIdx.x / 32 + turn) % warps) * 32 + threadIdx.x % 32;
 }
 
-template <typename Cell, int EMPTY4, typename Layout>
+template <typename Cell, int EMPTY4, bool STACK_IN_ROWS, typename Layout>
 __device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, const code_t* codes, const long long* starts,
                                                           const int* ids, const PairModel* pm_global) {
     X2Block<Cell, Layout> blk;
@@ -234,14 +239,16 @@ __device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, c
     blk.start = starts[blk.id];
     blk.n = (int)(starts[blk.id + 1] - blk.start);
     blk.L = Layout{blk.n};
-    blk.sh = x2_shared<Cell, EMPTY4>(smem, blk.L, codes + blk.start, blk.n, pm_global);
+    blk.sh = x2_shared<Cell, EMPTY4, STACK_IN_ROWS>(smem, blk.L, codes + blk.start, blk.n, pm_global);
     return blk;
 }
 
-// The start of a shared-memory kernel body: the block's sequence, its layout, the regions by name.
-#define X2_BLOCK(LAYOUT)                                                                                        \
+// The start of a shared-memory kernel body: the block's sequence, its layout, the regions by name (the
+// traceback stack at the start of R with STACK_IN_ROWS, see X2Shared).
+#define X2_BLOCK(LAYOUT, STACK_IN_ROWS)                                                                         \
     extern __shared__ __align__(16) unsigned char batch_smem[];                                                  \
-    const X2Block<Cell, LAYOUT> blk = x2_block<Cell, Cells::EMPTY4, LAYOUT>(batch_smem, codes, starts, ids, pm_global); \
+    const X2Block<Cell, LAYOUT> blk =                                                                            \
+        x2_block<Cell, Cells::EMPTY4, STACK_IN_ROWS, LAYOUT>(batch_smem, codes, starts, ids, pm_global);         \
     const int n = blk.n, tid = threadIdx.x, nthreads = blockDim.x;                                               \
     const LAYOUT L = blk.L;                                                                                      \
     Cell* R = blk.sh.R;                                                                                          \
@@ -266,7 +273,7 @@ __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2(BATCH_FOLD_PARAMS) {
     typedef X2Cells<Cell> Cells;
     constexpr int CH = Cells::CH;
-    X2_BLOCK(X2Layout<CH>);
+    X2_BLOCK(X2Layout<CH>, false);
     for (int D = 2; D <= n; ++D) {
         for (int i = tid; i <= n - D; i += nthreads) {
             const int c = i + D;
@@ -376,16 +383,17 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
     return j - i - 1 >= pm->min_loop ? pm->weight[si * 5 + sj] : 0;
 }
 
-// Dynamic shared memory (fold/_gpu_batch.py xt_shared_bytes): R, C, the traceback stack, the pair model,
-// the codes, as batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
-template <int MAX_THREADS, typename Cell, bool TURNS>
+// Dynamic shared memory (fold/_batch_shapes.py xt_shared_bytes): R, C, the traceback stack (in R with
+// STACK_IN_ROWS: "x2t5", five blocks an SM up to 200 nt where four fit before), the pair model, the codes, as
+// batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
+template <int MAX_THREADS, typename Cell, bool TURNS, bool STACK_IN_ROWS>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
     constexpr int CH = Cells::CH;
     BLOCK_SHARED int turn;
     if (TURNS && threadIdx.x == 0) take_turn(sm_turns, &turn);     // (read after x2_block's barriers)
-    X2_BLOCK(X2TLayout<CH>);
+    X2_BLOCK(X2TLayout<CH>, STACK_IN_ROWS);
     const int first = TURNS ? turned_thread(turn) : tid;
     const int half = n / 2;                            // tile-diagonal t has half - t + 1 tiles
     for (int t = 1; t <= half; ++t) {

@@ -29,7 +29,7 @@ batch_fold_x4t(BATCH_FOLD_PARAMS) {
     typedef XTLayout<CH, P> Layout;
     BLOCK_SHARED int turn;
     if (TURNS && threadIdx.x == 0) take_turn(sm_turns, &turn);     // (read after x2_block's barriers)
-    X2_BLOCK(Layout);
+    X2_BLOCK(Layout, false);
     const int first = TURNS ? turned_thread(turn) : tid;
     const int q = n / P;                               // tile columns 0 .. q; tile-diagonal t has q - t + 1 tiles
     for (int a = tid; a <= q; a += nthreads) {         // tile-diagonal 0: V(i, i + 2), V(i, i + 3)
