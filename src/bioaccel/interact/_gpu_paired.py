@@ -1,6 +1,6 @@
-"""The products' paired copy of the BPMax levels (pairs_stage 4 to 6; issue 29, helpers bpmaxcp3, bpmaxws).
+"""The products' paired copy of the BPMax levels (pairs_stage 4 to 7; issue 29, helpers bpmaxcp3, bpmaxws).
 
-bpmax_products_pairs with pairs_stage 4 (5, 6: its copies in a ring of stage slots) reads its right operand B by cp.async from a copy of each level whose pair
+bpmax_products_pairs with pairs_stage 4 (5 to 7: its copies in a ring of stage slots) reads its right operand B by cp.async from a copy of each level whose pair
 rows hold two consecutive band rows interleaved (kernels/bpmax.cu, bpmax_pair_rows), written after the level's
 finish for every level a later level reads (all but the last).
 """
@@ -13,7 +13,7 @@ MAX_GRID_Y = 65535   # matrices of one copy launch (its grid's second dimension)
 
 
 class Paired:
-    """The copy of one launch group (for ``stage`` 4 to 6; none for other stages): the products kernel's last two
+    """The copy of one launch group (for ``stage`` 4 to 7; none for other stages): the products kernel's last two
     arguments, and the copy of a level after its finish. ``kernel``: the built bpmax_pair_rows, ``timed(launch)``:
     it wrapped for the bench's "pairing" seconds.
     """

@@ -819,6 +819,9 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // landed and its sentinels are stored (THREADS arrivals), its `empty` one when every warp is done reading it (a lane a
 // warp). With 2 slots a warp may start stage s + 1 only when every warp is done with s - 1 (one wait a stage where
 // STAGE 4 has two, the copies' latency behind a stage's multiply); with 3, a warp may run a stage ahead of the slowest.
+// STAGE 7: STAGE 5 with every mbarrier operation by lane 0 of a warp (after a __syncwarp), a warp's copies of stage
+// s + 1 arrived on its full barrier after the multiply of s (each thread waits on its own cp.async first): 2 arrivals
+// and 2 waits a warp a stage where STAGE 5 has 3 arrivals and 2 waits a thread.
 // (bpmaxgl's pairs_stage 6, double-buffered under block barriers, was reverted: commit 9d9819d.)
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
@@ -831,13 +834,13 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
     static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
-    constexpr int RING = STAGE >= 5 ? STAGE - 3 : 1;   // stage slots (STAGE 5 / 6: 2 / 3)
+    constexpr int RING = STAGE == 6 ? 3 : STAGE >= 5 ? 2 : 1;   // stage slots (STAGE 5 and 7: 2, 6: 3)
     constexpr int A_WORDS = STAGE >= 2 ? TR * AR : (KC / 2) * AS, B_WORDS = STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS;
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
     __shared__ __align__(16) unsigned As[RING * A_WORDS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
     __shared__ __align__(16) unsigned Bs[RING * B_WORDS];
-    __shared__ __align__(8) unsigned long long bars[2 * RING];   // STAGE 5 / 6: each slot's full, then empty
+    __shared__ __align__(8) unsigned long long bars[2 * RING];   // STAGE 5 to 7: each slot's full, then empty
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
@@ -865,36 +868,58 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
         if constexpr (STAGE >= 5) {   // the stages (k1, kc) one sequence through the ring; else the loop below
             constexpr int WARPS = (THREADS + 31) / 32;
             constexpr unsigned LANES = THREADS >= 32 ? ~0u : (1u << THREADS) - 1;
+            constexpr bool BY_THREAD = STAGE != 7;   // each thread's own arrivals and waits, or lane 0's a warp
+            static_assert(BY_THREAD || RING == 2, "STAGE 7: stage s + 1 in the other slot");
+            const bool lane0 = tid % 32 == 0;
             const unsigned full = shared_address(bars), empty = full + 8 * RING;   // slot x's: + 8x
             if (tid == 0)
-                for (int x = 0; x < RING; ++x) mbarrier_init(full + 8 * x, THREADS), mbarrier_init(empty + 8 * x, WARPS);
+                for (int x = 0; x < RING; ++x)
+                    mbarrier_init(full + 8 * x, BY_THREAD ? THREADS : WARPS), mbarrier_init(empty + 8 * x, WARPS);
             __syncthreads();
+            auto wait = [&](unsigned bar, int parity) {   // STAGE 7: lane 0 waits, __syncwarp passes it on
+                if (BY_THREAD) {
+                    mbarrier_wait(bar, parity);
+                } else {
+                    if (lane0) mbarrier_wait(bar, parity);
+                    __syncwarp(LANES);
+                }
+            };
             const int k0 = kb & ~7, stages = ke >= k0 ? (j1 - i1) * ((ke - k0) / KC + 1) : 0;
             int k1p = i1, kcp = k0, pslot = 0, pphase = 0;   // the next stage to copy: its k1, first k2, slot, phase
             auto copy_next = [&](bool reused) {   // reused: the slot held stage s + 1 - RING, wait for every warp
-                if (reused) mbarrier_wait(empty + 8 * pslot, pphase ^ 1);
+                if (reused) wait(empty + 8 * pslot, pphase ^ 1);
                 const int NV = min(KC / 8, ((ke - kcp) >> 3) + 1);
                 const short* left = F + mat_of(g, i1, k1p - i1 + 1) * g.mat_stride;
-                copy_row<VS, false>(As + pslot * A_WORDS + row_word<AR>(arow), left + aoff, tid / TR, NV,
-                                    kcp - abase, ai <= N, RS);
-                copy_pair_rows<BR, QS, false>(Bs + pslot * B_WORDS, paired + mat_of(g, k1p + 1, j1 - k1p) * pair_stride,
-                                              kcp, tid / CV, NV * 4, bcol, c0, N / 2 + 2, RS);
-                cp_async_mbarrier_arrive(full + 8 * pslot);   // when the copies land
-                mbarrier_arrive(full + 8 * pslot);            // the sentinels stored (release)
+                copy_row<VS, !BY_THREAD>(As + pslot * A_WORDS + row_word<AR>(arow), left + aoff, tid / TR, NV,
+                                         kcp - abase, ai <= N, RS);
+                copy_pair_rows<BR, QS, !BY_THREAD>(Bs + pslot * B_WORDS,
+                                                   paired + mat_of(g, k1p + 1, j1 - k1p) * pair_stride, kcp, tid / CV,
+                                                   NV * 4, bcol, c0, N / 2 + 2, RS);
+                if (BY_THREAD) {
+                    cp_async_mbarrier_arrive(full + 8 * pslot);   // when the copies land
+                    mbarrier_arrive(full + 8 * pslot);            // the sentinels stored (release)
+                }
                 if ((kcp += KC) > ke) kcp = k0, ++k1p;
                 if (++pslot == RING) pslot = 0, pphase ^= 1;
             };
+            auto landed = [&](int at) {   // STAGE 7: the warp's copies into slot `at` landed (each thread waits on its own)
+                cp_async_wait<0>();
+                __syncwarp(LANES);
+                if (lane0) mbarrier_arrive(full + 8 * at);
+            };
             if (stages > 0) copy_next(false);
+            if (!BY_THREAD && stages > 0) landed(0);
             int kc = k0, slot = 0, phase = 0;
             for (int s = 0; s < stages; ++s) {
                 if (s + 1 < stages) copy_next(s + 1 >= RING);
-                mbarrier_wait(full + 8 * slot, phase);
+                wait(full + 8 * slot, phase);
                 const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
                 const int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
                 multiply_rows<AR, BR>(As + slot * A_WORDS + row_word<AR>(tr * 4), Bs + slot * B_WORDS + tc * 4,
                                       k_lo / 2, n, part, acc);
+                if (!BY_THREAD && s + 1 < stages) landed(slot ^ 1);   // after the multiply: their latency behind it
                 __syncwarp(LANES);   // the warp's reads of the slot done: one arrival a warp
-                if (tid % 32 == 0) mbarrier_arrive(empty + 8 * slot);
+                if (lane0) mbarrier_arrive(empty + 8 * slot);
                 if ((kc += KC) > ke) kc = k0;
                 if (++slot == RING) slot = 0, phase ^= 1;
             }
