@@ -174,13 +174,6 @@ PAIRS_SHAPES += [shape + (4, blocks) for shape in [(32, 32, 96, 2, 2), (8, 16, 8
 PAIRS_SHAPES += [(32, 32, 96, 2, 2, 4, 9), (32, 32, 64, 2, 2, 4, 8)]
 # issue 29 (bpmaxreg): STAGE 4 on 64-row tiles (4 blocks of 256 threads) and with fewer stages a k1 (chunks 136, 168)
 PAIRS_SHAPES += [(64, 32, 96, 2, 2, 4, 4), (32, 32, 136, 2, 2, 4, 8), (32, 32, 168, 2, 2, 4, 7), (32, 32, 96, 2, 2, 4, 7)]
-# issue 29 (bpmaxws): STAGE 4's copies in a ring of 2 / 3 stage slots on mbarriers (STAGE 5 / 6; 7: 5 with a lane a
-# warp arriving and waiting) at the tests' and the
-# bench's chunks, and STAGE 4 at chunks 48 and 32 (the bench: the chunk's share of the ring's change)
-PAIRS_SHAPES += [shape + (stage, 8) for stage in (5, 6, 7) for shape in [(8, 16, 8, 2, 2), (8, 16, 16, 2, 2),
-                                                                        (16, 32, 32, 2, 2)]]
-PAIRS_SHAPES += [(32, 32, chunk, 2, 2, stage, 8) for stage, chunk in ((5, 48), (5, 96), (6, 32), (6, 48), (4, 48),
-                                                                      (4, 32), (7, 48), (7, 96))]
 #: the Turner batch's block width in tests (tests/conftest.py small_turner_sizes)
 TEST_TURNER_THREADS = 32
 #: the tiled Turner fill's sizes in tests (tests/conftest.py small_turner_tiled_sizes)

@@ -8,7 +8,7 @@
 # products for NCU (bench/bpmax_gpu_ncu_products.sh settings; none if empty).   bash bench/calls/bpmaxws_call.sh
 # Call 1 (commit c5576b7): SMOKE=5:48,6:32 TESTS="stage5 or stage6" ROWS=55,81,82,83,84,85,86,55,81,82,83,84,85,86
 # NCU= with limits 90 / 90 / 100 s; call 2: the defaults below (limits 50 / 45 / 40 / 75 s: the cap left, ~274 s,
-# less the start and the idle 30 s).
+# less the start and the idle 30 s). The code it runs was reverted (slower): check out commit 53ab3eb to run it again.
 set -u
 . bench/calls/bpmax_call_lib.sh
 bpmax_call_head bpmaxws

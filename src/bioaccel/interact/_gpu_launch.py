@@ -76,10 +76,7 @@ class BPMaxSizes(LaunchSizes):
     #                              lanes, two groups an iteration, else 1: pairs_stage below); 4 (issue 29, bpmaxcp3;
     #                              the default since its call 2) also B by cp.async from a paired copy of each level
     #                              (two rows a word, written after its finish: a second copy of the table, paired_copy
-    #                              below; tiles of a multiple of 8 rows, else 2); 5 / 6 (issue 29, bpmaxws) 4's
-    #                              copies into a ring of 2 / 3 stage slots on mbarriers, no block barrier in the k
-    #                              loop (split_chunk 48 / 32 keeps the shared memory of 4 at 96: 8 blocks an SM);
-    #                              7 (bpmaxws) 5 with its mbarriers' arrivals and waits by a lane a warp
+    #                              below; tiles of a multiple of 8 rows, else 2)
     pairs_blocks: int = 8        # bpmax_products_pairs: blocks an SM its registers are capped for (at most 2048
     #                              threads; 0: 1024 threads' worth, as calls 1-2; at 128 threads 8 blocks is 64
     #                              registers a thread, 10 is 48: the default from bpmaxpk's call 3 to bpmaxcp2,
@@ -100,27 +97,19 @@ class BPMaxSizes(LaunchSizes):
     library_tile: int = 0        # banded-library variant: the product library's tile (0: its own choice)
 
 
-#: the pairs_stage forms that read B from the paired copy: 4 (a stage's copies under block barriers), 5 / 6 (in a
-#: ring of 2 / 3 slots on mbarriers) and 7 (5 with a lane a warp arriving and waiting)
-PAIRED_STAGES = (4, 5, 6, 7)
-
-
 def pairs_stage(sizes, parts):
-    """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 to 7 (A by
-    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4 to 7 (B by
+    """bpmax_products_pairs's staging form for ``parts`` lanes: ``sizes.pairs_stage``, where 2 to 4 (A by
+    cp.async, rows as they lie) fall back to 1 for other than 2 lanes and two groups an iteration, and 4 (B by
     cp.async too, a thread's pair rows stepped by the tile's rows) to 2 for tiles of rows not a multiple of 8.
 
     >>> pairs_stage(BPMaxSizes(pairs_stage=2), 2), pairs_stage(BPMaxSizes(pairs_stage=2), 4)
     (2, 1)
     >>> pairs_stage(BPMaxSizes(), 2), pairs_stage(BPMaxSizes(split_rows=4), 2)
     (4, 2)
-    >>> ring = BPMaxSizes(pairs_stage=5, split_chunk=48)
-    >>> pairs_stage(ring, 2), pairs_stage(ring.replace(split_rows=4), 2)
-    (5, 2)
     """
     if sizes.pairs_stage >= 2 and (parts, sizes.pairs_step) != (2, 2):
         return 1
-    if sizes.pairs_stage in PAIRED_STAGES and sizes.split_rows % 8:
+    if sizes.pairs_stage == 4 and sizes.split_rows % 8:
         return 2
     return sizes.pairs_stage
 
@@ -150,18 +139,16 @@ def pairs_form(sizes, short, width, variant="fused"):
 
 
 def paired_copy(sizes, short, width, variant="fused"):
-    """Whether a launch of ``variant``, int16 cells (``short``) and band ``width`` runs pairs_stage 4 to 7, which
-    read B from a paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table. The
+    """Whether a launch of ``variant``, int16 cells (``short``) and band ``width`` runs pairs_stage 4, which reads
+    B from a paired copy of the levels below the last (kernels/bpmax.cu, bpmax_pair_rows): a second table. The
     banded-library variant never keeps one (issue 29, helper bpmaxcp4: its estimate counted one before).
 
     >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129), paired_copy(BPMaxSizes(pairs_stage=4), True, 300)
     (True, False)
     >>> paired_copy(BPMaxSizes(pairs_stage=4), True, 129, "banded-library")
     False
-    >>> paired_copy(BPMaxSizes(pairs_stage=5), True, 129), paired_copy(BPMaxSizes(pairs_stage=6), True, 129)
-    (True, True)
     """
-    return pairs_form(sizes, short, width, variant) in PAIRED_STAGES
+    return pairs_form(sizes, short, width, variant) == 4
 
 
 SIZES = BPMaxSizes()

@@ -1,19 +1,18 @@
-"""The products' paired copy of the BPMax levels (pairs_stage 4 to 7; issue 29, helpers bpmaxcp3, bpmaxws).
+"""The products' paired copy of the BPMax levels (pairs_stage 4; issue 29, helper bpmaxcp3).
 
-bpmax_products_pairs with pairs_stage 4 (5 to 7: its copies in a ring of stage slots) reads its right operand B by cp.async from a copy of each level whose pair
+bpmax_products_pairs with pairs_stage 4 reads its right operand B by cp.async from a copy of each level whose pair
 rows hold two consecutive band rows interleaved (kernels/bpmax.cu, bpmax_pair_rows), written after the level's
 finish for every level a later level reads (all but the last).
 """
 import numpy as np
 
 from ..runtime import gpu as _gpu
-from ._gpu_launch import PAIRED_STAGES
 
 MAX_GRID_Y = 65535   # matrices of one copy launch (its grid's second dimension)
 
 
 class Paired:
-    """The copy of one launch group (for ``stage`` 4 to 7; none for other stages): the products kernel's last two
+    """The copy of one launch group (for ``stage`` 4; none for other stages): the products kernel's last two
     arguments, and the copy of a level after its finish. ``kernel``: the built bpmax_pair_rows, ``timed(launch)``:
     it wrapped for the bench's "pairing" seconds.
     """
@@ -22,7 +21,7 @@ class Paired:
         N, RS = int(dims[1]), int(dims[4])
         self.dims, self.stride = dims, (N // 2 + 2) * RS    # words a matrix
         self.vectors = (N // 2 + 2) * (RS // 8)
-        copy = stage in PAIRED_STAGES
+        copy = stage == 4
         self.table = _gpu.cupy().empty(matrices * self.stride, dtype=np.uint32) if copy else None
         self.kernel = timed(kernel) if copy else None
 

@@ -706,9 +706,8 @@ __device__ __forceinline__ void interleave_rows(const uint4& e, const uint4& o, 
 
 // STAGE 2 / 3 (issue 29, helper bpmaxcp2): a thread's vectors of A (its fixed row, vectors first, first + VS, ...
 // below NV; `to` at its row in the staged A) copied by cp.async as they lie, no registers and no PRMT; sentinels
-// stored where a vector leaves the row's slots or the row the matrix (cp.async's zero fill is no sentinel).
-// COMMIT: closed as a commit group (STAGE 5 / 6 track the copies on an mbarrier instead)
-template <int VS, bool COMMIT = true>
+// stored where a vector leaves the row's slots or the row the matrix (cp.async's zero fill is no sentinel)
+template <int VS>
 __device__ __forceinline__ void copy_row(unsigned* __restrict__ to, const short* __restrict__ row_at, int first, int NV,
                                          int o0, bool ok, int RS) {
     const short* from = row_at + o0 + 8 * first;   // stepped, not rebuilt from the slot a vector
@@ -716,7 +715,7 @@ __device__ __forceinline__ void copy_row(unsigned* __restrict__ to, const short*
         if (ok && (unsigned)o <= (unsigned)(RS - 8)) cp_async16(to + 4 * v, from);
         else *reinterpret_cast<uint4*>(to + 4 * v) = sentinel_vector();
     }
-    if (COMMIT) cp_async_commit();
+    cp_async_commit();
 }
 
 // STAGE 2 / 3: B's pair rows q = first, first + QS, ... below count (rows kc + 2q + 1 and + 2) of a thread's fixed
@@ -754,7 +753,7 @@ __device__ __forceinline__ void stage_pair_rows(unsigned* __restrict__ Bs, const
 // registers, no PRMT, no sentinel presets but where the item leaves the copy's pair rows or slots (stored then).
 // Pair row p = kc / 2 + q + 1 (rows kc + 2q + 1, + 2) from slot o = bcol - kc - (2q & ~7): stepping q by QS (a
 // multiple of 8) steps p by QS, o by -2 QS and the staged word by QS BR (pair_word's shift unchanged).
-template <int BR, int QS, bool COMMIT = true>
+template <int BR, int QS>
 __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const unsigned* __restrict__ paired, int kc,
                                                int first, int count, int bcol, int c0, int NP, int RS) {
     static_assert(QS % 8 == 0, "pair rows stepped with pair_word's shift unchanged");
@@ -770,7 +769,7 @@ __device__ __forceinline__ void copy_pair_rows(unsigned* __restrict__ Bs, const 
             reinterpret_cast<uint4*>(to)[0] = s, reinterpret_cast<uint4*>(to)[1] = s;
         }
     }
-    if (COMMIT) cp_async_commit();
+    cp_async_commit();
 }
 
 // STAGE 2 / 3's groups of 8 k2 (P = 2, STEP = 2) from pair q: a single group first where their count n is odd
@@ -813,16 +812,6 @@ __device__ __forceinline__ void multiply_rows(const unsigned* __restrict__ at, c
 // of a thread's vectors of A in turn, 14 instructions a vector), B as STAGE 1; STAGE 3: also B's rows read
 // together (stage_pair_rows' BATCH); the groups by multiply_rows. STAGE 4 (issue 29, helper bpmaxcp3): B also by
 // cp.async, from `paired` (the levels' pair rows, pair_stride words a matrix; unused by STAGE 0 to 3).
-// STAGE 5 / 6 (issue 29, helper bpmaxws): STAGE 4's copies into a ring of 2 / 3 stage slots handed over by mbarriers,
-// no block barrier in the k loop (STAGE 4: copy, wait, barrier, multiply, barrier a stage). Each thread copies its
-// part of stage s + 1 before it multiplies stage s; a slot's `full` barrier completes when every thread's copies have
-// landed and its sentinels are stored (THREADS arrivals), its `empty` one when every warp is done reading it (a lane a
-// warp). With 2 slots a warp may start stage s + 1 only when every warp is done with s - 1 (one wait a stage where
-// STAGE 4 has two, the copies' latency behind a stage's multiply); with 3, a warp may run a stage ahead of the slowest.
-// STAGE 7: STAGE 5 with every mbarrier operation by lane 0 of a warp (after a __syncwarp), a warp's copies of stage
-// s + 1 arrived on its full barrier after the multiply of s (each thread waits on its own cp.async first): 2 arrivals
-// and 2 waits a warp a stage where STAGE 5 has 3 arrivals and 2 waits a thread.
-// (bpmaxgl's pairs_stage 6, double-buffered under block barriers, was reverted: commit 9d9819d.)
 template <int TR, int TC, int KC, int P, int STEP, int STAGE, int BLOCKS>
 __global__ void __launch_bounds__(PairShape<TR, TC, KC, P>::THREADS, PairShape<TR, TC, KC, P>::blocks(BLOCKS))
 bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, const long long pair_stride) {
@@ -834,13 +823,10 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
     static_assert(STEP == 1 || STEP == 2, "groups an iteration");
     static_assert(THREADS % TR == 0 && THREADS % CV == 0, "a thread's staged row and column fixed");
     static_assert(STAGE < 2 || (P == 2 && STEP == 2), "STAGE 2 to 4: 2 lanes, two groups an iteration");
-    constexpr int RING = STAGE == 6 ? 3 : STAGE >= 5 ? 2 : 1;   // stage slots (STAGE 5 and 7: 2, 6: 3)
-    constexpr int A_WORDS = STAGE >= 2 ? TR * AR : (KC / 2) * AS, B_WORDS = STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS;
     // STAGE 0 / 1: As[q][row]: F(i1,k1)(i2, kc + 2q, + 1); STAGE 2 / 3: row-major, word row_word(row) + q
-    __shared__ __align__(16) unsigned As[RING * A_WORDS];
+    __shared__ __align__(16) unsigned As[STAGE >= 2 ? TR * AR : (KC / 2) * AS];
     // Bs[q][c]: F(k1+1,j1)(kc + 2q + 1, + 2; c0 + c), STAGE 2 / 3 at word pair_word(q) + c
-    __shared__ __align__(16) unsigned Bs[RING * B_WORDS];
-    __shared__ __align__(8) unsigned long long bars[2 * RING];   // STAGE 5 to 7: each slot's full, then empty
+    __shared__ __align__(16) unsigned Bs[STAGE >= 2 ? (KC / 2) * BR : (KC / 2) * BS];
     const Tile t = tile_of(g, l1, col_tiles, row_tiles, TR, TC);
     const int i1 = t.i1, j1 = i1 + l1 - 1, r0 = t.r0, c0 = t.c0;
     short* out = F + t.m * g.mat_stride;
@@ -865,65 +851,6 @@ bpmax_products_pairs(PRODUCTS_ARGS(short), const unsigned* __restrict__ paired, 
         const bool none = C0 >= N || C0 + SW * 4 - 1 < R0 || C0 - (R0 + GW * 4 - 1) > Wb - 1;
         const int kw0 = max(R0 - 1, C0 - Wb);
         const int kw1 = none ? -(1 << 30) : min(min(R0 + GW * 4 - 1 + Wb - 1, C0 + SW * 4 - 1), ke);
-        if constexpr (STAGE >= 5) {   // the stages (k1, kc) one sequence through the ring; else the loop below
-            constexpr int WARPS = (THREADS + 31) / 32;
-            constexpr unsigned LANES = THREADS >= 32 ? ~0u : (1u << THREADS) - 1;
-            constexpr bool BY_THREAD = STAGE != 7;   // each thread's own arrivals and waits, or lane 0's a warp
-            static_assert(BY_THREAD || RING == 2, "STAGE 7: stage s + 1 in the other slot");
-            const bool lane0 = tid % 32 == 0;
-            const unsigned full = shared_address(bars), empty = full + 8 * RING;   // slot x's: + 8x
-            if (tid == 0)
-                for (int x = 0; x < RING; ++x)
-                    mbarrier_init(full + 8 * x, BY_THREAD ? THREADS : WARPS), mbarrier_init(empty + 8 * x, WARPS);
-            __syncthreads();
-            auto wait = [&](unsigned bar, int parity) {   // STAGE 7: lane 0 waits, __syncwarp passes it on
-                if (BY_THREAD) {
-                    mbarrier_wait(bar, parity);
-                } else {
-                    if (lane0) mbarrier_wait(bar, parity);
-                    __syncwarp(LANES);
-                }
-            };
-            const int k0 = kb & ~7, stages = ke >= k0 ? (j1 - i1) * ((ke - k0) / KC + 1) : 0;
-            int k1p = i1, kcp = k0, pslot = 0, pphase = 0;   // the next stage to copy: its k1, first k2, slot, phase
-            auto copy_next = [&](bool reused) {   // reused: the slot held stage s + 1 - RING, wait for every warp
-                if (reused) wait(empty + 8 * pslot, pphase ^ 1);
-                const int NV = min(KC / 8, ((ke - kcp) >> 3) + 1);
-                const short* left = F + mat_of(g, i1, k1p - i1 + 1) * g.mat_stride;
-                copy_row<VS, !BY_THREAD>(As + pslot * A_WORDS + row_word<AR>(arow), left + aoff, tid / TR, NV,
-                                         kcp - abase, ai <= N, RS);
-                copy_pair_rows<BR, QS, !BY_THREAD>(Bs + pslot * B_WORDS,
-                                                   paired + mat_of(g, k1p + 1, j1 - k1p) * pair_stride, kcp, tid / CV,
-                                                   NV * 4, bcol, c0, N / 2 + 2, RS);
-                if (BY_THREAD) {
-                    cp_async_mbarrier_arrive(full + 8 * pslot);   // when the copies land
-                    mbarrier_arrive(full + 8 * pslot);            // the sentinels stored (release)
-                }
-                if ((kcp += KC) > ke) kcp = k0, ++k1p;
-                if (++pslot == RING) pslot = 0, pphase ^= 1;
-            };
-            auto landed = [&](int at) {   // STAGE 7: the warp's copies into slot `at` landed (each thread waits on its own)
-                cp_async_wait<0>();
-                __syncwarp(LANES);
-                if (lane0) mbarrier_arrive(full + 8 * at);
-            };
-            if (stages > 0) copy_next(false);
-            if (!BY_THREAD && stages > 0) landed(0);
-            int kc = k0, slot = 0, phase = 0;
-            for (int s = 0; s < stages; ++s) {
-                if (s + 1 < stages) copy_next(s + 1 >= RING);
-                wait(full + 8 * slot, phase);
-                const int k_lo = max(0, kw0 - kc) & ~7, k_hi = min(KC, kw1 - kc + 1);
-                const int n = k_hi > k_lo ? (k_hi - k_lo + 7) >> 3 : 0;
-                multiply_rows<AR, BR>(As + slot * A_WORDS + row_word<AR>(tr * 4), Bs + slot * B_WORDS + tc * 4,
-                                      k_lo / 2, n, part, acc);
-                if (!BY_THREAD && s + 1 < stages) landed(slot ^ 1);   // after the multiply: their latency behind it
-                __syncwarp(LANES);   // the warp's reads of the slot done: one arrival a warp
-                if (lane0) mbarrier_arrive(empty + 8 * slot);
-                if ((kc += KC) > ke) kc = k0;
-                if (++slot == RING) slot = 0, phase ^= 1;
-            }
-        } else
         for (int k1 = i1; k1 < j1; ++k1) {
             const short* left = F + mat_of(g, i1, k1 - i1 + 1) * g.mat_stride;
             const short* right = F + mat_of(g, k1 + 1, j1 - k1) * g.mat_stride;

@@ -88,15 +88,6 @@ __device__ __forceinline__ void bulk_copy(unsigned dst, const void* src, unsigne
 __device__ __forceinline__ void mbarrier_expect_bytes(unsigned bar, unsigned bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
 }
-// A plain arrival (release: the thread's earlier shared stores are seen by whoever waits on the phase).
-__device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-// An arrival made when the thread's cp.async copies issued so far have landed (the pending count raised by one
-// now, lowered then: the thread's own mbarrier_arrive still counts, as libcu++'s memcpy_async with a barrier does).
-__device__ __forceinline__ void cp_async_mbarrier_arrive(unsigned bar) {
-    asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-}
 __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
     unsigned done;
     do {
