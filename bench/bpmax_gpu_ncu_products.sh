@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Nsight Compute counters of BPMax's products kernel at one query level of Gildemaster 2021's shape
-# (23 x 20,000 nt, target window 128), for each products setting given as PARTS:TILE:CHUNK[:BLOCKS[:ROWS]] (PARTS 0:
-# the packed kernel bpmax_products_packed, 64-tiles; else bpmax_products_split / _pairs with PARTS lanes a cell,
-# TILE x TILE tiles, CHUNK k2 a stage; BLOCKS: pairs_blocks; ROWS: the tiles' rows instead of TILE). On the lent
-# H100/H200, from the repository root:
+# (23 x 20,000 nt, target window 128), for each products setting given as PARTS:TILE:CHUNK[:BLOCKS[:ROWS[:STAGE]]]
+# (PARTS 0: the packed kernel bpmax_products_packed, 64-tiles; else bpmax_products_split / _pairs with PARTS lanes a
+# cell, TILE x TILE tiles, CHUNK k2 a stage; BLOCKS: pairs_blocks; ROWS: the tiles' rows instead of TILE; STAGE:
+# pairs_stage, issue 29's bpmaxws). On the lent H100/H200, from the repository root:
 #   bash bench/bpmax_gpu_ncu_products.sh [LEVEL] [PARTS:TILE:CHUNK ...]   # default: level 12, 0:64:32 4:32:96
 # With NCU_OUT=DIR (issue 29, helper bpmaxreg): the sections of the shared-memory question instead of the metric list
 # (SpeedOfLight, ComputeWorkloadAnalysis, MemoryWorkloadAnalysis_Tables, WarpStateStats, SchedulerStats, Occupancy,
@@ -26,7 +26,7 @@ p = InteractParams(window_target=128)
 r = random.Random(5)
 a, rb = random_codes(r, 23), random_codes(r, 20000)
 parts, tile, chunk, *rest = (int(x) for x in sys.argv[1].split(":"))
-extra = dict(zip(("pairs_blocks", "split_rows"), rest))
+extra = dict(zip(("pairs_blocks", "split_rows", "pairs_stage"), rest))
 sizes = replace(SIZES, products_parts=parts, split_rows=tile, split_cols=tile, split_chunk=chunk)
 sizes = replace(sizes, **extra)
 window_scores(a, strand_band(a, p.fold_params, 23), [rb], p, sizes=sizes)
@@ -34,7 +34,7 @@ PY
 source "$(dirname "$0")/bpmax_gpu_ncu_metrics.sh"   # $metrics
 kernels='regex:bpmax_products_(packed|split|pairs)'
 for setting in $settings; do
-  echo "### products $setting (lanes:tile:chunk[:blocks[:rows]]), level $level"
+  echo "### products $setting (lanes:tile:chunk[:blocks[:rows[:stage]]]), level $level"
   # one products launch a level: skip the earlier levels'
   if [ -n "${NCU_OUT:-}" ]; then
     mkdir -p "$NCU_OUT"; rep="$NCU_OUT/products_${setting//:/_}"

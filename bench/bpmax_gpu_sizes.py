@@ -214,6 +214,10 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # end to end, reverted: commit 2008eba has them, docs/bpmax-gpu-notes.md keeps their numbers)
 # (stop 58's call had rows 81-83 here: pairs_mix 4 / 8 / 16, part of the products' adds on the FMA pipe; -0.7% at 8,
 # slower at 4 and 16, reverted: commit a7fde3a has them)
+# (bpmaxws's calls 1-2 had rows 81-88 here: pairs_stage 5 / 6, the products' stages in a ring of 2 / 3 slots handed over
+# by mbarriers with no block barrier in the k loop, at chunks 48 / 32 (8 blocks an SM) and 96 / 48; pairs_stage 4 at
+# chunks 48 and 32; pairs_stage 7, 5 with a lane a warp arriving and waiting, at 48 and 96; all slower, the rings 10-35%:
+# reverted, commit 53ab3eb has them and bench/calls/bpmaxws_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
