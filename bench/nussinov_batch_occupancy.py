@@ -1,5 +1,6 @@
 """Blocks an SM of the short-RNA batch kernels (issue 29, nb5blk: x2t against x2t5, its traceback stack in the
-row copy) as the driver places them, and a check that x2t5 folds as x2t does, bit for bit.
+row copy; nbwarp: x2t5 against x2t5w, its walk by one warp) as the driver places them, and a check that the second
+kernel of --kernels folds as the first does, bit for bit.
 
 For each kernel and cell type: registers, static and dynamic shared memory at --length, the driver's blocks an
 SM (cuOccupancyMaxActiveBlocksPerMultiprocessor with the block width the host launches) beside
@@ -9,6 +10,7 @@ at which the driver still places five blocks. With --check N: N random RNAs of 2
 On the device:
 
     python3 bench/nussinov_batch_occupancy.py --check 20000 --json $OUT/occupancy.json
+    python3 bench/nussinov_batch_occupancy.py --kernels x2t5,x2t5w --check 3000
 """
 import argparse
 import json
@@ -22,9 +24,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 from bioaccel.fold import _batch_shapes, _gpu_batch, _launch  # noqa: E402
 
-KERNELS = ("x2t", "x2t5")
-
-
 def occupancy(cp, name, cell, n, sizes):
     """``(registers, static bytes, dynamic bytes, the driver's blocks an SM)`` of kernel ``name`` at n nt."""
     f = _gpu_batch._short_kernel(name, cell, sizes)
@@ -36,19 +35,21 @@ def occupancy(cp, name, cell, n, sizes):
     return f.num_regs, f.shared_size_bytes, shared, blocks
 
 
-def check(count):
-    """Whether x2t5 gives x2t's scores and dot-brackets on ``count`` random RNAs of 2 to 256 nt."""
+def check(count, kernels):
+    """Whether the second of ``kernels`` gives the first's scores and dot-brackets on ``count`` random RNAs of 2
+    to 256 nt."""
     from bioaccel.fold import nussinov_batch
 
     rng = random.Random(count)
     seqs = ["".join(rng.choice("ACGUN") for _ in range(rng.randint(2, 256))) for _ in range(count)]
     seqs += ["GC" * 100, "G" * 100 + "C" * 100]
     results = {}
-    for name in KERNELS:
+    default = _gpu_batch.SHORT_KERNEL
+    for name in kernels:
         _gpu_batch.SHORT_KERNEL = name
         results[name] = nussinov_batch(seqs, backend="gpu")
-    _gpu_batch.SHORT_KERNEL = "x2t"
-    old, new = results["x2t"], results["x2t5"]
+    _gpu_batch.SHORT_KERNEL = default
+    old, new = (results[name] for name in kernels)
     return bool(np.array_equal(old.scores, new.scores) and np.array_equal(old.structures, new.structures))
 
 
@@ -56,8 +57,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--length", type=int, default=200)
     parser.add_argument("--check", type=int, default=0, help="random RNAs folded by both kernels, compared")
+    parser.add_argument("--kernels", default="x2t,x2t5", help="two SHORT_KERNELS names: old,new")
     parser.add_argument("--json", default="")
     args = parser.parse_args()
+    kernels = args.kernels.split(",")
     import cupy as cp
 
     sizes = _launch.SIZES
@@ -66,7 +69,7 @@ def main():
     print(f"{props['name'].decode()}: {sm_bytes} B shared an SM, {reserved} B reserved a block, "
           f"{int(props['sharedMemPerBlockOptin'])} B a block at most", flush=True)
     rows = []
-    for name in KERNELS:
+    for name in kernels:
         for cell in ("signed char", "short"):
             try:
                 regs, static, dynamic, blocks = occupancy(cp, name, cell, args.length, sizes)
@@ -84,8 +87,8 @@ def main():
     payload = {"device": props["name"].decode(), "sm_shared_bytes": sm_bytes, "reserved_bytes": reserved,
                "kernels": rows}
     if args.check:
-        payload["same_bits"] = check(args.check)
-        print(f"  x2t5 against x2t on {args.check} random RNAs of 2-256 nt: "
+        payload["same_bits"] = check(args.check, kernels)
+        print(f"  {kernels[1]} against {kernels[0]} on {args.check} random RNAs of 2-256 nt: "
               f"{'the same bits' if payload['same_bits'] else 'DIFFERENT'}", flush=True)
     if args.json:
         with open(args.json, "w") as fh:

@@ -407,7 +407,7 @@ def test_offset_encoding_equals_int32_where_int16_overflows(n, params):
                          ids=["default", "scores up to the x2 limit", "past the x2 limit (b1)"])
 def test_short_kernels_x2_and_b1_agree_with_the_cpu(params, sizes, monkeypatch):
     """batch_fold_x4t (4 x 4 cells a thread), batch_fold_x2t (2 x 2 cells a thread; x2t5: its traceback stack
-    in the row copy), both also with the blocks of an SM taking turns (x4tr, x2tr), batch_fold_x2 (a thread a
+    in the row copy; x2t5w: x2t5 with the traceback by warp 0 alone), both also with the blocks of an SM taking turns (x4tr, x2tr), batch_fold_x2 (a thread a
     cell) and b1 against the CPU,
     every length to 256 nt's edges (chunks of 8 and 16, groups of 8 rows and columns), with N; weights
     whose scores reach 16,256 (x2, x2t) and 25,600 (over X2_MAX_SCORE: those sequences go to b1)."""
@@ -417,7 +417,7 @@ def test_short_kernels_x2_and_b1_agree_with_the_cpu(params, sizes, monkeypatch):
     lengths = [2, 3, 7, 8, 9, 15, 16, 17, 63, 64, 65, 120, 200, 255, 256] + [rng.randint(2, 256) for _ in range(20)]
     seqs = ["".join(rng.choice("ACGUACGUN") for _ in range(n)) for n in lengths] + ["GC" * 128, "G" * 128 + "C" * 128]
     cpu = nussinov_batch(seqs, params=params)
-    for kernel in ("x4t", "x4tr", "x2t", "x2t5", "x2tr", "x2", "b1"):
+    for kernel in ("x4t", "x4tr", "x2t", "x2t5", "x2t5w", "x2tr", "x2", "b1"):
         monkeypatch.setattr(_gpu_batch, "SHORT_KERNEL", kernel)
         gpu = nussinov_batch(seqs, params=params, backend="gpu")
         assert gpu.scores.tolist() == cpu.scores.tolist(), kernel

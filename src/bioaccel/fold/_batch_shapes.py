@@ -91,15 +91,18 @@ def block_threads(lengths, sizes):
     return np.minimum(sizes.batch_threads, np.maximum(32, (lengths - 1 + 31) // 32 * 32))
 
 
-#: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns).
-#: "r": the blocks of an SM take turns at which warp folds the first tiles (kernels/nussinov_batch.cu); "x2t5":
-#: x2t with the traceback stack in the row copy (layout "x2t5": five blocks an SM at 200 nt, issue 29, nb5blk).
-SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None),
-                 "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False),
-                 "x2t5": ("nussinov_batch.cu", "batch_fold_x2t", "x2t5", "x2t", False),
-                 "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True),
-                 "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False),
-                 "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True)}
+#: The shared-memory kernels by name: (file, kernel, layout of its shared memory, its block widths, turns, who
+#: walks the traceback). "r": the blocks of an SM take turns at which warp folds the first tiles
+#: (kernels/nussinov_batch.cu); "x2t5": x2t with the traceback stack in the row copy (layout "x2t5": five blocks an
+#: SM at 200 nt, issue 29, nb5blk); "x2t5w": x2t5 with the walk by warp 0 alone, without block barriers ("warp":
+#: kernels/nussinov_traceback.cu walk_structure_warp, issue 29, nbwarp; "block": walk_structure).
+SHORT_KERNELS = {"x2": ("nussinov_batch.cu", "batch_fold_x2", "x2", "x2", None, "block"),
+                 "x2t": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", False, "block"),
+                 "x2t5": ("nussinov_batch.cu", "batch_fold_x2t", "x2t5", "x2t", False, "block"),
+                 "x2t5w": ("nussinov_batch.cu", "batch_fold_x2t", "x2t5", "x2t", False, "warp"),
+                 "x2tr": ("nussinov_batch.cu", "batch_fold_x2t", "x2t", "x2t", True, "block"),
+                 "x4t": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x4t", False, "block"),
+                 "x4tr": ("nussinov_batch_x4t.cu", "batch_fold_x4t", "x4t", "x2t", True, "block")}
 
 def short_shared_bytes(name, n, cell):
     """Dynamic shared memory of the shared-memory kernel ``name`` for an n-long sequence.

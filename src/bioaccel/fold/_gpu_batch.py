@@ -44,7 +44,8 @@ BATCH_TILED_MAX = 6000
 #: H200, the same bits), "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread, issue 29, 2026-11-27),
 #: "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX instruction), "x4t"
 #: (batch_fold_x4t: a 4 x 4 tile a thread), "x2tr", "x4tr" (with turns, see SHORT_KERNELS) or "b1"
-#: (batch_fold: a thread per cell, one split at a time), all but x2t5 kept for A/B (docs/gpu-notes.md: x4t
+#: (batch_fold: a thread per cell, one split at a time), "x2t5w" (x2t5 with the traceback by one warp, without
+#: block barriers: issue 29, nbwarp), all but x2t5 kept for A/B (docs/gpu-notes.md: x4t
 #: 1.54x, x2tr 1.47x, x4tr 2.3x slower than x2t at 1M x 200 nt on an H100).
 SHORT_KERNEL = "x2t5"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
@@ -96,14 +97,16 @@ def short_kernel_arguments(name, cell, sizes):
     >>> short_kernel_arguments("x4tr", "signed char", _launch.SIZES)
     ('nussinov_batch_x4t.cu', 'batch_fold_x4t', (128, 4, 'signed char', True))
     >>> short_kernel_arguments("x2t5", "signed char", _launch.SIZES)
-    ('nussinov_batch.cu', 'batch_fold_x2t', (128, 'signed char', False, True))
+    ('nussinov_batch.cu', 'batch_fold_x2t', (128, 'signed char', False, True, False))
+    >>> short_kernel_arguments("x2t5w", "signed char", _launch.SIZES)
+    ('nussinov_batch.cu', 'batch_fold_x2t', (128, 'signed char', False, True, True))
     """
-    filename, function, layout, _, turns = SHORT_KERNELS[name]
+    filename, function, layout, _, turns, walk = SHORT_KERNELS[name]
     widest = int(short_threads(name, np.array([sizes.batch_shared_max]), sizes)[0])
     if function == "batch_fold_x2":
         return filename, function, (widest, cell)
     if function == "batch_fold_x2t":
-        return filename, function, (widest, cell, turns, layout == "x2t5")
+        return filename, function, (widest, cell, turns, layout == "x2t5", walk == "warp")
     return filename, function, (widest, X4T_MIN_BLOCKS, cell, turns)
 
 

@@ -258,12 +258,17 @@ __device__ __forceinline__ X2Block<Cell, Layout> x2_block(unsigned char* smem, c
     const PairModel* pm = blk.sh.pm;                                                                             \
     const code_t* s = blk.sh.s
 
-// The end: the score V(0, n), then (with `walk`) the traceback over the column copy.
-template <typename Cell, typename Layout, typename Columns>
+// The end: the score V(0, n), then (with `walk`) the traceback over the column copy: by the whole block, or
+// with WARP_WALK by warp 0 alone, without block barriers ("x2t5w", walk_structure_warp).
+template <bool WARP_WALK = false, typename Cell, typename Layout, typename Columns>
 __device__ __forceinline__ void x2_finish(const X2Block<Cell, Layout>& blk, const Columns& cols, int walk,
                                           int* scores, int* pair_to, unsigned char* chars, int* status) {
     if (threadIdx.x == 0) scores[blk.id] = blk.n >= 2 ? blk.sh.C[cols.at(0, blk.n)] : 0;
-    if (walk)
+    if (!walk) return;
+    if constexpr (WARP_WALK)
+        walk_structure_warp(blk.sh.C, cols, blk.sh.s, blk.sh.pm, blk.n, blk.sh.stack, blk.start + pair_to,
+                            blk.start + chars, status);
+    else
         walk_structure(blk.sh.C, cols, blk.sh.s, blk.sh.pm, blk.n, blk.sh.stack, blk.start + pair_to, blk.start + chars,
                        status);
 }
@@ -385,8 +390,9 @@ __device__ __forceinline__ int x2t_weight(const PairModel* pm, int si, int sj, i
 
 // Dynamic shared memory (fold/_batch_shapes.py xt_shared_bytes): R, C, the traceback stack (in R with
 // STACK_IN_ROWS: "x2t5", five blocks an SM up to 200 nt where four fit before), the pair model, the codes, as
-// batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds).
-template <int MAX_THREADS, typename Cell, bool TURNS, bool STACK_IN_ROWS>
+// batch_fold_x2. blockDim.x: a thread a tile, (n / 2) tiles at t = 1 (fewer: in rounds). WARP_WALK: the traceback
+// by warp 0 alone ("x2t5w", x2_finish).
+template <int MAX_THREADS, typename Cell, bool TURNS, bool STACK_IN_ROWS, bool WARP_WALK = false>
 __global__ void __launch_bounds__(MAX_THREADS)
 batch_fold_x2t(BATCH_FOLD_PARAMS) {
     typedef X2TCells<Cell> Cells;
@@ -461,5 +467,5 @@ batch_fold_x2t(BATCH_FOLD_PARAMS) {
         }
         __syncthreads();
     }
-    x2_finish(blk, XTColumns<CH, 2>{L}, walk, scores, pair_to, chars, status);
+    x2_finish<WARP_WALK>(blk, XTColumns<CH, 2>{L}, walk, scores, pair_to, chars, status);
 }

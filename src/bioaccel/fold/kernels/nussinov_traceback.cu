@@ -82,6 +82,99 @@ __device__ void walk_structure(const Score* V, const Layout& L, const code_t* s,
     }
 }
 
+// The same walk by one warp, without block barriers (issue 29, helper nbwarp), for the shared-memory batch
+// kernels' finish (nussinov_batch.cu x2_finish, "x2t5w"). The decisions are walk_structure_held's (so
+// walk_structure's: the same pair_to and letters): the interval in hand held in registers, V(i+1, c-1) and
+// V(i+1, c) loaded together, a split's right part stacked with its V (PACKED_POPS: c | V << 16; V < 2^15 and
+// n < 65,536, as the x2 kernels' cells are). That V is the cell walk_structure reads at the pop, even in a corrupt
+// table: the scan has just read V(m, c) and found V(i, m) + V(m, c) = V(i, c). So the same status and letters
+// (tests/test_nussinov_batch_host.py raises and lowers cells and compares the two walks).
+// Only warp 0 walks; the block's other warps return (the fill is over: its shared memory stays held until warp 0
+// ends, but no step waits for them). Lane 0 steps alone and owns the stack (no other lane reads it); a scan for m
+// is the warp's: 32 m a round from the left, the smallest m that reproduces V(i, c) the first set bit (__ffs) of
+// the first round's __ballot_sync that has one, its V(i, m) shuffled to lane 0 from the lane that read it. So
+// lanes meet only at a scan's shuffles and ballot, and once after the clears of pair_to and chars.
+// Why: walk_structure's thread 0 ends each of ~250 steps (at 200 nt) at one or two barriers of the whole block,
+// whose other warps only wait, and its scans take block-wide rounds of atomicMin and two barriers. blockDim.x:
+// a multiple of 32 (the batch kernels' tile_threads), so that warp 0's 32 lanes all exist.
+template <typename Score, typename Layout>
+__device__ void walk_structure_warp(const Score* V, const Layout& L, const code_t* s, const PairModel* pm, int n,
+                                    int2* stack, int* pair_to, unsigned char* chars, int* status) {
+    constexpr unsigned WARP = 0xffffffffu;
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    for (int x = lane; x < n; x += 32) pair_to[x] = -1;
+    if (chars != nullptr)
+        for (int x = lane; x < n; x += 32) chars[x] = '.';
+    __syncwarp();                                    // the clears before lane 0 writes a pair over them
+    int i = 0, c = n, top = 0;                       // lane 0's interval [i, c), V(i, c) = v, and stack top
+    int v = n >= 2 ? load_v(V, L, 0, n) : 0;
+    while (true) {
+        int scan = 0;                                // lane 0: 1 where neither the pair nor m = i + 1 fits
+        if (lane == 0) {
+            while (true) {
+                if (v == 0) {                        // nothing pairs inside [i, c): the next interval
+                    if (top == 0) break;
+                    const int2 iv = stack[--top];
+                    i = iv.x;
+                    c = iv.y & 0xFFFF;
+                    v = iv.y >> 16;
+                    continue;
+                }
+                const int inner = load_v(V, L, i + 1, c - 1);     // both issued before either is tested
+                const int right = load_v(V, L, i + 1, c);
+                const int w = pair_weight(pm, s, i, c);
+                const bool paired = w > 0 && inner + w == v;
+                if (paired) {
+                    pair_to[i] = c - 1;
+                    pair_to[c - 1] = i;
+                    if (chars != nullptr) {
+                        chars[i] = '(';
+                        chars[c - 1] = ')';
+                    }
+                }
+                if (!paired && right != v) {
+                    scan = 1;
+                    break;
+                }
+                c -= paired;
+                v = paired ? inner : right;
+                i += 1;
+            }
+        }
+        if (!__shfl_sync(WARP, scan, 0)) break;     // lane 0 has walked every interval
+        const int si = __shfl_sync(WARP, i, 0), sc = __shfl_sync(WARP, c, 0), sv = __shfl_sync(WARP, v, 0);
+        int found = sc, left = 0;                    // the smallest m (none: sc) and V(si, m)
+        for (int base = si + 2; base < sc; base += 32) {
+            const int m = base + lane;
+            int vm = 0;
+            bool hit = false;
+            if (m < sc) {
+                vm = load_v(V, L, si, m);
+                hit = vm + load_v(V, L, m, sc) == sv;
+            }
+            const unsigned hits = __ballot_sync(WARP, hit);
+            if (hits != 0) {                         // (the same for every lane: the loop ends together)
+                const int first = __ffs(hits) - 1;
+                found = base + first;
+                left = __shfl_sync(WARP, vm, first);
+                break;
+            }
+        }
+        if (lane == 0) {
+            if (found >= sc) {
+                *status = 1;                         // no split reproduces V: a corrupt table
+                top = 0;
+                v = 0;
+            } else {                                 // [m, c) later, with V(m, c) = V(i, c) - V(i, m); [i, m) now
+                stack[top++] = make_int2(found, c | ((v - left) << 16));
+                c = found;
+                v = left;
+            }
+        }
+    }
+}
+
 template <typename Score, typename Layout>
 __global__ void __launch_bounds__(TB_THREADS)
 traceback(const Score* __restrict__ V, Layout L, const code_t* __restrict__ s, const PairModel* __restrict__ pm, int n,
