@@ -385,6 +385,13 @@ def time_batch_row(cp, count, n, args):
         timed["ceiling_fraction_fold"] = ceiling_fraction(lengths, timed["fold_s"])
         row["settings"].append(timed)
     row["same_digest"] = len({s["digest"] for s in row["settings"]}) == 1
+    if args.stages_each:                       # each setting's stages (fold with and without the traceback)
+        for timed in row["settings"]:
+            _batch_setting(*timed["setting"].split(":")[:2])
+            timed["stages_s"] = time_stages(cp, seqs)
+            print(f"    {timed['setting']:>12} stages: "
+                  + ", ".join(f"{k} {v:.4f} s" for k, v in timed["stages_s"].items()), flush=True)
+        _batch_setting(*args.settings.split(",")[-1].split(":")[:2])
     if args.phases:
         for timed in row["settings"]:
             timed["phases_s"] = time_phases(cp, seqs, timed["setting"])
@@ -468,7 +475,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="GPU runs per batch row (median)")
     parser.add_argument("--settings", default="x2t:64:gpu",
                         help="batch settings timed one after the other, KERNEL:TILE:ENCODE,... (KERNEL b1, x2, "
-                             "x2t (2 x 2 cells a thread, the default), x4t (4 x 4 cells a thread), x2tr and x4tr (blocks of an SM "
+                             "x2t (2 x 2 cells a thread), x2t5 (x2t, five blocks an SM: the default), x2t5w (x2t5, the traceback by one "
+                             "warp), x4t (4 x 4 cells a thread), x2tr and x4tr (blocks of an SM "
                              "taking turns at the busiest warp); a trailing s: int16 cells even where int8 hold, "
                              "then a trailing c: shared-memory carveout 100%%: the short-RNA kernel; TILE: the tiled batch's tile edge; ENCODE host (the "
                              "b1 path: encoded on the host), gpu (raw bytes encoded on the device, results copied back a chunk at a "
@@ -476,6 +484,9 @@ def main():
                              "last one gives the row's main numbers; digests of scores and structures compared")
     parser.add_argument("--phases", action="store_true",
                         help="with --batch: also the device seconds of each kernel of one fold, by setting")
+    parser.add_argument("--stages-each", action="store_true",
+                        help="with --batch: the stages (fold with and without the traceback, ...) of every setting, "
+                             "not only of the last")
     parser.add_argument("--lengths", default=DEFAULT_LENGTHS)
     parser.add_argument("--variants", default=",".join(VARIANTS.names("gpu")))
     parser.add_argument("--budget", type=float, default=30.0, help="skip a run predicted to take longer (s)")
