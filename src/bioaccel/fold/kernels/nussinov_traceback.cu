@@ -82,6 +82,23 @@ __device__ void walk_structure(const Score* V, const Layout& L, const code_t* s,
     }
 }
 
+// A held walk's pair test (walk_structure_held, walk_structure_warp): whether (i, c-1) pairs in [i, c), given
+// V(i, c) = v and inner = V(i+1, c-1); where it does, pair_to and the letters (chars: nullptr, none) say so.
+__device__ __forceinline__ bool take_pair(const PairModel* pm, const code_t* s, int i, int c, int inner, int v,
+                                          int* pair_to, unsigned char* chars) {
+    const int w = pair_weight(pm, s, i, c);
+    const bool paired = w > 0 && inner + w == v;
+    if (paired) {
+        pair_to[i] = c - 1;
+        pair_to[c - 1] = i;
+        if (chars != nullptr) {
+            chars[i] = '(';
+            chars[c - 1] = ')';
+        }
+    }
+    return paired;
+}
+
 // The same walk by one warp, without block barriers (issue 29, helper nbwarp), for the shared-memory batch
 // kernels' finish (nussinov_batch.cu x2_finish, "x2t5w"). The decisions are walk_structure_held's (so
 // walk_structure's: the same pair_to and letters): the interval in hand held in registers, V(i+1, c-1) and
@@ -123,16 +140,7 @@ __device__ void walk_structure_warp(const Score* V, const Layout& L, const code_
                 }
                 const int inner = load_v(V, L, i + 1, c - 1);     // both issued before either is tested
                 const int right = load_v(V, L, i + 1, c);
-                const int w = pair_weight(pm, s, i, c);
-                const bool paired = w > 0 && inner + w == v;
-                if (paired) {
-                    pair_to[i] = c - 1;
-                    pair_to[c - 1] = i;
-                    if (chars != nullptr) {
-                        chars[i] = '(';
-                        chars[c - 1] = ')';
-                    }
-                }
+                const bool paired = take_pair(pm, s, i, c, inner, v, pair_to, chars);
                 if (!paired && right != v) {
                     scan = 1;
                     break;
@@ -287,16 +295,7 @@ __device__ void walk_structure_held(const Score* V, const Layout& L, const code_
                     inner = load_v(V, L, i + 1, c - 1);           // both issued before either is tested
                     right = load_v(V, L, i + 1, c);
                 }
-                const int w = pair_weight(pm, s, i, c);
-                const bool paired = w > 0 && inner + w == v;
-                if (paired) {
-                    pair_to[i] = c - 1;
-                    pair_to[c - 1] = i;
-                    if (chars != nullptr) {
-                        chars[i] = '(';
-                        chars[c - 1] = ')';
-                    }
-                }
+                const bool paired = take_pair(pm, s, i, c, inner, v, pair_to, chars);
                 if (!paired && right != v) {         // neither the pair nor m = i + 1: a scan for m
                     ci = i;
                     cc = c;
