@@ -18,12 +18,4 @@ timeout 100 python3 bench/nussinov_gpu.py --batch --rows 1000000x200,20000x200,2
   --json "$OUT/nussinov_gpu_issue29_nbwarp_h200.json" > "$OUT/bench.txt" 2>&1
 step_done bench $?
 grep ": end to end\|stages:\|batch \|^ *[0-9,]\+ x  *[0-9]\+ " "$OUT/bench.txt" | grep -v '{"count"' | cut -c1-300
-rm -rf /tmp/new && mkdir /tmp/new && cp -r src tests /tmp/new/ \
-  && sed -i 's/^SHORT_KERNEL = "x2t5"$/SHORT_KERNEL = "x2t5w"/' /tmp/new/src/bioaccel/fold/_gpu_batch.py \
-  && grep -q '^SHORT_KERNEL = "x2t5w"$' /tmp/new/src/bioaccel/fold/_gpu_batch.py \
-  && (cd /tmp/new && PYTHONPATH=/tmp/site:/tmp/new/src:/tmp/new/tests timeout 60 python3 -m pytest -q -m gpu -n 12 \
-      tests/test_fold_gpu.py tests/test_fold_arrays.py -rs \
-      -k "(short_kernels or gpu_encoding or one_length_many_tables or batch or gpu_array_path) and not tiled_batch_forms" \
-      > "$OUT/tests.txt" 2>&1)
-step_done "tests (x2t5w the default)" $?
-tail -3 "$OUT/tests.txt"; grep -E "^(FAILED|ERROR)" "$OUT/tests.txt" | head
+batch_tests_with x2t5 x2t5w 60
