@@ -10,8 +10,8 @@ the host loops over bins, never over sequences.
   kernel is batch_fold_x2t (row and column copies, a 2 x 2 tile of cells a thread, two splits per DPX
   instruction, int8 cells where every V <= 127, else int16 to 16,383; the traceback's stack in the row
   copy once the fill is done, so that five blocks share an SM up to 200 nt, walked by one warp;
-  batch_fold_x2, a thread a cell, with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`, measured slower, for A/B), b1's
-  batch_fold past that or with ``SHORT_KERNEL = "b1"``.
+  batch_fold_x2, a thread a cell, with ``SHORT_KERNEL = "x2"``; the others of :data:`SHORT_KERNELS`,
+  measured slower, for A/B), b1's batch_fold past that or with ``SHORT_KERNEL = "b1"``.
 * up to ``BATCH_TILED_MAX`` nt: the tiled fill's kernels (kernels/nussinov_tiled.cu) with a batch index:
   a bin's tables back to back, each launch one tile diagonal of every table (the products' maxima into
   the tiles, the sub-tiled finish: issue 29), then one traceback block per table (:mod:`._gpu_batch_tiled`).
@@ -45,8 +45,7 @@ BATCH_TILED_MAX = 6000
 #: to 200 nt: 1.11x x2t's), "x2t" (batch_fold_x2t: a 2 x 2 tile of cells a thread, issue 29, 2026-11-27),
 #: "x2" (batch_fold_x2: a thread a cell, row and column copies, two splits a DPX instruction), "x4t"
 #: (batch_fold_x4t: a 4 x 4 tile a thread), "x2tr", "x4tr" (with turns, see SHORT_KERNELS) or "b1"
-#: (batch_fold: a thread per cell, one split at a time), "x2t5w" (x2t5 with the traceback by one warp, without
-#: block barriers: issue 29, nbwarp), all but x2t5w kept for A/B (docs/gpu-notes.md: x4t
+#: (batch_fold: a thread per cell, one split at a time), all but x2t5w kept for A/B (docs/gpu-notes.md: x4t
 #: 1.54x, x2tr 1.47x, x4tr 2.3x slower than x2t at 1M x 200 nt on an H100).
 SHORT_KERNEL = "x2t5w"
 #: Preferred shared-memory carveout (percent) of the shared-memory kernels, None: the driver's choice.
