@@ -218,6 +218,9 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # by mbarriers with no block barrier in the k loop, at chunks 48 / 32 (8 blocks an SM) and 96 / 48; pairs_stage 4 at
 # chunks 48 and 32; pairs_stage 7, 5 with a lane a warp arriving and waiting, at 48 and 96; all slower, the rings 10-35%:
 # reverted, commit 53ab3eb has them and bench/calls/bpmaxws_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
+# bpmaxpipe (row 81): finish form 11, form 7 with the segment's read and store spread over its groups (3 of a row's 18
+# vectors read before the first group, one a group after; vector i stored in group i + 1's first phase), the same cells
+SETTINGS["finish form 11 (the segment read and stored a vector a group)"] = dict(finish_form=11)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),
