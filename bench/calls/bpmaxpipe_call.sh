@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue 29 (helper bpmaxpipe): finish form 11, the segment's read and store spread over its groups (bench row 81), one
+# device call from the repository root, logs under $OUT (8 files). Smoke: one small BPMax (8 x 333 nt, window 128)
+# through form 11 at the production sizes and at 40-row segments, the default's device tables and the CPU's window
+# scores; stop there if it fails or hangs. Then the GPU tests of tests/test_interact_gpu_pipe.py, then
+# bench/bpmax_gpu_sizes.py's ROWS (55 the default, form 7; 81 form 11) interleaved with the levels of both, then the
+# clocks of a block's phases (bench/bpmax_finish_clocks.py, level 12) for CLOCKS.   bash bench/calls/bpmaxpipe_call.sh
+# Limits 90 + 120 + 100 + 60 s = 370 s (this helper's cap 600 s over two calls, less the start and the idle 30 s).
+set -u
+. bench/calls/bpmax_call_lib.sh
+bpmax_call_head bpmaxpipe
+timeout "${SMOKE_S:-90}" python3 - > "$out/smoke.txt" 2>&1 <<'PY'
+import random
+
+import numpy as np
+
+from bioaccel.interact import InteractParams
+from test_interact_gpu import _same_tables_and_cpu, random_rna_codes
+
+rng = random.Random(7)
+ca = np.ascontiguousarray(random_rna_codes(rng, 8))
+rbs = [np.ascontiguousarray(random_rna_codes(rng, 333))]
+_same_tables_and_cpu(ca, rbs, InteractParams(window_target=128),
+                     [dict(), dict(finish_form=11), dict(finish_form=11, segment_rows=40)])
+print("smoke passed: finish_form 11 (production sizes, 40-row segments) the default's tables, the CPU's window scores")
+PY
+rc=$?; step_done "smoke (form 11 against the default and the CPU, 8 x 333 nt)" $rc
+if [ $rc -ne 0 ]; then cat "$out/gpu.txt" "$out/steps.txt"; tail -n 30 "$out/smoke.txt"; exit 1; fi
+timeout "${TESTS_S:-120}" python3 -m pytest -q -m gpu -n 8 -p no:cacheprovider tests/test_interact_gpu_pipe.py \
+    > "$out/tests.txt" 2>&1
+step_done "tests (test_interact_gpu_pipe.py)" $?
+ROWS=${ROWS:-55,81,55,81,55,81}
+timeout "${BENCH_S:-100}" python3 bench/bpmax_gpu_sizes.py --repeats 5 --only "$ROWS" --levels "${LEVELS:-55,81}" \
+    --json "$out/sizes.json" > "$out/bench.txt" 2>&1
+step_done "bench ($ROWS)" $?
+timeout "${CLOCKS_S:-60}" python3 bench/bpmax_finish_clocks.py --settings "${CLOCKS:-7:8,11:8,7:8,11:8}" \
+    --json "$out/clocks.json" > "$out/clocks.txt" 2>&1
+step_done "clocks (${CLOCKS:-7:8,11:8,7:8,11:8})" $?
+cat "$out/gpu.txt" "$out/steps.txt"
+tail -n 3 "$out/smoke.txt" "$out/tests.txt"
+grep -E '^#|^\|' "$out/bench.txt"
+cat "$out/clocks.txt" | cut -c1-240
