@@ -221,6 +221,10 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # bpmaxpipe (row 81): finish form 11, form 7 with the segment's read and store spread over its groups (3 of a row's 18
 # vectors read before the first group, one a group after; vector i stored in group i + 1's first phase), the same cells
 SETTINGS["finish form 11 (the segment read and stored a vector a group)"] = dict(finish_form=11)
+# bpmaxpipe (rows 82-83, after call 1: form 11's first phases ~1,650 cycles a group longer): form 11 with an L2 prefetch
+# of each vector a group before its load (12), with the tails' loads issued at the end of the group before (13)
+SETTINGS["finish form 12 (form 11, each vector prefetched into L2 a group ahead)"] = dict(finish_form=12)
+SETTINGS["finish form 13 (form 11, the loads issued at the end of the group before)"] = dict(finish_form=13)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -1,16 +1,17 @@
 """The segment finish bpmax_finish_roles (kernels/bpmax.cu) emulated on the CPU: its segment read, group loop and
-store over one segment, forms 6 and 7 (issue 29, helper bpmaxunroll) and, at groups of 8 diagonals, 11 (helper
-bpmaxpipe: the read and the store spread over the groups), cut from the kernel's own source and built with g++ as
+store over one segment, forms 6 and 7 (issue 29, helper bpmaxunroll) and, at groups of 8 diagonals, 11-13 (helper
+bpmaxpipe: the read and the store spread over the groups; 12's L2 prefetches are no-ops here), cut from the kernel's own source and built with g++ as
 host C++: a CUDA thread a std::thread, __syncthreads and the tail threads' named barrier as std::barriers, __all_sync
 as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where form 7's segment differs from
 form 6's (the same operands read at the same barriers give the same words, whatever the start values), the words and
-stored cells where form 11's differ from form 7's (shared words not yet read hold a poison above every score: a cell
+stored cells where forms 11-13's differ from form 7's (shared words not yet read hold a poison above every score: a cell
 read before its vector was written would take it into its maximum), and the tail barriers where a warp's threads met
 different barrier instructions (bar.sync is .aligned: on the device that hangs the block, as form 7 did on
 bpmaxunroll's call 1; built at -O0, a call site is one instruction).
 
     PYTHONPATH=src:tests python3 tests/bpmax_finish_emulator.py 8 129 288 100000 1
 """
+import re
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ HEAD = r'''
 #define __device__
 #define __forceinline__ inline
 #define FINISH_CLOCK(x)
+#define FINISH_CLOCK_BY(x, y)
 using std::max; using std::min;
 typedef unsigned char code_t;
 struct Dim { unsigned x; };
@@ -85,7 +87,7 @@ void thread_body(unsigned* P, const code_t* cs, const int* pt, int SR, int H, in
                  const short* S2, int s, int seg) {
     threadIdx.x = tid;
     short* Pf = reinterpret_cast<short*>(P);
-    constexpr bool UNROLLED = FORM >= 7, PIPE = FORM == 11;
+    constexpr bool UNROLLED = FORM >= 7, PIPE = FORM >= 11, PREFETCH = FORM == 12, EARLY = FORM == 13;
     const int V = g.RS / 8, rows = min(seg, g.N - s);
 /*BODY*/
 }
@@ -104,7 +106,7 @@ std::pair<std::vector<unsigned>, std::vector<short>> run(Segment x) {
     blockDim.x = threads;
     for (int t = 0; t < threads; ++t) {
         threadIdx.x = t;
-        segment_words(x.g, x.mat.data(), x.S2.data(), x.P.data(), x.SR, x.s, x.H, FORM == 11 ? min(PIPE_AHEAD, V) : V);
+        segment_words(x.g, x.mat.data(), x.S2.data(), x.P.data(), x.SR, x.s, x.H, FORM >= 11 ? min(PIPE_AHEAD, V) : V);
     }
     std::barrier<> b(threads), t(threads / 2);
     block_bar = &b; tail_bar = &t;
@@ -115,7 +117,7 @@ std::pair<std::vector<unsigned>, std::vector<short>> run(Segment x) {
         all.emplace_back(thread_body<G, FORM>, x.P.data(), x.cs.data(), x.pt, x.SR, x.H, x.g.Wb, t, x.g, x.mat.data(),
                          x.S2.data(), x.s, x.seg);
     for (auto& th : all) th.join();
-    const int stored = FORM == 11 ? max((x.g.Wb + G - 2) / G - 1, 0) : 0;   // the kernel's store after its groups
+    const int stored = FORM >= 11 ? max((x.g.Wb + G - 2) / G - 1, 0) : 0;   // the kernel's store after its groups
     for (int t = 0; t < threads; ++t) {
         threadIdx.x = t;
         segment_store(x.g, x.mat.data(), x.P.data(), x.SR, x.s, min(x.seg, x.g.N - x.s), stored);
@@ -148,19 +150,21 @@ int main(int argc, char** argv) {
     tail_arrivals = 0; block_arrivals = 0;
     auto seven = run<GROUP, 7>(x); counts[1][0] = tail_arrivals; counts[1][1] = block_arrivals;
     long split7 = split_warps(threads);
-    long differ = 0, changed = 0, differ11 = 0, stored11 = 0, split11 = 0;
+    long differ = 0, changed = 0, differ11 = 0, stored11 = 0, split11 = 0;   // forms 11-13 summed
     for (size_t i = 0; i < six.second.size(); ++i) changed += six.second[i] != x.mat[i];
     for (size_t i = 0; i < six.first.size(); ++i) differ += six.first[i] != seven.first[i];
     for (size_t i = 0; i < six.second.size(); ++i) differ += six.second[i] != seven.second[i];
     if constexpr (GROUP == 8) {
-        tail_arrivals = 0; block_arrivals = 0;
-        auto eleven = run<GROUP, 11>(x); counts[2][0] = tail_arrivals; counts[2][1] = block_arrivals;
-        split11 = split_warps(threads);
-        for (int r = 0; r < x.H; ++r)   // the band's words (those past it stay the poison in form 11)
-            for (int e = 0; e < Wb; ++e) differ11 += eleven.first[r * x.SR + e] != seven.first[r * x.SR + e];
-        for (size_t i = 0; i < cells; ++i) stored11 += eleven.second[i] != seven.second[i];
+        for (auto pipe : {run<GROUP, 11>, run<GROUP, 12>, run<GROUP, 13>}) {
+            tail_arrivals = 0; block_arrivals = 0;
+            auto eleven = pipe(x); counts[2][0] = tail_arrivals; counts[2][1] = block_arrivals;
+            split11 += split_warps(threads);
+            for (int r = 0; r < x.H; ++r)   // the band's words (those past it stay the poison in forms 11-13)
+                for (int e = 0; e < Wb; ++e) differ11 += eleven.first[r * x.SR + e] != seven.first[r * x.SR + e];
+            for (size_t i = 0; i < cells; ++i) stored11 += eleven.second[i] != seven.second[i];
+        }
     }
-    printf("G %d Wb %d seg %d H %d threads %d: cells %zu, stored changed by form 6 %ld, form 7 differs in %ld, form 11 "
+    printf("G %d Wb %d seg %d H %d threads %d: cells %zu, stored changed by form 6 %ld, form 7 differs in %ld, forms 11-13 "
            "in %ld words and %ld stored cells; tail arrivals %ld / %ld / %ld, block %ld / %ld / %ld; warps split at a "
            "barrier %ld / %ld / %ld\n", GROUP, Wb, seg, x.H, threads, cells, changed, differ, differ11, stored11,
            counts[0][0], counts[1][0], counts[2][0], counts[0][1], counts[1][1], counts[2][1], split6, split7, split11);
@@ -182,7 +186,8 @@ def emulator_source(cu: str) -> str:
         return cu[i:j + (len(stop) if inclusive else 0)]
 
     swap = cut("__device__ __forceinline__ unsigned swap_halves", "\n", True)
-    read = cut("// a row's 16-byte vector v (slots 8v", "// the segment's codes and the pair scores")
+    read = re.sub(r'\n *asm volatile\("prefetch[^\n]*', "",   # form 12's L2 prefetches: none on the host
+                  cut("// a row's 16-byte vector v (slots 8v", "// the segment's codes and the pair scores"))
     store = cut("// row r's vector v back from the (F, S2) words", "// FORM (issue 29, helper bpmaxst)")
     chain = cut("template <int G>\nstruct ChainAhead", "// BPMAX_FINISH_CLOCKS")
     split = cut("// the splits of U consecutive words", "constexpr int SPLITS_AT_ONCE = 4;", True)
@@ -203,8 +208,8 @@ def build(G: int, folder: str) -> Path:
 
 def emulate(program: Path, Wb: int, seg: int, rows_left: int, seed: int) -> dict:
     """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random table rows through forms
-    6, 7 and (groups of 8) 11: {"changed": stored cells form 6 changed, "differ": words and stored cells where form 7's
-    differ, "differ11"/"stored11": band words and stored cells where form 11's differ from form 7's,
+    6, 7 and (groups of 8) 11-13: {"changed": stored cells form 6 changed, "differ": words and stored cells where form
+    7's differ, "differ11"/"stored11": band words and stored cells where forms 11-13's differ from form 7's (summed),
     "split6"/"split7"/"split11": tail barriers where a warp met two instructions, "line": the emulator's summary}."""
     out = subprocess.run([str(program), str(Wb), str(seg), str(rows_left), str(seed)], capture_output=True,
                          text=True).stdout

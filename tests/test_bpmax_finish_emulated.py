@@ -1,11 +1,11 @@
-"""finish_form 7 against form 6, and 11 against 7, on the CPU (tests/bpmax_finish_emulator.py: the kernel's segment
+"""finish_form 7 against form 6, and 11-13 against 7, on the CPU (tests/bpmax_finish_emulator.py: the kernel's segment
 read, group loop and store cut from kernels/bpmax.cu and run as host threads): every word of a segment and every stored
 cell the same on the production band (129 wide, 288 rows and the halo, 832 threads), short windows, 8-row segments and
-segments cut by the target's end, groups of 8, 4, 2 and 3 diagonals (form 11: 8); and no warp meeting two barrier
+segments cut by the target's end, groups of 8, 4, 2 and 3 diagonals (forms 11-13: 8); and no warp meeting two barrier
 instructions at one tail barrier (the hang of bpmaxunroll's device call 1, which the emulator finds when the INSIDE
-copy is chosen a thread at a time, as it was). Form 11 (issue 29, helper bpmaxpipe) reads a row's vectors a group
-ahead of their first reader and stores them a group after their last writer: the emulator finds a vector read one
-group late, or stored one group early.
+copy is chosen a thread at a time, as it was). Forms 11-13 (issue 29, helper bpmaxpipe) read a row's vectors a group
+ahead of their first reader and store them a group after their last writer: the emulator finds a vector read one
+group late, stored one group early, or form 13's early load of the wrong vector.
 
 Needs g++ with C++20's <barrier>: skipped, with the reason, where there is none. No GPU.
 """
@@ -60,8 +60,9 @@ def _mutant(folder, name, old, new):
 
 @pytest.mark.parametrize("name, old, new, key", [
     ("late", "constexpr int PIPE_AHEAD = 3;", "constexpr int PIPE_AHEAD = 2;", "differ11"),   # read a group late
-    ("early", "store_vector(g, mat, P, SR, s, r, i - 1)", "store_vector(g, mat, P, SR, s, r, i)", "stored11")])
-def test_the_emulator_finds_form_11_reading_late_or_storing_early(folder, name, old, new, key):
+    ("early", "store_vector(g, mat, P, SR, s, r, i - 1)", "store_vector(g, mat, P, SR, s, r, i)", "stored11"),
+    ("wrong", "const int v = (e0 - 1) / G + 1 + PIPE_AHEAD;", "const int v = (e0 - 1) / G + PIPE_AHEAD;", "differ11")])
+def test_the_emulator_finds_forms_11_to_13_reading_late_or_storing_early(folder, name, old, new, key):
     program = _mutant(folder, name, old, new)
     assert sum(emulator.emulate(program, *case)[key] for case in CASES[:3]) > 0
 

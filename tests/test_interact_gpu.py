@@ -99,8 +99,9 @@ LAYOUTS = {
 
 
 def _gpu_table(record, target, M, L1, N, L2):
-    """The dense (M, M, N, N) table of ``target`` from the recorded device arrays (-1 outside the domain)."""
-    (group, F, _S2, _RS), = record
+    """The dense (M, M, N, N) table of ``target`` from the recorded device arrays (-1 outside the domain): of the one
+    launch group that holds it (targets of different bands, shorter than the window, are launched apart)."""
+    (group, F, _S2, _RS), = [entry for entry in record if any(piece.target == target for piece in entry[0])]
     offset = 0
     for piece in group:
         if piece.target == target:

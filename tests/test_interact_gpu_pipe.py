@@ -1,6 +1,7 @@
 """BPMax on the GPU, finish_form 11 (issue 29, helper bpmaxpipe): bpmax_finish_roles with the segment's read and store
 spread over its groups (3 of a row's 16-byte vectors read before the first group, one a group after, each stored a
-group after its cells are final): the same cells as form 7, so equal to the CPU cell by cell on random pairs (the
+group after its cells are final), and forms 12 (with an L2 prefetch a group ahead) and 13 (the loads issued at the end
+of the group before): the same cells as form 7, so equal to the CPU cell by cell on random pairs (the
 tests' few-base cases, and windows of 5, 17, 40 and 128 nt on targets whose lengths are not multiples of 8, some
 shorter than the window, at segments of 8 and 40 rows and the production's), and to the default's device tables on the
 production band, on short windows and across streamed pieces.
@@ -18,10 +19,11 @@ from test_interact_gpu import (_equal_tiled_cell_by_cell, same_as_default_on_a_p
 
 pytestmark = pytest.mark.gpu
 
-#: bench/bpmax_gpu_sizes.py's row 81 (form 11 at the production sizes), and with the largest segments at every level
-SETTINGS = (dict(finish_form=11), dict(finish_form=11, segment_fit=0))
+#: bench/bpmax_gpu_sizes.py's rows 81-83 (forms 11-13 at the production sizes), and form 11 with the largest segments
+#: at every level
+SETTINGS = (*[dict(finish_form=form) for form in (11, 12, 13)], dict(finish_form=11, segment_fit=0))
 #: segments of at most 8 and 40 rows: a target crosses many segments, rows near its end cut the halo
-SMALL = (dict(finish_form=11, segment_rows=8), dict(finish_form=11, segment_rows=40))
+SMALL = tuple(dict(finish_form=form, segment_rows=rows) for form in (11, 12, 13) for rows in (8, 40))
 #: (target window, target lengths): bands of 6, 18, 41 and 129 cells (the last the production's), targets not a
 #: multiple of 8 long, the first of the two widest windows shorter than the window
 WINDOWS = ((5, (23, 61, 95)), (17, (23, 61, 95)), (40, (23, 61, 150)), (128, (61, 150, 333)))
@@ -42,7 +44,7 @@ def test_pipelined_finish_equals_tiled_cell_by_cell_on_random_pairs():
 
 
 def test_pipelined_finish_equals_tiled_cell_by_cell_on_windows():
-    _equal_tiled_cell_by_cell("fused", [BPMaxSizes(**change) for change in SETTINGS[:1] + SMALL],
+    _equal_tiled_cell_by_cell("fused", [BPMaxSizes(**change) for change in SETTINGS[:3] + SMALL],
                               _windowed_cases(35))
 
 

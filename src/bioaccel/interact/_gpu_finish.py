@@ -28,22 +28,23 @@ def kernel(name, *arguments):
 
 def roles_form(sizes) -> int:
     """bpmax_finish_roles's FORM for ``sizes`` (finish_form 5 and up, groups of at least 2 diagonals): 5, 6 or 7, the
-    forms above 7 but 11 as 7; 11 (issue 29, helper bpmaxpipe: form 7 with the segment's read and store spread over its
-    groups, a 16-byte vector a row a group) needs groups of 8 diagonals.
+    forms above 7 but 11-13 as 7; 11-13 (issue 29, helper bpmaxpipe: form 7 with the segment's read and store spread
+    over its groups, a 16-byte vector a row a group; 12 with an L2 prefetch a group ahead, 13 with the loads issued at
+    the end of the group before) need groups of 8 diagonals.
 
     >>> from bioaccel.interact._gpu_launch import BPMaxSizes
     >>> roles_form(BPMaxSizes(finish_form=6)), roles_form(BPMaxSizes(finish_form=9)), roles_form(BPMaxSizes(finish_form=11))
     (6, 7, 11)
-    >>> roles_form(BPMaxSizes(finish_form=11, finish_diagonals=4))
+    >>> roles_form(BPMaxSizes(finish_form=13, finish_diagonals=4))
     Traceback (most recent call last):
     ...
-    ValueError: finish_form 11 needs finish_diagonals 8, not 4
+    ValueError: finish_form 13 needs finish_diagonals 8, not 4
     """
-    if sizes.finish_form != 11:
+    if not 11 <= sizes.finish_form <= 13:
         return min(sizes.finish_form, 7)
     if sizes.finish_diagonals != 8:
-        raise ValueError(f"finish_form 11 needs finish_diagonals 8, not {sizes.finish_diagonals}")
-    return 11
+        raise ValueError(f"finish_form {sizes.finish_form} needs finish_diagonals 8, not {sizes.finish_diagonals}")
+    return sizes.finish_form
 
 
 def finisher(rb, dims, M, N, Wb, dtype, sizes):

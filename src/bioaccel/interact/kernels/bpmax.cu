@@ -1113,6 +1113,13 @@ __device__ __forceinline__ RowVector load_vector(const Dims& g, const short* __r
     return {*reinterpret_cast<const uint4*>(mat + at), *reinterpret_cast<const uint4*>(S2 + at)};
 }
 
+// the same vector of both tables brought into L2 (finish form 12: a group before its load), no register, no wait
+__device__ __forceinline__ void prefetch_vector(const Dims& g, const short* mat, const short* S2, int i2, int v) {
+    const long long at = (long long)i2 * g.RS + 8 * v;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(mat + at));
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(S2 + at));
+}
+
 // a vector's slots as (F, S2) words of shared row r, P[r * SR + e] for the band cells e = e0 .. e0 + 7 in [0, Wb)
 // (e0 = 8v - 1 - ((i2 - 1) & 7): the band cell of slot 8v)
 __device__ __forceinline__ void put_vector(const RowVector& x, unsigned* P, int SR, int r, int e0, int Wb) {
@@ -1431,14 +1438,18 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
 
 // BPMAX_FINISH_CLOCKS (bench/bpmax_finish_clocks.py only; never in a production build): thread 0 of each of the first
 // CLOCK_BLOCKS blocks of bpmax_finish_roles records clock64() at its phases' barriers: 0 start, 1 the segment read,
-// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end
+// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end;
+// with groups of 8 diagonals (16 groups at most: slots 0 .. 33) also CLOCK_READY + 2 i (thread 0, a bulk thread) and
+// CLOCK_READY + 1 + 2 i (the first tail thread) as they reach group i's first-phase barrier (issue 29, bpmaxpipe)
 #ifdef BPMAX_FINISH_CLOCKS
-constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136;
+constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136, CLOCK_READY = 40;
 __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
-#define FINISH_CLOCK(slot) \
-    if (threadIdx.x == 0 && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
+#define FINISH_CLOCK_BY(slot, thread) \
+    if (threadIdx.x == (thread) && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
         finish_clocks[blockIdx.x * CLOCK_SLOTS + (slot)] = clock64()
+#define FINISH_CLOCK(slot) FINISH_CLOCK_BY(slot, 0)
 #else
+#define FINISH_CLOCK_BY(slot, thread)
 #define FINISH_CLOCK(slot)
 #endif
 
@@ -1481,15 +1492,19 @@ constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (t
 // the bulk's barrier, the loads' latency under it). Diagonals <= 8i are final after group i - 1's last barrier and never
 // written again, so in group i's first phase the tail thread of a segment row also stores its vector i - 1 (cells <=
 // 8i - 2); the block stores the vectors from ngroups - 1 on at its end.
+// FORM 12: form 11 with each vector also brought into L2 a group before its load (prefetch_vector: group i's tails
+// prefetch vector i + 4, group 0's bulk threads vector 4). FORM 13: form 11 with the tail thread's loads of vector i + 3
+// issued at the end of group i - 1 (after its passes, in registers over the group's last barrier), written in group i's
+// first phase as in form 11. bpmaxpipe's call 1: form 11's first phases were ~1,650 cycles a group longer than form 7's.
 constexpr int PIPE_AHEAD = 3;   // form 11: vectors a row read before the first group (it reads cells up to diagonal 8)
 template <int G, int FORM, int BOUND = 1024>
 __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert((FORM >= 5 && FORM <= 7) || FORM == 11, "bpmax_finish_roles runs finish forms 5, 6, 7 and 11");
-    static_assert(FORM != 11 || G == 8, "form 11 reads and stores one vector (8 slots) a group of 8 diagonals");
-    constexpr bool UNROLLED = FORM >= 7, PIPE = FORM == 11;
+    static_assert((FORM >= 5 && FORM <= 7) || (FORM >= 11 && FORM <= 13), "bpmax_finish_roles runs forms 5-7, 11-13");
+    static_assert(FORM < 11 || G == 8, "forms 11-13 read and store one vector (8 slots) a group of 8 diagonals");
+    constexpr bool UNROLLED = FORM >= 7, PIPE = FORM >= 11, PREFETCH = FORM == 12, EARLY = FORM == 13;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1516,6 +1531,7 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
+    RowVector next;        // forms 11-13, tail threads: the vector a group's first phase writes into P
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
@@ -1551,23 +1567,29 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     *cell = (short)v;
                 }
             } else if (FORM >= 6 && !bulk) {
-                const int i = (e0 - 1) / G, v = i + PIPE_AHEAD;   // form 11: the group's index, the vector to read
+                const int i = (e0 - 1) / G, v = i + PIPE_AHEAD;   // forms 11-13: the group's index, the vector to read
                 const bool reads = PIPE && r < H && v < V;
-                RowVector next;
-                if (reads) next = load_vector(g, mat, S2, s + r, v);
+                if (reads && !EARLY) next = load_vector(g, mat, S2, s + r, v);
+                if (PREFETCH && r < H && v + 1 < V) prefetch_vector(g, mat, S2, s + r, v + 1);
                 if (PIPE && r < rows) store_vector(g, mat, P, SR, s, r, i - 1);
                 chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
                 if (reads) put_vector(next, P, SR, r, 8 * v - 1 - ((s + r - 1) & 7), Wb);
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
+            if (G == 8) {
+                FINISH_CLOCK_BY(CLOCK_READY + 2 * ((e0 - 1) / G), 0);
+                FINISH_CLOCK_BY(CLOCK_READY + 1 + 2 * ((e0 - 1) / G), R);
+            }
             __syncthreads();
             FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
-            if (PIPE && first && r < H && PIPE_AHEAD < V)   // form 11: vector PIPE_AHEAD for group 1 (no splits here)
+            if (PIPE && first && r < H && PIPE_AHEAD < V) {   // vector PIPE_AHEAD for group 1 (no splits here)
+                if (PREFETCH && PIPE_AHEAD + 1 < V) prefetch_vector(g, mat, S2, s + r, PIPE_AHEAD + 1);
                 put_vector(load_vector(g, mat, S2, s + r, PIPE_AHEAD), P, SR, r,
                            8 * PIPE_AHEAD - 1 - ((s + r - 1) & 7), Wb);
+            }
             const int e1 = e0 + G;
             if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
@@ -1615,11 +1637,15 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
             }
         }
+        if (EARLY && !bulk && e0 + G < Wb) {   // form 13: the next group's vector, in registers over the barrier
+            const int v = (e0 - 1) / G + 1 + PIPE_AHEAD;
+            if (r < H && v < V) next = load_vector(g, mat, S2, s + r, v);
+        }
         __syncthreads();
         FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
     }
     FINISH_CLOCK(CLOCK_SLOTS - 2);
-    // form 11: groups 1 .. ngroups - 1 stored vectors 0 .. ngroups - 2
+    // forms 11-13: groups 1 .. ngroups - 1 stored vectors 0 .. ngroups - 2
     segment_store(g, mat, P, SR, s, rows, PIPE ? max((Wb + G - 2) / G - 1, 0) : 0);
     FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
