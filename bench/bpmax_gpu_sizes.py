@@ -218,13 +218,10 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # by mbarriers with no block barrier in the k loop, at chunks 48 / 32 (8 blocks an SM) and 96 / 48; pairs_stage 4 at
 # chunks 48 and 32; pairs_stage 7, 5 with a lane a warp arriving and waiting, at 48 and 96; all slower, the rings 10-35%:
 # reverted, commit 53ab3eb has them and bench/calls/bpmaxws_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
-# bpmaxpipe (row 81): finish form 11, form 7 with the segment's read and store spread over its groups (3 of a row's 18
-# vectors read before the first group, one a group after; vector i stored in group i + 1's first phase), the same cells
-SETTINGS["finish form 11 (the segment read and stored a vector a group)"] = dict(finish_form=11)
-# bpmaxpipe (rows 82-83, after call 1: form 11's first phases ~1,650 cycles a group longer): form 11 with an L2 prefetch
-# of each vector a group before its load (12), with the tails' loads issued at the end of the group before (13)
-SETTINGS["finish form 12 (form 11, each vector prefetched into L2 a group ahead)"] = dict(finish_form=12)
-SETTINGS["finish form 13 (form 11, the loads issued at the end of the group before)"] = dict(finish_form=13)
+# (bpmaxpipe's calls 1-2 had rows 81-83 here: finish forms 11-13, the segment's read and store spread over its groups
+# (a 16-byte vector of F and S2 a row a group, by the tail threads in a group's first phase), 12 with an L2 prefetch a
+# group ahead, 13 with the loads issued at the end of the group before; 10-12% slower than form 7 in every pair:
+# reverted, commit 07356bf has them and bench/calls/bpmaxpipe_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

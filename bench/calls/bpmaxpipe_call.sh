@@ -9,6 +9,7 @@
 # Call 1 (commit 9c93a34, form 11 only): SMOKE=11 ROWS=55,81,55,81,55,81 LEVELS=55,81 CLOCKS=7:8,11:8,7:8,11:8 with
 # limits 90 + 120 + 100 + 60 s; call 2: the defaults below, limits 80 + 130 + 120 + 80 s = 410 s (this helper's cap,
 # 600 s over two calls, less call 1's ~110 s, the start and the idle 30 s).
+# The code it runs was reverted (10-12% slower): check out commit 07356bf to run it again.
 set -u
 . bench/calls/bpmax_call_lib.sh
 bpmax_call_head bpmaxpipe

@@ -26,27 +26,6 @@ def kernel(name, *arguments):
     return _gpu.kernel(KERNELS, "bpmax.cu", name, arguments)
 
 
-def roles_form(sizes) -> int:
-    """bpmax_finish_roles's FORM for ``sizes`` (finish_form 5 and up, groups of at least 2 diagonals): 5, 6 or 7, the
-    forms above 7 but 11-13 as 7; 11-13 (issue 29, helper bpmaxpipe: form 7 with the segment's read and store spread
-    over its groups, a 16-byte vector a row a group; 12 with an L2 prefetch a group ahead, 13 with the loads issued at
-    the end of the group before) need groups of 8 diagonals.
-
-    >>> from bioaccel.interact._gpu_launch import BPMaxSizes
-    >>> roles_form(BPMaxSizes(finish_form=6)), roles_form(BPMaxSizes(finish_form=9)), roles_form(BPMaxSizes(finish_form=11))
-    (6, 7, 11)
-    >>> roles_form(BPMaxSizes(finish_form=13, finish_diagonals=4))
-    Traceback (most recent call last):
-    ...
-    ValueError: finish_form 13 needs finish_diagonals 8, not 4
-    """
-    if not 11 <= sizes.finish_form <= 13:
-        return min(sizes.finish_form, 7)
-    if sizes.finish_diagonals != 8:
-        raise ValueError(f"finish_form {sizes.finish_form} needs finish_diagonals 8, not {sizes.finish_diagonals}")
-    return sizes.finish_form
-
-
 def finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``. Needs a GPU."""
@@ -56,7 +35,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5 and up: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
+    # finish_form 5, 6 and 7: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
     # groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
@@ -65,8 +44,9 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
-        if roles:   # finish_form 5 and up: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, roles_form(sizes), sizes.finish_bound)
+        if roles:   # finish_form 5, 6 and 7: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 7),
+                                    sizes.finish_bound)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4

@@ -1102,61 +1102,36 @@ __device__ __forceinline__ void chunk_products(const unsigned* As, const unsigne
                   *reinterpret_cast<const uint4*>(&Bs[k * AS + tc * 4]), acc);
 }
 
-// a row's 16-byte vector v (slots 8v .. 8v + 7, cell_at's layout) of the matrix and of S2
-struct RowVector {
-    uint4 f, t;
-};
-
-__device__ __forceinline__ RowVector load_vector(const Dims& g, const short* __restrict__ mat,
-                                                 const short* __restrict__ S2, int i2, int v) {
-    const long long at = (long long)i2 * g.RS + 8 * v;
-    return {*reinterpret_cast<const uint4*>(mat + at), *reinterpret_cast<const uint4*>(S2 + at)};
-}
-
-// the same vector of both tables brought into L2 (finish form 12: a group before its load), no register, no wait
-__device__ __forceinline__ void prefetch_vector(const Dims& g, const short* mat, const short* S2, int i2, int v) {
-    const long long at = (long long)i2 * g.RS + 8 * v;
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(mat + at));
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(S2 + at));
-}
-
-// a vector's slots as (F, S2) words of shared row r, P[r * SR + e] for the band cells e = e0 .. e0 + 7 in [0, Wb)
-// (e0 = 8v - 1 - ((i2 - 1) & 7): the band cell of slot 8v)
-__device__ __forceinline__ void put_vector(const RowVector& x, unsigned* P, int SR, int r, int e0, int Wb) {
-    const unsigned fw[4] = {x.f.x, x.f.y, x.f.z, x.f.w}, sw[4] = {x.t.x, x.t.y, x.t.z, x.t.w};
-#pragma unroll
-    for (int h = 0; h < 8; ++h) {
-        const int e = e0 + h;
-        if (e >= 0 && e < Wb) P[r * SR + e] = __byte_perm(fw[h / 2], sw[h / 2], h % 2 ? 0x7632 : 0x5410);
-    }
-}
-
-// the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], vectors 0 .. VN - 1 of
-// each row (all V = RS / 8 but in finish form 11), 4 loads of each table in flight a thread (bpmax_finish_packed's
-// FORM 1 and up)
+// the segment's rows s .. s + H - 1 of the matrix and of S2 into (F, S2) words P[r * SR + e], 8 slots per aligned
+// 16-byte load of each table (cell_at's layout), 4 loads of each in flight a thread (bpmax_finish_packed's FORM 1 and up)
 __device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
-                                              unsigned* P, int SR, int s, int H, int VN) {
+                                              unsigned* P, int SR, int s, int H) {
     constexpr int U = 4;                         // 16-byte loads of each table in flight a thread
-    const int X = H * VN;                        // the rows' vectors to read
+    const int V = g.RS / 8, X = H * V;           // a row's slots as 16-byte chunks
     for (int x0 = threadIdx.x; x0 < X; x0 += U * blockDim.x) {
-        RowVector f[U];
+        uint4 f[U], t[U];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
-            if (x < X) f[u] = load_vector(g, mat, S2, s + x / VN, x % VN);
+            if (x < X) {
+                const long long at = (long long)(s + x / V) * g.RS + 8 * (x % V);
+                f[u] = *reinterpret_cast<const uint4*>(mat + at);
+                t[u] = *reinterpret_cast<const uint4*>(S2 + at);
+            }
         }
 #pragma unroll
         for (int u = 0; u < U; ++u) {
             const int x = x0 + u * blockDim.x;
             if (x >= X) continue;
-            const int r = x / VN;
-            put_vector(f[u], P, SR, r, 8 * (x % VN) - 1 - ((s + r - 1) & 7), g.Wb);
+            const int r = x / V, e0 = 8 * (x % V) - 1 - ((s + r - 1) & 7);   // the band cell of slot 8 (x % V)
+            const unsigned fw[4] = {f[u].x, f[u].y, f[u].z, f[u].w}, sw[4] = {t[u].x, t[u].y, t[u].z, t[u].w};
+#pragma unroll
+            for (int h = 0; h < 8; ++h) {
+                const int e = e0 + h;
+                if (e >= 0 && e < g.Wb) P[r * SR + e] = __byte_perm(fw[h / 2], sw[h / 2], h % 2 ? 0x7632 : 0x5410);
+            }
         }
     }
-}
-__device__ __forceinline__ void segment_words(const Dims& g, const short* __restrict__ mat, const short* __restrict__ S2,
-                                              unsigned* P, int SR, int s, int H) {
-    segment_words(g, mat, S2, P, SR, s, H, g.RS / 8);
 }
 
 // the segment's codes and the pair scores into shared memory (FORM 2 and up)
@@ -1166,33 +1141,28 @@ __device__ __forceinline__ void segment_codes(const Dims& g, const code_t* __res
     for (int x = threadIdx.x; x < 25; x += blockDim.x) pt[x] = g.pairs[x];
 }
 
-// row r's vector v back from the (F, S2) words: one 16-byte store where all 8 slots are cells to write, else a
-// 16-bit store a cell
-__device__ __forceinline__ void store_vector(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
-                                             int r, int v) {
+// the segment's `rows` rows back from the (F, S2) words, 8 slots a 16-byte store where all 8 are cells to write
+// (FORM 3 and up)
+__device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
+                                              int rows) {
     const short* Pf = reinterpret_cast<const short*>(P);
-    const int i2 = s + r, e0 = 8 * v - 1 - ((i2 - 1) & 7);
-    short* to = mat + (long long)i2 * g.RS + 8 * v;
-    if (e0 >= 0 && e0 + 7 < g.Wb && i2 + e0 + 7 < g.N) {
-        const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
-        *reinterpret_cast<uint4*>(to) = make_uint4(
-            __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
-            __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
-    } else {
+    const int V = g.RS / 8;
+    for (int x = threadIdx.x; x < rows * V; x += blockDim.x) {
+        const int r = x / V, i2 = s + r, e0 = 8 * (x % V) - 1 - ((i2 - 1) & 7);
+        short* to = mat + (long long)i2 * g.RS + 8 * (x % V);
+        if (e0 >= 0 && e0 + 7 < g.Wb && i2 + e0 + 7 < g.N) {
+            const unsigned* from = P + r * SR + e0;     // (F, S2) words: their low halves, two a word
+            *reinterpret_cast<uint4*>(to) = make_uint4(
+                __byte_perm(from[0], from[1], 0x5410), __byte_perm(from[2], from[3], 0x5410),
+                __byte_perm(from[4], from[5], 0x5410), __byte_perm(from[6], from[7], 0x5410));
+        } else {
 #pragma unroll
-        for (int h = 0; h < 8; ++h) {
-            const int e = e0 + h;
-            if (e >= 0 && e < g.Wb && i2 + e < g.N) to[h] = Pf[2 * (r * SR + e)];
+            for (int h = 0; h < 8; ++h) {
+                const int e = e0 + h;
+                if (e >= 0 && e < g.Wb && i2 + e < g.N) to[h] = Pf[2 * (r * SR + e)];
+            }
         }
     }
-}
-
-// the segment's `rows` rows back from the (F, S2) words, vectors v0 .. V - 1 of each (v0 = 0 but in finish form 11),
-// 8 slots a 16-byte store where all 8 are cells to write (FORM 3 and up)
-__device__ __forceinline__ void segment_store(const Dims& g, short* __restrict__ mat, const unsigned* P, int SR, int s,
-                                              int rows, int v0 = 0) {
-    const int V = g.RS / 8 - v0;                 // a row's vectors to store
-    for (int x = threadIdx.x; x < rows * V; x += blockDim.x) store_vector(g, mat, P, SR, s, x / V, v0 + x % V);
 }
 
 // FORM (issue 29, helper bpmaxst): 0 as before; 1 the segment's rows read 8 slots per aligned 16-byte
@@ -1438,18 +1408,14 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
 
 // BPMAX_FINISH_CLOCKS (bench/bpmax_finish_clocks.py only; never in a production build): thread 0 of each of the first
 // CLOCK_BLOCKS blocks of bpmax_finish_roles records clock64() at its phases' barriers: 0 start, 1 the segment read,
-// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end;
-// with groups of 8 diagonals (16 groups at most: slots 0 .. 33) also CLOCK_READY + 2 i (thread 0, a bulk thread) and
-// CLOCK_READY + 1 + 2 i (the first tail thread) as they reach group i's first-phase barrier (issue 29, bpmaxpipe)
+// 2 + 2 i after group i's first phase, 3 + 2 i at group i's end, CLOCK_SLOTS - 2 before the store, CLOCK_SLOTS - 1 end
 #ifdef BPMAX_FINISH_CLOCKS
-constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136, CLOCK_READY = 40;
+constexpr int CLOCK_BLOCKS = 132, CLOCK_SLOTS = 136;
 __device__ long long finish_clocks[CLOCK_BLOCKS * CLOCK_SLOTS];
-#define FINISH_CLOCK_BY(slot, thread) \
-    if (threadIdx.x == (thread) && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
+#define FINISH_CLOCK(slot) \
+    if (threadIdx.x == 0 && blockIdx.x < CLOCK_BLOCKS && (slot) < CLOCK_SLOTS) \
         finish_clocks[blockIdx.x * CLOCK_SLOTS + (slot)] = clock64()
-#define FINISH_CLOCK(slot) FINISH_CLOCK_BY(slot, 0)
 #else
-#define FINISH_CLOCK_BY(slot, thread)
 #define FINISH_CLOCK(slot)
 #endif
 
@@ -1480,31 +1446,13 @@ constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (t
 // bound by its warps' paths between block barriers, not the shared-memory pipe)
 // BOUND: the most threads a block (two a row: BOUND / 2 rows of segment and halo); 1024 gives ptxas 64 registers and
 // 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
-// FORM 11 (issue 29, helper bpmaxpipe; G = 8): form 7 with the segment's read and store spread over its groups. With
-// one block an SM nothing overlapped the read (all 18 vectors of F and S2 a row) and the store (bpmaxfin2's clocks:
-// ~17% of a block). Group i (e0 = 8i + 1) reads and writes cells of diagonals <= e0 + 7 = 8i + 8 only (its first
-// phase's cells e0 .. e0 + 7 and their column cells, the bulk's next-group splits k <= e0 with column cells on
-// diagonals <= e0, the tails' passes on e0 + 1 .. e0 + 7 and their operands, pair_term's (r + 1, e - 2)); vector v of a
-// row holds cells 8v - 1 - sh .. 8v + 6 - sh (sh = (i2 - 1) & 7), so group i needs vectors 0 .. i + 2. The block reads
-// vectors 0 .. PIPE_AHEAD - 1 before its first barrier; during group i row r's vector i + 3 (cells >= 8i + 16: no
-// thread touches them in group i) is loaded and written into P before the group's last barrier: in group 0 by the
-// bulk threads (which have no splits there), later in a group's first phase by the tail threads (which wait there for
-// the bulk's barrier, the loads' latency under it). Diagonals <= 8i are final after group i - 1's last barrier and never
-// written again, so in group i's first phase the tail thread of a segment row also stores its vector i - 1 (cells <=
-// 8i - 2); the block stores the vectors from ngroups - 1 on at its end.
-// FORM 12: form 11 with each vector also brought into L2 a group before its load (prefetch_vector: group i's tails
-// prefetch vector i + 4, group 0's bulk threads vector 4). FORM 13: form 11 with the tail thread's loads of vector i + 3
-// issued at the end of group i - 1 (after its passes, in registers over the group's last barrier), written in group i's
-// first phase as in form 11. bpmaxpipe's call 1: form 11's first phases were ~1,650 cycles a group longer than form 7's.
-constexpr int PIPE_AHEAD = 3;   // form 11: vectors a row read before the first group (it reads cells up to diagonal 8)
 template <int G, int FORM, int BOUND = 1024>
 __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert((FORM >= 5 && FORM <= 7) || (FORM >= 11 && FORM <= 13), "bpmax_finish_roles runs forms 5-7, 11-13");
-    static_assert(FORM < 11 || G == 8, "forms 11-13 read and store one vector (8 slots) a group of 8 diagonals");
-    constexpr bool UNROLLED = FORM >= 7, PIPE = FORM >= 11, PREFETCH = FORM == 12, EARLY = FORM == 13;
+    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5, 6 and 7");
+    constexpr bool UNROLLED = FORM >= 7;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1515,9 +1463,8 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
     const int H = min(seg + Wb - 1, N - s);
     __shared__ int pt[25];
     code_t* cs = reinterpret_cast<code_t*>(P + H * SR);   // rb[s .. s + H - 1] (the host adds H bytes)
-    const int V = g.RS / 8, rows = min(seg, N - s);   // a row's vectors; the segment's own rows (not its halo)
     FINISH_CLOCK(0);
-    segment_words(g, mat, S2, P, SR, s, H, PIPE ? min(PIPE_AHEAD, V) : V);
+    segment_words(g, mat, S2, P, SR, s, H);
     segment_codes(g, rb, cs, pt, s, H);
     __syncthreads();
     FINISH_CLOCK(1);
@@ -1531,7 +1478,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
-    RowVector next;        // forms 11-13, tail threads: the vector a group's first phase writes into P
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
@@ -1567,29 +1513,14 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     *cell = (short)v;
                 }
             } else if (FORM >= 6 && !bulk) {
-                const int i = (e0 - 1) / G, v = i + PIPE_AHEAD;   // forms 11-13: the group's index, the vector to read
-                const bool reads = PIPE && r < H && v < V;
-                if (reads && !EARLY) next = load_vector(g, mat, S2, s + r, v);
-                if (PREFETCH && r < H && v + 1 < V) prefetch_vector(g, mat, S2, s + r, v + 1);
-                if (PIPE && r < rows) store_vector(g, mat, P, SR, s, r, i - 1);
                 chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
-                if (reads) put_vector(next, P, SR, r, 8 * v - 1 - ((s + r - 1) & 7), Wb);
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
-            if (G == 8) {
-                FINISH_CLOCK_BY(CLOCK_READY + 2 * ((e0 - 1) / G), 0);
-                FINISH_CLOCK_BY(CLOCK_READY + 1 + 2 * ((e0 - 1) / G), R);
-            }
             __syncthreads();
             FINISH_CLOCK(2 + 2 * ((e0 - 1) / G));
         }
         if (bulk) {   // the next group's splits final since the first phase: k in [2G - 2, e0 + 1)
-            if (PIPE && first && r < H && PIPE_AHEAD < V) {   // vector PIPE_AHEAD for group 1 (no splits here)
-                if (PREFETCH && PIPE_AHEAD + 1 < V) prefetch_vector(g, mat, S2, s + r, PIPE_AHEAD + 1);
-                put_vector(load_vector(g, mat, S2, s + r, PIPE_AHEAD), P, SR, r,
-                           8 * PIPE_AHEAD - 1 - ((s + r - 1) & 7), Wb);
-            }
             const int e1 = e0 + G;
             if (e1 < Wb && r < H - e1) {
                 const unsigned* column = P + (r + 1) * SR + e1 - 1;
@@ -1637,16 +1568,11 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 if (d + 1 < G && e + 1 < Wb) tail_barrier(R);
             }
         }
-        if (EARLY && !bulk && e0 + G < Wb) {   // form 13: the next group's vector, in registers over the barrier
-            const int v = (e0 - 1) / G + 1 + PIPE_AHEAD;
-            if (r < H && v < V) next = load_vector(g, mat, S2, s + r, v);
-        }
         __syncthreads();
         FINISH_CLOCK(3 + 2 * ((e0 - 1) / G));
     }
     FINISH_CLOCK(CLOCK_SLOTS - 2);
-    // forms 11-13: groups 1 .. ngroups - 1 stored vectors 0 .. ngroups - 2
-    segment_store(g, mat, P, SR, s, rows, PIPE ? max((Wb + G - 2) / G - 1, 0) : 0);
+    segment_store(g, mat, P, SR, s, min(seg, N - s));
     FINISH_CLOCK(CLOCK_SLOTS - 1);
 }
 
