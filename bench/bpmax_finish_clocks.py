@@ -1,11 +1,13 @@
 """BPMax on the GPU: where a block of the segment finish (kernels/bpmax.cu, bpmax_finish_roles: finish forms 5
-and 6) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
+and up) spends its cycles, on Gildemaster 2021's shape (23 x 20,000 nt, target window 128).
 
 The kernel is built once more with BPMAX_FINISH_CLOCKS: thread 0 of each of the first 132 blocks of a launch (one
 wave, a block an SM) records clock64() at the block's barriers. One launch is read back (--launch, from 0: the
 finish of level l1 = launch + 1). Printed per setting, medians over the 132 blocks in cycles: the segment's read,
 the groups' first phases (bulk threads only), the groups' rest (bulk splits of the next group beside the tails),
-the store, the whole block; and those of every --every-th group.
+the store, the whole block; and those of every --every-th group, with (groups of 8 diagonals) the cycles from a
+group's start to thread 0 (a bulk thread) and to the first tail thread reaching its first-phase barrier (who the
+barrier waits for: issue 29, bpmaxpipe; brought back for form 14 by bpmaxsplit).
 
     python3 bench/bpmax_finish_clocks.py [--settings 5:4,6:4,6:8] [--launch 11] [--json PATH]
 """
@@ -22,7 +24,7 @@ sys.path.insert(0, HERE)
 
 from _results import save_json  # noqa: E402
 
-BLOCKS, SLOTS = 132, 136   # kernels/bpmax.cu: CLOCK_BLOCKS, CLOCK_SLOTS
+BLOCKS, SLOTS, READY = 132, 136, 40   # kernels/bpmax.cu: CLOCK_BLOCKS, CLOCK_SLOTS, CLOCK_READY
 
 
 class Clocked:
@@ -47,7 +49,8 @@ class Clocked:
 
 
 def phases(clocks, groups):
-    """Per block: (read, first phases, rest, store, whole) and per group (first phase, rest), in cycles."""
+    """Per block: (read, first phases, rest, store, whole) and per group (first phase, rest, bulk ready, tails ready),
+    in cycles (the last two 0 where the kernel recorded none)."""
     c = clocks.reshape(BLOCKS, SLOTS).astype(np.float64)
     ends = [c[:, 3 + 2 * i] for i in range(groups)]
     starts = [c[:, 1]] + ends[:-1]
@@ -57,8 +60,11 @@ def phases(clocks, groups):
     rest = [ends[i] - marks[i] for i in range(groups)]
     whole = dict(read=c[:, 1] - c[:, 0], first_phases=sum(first), rests=sum(rest), store=c[:, SLOTS - 1] - c[:, SLOTS - 2],
                  block=c[:, SLOTS - 1] - c[:, 0])
+    ready = [[np.where(c[:, READY + 2 * i + j] > 0, c[:, READY + 2 * i + j] - starts[i], 0) if i and
+              READY + 2 * i + 1 < SLOTS - 2 else np.zeros(BLOCKS) for j in (0, 1)] for i in range(groups)]
     return ({k: float(np.median(v)) for k, v in whole.items()},
-            [(float(np.median(f)), float(np.median(r))) for f, r in zip(first, rest)])
+            [(float(np.median(f)), float(np.median(r)), float(np.median(b)), float(np.median(t)))
+             for f, r, (b, t) in zip(first, rest, ready)])
 
 
 def main(argv=None) -> int:
@@ -106,8 +112,9 @@ def main(argv=None) -> int:
                          groups=by_group))
         print(f"form {form}, {G} diagonals, launch {args.launch} ({grid} blocks): " +
               ", ".join(f"{k} {v:,.0f}" for k, v in whole.items()), flush=True)
-        print("  group: first phase / rest  " + "  ".join(f"{i}: {f:,.0f}/{r:,.0f}" for i, (f, r) in
-                                                        enumerate(by_group) if i % args.every == 0), flush=True)
+        print("  group: first phase / rest (bulk, tails ready)  " + "  ".join(
+            f"{i}: {f:,.0f}/{r:,.0f} ({b:,.0f}, {t:,.0f})" for i, (f, r, b, t) in enumerate(by_group)
+            if i % args.every == 0), flush=True)
     print(f"## cycles a block (medians of the first {BLOCKS} blocks) on "
           f"{cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
     save_json(rows, args.json)
