@@ -225,6 +225,9 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # bpmaxsplit (row 81, the next by position; bpmaxpipe's 81-83 retired): finish form 14, form 7 with each first phase's
 # range B (splits k in [e0 - G + 1, e0)) of cells 1 .. G - 1 run by the tail threads, which closed its row words
 SETTINGS["finish form 14 (range B of a first phase on the tail threads)"] = dict(finish_form=14)
+# bpmaxsplit (row 82, after call 1: form 14's first phases still ended with the bulk's): finish form 15, form 14 with
+# range A's splits k in [c + G - 1, 2G - 2) of a first phase run by the bulk in the group before's rest
+SETTINGS["finish form 15 (form 14, part of range A in the rest before)"] = dict(finish_form=15)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

@@ -1,6 +1,7 @@
 """BPMax on the GPU, finish_form 14 (issue 29, helper bpmaxsplit): bpmax_finish_roles with each first phase's range B
 (the splits k in [e0 - G + 1, e0) of cells 1 .. G - 1) run by the tail threads from the closures they keep in
-registers, folded into their passes: the same cells as form 7, so equal to the CPU cell by cell on random pairs (the
+registers, folded into their passes, and form 15 (14 with range A's splits k in [c + G - 1, 2G - 2) in the rest
+before): the same cells as form 7, so equal to the CPU cell by cell on random pairs (the
 tests' few-base cases, and windows of 5, 17, 40 and 128 nt on targets whose lengths are not multiples of 8, some
 shorter than the window, at segments of 8 and 40 rows and the production's, groups of 8 and 4 diagonals), and to the
 default's device tables on the production band, on short windows and across streamed pieces.
@@ -18,11 +19,12 @@ from test_interact_gpu import (_equal_tiled_cell_by_cell, same_as_default_on_a_p
 
 pytestmark = pytest.mark.gpu
 
-#: bench/bpmax_gpu_sizes.py's row 81 (form 14 at the production sizes), form 14 with the largest segments at every
-#: level, and with groups of 4 diagonals
-SETTINGS = (dict(finish_form=14), dict(finish_form=14, segment_fit=0), dict(finish_form=14, finish_diagonals=4))
+#: bench/bpmax_gpu_sizes.py's rows 81-82 (forms 14 and 15 at the production sizes), form 14 with the largest segments
+#: at every level, and both with groups of 4 diagonals
+SETTINGS = (*[dict(finish_form=form) for form in (14, 15)], dict(finish_form=14, segment_fit=0),
+            *[dict(finish_form=form, finish_diagonals=4) for form in (14, 15)])
 #: segments of at most 8 and 40 rows: a target crosses many segments, rows near its end cut the halo
-SMALL = tuple(dict(finish_form=14, segment_rows=rows) for rows in (8, 40))
+SMALL = tuple(dict(finish_form=form, segment_rows=rows) for form in (14, 15) for rows in (8, 40))
 #: (target window, target lengths): bands of 6, 18, 41 and 129 cells (the last the production's), targets not a
 #: multiple of 8 long, the first of the two widest windows shorter than the window
 WINDOWS = ((5, (23, 61, 95)), (17, (23, 61, 95)), (40, (23, 61, 150)), (128, (61, 150, 333)))

@@ -28,14 +28,15 @@ def kernel(name, *arguments):
 
 def roles_form(sizes) -> int:
     """bpmax_finish_roles's FORM for ``sizes`` (finish_form 5 and up, groups of at least 2 diagonals): 5, 6 or 7, the
-    forms from 8 to 13 as 7 (the reverted helpers' forms), 14 as 14 (issue 29, helper bpmaxsplit: form 7 with each
-    first phase's range B of cells 1 .. G - 1 run by the tail threads).
+    forms from 8 to 13 as 7 (the reverted helpers' forms), 14 and 15 as themselves (issue 29, helper bpmaxsplit: form 7
+    with each first phase's range B of cells 1 .. G - 1 run by the tail threads; 15 also part of range A in the rest
+    before).
 
     >>> from bioaccel.interact._gpu_launch import BPMaxSizes
-    >>> [roles_form(BPMaxSizes(finish_form=form)) for form in (6, 7, 9, 14)]
-    [6, 7, 7, 14]
+    >>> [roles_form(BPMaxSizes(finish_form=form)) for form in (6, 7, 9, 14, 15)]
+    [6, 7, 7, 14, 15]
     """
-    return 14 if sizes.finish_form == 14 else min(sizes.finish_form, 7)
+    return sizes.finish_form if sizes.finish_form in (14, 15) else min(sizes.finish_form, 7)
 
 
 def finisher(rb, dims, M, N, Wb, dtype, sizes):

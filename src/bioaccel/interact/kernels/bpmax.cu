@@ -1489,14 +1489,17 @@ constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (t
 // 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
 // FORM 14 (issue 29, helper bpmaxsplit): form 7 with each first phase's range B (k in [e0 - G + 1, e0)) of cells
 // 1 .. G - 1 run by the tail threads (range_b_ahead, folded in chain_passes) where the ranges are disjoint: the bulk
-// 91 DPX a row there instead of 140, the tails 49 beside their chain_ahead
+// 91 DPX a row there instead of 140, the tails 49 beside their chain_ahead. FORM 15: form 14 with range A's splits
+// k in [c + G - 1, 2G - 2) of cell c run by the bulk in the group before's rest (their column words lie on diagonals
+// <= e0 - G, closed by then; the row words k < 2G - 2 final since the first groups): the bulk 63 DPX a row in a
+// first phase (bpmaxsplit's call 1: form 14's first phases still ended with the bulk's, the tails ~700 cycles earlier)
 template <int G, int FORM, int BOUND = 1024>
 __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert((FORM >= 5 && FORM <= 7) || FORM == 14, "bpmax_finish_roles runs finish forms 5, 6, 7 and 14");
-    constexpr bool UNROLLED = FORM >= 7, SPLIT_B = FORM == 14;
+    static_assert((FORM >= 5 && FORM <= 7) || FORM == 14 || FORM == 15, "bpmax_finish_roles runs forms 5-7, 14, 15");
+    constexpr bool UNROLLED = FORM >= 7, SPLIT_B = FORM >= 14, MOVE_A = FORM == 15;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1531,14 +1534,25 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
                 // form 7: every split and cell of the two ranges there (no test a split or a cell)
                 const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
+                if (MOVE_A && e0 >= range_b_from(G)) {   // form 15: k in [c, c + G - 1), the rest in the group before
 #pragma unroll
-                for (int k = 0; k < 2 * G - 2; ++k) {
-                    if (!whole && k >= e0) break;
-                    const unsigned w = swap_halves(row[k]);
-                    const unsigned* col = column + k * (SR - 1);
+                    for (int k = 0; k < 2 * G - 2; ++k) {
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
 #pragma unroll
-                    for (int c = 0; c < G; ++c)
-                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                        for (int c = 0; c < G; ++c)
+                            if (k >= c && k < c + G - 1) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
+                } else {
+#pragma unroll
+                    for (int k = 0; k < 2 * G - 2; ++k) {
+                        if (!whole && k >= e0) break;
+                        const unsigned w = swap_halves(row[k]);
+                        const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                        for (int c = 0; c < G; ++c)
+                            if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                    }
                 }
                 if (SPLIT_B && e0 >= range_b_from(G)) {   // range B of cell 0 only: the tails take cells 1 .. G - 1's
 #pragma unroll
@@ -1587,6 +1601,16 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
                         split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
                     for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
+                    if (MOVE_A && e1 >= range_b_from(G)) {   // form 15: the next first phase's k in [c + G - 1, 2G - 2)
+#pragma unroll
+                        for (int k = G - 1; k < 2 * G - 2; ++k) {
+                            const unsigned w = swap_halves(row[k]);
+                            const unsigned* col = column + k * (SR - 1);
+#pragma unroll
+                            for (int c = 0; c < G; ++c)
+                                if (c <= k - G + 1) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
+                        }
+                    }
                 } else {
 #pragma unroll 2
                     for (int k = 2 * G - 2; k <= e0; ++k) {
