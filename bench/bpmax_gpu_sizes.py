@@ -222,12 +222,10 @@ SETTINGS["tables poisoned by cupy.full (table_fill=0, the default before stop 57
 # (a 16-byte vector of F and S2 a row a group, by the tail threads in a group's first phase), 12 with an L2 prefetch a
 # group ahead, 13 with the loads issued at the end of the group before; 10-12% slower than form 7 in every pair:
 # reverted, commit 07356bf has them and bench/calls/bpmaxpipe_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
-# bpmaxsplit (row 81, the next by position; bpmaxpipe's 81-83 retired): finish form 14, form 7 with each first phase's
-# range B (splits k in [e0 - G + 1, e0)) of cells 1 .. G - 1 run by the tail threads, which closed its row words
-SETTINGS["finish form 14 (range B of a first phase on the tail threads)"] = dict(finish_form=14)
-# bpmaxsplit (row 82, after call 1: form 14's first phases still ended with the bulk's): finish form 15, form 14 with
-# range A's splits k in [c + G - 1, 2G - 2) of a first phase run by the bulk in the group before's rest
-SETTINGS["finish form 15 (form 14, part of range A in the rest before)"] = dict(finish_form=15)
+# (bpmaxsplit's calls 1-2 had rows 81-82 here: finish forms 14, each first phase's range B (splits k in
+# [e0 - G + 1, e0)) of cells 1 .. G - 1 on the tail threads, and 15, 14 with range A's k in [c + G - 1, 2G - 2) in the
+# rest before; faster in 5 of 7 pairs and slower in the first of each call (the default run first): reverted, commit
+# bb1508b has them and bench/calls/bpmaxsplit_call.sh, docs/bpmax-gpu-notes.md keeps their numbers)
 
 WIDE = {   # targets without a window: the finish of bands too wide for segments in shared memory
     "wide finish diagonal by diagonal (v4)": dict(wide_finish="diagonal", products_skip=False),

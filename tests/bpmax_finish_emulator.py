@@ -1,13 +1,10 @@
 """The segment finish bpmax_finish_roles (kernels/bpmax.cu) emulated on the CPU: its group loop over one segment in
-shared memory, forms 6, 7 (issue 29, helper bpmaxunroll), 14 and 15 (helper bpmaxsplit), cut from the kernel's own source
-and built with g++ as host C++: a CUDA thread a std::thread, __syncthreads and the tail threads' named barrier as
-std::barriers, __all_sync as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where
-form 7's segment differs from form 6's and forms 14's and 15's from form 7's (the same operands read at the same barriers give
-the same words, whatever the start values) and the tail barriers where a warp's threads met different barrier
-instructions (bar.sync is .aligned: on the device that hangs the block, as form 7 did on bpmaxunroll's call 1; built
-at -O0, a call site is one instruction). Forms 14 and 15 also run with each block barrier's interval ordered by role: the bulk
-threads all to the next block barrier before any tail thread starts it, then the other way round. A shared word one
-role writes and the other reads or writes in one interval (a race) then takes different values in the two orders.
+shared memory, forms 6 and 7 (issue 29, helper bpmaxunroll), cut from the kernel's own source and built with g++ as
+host C++: a CUDA thread a std::thread, __syncthreads and the tail threads' named barrier as std::barriers, __all_sync
+as a warp's barrier, the DPX intrinsics as 16-bit arithmetic. It reports the words where form 7's segment differs from
+form 6's (the same operands read at the same barriers give the same words, whatever the start values) and the tail
+barriers where a warp's threads met different barrier instructions (bar.sync is .aligned: on the device that hangs
+the block, as form 7 did on bpmaxunroll's call 1; built at -O0, a call site is one instruction).
 
     PYTHONPATH=src:tests python3 tests/bpmax_finish_emulator.py 8 129 288 100000 1
 """
@@ -32,7 +29,6 @@ HEAD = r'''
 #include <algorithm>
 #include <atomic>
 #define __device__
-#define __host__
 #define __forceinline__ inline
 #define FINISH_CLOCK(x)
 #define FINISH_CLOCK_BY(x, y)
@@ -44,15 +40,7 @@ Dim blockDim;
 static std::barrier<>* block_bar; static std::barrier<>* tail_bar; static std::vector<std::barrier<>*> warp_bar;
 static int warp_flags[64][32];
 static std::atomic<long> tail_arrivals{0}, block_arrivals{0};
-static int order_mode = 0;          // 0: the threads as the host schedules them; 1: bulk first; 2: tails first
-static std::barrier<>* gate;        // order_mode: the second role's threads wait here for the first role's interval
-inline bool first_role() { return (order_mode == 1) == (threadIdx.x < blockDim.x / 2); }
-inline void __syncthreads() {
-    block_arrivals++;
-    if (order_mode && first_role()) gate->arrive_and_wait();    // the first role's interval done: the second's starts
-    block_bar->arrive_and_wait();
-    if (order_mode && !first_role()) gate->arrive_and_wait();   // wait for the first role's next interval
-}
+inline void __syncthreads() { block_arrivals++; block_bar->arrive_and_wait(); }
 static std::vector<std::vector<void*>> sites(2048);   // per thread: the call site of each tail barrier it met
 __attribute__((noinline)) void tail_barrier(int) {
     sites[threadIdx.x].push_back(__builtin_return_address(0)); tail_arrivals++; tail_bar->arrive_and_wait();
@@ -90,21 +78,17 @@ RUN = r'''
 template <int G, int FORM>
 void thread_body(unsigned* P, const code_t* cs, const int* pt, int SR, int H, int Wb, unsigned tid) {
     threadIdx.x = tid;
-    if (order_mode && !first_role()) gate->arrive_and_wait();
     short* Pf = reinterpret_cast<short*>(P);
-    constexpr bool UNROLLED = FORM >= 7, SPLIT_B = FORM >= 14, MOVE_A = FORM == 15;
-    {
+    constexpr bool UNROLLED = FORM >= 7;
 /*BODY*/
-    }
-    if (order_mode && first_role()) gate->arrive_and_wait();   // the last interval's second role
 }
 
 template <int G, int FORM>
 std::vector<unsigned> run(std::vector<unsigned> P, const std::vector<code_t>& cs, const int* pt, int SR, int H, int Wb,
-                          int threads, int order = 0) {
+                          int threads) {
     blockDim.x = threads;
-    std::barrier<> b(threads), t(threads / 2), o(threads);
-    block_bar = &b; tail_bar = &t; gate = &o; order_mode = order;
+    std::barrier<> b(threads), t(threads / 2);
+    block_bar = &b; tail_bar = &t;
     warp_bar.clear();
     for (int w = 0; w < threads / 32; ++w) warp_bar.push_back(new std::barrier<>(32));
     std::vector<std::thread> all;
@@ -133,39 +117,17 @@ int main(int argc, char** argv) {
     long split7 = split_warps(threads);
     long differ = 0, changed = 0;
     for (size_t i = 0; i < P.size(); ++i) { differ += six[i] != seven[i]; changed += six[i] != P[i]; }
-    // forms 14 and 15 as scheduled, bulk first and tails first: the words where each differs from form 7, and where
-    // the two orders differ from each other
-    long differ14[2][3] = {}, split14[2] = {}, orders[2] = {};
-    for (int f = 0; f < 2; ++f) {
-        std::vector<unsigned> found[3];
-        for (int order = 0; order < 3; ++order) {
-            found[order] = f ? run<GROUP, 15>(P, cs, pt, SR, H, Wb, threads, order)
-                             : run<GROUP, 14>(P, cs, pt, SR, H, Wb, threads, order);
-            split14[f] += split_warps(threads);
-            for (size_t i = 0; i < P.size(); ++i) differ14[f][order] += found[order][i] != seven[i];
-        }
-        order_mode = 0;
-        for (size_t i = 0; i < P.size(); ++i) orders[f] += found[1][i] != found[2][i];
-    }
     printf("G %d Wb %d seg %d H %d threads %d: words %zu, changed by form 6 %ld, form 7 differs in %ld; "
-           "tail arrivals %ld / %ld, block %ld / %ld; warps split at a barrier %ld / %ld / %ld / %ld; form 14 differs "
-           "from 7 in %ld (scheduled) / %ld (bulk first) / %ld (tails first), its two orders in %ld; form 15 in %ld / "
-           "%ld / %ld, its orders in %ld\n", GROUP, Wb, seg, H, threads, P.size(), changed, differ, counts[0][0],
-           counts[1][0], counts[0][1], counts[1][1], split6, split7, split14[0], split14[1], differ14[0][0],
-           differ14[0][1], differ14[0][2], orders[0], differ14[1][0], differ14[1][1], differ14[1][2], orders[1]);
-    printf("result %ld %ld %ld %ld", changed, differ, split6, split7);
-    for (int f = 0; f < 2; ++f)
-        printf(" %ld %ld %ld %ld %ld", split14[f], differ14[f][0], differ14[f][1], differ14[f][2], orders[f]);
-    printf("\n");
-    long wrong = differ != 0 || split6 != 0 || split7 != 0;
-    for (int f = 0; f < 2; ++f) wrong += split14[f] + differ14[f][0] + differ14[f][1] + differ14[f][2];
-    return wrong != 0;
+           "tail arrivals %ld / %ld, block %ld / %ld; warps split at a barrier %ld / %ld\n", GROUP, Wb, seg, H, threads,
+           P.size(), changed, differ, counts[0][0], counts[1][0], counts[0][1], counts[1][1], split6, split7);
+    printf("result %ld %ld %ld %ld\n", changed, differ, split6, split7);
+    return differ != 0 || split6 != 0 || split7 != 0;
 }
 '''
 
 
 def emulator_source(cu: str) -> str:
-    """Host C++ of forms 6, 7, 14 and 15's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
+    """Host C++ of forms 6 and 7's group loop, cut from the kernel source ``cu`` (GROUP a -D macro).
 
     >>> "thread_body" in emulator_source(KERNEL.read_text())
     True
@@ -193,19 +155,14 @@ def build(G: int, folder: str) -> Path:
 
 
 def emulate(program: Path, Wb: int, seg: int, rows_left: int, seed: int) -> dict:
-    """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random words through forms 6,
-    7, 14 and 15: {"changed": words form 6 changed, "differ": words where form 7's differ, "split6"/"split7": tail
-    barriers where a warp met two instructions, and per form 14 and 15 (keys 14, 15) {"split": those, "differ": words
-    where it differs from form 7 as scheduled, bulk first and tails first, "orders": words where its two orders
-    differ}, "line": the summary}."""
+    """One segment (band Wb, seg rows, at most rows_left rows to the target's end) of random words through forms 6
+    and 7: {"changed": words form 6 changed, "differ": words where form 7's differ, "split6"/"split7": tail barriers
+    where a warp met two instructions, "line": the emulator's summary}."""
     out = subprocess.run([str(program), str(Wb), str(seg), str(rows_left), str(seed)], capture_output=True,
                          text=True).stdout
     line, result = out.strip().splitlines()
-    changed, differ, split6, split7, *forms = (int(x) for x in result.split()[1:])
-    found = dict(line=line, changed=changed, differ=differ, split6=split6, split7=split7)
-    for form, at in ((14, 0), (15, 5)):
-        found[form] = dict(split=forms[at], differ=forms[at + 1:at + 4], orders=forms[at + 4])
-    return found
+    changed, differ, split6, split7 = (int(x) for x in result.split()[1:])
+    return dict(line=line, changed=changed, differ=differ, split6=split6, split7=split7)
 
 
 if __name__ == "__main__":

@@ -281,9 +281,6 @@ def host_kernels(sizes) -> dict:
     # issue 29 (bpmaxunroll): finish_form 7, form 6's loops on compile-time offsets (tests and bench row 77)
     bpmax += [("bpmax_finish_roles", (diagonals, 7, 896)) for diagonals in (8, 4, 2, 3)]
     bpmax += [("bpmax_finish_roles", (8, 7, 1024))]
-    # issue 29 (bpmaxsplit): finish_form 14, form 7 with the first phases' range B of cells 1 .. G - 1 on the tails,
-    # and 15, 14 with part of range A in the rest before
-    bpmax += [("bpmax_finish_roles", (diagonals, form, 896)) for form in (14, 15) for diagonals in (8, 4, 2, 3)]
     bpmax += [("bpmax_finish_tiled", (tile, flag)) for tile in sorted({b.wide_tile, *WIDE_TEST_TILES})
               for flag in (False, True)]
     bpmax += [("bpmax_products_packed_unskipped", (b.packed_rows, b.packed_cols, b.chunk))]

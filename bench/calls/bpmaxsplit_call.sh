@@ -10,6 +10,7 @@
 # Call 1 (commit 33a17fe, form 14 only): FORMS=14 ROWS=55,81,55,81,55,81 LEVELS=55,81 CLOCKS=7:8,14:8,7:8,14:8, limits
 # 90 + 150 + 130 + 90 s (43.6 s of wall); call 2: the defaults below, limits 70 + 120 + 110 + 70 s = 370 s (this
 # helper's cap 550 s less call 1's ~115 s, less 60 s).
+# The code it runs was reverted (not faster in every pair): check out commit bb1508b to run it again.
 set -u
 . bench/calls/bpmax_call_lib.sh
 bpmax_call_head bpmaxsplit

@@ -26,19 +26,6 @@ def kernel(name, *arguments):
     return _gpu.kernel(KERNELS, "bpmax.cu", name, arguments)
 
 
-def roles_form(sizes) -> int:
-    """bpmax_finish_roles's FORM for ``sizes`` (finish_form 5 and up, groups of at least 2 diagonals): 5, 6 or 7, the
-    forms from 8 to 13 as 7 (the reverted helpers' forms), 14 and 15 as themselves (issue 29, helper bpmaxsplit: form 7
-    with each first phase's range B of cells 1 .. G - 1 run by the tail threads; 15 also part of range A in the rest
-    before).
-
-    >>> from bioaccel.interact._gpu_launch import BPMaxSizes
-    >>> [roles_form(BPMaxSizes(finish_form=form)) for form in (6, 7, 9, 14, 15)]
-    [6, 7, 7, 14, 15]
-    """
-    return sizes.finish_form if sizes.finish_form in (14, 15) else min(sizes.finish_form, 7)
-
-
 def finisher(rb, dims, M, N, Wb, dtype, sizes):
     """The finish of a level: segments in shared memory when the band fits there, else diagonal by
     diagonal in global memory. Returns ``finish(F, S2, first_mat, mats, self_)``. Needs a GPU."""
@@ -48,7 +35,7 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
     limit = SMEM_LIMIT - 128
     budget = min(sizes.finish_bytes, limit)
     seg = sizes.segment_rows or (budget // row_bytes - (Wb - 1)) // 32 * 32
-    # finish_form 5 and up: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
+    # finish_form 5, 6 and 7: two threads a row, so at most finish_bound / 2 rows in shared memory (form 4 for 1-diagonal
     # groups)
     roles = cell == "short" and sizes.finish_form >= 5 and sizes.finish_diagonals >= 2
     if roles:
@@ -57,8 +44,9 @@ def finisher(rb, dims, M, N, Wb, dtype, sizes):
         return _gpu_wide.tiled_finisher(rb, dims, N, Wb, sizes.window_tile, sizes.wide_finish)
     if seg >= 1 and (seg + Wb - 1) * row_bytes <= limit:
         kernels = {s: kernel("bpmax_finish", cell, s) for s in (True, False)}
-        if roles:   # finish_form 5 and up: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
-            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, roles_form(sizes), sizes.finish_bound)
+        if roles:   # finish_form 5, 6 and 7: a bulk and a tail thread a row (kernels/bpmax.cu, bpmax_finish_roles)
+            kernels[False] = kernel("bpmax_finish_roles", sizes.finish_diagonals, min(sizes.finish_form, 7),
+                                    sizes.finish_bound)
         elif cell == "short":   # (F, S2) words: R1 and R2 in one instruction, threads sharing a row
             kernels[False] = kernel("bpmax_finish_packed", sizes.finish_diagonals, sizes.finish_split,
                                      min(sizes.finish_form, 4))   # forms 5, 6 with 1-diagonal groups: form 4

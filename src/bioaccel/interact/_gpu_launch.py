@@ -39,11 +39,7 @@ class BPMaxSizes(LaunchSizes):
     #                              with its loops unrolled on compile-time offsets: the bulk's splits 4 at a time,
     #                              the tails' passes from two bases a group (the same cells, the same bits; the
     #                              default since stop 57: the finish 1-5% faster than form 6 in 5 of 5 pairs of one
-    #                              H200 call, docs/results/bpmax_unroll_lead); 14 (issue 29, bpmaxsplit) form 7 with
-    #                              each first phase's splits k in [e0 - G + 1, e0) of cells 1 .. G - 1 run by the
-    #                              tail threads, which closed those row words; 15 (bpmaxsplit) form 14 with range
-    #                              A's splits k in [c + G - 1, 2G - 2) run in the group before's rest
-    #                              (_gpu_finish.roles_form)
+    #                              H200 call, docs/results/bpmax_unroll_lead)
     finish_bound: int = 896      # finish forms 5, 6 and 7: the most threads a block (a multiple of 64), two a row, so
     #                              segment and halo at most finish_bound / 2 rows; 896 compiles bpmax_finish_roles<8, 6>
     #                              to 72 registers without spill, 1,024 (the default before stop 54) to 64 and 12 bytes

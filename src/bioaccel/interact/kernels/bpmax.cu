@@ -1309,7 +1309,6 @@ struct ChainAhead {          // read by a tail thread before a group's first pha
     unsigned low[G - 1];     // the row's words k < G - 1, halves swapped (final since the first group)
     int score[G];            // score[d], d >= 1: the pair score of cell (r, e0 + d)
     int inner;               // F(r + 1, e0 - 1): pass 1's inner cell
-    unsigned range_b[G];     // FORM 14: range_b[d], d >= 1: cell (r, e0 + d)'s splits k in [e0 - G + 1, e0) (range_b_ahead)
 };
 
 template <int G>
@@ -1325,37 +1324,6 @@ __device__ __forceinline__ void chain_ahead(ChainAhead<G>& a, const unsigned* P,
     a.inner = Pf[2 * ((r + 1) * SR + e0 - 1)];
 }
 
-// finish_form 14 (issue 29, helper bpmaxsplit): the splits k in [e0 - G + 1, e0) ("range B") of the group's cells
-// d = 1 .. G - 1, run by the tail thread of row r in the group's first phase, where form 7's tail waited ~40% of it for
-// the bulk. Their row words (r, k) are the cells the thread closed in the previous group's passes (own[1 .. G - 1],
-// halves swapped, in registers); their column words (r + 1 + k, e0 + d - 1 - k) lie on diagonals d .. d + G - 2
-// <= 2G - 3, final since group 1 and written by no thread in this phase. The partials go to chain_passes, which folds
-// range_b[d] into pass d's start (max is associative: the same bits as the bulk's fold into the cell's word). Only
-// from group range_b_from(G) on (ranges A and B disjoint, [c, 2G - 2) and [e0 - G + 1, e0), and the group before ran
-// chain_passes: not the first group) and where the row has this group's passes; the bulk runs range B for cell 0
-// alone in those groups (its cells 1 .. G - 1 of rows without passes are never closed nor stored).
-__host__ __device__ constexpr int range_b_from(int G) { return 3 * G - 3 > 2 * G ? 3 * G - 3 : 2 * G; }
-
-__device__ __forceinline__ bool tails_take_range_b(int G, int r, int e0, int H, int Wb) {
-    return e0 >= range_b_from(G) && r < H - e0 - 1 && e0 + 1 < Wb;
-}
-
-template <int G>
-__device__ __forceinline__ void range_b_ahead(ChainAhead<G>& a, const unsigned* own, const unsigned* P, int SR,
-                                              int r, int e0, int H, int Wb) {
-#pragma unroll
-    for (int d = 1; d < G; ++d) a.range_b[d] = 0xC000C000u;   // sentinels: no term where the tails take none
-    if (!tails_take_range_b(G, r, e0, H, Wb)) return;
-    // split k = e0 - G + 1 + j: column word (r + e0 - G + 2 + j, G - 2 - j + d) = base[j (SR - 1) + d]
-    const unsigned* base = P + (r + e0 - G + 2) * SR + G - 2;
-#pragma unroll
-    for (int j = 0; j < G - 1; ++j) {
-        const unsigned* col = base + j * (SR - 1);
-#pragma unroll
-        for (int d = 1; d < G; ++d) a.range_b[d] = __viaddmax_s16x2(own[1 + j], col[d], a.range_b[d]);
-    }
-}
-
 // a group's passes d = 1 .. G - 1 of a tail thread (row r), after its first phase (form 5's [0, d) and [e0, e) splits;
 // the result max(-16384, partial, pair term, splits) as form 5's, the pair term and the partial folded into the start)
 // UNROLLED (finish form 7, issue 29, helper bpmaxunroll): the same terms with every offset a compile-time one from two
@@ -1364,12 +1332,10 @@ __device__ __forceinline__ void range_b_ahead(ChainAhead<G>& a, const unsigned* 
 // written in two chains (the near and the far ones, max is associative: the same bits) whose maximum is taken before
 // the barrier, and with INSIDE (every cell of the group's passes in the band and the segment, decided once a group)
 // no test a pass but the barrier's
-// own[j]: the word (F, S2) of cell (r, e0 + j) once closed (UNROLLED: halves swapped), the caller's array (form 14
-// keeps it over the group's end: the next group's range_b_ahead finds the closures in registers). SPLIT_B (form 14):
-// each pass's start also takes the tail's range-B partial a.range_b[d]
-template <int G, bool UNROLLED, bool INSIDE, bool SPLIT_B = false>
+template <int G, bool UNROLLED, bool INSIDE>
 __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsigned* P, short* Pf, int SR, int r,
-                                             int e0, int H, int Wb, int R, unsigned* own) {
+                                             int e0, int H, int Wb, int R) {
+    unsigned own[G];    // own[j]: the word (F, S2) of cell (r, e0 + j) once closed (UNROLLED: halves swapped)
     unsigned near[G];   // near[k], k in [1, d): pass d's column words (r + 1 + k, e - 1 - k), read a pass ahead
     unsigned far[G];    // far[j], j in [0, d): pass d's column words (r + 1 + e0 + j, d - 1 - j) of its splits k = e0 + j
     unsigned part = 0;  // the word of cell (r, e): the first phase's partial maximum, and S2
@@ -1387,7 +1353,6 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
         part = row[e0 + 1];
         if (UNROLLED) {   // pass 1: no near split, one far split
             ahead_near = __byte_perm(max(max(-16384, (int)(short)(part & 0xFFFF)), a.score[1] + inner), 0, 0x1010);
-            if constexpr (SPLIT_B) ahead_near = __vmaxs2(ahead_near, a.range_b[1]);
             const unsigned f = __viaddmax_s16x2(own[0], far[0], ahead_near);
             ahead_far = max((int)(short)(f & 0xFFFF), (int)(short)(f >> 16));
         }
@@ -1428,7 +1393,6 @@ __device__ __forceinline__ void chain_passes(const ChainAhead<G>& a, const unsig
                 if (UNROLLED) {   // pass d + 1's splits but the column word's, two chains, before the barrier
                     ahead_near = __byte_perm(max(max(-16384, (int)(short)(part & 0xFFFF)), a.score[d + 1] + inner), 0,
                                              0x1010);
-                    if constexpr (SPLIT_B) ahead_near = __vmaxs2(ahead_near, a.range_b[d + 1]);
                     unsigned f = __viaddmax_s16x2(own[0], far[0], ahead_near);
 #pragma unroll
                     for (int k = 1; k <= d; ++k) ahead_near = __viaddmax_s16x2(a.low[k], near[k], ahead_near);
@@ -1487,19 +1451,13 @@ constexpr int SPLITS_AT_ONCE = 4;   // form 7: the bulk's splits an iteration (t
 // bound by its warps' paths between block barriers, not the shared-memory pipe)
 // BOUND: the most threads a block (two a row: BOUND / 2 rows of segment and halo); 1024 gives ptxas 64 registers and
 // 12 bytes of spill at <8, 6>, 896 gives 72 and none (bpmaxring's Next; BPMaxSizes.finish_bound)
-// FORM 14 (issue 29, helper bpmaxsplit): form 7 with each first phase's range B (k in [e0 - G + 1, e0)) of cells
-// 1 .. G - 1 run by the tail threads (range_b_ahead, folded in chain_passes) where the ranges are disjoint: the bulk
-// 91 DPX a row there instead of 140, the tails 49 beside their chain_ahead. FORM 15: form 14 with range A's splits
-// k in [c + G - 1, 2G - 2) of cell c run by the bulk in the group before's rest (their column words lie on diagonals
-// <= e0 - G, closed by then; the row words k < 2G - 2 final since the first groups): the bulk 63 DPX a row in a
-// first phase (bpmaxsplit's call 1: form 14's first phases still ended with the bulk's, the tails ~700 cycles earlier)
 template <int G, int FORM, int BOUND = 1024>
 __global__ void __launch_bounds__(BOUND)
 bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const short* __restrict__ S2, DIMS_ARGS,
                    const int first_mat, const int seg, const int segments) {
     static_assert(G >= 2, "a group closes at least two diagonals");
-    static_assert((FORM >= 5 && FORM <= 7) || FORM == 14 || FORM == 15, "bpmax_finish_roles runs forms 5-7, 14, 15");
-    constexpr bool UNROLLED = FORM >= 7, SPLIT_B = FORM >= 14, MOVE_A = FORM == 15;
+    static_assert(FORM >= 5 && FORM <= 7, "bpmax_finish_roles runs finish forms 5, 6 and 7");
+    constexpr bool UNROLLED = FORM >= 7;
     DIMS;
     extern __shared__ __align__(16) unsigned char smem[];
     unsigned* P = reinterpret_cast<unsigned*>(smem);
@@ -1525,8 +1483,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
 #pragma unroll
     for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
     ChainAhead<G> ahead;   // FORM 6, tail threads
-    unsigned own[SPLIT_B ? G : 1];   // FORM 14, tail threads: a group's closures (chain_passes), the next group's
-    //                                  range-B row words
     for (int e0 = 1; e0 < Wb; e0 += G) {
         const bool first = e0 <= G - 1;   // the first group: no first phase, its tails run every split
         if (!first) {
@@ -1534,31 +1490,16 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 const unsigned* column = P + (r + 1) * SR + e0 - 1;   // + k (SR - 1) + c: cell (r+1+k, e0+c-1-k)
                 // form 7: every split and cell of the two ranges there (no test a split or a cell)
                 const bool whole = UNROLLED && e0 >= 3 * G - 3 && e0 + G <= Wb && r + e0 + G <= H;
-                if (MOVE_A && e0 >= range_b_from(G)) {   // form 15: k in [c, c + G - 1), the rest in the group before
 #pragma unroll
-                    for (int k = 0; k < 2 * G - 2; ++k) {
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
+                for (int k = 0; k < 2 * G - 2; ++k) {
+                    if (!whole && k >= e0) break;
+                    const unsigned w = swap_halves(row[k]);
+                    const unsigned* col = column + k * (SR - 1);
 #pragma unroll
-                        for (int c = 0; c < G; ++c)
-                            if (k >= c && k < c + G - 1) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
-                } else {
-#pragma unroll
-                    for (int k = 0; k < 2 * G - 2; ++k) {
-                        if (!whole && k >= e0) break;
-                        const unsigned w = swap_halves(row[k]);
-                        const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                        for (int c = 0; c < G; ++c)
-                            if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                    }
+                    for (int c = 0; c < G; ++c)
+                        if (k >= c) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
                 }
-                if (SPLIT_B && e0 >= range_b_from(G)) {   // range B of cell 0 only: the tails take cells 1 .. G - 1's
-#pragma unroll
-                    for (int k = e0 - G + 1; k < e0; ++k)
-                        acc[0] = __viaddmax_s16x2(swap_halves(row[k]), column[k * (SR - 1)], acc[0]);
-                } else if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
+                if (whole) {   // k in [e0 - G + 1, e0): G - 1 splits
                     split_words<G, G - 1>(row + e0 - G + 1, column + (e0 - G + 1) * (SR - 1), (SR - 1) * 4, acc);
                 } else {
                     for (int k = max(e0 - G + 1, 2 * G - 2); k < e0; ++k) {
@@ -1578,7 +1519,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                 }
             } else if (FORM >= 6 && !bulk) {
                 chain_ahead(ahead, P, Pf, cs, pt, SR, r, e0, H, Wb);
-                if constexpr (SPLIT_B) range_b_ahead(ahead, own, P, SR, r, e0, H, Wb);
             }
 #pragma unroll
             for (int c = 0; c < G; ++c) acc[c] = 0xC000C000u;
@@ -1601,16 +1541,6 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
                     for (; n >= SPLITS_AT_ONCE; n -= SPLITS_AT_ONCE, at += SPLITS_AT_ONCE, col += SPLITS_AT_ONCE * step)
                         split_words<G, SPLITS_AT_ONCE>(at, reinterpret_cast<const unsigned*>(col), step, acc);
                     for (; n > 0; --n, ++at, col += step) split_words<G, 1>(at, reinterpret_cast<const unsigned*>(col), step, acc);
-                    if (MOVE_A && e1 >= range_b_from(G)) {   // form 15: the next first phase's k in [c + G - 1, 2G - 2)
-#pragma unroll
-                        for (int k = G - 1; k < 2 * G - 2; ++k) {
-                            const unsigned w = swap_halves(row[k]);
-                            const unsigned* col = column + k * (SR - 1);
-#pragma unroll
-                            for (int c = 0; c < G; ++c)
-                                if (c <= k - G + 1) acc[c] = __viaddmax_s16x2(w, col[c], acc[c]);
-                        }
-                    }
                 } else {
 #pragma unroll 2
                     for (int k = 2 * G - 2; k <= e0; ++k) {
@@ -1625,14 +1555,10 @@ bpmax_finish_roles(const code_t* __restrict__ rb, short* __restrict__ F, const s
             // form 7: the INSIDE copy for a warp whose every row has the group's passes whole; the copy a warp's, since
             // bar.sync is .aligned: a warp's threads must meet the same barrier instruction (rows split between the
             // two copies in one warp hung the block on the device, bpmaxunroll's call 1)
-            // the closures: form 14's kept over the group's end, forms 6 and 7's the group's (declared here: the
-            // production's <8, 7, 896> then compiles to form 7's SASS byte for byte, docs/results/bpmaxsplit)
-            unsigned group_own[G];
-            unsigned* const closed = SPLIT_B ? own : group_own;
-            if (!UNROLLED) chain_passes<G, false, false>(ahead, P, Pf, SR, r, e0, H, Wb, R, closed);
+            if (!UNROLLED) chain_passes<G, false, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
             else if (__all_sync(0xFFFFFFFFu, e0 + G <= Wb && r + e0 + G <= H))
-                chain_passes<G, true, true, SPLIT_B>(ahead, P, Pf, SR, r, e0, H, Wb, R, closed);
-            else chain_passes<G, true, false, SPLIT_B>(ahead, P, Pf, SR, r, e0, H, Wb, R, closed);
+                chain_passes<G, true, true>(ahead, P, Pf, SR, r, e0, H, Wb, R);
+            else chain_passes<G, true, false>(ahead, P, Pf, SR, r, e0, H, Wb, R);
         } else {   // the group's diagonals after its first, in order (the first group's every diagonal)
             for (int d = first ? 0 : 1; d < G && e0 + d < Wb; ++d) {
                 const int e = e0 + d;
