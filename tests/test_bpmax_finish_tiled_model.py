@@ -1,20 +1,14 @@
 """bench/bpmax_finish_tiled_model.py: its per-row DPX counts against a split-by-split classification of a tiled band
 (every split of every cell: packed through other tiles, or one term chained on the tile's own word and one on a final
 tile), and its printed table."""
-import importlib.util
-import pathlib
-
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from bench_module import bench_module
 
 
 @pytest.fixture(scope="module")
 def model():
-    spec = importlib.util.spec_from_file_location("bpmax_finish_tiled_model", ROOT / "bench" / "bpmax_finish_tiled_model.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("bpmax_finish_tiled_model")
 
 
 def classified(T, band, rows):

@@ -3,33 +3,24 @@ sizes read from the code, the DPX of a row tile and k1 by warp as bpmaxgl's and 
 1.49x issued per useful update, the exact-range 1.37x; every formulation's units hold each band cell once; the
 calibration gives back the measured products' time."""
 import doctest
-import importlib.util
-import pathlib
 from dataclasses import replace
 
 import pytest
 
+from bench_module import bench_module
 from bioaccel.interact._gpu_launch import BPMaxSizes
 
-BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench"
 N, WB, M = 20000, 129, 23
-
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def model():
-    return _load("bpmax_products_model")
+    return bench_module("bpmax_products_model")
 
 
 @pytest.fixture(scope="module")
 def costs():
-    return _load("bpmax_products_costs")
+    return bench_module("bpmax_products_costs")
 
 
 def test_the_baseline_has_the_production_sizes(model):

@@ -1,11 +1,11 @@
 """bench/bpmax_row_bound.py: its terms are the recurrence's work split by term, its halo factor the finish
 segments' recomputed cells, its measured phases add up to the run's end to end."""
 import doctest
-import importlib.util
 import pathlib
 
 import pytest
 
+from bench_module import bench_module
 from bioaccel.interact._model import work
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -13,10 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def bound():
-    spec = importlib.util.spec_from_file_location("bpmax_row_bound", ROOT / "bench" / "bpmax_row_bound.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("bpmax_row_bound")
 
 
 @pytest.mark.parametrize("M, N, L1, L2", [(23, 20000, 23, 129), (5, 9, 5, 9), (7, 30, 3, 4)])

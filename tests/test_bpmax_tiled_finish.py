@@ -1,15 +1,12 @@
 """A tiled schedule of the BPMax finish (tests/bpmax_tiled_finish.py) computes the band's closure exactly as the
 diagonal order does, on random cells, splits and pair scores, and issues the DPX bench/bpmax_finish_tiled_model.py
 counts."""
-import importlib.util
-import pathlib
 import random
 
 import pytest
 
+from bench_module import bench_module
 from bpmax_tiled_finish import direct, tiled
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def random_band(rng, N, W):
@@ -43,9 +40,7 @@ def test_the_cases_exercise_splits_and_pair_terms():
 
 @pytest.mark.parametrize("T, W", [(4, 9), (8, 17), (16, 40)])
 def test_issues_what_the_model_counts(T, W):
-    spec = importlib.util.spec_from_file_location("tiled_model", ROOT / "bench" / "bpmax_finish_tiled_model.py")
-    model = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(model)
+    model = bench_module("bpmax_finish_tiled_model")
     N = 2 * T + W   # rows 0 .. 2T - 1 have their whole band
     E, S2, score = random_band(random.Random(1), N, W)
     _, bulk, chain = tiled(E, S2, score, N, W, T)

@@ -2,20 +2,15 @@
 nbskew; bench/nussinov_skew_model.py): the schedule gives the cells of the finish done in dependency order, and the
 checker catches a schedule that reads a cell too early (so that its passing means something)."""
 import doctest
-import importlib.util
-import pathlib
 
 import pytest
 
-PATH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "nussinov_skew_model.py"
+from bench_module import bench_module
 
 
 @pytest.fixture(scope="module")
 def model():
-    spec = importlib.util.spec_from_file_location("nussinov_skew_model", PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("nussinov_skew_model")
 
 
 @pytest.mark.parametrize("schedule", ["now", "skew16", "skew32"])
