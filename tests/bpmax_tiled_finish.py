@@ -19,18 +19,27 @@ def direct(E: dict, S2: dict, score: dict, N: int, W: int) -> dict:
     for e in range(W):
         for i in range(N - e):
             j = i + e
-            F[i, j] = best_of(E, S2, score, F, i, j, range(i, j))
+            F[i, j] = with_pair(score, F, i, j, splits(S2, F, i, j, E[i, j], lambda k: True, lambda k: True)[0])
     return F
 
 
-def best_of(E: dict, S2: dict, score: dict, F: dict, i: int, j: int, splits) -> int:
-    """The cell's maximum over E, the splits ``splits`` and the pair term (every operand in F already)."""
-    best = E[i, j]
-    for k in splits:
-        best = max(best, S2[i, k] + F[k + 1, j], F[i, k] + S2[k + 1, j])
-    if j - i >= 4:
-        best = max(best, score.get((i, j), 0) + F[i + 1, j - 1])
-    return best
+def splits(S2: dict, F: dict, i: int, j: int, best: int, r1, r2) -> tuple:
+    """``best`` raised by cell (i, j)'s split terms S2(i, k) + F(k + 1, j) where ``r1(k)`` and F(i, k) + S2(k + 1, j)
+    where ``r2(k)``, k in [i, j), and the DPX they take (one a split with either term): (maximum, DPX)."""
+    dpx = 0
+    for k in range(i, j):
+        one, two = r1(k), r2(k)
+        dpx += one or two
+        if one:
+            best = max(best, S2[i, k] + F[k + 1, j])
+        if two:
+            best = max(best, F[i, k] + S2[k + 1, j])
+    return best, dpx
+
+
+def with_pair(score: dict, F: dict, i: int, j: int, best: int) -> int:
+    """``best`` raised by cell (i, j)'s pair term, score(i, j) + F(i + 1, j - 1), where j - i >= 4."""
+    return max(best, score.get((i, j), 0) + F[i + 1, j - 1]) if j - i >= 4 else best
 
 
 def tiled(E: dict, S2: dict, score: dict, N: int, W: int, T: int) -> tuple:
@@ -57,28 +66,11 @@ def tiled(E: dict, S2: dict, score: dict, N: int, W: int, T: int) -> tuple:
             def own(a, b, I=I, J=J):   # cell (a, b) is one of this tile's
                 return (a // T, b // T) == (I, J)
 
-            for i, j in cells:   # the bulk: terms on final tiles
-                best = E[i, j]
-                for k in range(i, j):
-                    r1, r2 = not own(k + 1, j), not own(i, k)   # R1's F(k + 1, j), R2's F(i, k) final
-                    if r1 or r2:   # never in a diagonal tile: there both are the tile's own
-                        bulk[i] += 1
-                        if r1:
-                            best = max(best, S2[i, k] + F[k + 1, j])
-                        if r2:
-                            best = max(best, F[i, k] + S2[k + 1, j])
-                partial[i, j] = best
+            for i, j in cells:   # the bulk: terms on final tiles (none in a diagonal tile)
+                partial[i, j], dpx = splits(S2, F, i, j, E[i, j], lambda k: not own(k + 1, j), lambda k: not own(i, k))
+                bulk[i] += dpx
             for i, j in sorted(cells, key=lambda c: c[1] - c[0]):   # the chain: the tile's own cells in order
-                best = partial[i, j]
-                for k in range(i, j):
-                    r1, r2 = own(k + 1, j), own(i, k)
-                    if r1 or r2:
-                        chain[i] += 1
-                    if r1:
-                        best = max(best, S2[i, k] + F[k + 1, j])
-                    if r2:
-                        best = max(best, F[i, k] + S2[k + 1, j])
-                if j - i >= 4:
-                    best = max(best, score.get((i, j), 0) + F[i + 1, j - 1])
-                F[i, j] = best
+                best, dpx = splits(S2, F, i, j, partial[i, j], lambda k: own(k + 1, j), lambda k: own(i, k))
+                chain[i] += dpx
+                F[i, j] = with_pair(score, F, i, j, best)
     return F, bulk, chain
