@@ -38,7 +38,7 @@ def test_the_cases_exercise_splits_and_pair_terms():
     assert tiled(E, S2, {}, 24, 9, 4)[0] != F
 
 
-@pytest.mark.parametrize("T, W", [(4, 9), (8, 17), (16, 40)])
+@pytest.mark.parametrize("T, W", [(4, 9), (8, 17), (8, 30), (16, 40), (3, 7)])
 def test_issues_what_the_model_counts(T, W):
     model = bench_module("bpmax_finish_tiled_model")
     N = 2 * T + W   # rows 0 .. 2T - 1 have their whole band
