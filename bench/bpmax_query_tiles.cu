@@ -1,0 +1,160 @@
+// The "query-inner" product of BPMax, as a micro-benchmark (issue 29, bench/bpmax_query_tiles.py): the throughput a
+// register-tiled form of it reaches on the device, before anything else of that order is built.
+//
+// In query-inner order every target cell (i2, j2) holds the vector of all query intervals, as the 24 x 24 upper
+// triangle G[x][y] = F(x, y - 1, i2, j2) (y > x), G[x][x] = S2(i2, j2). D, R1 and R2 of a cell are then, for each
+// interior target split k2, one triangular max-plus product C[i][j'] = max over m in [i, j'] of
+// G_(i2,k2)[i][m] + G_(k2+1,j2)[m][j'] (2,576 terms a split for a 23-nt query). A block computes a tile of 8 target
+// rows x 8 target columns (32 pair words: a word holds columns 2c and 2c + 1) over a run of K splits; its 7 warps
+// own the 21 query tiles of 4 x 4 outputs (up to 3 each, balanced by issued terms), its 32 lanes the tile's pair
+// words. A query tile (a, b) runs the 4-row block rows a of the left operands and the 4-column block columns b of
+// the right ones: the row edge (block (a, a): rows r <= s at its column s), the middle blocks q in (a, b), all 16
+// outputs, and the column edge (block (b, b): columns c >= s); a diagonal tile both edges at once. So it issues only
+// useful terms (64 (b - a) + 16 a tile), 2,600 a split against 2,576 (the diagonal tiles' r == c outputs).
+//
+// Layouts (the benchmark writes both from one random table): the left operands, one cell each, as words with the
+// cell's value in both halves and each 4 x 4 block stored column by column (`Ad`); the right operands, two columns a
+// word, each block row by row (`Bp`). Both are 21 blocks x 16 words = 336 words a vector, copied to shared memory by
+// cp.async, KS splits a stage, two stages in flight.
+#include "dpx.cuh"
+
+namespace qt {
+constexpr int VEC = 336;           // words a vector: 21 blocks of 4 x 4
+constexpr int VEC4 = VEC / 4;      // its 16-byte groups
+constexpr int STRIDE4 = 85;        // shared 16-byte groups a vector: 340 words = 20 mod 32, so the 8 rows' (and the 4
+                                   // pairs') 16-byte loads of one step meet 32 distinct banks
+constexpr int ROWS = 8, PAIRS = 4, WARPS = 7, THREADS = 32 * WARPS, SLOTS = 3;
+constexpr unsigned SENTINEL = 0xC000C000u;   // -16384 in both halves: no sum with it wins or overflows
+
+__host__ __device__ constexpr int block_index(int p, int q) { return p * 6 - p * (p - 1) / 2 + (q - p); }
+
+__device__ __forceinline__ unsigned part(const uint4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// One split's step s of block pair (A block, B block): rows r in [R0, R1], columns c in [C0(s), 3]. EDGE selects the
+// trimmed loops: 0 all 16, 1 rows r <= s, 2 columns c >= s, 3 both.
+template <int EDGE>
+__device__ __forceinline__ void block_step(unsigned (&acc)[16], const uint4* Ab, const uint4* Bb) {
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+        const uint4 a4 = Ab[s], b4 = Bb[s];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            if ((EDGE & 1) && r > s) continue;
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                if ((EDGE & 2) && c < s) continue;
+                acc[r * 4 + c] = DpxS16x2::update(acc[r * 4 + c], part(a4, r), part(b4, c));
+            }
+        }
+    }
+}
+
+// Query tile (a, b) over one split: A the left operand's vector (16-byte groups), B the right one's.
+__device__ __forceinline__ void query_tile(unsigned (&acc)[16], int a, int b, const uint4* A, const uint4* B) {
+    if (a == b) {
+        block_step<3>(acc, A + 4 * block_index(a, a), B + 4 * block_index(a, a));
+        return;
+    }
+    block_step<1>(acc, A + 4 * block_index(a, a), B + 4 * block_index(a, b));
+    for (int q = a + 1; q < b; ++q)
+        block_step<0>(acc, A + 4 * block_index(a, q), B + 4 * block_index(q, b));
+    block_step<2>(acc, A + 4 * block_index(a, b), B + 4 * block_index(b, b));
+}
+}  // namespace qt
+
+#ifndef QT_WARP_TILES   // a * 8 + b of each warp's query tiles, -1 for none (bench/bpmax_query_tiles.py passes its own)
+#define QT_WARP_TILES {{5, 0, 45}, {4, 10, 9}, {13, 19, 18}, {3, 20, 27}, {12, 29, 36}, {21, 1, 28}, {2, 11, 37}}
+#endif
+namespace qt {
+__device__ constexpr int WARP_TILES[WARPS][SLOTS] = QT_WARP_TILES;
+}
+
+// tiles[3 t ..]: the tile's first row, first column pair and first split; it runs splits k0 .. k0 + K - 1 (left
+// operand cell (row, k2), right operand pair (k2 + 1, pair)). warp_tiles[3 w + slot]: a * 8 + b, or -1.
+// RESTAGE false: the first stage only, computed K / KS times (the inner loop's own rate, no copies). W >= 0: warp W's
+// query tiles are the compile-time WARP_TILES[W] (its loops unrolled whole), else read from warp_tiles.
+template <int KS, bool RESTAGE, int W>
+__device__ __forceinline__ void query_tiles_warp(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols,
+        int col_pairs, const int* __restrict__ tiles, int K, const int* __restrict__ warp_tiles,
+        unsigned* __restrict__ out) {
+    using namespace qt;
+    extern __shared__ uint4 smem[];
+    constexpr int A_GROUPS = KS * ROWS * STRIDE4, STAGE = KS * (ROWS + PAIRS) * STRIDE4;
+    const int tile = blockIdx.x, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int row0 = tiles[3 * tile], pair0 = tiles[3 * tile + 1], k0 = tiles[3 * tile + 2];
+    const int row = lane >> 2, pair = lane & 3;
+
+    int qa[SLOTS], qb[SLOTS];
+    unsigned acc[SLOTS][16];
+#pragma unroll
+    for (int s = 0; s < SLOTS; ++s) {
+        const int code = W >= 0 ? WARP_TILES[W < 0 ? 0 : W][s] : warp_tiles[3 * warp + s];
+        qa[s] = code < 0 ? -1 : code >> 3;
+        qb[s] = code & 7;
+#pragma unroll
+        for (int i = 0; i < 16; ++i) acc[s][i] = SENTINEL;
+    }
+
+    auto stage = [&](int buffer, int kbase) {   // splits kbase .. kbase + KS - 1 into a buffer
+        uint4* As = smem + buffer * STAGE;
+        uint4* Bs = As + A_GROUPS;
+        for (int i = threadIdx.x; i < KS * ROWS * VEC4; i += THREADS) {
+            const int g = i % VEC4, v = i / VEC4, kk = v / ROWS, r = v % ROWS;
+            cp_async16(As + v * STRIDE4 + g, Ad + ((size_t)(row0 + r) * cols + kbase + kk) * VEC4 + g);
+        }
+        for (int i = threadIdx.x; i < KS * PAIRS * VEC4; i += THREADS) {
+            const int g = i % VEC4, v = i / VEC4, kk = v / PAIRS, p = v % PAIRS;
+            cp_async16(Bs + v * STRIDE4 + g, Bp + ((size_t)(kbase + kk + 1) * col_pairs + pair0 + p) * VEC4 + g);
+        }
+        cp_async_commit();
+    };
+
+    const int stages = K / KS;
+    stage(0, k0);
+    for (int st = 0; st < stages; ++st) {
+        const int buffer = RESTAGE ? st & 1 : 0;
+        cp_async_wait<0>();
+        __syncthreads();   // stage st has landed, and every warp is done with the other buffer (stage st - 1)
+        if (RESTAGE && st + 1 < stages) stage(buffer ^ 1, k0 + (st + 1) * KS);   // copied while st is computed
+        const uint4* As = smem + buffer * STAGE;
+        const uint4* Bs = As + A_GROUPS;
+#pragma unroll
+        for (int kk = 0; kk < KS; ++kk) {
+            const uint4* A = As + (kk * ROWS + row) * STRIDE4;
+            const uint4* B = Bs + (kk * PAIRS + pair) * STRIDE4;
+#pragma unroll
+            for (int s = 0; s < SLOTS; ++s)
+                if (qa[s] >= 0) query_tile(acc[s], qa[s], qb[s], A, B);
+        }
+    }
+
+    unsigned* mine = out + ((size_t)tile * 32 + lane) * VEC;
+#pragma unroll
+    for (int s = 0; s < SLOTS; ++s) {
+        if (qa[s] < 0) continue;
+        uint4* o = reinterpret_cast<uint4*>(mine + 16 * block_index(qa[s], qb[s]));
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+            o[r] = make_uint4(acc[s][4 * r], acc[s][4 * r + 1], acc[s][4 * r + 2], acc[s][4 * r + 3]);
+    }
+}
+
+template <int KS, int MINB, bool RESTAGE, bool CT>
+__global__ void __launch_bounds__(qt::THREADS, MINB)
+query_tiles(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols, int col_pairs,
+            const int* __restrict__ tiles, int K, const int* __restrict__ warp_tiles, unsigned* __restrict__ out) {
+#define QT_ARGS Ad, Bp, cols, col_pairs, tiles, K, warp_tiles, out
+    if (!CT) return query_tiles_warp<KS, RESTAGE, -1>(QT_ARGS);
+    switch (threadIdx.x >> 5) {   // one copy of the loops a warp, its tiles constants
+        case 0: return query_tiles_warp<KS, RESTAGE, 0>(QT_ARGS);
+        case 1: return query_tiles_warp<KS, RESTAGE, 1>(QT_ARGS);
+        case 2: return query_tiles_warp<KS, RESTAGE, 2>(QT_ARGS);
+        case 3: return query_tiles_warp<KS, RESTAGE, 3>(QT_ARGS);
+        case 4: return query_tiles_warp<KS, RESTAGE, 4>(QT_ARGS);
+        case 5: return query_tiles_warp<KS, RESTAGE, 5>(QT_ARGS);
+        default: return query_tiles_warp<KS, RESTAGE, 6>(QT_ARGS);
+    }
+#undef QT_ARGS
+}
