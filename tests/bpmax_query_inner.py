@@ -83,10 +83,11 @@ def query_intervals(M: int, L1: int) -> list:
     return [(i1, i1 + l1 - 1) for l1 in range(1, L1 + 1) for i1 in range(M - l1 + 1)]
 
 
-def target_cell_start(F: np.ndarray, a, rb, pairs, S2: np.ndarray, L1: int, i2: int, j2: int) -> np.ndarray:
+def target_cell_start(F: np.ndarray, a, rb, pairs, S2: np.ndarray, L1: int, i2: int, j2: int,
+                      product=triangle_product) -> np.ndarray:
     """Steps 1 and 2 of target cell (i2, j2): the (M, M) int64 query vector (zero outside the query window) after the
-    products over every interior split k2, the strand-2 pair term and the 1 x 1 base case; it reads only target
-    cells of smaller d.
+    products over every interior split k2 (by ``product``, triangle_product's signature), the strand-2 pair term and
+    the 1 x 1 base case; it reads only target cells of smaller d.
 
     >>> pairs = np.zeros((5, 5), dtype=np.int32); pairs[1, 2] = pairs[2, 1] = 6         # C-G only
     >>> F = np.zeros((2, 2, 2, 2), dtype=np.int32)
@@ -98,7 +99,7 @@ def target_cell_start(F: np.ndarray, a, rb, pairs, S2: np.ndarray, L1: int, i2: 
     cell = np.zeros((M, M), dtype=np.int64)
     intervals = query_intervals(M, L1)
     for k2 in range(i2, j2):
-        C = triangle_product(*extended_operands(F, S2, i2, k2, j2, L1))
+        C = product(*extended_operands(F, S2, i2, k2, j2, L1))
         for i1, j1 in intervals:
             cell[i1, j1] = max(cell[i1, j1], C[i1, j1 + 1])
     if j2 - i2 >= 4:
@@ -130,9 +131,11 @@ def query_closure(cell: np.ndarray, a, pairs, S1: np.ndarray, L1: int) -> np.nda
     return cell
 
 
-def fill_query_inner(a, rb, pairs, S1: np.ndarray, S2: np.ndarray, L1: int, L2: int) -> np.ndarray:
+def fill_query_inner(a, rb, pairs, S1: np.ndarray, S2: np.ndarray, L1: int, L2: int,
+                     product=triangle_product) -> np.ndarray:
     """Dense F[i1, j1, i2, j2] (int32, units) over the window domain j1 - i1 < L1, j2 - i2 < L2, zero elsewhere, as
-    bioaccel.interact._naive.fill_naive gives it (same arguments), computed target diagonal d = j2 - i2 outer.
+    bioaccel.interact._naive.fill_naive gives it (same arguments), computed target diagonal d = j2 - i2 outer; the
+    split products by ``product`` (e.g. tests/bpmax_query_tiles.py's tiled form, where M + 1 is a multiple of 4).
 
     >>> pairs = np.zeros((5, 5), dtype=np.int32); pairs[1, 2] = pairs[2, 1] = 6         # C-G only
     >>> S = np.zeros((2, 2), dtype=np.int32)
@@ -145,6 +148,6 @@ def fill_query_inner(a, rb, pairs, S1: np.ndarray, S2: np.ndarray, L1: int, L2: 
     for d in range(L2):
         for i2 in range(N - d):
             j2 = i2 + d
-            cell = target_cell_start(F, a, rb, pairs, S2, L1, i2, j2)
+            cell = target_cell_start(F, a, rb, pairs, S2, L1, i2, j2, product)
             F[:, :, i2, j2] = query_closure(cell, a, pairs, S1, L1)
     return F

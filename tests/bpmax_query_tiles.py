@@ -58,6 +58,7 @@ def tiled_triangle_product(L: np.ndarray, R: np.ndarray, terms: "list | None" = 
     (8, 22)
     """
     n = L.shape[0]
+    assert n % TILE == 0, f"{n} x {n} operands are not whole 4 x 4 tiles"
     left, right = L.tolist(), R.tolist()
     C = np.full((n, n), NEG, dtype=np.int64)
     for a, b in tiles(n):

@@ -19,13 +19,14 @@ from bpmax_query_inner import NEG, fill_query_inner, triangle_product
 from test_interact import VECTORS, WEIGHTS
 
 
-def both_fills(a: str, b: str, params: InteractParams) -> tuple:
-    """(fill_query_inner, fill_naive) of query ``a`` and target ``b``: dense F in units over the window domain."""
+def both_fills(a: str, b: str, params: InteractParams, product=triangle_product) -> tuple:
+    """(fill_query_inner with the split products by ``product``, fill_naive) of query ``a`` and target ``b``: dense F
+    in units over the window domain."""
     ca, crb = encode(a), np.ascontiguousarray(encode(b)[::-1])
     S1, S2 = single_strand_table(ca, params.fold_params), single_strand_table(crb, params.fold_params)
     L1, L2 = params.spans(len(a), len(b))
     pairs = params.pair_table()
-    return (fill_query_inner(ca, crb, pairs, S1, S2, L1, L2), fill_naive(ca, crb, pairs, S1, S2, L1, L2))
+    return (fill_query_inner(ca, crb, pairs, S1, S2, L1, L2, product), fill_naive(ca, crb, pairs, S1, S2, L1, L2))
 
 
 @st.composite

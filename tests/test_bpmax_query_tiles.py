@@ -1,17 +1,19 @@
 """The register-tiled triangle product of the query-inner BPMax order (tests/bpmax_query_tiles.py) issues
 64 (b - a) + 16 terms a tile (20 on the diagonal), 2,600 in all for 24 x 24 extended operands, each output's terms
-exactly once, and equals tests/bpmax_query_inner.py's triangle_product at every output; its warp assignment is
-a partition of the 21 tiles no assignment beats."""
+exactly once, and equals tests/bpmax_query_inner.py's triangle_product at every output (and, in its place, gives
+the recurrence's whole table); its warp assignment is a partition of the 21 tiles no assignment beats."""
 import doctest
+import random
 from collections import Counter
 
 import numpy as np
 import pytest
 
 import bpmax_query_tiles
+from bioaccel.interact import InteractParams
 from bpmax_query_inner import NEG, triangle_product
 from bpmax_query_tiles import TILE, balanced_warps, tile_terms, tiled_triangle_product, tiles
-from test_bpmax_query_inner import random_triangles
+from test_bpmax_query_inner import WEIGHTS, both_fills, random_triangles
 
 N = 24   # the extended index of a 23-nt query
 
@@ -45,6 +47,21 @@ def test_tiled_equals_the_triangle_product(seed):
     outputs = np.triu(np.ones((N, N), dtype=bool), 1)
     assert np.array_equal(tiled[outputs], plain[outputs])
     assert (tiled[outputs] != NEG).sum() > 100   # the cases are not all sentinels
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_recurrence_with_tiled_products_equals_the_dense_reference(seed):
+    """Queries of 3, 7 and 11 nt (extended operands of 4, 8, 12: whole tiles) against targets of 0 to 9 nt, with and
+    without windows, both weight sets: fill_query_inner with the tiled products equals fill_naive cell by cell."""
+    rng = random.Random(seed)
+    for M in (3, 7, 11):
+        for _ in range(4):
+            a, b = (''.join(rng.choice("ACGU") for _ in range(n)) for n in (M, rng.randint(0, 9)))
+            au, gu = rng.choice(WEIGHTS)
+            windows = [rng.choice([None, rng.randint(1, 8)]) for _ in range(2)]
+            params = InteractParams(au=au, gu=gu, window_query=windows[0], window_target=windows[1])
+            tiled, naive = both_fills(a, b, params, tiled_triangle_product)
+            assert np.array_equal(tiled, naive), (a, b, windows)
 
 
 def fits(weights: list, n_warps: int, capacity: int) -> bool:
