@@ -1,4 +1,4 @@
-// The "query-inner" product of BPMax, as a micro-benchmark (issue 29, bench/bpmax_query_tiles.py): the throughput a
+// The "query-inner" product of BPMax, as a micro-benchmark (issue 29, bench/bpmax_query_product.py): the throughput a
 // register-tiled form of it reaches on the device, before anything else of that order is built.
 //
 // In query-inner order every target cell (i2, j2) holds the vector of all query intervals, as the 24 x 24 upper
@@ -6,7 +6,8 @@
 // interior target split k2, one triangular max-plus product C[i][j'] = max over m in [i, j'] of
 // G_(i2,k2)[i][m] + G_(k2+1,j2)[m][j'] (2,576 terms a split for a 23-nt query). A block computes a tile of 8 target
 // rows x 8 target columns (32 pair words: a word holds columns 2c and 2c + 1) over a run of K splits; its 7 warps
-// own the 21 query tiles of 4 x 4 outputs (up to 3 each, balanced by issued terms), its 32 lanes the tile's pair
+// own the 21 query tiles of 4 x 4 outputs (up to 3 each, balanced by issued terms: tests/bpmax_query_tiles.py, whose
+// plain-Python tiled form these loops follow), its 32 lanes the tile's pair
 // words. A query tile (a, b) runs the 4-row block rows a of the left operands and the 4-column block columns b of
 // the right ones: the row edge (block (a, a): rows r <= s at its column s), the middle blocks q in (a, b), all 16
 // outputs, and the column edge (block (b, b): columns c >= s); a diagonal tile both edges at once. So it issues only
@@ -51,34 +52,37 @@ __device__ __forceinline__ void block_step(unsigned (&acc)[16], const uint4* Ab,
     }
 }
 
-// Query tile (a, b) over one split: A the left operand's vector (16-byte groups), B the right one's.
+// Query tile (a, b) over one split: A the left operand's vector (16-byte groups), B the right one's. The blocks of a
+// tile follow by constant steps: A's (a, q) and (a, q + 1) are neighbours, B's (q + 1, b) lies 6 - (q + 1) blocks
+// after (q, b); so a step adds to two pointers (block_index again at each step was a chain of dependent multiplies
+// ahead of every step's loads).
 __device__ __forceinline__ void query_tile(unsigned (&acc)[16], int a, int b, const uint4* A, const uint4* B) {
     if (a == b) {
-        block_step<3>(acc, A + 4 * block_index(a, a), B + 4 * block_index(a, a));
+        const int d = 4 * block_index(a, a);
+        block_step<3>(acc, A + d, B + d);
         return;
     }
-    block_step<1>(acc, A + 4 * block_index(a, a), B + 4 * block_index(a, b));
-    for (int q = a + 1; q < b; ++q)
-        block_step<0>(acc, A + 4 * block_index(a, q), B + 4 * block_index(q, b));
-    block_step<2>(acc, A + 4 * block_index(a, b), B + 4 * block_index(b, b));
+    const uint4* Ab = A + 4 * block_index(a, a);
+    const uint4* Bb = B + 4 * block_index(a, b);
+    block_step<1>(acc, Ab, Bb);
+    for (int q = a + 1; q < b; ++q) {
+        Ab += 4;
+        Bb += 4 * (6 - q);
+        block_step<0>(acc, Ab, Bb);
+    }
+    block_step<2>(acc, Ab + 4, B + 4 * block_index(b, b));
 }
 }  // namespace qt
 
-#ifndef QT_WARP_TILES   // a * 8 + b of each warp's query tiles, -1 for none (bench/bpmax_query_tiles.py passes its own)
-#define QT_WARP_TILES {{5, 0, 45}, {4, 10, 9}, {13, 19, 18}, {3, 20, 27}, {12, 29, 36}, {21, 1, 28}, {2, 11, 37}}
-#endif
-namespace qt {
-__device__ constexpr int WARP_TILES[WARPS][SLOTS] = QT_WARP_TILES;
-}
-
 // tiles[3 t ..]: the tile's first row, first column pair and first split; it runs splits k0 .. k0 + K - 1 (left
 // operand cell (row, k2), right operand pair (k2 + 1, pair)). warp_tiles[3 w + slot]: a * 8 + b, or -1.
-// RESTAGE false: the first stage only, computed K / KS times (the inner loop's own rate, no copies). W >= 0: warp W's
-// query tiles are the compile-time WARP_TILES[W] (its loops unrolled whole), else read from warp_tiles.
-template <int KS, bool RESTAGE, int W>
-__device__ __forceinline__ void query_tiles_warp(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols,
-        int col_pairs, const int* __restrict__ tiles, int K, const int* __restrict__ warp_tiles,
-        unsigned* __restrict__ out) {
+// RESTAGE false: the first stage only, computed K / KS times (the inner loop's own rate, no copies). K a multiple of
+// KS. (Each warp's tiles as compile-time constants, its loops unrolled whole, ran at half the rate: the code outgrew
+// the instruction cache; commit d20528e.)
+template <int KS, int MINB, bool RESTAGE>
+__global__ void __launch_bounds__(qt::THREADS, MINB)
+query_tiles(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols, int col_pairs,
+            const int* __restrict__ tiles, int K, const int* __restrict__ warp_tiles, unsigned* __restrict__ out) {
     using namespace qt;
     extern __shared__ uint4 smem[];
     constexpr int A_GROUPS = KS * ROWS * STRIDE4, STAGE = KS * (ROWS + PAIRS) * STRIDE4;
@@ -90,34 +94,45 @@ __device__ __forceinline__ void query_tiles_warp(const uint4* __restrict__ Ad, c
     unsigned acc[SLOTS][16];
 #pragma unroll
     for (int s = 0; s < SLOTS; ++s) {
-        const int code = W >= 0 ? WARP_TILES[W < 0 ? 0 : W][s] : warp_tiles[3 * warp + s];
+        const int code = warp_tiles[3 * warp + s];
         qa[s] = code < 0 ? -1 : code >> 3;
         qb[s] = code & 7;
 #pragma unroll
         for (int i = 0; i < 16; ++i) acc[s][i] = SENTINEL;
     }
 
-    auto stage = [&](int buffer, int kbase) {   // splits kbase .. kbase + KS - 1 into a buffer
-        uint4* As = smem + buffer * STAGE;
-        uint4* Bs = As + A_GROUPS;
-        for (int i = threadIdx.x; i < KS * ROWS * VEC4; i += THREADS) {
-            const int g = i % VEC4, v = i / VEC4, kk = v / ROWS, r = v % ROWS;
-            cp_async16(As + v * STRIDE4 + g, Ad + ((size_t)(row0 + r) * cols + kbase + kk) * VEC4 + g);
-        }
-        for (int i = threadIdx.x; i < KS * PAIRS * VEC4; i += THREADS) {
-            const int g = i % VEC4, v = i / VEC4, kk = v / PAIRS, p = v % PAIRS;
-            cp_async16(Bs + v * STRIDE4 + g, Bp + ((size_t)(kbase + kk + 1) * col_pairs + pair0 + p) * VEC4 + g);
-        }
-        cp_async_commit();
+    // The copies: threads 0 .. 167 each own one 16-byte group g of every second vector (h, h + 2, ...) of a stage, so
+    // a copy's source is the thread's base plus a compile-time multiple of the row and pair strides.
+    const int g = threadIdx.x % VEC4, h = threadIdx.x / VEC4;
+    const bool copies = threadIdx.x < 2 * VEC4;
+    const size_t a_row = (size_t)cols * VEC4, b_row = (size_t)col_pairs * VEC4;
+    const uint4* a_src = Ad + ((size_t)(row0 + h) * cols + k0) * VEC4 + g;          // split k0, row h
+    const uint4* b_src = Bp + ((size_t)(k0 + 1) * col_pairs + pair0 + h) * VEC4 + g; // split k0, pair h
+    auto stage = [&](int buffer, int st) {   // stage st (splits k0 + st KS ..) into a buffer
+        if (!copies) return;
+        uint4* As = smem + buffer * STAGE + h * STRIDE4 + g;
+        uint4* Bs = smem + buffer * STAGE + A_GROUPS + h * STRIDE4 + g;
+        const uint4* a = a_src + (size_t)st * KS * VEC4;
+        const uint4* b = b_src + (size_t)st * KS * b_row;
+#pragma unroll
+        for (int i = 0; i < 4 * KS; ++i)   // vector h + 2 i: split i / 4, row h + 2 (i % 4)
+            cp_async16(As + 2 * i * STRIDE4, a + 2 * (i % 4) * a_row + (i / 4) * VEC4);
+#pragma unroll
+        for (int i = 0; i < 2 * KS; ++i)   // vector h + 2 i: split i / 2, pair h + 2 (i % 2)
+            cp_async16(Bs + 2 * i * STRIDE4, b + (i / 2) * b_row + 2 * (i % 2) * VEC4);
     };
 
     const int stages = K / KS;
-    stage(0, k0);
+    stage(0, 0);
+    cp_async_commit();
     for (int st = 0; st < stages; ++st) {
         const int buffer = RESTAGE ? st & 1 : 0;
         cp_async_wait<0>();
         __syncthreads();   // stage st has landed, and every warp is done with the other buffer (stage st - 1)
-        if (RESTAGE && st + 1 < stages) stage(buffer ^ 1, k0 + (st + 1) * KS);   // copied while st is computed
+        if (RESTAGE && st + 1 < stages) {   // copied while st is computed
+            stage(buffer ^ 1, st + 1);
+            cp_async_commit();
+        }
         const uint4* As = smem + buffer * STAGE;
         const uint4* Bs = As + A_GROUPS;
 #pragma unroll
@@ -139,22 +154,4 @@ __device__ __forceinline__ void query_tiles_warp(const uint4* __restrict__ Ad, c
         for (int r = 0; r < 4; ++r)
             o[r] = make_uint4(acc[s][4 * r], acc[s][4 * r + 1], acc[s][4 * r + 2], acc[s][4 * r + 3]);
     }
-}
-
-template <int KS, int MINB, bool RESTAGE, bool CT>
-__global__ void __launch_bounds__(qt::THREADS, MINB)
-query_tiles(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols, int col_pairs,
-            const int* __restrict__ tiles, int K, const int* __restrict__ warp_tiles, unsigned* __restrict__ out) {
-#define QT_ARGS Ad, Bp, cols, col_pairs, tiles, K, warp_tiles, out
-    if (!CT) return query_tiles_warp<KS, RESTAGE, -1>(QT_ARGS);
-    switch (threadIdx.x >> 5) {   // one copy of the loops a warp, its tiles constants
-        case 0: return query_tiles_warp<KS, RESTAGE, 0>(QT_ARGS);
-        case 1: return query_tiles_warp<KS, RESTAGE, 1>(QT_ARGS);
-        case 2: return query_tiles_warp<KS, RESTAGE, 2>(QT_ARGS);
-        case 3: return query_tiles_warp<KS, RESTAGE, 3>(QT_ARGS);
-        case 4: return query_tiles_warp<KS, RESTAGE, 4>(QT_ARGS);
-        case 5: return query_tiles_warp<KS, RESTAGE, 5>(QT_ARGS);
-        default: return query_tiles_warp<KS, RESTAGE, 6>(QT_ARGS);
-    }
-#undef QT_ARGS
 }

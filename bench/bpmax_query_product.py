@@ -5,14 +5,13 @@ target. In query-inner order (target diagonal outer, each target cell the vector
 are, for every interior target split, one triangular max-plus product of two 24 x 24 triangles (2,576 terms for a
 23-nt query), whose every operand is used 4 times from registers and whose stages are reused by a tile of 8 x 8
 target cells: no band squares, no finish chain along the target. Whether that order can reach issue 29's row hangs
-first on this product's rate, measured here on random operands (bench/bpmax_query_tiles.cu has the layout):
+first on this product's rate, measured here on random operands (bench/bpmax_query_product.cu has the layout):
 
-  variant  KS splits a stage, MINB blocks an SM, restage (false: one stage computed again and again, no copies),
-           constant tiles (each warp's query tiles compile-time constants, its loops unrolled whole)
+  variant  KS splits a stage, MINB blocks an SM, restage (false: one stage computed again and again, no copies)
 
 Every restaged variant's output is checked against numpy on two tiles (every output of every lane and half).
 
-    python3 bench/bpmax_query_tiles.py [--tiles 4096] [--splits 128] [--repeats 5] [--json docs/results/...json]
+    python3 bench/bpmax_query_product.py [--tiles 4096] [--splits 128] [--repeats 5] [--json docs/results/...json]
 """
 import argparse
 import os
@@ -21,52 +20,28 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
+from bpmax_query_tiles import balanced_warps  # noqa: E402 (the plain-Python tiled form the kernel follows)
 from _ceilings import INT16X2_DPX  # noqa: E402
 from _results import save_json  # noqa: E402
 
-SOURCE = os.path.join(HERE, "bpmax_query_tiles.cu")
+SOURCE = os.path.join(HERE, "bpmax_query_product.cu")
 SIDE, VEC, THREADS = 512, 336, 224        # the random table's rows and columns (cells); words a vector; a block
-VARIANTS = ((2, 2, True, False), (2, 2, True, True), (3, 2, True, True), (2, 3, True, False), (2, 2, False, False),
-            (2, 2, False, True))
-
-
-def tile_costs(blocks: int = 6) -> dict:
-    """Issued terms of each 4 x 4 query tile (a, b), a <= b, of the trimmed loops: 64 (b - a) + 16, or 20 on the
-    diagonal.
-
-    >>> costs = tile_costs(); len(costs), sum(costs.values())
-    (21, 2600)
-    """
-    return {(a, b): 20 if a == b else 64 * (b - a) + 16 for a in range(blocks) for b in range(a, blocks)}
-
-
-def balanced_warps(warps: int = 7, slots: int = 3) -> list:
-    """The 21 query tiles in ``warps`` lists of at most ``slots``, largest cost first to the least loaded list.
-
-    >>> lists = balanced_warps(); max(sum(tile_costs()[t] for t in w) for w in lists)
-    376
-    """
-    costs = tile_costs()
-    lists = [[] for _ in range(warps)]
-    for tile in sorted(costs, key=lambda t: (-costs[t], t)):
-        open_lists = [w for w in lists if len(w) < slots]
-        min(open_lists, key=lambda w: sum(costs[t] for t in w)).append(tile)
-    return lists
+VARIANTS = ((2, 2, True), (2, 3, True), (1, 3, True), (1, 4, True), (2, 2, False), (2, 3, False), (1, 4, False))
 
 
 def expressions() -> list:
-    flag = {True: "true", False: "false"}
-    return [f"query_tiles<{ks}, {minb}, {flag[restage]}, {flag[ct]}>" for ks, minb, restage, ct in VARIANTS]
+    return [f"query_tiles<{ks}, {minb}, {'true' if restage else 'false'}>" for ks, minb, restage in VARIANTS]
 
 
 def warp_codes() -> list:
     """Each warp's query tiles as a * 8 + b (-1 for an empty slot), the kernel's WARP_TILES.
 
     >>> warp_codes()[0]
-    [5, 0, 45]
+    [5, 0, 9]
     """
-    return [[a * 8 + b for a, b in w] + [-1] * (3 - len(w)) for w in balanced_warps()]
+    return [[a * 8 + b for a, b in w] + [-1] * (3 - len(w)) for w in balanced_warps(7)]
 
 
 def operands(cp, seed: int = 5):
@@ -121,7 +96,7 @@ def check_tile(cells, out, tile: int, tiles, K: int) -> int:
     return wrong
 
 
-def measure(n_tiles: int, K: int, repeats: int) -> list:
+def measure(n_tiles: int, K: int, repeats: int, only=None) -> list:
     import cupy as cp
     import numpy as np
 
@@ -131,10 +106,8 @@ def measure(n_tiles: int, K: int, repeats: int) -> list:
     from importlib import resources
 
     shared = f"-I{resources.files(gpu.SHARED_KERNELS)}"
-    table = "{" + ", ".join("{" + ", ".join(map(str, w)) + "}" for w in warp_codes()) + "}"
     module = cp.RawModule(code=open(SOURCE).read(), options=("--std=c++17", f"-arch=sm_{gpu.compute_capability()}",
-                                                             shared, f"-DQT_WARP_TILES={table}"),
-                          name_expressions=tuple(expressions()))
+                                                             shared), name_expressions=tuple(expressions()))
     cells, Ad, Bp = operands(cp)
     t = np.arange(n_tiles)
     tiles = np.stack([8 * (t % (SIDE // 8)), 4 * ((t // (SIDE // 8)) % (SIDE // 8)),
@@ -144,7 +117,10 @@ def measure(n_tiles: int, K: int, repeats: int) -> list:
     out = cp.zeros((n_tiles, 32, VEC), dtype=cp.uint32)
     cells_host = cp.asnumpy(cells)
     rows = []
-    for (ks, minb, restage, ct), expression in zip(VARIANTS, expressions()):
+    for index, ((ks, minb, restage), expression) in enumerate(zip(VARIANTS, expressions())):
+        if only is not None and index not in only:
+            continue
+        assert K % ks == 0, f"{K} splits are not whole stages of {ks}"
         function = module.get_function(expression)
         shared_bytes = 2 * ks * 12 * 85 * 16
         function.max_dynamic_shared_size_bytes = shared_bytes
@@ -165,8 +141,7 @@ def measure(n_tiles: int, K: int, repeats: int) -> list:
             times.append(cp.cuda.get_elapsed_time(start, stop) / 1e3)
         seconds = statistics.median(times)
         useful = 2 * n_tiles * 32 * K * 2576            # updates: two a DPX lane operation
-        rows.append({"splits_a_stage": ks, "blocks_an_sm": minb, "restage": restage, "constant_tiles": ct,
-                     "seconds": seconds,
+        rows.append({"splits_a_stage": ks, "blocks_an_sm": minb, "restage": restage, "seconds": seconds,
                      "useful_updates_per_s": useful / seconds, "of_ceiling": useful / seconds / INT16X2_DPX,
                      "wrong_outputs": wrong, "registers": function.num_regs, "spill_bytes": function.local_size_bytes, "shared_bytes": shared_bytes})
     return rows
@@ -177,17 +152,18 @@ def main(argv=None) -> int:
     ap.add_argument("--tiles", type=int, default=4096)
     ap.add_argument("--splits", type=int, default=128)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", default="", help="comma-separated indices into VARIANTS (default: all)")
     ap.add_argument("--json", default="")
     args = ap.parse_args(argv)
-    rows = measure(args.tiles, args.splits, args.repeats)
+    only = {int(i) for i in args.only.split(",")} if args.only else None
+    rows = measure(args.tiles, args.splits, args.repeats, only)
     print(f"query-inner product: {args.tiles} tiles of 8 x 8 target cells x {args.splits} splits, 23-nt query "
           f"(2,576 useful terms a split, 2,600 issued); fraction of the int16x2 DPX ceiling {INT16X2_DPX / 1e12:.1f} T/s")
-    print("| splits a stage | blocks an SM | restaged | constant tiles | registers (spilled bytes) | ms | "
-          "useful T updates/s | of ceiling | wrong |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| splits a stage | blocks an SM | restaged | registers (spilled bytes) | ms | useful T updates/s | of ceiling "
+          "| wrong |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['splits_a_stage']} | {r['blocks_an_sm']} | {r['restage']} | {r['constant_tiles']} | "
-              f"{r['registers']} ({r['spill_bytes']}) | "
+        print(f"| {r['splits_a_stage']} | {r['blocks_an_sm']} | {r['restage']} | {r['registers']} ({r['spill_bytes']}) | "
               f"{r['seconds'] * 1e3:.3f} | {r['useful_updates_per_s'] / 1e12:.2f} | {r['of_ceiling']:.1%} | "
               f"{r['wrong_outputs'] if r['wrong_outputs'] is not None else 'n/a'} |")
     if args.json:
