@@ -177,6 +177,7 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
         B[2 * i] = (short)G[(4 * p + (w >> 2)) * SIDE + 4 * q + (w & 3)];   // row by row
     }
     if (c.e == L2 - 1 && lane == 0) win[c.i2] = G[M];   // F(0, M - 1, i2, i2 + L2 - 1)
+    __syncwarp();   // G is read whole before the warp's next cell rewrites it
 }
 }  // namespace qi
 
