@@ -168,6 +168,15 @@ def smoke(cp, module) -> int:
                       single_strand_table(rb, params.fold_params), L1, L2)
     wrong = int((F != want).sum())
     print(f"smoke 23 x 61 nt, window 20: {wrong} cells differ from fill_naive; B copies equal A: {agrees}")
+    if wrong:   # where: by target interval length, by place in the 8 x 8 tile, by query interval length
+        i1, j1, i2, j2 = np.nonzero(F != want)
+        for name, key in (("e", j2 - i2), ("tile delta", j2 // 8 - i2 // 8), ("u, v", (i2 % 8) * 8 + j2 % 8),
+                          ("l1", j1 - i1 + 1)):
+            values, counts = np.unique(key, return_counts=True)
+            print(f"  differ by {name}:", dict(zip(values.tolist(), counts.tolist())))
+        for k in range(min(8, wrong)):
+            cell = (i1[k], j1[k], i2[k], j2[k])
+            print(f"  F{tuple(int(v) for v in cell)} = {F[cell]}, fill_naive {want[cell]}")
     return 0 if wrong == 0 and agrees else 1
 
 
