@@ -32,9 +32,13 @@ from _results import save_json  # noqa: E402
 
 SOURCE = os.path.join(HERE, "bpmax_query_inner.cu")
 VEC, THREADS, SIDE = 336, 224, 24
-SHARED_BYTES = 43008 + 7 * SIDE * SIDE * 4 + SIDE * SIDE * 4 + 64 * 4   # qi::SHARED_BYTES
+SHARED_BYTES = {form: 43008 + 7 * buffers * 2 * VEC * 4 + SIDE * 25 * 4 + 64 * 4 for form, buffers in ((0, 1), (1, 1), (2, 2))}
+#                 qi::SHARED_BYTES<FORM>: the bulk's stages or accumulators, a warp's buffers, S1, pairs and codes
 SENTINEL = 0xC000C000
 PARTS = {"bulk": 1, "bulk + chain": 3, "all": 7}     # the kernel's Parts (only "all" gives the right values)
+FORMS = {0: "first (chain operands from global memory, a lane an interval's closure)",
+         1: "chain splits staged in shared memory, closure split among lanes",
+         2: "form 1 with two chain buffers a warp (2 blocks an SM)"}     # the kernel's FORM
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -77,7 +81,7 @@ def load(cp):
     gpu.require_gpu()
     options = ("--std=c++17", f"-arch=sm_{gpu.compute_capability()}", f"-I{resources.files(gpu.SHARED_KERNELS)}",
                f"-I{HERE}")
-    names = tuple(f"query_inner_delta<{p}>" for p in PARTS.values())
+    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in FORMS)
     return cp.RawModule(code=open(SOURCE).read(), options=options, name_expressions=names)
 
 
@@ -105,10 +109,11 @@ def prepare(cp, a, rb, params) -> dict:
                 win=cp.zeros(N - L2 + 1, dtype=cp.int32))
 
 
-def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None) -> None:
-    """One fill, a launch per tile diagonal; ``events``, when given, gets each launch's (start, stop) events."""
-    function = module.get_function(f"query_inner_delta<{parts}>")
-    function.max_dynamic_shared_size_bytes = SHARED_BYTES
+def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None, form: int = 1) -> None:
+    """One fill by the kernel's ``form``, a launch per tile diagonal; ``events``, when given, gets each launch's
+    (start, stop) events."""
+    function = module.get_function(f"query_inner_delta<{parts}, {form}>")
+    function.max_dynamic_shared_size_bytes = SHARED_BYTES[form]
     s = state
     for delta in range(s["deltas"] + 1):
         args = (s["A"], s["B"], np.int32(s["slots"]), np.int32(delta), np.int32(s["M"]), np.int32(s["N"]),
@@ -116,7 +121,7 @@ def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None) 
         if events is not None:
             events.append((cp.cuda.Event(), cp.cuda.Event()))
             events[-1][0].record()
-        function((s["tiles"] - delta,), (THREADS,), args, shared_mem=SHARED_BYTES)
+        function((s["tiles"] - delta,), (THREADS,), args, shared_mem=SHARED_BYTES[form])
         if events is not None:
             events[-1][1].record()
 
@@ -160,24 +165,33 @@ def smoke(cp, module) -> int:
     rng = random.Random(3)
     params = InteractParams(window_target=20)
     a, rb = random_codes(rng, 23), random_codes(rng, 61)
-    state = prepare(cp, a, rb, params)
-    fill(cp, module, state)
-    F, _, agrees = band_cells(cp, state)
     L1, L2 = params.spans(len(a), len(rb))
     want = fill_naive(a, rb, params.pair_table(), single_strand_table(a, params.fold_params),
                       single_strand_table(rb, params.fold_params), L1, L2)
-    wrong = int((F != want).sum())
-    print(f"smoke 23 x 61 nt, window 20: {wrong} cells differ from fill_naive; B copies equal A: {agrees}")
-    if wrong:   # where: by target interval length, by place in the 8 x 8 tile, by query interval length
-        i1, j1, i2, j2 = np.nonzero(F != want)
-        for name, key in (("e", j2 - i2), ("tile delta", j2 // 8 - i2 // 8), ("u, v", (i2 % 8) * 8 + j2 % 8),
-                          ("l1", j1 - i1 + 1)):
-            values, counts = np.unique(key, return_counts=True)
-            print(f"  differ by {name}:", dict(zip(values.tolist(), counts.tolist())))
-        for k in range(min(8, wrong)):
-            cell = (i1[k], j1[k], i2[k], j2[k])
-            print(f"  F{tuple(int(v) for v in cell)} = {F[cell]}, fill_naive {want[cell]}")
-    return 0 if wrong == 0 and agrees else 1
+    failed = 0
+    for form in FORMS:
+        state = prepare(cp, a, rb, params)
+        fill(cp, module, state, form=form)
+        F, _, agrees = band_cells(cp, state)
+        wrong = int((F != want).sum())
+        print(f"smoke form {form}, 23 x 61 nt, window 20: {wrong} cells differ from fill_naive; B copies equal A: "
+              f"{agrees}")
+        failed += wrong > 0 or not agrees
+        if wrong:
+            where(F, want, wrong)
+    return 1 if failed else 0
+
+
+def where(F, want, wrong: int) -> None:
+    """Where the cells differ: by target interval length, tile diagonal, place in the 8 x 8 tile, query length."""
+    i1, j1, i2, j2 = np.nonzero(F != want)
+    for name, key in (("e", j2 - i2), ("tile delta", j2 // 8 - i2 // 8), ("u, v", (i2 % 8) * 8 + j2 % 8),
+                      ("l1", j1 - i1 + 1)):
+        values, counts = np.unique(key, return_counts=True)
+        print(f"  differ by {name}:", dict(zip(values.tolist(), counts.tolist())))
+    for k in range(min(8, wrong)):
+        cell = (i1[k], j1[k], i2[k], j2[k])
+        print(f"  F{tuple(int(v) for v in cell)} = {F[cell]}, fill_naive {want[cell]}")
 
 
 def row(cp, module, target: int, repeats: int) -> dict:
@@ -193,26 +207,30 @@ def row(cp, module, target: int, repeats: int) -> dict:
 
     a, rb = production["a"], production["rb"]
     want = window_scores(a, strand_band(a, params.fold_params, 23), [rb], params)[0]
-    state = prepare(cp, a, rb, params)
-    fill(cp, module, state)
-    win, folds = window_outputs(cp, state)
-    digest = hashlib.sha256(win.astype(want[0].dtype).tobytes() + folds.astype(want[1].dtype).tobytes()).hexdigest()
-    result = dict(M=23, N=target, window=128, digest=digest[:16], production_digest=production["scores_sha256"],
-                  equal_to_production=bool(np.array_equal(win, want[0]) and np.array_equal(folds, want[1])),
+    result = dict(M=23, N=target, window=128, production_digest=production["scores_sha256"],
                   production_end_to_end_s=production["end_to_end_s"], production_products_s=production["products_s"],
                   production_finish_s=production["finish_s"],
-                  updates=work(23, target, *params.spans(23, target)) / 2)
-    for name, parts in PARTS.items():
-        totals, by_delta = [], []
-        for _ in range(repeats):
-            events = []
-            fill(cp, module, state, parts, events)
-            events[-1][1].synchronize()
-            times = [cp.cuda.get_elapsed_time(start, stop) / 1e3 for start, stop in events]
-            totals.append(sum(times))
-            by_delta.append(times)
-        result[f"{name}_s"] = statistics.median(totals)
-        result[f"{name}_by_delta_s"] = [statistics.median(t) for t in zip(*by_delta)]
+                  updates=work(23, target, *params.spans(23, target)) / 2, forms={})
+    for form in FORMS:
+        state = prepare(cp, a, rb, params)
+        fill(cp, module, state, form=form)
+        win, folds = window_outputs(cp, state)
+        digest = hashlib.sha256(win.astype(want[0].dtype).tobytes() + folds.astype(want[1].dtype).tobytes())
+        mine = result["forms"][form] = dict(
+            digest=digest.hexdigest()[:16],
+            equal_to_production=bool(np.array_equal(win, want[0]) and np.array_equal(folds, want[1])))
+        for name, parts in PARTS.items():
+            totals, by_delta = [], []
+            for _ in range(repeats):
+                events = []
+                fill(cp, module, state, parts, events, form)
+                events[-1][1].synchronize()
+                times = [cp.cuda.get_elapsed_time(start, stop) / 1e3 for start, stop in events]
+                totals.append(sum(times))
+                by_delta.append(times)
+            mine[f"{name}_s"] = statistics.median(totals)
+            mine[f"{name}_by_delta_s"] = [statistics.median(t) for t in zip(*by_delta)]
+        del state
     return result
 
 
@@ -229,23 +247,26 @@ def main(argv=None) -> int:
     if args.smoke:
         return smoke(cp, module)
     r = row(cp, module, args.target, args.repeats)
-    fill_s = r["all_s"]
     print(f"BPMax 23 x {args.target:,} nt, target window 128, query-inner order (8 x 8 target tiles, a launch per "
-          f"tile diagonal); window scores' digest {r['digest']} (production {r['production_digest']}, wanted "
-          f"{DIGEST_23X20000} at 20,000 nt), equal to the production's window_scores: {r['equal_to_production']}")
-    print("| part | ms (device, median of launches' sums) | of int16x2 ceiling on the whole row's useful updates |")
-    print("|---|---|---|")
-    split = {"bulk (and the cells' writes)": r["bulk_s"], "chain products": r["bulk + chain_s"] - r["bulk_s"],
-             "closure over the query": r["all_s"] - r["bulk + chain_s"], "whole fill": fill_s}
-    for name, seconds in split.items():
-        share = f"{r['updates'] / seconds / INT16X2_DPX:.1%}" if name == "whole fill" else ""
-        print(f"| {name} | {seconds * 1e3:.2f} | {share} |")
-    print(f"| production window_scores end to end (gpu_row, median) | {r['production_end_to_end_s'] * 1e3:.2f} | "
-          f"{r['updates'] / r['production_end_to_end_s'] / INT16X2_DPX:.1%} |")
-    print("by tile diagonal (ms, all parts):", " ".join(f"{t * 1e3:.2f}" for t in r["all_by_delta_s"]))
+          f"tile diagonal); the production's window scores' digest {r['production_digest']} (wanted "
+          f"{DIGEST_23X20000} at 20,000 nt)")
+    print("| form | digest | equal to the production | bulk (and the cells' writes) ms | chain products ms | closure ms "
+          "| whole fill ms | of int16x2 ceiling |")
+    print("|---|---|---|---|---|---|---|---|")
+    ok = True
+    for form, m in r["forms"].items():
+        print(f"| {form}: {FORMS[form]} | {m['digest']} | {m['equal_to_production']} | {m['bulk_s'] * 1e3:.2f} | "
+              f"{(m['bulk + chain_s'] - m['bulk_s']) * 1e3:.2f} | {(m['all_s'] - m['bulk + chain_s']) * 1e3:.2f} | "
+              f"{m['all_s'] * 1e3:.2f} | {r['updates'] / m['all_s'] / INT16X2_DPX:.1%} |")
+        print(f"form {form} by tile diagonal (ms, all parts):", " ".join(f"{t * 1e3:.2f}" for t in m["all_by_delta_s"]))
+        ok &= m["equal_to_production"] and (args.target != 20000 or m["digest"] == DIGEST_23X20000)
+    print(f"production window_scores end to end (gpu_row, median of {args.repeats}): "
+          f"{r['production_end_to_end_s'] * 1e3:.2f} ms ({r['updates'] / r['production_end_to_end_s'] / INT16X2_DPX:.1%}"
+          f" of the ceiling; products {r['production_products_s'] * 1e3:.2f} ms, finish "
+          f"{r['production_finish_s'] * 1e3:.2f} ms)")
     if args.json:
-        save_json({"ceiling": INT16X2_DPX, "row": r}, args.json)
-    return 0 if r["equal_to_production"] and (args.target != 20000 or r["digest"] == DIGEST_23X20000) else 1
+        save_json({"ceiling": INT16X2_DPX, "forms": FORMS, "row": r}, args.json)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

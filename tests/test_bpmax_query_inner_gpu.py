@@ -1,5 +1,6 @@
 """BPMax in query-inner order on the GPU (bench/bpmax_query_inner.cu, the bench prototype of issue 29): on random
-pairs (queries of 3 to 23 nt, targets up to 150 nt, target windows 8 to 40, both weight sets), every cell of the band
+pairs (queries of 3 to 23 nt, targets up to 150 nt, target windows 8 to 40, both weight sets), by each of the
+kernel's forms (bench/bpmax_query_inner_gpu.FORMS), every cell of the band
 that the A copies hold equals the dense reference bioaccel.interact._naive.fill_naive, every cell's diagonal holds
 S2, every B copy equals its A copy, and the window scores are the band's F(0, M - 1, i2, i2 + L2 - 1)."""
 import os
@@ -28,8 +29,9 @@ def module():
     return bpmax_query_inner_gpu.load(cp)
 
 
+@pytest.mark.parametrize("form", [0, 1, 2])
 @pytest.mark.parametrize("M, N, window, au, gu", CASES)
-def test_every_band_cell_equals_fill_naive(module, M, N, window, au, gu):
+def test_every_band_cell_equals_fill_naive(module, M, N, window, au, gu, form):
     import cupy as cp
 
     from bioaccel.interact import InteractParams
@@ -45,7 +47,7 @@ def test_every_band_cell_equals_fill_naive(module, M, N, window, au, gu):
     L1, L2 = params.spans(M, N)
     want = fill_naive(a, rb, params.pair_table(), S1, S2, L1, L2)
     state = prepare(cp, a, rb, params)
-    fill(cp, module, state)
+    fill(cp, module, state, form=form)
     F, diagonal, b_agrees = band_cells(cp, state)
     differ = np.argwhere(F != want)
     assert differ.size == 0, (len(differ), differ[:3].tolist())
