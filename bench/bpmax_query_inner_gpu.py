@@ -32,13 +32,20 @@ from _results import save_json  # noqa: E402
 
 SOURCE = os.path.join(HERE, "bpmax_query_inner.cu")
 VEC, THREADS, SIDE = 336, 224, 24
-SHARED_BYTES = {form: 43008 + 7 * buffers * 2 * VEC * 4 + SIDE * 25 * 4 + 64 * 4 for form, buffers in ((0, 1), (1, 1), (2, 2))}
-#                 qi::SHARED_BYTES<FORM>: the bulk's stages or accumulators, a warp's buffers, S1, pairs and codes
+TABLE_BYTES = SIDE * 25 * 4 + 64 * 4                          # qi::TABLE_BYTES: S1, pairs and codes
+SHARED_BYTES = 43008 + 7 * 2 * VEC * 4 + TABLE_BYTES          # qi::SHARED_BYTES: the fused kernel's
+BULK_BYTES = 2 * 12 * 85 * 16                                 # the split form's bulk: two stages
+CHAIN_WARPS = 8
+CHAIN_BYTES = CHAIN_WARPS * 2 * VEC * 4 + TABLE_BYTES         # qi::CHAIN_SHARED_BYTES
 SENTINEL = 0xC000C000
 PARTS = {"bulk": 1, "bulk + chain": 3, "all": 7}     # the kernel's Parts (only "all" gives the right values)
-FORMS = {0: "first (chain operands from global memory, a lane an interval's closure)",
-         1: "chain splits staged in shared memory, closure split among lanes",
-         2: "form 1 with two chain buffers a warp (2 blocks an SM)"}     # the kernel's FORM
+FORMS = {0: "fused, first (chain operands from global memory, a lane an interval's closure)",
+         1: "fused, chain splits staged in shared memory, closure split among lanes",
+         2: "split (bulk launch, then chain launch of 8 warps a tile, 4 tiles an SM), staged, a lane an interval",
+         3: "split, staged, closure split among lanes",
+         4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)"}
+#: the split forms' chain kernels: (closure split among lanes, blocks an SM)
+SPLIT = {2: (False, 4), 3: (True, 4), 4: (False, 5)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -81,8 +88,19 @@ def load(cp):
     gpu.require_gpu()
     options = ("--std=c++17", f"-arch=sm_{gpu.compute_capability()}", f"-I{resources.files(gpu.SHARED_KERNELS)}",
                f"-I{HERE}")
-    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in FORMS)
+    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in (0, 1)) + ("query_inner_bulk",)
+    names += tuple(chain_name(p, form) for p in (3, 7) for form in SPLIT)
     return cp.RawModule(code=open(SOURCE).read(), options=options, name_expressions=names)
+
+
+def chain_name(parts: int, form: int) -> str:
+    """The split form's chain kernel.
+
+    >>> chain_name(7, 3)
+    'query_inner_chain<7, true, 4>'
+    """
+    grouped, blocks = SPLIT[form]
+    return f"query_inner_chain<{parts}, {'true' if grouped else 'false'}, {blocks}>"
 
 
 def prepare(cp, a, rb, params) -> dict:
@@ -106,24 +124,36 @@ def prepare(cp, a, rb, params) -> dict:
                 S1=cp.asarray(S1), pairs=cp.asarray(params.pair_table().astype(np.int32).ravel()),
                 a=cp.asarray(np.asarray(a, dtype=np.int32)), rb=cp.asarray(np.asarray(rb, dtype=np.int8)),
                 S2=cp.asarray(S2band), codes=cp.asarray(np.array(warp_codes(), dtype=np.int32).ravel()),
-                win=cp.zeros(N - L2 + 1, dtype=cp.int32))
+                win=cp.zeros(N - L2 + 1, dtype=cp.int32), scratch=cp.empty(tiles * 32 * VEC, dtype=cp.uint32))
 
 
 def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None, form: int = 1) -> None:
-    """One fill by the kernel's ``form``, a launch per tile diagonal; ``events``, when given, gets each launch's
-    (start, stop) events."""
-    function = module.get_function(f"query_inner_delta<{parts}, {form}>")
-    function.max_dynamic_shared_size_bytes = SHARED_BYTES[form]
+    """One fill by the kernel's ``form``, by tile diagonals; ``events``, when given, gets each launch's (kind, start,
+    stop), kind "fused", "bulk" or "chain"."""
     s = state
-    for delta in range(s["deltas"] + 1):
-        args = (s["A"], s["B"], np.int32(s["slots"]), np.int32(delta), np.int32(s["M"]), np.int32(s["N"]),
-                np.int32(s["L2"]), s["S1"], s["pairs"], s["a"], s["rb"], s["S2"], s["codes"], s["win"])
+    tables = (np.int32(s["M"]), np.int32(s["N"]), np.int32(s["L2"]), s["S1"], s["pairs"], s["a"], s["rb"], s["S2"])
+
+    def launch(kind, function, threads, shared, args, grid):
+        function.max_dynamic_shared_size_bytes = shared
         if events is not None:
-            events.append((cp.cuda.Event(), cp.cuda.Event()))
-            events[-1][0].record()
-        function((s["tiles"] - delta,), (THREADS,), args, shared_mem=SHARED_BYTES[form])
-        if events is not None:
+            events.append((kind, cp.cuda.Event(), cp.cuda.Event()))
             events[-1][1].record()
+        function((grid,), (threads,), args, shared_mem=shared)
+        if events is not None:
+            events[-1][2].record()
+
+    band = (s["A"], s["B"], np.int32(s["slots"]))
+    for delta in range(s["deltas"] + 1):
+        grid = s["tiles"] - delta
+        if form in SPLIT:
+            if delta:
+                launch("bulk", module.get_function("query_inner_bulk"), THREADS, BULK_BYTES,
+                       band + (np.int32(delta), s["codes"], s["scratch"]), grid)
+            launch("chain", module.get_function(chain_name(parts if parts != 1 else 3, form)), 32 * CHAIN_WARPS,
+                   CHAIN_BYTES, band + (np.int32(delta),) + tables + (s["scratch"], s["win"]), grid)
+        else:
+            launch("fused", module.get_function(f"query_inner_delta<{parts}, {form}>"), THREADS, SHARED_BYTES,
+                   band + (np.int32(delta),) + tables + (s["codes"], s["win"]), grid)
 
 
 def window_outputs(cp, state: dict) -> tuple:
@@ -220,16 +250,22 @@ def row(cp, module, target: int, repeats: int) -> dict:
             digest=digest.hexdigest()[:16],
             equal_to_production=bool(np.array_equal(win, want[0]) and np.array_equal(folds, want[1])))
         for name, parts in PARTS.items():
-            totals, by_delta = [], []
+            if form in SPLIT and parts == 1:
+                continue   # the split form's bulk is its own launches
+            totals, kinds, by_launch = [], [], []
             for _ in range(repeats):
                 events = []
                 fill(cp, module, state, parts, events, form)
-                events[-1][1].synchronize()
-                times = [cp.cuda.get_elapsed_time(start, stop) / 1e3 for start, stop in events]
+                events[-1][2].synchronize()
+                times = [cp.cuda.get_elapsed_time(start, stop) / 1e3 for _, start, stop in events]
                 totals.append(sum(times))
-                by_delta.append(times)
+                kinds = [kind for kind, _, _ in events]
+                by_launch.append(times)
             mine[f"{name}_s"] = statistics.median(totals)
-            mine[f"{name}_by_delta_s"] = [statistics.median(t) for t in zip(*by_delta)]
+            mine[f"{name}_by_launch_s"] = [statistics.median(t) for t in zip(*by_launch)]
+            mine[f"{name}_launches"] = kinds
+        if form in SPLIT:   # bulk: its launches; "bulk + chain": those and the chain's without the closure
+            mine["bulk_s"] = sum(t for t, kind in zip(mine["all_by_launch_s"], mine["all_launches"]) if kind == "bulk")
         del state
     return result
 
@@ -258,7 +294,8 @@ def main(argv=None) -> int:
         print(f"| {form}: {FORMS[form]} | {m['digest']} | {m['equal_to_production']} | {m['bulk_s'] * 1e3:.2f} | "
               f"{(m['bulk + chain_s'] - m['bulk_s']) * 1e3:.2f} | {(m['all_s'] - m['bulk + chain_s']) * 1e3:.2f} | "
               f"{m['all_s'] * 1e3:.2f} | {r['updates'] / m['all_s'] / INT16X2_DPX:.1%} |")
-        print(f"form {form} by tile diagonal (ms, all parts):", " ".join(f"{t * 1e3:.2f}" for t in m["all_by_delta_s"]))
+        print(f"form {form} by launch (ms, all parts):", " ".join(f"{k[0]}{t * 1e3:.2f}" for k, t in
+                                                                zip(m["all_launches"], m["all_by_launch_s"])))
         ok &= m["equal_to_production"] and (args.target != 20000 or m["digest"] == DIGEST_23X20000)
     print(f"production window_scores end to end (gpu_row, median of {args.repeats}): "
           f"{r['production_end_to_end_s'] * 1e3:.2f} ms ({r['updates'] / r['production_end_to_end_s'] / INT16X2_DPX:.1%}"

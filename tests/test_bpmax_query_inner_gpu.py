@@ -29,7 +29,7 @@ def module():
     return bpmax_query_inner_gpu.load(cp)
 
 
-@pytest.mark.parametrize("form", [0, 1, 2])
+@pytest.mark.parametrize("form", [0, 1, 2, 3, 4])
 @pytest.mark.parametrize("M, N, window, au, gu", CASES)
 def test_every_band_cell_equals_fill_naive(module, M, N, window, au, gu, form):
     import cupy as cp
