@@ -73,14 +73,7 @@ __device__ void bulk(const Band& band, int I, int J, const int* __restrict__ war
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, row = lane >> 2, pair = lane & 3;
     int qa[SLOTS], qb[SLOTS];
     unsigned acc[SLOTS][16];
-#pragma unroll
-    for (int s = 0; s < SLOTS; ++s) {
-        const int code = warp_tiles[3 * warp + s];
-        qa[s] = code < 0 ? -1 : code >> 3;
-        qb[s] = code & 7;
-#pragma unroll
-        for (int i = 0; i < 16; ++i) acc[s][i] = SENTINEL;
-    }
+    warp_query_tiles(warp_tiles, warp, qa, qb, acc);
     const int k0 = 8 * I + 7, K = 8 * (J - I) - 7;
     auto stage = [&](int buffer, int k2) {
         for (int i = threadIdx.x; i < (ROWS + PAIRS) * VEC4; i += THREADS) {
@@ -108,13 +101,8 @@ __device__ void bulk(const Band& band, int I, int J, const int* __restrict__ war
     }
     if (scratch) {
 #pragma unroll
-        for (int s = 0; s < SLOTS; ++s) {
-            if (qa[s] < 0) continue;
-            uint4* o = reinterpret_cast<uint4*>(scratch + (size_t)lane * VEC + 16 * block_index(qa[s], qb[s]));
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-                o[r] = make_uint4(acc[s][4 * r], acc[s][4 * r + 1], acc[s][4 * r + 2], acc[s][4 * r + 3]);
-        }
+        for (int s = 0; s < SLOTS; ++s)
+            if (qa[s] >= 0) store_tile(scratch + (size_t)lane * VEC, qa[s], qb[s], acc[s]);
         return;
     }
     __syncthreads();   // every warp is done with the stages, which acc16 overlays

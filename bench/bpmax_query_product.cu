@@ -38,14 +38,7 @@ query_tiles(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols
 
     int qa[SLOTS], qb[SLOTS];
     unsigned acc[SLOTS][16];
-#pragma unroll
-    for (int s = 0; s < SLOTS; ++s) {
-        const int code = warp_tiles[3 * warp + s];
-        qa[s] = code < 0 ? -1 : code >> 3;
-        qb[s] = code & 7;
-#pragma unroll
-        for (int i = 0; i < 16; ++i) acc[s][i] = SENTINEL;
-    }
+    warp_query_tiles(warp_tiles, warp, qa, qb, acc);
 
     // The copies: threads 0 .. 167 each own one 16-byte group g of every second vector (h, h + 2, ...) of a stage, so
     // a copy's source is the thread's base plus a compile-time multiple of the row and pair strides.
@@ -93,11 +86,6 @@ query_tiles(const uint4* __restrict__ Ad, const uint4* __restrict__ Bp, int cols
 
     unsigned* mine = out + ((size_t)tile * 32 + lane) * VEC;
 #pragma unroll
-    for (int s = 0; s < SLOTS; ++s) {
-        if (qa[s] < 0) continue;
-        uint4* o = reinterpret_cast<uint4*>(mine + 16 * block_index(qa[s], qb[s]));
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-            o[r] = make_uint4(acc[s][4 * r], acc[s][4 * r + 1], acc[s][4 * r + 2], acc[s][4 * r + 3]);
-    }
+    for (int s = 0; s < SLOTS; ++s)
+        if (qa[s] >= 0) store_tile(mine, qa[s], qb[s], acc[s]);
 }

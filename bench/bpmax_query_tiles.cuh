@@ -62,4 +62,24 @@ __device__ __forceinline__ void query_tile(unsigned (&acc)[16], int a, int b, co
     }
     block_step<2>(acc, Ab + 4, B + 4 * block_index(b, b));
 }
+
+// The warp's query tiles (warp_tiles[3 warp + slot]: a * 8 + b, or -1 for none) and their accumulators, at SENTINEL.
+__device__ __forceinline__ void warp_query_tiles(const int* __restrict__ warp_tiles, int warp, int (&qa)[SLOTS],
+                                                 int (&qb)[SLOTS], unsigned (&acc)[SLOTS][16]) {
+#pragma unroll
+    for (int s = 0; s < SLOTS; ++s) {
+        const int code = warp_tiles[3 * warp + s];
+        qa[s] = code < 0 ? -1 : code >> 3;
+        qb[s] = code & 7;
+#pragma unroll
+        for (int i = 0; i < 16; ++i) acc[s][i] = SENTINEL;
+    }
+}
+
+// Query tile (a, b)'s 16 accumulator words stored whole into a vector (its block, row by row: the B layout).
+__device__ __forceinline__ void store_tile(unsigned* vector, int a, int b, const unsigned (&acc)[16]) {
+    uint4* o = reinterpret_cast<uint4*>(vector + 16 * block_index(a, b));
+#pragma unroll
+    for (int r = 0; r < 4; ++r) o[r] = make_uint4(acc[4 * r], acc[4 * r + 1], acc[4 * r + 2], acc[4 * r + 3]);
+}
 }  // namespace qt
