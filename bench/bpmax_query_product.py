@@ -107,7 +107,7 @@ def measure(n_tiles: int, K: int, repeats: int, only=None) -> list:
 
     shared = f"-I{resources.files(gpu.SHARED_KERNELS)}"
     module = cp.RawModule(code=open(SOURCE).read(), options=("--std=c++17", f"-arch=sm_{gpu.compute_capability()}",
-                                                             shared), name_expressions=tuple(expressions()))
+                                                             shared, f"-I{HERE}"), name_expressions=tuple(expressions()))
     cells, Ad, Bp = operands(cp)
     t = np.arange(n_tiles)
     tiles = np.stack([8 * (t % (SIDE // 8)), 4 * ((t // (SIDE // 8)) % (SIDE // 8)),
