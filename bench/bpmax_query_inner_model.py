@@ -21,7 +21,7 @@ from _ceilings import INT16X2_DPX   # noqa: E402 (updates/s)
 from _results import save_json      # noqa: E402
 
 TERMS_A_SPLIT = 2576     # a 23-nt query's triangle: D 2,024 + R1/R2 552 (tests/test_bpmax_query_inner.py)
-CLOSURE_TERMS = 4238     # a cell's R3 + R4 (4,048) and strand-1 pair (190) terms
+CLOSURE_TERMS = 4048     # a cell's R3 + R4 terms (its 190 strand-1 pair terms are not counted, as _model.work does not)
 BULK_MEASURED = 0.654    # bench/bpmax_query_product.py, H200, stop 62 call 4: 1 split a stage, 4 blocks an SM
 OUTSIDE_S = 0.0017       # today's end to end outside the kernels (bench/bpmax_row_bound.py's row), H200
 CELL_BYTES = 1344 + 672  # a final cell written twice: as a left operand (336 words, its value in both halves, blocks
@@ -56,13 +56,31 @@ def split_counts(T: int, band: int) -> dict:
     return {"all": total / T, "bulk": bulk / T, "chain": chain / T, "waste": waste / T}
 
 
+def target_counts(target: int, band: int) -> tuple:
+    """The target's splits and cells in the band (cells (i, i + e), e < band, i + e < target).
+
+    >>> target_counts(20000, 129)
+    (164412736, 2571744)
+    """
+    splits = sum((target - e) * e for e in range(min(band, target)))
+    cells = sum(target - e for e in range(min(band, target)))
+    return splits, cells
+
+
 def row_time(counts: dict, target: int, bulk_share: float, chain_share: float, closure_share: float,
              band: int) -> dict:
-    """Seconds of each part of the row at the given shares of the int16x2 DPX ceiling (terms a second)."""
-    rows = target
+    """Seconds of each part of the row at the given shares of the int16x2 DPX ceiling (terms a second); a row's
+    split counts scaled to the target's (its last rows are shorter).
+
+    >>> t = row_time(split_counts(8, 129), 20000, 0.5, 0.5, 0.5, 129)
+    >>> round(t["bulk_s"] + t["chain_s"] + t["closure_s"], 4)      # 4.339e11 terms and the edge's waste at half rate
+    0.0296
+    """
+    splits, cells = target_counts(target, band)
+    rows = splits / counts["all"]
     bulk = rows * (counts["bulk"] + counts["waste"]) * TERMS_A_SPLIT / (bulk_share * INT16X2_DPX)
     chain = rows * counts["chain"] * TERMS_A_SPLIT / (chain_share * INT16X2_DPX)
-    closure = rows * band * CLOSURE_TERMS / (closure_share * INT16X2_DPX)
+    closure = cells * CLOSURE_TERMS / (closure_share * INT16X2_DPX)
     return {"bulk_s": bulk, "chain_s": chain, "closure_s": closure,
             "sum_s": bulk + chain + closure + OUTSIDE_S}
 
@@ -76,12 +94,13 @@ def main(argv=None) -> int:
     parser.add_argument("--json", default="docs/results/bpmax_query_inner_model.json")
     args = parser.parse_args(argv)
     counts = split_counts(args.tile, args.band)
-    useful = args.target * counts["all"] * TERMS_A_SPLIT + args.target * args.band * CLOSURE_TERMS
+    splits, cells = target_counts(args.target, args.band)
+    useful = splits * TERMS_A_SPLIT + cells * CLOSURE_TERMS
     print(f"BPMax 23 x {args.target:,} nt, band {args.band}, {args.tile} x {args.tile} target tiles: "
           f"{useful:.3e} useful terms ({useful / INT16X2_DPX * 1e3:.1f} ms at the int16x2 DPX ceiling)")
     print(f"splits a row: {counts['all']:,.0f} (bulk {counts['bulk']:,.0f}, chain {counts['chain']:,.0f} = "
           f"{counts['chain'] / counts['all']:.1%}; bulk issued past the band's edge {counts['waste']:,.0f})")
-    writes = args.target * args.band * CELL_BYTES
+    writes = cells * CELL_BYTES
     print(f"the final cells written in both layouts: {writes / 1e9:.1f} GB, {writes / WRITE_BYTES_PER_S * 1e3:.1f} ms at "
           f"{WRITE_BYTES_PER_S / 1e12:.0f} TB/s if no compute hides them (not in the sums below)")
     print(f"| bulk share | chain share | closure share | bulk ms | chain ms | closure ms | outside ms | row ms |")
