@@ -36,16 +36,20 @@ TABLE_BYTES = SIDE * 25 * 4 + 64 * 4                          # qi::TABLE_BYTES:
 SHARED_BYTES = 43008 + 7 * 2 * VEC * 4 + TABLE_BYTES          # qi::SHARED_BYTES: the fused kernel's
 BULK_BYTES = 2 * 12 * 85 * 16                                 # the split form's bulk: two stages
 CHAIN_WARPS = 8
-CHAIN_BYTES = CHAIN_WARPS * 2 * VEC * 4 + TABLE_BYTES         # qi::CHAIN_SHARED_BYTES
+WARP_BYTES = 2 * VEC * 4                                      # qi::WARP_BYTES: a chain buffer (a split's A and B)
 SENTINEL = 0xC000C000
 PARTS = {"bulk": 1, "bulk + chain": 3, "all": 7}     # the kernel's Parts (only "all" gives the right values)
 FORMS = {0: "fused, first (chain operands from global memory, a lane an interval's closure)",
          1: "fused, chain splits staged in shared memory, closure split among lanes",
          2: "split (bulk launch, then chain launch of 8 warps a tile, 4 tiles an SM), staged, a lane an interval",
          3: "split, staged, closure split among lanes",
-         4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)"}
-#: the split forms' chain kernels: (closure split among lanes, blocks an SM)
-SPLIT = {2: (False, 4), 3: (True, 4), 4: (False, 5)}
+         4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)",
+         5: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 4 tiles an SM",
+         6: "form 4 with the bulk's fixed copy lanes and a ring of 3 chain buffers a warp, 3 tiles an SM",
+         7: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 5 tiles an SM"}
+#: the split forms' kernels: (closure split among lanes, chain blocks an SM, chain buffers a warp, fixed bulk copies)
+SPLIT = {2: (False, 4, 1, False), 3: (True, 4, 1, False), 4: (False, 5, 1, False), 5: (False, 4, 2, True),
+         6: (False, 3, 3, True), 7: (False, 5, 2, True)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -88,7 +92,8 @@ def load(cp):
     gpu.require_gpu()
     options = ("--std=c++17", f"-arch=sm_{gpu.compute_capability()}", f"-I{resources.files(gpu.SHARED_KERNELS)}",
                f"-I{HERE}")
-    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in (0, 1)) + ("query_inner_bulk",)
+    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in (0, 1))
+    names += tuple(bulk_name(form) for form in (2, 5))
     names += tuple(chain_name(p, form) for p in (3, 7) for form in SPLIT)
     return cp.RawModule(code=open(SOURCE).read(), options=options, name_expressions=names)
 
@@ -96,11 +101,29 @@ def load(cp):
 def chain_name(parts: int, form: int) -> str:
     """The split form's chain kernel.
 
-    >>> chain_name(7, 3)
-    'query_inner_chain<7, true, 4>'
+    >>> chain_name(7, 3), chain_name(3, 6)
+    ('query_inner_chain<7, true, 4, 1>', 'query_inner_chain<3, false, 3, 3>')
     """
-    grouped, blocks = SPLIT[form]
-    return f"query_inner_chain<{parts}, {'true' if grouped else 'false'}, {blocks}>"
+    grouped, blocks, depth, _ = SPLIT[form]
+    return f"query_inner_chain<{parts}, {'true' if grouped else 'false'}, {blocks}, {depth}>"
+
+
+def chain_bytes(form: int) -> int:
+    """The split form's chain kernel's shared memory (qi: CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES).
+
+    >>> chain_bytes(4), chain_bytes(7)
+    (24160, 45664)
+    """
+    return CHAIN_WARPS * SPLIT[form][2] * WARP_BYTES + TABLE_BYTES
+
+
+def bulk_name(form: int) -> str:
+    """The split form's bulk kernel.
+
+    >>> bulk_name(4), bulk_name(5)
+    ('query_inner_bulk<false>', 'query_inner_bulk<true>')
+    """
+    return f"query_inner_bulk<{'true' if SPLIT[form][3] else 'false'}>"
 
 
 def prepare(cp, a, rb, params) -> dict:
@@ -147,13 +170,24 @@ def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None, 
         grid = s["tiles"] - delta
         if form in SPLIT:
             if delta:
-                launch("bulk", module.get_function("query_inner_bulk"), THREADS, BULK_BYTES,
+                launch("bulk", module.get_function(bulk_name(form)), THREADS, BULK_BYTES,
                        band + (np.int32(delta), s["codes"], s["scratch"]), grid)
             launch("chain", module.get_function(chain_name(parts if parts != 1 else 3, form)), 32 * CHAIN_WARPS,
-                   CHAIN_BYTES, band + (np.int32(delta),) + tables + (s["scratch"], s["win"]), grid)
+                   chain_bytes(form), band + (np.int32(delta),) + tables + (s["scratch"], s["win"]), grid)
         else:
             launch("fused", module.get_function(f"query_inner_delta<{parts}, {form}>"), THREADS, SHARED_BYTES,
                    band + (np.int32(delta),) + tables + (s["codes"], s["win"]), grid)
+
+
+def chain_occupancy(cp, module, form: int) -> int:
+    """The split form's chain kernel's resident tiles an SM, by the driver's occupancy calculator (-1 if not given)."""
+    function = module.get_function(chain_name(7, form))
+    function.max_dynamic_shared_size_bytes = chain_bytes(form)
+    try:
+        return int(cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(function.ptr, 32 * CHAIN_WARPS,
+                                                                            chain_bytes(form)))
+    except Exception:   # noqa: BLE001 (a diagnostic only)
+        return -1
 
 
 def window_outputs(cp, state: dict) -> tuple:
@@ -264,6 +298,8 @@ def row(cp, module, target: int, repeats: int) -> dict:
             mine[f"{name}_s"] = statistics.median(totals)
             mine[f"{name}_by_launch_s"] = [statistics.median(t) for t in zip(*by_launch)]
             mine[f"{name}_launches"] = kinds
+        if form in SPLIT:
+            mine["chain_tiles_an_sm"] = chain_occupancy(cp, module, form)
         if form in SPLIT:   # bulk: its launches; "bulk + chain": those and the chain's without the closure
             mine["bulk_s"] = sum(t for t, kind in zip(mine["all_by_launch_s"], mine["all_launches"]) if kind == "bulk")
         del state
@@ -294,6 +330,9 @@ def main(argv=None) -> int:
         print(f"| {form}: {FORMS[form]} | {m['digest']} | {m['equal_to_production']} | {m['bulk_s'] * 1e3:.2f} | "
               f"{(m['bulk + chain_s'] - m['bulk_s']) * 1e3:.2f} | {(m['all_s'] - m['bulk + chain_s']) * 1e3:.2f} | "
               f"{m['all_s'] * 1e3:.2f} | {r['updates'] / m['all_s'] / INT16X2_DPX:.1%} |")
+        if form in SPLIT:
+            print(f"form {form}: chain tiles an SM {m['chain_tiles_an_sm']}; bulk launches "
+                  f"{m['bulk_s'] * 1e3:.2f} ms, chain launches {(m['all_s'] - m['bulk_s']) * 1e3:.2f} ms")
         print(f"form {form} by launch (ms, all parts):", " ".join(f"{k[0]}{t * 1e3:.2f}" for k, t in
                                                                 zip(m["all_launches"], m["all_by_launch_s"])))
         ok &= m["equal_to_production"] and (args.target != 20000 or m["digest"] == DIGEST_23X20000)
