@@ -63,6 +63,44 @@ __device__ __forceinline__ void block_of(int index, int& p, int& q) {   // block
     q = p + index;
 }
 
+// The chain's balanced lanes (tests/bpmax_query_tiles.py, lane_spans): lane l < 21 query tile l, whole when 1 to 3
+// blocks long, else its first ceil(L / 2) blocks; lanes 21 .. 26 the rest of (0,3) (1,4) (2,5) (0,4) (1,5) (0,5);
+// every block untrimmed (a term with a NEG16 operand never wins over a true one nor wraps), so a split costs the warp
+// 3 block steps, not the trimmed tile loop's up to 6 and its four edge forms one after the other.
+struct LaneSpan {
+    int a_off, b_off, n, q0, partner;   // first A and B blocks (16-byte groups), blocks, first block, merge lane
+};
+
+__device__ __forceinline__ LaneSpan lane_span(int lane) {
+    int a = 0, b = 0, q0 = 0, n = 0, partner = lane;
+    if (lane < 21) {
+        block_of(lane, a, b);
+        const int L = b - a + 1;
+        q0 = a;
+        n = L >= 4 ? (L + 1) / 2 : L;
+        if (L >= 4) partner = 21 + (L == 4 ? a : L == 5 ? 3 + a : 5);
+    } else if (lane < 27) {
+        const int k = lane - 21;
+        a = k < 3 ? k : k < 5 ? k - 3 : 0;
+        b = k < 3 ? k + 3 : k < 5 ? k + 1 : 5;
+        const int L = b - a + 1;
+        q0 = a + (L + 1) / 2;
+        n = L - (L + 1) / 2;
+    }
+    return {4 * block_index(a, q0), 4 * block_index(q0, b), n, q0, partner};
+}
+
+// The lane's blocks of one split: A block (a, q) and B block (q, b), q = q0 .. q0 + n - 1 (B's (q + 1, b) lies
+// 6 - (q + 1) blocks after (q, b)).
+__device__ __forceinline__ void span_product(unsigned (&acc)[16], const LaneSpan& span, const uint4* A, const uint4* B) {
+    const uint4 *Ab = A + span.a_off, *Bb = B + span.b_off;
+    for (int q = span.q0; q < span.q0 + span.n; ++q) {
+        block_step<0>(acc, Ab, Bb);
+        Ab += 4;
+        Bb += 4 * (5 - q);
+    }
+}
+
 __device__ __forceinline__ int half_of(unsigned w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
 
 // The bulk of tile (I, J): splits k0 = 8I + 7 .. 8J - 1, one a stage. SCRATCH null: the accumulators end in
@@ -169,7 +207,7 @@ struct Cell {
 
 // The chain of cell c of tile (I, J) by one warp: its remaining splits, its pair term, base case and 0, the closure,
 // its two copies and its window score. The bulk's accumulators of the cell: bulk[(16 lane + i) * step].
-template <int PARTS, bool STAGED, bool GROUPED, int DEPTH = 1>
+template <int PARTS, bool STAGED, bool GROUPED, int DEPTH = 1, bool BALANCED = false>
 __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const short* bulk, int step, int* G, const int* S1,
                            const int* pairs, const int* a, const signed char* __restrict__ rb,
                            const int* __restrict__ S2, int L2, int M, int* __restrict__ win) {
@@ -190,7 +228,9 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
     if ((PARTS & CHAIN) && !STAGED)
         for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1))
             if (lane < 21) query_tile(acc, qa, qb, A_of(k2), B_of(k2));
+    static_assert(!BALANCED || (STAGED && DEPTH > 1), "the balanced lanes run in the ring's loop");
     if ((PARTS & CHAIN) && STAGED && DEPTH > 1) {   // a ring of DEPTH buffers: DEPTH - 1 splits' copies in flight
+        const LaneSpan span = BALANCED ? lane_span(lane) : LaneSpan{};
         uint4* ring = reinterpret_cast<uint4*>(G);
         constexpr int RING4 = WARP_BYTES / 16;
         auto copy = [&](int k2, int slot) {   // one commit group a call, empty past the cell's last split
@@ -213,12 +253,18 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
             if (ahead < c.j2) ahead = skip(ahead + 1);
             cp_async_wait<DEPTH - 1>();   // this split's group has landed (the later DEPTH - 1 may be in flight)
             __syncwarp();
-            if (lane < 21) query_tile(acc, qa, qb, ring + slot * RING4, ring + slot * RING4 + VEC4);
+            if (BALANCED)
+                span_product(acc, span, ring + slot * RING4, ring + slot * RING4 + VEC4);
+            else if (lane < 21)
+                query_tile(acc, qa, qb, ring + slot * RING4, ring + slot * RING4 + VEC4);
             __syncwarp();   // read before the slot is filled again
             slot = slot == DEPTH - 1 ? 0 : slot + 1;
         }
         cp_async_wait<0>();   // no copy lands on the triangle after this
         __syncwarp();
+        if (BALANCED)   // a split tile's two lanes: the first takes the maximum of both
+#pragma unroll
+            for (int i = 0; i < 16; ++i) acc[i] = __vmaxs2(acc[i], __shfl_sync(0xffffffffu, acc[i], span.partner));
     }
     if ((PARTS & CHAIN) && STAGED && DEPTH == 1) {   // G is the warp's buffer: a split's two vectors, then the triangle
         uint4* buffer = reinterpret_cast<uint4*>(G);
@@ -278,7 +324,7 @@ __device__ void load_tables(int* S1, const int* __restrict__ S1g, const int* __r
 
 // The in-tile chain of tile (I, J) by NW warps, step by step. The bulk's accumulators of cell (u, v): fused (scratch
 // null), acc16's cell u * 8 + v; split, the tile's scratch words of row u, pair v / 2, half v & 1.
-template <int PARTS, bool STAGED, bool GROUPED, int NW, int DEPTH = 1>
+template <int PARTS, bool STAGED, bool GROUPED, int NW, int DEPTH = 1, bool BALANCED = false>
 __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, const unsigned* scratch, int* G,
                            const int* S1, const signed char* __restrict__ rb, const int* __restrict__ S2, int L2, int M,
                            int N, int* __restrict__ win) {
@@ -292,7 +338,7 @@ __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, c
             if (c.j2 >= N || c.e > L2 - 1) continue;
             const short* bulk = scratch ? reinterpret_cast<const short*>(scratch + (size_t)(u * 4 + (v >> 1)) * VEC) + (v & 1)
                                         : acc16 + (u * 8 + v) * VEC;
-            chain_cell<PARTS, STAGED, GROUPED, DEPTH>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
+            chain_cell<PARTS, STAGED, GROUPED, DEPTH, BALANCED>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
                                                L2, M, win);
         }
         __syncthreads();   // this step's cells are written before the next step reads them
@@ -341,8 +387,9 @@ query_inner_bulk(unsigned* A, unsigned* B, int slots, int delta, const int* __re
 
 // The split form's second launch: the chain, 8 warps a tile, staged; GROUPED: the closure's intervals among lanes;
 // DEPTH: a warp's ring of split buffers (DEPTH - 1 splits' copies in flight while one is computed; its triangle
-// overlays the ring), shared memory CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES.
-template <int PARTS, bool GROUPED, int MINB, int DEPTH>
+// overlays the ring), shared memory CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES; BALANCED: the ring's products
+// by the balanced lanes (lane_span).
+template <int PARTS, bool GROUPED, int MINB, int DEPTH, bool BALANCED>
 __global__ void __launch_bounds__(qi::CHAIN_WARPS * 32, MINB)
 query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, int L2, const int* __restrict__ S1g,
                   const int* __restrict__ pairs_g, const int* __restrict__ a_g, const signed char* __restrict__ rb,
@@ -355,7 +402,7 @@ query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, 
     int* S1 = reinterpret_cast<int*>(base + CHAIN_WARPS * DEPTH * WARP_BYTES);
     load_tables<STRIDE<true>>(S1, S1g, pairs_g, a_g, M);
     __syncthreads();
-    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS, DEPTH>(band, blockIdx.x, blockIdx.x + delta, nullptr,
+    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS, DEPTH, BALANCED>(band, blockIdx.x, blockIdx.x + delta, nullptr,
                                                   delta ? scratch + (size_t)blockIdx.x * 32 * VEC : nullptr, G, S1, rb,
                                                   S2, L2, M, N, win);
 }

@@ -46,10 +46,14 @@ FORMS = {0: "fused, first (chain operands from global memory, a lane an interval
          4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)",
          5: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 4 tiles an SM",
          6: "form 4 with the bulk's fixed copy lanes and a ring of 3 chain buffers a warp, 3 tiles an SM",
-         7: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 5 tiles an SM"}
-#: the split forms' kernels: (closure split among lanes, chain blocks an SM, chain buffers a warp, fixed bulk copies)
-SPLIT = {2: (False, 4, 1, False), 3: (True, 4, 1, False), 4: (False, 5, 1, False), 5: (False, 4, 2, True),
-         6: (False, 3, 3, True), 7: (False, 5, 2, True)}
+         7: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 5 tiles an SM",
+         8: "form 5 with the chain's products by balanced lanes (3 untrimmed blocks a lane at most), 4 tiles an SM",
+         9: "form 7 with the chain's products by balanced lanes, 5 tiles an SM"}
+#: the split forms' kernels: (closure split among lanes, chain blocks an SM, chain buffers a warp, fixed bulk copies,
+#: the chain's products by balanced lanes)
+SPLIT = {2: (False, 4, 1, False, False), 3: (True, 4, 1, False, False), 4: (False, 5, 1, False, False),
+         5: (False, 4, 2, True, False), 6: (False, 3, 3, True, False), 7: (False, 5, 2, True, False),
+         8: (False, 4, 2, True, True), 9: (False, 5, 2, True, True)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -101,11 +105,12 @@ def load(cp):
 def chain_name(parts: int, form: int) -> str:
     """The split form's chain kernel.
 
-    >>> chain_name(7, 3), chain_name(3, 6)
-    ('query_inner_chain<7, true, 4, 1>', 'query_inner_chain<3, false, 3, 3>')
+    >>> chain_name(7, 3), chain_name(3, 9)
+    ('query_inner_chain<7, true, 4, 1, false>', 'query_inner_chain<3, false, 5, 2, true>')
     """
-    grouped, blocks, depth, _ = SPLIT[form]
-    return f"query_inner_chain<{parts}, {'true' if grouped else 'false'}, {blocks}, {depth}>"
+    grouped, blocks, depth, _, balanced = SPLIT[form]
+    flag = {True: "true", False: "false"}
+    return f"query_inner_chain<{parts}, {flag[grouped]}, {blocks}, {depth}, {flag[balanced]}>"
 
 
 def chain_bytes(form: int) -> int:
