@@ -32,6 +32,12 @@ constexpr int STAGE_BYTES = 2 * STAGE * 16;             // two stages in flight
 constexpr int ACC_BYTES = 64 * VEC * 2;                 // the tile's 64 cells' accumulators (int16) after the bulk
 constexpr int FRONT_BYTES = STAGE_BYTES > ACC_BYTES ? STAGE_BYTES : ACC_BYTES;
 constexpr int WARP_BYTES = 2 * VEC * 4;                 // a warp's chain split (its A and B vectors), or its triangle
+// The chain's staged vectors: 16-byte groups a block (PADDED: 5, lane_span's bank-conflict-free layout) and a split's
+// buffer (its A and B vectors; WARP_BYTES unpadded)
+template <bool PADDED>
+constexpr int BLOCK4 = PADDED ? 5 : 4;
+template <bool PADDED>
+constexpr int SLOT_BYTES = 2 * 21 * BLOCK4<PADDED> * 16;
 constexpr int TABLE_BYTES = SIDE * 25 * 4 + 64 * 4;     // S1, the pair scores and the query's codes
 constexpr int SHARED_BYTES = FRONT_BYTES + WARPS * WARP_BYTES + TABLE_BYTES;   // the fused kernel's
 constexpr int CHAIN_WARPS = 8;                          // the split form's chain: a step's cells at once
@@ -56,50 +62,6 @@ struct Band {         // the two copies in band storage (words)
         return ((size_t)row * (slots >> 1) + ((col - 8 * (row >> 3)) >> 1)) * VEC;
     }
 };
-
-__device__ __forceinline__ void block_of(int index, int& p, int& q) {   // block_index's inverse
-    p = 0;
-    while (index >= 6 - p) { index -= 6 - p; ++p; }
-    q = p + index;
-}
-
-// The chain's balanced lanes (tests/bpmax_query_tiles.py, lane_spans): lane l < 21 query tile l, whole when 1 to 3
-// blocks long, else its first ceil(L / 2) blocks; lanes 21 .. 26 the rest of (0,3) (1,4) (2,5) (0,4) (1,5) (0,5);
-// every block untrimmed (a term with a NEG16 operand never wins over a true one nor wraps), so a split costs the warp
-// 3 block steps, not the trimmed tile loop's up to 6 and its four edge forms one after the other.
-struct LaneSpan {
-    int a_off, b_off, n, q0, partner;   // first A and B blocks (16-byte groups), blocks, first block, merge lane
-};
-
-__device__ __forceinline__ LaneSpan lane_span(int lane) {
-    int a = 0, b = 0, q0 = 0, n = 0, partner = lane;
-    if (lane < 21) {
-        block_of(lane, a, b);
-        const int L = b - a + 1;
-        q0 = a;
-        n = L >= 4 ? (L + 1) / 2 : L;
-        if (L >= 4) partner = 21 + (L == 4 ? a : L == 5 ? 3 + a : 5);
-    } else if (lane < 27) {
-        const int k = lane - 21;
-        a = k < 3 ? k : k < 5 ? k - 3 : 0;
-        b = k < 3 ? k + 3 : k < 5 ? k + 1 : 5;
-        const int L = b - a + 1;
-        q0 = a + (L + 1) / 2;
-        n = L - (L + 1) / 2;
-    }
-    return {4 * block_index(a, q0), 4 * block_index(q0, b), n, q0, partner};
-}
-
-// The lane's blocks of one split: A block (a, q) and B block (q, b), q = q0 .. q0 + n - 1 (B's (q + 1, b) lies
-// 6 - (q + 1) blocks after (q, b)).
-__device__ __forceinline__ void span_product(unsigned (&acc)[16], const LaneSpan& span, const uint4* A, const uint4* B) {
-    const uint4 *Ab = A + span.a_off, *Bb = B + span.b_off;
-    for (int q = span.q0; q < span.q0 + span.n; ++q) {
-        block_step<0>(acc, Ab, Bb);
-        Ab += 4;
-        Bb += 4 * (5 - q);
-    }
-}
 
 __device__ __forceinline__ int half_of(unsigned w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
 
@@ -207,7 +169,7 @@ struct Cell {
 
 // The chain of cell c of tile (I, J) by one warp: its remaining splits, its pair term, base case and 0, the closure,
 // its two copies and its window score. The bulk's accumulators of the cell: bulk[(16 lane + i) * step].
-template <int PARTS, bool STAGED, bool GROUPED, int DEPTH = 1, bool BALANCED = false>
+template <int PARTS, bool STAGED, bool GROUPED, int DEPTH = 1, bool BALANCED = false, bool PADDED = false>
 __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const short* bulk, int step, int* G, const int* S1,
                            const int* pairs, const int* a, const signed char* __restrict__ rb,
                            const int* __restrict__ S2, int L2, int M, int* __restrict__ win) {
@@ -228,16 +190,19 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
     if ((PARTS & CHAIN) && !STAGED)
         for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1))
             if (lane < 21) query_tile(acc, qa, qb, A_of(k2), B_of(k2));
-    static_assert(!BALANCED || (STAGED && DEPTH > 1), "the balanced lanes run in the ring's loop");
-    if ((PARTS & CHAIN) && STAGED && DEPTH > 1) {   // a ring of DEPTH buffers: DEPTH - 1 splits' copies in flight
-        const LaneSpan span = BALANCED ? lane_span(lane) : LaneSpan{};
+    constexpr bool RING = DEPTH > 1 || BALANCED;
+    static_assert(!BALANCED || STAGED, "the balanced lanes run in the ring's loop");
+    static_assert(!PADDED || BALANCED, "the padded layout is the balanced lanes'");
+    if ((PARTS & CHAIN) && RING) {   // a ring of DEPTH buffers: DEPTH - 1 splits' copies in flight
+        constexpr int B4 = BLOCK4<PADDED>, RING4 = SLOT_BYTES<PADDED> / 16, VECS = 21 * B4;
+        const LaneSpan span = BALANCED ? lane_span<B4>(lane) : LaneSpan{};
         uint4* ring = reinterpret_cast<uint4*>(G);
-        constexpr int RING4 = WARP_BYTES / 16;
         auto copy = [&](int k2, int slot) {   // one commit group a call, empty past the cell's last split
             if (k2 < c.j2) {
                 const uint4 *A = A_of(k2), *B = B_of(k2);
                 uint4* buffer = ring + slot * RING4;
-                for (int i = lane; i < 2 * VEC4; i += 32) cp_async16(buffer + i, i < VEC4 ? A + i : B + i - VEC4);
+                for (int i = lane; i < 2 * VEC4; i += 32)   // group i % 4 of block i / 4 (A's 21, then B's)
+                    cp_async16(buffer + (PADDED ? i + (i >> 2) : i), i < VEC4 ? A + i : B + i - VEC4);
             }
             cp_async_commit();
         };
@@ -254,7 +219,7 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
             cp_async_wait<DEPTH - 1>();   // this split's group has landed (the later DEPTH - 1 may be in flight)
             __syncwarp();
             if (BALANCED)
-                span_product(acc, span, ring + slot * RING4, ring + slot * RING4 + VEC4);
+                span_product<B4>(acc, span, ring + slot * RING4, ring + slot * RING4 + VECS);
             else if (lane < 21)
                 query_tile(acc, qa, qb, ring + slot * RING4, ring + slot * RING4 + VEC4);
             __syncwarp();   // read before the slot is filled again
@@ -266,7 +231,7 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
 #pragma unroll
             for (int i = 0; i < 16; ++i) acc[i] = __vmaxs2(acc[i], __shfl_sync(0xffffffffu, acc[i], span.partner));
     }
-    if ((PARTS & CHAIN) && STAGED && DEPTH == 1) {   // G is the warp's buffer: a split's two vectors, then the triangle
+    if ((PARTS & CHAIN) && STAGED && !RING) {   // G is the warp's buffer: a split's two vectors, then the triangle
         uint4* buffer = reinterpret_cast<uint4*>(G);
         for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1)) {
             const uint4 *A = A_of(k2), *B = B_of(k2);
@@ -324,7 +289,7 @@ __device__ void load_tables(int* S1, const int* __restrict__ S1g, const int* __r
 
 // The in-tile chain of tile (I, J) by NW warps, step by step. The bulk's accumulators of cell (u, v): fused (scratch
 // null), acc16's cell u * 8 + v; split, the tile's scratch words of row u, pair v / 2, half v & 1.
-template <int PARTS, bool STAGED, bool GROUPED, int NW, int DEPTH = 1, bool BALANCED = false>
+template <int PARTS, bool STAGED, bool GROUPED, int NW, int DEPTH = 1, bool BALANCED = false, bool PADDED = false>
 __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, const unsigned* scratch, int* G,
                            const int* S1, const signed char* __restrict__ rb, const int* __restrict__ S2, int L2, int M,
                            int N, int* __restrict__ win) {
@@ -338,7 +303,7 @@ __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, c
             if (c.j2 >= N || c.e > L2 - 1) continue;
             const short* bulk = scratch ? reinterpret_cast<const short*>(scratch + (size_t)(u * 4 + (v >> 1)) * VEC) + (v & 1)
                                         : acc16 + (u * 8 + v) * VEC;
-            chain_cell<PARTS, STAGED, GROUPED, DEPTH, BALANCED>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
+            chain_cell<PARTS, STAGED, GROUPED, DEPTH, BALANCED, PADDED>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
                                                L2, M, win);
         }
         __syncthreads();   // this step's cells are written before the next step reads them
@@ -388,8 +353,8 @@ query_inner_bulk(unsigned* A, unsigned* B, int slots, int delta, const int* __re
 // The split form's second launch: the chain, 8 warps a tile, staged; GROUPED: the closure's intervals among lanes;
 // DEPTH: a warp's ring of split buffers (DEPTH - 1 splits' copies in flight while one is computed; its triangle
 // overlays the ring), shared memory CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES; BALANCED: the ring's products
-// by the balanced lanes (lane_span).
-template <int PARTS, bool GROUPED, int MINB, int DEPTH, bool BALANCED>
+// by the balanced lanes (lane_span); PADDED: their staged blocks 5 groups apart (SLOT_BYTES<true> a buffer).
+template <int PARTS, bool GROUPED, int MINB, int DEPTH, bool BALANCED, bool PADDED>
 __global__ void __launch_bounds__(qi::CHAIN_WARPS * 32, MINB)
 query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, int L2, const int* __restrict__ S1g,
                   const int* __restrict__ pairs_g, const int* __restrict__ a_g, const signed char* __restrict__ rb,
@@ -398,11 +363,11 @@ query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, 
     extern __shared__ uint4 smem[];
     const Band band{A, B, slots};
     char* base = reinterpret_cast<char*>(smem);
-    int* G = reinterpret_cast<int*>(base + (threadIdx.x >> 5) * DEPTH * WARP_BYTES);
-    int* S1 = reinterpret_cast<int*>(base + CHAIN_WARPS * DEPTH * WARP_BYTES);
+    int* G = reinterpret_cast<int*>(base + (threadIdx.x >> 5) * DEPTH * SLOT_BYTES<PADDED>);
+    int* S1 = reinterpret_cast<int*>(base + CHAIN_WARPS * DEPTH * SLOT_BYTES<PADDED>);
     load_tables<STRIDE<true>>(S1, S1g, pairs_g, a_g, M);
     __syncthreads();
-    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS, DEPTH, BALANCED>(band, blockIdx.x, blockIdx.x + delta, nullptr,
+    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS, DEPTH, BALANCED, PADDED>(band, blockIdx.x, blockIdx.x + delta, nullptr,
                                                   delta ? scratch + (size_t)blockIdx.x * 32 * VEC : nullptr, G, S1, rb,
                                                   S2, L2, M, N, win);
 }

@@ -19,6 +19,7 @@ import os
 import random
 import statistics
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,7 +37,6 @@ TABLE_BYTES = SIDE * 25 * 4 + 64 * 4                          # qi::TABLE_BYTES:
 SHARED_BYTES = 43008 + 7 * 2 * VEC * 4 + TABLE_BYTES          # qi::SHARED_BYTES: the fused kernel's
 BULK_BYTES = 2 * 12 * 85 * 16                                 # the split form's bulk: two stages
 CHAIN_WARPS = 8
-WARP_BYTES = 2 * VEC * 4                                      # qi::WARP_BYTES: a chain buffer (a split's A and B)
 SENTINEL = 0xC000C000
 PARTS = {"bulk": 1, "bulk + chain": 3, "all": 7}     # the kernel's Parts (only "all" gives the right values)
 FORMS = {0: "fused, first (chain operands from global memory, a lane an interval's closure)",
@@ -48,12 +48,27 @@ FORMS = {0: "fused, first (chain operands from global memory, a lane an interval
          6: "form 4 with the bulk's fixed copy lanes and a ring of 3 chain buffers a warp, 3 tiles an SM",
          7: "form 4 with the bulk's fixed copy lanes and a ring of 2 chain buffers a warp, 5 tiles an SM",
          8: "form 5 with the chain's products by balanced lanes (3 untrimmed blocks a lane at most), 4 tiles an SM",
-         9: "form 7 with the chain's products by balanced lanes, 5 tiles an SM"}
-#: the split forms' kernels: (closure split among lanes, chain blocks an SM, chain buffers a warp, fixed bulk copies,
-#: the chain's products by balanced lanes)
-SPLIT = {2: (False, 4, 1, False, False), 3: (True, 4, 1, False, False), 4: (False, 5, 1, False, False),
-         5: (False, 4, 2, True, False), 6: (False, 3, 3, True, False), 7: (False, 5, 2, True, False),
-         8: (False, 4, 2, True, True), 9: (False, 5, 2, True, True)}
+         9: "form 7 with the chain's products by balanced lanes, 5 tiles an SM",
+         10: "fixed bulk copies, balanced lanes on padded blocks (no bank conflicts), 1 chain buffer a warp, 5 tiles",
+         11: "form 10 at 4 tiles an SM",
+         12: "form 10 with a ring of 2 chain buffers a warp, 3 tiles an SM"}
+
+
+class Split(NamedTuple):
+    """A split form's kernels: the chain's closure split among lanes, its tiles an SM (launch bounds), its buffers a
+    warp, the bulk's fixed copy lanes, the chain's products by balanced lanes, their blocks padded to 5 groups."""
+    grouped: bool
+    blocks: int
+    depth: int = 1
+    fixed_bulk: bool = False
+    balanced: bool = False
+    padded: bool = False
+
+
+SPLIT = {2: Split(False, 4), 3: Split(True, 4), 4: Split(False, 5), 5: Split(False, 4, 2, True),
+         6: Split(False, 3, 3, True), 7: Split(False, 5, 2, True), 8: Split(False, 4, 2, True, True),
+         9: Split(False, 5, 2, True, True), 10: Split(False, 5, 1, True, True, True),
+         11: Split(False, 4, 1, True, True, True), 12: Split(False, 3, 2, True, True, True)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -105,21 +120,22 @@ def load(cp):
 def chain_name(parts: int, form: int) -> str:
     """The split form's chain kernel.
 
-    >>> chain_name(7, 3), chain_name(3, 9)
-    ('query_inner_chain<7, true, 4, 1, false>', 'query_inner_chain<3, false, 5, 2, true>')
+    >>> chain_name(7, 3), chain_name(3, 10)
+    ('query_inner_chain<7, true, 4, 1, false, false>', 'query_inner_chain<3, false, 5, 1, true, true>')
     """
-    grouped, blocks, depth, _, balanced = SPLIT[form]
-    flag = {True: "true", False: "false"}
-    return f"query_inner_chain<{parts}, {flag[grouped]}, {blocks}, {depth}, {flag[balanced]}>"
+    f, flag = SPLIT[form], {True: "true", False: "false"}
+    return (f"query_inner_chain<{parts}, {flag[f.grouped]}, {f.blocks}, {f.depth}, {flag[f.balanced]}, "
+            f"{flag[f.padded]}>")
 
 
 def chain_bytes(form: int) -> int:
-    """The split form's chain kernel's shared memory (qi: CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES).
+    """The split form's chain kernel's shared memory (qi: CHAIN_WARPS * DEPTH * SLOT_BYTES + TABLE_BYTES).
 
-    >>> chain_bytes(4), chain_bytes(7)
-    (24160, 45664)
+    >>> chain_bytes(4), chain_bytes(7), chain_bytes(10)
+    (24160, 45664, 29536)
     """
-    return CHAIN_WARPS * SPLIT[form][2] * WARP_BYTES + TABLE_BYTES
+    f = SPLIT[form]
+    return CHAIN_WARPS * f.depth * (2 * 21 * (5 if f.padded else 4) * 16) + TABLE_BYTES
 
 
 def bulk_name(form: int) -> str:
@@ -128,7 +144,7 @@ def bulk_name(form: int) -> str:
     >>> bulk_name(4), bulk_name(5)
     ('query_inner_bulk<false>', 'query_inner_bulk<true>')
     """
-    return f"query_inner_bulk<{'true' if SPLIT[form][3] else 'false'}>"
+    return f"query_inner_bulk<{'true' if SPLIT[form].fixed_bulk else 'false'}>"
 
 
 def prepare(cp, a, rb, params) -> dict:
