@@ -327,18 +327,35 @@ def row(cp, module, target: int, repeats: int) -> dict:
     return result
 
 
+def profile(cp, module, target: int, form: int) -> int:
+    """Two fills of the 23 x target row (W = 128, the row's pair) by ``form`` alone, nothing else on the device."""
+    from bioaccel.interact import InteractParams
+    from bpmax_gpu import random_codes
+
+    rng = random.Random(5)
+    a, rb = random_codes(rng, 23), random_codes(rng, target)
+    state = prepare(cp, a, rb, InteractParams(window_target=128))
+    for _ in range(2):
+        fill(cp, module, state, form=form)
+    cp.cuda.Device().synchronize()
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--json", default="")
+    ap.add_argument("--profile", type=int, default=-1, help="FORM: two fills by it alone (for Nsight Compute)")
     args = ap.parse_args(argv)
     import cupy as cp
 
     module = load(cp)
     if args.smoke:
         return smoke(cp, module)
+    if args.profile >= 0:
+        return profile(cp, module, args.target, args.profile)
     r = row(cp, module, args.target, args.repeats)
     print(f"BPMax 23 x {args.target:,} nt, target window 128, query-inner order (8 x 8 target tiles, a launch per "
           f"tile diagonal); the production's window scores' digest {r['production_digest']} (wanted "
