@@ -19,4 +19,4 @@ timeout "${QC_NCU_S:-40}" bash -c "for f in ${QC_NCU:-8 11}; do ncu --kernel-nam
     > "$out/ncu.csv" 2>&1
 echo "ncu (${QC_NCU:-8 11}) rc $? at $(( $(date +%s) - start )) s after the row" >> "$out/steps.txt"
 cat "$out/steps.txt"
-grep -E "gpu__time|bank_conflicts|wavefronts|inst_executed_op|issue_active|short_score|mio" "$out/ncu.csv" | cut -c1-40,150-
+awk -F'","' '/Metric Name/ || /regex/ {next} {print substr($5, 1, 60) " | " $(NF-2) " | " $NF}' "$out/ncu.csv" | grep -E "time|conflicts|wavefronts|op_shared|issue_active|stalled"
