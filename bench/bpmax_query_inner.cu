@@ -21,6 +21,10 @@
 // scratch in B-pair layout; then query_inner_chain, 8 warps a tile, a step's 8 cells at once, many tiles an SM: the
 // chain's steps wait on latency, which more tiles an SM hide). Form 2 (two chain buffers a warp, 2 blocks an SM) was
 // slower than form 1 (92.2 against 76.4 ms, docs/bpmax-gpu-notes.md) and is left in commit 0e50d3b.
+// Helper bpmaxqc (issue 29): the bulk's fixed copy lanes (FIXED); the chain's splits through a ring of DEPTH buffers a
+// warp; its products by balanced lanes (BALANCED, bpmax_query_tiles.cuh's lane_span: at most 3 untrimmed blocks a
+// lane, in place of the trimmed tile loop's up to 6 and its edge forms one after the other) on blocks padded to 5
+// groups (PADDED: no 4-way bank conflicts). Measured in docs/bpmax-gpu-notes.md: the ring did not help.
 #include "dpx.cuh"
 #include "bpmax_query_tiles.cuh"
 
