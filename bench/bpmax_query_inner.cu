@@ -21,6 +21,10 @@
 // scratch in B-pair layout; then query_inner_chain, 8 warps a tile, a step's 8 cells at once, many tiles an SM: the
 // chain's steps wait on latency, which more tiles an SM hide). Form 2 (two chain buffers a warp, 2 blocks an SM) was
 // slower than form 1 (92.2 against 76.4 ms, docs/bpmax-gpu-notes.md) and is left in commit 0e50d3b.
+// Helper bpmaxqc (issue 29): the bulk's fixed copy lanes (FIXED); the chain's splits through a ring of DEPTH buffers a
+// warp; its products by balanced lanes (BALANCED, bpmax_query_tiles.cuh's lane_span: at most 3 untrimmed blocks a
+// lane, in place of the trimmed tile loop's up to 6 and its edge forms one after the other) on blocks padded to 5
+// groups (PADDED: no 4-way bank conflicts). Measured in docs/bpmax-gpu-notes.md: the ring did not help.
 #include "dpx.cuh"
 #include "bpmax_query_tiles.cuh"
 
@@ -32,6 +36,12 @@ constexpr int STAGE_BYTES = 2 * STAGE * 16;             // two stages in flight
 constexpr int ACC_BYTES = 64 * VEC * 2;                 // the tile's 64 cells' accumulators (int16) after the bulk
 constexpr int FRONT_BYTES = STAGE_BYTES > ACC_BYTES ? STAGE_BYTES : ACC_BYTES;
 constexpr int WARP_BYTES = 2 * VEC * 4;                 // a warp's chain split (its A and B vectors), or its triangle
+// The chain's staged vectors: 16-byte groups a block (PADDED: 5, lane_span's bank-conflict-free layout) and a split's
+// buffer (its A and B vectors; WARP_BYTES unpadded)
+template <bool PADDED>
+constexpr int BLOCK4 = PADDED ? 5 : 4;
+template <bool PADDED>
+constexpr int SLOT_BYTES = 2 * 21 * BLOCK4<PADDED> * 16;
 constexpr int TABLE_BYTES = SIDE * 25 * 4 + 64 * 4;     // S1, the pair scores and the query's codes
 constexpr int SHARED_BYTES = FRONT_BYTES + WARPS * WARP_BYTES + TABLE_BYTES;   // the fused kernel's
 constexpr int CHAIN_WARPS = 8;                          // the split form's chain: a step's cells at once
@@ -57,17 +67,15 @@ struct Band {         // the two copies in band storage (words)
     }
 };
 
-__device__ __forceinline__ void block_of(int index, int& p, int& q) {   // block_index's inverse
-    p = 0;
-    while (index >= 6 - p) { index -= 6 - p; ++p; }
-    q = p + index;
-}
-
 __device__ __forceinline__ int half_of(unsigned w, int h) { return h ? (short)(w >> 16) : (short)(w & 0xffff); }
 
 // The bulk of tile (I, J): splits k0 = 8I + 7 .. 8J - 1, one a stage. SCRATCH null: the accumulators end in
 // `acc16` (shared, [cell u * 8 + v][block-ordered, row by row in a block] int16, over the stages); else in the tile's
 // 32 pair words (row u, columns 2c and 2c + 1) of 336 words at SCRATCH, the B layout.
+// FIXED (the micro-benchmark's copies, call 4 of its notes): threads 0 .. 167 each own one 16-byte group g of every
+// second vector (h, h + 2, ...) of a stage, the sources a base plus multiples of the band's row and pair strides (no
+// division by VEC4 in the copy loop); else the copies strided over the block, a division and a modulo each.
+template <bool FIXED = false>
 __device__ void bulk(const Band& band, int I, int J, const int* __restrict__ warp_tiles, uint4* stages,
                      short* acc16, unsigned* scratch) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, row = lane >> 2, pair = lane & 3;
@@ -75,12 +83,28 @@ __device__ void bulk(const Band& band, int I, int J, const int* __restrict__ war
     unsigned acc[SLOTS][16];
     warp_query_tiles(warp_tiles, warp, qa, qb, acc);
     const int k0 = 8 * I + 7, K = 8 * (J - I) - 7;
+    const int g = threadIdx.x % VEC4, h = threadIdx.x / VEC4;   // FIXED: the thread's group and first vector
+    // A (rows 8I + h + 2i): a_at's column offset k2 - 8I is the same in the tile's 8 rows; a split steps VEC words
+    const uint4* a_src = reinterpret_cast<const uint4*>(band.A + band.a_at(8 * I + h, k0)) + g;
+    const size_t a_rows = (size_t)2 * band.slots * VEC4;   // two rows, in 16-byte groups
     auto stage = [&](int buffer, int k2) {
-        for (int i = threadIdx.x; i < (ROWS + PAIRS) * VEC4; i += THREADS) {
-            const int v = i / VEC4, g = i % VEC4;
-            const unsigned* src = v < ROWS ? band.A + band.a_at(8 * I + v, k2)
-                                           : band.B + band.b_at(k2 + 1, 8 * J + 2 * (v - ROWS));
-            cp_async16(stages + buffer * STAGE + v * STRIDE4 + g, reinterpret_cast<const uint4*>(src) + g);
+        if constexpr (FIXED) {
+            if (threadIdx.x >= 2 * VEC4) return;
+            uint4* dst = stages + buffer * STAGE + h * STRIDE4 + g;
+            const uint4* a = a_src + (size_t)(k2 - k0) * VEC4;
+#pragma unroll
+            for (int i = 0; i < ROWS / 2; ++i) cp_async16(dst + 2 * i * STRIDE4, a + i * a_rows);
+            // B (row k2 + 1, pairs 4J + h + 2i): b_at's pair offset shifts by 4 where k2 + 1 enters a new tile row
+            const uint4* b = reinterpret_cast<const uint4*>(band.B + band.b_at(k2 + 1, 8 * J + 2 * h)) + g;
+#pragma unroll
+            for (int i = 0; i < PAIRS / 2; ++i) cp_async16(dst + (ROWS + 2 * i) * STRIDE4, b + 2 * i * VEC4);
+        } else {
+            for (int i = threadIdx.x; i < (ROWS + PAIRS) * VEC4; i += THREADS) {
+                const int v = i / VEC4, g = i % VEC4;
+                const unsigned* src = v < ROWS ? band.A + band.a_at(8 * I + v, k2)
+                                               : band.B + band.b_at(k2 + 1, 8 * J + 2 * (v - ROWS));
+                cp_async16(stages + buffer * STAGE + v * STRIDE4 + g, reinterpret_cast<const uint4*>(src) + g);
+            }
         }
     };
     stage(0, k0);
@@ -149,7 +173,7 @@ struct Cell {
 
 // The chain of cell c of tile (I, J) by one warp: its remaining splits, its pair term, base case and 0, the closure,
 // its two copies and its window score. The bulk's accumulators of the cell: bulk[(16 lane + i) * step].
-template <int PARTS, bool STAGED, bool GROUPED>
+template <int PARTS, bool STAGED, bool GROUPED, int DEPTH = 1, bool BALANCED = false, bool PADDED = false>
 __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const short* bulk, int step, int* G, const int* S1,
                            const int* pairs, const int* a, const signed char* __restrict__ rb,
                            const int* __restrict__ S2, int L2, int M, int* __restrict__ win) {
@@ -170,7 +194,48 @@ __device__ void chain_cell(const Band& band, const Cell& c, int I, int J, const 
     if ((PARTS & CHAIN) && !STAGED)
         for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1))
             if (lane < 21) query_tile(acc, qa, qb, A_of(k2), B_of(k2));
-    if ((PARTS & CHAIN) && STAGED) {   // G is the warp's buffer: a split's two vectors, then (after them) the triangle
+    constexpr bool RING = DEPTH > 1 || BALANCED;
+    static_assert(!BALANCED || STAGED, "the balanced lanes run in the ring's loop");
+    static_assert(!PADDED || BALANCED, "the padded layout is the balanced lanes'");
+    if ((PARTS & CHAIN) && RING) {   // a ring of DEPTH buffers: DEPTH - 1 splits' copies in flight
+        constexpr int B4 = BLOCK4<PADDED>, RING4 = SLOT_BYTES<PADDED> / 16, VECS = 21 * B4;
+        const LaneSpan span = BALANCED ? lane_span<B4>(lane) : LaneSpan{};
+        uint4* ring = reinterpret_cast<uint4*>(G);
+        auto copy = [&](int k2, int slot) {   // one commit group a call, empty past the cell's last split
+            if (k2 < c.j2) {
+                const uint4 *A = A_of(k2), *B = B_of(k2);
+                uint4* buffer = ring + slot * RING4;
+                for (int i = lane; i < 2 * VEC4; i += 32)   // group i % 4 of block i / 4 (A's 21, then B's)
+                    cp_async16(buffer + (PADDED ? i + (i >> 2) : i), i < VEC4 ? A + i : B + i - VEC4);
+            }
+            cp_async_commit();
+        };
+        int ahead = skip(c.i2);   // the next split to copy
+#pragma unroll
+        for (int d = 0; d < DEPTH - 1; ++d) {
+            copy(ahead, d);
+            if (ahead < c.j2) ahead = skip(ahead + 1);
+        }
+        int slot = 0;
+        for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1)) {
+            copy(ahead, slot == 0 ? DEPTH - 1 : slot - 1);   // the slot computed last step: free since its __syncwarp
+            if (ahead < c.j2) ahead = skip(ahead + 1);
+            cp_async_wait<DEPTH - 1>();   // this split's group has landed (the later DEPTH - 1 may be in flight)
+            __syncwarp();
+            if (BALANCED)
+                span_product<B4>(acc, span, ring + slot * RING4, ring + slot * RING4 + VECS);
+            else if (lane < 21)
+                query_tile(acc, qa, qb, ring + slot * RING4, ring + slot * RING4 + VEC4);
+            __syncwarp();   // read before the slot is filled again
+            slot = slot == DEPTH - 1 ? 0 : slot + 1;
+        }
+        cp_async_wait<0>();   // no copy lands on the triangle after this
+        __syncwarp();
+        if (BALANCED)   // a split tile's two lanes: the first takes the maximum of both
+#pragma unroll
+            for (int i = 0; i < 16; ++i) acc[i] = __vmaxs2(acc[i], __shfl_sync(0xffffffffu, acc[i], span.partner));
+    }
+    if ((PARTS & CHAIN) && STAGED && !RING) {   // G is the warp's buffer: a split's two vectors, then the triangle
         uint4* buffer = reinterpret_cast<uint4*>(G);
         for (int k2 = skip(c.i2); k2 < c.j2; k2 = skip(k2 + 1)) {
             const uint4 *A = A_of(k2), *B = B_of(k2);
@@ -228,7 +293,7 @@ __device__ void load_tables(int* S1, const int* __restrict__ S1g, const int* __r
 
 // The in-tile chain of tile (I, J) by NW warps, step by step. The bulk's accumulators of cell (u, v): fused (scratch
 // null), acc16's cell u * 8 + v; split, the tile's scratch words of row u, pair v / 2, half v & 1.
-template <int PARTS, bool STAGED, bool GROUPED, int NW>
+template <int PARTS, bool STAGED, bool GROUPED, int NW, int DEPTH = 1, bool BALANCED = false, bool PADDED = false>
 __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, const unsigned* scratch, int* G,
                            const int* S1, const signed char* __restrict__ rb, const int* __restrict__ S2, int L2, int M,
                            int N, int* __restrict__ win) {
@@ -242,7 +307,7 @@ __device__ void chain_tile(const Band& band, int I, int J, const short* acc16, c
             if (c.j2 >= N || c.e > L2 - 1) continue;
             const short* bulk = scratch ? reinterpret_cast<const short*>(scratch + (size_t)(u * 4 + (v >> 1)) * VEC) + (v & 1)
                                         : acc16 + (u * 8 + v) * VEC;
-            chain_cell<PARTS, STAGED, GROUPED>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
+            chain_cell<PARTS, STAGED, GROUPED, DEPTH, BALANCED, PADDED>(band, c, I, J, bulk, scratch ? 2 : 1, G, S1, pairs, pairs + 32, rb, S2,
                                                L2, M, win);
         }
         __syncthreads();   // this step's cells are written before the next step reads them
@@ -277,18 +342,23 @@ query_inner_delta(unsigned* A, unsigned* B, int slots, int delta, int M, int N, 
                                              N, win);
 }
 
-// The split form's first launch of a delta >= 1: the bulk alone, its accumulators to the scratch.
+// The split form's first launch of a delta >= 1: the bulk alone, its accumulators to the scratch; FIXED: fixed copy
+// lanes (qi::bulk).
+template <bool FIXED>
 __global__ void __launch_bounds__(qt::THREADS, 4)
 query_inner_bulk(unsigned* A, unsigned* B, int slots, int delta, const int* __restrict__ warp_tiles,
                  unsigned* __restrict__ scratch) {
     extern __shared__ uint4 smem[];
     const qi::Band band{A, B, slots};
-    qi::bulk(band, blockIdx.x, blockIdx.x + delta, warp_tiles, smem, nullptr,
+    qi::bulk<FIXED>(band, blockIdx.x, blockIdx.x + delta, warp_tiles, smem, nullptr,
              scratch + (size_t)blockIdx.x * 32 * qt::VEC);
 }
 
-// The split form's second launch: the chain, 8 warps a tile, staged; GROUPED: the closure's intervals among lanes.
-template <int PARTS, bool GROUPED, int MINB>
+// The split form's second launch: the chain, 8 warps a tile, staged; GROUPED: the closure's intervals among lanes;
+// DEPTH: a warp's ring of split buffers (DEPTH - 1 splits' copies in flight while one is computed; its triangle
+// overlays the ring), shared memory CHAIN_WARPS * DEPTH * WARP_BYTES + TABLE_BYTES; BALANCED: the ring's products
+// by the balanced lanes (lane_span); PADDED: their staged blocks 5 groups apart (SLOT_BYTES<true> a buffer).
+template <int PARTS, bool GROUPED, int MINB, int DEPTH, bool BALANCED, bool PADDED>
 __global__ void __launch_bounds__(qi::CHAIN_WARPS * 32, MINB)
 query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, int L2, const int* __restrict__ S1g,
                   const int* __restrict__ pairs_g, const int* __restrict__ a_g, const signed char* __restrict__ rb,
@@ -297,11 +367,11 @@ query_inner_chain(unsigned* A, unsigned* B, int slots, int delta, int M, int N, 
     extern __shared__ uint4 smem[];
     const Band band{A, B, slots};
     char* base = reinterpret_cast<char*>(smem);
-    int* G = reinterpret_cast<int*>(base + (threadIdx.x >> 5) * WARP_BYTES);
-    int* S1 = reinterpret_cast<int*>(base + CHAIN_WARPS * WARP_BYTES);
+    int* G = reinterpret_cast<int*>(base + (threadIdx.x >> 5) * DEPTH * SLOT_BYTES<PADDED>);
+    int* S1 = reinterpret_cast<int*>(base + CHAIN_WARPS * DEPTH * SLOT_BYTES<PADDED>);
     load_tables<STRIDE<true>>(S1, S1g, pairs_g, a_g, M);
     __syncthreads();
-    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS>(band, blockIdx.x, blockIdx.x + delta, nullptr,
+    chain_tile<PARTS, true, GROUPED, CHAIN_WARPS, DEPTH, BALANCED, PADDED>(band, blockIdx.x, blockIdx.x + delta, nullptr,
                                                   delta ? scratch + (size_t)blockIdx.x * 32 * VEC : nullptr, G, S1, rb,
                                                   S2, L2, M, N, win);
 }

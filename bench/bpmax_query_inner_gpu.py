@@ -19,6 +19,7 @@ import os
 import random
 import statistics
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,16 +37,34 @@ TABLE_BYTES = SIDE * 25 * 4 + 64 * 4                          # qi::TABLE_BYTES:
 SHARED_BYTES = 43008 + 7 * 2 * VEC * 4 + TABLE_BYTES          # qi::SHARED_BYTES: the fused kernel's
 BULK_BYTES = 2 * 12 * 85 * 16                                 # the split form's bulk: two stages
 CHAIN_WARPS = 8
-CHAIN_BYTES = CHAIN_WARPS * 2 * VEC * 4 + TABLE_BYTES         # qi::CHAIN_SHARED_BYTES
 SENTINEL = 0xC000C000
 PARTS = {"bulk": 1, "bulk + chain": 3, "all": 7}     # the kernel's Parts (only "all" gives the right values)
 FORMS = {0: "fused, first (chain operands from global memory, a lane an interval's closure)",
          1: "fused, chain splits staged in shared memory, closure split among lanes",
          2: "split (bulk launch, then chain launch of 8 warps a tile, 4 tiles an SM), staged, a lane an interval",
          3: "split, staged, closure split among lanes",
-         4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)"}
-#: the split forms' chain kernels: (closure split among lanes, blocks an SM)
-SPLIT = {2: (False, 4), 3: (True, 4), 4: (False, 5)}
+         4: "split, staged, a lane an interval, 5 tiles an SM (48 registers)",
+         8: "form 4 with the bulk's fixed copy lanes, the chain's products by balanced lanes (3 untrimmed blocks a "
+            "lane at most) through a ring of 2 buffers a warp, 4 tiles an SM",
+         10: "fixed bulk copies, balanced lanes on padded blocks (no bank conflicts), 1 chain buffer a warp, 5 tiles",
+         11: "form 10 at 4 tiles an SM"}
+#: Forms 5-7, 9 and 12 (rings of 2 or 3 chain buffers a warp at 3-5 tiles an SM: no gain, bpmaxqc's calls 1 and 2 in
+#: docs/bpmax-gpu-notes.md) are left in commit 6071de2; the kernel keeps its DEPTH (form 8's ring).
+
+
+class Split(NamedTuple):
+    """A split form's kernels: the chain's closure split among lanes, its tiles an SM (launch bounds), its buffers a
+    warp, the bulk's fixed copy lanes, the chain's products by balanced lanes, their blocks padded to 5 groups."""
+    grouped: bool
+    blocks: int
+    depth: int = 1
+    fixed_bulk: bool = False
+    balanced: bool = False
+    padded: bool = False
+
+
+SPLIT = {2: Split(False, 4), 3: Split(True, 4), 4: Split(False, 5), 8: Split(False, 4, 2, True, True),
+         10: Split(False, 5, 1, True, True, True), 11: Split(False, 4, 1, True, True, True)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
 
 
@@ -88,7 +107,8 @@ def load(cp):
     gpu.require_gpu()
     options = ("--std=c++17", f"-arch=sm_{gpu.compute_capability()}", f"-I{resources.files(gpu.SHARED_KERNELS)}",
                f"-I{HERE}")
-    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in (0, 1)) + ("query_inner_bulk",)
+    names = tuple(f"query_inner_delta<{p}, {f}>" for p in PARTS.values() for f in (0, 1))
+    names += tuple(bulk_name(form) for form in (2, 8))
     names += tuple(chain_name(p, form) for p in (3, 7) for form in SPLIT)
     return cp.RawModule(code=open(SOURCE).read(), options=options, name_expressions=names)
 
@@ -96,11 +116,31 @@ def load(cp):
 def chain_name(parts: int, form: int) -> str:
     """The split form's chain kernel.
 
-    >>> chain_name(7, 3)
-    'query_inner_chain<7, true, 4>'
+    >>> chain_name(7, 3), chain_name(3, 10)
+    ('query_inner_chain<7, true, 4, 1, false, false>', 'query_inner_chain<3, false, 5, 1, true, true>')
     """
-    grouped, blocks = SPLIT[form]
-    return f"query_inner_chain<{parts}, {'true' if grouped else 'false'}, {blocks}>"
+    f, flag = SPLIT[form], {True: "true", False: "false"}
+    return (f"query_inner_chain<{parts}, {flag[f.grouped]}, {f.blocks}, {f.depth}, {flag[f.balanced]}, "
+            f"{flag[f.padded]}>")
+
+
+def chain_bytes(form: int) -> int:
+    """The split form's chain kernel's shared memory (qi: CHAIN_WARPS * DEPTH * SLOT_BYTES + TABLE_BYTES).
+
+    >>> chain_bytes(4), chain_bytes(8), chain_bytes(10)
+    (24160, 45664, 29536)
+    """
+    f = SPLIT[form]
+    return CHAIN_WARPS * f.depth * (2 * 21 * (5 if f.padded else 4) * 16) + TABLE_BYTES
+
+
+def bulk_name(form: int) -> str:
+    """The split form's bulk kernel.
+
+    >>> bulk_name(4), bulk_name(8)
+    ('query_inner_bulk<false>', 'query_inner_bulk<true>')
+    """
+    return f"query_inner_bulk<{'true' if SPLIT[form].fixed_bulk else 'false'}>"
 
 
 def prepare(cp, a, rb, params) -> dict:
@@ -147,13 +187,24 @@ def fill(cp, module, state: dict, parts: int = 7, events: "list | None" = None, 
         grid = s["tiles"] - delta
         if form in SPLIT:
             if delta:
-                launch("bulk", module.get_function("query_inner_bulk"), THREADS, BULK_BYTES,
+                launch("bulk", module.get_function(bulk_name(form)), THREADS, BULK_BYTES,
                        band + (np.int32(delta), s["codes"], s["scratch"]), grid)
             launch("chain", module.get_function(chain_name(parts if parts != 1 else 3, form)), 32 * CHAIN_WARPS,
-                   CHAIN_BYTES, band + (np.int32(delta),) + tables + (s["scratch"], s["win"]), grid)
+                   chain_bytes(form), band + (np.int32(delta),) + tables + (s["scratch"], s["win"]), grid)
         else:
             launch("fused", module.get_function(f"query_inner_delta<{parts}, {form}>"), THREADS, SHARED_BYTES,
                    band + (np.int32(delta),) + tables + (s["codes"], s["win"]), grid)
+
+
+def chain_occupancy(cp, module, form: int) -> int:
+    """The split form's chain kernel's resident tiles an SM, by the driver's occupancy calculator (-1 if not given)."""
+    function = module.get_function(chain_name(7, form))
+    function.max_dynamic_shared_size_bytes = chain_bytes(form)
+    try:
+        return int(cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(function.ptr, 32 * CHAIN_WARPS,
+                                                                            chain_bytes(form)))
+    except Exception:   # noqa: BLE001 (a diagnostic only)
+        return -1
 
 
 def window_outputs(cp, state: dict) -> tuple:
@@ -264,10 +315,26 @@ def row(cp, module, target: int, repeats: int) -> dict:
             mine[f"{name}_s"] = statistics.median(totals)
             mine[f"{name}_by_launch_s"] = [statistics.median(t) for t in zip(*by_launch)]
             mine[f"{name}_launches"] = kinds
+        if form in SPLIT:
+            mine["chain_tiles_an_sm"] = chain_occupancy(cp, module, form)
         if form in SPLIT:   # bulk: its launches; "bulk + chain": those and the chain's without the closure
             mine["bulk_s"] = sum(t for t, kind in zip(mine["all_by_launch_s"], mine["all_launches"]) if kind == "bulk")
         del state
     return result
+
+
+def profile(cp, module, target: int, form: int) -> int:
+    """Two fills of the 23 x target row (W = 128, the row's pair) by ``form`` alone, nothing else on the device."""
+    from bioaccel.interact import InteractParams
+    from bpmax_gpu import random_codes
+
+    rng = random.Random(5)
+    a, rb = random_codes(rng, 23), random_codes(rng, target)
+    state = prepare(cp, a, rb, InteractParams(window_target=128))
+    for _ in range(2):
+        fill(cp, module, state, form=form)
+    cp.cuda.Device().synchronize()
+    return 0
 
 
 def main(argv=None) -> int:
@@ -276,12 +343,15 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--json", default="")
+    ap.add_argument("--profile", type=int, default=-1, help="FORM: two fills by it alone (for Nsight Compute)")
     args = ap.parse_args(argv)
     import cupy as cp
 
     module = load(cp)
     if args.smoke:
         return smoke(cp, module)
+    if args.profile >= 0:
+        return profile(cp, module, args.target, args.profile)
     r = row(cp, module, args.target, args.repeats)
     print(f"BPMax 23 x {args.target:,} nt, target window 128, query-inner order (8 x 8 target tiles, a launch per "
           f"tile diagonal); the production's window scores' digest {r['production_digest']} (wanted "
@@ -294,6 +364,9 @@ def main(argv=None) -> int:
         print(f"| {form}: {FORMS[form]} | {m['digest']} | {m['equal_to_production']} | {m['bulk_s'] * 1e3:.2f} | "
               f"{(m['bulk + chain_s'] - m['bulk_s']) * 1e3:.2f} | {(m['all_s'] - m['bulk + chain_s']) * 1e3:.2f} | "
               f"{m['all_s'] * 1e3:.2f} | {r['updates'] / m['all_s'] / INT16X2_DPX:.1%} |")
+        if form in SPLIT:
+            print(f"form {form}: chain tiles an SM {m['chain_tiles_an_sm']}; bulk launches "
+                  f"{m['bulk_s'] * 1e3:.2f} ms, chain launches {(m['all_s'] - m['bulk_s']) * 1e3:.2f} ms")
         print(f"form {form} by launch (ms, all parts):", " ".join(f"{k[0]}{t * 1e3:.2f}" for k, t in
                                                                 zip(m["all_launches"], m["all_by_launch_s"])))
         ok &= m["equal_to_production"] and (args.target != 20000 or m["digest"] == DIGEST_23X20000)

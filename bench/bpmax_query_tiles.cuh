@@ -82,4 +82,52 @@ __device__ __forceinline__ void store_tile(unsigned* vector, int a, int b, const
 #pragma unroll
     for (int r = 0; r < 4; ++r) o[r] = make_uint4(acc[4 * r], acc[4 * r + 1], acc[4 * r + 2], acc[4 * r + 3]);
 }
+__device__ __forceinline__ void block_of(int index, int& p, int& q) {   // block_index's inverse
+    p = 0;
+    while (index >= 6 - p) { index -= 6 - p; ++p; }
+    q = p + index;
+}
+
+// The chain's balanced lanes (tests/bpmax_query_tiles.py, lane_spans): lane l < 21 query tile l, whole when 1 to 3
+// blocks long, else its first ceil(L / 2) blocks; lanes 21 .. 26 the rest of (0,3) (1,4) (2,5) (0,4) (1,5) (0,5);
+// every block untrimmed (a term with a NEG16 operand never wins over a true one nor wraps), so a split costs the warp
+// 3 block steps, not the trimmed tile loop's up to 6 and its four edge forms one after the other.
+// BS: 16-byte groups a block of the staged vectors (4, or 5 where each block is padded so that the 8 lanes of a
+// quarter warp reading 8 consecutive blocks meet 8 distinct bank groups: 5 k mod 8 distinct for 8 consecutive k).
+struct LaneSpan {
+    int a_off, b_off, n, q0, partner;   // first A and B blocks (16-byte groups), blocks, first block, merge lane
+};
+
+template <int BS>
+__device__ __forceinline__ LaneSpan lane_span(int lane) {
+    int a = 0, b = 0, q0 = 0, n = 0, partner = lane;
+    if (lane < 21) {
+        block_of(lane, a, b);
+        const int L = b - a + 1;
+        q0 = a;
+        n = L >= 4 ? (L + 1) / 2 : L;
+        if (L >= 4) partner = 21 + (L == 4 ? a : L == 5 ? 3 + a : 5);
+    } else if (lane < 27) {
+        const int k = lane - 21;
+        a = k < 3 ? k : k < 5 ? k - 3 : 0;
+        b = k < 3 ? k + 3 : k < 5 ? k + 1 : 5;
+        const int L = b - a + 1;
+        q0 = a + (L + 1) / 2;
+        n = L - (L + 1) / 2;
+    }
+    return {BS * block_index(a, q0), BS * block_index(q0, b), n, q0, partner};
+}
+
+// The lane's blocks of one split: A block (a, q) and B block (q, b), q = q0 .. q0 + n - 1 (B's (q + 1, b) lies
+// 6 - (q + 1) blocks after (q, b)).
+template <int BS>
+__device__ __forceinline__ void span_product(unsigned (&acc)[16], const LaneSpan& span, const uint4* A, const uint4* B) {
+    const uint4 *Ab = A + span.a_off, *Bb = B + span.b_off;
+    for (int q = span.q0; q < span.q0 + span.n; ++q) {
+        block_step<0>(acc, Ab, Bb);
+        Ab += BS;
+        Bb += BS * (5 - q);
+    }
+}
+
 }  // namespace qt

@@ -123,3 +123,56 @@ def _packing(kinds: list, counts: tuple, capacity: int, n_warps: int) -> "list |
 
     used, plan = fewest(counts)
     return list(plan) if used <= n_warps else None
+
+
+SPLIT_TILES = [(0, 3), (1, 4), (2, 5), (0, 4), (1, 5), (0, 5)]   # lanes 21 .. 26: the second halves of these
+
+
+def lane_spans() -> list:
+    """The chain's balanced lanes (bench/bpmax_query_inner.cu, lane_span): for each of 32 lanes (a, b, q0, n,
+    partner): query tile (a, b), its blocks q0 .. q0 + n - 1 of the m loop, untrimmed, and the lane whose accumulators
+    it takes the maximum with at the cell's end. Lane l < 21 holds tile l (block_index order) whole when it is 1 to 3
+    blocks long, else its first ceil(L / 2) blocks; lanes 21 .. 26 the rest of SPLIT_TILES; lanes 27 .. 31 nothing.
+    At most 3 blocks a lane (the trimmed tile loop: up to 6 and four edge forms the warp runs one after the other).
+
+    >>> spans = lane_spans()
+    >>> spans[0], spans[5], spans[26], spans[31]
+    ((0, 0, 0, 1, 0), (0, 5, 0, 3, 26), (0, 5, 3, 3, 26), (0, 0, 0, 0, 31))
+    >>> sum(n for _, _, _, n, _ in spans), max(n for _, _, _, n, _ in spans)
+    (56, 3)
+    """
+    spans = []
+    for a, b in tiles(24):
+        L = b - a + 1
+        spans.append((a, b, a, (L + 1) // 2 if L >= 4 else L, 21 + SPLIT_TILES.index((a, b)) if L >= 4 else len(spans)))
+    for k, (a, b) in enumerate(SPLIT_TILES):
+        L = b - a + 1
+        spans.append((a, b, a + (L + 1) // 2, L - (L + 1) // 2, 21 + k))
+    return spans + [(0, 0, 0, 0, lane) for lane in range(27, 32)]
+
+
+def balanced_lane_product(L: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """The chain's product of two 24 x 24 int16 vectors (NEG16 = -16384 below the diagonal and past the query) as the
+    balanced lanes compute it: each lane every term of its blocks (no trimming; a term with a NEG16 operand sums to
+    at most -16384 + the other, never above a true term, and two NEG16 to -32768, no wrap), int16 sums wrapped as
+    the DPX's; then each lane's maximum with its partner's. Returns the 24 x 24 outputs of lanes 0 .. 20.
+
+    >>> L = np.triu(np.full((24, 24), 5)) + np.tril(np.full((24, 24), -16384), -1)
+    >>> C = balanced_lane_product(L, L)
+    >>> int(C[0, 23]), int(C[3, 3])
+    (10, 10)
+    """
+    def wrap(x):
+        return (x + 32768) % 65536 - 32768
+
+    acc = {}
+    for lane, (a, b, q0, n, _) in enumerate(lane_spans()):
+        rows, cols = slice(4 * a, 4 * a + 4), slice(4 * b, 4 * b + 4)
+        out = np.full((4, 4), -16384, dtype=np.int64)
+        for m in range(4 * q0, 4 * (q0 + n)):
+            out = np.maximum(out, wrap(L[rows, m][:, None].astype(np.int64) + R[m, cols][None, :]))
+        acc[lane] = out
+    C = np.full((24, 24), -16384, dtype=np.int64)
+    for lane, (a, b, _, _, partner) in enumerate(lane_spans()[:21]):
+        C[4 * a:4 * a + 4, 4 * b:4 * b + 4] = np.maximum(acc[lane], acc[partner])
+    return C

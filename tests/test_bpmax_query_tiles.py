@@ -98,3 +98,28 @@ def test_balanced_warps_is_a_partition_that_no_assignment_beats(n_warps):
 
 def test_doctests():
     assert doctest.testmod(bpmax_query_tiles).failed == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_balanced_lanes_equal_the_triangle_product(seed):
+    """The chain's balanced lanes (untrimmed blocks, int16 sums, a partner's maximum) give triangle_product at every
+    output i < j' <= M of vectors in the device's layout (NEG16 below the diagonal and past M), for M of 3 to 23."""
+    from bpmax_query_tiles import balanced_lane_product, lane_spans
+
+    rng = np.random.default_rng(seed)
+    M = int(rng.integers(3, 24))
+    spans = lane_spans()
+    assert sorted((a, b, q) for a, b, q0, n, _ in spans for q in range(q0, q0 + n)) == sorted(
+        (a, b, q) for a, b in tiles(N) for q in range(a, b + 1))     # every block of every tile once
+    ops = []
+    for _ in range(2):
+        V = np.triu(rng.integers(0, 4000, size=(N, N)))
+        V[np.tril_indices(N, -1)] = -16384
+        V[M + 1:, :] = -16384
+        V[:, M + 1:] = -16384
+        ops.append(V)
+    want = triangle_product(*ops)
+    got = balanced_lane_product(*ops)
+    x, y = np.triu_indices(M + 1, 1)
+    assert np.array_equal(got[x, y], want[x, y])
+    assert (want[x, y] >= 0).all() and len(np.unique(want[x, y])) > 10
