@@ -2,15 +2,14 @@
 fill_naive cell by cell on random pairs and tile sizes; the schedule applies every own split of a tile exactly once,
 never before its operands are final, and its counts are bench/bpmax_query_inner_model.py's."""
 import doctest
-import os
 import random
-import sys
 from collections import Counter
 
 import numpy as np
 import pytest
 
 import bpmax_query_chain
+from bench_module import bench_module
 from bioaccel.inputs.alphabet import encode
 from bioaccel.interact import InteractParams
 from bioaccel.interact._naive import fill_naive
@@ -18,8 +17,7 @@ from bioaccel.interact._strands import single_strand_table
 from bpmax_query_chain import fill_query_chain, own_operands, own_splits, tile_cells, tile_schedule
 from test_interact import WEIGHTS
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "bench"))
-from bpmax_query_inner_model import split_counts   # noqa: E402
+split_counts = bench_module("bpmax_query_inner_model").split_counts
 
 
 def problem(a: str, b: str, params: InteractParams) -> tuple:
@@ -168,5 +166,23 @@ def test_a_dropped_push_is_caught():
         check_log(log, 13, args[-1], 4)
 
 
+@pytest.mark.parametrize("T, band", [(8, 129), (4, 21), (8, 20)])
+def test_the_counts_each_way(T, band):
+    # bench/bpmax_query_chain_counts.py: both ways close the same cells a step and run the same own splits; the
+    # pushes' rounds on 8 warps lie between their lower bounds and the pull's
+    counts = bench_module("bpmax_query_chain_counts")
+    for _, delta in counts.tile_kinds(T, band):
+        rows = counts.step_counts(delta, T, band, 8)
+        own = sum(row["pushes"] for row in rows)
+        assert own == sum(row["pull_splits"] for row in rows)
+        # a cell closing at step s + 1 took its last pushes (one or two) at step s
+        assert all(after["closes"] <= row["urgent"] <= 2 * after["closes"] for row, after in zip(rows, rows[1:]))
+        assert all(row["push_max"] <= 2 for row in rows)
+        pushed = sum(row["push_rounds"] for row in rows)
+        assert -(-own // 8) <= counts.deferred_rounds(delta, T, band, 8)[0] <= pushed
+        assert sum(row["push_max"] for row in rows) <= pushed <= sum(row["pull_rounds"] for row in rows)
+
+
 def test_doctests():
     assert doctest.testmod(bpmax_query_chain).failed == 0
+    assert doctest.testmod(bench_module("bpmax_query_chain_counts")).failed == 0
