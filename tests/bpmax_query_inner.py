@@ -83,6 +83,41 @@ def query_intervals(M: int, L1: int) -> list:
     return [(i1, i1 + l1 - 1) for l1 in range(1, L1 + 1) for i1 in range(M - l1 + 1)]
 
 
+def apply_split(cell: np.ndarray, F: np.ndarray, S2: np.ndarray, L1: int, i2: int, k2: int, j2: int,
+                product=triangle_product) -> np.ndarray:
+    """``cell`` (target cell (i2, j2)'s (M, M) query vector, in place) raised by split k2's product (D + R1 + R2 at
+    every query interval of the window); it reads F of (i2, k2) and (k2 + 1, j2).
+
+    >>> F = np.zeros((1, 1, 2, 2), dtype=np.int32)
+    >>> F[0, 0, 0, 0], F[0, 0, 1, 1] = 2, 3
+    >>> apply_split(np.zeros((1, 1), dtype=np.int64), F, np.zeros((2, 2)), 1, 0, 0, 1).tolist()   # max(0 + 3, 2 + 0)
+    [[3]]
+    """
+    C = product(*extended_operands(F, S2, i2, k2, j2, L1))
+    for i1, j1 in query_intervals(len(cell), L1):
+        cell[i1, j1] = max(cell[i1, j1], C[i1, j1 + 1])
+    return cell
+
+
+def apply_cell_terms(cell: np.ndarray, F: np.ndarray, a, rb, pairs, L1: int, i2: int, j2: int) -> np.ndarray:
+    """``cell`` (in place) raised by its own target terms: the strand-2 pair term (j2 - i2 >= 4; it reads F of
+    (i2 + 1, j2 - 1)) and the 1 x 1 base case (i2 == j2).
+
+    >>> pairs = np.zeros((5, 5), dtype=np.int32); pairs[1, 2] = pairs[2, 1] = 6         # C-G only
+    >>> apply_cell_terms(np.zeros((1, 1), dtype=np.int64), None, [2], [1], pairs, 1, 0, 0).tolist()
+    [[6]]
+    """
+    intervals = query_intervals(len(a), L1)
+    if j2 - i2 >= 4:
+        pair = pairs[rb[i2], rb[j2]]
+        for i1, j1 in intervals:
+            cell[i1, j1] = max(cell[i1, j1], pair + F[i1, j1, i2 + 1, j2 - 1])
+    if i2 == j2:
+        for i1 in range(len(a)):
+            cell[i1, i1] = max(cell[i1, i1], pairs[a[i1], rb[i2]])
+    return cell
+
+
 def target_cell_start(F: np.ndarray, a, rb, pairs, S2: np.ndarray, L1: int, i2: int, j2: int,
                       product=triangle_product) -> np.ndarray:
     """Steps 1 and 2 of target cell (i2, j2): the (M, M) int64 query vector (zero outside the query window) after the
@@ -95,21 +130,10 @@ def target_cell_start(F: np.ndarray, a, rb, pairs, S2: np.ndarray, L1: int, i2: 
     >>> target_cell_start(F, [2, 1], [1, 2], pairs, np.zeros((2, 2)), 2, 0, 1).tolist()
     [[6, 12], [0, 6]]
     """
-    M = len(a)
-    cell = np.zeros((M, M), dtype=np.int64)
-    intervals = query_intervals(M, L1)
+    cell = np.zeros((len(a), len(a)), dtype=np.int64)
     for k2 in range(i2, j2):
-        C = product(*extended_operands(F, S2, i2, k2, j2, L1))
-        for i1, j1 in intervals:
-            cell[i1, j1] = max(cell[i1, j1], C[i1, j1 + 1])
-    if j2 - i2 >= 4:
-        pair = pairs[rb[i2], rb[j2]]
-        for i1, j1 in intervals:
-            cell[i1, j1] = max(cell[i1, j1], pair + F[i1, j1, i2 + 1, j2 - 1])
-    if i2 == j2:
-        for i1 in range(M):
-            cell[i1, i1] = max(cell[i1, i1], pairs[a[i1], rb[i2]])
-    return cell
+        apply_split(cell, F, S2, L1, i2, k2, j2, product)
+    return apply_cell_terms(cell, F, a, rb, pairs, L1, i2, j2)
 
 
 def query_closure(cell: np.ndarray, a, pairs, S1: np.ndarray, L1: int) -> np.ndarray:
