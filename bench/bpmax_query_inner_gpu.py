@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
-from bpmax_query_product import warp_codes  # noqa: E402 (the balanced warps' query tiles)
+from bpmax_query_product import vector_index, warp_codes  # noqa: E402 (the vector layout, the warps' tiles)
 from _ceilings import INT16X2_DPX  # noqa: E402
 from _results import save_json  # noqa: E402
 
@@ -66,25 +66,6 @@ class Split(NamedTuple):
 SPLIT = {2: Split(False, 4), 3: Split(True, 4), 4: Split(False, 5), 8: Split(False, 4, 2, True, True),
          10: Split(False, 5, 1, True, True, True), 11: Split(False, 4, 1, True, True, True)}
 DIGEST_23X20000 = "c56b73387ac523d6"                 # the production's window scores at 23 x 20,000 nt, W = 128
-
-
-def vector_index() -> tuple:
-    """(A, B): for each (x, y), x <= y < 24, the word of the A copy (blocks column by column) and of the B copy
-    (row by row) holding G[x][y]; -1 below the diagonal.
-
-    >>> A, B = vector_index()
-    >>> int(A[0, 1]), int(B[0, 1]), int(A[4, 23]), int(B[23, 4])
-    (4, 1, 172, -1)
-    """
-    A = np.full((SIDE, SIDE), -1, dtype=np.int64)
-    B = np.full((SIDE, SIDE), -1, dtype=np.int64)
-    for x in range(SIDE):
-        for y in range(x, SIDE):
-            p, q = x // 4, y // 4
-            block = 6 * p - p * (p - 1) // 2 + q - p
-            A[x, y] = 16 * block + (y % 4) * 4 + x % 4
-            B[x, y] = 16 * block + (x % 4) * 4 + y % 4
-    return A, B
 
 
 def band_shape(N: int, L2: int) -> tuple:

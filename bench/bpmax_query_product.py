@@ -18,6 +18,8 @@ import os
 import statistics
 import sys
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
@@ -58,26 +60,42 @@ def operands(cp, seed: int = 5):
     return cells, Ad, Bp
 
 
-def expand(vectors):
-    """Vectors of 336 block-ordered values as 24 x 24 triangles (x <= y), -10^6 elsewhere (numpy)."""
-    import numpy as np
+def vector_index() -> tuple:
+    """(A, B): for each (x, y), x <= y < 24, the word of the A copy (blocks column by column) and of the B copy
+    (row by row) holding G[x][y]; -1 below the diagonal.
 
+    >>> A, B = vector_index()
+    >>> int(A[0, 1]), int(B[0, 1]), int(A[4, 23]), int(B[23, 4])
+    (4, 1, 172, -1)
+    """
+    A = np.full((24, 24), -1, dtype=np.int64)
+    B = np.full((24, 24), -1, dtype=np.int64)
+    for x in range(24):
+        for y in range(x, 24):
+            p, q = x // 4, y // 4
+            block = 6 * p - p * (p - 1) // 2 + q - p
+            A[x, y] = 16 * block + (y % 4) * 4 + x % 4
+            B[x, y] = 16 * block + (x % 4) * 4 + y % 4
+    return A, B
+
+
+def expand(vectors):
+    """Vectors of 336 block-ordered values (the B layout) as 24 x 24 triangles (x <= y), -10^6 elsewhere (numpy).
+
+    >>> import numpy as np
+    >>> G = expand(np.arange(336))
+    >>> int(G[0, 1]), int(G[4, 23]), int(G[23, 23]), int(G[1, 0])
+    (1, 163, 335, -1000000)
+    """
+    _, order = vector_index()
+    x, y = np.triu_indices(24)
     full = np.full(vectors.shape[:-1] + (24, 24), -10**6, dtype=np.int64)
-    index = 0
-    for p in range(6):
-        for q in range(p, 6):
-            block = vectors[..., 16 * index:16 * index + 16].reshape(vectors.shape[:-1] + (4, 4))
-            full[..., 4 * p:4 * p + 4, 4 * q:4 * q + 4] = block
-            index += 1
-    x, y = np.indices((24, 24))
-    full[..., x > y] = -10**6
+    full[..., x, y] = vectors[..., order[x, y]]
     return full
 
 
 def check_tile(cells, out, tile: int, tiles, K: int) -> int:
     """Outputs of one tile that differ from numpy's product (every lane, half and output with i < j', i <= 22)."""
-    import numpy as np
-
     row0, pair0, k0 = (int(v) for v in tiles[tile])
     A = expand(cells[row0:row0 + 8, k0:k0 + K].astype(np.int64))                       # (8, K, 24, 24)
     B = expand(cells[k0 + 1:k0 + K + 1, 2 * pair0:2 * pair0 + 8].astype(np.int64))     # (K, 8, 24, 24)
@@ -98,8 +116,6 @@ def check_tile(cells, out, tile: int, tiles, K: int) -> int:
 
 def measure(n_tiles: int, K: int, repeats: int, only=None) -> list:
     import cupy as cp
-    import numpy as np
-
     from bioaccel.runtime import gpu
 
     gpu.require_gpu()
